@@ -1,0 +1,119 @@
+package io.chainfeed.schemas;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.chainfeed.avro.ChainLayer;
+import io.chainfeed.avro.Company;
+import io.chainfeed.avro.ConstraintSignal;
+import io.chainfeed.avro.Direction;
+import io.chainfeed.avro.Listing;
+import io.chainfeed.avro.Read;
+import io.chainfeed.avro.ReadKind;
+import io.chainfeed.avro.Source;
+import io.chainfeed.avro.TermUpdate;
+import java.time.Instant;
+import java.util.List;
+import java.util.stream.Stream;
+import org.apache.avro.Schema;
+import org.apache.avro.SchemaCompatibility;
+import org.apache.avro.SchemaNormalization;
+import org.apache.avro.specific.SpecificData;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.common.errors.SerializationException;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Every top-level schema must read, and be readable by, each earlier version kept under
+ * {@code io/chainfeed/avro/history}; and the current schema must itself be kept, so a change cannot
+ * ship without a new history file.
+ */
+class SchemaCompatibilityTest {
+
+    static Stream<Class<? extends SpecificRecord>> records() {
+        return Stream.of(ChainLayer.class, Company.class, TermUpdate.class, ConstraintSignal.class, Read.class);
+    }
+
+    @ParameterizedTest
+    @MethodSource("records")
+    void currentSchemaIsKeptAsTheLatestVersion(Class<? extends SpecificRecord> type) {
+        Schema current = SpecificData.get().getSchema(type);
+        List<Schema> history = AvroSerde.history(current.getName());
+        assertThat(history).as("kept versions of %s", current.getName()).isNotEmpty();
+        long latest = SchemaNormalization.parsingFingerprint64(history.get(history.size() - 1));
+        assertThat(latest)
+                .as("%s changed: add it as history/%s/v%d.avsc", current.getName(), current.getName(), history.size() + 1)
+                .isEqualTo(SchemaNormalization.parsingFingerprint64(current));
+    }
+
+    @ParameterizedTest
+    @MethodSource("records")
+    void currentAndEveryKeptVersionReadEachOther(Class<? extends SpecificRecord> type) {
+        Schema current = SpecificData.get().getSchema(type);
+        for (Schema kept : AvroSerde.history(current.getName())) {
+            assertThat(SchemaCompatibility.checkReaderWriterCompatibility(current, kept).getType())
+                    .as("current %s reads a kept version", current.getName())
+                    .isEqualTo(SchemaCompatibility.SchemaCompatibilityType.COMPATIBLE);
+            assertThat(SchemaCompatibility.checkReaderWriterCompatibility(kept, current).getType())
+                    .as("a kept %s reads the current version", current.getName())
+                    .isEqualTo(SchemaCompatibility.SchemaCompatibilityType.COMPATIBLE);
+        }
+    }
+
+    @Test
+    void roundTripsWithSingleObjectEncoding() {
+        AvroSerde<Company> serde = AvroSerde.of(Company.class);
+        Company accton = Company.newBuilder().setId("accton-technology").setName("Accton Technology")
+                .setListings(List.of(new Listing("2345", "XTAI", "2345.TW"))).setPrimaryLayer("network-fabric").build();
+        byte[] bytes = serde.serialize("t", accton);
+        assertThat(bytes[0]).isEqualTo((byte) 0xC3);
+        assertThat(bytes[1]).isEqualTo((byte) 0x01);
+        assertThat(serde.deserialize("t", bytes)).isEqualTo(accton);
+        assertThat(serde.deserialize("t", null)).isNull();
+    }
+
+    @Test
+    void readsRecordsWrittenWithAnOlderWriterSchema() throws Exception {
+        // A writer that knew an older ConstraintSignal without the version field: the reader resolves it
+        // once that schema is registered, and fills the default.
+        Schema current = ConstraintSignal.getClassSchema();
+        Schema older = new Schema.Parser().parse(current.toString().replace(
+                ",{\"name\":\"version\",\"type\":\"long\",\"default\":1}", ""));
+        assertThat(older.getField("version")).isNull();
+        var model = SpecificData.getForSchema(current);
+        var oldEncoder = new org.apache.avro.message.BinaryMessageEncoder<org.apache.avro.generic.GenericRecord>(
+                org.apache.avro.generic.GenericData.get(), older);
+        var rec = new org.apache.avro.generic.GenericRecordBuilder(older)
+                .set("id", "s1").set("headline", "HBM allocation sold out").set("body", "")
+                .set("layerHints", List.of("memory"))
+                .set("direction", new org.apache.avro.generic.GenericData.EnumSymbol(
+                        older.getField("direction").schema(), "TIGHTENING"))
+                .set("magnitude", 4).set("observedAt", Instant.parse("2026-01-02T03:04:05Z").toEpochMilli())
+                .set("source", new org.apache.avro.generic.GenericRecordBuilder(older.getField("source").schema())
+                        .set("name", "Example").set("url", "https://example.com/a").build())
+                .build();
+        byte[] bytes = oldEncoder.encode(rec).array();
+
+        AvroSerde<ConstraintSignal> serde = AvroSerde.of(ConstraintSignal.class);
+        assertThatThrownBy(() -> serde.deserialize("t", bytes))
+                .isInstanceOf(SerializationException.class).hasMessageContaining("ConstraintSignal");
+
+        var decoder = new org.apache.avro.message.BinaryMessageDecoder<ConstraintSignal>(model, current);
+        decoder.addSchema(older);
+        ConstraintSignal read = decoder.decode(bytes);
+        assertThat(read.getVersion()).isEqualTo(1L);
+        assertThat(read.getDirection()).isEqualTo(Direction.TIGHTENING);
+        assertThat(read.getSource()).isEqualTo(new Source("Example", "https://example.com/a"));
+    }
+
+    @Test
+    void refusesBytesThatAreNotSingleObjectEncoded() {
+        AvroSerde<Read> serde = AvroSerde.of(Read.class);
+        assertThatThrownBy(() -> serde.deserialize("chainfeed.reads.v1", new byte[] {1, 2, 3}))
+                .isInstanceOf(SerializationException.class)
+                .hasMessageContaining("chainfeed.reads.v1");
+        assertThat(ReadKind.valueOf("TERM")).isNotNull();
+    }
+}
