@@ -15,8 +15,7 @@ import java.util.Map;
  *   <tr><td>{@value #TERMS}</td><td>term slug</td><td>TermUpdate</td><td>compact</td></tr>
  *   <tr><td>{@value #SIGNALS}</td><td>signal id</td><td>ConstraintSignal</td><td>delete</td></tr>
  *   <tr><td>{@value #READS}</td><td>read id</td><td>Read</td><td>compact</td></tr>
- *   <tr><td>{@value #TERMS_DLQ}</td><td>source key</td><td>raw bytes, error in headers</td><td>delete</td></tr>
- *   <tr><td>{@value #READS_DLQ}</td><td>source key</td><td>raw bytes, error in headers</td><td>delete</td></tr>
+ *   <tr><td>{@code <topic>.dlq.v1}, one per topic above</td><td>source key</td><td>raw bytes, error in headers</td><td>delete</td></tr>
  * </table>
  */
 public final class Topics {
@@ -25,8 +24,8 @@ public final class Topics {
     public static final String TERMS = "chainfeed.terms.v1";
     public static final String SIGNALS = "chainfeed.signals.v1";
     public static final String READS = "chainfeed.reads.v1";
-    public static final String TERMS_DLQ = "chainfeed.terms.dlq.v1";
-    public static final String READS_DLQ = "chainfeed.reads.dlq.v1";
+    public static final String TERMS_DLQ = dlqOf(TERMS);
+    public static final String READS_DLQ = dlqOf(READS);
 
     /** Header on a dead-letter record naming why it was refused. */
     public static final String DLQ_REASON_HEADER = "chainfeed.error.reason";
@@ -40,19 +39,36 @@ public final class Topics {
     }
 
     /**
+     * The dead-letter topic of a data topic: {@code chainfeed.terms.v1} gives
+     * {@code chainfeed.terms.dlq.v1}.
+     *
+     * @param topic a chainfeed topic name ending in {@code .v<N>}
+     * @return the dead-letter topic name
+     * @throws IllegalArgumentException if the name has no version suffix
+     */
+    public static String dlqOf(String topic) {
+        int dot = topic.lastIndexOf(".v");
+        if (dot < 0) {
+            throw new IllegalArgumentException("not a versioned chainfeed topic: " + topic);
+        }
+        return topic.substring(0, dot) + ".dlq" + topic.substring(dot);
+    }
+
+    /**
      * Every topic chainfeed needs, to be created idempotently at start.
      *
      * @param partitions partition count for the keyed data topics (reference topics use one)
      * @return the specs, in no particular order
      */
     public static List<TopicSpec> all(int partitions) {
-        return List.of(
+        List<TopicSpec> data = List.of(
                 new TopicSpec(LAYERS, 1, COMPACT),
                 new TopicSpec(COMPANIES, 1, COMPACT),
                 new TopicSpec(TERMS, partitions, COMPACT),
                 new TopicSpec(SIGNALS, partitions, DELETE),
-                new TopicSpec(READS, partitions, COMPACT),
-                new TopicSpec(TERMS_DLQ, 1, DELETE),
-                new TopicSpec(READS_DLQ, 1, DELETE));
+                new TopicSpec(READS, partitions, COMPACT));
+        List<TopicSpec> all = new java.util.ArrayList<>(data);
+        data.forEach(t -> all.add(new TopicSpec(dlqOf(t.name()), 1, DELETE)));
+        return List.copyOf(all);
     }
 }

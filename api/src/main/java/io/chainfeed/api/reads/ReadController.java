@@ -1,0 +1,28 @@
+package io.chainfeed.api.reads;
+
+import io.chainfeed.api.search.ReadSearch;
+import io.chainfeed.api.web.NotFoundException;
+import io.chainfeed.api.web.ReadViews;
+import java.io.IOException;
+import java.util.Map;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RestController;
+
+/** {@code GET /api/v1/reads/{id}}: one read with every tag and its evidence; 404 problem if absent. */
+@RestController
+@RequestMapping("/api/v1/reads")
+class ReadController {
+    private final ReadSearch search;
+
+    ReadController(ReadSearch search) {
+        this.search = search;
+    }
+
+    @GetMapping("/{id}")
+    Map<String, Object> read(@PathVariable String id) throws IOException {
+        return search.get(id).map(doc -> ReadViews.view(doc, true))
+                .orElseThrow(() -> new NotFoundException("no read with id '" + id + "'"));
+    }
+}

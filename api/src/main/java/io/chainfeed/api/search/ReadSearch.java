@@ -1,0 +1,106 @@
+package io.chainfeed.api.search;
+
+import co.elastic.clients.elasticsearch.ElasticsearchClient;
+import co.elastic.clients.elasticsearch._types.query_dsl.Operator;
+import co.elastic.clients.elasticsearch._types.query_dsl.Query;
+import co.elastic.clients.elasticsearch._types.query_dsl.TextQueryType;
+import co.elastic.clients.elasticsearch.core.GetResponse;
+import co.elastic.clients.elasticsearch.core.SearchResponse;
+import co.elastic.clients.elasticsearch.core.search.HighlighterEncoder;
+import co.elastic.clients.elasticsearch.core.search.Hit;
+import io.chainfeed.infra.ReadsIndex;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.springframework.stereotype.Component;
+
+/**
+ * Queries the reads index through its alias {@value ReadsIndex#ALIAS}.
+ *
+ * <p>Search is a {@code multi_match} (best_fields, AND of the words) over title and aliases
+ * (boost 4), summary (2), companies, layers and related-term titles (2) and section bodies (1),
+ * falling back to OR of the words when AND finds nothing. The text is passed as a match query, never
+ * parsed as query syntax, so any text is safe. Highlights are HTML-escaped with {@code <mark>} tags.
+ */
+@Component
+public class ReadSearch {
+    private static final List<String> FIELDS = List.of("title^4", "aliases^4", "summary^2", "companies.name^2",
+            "companies.symbol^2", "layers.name^2", "terms.title", "sections.body");
+
+    private final ElasticsearchClient client;
+
+    ReadSearch(ElasticsearchClient client) {
+        this.client = client;
+    }
+
+    /**
+     * One search hit.
+     *
+     * @param source   the stored read document
+     * @param score    relevance score
+     * @param snippets highlighted fragments, HTML-escaped, matches wrapped in {@code <mark>}
+     */
+    public record Match(Map<String, Object> source, double score, List<String> snippets) {
+    }
+
+    /**
+     * A page of results.
+     *
+     * @param total   total matching reads
+     * @param matches matches, best first
+     */
+    public record Page(long total, List<Match> matches) {
+    }
+
+    /**
+     * @param text  the user's text (any characters)
+     * @param size  page size, 1..50
+     * @return the best matches
+     * @throws IOException on a transport failure
+     */
+    @SuppressWarnings("unchecked")
+    public Page search(String text, int size) throws IOException {
+        Page page = run(text, size, Operator.And);
+        return page.total() > 0 ? page : run(text, size, Operator.Or);
+    }
+
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private Page run(String text, int size, Operator operator) throws IOException {
+        Query query = Query.of(q -> q.multiMatch(m -> m.query(text).fields(FIELDS)
+                .type(TextQueryType.BestFields).operator(operator).tieBreaker(0.3)));
+        SearchResponse<Map> response = client.search(s -> s
+                .index(ReadsIndex.ALIAS)
+                .query(query)
+                .size(size)
+                .trackTotalHits(t -> t.enabled(true))
+                .highlight(h -> h.encoder(HighlighterEncoder.Html)
+                        .preTags("<mark>").postTags("</mark>")
+                        .fields("summary", f -> f.numberOfFragments(0))
+                        .fields("sections.body", f -> f.fragmentSize(160).numberOfFragments(2))),
+                Map.class);
+        List<Match> matches = new ArrayList<>();
+        for (Hit<Map> hit : response.hits().hits()) {
+            List<String> snippets = new ArrayList<>();
+            hit.highlight().getOrDefault("sections.body", List.of()).forEach(snippets::add);
+            hit.highlight().getOrDefault("summary", List.of()).forEach(snippets::add);
+            matches.add(new Match(new LinkedHashMap<String, Object>(hit.source()),
+                    hit.score() == null ? 0 : hit.score(), snippets));
+        }
+        long total = response.hits().total() == null ? matches.size() : response.hits().total().value();
+        return new Page(total, matches);
+    }
+
+    /**
+     * @param id a read id, e.g. {@code term:rdma}
+     * @return the stored read, if any
+     * @throws IOException on a transport failure
+     */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    public Optional<Map<String, Object>> get(String id) throws IOException {
+        GetResponse<Map> r = client.get(g -> g.index(ReadsIndex.ALIAS).id(id), Map.class);
+        return r.found() ? Optional.of(new LinkedHashMap<String, Object>(r.source())) : Optional.empty();
+    }
+}

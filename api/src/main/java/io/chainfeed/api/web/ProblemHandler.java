@@ -1,0 +1,64 @@
+package io.chainfeed.api.web;
+
+import co.elastic.clients.elasticsearch._types.ElasticsearchException;
+import co.elastic.clients.transport.TransportException;
+import jakarta.validation.ConstraintViolationException;
+import java.io.IOException;
+import java.net.URI;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ProblemDetail;
+import org.springframework.web.bind.annotation.ExceptionHandler;
+import org.springframework.web.bind.annotation.RestControllerAdvice;
+import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExceptionHandler;
+
+/**
+ * Every error as an RFC 9457 problem detail. Elasticsearch's own errors (the server answered) and
+ * transport errors (it did not) map to different statuses; their internals are logged, not shown.
+ */
+@RestControllerAdvice
+class ProblemHandler extends ResponseEntityExceptionHandler {
+    private static final Logger log = LoggerFactory.getLogger(ProblemHandler.class);
+    private static final String TYPE_BASE = "https://chainfeed.io/problems/";
+
+    @ExceptionHandler(NotFoundException.class)
+    ProblemDetail notFound(NotFoundException e) {
+        return problem(HttpStatus.NOT_FOUND, "not-found", "Not found", e.getMessage());
+    }
+
+    @ExceptionHandler(ConstraintViolationException.class)
+    ProblemDetail invalid(ConstraintViolationException e) {
+        ProblemDetail p = problem(HttpStatus.BAD_REQUEST, "invalid-parameter", "Invalid request parameter",
+                e.getConstraintViolations().stream()
+                        .map(v -> lastNode(v.getPropertyPath().toString()) + ": " + v.getMessage())
+                        .sorted().reduce((a, b) -> a + "; " + b).orElse(e.getMessage()));
+        return p;
+    }
+
+    @ExceptionHandler(ElasticsearchException.class)
+    ProblemDetail search(ElasticsearchException e) {
+        log.error("Elasticsearch refused a request", e);
+        return problem(HttpStatus.BAD_GATEWAY, "search-failed", "The search engine refused the request",
+                "The search engine could not answer this request.");
+    }
+
+    @ExceptionHandler({TransportException.class, IOException.class})
+    ProblemDetail unavailable(Exception e) {
+        log.error("Elasticsearch unreachable", e);
+        return problem(HttpStatus.SERVICE_UNAVAILABLE, "search-unavailable", "Search is unavailable",
+                "The search engine cannot be reached; try again shortly.");
+    }
+
+    private static String lastNode(String path) {
+        int dot = path.lastIndexOf('.');
+        return dot < 0 ? path : path.substring(dot + 1);
+    }
+
+    private static ProblemDetail problem(HttpStatus status, String type, String title, String detail) {
+        ProblemDetail p = ProblemDetail.forStatusAndDetail(status, detail);
+        p.setType(URI.create(TYPE_BASE + type));
+        p.setTitle(title);
+        return p;
+    }
+}

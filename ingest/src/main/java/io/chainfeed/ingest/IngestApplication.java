@@ -1,0 +1,27 @@
+package io.chainfeed.ingest;
+
+import io.chainfeed.ingest.cli.IngestCli;
+import java.util.Set;
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+
+/**
+ * The ingest service (HTTP, default port 8081) and, with a first argument {@code page} or
+ * {@code corpus}, the ingest CLI (see {@link IngestCli}).
+ */
+@SpringBootApplication
+@EnableConfigurationProperties(IngestProperties.class)
+public class IngestApplication {
+    private static final Set<String> CLI_COMMANDS = Set.of("page", "corpus", "help", "--help", "-h");
+
+    /**
+     * @param args {@code page FILE|URL ...}, {@code corpus DIR ...}, or Spring Boot arguments for the service
+     */
+    public static void main(String[] args) {
+        if (args.length > 0 && CLI_COMMANDS.contains(args[0])) {
+            System.exit(IngestCli.run(args));
+        }
+        SpringApplication.run(IngestApplication.class, args);
+    }
+}

@@ -1,0 +1,81 @@
+package io.chainfeed.ingest;
+
+import io.chainfeed.infra.KafkaHealthIndicator;
+import io.chainfeed.infra.TopicSetup;
+import io.chainfeed.ingest.corpus.Corpus;
+import io.chainfeed.ingest.page.GlossaryPageParser;
+import io.chainfeed.ingest.publish.KafkaClients;
+import io.chainfeed.ingest.publish.TermPublisher;
+import io.chainfeed.schemas.Topics;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.ApplicationRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/** Wires the ingest service: corpus, parser, producer, publisher, and the corpus load at start. */
+@Configuration(proxyBeanMethods = false)
+class IngestConfiguration {
+    private static final Logger log = LoggerFactory.getLogger(IngestConfiguration.class);
+
+    @Bean
+    Corpus corpus(IngestProperties props) {
+        return props.corpusDir() == null || props.corpusDir().isBlank()
+                ? Corpus.loadBundled() : Corpus.load(Path.of(props.corpusDir()));
+    }
+
+    @Bean
+    GlossaryPageParser glossaryPageParser(Corpus corpus) {
+        return new GlossaryPageParser(corpus.referenceData());
+    }
+
+    @Bean(destroyMethod = "close")
+    KafkaProducer<String, byte[]> ingestProducer(@Value("${spring.kafka.bootstrap-servers}") String bootstrap) {
+        return KafkaClients.producer(bootstrap, "chainfeed-ingest");
+    }
+
+    @Bean
+    TermPublisher termPublisher(KafkaProducer<String, byte[]> producer,
+            @Value("${spring.kafka.bootstrap-servers}") String bootstrap,
+            @Value("${chainfeed.kafka.create-topics:true}") boolean createTopics,
+            @Value("${chainfeed.kafka.partitions:3}") int partitions,
+            @Value("${chainfeed.kafka.replication-factor:1}") short replicationFactor) {
+        if (createTopics) {
+            TopicSetup.ensure(bootstrap, Topics.all(partitions), replicationFactor);
+        }
+        TermPublisher publisher = new TermPublisher(producer, Clock.systemUTC());
+        try (KafkaConsumer<String, byte[]> consumer = KafkaClients.ledgerConsumer(bootstrap)) {
+            publisher.loadLedger(consumer, Duration.ofSeconds(60));
+        }
+        return publisher;
+    }
+
+    @Bean("kafka")
+    KafkaHealthIndicator kafkaHealthIndicator(@Value("${spring.kafka.bootstrap-servers}") String bootstrap) {
+        return new KafkaHealthIndicator(bootstrap, Duration.ofSeconds(3));
+    }
+
+    @Bean
+    IngestService ingestService(GlossaryPageParser parser, TermPublisher publisher) {
+        return new IngestService(parser, publisher);
+    }
+
+    @Bean
+    ApplicationRunner corpusLoader(IngestProperties props, IngestService service, Corpus corpus) {
+        return args -> {
+            if (!props.loadCorpus()) {
+                return;
+            }
+            long start = System.nanoTime();
+            IngestService.CorpusResult r = service.loadCorpus(corpus);
+            log.info("corpus loaded in {} ms: {} reference records and {} of {} terms published (others unchanged)",
+                    (System.nanoTime() - start) / 1_000_000, r.referenceRecords(), r.published(), r.terms().size());
+        };
+    }
+}

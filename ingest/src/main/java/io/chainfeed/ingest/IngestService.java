@@ -1,0 +1,80 @@
+package io.chainfeed.ingest;
+
+import io.chainfeed.ingest.corpus.Corpus;
+import io.chainfeed.ingest.page.GlossaryPageParser;
+import io.chainfeed.ingest.publish.TermPublisher;
+import java.util.List;
+
+/**
+ * The ingest use cases, shared by the HTTP endpoint and the CLI: parse a glossary page and publish
+ * its term; load a corpus (reference data first, then terms).
+ */
+public final class IngestService {
+    private final GlossaryPageParser parser;
+    private final TermPublisher publisher;
+
+    /**
+     * @param parser    the glossary-page parser (with reference data)
+     * @param publisher the publisher; may be null for a dry-run-only service
+     */
+    public IngestService(GlossaryPageParser parser, TermPublisher publisher) {
+        this.parser = parser;
+        this.publisher = publisher;
+    }
+
+    /**
+     * Result of ingesting one page.
+     *
+     * @param term   what the page parsed to
+     * @param result what was published, or null on a dry run
+     */
+    public record PageResult(TermContent term, TermPublisher.Result result) {
+    }
+
+    /**
+     * Parses a page and, unless it is a dry run, publishes its term.
+     *
+     * @param body      the page, plain text or HTML
+     * @param html      whether the body is HTML
+     * @param sourceUrl where the page came from, or null
+     * @param dryRun    parse only
+     * @return the parsed term and the publish result
+     * @throws io.chainfeed.ingest.page.PageParseException if the page cannot be parsed (nothing is published)
+     * @throws io.chainfeed.ingest.publish.PublishException if Kafka does not acknowledge the record
+     */
+    public PageResult ingestPage(String body, boolean html, String sourceUrl, boolean dryRun) {
+        TermContent term = html ? parser.parseHtml(body, sourceUrl) : parser.parseText(body, sourceUrl);
+        if (dryRun || publisher == null) {
+            return new PageResult(term, null);
+        }
+        return new PageResult(term, publisher.publish(term));
+    }
+
+    /**
+     * Result of loading a corpus.
+     *
+     * @param referenceRecords layer and company records written (unchanged ones are skipped)
+     * @param terms            one result per term
+     */
+    public record CorpusResult(int referenceRecords, List<TermPublisher.Result> terms) {
+        /** @return how many terms were written (new or changed) */
+        public long published() {
+            return terms.stream().filter(r -> r.outcome() == TermPublisher.Outcome.PUBLISHED).count();
+        }
+    }
+
+    /**
+     * Publishes a corpus: layers and companies first (so tagging knows them), then every term.
+     *
+     * @param corpus a loaded corpus
+     * @return counts of what was written
+     * @throws io.chainfeed.ingest.publish.PublishException if Kafka does not acknowledge a record
+     */
+    public CorpusResult loadCorpus(Corpus corpus) {
+        if (publisher == null) {
+            throw new IllegalStateException("this service has no publisher");
+        }
+        int ref = publisher.publishReference(corpus.layers(), corpus.companies());
+        return new CorpusResult(ref, publisher.publishAll(corpus.terms()));
+    }
+}

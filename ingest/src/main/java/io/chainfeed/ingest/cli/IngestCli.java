@@ -1,0 +1,160 @@
+package io.chainfeed.ingest.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import io.chainfeed.ingest.IngestService;
+import io.chainfeed.ingest.TermJson;
+import io.chainfeed.ingest.corpus.Corpus;
+import io.chainfeed.ingest.fetch.SafeFetcher;
+import io.chainfeed.ingest.page.GlossaryPageParser;
+import io.chainfeed.ingest.publish.KafkaClients;
+import io.chainfeed.ingest.publish.TermPublisher;
+import java.io.PrintWriter;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * The ingest command line.
+ *
+ * <pre>
+ * java -jar chainfeed-ingest-exec.jar page FILE|URL [--html] [--dry-run] [--bootstrap-servers H:P]
+ * java -jar chainfeed-ingest-exec.jar corpus DIR [--dry-run] [--bootstrap-servers H:P]
+ * </pre>
+ *
+ * Exit codes: 0 done, 1 refused input (unparseable page, bad corpus, refused URL), 2 usage error,
+ * 3 Kafka did not acknowledge.
+ */
+@Command(name = "chainfeed-ingest", mixinStandardHelpOptions = true, version = "chainfeed-ingest 0.1",
+        description = "Parse glossary pages and corpora and publish them to Kafka.",
+        subcommands = {IngestCli.PageCommand.class, IngestCli.CorpusCommand.class})
+public final class IngestCli {
+    static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+    /**
+     * Runs the CLI.
+     *
+     * @param args the arguments, starting with the subcommand
+     * @return the exit code
+     */
+    public static int run(String... args) {
+        CommandLine cl = new CommandLine(new IngestCli());
+        cl.setExecutionExceptionHandler((e, cmd, parsed) -> {
+            cmd.getErr().println("error: " + e.getMessage());
+            return e instanceof io.chainfeed.ingest.publish.PublishException ? 3 : 1;
+        });
+        return cl.execute(args);
+    }
+
+    /** Options every subcommand shares. */
+    static final class Common {
+        @Option(names = "--bootstrap-servers", defaultValue = "${env:CHAINFEED_KAFKA_BOOTSTRAP:-127.0.0.1:19092}",
+                description = "Kafka bootstrap servers (default: ${DEFAULT-VALUE}; env CHAINFEED_KAFKA_BOOTSTRAP).")
+        String bootstrapServers;
+
+        @Option(names = "--dry-run", description = "Parse and print, publish nothing.")
+        boolean dryRun;
+
+        IngestService service(Corpus corpus, KafkaProducer<String, byte[]> producer) {
+            GlossaryPageParser parser = new GlossaryPageParser(corpus.referenceData());
+            if (producer == null) {
+                return new IngestService(parser, null);
+            }
+            TermPublisher publisher = new TermPublisher(producer, Clock.systemUTC());
+            try (KafkaConsumer<String, byte[]> c = KafkaClients.ledgerConsumer(bootstrapServers)) {
+                publisher.loadLedger(c, Duration.ofSeconds(30));
+            }
+            return new IngestService(parser, publisher);
+        }
+    }
+
+    @Command(name = "page", description = "Parse one glossary page (a file or an http(s) URL) and publish its term.")
+    static final class PageCommand implements Callable<Integer> {
+        @Mixin
+        Common common;
+
+        @Parameters(paramLabel = "FILE|URL", description = "A page in the scraped text format, or its HTML.")
+        String location;
+
+        @Option(names = "--html", description = "Treat the input as HTML (default: by file name or Content-Type).")
+        boolean html;
+
+        @Option(names = "--allow-private", description = "Allow fetching from loopback or private addresses (local use).")
+        boolean allowPrivate;
+
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec spec;
+
+        @Override
+        public Integer call() throws Exception {
+            String body;
+            String sourceUrl = null;
+            boolean isHtml = html;
+            if (location.startsWith("http://") || location.startsWith("https://")) {
+                SafeFetcher.Page page = new SafeFetcher(allowPrivate).fetch(URI.create(location));
+                body = page.body();
+                sourceUrl = page.uri().toString();
+                isHtml |= page.contentType().contains("html");
+            } else {
+                Path file = Path.of(location);
+                body = Files.readString(file, StandardCharsets.UTF_8);
+                String name = file.getFileName().toString().toLowerCase(Locale.ROOT);
+                isHtml |= name.endsWith(".html") || name.endsWith(".htm");
+            }
+            Corpus corpus = Corpus.loadBundled();
+            PrintWriter out = spec.commandLine().getOut();
+            if (common.dryRun) {
+                var r = common.service(corpus, null).ingestPage(body, isHtml, sourceUrl, true);
+                out.println(JSON.writeValueAsString(TermJson.of(r.term())));
+                return 0;
+            }
+            try (KafkaProducer<String, byte[]> producer = KafkaClients.producer(common.bootstrapServers, "chainfeed-cli")) {
+                var r = common.service(corpus, producer).ingestPage(body, isHtml, sourceUrl, false);
+                out.printf("%s %s version %d%n", r.result().outcome() == TermPublisher.Outcome.PUBLISHED
+                        ? "published" : "unchanged", r.term().slug(), r.result().version());
+            }
+            return 0;
+        }
+    }
+
+    @Command(name = "corpus", description = "Publish a corpus directory (layers.yaml, companies.yaml, terms/*.md).")
+    static final class CorpusCommand implements Callable<Integer> {
+        @Mixin
+        Common common;
+
+        @Parameters(paramLabel = "DIR", description = "Corpus directory.")
+        Path dir;
+
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec spec;
+
+        @Override
+        public Integer call() {
+            Corpus corpus = Corpus.load(dir);
+            PrintWriter out = spec.commandLine().getOut();
+            if (common.dryRun) {
+                out.printf("corpus %s: %d layers, %d companies, %d terms (dry run, nothing published)%n",
+                        dir, corpus.layers().size(), corpus.companies().size(), corpus.terms().size());
+                return 0;
+            }
+            try (KafkaProducer<String, byte[]> producer = KafkaClients.producer(common.bootstrapServers, "chainfeed-cli")) {
+                IngestService.CorpusResult r = common.service(corpus, producer).loadCorpus(corpus);
+                out.printf("corpus %s: %d reference records written, %d of %d terms published, the rest unchanged%n",
+                        dir, r.referenceRecords(), r.published(), r.terms().size());
+            }
+            return 0;
+        }
+    }
+}

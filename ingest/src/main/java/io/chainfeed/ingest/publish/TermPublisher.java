@@ -1,0 +1,233 @@
+package io.chainfeed.ingest.publish;
+
+import io.chainfeed.avro.ChainLayer;
+import io.chainfeed.avro.Company;
+import io.chainfeed.avro.TermUpdate;
+import io.chainfeed.ingest.TermContent;
+import io.chainfeed.schemas.AvroSerde;
+import io.chainfeed.schemas.Topics;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.PartitionInfo;
+import org.apache.kafka.common.TopicPartition;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Publishes reference data ({@value Topics#LAYERS}, {@value Topics#COMPANIES}) and term updates
+ * ({@value Topics#TERMS}, keyed by slug) with an idempotent, {@code acks=all} producer.
+ *
+ * <p>It keeps a ledger of what each key last published, read from the compacted topics by
+ * {@link #loadLedger}, so re-publishing unchanged content publishes nothing, and each changed term
+ * gets a version strictly greater than its last one ({@code max(now in epoch ms, last + 1)}).
+ * Every send is awaited: a failed send raises {@link PublishException}, so a caller never reports
+ * success for a record the broker did not acknowledge. One publisher per process; publishes of the
+ * same slug are serialised.
+ */
+public final class TermPublisher {
+    private static final Logger log = LoggerFactory.getLogger(TermPublisher.class);
+    private static final Duration SEND_TIMEOUT = Duration.ofSeconds(30);
+
+    private final Producer<String, byte[]> producer;
+    private final Clock clock;
+    private final AvroSerde<TermUpdate> termSerde = AvroSerde.of(TermUpdate.class);
+    private final AvroSerde<ChainLayer> layerSerde = AvroSerde.of(ChainLayer.class);
+    private final AvroSerde<Company> companySerde = AvroSerde.of(Company.class);
+    private final Map<String, LedgerEntry> terms = new ConcurrentHashMap<>();
+    private final Map<String, String> referenceHashes = new ConcurrentHashMap<>();
+
+    /**
+     * @param producer an idempotent producer with {@code acks=all}; not closed by the publisher
+     * @param clock    source of {@code updatedAt} and versions
+     */
+    public TermPublisher(Producer<String, byte[]> producer, Clock clock) {
+        this.producer = producer;
+        this.clock = clock;
+    }
+
+    /** What a publish did. */
+    public enum Outcome { PUBLISHED, UNCHANGED }
+
+    /**
+     * Result of publishing one term.
+     *
+     * @param slug    term slug
+     * @param version the version now current for the slug
+     * @param outcome whether a record was written
+     */
+    public record Result(String slug, long version, Outcome outcome) {
+    }
+
+    private record LedgerEntry(String contentHash, long version) {
+    }
+
+    /**
+     * Reads the compacted reference and term topics from the beginning to their end offsets and
+     * remembers the last content hash and version per key.
+     *
+     * @param consumer a consumer with String keys and byte[] values, no group needed; not closed here
+     * @param timeout  how long to wait for the end offsets
+     * @throws PublishException if the topics cannot be read in time
+     */
+    public void loadLedger(Consumer<String, byte[]> consumer, Duration timeout) {
+        List<TopicPartition> partitions = new ArrayList<>();
+        for (String topic : List.of(Topics.TERMS, Topics.LAYERS, Topics.COMPANIES)) {
+            List<PartitionInfo> infos = consumer.partitionsFor(topic, timeout);
+            if (infos == null) {
+                continue;
+            }
+            infos.forEach(p -> partitions.add(new TopicPartition(p.topic(), p.partition())));
+        }
+        consumer.assign(partitions);
+        consumer.seekToBeginning(partitions);
+        Map<TopicPartition, Long> end = consumer.endOffsets(partitions, timeout);
+        long deadline = System.nanoTime() + timeout.toNanos();
+        int records = 0;
+        while (partitions.stream().anyMatch(tp -> consumer.position(tp, timeout) < end.get(tp))) {
+            if (System.nanoTime() > deadline) {
+                throw new PublishException("could not read the term ledger within " + timeout);
+            }
+            for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(200))) {
+                records++;
+                remember(r);
+            }
+        }
+        consumer.unsubscribe();
+        log.info("ledger loaded from {} records: {} terms, {} reference keys", records, terms.size(),
+                referenceHashes.size());
+    }
+
+    private void remember(ConsumerRecord<String, byte[]> r) {
+        if (r.key() == null) {
+            return;
+        }
+        if (r.topic().equals(Topics.TERMS)) {
+            if (r.value() == null) {
+                terms.remove(r.key());
+            } else {
+                TermUpdate t = termSerde.deserialize(r.topic(), r.value());
+                terms.merge(r.key(), new LedgerEntry(t.getContentHash(), t.getVersion()),
+                        (a, b) -> b.version() >= a.version() ? b : a);
+            }
+        } else if (r.value() != null) {
+            referenceHashes.put(r.topic() + "/" + r.key(), sha256(r.value()));
+        }
+    }
+
+    /**
+     * Publishes a term unless the slug's last published content is identical.
+     *
+     * @param content the term's content
+     * @return the slug, the current version and whether anything was written
+     * @throws PublishException if the broker does not acknowledge the record
+     */
+    public Result publish(TermContent content) {
+        String hash = content.contentHash();
+        synchronized (lockFor(content.slug())) {
+            LedgerEntry last = terms.get(content.slug());
+            if (last != null && last.contentHash().equals(hash)) {
+                return new Result(content.slug(), last.version(), Outcome.UNCHANGED);
+            }
+            Instant now = clock.instant();
+            long version = Math.max(now.toEpochMilli(), last == null ? 1 : last.version() + 1);
+            TermUpdate update = content.toTermUpdate(version, now);
+            await(producer.send(new ProducerRecord<>(Topics.TERMS, content.slug(),
+                    termSerde.serialize(Topics.TERMS, update))), "term " + content.slug());
+            terms.put(content.slug(), new LedgerEntry(hash, version));
+            return new Result(content.slug(), version, Outcome.PUBLISHED);
+        }
+    }
+
+    /**
+     * Publishes every term, sending them all before awaiting the acknowledgements.
+     *
+     * @param contents terms to publish
+     * @return one result per term, in order
+     * @throws PublishException if any record is not acknowledged (earlier ones may have been written;
+     *                          they are idempotent to re-publish)
+     */
+    public List<Result> publishAll(List<TermContent> contents) {
+        List<Result> results = new ArrayList<>();
+        for (TermContent c : contents) {
+            results.add(publish(c));
+        }
+        return results;
+    }
+
+    /**
+     * Publishes chain layers and companies whose bytes differ from what the topic already holds.
+     *
+     * @param layers    layers, keyed by id
+     * @param companies companies, keyed by id
+     * @return how many records were written
+     * @throws PublishException if the broker does not acknowledge a record
+     */
+    public int publishReference(List<ChainLayer> layers, List<Company> companies) {
+        List<Future<RecordMetadata>> sends = new ArrayList<>();
+        List<Runnable> commits = new ArrayList<>();
+        for (ChainLayer l : layers) {
+            sendIfChanged(Topics.LAYERS, l.getId(), layerSerde.serialize(Topics.LAYERS, l), sends, commits);
+        }
+        for (Company c : companies) {
+            sendIfChanged(Topics.COMPANIES, c.getId(), companySerde.serialize(Topics.COMPANIES, c), sends, commits);
+        }
+        for (Future<RecordMetadata> f : sends) {
+            await(f, "reference data");
+        }
+        commits.forEach(Runnable::run);
+        return sends.size();
+    }
+
+    private void sendIfChanged(String topic, String key, byte[] value, List<Future<RecordMetadata>> sends,
+            List<Runnable> commits) {
+        String ledgerKey = topic + "/" + key;
+        String hash = sha256(value);
+        if (hash.equals(referenceHashes.get(ledgerKey))) {
+            return;
+        }
+        sends.add(producer.send(new ProducerRecord<>(topic, key, value)));
+        commits.add(() -> referenceHashes.put(ledgerKey, hash));
+    }
+
+    private final Map<String, Object> locks = new ConcurrentHashMap<>();
+
+    private Object lockFor(String slug) {
+        return locks.computeIfAbsent(slug, k -> new Object());
+    }
+
+    private static RecordMetadata await(Future<RecordMetadata> f, String what) {
+        try {
+            return f.get(SEND_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new PublishException("interrupted while publishing " + what, e);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new PublishException("Kafka did not acknowledge " + what + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static String sha256(byte[] bytes) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

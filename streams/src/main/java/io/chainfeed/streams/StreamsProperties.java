@@ -1,0 +1,19 @@
+package io.chainfeed.streams;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+/**
+ * Settings under {@code chainfeed.streams}.
+ *
+ * @param applicationId  Kafka Streams {@code application.id} of the tagging topology
+ * @param stateDir       Kafka Streams state directory (one per instance)
+ * @param indexerGroupId consumer group of the indexer
+ */
+@ConfigurationProperties("chainfeed.streams")
+public record StreamsProperties(String applicationId, String stateDir, String indexerGroupId) {
+    public StreamsProperties {
+        applicationId = applicationId == null ? "chainfeed-tagging" : applicationId;
+        stateDir = stateDir == null ? System.getProperty("java.io.tmpdir") + "/chainfeed-streams" : stateDir;
+        indexerGroupId = indexerGroupId == null ? "chainfeed-indexer" : indexerGroupId;
+    }
+}

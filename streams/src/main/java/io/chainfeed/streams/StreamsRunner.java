@@ -1,0 +1,151 @@
+package io.chainfeed.streams;
+
+import co.elastic.clients.elasticsearch.ElasticsearchClient;
+import io.chainfeed.infra.IndexSetup;
+import io.chainfeed.infra.ReadsIndex;
+import io.chainfeed.infra.TopicSetup;
+import io.chainfeed.schemas.Topics;
+import io.chainfeed.streams.index.ReadIndexer;
+import io.chainfeed.streams.tagging.DeadLetterDeserializationHandler;
+import io.chainfeed.streams.tagging.TaggingTopology;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse;
+import org.elasticsearch.client.RestClient;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.stereotype.Component;
+
+/**
+ * Owns the lifecycle of the tagging {@link KafkaStreams} instance and the {@link ReadIndexer} thread:
+ * ensures topics and the reads index exist, starts both, and stops both on shutdown.
+ */
+@Component
+public class StreamsRunner implements SmartLifecycle {
+    private static final Logger log = LoggerFactory.getLogger(StreamsRunner.class);
+    /** Stream-thread failures tolerated (each replaces the thread) before the instance shuts down. */
+    private static final int FAILURE_BUDGET = 10;
+
+    private final StreamsProperties props;
+    private final String bootstrapServers;
+    private final KafkaTopicsSettings topics;
+    private final RestClient restClient;
+    private final ElasticsearchClient esClient;
+    private volatile KafkaStreams streams;
+    private volatile ReadIndexer indexer;
+    private Thread indexerThread;
+    private volatile boolean running;
+
+    StreamsRunner(StreamsProperties props, @Value("${spring.kafka.bootstrap-servers}") String bootstrapServers,
+            KafkaTopicsSettings topics, RestClient restClient, ElasticsearchClient esClient) {
+        this.props = props;
+        this.topics = topics;
+        this.bootstrapServers = bootstrapServers;
+        this.restClient = restClient;
+        this.esClient = esClient;
+    }
+
+    @Override
+    public void start() {
+        if (topics.createTopics()) {
+            TopicSetup.ensure(bootstrapServers, Topics.all(topics.partitions()), topics.replicationFactor());
+        }
+        IndexSetup.ensureIndexBehindAlias(restClient, ReadsIndex.ALIAS, ReadsIndex.INDEX,
+                ReadsIndex.settingsAndMappings());
+
+        Properties config = streamsConfig();
+        streams = new KafkaStreams(TaggingTopology.buildTopology(config), config);
+        AtomicInteger failures = new AtomicInteger();
+        streams.setUncaughtExceptionHandler(e -> {
+            int n = failures.incrementAndGet();
+            log.error("stream thread failed ({} of {} allowed)", n, FAILURE_BUDGET, e);
+            return n < FAILURE_BUDGET ? StreamThreadExceptionResponse.REPLACE_THREAD
+                    : StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
+        });
+        streams.start();
+
+        indexer = new ReadIndexer(indexerConsumer(), dlqProducer(), esClient, ReadsIndex.ALIAS);
+        indexerThread = new Thread(indexer, "read-indexer");
+        indexerThread.start();
+        running = true;
+        log.info("tagging topology and indexer started against {}", bootstrapServers);
+    }
+
+    Properties streamsConfig() {
+        Properties p = new Properties();
+        p.put(StreamsConfig.APPLICATION_ID_CONFIG, props.applicationId());
+        p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
+        // EOS commits every 100 ms by default; said here so the latency budget is visible.
+        p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 100);
+        p.put(StreamsConfig.STATE_DIR_CONFIG, props.stateDir());
+        p.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, (int) topics.replicationFactor());
+        p.put(StreamsConfig.DEFAULT_DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG,
+                DeadLetterDeserializationHandler.class);
+        return p;
+    }
+
+    private KafkaConsumer<String, byte[]> indexerConsumer() {
+        return new KafkaConsumer<>(Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
+                ConsumerConfig.GROUP_ID_CONFIG, props.indexerGroupId(),
+                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
+                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
+                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
+                ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 1000),
+                new StringDeserializer(), new ByteArrayDeserializer());
+    }
+
+    private KafkaProducer<byte[], byte[]> dlqProducer() {
+        return new KafkaProducer<>(Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
+                ProducerConfig.ACKS_CONFIG, "all",
+                ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true),
+                new ByteArraySerializer(), new ByteArraySerializer());
+    }
+
+    /** @return the Kafka Streams state, or null before start */
+    public KafkaStreams.State streamsState() {
+        KafkaStreams s = streams;
+        return s == null ? null : s.state();
+    }
+
+    /** @return the indexer, or null before start */
+    public ReadIndexer indexer() {
+        return indexer;
+    }
+
+    @Override
+    public void stop() {
+        running = false;
+        if (indexer != null) {
+            indexer.close();
+            try {
+                indexerThread.join(10_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        if (streams != null) {
+            streams.close(Duration.ofSeconds(10));
+        }
+    }
+
+    @Override
+    public boolean isRunning() {
+        return running;
+    }
+}

@@ -1,0 +1,98 @@
+package io.chainfeed.streams.index;
+
+import io.chainfeed.avro.CompanyTag;
+import io.chainfeed.avro.Evidence;
+import io.chainfeed.avro.LayerTag;
+import io.chainfeed.avro.Read;
+import io.chainfeed.avro.Section;
+import io.chainfeed.avro.Source;
+import io.chainfeed.avro.TermTag;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Maps a {@link Read} to the JSON document stored in the reads index (mapping:
+ * {@code io/chainfeed/infra/reads-index-v1.json}). Field names are the Avro field names; {@code kind}
+ * is lower case; {@code updatedAt} is an ISO-8601 UTC instant.
+ */
+public final class ReadDocuments {
+    private ReadDocuments() {
+    }
+
+    /**
+     * @param read a tagged read
+     * @return a JSON-ready tree of maps, lists, strings, numbers and booleans
+     */
+    public static Map<String, Object> toDocument(Read read) {
+        Map<String, Object> doc = new LinkedHashMap<>();
+        doc.put("id", read.getId());
+        doc.put("kind", read.getKind().name().toLowerCase(Locale.ROOT));
+        doc.put("slug", read.getSlug());
+        doc.put("title", read.getTitle());
+        doc.put("aliases", read.getAliases());
+        doc.put("summary", read.getSummary());
+        doc.put("sections", read.getSections().stream().map(ReadDocuments::section).toList());
+        doc.put("layers", read.getLayers().stream().map(ReadDocuments::layer).toList());
+        doc.put("companies", read.getCompanies().stream().map(ReadDocuments::company).toList());
+        doc.put("terms", read.getTerms().stream().map(ReadDocuments::term).toList());
+        doc.put("sources", read.getSources().stream().map(ReadDocuments::source).toList());
+        doc.put("disclaimer", read.getDisclaimer());
+        doc.put("version", read.getVersion());
+        doc.put("updatedAt", read.getUpdatedAt().toString());
+        return doc;
+    }
+
+    private static Map<String, Object> section(Section s) {
+        return Map.of("key", s.getKey(), "heading", s.getHeading(), "body", s.getBody());
+    }
+
+    private static Map<String, Object> layer(LayerTag t) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("id", t.getId());
+        m.put("name", t.getName());
+        m.put("confidence", t.getConfidence());
+        m.put("primary", t.getPrimary());
+        m.put("evidence", evidence(t.getEvidence()));
+        return m;
+    }
+
+    private static Map<String, Object> company(CompanyTag t) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("id", t.getId());
+        m.put("name", t.getName());
+        m.put("symbol", t.getSymbol());
+        m.put("mic", t.getMic());
+        m.put("confidence", t.getConfidence());
+        m.put("primary", t.getPrimary());
+        m.put("evidence", evidence(t.getEvidence()));
+        return m;
+    }
+
+    private static Map<String, Object> term(TermTag t) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("slug", t.getSlug());
+        m.put("title", t.getTitle());
+        m.put("summary", t.getSummary());
+        m.put("confidence", t.getConfidence());
+        m.put("evidence", evidence(t.getEvidence()));
+        return m;
+    }
+
+    private static Map<String, Object> source(Source s) {
+        return Map.of("name", s.getName(), "url", s.getUrl());
+    }
+
+    private static List<Map<String, Object>> evidence(List<Evidence> list) {
+        return list.stream().map(e -> {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("rule", e.getRule());
+            m.put("field", e.getField());
+            m.put("start", e.getStart());
+            m.put("end", e.getEnd());
+            m.put("text", e.getText());
+            return m;
+        }).toList();
+    }
+}

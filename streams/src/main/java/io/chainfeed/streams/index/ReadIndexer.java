@@ -1,0 +1,189 @@
+package io.chainfeed.streams.index;
+
+import co.elastic.clients.elasticsearch.ElasticsearchClient;
+import co.elastic.clients.elasticsearch._types.VersionType;
+import co.elastic.clients.elasticsearch.core.BulkRequest;
+import co.elastic.clients.elasticsearch.core.BulkResponse;
+import co.elastic.clients.elasticsearch.core.bulk.BulkResponseItem;
+import io.chainfeed.avro.Read;
+import io.chainfeed.schemas.AvroSerde;
+import io.chainfeed.schemas.Topics;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Consumes {@value Topics#READS} ({@code read id -> Read}, read_committed) and writes each read to
+ * the reads index behind its alias: document id = read id, {@code version_type=external} with the
+ * read's version, so replays and duplicates are no-ops (a 409 version conflict means the index
+ * already holds that version or a newer one). A tombstone deletes the document (with the
+ * same external-version guard unavailable, deletes are plain). Offsets are committed only after
+ * every item of the bulk succeeded; on any other item failure the batch is retried from the last
+ * committed offsets with exponential backoff. A record that cannot be decoded goes to
+ * {@value Topics#READS_DLQ} with the reason in headers.
+ */
+public final class ReadIndexer implements Runnable, AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(ReadIndexer.class);
+
+    private final Consumer<String, byte[]> consumer;
+    private final Producer<byte[], byte[]> dlqProducer;
+    private final ElasticsearchClient client;
+    private final String alias;
+    private final AvroSerde<Read> serde = AvroSerde.of(Read.class);
+    private final AtomicBoolean running = new AtomicBoolean(true);
+    private final AtomicLong indexed = new AtomicLong();
+    private volatile boolean healthy = true;
+
+    /**
+     * @param consumer    a consumer with {@code enable.auto.commit=false} and {@code isolation.level=read_committed};
+     *                    owned and closed by the indexer
+     * @param dlqProducer an idempotent producer for dead letters; owned and closed by the indexer
+     * @param client      Elasticsearch client
+     * @param alias       the index alias to write to
+     */
+    public ReadIndexer(Consumer<String, byte[]> consumer, Producer<byte[], byte[]> dlqProducer,
+            ElasticsearchClient client, String alias) {
+        this.consumer = consumer;
+        this.dlqProducer = dlqProducer;
+        this.client = client;
+        this.alias = alias;
+    }
+
+    /** @return documents written (or confirmed already present) since start */
+    public long indexedCount() {
+        return indexed.get();
+    }
+
+    /** @return false while the last bulk failed and is being retried */
+    public boolean healthy() {
+        return healthy;
+    }
+
+    @Override
+    public void run() {
+        consumer.subscribe(List.of(Topics.READS));
+        long backoffMs = 200;
+        try {
+            while (running.get()) {
+                ConsumerRecords<String, byte[]> records = consumer.poll(Duration.ofMillis(500));
+                if (records.isEmpty()) {
+                    continue;
+                }
+                try {
+                    indexBatch(records);
+                    consumer.commitSync(nextOffsets(records));
+                    healthy = true;
+                    backoffMs = 200;
+                } catch (Exception e) {
+                    healthy = false;
+                    log.warn("bulk of {} reads failed, retrying in {} ms: {}", records.count(), backoffMs, e.getMessage());
+                    rewind(records);
+                    TimeUnit.MILLISECONDS.sleep(backoffMs);
+                    backoffMs = Math.min(backoffMs * 2, 30_000);
+                }
+            }
+        } catch (WakeupException e) {
+            if (running.get()) {
+                throw e;
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            consumer.close(Duration.ofSeconds(5));
+            dlqProducer.close(Duration.ofSeconds(5));
+        }
+    }
+
+    private void indexBatch(ConsumerRecords<String, byte[]> records) throws Exception {
+        BulkRequest.Builder bulk = new BulkRequest.Builder();
+        List<String> ids = new ArrayList<>();
+        for (ConsumerRecord<String, byte[]> r : records) {
+            if (r.value() == null) {
+                if (r.key() != null) {
+                    bulk.operations(op -> op.delete(d -> d.index(alias).id(r.key())));
+                    ids.add(r.key());
+                }
+                continue;
+            }
+            Read read;
+            try {
+                read = serde.deserialize(r.topic(), r.value());
+            } catch (RuntimeException e) {
+                deadLetter(r, e);
+                continue;
+            }
+            Map<String, Object> doc = ReadDocuments.toDocument(read);
+            bulk.operations(op -> op.index(i -> i.index(alias).id(read.getId())
+                    .version(read.getVersion()).versionType(VersionType.External).document(doc)));
+            ids.add(read.getId());
+        }
+        if (ids.isEmpty()) {
+            return;
+        }
+        BulkResponse response = client.bulk(bulk.build());
+        List<String> failures = new ArrayList<>();
+        for (BulkResponseItem item : response.items()) {
+            int status = item.status();
+            boolean ok = (status >= 200 && status < 300)
+                    || status == 409 // version conflict: same or newer version already indexed
+                    || (status == 404 && item.operationType().jsonValue().equals("delete"));
+            if (!ok) {
+                failures.add(item.id() + ": " + status + " "
+                        + (item.error() == null ? "" : item.error().type() + " " + item.error().reason()));
+            }
+        }
+        if (!failures.isEmpty()) {
+            throw new IllegalStateException(failures.size() + " of " + ids.size() + " items failed, first: "
+                    + failures.get(0));
+        }
+        indexed.addAndGet(ids.size());
+    }
+
+    private void deadLetter(ConsumerRecord<String, byte[]> r, Exception e) throws Exception {
+        ProducerRecord<byte[], byte[]> out = new ProducerRecord<>(Topics.READS_DLQ, null,
+                r.key() == null ? null : r.key().getBytes(StandardCharsets.UTF_8), r.value());
+        out.headers().add(Topics.DLQ_REASON_HEADER, String.valueOf(e.getMessage()).getBytes(StandardCharsets.UTF_8));
+        out.headers().add(Topics.DLQ_ORIGIN_HEADER,
+                (r.topic() + "/" + r.partition() + "@" + r.offset()).getBytes(StandardCharsets.UTF_8));
+        dlqProducer.send(out).get(30, TimeUnit.SECONDS);
+        log.warn("undecodable read {}/{}@{} sent to {}", r.topic(), r.partition(), r.offset(), Topics.READS_DLQ);
+    }
+
+    private static Map<TopicPartition, OffsetAndMetadata> nextOffsets(ConsumerRecords<String, byte[]> records) {
+        Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
+        for (TopicPartition tp : records.partitions()) {
+            List<ConsumerRecord<String, byte[]>> list = records.records(tp);
+            offsets.put(tp, new OffsetAndMetadata(list.get(list.size() - 1).offset() + 1));
+        }
+        return offsets;
+    }
+
+    private void rewind(ConsumerRecords<String, byte[]> records) {
+        for (TopicPartition tp : records.partitions()) {
+            consumer.seek(tp, records.records(tp).get(0).offset());
+        }
+    }
+
+    /** Stops the poll loop; the loop closes the consumer and producer. */
+    @Override
+    public void close() {
+        running.set(false);
+        consumer.wakeup();
+    }
+}

@@ -1,0 +1,57 @@
+package io.chainfeed.streams.tagging;
+
+import io.chainfeed.schemas.Topics;
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.errors.DeserializationExceptionHandler;
+import org.apache.kafka.streams.errors.ErrorHandlerContext;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Sends a record that cannot be deserialized to its topic's dead-letter topic
+ * ({@link Topics#dlqOf(String)}), as the raw key and value bytes with the reason and origin
+ * (topic/partition/offset) in headers, then lets the topology go on. If the dead-letter write itself
+ * fails, processing stops (FAIL) so the record is not lost.
+ */
+public final class DeadLetterDeserializationHandler implements DeserializationExceptionHandler {
+    private static final Logger log = LoggerFactory.getLogger(DeadLetterDeserializationHandler.class);
+    private KafkaProducer<byte[], byte[]> producer;
+
+    @Override
+    public void configure(Map<String, ?> configs) {
+        Map<String, Object> props = new HashMap<>();
+        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, configs.get(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG));
+        props.put(ProducerConfig.ACKS_CONFIG, "all");
+        props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        props.put(ProducerConfig.CLIENT_ID_CONFIG, configs.get(StreamsConfig.APPLICATION_ID_CONFIG) + "-dlq");
+        producer = new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer());
+    }
+
+    @Override
+    public DeserializationHandlerResponse handle(ErrorHandlerContext context, ConsumerRecord<byte[], byte[]> record,
+            Exception exception) {
+        String dlq = Topics.dlqOf(record.topic());
+        String origin = record.topic() + "/" + record.partition() + "@" + record.offset();
+        ProducerRecord<byte[], byte[]> out = new ProducerRecord<>(dlq, null, record.key(), record.value());
+        out.headers().add(Topics.DLQ_REASON_HEADER,
+                String.valueOf(exception.getMessage()).getBytes(StandardCharsets.UTF_8));
+        out.headers().add(Topics.DLQ_ORIGIN_HEADER, origin.getBytes(StandardCharsets.UTF_8));
+        try {
+            producer.send(out).get(30, TimeUnit.SECONDS);
+            log.warn("undecodable record {} sent to {}: {}", origin, dlq, exception.getMessage());
+            return DeserializationHandlerResponse.CONTINUE;
+        } catch (Exception e) {
+            log.error("cannot write undecodable record {} to {}; stopping so it is not lost", origin, dlq, e);
+            return DeserializationHandlerResponse.FAIL;
+        }
+    }
+}

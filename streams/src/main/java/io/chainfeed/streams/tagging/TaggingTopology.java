@@ -1,0 +1,162 @@
+package io.chainfeed.streams.tagging;
+
+import io.chainfeed.avro.ChainLayer;
+import io.chainfeed.avro.Company;
+import io.chainfeed.avro.Read;
+import io.chainfeed.avro.TermUpdate;
+import io.chainfeed.schemas.AvroSerde;
+import io.chainfeed.schemas.Topics;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.kstream.Consumed;
+import org.apache.kafka.streams.kstream.Named;
+import org.apache.kafka.streams.kstream.Produced;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.Stores;
+
+/**
+ * The tagging topology.
+ *
+ * <pre>
+ * {@value #LAYERS_TOPIC}    (layer id   -> ChainLayer) ──► global store {@value #LAYERS_STORE}
+ * {@value #COMPANIES_TOPIC} (company id -> Company)    ──► global store {@value #COMPANIES_STORE}
+ * {@value #INPUT_TOPIC}     (slug -> TermUpdate) ──► tag ──► {@value #OUTPUT_TOPIC} (term:&lt;slug&gt; -> Read)
+ * </pre>
+ *
+ * Reference data lives in compacted topics read into global stores; each update there bumps a
+ * generation counter, and the tagging processor rebuilds its {@link Tagger} (an Aho-Corasick
+ * dictionary) on the next record, so new companies and aliases apply without a restart. A tombstone
+ * for a slug becomes a tombstone for its read.
+ */
+public final class TaggingTopology {
+    public static final String INPUT_TOPIC = Topics.TERMS;
+    public static final String OUTPUT_TOPIC = Topics.READS;
+    public static final String LAYERS_TOPIC = Topics.LAYERS;
+    public static final String COMPANIES_TOPIC = Topics.COMPANIES;
+    public static final String LAYERS_STORE = "reference-layers-store";
+    public static final String COMPANIES_STORE = "reference-companies-store";
+
+    private TaggingTopology() {
+    }
+
+    /**
+     * Builds the topology; pure, no I/O.
+     *
+     * @param config streams config (unused for now; kept so callers pass serde and topic overrides
+     *               the same way as other topologies)
+     * @return the topology, with every processor, source, sink and store named
+     */
+    public static Topology buildTopology(Properties config) {
+        AvroSerde<ChainLayer> layerSerde = AvroSerde.of(ChainLayer.class);
+        AvroSerde<Company> companySerde = AvroSerde.of(Company.class);
+        AvroSerde<TermUpdate> termSerde = AvroSerde.of(TermUpdate.class);
+        AvroSerde<Read> readSerde = AvroSerde.of(Read.class);
+        AtomicLong generation = new AtomicLong();
+
+        StreamsBuilder builder = new StreamsBuilder();
+        builder.addGlobalStore(
+                Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(LAYERS_STORE), Serdes.String(), layerSerde)
+                        .withLoggingDisabled(),
+                LAYERS_TOPIC,
+                Consumed.with(Serdes.String(), layerSerde).withName("reference-layers-source"),
+                () -> new ReferenceUpdater<>(LAYERS_STORE, generation));
+        builder.addGlobalStore(
+                Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(COMPANIES_STORE), Serdes.String(), companySerde)
+                        .withLoggingDisabled(),
+                COMPANIES_TOPIC,
+                Consumed.with(Serdes.String(), companySerde).withName("reference-companies-source"),
+                () -> new ReferenceUpdater<>(COMPANIES_STORE, generation));
+
+        builder.stream(INPUT_TOPIC, Consumed.with(Serdes.String(), termSerde).withName("terms-source"))
+                .process(() -> new TermTaggingProcessor(generation), Named.as("tag-terms"))
+                .to(OUTPUT_TOPIC, Produced.with(Serdes.String(), readSerde).withName("reads-sink"));
+        return builder.build();
+    }
+
+    /** Keeps a global store in step with its compacted topic and bumps the reference generation. */
+    static final class ReferenceUpdater<V> implements Processor<String, V, Void, Void> {
+        private final String storeName;
+        private final AtomicLong generation;
+        private KeyValueStore<String, V> store;
+
+        ReferenceUpdater(String storeName, AtomicLong generation) {
+            this.storeName = storeName;
+            this.generation = generation;
+        }
+
+        @Override
+        public void init(ProcessorContext<Void, Void> context) {
+            store = context.getStateStore(storeName);
+        }
+
+        @Override
+        public void process(Record<String, V> record) {
+            if (record.key() == null) {
+                return;
+            }
+            if (record.value() == null) {
+                store.delete(record.key());
+            } else {
+                store.put(record.key(), record.value());
+            }
+            generation.incrementAndGet();
+        }
+    }
+
+    /** Tags each term update with the dictionary of the current reference generation. */
+    static final class TermTaggingProcessor implements Processor<String, TermUpdate, String, Read> {
+        private final AtomicLong generation;
+        private ProcessorContext<String, Read> context;
+        private KeyValueStore<String, ChainLayer> layers;
+        private KeyValueStore<String, Company> companies;
+        private Tagger tagger;
+        private long builtFor = -1;
+
+        TermTaggingProcessor(AtomicLong generation) {
+            this.generation = generation;
+        }
+
+        @Override
+        public void init(ProcessorContext<String, Read> context) {
+            this.context = context;
+            this.layers = context.getStateStore(LAYERS_STORE);
+            this.companies = context.getStateStore(COMPANIES_STORE);
+        }
+
+        @Override
+        public void process(Record<String, TermUpdate> record) {
+            if (record.key() == null) {
+                return;
+            }
+            if (record.value() == null) {
+                context.forward(record.withKey(Tagger.readId(record.key())).withValue(null));
+                return;
+            }
+            long current = generation.get();
+            if (tagger == null || current != builtFor) {
+                tagger = Tagger.build(values(layers), values(companies));
+                builtFor = current;
+            }
+            Read read = tagger.tag(record.value());
+            context.forward(record.withKey(read.getId()).withValue(read));
+        }
+
+        private static <V> List<V> values(KeyValueStore<String, V> store) {
+            List<V> out = new ArrayList<>();
+            try (KeyValueIterator<String, V> it = store.all()) {
+                it.forEachRemaining((KeyValue<String, V> kv) -> out.add(kv.value));
+            }
+            return out;
+        }
+    }
+}

@@ -1,0 +1,170 @@
+package io.chainfeed.streams.tagging;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.chainfeed.avro.ChainLayer;
+import io.chainfeed.avro.Company;
+import io.chainfeed.avro.CompanyMention;
+import io.chainfeed.avro.CompanyTag;
+import io.chainfeed.avro.LayerTag;
+import io.chainfeed.avro.Listing;
+import io.chainfeed.avro.Read;
+import io.chainfeed.avro.RelatedTerm;
+import io.chainfeed.avro.Section;
+import io.chainfeed.avro.Source;
+import io.chainfeed.avro.TermUpdate;
+import io.chainfeed.schemas.AvroSerde;
+import io.chainfeed.schemas.Topics;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.TestInputTopic;
+import org.apache.kafka.streams.TestOutputTopic;
+import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.TopologyTestDriver;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+class TaggingTopologyTest {
+
+    private TopologyTestDriver driver;
+    private TestInputTopic<String, ChainLayer> layers;
+    private TestInputTopic<String, Company> companies;
+    private TestInputTopic<String, TermUpdate> terms;
+    private TestOutputTopic<String, Read> reads;
+
+    @BeforeEach
+    void setUp() {
+        Properties props = new Properties();
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "tagging-test");
+        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "dummy:9092");
+        driver = new TopologyTestDriver(TaggingTopology.buildTopology(props), props);
+        layers = driver.createInputTopic(Topics.LAYERS, new StringSerializer(), AvroSerde.of(ChainLayer.class));
+        companies = driver.createInputTopic(Topics.COMPANIES, new StringSerializer(), AvroSerde.of(Company.class));
+        terms = driver.createInputTopic(Topics.TERMS, new StringSerializer(), AvroSerde.of(TermUpdate.class));
+        reads = driver.createOutputTopic(Topics.READS, new StringDeserializer(), AvroSerde.of(Read.class));
+
+        layers.pipeInput("network-fabric", ChainLayer.newBuilder().setId("network-fabric").setName("Network fabric")
+                .setAliases(List.of("fabric layer")).build());
+        layers.pipeInput("cloud-compute", ChainLayer.newBuilder().setId("cloud-compute").setName("Cloud and compute")
+                .build());
+        companies.pipeInput("arista-networks", company("arista-networks", "Arista Networks", List.of("Arista"),
+                "network-fabric", new Listing("ANET", "XNYS", "ANET")));
+        companies.pipeInput("oracle", company("oracle", "Oracle Corporation", List.of("Oracle"), "cloud-compute",
+                new Listing("ORCL", "XNYS", "ORCL")));
+        companies.pipeInput("accton-technology", company("accton-technology", "Accton Technology", List.of("Accton"),
+                "network-fabric", new Listing("2345", "XTAI", "2345.TW")));
+        companies.pipeInput("on-semiconductor", company("on-semiconductor", "ON Semiconductor", List.of("onsemi"),
+                "energy-power", new Listing("ON", "XNAS", "ON")));
+    }
+
+    @AfterEach
+    void tearDown() {
+        driver.close();
+    }
+
+    private static Company company(String id, String name, List<String> aliases, String layer, Listing listing) {
+        return Company.newBuilder().setId(id).setName(name).setAliases(aliases).setListings(List.of(listing))
+                .setPrimaryLayer(layer).build();
+    }
+
+    private static TermUpdate term(String slug, String why, List<CompanyMention> declared, String layerHint) {
+        return TermUpdate.newBuilder()
+                .setSlug(slug).setTitle("Lossless Ethernet").setDefinition("Ethernet tuned so that frames are not dropped.")
+                .setSections(List.of(new Section("why_it_matters", "Why it matters to investors", why)))
+                .setLayerHint(layerHint)
+                .setCompanies(declared)
+                .setRelated(List.of(new RelatedTerm("rdma", "RDMA", "Direct memory access across machines.")))
+                .setSources(List.of(new Source("IEEE 802.1 DCB", "https://www.ieee802.org/1/pages/dcbridges.html")))
+                .setDisclaimer("Research, not advice.")
+                .setVersion(7L).setUpdatedAt(Instant.parse("2026-11-01T00:00:00Z"))
+                .build();
+    }
+
+    @Test
+    void tagsDeclaredCompaniesAndLayerWithEvidence() {
+        terms.pipeInput("lossless-ethernet", term("lossless-ethernet",
+                "Switch makers such as Arista Networks (ANET) and Taiwan's Accton (2345.TW) ship it; we use it on it.",
+                List.of(new CompanyMention("Arista Networks", "ANET"), new CompanyMention("Oracle Corporation", "ORCL")),
+                "fabric layer"));
+
+        Map<String, Read> out = reads.readKeyValuesToMap();
+        assertThat(out).containsOnlyKeys("term:lossless-ethernet");
+        Read read = out.get("term:lossless-ethernet");
+        assertThat(read.getVersion()).isEqualTo(7L);
+        assertThat(read.getDisclaimer()).isEqualTo("Research, not advice.");
+        assertThat(read.getTerms()).extracting(t -> t.getSlug()).containsExactly("rdma");
+
+        assertThat(read.getCompanies()).extracting(CompanyTag::getSymbol)
+                .containsExactlyInAnyOrder("ANET", "ORCL", "2345.TW");
+        CompanyTag anet = read.getCompanies().stream().filter(c -> c.getSymbol().equals("ANET")).findFirst().orElseThrow();
+        assertThat(anet.getPrimary()).isTrue();
+        assertThat(anet.getConfidence()).isEqualTo(1.0);
+        assertThat(anet.getEvidence()).extracting(e -> e.getRule())
+                .contains("declared-company", "company-name", "ticker-in-context");
+        CompanyTag accton = read.getCompanies().stream().filter(c -> c.getSymbol().equals("2345.TW")).findFirst()
+                .orElseThrow();
+        assertThat(accton.getMic()).isEqualTo("XTAI");
+        assertThat(accton.getPrimary()).isFalse();
+        var span = accton.getEvidence().stream().filter(e -> e.getRule().equals("company-name")).findFirst().orElseThrow();
+        String why = read.getSections().get(0).getBody();
+        assertThat(why.substring(span.getStart(), span.getEnd())).isEqualTo("Accton");
+
+        LayerTag fabric = read.getLayers().get(0);
+        assertThat(fabric.getId()).isEqualTo("network-fabric");
+        assertThat(fabric.getPrimary()).isTrue();
+        assertThat(fabric.getEvidence()).extracting(e -> e.getRule()).contains("declared-layer", "company-primary-layer");
+        assertThat(read.getLayers()).extracting(LayerTag::getId).contains("cloud-compute");
+    }
+
+    @Test
+    void neverTagsACommonWordTickerFromProse() {
+        terms.pipeInput("x", term("x", "Turn it ON when the fabric is on; it runs ON top.", List.of(), null));
+        Read read = reads.readValue();
+        assertThat(read.getCompanies()).isEmpty();
+    }
+
+    @Test
+    void picksUpReferenceDataChangesWithoutRestart() {
+        terms.pipeInput("x", term("x", "Celestica builds the switches.", List.of(), null));
+        assertThat(reads.readValue().getCompanies()).isEmpty();
+
+        companies.pipeInput("celestica", company("celestica", "Celestica", List.of(), "network-fabric",
+                new Listing("CLS", "XNYS", "CLS")));
+        terms.pipeInput("x", term("x", "Celestica builds the switches.", List.of(), null));
+        assertThat(reads.readValue().getCompanies()).extracting(CompanyTag::getSymbol).containsExactly("CLS");
+    }
+
+    @Test
+    void keepsUnknownDeclaredCompaniesAtLowerConfidence() {
+        terms.pipeInput("x", term("x", "Nothing here.", List.of(new CompanyMention("Example Optics", "EXOP")), null));
+        CompanyTag tag = reads.readValue().getCompanies().get(0);
+        assertThat(tag.getSymbol()).isEqualTo("EXOP");
+        assertThat(tag.getConfidence()).isEqualTo(0.5);
+        assertThat(tag.getEvidence().get(0).getRule()).isEqualTo("declared-company-unresolved");
+    }
+
+    @Test
+    void tombstoneForATermBecomesATombstoneForItsRead() {
+        terms.pipeInput("x", (TermUpdate) null);
+        var kv = reads.readKeyValue();
+        assertThat(kv.key).isEqualTo("term:x");
+        assertThat(kv.value).isNull();
+    }
+
+    @Test
+    void storesAndProcessorsKeepTheirNames() {
+        Topology topology = TaggingTopology.buildTopology(new Properties());
+        String described = topology.describe().toString();
+        assertThat(described).contains(TaggingTopology.LAYERS_STORE, TaggingTopology.COMPANIES_STORE,
+                "terms-source", "tag-terms", "reads-sink", "reference-layers-source", "reference-companies-source");
+        assertThat(described).doesNotContain("KSTREAM-");
+        assertThat(Serdes.String()).isNotNull();
+    }
+}
