@@ -9,7 +9,9 @@ import io.chainfeed.schemas.Topics;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
+import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
+import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.StreamsBuilder;
@@ -34,9 +36,13 @@ import org.apache.kafka.streams.state.Stores;
  * </pre>
  *
  * Reference data lives in compacted topics read into global stores; each update there bumps a
- * generation counter, and the tagging processor rebuilds its {@link Tagger} (an Aho-Corasick
- * dictionary) on the next record, so new companies and aliases apply without a restart. A tombstone
- * for a slug becomes a tombstone for its read.
+ * generation counter and the highest reference record timestamp. The tagging processor keeps the
+ * latest term per slug in {@value #TERMS_STORE}; once a second (wall clock) it checks the
+ * generation and, if reference data changed, rebuilds its {@link Tagger} (an Aho-Corasick
+ * dictionary) and re-tags every stored term, so new companies and aliases reach existing reads
+ * without a restart. A read's version is {@code max(term version, newest reference timestamp)}
+ * (both epoch milliseconds), so a re-tagged read supersedes the earlier one in the index. A
+ * tombstone for a slug becomes a tombstone for its read.
  */
 public final class TaggingTopology {
     public static final String INPUT_TOPIC = Topics.TERMS;
@@ -45,6 +51,9 @@ public final class TaggingTopology {
     public static final String COMPANIES_TOPIC = Topics.COMPANIES;
     public static final String LAYERS_STORE = "reference-layers-store";
     public static final String COMPANIES_STORE = "reference-companies-store";
+    public static final String TERMS_STORE = "tagging-terms-store";
+    /** How often the processor checks for changed reference data (wall clock). */
+    static final Duration RETAG_CHECK = Duration.ofSeconds(1);
 
     private TaggingTopology() {
     }
@@ -61,7 +70,7 @@ public final class TaggingTopology {
         AvroSerde<Company> companySerde = AvroSerde.of(Company.class);
         AvroSerde<TermUpdate> termSerde = AvroSerde.of(TermUpdate.class);
         AvroSerde<Read> readSerde = AvroSerde.of(Read.class);
-        AtomicLong generation = new AtomicLong();
+        ReferenceClock generation = new ReferenceClock();
 
         StreamsBuilder builder = new StreamsBuilder();
         builder.addGlobalStore(
@@ -77,19 +86,43 @@ public final class TaggingTopology {
                 Consumed.with(Serdes.String(), companySerde).withName("reference-companies-source"),
                 () -> new ReferenceUpdater<>(COMPANIES_STORE, generation));
 
+        builder.addStateStore(Stores.keyValueStoreBuilder(
+                Stores.persistentKeyValueStore(TERMS_STORE), Serdes.String(), termSerde));
         builder.stream(INPUT_TOPIC, Consumed.with(Serdes.String(), termSerde).withName("terms-source"))
-                .process(() -> new TermTaggingProcessor(generation), Named.as("tag-terms"))
+                .process(() -> new TermTaggingProcessor(generation), Named.as("tag-terms"), TERMS_STORE)
                 .to(OUTPUT_TOPIC, Produced.with(Serdes.String(), readSerde).withName("reads-sink"));
         return builder.build();
     }
 
-    /** Keeps a global store in step with its compacted topic and bumps the reference generation. */
+    /**
+     * Shared between the global-store updaters and the tagging processors of one topology: how many
+     * reference updates were applied, and the newest reference record timestamp (epoch ms).
+     */
+    static final class ReferenceClock {
+        private final AtomicLong generation = new AtomicLong();
+        private final AtomicLong newestTimestamp = new AtomicLong();
+
+        void updated(long timestamp) {
+            newestTimestamp.accumulateAndGet(timestamp, Math::max);
+            generation.updated(record.timestamp());
+        }
+
+        long generation() {
+            return generation.get();
+        }
+
+        long newestTimestamp() {
+            return newestTimestamp.get();
+        }
+    }
+
+    /** Keeps a global store in step with its compacted topic and bumps the reference clock. */
     static final class ReferenceUpdater<V> implements Processor<String, V, Void, Void> {
         private final String storeName;
-        private final AtomicLong generation;
+        private final ReferenceClock generation;
         private KeyValueStore<String, V> store;
 
-        ReferenceUpdater(String storeName, AtomicLong generation) {
+        ReferenceUpdater(String storeName, ReferenceClock generation) {
             this.storeName = storeName;
             this.generation = generation;
         }
@@ -109,21 +142,25 @@ public final class TaggingTopology {
             } else {
                 store.put(record.key(), record.value());
             }
-            generation.incrementAndGet();
+            generation.updated(record.timestamp());
         }
     }
 
-    /** Tags each term update with the dictionary of the current reference generation. */
+    /**
+     * Tags each term update with the dictionary of the current reference generation, keeps the term,
+     * and re-tags every kept term when reference data changes.
+     */
     static final class TermTaggingProcessor implements Processor<String, TermUpdate, String, Read> {
-        private final AtomicLong generation;
+        private final ReferenceClock reference;
         private ProcessorContext<String, Read> context;
         private KeyValueStore<String, ChainLayer> layers;
         private KeyValueStore<String, Company> companies;
+        private KeyValueStore<String, TermUpdate> terms;
         private Tagger tagger;
         private long builtFor = -1;
 
-        TermTaggingProcessor(AtomicLong generation) {
-            this.generation = generation;
+        TermTaggingProcessor(ReferenceClock reference) {
+            this.reference = reference;
         }
 
         @Override
@@ -131,6 +168,10 @@ public final class TaggingTopology {
             this.context = context;
             this.layers = context.getStateStore(LAYERS_STORE);
             this.companies = context.getStateStore(COMPANIES_STORE);
+            this.terms = context.getStateStore(TERMS_STORE);
+            builtFor = reference.generation();
+            tagger = Tagger.build(values(layers), values(companies));
+            context.schedule(RETAG_CHECK, PunctuationType.WALL_CLOCK_TIME, this::retagIfReferenceChanged);
         }
 
         @Override
@@ -139,16 +180,37 @@ public final class TaggingTopology {
                 return;
             }
             if (record.value() == null) {
+                terms.delete(record.key());
                 context.forward(record.withKey(Tagger.readId(record.key())).withValue(null));
                 return;
             }
-            long current = generation.get();
-            if (tagger == null || current != builtFor) {
+            terms.put(record.key(), record.value());
+            Read read = tag(record.value());
+            context.forward(record.withKey(read.getId()).withValue(read));
+        }
+
+        private Read tag(TermUpdate term) {
+            long current = reference.generation();
+            if (current != builtFor) {
                 tagger = Tagger.build(values(layers), values(companies));
                 builtFor = current;
             }
-            Read read = tagger.tag(record.value());
-            context.forward(record.withKey(read.getId()).withValue(read));
+            Read read = tagger.tag(term);
+            read.setVersion(Math.max(term.getVersion(), reference.newestTimestamp()));
+            return read;
+        }
+
+        private void retagIfReferenceChanged(long now) {
+            if (reference.generation() == builtFor) {
+                return;
+            }
+            try (KeyValueIterator<String, TermUpdate> it = terms.all()) {
+                while (it.hasNext()) {
+                    KeyValue<String, TermUpdate> kv = it.next();
+                    Read read = tag(kv.value);
+                    context.forward(new Record<>(read.getId(), read, now));
+                }
+            }
         }
 
         private static <V> List<V> values(KeyValueStore<String, V> store) {

@@ -15,6 +15,7 @@ import io.chainfeed.avro.Source;
 import io.chainfeed.avro.TermUpdate;
 import io.chainfeed.schemas.AvroSerde;
 import io.chainfeed.schemas.Topics;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -32,6 +33,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 class TaggingTopologyTest {
+    private static final Instant REFERENCE_TIME = Instant.parse("2026-01-01T00:00:00Z");
+    private static final Instant TERM_VERSION = Instant.parse("2026-11-01T00:00:00Z");
 
     private TopologyTestDriver driver;
     private TestInputTopic<String, ChainLayer> layers;
@@ -45,8 +48,10 @@ class TaggingTopologyTest {
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "tagging-test");
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "dummy:9092");
         driver = new TopologyTestDriver(TaggingTopology.buildTopology(props), props);
-        layers = driver.createInputTopic(Topics.LAYERS, new StringSerializer(), AvroSerde.of(ChainLayer.class));
-        companies = driver.createInputTopic(Topics.COMPANIES, new StringSerializer(), AvroSerde.of(Company.class));
+        layers = driver.createInputTopic(Topics.LAYERS, new StringSerializer(), AvroSerde.of(ChainLayer.class),
+                REFERENCE_TIME, Duration.ZERO);
+        companies = driver.createInputTopic(Topics.COMPANIES, new StringSerializer(), AvroSerde.of(Company.class),
+                REFERENCE_TIME, Duration.ZERO);
         terms = driver.createInputTopic(Topics.TERMS, new StringSerializer(), AvroSerde.of(TermUpdate.class));
         reads = driver.createOutputTopic(Topics.READS, new StringDeserializer(), AvroSerde.of(Read.class));
 
@@ -83,7 +88,7 @@ class TaggingTopologyTest {
                 .setRelated(List.of(new RelatedTerm("rdma", "RDMA", "Direct memory access across machines.")))
                 .setSources(List.of(new Source("IEEE 802.1 DCB", "https://www.ieee802.org/1/pages/dcbridges.html")))
                 .setDisclaimer("Research, not advice.")
-                .setVersion(7L).setUpdatedAt(Instant.parse("2026-11-01T00:00:00Z"))
+                .setVersion(TERM_VERSION.toEpochMilli()).setUpdatedAt(Instant.parse("2026-11-01T00:00:00Z"))
                 .build();
     }
 
@@ -97,7 +102,7 @@ class TaggingTopologyTest {
         Map<String, Read> out = reads.readKeyValuesToMap();
         assertThat(out).containsOnlyKeys("term:lossless-ethernet");
         Read read = out.get("term:lossless-ethernet");
-        assertThat(read.getVersion()).isEqualTo(7L);
+        assertThat(read.getVersion()).isEqualTo(TERM_VERSION.toEpochMilli());
         assertThat(read.getDisclaimer()).isEqualTo("Research, not advice.");
         assertThat(read.getTerms()).extracting(t -> t.getSlug()).containsExactly("rdma");
 
@@ -131,14 +136,20 @@ class TaggingTopologyTest {
     }
 
     @Test
-    void picksUpReferenceDataChangesWithoutRestart() {
+    void retagsKeptTermsWhenReferenceDataChangesWithoutRestart() {
         terms.pipeInput("x", term("x", "Celestica builds the switches.", List.of(), null));
         assertThat(reads.readValue().getCompanies()).isEmpty();
+        driver.advanceWallClockTime(Duration.ofSeconds(2));
+        assertThat(reads.isEmpty()).as("nothing changed, nothing re-tagged").isTrue();
 
+        Instant later = Instant.parse("2027-01-01T00:00:00Z");
         companies.pipeInput("celestica", company("celestica", "Celestica", List.of(), "network-fabric",
-                new Listing("CLS", "XNYS", "CLS")));
-        terms.pipeInput("x", term("x", "Celestica builds the switches.", List.of(), null));
-        assertThat(reads.readValue().getCompanies()).extracting(CompanyTag::getSymbol).containsExactly("CLS");
+                new Listing("CLS", "XNYS", "CLS")), later);
+        driver.advanceWallClockTime(Duration.ofSeconds(2));
+        Read retagged = reads.readValue();
+        assertThat(retagged.getCompanies()).extracting(CompanyTag::getSymbol).containsExactly("CLS");
+        assertThat(retagged.getVersion()).as("supersedes the earlier read").isEqualTo(later.toEpochMilli());
+        assertThat(reads.isEmpty()).isTrue();
     }
 
     @Test
@@ -163,7 +174,7 @@ class TaggingTopologyTest {
         Topology topology = TaggingTopology.buildTopology(new Properties());
         String described = topology.describe().toString();
         assertThat(described).contains(TaggingTopology.LAYERS_STORE, TaggingTopology.COMPANIES_STORE,
-                "terms-source", "tag-terms", "reads-sink", "reference-layers-source", "reference-companies-source");
+                "terms-source", "tag-terms", "reads-sink", TaggingTopology.TERMS_STORE, "reference-layers-source", "reference-companies-source");
         assertThat(described).doesNotContain("KSTREAM-");
         assertThat(Serdes.String()).isNotNull();
     }
