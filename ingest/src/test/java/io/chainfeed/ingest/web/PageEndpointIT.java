@@ -1,0 +1,119 @@
+package io.chainfeed.ingest.web;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.chainfeed.avro.TermUpdate;
+import io.chainfeed.schemas.AvroSerde;
+import io.chainfeed.schemas.Topics;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.client.TestRestTemplate;
+import org.springframework.core.ParameterizedTypeReference;
+import org.springframework.http.HttpEntity;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpMethod;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.kafka.test.EmbeddedKafkaBroker;
+import org.springframework.kafka.test.context.EmbeddedKafka;
+
+/**
+ * {@code POST /ingest/v1/pages} against a real Kafka broker (KRaft, in-process): a page is parsed
+ * and published once, a re-post publishes nothing, a dry run publishes nothing, and a broken page
+ * is refused with a problem detail naming what is missing.
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+        properties = "chainfeed.ingest.load-corpus=true")
+@EmbeddedKafka(kraft = true, partitions = 1, bootstrapServersProperty = "spring.kafka.bootstrap-servers")
+class PageEndpointIT {
+    private static final ParameterizedTypeReference<Map<String, Object>> JSON = new ParameterizedTypeReference<>() {
+    };
+
+    @Autowired
+    TestRestTemplate http;
+    @Autowired
+    EmbeddedKafkaBroker broker;
+
+    private ResponseEntity<Map<String, Object>> post(String body, MediaType type, String query) {
+        HttpHeaders headers = new HttpHeaders();
+        headers.setContentType(type);
+        return http.exchange("/ingest/v1/pages" + query, HttpMethod.POST, new HttpEntity<>(body, headers), JSON);
+    }
+
+    private static String page() throws Exception {
+        try (InputStream in = PageEndpointIT.class.getResourceAsStream("/it/rdma.txt")) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void publishesAParsedPageExactlyOnce() throws Exception {
+        String page = page();
+        ResponseEntity<Map<String, Object>> dry = post(page, MediaType.TEXT_PLAIN, "?dryRun=true");
+        assertThat(dry.getStatusCode()).isEqualTo(HttpStatus.OK);
+        assertThat(dry.getBody()).containsEntry("published", false);
+
+        ResponseEntity<Map<String, Object>> first = post(page, MediaType.TEXT_PLAIN, "");
+        assertThat(first.getStatusCode()).isEqualTo(HttpStatus.ACCEPTED);
+        Map<String, Object> term = (Map<String, Object>) first.getBody().get("term");
+        assertThat(term).containsEntry("slug", "rdma").containsEntry("layer", "network-fabric");
+        assertThat((List<Map<String, Object>>) term.get("companies")).extracting(c -> c.get("symbol"))
+                .containsExactly("ANET", "ORCL", "HPE", "2345.TW");
+
+        ResponseEntity<Map<String, Object>> again = post(page, MediaType.TEXT_PLAIN, "");
+        assertThat(again.getStatusCode()).isEqualTo(HttpStatus.OK);
+        assertThat(again.getBody()).containsEntry("published", false)
+                .containsEntry("version", first.getBody().get("version"));
+
+        List<TermUpdate> pageRecords = new ArrayList<>();
+        AvroSerde<TermUpdate> serde = AvroSerde.of(TermUpdate.class);
+        try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.getBrokersAsString(),
+                ConsumerConfig.GROUP_ID_CONFIG, "page-endpoint-it",
+                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"),
+                new StringDeserializer(), new ByteArrayDeserializer())) {
+            consumer.subscribe(List.of(Topics.TERMS));
+            long deadline = System.currentTimeMillis() + 15_000;
+            while (System.currentTimeMillis() < deadline) {
+                for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(500))) {
+                    TermUpdate t = serde.deserialize(r.topic(), r.value());
+                    if (r.key().equals("rdma") && t.getOrigin().equals("page")) {
+                        pageRecords.add(t);
+                    }
+                }
+            }
+        }
+        assertThat(pageRecords).hasSize(1);
+        assertThat(pageRecords.get(0).getVersion()).isEqualTo(((Number) first.getBody().get("version")).longValue());
+    }
+
+    @Test
+    void refusesABrokenPageWithAProblemDetail() {
+        ResponseEntity<Map<String, Object>> r = post("Skip to content\nAI supply chain term\n\nJust a title\n",
+                MediaType.TEXT_PLAIN, "");
+        assertThat(r.getStatusCode()).isEqualTo(HttpStatus.UNPROCESSABLE_ENTITY);
+        assertThat(r.getHeaders().getContentType().toString()).contains("application/problem+json");
+        assertThat((List<?>) r.getBody().get("missing")).isNotEmpty();
+    }
+
+    @Test
+    void refusesUnsupportedMediaTypes() {
+        ResponseEntity<Map<String, Object>> r = post("{}", MediaType.APPLICATION_JSON, "");
+        assertThat(r.getStatusCode()).isEqualTo(HttpStatus.UNSUPPORTED_MEDIA_TYPE);
+        assertThat(r.getHeaders().getContentType().toString()).contains("application/problem+json");
+    }
+}
