@@ -188,13 +188,14 @@ public final class GlossaryPageParser {
 
     private static void checkInput(String input) {
         if (input == null || input.isBlank()) {
-            throw new PageParseException("Cannot parse glossary page: the input is empty", List.of("content"));
+            throw new PageParseException("Cannot parse glossary page: the input is empty (missing: content)",
+                    List.of("content"));
         }
         if (input.length() > MAX_INPUT_BYTES
                 || (input.length() * 3L > MAX_INPUT_BYTES
                 && input.getBytes(StandardCharsets.UTF_8).length > MAX_INPUT_BYTES)) {
-            throw new PageParseException("Cannot parse glossary page: the input is over the 1 MiB limit ("
-                    + MAX_INPUT_BYTES + " bytes of UTF-8)", List.of("input of at most 1 MiB"));
+            throw new PageParseException("Cannot parse glossary page: the input is too large; need input of at most"
+                    + " 1 MiB (" + MAX_INPUT_BYTES + " bytes of UTF-8)", List.of("input of at most 1 MiB"));
         }
     }
 
@@ -217,15 +218,16 @@ public final class GlossaryPageParser {
     // ---------------------------------------------------------------- the shared parsing path
 
     private TermContent parse(List<Block> blocks, URI source) {
+        if (blocks.isEmpty()) {
+            throw new PageParseException("Cannot parse glossary page: it has no text (missing: content)",
+                    List.of("content"));
+        }
         Map<Part, List<Block>> parts = new EnumMap<>(Part.class);
         for (Part p : Part.values()) {
             parts.put(p, new ArrayList<>());
         }
         Set<Part> headings = EnumSet.noneOf(Part.class);
         layout(blocks, parts, headings);
-        if (parts.values().stream().allMatch(List::isEmpty) && headings.isEmpty()) {
-            throw new PageParseException("Cannot parse glossary page: it has no text content", List.of("content"));
-        }
 
         List<String> missing = new ArrayList<>();
 

@@ -14,7 +14,8 @@ import java.util.List;
  * order: the longest known term title or alias that starts the item and runs straight into an
  * upper-case letter, digit or quote; an HTML element boundary; the summary repeating the title
  * ("InfiniBandInfiniBand is"); else the earliest ')' followed by an upper-case letter or a
- * lower-case letter followed by a capitalised ordinary word ("fabricThe", "scale-upConnecting");
+ * lower-case letter followed by a capitalised ordinary word ("fabricThe", "scale-upConnecting") or
+ * a letter or digit followed by an opening double quote;
  * else, last, an upper-case letter or digit followed by such a word ("CoWoSThe"). Camel case
  * inside a name ("InfiniBand") is not a boundary because "Band" runs into another capital.
  * Immutable and thread-safe.
@@ -117,6 +118,9 @@ final class RelatedLineSplitter {
             char prev = text.charAt(i - 1);
             char c = text.charAt(i);
             if (prev == ')' && (Character.isUpperCase(c) || Character.isDigit(c))) {
+                return item(text, i);
+            }
+            if (Character.isLetterOrDigit(prev) && (c == '\u201C' || c == '"')) {
                 return item(text, i);
             }
             if (!Character.isUpperCase(c)) {
