@@ -4,6 +4,7 @@ import io.chainfeed.avro.Company;
 import io.chainfeed.avro.CompanyMention;
 import io.chainfeed.avro.Listing;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -117,7 +118,7 @@ final class CompanyLineSplitter {
 
         int[] best = new int[n + 1];
         Step[] back = new Step[n + 1];
-        java.util.Arrays.fill(best, NEG);
+        Arrays.fill(best, NEG);
         best[0] = 0;
         for (int i = 0; i < n; i++) {
             if (best[i] == NEG) {

@@ -85,6 +85,14 @@ public final class GlossaryPageParser {
             Pattern.compile("(all|browse|view all|back to)( the)?( ai)? glossary( terms)?"),
             Pattern.compile("(\u00a9|\\(c\\)|copyright) .*"));
 
+    /** At most this many failures of one kind are listed in a refusal, each cut to MAX_REPORTED_CHARS. */
+    private static final int MAX_REPORTED = 5;
+    private static final int MAX_REPORTED_CHARS = 200;
+    /** How far back (chars) from a parenthesis names and expansions are looked for. */
+    private static final int WINDOW = 300;
+    /** Fixed lines (headings, nav, marketing) are short; longer lines are never matched against them. */
+    private static final int MAX_FIXED_LINE = 400;
+
     private static final Pattern PAREN = Pattern.compile("\\(([^()\\n]{1,120})\\)");
     private static final Pattern EXCHANGE_PREFIX = Pattern.compile("^[A-Za-z][A-Za-z .]{0,24}:\\s*");
     private static final Pattern TRAILING_PARENTHETICAL = Pattern.compile("^(.*?)\\s*\\(([^()]+)\\)\\s*$");
@@ -235,34 +243,32 @@ public final class GlossaryPageParser {
         List<Block> pre = parts.get(Part.PREAMBLE);
         String title = null;
         List<Block> definitionBlocks = List.of();
+        // The title is the title-like block right before the first sentence-like block (the
+        // definition); failing that, the last h1; with neither, the last title-like block.
         int h1 = -1;
-        for (int i = 0; i < pre.size() && h1 < 0; i++) {
+        int d = -1;
+        for (int i = 0; i < pre.size(); i++) {
             if (pre.get(i).kind() == Kind.TITLE) {
                 h1 = i;
             }
+            if (d < 0 && sentenceLike(oneLine(pre.get(i)))) {
+                d = i;
+            }
         }
-        if (h1 >= 0) {
+        if (d > 0 && titleLike(oneLine(pre.get(d - 1)))) {
+            title = oneLine(pre.get(d - 1));
+            definitionBlocks = pre.subList(d, pre.size());
+        } else if (h1 >= 0) {
             title = oneLine(pre.get(h1));
             definitionBlocks = pre.subList(h1 + 1, pre.size());
+        } else if (d < 0) {
+            for (Block b : pre) {
+                if (titleLike(oneLine(b))) {
+                    title = oneLine(b);
+                }
+            }
         } else {
-            int d = -1;
-            for (int i = 0; i < pre.size() && d < 0; i++) {
-                if (sentenceLike(oneLine(pre.get(i)))) {
-                    d = i;
-                }
-            }
-            if (d < 0) {
-                for (Block b : pre) {
-                    if (titleLike(oneLine(b))) {
-                        title = oneLine(b);
-                    }
-                }
-            } else {
-                if (d > 0 && titleLike(oneLine(pre.get(d - 1)))) {
-                    title = oneLine(pre.get(d - 1));
-                }
-                definitionBlocks = pre.subList(d, pre.size());
-            }
+            definitionBlocks = pre.subList(d, pre.size());
         }
         if (title == null || Slugs.slugify(title).isEmpty()) {
             missing.add("title");
@@ -305,14 +311,16 @@ public final class GlossaryPageParser {
                 missing.add("company line under \"" + COMPANIES_HEADING + "\"");
             }
             Map<String, String> mentions = mentionedTickers(prose);
+            List<String> failures = new ArrayList<>();
             for (String line : lines) {
                 Optional<List<CompanyMention>> split = companySplitter.split(line, mentions);
                 if (split.isPresent()) {
                     companies.addAll(split.get());
                 } else {
-                    missing.add("company/ticker split: " + PageText.plain(line));
+                    failures.add(PageText.plain(line));
                 }
             }
+            report(missing, "company/ticker split: ", failures);
         }
 
         // Related terms: the first block must parse; later blocks only while they parse.
@@ -336,7 +344,7 @@ public final class GlossaryPageParser {
                     }
                 }
                 if (bi == 0) {
-                    failures.forEach(f -> missing.add("related term title/summary split: " + f));
+                    report(missing, "related term title/summary split: ", failures);
                 } else if (!failures.isEmpty()) {
                     break;
                 }
@@ -356,6 +364,17 @@ public final class GlossaryPageParser {
                 layerHint(prose), companies, related, sources, disclaimer, "page");
     }
 
+    /** Adds the first few failures (each cut to a readable length) and a count of the rest. */
+    private static void report(List<String> missing, String label, List<String> failures) {
+        for (int i = 0; i < Math.min(failures.size(), MAX_REPORTED); i++) {
+            String f = failures.get(i);
+            missing.add(label + (f.length() <= MAX_REPORTED_CHARS ? f : f.substring(0, MAX_REPORTED_CHARS) + "…"));
+        }
+        if (failures.size() > MAX_REPORTED) {
+            missing.add(label + (failures.size() - MAX_REPORTED) + " more");
+        }
+    }
+
     /** Sorts blocks into the preamble and the sections, dropping noise and everything after a stop line. */
     private static void layout(List<Block> blocks, Map<Part, List<Block>> parts, Set<Part> headings) {
         Part current = Part.PREAMBLE;
@@ -365,7 +384,7 @@ public final class GlossaryPageParser {
             if (lines.isEmpty()) {
                 continue;
             }
-            if (lines.size() == 1) {
+            if (lines.size() == 1 && lines.get(0).length() <= MAX_FIXED_LINE) {
                 Part heading = HEADINGS.get(PageText.foldLine(lines.get(0)));
                 if (heading != null) {
                     current = heading;
@@ -374,7 +393,8 @@ public final class GlossaryPageParser {
                     continue;
                 }
             }
-            if (block.kind() == Kind.HEADING) {
+            if (block.kind() == Kind.HEADING && current != Part.PREAMBLE) {
+                // An HTML heading this parser does not know ends the section; its content is not the term's.
                 current = Part.OTHER;
                 stopped = false;
                 continue;
@@ -402,6 +422,9 @@ public final class GlossaryPageParser {
     }
 
     private static boolean matchesAny(List<Pattern> patterns, String line) {
+        if (line.length() > MAX_FIXED_LINE) {
+            return false;
+        }
         String folded = PageText.foldLine(line);
         return patterns.stream().anyMatch(p -> p.matcher(folded).matches());
     }
@@ -469,7 +492,7 @@ public final class GlossaryPageParser {
                     || PageText.fold(inside).matches("(e\\.g\\.|i\\.e\\.|see |for example).*")) {
                 continue;
             }
-            String before = definition.substring(0, m.start()).stripTrailing();
+            String before = definition.substring(Math.max(0, m.start() - WINDOW), m.start()).stripTrailing();
             String beforeFold = PageText.fold(before);
             if (beforeFold.endsWith(titleFold)
                     && (beforeFold.length() == titleFold.length()
@@ -542,7 +565,7 @@ public final class GlossaryPageParser {
 
     /** The capitalised words right before a parenthesis: "cloud operator Oracle (" gives "Oracle". */
     private static String nameBefore(String prose, int paren) {
-        String before = prose.substring(Math.max(0, paren - 200), paren).stripTrailing();
+        String before = prose.substring(Math.max(0, paren - WINDOW), paren).stripTrailing();
         String[] tokens = before.split("\\s+");
         Deque<String> name = new ArrayDeque<>();
         for (int t = tokens.length - 1; t >= 0 && name.size() < 6; t--) {

@@ -11,7 +11,8 @@ import java.util.List;
  * {@code What it means}, {@code Why it matters to investors},
  * {@code company/ticker split: <the offending line>},
  * {@code related term title/summary split: <the offending item>}, {@code content} (empty input) or
- * {@code input of at most 1 MiB}. The message lists the same items.
+ * {@code input of at most 1 MiB}. Offending text is cut at 200 characters and at most five
+ * failures of one kind are listed, then {@code "<label>N more"}. The message lists the same items.
  */
 public class PageParseException extends RuntimeException {
 

@@ -106,7 +106,7 @@ final class PageText {
 
     /** True when the line carries a "research, not advice" disclaimer. */
     static boolean isDisclaimer(String line) {
-        return DISCLAIMER.matcher(fold(line)).find();
+        return line.length() <= 2_000 && DISCLAIMER.matcher(fold(line)).find();
     }
 
     /** Whole-word (word = letters and digits) prefix or suffix relation between two keys. */

@@ -26,6 +26,9 @@ final class RelatedLineSplitter {
     record Item(String title, String summary) {
     }
 
+    /** Longest title the repetition rule looks for; keeps that rule linear on huge items. */
+    private static final int MAX_TITLE = 200;
+
     /** Known titles and aliases, longest first. */
     private final List<String> knownTitles;
 
@@ -106,8 +109,8 @@ final class RelatedLineSplitter {
             }
         }
 
-        for (int len = n / 2; len >= 2; len--) {
-            if (!Character.isWhitespace(text.charAt(len - 1)) && text.startsWith(text.substring(0, len), len)
+        for (int len = Math.min(n / 2, MAX_TITLE); len >= 2; len--) {
+            if (!Character.isWhitespace(text.charAt(len - 1)) && text.regionMatches(len, text, 0, len)
                     && (2 * len == n || !Character.isLetterOrDigit(text.charAt(2 * len)))) {
                 return item(text, len);
             }

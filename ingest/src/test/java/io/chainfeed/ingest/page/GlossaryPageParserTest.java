@@ -3,6 +3,7 @@ package io.chainfeed.ingest.page;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import io.chainfeed.avro.ChainLayer;
 import io.chainfeed.avro.Company;
@@ -17,6 +18,7 @@ import io.chainfeed.ingest.reference.ReferenceData.KnownTerm;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
@@ -308,6 +310,65 @@ class GlossaryPageParserTest {
         TermContent t = new GlossaryPageParser(ReferenceData.empty()).parseText(text, null);
         assertThat(t.aliases()).containsExactly("coolant distribution unit");
         assertThat(t.layerHint()).isNull();
+    }
+
+    private static final String EUV_DEF = "EUV lithography prints the finest chip features with 13.5-nanometre light.";
+    private static final String EUV_WHAT = "Only one supplier builds the scanners, and the leading foundry buys most of them.";
+    private static final String EUV_WHY = "The scanner maker and its largest customers set the pace of every node.";
+
+    private static String euvHtml(String titleElement) {
+        return "<html><body><header><h1 class=\"logo\"><a href=\"/\">Chainfeed</a></h1></header><main>"
+                + "<p class=\"kicker\">AI supply chain term</p>" + titleElement
+                + "<p>" + EUV_DEF + "</p>"
+                + "<h2>What it means</h2><p>" + EUV_WHAT + "</p>"
+                + "<h2>Why it matters to investors</h2><p>" + EUV_WHY + "</p>"
+                + "<h2>Companies on this part of the chain</h2><ul><li>ASML HoldingASML</li>"
+                + "<li><a href=\"/c/tsmc\">Taiwan Semiconductor Manufacturing</a><span>2330.TW</span></li>"
+                + "<li>Samsung Electronics 005930.KS</li><li>NVIDIANVDA</li></ul>"
+                + "<p>Shown for context only &mdash; research, not advice.</p>"
+                + "<h2>Related terms</h2><div class=\"related\"><a href=\"/g/high-na\"><b>High-NA EUV</b>The next"
+                + " scanner generation, with a larger lens aperture for finer lines.</a></div>"
+                + "<h2>Further reading</h2><p>Links that are not part of this term.</p>"
+                + "<p><a href=\"/chain\">See EUV lithography in the live AI chain.</a></p></main></body></html>";
+    }
+
+    @Test
+    void htmlWithLogoH1ListOfCompaniesAndUnknownHeadingMatchesTextLayout() {
+        GlossaryPageParser parser = new GlossaryPageParser(FULL);
+        String text = page("EUV lithography", EUV_DEF, EUV_WHAT, EUV_WHY,
+                "ASML HoldingASMLTaiwan Semiconductor Manufacturing2330.TWSamsung Electronics005930.KSNVIDIANVDA",
+                "High-NA EUVThe next scanner generation, with a larger lens aperture for finer lines.");
+        TermContent expected = parser.parseText(text, null);
+        assertThat(parser.parseHtml(euvHtml("<h1>EUV lithography</h1>"), null)).isEqualTo(expected);
+        // The term's title in an h2 (only the logo is an h1): found by layout, as in scraped text.
+        assertThat(parser.parseHtml(euvHtml("<h2 class=\"term\">EUV lithography</h2>"), null)).isEqualTo(expected);
+        assertThat(parser.parseHtml(euvHtml("<div class=\"term\">EUV lithography</div>").replace(
+                "<header><h1 class=\"logo\"><a href=\"/\">Chainfeed</a></h1></header>", ""), null)).isEqualTo(expected);
+        // An h1 title followed by a short definition that does not read as a sentence.
+        String shortDefinition = euvHtml("<h1>EUV lithography</h1>").replace(EUV_DEF, "Extreme ultraviolet printing");
+        assertThat(parser.parseHtml(shortDefinition, null).definition()).isEqualTo("Extreme ultraviolet printing");
+    }
+
+    @Test
+    void pathologicalPageNearTheLimitIsRefusedQuicklyWithABoundedMessage() {
+        StringBuilder related = new StringBuilder();
+        while (related.length() < 600_000) {
+            related.append("Aa").append("a".repeat(300)).append('.');
+        }
+        String definition = "PCIe (peripheral component interconnect express) links chips. " + "(ABC) ".repeat(20_000);
+        String what = "x".repeat(100_000) + " sits in the " + "layer ".repeat(10_000);
+        String companies = "AB".repeat(3_000);
+        String text = page("PCIe", definition, what, EUV_WHY, companies, related.toString());
+        assertThat(text.length()).isLessThan(GlossaryPageParser.MAX_INPUT_BYTES);
+        PageParseException e = assertTimeoutPreemptively(Duration.ofSeconds(20),
+                () -> catchThrowableOfType(PageParseException.class,
+                        () -> new GlossaryPageParser(FULL).parseText(text, null)));
+        assertThat(e).isNotNull();
+        assertThat(e.missing()).hasSize(7);
+        assertThat(e.missing().get(0)).startsWith("company/ticker split: ABAB").endsWith("\u2026").hasSize(223);
+        assertThat(e.missing().subList(1, 7)).allMatch(m -> m.startsWith("related term title/summary split: "));
+        assertThat(e.missing().get(6)).isEqualTo("related term title/summary split: 1976 more");
+        assertThat(e.getMessage().length()).isLessThan(3_000);
     }
 
     // ------------------------------------------------------------------ noise and robustness
