@@ -6,7 +6,7 @@ import java.util.List;
 
 /**
  * Splits a related-terms line where each title runs into its one-line summary and the summary
- * into the next title ("InfiniBandInfiniBand is ... cluster.AI Ethernet (RoCE)AI Ethernet is ...").
+ * into the next title ("CoWoSCoWoS is ... interposer.Memory wallThe widening gap ...").
  *
  * <p>Items end where '.', '!' or '?' is immediately followed (no space) by an upper-case letter, a
  * digit or an opening quote; decimals ("2.5D") and one-letter abbreviations ("U.S.") are not ends

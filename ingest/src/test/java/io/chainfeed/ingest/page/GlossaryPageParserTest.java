@@ -220,7 +220,7 @@ class GlossaryPageParserTest {
         assertThat(t.related()).containsExactly(
                 new RelatedTerm("infiniband", "InfiniBand", "InfiniBand is a switched interconnect first built for"
                         + " supercomputers and now the default fabric inside many GPU training pods."),
-                new RelatedTerm("ai-ethernet-roce", "AI Ethernet (RoCE)", "AI Ethernet is Ethernet configured for GPU"
+                new RelatedTerm("ai-ethernet-roce", "AI Ethernet (RoCE)", "Ethernet set up for GPU"
                         + " clusters, carrying RDMA traffic over RoCE with tight latency and almost no packet loss."),
                 new RelatedTerm("network-fabric", "Network fabric", "The switches, cables and optics that join"
                         + " thousands of accelerators into one system."),
