@@ -65,7 +65,7 @@ record TermFile(YamlFields frontMatter, List<Section> sections) {
         if (close < 0) {
             throw new CorpusException(file, null, "the front matter is not closed by a '---' line");
         }
-        YamlFields frontMatter = YamlFields.parse(file, String.join("\n", lines.subList(1, close)));
+        YamlFields frontMatter = YamlFields.parse(file, String.join("\n", lines.subList(1, close)), 1);
         return new TermFile(frontMatter, sections(file, lines.subList(close + 1, lines.size())));
     }
 

@@ -34,14 +34,25 @@ final class YamlFields {
     /**
      * Parses a whole YAML document whose root must be a mapping.
      *
-     * @throws CorpusException if the text is not YAML or its root is not a mapping
+     * @throws CorpusException if the text is not YAML (including a repeated key) or its root is not a mapping
      */
     static YamlFields parse(String file, String text) {
+        return parse(file, text, 0);
+    }
+
+    /**
+     * Parses YAML that starts further down a file, e.g. front matter after a {@code ---} line.
+     *
+     * @param linesBefore lines of the file before {@code text}, added to line numbers in errors
+     * @throws CorpusException if the text is not YAML (including a repeated key) or its root is not a mapping
+     */
+    static YamlFields parse(String file, String text, int linesBefore) {
         JsonNode root;
         try {
             root = MAPPER.readTree(text);
         } catch (JsonProcessingException e) {
-            String where = e.getLocation() == null ? "" : " (line " + e.getLocation().getLineNr() + ")";
+            String where = e.getLocation() == null || e.getLocation().getLineNr() < 1
+                    ? "" : " (line " + (e.getLocation().getLineNr() + linesBefore) + ")";
             throw new CorpusException(file, null, "not valid YAML" + where + ": " + e.getOriginalMessage(), e);
         }
         if (root == null || root.isMissingNode() || root.isNull()) {

@@ -524,6 +524,12 @@ class CorpusTest {
             assertThat(e.getMessage()).contains("uno").contains("'one'");
         });
 
+        Files.writeString(dir.resolve("terms").resolve("one.md"), term("one", "One", "title: Again\n", ""));
+        assertThatThrownBy(() -> Corpus.load(dir)).isInstanceOfSatisfying(CorpusException.class, e -> {
+            assertThat(e.file()).endsWith("one.md");
+            assertThat(e.getMessage()).contains("not valid YAML").contains("line 12").containsIgnoringCase("duplicate");
+        });
+
         Files.writeString(dir.resolve("terms").resolve("one.md"),
                 term("one", "One", "", "").replace("## Why it matters to investors\nIt matters.\n", ""));
         assertThatThrownBy(() -> Corpus.load(dir)).isInstanceOfSatisfying(CorpusException.class, e -> {
