@@ -1,0 +1,198 @@
+package io.chainfeed.ingest.corpus;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * One YAML object read from a corpus file, with the path that leads to it, so that every error
+ * names the file and the field. Values must have the YAML type asked for: a string field holding
+ * {@code 2345} (a number) or {@code ON} (a boolean) is an error, not silently converted.
+ */
+final class YamlFields {
+
+    private static final YAMLMapper MAPPER = YAMLMapper.builder()
+            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+            .build();
+
+    private final String file;
+    private final String path;
+    private final JsonNode node;
+
+    private YamlFields(String file, String path, JsonNode node) {
+        this.file = file;
+        this.path = path;
+        this.node = node;
+    }
+
+    /**
+     * Parses a whole YAML document whose root must be a mapping.
+     *
+     * @throws CorpusException if the text is not YAML (including a repeated key) or its root is not a mapping
+     */
+    static YamlFields parse(String file, String text) {
+        return parse(file, text, 0);
+    }
+
+    /**
+     * Parses YAML that starts further down a file, e.g. front matter after a {@code ---} line.
+     *
+     * @param linesBefore lines of the file before {@code text}, added to line numbers in errors
+     * @throws CorpusException if the text is not YAML (including a repeated key) or its root is not a mapping
+     */
+    static YamlFields parse(String file, String text, int linesBefore) {
+        JsonNode root;
+        try {
+            root = MAPPER.readTree(text);
+        } catch (JsonProcessingException e) {
+            String where = e.getLocation() == null || e.getLocation().getLineNr() < 1
+                    ? "" : " (line " + (e.getLocation().getLineNr() + linesBefore) + ")";
+            throw new CorpusException(file, null, "not valid YAML" + where + ": " + e.getOriginalMessage(), e);
+        }
+        if (root == null || root.isMissingNode() || root.isNull()) {
+            throw new CorpusException(file, null, "empty document");
+        }
+        if (!root.isObject()) {
+            throw new CorpusException(file, null, "the document must be a mapping of field names to values");
+        }
+        return new YamlFields(file, "", root);
+    }
+
+    String file() {
+        return file;
+    }
+
+    /** @return the path of {@code name} below this object, e.g. {@code companies[3].listings} */
+    String pathOf(String name) {
+        return path.isEmpty() ? name : path + "." + name;
+    }
+
+    /** Raises a {@link CorpusException} naming this file and the given field of this object. */
+    CorpusException error(String name, String problem) {
+        return new CorpusException(file, pathOf(name), problem);
+    }
+
+    /**
+     * Rejects misspelt or unsupported keys.
+     *
+     * @throws CorpusException naming the first key that is not in {@code allowed}
+     */
+    void allowOnly(Set<String> allowed) {
+        Iterator<String> names = node.fieldNames();
+        while (names.hasNext()) {
+            String name = names.next();
+            if (!allowed.contains(name)) {
+                throw error(name, "unknown field (expected one of " + allowed.stream().sorted().toList() + ")");
+            }
+        }
+    }
+
+    /**
+     * @return the trimmed string value of a required field
+     * @throws CorpusException if the field is missing, not a string, or blank
+     */
+    String requiredText(String name) {
+        JsonNode value = node.get(name);
+        if (value == null || value.isNull()) {
+            throw error(name, "missing");
+        }
+        return text(name, value);
+    }
+
+    /**
+     * @return the trimmed string value, or null if the field is absent
+     * @throws CorpusException if the field is present but not a non-blank string
+     */
+    String optionalText(String name) {
+        JsonNode value = node.get(name);
+        return value == null || value.isNull() ? null : text(name, value);
+    }
+
+    /**
+     * @return the trimmed strings of a list field, empty if the field is absent
+     * @throws CorpusException if the field is not a list of non-blank strings
+     */
+    List<String> textList(String name) {
+        List<String> out = new ArrayList<>();
+        JsonNode value = node.get(name);
+        if (value == null || value.isNull()) {
+            return out;
+        }
+        if (!value.isArray()) {
+            throw error(name, "must be a list");
+        }
+        for (int i = 0; i < value.size(); i++) {
+            out.add(text(name + "[" + i + "]", value.get(i)));
+        }
+        return out;
+    }
+
+    /**
+     * @return the mappings of a list field, empty if the field is absent
+     * @throws CorpusException if the field is not a list of mappings
+     */
+    List<YamlFields> objectList(String name) {
+        List<YamlFields> out = new ArrayList<>();
+        JsonNode value = node.get(name);
+        if (value == null || value.isNull()) {
+            return out;
+        }
+        if (!value.isArray()) {
+            throw error(name, "must be a list");
+        }
+        for (int i = 0; i < value.size(); i++) {
+            JsonNode item = value.get(i);
+            String itemPath = pathOf(name + "[" + i + "]");
+            if (!item.isObject()) {
+                throw new CorpusException(file, itemPath, "must be a mapping of field names to values");
+            }
+            out.add(new YamlFields(file, itemPath, item));
+        }
+        return out;
+    }
+
+    /**
+     * @return the mappings of a required list field
+     * @throws CorpusException if the field is missing, empty, or not a list of mappings
+     */
+    List<YamlFields> requiredObjectList(String name) {
+        List<YamlFields> out = objectList(name);
+        if (out.isEmpty()) {
+            throw error(name, node.has(name) ? "must not be empty" : "missing");
+        }
+        return out;
+    }
+
+    private String text(String name, JsonNode value) {
+        if (!value.isTextual()) {
+            throw error(name, "must be a string, found " + describe(value) + " (quote the value)");
+        }
+        String text = value.textValue().strip();
+        if (text.isEmpty()) {
+            throw error(name, "must not be blank");
+        }
+        return text;
+    }
+
+    private static String describe(JsonNode value) {
+        if (value.isNumber()) {
+            return "the number " + value.asText();
+        }
+        if (value.isBoolean()) {
+            return "the boolean " + value.asText();
+        }
+        if (value.isArray()) {
+            return "a list";
+        }
+        if (value.isObject()) {
+            return "a mapping";
+        }
+        return value.getNodeType().toString().toLowerCase(Locale.ROOT);
+    }
+}
