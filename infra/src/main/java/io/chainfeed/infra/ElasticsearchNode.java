@@ -206,7 +206,10 @@ public final class ElasticsearchNode implements AutoCloseable {
     List<String> javaOpts() {
         List<String> opts = new ArrayList<>(List.of("-Xms" + heap, "-Xmx" + heap,
                 // Elasticsearch pre-touches the whole heap by default: slower start and a larger RSS.
-                "-XX:-AlwaysPreTouch"));
+                "-XX:-AlwaysPreTouch",
+                // The unprivileged uid has no passwd entry, so user.home is "?" and JNA would create
+                // "?/.cache/JNA" under the logs dir (the server's working dir).
+                "-Djna.tmpdir=" + runDir.resolve("tmp")));
         opts.addAll(extraJavaOpts);
         return opts;
     }

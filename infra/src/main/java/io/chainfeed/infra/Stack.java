@@ -204,7 +204,7 @@ public final class Stack implements Callable<Integer>, AutoCloseable {
             if (!noServices) {
                 startServices(run, specs);
             }
-        } catch (IOException | RuntimeException e) {
+        } catch (IOException | RuntimeException | Error e) {
             close();
             throw e;
         }

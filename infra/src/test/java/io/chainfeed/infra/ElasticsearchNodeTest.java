@@ -38,7 +38,8 @@ class ElasticsearchNodeTest {
     void heapAndExtraJavaOpts() {
         ElasticsearchNode node = ElasticsearchNode.builder(tmp, tmp).heap("256m").javaOpts(java.util.List.of("-Dx=y"))
                 .build();
-        assertThat(node.javaOpts()).containsExactly("-Xms256m", "-Xmx256m", "-XX:-AlwaysPreTouch", "-Dx=y");
+        assertThat(node.javaOpts()).containsExactly("-Xms256m", "-Xmx256m", "-XX:-AlwaysPreTouch",
+                "-Djna.tmpdir=" + tmp.toAbsolutePath().resolve("tmp"), "-Dx=y");
     }
 
     @Test
