@@ -1,0 +1,187 @@
+package io.chainfeed.infra;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Objects;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.apache.http.util.EntityUtils;
+import org.elasticsearch.client.Request;
+import org.elasticsearch.client.Response;
+import org.elasticsearch.client.ResponseException;
+import org.elasticsearch.client.RestClient;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Creates Elasticsearch indices behind aliases, idempotently, with the low-level {@link RestClient}.
+ *
+ * <p>Readers and writers only ever use the alias ({@link #READS_ALIAS}); the concrete index
+ * ({@link #READS_INDEX}) carries the version, so that a new mapping means a new index, a re-index from
+ * Kafka, and an alias swap.
+ */
+public final class IndexSetup {
+    private static final Logger LOG = LoggerFactory.getLogger(IndexSetup.class);
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** The alias every service reads and writes research reads through. */
+    public static final String READS_ALIAS = "chainfeed-reads";
+    /** The concrete index behind {@link #READS_ALIAS} created by this version. */
+    public static final String READS_INDEX = "chainfeed-reads-v1";
+    /** Class-path resource with the settings and mappings of {@link #READS_INDEX}. */
+    public static final String READS_INDEX_RESOURCE = "io/chainfeed/infra/reads-index-v1.json";
+
+    private IndexSetup() {
+    }
+
+    /**
+     * Ensures {@link #READS_ALIAS} exists, creating {@link #READS_INDEX} from {@link #READS_INDEX_RESOURCE}
+     * when it does not.
+     *
+     * @param client a client of the cluster
+     */
+    public static void ensureReadsIndex(RestClient client) throws IOException {
+        ensureIndexBehindAlias(client, READS_ALIAS, READS_INDEX, readsIndexDefinition());
+    }
+
+    /** The settings-and-mappings JSON of {@link #READS_INDEX}, from the class path. */
+    public static String readsIndexDefinition() {
+        try (InputStream in = IndexSetup.class.getClassLoader().getResourceAsStream(READS_INDEX_RESOURCE)) {
+            if (in == null) {
+                throw new IllegalStateException("class-path resource " + READS_INDEX_RESOURCE + " is missing");
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * Ensures {@code alias} exists. When it does, it is left alone (the index it points to is logged);
+     * otherwise {@code concreteIndex} is created from the JSON body (unless it exists) and the alias is
+     * added to it as the write index. Safe to call from several services at once.
+     *
+     * @param client                  a client of the cluster
+     * @param alias                   e.g. {@code chainfeed-reads}
+     * @param concreteIndex           e.g. {@code chainfeed-reads-v1}
+     * @param settingsAndMappingsJson the body of {@code PUT /<concreteIndex>}: settings and mappings
+     * @throws ResponseException when Elasticsearch refuses for another reason than a concurrent creation
+     */
+    public static void ensureIndexBehindAlias(RestClient client, String alias, String concreteIndex,
+            String settingsAndMappingsJson) throws IOException {
+        Objects.requireNonNull(settingsAndMappingsJson, "settingsAndMappingsJson");
+        List<String> behind = indicesBehindAlias(client, alias);
+        if (!behind.isEmpty()) {
+            LOG.info("alias {} exists and points to {}; left as is", alias, behind);
+            return;
+        }
+        Request create = new Request("PUT", "/" + concreteIndex);
+        create.setJsonEntity(settingsAndMappingsJson);
+        try {
+            client.performRequest(create);
+            LOG.info("created index {}", concreteIndex);
+        } catch (ResponseException e) {
+            if (!"resource_already_exists_exception".equals(errorType(e))) {
+                throw e;
+            }
+            LOG.info("index {} exists already", concreteIndex);
+        }
+        ObjectNode body = JSON.createObjectNode();
+        ObjectNode add = body.putArray("actions").addObject().putObject("add");
+        add.put("index", concreteIndex).put("alias", alias).put("is_write_index", true);
+        Request aliases = new Request("POST", "/_aliases");
+        aliases.setJsonEntity(body.toString());
+        try {
+            client.performRequest(aliases);
+        } catch (ResponseException e) {
+            // Someone else may have pointed the alias at another index meanwhile: then theirs stands.
+            List<String> now = indicesBehindAlias(client, alias);
+            if (now.isEmpty() || now.contains(concreteIndex)) {
+                throw e;
+            }
+            LOG.warn("alias {} was pointed at {} meanwhile; left as is", alias, now);
+            return;
+        }
+        LOG.info("alias {} -> {} (write index)", alias, concreteIndex);
+    }
+
+    /**
+     * The indices an alias points to.
+     *
+     * @return the index names, empty when the alias does not exist
+     */
+    public static List<String> indicesBehindAlias(RestClient client, String alias) throws IOException {
+        Request request = new Request("GET", "/_alias/" + alias);
+        request.addParameter("ignore", "404");
+        Response response = client.performRequest(request);
+        if (response.getStatusLine().getStatusCode() == 404) {
+            return List.of();
+        }
+        return indexNames(EntityUtils.toString(response.getEntity(), StandardCharsets.UTF_8));
+    }
+
+    /** The top-level field names of a {@code GET /_alias/<name>} answer: the index names. */
+    static List<String> indexNames(String aliasResponse) throws IOException {
+        JsonNode root = JSON.readTree(aliasResponse);
+        List<String> names = new ArrayList<>();
+        for (Iterator<String> it = root.fieldNames(); it.hasNext(); ) {
+            String name = it.next();
+            // A 404 answer without "ignore" support carries "error" and "status" fields instead.
+            if (!"error".equals(name) && !"status".equals(name)) {
+                names.add(name);
+            }
+        }
+        names.sort(null);
+        return names;
+    }
+
+    /**
+     * Waits until the cluster is at least yellow, polling {@code GET /_cluster/health?wait_for_status=yellow}
+     * every 250 ms (connection errors count as not yet).
+     *
+     * @param client  a client of the cluster
+     * @param timeout how long to wait
+     * @throws IllegalStateException when the timeout passes
+     */
+    public static void waitForYellow(RestClient client, Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        String last = "no answer yet";
+        while (true) {
+            Request health = new Request("GET", "/_cluster/health");
+            health.addParameter("wait_for_status", "yellow");
+            health.addParameter("timeout", "1s");
+            health.addParameter("ignore", "408");
+            try {
+                Response response = client.performRequest(health);
+                if (response.getStatusLine().getStatusCode() == 200) {
+                    return;
+                }
+                last = EntityUtils.toString(response.getEntity(), StandardCharsets.UTF_8);
+            } catch (IOException e) {
+                last = e.toString();
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("Elasticsearch not yellow after " + timeout.toSeconds() + " s (last: "
+                        + last + ")");
+            }
+            Processes.sleep(Duration.ofMillis(250));
+        }
+    }
+
+    private static String errorType(ResponseException e) {
+        try {
+            JsonNode root = JSON.readTree(EntityUtils.toString(e.getResponse().getEntity(), StandardCharsets.UTF_8));
+            return root.path("error").path("type").asText("");
+        } catch (IOException | RuntimeException parse) {
+            return "";
+        }
+    }
+}
