@@ -76,9 +76,8 @@ class SearchPipelineIT {
 
     @BeforeAll
     static void startElasticsearch() throws Exception {
-        es = ElasticsearchNode.builder()
-                .esHome(Path.of(System.getProperty("chainfeed.es.home")))
-                .runDir(Path.of("target", "it-es-" + SearchPipelineIT.class.getSimpleName()))
+        es = ElasticsearchNode.builder(Path.of(System.getProperty("chainfeed.es.home")),
+                        Path.of("target", "it-es-" + SearchPipelineIT.class.getSimpleName()))
                 .httpPort(0)
                 .build();
         es.start();

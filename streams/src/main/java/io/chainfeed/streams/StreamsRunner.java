@@ -63,8 +63,12 @@ public class StreamsRunner implements SmartLifecycle {
         if (topics.createTopics()) {
             TopicSetup.ensure(bootstrapServers, Topics.all(topics.partitions()), topics.replicationFactor());
         }
-        IndexSetup.ensureIndexBehindAlias(restClient, ReadsIndex.ALIAS, ReadsIndex.INDEX,
-                ReadsIndex.settingsAndMappings());
+        try {
+            IndexSetup.ensureIndexBehindAlias(restClient, ReadsIndex.ALIAS, ReadsIndex.INDEX,
+                    ReadsIndex.settingsAndMappings());
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException("cannot set up the reads index " + ReadsIndex.INDEX, e);
+        }
 
         Properties config = streamsConfig();
         streams = new KafkaStreams(TaggingTopology.buildTopology(config), config);

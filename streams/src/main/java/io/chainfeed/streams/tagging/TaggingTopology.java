@@ -104,7 +104,7 @@ public final class TaggingTopology {
 
         void updated(long timestamp) {
             newestTimestamp.accumulateAndGet(timestamp, Math::max);
-            generation.updated(record.timestamp());
+            generation.incrementAndGet();
         }
 
         long generation() {

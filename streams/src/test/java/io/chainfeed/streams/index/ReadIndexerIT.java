@@ -55,9 +55,8 @@ class ReadIndexerIT {
     static void start() throws Exception {
         kafka = new EmbeddedKafkaKraftBroker(1, 1);
         kafka.afterPropertiesSet();
-        es = ElasticsearchNode.builder()
-                .esHome(Path.of(System.getProperty("chainfeed.es.home")))
-                .runDir(Path.of("target", "it-es-" + ReadIndexerIT.class.getSimpleName()))
+        es = ElasticsearchNode.builder(Path.of(System.getProperty("chainfeed.es.home")),
+                        Path.of("target", "it-es-" + ReadIndexerIT.class.getSimpleName()))
                 .httpPort(0)
                 .build();
         es.start();
