@@ -109,6 +109,7 @@ public final class KafkaNode implements AutoCloseable {
      * @return this node, started
      * @throws IllegalStateException when a port is taken, the process dies or the timeout passes; the
      *                               message carries the last lines of the broker's logs
+     * @throws IOException           when the run dir cannot be prepared or the process not launched
      */
     public KafkaNode start() throws IOException {
         long t0 = System.nanoTime();

@@ -24,7 +24,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -277,29 +276,45 @@ final class Processes {
     /** SIGTERM to all, wait up to {@code grace}, then SIGKILL the survivors and wait for them. */
     static void terminate(List<ProcessHandle> handles, Duration grace) {
         handles.forEach(ProcessHandle::destroy);
-        long deadline = System.nanoTime() + grace.toNanos();
-        for (ProcessHandle h : handles) {
-            long left = deadline - System.nanoTime();
-            if (left > 0) {
-                try {
-                    h.onExit().get(left, TimeUnit.NANOSECONDS);
-                } catch (Exception e) {
-                    // still alive: forced below
-                }
-            }
-        }
-        List<ProcessHandle> survivors = handles.stream().filter(ProcessHandle::isAlive).toList();
+        List<ProcessHandle> survivors = awaitGone(handles, grace);
         if (!survivors.isEmpty()) {
             LOG.warn("force-killing {} process(es) that ignored SIGTERM for {} s: {}", survivors.size(),
                     grace.toSeconds(), survivors.stream().map(h -> Long.toString(h.pid())).toList());
             survivors.forEach(ProcessHandle::destroyForcibly);
-            for (ProcessHandle h : survivors) {
-                try {
-                    h.onExit().get(10, TimeUnit.SECONDS);
-                } catch (Exception e) {
-                    LOG.error("process {} is still alive after SIGKILL", h.pid());
-                }
-            }
+            List<ProcessHandle> undead = awaitGone(survivors, Duration.ofSeconds(10));
+            undead.forEach(h -> LOG.error("process {} is still alive after SIGKILL", h.pid()));
+        }
+    }
+
+    /**
+     * Polls until every process has exited, up to {@code timeout}. A zombie counts as gone: orphans of an
+     * earlier run are reaped by init, which may take its time, and {@code ProcessHandle.onExit()} polls
+     * non-children only about once a second.
+     *
+     * @return the processes still running
+     */
+    static List<ProcessHandle> awaitGone(List<ProcessHandle> handles, Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        List<ProcessHandle> running = handles.stream().filter(Processes::running).toList();
+        while (!running.isEmpty() && System.nanoTime() < deadline) {
+            sleep(Duration.ofMillis(50));
+            running = running.stream().filter(Processes::running).toList();
+        }
+        return running;
+    }
+
+    /** Alive and not a zombie. */
+    static boolean running(ProcessHandle handle) {
+        if (!handle.isAlive()) {
+            return false;
+        }
+        try {
+            String stat = Files.readString(Path.of("/proc", Long.toString(handle.pid()), "stat"));
+            // pid (comm) state ...: comm may contain spaces and parentheses, the state follows the last ')'.
+            int close = stat.lastIndexOf(')');
+            return close < 0 || close + 2 >= stat.length() || stat.charAt(close + 2) != 'Z';
+        } catch (IOException e) {
+            return handle.isAlive();
         }
     }
 

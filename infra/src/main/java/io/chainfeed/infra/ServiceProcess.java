@@ -28,6 +28,7 @@ final class ServiceProcess implements AutoCloseable {
     private final Path pidFile;
     private volatile Process process;
     private volatile boolean stopping;
+    private boolean reportedHealthy;
     private long startedAt;
 
     ServiceProcess(String name, Path jar, List<String> jvmOptions, List<String> appArgs, int port, Path logFile,
@@ -100,7 +101,11 @@ final class ServiceProcess implements AutoCloseable {
                 HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(health).timeout(Duration.ofSeconds(3))
                         .GET().build(), HttpResponse.BodyHandlers.ofString());
                 if (response.statusCode() == 200 && response.body().contains("\"UP\"")) {
-                    LOG.info("{} healthy on port {} after {} ms", name, port, (System.nanoTime() - startedAt) / 1_000_000);
+                    if (!reportedHealthy) {
+                        reportedHealthy = true;
+                        LOG.info("{} healthy on port {} after {} ms", name, port,
+                                (System.nanoTime() - startedAt) / 1_000_000);
+                    }
                     return true;
                 }
                 last = "HTTP " + response.statusCode() + " " + response.body();

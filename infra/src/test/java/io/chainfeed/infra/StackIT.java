@@ -10,6 +10,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.jar.Attributes;
+import java.util.jar.JarOutputStream;
+import java.util.jar.Manifest;
 
 import io.chainfeed.schemas.TopicSpec;
 import io.chainfeed.schemas.Topics;
@@ -24,10 +27,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs the packaged launcher ({@code java -jar target/chainfeed-infra-*.jar --no-services}, the real
- * {@code infra-lib} class path) as a child process: a first run is killed with SIGKILL, leaving Kafka and
- * Elasticsearch orphaned; a second run on the same run dir and ports must clean up and come up, set up
- * topics and the reads alias, and stop everything on SIGTERM.
+ * Runs the packaged launcher ({@code java -jar target/chainfeed-infra-*.jar}, the real {@code infra-lib}
+ * class path) as a child process: a first run is killed with SIGKILL, leaving Kafka, Elasticsearch and the
+ * services orphaned; a second run on the same run dir and ports must clean up and come up, set up
+ * topics and the reads alias, start the three services (here {@link FakeBootService} jars) in order, and
+ * stop everything on SIGTERM, services first and in reverse order.
  */
 @Timeout(value = 8, unit = TimeUnit.MINUTES)
 class StackIT {
@@ -49,22 +53,31 @@ class StackIT {
         int controllerPort = Processes.freePort();
         int esPort = Processes.freePort();
         int esTransportPort = Processes.freePort();
-        List<String> command = List.of(Processes.javaExecutable().toString(), "-Xmx128m",
-                "-jar", System.getProperty("chainfeed.stack.jar"), "--no-services",
-                "--run-dir", runDir.toString(),
+        int streamsPort = Processes.freePort();
+        int ingestPort = Processes.freePort();
+        int apiPort = Processes.freePort();
+        Path project = fakeProject();
+        List<String> common = List.of(Processes.javaExecutable().toString(), "-Xmx128m",
+                "-jar", System.getProperty("chainfeed.stack.jar"),
+                "--run-dir", runDir.toString(), "--project-dir", project.toString(),
+                "--streams-port", Integer.toString(streamsPort), "--ingest-port", Integer.toString(ingestPort),
+                "--api-port", Integer.toString(apiPort),
                 "--kafka-lib", System.getProperty("chainfeed.kafka.lib"),
                 "--es-home", System.getProperty("chainfeed.es.home"),
                 "--kafka-port", Integer.toString(kafkaPort), "--kafka-controller-port", Integer.toString(controllerPort),
                 "--es-port", Integer.toString(esPort), "--es-transport-port", Integer.toString(esTransportPort));
 
-        Process first = launch(command, target.resolve("stack-it-1.log"));
+        Process first = launch(common, target.resolve("stack-it-1.log"));
         first.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
         assertThat(Processes.canConnect("127.0.0.1", esPort, Duration.ofMillis(500)))
                 .as("Elasticsearch outlives a SIGKILLed launcher (what the next run must clean up)").isTrue();
 
-        Process second = launch(command, target.resolve("stack-it-2.log"));
+        Process second = launch(common, target.resolve("stack-it-2.log"));
         assertThat(Files.readString(target.resolve("stack-it-2.log")))
-                .contains("left by an earlier run");
+                .contains("streams: stopping 1 process(es) left by an earlier run")
+                .contains("api: stopping 1 process(es) left by an earlier run")
+                .contains("Kafka: stopping 1 process(es) left by an earlier run")
+                .contains("Elasticsearch: stopping 2 process(es) left by an earlier run");
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:" + kafkaPort))) {
             assertThat(admin.listTopics().names().get(30, TimeUnit.SECONDS))
                     .containsAll(Topics.all(3).stream().map(TopicSpec::name).toList());
@@ -74,11 +87,27 @@ class StackIT {
                     .containsExactly(IndexSetup.READS_INDEX);
         }
 
+        Path fakeOut = project.resolve("fake-out");
+        assertThat(Files.readAllLines(fakeOut.resolve("ingest.args"))).contains(
+                "--server.port=" + ingestPort,
+                "--spring.kafka.bootstrap-servers=127.0.0.1:" + kafkaPort,
+                "--spring.elasticsearch.uris=http://127.0.0.1:" + esPort,
+                "--chainfeed.streams.state-dir=" + runDir.resolve("streams-state/ingest"),
+                "--chainfeed.ingest.load-corpus=true");
+        assertThat(runDir.resolve("logs/api.log")).content().contains("Started fake api on port " + apiPort);
+        String log = Files.readString(target.resolve("stack-it-2.log"));
+        assertThat(log.indexOf("streams healthy")).isLessThan(log.indexOf("starting ingest"));
+        assertThat(log.indexOf("ingest healthy")).isLessThan(log.indexOf("starting api"));
+        assertThat(log).contains("http://localhost:" + apiPort + "/api/v1/search?q=");
+
         long t0 = System.nanoTime();
         second.destroy();
         assertThat(second.waitFor(90, TimeUnit.SECONDS)).isTrue();
         LOG.info("launcher stopped on SIGTERM in {} ms", (System.nanoTime() - t0) / 1_000_000);
-        for (int port : List.of(kafkaPort, controllerPort, esPort, esTransportPort)) {
+        // The first run's services were stopped as stale ones (order unspecified); this run's in reverse order.
+        List<String> stopped = Files.readAllLines(fakeOut.resolve("stopped"));
+        assertThat(stopped.subList(3, stopped.size())).containsExactly("api", "ingest", "streams");
+        for (int port : List.of(kafkaPort, controllerPort, esPort, esTransportPort, streamsPort, ingestPort, apiPort)) {
             assertThat(Processes.canConnect("127.0.0.1", port, Duration.ofMillis(500)))
                     .as("something still listens on port %d", port).isFalse();
         }
@@ -86,6 +115,25 @@ class StackIT {
         assertThat(ProcessHandle.allProcesses().filter(h -> Processes.commandLine(h).contains(marker))
                 .filter(h -> h.pid() != ProcessHandle.current().pid()).map(ProcessHandle::pid).toList())
                 .as("processes of the run dir still alive").isEmpty();
+    }
+
+    /** A project dir whose three service jars run {@link FakeBootService} from target/test-classes. */
+    private Path fakeProject() throws IOException {
+        Path project = target.resolve("stack-it-project");
+        Processes.deleteTree(project);
+        Path testClasses = Path.of(FakeBootService.class.getProtectionDomain().getCodeSource().getLocation().getPath());
+        Manifest manifest = new Manifest();
+        manifest.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
+        manifest.getMainAttributes().put(Attributes.Name.MAIN_CLASS, FakeBootService.class.getName());
+        manifest.getMainAttributes().put(Attributes.Name.CLASS_PATH, testClasses.toUri().toString());
+        for (String module : List.of("streams", "ingest", "api")) {
+            Path jar = project.resolve(module + "/target/chainfeed-" + module + "-0.1.0-SNAPSHOT-exec.jar");
+            Files.createDirectories(jar.getParent());
+            try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar), manifest)) {
+                out.flush();
+            }
+        }
+        return project;
     }
 
     /** Starts the launcher and waits for its banner. */
