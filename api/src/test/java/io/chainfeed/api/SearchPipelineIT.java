@@ -105,7 +105,7 @@ class SearchPipelineIT {
     private void startPipeline() throws Exception {
         String bootstrap = broker.getBrokersAsString();
         TopicSetup.ensure(bootstrap, Topics.all(1), (short) 1);
-        IndexSetup.ensureIndexBehindAlias(restClient, ReadsIndex.ALIAS, ReadsIndex.INDEX, ReadsIndex.settingsAndMappings());
+        IndexSetup.ensureReadsIndex(restClient);
 
         Properties config = new Properties();
         config.put(StreamsConfig.APPLICATION_ID_CONFIG, "search-pipeline-it");

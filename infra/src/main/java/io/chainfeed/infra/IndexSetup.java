@@ -1,9 +1,6 @@
 package io.chainfeed.infra;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -32,36 +29,19 @@ public final class IndexSetup {
     private static final Logger LOG = LoggerFactory.getLogger(IndexSetup.class);
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    /** The alias every service reads and writes research reads through. */
-    public static final String READS_ALIAS = "chainfeed-reads";
-    /** The concrete index behind {@link #READS_ALIAS} created by this version. */
-    public static final String READS_INDEX = "chainfeed-reads-v1";
-    /** Class-path resource with the settings and mappings of {@link #READS_INDEX}. */
-    public static final String READS_INDEX_RESOURCE = "io/chainfeed/infra/reads-index-v1.json";
-
     private IndexSetup() {
     }
 
     /**
-     * Ensures {@link #READS_ALIAS} exists, creating {@link #READS_INDEX} from {@link #READS_INDEX_RESOURCE}
-     * when it does not.
+     * Ensures {@link ReadsIndex#ALIAS} exists, creating {@link ReadsIndex#INDEX} from its mapping when
+     * it does not.
      *
      * @param client a client of the cluster
+     * @throws IOException when Elasticsearch cannot be reached or refuses
      */
     public static void ensureReadsIndex(RestClient client) throws IOException {
-        ensureIndexBehindAlias(client, READS_ALIAS, READS_INDEX, readsIndexDefinition());
+        ensureIndexBehindAlias(client, ReadsIndex.ALIAS, ReadsIndex.INDEX, ReadsIndex.settingsAndMappings());
     }
-
-    /** The settings-and-mappings JSON of {@link #READS_INDEX}, from the class path. */
-    public static String readsIndexDefinition() {
-        try (InputStream in = IndexSetup.class.getClassLoader().getResourceAsStream(READS_INDEX_RESOURCE)) {
-            if (in == null) {
-                throw new IllegalStateException("class-path resource " + READS_INDEX_RESOURCE + " is missing");
-            }
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 
     /**

@@ -166,18 +166,18 @@ class EmbeddedDefaultIT {
         IndexSetup.waitForYellow(rest, Duration.ofSeconds(30));
         IndexSetup.ensureReadsIndex(rest);
         IndexSetup.ensureReadsIndex(rest);
-        assertThat(IndexSetup.indicesBehindAlias(rest, IndexSetup.READS_ALIAS)).containsExactly(IndexSetup.READS_INDEX);
+        assertThat(IndexSetup.indicesBehindAlias(rest, ReadsIndex.ALIAS)).containsExactly(ReadsIndex.INDEX);
         // Even when the alias is missing but the index exists (a crash between the two steps).
-        rest.performRequest(new Request("DELETE", "/" + IndexSetup.READS_INDEX + "/_alias/" + IndexSetup.READS_ALIAS));
+        rest.performRequest(new Request("DELETE", "/" + ReadsIndex.INDEX + "/_alias/" + ReadsIndex.ALIAS));
         IndexSetup.ensureReadsIndex(rest);
-        assertThat(IndexSetup.indicesBehindAlias(rest, IndexSetup.READS_ALIAS)).containsExactly(IndexSetup.READS_INDEX);
+        assertThat(IndexSetup.indicesBehindAlias(rest, ReadsIndex.ALIAS)).containsExactly(ReadsIndex.INDEX);
 
-        Request index = new Request("PUT", "/" + IndexSetup.READS_ALIAS + "/_doc/term:rdma");
+        Request index = new Request("PUT", "/" + ReadsIndex.ALIAS + "/_doc/term:rdma");
         index.addParameter("refresh", "true");
         index.setJsonEntity("{\"id\":\"term:rdma\",\"kind\":\"TERM\",\"title\":\"RDMA over Converged Ethernet\"}");
         rest.performRequest(index);
 
-        Request search = new Request("POST", "/" + IndexSetup.READS_ALIAS + "/_search");
+        Request search = new Request("POST", "/" + ReadsIndex.ALIAS + "/_search");
         search.setJsonEntity("{\"query\":{\"match\":{\"title\":\"ethernet\"}}}");
         JsonNode hits = JSON.readTree(EntityUtils.toString(rest.performRequest(search).getEntity(),
                 StandardCharsets.UTF_8)).path("hits");
@@ -185,7 +185,7 @@ class EmbeddedDefaultIT {
         assertThat(hits.path("hits").get(0).path("_id").asText()).isEqualTo("term:rdma");
 
         // The mapping is strict: an unknown field is refused.
-        Request bad = new Request("PUT", "/" + IndexSetup.READS_ALIAS + "/_doc/x");
+        Request bad = new Request("PUT", "/" + ReadsIndex.ALIAS + "/_doc/x");
         bad.setJsonEntity("{\"id\":\"x\",\"surprise\":1}");
         try {
             rest.performRequest(bad);

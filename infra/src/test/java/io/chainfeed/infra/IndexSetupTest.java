@@ -19,7 +19,7 @@ class IndexSetupTest {
 
     @Test
     void readsIndexDefinitionIsStrictWithNoReplicas() throws IOException {
-        JsonNode root = new ObjectMapper().readTree(IndexSetup.readsIndexDefinition());
+        JsonNode root = new ObjectMapper().readTree(ReadsIndex.settingsAndMappings());
         assertThat(root.path("settings").path("number_of_replicas").asInt(-1)).isZero();
         assertThat(root.path("mappings").path("dynamic").asText()).isEqualTo("strict");
         assertThat(root.path("mappings").path("properties").path("id").path("type").asText()).isEqualTo("keyword");

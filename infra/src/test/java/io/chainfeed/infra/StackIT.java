@@ -83,8 +83,8 @@ class StackIT {
                     .containsAll(Topics.all(3).stream().map(TopicSpec::name).toList());
         }
         try (RestClient rest = RestClient.builder(new HttpHost("127.0.0.1", esPort)).build()) {
-            assertThat(IndexSetup.indicesBehindAlias(rest, IndexSetup.READS_ALIAS))
-                    .containsExactly(IndexSetup.READS_INDEX);
+            assertThat(IndexSetup.indicesBehindAlias(rest, ReadsIndex.ALIAS))
+                    .containsExactly(ReadsIndex.INDEX);
         }
 
         Path fakeOut = project.resolve("fake-out");

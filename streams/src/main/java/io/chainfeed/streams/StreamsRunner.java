@@ -64,8 +64,7 @@ public class StreamsRunner implements SmartLifecycle {
             TopicSetup.ensure(bootstrapServers, Topics.all(topics.partitions()), topics.replicationFactor());
         }
         try {
-            IndexSetup.ensureIndexBehindAlias(restClient, ReadsIndex.ALIAS, ReadsIndex.INDEX,
-                    ReadsIndex.settingsAndMappings());
+            IndexSetup.ensureReadsIndex(restClient);
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException("cannot set up the reads index " + ReadsIndex.INDEX, e);
         }

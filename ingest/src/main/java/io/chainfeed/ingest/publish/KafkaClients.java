@@ -27,6 +27,7 @@ public final class KafkaClients {
                 ProducerConfig.ACKS_CONFIG, "all",
                 ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true,
                 ProducerConfig.LINGER_MS_CONFIG, 5,
+                ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 15_000,
                 ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 30_000),
                 new StringSerializer(), new ByteArraySerializer());
     }

@@ -63,7 +63,7 @@ class ReadIndexerIT {
         rest = RestClient.builder(HttpHost.create(es.httpUri().toString())).build();
         client = new ElasticsearchClient(new RestClientTransport(rest, new JacksonJsonpMapper()));
         TopicSetup.ensure(kafka.getBrokersAsString(), Topics.all(1), (short) 1);
-        IndexSetup.ensureIndexBehindAlias(rest, ReadsIndex.ALIAS, ReadsIndex.INDEX, ReadsIndex.settingsAndMappings());
+        IndexSetup.ensureReadsIndex(rest);
     }
 
     @AfterAll
