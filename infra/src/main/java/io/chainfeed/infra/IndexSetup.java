@@ -22,7 +22,7 @@ import org.slf4j.LoggerFactory;
  * Creates Elasticsearch indices behind aliases, idempotently, with the low-level {@link RestClient}.
  *
  * <p>Readers and writers only ever use the alias ({@link #READS_ALIAS}); the concrete index
- * ({@link #READS_INDEX}) carries the version, so that a new mapping means a new index, a re-index from
+ * ({@link ReadsIndex#INDEX}) carries the version, so that a new mapping means a new index, a re-index from
  * Kafka, and an alias swap.
  */
 public final class IndexSetup {
@@ -41,7 +41,6 @@ public final class IndexSetup {
      */
     public static void ensureReadsIndex(RestClient client) throws IOException {
         ensureIndexBehindAlias(client, ReadsIndex.ALIAS, ReadsIndex.INDEX, ReadsIndex.settingsAndMappings());
-    }
     }
 
     /**
