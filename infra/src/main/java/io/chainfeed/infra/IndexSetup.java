@@ -1,6 +1,7 @@
 package io.chainfeed.infra;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -21,7 +22,7 @@ import org.slf4j.LoggerFactory;
 /**
  * Creates Elasticsearch indices behind aliases, idempotently, with the low-level {@link RestClient}.
  *
- * <p>Readers and writers only ever use the alias ({@link #READS_ALIAS}); the concrete index
+ * <p>Readers and writers only ever use the alias ({@link ReadsIndex#ALIAS}); the concrete index
  * ({@link ReadsIndex#INDEX}) carries the version, so that a new mapping means a new index, a re-index from
  * Kafka, and an alias swap.
  */
