@@ -139,7 +139,7 @@ class SearchPipelineIT {
         Corpus corpus = Corpus.loadBundled();
         try (KafkaProducer<String, byte[]> producer = KafkaClients.producer(bootstrap, "it-ingest")) {
             TermPublisher publisher = new TermPublisher(producer, Clock.systemUTC());
-            IngestService ingest = new IngestService(new GlossaryPageParser(corpus.referenceData()), publisher);
+            IngestService ingest = new IngestService(new GlossaryPageParser(corpus.referenceData()), publisher, corpus);
             publisher.publishReference(corpus.layers(), corpus.companies());
             // Tagging does not wait for reference data: a term tagged before it arrives is re-tagged
             // once it does, so no ordering is needed here.

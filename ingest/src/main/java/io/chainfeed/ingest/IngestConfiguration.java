@@ -62,8 +62,8 @@ class IngestConfiguration {
     }
 
     @Bean
-    IngestService ingestService(GlossaryPageParser parser, TermPublisher publisher) {
-        return new IngestService(parser, publisher);
+    IngestService ingestService(GlossaryPageParser parser, TermPublisher publisher, Corpus corpus) {
+        return new IngestService(parser, publisher, corpus);
     }
 
     @Bean

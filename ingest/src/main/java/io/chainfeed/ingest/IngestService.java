@@ -8,18 +8,24 @@ import java.util.List;
 /**
  * The ingest use cases, shared by the HTTP endpoint and the CLI: parse a glossary page and publish
  * its term; load a corpus (reference data first, then terms).
+ *
+ * <p>Every read must be checkable: a page posted without a source URL of its own inherits the
+ * public references the corpus keeps for the same term, if any.
  */
 public final class IngestService {
     private final GlossaryPageParser parser;
     private final TermPublisher publisher;
+    private final Corpus corpus;
 
     /**
      * @param parser    the glossary-page parser (with reference data)
      * @param publisher the publisher; may be null for a dry-run-only service
+     * @param corpus    the corpus whose references a page without sources inherits; may be null
      */
-    public IngestService(GlossaryPageParser parser, TermPublisher publisher) {
+    public IngestService(GlossaryPageParser parser, TermPublisher publisher, Corpus corpus) {
         this.parser = parser;
         this.publisher = publisher;
+        this.corpus = corpus;
     }
 
     /**
@@ -43,11 +49,22 @@ public final class IngestService {
      * @throws io.chainfeed.ingest.publish.PublishException if Kafka does not acknowledge the record
      */
     public PageResult ingestPage(String body, boolean html, String sourceUrl, boolean dryRun) {
-        TermContent term = html ? parser.parseHtml(body, sourceUrl) : parser.parseText(body, sourceUrl);
+        TermContent parsed = html ? parser.parseHtml(body, sourceUrl) : parser.parseText(body, sourceUrl);
+        TermContent term = withInheritedSources(parsed);
         if (dryRun || publisher == null) {
             return new PageResult(term, null);
         }
         return new PageResult(term, publisher.publish(term));
+    }
+
+    private TermContent withInheritedSources(TermContent t) {
+        if (!t.sources().isEmpty() || corpus == null) {
+            return t;
+        }
+        return corpus.term(t.slug())
+                .map(known -> new TermContent(t.slug(), t.title(), t.aliases(), t.definition(), t.sections(),
+                        t.layerHint(), t.companies(), t.related(), known.sources(), t.disclaimer(), t.origin()))
+                .orElse(t);
     }
 
     /**

@@ -70,13 +70,13 @@ public final class IngestCli {
         IngestService service(Corpus corpus, KafkaProducer<String, byte[]> producer) {
             GlossaryPageParser parser = new GlossaryPageParser(corpus.referenceData());
             if (producer == null) {
-                return new IngestService(parser, null);
+                return new IngestService(parser, null, corpus);
             }
             TermPublisher publisher = new TermPublisher(producer, Clock.systemUTC());
             try (KafkaConsumer<String, byte[]> c = KafkaClients.ledgerConsumer(bootstrapServers)) {
                 publisher.loadLedger(c, Duration.ofSeconds(30));
             }
-            return new IngestService(parser, publisher);
+            return new IngestService(parser, publisher, corpus);
         }
     }
 

@@ -47,6 +47,8 @@ import org.ahocorasick.trie.PayloadTrie;
  *       tagged company.</li>
  * </ul>
  * A company reached by several aliases or rules is one tag that keeps every piece of evidence.
+ * Tags are ordered primary first, then by confidence, then in the order the source gave or
+ * mentioned them (declared companies in page order), so the output is deterministic.
  */
 public final class Tagger {
 
@@ -87,7 +89,6 @@ public final class Tagger {
         layersByName = new HashMap<>();
         for (ChainLayer l : layers.values()) {
             addUnique(layersByName, norm(l.getName()), l.getId());
-            addUnique(layersByName, norm(l.getId().replace('-', ' ')), l.getId());
             l.getAliases().forEach(a -> addUnique(layersByName, norm(a), l.getId()));
         }
         PayloadTrie.PayloadTrieBuilder<String> ln = PayloadTrie.<String>builder().ignoreCase().onlyWholeWords();
@@ -155,13 +156,11 @@ public final class Tagger {
                 .setSections(term.getSections())
                 .setLayers(layerTags.values().stream().map(LayerAcc::toTag)
                         .sorted(Comparator.comparing(LayerTag::getPrimary).reversed()
-                                .thenComparing(Comparator.comparing(LayerTag::getConfidence).reversed())
-                                .thenComparing(LayerTag::getId))
+                                .thenComparing(Comparator.comparing(LayerTag::getConfidence).reversed()))
                         .toList())
                 .setCompanies(companyTags.values().stream().map(CompanyAcc::toTag)
                         .sorted(Comparator.comparing(CompanyTag::getPrimary).reversed()
-                                .thenComparing(Comparator.comparing(CompanyTag::getConfidence).reversed())
-                                .thenComparing(CompanyTag::getSymbol))
+                                .thenComparing(Comparator.comparing(CompanyTag::getConfidence).reversed()))
                         .toList())
                 .setTerms(terms)
                 .setSources(term.getSources())
