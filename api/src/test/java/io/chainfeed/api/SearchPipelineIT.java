@@ -102,7 +102,10 @@ class SearchPipelineIT {
         }
     }
 
-    private void startPipeline() throws Exception {
+    private synchronized void startPipeline() throws Exception {
+        if (streams != null) {
+            return;
+        }
         String bootstrap = broker.getBrokersAsString();
         TopicSetup.ensure(bootstrap, Topics.all(1), (short) 1);
         IndexSetup.ensureReadsIndex(restClient);
@@ -182,6 +185,41 @@ class SearchPipelineIT {
         @SuppressWarnings("unchecked")
         Map<String, Object> components = (Map<String, Object>) health.getBody().get("components");
         assertThat(components).containsKeys("kafka", "elasticsearch");
+    }
+
+    /**
+     * The whole bundled corpus through the real pipeline: every term's read ranks first when searched
+     * by its title and by its main alias (the first one, usually the acronym expansion).
+     */
+    @Test
+    void everyCorpusTermRanksFirstForItsTitleAndMainAlias() throws Exception {
+        startPipeline();
+        Corpus corpus = Corpus.loadBundled();
+        try (KafkaProducer<String, byte[]> producer = KafkaClients.producer(broker.getBrokersAsString(), "it-corpus")) {
+            TermPublisher publisher = new TermPublisher(producer, Clock.systemUTC());
+            new IngestService(new GlossaryPageParser(corpus.referenceData()), publisher, corpus).loadCorpus(corpus);
+        }
+        assertThat(corpus.terms()).hasSizeGreaterThanOrEqualTo(50);
+        for (var term : corpus.terms()) {
+            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
+                    .until(() -> http.exchange("/api/v1/reads/term:" + term.slug(), HttpMethod.GET, null, JSON)
+                            .getStatusCode() == HttpStatus.OK);
+        }
+        List<String> misses = new java.util.ArrayList<>();
+        for (var term : corpus.terms()) {
+            List<String> queries = new java.util.ArrayList<>(List.of(term.title()));
+            if (!term.aliases().isEmpty()) {
+                queries.add(term.aliases().get(0));
+            }
+            for (String q : queries) {
+                Map<String, Object> hit = firstHit(q);
+                String got = hit == null ? "nothing" : (String) hit.get("id");
+                if (!("term:" + term.slug()).equals(got)) {
+                    misses.add("'" + q + "' -> " + got + " (wanted term:" + term.slug() + ")");
+                }
+            }
+        }
+        assertThat(misses).as("queries whose first hit is not the term's own read").isEmpty();
     }
 
     @Test

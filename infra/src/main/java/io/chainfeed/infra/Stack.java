@@ -35,9 +35,9 @@ import picocli.CommandLine.Option;
  *
  * <p>Run it from the project dir after {@code mvn -B -DskipTests install}:
  * <pre>
- * java -jar infra/target/chainfeed-infra-0.1.0-SNAPSHOT.jar [--no-services] [--help]
+ * java -jar infra/target/chainfeed-infra-0.1.0-SNAPSHOT-launcher.jar [--no-services] [--help]
  * </pre>
- * (equivalently {@code java -cp 'infra/target/chainfeed-infra-0.1.0-SNAPSHOT.jar:infra/target/infra-lib/*'
+ * (equivalently {@code java -cp 'infra/target/chainfeed-infra-0.1.0-SNAPSHOT-launcher.jar:infra/target/infra-lib/*'
  * io.chainfeed.infra.Stack}). Run-dir layout: {@code kafka/}, {@code elasticsearch/}, {@code logs/<service>.log},
  * {@code pids/}, {@code streams-state/<service>/}; it is reused across runs, and processes left by a killed
  * earlier run are stopped first.

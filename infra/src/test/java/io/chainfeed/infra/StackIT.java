@@ -27,7 +27,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs the packaged launcher ({@code java -jar target/chainfeed-infra-*.jar}, the real {@code infra-lib}
+ * Runs the packaged launcher ({@code java -jar target/chainfeed-infra-*-launcher.jar}, the real {@code infra-lib}
  * class path) as a child process: a first run is killed with SIGKILL, leaving Kafka, Elasticsearch and the
  * services orphaned; a second run on the same run dir and ports must clean up and come up, set up
  * topics and the reads alias, start the three services (here {@link FakeBootService} jars) in order, and

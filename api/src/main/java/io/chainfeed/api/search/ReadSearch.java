@@ -22,8 +22,11 @@ import org.springframework.stereotype.Component;
  *
  * <p>Search is a {@code multi_match} (best_fields, AND of the words) over title and aliases
  * (boost 4), summary (2), companies, layers and related-term titles (2) and section bodies (1),
- * falling back to OR of the words when AND finds nothing. The text is passed as a match query, never
- * parsed as query syntax, so any text is safe. Highlights are HTML-escaped with {@code <mark>} tags.
+ * falling back to OR of the words when AND finds nothing; a read whose title (boost 20) or an alias
+ * (boost 15) equals the whole text, case-folded, is lifted above the rest, so a term's own read
+ * ranks first for its title, aliases and acronym expansions. The text is passed as match and term
+ * queries, never parsed as query syntax, so any text is safe. Highlights are HTML-escaped with
+ * {@code <mark>} tags.
  */
 @Component
 public class ReadSearch {
@@ -69,8 +72,12 @@ public class ReadSearch {
 
     @SuppressWarnings({"unchecked", "rawtypes"})
     private Page run(String text, int size, Operator operator) throws IOException {
-        Query query = Query.of(q -> q.multiMatch(m -> m.query(text).fields(FIELDS)
+        String folded = text.strip().toLowerCase(java.util.Locale.ROOT);
+        Query words = Query.of(q -> q.multiMatch(m -> m.query(text).fields(FIELDS)
                 .type(TextQueryType.BestFields).operator(operator).tieBreaker(0.3)));
+        Query query = Query.of(q -> q.bool(b -> b.must(words)
+                .should(s -> s.term(t -> t.field("title.exact").value(folded).boost(20f)))
+                .should(s -> s.term(t -> t.field("aliases.exact").value(folded).boost(15f)))));
         SearchResponse<Map> response = client.search(s -> s
                 .index(ReadsIndex.ALIAS)
                 .query(query)
