@@ -140,6 +140,7 @@ class SearchPipelineIT {
         startPipeline();
         String bootstrap = broker.getBrokersAsString();
         Corpus corpus = Corpus.loadBundled();
+        long pageVersion;
         try (KafkaProducer<String, byte[]> producer = KafkaClients.producer(bootstrap, "it-ingest")) {
             TermPublisher publisher = new TermPublisher(producer, Clock.systemUTC());
             IngestService ingest = new IngestService(new GlossaryPageParser(corpus.referenceData()), publisher, corpus);
@@ -152,13 +153,15 @@ class SearchPipelineIT {
             }
             var result = ingest.ingestPage(page, false, "https://example.org/glossary/rdma", false);
             assertThat(result.result().outcome()).isEqualTo(TermPublisher.Outcome.PUBLISHED);
+            pageVersion = result.result().version();
             // The same page again publishes nothing.
             assertThat(ingest.ingestPage(page, false, "https://example.org/glossary/rdma", false).result().outcome())
                     .isEqualTo(TermPublisher.Outcome.UNCHANGED);
         }
 
         Map<String, Object> hit = await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250))
-                .until(() -> firstHit("remote direct memory access"), h -> h != null && "term:rdma".equals(h.get("id")));
+                .until(() -> firstHit("remote direct memory access"), h -> h != null && "term:rdma".equals(h.get("id"))
+                        && ((Number) h.get("version")).longValue() >= pageVersion);
 
         assertThat(hit.get("kind")).isEqualTo("term");
         assertThat(ids(hit.get("layers"), "id")).contains("network-fabric");
