@@ -108,21 +108,12 @@ public final class ElasticsearchNode extends LocalNode {
      * @throws IOException           when the run dir cannot be prepared or the process not launched
      */
     public ElasticsearchNode start() throws IOException {
-        long t0 = System.nanoTime();
-        Process launched = launch();
-        try {
-            awaitYellow(launched, t0);
-        } catch (RuntimeException e) {
-            stopQuietly();
-            throw e;
-        }
-        ready(Duration.ofNanos(System.nanoTime() - t0));
-        LOG.info("Elasticsearch ready on {} in {} ms (pid {})", httpUri(), readyAfter().toMillis(), launched.pid());
+        launchAndAwait();
         return this;
     }
 
-    /** Prepares the run dir and starts the process; the readiness wait happens outside the lock. */
-    private synchronized Process launch() throws IOException {
+    @Override
+    protected synchronized Process launch() throws IOException {
         requireNotStarted();
         requireDistribution();
         stopStale(runDir);
@@ -302,7 +293,8 @@ public final class ElasticsearchNode extends LocalNode {
         }
     }
 
-    private void awaitYellow(Process launched, long t0) {
+    @Override
+    protected void awaitReady(Process launched, long t0) {
         HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
         URI health = URI.create(httpUri() + "/_cluster/health?wait_for_status=yellow&timeout=1s");
         long deadline = t0 + startTimeout.toNanos();

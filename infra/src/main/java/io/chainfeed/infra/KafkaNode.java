@@ -104,21 +104,12 @@ public final class KafkaNode extends LocalNode {
      * @throws IOException           when the run dir cannot be prepared or the process not launched
      */
     public KafkaNode start() throws IOException {
-        long t0 = System.nanoTime();
-        Process launched = launch();
-        try {
-            awaitReady(launched, t0);
-        } catch (RuntimeException e) {
-            stopQuietly();
-            throw e;
-        }
-        ready(Duration.ofNanos(System.nanoTime() - t0));
-        LOG.info("Kafka ready on {} in {} ms (pid {})", bootstrapServers(), readyAfter().toMillis(), launched.pid());
+        launchAndAwait();
         return this;
     }
 
-    /** Prepares the run dir and starts the process; the readiness wait happens outside the lock. */
-    private synchronized Process launch() throws IOException {
+    @Override
+    protected synchronized Process launch() throws IOException {
         requireNotStarted();
         requireLibs();
         stopStale(runDir);
@@ -273,7 +264,8 @@ public final class KafkaNode extends LocalNode {
         LOG.debug("formatted {} in {} ms", runDir.resolve("data"), (System.nanoTime() - t0) / 1_000_000);
     }
 
-    private void awaitReady(Process launched, long t0) {
+    @Override
+    protected void awaitReady(Process launched, long t0) {
         long deadline = t0 + startTimeout.toNanos();
         // A quiet TCP probe first: an admin client logs a warning for every refused connection.
         while (!Processes.canConnect("127.0.0.1", port, Duration.ofMillis(500))) {

@@ -41,6 +41,42 @@ public abstract class LocalNode implements AutoCloseable {
     /** @return e.g. {@code Kafka on port 19092}, for log lines */
     protected abstract String describe();
 
+    /**
+     * Prepares the run dir and starts the child (calling {@link #track}); must not wait for readiness.
+     *
+     * @return the started child
+     * @throws IOException when the run dir cannot be prepared or the process not launched
+     */
+    protected abstract Process launch() throws IOException;
+
+    /**
+     * Waits until the node answers.
+     *
+     * @param launched the child
+     * @param t0       {@link System#nanoTime()} at the start, for the timeout
+     * @throws IllegalStateException when the process dies or the timeout passes
+     */
+    protected abstract void awaitReady(Process launched, long t0);
+
+    /**
+     * Launches the node and waits until it answers; stops it again if it never does.
+     *
+     * @throws IllegalStateException when a port is taken, the process dies or the timeout passes
+     * @throws IOException           when the run dir cannot be prepared or the process not launched
+     */
+    protected final void launchAndAwait() throws IOException {
+        long t0 = System.nanoTime();
+        Process launched = launch();
+        try {
+            awaitReady(launched, t0);
+        } catch (RuntimeException e) {
+            stopQuietly();
+            throw e;
+        }
+        readyAfter = Duration.ofNanos(System.nanoTime() - t0);
+        LOG.info("{} ready in {} ms (pid {})", describe(), readyAfter.toMillis(), launched.pid());
+    }
+
     /** @throws IllegalStateException if the node already has a process */
     protected final void requireNotStarted() {
         if (process != null) {
@@ -62,11 +98,6 @@ public abstract class LocalNode implements AutoCloseable {
             hook = Processes.addShutdownHook(getClass().getSimpleName() + "-stop", this::stopQuietly);
         }
         return started;
-    }
-
-    /** @param elapsed how long the start took until the node answered */
-    protected final void ready(Duration elapsed) {
-        readyAfter = elapsed;
     }
 
     /** The run dir (configs, data, logs). */
