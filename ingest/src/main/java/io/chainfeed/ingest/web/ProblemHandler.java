@@ -17,34 +17,32 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
 
     @ExceptionHandler(PageParseException.class)
     ProblemDetail unparseable(PageParseException e) {
-        ProblemDetail p = ProblemDetail.forStatusAndDetail(HttpStatus.UNPROCESSABLE_ENTITY, e.getMessage());
-        p.setType(URI.create(TYPE_BASE + "unparseable-page"));
-        p.setTitle("The page cannot be parsed");
+        ProblemDetail p = problem(HttpStatus.UNPROCESSABLE_ENTITY, "unparseable-page", "The page cannot be parsed",
+                e.getMessage());
         p.setProperty("missing", e.missing());
         return p;
     }
 
     @ExceptionHandler(PageController.PageTooLargeException.class)
     ProblemDetail tooLarge(PageController.PageTooLargeException e) {
-        ProblemDetail p = ProblemDetail.forStatusAndDetail(HttpStatus.PAYLOAD_TOO_LARGE, e.getMessage());
-        p.setType(URI.create(TYPE_BASE + "page-too-large"));
-        p.setTitle("Page too large");
-        return p;
+        return problem(HttpStatus.PAYLOAD_TOO_LARGE, "page-too-large", "Page too large", e.getMessage());
     }
 
     @ExceptionHandler(PublishException.class)
     ProblemDetail unpublished(PublishException e) {
-        ProblemDetail p = ProblemDetail.forStatusAndDetail(HttpStatus.SERVICE_UNAVAILABLE, e.getMessage());
-        p.setType(URI.create(TYPE_BASE + "publish-failed"));
-        p.setTitle("Kafka did not acknowledge the record; nothing is reported as published");
-        return p;
+        return problem(HttpStatus.SERVICE_UNAVAILABLE, "publish-failed",
+                "Kafka did not acknowledge the record; nothing is reported as published", e.getMessage());
     }
 
     @ExceptionHandler(FetchException.class)
     ProblemDetail fetchRefused(FetchException e) {
-        ProblemDetail p = ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST, e.getMessage());
-        p.setType(URI.create(TYPE_BASE + "fetch-refused"));
-        p.setTitle("The URL was not fetched");
+        return problem(HttpStatus.BAD_REQUEST, "fetch-refused", "The URL was not fetched", e.getMessage());
+    }
+
+    private static ProblemDetail problem(HttpStatus status, String type, String title, String detail) {
+        ProblemDetail p = ProblemDetail.forStatusAndDetail(status, detail);
+        p.setType(URI.create(TYPE_BASE + type));
+        p.setTitle(title);
         return p;
     }
 }
