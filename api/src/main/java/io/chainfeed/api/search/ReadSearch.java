@@ -1,16 +1,34 @@
 package io.chainfeed.api.search;
 
 import co.elastic.clients.elasticsearch.ElasticsearchClient;
+import co.elastic.clients.elasticsearch._types.ElasticsearchException;
+import co.elastic.clients.elasticsearch._types.FieldValue;
+import co.elastic.clients.elasticsearch._types.SortOrder;
+import co.elastic.clients.elasticsearch._types.aggregations.Aggregate;
+import co.elastic.clients.elasticsearch._types.aggregations.CalendarInterval;
+import co.elastic.clients.elasticsearch._types.aggregations.DateHistogramBucket;
+import co.elastic.clients.elasticsearch._types.aggregations.StringTermsBucket;
+import co.elastic.clients.elasticsearch._types.query_dsl.BoolQuery;
 import co.elastic.clients.elasticsearch._types.query_dsl.Operator;
 import co.elastic.clients.elasticsearch._types.query_dsl.Query;
 import co.elastic.clients.elasticsearch._types.query_dsl.TextQueryType;
 import co.elastic.clients.elasticsearch.core.GetResponse;
+import co.elastic.clients.elasticsearch.core.MgetResponse;
 import co.elastic.clients.elasticsearch.core.SearchResponse;
+import co.elastic.clients.elasticsearch.core.get.GetResult;
+import co.elastic.clients.elasticsearch.core.mget.MultiGetResponseItem;
 import co.elastic.clients.elasticsearch.core.search.HighlighterEncoder;
+import co.elastic.clients.elasticsearch.core.search.HighlighterOrder;
 import co.elastic.clients.elasticsearch.core.search.Hit;
+import io.chainfeed.api.web.GoneException;
 import io.chainfeed.infra.ReadsIndex;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -20,84 +38,350 @@ import org.springframework.stereotype.Component;
 /**
  * Queries the reads index through its alias {@value ReadsIndex#ALIAS}.
  *
- * <p>Search is a {@code multi_match} (best_fields, AND of the words) over title and aliases
- * (boost 4), summary (2), companies, layers and related-term titles (2) and section bodies (1),
- * falling back to OR of the words when AND finds nothing; a read whose title (boost 20) or an alias
- * (boost 15) equals the whole text, case-folded, is lifted above the rest, so a term's own read
- * ranks first for its title, aliases and acronym expansions. The text is passed as match and term
- * queries, never parsed as query syntax, so any text is safe. Highlights are HTML-escaped with
- * {@code <mark>} tags.
+ * <p>The text is parsed by {@link QueryText} (phrases, {@code -exclusion}, {@code OR}), never handed to
+ * Elasticsearch as query syntax, so any text is safe. Each required piece becomes a {@code multi_match}
+ * over title and aliases (boost 4), summary, companies, layers (2), related-term titles and section
+ * bodies (1), analysed with the {@code english} analyzer (stemming), fuzzy ({@code AUTO}) for
+ * lower-case words and exact for upper-case/digit pieces (tickers, acronyms), which also match a
+ * company's symbol exactly and case-sensitively; a run of words that spells a glossary term's name also
+ * matches every other name of that term (synonyms drawn from the corpus, {@link SearchCatalog}). All
+ * pieces are required, falling back to any piece when nothing has all. A read whose title (boost 20) or
+ * an alias (15) equals the whole text, or whose term the whole text names (20), is lifted above the rest.
+ *
+ * <p>Pages: sorted by score then id, in a point in time, continued with {@code search_after}: a cursor
+ * never repeats or skips a read, even while the index changes. Facets count the filtered matches.
+ * Highlights are HTML-escaped with {@code <mark>} tags, the best-scoring section fragment first.
  */
 @Component
 public class ReadSearch {
     private static final List<String> FIELDS = List.of("title^4", "aliases^4", "summary^2", "companies.name^2",
-            "companies.symbol^2", "layers.name^2", "terms.title", "sections.body");
+            "layers.name^2", "terms.title", "sections.heading", "sections.body");
+    /** Beyond this many required pieces, words are no longer fuzzy and synonyms are not expanded. */
+    static final int FUZZY_MAX_PIECES = 12;
+    /** Most pieces (required and excluded) a query may have: a real limit, answered with a 400. */
+    public static final int MAX_PIECES = 48;
+    static final String KEEP_ALIVE = "2m";
 
     private final ElasticsearchClient client;
+    private final SearchCatalog catalog;
 
-    ReadSearch(ElasticsearchClient client) {
+    ReadSearch(ElasticsearchClient client, SearchCatalog catalog) {
         this.client = client;
+        this.catalog = catalog;
+    }
+
+    /**
+     * Filters, all optional; values of one filter are OR'ed, filters are AND'ed.
+     *
+     * @param layers             layer ids
+     * @param companies          company symbols, exact (e.g. {@code 2345.TW})
+     * @param primaryOnly        companies must be a primary subject of the read, not a passing mention
+     * @param terms              related-term slugs
+     * @param kinds              {@code term}, {@code signal}
+     * @param from               updated at or after
+     * @param to                 updated before
+     */
+    public record Filters(List<String> layers, List<String> companies, boolean primaryOnly, List<String> terms,
+                          List<String> kinds, Instant from, Instant to) {
+        static final Filters NONE = new Filters(List.of(), List.of(), false, List.of(), List.of(), null, null);
     }
 
     /**
      * One search hit.
      *
-     * @param source   the stored read document
-     * @param score    relevance score
-     * @param snippets highlighted fragments, HTML-escaped, matches wrapped in {@code <mark>}
+     * @param source      the stored read document
+     * @param score       relevance score
+     * @param snippets    highlighted fragments, HTML-escaped, matches wrapped in {@code <mark>}, best first
+     * @param bestSection the key of the section the best fragment comes from, or null
      */
-    public record Match(Map<String, Object> source, double score, List<String> snippets) {
+    public record Match(Map<String, Object> source, double score, List<String> snippets, String bestSection) {
+    }
+
+    /** A facet value with its count. */
+    public record FacetValue(String value, String label, long count) {
     }
 
     /**
      * A page of results.
      *
-     * @param total   total matching reads
-     * @param matches matches, best first
+     * @param total      total matching reads
+     * @param matches    matches, best first
+     * @param facets     facet name to values with counts (layer, company, term, kind, updated)
+     * @param nextCursor cursor of the next page, null on the last
+     * @param mode       {@code all} (every piece matched) or {@code any} (the fall-back)
      */
-    public record Page(long total, List<Match> matches) {
+    public record Page(long total, List<Match> matches, Map<String, List<FacetValue>> facets, String nextCursor,
+                       String mode) {
+    }
+
+    /** Search with no filters, first page. */
+    public Page search(String text, int size) throws IOException {
+        return search(text, Filters.NONE, size, null);
     }
 
     /**
-     * @param text  the user's text (any characters)
-     * @param size  page size, 1..50
-     * @return the best matches
+     * @param text    the user's text (any characters)
+     * @param filters filters
+     * @param size    page size, 1..50
+     * @param cursor  the previous page's {@code nextCursor}, or null for the first page
+     * @return a page of matches
      * @throws IOException on a transport failure
      */
-    @SuppressWarnings("unchecked")
-    public Page search(String text, int size) throws IOException {
-        Page page = run(text, size, Operator.And);
-        return page.total() > 0 ? page : run(text, size, Operator.Or);
+    public Page search(String text, Filters filters, int size, String cursor) throws IOException {
+        QueryText parsed = QueryText.parse(text);
+        if (parsed.groups().size() + parsed.excluded().size() > MAX_PIECES) {
+            throw new io.chainfeed.api.web.BadRequestException("query-too-long",
+                    "at most " + MAX_PIECES + " words or phrases per query");
+        }
+        if (parsed.isEmpty()) {
+            return new Page(0, List.of(), Map.of(), null, "all");
+        }
+        String hash = hash(text, filters);
+        if (cursor != null) {
+            Cursor c = Cursor.decode(cursor);
+            if (!c.queryHash().equals(hash)) {
+                throw new io.chainfeed.api.web.BadRequestException("invalid-cursor",
+                        "the cursor belongs to another query or other filters");
+            }
+            return run(parsed, text, filters, size, c.all(), c.pit(), c);
+        }
+        String pit = client.openPointInTime(o -> o.index(ReadsIndex.ALIAS).keepAlive(t -> t.time(KEEP_ALIVE))).id();
+        Page page = run(parsed, text, filters, size, true, pit, null);
+        if (page.total() == 0 && parsed.size() > 1) {
+            page = run(parsed, text, filters, size, false, pit, null);
+        }
+        return page;
     }
 
-    @SuppressWarnings({"unchecked", "rawtypes"})
-    private Page run(String text, int size, Operator operator) throws IOException {
-        String folded = text.strip().toLowerCase(java.util.Locale.ROOT);
-        Query words = Query.of(q -> q.multiMatch(m -> m.query(text).fields(FIELDS)
-                .type(TextQueryType.BestFields).operator(operator).tieBreaker(0.3)));
-        Query query = Query.of(q -> q.bool(b -> b.must(words)
-                .should(s -> s.term(t -> t.field("title.exact").value(folded).boost(20f)))
-                .should(s -> s.term(t -> t.field("aliases.exact").value(folded).boost(15f)))));
-        SearchResponse<Map> response = client.search(s -> s
-                .index(ReadsIndex.ALIAS)
-                .query(query)
-                .size(size)
-                .trackTotalHits(t -> t.enabled(true))
-                .highlight(h -> h.encoder(HighlighterEncoder.Html)
-                        .preTags("<mark>").postTags("</mark>")
-                        .fields("summary", f -> f.numberOfFragments(0))
-                        .fields("sections.body", f -> f.fragmentSize(160).numberOfFragments(2))),
-                Map.class);
+    private static String hash(String text, Filters f) {
+        try {
+            MessageDigest md = MessageDigest.getInstance("SHA-256");
+            md.update((text + "\u0000" + f).getBytes(StandardCharsets.UTF_8));
+            return HexFormat.of().formatHex(md.digest(), 0, 8);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** The query for the text and filters; {@code all}: every required piece must match. */
+    Query query(QueryText parsed, String text, Filters filters, boolean all) throws IOException {
+        BoolQuery.Builder b = new BoolQuery.Builder();
+        boolean fuzzy = parsed.size() <= FUZZY_MAX_PIECES;
+        List<SearchCatalog.NameMatch> names = fuzzy ? catalog.names(parsed) : List.of();
+        List<Query> required = new ArrayList<>();
+        int i = 0;
+        int next = 0;
+        while (i < parsed.size()) {
+            SearchCatalog.NameMatch name = next < names.size() && names.get(next).from() == i ? names.get(next++) : null;
+            if (name != null) {
+                // The words as typed, or any other name of the term, as a phrase.
+                List<Query> alternatives = new ArrayList<>();
+                List<QueryText.Piece> typed = new ArrayList<>();
+                for (int g = name.from(); g < name.to(); g++) {
+                    typed.add(parsed.groups().get(g).get(0));
+                }
+                alternatives.add(typed.size() == 1 ? piece(typed.get(0), fuzzy)
+                        : bool(typed.stream().map(p -> piece(p, fuzzy)).toList(), true));
+                for (String synonym : name.names()) {
+                    alternatives.add(phrase(synonym, 1f));
+                }
+                required.add(bool(alternatives, false));
+                i = name.to();
+            } else {
+                required.add(bool(parsed.groups().get(i).stream().map(p -> piece(p, fuzzy)).toList(), false));
+                i++;
+            }
+        }
+        if (required.isEmpty()) {
+            b.must(m -> m.matchAll(a -> a));
+        } else if (all) {
+            b.must(required);
+        } else {
+            b.should(required).minimumShouldMatch("1");
+        }
+        for (QueryText.Piece p : parsed.excluded()) {
+            b.mustNot(piece(p, false));
+        }
+        // Exact names lift the term's own read to the top.
+        String plain = parsed.plain();
+        if (!plain.isEmpty()) {
+            b.should(s -> s.term(t -> t.field("title.exact").value(plain).boost(20f)));
+            b.should(s -> s.term(t -> t.field("aliases.exact").value(plain).boost(15f)));
+            SearchCatalog.TermNames named = catalog.termNamed(plain);
+            if (named != null) {
+                b.should(s -> s.term(t -> t.field("id").value("term:" + named.slug()).boost(20f)));
+            }
+        }
+        filters(b, filters);
+        return Query.of(q -> q.bool(b.build()));
+    }
+
+    private static void filters(BoolQuery.Builder b, Filters f) {
+        if (!f.layers().isEmpty()) {
+            b.filter(terms("layerIds", f.layers()));
+        }
+        if (!f.companies().isEmpty()) {
+            b.filter(terms(f.primaryOnly() ? "primaryCompanySymbols" : "companySymbols", f.companies()));
+        }
+        if (!f.terms().isEmpty()) {
+            b.filter(terms("termSlugs", f.terms()));
+        }
+        if (!f.kinds().isEmpty()) {
+            b.filter(terms("kind", f.kinds()));
+        }
+        if (f.from() != null || f.to() != null) {
+            b.filter(q -> q.range(r -> r.date(d -> {
+                d.field("updatedAt");
+                if (f.from() != null) {
+                    d.gte(f.from().toString());
+                }
+                if (f.to() != null) {
+                    d.lt(f.to().toString());
+                }
+                return d;
+            })));
+        }
+    }
+
+    private static Query terms(String field, List<String> values) {
+        return Query.of(q -> q.terms(t -> t.field(field)
+                .terms(v -> v.value(values.stream().map(FieldValue::of).toList()))));
+    }
+
+    private static Query bool(List<Query> queries, boolean all) {
+        if (queries.size() == 1) {
+            return queries.get(0);
+        }
+        return Query.of(q -> q.bool(b -> all ? b.must(queries) : b.should(queries).minimumShouldMatch("1")));
+    }
+
+    /** One word or phrase: text fields, plus the exact symbol for ticker-like pieces. */
+    private static Query piece(QueryText.Piece p, boolean fuzzy) {
+        if (p.phrase()) {
+            return phrase(p.text(), 1f);
+        }
+        Query words = Query.of(q -> q.multiMatch(m -> {
+            m.query(p.text()).fields(FIELDS).type(TextQueryType.BestFields).operator(Operator.And).tieBreaker(0.3);
+            if (fuzzy && !p.tickerLike()) {
+                m.fuzziness("AUTO").prefixLength(1).maxExpansions(10);
+            }
+            return m;
+        }));
+        if (!p.tickerLike()) {
+            return words;
+        }
+        Query symbol = Query.of(q -> q.term(t -> t.field("companySymbols").value(p.text()).boost(3f)));
+        return Query.of(q -> q.bool(b -> b.should(words, symbol).minimumShouldMatch("1")));
+    }
+
+    private static Query phrase(String text, float boost) {
+        return Query.of(q -> q.multiMatch(m -> m.query(text).fields(FIELDS).type(TextQueryType.Phrase).boost(boost)));
+    }
+
+    @SuppressWarnings({"rawtypes"})
+    private Page run(QueryText parsed, String text, Filters filters, int size, boolean all, String pit, Cursor after)
+            throws IOException {
+        Query query = query(parsed, text, filters, all);
+        SearchResponse<Map> response;
+        try {
+            response = client.search(s -> {
+                s.pit(p -> p.id(pit).keepAlive(t -> t.time(KEEP_ALIVE)))
+                        .query(query)
+                        .size(size)
+                        .trackTotalHits(t -> t.enabled(true))
+                        .sort(o -> o.score(sc -> sc.order(SortOrder.Desc)))
+                        .sort(o -> o.field(f -> f.field("id").order(SortOrder.Asc)))
+                        .highlight(h -> h.encoder(HighlighterEncoder.Html)
+                                .preTags("<mark>").postTags("</mark>")
+                                .fields("sections.body", f -> f.fragmentSize(180).numberOfFragments(3)
+                                        .order(HighlighterOrder.Score))
+                                .fields("summary", f -> f.numberOfFragments(0)));
+                if (after != null) {
+                    s.searchAfter(FieldValue.of(after.score()), FieldValue.of(after.id()));
+                }
+                s.aggregations("layer", a -> a.terms(t -> t.field("layerRefs").size(50)))
+                        .aggregations("company", a -> a.terms(t -> t.field("companyRefs").size(50)))
+                        .aggregations("term", a -> a.terms(t -> t.field("termRefs").size(50)))
+                        .aggregations("kind", a -> a.terms(t -> t.field("kind").size(10)))
+                        .aggregations("updated", a -> a.dateHistogram(d -> d.field("updatedAt")
+                                .calendarInterval(CalendarInterval.Month).minDocCount(1).format("yyyy-MM")));
+                return s;
+            }, Map.class);
+        } catch (ElasticsearchException e) {
+            if (after != null && e.status() == 404) {
+                throw new GoneException("the cursor expired; search again from the first page");
+            }
+            throw e;
+        }
         List<Match> matches = new ArrayList<>();
+        String lastId = null;
+        double lastScore = 0;
         for (Hit<Map> hit : response.hits().hits()) {
-            List<String> snippets = new ArrayList<>();
-            hit.highlight().getOrDefault("sections.body", List.of()).forEach(snippets::add);
-            hit.highlight().getOrDefault("summary", List.of()).forEach(snippets::add);
-            matches.add(new Match(new LinkedHashMap<String, Object>(hit.source()),
-                    hit.score() == null ? 0 : hit.score(), snippets));
+            matches.add(match(hit));
+            lastScore = hit.sort().get(0).doubleValue();
+            lastId = hit.sort().get(1).stringValue();
         }
         long total = response.hits().total() == null ? matches.size() : response.hits().total().value();
-        return new Page(total, matches);
+        String nextPit = response.pitId() != null ? response.pitId() : pit;
+        String next = null;
+        if (matches.size() == size && lastId != null) {
+            next = new Cursor(nextPit, all, lastScore, lastId, hash(text, filters)).encode();
+        } else if (!(all && total == 0 && parsed.size() > 1)) {
+            // The last page closes the point in time; an empty first try keeps it for the fall-back.
+            closeQuietly(nextPit);
+        }
+        Map<String, List<FacetValue>> facets = new LinkedHashMap<>();
+        for (String name : List.of("layer", "company", "term", "kind")) {
+            List<FacetValue> values = new ArrayList<>();
+            for (StringTermsBucket bucket : response.aggregations().get(name).sterms().buckets().array()) {
+                String key = bucket.key().stringValue();
+                String[] ref = "kind".equals(name) ? new String[] {key, key} : SearchCatalog.split(key);
+                values.add(new FacetValue(ref[0], ref[1], bucket.docCount()));
+            }
+            facets.put(name, values);
+        }
+        Aggregate updated = response.aggregations().get("updated");
+        List<FacetValue> months = new ArrayList<>();
+        for (DateHistogramBucket bucket : updated.dateHistogram().buckets().array()) {
+            months.add(new FacetValue(bucket.keyAsString(), bucket.keyAsString(), bucket.docCount()));
+        }
+        facets.put("updated", months);
+        return new Page(total, matches, facets, next, all ? "all" : "any");
+    }
+
+    private void closeQuietly(String pit) {
+        try {
+            client.closePointInTime(c -> c.id(pit));
+        } catch (IOException | RuntimeException e) {
+            // It expires on its own.
+        }
+    }
+
+    @SuppressWarnings({"rawtypes", "unchecked"})
+    private static Match match(Hit<Map> hit) {
+        Map<String, Object> source = new LinkedHashMap<String, Object>(hit.source());
+        List<String> snippets = new ArrayList<>();
+        List<String> body = hit.highlight().getOrDefault("sections.body", List.of());
+        snippets.addAll(body);
+        hit.highlight().getOrDefault("summary", List.of()).forEach(snippets::add);
+        String bestSection = null;
+        if (!body.isEmpty()) {
+            String plain = unhighlight(body.get(0));
+            for (Map<String, Object> section : (List<Map<String, Object>>) source.getOrDefault("sections", List.of())) {
+                if (section.get("body") instanceof String b && b.contains(plain)) {
+                    bestSection = (String) section.get("key");
+                    break;
+                }
+            }
+        }
+        return new Match(source, hit.score() == null ? 0 : hit.score(), snippets, bestSection);
+    }
+
+    /** The text of a highlighted, HTML-escaped fragment. */
+    static String unhighlight(String fragment) {
+        return fragment.replace("<mark>", "").replace("</mark>", "").replace("&lt;", "<").replace("&gt;", ">")
+                .replace("&quot;", "\"").replace("&#x27;", "'").replace("&#39;", "'").replace("&#x2F;", "/")
+                .replace("&amp;", "&").strip();
     }
 
     /**
@@ -109,5 +393,26 @@ public class ReadSearch {
     public Optional<Map<String, Object>> get(String id) throws IOException {
         GetResponse<Map> r = client.get(g -> g.index(ReadsIndex.ALIAS).id(id), Map.class);
         return r.found() ? Optional.of(new LinkedHashMap<String, Object>(r.source())) : Optional.empty();
+    }
+
+    /**
+     * @param ids read ids
+     * @return the stored reads that exist, by id
+     * @throws IOException on a transport failure
+     */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    public Map<String, Map<String, Object>> getAll(List<String> ids) throws IOException {
+        Map<String, Map<String, Object>> out = new LinkedHashMap<>();
+        if (ids.isEmpty()) {
+            return out;
+        }
+        MgetResponse<Map> r = client.mget(m -> m.index(ReadsIndex.ALIAS).ids(ids), Map.class);
+        for (MultiGetResponseItem<Map> item : r.docs()) {
+            if (item.isResult() && item.result().found()) {
+                GetResult<Map> g = item.result();
+                out.put(g.id(), new LinkedHashMap<String, Object>(g.source()));
+            }
+        }
+        return out;
     }
 }

@@ -27,6 +27,16 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
         return problem(HttpStatus.NOT_FOUND, "not-found", "Not found", e.getMessage());
     }
 
+    @ExceptionHandler(BadRequestException.class)
+    ProblemDetail badRequest(BadRequestException e) {
+        return problem(HttpStatus.BAD_REQUEST, e.type(), "Bad request", e.getMessage());
+    }
+
+    @ExceptionHandler(GoneException.class)
+    ProblemDetail gone(GoneException e) {
+        return problem(HttpStatus.GONE, "cursor-expired", "Cursor expired", e.getMessage());
+    }
+
     @ExceptionHandler(ConstraintViolationException.class)
     ProblemDetail invalid(ConstraintViolationException e) {
         ProblemDetail p = problem(HttpStatus.BAD_REQUEST, "invalid-parameter", "Invalid request parameter",

@@ -41,7 +41,25 @@ public final class ReadDocuments {
         doc.put("disclaimer", read.getDisclaimer());
         doc.put("version", read.getVersion());
         doc.put("updatedAt", read.getUpdatedAt().toString());
+        // Derived, flat copies of the tags: filters (a company as primary subject needs its own field, the
+        // tags being plain objects, not nested), facet labels and the API's suggest catalogue.
+        doc.put("layerIds", read.getLayers().stream().map(LayerTag::getId).distinct().toList());
+        doc.put("primaryLayerIds", read.getLayers().stream().filter(LayerTag::getPrimary).map(LayerTag::getId)
+                .distinct().toList());
+        doc.put("companySymbols", read.getCompanies().stream().map(CompanyTag::getSymbol).distinct().toList());
+        doc.put("primaryCompanySymbols", read.getCompanies().stream().filter(CompanyTag::getPrimary)
+                .map(CompanyTag::getSymbol).distinct().toList());
+        doc.put("termSlugs", read.getTerms().stream().map(TermTag::getSlug).distinct().toList());
+        doc.put("layerRefs", read.getLayers().stream().map(t -> ref(t.getId(), t.getName())).distinct().toList());
+        doc.put("companyRefs", read.getCompanies().stream().map(t -> ref(t.getSymbol(), t.getName())).distinct()
+                .toList());
+        doc.put("termRefs", read.getTerms().stream().map(t -> ref(t.getSlug(), t.getTitle())).distinct().toList());
         return doc;
+    }
+
+    /** {@code <id>|<label>}: ids and symbols never contain {@code |}. */
+    static String ref(String id, String label) {
+        return id + "|" + label;
     }
 
     private static Map<String, Object> section(Section s) {

@@ -1,0 +1,43 @@
+package io.chainfeed.api.search;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.chainfeed.api.web.BadRequestException;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+
+/**
+ * An opaque page cursor: the point in time the first page opened, the mode the first page settled on
+ * (all words, or any word), the sort values of the last hit ({@code _score}, {@code id}) and a hash of the
+ * query and filters it belongs to (so that a cursor cannot be replayed on another query).
+ *
+ * @param pit       point-in-time id
+ * @param all       all words required (else any)
+ * @param score     last hit's score
+ * @param id        last hit's id
+ * @param queryHash hash of the query text and filters
+ */
+record Cursor(String pit, boolean all, double score, String id, String queryHash) {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    String encode() {
+        ObjectNode n = JSON.createObjectNode();
+        n.put("p", pit).put("m", all ? "all" : "any").put("s", score).put("i", id).put("h", queryHash);
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(n.toString().getBytes(StandardCharsets.UTF_8));
+    }
+
+    static Cursor decode(String text) {
+        try {
+            JsonNode n = JSON.readTree(Base64.getUrlDecoder().decode(text));
+            if (!n.path("p").isTextual() || !n.path("s").isNumber() || !n.path("i").isTextual()
+                    || !n.path("h").isTextual()) {
+                throw new IllegalArgumentException("fields");
+            }
+            return new Cursor(n.get("p").asText(), "all".equals(n.path("m").asText()), n.get("s").asDouble(),
+                    n.get("i").asText(), n.get("h").asText());
+        } catch (Exception e) {
+            throw new BadRequestException("invalid-cursor", "cursor is not one this API issued");
+        }
+    }
+}

@@ -1,0 +1,302 @@
+package io.chainfeed.api.search;
+
+import co.elastic.clients.elasticsearch.ElasticsearchClient;
+import co.elastic.clients.elasticsearch._types.aggregations.StringTermsBucket;
+import co.elastic.clients.elasticsearch.core.SearchResponse;
+import co.elastic.clients.elasticsearch.core.search.Hit;
+import io.chainfeed.infra.ReadsIndex;
+import java.io.IOException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.stereotype.Component;
+
+/**
+ * What the reads index knows about names, refreshed from the index at most every {@link #TTL}: the
+ * glossary terms (slug, title, aliases), the companies (symbol, name) and the chain layers (id, name)
+ * that reads are tagged with. It feeds two things:
+ *
+ * <ul>
+ *   <li><b>Synonyms drawn from the corpus.</b> Every name of a term (its title and its aliases: acronym,
+ *       expansion, other spellings) is a synonym of the others; a query that contains one name also matches
+ *       every other name, as a phrase. This is the query-time equivalent of a {@code synonym_graph} filter,
+ *       kept in the API rather than in index settings because the names come from the reads themselves:
+ *       a new or edited term changes the synonyms within {@link #TTL}, without closing the index to
+ *       update its analysis settings.</li>
+ *   <li><b>Autocomplete</b> over terms, companies (names and tickers) and layers.</li>
+ * </ul>
+ */
+@Component
+public class SearchCatalog {
+    static final Duration TTL = Duration.ofSeconds(30);
+    private static final int MAX_NAME_WORDS = 8;
+
+    /** A glossary term's names. */
+    public record TermNames(String slug, String title, List<String> aliases) {
+        List<String> names() {
+            List<String> all = new ArrayList<>();
+            all.add(title);
+            all.addAll(aliases);
+            return all;
+        }
+    }
+
+    /** A company as tagged on reads. */
+    public record CompanyName(String symbol, String name, long reads) {
+    }
+
+    /** A chain layer as tagged on reads. */
+    public record LayerName(String id, String name, long reads) {
+    }
+
+    /** One loaded state of the catalogue. */
+    record Snapshot(List<TermNames> terms, List<CompanyName> companies, List<LayerName> layers,
+                    Map<List<String>, TermNames> byNameWords, Instant loadedAt) {
+    }
+
+    private final ElasticsearchClient client;
+    private final Clock clock;
+    private volatile Snapshot snapshot;
+
+    @Autowired
+    SearchCatalog(ElasticsearchClient client) {
+        this(client, Clock.systemUTC());
+    }
+
+    SearchCatalog(ElasticsearchClient client, Clock clock) {
+        this.client = client;
+        this.clock = clock;
+    }
+
+    /** A catalogue that never reloads: for tests. */
+    static SearchCatalog of(List<TermNames> terms, List<CompanyName> companies, List<LayerName> layers) {
+        Instant now = Instant.now();
+        SearchCatalog c = new SearchCatalog(null, Clock.fixed(now, java.time.ZoneOffset.UTC));
+        c.snapshot = build(terms, companies, layers, now);
+        return c;
+    }
+
+    Snapshot current() throws IOException {
+        Snapshot s = snapshot;
+        if (s != null && s.loadedAt().plus(TTL).isAfter(clock.instant())) {
+            return s;
+        }
+        synchronized (this) {
+            s = snapshot;
+            if (s == null || !s.loadedAt().plus(TTL).isAfter(clock.instant())) {
+                snapshot = s = load();
+            }
+            return s;
+        }
+    }
+
+    /** Forgets the loaded state; the next use reloads it. */
+    public void invalidate() {
+        snapshot = null;
+    }
+
+    /** @return the layers that reads are tagged with, with read counts, by name */
+    public List<LayerName> layers() throws IOException {
+        return current().layers();
+    }
+
+    @SuppressWarnings({"rawtypes", "unchecked"})
+    private Snapshot load() throws IOException {
+        SearchResponse<Map> r = client.search(s -> s.index(ReadsIndex.ALIAS)
+                .query(q -> q.term(t -> t.field("kind").value("term")))
+                .size(2000)
+                .source(src -> src.filter(f -> f.includes("slug", "title", "aliases"))), Map.class);
+        List<TermNames> terms = new ArrayList<>();
+        for (Hit<Map> hit : r.hits().hits()) {
+            Map src = hit.source();
+            terms.add(new TermNames((String) src.get("slug"), (String) src.get("title"),
+                    src.get("aliases") == null ? List.of() : List.copyOf((List<String>) src.get("aliases"))));
+        }
+        SearchResponse<Void> all = client.search(s -> s.index(ReadsIndex.ALIAS).size(0)
+                .aggregations("companies", a -> a.terms(t -> t.field("companyRefs").size(5000)))
+                .aggregations("layers", a -> a.terms(t -> t.field("layerRefs").size(500))), Void.class);
+        List<CompanyName> companies = new ArrayList<>();
+        for (StringTermsBucket b : all.aggregations().get("companies").sterms().buckets().array()) {
+            String[] ref = split(b.key().stringValue());
+            companies.add(new CompanyName(ref[0], ref[1], b.docCount()));
+        }
+        List<LayerName> layers = new ArrayList<>();
+        for (StringTermsBucket b : all.aggregations().get("layers").sterms().buckets().array()) {
+            String[] ref = split(b.key().stringValue());
+            layers.add(new LayerName(ref[0], ref[1], b.docCount()));
+        }
+        layers.sort(Comparator.comparing(LayerName::name, String.CASE_INSENSITIVE_ORDER));
+        return build(terms, companies, layers, clock.instant());
+    }
+
+    /** @return {@code [id, label]} of an {@code id|label} ref */
+    static String[] split(String ref) {
+        int bar = ref.indexOf('|');
+        return bar < 0 ? new String[] {ref, ref} : new String[] {ref.substring(0, bar), ref.substring(bar + 1)};
+    }
+
+    private static Snapshot build(List<TermNames> terms, List<CompanyName> companies, List<LayerName> layers,
+            Instant at) {
+        Map<List<String>, TermNames> byName = new HashMap<>();
+        for (TermNames t : terms) {
+            for (String name : t.names()) {
+                List<String> words = QueryText.words(name);
+                if (!words.isEmpty() && words.size() <= MAX_NAME_WORDS) {
+                    // A name shared by two terms is ambiguous: it is no synonym of either.
+                    byName.merge(words, t, (a, b) -> a.slug().equals(b.slug()) ? a : AMBIGUOUS);
+                }
+            }
+        }
+        byName.values().removeIf(t -> t == AMBIGUOUS);
+        return new Snapshot(List.copyOf(terms), List.copyOf(companies), List.copyOf(layers), Map.copyOf(byName), at);
+    }
+
+    private static final TermNames AMBIGUOUS = new TermNames("", "", List.of());
+
+    /**
+     * A run of the query's words that is a name of a term.
+     *
+     * @param from  first group index
+     * @param to    one past the last group index
+     * @param term  the term
+     * @param names every name of the term (title first), the synonyms
+     */
+    public record NameMatch(int from, int to, TermNames term, List<String> names) {
+    }
+
+    /**
+     * Finds, left to right and longest first, the runs of single-word groups of the query that spell a
+     * term's name (case, punctuation and spacing ignored).
+     */
+    public List<NameMatch> names(QueryText query) throws IOException {
+        Map<List<String>, TermNames> byName = current().byNameWords();
+        List<NameMatch> out = new ArrayList<>();
+        List<List<QueryText.Piece>> groups = query.groups();
+        int i = 0;
+        while (i < groups.size()) {
+            NameMatch best = null;
+            List<String> words = new ArrayList<>();
+            for (int j = i; j < groups.size() && j - i < MAX_NAME_WORDS; j++) {
+                List<QueryText.Piece> g = groups.get(j);
+                if (g.size() != 1 || g.get(0).phrase()) {
+                    break;
+                }
+                words.addAll(g.get(0).words());
+                TermNames t = byName.get(words);
+                if (t != null) {
+                    best = new NameMatch(i, j + 1, t, distinctNames(t));
+                }
+            }
+            if (best != null) {
+                out.add(best);
+                i = best.to();
+            } else {
+                i++;
+            }
+        }
+        return out;
+    }
+
+    /** @return the term whose name the whole text is, if any */
+    public TermNames termNamed(String text) throws IOException {
+        return current().byNameWords().get(QueryText.words(text));
+    }
+
+    private static List<String> distinctNames(TermNames t) {
+        Map<List<String>, String> byWords = new LinkedHashMap<>();
+        for (String n : t.names()) {
+            byWords.putIfAbsent(QueryText.words(n), n);
+        }
+        return List.copyOf(byWords.values());
+    }
+
+    /** Autocomplete answer. */
+    public record Suggestions(List<Map<String, Object>> terms, List<Map<String, Object>> companies,
+                              List<Map<String, Object>> layers) {
+    }
+
+    /**
+     * Names that start with the text, or one of whose words does; exact and whole-name prefixes first.
+     *
+     * @param text  what was typed so far
+     * @param limit per kind
+     */
+    public Suggestions suggest(String text, int limit) throws IOException {
+        Snapshot s = current();
+        String p = String.join(" ", QueryText.words(text));
+        if (p.isEmpty()) {
+            return new Suggestions(List.of(), List.of(), List.of());
+        }
+        List<Scored> terms = new ArrayList<>();
+        for (TermNames t : s.terms()) {
+            int best = Integer.MAX_VALUE;
+            String matched = null;
+            for (String name : t.names()) {
+                int rank = rank(name, p);
+                if (rank < best) {
+                    best = rank;
+                    matched = name;
+                }
+            }
+            if (matched != null) {
+                Map<String, Object> m = new LinkedHashMap<>();
+                m.put("slug", t.slug());
+                m.put("title", t.title());
+                m.put("matched", matched);
+                m.put("href", "/api/v1/terms/" + t.slug());
+                terms.add(new Scored(best, t.title(), m));
+            }
+        }
+        List<Scored> companies = new ArrayList<>();
+        for (CompanyName c : s.companies()) {
+            int rank = Math.min(rank(c.symbol(), p) == 0 ? -1 : rank(c.symbol(), p), rank(c.name(), p));
+            if (rank != Integer.MAX_VALUE) {
+                Map<String, Object> m = new LinkedHashMap<>();
+                m.put("symbol", c.symbol());
+                m.put("name", c.name());
+                m.put("reads", c.reads());
+                companies.add(new Scored(rank, c.name(), m));
+            }
+        }
+        List<Scored> layers = new ArrayList<>();
+        for (LayerName l : s.layers()) {
+            int rank = Math.min(rank(l.name(), p), rank(l.id(), p));
+            if (rank != Integer.MAX_VALUE) {
+                Map<String, Object> m = new LinkedHashMap<>();
+                m.put("id", l.id());
+                m.put("name", l.name());
+                m.put("reads", l.reads());
+                layers.add(new Scored(rank, l.name(), m));
+            }
+        }
+        return new Suggestions(top(terms, limit), top(companies, limit), top(layers, limit));
+    }
+
+    private record Scored(int rank, String label, Map<String, Object> value) {
+    }
+
+    private static List<Map<String, Object>> top(List<Scored> list, int limit) {
+        return list.stream().sorted(Comparator.comparingInt(Scored::rank)
+                        .thenComparing(Scored::label, String.CASE_INSENSITIVE_ORDER))
+                .limit(limit).map(Scored::value).toList();
+    }
+
+    /** 0 exact, 1 the name starts with the prefix, 2 a later word does; MAX_VALUE no match. */
+    static int rank(String name, String prefix) {
+        String n = String.join(" ", QueryText.words(name));
+        if (n.equals(prefix)) {
+            return 0;
+        }
+        if (n.startsWith(prefix)) {
+            return 1;
+        }
+        return n.contains(" " + prefix) ? 2 : Integer.MAX_VALUE;
+    }
+}
