@@ -24,6 +24,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -191,14 +192,15 @@ class SearchPipelineIT {
         assertThat(components).containsKeys("kafka", "elasticsearch");
     }
 
-    /**
-     * The whole bundled corpus through the real pipeline: every term's read ranks first when searched
-     * by its title and by its main alias (the first one, usually the acronym expansion).
-     */
-    @Test
-    void everyCorpusTermRanksFirstForItsTitleAndMainAlias() throws Exception {
+    private static boolean corpusLoaded;
+
+    /** Loads the whole bundled corpus through the real pipeline, once, and waits until every term is searchable. */
+    private synchronized Corpus loadCorpus() throws Exception {
         startPipeline();
         Corpus corpus = Corpus.loadBundled();
+        if (corpusLoaded) {
+            return corpus;
+        }
         try (KafkaProducer<String, byte[]> producer = KafkaClients.producer(broker.getBrokersAsString(), "it-corpus");
              KafkaConsumer<String, byte[]> ledger = KafkaClients.ledgerConsumer(broker.getBrokersAsString())) {
             TermPublisher publisher = new TermPublisher(producer, ledger, Clock.systemUTC());
@@ -210,21 +212,243 @@ class SearchPipelineIT {
                     .until(() -> http.exchange("/api/v1/reads/term:" + term.slug(), HttpMethod.GET, null, JSON)
                             .getStatusCode() == HttpStatus.OK);
         }
+        // Tagging re-runs when reference data arrives after a term: wait until the index is quiet.
+        long last = -1;
+        for (int stable = 0; stable < 3; ) {
+            Thread.sleep(1500);
+            long now = searchBody("q=" + enc("memory OR network OR chip")).get("total") instanceof Number n ? n.longValue() : -2;
+            stable = now == last ? stable + 1 : 0;
+            last = now;
+        }
+        corpusLoaded = true;
+        return corpus;
+    }
+
+    /**
+     * The whole bundled corpus through the real pipeline: every term's read ranks first when searched
+     * by its title and by each of its aliases (acronym expansions among them), in any case.
+     */
+    @Test
+    void everyCorpusTermRanksFirstForItsTitleAndEveryAlias() throws Exception {
+        Corpus corpus = loadCorpus();
         List<String> misses = new java.util.ArrayList<>();
+        int checked = 0;
+        List<Long> micros = new java.util.ArrayList<>();
         for (var term : corpus.terms()) {
             List<String> queries = new java.util.ArrayList<>(List.of(term.title()));
-            if (!term.aliases().isEmpty()) {
-                queries.add(term.aliases().get(0));
-            }
+            queries.addAll(term.aliases());
+            queries.add(term.title().toLowerCase(java.util.Locale.ROOT));
             for (String q : queries) {
+                long t0 = System.nanoTime();
                 Map<String, Object> hit = firstHit(q);
+                micros.add((System.nanoTime() - t0) / 1000);
                 String got = hit == null ? "nothing" : (String) hit.get("id");
+                checked++;
                 if (!("term:" + term.slug()).equals(got)) {
                     misses.add("'" + q + "' -> " + got + " (wanted term:" + term.slug() + ")");
                 }
             }
         }
+        assertThat(checked).isGreaterThan(200);
+        micros.sort(null);
+        System.out.printf("search latency over %d title/alias queries (HTTP round trip, first page): median %.1f ms,"
+                + " p95 %.1f ms, max %.1f ms%n", micros.size(), micros.get(micros.size() / 2) / 1000.0,
+                micros.get(micros.size() * 95 / 100) / 1000.0, micros.get(micros.size() - 1) / 1000.0);
         assertThat(misses).as("queries whose first hit is not the term's own read").isEmpty();
+    }
+
+    @Test
+    void stemmingTyposSynonymsAndExactTickers() throws Exception {
+        loadCorpus();
+        // English stemming: the plural finds what the singular finds.
+        assertThat(allIds("q=computers")).isNotEmpty().isEqualTo(allIds("q=computer"));
+        // Typo tolerance on words ...
+        assertThat(firstHit("infinibnd").get("id")).isEqualTo("term:infiniband");
+        assertThat(firstHit("interposr").get("id")).isEqualTo("term:interposer");
+        // ... but not on tickers: ANET finds Arista's reads, a one-letter typo does not.
+        Set<String> anet = allIds("q=ANET");
+        assertThat(anet).isNotEmpty();
+        assertThat(allIds("q=ANEX")).doesNotContainAnyElementsOf(anet);
+        assertThat(allIds("q=2345.TW")).isNotEmpty();
+        assertThat(allIds("q=2345.TX")).isEmpty();
+        // Synonyms drawn from the corpus: each name of a term finds what its other names find.
+        Set<String> hbm = allIds("q=HBM");
+        assertThat(allIds("q=" + enc("high bandwidth memory"))).containsAll(hbm);
+        assertThat(allIds("q=" + enc("stacked DRAM"))).containsAll(hbm);
+        Set<String> roce = allIds("q=RoCE");
+        assertThat(allIds("q=" + enc("RDMA over Converged Ethernet"))).containsAll(roce);
+    }
+
+    @Test
+    void phrasesExclusionsAndOr() throws Exception {
+        loadCorpus();
+        assertThat(firstHit("\"remote direct memory access\"").get("id")).isEqualTo("term:rdma");
+        Set<String> memory = allIds("q=memory");
+        assertThat(memory).contains("term:hbm");
+        Set<String> withoutHbm = allIds("q=" + enc("memory -HBM"));
+        assertThat(withoutHbm).isNotEmpty().doesNotContain("term:hbm");
+        assertThat(memory).containsAll(withoutHbm);
+        assertThat(allIds("q=" + enc("memory -\"high bandwidth\""))).doesNotContain("term:hbm");
+        Set<String> either = allIds("q=" + enc("CoWoS OR InfiniBand"));
+        assertThat(either).contains("term:cowos", "term:infiniband");
+        assertThat(allIds("q=" + enc("CoWoS | InfiniBand"))).isEqualTo(either);
+        // Every word required; when no read has all of them, any of them.
+        Map<String, Object> fallback = searchBody("q=" + enc("infiniband zzyzxqwv"));
+        assertThat(fallback.get("mode")).isEqualTo("any");
+        assertThat((List<?>) fallback.get("results")).isNotEmpty();
+    }
+
+    @Test
+    void anyTextIsSafe() throws Exception {
+        loadCorpus();
+        List<String> texts = List.of("\"", "\"\"", "\"unclosed phrase", "a \"b\" \"c", "/", "//", "a/b", ":", "title:hbm",
+                "[", "]", "[1 TO 5]", "{", "}", "(", ")", "((hbm)", "\\", "\\\\", "hbm\\", "AT&T", "2345.TW", "000660.KS",
+                "🙂", "🚀 GPUs 🙂", "-", "--", "-hbm", "-\"", "OR", "OR OR", "hbm OR", "| |", "||", "&&", "!", "+hbm", "~", "*",
+                "hbm*", "?", "^2", "hbm^99", "<script>alert(1)</script>", "&lt;b&gt;", "%", "%25", "'", "`", "$", "#",
+                "\u0000", "\t", "NOT", "AND", "a".repeat(999), "x ".repeat(40), "hbm ".repeat(40),
+                "日本語", "Ω≈ç√", "ß", "café", "nvidia's", "co-packaged", "800G", "1.6T", "0", "-1", "1e9",
+                "\"\" -\"\" | OR", "{\"query\":{\"match_all\":{}}}");
+        List<String> failures = new java.util.ArrayList<>();
+        for (String q : texts) {
+            ResponseEntity<Map<String, Object>> r = get("/api/v1/search?q=" + enc(q));
+            boolean ok = r.getStatusCode() == HttpStatus.OK && r.getBody().get("results") instanceof List<?>;
+            boolean blank = q.trim().isEmpty() && r.getStatusCode() == HttpStatus.BAD_REQUEST;
+            if (!ok && !blank) {
+                failures.add((q.length() > 40 ? q.substring(0, 40) + "..." : q) + " -> " + r.getStatusCode() + " " + r.getBody());
+            }
+        }
+        assertThat(failures).isEmpty();
+        // A real limit answers a clear 400 problem.
+        ResponseEntity<Map<String, Object>> huge = get("/api/v1/search?q=" + enc("a".repeat(10_000)));
+        assertThat(huge.getStatusCode()).isEqualTo(HttpStatus.BAD_REQUEST);
+        assertThat(huge.getHeaders().getContentType().toString()).contains("application/problem+json");
+        assertThat((String) huge.getBody().get("detail")).contains("q");
+        ResponseEntity<Map<String, Object>> words = get("/api/v1/search?q=" + enc("w ".repeat(60)));
+        assertThat(words.getStatusCode()).isEqualTo(HttpStatus.BAD_REQUEST);
+        assertThat(words.getBody().get("type").toString()).endsWith("query-too-long");
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void highlightsAreHtmlSafeAndComeFromTheBestSection() throws Exception {
+        loadCorpus();
+        Map<String, Object> hit = firstHit("through-silicon vias");
+        assertThat(hit.get("id")).isEqualTo("term:hbm");
+        List<String> snippets = (List<String>) hit.get("snippets");
+        assertThat(snippets.get(0)).contains("<mark>");
+        assertThat(hit.get("bestSection")).isNotNull();
+        for (Map<String, Object> r : (List<Map<String, Object>>) searchBody("q=" + enc("memory OR network OR <b>")).get("results")) {
+            for (String s : (List<String>) r.get("snippets")) {
+                assertThat(s.replace("<mark>", "").replace("</mark>", "")).doesNotContain("<", ">");
+            }
+        }
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void filtersAndFacetsAgree() throws Exception {
+        loadCorpus();
+        String q = "q=" + enc("memory OR network OR chip OR power");
+        Map<String, Object> body = searchBody(q);
+        long total = ((Number) body.get("total")).longValue();
+        Map<String, List<Map<String, Object>>> facets = (Map<String, List<Map<String, Object>>>) body.get("facets");
+        assertThat(facets).containsKeys("layer", "company", "term", "kind", "updated");
+        Map<String, Object> layer = facets.get("layer").get(0);
+        Set<String> inLayer = allIds(q + "&layer=" + enc((String) layer.get("value")));
+        assertThat((long) inLayer.size()).isEqualTo(((Number) layer.get("count")).longValue());
+        Map<String, Object> company = facets.get("company").get(0);
+        String symbol = (String) company.get("value");
+        Map<String, Object> byCompany = searchBody(q + "&company=" + enc(symbol) + "&size=50");
+        assertThat(((Number) byCompany.get("total")).longValue()).isEqualTo(((Number) company.get("count")).longValue());
+        for (Map<String, Object> r : (List<Map<String, Object>>) byCompany.get("results")) {
+            assertThat(ids(r.get("companies"), "symbol")).contains(symbol);
+        }
+        Map<String, Object> primary = searchBody(q + "&company=" + enc(symbol) + "&primary=true&size=50");
+        assertThat(((Number) primary.get("total")).longValue()).isLessThanOrEqualTo(((Number) byCompany.get("total")).longValue());
+        for (Map<String, Object> r : (List<Map<String, Object>>) primary.get("results")) {
+            assertThat(((List<Map<String, Object>>) r.get("companies")).stream()
+                    .anyMatch(c -> symbol.equals(c.get("symbol")) && Boolean.TRUE.equals(c.get("primary")))).isTrue();
+        }
+        Map<String, Object> term = facets.get("term").get(0);
+        assertThat((long) allIds(q + "&term=" + enc((String) term.get("value"))).size())
+                .isEqualTo(((Number) term.get("count")).longValue());
+        long kindCount = facets.get("kind").stream().filter(k -> "term".equals(k.get("value")))
+                .mapToLong(k -> ((Number) k.get("count")).longValue()).sum();
+        assertThat((long) allIds(q + "&kind=term").size()).isEqualTo(kindCount);
+        assertThat(allIds(q + "&kind=signal")).allMatch(id -> id.startsWith("signal:"));
+        assertThat((long) allIds(q + "&from=2000-01-01").size()).isEqualTo(total);
+        assertThat(allIds(q + "&to=2000-01-01")).isEmpty();
+        assertThat(get("/api/v1/search?" + q + "&from=yesterday").getStatusCode()).isEqualTo(HttpStatus.BAD_REQUEST);
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void cursorPagesHaveNoDuplicatesOrGaps() throws Exception {
+        loadCorpus();
+        String q = "q=" + enc("memory OR network OR chip OR power OR data");
+        long total = ((Number) searchBody(q + "&size=50").get("total")).longValue();
+        assertThat(total).isGreaterThan(20);
+        List<String> seen = new java.util.ArrayList<>();
+        String cursor = null;
+        int pages = 0;
+        do {
+            Map<String, Object> page = searchBody(q + "&size=7" + (cursor == null ? "" : "&cursor=" + enc(cursor)));
+            List<Map<String, Object>> results = (List<Map<String, Object>>) page.get("results");
+            assertThat(results.size()).isLessThanOrEqualTo(7);
+            results.forEach(r -> seen.add((String) r.get("id")));
+            cursor = (String) page.get("nextCursor");
+            pages++;
+        } while (cursor != null && pages < 100);
+        assertThat(seen).doesNotHaveDuplicates();
+        assertThat((long) seen.size()).isEqualTo(total);
+        assertThat(get("/api/v1/search?" + q + "&size=51").getStatusCode()).isEqualTo(HttpStatus.BAD_REQUEST);
+        ResponseEntity<Map<String, Object>> bad = get("/api/v1/search?" + q + "&cursor=not-a-cursor");
+        assertThat(bad.getStatusCode()).isEqualTo(HttpStatus.BAD_REQUEST);
+        assertThat(bad.getHeaders().getContentType().toString()).contains("application/problem+json");
+        String first = (String) searchBody(q + "&size=2").get("nextCursor");
+        assertThat(get("/api/v1/search?q=other&cursor=" + enc(first)).getStatusCode()).isEqualTo(HttpStatus.BAD_REQUEST);
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void suggestTermPageLayersAndOpenApi() throws Exception {
+        loadCorpus();
+        Map<String, Object> s = get("/api/v1/suggest?q=infini").getBody();
+        assertThat(ids(s.get("terms"), "slug")).contains("infiniband");
+        assertThat(ids(get("/api/v1/suggest?q=ANE").getBody().get("companies"), "symbol")).contains("ANET");
+        assertThat(ids(get("/api/v1/suggest?q=arista").getBody().get("companies"), "symbol")).contains("ANET");
+        assertThat(ids(get("/api/v1/suggest?q=2345").getBody().get("companies"), "symbol")).contains("2345.TW");
+        assertThat(ids(get("/api/v1/suggest?q=mem").getBody().get("layers"), "id")).contains("memory");
+        assertThat(get("/api/v1/suggest?q=" + enc("🙂\"/:")).getStatusCode()).isEqualTo(HttpStatus.OK);
+        assertThat(get("/api/v1/suggest?q=").getStatusCode()).isEqualTo(HttpStatus.BAD_REQUEST);
+
+        ResponseEntity<Map<String, Object>> page = get("/api/v1/terms/hbm");
+        assertThat(page.getStatusCode()).isEqualTo(HttpStatus.OK);
+        Map<String, Object> term = page.getBody();
+        assertThat(term.get("title")).isEqualTo("HBM");
+        assertThat(term.get("summary")).isNotNull();
+        assertThat((List<?>) term.get("sections")).isNotEmpty();
+        assertThat(((Map<String, Object>) term.get("layer")).get("id")).isEqualTo("memory");
+        assertThat(ids(term.get("companies"), "symbol")).contains("000660.KS", "MU");
+        List<Map<String, Object>> related = (List<Map<String, Object>>) term.get("related");
+        assertThat(related).isNotEmpty().allSatisfy(r -> assertThat(r).containsKeys("slug", "title", "exists"));
+        assertThat(related).anySatisfy(r -> {
+            assertThat(r.get("exists")).isEqualTo(true);
+            assertThat(r.get("href")).isEqualTo("/api/v1/terms/" + r.get("slug"));
+        });
+        assertThat((List<?>) term.get("sources")).isNotEmpty();
+        assertThat((List<?>) term.get("history")).isNotEmpty();
+        ResponseEntity<Map<String, Object>> missing = get("/api/v1/terms/nope");
+        assertThat(missing.getStatusCode()).isEqualTo(HttpStatus.NOT_FOUND);
+        assertThat(missing.getHeaders().getContentType().toString()).contains("application/problem+json");
+
+        List<Map<String, Object>> layers = (List<Map<String, Object>>) get("/api/v1/layers").getBody().get("layers");
+        assertThat(layers).hasSizeGreaterThan(5).allSatisfy(l -> assertThat(l).containsKeys("id", "name", "reads"));
+
+        Map<String, Object> api = get("/v3/api-docs").getBody();
+        assertThat((Map<String, Object>) api.get("paths")).containsKeys("/api/v1/search", "/api/v1/suggest",
+                "/api/v1/terms/{slug}", "/api/v1/layers", "/api/v1/reads/{id}");
+        assertThat(http.getForEntity("/swagger-ui/index.html", String.class).getStatusCode()).isEqualTo(HttpStatus.OK);
     }
 
     @Test
@@ -237,9 +461,37 @@ class SearchPipelineIT {
         assertThat(tooLong.getStatusCode()).isEqualTo(HttpStatus.BAD_REQUEST);
     }
 
+    private static String enc(String s) {
+        return java.net.URLEncoder.encode(s, StandardCharsets.UTF_8);
+    }
+
+    private ResponseEntity<Map<String, Object>> get(String pathAndQuery) {
+        return http.exchange(java.net.URI.create(pathAndQuery), HttpMethod.GET, null, JSON);
+    }
+
+    private Map<String, Object> searchBody(String query) {
+        ResponseEntity<Map<String, Object>> r = get("/api/v1/search?" + query);
+        assertThat(r.getStatusCode()).as("search %s: %s", query, r.getBody()).isEqualTo(HttpStatus.OK);
+        return r.getBody();
+    }
+
+    /** Every id of every page of a search (query string without size/cursor). */
+    @SuppressWarnings("unchecked")
+    private Set<String> allIds(String query) {
+        Set<String> ids = new java.util.LinkedHashSet<>();
+        String cursor = null;
+        int pages = 0;
+        do {
+            Map<String, Object> page = searchBody(query + "&size=50" + (cursor == null ? "" : "&cursor=" + enc(cursor)));
+            ((List<Map<String, Object>>) page.get("results")).forEach(r -> ids.add((String) r.get("id")));
+            cursor = (String) page.get("nextCursor");
+        } while (cursor != null && ++pages < 50);
+        return ids;
+    }
+
     @SuppressWarnings("unchecked")
     private Map<String, Object> firstHit(String q) {
-        ResponseEntity<Map<String, Object>> r = http.exchange("/api/v1/search?q={q}", HttpMethod.GET, null, JSON, q);
+        ResponseEntity<Map<String, Object>> r = get("/api/v1/search?q=" + enc(q));
         if (r.getStatusCode() != HttpStatus.OK) {
             return null;
         }

@@ -41,8 +41,8 @@ import org.springframework.stereotype.Component;
  * <p>The text is parsed by {@link QueryText} (phrases, {@code -exclusion}, {@code OR}), never handed to
  * Elasticsearch as query syntax, so any text is safe. Each required piece becomes a {@code multi_match}
  * over title and aliases (boost 4), summary, companies, layers (2), related-term titles and section
- * bodies (1), analysed with the {@code english} analyzer (stemming), fuzzy ({@code AUTO}) for
- * lower-case words and exact for upper-case/digit pieces (tickers, acronyms), which also match a
+ * bodies (1), analysed with the {@code english} analyzer (stemming), fuzzy for words (one edit from
+ * five letters, two from nine: shorter words give too many false friends) and exact for upper-case/digit pieces (tickers, acronyms), which also match a
  * company's symbol exactly and case-sensitively; a run of words that spells a glossary term's name also
  * matches every other name of that term (synonyms drawn from the corpus, {@link SearchCatalog}). All
  * pieces are required, falling back to any piece when nothing has all. A read whose title (boost 20) or
@@ -263,7 +263,7 @@ public class ReadSearch {
         Query words = Query.of(q -> q.multiMatch(m -> {
             m.query(p.text()).fields(FIELDS).type(TextQueryType.BestFields).operator(Operator.And).tieBreaker(0.3);
             if (fuzzy && !p.tickerLike()) {
-                m.fuzziness("AUTO").prefixLength(1).maxExpansions(10);
+                m.fuzziness("AUTO:5,8").prefixLength(1).maxExpansions(10);
             }
             return m;
         }));
