@@ -41,9 +41,9 @@ import org.springframework.stereotype.Component;
  * <p>The text is parsed by {@link QueryText} (phrases, {@code -exclusion}, {@code OR}), never handed to
  * Elasticsearch as query syntax, so any text is safe. Each required piece becomes a {@code multi_match}
  * over title and aliases (boost 4), summary, companies, layers (2), related-term titles and section
- * bodies (1), analysed with the {@code english} analyzer (stemming), fuzzy for words (one edit from
- * five letters, two from nine: shorter words give too many false friends) and exact for upper-case/digit pieces (tickers, acronyms), which also match a
- * company's symbol exactly and case-sensitively; a run of words that spells a glossary term's name also
+ * bodies (1), analysed with the {@code english} analyzer (stemming); words are fuzzy (one edit from five
+ * letters, two from nine: shorter words have too many false friends), upper-case/digit pieces (tickers,
+ * acronyms) are exact and also match a company's symbol exactly and case-sensitively; a run of words that spells a glossary term's name also
  * matches every other name of that term (synonyms drawn from the corpus, {@link SearchCatalog}). All
  * pieces are required, falling back to any piece when nothing has all. A read whose title (boost 20) or
  * an alias (15) equals the whole text, or whose term the whole text names (20), is lifted above the rest.
