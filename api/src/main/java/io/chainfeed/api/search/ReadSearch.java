@@ -1,5 +1,6 @@
 package io.chainfeed.api.search;
 
+import co.elastic.clients.elasticsearch.ElasticsearchAsyncClient;
 import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import co.elastic.clients.elasticsearch._types.ElasticsearchException;
 import co.elastic.clients.elasticsearch._types.FieldValue;
@@ -63,10 +64,12 @@ public class ReadSearch {
     static final String KEEP_ALIVE = "2m";
 
     private final ElasticsearchClient client;
+    private final ElasticsearchAsyncClient asyncClient;
     private final SearchCatalog catalog;
 
     ReadSearch(ElasticsearchClient client, SearchCatalog catalog) {
         this.client = client;
+        this.asyncClient = new ElasticsearchAsyncClient(client._transport());
         this.catalog = catalog;
     }
 
@@ -349,10 +352,11 @@ public class ReadSearch {
         return new Page(total, matches, facets, next, all ? "all" : "any");
     }
 
+    /** Closes a point in time without waiting for the answer (it expires on its own if this fails). */
     private void closeQuietly(String pit) {
         try {
-            client.closePointInTime(c -> c.id(pit));
-        } catch (IOException | RuntimeException e) {
+            asyncClient.closePointInTime(c -> c.id(pit)).exceptionally(e -> null);
+        } catch (RuntimeException e) {
             // It expires on its own.
         }
     }

@@ -1,0 +1,40 @@
+package io.chainfeed.streams.index;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.chainfeed.avro.CompanyTag;
+import io.chainfeed.avro.LayerTag;
+import io.chainfeed.avro.Read;
+import io.chainfeed.avro.ReadKind;
+import io.chainfeed.avro.Source;
+import io.chainfeed.avro.TermTag;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class ReadDocumentsTest {
+    @Test
+    void derivedFieldsFlattenTheTagsForFiltersAndFacets() {
+        Read read = Read.newBuilder().setId("term:rdma").setKind(ReadKind.TERM).setSlug("rdma").setTitle("RDMA")
+                .setSummary("s").setSources(List.of(new Source("x", "https://example.org/")))
+                .setDisclaimer("Research, not advice.").setVersion(1).setUpdatedAt(Instant.ofEpochMilli(1))
+                .setLayers(List.of(new LayerTag("network-fabric", "Network fabric", 0.9, true, List.of()),
+                        new LayerTag("memory", "Memory", 0.4, false, List.of())))
+                .setCompanies(List.of(new CompanyTag("arista", "Arista Networks", "ANET", "XNYS", 0.9, true, List.of()),
+                        new CompanyTag("accton", "Accton Technology", "2345.TW", "XTAI", 0.5, false, List.of())))
+                .setTerms(List.of(new TermTag("infiniband", "InfiniBand", "", 0.8, List.of())))
+                .build();
+        Map<String, Object> doc = ReadDocuments.toDocument(read);
+        assertThat(doc.get("layerIds")).isEqualTo(List.of("network-fabric", "memory"));
+        assertThat(doc.get("primaryLayerIds")).isEqualTo(List.of("network-fabric"));
+        assertThat(doc.get("companySymbols")).isEqualTo(List.of("ANET", "2345.TW"));
+        assertThat(doc.get("primaryCompanySymbols")).isEqualTo(List.of("ANET"));
+        assertThat(doc.get("termSlugs")).isEqualTo(List.of("infiniband"));
+        assertThat(doc.get("companyRefs")).isEqualTo(List.of("ANET|Arista Networks", "2345.TW|Accton Technology"));
+        assertThat(doc.get("layerRefs")).isEqualTo(List.of("network-fabric|Network fabric", "memory|Memory"));
+        assertThat(doc.get("termRefs")).isEqualTo(List.of("infiniband|InfiniBand"));
+        assertThat(doc).containsKeys("id", "kind", "slug", "title", "aliases", "summary", "sections", "layers",
+                "companies", "terms", "sources", "disclaimer", "version", "updatedAt");
+    }
+}
