@@ -112,9 +112,10 @@ public class ReadSearch {
      * @param facets     facet name to values with counts (layer, company, term, kind, updated)
      * @param nextCursor cursor of the next page, null on the last
      * @param mode       {@code all} (every piece matched) or {@code any} (the fall-back)
+     * @param tookMs     time Elasticsearch spent on the searches of this page
      */
     public record Page(long total, List<Match> matches, Map<String, List<FacetValue>> facets, String nextCursor,
-                       String mode) {
+                       String mode, long tookMs) {
     }
 
     /** Search with no filters, first page. */
@@ -137,7 +138,7 @@ public class ReadSearch {
                     "at most " + MAX_PIECES + " words or phrases per query");
         }
         if (parsed.isEmpty()) {
-            return new Page(0, List.of(), Map.of(), null, "all");
+            return new Page(0, List.of(), Map.of(), null, "all", 0);
         }
         String hash = hash(text, filters);
         if (cursor != null) {
@@ -151,7 +152,9 @@ public class ReadSearch {
         String pit = client.openPointInTime(o -> o.index(ReadsIndex.ALIAS).keepAlive(t -> t.time(KEEP_ALIVE))).id();
         Page page = run(parsed, text, filters, size, true, pit, null);
         if (page.total() == 0 && parsed.size() > 1) {
-            page = run(parsed, text, filters, size, false, pit, null);
+            long first = page.tookMs();
+            Page any = run(parsed, text, filters, size, false, pit, null);
+            page = new Page(any.total(), any.matches(), any.facets(), any.nextCursor(), any.mode(), first + any.tookMs());
         }
         return page;
     }
@@ -349,7 +352,7 @@ public class ReadSearch {
             months.add(new FacetValue(bucket.keyAsString(), bucket.keyAsString(), bucket.docCount()));
         }
         facets.put("updated", months);
-        return new Page(total, matches, facets, next, all ? "all" : "any");
+        return new Page(total, matches, facets, next, all ? "all" : "any", response.took());
     }
 
     /** Closes a point in time without waiting for the answer (it expires on its own if this fails). */

@@ -84,6 +84,7 @@ class SearchController {
         }).toList());
         out.put("facets", page.facets());
         out.put("nextCursor", page.nextCursor());
+        out.put("tookMs", page.tookMs());
         return out;
     }
 
