@@ -330,6 +330,12 @@ class SearchPipelineIT {
         assertThat(huge.getStatusCode()).isEqualTo(HttpStatus.BAD_REQUEST);
         assertThat(huge.getHeaders().getContentType().toString()).contains("application/problem+json");
         assertThat((String) huge.getBody().get("detail")).contains("q");
+        ResponseEntity<Map<String, Object>> emoji = get("/api/v1/search?q=" + enc("🙂".repeat(10_000)));
+        assertThat(emoji.getStatusCode()).isEqualTo(HttpStatus.BAD_REQUEST);
+        assertThat(emoji.getHeaders().getContentType().toString()).contains("application/problem+json");
+        ResponseEntity<Map<String, Object>> nowhere = get("/api/v1/nowhere");
+        assertThat(nowhere.getStatusCode()).isEqualTo(HttpStatus.NOT_FOUND);
+        assertThat(nowhere.getHeaders().getContentType().toString()).contains("application/problem+json");
         ResponseEntity<Map<String, Object>> words = get("/api/v1/search?q=" + enc("w ".repeat(60)));
         assertThat(words.getStatusCode()).isEqualTo(HttpStatus.BAD_REQUEST);
         assertThat(words.getBody().get("type").toString()).endsWith("query-too-long");

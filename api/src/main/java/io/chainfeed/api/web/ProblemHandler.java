@@ -60,6 +60,14 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
                 "The search engine cannot be reached; try again shortly.");
     }
 
+    /** Anything else: a 500 problem detail; the details are logged, not shown. */
+    @ExceptionHandler(Exception.class)
+    ProblemDetail unexpected(Exception e) {
+        log.error("Unexpected error", e);
+        return problem(HttpStatus.INTERNAL_SERVER_ERROR, "internal-error", "Internal error",
+                "The request could not be answered; this is a fault of the service.");
+    }
+
     private static String lastNode(String path) {
         int dot = path.lastIndexOf('.');
         return dot < 0 ? path : path.substring(dot + 1);
