@@ -56,8 +56,10 @@ import org.ahocorasick.trie.PayloadTrie;
  *       ({@code GPUs}, {@code hyperscalers}) and after distinctive company names, never after a ticker or
  *       an ordinary-word name.</li>
  *   <li><b>Case.</b> Names are case-insensitive ({@code NVIDIA}, {@code Nvidia}, {@code nvidia}),
- *       except: acronyms (no lower-case letter, at most five characters: {@code ASE}, {@code GF},
- *       {@code HBM}, {@code K&S}) must be written exactly; names that are or start with an ordinary
+ *       except: acronyms (no lower-case letter and at most three characters, {@code ASE},
+ *       {@code GF}, {@code HBM}, {@code K&S}, or longer ones that are also English words,
+ *       {@link #ACRONYM_WORDS}: {@code DRAM}, {@code FLOPS}) must be written exactly, while longer
+ *       acronyms ({@code TSMC}, {@code RDMA}) are matched in any case; names that are or start with an ordinary
  *       English word ({@link #ORDINARY_WORDS}: {@code Micron}, {@code Coherent}, {@code Arm},
  *       {@code Applied Materials}, {@code Palo Alto}) must be written with the capital initials of the
  *       name (all capitals too, unless that spelling is a stop-listed ticker such as {@code ARM}).

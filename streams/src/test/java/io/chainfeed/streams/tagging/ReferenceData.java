@@ -24,12 +24,12 @@ import java.util.stream.Stream;
  * streams module does not depend on ingest, so this reads the YAML and the terms' front matter
  * itself.
  */
-final class ReferenceData {
+public final class ReferenceData {
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
 
-    final List<ChainLayer> layers;
-    final List<Company> companies;
-    final List<TermUpdate> terms;
+    public final List<ChainLayer> layers;
+    public final List<Company> companies;
+    public final List<TermUpdate> terms;
 
     private ReferenceData(List<ChainLayer> layers, List<Company> companies, List<TermUpdate> terms) {
         this.layers = layers;
@@ -38,7 +38,7 @@ final class ReferenceData {
     }
 
     /** The corpus directory, resolved from the streams module directory (Maven's working dir). */
-    static Path corpusDir() {
+    public static Path corpusDir() {
         Path module = Path.of(System.getProperty("basedir", System.getProperty("user.dir")));
         for (Path p : List.of(module.resolve("../ingest/src/main/resources/corpus"),
                 module.resolve("ingest/src/main/resources/corpus"))) {
@@ -50,7 +50,7 @@ final class ReferenceData {
     }
 
     /** @return the bundled reference data */
-    static ReferenceData bundled() {
+    public static ReferenceData bundled() {
         Path dir = corpusDir();
         try {
             List<ChainLayer> layers = layers(YAML.readTree(dir.resolve("layers.yaml").toFile()));
