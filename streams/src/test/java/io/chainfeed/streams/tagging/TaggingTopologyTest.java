@@ -23,6 +23,7 @@ import java.util.Properties;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
@@ -228,6 +229,19 @@ class TaggingTopologyTest {
         var kv = reads.readKeyValue();
         assertThat(kv.key).isEqualTo("term:x");
         assertThat(kv.value).isNull();
+    }
+
+    @Test
+    void aRealStreamsInstanceAcceptsTheTopologyWithExactlyOnce() {
+        Properties props = new Properties();
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "tagging-validate");
+        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:1");
+        props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
+        props.put(StreamsConfig.STATE_DIR_CONFIG, System.getProperty("java.io.tmpdir") + "/tagging-validate");
+        // The terms sink and the global reference-terms source share a topic; the constructor validates it.
+        try (KafkaStreams streams = new KafkaStreams(TaggingTopology.buildTopology(props), props)) {
+            assertThat(streams.state()).isEqualTo(KafkaStreams.State.CREATED);
+        }
     }
 
     @Test
