@@ -4,36 +4,20 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import co.elastic.clients.elasticsearch.ElasticsearchClient;
-import io.chainfeed.infra.ElasticsearchNode;
-import io.chainfeed.infra.IndexSetup;
-import io.chainfeed.infra.ReadsIndex;
-import io.chainfeed.infra.TopicSetup;
 import io.chainfeed.ingest.IngestService;
 import io.chainfeed.ingest.corpus.Corpus;
 import io.chainfeed.ingest.page.GlossaryPageParser;
 import io.chainfeed.ingest.publish.KafkaClients;
 import io.chainfeed.ingest.publish.TermPublisher;
-import io.chainfeed.schemas.Topics;
-import io.chainfeed.streams.index.ReadIndexer;
-import io.chainfeed.streams.tagging.TaggingTopology;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.Set;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
-import org.apache.kafka.streams.KafkaStreams;
-import org.apache.kafka.streams.StreamsConfig;
 import org.elasticsearch.client.RestClient;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -47,6 +31,7 @@ import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.kafka.test.EmbeddedKafkaBroker;
 import org.springframework.kafka.test.context.EmbeddedKafka;
+import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
@@ -58,13 +43,11 @@ import org.springframework.test.context.DynamicPropertySource;
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 @EmbeddedKafka(kraft = true, partitions = 1, bootstrapServersProperty = "spring.kafka.bootstrap-servers")
+@DirtiesContext
 class SearchPipelineIT {
     private static final ParameterizedTypeReference<Map<String, Object>> JSON = new ParameterizedTypeReference<>() {
     };
-    private static ElasticsearchNode es;
-    private static KafkaStreams streams;
-    private static ReadIndexer indexer;
-    private static Thread indexerThread;
+    private static final TestPipeline pipeline = new TestPipeline("search-pipeline-it");
 
     @Autowired
     TestRestTemplate http;
@@ -77,63 +60,21 @@ class SearchPipelineIT {
 
     @BeforeAll
     static void startElasticsearch() throws Exception {
-        es = ElasticsearchNode.builder(Path.of(System.getProperty("chainfeed.es.home")),
-                        Path.of("target", "it-es-" + SearchPipelineIT.class.getSimpleName()))
-                .httpPort(0)
-                .build();
-        es.start();
+        pipeline.startElasticsearch();
     }
 
     @DynamicPropertySource
     static void elasticsearch(DynamicPropertyRegistry registry) {
-        registry.add("spring.elasticsearch.uris", () -> es.httpUri().toString());
+        registry.add("spring.elasticsearch.uris", () -> pipeline.esUri().toString());
     }
 
     @AfterAll
     static void stopAll() throws Exception {
-        if (indexer != null) {
-            indexer.close();
-            indexerThread.join(10_000);
-        }
-        if (streams != null) {
-            streams.close(Duration.ofSeconds(10));
-        }
-        if (es != null) {
-            es.close();
-        }
+        pipeline.close();
     }
 
-    private synchronized void startPipeline() throws Exception {
-        if (streams != null) {
-            return;
-        }
-        String bootstrap = broker.getBrokersAsString();
-        TopicSetup.ensure(bootstrap, Topics.all(1), (short) 1);
-        IndexSetup.ensureReadsIndex(restClient);
-
-        Properties config = new Properties();
-        config.put(StreamsConfig.APPLICATION_ID_CONFIG, "search-pipeline-it");
-        config.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        config.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
-        config.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, 1);
-        config.put(StreamsConfig.STATE_DIR_CONFIG, Path.of("target", "it-streams-state").toAbsolutePath().toString());
-        streams = new KafkaStreams(TaggingTopology.buildTopology(config), config);
-        streams.start();
-        await().atMost(Duration.ofSeconds(60)).until(() -> streams.state() == KafkaStreams.State.RUNNING);
-
-        KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-                ConsumerConfig.GROUP_ID_CONFIG, "search-pipeline-it-indexer",
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
-                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
-                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"),
-                new StringDeserializer(), new ByteArrayDeserializer());
-        KafkaProducer<byte[], byte[]> dlq = new KafkaProducer<>(Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap, ProducerConfig.ACKS_CONFIG, "all"),
-                new ByteArraySerializer(), new ByteArraySerializer());
-        indexer = new ReadIndexer(consumer, dlq, esClient, ReadsIndex.ALIAS);
-        indexerThread = new Thread(indexer, "it-indexer");
-        indexerThread.start();
+    private void startPipeline() throws Exception {
+        pipeline.start(broker.getBrokersAsString(), restClient, esClient);
     }
 
     @Test
@@ -192,36 +133,10 @@ class SearchPipelineIT {
         assertThat(components).containsKeys("kafka", "elasticsearch");
     }
 
-    private static boolean corpusLoaded;
-
     /** Loads the whole bundled corpus through the real pipeline, once, and waits until every term is searchable. */
-    private synchronized Corpus loadCorpus() throws Exception {
+    private Corpus loadCorpus() throws Exception {
         startPipeline();
-        Corpus corpus = Corpus.loadBundled();
-        if (corpusLoaded) {
-            return corpus;
-        }
-        try (KafkaProducer<String, byte[]> producer = KafkaClients.producer(broker.getBrokersAsString(), "it-corpus");
-             KafkaConsumer<String, byte[]> ledger = KafkaClients.ledgerConsumer(broker.getBrokersAsString())) {
-            TermPublisher publisher = new TermPublisher(producer, ledger, Clock.systemUTC());
-            new IngestService(new GlossaryPageParser(corpus.referenceData()), publisher, corpus).loadCorpus(corpus);
-        }
-        assertThat(corpus.terms()).hasSizeGreaterThanOrEqualTo(50);
-        for (var term : corpus.terms()) {
-            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
-                    .until(() -> http.exchange("/api/v1/reads/term:" + term.slug(), HttpMethod.GET, null, JSON)
-                            .getStatusCode() == HttpStatus.OK);
-        }
-        // Tagging re-runs when reference data arrives after a term: wait until the index is quiet.
-        long last = -1;
-        for (int stable = 0; stable < 3; ) {
-            Thread.sleep(1500);
-            long now = searchBody("q=" + enc("memory OR network OR chip")).get("total") instanceof Number n ? n.longValue() : -2;
-            stable = now == last ? stable + 1 : 0;
-            last = now;
-        }
-        corpusLoaded = true;
-        return corpus;
+        return pipeline.loadCorpus(broker.getBrokersAsString(), http);
     }
 
     /**

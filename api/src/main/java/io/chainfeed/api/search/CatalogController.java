@@ -1,6 +1,8 @@
 package io.chainfeed.api.search;
 
+import io.chainfeed.api.reference.ReferenceLayers;
 import io.chainfeed.api.web.NotFoundException;
+import io.chainfeed.avro.ChainLayer;
 import io.chainfeed.api.web.ReadViews;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.tags.Tag;
@@ -10,6 +12,7 @@ import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.Size;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -31,10 +34,12 @@ import org.springframework.web.bind.annotation.RestController;
 class CatalogController {
     private final SearchCatalog catalog;
     private final ReadSearch search;
+    private final ReferenceLayers referenceLayers;
 
-    CatalogController(SearchCatalog catalog, ReadSearch search) {
+    CatalogController(SearchCatalog catalog, ReadSearch search, ReferenceLayers referenceLayers) {
         this.catalog = catalog;
         this.search = search;
+        this.referenceLayers = referenceLayers;
     }
 
     @GetMapping("/suggest")
@@ -52,16 +57,33 @@ class CatalogController {
     }
 
     @GetMapping("/layers")
-    @Operation(summary = "Chain layers", description = "The chain layers reads are tagged with, with read counts.")
+    @Operation(summary = "Chain layers", description = "Every chain layer of the reference data (and any other layer "
+            + "reads are tagged with), with its summary, its upstream edges (ids of the layers that supply it) and "
+            + "read counts; by name.")
     Map<String, Object> layers() throws IOException {
-        List<Map<String, Object>> layers = new ArrayList<>();
-        for (SearchCatalog.LayerName l : catalog.layers()) {
+        Map<String, Map<String, Object>> byId = new LinkedHashMap<>();
+        for (ChainLayer l : referenceLayers.all()) {
             Map<String, Object> m = new LinkedHashMap<>();
-            m.put("id", l.id());
-            m.put("name", l.name());
-            m.put("reads", l.reads());
-            layers.add(m);
+            m.put("id", l.getId());
+            m.put("name", l.getName());
+            m.put("summary", l.getSummary());
+            m.put("upstream", List.copyOf(l.getUpstream()));
+            m.put("reads", 0L);
+            byId.put(l.getId(), m);
         }
+        for (SearchCatalog.LayerName l : catalog.layers()) {
+            Map<String, Object> m = byId.computeIfAbsent(l.id(), id -> {
+                Map<String, Object> n = new LinkedHashMap<>();
+                n.put("id", id);
+                n.put("name", l.name());
+                n.put("summary", "");
+                n.put("upstream", List.of());
+                return n;
+            });
+            m.put("reads", l.reads());
+        }
+        List<Map<String, Object>> layers = new ArrayList<>(byId.values());
+        layers.sort(Comparator.comparing(m -> (String) m.get("name"), String.CASE_INSENSITIVE_ORDER));
         return Map.of("layers", layers);
     }
 

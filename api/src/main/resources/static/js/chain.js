@@ -1,0 +1,164 @@
+// The chain map: an SVG of the layer graph (GET /api/v1/layers: ids, names, upstream edges), laid out
+// upstream -> downstream in columns by graph depth, coloured by status from GET /api/v1/chain when the
+// chain model is available. A table repeats the map as text.
+import { el, getJson, message, footer, layerHref, statusLabel } from './common.js';
+
+const SVG = 'http://www.w3.org/2000/svg';
+const COLOURS = { loose: '#1f6fb2', balanced: '#2e7d32', tight: '#b35900', critical: '#b3261e', unknown: '#5f6b7a' };
+const NODE_W = 190; const NODE_H = 58; const GAP_X = 70; const GAP_Y = 22; const PAD = 20; const TOP = 34;
+
+function svg(tag, attrs = {}, ...children) {
+  const e = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
+  for (const c of children) e.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  return e;
+}
+
+/** Depth of each layer: 0 without known upstream, else one more than its deepest upstream layer. */
+export function depths(layers) {
+  const byId = new Map(layers.map((l) => [l.id, l]));
+  const depth = new Map();
+  const visiting = new Set();
+  const visit = (id) => {
+    if (depth.has(id)) return depth.get(id);
+    if (visiting.has(id)) return 0; // a cycle: the reference data forbids it, but never loop
+    visiting.add(id);
+    const ups = (byId.get(id).upstream || []).filter((u) => byId.has(u));
+    const d = ups.length ? 1 + Math.max(...ups.map(visit)) : 0;
+    visiting.delete(id);
+    depth.set(id, d);
+    return d;
+  };
+  layers.forEach((l) => visit(l.id));
+  return depth;
+}
+
+/** Wraps a name into at most two lines of about `max` characters. */
+function lines(name, max = 22) {
+  const words = name.split(/\s+/);
+  const out = [''];
+  for (const w of words) {
+    const cur = out[out.length - 1];
+    if (!cur || (cur + ' ' + w).length <= max || out.length === 2) out[out.length - 1] = cur ? `${cur} ${w}` : w;
+    else out.push(w);
+  }
+  return out.map((l) => (l.length > max + 6 ? l.slice(0, max + 5) + '…' : l));
+}
+
+function draw(layers, status) {
+  const depth = depths(layers);
+  const columns = [];
+  for (const l of layers) (columns[depth.get(l.id)] ||= []).push(l);
+  // order each column by the mean row of its upstream layers (fewer crossings), names breaking ties
+  const row = new Map();
+  columns.forEach((col, c) => {
+    const key = (l) => {
+      const ups = (l.upstream || []).filter((u) => row.has(u)).map((u) => row.get(u));
+      return ups.length ? ups.reduce((a, b) => a + b, 0) / ups.length : 0;
+    };
+    col.sort((a, b) => (c === 0 ? 0 : key(a) - key(b)) || a.name.localeCompare(b.name));
+    col.forEach((l, i) => row.set(l.id, i));
+  });
+  const rows = Math.max(...columns.map((c) => c.length));
+  const width = PAD * 2 + columns.length * NODE_W + (columns.length - 1) * GAP_X;
+  const height = TOP + PAD * 2 + rows * NODE_H + (rows - 1) * GAP_Y;
+  const pos = new Map();
+  columns.forEach((col, c) => col.forEach((l, i) => {
+    const offset = ((rows - col.length) * (NODE_H + GAP_Y)) / 2;
+    pos.set(l.id, { x: PAD + c * (NODE_W + GAP_X), y: TOP + PAD + offset + i * (NODE_H + GAP_Y) });
+  }));
+  const counts = {};
+  for (const l of layers) { const s = status.get(l.id) || 'unknown'; counts[s] = (counts[s] || 0) + 1; }
+  const summary = Object.entries(counts).map(([s, n]) => `${n} ${s === 'unknown' ? 'without live state' : s}`).join(', ');
+  const root = svg('svg', { viewBox: `0 0 ${width} ${height}`, role: 'group', 'aria-labelledby': 'map-title map-desc',
+    id: 'chain-map', preserveAspectRatio: 'xMinYMin meet' },
+  svg('title', { id: 'map-title' }, 'Chain map of the AI supply chain'),
+  svg('desc', { id: 'map-desc' }, `${layers.length} layers in ${columns.length} columns, suppliers on the left and customers on the right; ${summary}. The table below lists the same layers.`),
+  svg('defs', {}, svg('marker', { id: 'arrow', viewBox: '0 0 10 10', refX: 10, refY: 5, markerWidth: 7, markerHeight: 7, orient: 'auto-start-reverse' },
+    svg('path', { d: 'M 0 0 L 10 5 L 0 10 z', fill: '#5f6b7a' }))));
+  columns.forEach((col, c) => root.append(svg('text', { class: 'col-label', x: PAD + c * (NODE_W + GAP_X), y: PAD + 8, 'aria-hidden': 'true' },
+    c === 0 ? 'Raw inputs' : `Step ${c + 1}`)));
+  const edges = svg('g', { 'aria-hidden': 'true' });
+  for (const l of layers) {
+    for (const u of l.upstream || []) {
+      if (!pos.has(u)) continue;
+      const a = pos.get(u); const b = pos.get(l.id);
+      const x1 = a.x + NODE_W; const y1 = a.y + NODE_H / 2; const x2 = b.x; const y2 = b.y + NODE_H / 2;
+      const mx = (x1 + x2) / 2;
+      edges.append(svg('path', { class: 'edge', d: `M ${x1} ${y1} C ${mx} ${y1}, ${mx} ${y2}, ${x2 - 2} ${y2}`,
+        'marker-end': 'url(#arrow)', 'data-from': u, 'data-to': l.id }));
+    }
+  }
+  root.append(edges);
+  for (const l of layers) {
+    const p = pos.get(l.id);
+    const s = status.get(l.id) || 'unknown';
+    const label = lines(l.name);
+    const text = svg('text', { x: p.x + 10, y: p.y + (label.length === 1 ? 24 : 18) });
+    label.forEach((t, i) => text.append(svg('tspan', { x: p.x + 10, dy: i === 0 ? 0 : 16 }, t)));
+    const state = svg('text', { x: p.x + 10, y: p.y + NODE_H - 9, class: 'node-state' }, s === 'unknown' ? '' : statusLabel(s));
+    root.append(svg('a', { href: layerHref(l.id), class: 'node', 'data-layer': l.id, 'data-status': s,
+      'aria-label': `${l.name}: ${s === 'unknown' ? 'no live state' : statusLabel(s)}` },
+    svg('rect', { x: p.x, y: p.y, width: NODE_W, height: NODE_H, rx: 8, fill: COLOURS[s] || COLOURS.unknown }),
+    text, state));
+  }
+  return root;
+}
+
+function legend(hasState) {
+  const keys = hasState ? ['loose', 'balanced', 'tight', 'critical', 'unknown'] : ['unknown'];
+  document.getElementById('legend').replaceChildren(...keys.map((k) => el('li', {},
+    el('span', { class: `swatch status-${k}`, 'aria-hidden': 'true' }), k === 'unknown' ? 'No live state' : statusLabel(k))));
+}
+
+function table(layers, status) {
+  const byId = new Map(layers.map((l) => [l.id, l]));
+  const depth = depths(layers);
+  const sorted = [...layers].sort((a, b) => depth.get(a.id) - depth.get(b.id) || a.name.localeCompare(b.name));
+  return el('table', {},
+    el('caption', { class: 'visually-hidden' }, 'Chain layers, upstream first'),
+    el('thead', {}, el('tr', {}, el('th', { scope: 'col' }, 'Layer'), el('th', { scope: 'col' }, 'State'),
+      el('th', { scope: 'col' }, 'Supplied by'), el('th', { scope: 'col' }, 'Reads'))),
+    el('tbody', {}, sorted.map((l) => el('tr', {},
+      el('th', { scope: 'row' }, el('a', { href: layerHref(l.id) }, l.name)),
+      el('td', {}, statusLabel(status.get(l.id))),
+      el('td', {}, (l.upstream || []).map((u) => (byId.get(u) || {}).name || u).join(', ') || '—'),
+      el('td', {}, String(l.reads ?? 0))))));
+}
+
+async function main() {
+  const map = document.getElementById('map');
+  const note = document.getElementById('chain-status');
+  let layers;
+  try {
+    layers = (await getJson('/api/v1/layers')).layers;
+  } catch (e) {
+    message(map, `The chain layers cannot be loaded: ${e.message}`, 'error');
+    footer(null, null);
+    return;
+  }
+  if (!layers.length) {
+    message(map, 'No chain layers are known yet.');
+    return;
+  }
+  const status = new Map();
+  let chain = null;
+  try {
+    chain = await getJson('/api/v1/chain');
+    for (const l of chain.layers || []) status.set(l.id, l.status);
+    if (chain.asOf) note.replaceChildren(el('p', { class: 'summary-line' }, `Live state as of ${chain.asOf}.`));
+    else note.replaceChildren(el('p', { class: 'summary-line' }, 'No signals yet: every layer is balanced.'));
+  } catch (e) {
+    message(note, e.status === 404 || e.status === 503
+      ? 'The live chain model is not available on this server yet: the map shows the layers without their state.'
+      : `The live chain model cannot be loaded (${e.message}): the map shows the layers without their state.`);
+  }
+  map.replaceChildren(draw(layers, status));
+  legend(status.size > 0);
+  document.getElementById('layer-table').replaceChildren(table(layers, status));
+  const sources = [{ name: 'chainfeed reference data: chain layers and their upstream edges', url: '/api/v1/layers' }];
+  if (chain) sources.push({ name: 'chainfeed chain model from public constraint signals', url: '/api/v1/chain' });
+  footer(chain && chain.disclaimer, sources);
+}
+
+main();

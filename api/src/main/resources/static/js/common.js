@@ -1,0 +1,121 @@
+// Shared helpers for the chainfeed pages. Data is only ever inserted as text (createTextNode /
+// textContent); the one exception, search highlights, goes through highlight(), which builds <mark>
+// elements itself and treats everything else as text.
+
+/** Creates an element; attrs are set as attributes (or properties for on* handlers), children as text or nodes. */
+export function el(tag, attrs = {}, ...children) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k.startsWith('on') && typeof v === 'function') e.addEventListener(k.slice(2), v);
+    else e.setAttribute(k, v === true ? '' : String(v));
+  }
+  append(e, ...children);
+  return e;
+}
+
+export function append(parent, ...children) {
+  for (const c of children.flat()) {
+    if (c === null || c === undefined || c === false) continue;
+    parent.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return parent;
+}
+
+const ENTITIES = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+
+/** Decodes the HTML escapes the API's highlighter writes (&amp; &lt; &#x27; ...) into plain text. */
+export function unescapeHtml(s) {
+  return s.replace(/&(#x[0-9a-fA-F]+|#[0-9]+|[a-zA-Z]+);/g, (m, code) => {
+    if (code[0] === '#') {
+      const n = code[1] === 'x' || code[1] === 'X' ? parseInt(code.slice(2), 16) : parseInt(code.slice(1), 10);
+      return Number.isFinite(n) && n > 0 && n <= 0x10ffff ? String.fromCodePoint(n) : m;
+    }
+    return Object.prototype.hasOwnProperty.call(ENTITIES, code) ? ENTITIES[code] : m;
+  });
+}
+
+/**
+ * A highlighted snippet as DOM nodes: the API HTML-escapes the text and puts <mark>...</mark> around
+ * matches. Only those two exact tags become markup; every other piece becomes a text node.
+ */
+export function highlight(snippet) {
+  const frag = document.createDocumentFragment();
+  let mark = null;
+  for (const part of String(snippet).split(/(<mark>|<\/mark>)/)) {
+    if (part === '<mark>') { mark = document.createElement('mark'); frag.append(mark); continue; }
+    if (part === '</mark>') { mark = null; continue; }
+    if (part) (mark || frag).append(document.createTextNode(unescapeHtml(part)));
+  }
+  return frag;
+}
+
+export class HttpError extends Error {
+  constructor(status, detail) { super(detail || `HTTP ${status}`); this.status = status; }
+}
+
+/** GET a JSON API path; throws HttpError (status 0 when the network failed). */
+export async function getJson(path, signal) {
+  let r;
+  try {
+    r = await fetch(path, { headers: { Accept: 'application/json' }, signal });
+  } catch (e) {
+    if (e.name === 'AbortError') throw e;
+    throw new HttpError(0, 'the API could not be reached');
+  }
+  let body = null;
+  try { body = await r.json(); } catch (e) { /* not JSON */ }
+  if (!r.ok) throw new HttpError(r.status, body && (body.detail || body.title));
+  return body;
+}
+
+/** Replaces the children of a container with a status message (role=status, announced). */
+export function message(container, text, kind = 'info') {
+  container.replaceChildren(el('p', { class: `notice notice-${kind}`, role: kind === 'error' ? 'alert' : 'status' }, text));
+}
+
+export const DISCLAIMER = 'chainfeed is research, not advice: it summarises public sources and says nothing about what to buy or sell.';
+
+/** The page footer's disclaimer (the API's own text when it sends one) and sources list. */
+export function footer(disclaimer, sources) {
+  const d = document.getElementById('disclaimer');
+  if (d) d.textContent = disclaimer || DISCLAIMER;
+  const list = document.getElementById('sources');
+  if (list && sources) list.replaceChildren(...sourceItems(sources));
+}
+
+/** List items for a read's sources: a link for http(s) URLs, plain text otherwise. */
+export function sourceItems(sources) {
+  if (!sources || sources.length === 0) return [el('li', {}, 'No sources listed.')];
+  return sources.map((s) => {
+    const url = typeof s === 'string' ? s : (s.url || s.href || '');
+    const label = typeof s === 'string' ? s : (s.title || s.name || s.url || JSON.stringify(s));
+    return el('li', {}, safeHref(url) ? el('a', { href: url, rel: 'noopener noreferrer' }, label) : label);
+  });
+}
+
+/** Only http(s) and same-site paths become links. */
+export function safeHref(url) {
+  return typeof url === 'string' && (/^https?:\/\//i.test(url) || /^\/(?!\/)/.test(url));
+}
+
+export function termHref(slug) { return `/terms/${encodeURIComponent(slug)}`; }
+export function companyHref(symbol) { return `/companies/${encodeURIComponent(symbol)}`; }
+export function layerHref(id) { return `/layers/${encodeURIComponent(id)}`; }
+
+/** The last path segment of the page URL, decoded: the slug, symbol or id the page is about. */
+export function pathId() {
+  const parts = location.pathname.split('/').filter(Boolean);
+  return decodeURIComponent(parts[parts.length - 1] || '');
+}
+
+/** A list of tag links (layers, companies, terms) as an inline list. */
+export function tagList(label, items, hrefOf, textOf) {
+  if (!items || items.length === 0) return null;
+  return el('div', { class: 'tags' }, el('span', { class: 'tags-label' }, label + ': '),
+    el('ul', { class: 'inline' }, items.map((t) => el('li', {}, el('a', { href: hrefOf(t) }, textOf(t))))));
+}
+
+export function statusLabel(status) {
+  return status ? status.charAt(0).toUpperCase() + status.slice(1) : 'No live state';
+}

@@ -1,0 +1,60 @@
+// A company's page: /companies/{symbol} -> GET /api/v1/companies/{symbol} (the chain model); while the
+// chain model is not there (404/503) the page says so and lists the company's reads from search.
+import { el, getJson, message, footer, pathId, sourceItems, tagList, termHref, layerHref, statusLabel } from './common.js';
+
+const content = document.getElementById('content');
+
+function readItem(r) {
+  const title = r.kind === 'term' && r.slug ? el('a', { href: termHref(r.slug) }, r.title) : r.title;
+  return el('li', { class: 'result' }, el('h3', {}, title), r.summary ? el('p', {}, r.summary) : null,
+    tagList('Layers', r.layers, (l) => layerHref(l.id), (l) => l.name || l.id));
+}
+
+function sourcesOf(reads) {
+  const seen = new Map();
+  for (const r of reads) for (const s of r.sources || []) seen.set(s.url || s.name, s);
+  return [...seen.values()];
+}
+
+async function fallback(symbol, why) {
+  const notice = el('p', { class: 'notice', role: 'status' }, why);
+  let reads = [];
+  try {
+    const p = new URLSearchParams({ q: symbol, company: symbol, size: '10' });
+    reads = (await getJson(`/api/v1/search?${p}`)).results;
+  } catch (e) { /* search down too: the notice says enough */ }
+  const name = reads.length ? ((reads[0].companies || []).find((c) => c.symbol === symbol) || {}).name : null;
+  document.title = `${name || symbol} · chainfeed`;
+  content.replaceChildren(el('h1', {}, name ? `${name} (${symbol})` : symbol), notice,
+    el('h2', {}, 'Reads that tag this company'),
+    reads.length ? el('ol', { class: 'results' }, reads.map(readItem)) : el('p', {}, 'No reads tag this company.'));
+  footer(reads[0] && reads[0].disclaimer, sourcesOf(reads));
+}
+
+async function main() {
+  const symbol = pathId();
+  let c;
+  try {
+    c = await getJson(`/api/v1/companies/${encodeURIComponent(symbol)}`);
+  } catch (e) {
+    const why = e.status === 404
+      ? `The live chain model has no company “${symbol}” (or is not available on this server yet).`
+      : `The live chain model is not available right now (${e.message}).`;
+    await fallback(symbol, why);
+    return;
+  }
+  document.title = `${c.name} (${c.symbol}) · chainfeed`;
+  const layers = (c.layers || []).map((l) => el('li', {}, el('a', { href: layerHref(l.id) }, l.name || l.id), ' ',
+    el('span', { class: `status-badge status-${l.status}` }, statusLabel(l.status))));
+  const exposure = (c.exposure || []).map((x) => el('li', {},
+    el('a', { href: layerHref(x.tightLayer) }, x.tightLayerName || x.tightLayer), ` is ${x.status}, ${x.hops} hop${x.hops === 1 ? '' : 's'} upstream (via ${x.viaLayer})`));
+  const reads = c.latestReads || [];
+  content.replaceChildren(
+    el('h1', {}, `${c.name} (${c.symbol})`),
+    el('h2', {}, 'Layers it owns'), layers.length ? el('ul', {}, layers) : el('p', {}, 'None.'),
+    el('h2', {}, 'Exposure to tight layers upstream'), exposure.length ? el('ul', {}, exposure) : el('p', {}, 'No tight layer upstream.'),
+    el('h2', {}, 'Latest reads'), reads.length ? el('ol', { class: 'results' }, reads.map(readItem)) : el('p', {}, 'No reads yet.'));
+  footer(c.disclaimer, sourcesOf(reads));
+}
+
+main();

@@ -1,0 +1,61 @@
+// A chain layer's page: /layers/{id} -> the reference graph (GET /api/v1/layers) and the live state
+// (GET /api/v1/layers/{id}); without the chain model (404/503) it shows the reference data and says so.
+import { el, getJson, message, footer, pathId, companyHref, layerHref, statusLabel } from './common.js';
+
+const content = document.getElementById('content');
+
+async function main() {
+  const id = pathId();
+  let all = [];
+  let state = null;
+  let stateError = null;
+  try {
+    all = (await getJson('/api/v1/layers')).layers;
+  } catch (e) { /* shown below if the state is missing too */ }
+  try {
+    state = await getJson(`/api/v1/layers/${encodeURIComponent(id)}`);
+  } catch (e) { stateError = e; }
+  const ref = all.find((l) => l.id === id);
+  if (!ref && !state) {
+    document.title = 'Layer not found · chainfeed';
+    message(content, stateError && stateError.status !== 404 ? `The layer cannot be loaded: ${stateError.message}`
+      : `There is no chain layer “${id}”.`, 'info');
+    footer(null, [{ name: 'chainfeed reference data: chain layers', url: '/api/v1/layers' }]);
+    return;
+  }
+  const name = (ref && ref.name) || state.name;
+  document.title = `${name} · chainfeed`;
+  const byId = new Map(all.map((l) => [l.id, l]));
+  const link = (lid) => el('li', {}, el('a', { href: layerHref(lid) }, (byId.get(lid) || {}).name || lid));
+  const upstream = ref ? ref.upstream : [];
+  const downstream = all.filter((l) => (l.upstream || []).includes(id)).map((l) => l.id);
+  const parts = [el('h1', {}, name)];
+  if (ref && ref.summary) parts.push(el('p', { class: 'lead' }, ref.summary));
+  if (state) {
+    parts.push(el('div', { class: 'panel' },
+      el('p', {}, 'Live state: ', el('span', { class: `status-badge status-${state.status}` }, statusLabel(state.status)),
+        ` · trend ${state.trend} · pressure ${Number(state.pressure).toFixed(2)}`,
+        state.asOf ? ` · as of ${state.asOf}` : ' · no signals yet')));
+  } else {
+    parts.push(el('p', { class: 'notice', role: 'status' }, stateError && stateError.status !== 404
+      ? `The live chain model is not available right now (${stateError.message}).`
+      : 'The live chain model has no state for this layer yet (or is not available on this server yet).'));
+  }
+  parts.push(el('h2', {}, 'Supplied by'), upstream.length ? el('ul', {}, upstream.map(link)) : el('p', {}, 'No upstream layer.'));
+  parts.push(el('h2', {}, 'Supplies'), downstream.length ? el('ul', {}, downstream.map(link)) : el('p', {}, 'No downstream layer.'));
+  if (state && state.owners && state.owners.length) {
+    parts.push(el('h2', {}, 'Companies in this layer'), el('ul', { class: 'inline' }, state.owners.map((c) =>
+      el('li', {}, c.symbol ? el('a', { href: companyHref(c.symbol) }, `${c.name} (${c.symbol})`) : c.name))));
+  }
+  const causes = state ? state.causes || [] : [];
+  if (causes.length) {
+    parts.push(el('h2', {}, 'Why'), el('ul', {}, causes.map((c) =>
+      el('li', {}, `${c.headline} (${c.direction}${c.hops ? `, ${c.hops} hop${c.hops === 1 ? '' : 's'} from ${c.originLayer}` : ''})`))));
+  }
+  content.replaceChildren(...parts);
+  const sources = [{ name: 'chainfeed reference data: chain layers', url: '/api/v1/layers' }]
+    .concat(causes.map((c) => ({ name: `Signal: ${c.headline}`, url: `/api/v1/reads/${encodeURIComponent(c.readId || `signal:${c.signalId}`)}` })));
+  footer(state && state.disclaimer, sources);
+}
+
+main();

@@ -1,0 +1,40 @@
+// A glossary term's page: /terms/{slug} -> GET /api/v1/terms/{slug}.
+import { el, getJson, message, footer, pathId, tagList, termHref, companyHref, layerHref } from './common.js';
+
+const content = document.getElementById('content');
+
+function paragraphs(text) {
+  return String(text || '').split(/\n\s*\n/).map((p) => p.trim()).filter(Boolean).map((p) => el('p', {}, p));
+}
+
+async function main() {
+  const slug = pathId();
+  let t;
+  try {
+    t = await getJson(`/api/v1/terms/${encodeURIComponent(slug)}`);
+  } catch (e) {
+    document.title = 'Term not found · chainfeed';
+    message(content, e.status === 404 ? `There is no glossary term “${slug}”.` : `The term cannot be loaded: ${e.message}`,
+      e.status === 404 ? 'info' : 'error');
+    footer(null, []);
+    return;
+  }
+  document.title = `${t.title} · chainfeed`;
+  const related = (t.related || []).map((r) => el('li', {},
+    r.exists ? el('a', { href: termHref(r.slug) }, r.title || r.slug) : (r.title || r.slug),
+    r.exists && r.summary ? ` — ${r.summary}` : ''));
+  content.replaceChildren(
+    el('article', { 'aria-labelledby': 'term-title' },
+      el('h1', { id: 'term-title' }, t.title),
+      t.aliases && t.aliases.length ? el('p', { class: 'summary-line' }, `Also called: ${t.aliases.join(', ')}`) : null,
+      t.summary ? el('p', { class: 'lead' }, t.summary) : null,
+      el('div', { class: 'panel' },
+        tagList('Layer', t.layers, (l) => layerHref(l.id), (l) => l.name || l.id),
+        tagList('Companies', t.companies, (c) => companyHref(c.symbol), (c) => `${c.name} (${c.symbol})`)),
+      (t.sections || []).map((s) => el('section', { class: 'section' }, el('h2', {}, s.heading || s.key), paragraphs(s.body))),
+      related.length ? el('section', { class: 'section' }, el('h2', {}, 'Related terms'), el('ul', {}, related)) : null,
+      el('p', { class: 'summary-line' }, `Version ${t.version}${t.updatedAt ? `, updated ${t.updatedAt}` : ''}`)));
+  footer(t.disclaimer, t.sources);
+}
+
+main();

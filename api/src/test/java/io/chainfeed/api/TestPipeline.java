@@ -1,0 +1,156 @@
+package io.chainfeed.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import co.elastic.clients.elasticsearch.ElasticsearchClient;
+import io.chainfeed.infra.ElasticsearchNode;
+import io.chainfeed.infra.IndexSetup;
+import io.chainfeed.infra.ReadsIndex;
+import io.chainfeed.infra.TopicSetup;
+import io.chainfeed.ingest.IngestService;
+import io.chainfeed.ingest.corpus.Corpus;
+import io.chainfeed.ingest.page.GlossaryPageParser;
+import io.chainfeed.ingest.publish.KafkaClients;
+import io.chainfeed.ingest.publish.TermPublisher;
+import io.chainfeed.schemas.Topics;
+import io.chainfeed.streams.index.ReadIndexer;
+import io.chainfeed.streams.tagging.TaggingTopology;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Properties;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsConfig;
+import org.elasticsearch.client.RestClient;
+import org.springframework.boot.test.web.client.TestRestTemplate;
+import org.springframework.core.ParameterizedTypeReference;
+import org.springframework.http.HttpMethod;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ResponseEntity;
+
+/**
+ * The real pipeline behind the api ITs: an Elasticsearch process, the tagging topology and the indexer
+ * on the test's embedded Kafka broker, and the bundled corpus loaded through the real ingest publisher.
+ * One per IT class, held in a static field: {@link #startElasticsearch()} in {@code @BeforeAll},
+ * {@link #esUri()} for {@code spring.elasticsearch.uris}, {@link #close()} in {@code @AfterAll}.
+ */
+final class TestPipeline implements AutoCloseable {
+    private static final ParameterizedTypeReference<Map<String, Object>> JSON = new ParameterizedTypeReference<>() {
+    };
+    private final String name;
+    private ElasticsearchNode es;
+    private KafkaStreams streams;
+    private ReadIndexer indexer;
+    private Thread indexerThread;
+    private Corpus corpus;
+
+    /** @param name the IT's name: streams application id, Elasticsearch and state directories */
+    TestPipeline(String name) {
+        this.name = name;
+    }
+
+    void startElasticsearch() throws Exception {
+        es = ElasticsearchNode.builder(Path.of(System.getProperty("chainfeed.es.home")), Path.of("target", "it-es-" + name))
+                .httpPort(0)
+                .build();
+        es.start();
+    }
+
+    URI esUri() {
+        return es.httpUri();
+    }
+
+    /** Creates the topics and the index and starts the tagging topology and the indexer, once. */
+    synchronized void start(String bootstrap, RestClient restClient, ElasticsearchClient esClient) throws Exception {
+        if (streams != null) {
+            return;
+        }
+        TopicSetup.ensure(bootstrap, Topics.all(1), (short) 1);
+        IndexSetup.ensureReadsIndex(restClient);
+
+        Properties config = new Properties();
+        config.put(StreamsConfig.APPLICATION_ID_CONFIG, name);
+        config.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        config.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
+        config.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, 1);
+        config.put(StreamsConfig.STATE_DIR_CONFIG, Path.of("target", "it-streams-state-" + name).toAbsolutePath().toString());
+        streams = new KafkaStreams(TaggingTopology.buildTopology(config), config);
+        streams.start();
+        await().atMost(Duration.ofSeconds(60)).until(() -> streams.state() == KafkaStreams.State.RUNNING);
+
+        KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
+                ConsumerConfig.GROUP_ID_CONFIG, name + "-indexer",
+                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
+                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
+                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"),
+                new StringDeserializer(), new ByteArrayDeserializer());
+        KafkaProducer<byte[], byte[]> dlq = new KafkaProducer<>(Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap, ProducerConfig.ACKS_CONFIG, "all"),
+                new ByteArraySerializer(), new ByteArraySerializer());
+        indexer = new ReadIndexer(consumer, dlq, esClient, ReadsIndex.ALIAS);
+        indexerThread = new Thread(indexer, name + "-indexer");
+        indexerThread.start();
+    }
+
+    /**
+     * Loads the whole bundled corpus (reference data and terms) through the real pipeline, once, and
+     * waits until every term is readable through the api and the index is quiet.
+     *
+     * @param http the api under test
+     * @return the bundled corpus
+     */
+    synchronized Corpus loadCorpus(String bootstrap, TestRestTemplate http) throws Exception {
+        if (corpus != null) {
+            return corpus;
+        }
+        Corpus bundled = Corpus.loadBundled();
+        try (KafkaProducer<String, byte[]> producer = KafkaClients.producer(bootstrap, name + "-corpus");
+             KafkaConsumer<String, byte[]> ledger = KafkaClients.ledgerConsumer(bootstrap)) {
+            TermPublisher publisher = new TermPublisher(producer, ledger, Clock.systemUTC());
+            new IngestService(new GlossaryPageParser(bundled.referenceData()), publisher, bundled).loadCorpus(bundled);
+        }
+        assertThat(bundled.terms()).hasSizeGreaterThanOrEqualTo(50);
+        for (var term : bundled.terms()) {
+            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
+                    .until(() -> http.exchange("/api/v1/reads/term:" + term.slug(), HttpMethod.GET, null, JSON)
+                            .getStatusCode() == HttpStatus.OK);
+        }
+        // Tagging re-runs when reference data arrives after a term: wait until the index is quiet.
+        long last = -1;
+        for (int stable = 0; stable < 3; ) {
+            Thread.sleep(1500);
+            ResponseEntity<Map<String, Object>> r = http.exchange(
+                    URI.create("/api/v1/search?q=memory+OR+network+OR+chip"), HttpMethod.GET, null, JSON);
+            long now = r.getBody() != null && r.getBody().get("total") instanceof Number n ? n.longValue() : -2;
+            stable = now == last ? stable + 1 : 0;
+            last = now;
+        }
+        corpus = bundled;
+        return corpus;
+    }
+
+    @Override
+    public void close() throws Exception {
+        if (indexer != null) {
+            indexer.close();
+            indexerThread.join(10_000);
+        }
+        if (streams != null) {
+            streams.close(Duration.ofSeconds(10));
+        }
+        if (es != null) {
+            es.close();
+        }
+    }
+}

@@ -1,0 +1,305 @@
+package io.chainfeed.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.fail;
+import static org.awaitility.Awaitility.await;
+
+import co.elastic.clients.elasticsearch.ElasticsearchClient;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.logging.Level;
+import org.elasticsearch.client.RestClient;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+import org.openqa.selenium.Dimension;
+import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.Keys;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.logging.LogEntry;
+import org.openqa.selenium.logging.LogType;
+import org.openqa.selenium.logging.LoggingPreferences;
+import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.WebDriverWait;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.client.TestRestTemplate;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.core.ParameterizedTypeReference;
+import org.springframework.http.HttpMethod;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ResponseEntity;
+import org.springframework.kafka.test.EmbeddedKafkaBroker;
+import org.springframework.kafka.test.context.EmbeddedKafka;
+import org.springframework.test.annotation.DirtiesContext;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+/**
+ * The web pages in a real headless Chromium (Debian's {@code chromium} and {@code chromium-driver},
+ * driven by Selenium) over the real pipeline with the bundled corpus: instant search with highlights and
+ * facets, a facet filter, a term page, company and layer pages, the chain map; the disclaimer and the
+ * sources on every page; no Content-Security-Policy violation. Screenshots go to
+ * {@code target/screenshots}. Without chromium and chromedriver the class is skipped, or fails when
+ * {@code CI=true}.
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+@EmbeddedKafka(kraft = true, partitions = 1, bootstrapServersProperty = "spring.kafka.bootstrap-servers")
+@DirtiesContext
+class WebPagesIT {
+    private static final ParameterizedTypeReference<Map<String, Object>> JSON = new ParameterizedTypeReference<>() {
+    };
+    private static final TestPipeline pipeline = new TestPipeline("web-pages-it");
+    private static final Path SCREENSHOTS = Path.of("target", "screenshots");
+    private static Path chromium;
+    private static Path chromedriver;
+    private static WebDriver driver;
+
+    @LocalServerPort
+    int port;
+    @Autowired
+    TestRestTemplate http;
+    @Autowired
+    EmbeddedKafkaBroker broker;
+    @Autowired
+    ElasticsearchClient esClient;
+    @Autowired
+    RestClient restClient;
+
+    @BeforeAll
+    static void findChromiumAndStartElasticsearch() throws Exception {
+        chromium = firstExecutable("/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome");
+        chromedriver = firstExecutable("/usr/bin/chromedriver", "/usr/lib/chromium/chromedriver");
+        if (chromium == null || chromedriver == null) {
+            String msg = "WebPagesIT needs Debian's chromium and chromium-driver (apt-get install -y chromium "
+                    + "chromium-driver); found chromium=" + chromium + ", chromedriver=" + chromedriver;
+            if ("true".equalsIgnoreCase(System.getenv("CI"))) {
+                fail(msg);
+            }
+            Assumptions.abort(msg);
+        }
+        pipeline.startElasticsearch();
+    }
+
+    @DynamicPropertySource
+    static void elasticsearch(DynamicPropertyRegistry registry) {
+        registry.add("spring.elasticsearch.uris", () -> pipeline.esUri().toString());
+    }
+
+    @AfterAll
+    static void stopAll() throws Exception {
+        try {
+            if (driver != null) {
+                driver.quit();
+            }
+        } finally {
+            pipeline.close();
+        }
+    }
+
+    private static Path firstExecutable(String... paths) {
+        for (String p : paths) {
+            if (Files.isExecutable(Path.of(p))) {
+                return Path.of(p);
+            }
+        }
+        return null;
+    }
+
+    private WebDriver browser() throws Exception {
+        if (driver == null) {
+            ChromeOptions options = new ChromeOptions();
+            options.setBinary(chromium.toFile());
+            Path profile = Files.createTempDirectory("chainfeed-chromium-");
+            options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                    "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                    "--user-data-dir=" + profile, "--window-size=1280,1000", "--lang=en-US");
+            LoggingPreferences logs = new LoggingPreferences();
+            logs.enable(LogType.BROWSER, Level.ALL);
+            options.setCapability("goog:loggingPrefs", logs);
+            ChromeDriverService service = new ChromeDriverService.Builder()
+                    .usingDriverExecutable(chromedriver.toFile()).usingAnyFreePort().build();
+            driver = new ChromeDriver(service, options);
+            driver.manage().timeouts().pageLoadTimeout(Duration.ofSeconds(30));
+        }
+        return driver;
+    }
+
+    private String url(String path) {
+        return "http://127.0.0.1:" + port + path;
+    }
+
+    private WebDriverWait waiting() {
+        return new WebDriverWait(driver, Duration.ofSeconds(20));
+    }
+
+    private void screenshot(String name) throws Exception {
+        Files.createDirectories(SCREENSHOTS);
+        byte[] png = ((org.openqa.selenium.TakesScreenshot) driver).getScreenshotAs(OutputType.BYTES);
+        Files.write(SCREENSHOTS.resolve(name + ".png"), png);
+    }
+
+    /** The footer of every page: the disclaimer, and a non-empty sources list once the page has loaded. */
+    private void assertDisclaimerAndSources(String page) {
+        waiting().until(d -> !d.findElement(By.id("sources")).getText().contains("Loading"));
+        assertThat(driver.findElement(By.id("disclaimer")).getText()).as(page).containsIgnoringCase("research, not advice");
+        List<WebElement> sources = driver.findElements(By.cssSelector("#sources li"));
+        assertThat(sources).as(page + " sources").isNotEmpty();
+        assertThat(driver.findElement(By.tagName("html")).getAttribute("lang")).isEqualTo("en");
+        assertThat(driver.findElements(By.cssSelector("main#main"))).as(page + " main landmark").hasSize(1);
+    }
+
+    /** Console entries a Content-Security-Policy violation (or any script error) leaves. */
+    private List<String> scriptProblems() {
+        List<String> out = new ArrayList<>();
+        for (LogEntry e : driver.manage().logs().get(LogType.BROWSER)) {
+            String m = e.getMessage();
+            if (m.contains("Content Security Policy") || m.contains("Refused") || m.contains("Uncaught")) {
+                out.add(m);
+            }
+        }
+        return out;
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void searchFacetsTermCompanyLayerAndChainPagesInChromium() throws Exception {
+        pipeline.start(broker.getBrokersAsString(), restClient, esClient);
+        pipeline.loadCorpus(broker.getBrokersAsString(), http);
+        // The layers endpoint carries the upstream edges the map is drawn from (read from the reference topic).
+        List<Map<String, Object>> layers = await().atMost(Duration.ofSeconds(30)).until(
+                () -> (List<Map<String, Object>>) http.exchange("/api/v1/layers", HttpMethod.GET, null, JSON).getBody().get("layers"),
+                l -> l.stream().anyMatch(x -> x.get("id").equals("network-fabric") && !((List<?>) x.get("upstream")).isEmpty()));
+
+        ResponseEntity<String> home = http.getForEntity("/", String.class);
+        assertThat(home.getStatusCode()).isEqualTo(HttpStatus.OK);
+        String csp = home.getHeaders().getFirst("Content-Security-Policy");
+        assertThat(csp).contains("default-src 'self'", "script-src 'self'").doesNotContain("unsafe-inline");
+        assertThat(home.getBody()).doesNotContain("<script>").contains("<html lang=\"en\">");
+        for (String page : List.of("/terms/hbm", "/companies/2345.TW", "/layers/memory", "/chain")) {
+            ResponseEntity<String> r = http.getForEntity(page, String.class);
+            assertThat(r.getStatusCode()).as(page).isEqualTo(HttpStatus.OK);
+            assertThat(r.getHeaders().getFirst("Content-Security-Policy")).as(page).isEqualTo(csp);
+        }
+
+        WebDriver d = browser();
+        // Search: results appear while typing (no submit), with highlights and facets.
+        d.get(url("/"));
+        assertThat(d.switchTo().activeElement().getAttribute("id")).isEqualTo("q");
+        d.findElement(By.id("q")).sendKeys("memory");
+        waiting().until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("#results .result .snippet mark")));
+        waiting().until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("#facets fieldset[data-facet=layer] input")));
+        assertThat(d.findElement(By.id("status")).getText()).contains("match");
+        assertThat(d.getCurrentUrl()).contains("q=memory");
+        // Highlights: only <mark> elements inside snippets, never other markup from data.
+        List<String> tags = (List<String>) ((JavascriptExecutor) d).executeScript(
+                "return [...document.querySelectorAll('.snippet *')].map(e => e.tagName)");
+        assertThat(tags).isNotEmpty().containsOnly("MARK");
+        assertThat(d.findElements(By.cssSelector("#results .result details.sources li"))).isNotEmpty();
+        screenshot("search");
+
+        // A facet filters the results: every result then carries that layer.
+        WebElement facet = d.findElement(By.cssSelector("#facets fieldset[data-facet=layer] input"));
+        String layerId = facet.getAttribute("value");
+        String before = d.findElement(By.id("status")).getText();
+        facet.click();
+        waiting().until(x -> x.getCurrentUrl().contains("layer=" + layerId)
+                && !x.findElement(By.id("status")).getText().equals(before)
+                && !x.findElement(By.id("status")).getText().startsWith("Searching"));
+        List<WebElement> results = d.findElements(By.cssSelector("#results .result"));
+        assertThat(results).isNotEmpty().allSatisfy(r ->
+                assertThat(r.findElements(By.cssSelector("a[href='/layers/" + layerId + "']"))).isNotEmpty());
+        assertThat(d.findElement(By.cssSelector("#facets fieldset[data-facet=layer] input[value='" + layerId + "']"))
+                .isSelected()).isTrue();
+
+        // Untrusted text renders as text.
+        WebElement q = d.findElement(By.id("q"));
+        q.sendKeys(Keys.chord(Keys.CONTROL, "a"), "<img src=x id=injected> memory");
+        waiting().until(x -> x.findElement(By.id("status")).getText().contains("<img src=x id=injected>"));
+        assertThat(d.findElements(By.id("injected"))).isEmpty();
+
+        // The phone layout: one column, still usable.
+        d.manage().window().setSize(new Dimension(390, 844));
+        d.get(url("/?q=" + java.net.URLEncoder.encode("through-silicon vias", java.nio.charset.StandardCharsets.UTF_8)));
+        waiting().until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("#results .result .snippet mark")));
+        Long scrollWidth = (Long) ((JavascriptExecutor) d).executeScript("return document.documentElement.scrollWidth");
+        assertThat(scrollWidth).as("no horizontal scrolling on a phone").isLessThanOrEqualTo(390L);
+        screenshot("search-mobile");
+        d.manage().window().setSize(new Dimension(1280, 1000));
+
+        // A term page, opened from a result.
+        d.findElement(By.cssSelector("#results .result h3 a[href^='/terms/']")).click();
+        waiting().until(ExpectedConditions.urlContains("/terms/"));
+        waiting().until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("#term-title")));
+        assertThat(d.findElement(By.id("term-title")).getText()).isEqualTo("HBM");
+        assertThat(d.getTitle()).startsWith("HBM");
+        assertThat(d.findElements(By.cssSelector("article section h2"))).isNotEmpty();
+        assertDisclaimerAndSources("term page");
+        assertThat(d.findElements(By.cssSelector("#sources li a[href^='http']"))).isNotEmpty();
+        screenshot("term");
+        d.get(url("/terms/no-such-term"));
+        waiting().until(x -> x.findElement(By.id("content")).getText().contains("no glossary term"));
+
+        // Company and layer pages: the live chain model when the api has it, a clear message when not.
+        d.get(url("/companies/2345.TW"));
+        waiting().until(x -> !x.findElements(By.tagName("h1")).isEmpty());
+        assertThat(d.findElement(By.tagName("h1")).getText()).contains("2345.TW");
+        assertDisclaimerAndSources("company page");
+        boolean chainModel = http.getForEntity("/api/v1/chain", String.class).getStatusCode() == HttpStatus.OK;
+        if (!chainModel) {
+            assertThat(d.findElement(By.cssSelector("main .notice")).getText()).contains("chain model");
+        }
+        screenshot("company");
+
+        d.get(url("/layers/network-fabric"));
+        waiting().until(x -> !x.findElements(By.tagName("h1")).isEmpty());
+        assertThat(d.findElement(By.tagName("h1")).getText()).isEqualTo("Network fabric");
+        assertThat(d.findElements(By.cssSelector("main a[href^='/layers/']"))).isNotEmpty();
+        assertDisclaimerAndSources("layer page");
+        screenshot("layer");
+
+        // The chain map: every layer a node, upstream to the left of downstream, named for screen readers.
+        d.manage().window().setSize(new Dimension(1400, 1100));
+        d.get(url("/chain"));
+        waiting().until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("svg#chain-map a.node")));
+        assertThat(d.findElements(By.cssSelector("svg#chain-map a.node"))).hasSize(layers.size());
+        assertThat(d.findElement(By.cssSelector("svg#chain-map title")).getAttribute("textContent")).contains("Chain map");
+        assertThat(d.findElement(By.cssSelector("svg#chain-map desc")).getAttribute("textContent")).contains("layers");
+        List<Map<String, Object>> misplaced = (List<Map<String, Object>>) ((JavascriptExecutor) d).executeScript("""
+                const x = id => +document.querySelector(`a.node[data-layer="${id}"] rect`).getAttribute('x');
+                return [...document.querySelectorAll('path.edge')]
+                  .filter(e => x(e.dataset.from) >= x(e.dataset.to)).map(e => ({from: e.dataset.from, to: e.dataset.to}));""");
+        assertThat(misplaced).isEmpty();
+        assertThat(d.findElements(By.cssSelector("path.edge"))).hasSizeGreaterThanOrEqualTo(layers.size() - 4);
+        if (chainModel) {
+            List<Map<String, Object>> states = (List<Map<String, Object>>) http.exchange("/api/v1/chain", HttpMethod.GET,
+                    null, JSON).getBody().get("layers");
+            for (Map<String, Object> s : states) {
+                assertThat(d.findElement(By.cssSelector("a.node[data-layer='" + s.get("id") + "']")).getAttribute("data-status"))
+                        .isEqualTo(s.get("status"));
+            }
+        } else {
+            assertThat(d.findElement(By.id("chain-status")).getText()).contains("not available");
+        }
+        assertThat(d.findElements(By.cssSelector("#layer-table tbody tr"))).hasSize(layers.size());
+        assertDisclaimerAndSources("chain map");
+        screenshot("chain");
+        // Keyboard: the nodes are links reachable with Tab.
+        assertThat((Boolean) ((JavascriptExecutor) d).executeScript(
+                "const a = document.querySelector('svg#chain-map a.node'); a.focus(); return document.activeElement === a"))
+                .isTrue();
+
+        assertThat(scriptProblems()).as("CSP violations or script errors in the console").isEmpty();
+    }
+}
