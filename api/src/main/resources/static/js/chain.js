@@ -5,7 +5,7 @@ import { el, getJson, message, footer, layerHref, statusLabel } from './common.j
 
 const SVG = 'http://www.w3.org/2000/svg';
 const COLOURS = { loose: '#1f6fb2', balanced: '#2e7d32', tight: '#b35900', critical: '#b3261e', unknown: '#5f6b7a' };
-const NODE_W = 190; const NODE_H = 58; const GAP_X = 70; const GAP_Y = 22; const PAD = 20; const TOP = 34;
+const NODE_W = 150; const NODE_H = 62; const GAP_X = 36; const GAP_Y = 22; const PAD = 16; const TOP = 30;
 
 function svg(tag, attrs = {}, ...children) {
   const e = document.createElementNS(SVG, tag);
@@ -34,7 +34,7 @@ export function depths(layers) {
 }
 
 /** Wraps a name into at most two lines of about `max` characters. */
-function lines(name, max = 22) {
+function lines(name, max = 18) {
   const words = name.split(/\s+/);
   const out = [''];
   for (const w of words) {
@@ -42,7 +42,7 @@ function lines(name, max = 22) {
     if (!cur || (cur + ' ' + w).length <= max || out.length === 2) out[out.length - 1] = cur ? `${cur} ${w}` : w;
     else out.push(w);
   }
-  return out.map((l) => (l.length > max + 6 ? l.slice(0, max + 5) + '…' : l));
+  return out.map((l) => (l.length > max + 3 ? l.slice(0, max + 2) + '…' : l));
 }
 
 function draw(layers, status) {
@@ -94,9 +94,9 @@ function draw(layers, status) {
     const p = pos.get(l.id);
     const s = status.get(l.id) || 'unknown';
     const label = lines(l.name);
-    const text = svg('text', { x: p.x + 10, y: p.y + (label.length === 1 ? 24 : 18) });
-    label.forEach((t, i) => text.append(svg('tspan', { x: p.x + 10, dy: i === 0 ? 0 : 16 }, t)));
-    const state = svg('text', { x: p.x + 10, y: p.y + NODE_H - 9, class: 'node-state' }, s === 'unknown' ? '' : statusLabel(s));
+    const text = svg('text', { x: p.x + 9, y: p.y + (label.length === 1 ? 24 : 19) });
+    label.forEach((t, i) => text.append(svg('tspan', { x: p.x + 9, dy: i === 0 ? 0 : 16 }, t)));
+    const state = svg('text', { x: p.x + 9, y: p.y + NODE_H - 8, class: 'node-state' }, s === 'unknown' ? '' : statusLabel(s));
     root.append(svg('a', { href: layerHref(l.id), class: 'node', 'data-layer': l.id, 'data-status': s,
       'aria-label': `${l.name}: ${s === 'unknown' ? 'no live state' : statusLabel(s)}` },
     svg('rect', { x: p.x, y: p.y, width: NODE_W, height: NODE_H, rx: 8, fill: COLOURS[s] || COLOURS.unknown }),

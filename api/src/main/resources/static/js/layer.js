@@ -1,6 +1,6 @@
 // A chain layer's page: /layers/{id} -> the reference graph (GET /api/v1/layers) and the live state
 // (GET /api/v1/layers/{id}); without the chain model (404/503) it shows the reference data and says so.
-import { el, getJson, message, footer, pathId, companyHref, layerHref, statusLabel } from './common.js';
+import { el, getJson, message, footer, pathId, companyHref, layerHref, termHref, statusLabel } from './common.js';
 
 const content = document.getElementById('content');
 
@@ -52,10 +52,23 @@ async function main() {
     parts.push(el('h2', {}, 'Why'), el('ul', {}, causes.map((c) =>
       el('li', {}, `${c.headline} (${c.direction}${c.hops ? `, ${c.hops} hop${c.hops === 1 ? '' : 's'} from ${c.originLayer}` : ''})`))));
   }
+  // reads tagged with this layer that name it (any of its words when none names it in full)
+  let reads = [];
+  try {
+    reads = (await getJson(`/api/v1/search?${new URLSearchParams({ q: name, layer: id, size: '10' })}`)).results;
+  } catch (e) { /* the page stands without them */ }
+  if (reads.length) {
+    parts.push(el('h2', {}, 'Reads about this layer'), el('ul', {}, reads.map((r) => el('li', {},
+      r.kind === 'term' && r.slug ? el('a', { href: termHref(r.slug) }, r.title) : r.title,
+      r.summary ? ` — ${r.summary}` : ''))));
+  }
   content.replaceChildren(...parts);
+  const seen = new Map();
+  for (const r of reads) for (const s of r.sources || []) seen.set(s.url || s.name, s);
   const sources = [{ name: 'chainfeed reference data: chain layers', url: '/api/v1/layers' }]
-    .concat(causes.map((c) => ({ name: `Signal: ${c.headline}`, url: `/api/v1/reads/${encodeURIComponent(c.readId || `signal:${c.signalId}`)}` })));
-  footer(state && state.disclaimer, sources);
+    .concat(causes.map((c) => ({ name: `Signal: ${c.headline}`, url: `/api/v1/reads/${encodeURIComponent(c.readId || `signal:${c.signalId}`)}` })))
+    .concat([...seen.values()]);
+  footer((state && state.disclaimer) || (reads[0] && reads[0].disclaimer), sources);
 }
 
 main();
