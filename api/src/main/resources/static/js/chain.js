@@ -34,7 +34,7 @@ export function depths(layers) {
 }
 
 /** Wraps a name into at most two lines of about `max` characters. */
-function lines(name, max = 18) {
+function lines(name, max = 16) {
   const words = name.split(/\s+/);
   const out = [''];
   for (const w of words) {

@@ -29,7 +29,7 @@ async function main() {
       t.aliases && t.aliases.length ? el('p', { class: 'summary-line' }, `Also called: ${t.aliases.join(', ')}`) : null,
       t.summary ? el('p', { class: 'lead' }, t.summary) : null,
       el('div', { class: 'panel' },
-        tagList('Layer', t.layers, (l) => layerHref(l.id), (l) => l.name || l.id),
+        tagList('Layers', t.layers, (l) => layerHref(l.id), (l) => l.name || l.id),
         tagList('Companies', t.companies, (c) => companyHref(c.symbol), (c) => `${c.name} (${c.symbol})`)),
       (t.sections || []).map((s) => el('section', { class: 'section' }, el('h2', {}, s.heading || s.key), paragraphs(s.body))),
       related.length ? el('section', { class: 'section' }, el('h2', {}, 'Related terms'), el('ul', {}, related)) : null,
