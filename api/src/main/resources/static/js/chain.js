@@ -146,7 +146,8 @@ async function main() {
   try {
     chain = await getJson('/api/v1/chain');
     for (const l of chain.layers || []) status.set(l.id, l.status);
-    if (chain.asOf) note.replaceChildren(el('p', { class: 'summary-line' }, `Live state as of ${chain.asOf}.`));
+    if (status.size === 0) message(note, 'The live chain model has no layer state yet: the map shows the layers without their state.');
+    else if (chain.asOf) note.replaceChildren(el('p', { class: 'summary-line' }, `Live state as of ${chain.asOf}.`));
     else note.replaceChildren(el('p', { class: 'summary-line' }, 'No signals yet: every layer is balanced.'));
   } catch (e) {
     message(note, e.status === 404 || e.status === 503

@@ -290,7 +290,7 @@ class WebPagesIT {
                         .isEqualTo(s.get("status"));
             }
         } else {
-            assertThat(d.findElement(By.id("chain-status")).getText()).contains("not available");
+            assertThat(d.findElement(By.id("chain-status")).getText()).contains("without their state");
         }
         assertThat(d.findElements(By.cssSelector("#layer-table tbody tr"))).hasSize(layers.size());
         assertDisclaimerAndSources("chain map");
