@@ -223,6 +223,17 @@ class WebPagesIT {
         assertThat(d.findElement(By.cssSelector("#facets fieldset[data-facet=layer] input[value='" + layerId + "']"))
                 .isSelected()).isTrue();
 
+        // The highlight renderer builds <mark> elements and nothing else, whatever the snippet holds.
+        Map<String, Object> rendered = (Map<String, Object>) ((JavascriptExecutor) d).executeAsyncScript("""
+                const done = arguments[arguments.length - 1];
+                import('/js/common.js').then(m => {
+                  const box = document.createElement('p');
+                  box.append(m.highlight('<mark>HBM</mark> &lt;b&gt;x&lt;/b&gt; &amp; <img src=x onerror=alert(1)><mark>y</mark><script>z</script>'));
+                  done({tags: [...box.querySelectorAll('*')].map(e => e.tagName), text: box.textContent});
+                });""");
+        assertThat((List<String>) rendered.get("tags")).containsExactly("MARK", "MARK");
+        assertThat(rendered.get("text")).isEqualTo("HBM <b>x</b> & <img src=x onerror=alert(1)>y<script>z</script>");
+
         // Untrusted text renders as text.
         WebElement q = d.findElement(By.id("q"));
         q.sendKeys(Keys.chord(Keys.CONTROL, "a"), "<img src=x id=injected> memory");
