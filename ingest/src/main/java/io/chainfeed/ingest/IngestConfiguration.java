@@ -6,6 +6,9 @@ import io.chainfeed.ingest.corpus.Corpus;
 import io.chainfeed.ingest.page.GlossaryPageParser;
 import io.chainfeed.ingest.publish.KafkaClients;
 import io.chainfeed.ingest.publish.TermPublisher;
+import io.chainfeed.ingest.signal.SignalIngest;
+import io.chainfeed.ingest.signal.SignalValidator;
+import io.chainfeed.ingest.web.EditorKeys;
 import io.chainfeed.schemas.Topics;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -54,6 +57,16 @@ class IngestConfiguration {
             publisher.loadLedger(consumer, Duration.ofSeconds(60));
         }
         return publisher;
+    }
+
+    @Bean
+    SignalIngest signalIngest(Corpus corpus, KafkaProducer<String, byte[]> producer) {
+        return new SignalIngest(new SignalValidator(corpus.layers()), producer, Clock.systemUTC());
+    }
+
+    @Bean
+    EditorKeys editorKeys(IngestProperties props) {
+        return new EditorKeys(props.editorKeyHashes());
     }
 
     @Bean("kafka")
