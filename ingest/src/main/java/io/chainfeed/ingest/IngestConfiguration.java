@@ -3,6 +3,9 @@ package io.chainfeed.ingest;
 import io.chainfeed.infra.KafkaHealthIndicator;
 import io.chainfeed.infra.TopicSetup;
 import io.chainfeed.ingest.corpus.Corpus;
+import io.chainfeed.ingest.feed.FeedPoller;
+import io.chainfeed.ingest.feed.FeedSchedule;
+import io.chainfeed.ingest.fetch.SafeFetcher;
 import io.chainfeed.ingest.page.GlossaryPageParser;
 import io.chainfeed.ingest.publish.KafkaClients;
 import io.chainfeed.ingest.publish.TermPublisher;
@@ -62,6 +65,13 @@ class IngestConfiguration {
     @Bean
     SignalIngest signalIngest(Corpus corpus, KafkaProducer<String, byte[]> producer) {
         return new SignalIngest(new SignalValidator(corpus.layers()), producer, Clock.systemUTC());
+    }
+
+    @Bean
+    FeedSchedule feedSchedule(IngestProperties props, SignalIngest signalIngest,
+            KafkaProducer<String, byte[]> producer) {
+        FeedPoller poller = new FeedPoller(new SafeFetcher(props.feedsAllowPrivate()), signalIngest, producer);
+        return new FeedSchedule(poller, props.feeds(), props.feedInterval());
     }
 
     @Bean

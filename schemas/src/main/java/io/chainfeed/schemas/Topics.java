@@ -27,15 +27,15 @@ public final class Topics {
     public static final String READS = "chainfeed.reads.v1";
     public static final String TERMS_DLQ = dlqOf(TERMS);
     public static final String READS_DLQ = dlqOf(READS);
-    /** Live state per chain layer (layer id -> LayerState), compacted. */
-    public static final String CHAIN_STATE = "chainfeed.chain-state.v1";
-    /** Signals refused by the poller, with the reason in {@link #DLQ_REASON_HEADER}. */
-    public static final String SIGNALS_DLQ = dlqOf(SIGNALS);
 
     /** Header on a dead-letter record naming why it was refused. */
     public static final String DLQ_REASON_HEADER = "chainfeed.error.reason";
     /** Header on a dead-letter record naming the topic, partition and offset it came from. */
     public static final String DLQ_ORIGIN_HEADER = "chainfeed.error.origin";
+    /** Live state per chain layer (layer id -> LayerState), compacted. */
+    public static final String CHAIN_STATE = "chainfeed.chain-state.v1";
+    /** Signals refused by the poller, with the reason in {@link #DLQ_REASON_HEADER}. */
+    public static final String SIGNALS_DLQ = dlqOf(SIGNALS);
 
     private static final Map<String, String> COMPACT = Map.of("cleanup.policy", "compact");
     private static final Map<String, String> DELETE = Map.of("cleanup.policy", "delete");
