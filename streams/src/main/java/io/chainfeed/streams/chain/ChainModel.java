@@ -75,6 +75,11 @@ public final class ChainModel {
     public static final long TREND_WINDOW_DAYS = 7;
     /** Smallest change of pressure that counts as a trend. */
     public static final double TREND_EPSILON = 0.25;
+    /**
+     * Signals older than this many half-lives before {@code asOf} weigh less than 2^-30 of their
+     * magnitude (under 5e-9): the topology forgets them, which no rounded number shows.
+     */
+    public static final int FORGET_AFTER_HALF_LIVES = 30;
     /** Causes smaller than this (absolute) are left out of the lists; they still count in the sums. */
     static final double MIN_CAUSE = 0.0001;
 
@@ -188,6 +193,15 @@ public final class ChainModel {
         double age = Math.max(0, asOf - signal.getObservedAt().toEpochMilli());
         double sign = signal.getDirection() == Direction.TIGHTENING ? 1 : -1;
         return sign * signal.getMagnitude() * Math.pow(2, -age / HALF_LIFE_MS);
+    }
+
+    /**
+     * @param signal a signal
+     * @param asOf   the newest observedAt of all signals (epoch ms)
+     * @return whether the signal is older than {@value #FORGET_AFTER_HALF_LIVES} half-lives at {@code asOf}
+     */
+    public static boolean forgotten(ConstraintSignal signal, long asOf) {
+        return asOf - signal.getObservedAt().toEpochMilli() > FORGET_AFTER_HALF_LIVES * HALF_LIFE_MS;
     }
 
     private Attribution attribute(List<ConstraintSignal> signals, long asOf) {

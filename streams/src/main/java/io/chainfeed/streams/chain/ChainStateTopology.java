@@ -43,7 +43,8 @@ import org.apache.kafka.streams.state.Stores;
  *
  * The chain-state processor keeps every signal (latest version per id; a tombstone removes one) in
  * {@value #SIGNALS_STORE} and, on each change, recomputes the whole chain with {@link ChainModel}
- * from that set; it emits the layers whose state differs from what it last emitted (kept in
+ * from that set (signals older than {@value ChainModel#FORGET_AFTER_HALF_LIVES} half-lives before the
+ * newest one are dropped from it: they weigh nothing any more); it emits the layers whose state differs from what it last emitted (kept in
  * {@value #STATE_STORE}). The state is a function of the set of signals, not of their order. When
  * reference data changes (checked once a second, wall clock) the chain is recomputed too, and the
  * signal reads are re-tagged.
@@ -221,7 +222,17 @@ public final class ChainStateTopology {
                 model = new ChainModel(values(layers), values(companies));
                 builtFor = generation;
             }
-            Map<String, LayerState> next = model.compute(values(signals));
+            List<ConstraintSignal> all = values(signals);
+            long asOf = all.stream().mapToLong(x -> x.getObservedAt().toEpochMilli()).max().orElse(0L);
+            List<ConstraintSignal> kept = new ArrayList<>();
+            for (ConstraintSignal s : all) {
+                if (ChainModel.forgotten(s, asOf)) {
+                    signals.delete(s.getId()); // weighs nothing any more; asOf comes from newer signals
+                } else {
+                    kept.add(s);
+                }
+            }
+            Map<String, LayerState> next = model.compute(kept);
             List<String> gone = new ArrayList<>();
             try (KeyValueIterator<String, LayerState> it = states.all()) {
                 it.forEachRemaining(kv -> {

@@ -167,6 +167,19 @@ class ChainStateTopologyTest {
     }
 
     @Test
+    void signalsThirtyHalfLivesOldAreForgotten() {
+        signals.pipeInput("old", signal("old", "memory", Direction.TIGHTENING, 5, T0));
+        signals.pipeInput("new", signal("new", "foundry-none", Direction.TIGHTENING, 1, T0.plus(Duration.ofDays(421))));
+        var store = driver.<String, ConstraintSignal>getKeyValueStore(ChainStateTopology.SIGNALS_STORE);
+        assertThat(store.get("old")).isNull();
+        assertThat(store.get("new")).isNotNull();
+        LayerState memory = finalStates().get("memory");
+        assertThat(memory.getDirectPressure()).isZero();
+        assertThat(memory.getCauses()).isEmpty();
+        assertThat(memory.getAsOf()).isEqualTo(T0.plus(Duration.ofDays(421)));
+    }
+
+    @Test
     void aLaterEasingSignalRelaxesTheLayerAndItsDownstream() {
         signals.pipeInput("s1", signal("s1", "memory", Direction.TIGHTENING, 4, T0));
         signals.pipeInput("s2", signal("s2", "memory", Direction.EASING, 4, T0.plus(Duration.ofDays(1))));
