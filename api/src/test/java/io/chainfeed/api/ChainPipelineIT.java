@@ -165,7 +165,9 @@ class ChainPipelineIT {
         // With reference data and no signal yet, every layer is there and balanced.
         Map<String, Object> empty = await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250))
                 .until(this::chain, c -> layers(c).size() == 14);
-        assertThat(layers(empty)).allSatisfy(l -> assertThat(l).containsEntry("status", "balanced"));
+        assertThat(layers(empty)).allSatisfy(l -> assertThat(l).containsEntry("status", "balanced")
+                .containsEntry("asOf", null));
+        assertThat(empty).containsEntry("asOf", null);
 
         ResponseEntity<Map<String, Object>> unauthorised = postSignal(ingestUrl, "{}", null);
         assertThat(unauthorised.getStatusCode()).isEqualTo(HttpStatus.UNAUTHORIZED);
@@ -182,6 +184,7 @@ class ChainPipelineIT {
         Map<String, Object> tight = await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250))
                 .until(this::chain, c -> "tight".equals(layer(c, "memory").get("status")));
         Map<String, Object> memory = layer(tight, "memory");
+        assertThat(tight).containsEntry("asOf", "2026-03-02T00:00:00Z");
         assertThat(symbols(memory.get("owners"))).contains("000660.KS", "005930.KS", "MU");
         assertThat(names(memory.get("owners"))).contains("SK hynix", "Samsung Electronics", "Micron Technology");
         assertThat((List<Map<String, Object>>) memory.get("causes")).singleElement().satisfies(c -> {

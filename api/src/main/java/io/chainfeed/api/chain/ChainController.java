@@ -8,7 +8,6 @@ import io.chainfeed.avro.LayerState;
 import io.chainfeed.avro.LayerStatus;
 import io.chainfeed.avro.SqueezedCompany;
 import java.io.IOException;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -45,8 +44,8 @@ class ChainController {
         List<LayerState> layers = new ArrayList<>(cache.all());
         layers.sort(Comparator.comparingDouble((LayerState s) -> -s.getPressure()).thenComparing(LayerState::getId));
         Map<String, Object> out = new LinkedHashMap<>();
-        out.put("asOf", layers.stream().map(LayerState::getAsOf).max(Comparator.naturalOrder())
-                .map(Instant::toString).orElse(null));
+        out.put("asOf", layers.stream().map(ChainViews::asOf).filter(a -> a != null)
+                .max(Comparator.naturalOrder()).orElse(null));
         out.put("layers", layers.stream().map(ChainViews::layer).toList());
         out.put("disclaimer", DISCLAIMER);
         return out;

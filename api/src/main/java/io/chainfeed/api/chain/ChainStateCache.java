@@ -13,6 +13,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.SerializationException;
@@ -28,8 +29,8 @@ import org.springframework.stereotype.Component;
 /**
  * The chain state in memory: a thread reads the compacted {@value Topics#CHAIN_STATE} topic from the
  * beginning (no consumer group: every API instance holds the whole, small, state) and keeps the
- * latest {@link LayerState} per layer; a tombstone removes a layer. If the topic does not exist yet
- * it keeps asking until it does.
+ * latest {@link LayerState} per layer; a tombstone removes a layer. If Kafka or the topic is not
+ * there yet it keeps asking until it is (it never creates the topic).
  */
 @Component
 public class ChainStateCache implements SmartLifecycle {
@@ -82,8 +83,16 @@ public class ChainStateCache implements SmartLifecycle {
                 Thread.sleep(1000);
             }
             while (running) {
-                for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(500))) {
-                    apply(r);
+                try {
+                    for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(500))) {
+                        apply(r);
+                    }
+                } catch (KafkaException e) {
+                    if (e instanceof WakeupException) {
+                        throw e;
+                    }
+                    log.warn("chain-state reader: {}; retrying", e.getMessage());
+                    Thread.sleep(1000);
                 }
             }
         } catch (WakeupException | InterruptedException e) {
@@ -95,8 +104,17 @@ public class ChainStateCache implements SmartLifecycle {
         }
     }
 
+    /** @return whether the topic's partitions are assigned; false (to retry) while it or Kafka is missing */
     private boolean assign() {
-        List<PartitionInfo> infos = consumer.partitionsFor(Topics.CHAIN_STATE, Duration.ofSeconds(10));
+        List<PartitionInfo> infos;
+        try {
+            infos = consumer.partitionsFor(Topics.CHAIN_STATE, Duration.ofSeconds(10));
+        } catch (WakeupException e) {
+            throw e;
+        } catch (KafkaException e) {
+            log.info("chain-state topic not readable yet ({}); retrying", e.getMessage());
+            return false;
+        }
         if (infos == null || infos.isEmpty()) {
             return false;
         }

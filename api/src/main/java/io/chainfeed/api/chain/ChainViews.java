@@ -9,7 +9,10 @@ import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 
-/** JSON views of {@link LayerState}: enums in lower case, instants as ISO-8601 UTC. */
+/**
+ * JSON views of {@link LayerState}: enums in lower case, instants as ISO-8601 UTC, {@code asOf}
+ * null before the first signal.
+ */
 public final class ChainViews {
     private ChainViews() {
     }
@@ -33,8 +36,16 @@ public final class ChainViews {
         m.put("owners", s.getOwners().stream().map(ChainViews::company).toList());
         m.put("squeezedCompanies", s.getSqueezed().stream().map(ChainViews::squeezed).toList());
         m.put("signalCount", s.getSignalCount());
-        m.put("asOf", s.getAsOf().toString());
+        m.put("asOf", asOf(s));
         return m;
+    }
+
+    /**
+     * @param s a layer state
+     * @return its {@code asOf} as ISO-8601, or null while no signal exists (the model's epoch 0)
+     */
+    public static String asOf(LayerState s) {
+        return s.getAsOf().toEpochMilli() == 0 ? null : s.getAsOf().toString();
     }
 
     private static Map<String, Object> source(SqueezeSource s) {
