@@ -115,8 +115,10 @@ class ChainPipelineIT {
         TopicSetup.ensure(bootstrap, Topics.all(1), (short) 1);
         IndexSetup.ensureReadsIndex(restClient);
         Corpus corpus = Corpus.loadBundled();
-        try (KafkaProducer<String, byte[]> producer = KafkaClients.producer(bootstrap, "chain-it-reference")) {
-            new TermPublisher(producer, Clock.systemUTC()).publishReference(corpus.layers(), corpus.companies());
+        try (KafkaProducer<String, byte[]> producer = KafkaClients.producer(bootstrap, "chain-it-reference");
+             KafkaConsumer<String, byte[]> ledger = KafkaClients.ledgerConsumer(bootstrap)) {
+            new TermPublisher(producer, ledger, Clock.systemUTC())
+                    .publishReference(corpus.layers(), corpus.companies());
         }
 
         Properties config = new Properties();

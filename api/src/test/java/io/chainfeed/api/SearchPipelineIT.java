@@ -141,8 +141,9 @@ class SearchPipelineIT {
         String bootstrap = broker.getBrokersAsString();
         Corpus corpus = Corpus.loadBundled();
         long pageVersion;
-        try (KafkaProducer<String, byte[]> producer = KafkaClients.producer(bootstrap, "it-ingest")) {
-            TermPublisher publisher = new TermPublisher(producer, Clock.systemUTC());
+        try (KafkaProducer<String, byte[]> producer = KafkaClients.producer(bootstrap, "it-ingest");
+             KafkaConsumer<String, byte[]> ledger = KafkaClients.ledgerConsumer(bootstrap)) {
+            TermPublisher publisher = new TermPublisher(producer, ledger, Clock.systemUTC());
             IngestService ingest = new IngestService(new GlossaryPageParser(corpus.referenceData()), publisher, corpus);
             publisher.publishReference(corpus.layers(), corpus.companies());
             // Tagging does not wait for reference data: a term tagged before it arrives is re-tagged
@@ -198,8 +199,9 @@ class SearchPipelineIT {
     void everyCorpusTermRanksFirstForItsTitleAndMainAlias() throws Exception {
         startPipeline();
         Corpus corpus = Corpus.loadBundled();
-        try (KafkaProducer<String, byte[]> producer = KafkaClients.producer(broker.getBrokersAsString(), "it-corpus")) {
-            TermPublisher publisher = new TermPublisher(producer, Clock.systemUTC());
+        try (KafkaProducer<String, byte[]> producer = KafkaClients.producer(broker.getBrokersAsString(), "it-corpus");
+             KafkaConsumer<String, byte[]> ledger = KafkaClients.ledgerConsumer(broker.getBrokersAsString())) {
+            TermPublisher publisher = new TermPublisher(producer, ledger, Clock.systemUTC());
             new IngestService(new GlossaryPageParser(corpus.referenceData()), publisher, corpus).loadCorpus(corpus);
         }
         assertThat(corpus.terms()).hasSizeGreaterThanOrEqualTo(50);

@@ -2,7 +2,6 @@ package io.chainfeed.infra;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -42,7 +41,7 @@ import org.slf4j.LoggerFactory;
  * }
  * }</pre>
  */
-public final class ElasticsearchNode implements AutoCloseable {
+public final class ElasticsearchNode extends LocalNode {
     private static final Logger LOG = LoggerFactory.getLogger(ElasticsearchNode.class);
     /** File in the run dir holding the pid of the launcher process of the current run. */
     static final String PID_FILE = "elasticsearch-launcher.pid";
@@ -51,7 +50,6 @@ public final class ElasticsearchNode implements AutoCloseable {
     private static final String OUTPUT_FILE = "elasticsearch.out";
 
     private final Path esHome;
-    private final Path runDir;
     private final int requestedHttpPort;
     private final int requestedTransportPort;
     private final String heap;
@@ -59,18 +57,14 @@ public final class ElasticsearchNode implements AutoCloseable {
     private final String clusterName;
     private final Duration startTimeout;
     private final List<Path> plugins;
-    private final boolean shutdownHook;
     private final List<String> extraJavaOpts;
 
-    private volatile Process process;
-    private volatile Thread hook;
     private int httpPort;
     private int transportPort;
-    private Duration readyAfter;
 
     private ElasticsearchNode(Builder b) {
+        super(b.runDir.toAbsolutePath().normalize(), PID_FILE, b.shutdownHook);
         this.esHome = b.esHome.toAbsolutePath().normalize();
-        this.runDir = b.runDir.toAbsolutePath().normalize();
         this.requestedHttpPort = b.httpPort;
         this.requestedTransportPort = b.transportPort;
         this.heap = b.heap;
@@ -78,7 +72,6 @@ public final class ElasticsearchNode implements AutoCloseable {
         this.clusterName = b.clusterName;
         this.startTimeout = b.startTimeout;
         this.plugins = List.copyOf(b.plugins);
-        this.shutdownHook = b.shutdownHook;
         this.extraJavaOpts = List.copyOf(b.extraJavaOpts);
     }
 
@@ -115,24 +108,13 @@ public final class ElasticsearchNode implements AutoCloseable {
      * @throws IOException           when the run dir cannot be prepared or the process not launched
      */
     public ElasticsearchNode start() throws IOException {
-        long t0 = System.nanoTime();
-        Process launched = launch();
-        try {
-            awaitYellow(launched, t0);
-        } catch (RuntimeException e) {
-            stopQuietly();
-            throw e;
-        }
-        readyAfter = Duration.ofNanos(System.nanoTime() - t0);
-        LOG.info("Elasticsearch ready on {} in {} ms (pid {})", httpUri(), readyAfter.toMillis(), launched.pid());
+        launchAndAwait();
         return this;
     }
 
-    /** Prepares the run dir and starts the process; the readiness wait happens outside the lock. */
-    private synchronized Process launch() throws IOException {
-        if (process != null) {
-            throw new IllegalStateException("already started");
-        }
+    @Override
+    protected synchronized Process launch() throws IOException {
+        requireNotStarted();
         requireDistribution();
         stopStale(runDir);
         httpPort = requestedHttpPort == 0 ? Processes.freePort() : requestedHttpPort;
@@ -172,12 +154,7 @@ public final class ElasticsearchNode implements AutoCloseable {
         env.remove("JAVA_TOOL_OPTIONS");
         LOG.info("starting Elasticsearch on http://127.0.0.1:{} (transport {}, heap {}{}), run dir {}", httpPort,
                 transportPort, heap, dropRoot ? ", as uid " + unprivilegedUid : "", runDir);
-        process = pb.start();
-        Processes.writePidFile(runDir.resolve(PID_FILE), process.pid());
-        if (shutdownHook) {
-            hook = Processes.addShutdownHook("elasticsearch-node-stop", this::stopQuietly);
-        }
-        return process;
+        return track(pb.start());
     }
 
     /** The settings passed as {@code -E key=value}, in order. */
@@ -316,7 +293,8 @@ public final class ElasticsearchNode implements AutoCloseable {
         }
     }
 
-    private void awaitYellow(Process launched, long t0) {
+    @Override
+    protected void awaitReady(Process launched, long t0) {
         HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
         URI health = URI.create(httpUri() + "/_cluster/health?wait_for_status=yellow&timeout=1s");
         long deadline = t0 + startTimeout.toNanos();
@@ -366,57 +344,9 @@ public final class ElasticsearchNode implements AutoCloseable {
         return transportPort;
     }
 
-    /** The run dir (data, logs, tmp, config). */
-    public Path runDir() {
-        return runDir;
-    }
-
-    /** How long the last {@link #start()} took until the cluster was yellow. */
-    public Duration readyAfter() {
-        return readyAfter;
-    }
-
-    /** The launcher process (the Elasticsearch CLI JVM; the server JVM is its child), if started. */
-    public Optional<ProcessHandle> processHandle() {
-        Process p = process;
-        return p == null ? Optional.empty() : Optional.of(p.toHandle());
-    }
-
-    /** Whether the node's process is running. */
-    public boolean isRunning() {
-        Process p = process;
-        return p != null && p.isAlive();
-    }
-
-    /**
-     * Stops the node: SIGTERM to the launcher and the server, a graceful wait, then SIGKILL for any
-     * survivor. Idempotent.
-     */
     @Override
-    public synchronized void close() {
-        Process p = process;
-        if (p == null) {
-            return;
-        }
-        long t0 = System.nanoTime();
-        Processes.stopTree(p, Duration.ofSeconds(30));
-        process = null;
-        Processes.removeShutdownHook(hook);
-        hook = null;
-        try {
-            Files.deleteIfExists(runDir.resolve(PID_FILE));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        LOG.info("Elasticsearch on port {} stopped in {} ms", httpPort, (System.nanoTime() - t0) / 1_000_000);
-    }
-
-    private void stopQuietly() {
-        try {
-            close();
-        } catch (RuntimeException e) {
-            LOG.warn("stopping Elasticsearch failed", e);
-        }
+    protected String describe() {
+        return "Elasticsearch on port " + httpPort + "";
     }
 
     /** Builder of {@link ElasticsearchNode}. */

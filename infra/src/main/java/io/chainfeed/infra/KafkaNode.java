@@ -1,7 +1,6 @@
 package io.chainfeed.infra;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -10,7 +9,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -39,7 +37,7 @@ import org.slf4j.LoggerFactory;
  * }
  * }</pre>
  */
-public final class KafkaNode implements AutoCloseable {
+public final class KafkaNode extends LocalNode {
     private static final Logger LOG = LoggerFactory.getLogger(KafkaNode.class);
     /** Default broker port of the embedded default. */
     public static final int DEFAULT_PORT = 19092;
@@ -49,32 +47,26 @@ public final class KafkaNode implements AutoCloseable {
     static final String SERVER_PROPERTIES = "server.properties";
 
     private final Path libDir;
-    private final Path runDir;
     private final int requestedPort;
     private final int requestedControllerPort;
     private final String heap;
     private final int numPartitions;
     private final boolean keepData;
     private final Duration startTimeout;
-    private final boolean shutdownHook;
     private final Map<String, String> overrides;
 
-    private volatile Process process;
-    private volatile Thread hook;
     private int port;
     private int controllerPort;
-    private Duration readyAfter;
 
     private KafkaNode(Builder b) {
+        super(b.runDir.toAbsolutePath().normalize(), PID_FILE, b.shutdownHook);
         this.libDir = b.libDir.toAbsolutePath().normalize();
-        this.runDir = b.runDir.toAbsolutePath().normalize();
         this.requestedPort = b.port;
         this.requestedControllerPort = b.controllerPort;
         this.heap = b.heap;
         this.numPartitions = b.numPartitions;
         this.keepData = b.keepData;
         this.startTimeout = b.startTimeout;
-        this.shutdownHook = b.shutdownHook;
         this.overrides = Map.copyOf(b.overrides);
     }
 
@@ -112,24 +104,13 @@ public final class KafkaNode implements AutoCloseable {
      * @throws IOException           when the run dir cannot be prepared or the process not launched
      */
     public KafkaNode start() throws IOException {
-        long t0 = System.nanoTime();
-        Process launched = launch();
-        try {
-            awaitReady(launched, t0);
-        } catch (RuntimeException e) {
-            stopQuietly();
-            throw e;
-        }
-        readyAfter = Duration.ofNanos(System.nanoTime() - t0);
-        LOG.info("Kafka ready on {} in {} ms (pid {})", bootstrapServers(), readyAfter.toMillis(), launched.pid());
+        launchAndAwait();
         return this;
     }
 
-    /** Prepares the run dir and starts the process; the readiness wait happens outside the lock. */
-    private synchronized Process launch() throws IOException {
-        if (process != null) {
-            throw new IllegalStateException("already started");
-        }
+    @Override
+    protected synchronized Process launch() throws IOException {
+        requireNotStarted();
         requireLibs();
         stopStale(runDir);
         port = requestedPort == 0 ? Processes.freePort() : requestedPort;
@@ -171,12 +152,7 @@ public final class KafkaNode implements AutoCloseable {
         pb.environment().remove("JAVA_TOOL_OPTIONS");
         LOG.info("starting Kafka on 127.0.0.1:{} (controller {}, heap {}), run dir {}", port, controllerPort, heap,
                 runDir);
-        process = pb.start();
-        Processes.writePidFile(runDir.resolve(PID_FILE), process.pid());
-        if (shutdownHook) {
-            hook = Processes.addShutdownHook("kafka-node-stop", this::stopQuietly);
-        }
-        return process;
+        return track(pb.start());
     }
 
     /**
@@ -288,7 +264,8 @@ public final class KafkaNode implements AutoCloseable {
         LOG.debug("formatted {} in {} ms", runDir.resolve("data"), (System.nanoTime() - t0) / 1_000_000);
     }
 
-    private void awaitReady(Process launched, long t0) {
+    @Override
+    protected void awaitReady(Process launched, long t0) {
         long deadline = t0 + startTimeout.toNanos();
         // A quiet TCP probe first: an admin client logs a warning for every refused connection.
         while (!Processes.canConnect("127.0.0.1", port, Duration.ofMillis(500))) {
@@ -355,54 +332,9 @@ public final class KafkaNode implements AutoCloseable {
         return controllerPort;
     }
 
-    /** The run dir (configs, data, logs). */
-    public Path runDir() {
-        return runDir;
-    }
-
-    /** How long the last {@link #start()} took until the broker answered, formatting included. */
-    public Duration readyAfter() {
-        return readyAfter;
-    }
-
-    /** The broker process, if started. */
-    public Optional<ProcessHandle> processHandle() {
-        Process p = process;
-        return p == null ? Optional.empty() : Optional.of(p.toHandle());
-    }
-
-    /** Whether the broker process is running. */
-    public boolean isRunning() {
-        Process p = process;
-        return p != null && p.isAlive();
-    }
-
-    /** Stops the broker: SIGTERM (controlled shutdown), a graceful wait, then SIGKILL. Idempotent. */
     @Override
-    public synchronized void close() {
-        Process p = process;
-        if (p == null) {
-            return;
-        }
-        long t0 = System.nanoTime();
-        Processes.stopTree(p, Duration.ofSeconds(30));
-        process = null;
-        Processes.removeShutdownHook(hook);
-        hook = null;
-        try {
-            Files.deleteIfExists(runDir.resolve(PID_FILE));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        LOG.info("Kafka on port {} stopped in {} ms", port, (System.nanoTime() - t0) / 1_000_000);
-    }
-
-    private void stopQuietly() {
-        try {
-            close();
-        } catch (RuntimeException e) {
-            LOG.warn("stopping Kafka failed", e);
-        }
+    protected String describe() {
+        return "Kafka on port " + port + "";
     }
 
     /** Builder of {@link KafkaNode}. */

@@ -156,6 +156,16 @@ final class ServiceProcess implements AutoCloseable {
         } catch (IOException e) {
             LOG.warn("could not delete {}: {}", pidFile, e.toString());
         }
-        LOG.info("{} stopped in {} ms (exit code {})", name, (System.nanoTime() - t0) / 1_000_000, p.exitValue());
+        LOG.info("{} stopped in {} ms (exit code {})", name, (System.nanoTime() - t0) / 1_000_000, exitCode(p));
+    }
+
+    /** The exit code once the JVM has reaped the child, which can lag the process tree's stop. */
+    private static String exitCode(Process p) {
+        try {
+            return p.waitFor(5, java.util.concurrent.TimeUnit.SECONDS) ? String.valueOf(p.exitValue()) : "unknown";
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "unknown";
+        }
     }
 }

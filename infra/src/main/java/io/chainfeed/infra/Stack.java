@@ -346,6 +346,8 @@ public final class Stack implements Callable<Integer>, AutoCloseable {
     /** The command-line arguments of one service. */
     List<String> serviceArgs(Path run, ServiceSpec spec) {
         List<String> args = new ArrayList<>(List.of("--server.port=" + spec.port(),
+                // The embedded default is a local stack: services listen on loopback only.
+                "--server.address=127.0.0.1",
                 "--spring.kafka.bootstrap-servers=" + bootstrapServers,
                 "--spring.elasticsearch.uris=" + esUri,
                 // One state dir per service: two Streams instances must never share one.

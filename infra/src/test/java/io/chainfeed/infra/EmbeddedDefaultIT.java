@@ -131,8 +131,15 @@ class EmbeddedDefaultIT {
             admin.incrementalAlterConfigs(Map.of(reads, List.of(new AlterConfigOp(
                     new ConfigEntry("cleanup.policy", "delete"), AlterConfigOp.OpType.SET)))).all().get();
             assertThat(TopicSetup.ensure(admin, specs, (short) 1)).isEmpty();
-            assertThat(admin.describeConfigs(List.of(reads)).all().get().get(reads).get("cleanup.policy").value())
-                    .isEqualTo("compact");
+            // The broker applies config changes from the metadata log asynchronously: poll until it shows.
+            String policy = null;
+            for (long deadline = System.nanoTime() + 15_000_000_000L; System.nanoTime() < deadline; Thread.sleep(100)) {
+                policy = admin.describeConfigs(List.of(reads)).all().get().get(reads).get("cleanup.policy").value();
+                if ("compact".equals(policy)) {
+                    break;
+                }
+            }
+            assertThat(policy).isEqualTo("compact");
         }
 
         Map<String, Object> producerConfig = Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),

@@ -20,16 +20,11 @@ public class IngestApplication {
      */
     public static void main(String[] args) {
         if (args.length > 0 && CLI_COMMANDS.contains(args[0])) {
-            quietClientLogs();
+            // The CLI prints its result on stdout; client INFO chatter (Kafka config dumps) would bury it.
+            ((ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME))
+                    .setLevel(ch.qos.logback.classic.Level.WARN);
             System.exit(IngestCli.run(args));
         }
         SpringApplication.run(IngestApplication.class, args);
-    }
-
-    /** The CLI's own output is what matters: Kafka client chatter (config dumps) only from WARN up. */
-    private static void quietClientLogs() {
-        if (org.slf4j.LoggerFactory.getLogger("org.apache.kafka") instanceof ch.qos.logback.classic.Logger kafka) {
-            kafka.setLevel(ch.qos.logback.classic.Level.WARN);
-        }
     }
 }

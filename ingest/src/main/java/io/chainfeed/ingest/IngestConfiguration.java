@@ -46,8 +46,13 @@ class IngestConfiguration {
         return KafkaClients.producer(bootstrap, "chainfeed-ingest");
     }
 
+    @Bean(destroyMethod = "close")
+    KafkaConsumer<String, byte[]> ledgerConsumer(@Value("${spring.kafka.bootstrap-servers}") String bootstrap) {
+        return KafkaClients.ledgerConsumer(bootstrap);
+    }
+
     @Bean
-    TermPublisher termPublisher(KafkaProducer<String, byte[]> producer,
+    TermPublisher termPublisher(KafkaProducer<String, byte[]> producer, KafkaConsumer<String, byte[]> ledgerConsumer,
             @Value("${spring.kafka.bootstrap-servers}") String bootstrap,
             @Value("${chainfeed.kafka.create-topics:true}") boolean createTopics,
             @Value("${chainfeed.kafka.partitions:3}") int partitions,
@@ -55,10 +60,8 @@ class IngestConfiguration {
         if (createTopics) {
             TopicSetup.ensure(bootstrap, Topics.all(partitions), replicationFactor);
         }
-        TermPublisher publisher = new TermPublisher(producer, Clock.systemUTC());
-        try (KafkaConsumer<String, byte[]> consumer = KafkaClients.ledgerConsumer(bootstrap)) {
-            publisher.loadLedger(consumer, Duration.ofSeconds(60));
-        }
+        TermPublisher publisher = new TermPublisher(producer, ledgerConsumer, Clock.systemUTC());
+        publisher.catchUp(Duration.ofSeconds(60));
         return publisher;
     }
 

@@ -2,6 +2,7 @@ package io.chainfeed.ingest;
 
 import io.chainfeed.ingest.corpus.Corpus;
 import io.chainfeed.ingest.page.GlossaryPageParser;
+import io.chainfeed.ingest.page.PageParseException;
 import io.chainfeed.ingest.publish.TermPublisher;
 import java.util.List;
 
@@ -10,7 +11,8 @@ import java.util.List;
  * its term; load a corpus (reference data first, then terms).
  *
  * <p>Every read must be checkable: a page posted without a source URL of its own inherits the
- * public references the corpus keeps for the same term, if any.
+ * public references the corpus keeps for the same term; a page with neither is parsed (dry run) but
+ * refused for publishing.
  */
 public final class IngestService {
     private final GlossaryPageParser parser;
@@ -45,7 +47,8 @@ public final class IngestService {
      * @param sourceUrl where the page came from, or null
      * @param dryRun    parse only
      * @return the parsed term and the publish result
-     * @throws io.chainfeed.ingest.page.PageParseException if the page cannot be parsed (nothing is published)
+     * @throws PageParseException if the page cannot be parsed, or is to be published without any
+     *                            source (nothing is published)
      * @throws io.chainfeed.ingest.publish.PublishException if Kafka does not acknowledge the record
      */
     public PageResult ingestPage(String body, boolean html, String sourceUrl, boolean dryRun) {
@@ -53,6 +56,11 @@ public final class IngestService {
         TermContent term = withInheritedSources(parsed);
         if (dryRun || publisher == null) {
             return new PageResult(term, null);
+        }
+        if (term.sources().isEmpty()) {
+            throw new PageParseException("the page names no source and the corpus does not know '" + term.slug()
+                    + "': give the page's public URL (sourceUrl) so readers can check the read",
+                    List.of("source"));
         }
         return new PageResult(term, publisher.publish(term));
     }

@@ -44,8 +44,8 @@ public record TermContent(
 
     /** The disclaimer every read carries when its source gives none of its own. */
     public static final String DEFAULT_DISCLAIMER =
-            "Educational research on the AI supply chain, not investment advice: nothing here is a"
-                    + " recommendation to buy, sell or hold any security.";
+            "An educational read on the AI supply chain: research, not advice, and never a recommendation"
+                    + " to buy, sell or hold any security.";
 
     public TermContent {
         Objects.requireNonNull(slug, "slug");

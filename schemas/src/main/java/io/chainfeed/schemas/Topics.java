@@ -13,6 +13,7 @@ import java.util.Map;
  *   <tr><td>{@value #LAYERS}</td><td>layer id</td><td>ChainLayer</td><td>compact</td></tr>
  *   <tr><td>{@value #COMPANIES}</td><td>company id</td><td>Company</td><td>compact</td></tr>
  *   <tr><td>{@value #TERMS}</td><td>term slug</td><td>TermUpdate</td><td>compact</td></tr>
+ *   <tr><td>{@value #REFERENCE_TERMS}</td><td>term slug</td><td>TermUpdate (copy of {@value #TERMS})</td><td>compact</td></tr>
  *   <tr><td>{@value #SIGNALS}</td><td>signal id</td><td>ConstraintSignal</td><td>delete</td></tr>
  *   <tr><td>{@value #READS}</td><td>read id</td><td>Read</td><td>compact</td></tr>
  *   <tr><td>{@value #CHAIN_STATE}</td><td>layer id</td><td>LayerState</td><td>compact</td></tr>
@@ -23,6 +24,12 @@ public final class Topics {
     public static final String LAYERS = "chainfeed.reference.layers.v1";
     public static final String COMPANIES = "chainfeed.reference.companies.v1";
     public static final String TERMS = "chainfeed.terms.v1";
+    /**
+     * Glossary terms as reference data for the tagger: the tagging topology copies every
+     * {@link #TERMS} record here and reads it back into a global store, so every tagging instance
+     * knows every term title and alias whichever partition the term came from.
+     */
+    public static final String REFERENCE_TERMS = "chainfeed.reference.terms.v1";
     public static final String SIGNALS = "chainfeed.signals.v1";
     public static final String READS = "chainfeed.reads.v1";
     public static final String TERMS_DLQ = dlqOf(TERMS);
@@ -70,6 +77,7 @@ public final class Topics {
                 new TopicSpec(LAYERS, 1, COMPACT),
                 new TopicSpec(COMPANIES, 1, COMPACT),
                 new TopicSpec(TERMS, partitions, COMPACT),
+                new TopicSpec(REFERENCE_TERMS, 1, COMPACT),
                 new TopicSpec(SIGNALS, partitions, DELETE),
                 new TopicSpec(READS, partitions, COMPACT),
                 new TopicSpec(CHAIN_STATE, partitions, COMPACT));

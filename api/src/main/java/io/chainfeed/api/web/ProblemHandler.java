@@ -55,6 +55,20 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
         return dot < 0 ? path : path.substring(dot + 1);
     }
 
+    /**
+     * Spring's own errors (missing or malformed parameters, unsupported media types ...) come as problem
+     * details of type {@code about:blank}; give them this API's type so every error names one.
+     */
+    @Override
+    protected org.springframework.http.ResponseEntity<Object> handleExceptionInternal(Exception ex, Object body,
+            org.springframework.http.HttpHeaders headers, org.springframework.http.HttpStatusCode statusCode,
+            org.springframework.web.context.request.WebRequest request) {
+        if (body instanceof ProblemDetail p && (p.getType() == null || "about:blank".equals(p.getType().toString()))) {
+            p.setType(URI.create(TYPE_BASE + "invalid-request"));
+        }
+        return super.handleExceptionInternal(ex, body, headers, statusCode, request);
+    }
+
     private static ProblemDetail problem(HttpStatus status, String type, String title, String detail) {
         ProblemDetail p = ProblemDetail.forStatusAndDetail(status, detail);
         p.setType(URI.create(TYPE_BASE + type));

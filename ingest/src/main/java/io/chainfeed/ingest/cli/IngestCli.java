@@ -75,16 +75,18 @@ public final class IngestCli {
         @Option(names = "--dry-run", description = "Parse and print, publish nothing.")
         boolean dryRun;
 
-        IngestService service(Corpus corpus, KafkaProducer<String, byte[]> producer) {
-            GlossaryPageParser parser = new GlossaryPageParser(corpus.referenceData());
-            if (producer == null) {
-                return new IngestService(parser, null, corpus);
+        /** A service without publisher: parses only. */
+        IngestService dryRunService(Corpus corpus) {
+            return new IngestService(new GlossaryPageParser(corpus.referenceData()), null, corpus);
+        }
+
+        /** Opens the Kafka clients, runs the work with a publishing service, closes the clients. */
+        <T> T withPublishingService(Corpus corpus, java.util.function.Function<IngestService, T> work) {
+            try (KafkaProducer<String, byte[]> producer = KafkaClients.producer(bootstrapServers, "chainfeed-cli");
+                 KafkaConsumer<String, byte[]> ledger = KafkaClients.ledgerConsumer(bootstrapServers)) {
+                TermPublisher publisher = new TermPublisher(producer, ledger, Clock.systemUTC());
+                return work.apply(new IngestService(new GlossaryPageParser(corpus.referenceData()), publisher, corpus));
             }
-            TermPublisher publisher = new TermPublisher(producer, Clock.systemUTC());
-            try (KafkaConsumer<String, byte[]> c = KafkaClients.ledgerConsumer(bootstrapServers)) {
-                publisher.loadLedger(c, Duration.ofSeconds(30));
-            }
-            return new IngestService(parser, publisher, corpus);
         }
     }
 
@@ -102,13 +104,17 @@ public final class IngestCli {
         @Option(names = "--allow-private", description = "Allow fetching from loopback or private addresses (local use).")
         boolean allowPrivate;
 
+        @Option(names = "--source-url", description = "Public URL of the page, when it is read from a file; "
+                + "required to publish a term the corpus does not know, so the read can be checked.")
+        String sourceUrlOption;
+
         @CommandLine.Spec
         CommandLine.Model.CommandSpec spec;
 
         @Override
         public Integer call() throws Exception {
             String body;
-            String sourceUrl = null;
+            String sourceUrl = sourceUrlOption;
             boolean isHtml = html;
             if (location.startsWith("http://") || location.startsWith("https://")) {
                 SafeFetcher.Page page = new SafeFetcher(allowPrivate).fetch(URI.create(location));
@@ -124,15 +130,16 @@ public final class IngestCli {
             Corpus corpus = Corpus.loadBundled();
             PrintWriter out = spec.commandLine().getOut();
             if (common.dryRun) {
-                var r = common.service(corpus, null).ingestPage(body, isHtml, sourceUrl, true);
+                var r = common.dryRunService(corpus).ingestPage(body, isHtml, sourceUrl, true);
                 out.println(JSON.writeValueAsString(TermJson.of(r.term())));
                 return 0;
             }
-            try (KafkaProducer<String, byte[]> producer = KafkaClients.producer(common.bootstrapServers, "chainfeed-cli")) {
-                var r = common.service(corpus, producer).ingestPage(body, isHtml, sourceUrl, false);
-                out.printf("%s %s version %d%n", r.result().outcome() == TermPublisher.Outcome.PUBLISHED
-                        ? "published" : "unchanged", r.term().slug(), r.result().version());
-            }
+            String page = body;
+            String source = sourceUrl;
+            boolean asHtml = isHtml;
+            var r = common.withPublishingService(corpus, s -> s.ingestPage(page, asHtml, source, false));
+            out.printf("%s %s version %d%n", r.result().outcome() == TermPublisher.Outcome.PUBLISHED
+                    ? "published" : "unchanged", r.term().slug(), r.result().version());
             return 0;
         }
     }
@@ -157,11 +164,9 @@ public final class IngestCli {
                         dir, corpus.layers().size(), corpus.companies().size(), corpus.terms().size());
                 return 0;
             }
-            try (KafkaProducer<String, byte[]> producer = KafkaClients.producer(common.bootstrapServers, "chainfeed-cli")) {
-                IngestService.CorpusResult r = common.service(corpus, producer).loadCorpus(corpus);
-                out.printf("corpus %s: %d reference records written, %d of %d terms published, the rest unchanged%n",
-                        dir, r.referenceRecords(), r.published(), r.terms().size());
-            }
+            IngestService.CorpusResult r = common.withPublishingService(corpus, s -> s.loadCorpus(corpus));
+            out.printf("corpus %s: %d reference records written, %d of %d terms published, the rest unchanged%n",
+                    dir, r.referenceRecords(), r.published(), r.terms().size());
             return 0;
         }
     }

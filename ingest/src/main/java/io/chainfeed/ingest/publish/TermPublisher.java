@@ -34,19 +34,26 @@ import org.slf4j.LoggerFactory;
  * Publishes reference data ({@value Topics#LAYERS}, {@value Topics#COMPANIES}) and term updates
  * ({@value Topics#TERMS}, keyed by slug) with an idempotent, {@code acks=all} producer.
  *
- * <p>It keeps a ledger of what each key last published, read from the compacted topics by
- * {@link #loadLedger}, so re-publishing unchanged content publishes nothing, and each changed term
- * gets a version strictly greater than its last one ({@code max(now in epoch ms, last + 1)}).
- * Every send is awaited: a failed send raises {@link PublishException}, so a caller never reports
- * success for a record the broker did not acknowledge. One publisher per process; publishes of the
- * same slug are serialised.
+ * <p>It keeps a ledger of what each key last published, read from the compacted topics themselves,
+ * so re-publishing unchanged content publishes nothing, and each changed term gets a version strictly
+ * greater than its last one ({@code max(now in epoch ms, last + 1)}). Before each decision the ledger
+ * catches up with the topics' end offsets, so records written by any other publisher (the CLI,
+ * another ingest instance) are seen. Every send is awaited: a failed send raises
+ * {@link PublishException}, so a caller never reports success for a record the broker did not
+ * acknowledge. Publishes are serialised within a process; two processes publishing the same slug in
+ * the same millisecond can still race (the later record wins in the compacted topic).
  */
 public final class TermPublisher {
     private static final Logger log = LoggerFactory.getLogger(TermPublisher.class);
     private static final Duration SEND_TIMEOUT = Duration.ofSeconds(30);
 
+    private static final Duration CATCH_UP_TIMEOUT = Duration.ofSeconds(30);
+
     private final Producer<String, byte[]> producer;
+    private final Consumer<String, byte[]> ledger;
     private final Clock clock;
+    private final Object lock = new Object();
+    private List<TopicPartition> ledgerPartitions;
     private final AvroSerde<TermUpdate> termSerde = AvroSerde.of(TermUpdate.class);
     private final AvroSerde<ChainLayer> layerSerde = AvroSerde.of(ChainLayer.class);
     private final AvroSerde<Company> companySerde = AvroSerde.of(Company.class);
@@ -55,10 +62,13 @@ public final class TermPublisher {
 
     /**
      * @param producer an idempotent producer with {@code acks=all}; not closed by the publisher
+     * @param ledger   a group-less consumer (String keys, byte[] values, read_committed) used only by this
+     *                 publisher to read the compacted topics; not closed by the publisher
      * @param clock    source of {@code updatedAt} and versions
      */
-    public TermPublisher(Producer<String, byte[]> producer, Clock clock) {
+    public TermPublisher(Producer<String, byte[]> producer, Consumer<String, byte[]> ledger, Clock clock) {
         this.producer = producer;
+        this.ledger = ledger;
         this.clock = clock;
     }
 
@@ -79,39 +89,48 @@ public final class TermPublisher {
     }
 
     /**
-     * Reads the compacted reference and term topics from the beginning to their end offsets and
-     * remembers the last content hash and version per key.
+     * Reads the compacted reference and term topics up to their current end offsets (from the
+     * beginning on the first call, from where it stopped afterwards) and remembers the last content
+     * hash and version per key.
      *
-     * @param consumer a consumer with String keys and byte[] values, no group needed; not closed here
-     * @param timeout  how long to wait for the end offsets
+     * @param timeout how long to wait for the end offsets and the records
      * @throws PublishException if the topics cannot be read in time
      */
-    public void loadLedger(Consumer<String, byte[]> consumer, Duration timeout) {
-        List<TopicPartition> partitions = new ArrayList<>();
-        for (String topic : List.of(Topics.TERMS, Topics.LAYERS, Topics.COMPANIES)) {
-            List<PartitionInfo> infos = consumer.partitionsFor(topic, timeout);
-            if (infos == null) {
-                continue;
-            }
-            infos.forEach(p -> partitions.add(new TopicPartition(p.topic(), p.partition())));
+    public void catchUp(Duration timeout) {
+        synchronized (lock) {
+            catchUpLocked(timeout);
         }
-        consumer.assign(partitions);
-        consumer.seekToBeginning(partitions);
-        Map<TopicPartition, Long> end = consumer.endOffsets(partitions, timeout);
+    }
+
+    private void catchUpLocked(Duration timeout) {
+        if (ledgerPartitions == null) {
+            List<TopicPartition> partitions = new ArrayList<>();
+            for (String topic : List.of(Topics.TERMS, Topics.LAYERS, Topics.COMPANIES)) {
+                List<PartitionInfo> infos = ledger.partitionsFor(topic, timeout);
+                if (infos != null) {
+                    infos.forEach(p -> partitions.add(new TopicPartition(p.topic(), p.partition())));
+                }
+            }
+            ledger.assign(partitions);
+            ledger.seekToBeginning(partitions);
+            ledgerPartitions = partitions;
+        }
+        Map<TopicPartition, Long> end = ledger.endOffsets(ledgerPartitions, timeout);
         long deadline = System.nanoTime() + timeout.toNanos();
         int records = 0;
-        while (partitions.stream().anyMatch(tp -> consumer.position(tp, timeout) < end.get(tp))) {
+        while (ledgerPartitions.stream().anyMatch(tp -> ledger.position(tp, timeout) < end.get(tp))) {
             if (System.nanoTime() > deadline) {
-                throw new PublishException("could not read the term ledger within " + timeout);
+                throw new PublishException("could not read the publish ledger within " + timeout);
             }
-            for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(200))) {
+            for (ConsumerRecord<String, byte[]> r : ledger.poll(Duration.ofMillis(100))) {
                 records++;
                 remember(r);
             }
         }
-        consumer.unsubscribe();
-        log.info("ledger loaded from {} records: {} terms, {} reference keys", records, terms.size(),
-                referenceHashes.size());
+        if (records > 0) {
+            log.debug("ledger caught up over {} records: {} terms, {} reference keys", records, terms.size(),
+                    referenceHashes.size());
+        }
     }
 
     private void remember(ConsumerRecord<String, byte[]> r) {
@@ -139,8 +158,15 @@ public final class TermPublisher {
      * @throws PublishException if the broker does not acknowledge the record
      */
     public Result publish(TermContent content) {
+        synchronized (lock) {
+            catchUpLocked(CATCH_UP_TIMEOUT);
+            return publishLocked(content);
+        }
+    }
+
+    private Result publishLocked(TermContent content) {
         String hash = content.contentHash();
-        synchronized (lockFor(content.slug())) {
+        {
             LedgerEntry last = terms.get(content.slug());
             if (last != null && last.contentHash().equals(hash)) {
                 return new Result(content.slug(), last.version(), Outcome.UNCHANGED);
@@ -164,11 +190,14 @@ public final class TermPublisher {
      *                          they are idempotent to re-publish)
      */
     public List<Result> publishAll(List<TermContent> contents) {
-        List<Result> results = new ArrayList<>();
-        for (TermContent c : contents) {
-            results.add(publish(c));
+        synchronized (lock) {
+            catchUpLocked(CATCH_UP_TIMEOUT);
+            List<Result> results = new ArrayList<>();
+            for (TermContent c : contents) {
+                results.add(publishLocked(c));
+            }
+            return results;
         }
-        return results;
     }
 
     /**
@@ -180,6 +209,13 @@ public final class TermPublisher {
      * @throws PublishException if the broker does not acknowledge a record
      */
     public int publishReference(List<ChainLayer> layers, List<Company> companies) {
+        synchronized (lock) {
+            catchUpLocked(CATCH_UP_TIMEOUT);
+            return publishReferenceLocked(layers, companies);
+        }
+    }
+
+    private int publishReferenceLocked(List<ChainLayer> layers, List<Company> companies) {
         List<Future<RecordMetadata>> sends = new ArrayList<>();
         List<Runnable> commits = new ArrayList<>();
         for (ChainLayer l : layers) {
@@ -204,12 +240,6 @@ public final class TermPublisher {
         }
         sends.add(producer.send(new ProducerRecord<>(topic, key, value)));
         commits.add(() -> referenceHashes.put(ledgerKey, hash));
-    }
-
-    private final Map<String, Object> locks = new ConcurrentHashMap<>();
-
-    private Object lockFor(String slug) {
-        return locks.computeIfAbsent(slug, k -> new Object());
     }
 
     private static RecordMetadata await(Future<RecordMetadata> f, String what) {

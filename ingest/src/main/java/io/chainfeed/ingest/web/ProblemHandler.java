@@ -17,19 +17,15 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
 
     @ExceptionHandler(PageParseException.class)
     ProblemDetail unparseable(PageParseException e) {
-        ProblemDetail p = ProblemDetail.forStatusAndDetail(HttpStatus.UNPROCESSABLE_ENTITY, e.getMessage());
-        p.setType(URI.create(TYPE_BASE + "unparseable-page"));
-        p.setTitle("The page cannot be parsed");
+        ProblemDetail p = problem(HttpStatus.UNPROCESSABLE_ENTITY, "unparseable-page", "The page cannot be parsed",
+                e.getMessage());
         p.setProperty("missing", e.missing());
         return p;
     }
 
     @ExceptionHandler(PageController.PageTooLargeException.class)
     ProblemDetail tooLarge(PageController.PageTooLargeException e) {
-        ProblemDetail p = ProblemDetail.forStatusAndDetail(HttpStatus.PAYLOAD_TOO_LARGE, e.getMessage());
-        p.setType(URI.create(TYPE_BASE + "page-too-large"));
-        p.setTitle("Page too large");
-        return p;
+        return problem(HttpStatus.PAYLOAD_TOO_LARGE, "page-too-large", "Page too large", e.getMessage());
     }
 
     @ExceptionHandler(SignalController.UnauthorizedException.class)
@@ -52,17 +48,33 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
 
     @ExceptionHandler(PublishException.class)
     ProblemDetail unpublished(PublishException e) {
-        ProblemDetail p = ProblemDetail.forStatusAndDetail(HttpStatus.SERVICE_UNAVAILABLE, e.getMessage());
-        p.setType(URI.create(TYPE_BASE + "publish-failed"));
-        p.setTitle("Kafka did not acknowledge the record; nothing is reported as published");
-        return p;
+        return problem(HttpStatus.SERVICE_UNAVAILABLE, "publish-failed",
+                "Kafka did not acknowledge the record; nothing is reported as published", e.getMessage());
     }
 
     @ExceptionHandler(FetchException.class)
     ProblemDetail fetchRefused(FetchException e) {
-        ProblemDetail p = ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST, e.getMessage());
-        p.setType(URI.create(TYPE_BASE + "fetch-refused"));
-        p.setTitle("The URL was not fetched");
+        return problem(HttpStatus.BAD_REQUEST, "fetch-refused", "The URL was not fetched", e.getMessage());
+    }
+
+    /**
+     * Spring's own errors (missing or malformed parameters, unsupported media types ...) come as problem
+     * details of type {@code about:blank}; give them this API's type so every error names one.
+     */
+    @Override
+    protected org.springframework.http.ResponseEntity<Object> handleExceptionInternal(Exception ex, Object body,
+            org.springframework.http.HttpHeaders headers, org.springframework.http.HttpStatusCode statusCode,
+            org.springframework.web.context.request.WebRequest request) {
+        if (body instanceof ProblemDetail p && (p.getType() == null || "about:blank".equals(p.getType().toString()))) {
+            p.setType(URI.create(TYPE_BASE + "invalid-request"));
+        }
+        return super.handleExceptionInternal(ex, body, headers, statusCode, request);
+    }
+
+    private static ProblemDetail problem(HttpStatus status, String type, String title, String detail) {
+        ProblemDetail p = ProblemDetail.forStatusAndDetail(status, detail);
+        p.setType(URI.create(TYPE_BASE + type));
+        p.setTitle(title);
         return p;
     }
 }

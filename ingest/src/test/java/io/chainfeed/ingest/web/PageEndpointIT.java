@@ -111,6 +111,31 @@ class PageEndpointIT {
     }
 
     @Test
+    @SuppressWarnings("unchecked")
+    void refusesToPublishAReadNobodyCanCheck() throws Exception {
+        String unknown = page().replace("\nRDMA\n", "\nRDMA fabric tuning\n");
+        ResponseEntity<Map<String, Object>> refused = post(unknown, MediaType.TEXT_PLAIN, "");
+        assertThat(refused.getStatusCode()).isEqualTo(HttpStatus.UNPROCESSABLE_ENTITY);
+        assertThat((List<Object>) refused.getBody().get("missing")).containsExactly("source");
+
+        assertThat(post(unknown, MediaType.TEXT_PLAIN, "?dryRun=true").getStatusCode()).isEqualTo(HttpStatus.OK);
+        ResponseEntity<Map<String, Object>> accepted = post(unknown, MediaType.TEXT_PLAIN,
+                "?sourceUrl=https://example.org/glossary/rdma-fabric-tuning");
+        assertThat(accepted.getStatusCode()).isEqualTo(HttpStatus.ACCEPTED);
+        assertThat(accepted.getBody()).containsEntry("readId", "term:rdma-fabric-tuning");
+    }
+
+    @Test
+    void missingParametersNameTheProblemType() {
+        HttpHeaders headers = new HttpHeaders();
+        headers.setContentType(MediaType.TEXT_PLAIN);
+        ResponseEntity<Map<String, Object>> r = http.exchange("/ingest/v1/pages?dryRun=maybe", HttpMethod.POST,
+                new HttpEntity<>("x", headers), JSON);
+        assertThat(r.getStatusCode()).isEqualTo(HttpStatus.BAD_REQUEST);
+        assertThat(r.getBody().get("type")).isEqualTo("https://chainfeed.io/problems/invalid-request");
+    }
+
+    @Test
     void refusesUnsupportedMediaTypes() {
         ResponseEntity<Map<String, Object>> r = post("{}", MediaType.APPLICATION_JSON, "");
         assertThat(r.getStatusCode()).isEqualTo(HttpStatus.UNSUPPORTED_MEDIA_TYPE);

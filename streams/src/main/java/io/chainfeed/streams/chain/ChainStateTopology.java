@@ -5,6 +5,7 @@ import io.chainfeed.avro.Company;
 import io.chainfeed.avro.ConstraintSignal;
 import io.chainfeed.avro.LayerState;
 import io.chainfeed.avro.Read;
+import io.chainfeed.avro.TermUpdate;
 import io.chainfeed.schemas.AvroSerde;
 import io.chainfeed.schemas.Topics;
 import java.time.Duration;
@@ -36,6 +37,7 @@ import org.apache.kafka.streams.state.Stores;
  * <pre>
  * {@value #LAYERS_TOPIC}    ──► global store {@value #LAYERS_STORE}
  * {@value #COMPANIES_TOPIC} ──► global store {@value #COMPANIES_STORE}
+ * {@value #REFERENCE_TERMS_TOPIC} ──► global store {@value #TERMS_STORE} (glossary terms, for tagging signal reads)
  * {@value #SIGNALS_TOPIC} (signal id -> ConstraintSignal)
  *    ├─► repartition to one partition ──► chain state ──► {@value #STATE_TOPIC} (layer id -> LayerState)
  *    └─► tag ──► {@value #READS_TOPIC} (signal:&lt;id&gt; -> Read, kind SIGNAL)
@@ -57,6 +59,8 @@ public final class ChainStateTopology {
     public static final String COMPANIES_TOPIC = Topics.COMPANIES;
     public static final String LAYERS_STORE = "chain-layers-store";
     public static final String COMPANIES_STORE = "chain-companies-store";
+    public static final String REFERENCE_TERMS_TOPIC = Topics.REFERENCE_TERMS;
+    public static final String TERMS_STORE = "chain-reference-terms-store";
     public static final String SIGNALS_STORE = "chain-signals-store";
     public static final String STATE_STORE = "chain-state-store";
     public static final String SIGNAL_READS_STORE = "signal-reads-store";
@@ -91,6 +95,12 @@ public final class ChainStateTopology {
                         .withLoggingDisabled(),
                 COMPANIES_TOPIC, Consumed.with(Serdes.String(), companySerde).withName("chain-companies-source"),
                 () -> new ReferenceUpdater<>(COMPANIES_STORE, reference));
+        AvroSerde<TermUpdate> termSerde = AvroSerde.of(TermUpdate.class);
+        builder.addGlobalStore(
+                Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(TERMS_STORE), Serdes.String(), termSerde)
+                        .withLoggingDisabled(),
+                REFERENCE_TERMS_TOPIC, Consumed.with(Serdes.String(), termSerde).withName("chain-terms-source"),
+                () -> new ReferenceUpdater<>(TERMS_STORE, reference));
 
         builder.addStateStore(Stores.keyValueStoreBuilder(
                 Stores.persistentKeyValueStore(SIGNALS_STORE), Serdes.String(), signalSerde));
@@ -260,6 +270,7 @@ public final class ChainStateTopology {
         private ProcessorContext<String, Read> context;
         private KeyValueStore<String, ChainLayer> layers;
         private KeyValueStore<String, Company> companies;
+        private KeyValueStore<String, TermUpdate> terms;
         private KeyValueStore<String, ConstraintSignal> signals;
         private SignalReads reads;
         private long builtFor = -1;
@@ -273,6 +284,7 @@ public final class ChainStateTopology {
             this.context = context;
             layers = context.getStateStore(LAYERS_STORE);
             companies = context.getStateStore(COMPANIES_STORE);
+            terms = context.getStateStore(TERMS_STORE);
             signals = context.getStateStore(SIGNAL_READS_STORE);
             context.schedule(REFERENCE_CHECK, PunctuationType.WALL_CLOCK_TIME, now -> {
                 if (reference.generation() == builtFor) {
@@ -309,7 +321,7 @@ public final class ChainStateTopology {
         private Read tag(ConstraintSignal signal) {
             long generation = reference.generation();
             if (reads == null || generation != builtFor) {
-                reads = new SignalReads(values(layers), values(companies));
+                reads = new SignalReads(values(layers), values(companies), values(terms));
                 builtFor = generation;
             }
             Read read = reads.read(signal);

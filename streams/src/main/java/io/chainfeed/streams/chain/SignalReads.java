@@ -33,9 +33,10 @@ public final class SignalReads {
     /**
      * @param layers    chain layers
      * @param companies companies
+     * @param terms     glossary terms, so a signal naming one (HBM, CoWoS) is tagged with it
      */
-    public SignalReads(Collection<ChainLayer> layers, Collection<Company> companies) {
-        this.tagger = Tagger.build(layers, companies);
+    public SignalReads(Collection<ChainLayer> layers, Collection<Company> companies, Collection<TermUpdate> terms) {
+        this.tagger = Tagger.build(layers, companies, terms);
         layers.forEach(l -> this.layers.put(l.getId(), l));
     }
 

@@ -17,6 +17,7 @@ import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.kstream.Consumed;
+import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Named;
 import org.apache.kafka.streams.kstream.Produced;
 import org.apache.kafka.streams.processor.api.Processor;
@@ -32,8 +33,17 @@ import org.apache.kafka.streams.state.Stores;
  * <pre>
  * {@value #LAYERS_TOPIC}    (layer id   -> ChainLayer) ──► global store {@value #LAYERS_STORE}
  * {@value #COMPANIES_TOPIC} (company id -> Company)    ──► global store {@value #COMPANIES_STORE}
- * {@value #INPUT_TOPIC}     (slug -> TermUpdate) ──► tag ──► {@value #OUTPUT_TOPIC} (term:&lt;slug&gt; -> Read)
+ * {@value #REFERENCE_TERMS_TOPIC} (slug -> TermUpdate) ──► global store {@value #REFERENCE_TERMS_STORE}
+ * {@value #INPUT_TOPIC}     (slug -> TermUpdate) ─┬─► tag ──► {@value #OUTPUT_TOPIC} (term:&lt;slug&gt; -> Read)
+ *                                                  └─► copy ─► {@value #REFERENCE_TERMS_TOPIC}
  * </pre>
+ *
+ * Glossary terms are reference data too: every term title and alias is in the tagger's dictionary.
+ * The input topic is partitioned, so each task sees only its own terms; the topology therefore
+ * copies every term record (tombstones included) to the single-partition compacted
+ * {@value #REFERENCE_TERMS_TOPIC}, in the same transaction as the read it tags (exactly-once when
+ * the application runs with EOS), and reads it back into a global store that every instance holds
+ * whole.
  *
  * Reference data lives in compacted topics read into global stores; each update there bumps a
  * generation counter and the highest reference record timestamp. The tagging processor keeps the
@@ -49,8 +59,10 @@ public final class TaggingTopology {
     public static final String OUTPUT_TOPIC = Topics.READS;
     public static final String LAYERS_TOPIC = Topics.LAYERS;
     public static final String COMPANIES_TOPIC = Topics.COMPANIES;
+    public static final String REFERENCE_TERMS_TOPIC = Topics.REFERENCE_TERMS;
     public static final String LAYERS_STORE = "reference-layers-store";
     public static final String COMPANIES_STORE = "reference-companies-store";
+    public static final String REFERENCE_TERMS_STORE = "reference-terms-store";
     public static final String TERMS_STORE = "tagging-terms-store";
     /** How often the processor checks for changed reference data (wall clock). */
     static final Duration RETAG_CHECK = Duration.ofSeconds(1);
@@ -85,11 +97,20 @@ public final class TaggingTopology {
                 COMPANIES_TOPIC,
                 Consumed.with(Serdes.String(), companySerde).withName("reference-companies-source"),
                 () -> new ReferenceUpdater<>(COMPANIES_STORE, generation));
+        builder.addGlobalStore(
+                Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(REFERENCE_TERMS_STORE), Serdes.String(),
+                                termSerde)
+                        .withLoggingDisabled(),
+                REFERENCE_TERMS_TOPIC,
+                Consumed.with(Serdes.String(), termSerde).withName("reference-terms-source"),
+                () -> new ReferenceUpdater<>(REFERENCE_TERMS_STORE, generation));
 
         builder.addStateStore(Stores.keyValueStoreBuilder(
                 Stores.persistentKeyValueStore(TERMS_STORE), Serdes.String(), termSerde));
-        builder.stream(INPUT_TOPIC, Consumed.with(Serdes.String(), termSerde).withName("terms-source"))
-                .process(() -> new TermTaggingProcessor(generation), Named.as("tag-terms"), TERMS_STORE)
+        KStream<String, TermUpdate> input =
+                builder.stream(INPUT_TOPIC, Consumed.with(Serdes.String(), termSerde).withName("terms-source"));
+        input.to(REFERENCE_TERMS_TOPIC, Produced.with(Serdes.String(), termSerde).withName("reference-terms-sink"));
+        input.process(() -> new TermTaggingProcessor(generation), Named.as("tag-terms"), TERMS_STORE)
                 .to(OUTPUT_TOPIC, Produced.with(Serdes.String(), readSerde).withName("reads-sink"));
         return builder.build();
     }
@@ -148,16 +169,28 @@ public final class TaggingTopology {
 
     /**
      * Tags each term update with the dictionary of the current reference generation, keeps the term,
-     * and re-tags every kept term when reference data changes.
+     * and re-tags every kept term when the dictionary changes.
+     *
+     * <p>Two generations are tracked: the one the current {@link Tagger} was built for (rebuilt lazily
+     * before tagging, so a new term is always tagged with the newest reference data) and the one all
+     * kept terms were last re-tagged for. The punctuation compares the latter, so a term arriving
+     * between a reference change and the next check does not swallow the re-tag. A change that leaves
+     * the dictionary as it was (a term's body edited, a record re-sent) re-tags nothing; otherwise every
+     * kept term is tagged with the old and the new dictionary and only reads whose tags differ are
+     * forwarded.
      */
     static final class TermTaggingProcessor implements Processor<String, TermUpdate, String, Read> {
         private final ReferenceClock reference;
         private ProcessorContext<String, Read> context;
         private KeyValueStore<String, ChainLayer> layers;
         private KeyValueStore<String, Company> companies;
+        private KeyValueStore<String, TermUpdate> referenceTerms;
         private KeyValueStore<String, TermUpdate> terms;
         private Tagger tagger;
         private long builtFor = -1;
+        /** The dictionary every kept term was last tagged with, and its generation. */
+        private Tagger retagBase;
+        private long retaggedFor = -1;
 
         TermTaggingProcessor(ReferenceClock reference) {
             this.reference = reference;
@@ -168,9 +201,12 @@ public final class TaggingTopology {
             this.context = context;
             this.layers = context.getStateStore(LAYERS_STORE);
             this.companies = context.getStateStore(COMPANIES_STORE);
+            this.referenceTerms = context.getStateStore(REFERENCE_TERMS_STORE);
             this.terms = context.getStateStore(TERMS_STORE);
             builtFor = reference.generation();
-            tagger = Tagger.build(values(layers), values(companies));
+            tagger = Tagger.build(values(layers), values(companies), values(referenceTerms));
+            retagBase = tagger;
+            retaggedFor = builtFor;
             context.schedule(RETAG_CHECK, PunctuationType.WALL_CLOCK_TIME, this::retagIfReferenceChanged);
         }
 
@@ -189,28 +225,49 @@ public final class TaggingTopology {
             context.forward(record.withKey(read.getId()).withValue(read));
         }
 
-        private Read tag(TermUpdate term) {
+        private void ensureCurrent() {
             long current = reference.generation();
             if (current != builtFor) {
-                tagger = Tagger.build(values(layers), values(companies));
+                tagger = Tagger.build(values(layers), values(companies), values(referenceTerms));
                 builtFor = current;
             }
-            Read read = tagger.tag(term);
+        }
+
+        private Read tag(TermUpdate term) {
+            ensureCurrent();
+            return versioned(tagger.tag(term), term);
+        }
+
+        private Read versioned(Read read, TermUpdate term) {
             read.setVersion(Math.max(term.getVersion(), reference.newestTimestamp()));
             return read;
         }
 
         private void retagIfReferenceChanged(long now) {
-            if (reference.generation() == builtFor) {
+            if (reference.generation() == retaggedFor) {
                 return;
+            }
+            ensureCurrent();
+            Tagger before = retagBase;
+            retagBase = tagger;
+            retaggedFor = builtFor;
+            if (tagger.signature() == before.signature()) {
+                return; // the dictionary did not change
             }
             try (KeyValueIterator<String, TermUpdate> it = terms.all()) {
                 while (it.hasNext()) {
                     KeyValue<String, TermUpdate> kv = it.next();
-                    Read read = tag(kv.value);
-                    context.forward(new Record<>(read.getId(), read, now));
+                    Read read = tagger.tag(kv.value);
+                    if (!sameTags(read, before.tag(kv.value))) {
+                        context.forward(new Record<>(read.getId(), versioned(read, kv.value), now));
+                    }
                 }
             }
+        }
+
+        private static boolean sameTags(Read a, Read b) {
+            return a.getCompanies().equals(b.getCompanies()) && a.getLayers().equals(b.getLayers())
+                    && a.getTerms().equals(b.getTerms());
         }
 
         private static <V> List<V> values(KeyValueStore<String, V> store) {

@@ -16,6 +16,7 @@ import io.chainfeed.avro.ReadKind;
 import io.chainfeed.avro.SignalCause;
 import io.chainfeed.avro.Source;
 import io.chainfeed.avro.SqueezedCompany;
+import io.chainfeed.avro.TermUpdate;
 import io.chainfeed.avro.Trend;
 import io.chainfeed.schemas.AvroSerde;
 import io.chainfeed.schemas.Topics;
@@ -241,6 +242,11 @@ class ChainStateTopologyTest {
 
     @Test
     void signalsBecomeTaggedSignalReads() {
+        driver.createInputTopic(Topics.REFERENCE_TERMS, new StringSerializer(), AvroSerde.of(TermUpdate.class))
+                .pipeInput("hbm", TermUpdate.newBuilder().setSlug("hbm").setTitle("HBM")
+                        .setAliases(List.of("High Bandwidth Memory")).setDefinition("Stacked DRAM.")
+                        .setLayerHint("memory").setDisclaimer("research, not advice").setVersion(1)
+                        .setUpdatedAt(T0).build());
         signals.pipeInput("s1", ConstraintSignal.newBuilder(signal("s1", "memory", Direction.TIGHTENING, 4, T0))
                 .setLayerHints(List.of("memory", "advanced-packaging")).setVersion(7).build());
         Read read = reads.readValue();
@@ -251,6 +257,7 @@ class ChainStateTopologyTest {
         assertThat(read.getLayers()).filteredOn(l -> l.getPrimary()).extracting(l -> l.getId())
                 .containsExactly("memory", "advanced-packaging");
         assertThat(read.getCompanies()).extracting(c -> c.getSymbol()).contains("000660.KS");
+        assertThat(read.getTerms()).extracting(t -> t.getSlug()).contains("hbm");
         assertThat(read.getSources()).extracting(Source::getUrl).containsExactly("https://example.com/s1");
         assertThat(read.getDisclaimer()).contains("research, not advice");
         assertThat(read.getVersion()).isGreaterThanOrEqualTo(7L);

@@ -23,6 +23,7 @@ import java.util.Properties;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
@@ -41,6 +42,7 @@ class TaggingTopologyTest {
     private TestInputTopic<String, Company> companies;
     private TestInputTopic<String, TermUpdate> terms;
     private TestOutputTopic<String, Read> reads;
+    private TestOutputTopic<String, TermUpdate> referenceTerms;
 
     @BeforeEach
     void setUp() {
@@ -54,6 +56,8 @@ class TaggingTopologyTest {
                 REFERENCE_TIME, Duration.ZERO);
         terms = driver.createInputTopic(Topics.TERMS, new StringSerializer(), AvroSerde.of(TermUpdate.class));
         reads = driver.createOutputTopic(Topics.READS, new StringDeserializer(), AvroSerde.of(Read.class));
+        referenceTerms = driver.createOutputTopic(Topics.REFERENCE_TERMS, new StringDeserializer(),
+                AvroSerde.of(TermUpdate.class));
 
         layers.pipeInput("network-fabric", ChainLayer.newBuilder().setId("network-fabric").setName("Network fabric")
                 .setAliases(List.of("fabric layer")).build());
@@ -112,12 +116,12 @@ class TaggingTopologyTest {
         assertThat(anet.getPrimary()).isTrue();
         assertThat(anet.getConfidence()).isEqualTo(1.0);
         assertThat(anet.getEvidence()).extracting(e -> e.getRule())
-                .contains("declared-company", "company-name", "ticker-in-context");
+                .contains("declared-company", "company-name", "ticker-parenthesised");
         CompanyTag accton = read.getCompanies().stream().filter(c -> c.getSymbol().equals("2345.TW")).findFirst()
                 .orElseThrow();
         assertThat(accton.getMic()).isEqualTo("XTAI");
         assertThat(accton.getPrimary()).isFalse();
-        var span = accton.getEvidence().stream().filter(e -> e.getRule().equals("company-name")).findFirst().orElseThrow();
+        var span = accton.getEvidence().stream().filter(e -> e.getRule().equals("company-alias")).findFirst().orElseThrow();
         String why = read.getSections().get(0).getBody();
         assertThat(why.substring(span.getStart(), span.getEnd())).isEqualTo("Accton");
 
@@ -126,6 +130,64 @@ class TaggingTopologyTest {
         assertThat(fabric.getPrimary()).isTrue();
         assertThat(fabric.getEvidence()).extracting(e -> e.getRule()).contains("declared-layer", "company-primary-layer");
         assertThat(read.getLayers()).extracting(LayerTag::getId).contains("cloud-compute");
+    }
+
+    private static TermUpdate glossary(String slug, String title, List<String> aliases, String text, String layer) {
+        return TermUpdate.newBuilder()
+                .setSlug(slug).setTitle(title).setAliases(aliases).setDefinition(title + " is a term.")
+                .setSections(List.of(new Section("what_it_means", "What it means", text)))
+                .setLayerHint(layer).setDisclaimer("Research, not advice.")
+                .setVersion(TERM_VERSION.toEpochMilli()).setUpdatedAt(TERM_VERSION)
+                .build();
+    }
+
+    @Test
+    void copiesEveryTermToTheReferenceTopicAndTagsGlossaryTermsFromIt() {
+        terms.pipeInput("rdma", glossary("rdma", "RDMA", List.of("remote direct memory access"),
+                "Remote direct memory access moves data between servers; RDMA is built into InfiniBand.",
+                "network-fabric"));
+        terms.pipeInput("roce", glossary("roce", "RoCE", List.of("RDMA over Converged Ethernet"),
+                "It carries RDMA over Ethernet, as switch makers like Arista (ANET) ship it.", null));
+
+        assertThat(referenceTerms.readKeyValuesToMap()).containsOnlyKeys("rdma", "roce");
+        Map<String, Read> out = reads.readKeyValuesToMap();
+        Read rdma = out.get("term:rdma");
+        assertThat(rdma.getTerms()).as("a term never tags itself").isEmpty();
+        Read roce = out.get("term:roce");
+        var tag = roce.getTerms().stream().filter(t -> t.getSlug().equals("rdma")).findFirst().orElseThrow();
+        assertThat(tag.getTitle()).isEqualTo("RDMA");
+        assertThat(tag.getSummary()).isEqualTo("RDMA is a term.");
+        assertThat(tag.getConfidence()).isEqualTo(0.9);
+        var evidence = tag.getEvidence().get(0);
+        assertThat(evidence.getRule()).isEqualTo("term-title");
+        String body = roce.getSections().get(0).getBody();
+        assertThat(body.substring(evidence.getStart(), evidence.getEnd())).isEqualTo("RDMA");
+        assertThat(roce.getLayers()).as("the layer of a tagged term")
+                .anySatisfy(l -> {
+                    assertThat(l.getId()).isEqualTo("network-fabric");
+                    assertThat(l.getEvidence()).extracting(e -> e.getRule()).contains("term-layer");
+                });
+    }
+
+    @Test
+    void retagsKeptTermsWhenATermTheyMentionArrivesOrGoes() {
+        terms.pipeInput("roce", glossary("roce", "RoCE", List.of(), "It carries RDMA over Ethernet.", null));
+        assertThat(reads.readValue().getTerms()).isEmpty();
+        driver.advanceWallClockTime(Duration.ofSeconds(2));
+        assertThat(reads.isEmpty()).as("roce joined the dictionary, but no read changed").isTrue();
+
+        terms.pipeInput("rdma", glossary("rdma", "RDMA", List.of(), "Direct memory access across machines.", null));
+        assertThat(reads.readValue().getId()).isEqualTo("term:rdma");
+        driver.advanceWallClockTime(Duration.ofSeconds(2));
+        Read retagged = reads.readValue();
+        assertThat(retagged.getId()).isEqualTo("term:roce");
+        assertThat(retagged.getTerms()).extracting(t -> t.getSlug()).containsExactly("rdma");
+        assertThat(reads.isEmpty()).isTrue();
+
+        terms.pipeInput("rdma", (TermUpdate) null);
+        assertThat(reads.readKeyValue().value).isNull();
+        driver.advanceWallClockTime(Duration.ofSeconds(2));
+        assertThat(reads.readValue().getTerms()).as("the term left the dictionary").isEmpty();
     }
 
     @Test
@@ -170,11 +232,26 @@ class TaggingTopologyTest {
     }
 
     @Test
+    void aRealStreamsInstanceAcceptsTheTopologyWithExactlyOnce() {
+        Properties props = new Properties();
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "tagging-validate");
+        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:1");
+        props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
+        props.put(StreamsConfig.STATE_DIR_CONFIG, System.getProperty("java.io.tmpdir") + "/tagging-validate");
+        // The terms sink and the global reference-terms source share a topic; the constructor validates it.
+        try (KafkaStreams streams = new KafkaStreams(TaggingTopology.buildTopology(props), props)) {
+            assertThat(streams.state()).isEqualTo(KafkaStreams.State.CREATED);
+        }
+    }
+
+    @Test
     void storesAndProcessorsKeepTheirNames() {
         Topology topology = TaggingTopology.buildTopology(new Properties());
         String described = topology.describe().toString();
         assertThat(described).contains(TaggingTopology.LAYERS_STORE, TaggingTopology.COMPANIES_STORE,
-                "terms-source", "tag-terms", "reads-sink", TaggingTopology.TERMS_STORE, "reference-layers-source", "reference-companies-source");
+                "terms-source", "tag-terms", "reads-sink", TaggingTopology.TERMS_STORE, "reference-layers-source",
+                "reference-companies-source", TaggingTopology.REFERENCE_TERMS_STORE, "reference-terms-source",
+                "reference-terms-sink", Topics.REFERENCE_TERMS);
         assertThat(described).doesNotContain("KSTREAM-");
         assertThat(Serdes.String()).isNotNull();
     }
