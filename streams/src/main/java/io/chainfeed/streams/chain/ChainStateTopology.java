@@ -8,12 +8,12 @@ import io.chainfeed.avro.Read;
 import io.chainfeed.avro.TermUpdate;
 import io.chainfeed.schemas.AvroSerde;
 import io.chainfeed.schemas.Topics;
+import io.chainfeed.streams.reference.ReferenceStores;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.StreamsBuilder;
@@ -60,7 +60,7 @@ public final class ChainStateTopology {
     public static final String LAYERS_STORE = "chain-layers-store";
     public static final String COMPANIES_STORE = "chain-companies-store";
     public static final String REFERENCE_TERMS_TOPIC = Topics.REFERENCE_TERMS;
-    public static final String TERMS_STORE = "chain-reference-terms-store";
+    public static final String TERMS_STORE = "chain-terms-store";
     public static final String SIGNALS_STORE = "chain-signals-store";
     public static final String STATE_STORE = "chain-state-store";
     public static final String SIGNAL_READS_STORE = "signal-reads-store";
@@ -82,25 +82,8 @@ public final class ChainStateTopology {
         AvroSerde<ConstraintSignal> signalSerde = AvroSerde.of(ConstraintSignal.class);
         AvroSerde<LayerState> stateSerde = AvroSerde.of(LayerState.class);
         AvroSerde<Read> readSerde = AvroSerde.of(Read.class);
-        Reference reference = new Reference();
-
         StreamsBuilder builder = new StreamsBuilder();
-        builder.addGlobalStore(
-                Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(LAYERS_STORE), Serdes.String(), layerSerde)
-                        .withLoggingDisabled(),
-                LAYERS_TOPIC, Consumed.with(Serdes.String(), layerSerde).withName("chain-layers-source"),
-                () -> new ReferenceUpdater<>(LAYERS_STORE, reference));
-        builder.addGlobalStore(
-                Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(COMPANIES_STORE), Serdes.String(), companySerde)
-                        .withLoggingDisabled(),
-                COMPANIES_TOPIC, Consumed.with(Serdes.String(), companySerde).withName("chain-companies-source"),
-                () -> new ReferenceUpdater<>(COMPANIES_STORE, reference));
-        AvroSerde<TermUpdate> termSerde = AvroSerde.of(TermUpdate.class);
-        builder.addGlobalStore(
-                Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(TERMS_STORE), Serdes.String(), termSerde)
-                        .withLoggingDisabled(),
-                REFERENCE_TERMS_TOPIC, Consumed.with(Serdes.String(), termSerde).withName("chain-terms-source"),
-                () -> new ReferenceUpdater<>(TERMS_STORE, reference));
+        ReferenceStores.Clock reference = ReferenceStores.addTo(builder, "chain-", "chain-").clock();
 
         builder.addStateStore(Stores.keyValueStoreBuilder(
                 Stores.persistentKeyValueStore(SIGNALS_STORE), Serdes.String(), signalSerde));
@@ -120,58 +103,9 @@ public final class ChainStateTopology {
         return builder.build();
     }
 
-    /** How many reference updates were applied, and the newest reference record timestamp. */
-    static final class Reference {
-        private final AtomicLong generation = new AtomicLong();
-        private final AtomicLong newestTimestamp = new AtomicLong();
-
-        void updated(long timestamp) {
-            newestTimestamp.accumulateAndGet(timestamp, Math::max);
-            generation.incrementAndGet();
-        }
-
-        long generation() {
-            return generation.get();
-        }
-
-        long newestTimestamp() {
-            return newestTimestamp.get();
-        }
-    }
-
-    /** Keeps a global store in step with its compacted topic and bumps the reference generation. */
-    static final class ReferenceUpdater<V> implements Processor<String, V, Void, Void> {
-        private final String storeName;
-        private final Reference reference;
-        private KeyValueStore<String, V> store;
-
-        ReferenceUpdater(String storeName, Reference reference) {
-            this.storeName = storeName;
-            this.reference = reference;
-        }
-
-        @Override
-        public void init(ProcessorContext<Void, Void> context) {
-            store = context.getStateStore(storeName);
-        }
-
-        @Override
-        public void process(Record<String, V> record) {
-            if (record.key() == null) {
-                return;
-            }
-            if (record.value() == null) {
-                store.delete(record.key());
-            } else {
-                store.put(record.key(), record.value());
-            }
-            reference.updated(record.timestamp());
-        }
-    }
-
     /** Keeps the set of signals and emits the layers whose recomputed state changed. */
     static final class ChainStateProcessor implements Processor<String, ConstraintSignal, String, LayerState> {
-        private final Reference reference;
+        private final ReferenceStores.Clock reference;
         private ProcessorContext<String, LayerState> context;
         private KeyValueStore<String, ChainLayer> layers;
         private KeyValueStore<String, Company> companies;
@@ -180,7 +114,7 @@ public final class ChainStateTopology {
         private ChainModel model;
         private long builtFor = -1;
 
-        ChainStateProcessor(Reference reference) {
+        ChainStateProcessor(ReferenceStores.Clock reference) {
             this.reference = reference;
         }
 
@@ -266,7 +200,7 @@ public final class ChainStateTopology {
 
     /** Tags each signal into a read, keeps it, and re-tags every kept signal when reference data changes. */
     static final class SignalReadProcessor implements Processor<String, ConstraintSignal, String, Read> {
-        private final Reference reference;
+        private final ReferenceStores.Clock reference;
         private ProcessorContext<String, Read> context;
         private KeyValueStore<String, ChainLayer> layers;
         private KeyValueStore<String, Company> companies;
@@ -275,7 +209,7 @@ public final class ChainStateTopology {
         private SignalReads reads;
         private long builtFor = -1;
 
-        SignalReadProcessor(Reference reference) {
+        SignalReadProcessor(ReferenceStores.Clock reference) {
             this.reference = reference;
         }
 
