@@ -109,6 +109,6 @@ public final class SignalDates {
         }
         throw new IllegalArgumentException("'" + t + "' is not a date in a known form (ISO-8601 such as "
                 + "2026-03-01T09:30:00Z or with an offset, RFC 1123 such as 'Sun, 01 Mar 2026 09:30:00 GMT', "
-                + "yyyy-MM-dd, or epoch milliseconds)");
+                + "yyyy-MM-dd, yyyy/MM/dd, yyyy-MM-dd HH:mm[:ss] (UTC), or epoch milliseconds)");
     }
 }

@@ -52,6 +52,12 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
                 "Kafka did not acknowledge the record; nothing is reported as published", e.getMessage());
     }
 
+    /** A parameter the parser or a validator refused, e.g. a sourceUrl that is not an absolute http(s) URL. */
+    @ExceptionHandler(IllegalArgumentException.class)
+    ProblemDetail invalidArgument(IllegalArgumentException e) {
+        return problem(HttpStatus.BAD_REQUEST, "invalid-request", "Invalid request", e.getMessage());
+    }
+
     @ExceptionHandler(FetchException.class)
     ProblemDetail fetchRefused(FetchException e) {
         return problem(HttpStatus.BAD_REQUEST, "fetch-refused", "The URL was not fetched", e.getMessage());
