@@ -13,7 +13,11 @@ import io.chainfeed.ingest.corpus.Corpus;
 import io.chainfeed.ingest.page.GlossaryPageParser;
 import io.chainfeed.ingest.publish.KafkaClients;
 import io.chainfeed.ingest.publish.TermPublisher;
+import io.chainfeed.ingest.signal.SignalIngest;
+import io.chainfeed.ingest.signal.SignalReader;
+import io.chainfeed.ingest.signal.SignalValidator;
 import io.chainfeed.schemas.Topics;
+import io.chainfeed.streams.chain.ChainStateTopology;
 import io.chainfeed.streams.index.ReadIndexer;
 import io.chainfeed.streams.tagging.TaggingTopology;
 import java.net.URI;
@@ -48,15 +52,26 @@ final class TestPipeline implements AutoCloseable {
     private static final ParameterizedTypeReference<Map<String, Object>> JSON = new ParameterizedTypeReference<>() {
     };
     private final String name;
+    private final boolean chainState;
     private ElasticsearchNode es;
     private KafkaStreams streams;
+    private KafkaStreams chainStreams;
     private ReadIndexer indexer;
     private Thread indexerThread;
     private Corpus corpus;
 
     /** @param name the IT's name: streams application id, Elasticsearch and state directories */
     TestPipeline(String name) {
+        this(name, false);
+    }
+
+    /**
+     * @param name       the IT's name: streams application ids, Elasticsearch and state directories
+     * @param chainState also run the chain-state topology (signals to {@code chainfeed.chain-state.v1})
+     */
+    TestPipeline(String name, boolean chainState) {
         this.name = name;
+        this.chainState = chainState;
     }
 
     void startElasticsearch() throws Exception {
@@ -87,6 +102,16 @@ final class TestPipeline implements AutoCloseable {
         streams = new KafkaStreams(TaggingTopology.buildTopology(config), config);
         streams.start();
         await().atMost(Duration.ofSeconds(60)).until(() -> streams.state() == KafkaStreams.State.RUNNING);
+        if (chainState) {
+            Properties chain = new Properties();
+            chain.putAll(config);
+            chain.put(StreamsConfig.APPLICATION_ID_CONFIG, name + "-chain");
+            chain.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 100);
+            chain.put(StreamsConfig.STATE_DIR_CONFIG, Path.of("target", "it-chain-state-" + name).toAbsolutePath().toString());
+            chainStreams = new KafkaStreams(ChainStateTopology.buildTopology(chain), chain);
+            chainStreams.start();
+            await().atMost(Duration.ofSeconds(60)).until(() -> chainStreams.state() == KafkaStreams.State.RUNNING);
+        }
 
         KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(Map.of(
                 ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
@@ -140,6 +165,20 @@ final class TestPipeline implements AutoCloseable {
         return corpus;
     }
 
+    /**
+     * Publishes constraint signals through the real signal ingest (validation included).
+     *
+     * @param json one signal or an array, as {@code POST /ingest/v1/signals} takes them
+     */
+    void publishSignals(String bootstrap, String json) {
+        try (KafkaProducer<String, byte[]> producer = KafkaClients.producer(bootstrap, name + "-signals")) {
+            SignalIngest.BatchResult r = new SignalIngest(new SignalValidator(Corpus.loadBundled().layers()), producer,
+                    Clock.systemUTC()).ingest(SignalReader.json(json), false);
+            assertThat(r.rejected()).isEmpty();
+            assertThat(r.published()).isTrue();
+        }
+    }
+
     @Override
     public void close() throws Exception {
         if (indexer != null) {
@@ -148,6 +187,9 @@ final class TestPipeline implements AutoCloseable {
         }
         if (streams != null) {
             streams.close(Duration.ofSeconds(10));
+        }
+        if (chainStreams != null) {
+            chainStreams.close(Duration.ofSeconds(10));
         }
         if (es != null) {
             es.close();

@@ -49,7 +49,8 @@ import org.springframework.test.context.DynamicPropertySource;
 /**
  * The web pages in a real headless Chromium (Debian's {@code chromium} and {@code chromium-driver},
  * driven by Selenium) over the real pipeline with the bundled corpus: instant search with highlights and
- * facets, a facet filter, a term page, company and layer pages, the chain map; the disclaimer and the
+ * facets, a facet filter, a term page, then (after a tightening signal through the real chain-state
+ * topology) company and layer pages and the chain map coloured by state; the disclaimer and the
  * sources on every page; no Content-Security-Policy violation. Screenshots go to
  * {@code target/screenshots}. Without chromium and chromedriver the class is skipped, or fails when
  * {@code CI=true}.
@@ -60,7 +61,7 @@ import org.springframework.test.context.DynamicPropertySource;
 class WebPagesIT {
     private static final ParameterizedTypeReference<Map<String, Object>> JSON = new ParameterizedTypeReference<>() {
     };
-    private static final TestPipeline pipeline = new TestPipeline("web-pages-it");
+    private static final TestPipeline pipeline = new TestPipeline("web-pages-it", true);
     private static final Path SCREENSHOTS = Path.of("target", "screenshots");
     private static Path chromium;
     private static Path chromedriver;
@@ -182,6 +183,20 @@ class WebPagesIT {
                 () -> (List<Map<String, Object>>) http.exchange("/api/v1/layers", HttpMethod.GET, null, JSON).getBody().get("layers"),
                 l -> l.stream().anyMatch(x -> x.get("id").equals("network-fabric") && !((List<?>) x.get("upstream")).isEmpty()));
 
+        // One tightening signal: the memory layer turns tight, and the layers downstream are squeezed.
+        pipeline.publishSignals(broker.getBrokersAsString(), """
+                {"id": "web-hbm-sold-out", "headline": "SK hynix says its HBM supply is sold out for next year",
+                 "body": "Samsung Electronics and Micron report the same: HBM allocation is fully booked.",
+                 "layers": ["HBM"], "direction": "tightening", "magnitude": 4,
+                 "observedAt": "2026-03-02T09:00:00+09:00",
+                 "source": {"name": "Example wire", "url": "https://example.com/news/hbm-sold-out"}}
+                """);
+        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250)).until(() -> {
+            ResponseEntity<Map<String, Object>> chain = http.exchange("/api/v1/chain", HttpMethod.GET, null, JSON);
+            return chain.getStatusCode() == HttpStatus.OK && ((List<Map<String, Object>>) chain.getBody().get("layers"))
+                    .stream().anyMatch(l -> "memory".equals(l.get("id")) && "tight".equals(l.get("status")));
+        });
+
         ResponseEntity<String> home = http.getForEntity("/", String.class);
         assertThat(home.getStatusCode()).isEqualTo(HttpStatus.OK);
         String csp = home.getHeaders().getFirst("Content-Security-Policy");
@@ -262,22 +277,28 @@ class WebPagesIT {
         d.get(url("/terms/no-such-term"));
         waiting().until(x -> x.findElement(By.id("content")).getText().contains("no glossary term"));
 
-        // Company and layer pages: the live chain model when the api has it, a clear message when not.
-        d.get(url("/companies/2345.TW"));
+        // Company and layer pages, from the live chain model.
+        d.get(url("/companies/MU"));
         waiting().until(x -> !x.findElements(By.tagName("h1")).isEmpty());
-        assertThat(d.findElement(By.tagName("h1")).getText()).contains("2345.TW");
+        assertThat(d.findElement(By.tagName("h1")).getText()).contains("Micron", "MU");
+        waiting().until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("main a[href='/layers/memory']")));
+        assertThat(d.findElement(By.cssSelector("main .status-badge")).getText()).isEqualTo("Tight");
         assertDisclaimerAndSources("company page");
-        boolean chainModel = http.getForEntity("/api/v1/chain", String.class).getStatusCode() == HttpStatus.OK;
-        if (!chainModel) {
-            assertThat(d.findElement(By.cssSelector("main .notice")).getText()).contains("chain model");
-        }
         screenshot("company");
-
-        d.get(url("/layers/network-fabric"));
+        // A company the chain model does not know: a clear message, and its reads from search.
+        d.get(url("/companies/NOPE.XX"));
         waiting().until(x -> !x.findElements(By.tagName("h1")).isEmpty());
-        assertThat(d.findElement(By.tagName("h1")).getText()).isEqualTo("Network fabric");
+        assertThat(d.findElement(By.cssSelector("main .notice")).getText()).contains("chain model has no company");
+
+        d.get(url("/layers/memory"));
+        waiting().until(x -> !x.findElements(By.tagName("h1")).isEmpty());
+        assertThat(d.findElement(By.tagName("h1")).getText()).isEqualTo("Memory and storage");
+        waiting().until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("main .status-badge")));
+        assertThat(d.findElement(By.cssSelector("main .status-badge")).getText()).isEqualTo("Tight");
+        assertThat(d.findElement(By.tagName("main")).getText()).contains("SK hynix says its HBM supply is sold out");
         assertThat(d.findElements(By.cssSelector("main a[href^='/layers/']"))).isNotEmpty();
         assertDisclaimerAndSources("layer page");
+        assertThat(d.findElement(By.id("sources")).getText()).contains("Signal: SK hynix says");
         screenshot("layer");
 
         // The chain map: every layer a node, upstream to the left of downstream, named for screen readers.
@@ -293,16 +314,16 @@ class WebPagesIT {
                   .filter(e => x(e.dataset.from) >= x(e.dataset.to)).map(e => ({from: e.dataset.from, to: e.dataset.to}));""");
         assertThat(misplaced).isEmpty();
         assertThat(d.findElements(By.cssSelector("path.edge"))).hasSizeGreaterThanOrEqualTo(layers.size() - 4);
-        if (chainModel) {
-            List<Map<String, Object>> states = (List<Map<String, Object>>) http.exchange("/api/v1/chain", HttpMethod.GET,
-                    null, JSON).getBody().get("layers");
-            for (Map<String, Object> s : states) {
-                assertThat(d.findElement(By.cssSelector("a.node[data-layer='" + s.get("id") + "']")).getAttribute("data-status"))
-                        .isEqualTo(s.get("status"));
-            }
-        } else {
-            assertThat(d.findElement(By.id("chain-status")).getText()).contains("without their state");
+        List<Map<String, Object>> states = (List<Map<String, Object>>) http.exchange("/api/v1/chain", HttpMethod.GET,
+                null, JSON).getBody().get("layers");
+        assertThat(states).hasSize(layers.size());
+        for (Map<String, Object> s : states) {
+            assertThat(d.findElement(By.cssSelector("a.node[data-layer='" + s.get("id") + "']")).getAttribute("data-status"))
+                    .isEqualTo(s.get("status"));
         }
+        assertThat(d.findElement(By.cssSelector("a.node[data-layer='memory']")).getAttribute("aria-label"))
+                .isEqualTo("Memory and storage: Tight");
+        assertThat(d.findElement(By.id("chain-status")).getText()).contains("Live state as of");
         assertThat(d.findElements(By.cssSelector("#layer-table tbody tr"))).hasSize(layers.size());
         assertDisclaimerAndSources("chain map");
         screenshot("chain");

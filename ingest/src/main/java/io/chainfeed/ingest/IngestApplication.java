@@ -8,15 +8,15 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 
 /**
  * The ingest service (HTTP, default port 8081) and, with a first argument {@code page} or
- * {@code corpus}, the ingest CLI (see {@link IngestCli}).
+ * {@code corpus} or {@code signals}, the ingest CLI (see {@link IngestCli}).
  */
 @SpringBootApplication
 @EnableConfigurationProperties(IngestProperties.class)
 public class IngestApplication {
-    private static final Set<String> CLI_COMMANDS = Set.of("page", "corpus", "help", "--help", "-h");
+    private static final Set<String> CLI_COMMANDS = Set.of("page", "corpus", "signals", "help", "--help", "-h");
 
     /**
-     * @param args {@code page FILE|URL ...}, {@code corpus DIR ...}, or Spring Boot arguments for the service
+     * @param args {@code page FILE|URL ...}, {@code corpus DIR ...}, {@code signals FILE ...}, or Spring Boot arguments for the service
      */
     public static void main(String[] args) {
         if (args.length > 0 && CLI_COMMANDS.contains(args[0])) {

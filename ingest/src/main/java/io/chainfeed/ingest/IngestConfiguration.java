@@ -3,9 +3,15 @@ package io.chainfeed.ingest;
 import io.chainfeed.infra.KafkaHealthIndicator;
 import io.chainfeed.infra.TopicSetup;
 import io.chainfeed.ingest.corpus.Corpus;
+import io.chainfeed.ingest.feed.FeedPoller;
+import io.chainfeed.ingest.feed.FeedSchedule;
+import io.chainfeed.ingest.fetch.SafeFetcher;
 import io.chainfeed.ingest.page.GlossaryPageParser;
 import io.chainfeed.ingest.publish.KafkaClients;
 import io.chainfeed.ingest.publish.TermPublisher;
+import io.chainfeed.ingest.signal.SignalIngest;
+import io.chainfeed.ingest.signal.SignalValidator;
+import io.chainfeed.ingest.web.EditorKeys;
 import io.chainfeed.schemas.Topics;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -57,6 +63,23 @@ class IngestConfiguration {
         TermPublisher publisher = new TermPublisher(producer, ledgerConsumer, Clock.systemUTC());
         publisher.catchUp(Duration.ofSeconds(60));
         return publisher;
+    }
+
+    @Bean
+    SignalIngest signalIngest(Corpus corpus, KafkaProducer<String, byte[]> producer) {
+        return new SignalIngest(new SignalValidator(corpus.layers()), producer, Clock.systemUTC());
+    }
+
+    @Bean
+    FeedSchedule feedSchedule(IngestProperties props, SignalIngest signalIngest,
+            KafkaProducer<String, byte[]> producer) {
+        FeedPoller poller = new FeedPoller(new SafeFetcher(props.feedsAllowPrivate()), signalIngest, producer);
+        return new FeedSchedule(poller, props.feeds(), props.feedInterval());
+    }
+
+    @Bean
+    EditorKeys editorKeys(IngestProperties props) {
+        return new EditorKeys(props.editorKeyHashes());
     }
 
     @Bean("kafka")

@@ -7,11 +7,23 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  *
  * @param loadCorpus   publish the corpus (bundled, or {@code corpusDir}) at start
  * @param corpusDir    a corpus directory on disk instead of the bundled one; null for bundled
- * @param maxPageBytes largest page body accepted over HTTP, in bytes
+ * @param maxPageBytes largest page (or signal batch) body accepted over HTTP, in bytes
+ * @param editorKeyHashes SHA-256 hashes (hex) of the editor keys that may post signals; never the
+ *                        keys themselves. Empty: signal posting is refused for everyone.
+ * @param feeds           RSS/Atom feeds to poll for signals ({@code feeds[0].url}, {@code .name},
+ *                        {@code .layers}, {@code .direction}, {@code .magnitude})
+ * @param feedInterval    time between polls of the feeds (default 5 minutes)
+ * @param feedsAllowPrivate allow feeds on loopback or private addresses (local use only)
  */
 @ConfigurationProperties("chainfeed.ingest")
-public record IngestProperties(boolean loadCorpus, String corpusDir, int maxPageBytes) {
+public record IngestProperties(boolean loadCorpus, String corpusDir, int maxPageBytes,
+        java.util.List<String> editorKeyHashes, java.util.List<io.chainfeed.ingest.feed.FeedSource> feeds,
+        java.time.Duration feedInterval, boolean feedsAllowPrivate) {
     public IngestProperties {
         maxPageBytes = maxPageBytes <= 0 ? 1 << 20 : maxPageBytes;
+        editorKeyHashes = editorKeyHashes == null ? java.util.List.of() : java.util.List.copyOf(editorKeyHashes);
+        feeds = feeds == null ? java.util.List.of() : java.util.List.copyOf(feeds);
+        feedInterval = feedInterval == null || feedInterval.isNegative() || feedInterval.isZero()
+                ? java.time.Duration.ofMinutes(5) : feedInterval;
     }
 }

@@ -11,8 +11,8 @@ import java.util.List;
  * its term; load a corpus (reference data first, then terms).
  *
  * <p>Every read must be checkable: a page posted without a source URL of its own inherits the
- * public references the corpus keeps for the same term; a page with neither is parsed (dry run) but
- * refused for publishing.
+ * public references the corpus keeps for the same term; a page with neither is refused, on a dry
+ * run too.
  */
 public final class IngestService {
     private final GlossaryPageParser parser;
@@ -54,13 +54,14 @@ public final class IngestService {
     public PageResult ingestPage(String body, boolean html, String sourceUrl, boolean dryRun) {
         TermContent parsed = html ? parser.parseHtml(body, sourceUrl) : parser.parseText(body, sourceUrl);
         TermContent term = withInheritedSources(parsed);
-        if (dryRun || publisher == null) {
-            return new PageResult(term, null);
-        }
         if (term.sources().isEmpty()) {
+            // Checked on dry runs too, so a dry run says whether the real publish would be accepted.
             throw new PageParseException("the page names no source and the corpus does not know '" + term.slug()
                     + "': give the page's public URL (sourceUrl) so readers can check the read",
                     List.of("source"));
+        }
+        if (dryRun || publisher == null) {
+            return new PageResult(term, null);
         }
         return new PageResult(term, publisher.publish(term));
     }

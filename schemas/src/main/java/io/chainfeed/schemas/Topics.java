@@ -16,6 +16,7 @@ import java.util.Map;
  *   <tr><td>{@value #REFERENCE_TERMS}</td><td>term slug</td><td>TermUpdate (copy of {@value #TERMS})</td><td>compact</td></tr>
  *   <tr><td>{@value #SIGNALS}</td><td>signal id</td><td>ConstraintSignal</td><td>delete</td></tr>
  *   <tr><td>{@value #READS}</td><td>read id</td><td>Read</td><td>compact</td></tr>
+ *   <tr><td>{@value #CHAIN_STATE}</td><td>layer id</td><td>LayerState</td><td>compact</td></tr>
  *   <tr><td>{@code <topic>.dlq.v1}, one per topic above</td><td>source key</td><td>raw bytes, error in headers</td><td>delete</td></tr>
  * </table>
  */
@@ -38,6 +39,10 @@ public final class Topics {
     public static final String DLQ_REASON_HEADER = "chainfeed.error.reason";
     /** Header on a dead-letter record naming the topic, partition and offset it came from. */
     public static final String DLQ_ORIGIN_HEADER = "chainfeed.error.origin";
+    /** Live state per chain layer (layer id -> LayerState), compacted. */
+    public static final String CHAIN_STATE = "chainfeed.chain-state.v1";
+    /** Signals refused by the poller, with the reason in {@link #DLQ_REASON_HEADER}. */
+    public static final String SIGNALS_DLQ = dlqOf(SIGNALS);
 
     private static final Map<String, String> COMPACT = Map.of("cleanup.policy", "compact");
     private static final Map<String, String> DELETE = Map.of("cleanup.policy", "delete");
@@ -74,7 +79,8 @@ public final class Topics {
                 new TopicSpec(TERMS, partitions, COMPACT),
                 new TopicSpec(REFERENCE_TERMS, 1, COMPACT),
                 new TopicSpec(SIGNALS, partitions, DELETE),
-                new TopicSpec(READS, partitions, COMPACT));
+                new TopicSpec(READS, partitions, COMPACT),
+                new TopicSpec(CHAIN_STATE, partitions, COMPACT));
         List<TopicSpec> all = new java.util.ArrayList<>(data);
         data.forEach(t -> all.add(new TopicSpec(dlqOf(t.name()), 1, DELETE)));
         return List.copyOf(all);

@@ -7,6 +7,7 @@ import io.chainfeed.avro.ChainLayer;
 import io.chainfeed.avro.Company;
 import io.chainfeed.avro.ConstraintSignal;
 import io.chainfeed.avro.Direction;
+import io.chainfeed.avro.LayerState;
 import io.chainfeed.avro.Listing;
 import io.chainfeed.avro.Read;
 import io.chainfeed.avro.ReadKind;
@@ -33,7 +34,8 @@ import org.junit.jupiter.api.Test;
 class SchemaCompatibilityTest {
 
     static Stream<Class<? extends SpecificRecord>> records() {
-        return Stream.of(ChainLayer.class, Company.class, TermUpdate.class, ConstraintSignal.class, Read.class);
+        return Stream.of(ChainLayer.class, Company.class, TermUpdate.class, ConstraintSignal.class, Read.class,
+                LayerState.class);
     }
 
     @ParameterizedTest

@@ -7,8 +7,8 @@ import org.springframework.boot.actuate.health.HealthIndicator;
 import org.springframework.stereotype.Component;
 
 /**
- * Health of the Kafka side: UP while the tagging topology is RUNNING (or rebalancing) and the
- * indexer's last bulk succeeded. Elasticsearch has its own indicator from Spring Boot.
+ * Health of the Kafka side: UP while the tagging and chain-state topologies are RUNNING (or
+ * rebalancing) and the indexer's last bulk succeeded. Elasticsearch has its own indicator from Spring Boot.
  */
 @Component("kafka")
 class StreamsHealth implements HealthIndicator {
@@ -22,13 +22,18 @@ class StreamsHealth implements HealthIndicator {
     public Health health() {
         KafkaStreams.State state = runner.streamsState();
         ReadIndexer indexer = runner.indexer();
-        boolean streamsOk = state != null && (state == KafkaStreams.State.RUNNING
-                || state == KafkaStreams.State.REBALANCING);
+        KafkaStreams.State chainState = runner.chainStreamsState();
+        boolean streamsOk = up(state) && up(chainState);
         boolean indexerOk = indexer != null && indexer.healthy();
         Health.Builder b = streamsOk && indexerOk ? Health.up() : Health.down();
         return b.withDetail("streamsState", String.valueOf(state))
+                .withDetail("chainStreamsState", String.valueOf(chainState))
                 .withDetail("indexerHealthy", indexerOk)
                 .withDetail("readsIndexed", indexer == null ? 0 : indexer.indexedCount())
                 .build();
+    }
+
+    private static boolean up(KafkaStreams.State state) {
+        return state == KafkaStreams.State.RUNNING || state == KafkaStreams.State.REBALANCING;
     }
 }

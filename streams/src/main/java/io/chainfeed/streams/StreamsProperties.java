@@ -8,12 +8,15 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * @param applicationId  Kafka Streams {@code application.id} of the tagging topology
  * @param stateDir       Kafka Streams state directory (one per instance)
  * @param indexerGroupId consumer group of the indexer
+ * @param chainApplicationId Kafka Streams {@code application.id} of the chain-state topology
  */
 @ConfigurationProperties("chainfeed.streams")
-public record StreamsProperties(String applicationId, String stateDir, String indexerGroupId) {
+public record StreamsProperties(String applicationId, String stateDir, String indexerGroupId,
+        String chainApplicationId) {
     public StreamsProperties {
         applicationId = applicationId == null ? "chainfeed-tagging" : applicationId;
         stateDir = stateDir == null ? System.getProperty("java.io.tmpdir") + "/chainfeed-streams" : stateDir;
         indexerGroupId = indexerGroupId == null ? "chainfeed-indexer" : indexerGroupId;
+        chainApplicationId = chainApplicationId == null ? "chainfeed-chain" : chainApplicationId;
     }
 }

@@ -5,6 +5,7 @@ import io.chainfeed.infra.IndexSetup;
 import io.chainfeed.infra.ReadsIndex;
 import io.chainfeed.infra.TopicSetup;
 import io.chainfeed.schemas.Topics;
+import io.chainfeed.streams.chain.ChainStateTopology;
 import io.chainfeed.streams.index.ReadIndexer;
 import io.chainfeed.streams.tagging.DeadLetterDeserializationHandler;
 import io.chainfeed.streams.tagging.TaggingTopology;
@@ -30,8 +31,9 @@ import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
 
 /**
- * Owns the lifecycle of the tagging {@link KafkaStreams} instance and the {@link ReadIndexer} thread:
- * ensures topics and the reads index exist, starts both, and stops both on shutdown.
+ * Owns the lifecycle of the two {@link KafkaStreams} instances (tagging, and chain state with signal
+ * reads, each with its own application id) and the {@link ReadIndexer} thread: ensures topics and
+ * the reads index exist, starts all three, and stops them on shutdown.
  */
 @Component
 public class StreamsRunner implements SmartLifecycle {
@@ -45,6 +47,7 @@ public class StreamsRunner implements SmartLifecycle {
     private final RestClient restClient;
     private final ElasticsearchClient esClient;
     private volatile KafkaStreams streams;
+    private volatile KafkaStreams chainStreams;
     private volatile ReadIndexer indexer;
     private Thread indexerThread;
     private volatile boolean running;
@@ -71,20 +74,30 @@ public class StreamsRunner implements SmartLifecycle {
 
         Properties config = streamsConfig();
         streams = new KafkaStreams(TaggingTopology.buildTopology(config), config);
-        AtomicInteger failures = new AtomicInteger();
-        streams.setUncaughtExceptionHandler(e -> {
-            int n = failures.incrementAndGet();
-            log.error("stream thread failed ({} of {} allowed)", n, FAILURE_BUDGET, e);
-            return n < FAILURE_BUDGET ? StreamThreadExceptionResponse.REPLACE_THREAD
-                    : StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
-        });
+        withFailureBudget(streams, "tagging");
         streams.start();
+
+        Properties chainConfig = streamsConfig();
+        chainConfig.put(StreamsConfig.APPLICATION_ID_CONFIG, props.chainApplicationId());
+        chainStreams = new KafkaStreams(ChainStateTopology.buildTopology(chainConfig), chainConfig);
+        withFailureBudget(chainStreams, "chain-state");
+        chainStreams.start();
 
         indexer = new ReadIndexer(indexerConsumer(), dlqProducer(), esClient, ReadsIndex.ALIAS);
         indexerThread = new Thread(indexer, "read-indexer");
         indexerThread.start();
         running = true;
-        log.info("tagging topology and indexer started against {}", bootstrapServers);
+        log.info("tagging and chain-state topologies and indexer started against {}", bootstrapServers);
+    }
+
+    private static void withFailureBudget(KafkaStreams instance, String name) {
+        AtomicInteger failures = new AtomicInteger();
+        instance.setUncaughtExceptionHandler(e -> {
+            int n = failures.incrementAndGet();
+            log.error("{} stream thread failed ({} of {} allowed)", name, n, FAILURE_BUDGET, e);
+            return n < FAILURE_BUDGET ? StreamThreadExceptionResponse.REPLACE_THREAD
+                    : StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
+        });
     }
 
     Properties streamsConfig() {
@@ -126,6 +139,12 @@ public class StreamsRunner implements SmartLifecycle {
         return s == null ? null : s.state();
     }
 
+    /** @return the chain-state Kafka Streams state, or null before start */
+    public KafkaStreams.State chainStreamsState() {
+        KafkaStreams s = chainStreams;
+        return s == null ? null : s.state();
+    }
+
     /** @return the indexer, or null before start */
     public ReadIndexer indexer() {
         return indexer;
@@ -141,6 +160,9 @@ public class StreamsRunner implements SmartLifecycle {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
+        }
+        if (chainStreams != null) {
+            chainStreams.close(Duration.ofSeconds(10));
         }
         if (streams != null) {
             streams.close(Duration.ofSeconds(10));

@@ -88,7 +88,9 @@ public record QueryText(List<List<Piece>> groups, List<Piece> excluded) {
      * @param text any string
      * @return its parse; never fails
      */
-    public static QueryText parse(String text) {
+    public static QueryText parse(String raw) {
+        // Any Unicode space (no-break, thin, ideographic ...) separates words like a plain space.
+        String text = raw.replaceAll("\\p{Z}", " ");
         List<List<Piece>> groups = new ArrayList<>();
         List<Piece> excluded = new ArrayList<>();
         boolean joinNext = false;

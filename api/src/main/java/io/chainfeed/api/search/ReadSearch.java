@@ -422,4 +422,26 @@ public class ReadSearch {
         }
         return out;
     }
+
+    /**
+     * The newest reads tagged with a company listing.
+     *
+     * @param symbol display symbol as stored on company tags, e.g. {@code 000660.KS}
+     * @param size   how many, 1..50
+     * @return the reads, newest first
+     * @throws IOException on a transport failure
+     */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    public List<Map<String, Object>> latestForCompany(String symbol, int size) throws IOException {
+        SearchResponse<Map> response = client.search(s -> s
+                .index(ReadsIndex.ALIAS)
+                .query(q -> q.term(t -> t.field("companies.symbol").value(symbol)))
+                .sort(o -> o.field(f -> f.field("updatedAt").order(co.elastic.clients.elasticsearch._types.SortOrder.Desc)))
+                .size(size), Map.class);
+        List<Map<String, Object>> out = new ArrayList<>();
+        for (Hit<Map> hit : response.hits().hits()) {
+            out.add(new LinkedHashMap<String, Object>(hit.source()));
+        }
+        return out;
+    }
 }

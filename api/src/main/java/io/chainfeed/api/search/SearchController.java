@@ -53,7 +53,7 @@ class SearchController {
             term's own read ranks first for its title, aliases and acronym expansions, and each name of a term \
             also finds its other names. Pages: pass `nextCursor` back as `cursor`, with the same q and filters.""")
     Map<String, Object> search(
-            @RequestParam @NotBlank @Size(max = MAX_QUERY_CHARS) String q,
+            @RequestParam @NotBlank @Size(max = MAX_QUERY_CHARS, message = "must be at most {max} UTF-16 code units (characters outside the BMP, such as emoji, count as two)") String q,
             @RequestParam(defaultValue = "10") @Min(1) @Max(MAX_PAGE_SIZE) int size,
             @Parameter(description = "layer ids, repeatable (OR)") @RequestParam(required = false) List<String> layer,
             @Parameter(description = "company symbols, exact, repeatable (OR), e.g. 2345.TW")

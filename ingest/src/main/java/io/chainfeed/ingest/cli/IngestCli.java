@@ -9,6 +9,11 @@ import io.chainfeed.ingest.fetch.SafeFetcher;
 import io.chainfeed.ingest.page.GlossaryPageParser;
 import io.chainfeed.ingest.publish.KafkaClients;
 import io.chainfeed.ingest.publish.TermPublisher;
+import io.chainfeed.ingest.signal.SignalError;
+import io.chainfeed.ingest.signal.SignalIngest;
+import io.chainfeed.ingest.signal.SignalInput;
+import io.chainfeed.ingest.signal.SignalReader;
+import io.chainfeed.ingest.signal.SignalValidator;
 import java.io.PrintWriter;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -16,6 +21,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -32,14 +38,16 @@ import picocli.CommandLine.Parameters;
  * <pre>
  * java -jar chainfeed-ingest-exec.jar page FILE|URL [--html] [--dry-run] [--bootstrap-servers H:P]
  * java -jar chainfeed-ingest-exec.jar corpus DIR [--dry-run] [--bootstrap-servers H:P]
+ * java -jar chainfeed-ingest-exec.jar signals FILE.jsonl|FILE.csv [--dry-run] [--bootstrap-servers H:P]
  * </pre>
  *
- * Exit codes: 0 done, 1 refused input (unparseable page, bad corpus, refused URL), 2 usage error,
- * 3 Kafka did not acknowledge.
+ * Exit codes: 0 done, 1 refused input (unparseable page, bad corpus, refused URL, any invalid
+ * signal: the valid ones of the file are still published), 2 usage error, 3 Kafka did not
+ * acknowledge.
  */
 @Command(name = "chainfeed-ingest", mixinStandardHelpOptions = true, version = "chainfeed-ingest 0.1",
         description = "Parse glossary pages and corpora and publish them to Kafka.",
-        subcommands = {IngestCli.PageCommand.class, IngestCli.CorpusCommand.class})
+        subcommands = {IngestCli.PageCommand.class, IngestCli.CorpusCommand.class, IngestCli.SignalsCommand.class})
 public final class IngestCli {
     static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
@@ -160,6 +168,53 @@ public final class IngestCli {
             out.printf("corpus %s: %d reference records written, %d of %d terms published, the rest unchanged%n",
                     dir, r.referenceRecords(), r.published(), r.terms().size());
             return 0;
+        }
+    }
+
+    @Command(name = "signals", description = "Validate and publish constraint signals from a JSON Lines (.jsonl, "
+            + ".ndjson) or CSV (.csv, with a header row) file; invalid lines are reported, valid ones published.")
+    static final class SignalsCommand implements Callable<Integer> {
+        @Mixin
+        Common common;
+
+        @Parameters(paramLabel = "FILE", description = "Signals, one a line (JSON Lines) or a CSV with a header row.")
+        Path file;
+
+        @Option(names = "--format", description = "jsonl or csv (default: by file name; .csv is CSV, else JSON Lines).")
+        String format;
+
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec spec;
+
+        @Override
+        public Integer call() throws Exception {
+            String text = Files.readString(file, StandardCharsets.UTF_8);
+            boolean csv = format != null ? format.equalsIgnoreCase("csv")
+                    : file.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".csv");
+            List<SignalInput> inputs = csv ? SignalReader.csv(text) : SignalReader.jsonLines(text);
+            SignalValidator validator = new SignalValidator(Corpus.loadBundled().layers());
+            PrintWriter out = spec.commandLine().getOut();
+            PrintWriter err = spec.commandLine().getErr();
+            SignalIngest.BatchResult r;
+            if (common.dryRun) {
+                r = new SignalIngest(validator, null, Clock.systemUTC()).ingest(inputs, true);
+            } else {
+                try (KafkaProducer<String, byte[]> producer = KafkaClients.producer(common.bootstrapServers,
+                        "chainfeed-cli")) {
+                    r = new SignalIngest(validator, producer, Clock.systemUTC()).ingest(inputs, false);
+                }
+            }
+            for (SignalError e : r.rejected()) {
+                err.printf("%s:%d: %s: %s%n", file, e.line(), e.field(), e.reason());
+            }
+            for (SignalIngest.Accepted a : r.accepted()) {
+                out.printf("%s line %d: %s %s%n", r.published() ? "published" : "valid", a.line(),
+                        a.signal().getId(), a.readId());
+            }
+            long bad = r.rejected().stream().mapToInt(SignalError::line).distinct().count();
+            out.printf("%s: %d signals %s, %d refused%n", file, r.accepted().size(),
+                    r.published() ? "published" : "valid (dry run, nothing published)", bad);
+            return bad == 0 ? 0 : 1;
         }
     }
 }

@@ -28,10 +28,34 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
         return problem(HttpStatus.PAYLOAD_TOO_LARGE, "page-too-large", "Page too large", e.getMessage());
     }
 
+    @ExceptionHandler(SignalController.UnauthorizedException.class)
+    org.springframework.http.ResponseEntity<ProblemDetail> unauthorized(SignalController.UnauthorizedException e) {
+        ProblemDetail p = ProblemDetail.forStatusAndDetail(HttpStatus.UNAUTHORIZED, e.getMessage());
+        p.setType(URI.create(TYPE_BASE + "editor-key-required"));
+        p.setTitle("Editor key required");
+        return org.springframework.http.ResponseEntity.status(HttpStatus.UNAUTHORIZED)
+                .header("WWW-Authenticate", "Bearer realm=\"chainfeed-ingest\"").body(p);
+    }
+
+    @ExceptionHandler(SignalController.InvalidSignalsException.class)
+    ProblemDetail invalidSignals(SignalController.InvalidSignalsException e) {
+        ProblemDetail p = ProblemDetail.forStatusAndDetail(HttpStatus.UNPROCESSABLE_ENTITY, e.getMessage());
+        p.setType(URI.create(TYPE_BASE + "invalid-signals"));
+        p.setTitle("No valid signal");
+        p.setProperty("errors", e.errors());
+        return p;
+    }
+
     @ExceptionHandler(PublishException.class)
     ProblemDetail unpublished(PublishException e) {
         return problem(HttpStatus.SERVICE_UNAVAILABLE, "publish-failed",
                 "Kafka did not acknowledge the record; nothing is reported as published", e.getMessage());
+    }
+
+    /** A parameter the parser or a validator refused, e.g. a sourceUrl that is not an absolute http(s) URL. */
+    @ExceptionHandler(IllegalArgumentException.class)
+    ProblemDetail invalidArgument(IllegalArgumentException e) {
+        return problem(HttpStatus.BAD_REQUEST, "invalid-request", "Invalid request", e.getMessage());
     }
 
     @ExceptionHandler(FetchException.class)

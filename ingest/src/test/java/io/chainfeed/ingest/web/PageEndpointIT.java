@@ -118,7 +118,11 @@ class PageEndpointIT {
         assertThat(refused.getStatusCode()).isEqualTo(HttpStatus.UNPROCESSABLE_ENTITY);
         assertThat((List<Object>) refused.getBody().get("missing")).containsExactly("source");
 
-        assertThat(post(unknown, MediaType.TEXT_PLAIN, "?dryRun=true").getStatusCode()).isEqualTo(HttpStatus.OK);
+        assertThat(post(unknown, MediaType.TEXT_PLAIN, "?dryRun=true").getStatusCode())
+                .as("a dry run answers as the real publish would").isEqualTo(HttpStatus.UNPROCESSABLE_ENTITY);
+        ResponseEntity<Map<String, Object>> badUrl = post(unknown, MediaType.TEXT_PLAIN, "?sourceUrl=ftp://example.org/x");
+        assertThat(badUrl.getStatusCode()).isEqualTo(HttpStatus.BAD_REQUEST);
+        assertThat(badUrl.getHeaders().getContentType().toString()).contains("application/problem+json");
         ResponseEntity<Map<String, Object>> accepted = post(unknown, MediaType.TEXT_PLAIN,
                 "?sourceUrl=https://example.org/glossary/rdma-fabric-tuning");
         assertThat(accepted.getStatusCode()).isEqualTo(HttpStatus.ACCEPTED);

@@ -6,11 +6,11 @@ import io.chainfeed.avro.Read;
 import io.chainfeed.avro.TermUpdate;
 import io.chainfeed.schemas.AvroSerde;
 import io.chainfeed.schemas.Topics;
+import io.chainfeed.streams.reference.ReferenceStores;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
 import java.time.Duration;
-import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.KeyValue;
@@ -82,28 +82,8 @@ public final class TaggingTopology {
         AvroSerde<Company> companySerde = AvroSerde.of(Company.class);
         AvroSerde<TermUpdate> termSerde = AvroSerde.of(TermUpdate.class);
         AvroSerde<Read> readSerde = AvroSerde.of(Read.class);
-        ReferenceClock generation = new ReferenceClock();
-
         StreamsBuilder builder = new StreamsBuilder();
-        builder.addGlobalStore(
-                Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(LAYERS_STORE), Serdes.String(), layerSerde)
-                        .withLoggingDisabled(),
-                LAYERS_TOPIC,
-                Consumed.with(Serdes.String(), layerSerde).withName("reference-layers-source"),
-                () -> new ReferenceUpdater<>(LAYERS_STORE, generation));
-        builder.addGlobalStore(
-                Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(COMPANIES_STORE), Serdes.String(), companySerde)
-                        .withLoggingDisabled(),
-                COMPANIES_TOPIC,
-                Consumed.with(Serdes.String(), companySerde).withName("reference-companies-source"),
-                () -> new ReferenceUpdater<>(COMPANIES_STORE, generation));
-        builder.addGlobalStore(
-                Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(REFERENCE_TERMS_STORE), Serdes.String(),
-                                termSerde)
-                        .withLoggingDisabled(),
-                REFERENCE_TERMS_TOPIC,
-                Consumed.with(Serdes.String(), termSerde).withName("reference-terms-source"),
-                () -> new ReferenceUpdater<>(REFERENCE_TERMS_STORE, generation));
+        ReferenceStores.Clock generation = ReferenceStores.addTo(builder, "reference-", "reference-").clock();
 
         builder.addStateStore(Stores.keyValueStoreBuilder(
                 Stores.persistentKeyValueStore(TERMS_STORE), Serdes.String(), termSerde));
@@ -113,58 +93,6 @@ public final class TaggingTopology {
         input.process(() -> new TermTaggingProcessor(generation), Named.as("tag-terms"), TERMS_STORE)
                 .to(OUTPUT_TOPIC, Produced.with(Serdes.String(), readSerde).withName("reads-sink"));
         return builder.build();
-    }
-
-    /**
-     * Shared between the global-store updaters and the tagging processors of one topology: how many
-     * reference updates were applied, and the newest reference record timestamp (epoch ms).
-     */
-    static final class ReferenceClock {
-        private final AtomicLong generation = new AtomicLong();
-        private final AtomicLong newestTimestamp = new AtomicLong();
-
-        void updated(long timestamp) {
-            newestTimestamp.accumulateAndGet(timestamp, Math::max);
-            generation.incrementAndGet();
-        }
-
-        long generation() {
-            return generation.get();
-        }
-
-        long newestTimestamp() {
-            return newestTimestamp.get();
-        }
-    }
-
-    /** Keeps a global store in step with its compacted topic and bumps the reference clock. */
-    static final class ReferenceUpdater<V> implements Processor<String, V, Void, Void> {
-        private final String storeName;
-        private final ReferenceClock generation;
-        private KeyValueStore<String, V> store;
-
-        ReferenceUpdater(String storeName, ReferenceClock generation) {
-            this.storeName = storeName;
-            this.generation = generation;
-        }
-
-        @Override
-        public void init(ProcessorContext<Void, Void> context) {
-            store = context.getStateStore(storeName);
-        }
-
-        @Override
-        public void process(Record<String, V> record) {
-            if (record.key() == null) {
-                return;
-            }
-            if (record.value() == null) {
-                store.delete(record.key());
-            } else {
-                store.put(record.key(), record.value());
-            }
-            generation.updated(record.timestamp());
-        }
     }
 
     /**
@@ -180,7 +108,7 @@ public final class TaggingTopology {
      * forwarded.
      */
     static final class TermTaggingProcessor implements Processor<String, TermUpdate, String, Read> {
-        private final ReferenceClock reference;
+        private final ReferenceStores.Clock reference;
         private ProcessorContext<String, Read> context;
         private KeyValueStore<String, ChainLayer> layers;
         private KeyValueStore<String, Company> companies;
@@ -192,7 +120,7 @@ public final class TaggingTopology {
         private Tagger retagBase;
         private long retaggedFor = -1;
 
-        TermTaggingProcessor(ReferenceClock reference) {
+        TermTaggingProcessor(ReferenceStores.Clock reference) {
             this.reference = reference;
         }
 

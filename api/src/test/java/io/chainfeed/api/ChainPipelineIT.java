@@ -1,0 +1,289 @@
+package io.chainfeed.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import co.elastic.clients.elasticsearch.ElasticsearchClient;
+import io.chainfeed.infra.ElasticsearchNode;
+import io.chainfeed.infra.IndexSetup;
+import io.chainfeed.infra.ReadsIndex;
+import io.chainfeed.infra.TopicSetup;
+import io.chainfeed.ingest.IngestApplication;
+import io.chainfeed.ingest.corpus.Corpus;
+import io.chainfeed.ingest.publish.KafkaClients;
+import io.chainfeed.ingest.publish.TermPublisher;
+import io.chainfeed.schemas.Topics;
+import io.chainfeed.streams.chain.ChainStateTopology;
+import io.chainfeed.streams.index.ReadIndexer;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsConfig;
+import org.elasticsearch.client.RestClient;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.client.TestRestTemplate;
+import org.springframework.boot.web.context.WebServerApplicationContext;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.core.ParameterizedTypeReference;
+import org.springframework.http.HttpEntity;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpMethod;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.kafka.test.EmbeddedKafkaBroker;
+import org.springframework.kafka.test.context.EmbeddedKafka;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+/**
+ * The live chain model end to end, on a real Kafka broker and a real Elasticsearch: the real ingest
+ * service takes {@code POST /ingest/v1/signals} under an editor key, the real chain-state topology
+ * and indexer run, and {@code GET /api/v1/chain} shows the memory layer tight with its owners and
+ * the signal as the cause, the layers downstream squeezed; a later easing signal relaxes it.
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+@EmbeddedKafka(kraft = true, partitions = 1, bootstrapServersProperty = "spring.kafka.bootstrap-servers")
+class ChainPipelineIT {
+    private static final ParameterizedTypeReference<Map<String, Object>> JSON = new ParameterizedTypeReference<>() {
+    };
+    private static final String EDITOR_KEY = "chain-it-editor-key";
+    private static ElasticsearchNode es;
+    private static KafkaStreams streams;
+    private static ReadIndexer indexer;
+    private static Thread indexerThread;
+    private static ConfigurableApplicationContext ingest;
+
+    @Autowired
+    TestRestTemplate http;
+    @Autowired
+    EmbeddedKafkaBroker broker;
+    @Autowired
+    ElasticsearchClient esClient;
+    @Autowired
+    RestClient restClient;
+
+    @BeforeAll
+    static void startElasticsearch() throws Exception {
+        es = ElasticsearchNode.builder(Path.of(System.getProperty("chainfeed.es.home")),
+                        Path.of("target", "it-es-" + ChainPipelineIT.class.getSimpleName()))
+                .httpPort(0)
+                .build();
+        es.start();
+    }
+
+    @DynamicPropertySource
+    static void elasticsearch(DynamicPropertyRegistry registry) {
+        registry.add("spring.elasticsearch.uris", () -> es.httpUri().toString());
+    }
+
+    @AfterAll
+    static void stopAll() throws Exception {
+        if (ingest != null) {
+            ingest.close();
+        }
+        if (indexer != null) {
+            indexer.close();
+            indexerThread.join(10_000);
+        }
+        if (streams != null) {
+            streams.close(Duration.ofSeconds(10));
+        }
+        if (es != null) {
+            es.close();
+        }
+    }
+
+    private String startPipeline() throws Exception {
+        String bootstrap = broker.getBrokersAsString();
+        TopicSetup.ensure(bootstrap, Topics.all(1), (short) 1);
+        IndexSetup.ensureReadsIndex(restClient);
+        Corpus corpus = Corpus.loadBundled();
+        try (KafkaProducer<String, byte[]> producer = KafkaClients.producer(bootstrap, "chain-it-reference");
+             KafkaConsumer<String, byte[]> ledger = KafkaClients.ledgerConsumer(bootstrap)) {
+            new TermPublisher(producer, ledger, Clock.systemUTC())
+                    .publishReference(corpus.layers(), corpus.companies());
+        }
+
+        Properties config = new Properties();
+        config.put(StreamsConfig.APPLICATION_ID_CONFIG, "chain-pipeline-it");
+        config.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        config.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
+        config.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 100);
+        config.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, 1);
+        config.put(StreamsConfig.STATE_DIR_CONFIG, Path.of("target", "it-chain-state").toAbsolutePath().toString());
+        streams = new KafkaStreams(ChainStateTopology.buildTopology(config), config);
+        streams.start();
+        await().atMost(Duration.ofSeconds(60)).until(() -> streams.state() == KafkaStreams.State.RUNNING);
+
+        KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
+                ConsumerConfig.GROUP_ID_CONFIG, "chain-pipeline-it-indexer",
+                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
+                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
+                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"),
+                new StringDeserializer(), new ByteArrayDeserializer());
+        KafkaProducer<byte[], byte[]> dlq = new KafkaProducer<>(Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap, ProducerConfig.ACKS_CONFIG, "all"),
+                new ByteArraySerializer(), new ByteArraySerializer());
+        indexer = new ReadIndexer(consumer, dlq, esClient, ReadsIndex.ALIAS);
+        indexerThread = new Thread(indexer, "chain-it-indexer");
+        indexerThread.start();
+
+        // The real ingest service, with only the hash of the editor key configured.
+        ingest = new SpringApplicationBuilder(IngestApplication.class).run(
+                "--server.port=0",
+                "--spring.application.name=chainfeed-ingest-it",
+                "--spring.kafka.bootstrap-servers=" + bootstrap,
+                "--spring.elasticsearch.uris=" + es.httpUri(),
+                "--management.health.elasticsearch.enabled=false",
+                "--chainfeed.kafka.partitions=1",
+                "--chainfeed.ingest.editor-key-hashes=" + io.chainfeed.ingest.web.EditorKeys.hash(EDITOR_KEY));
+        int port = ((WebServerApplicationContext) ingest).getWebServer().getPort();
+        return "http://127.0.0.1:" + port;
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void aTighteningHbmSignalTightensMemoryAndSqueezesDownstreamUntilAnEasingSignalRelaxesIt() throws Exception {
+        String ingestUrl = startPipeline();
+
+        // With reference data and no signal yet, every layer is there and balanced.
+        Map<String, Object> empty = await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250))
+                .until(this::chain, c -> layers(c).size() == 14);
+        assertThat(layers(empty)).allSatisfy(l -> assertThat(l).containsEntry("status", "balanced")
+                .containsEntry("asOf", null));
+        assertThat(empty).containsEntry("asOf", null);
+
+        ResponseEntity<Map<String, Object>> unauthorised = postSignal(ingestUrl, "{}", null);
+        assertThat(unauthorised.getStatusCode()).isEqualTo(HttpStatus.UNAUTHORIZED);
+
+        ResponseEntity<Map<String, Object>> posted = postSignal(ingestUrl, """
+                {"id": "hbm-sold-out", "headline": "SK hynix says its HBM supply is sold out for next year",
+                 "body": "Samsung Electronics and Micron report the same: HBM allocation is fully booked.",
+                 "layers": ["HBM"], "direction": "tightening", "magnitude": 4,
+                 "observedAt": "2026-03-02T09:00:00+09:00",
+                 "source": {"name": "Example wire", "url": "https://example.com/news/hbm-sold-out"}}
+                """, EDITOR_KEY);
+        assertThat(posted.getStatusCode()).isEqualTo(HttpStatus.ACCEPTED);
+
+        Map<String, Object> tight = await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250))
+                .until(this::chain, c -> "tight".equals(layer(c, "memory").get("status")));
+        Map<String, Object> memory = layer(tight, "memory");
+        assertThat(tight).containsEntry("asOf", "2026-03-02T00:00:00Z");
+        assertThat(symbols(memory.get("owners"))).contains("000660.KS", "005930.KS", "MU");
+        assertThat(names(memory.get("owners"))).contains("SK hynix", "Samsung Electronics", "Micron Technology");
+        assertThat((List<Map<String, Object>>) memory.get("causes")).singleElement().satisfies(c -> {
+            assertThat(c).containsEntry("signalId", "hbm-sold-out").containsEntry("readId", "signal:hbm-sold-out")
+                    .containsEntry("direction", "tightening").containsEntry("hops", 0);
+            assertThat(((Number) c.get("contribution")).doubleValue()).isEqualTo(4.0);
+        });
+        assertThat(memory.get("asOf")).isEqualTo("2026-03-02T00:00:00Z");
+        for (String downstream : List.of("advanced-packaging", "accelerators", "servers-systems", "cloud-compute",
+                "models-software", "applications")) {
+            Map<String, Object> d = layer(tight, downstream);
+            assertThat(d).as(downstream).containsEntry("squeezed", true);
+            assertThat((List<Map<String, Object>>) d.get("squeezedBy")).extracting(s -> s.get("layer"))
+                    .as(downstream).containsExactly("memory");
+            assertThat((List<Map<String, Object>>) d.get("causes")).extracting(c -> c.get("signalId"))
+                    .as(downstream).containsExactly("hbm-sold-out");
+        }
+        assertThat(layer(tight, "foundry")).containsEntry("squeezed", false);
+        assertThat(symbols(memory.get("squeezedCompanies"))).contains("NVDA").doesNotContain("MU");
+
+        ResponseEntity<Map<String, Object>> one = http.exchange("/api/v1/layers/memory", HttpMethod.GET, null, JSON);
+        assertThat(one.getStatusCode()).isEqualTo(HttpStatus.OK);
+        assertThat(one.getBody()).containsEntry("status", "tight");
+        ResponseEntity<Map<String, Object>> missing = http.exchange("/api/v1/layers/nope", HttpMethod.GET, null, JSON);
+        assertThat(missing.getStatusCode()).isEqualTo(HttpStatus.NOT_FOUND);
+        assertThat(missing.getHeaders().getContentType().toString()).contains("application/problem+json");
+
+        // A company: the layers it owns, its exposure to tight layers, and its latest reads (the signal read).
+        Map<String, Object> nvidia = await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250))
+                .until(() -> get("/api/v1/companies/NVDA"), c -> c != null);
+        assertThat((List<Map<String, Object>>) nvidia.get("exposure")).anySatisfy(e -> {
+            assertThat(e).containsEntry("tightLayer", "memory").containsEntry("viaLayer", "accelerators");
+            assertThat((List<String>) e.get("causes")).containsExactly("hbm-sold-out");
+        });
+        Map<String, Object> hynix = await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250))
+                .until(() -> get("/api/v1/companies/000660.KS"), c -> c != null
+                        && ((List<Map<String, Object>>) c.get("latestReads")).stream()
+                        .anyMatch(r -> "signal:hbm-sold-out".equals(r.get("id"))));
+        assertThat((List<Map<String, Object>>) hynix.get("layers")).extracting(l -> l.get("id")).contains("memory");
+        assertThat(http.exchange("/api/v1/companies/NOPE", HttpMethod.GET, null, JSON).getStatusCode())
+                .isEqualTo(HttpStatus.NOT_FOUND);
+        Map<String, Object> read = get("/api/v1/reads/signal:hbm-sold-out");
+        assertThat(read).containsEntry("kind", "signal");
+
+        // A later easing signal relaxes memory and lifts the squeeze downstream.
+        ResponseEntity<Map<String, Object>> easing = postSignal(ingestUrl, """
+                {"id": "hbm-capacity-added", "headline": "New HBM lines come online early",
+                 "layers": "memory", "direction": "easing", "magnitude": 4, "observedAt": "2026-03-03",
+                 "source": {"name": "Example wire", "url": "https://example.com/news/hbm-lines"}}
+                """, EDITOR_KEY);
+        assertThat(easing.getStatusCode()).isEqualTo(HttpStatus.ACCEPTED);
+        Map<String, Object> relaxed = await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250))
+                .until(this::chain, c -> "2026-03-03T00:00:00Z".equals(layer(c, "memory").get("asOf")));
+        Map<String, Object> memoryAfter = layer(relaxed, "memory");
+        assertThat(memoryAfter.get("status")).isEqualTo("balanced");
+        assertThat(((Number) memoryAfter.get("pressure")).doubleValue()).isLessThan(1.0);
+        assertThat((List<?>) memoryAfter.get("squeezedCompanies")).isEmpty();
+        assertThat((List<Map<String, Object>>) memoryAfter.get("causes")).extracting(c -> c.get("signalId"))
+                .containsExactlyInAnyOrder("hbm-sold-out", "hbm-capacity-added");
+        assertThat(layer(relaxed, "accelerators")).containsEntry("squeezed", false);
+    }
+
+    private ResponseEntity<Map<String, Object>> postSignal(String ingestUrl, String body, String key) {
+        HttpHeaders headers = new HttpHeaders();
+        headers.setContentType(MediaType.APPLICATION_JSON);
+        if (key != null) {
+            headers.setBearerAuth(key);
+        }
+        return http.getRestTemplate().exchange(ingestUrl + "/ingest/v1/signals", HttpMethod.POST,
+                new HttpEntity<>(body, headers), JSON);
+    }
+
+    private Map<String, Object> chain() {
+        return get("/api/v1/chain");
+    }
+
+    private Map<String, Object> get(String path) {
+        ResponseEntity<Map<String, Object>> r = http.exchange(path, HttpMethod.GET, null, JSON);
+        return r.getStatusCode() == HttpStatus.OK ? r.getBody() : null;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<Map<String, Object>> layers(Map<String, Object> chain) {
+        return chain == null ? List.of() : (List<Map<String, Object>>) chain.get("layers");
+    }
+
+    private static Map<String, Object> layer(Map<String, Object> chain, String id) {
+        return layers(chain).stream().filter(l -> id.equals(l.get("id"))).findFirst().orElse(Map.of());
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<Object> symbols(Object companies) {
+        return ((List<Map<String, Object>>) companies).stream().map(c -> c.get("symbol")).toList();
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<Object> names(Object companies) {
+        return ((List<Map<String, Object>>) companies).stream().map(c -> c.get("name")).toList();
+    }
+}

@@ -1,0 +1,271 @@
+package io.chainfeed.streams.chain;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import io.chainfeed.avro.ChainLayer;
+import io.chainfeed.avro.Company;
+import io.chainfeed.avro.ConstraintSignal;
+import io.chainfeed.avro.Direction;
+import io.chainfeed.avro.LayerCompany;
+import io.chainfeed.avro.LayerState;
+import io.chainfeed.avro.LayerStatus;
+import io.chainfeed.avro.Listing;
+import io.chainfeed.avro.Read;
+import io.chainfeed.avro.ReadKind;
+import io.chainfeed.avro.SignalCause;
+import io.chainfeed.avro.Source;
+import io.chainfeed.avro.SqueezedCompany;
+import io.chainfeed.avro.TermUpdate;
+import io.chainfeed.avro.Trend;
+import io.chainfeed.schemas.AvroSerde;
+import io.chainfeed.schemas.Topics;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Random;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.TestInputTopic;
+import org.apache.kafka.streams.TestOutputTopic;
+import org.apache.kafka.streams.TopologyTestDriver;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+class ChainStateTopologyTest {
+    private static final Instant T0 = Instant.parse("2026-03-01T00:00:00Z");
+
+    private TopologyTestDriver driver;
+    private TestInputTopic<String, ChainLayer> layers;
+    private TestInputTopic<String, Company> companies;
+    private TestInputTopic<String, ConstraintSignal> signals;
+    private TestOutputTopic<String, LayerState> states;
+    private TestOutputTopic<String, Read> reads;
+
+    @BeforeEach
+    void setUp() {
+        driver = newDriver();
+        loadReference();
+    }
+
+    @AfterEach
+    void tearDown() {
+        driver.close();
+    }
+
+    private TopologyTestDriver newDriver() {
+        Properties props = new Properties();
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "chain-test");
+        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "dummy:9092");
+        TopologyTestDriver d = new TopologyTestDriver(ChainStateTopology.buildTopology(props), props);
+        layers = d.createInputTopic(Topics.LAYERS, new StringSerializer(), AvroSerde.of(ChainLayer.class));
+        companies = d.createInputTopic(Topics.COMPANIES, new StringSerializer(), AvroSerde.of(Company.class));
+        signals = d.createInputTopic(Topics.SIGNALS, new StringSerializer(), AvroSerde.of(ConstraintSignal.class));
+        states = d.createOutputTopic(Topics.CHAIN_STATE, new StringDeserializer(), AvroSerde.of(LayerState.class));
+        reads = d.createOutputTopic(Topics.READS, new StringDeserializer(), AvroSerde.of(Read.class));
+        return d;
+    }
+
+    /** equipment -> memory -> packaging -> accelerators -> servers, and memory -> accelerators directly. */
+    private void loadReference() {
+        layer("semiconductor-equipment", "Semiconductor equipment");
+        layer("memory", "Memory", "semiconductor-equipment");
+        layer("advanced-packaging", "Advanced packaging", "memory");
+        layer("accelerators", "Accelerators", "memory", "advanced-packaging");
+        layer("servers-systems", "Servers and systems", "accelerators");
+        company("sk-hynix", "SK hynix", "memory", "000660", "XKRX", "000660.KS");
+        company("samsung-electronics", "Samsung Electronics", "memory", "005930", "XKRX", "005930.KS");
+        company("micron", "Micron Technology", "memory", "MU", "XNAS", "MU");
+        company("nvidia", "Nvidia", "accelerators", "NVDA", "XNAS", "NVDA");
+        company("dell", "Dell Technologies", "servers-systems", "DELL", "XNYS", "DELL");
+        company("asml", "ASML", "semiconductor-equipment", "ASML", "XNAS", "ASML");
+    }
+
+    private void layer(String id, String name, String... upstream) {
+        layers.pipeInput(id, ChainLayer.newBuilder().setId(id).setName(name).setUpstream(List.of(upstream)).build());
+    }
+
+    private void company(String id, String name, String layer, String symbol, String mic, String display) {
+        companies.pipeInput(id, Company.newBuilder().setId(id).setName(name).setPrimaryLayer(layer)
+                .setListings(List.of(new Listing(symbol, mic, display))).build());
+    }
+
+    private static ConstraintSignal signal(String id, String layer, Direction direction, int magnitude, Instant at) {
+        return ConstraintSignal.newBuilder().setId(id).setHeadline("HBM supply " + direction.name().toLowerCase())
+                .setBody("SK hynix says HBM capacity is allocated.").setLayerHints(List.of(layer))
+                .setDirection(direction).setMagnitude(magnitude).setObservedAt(at)
+                .setSource(new Source("Example", "https://example.com/" + id)).setVersion(1).build();
+    }
+
+    private Map<String, LayerState> finalStates() {
+        return states.readKeyValuesToMap();
+    }
+
+    @Test
+    void aTighteningSignalMakesItsLayerTightWithOwnersAndCause() {
+        signals.pipeInput("s1", signal("s1", "memory", Direction.TIGHTENING, 4, T0));
+        Map<String, LayerState> s = finalStates();
+        LayerState memory = s.get("memory");
+        assertThat(memory.getStatus()).isEqualTo(LayerStatus.TIGHT);
+        assertThat(memory.getPressure()).isEqualTo(4.0);
+        assertThat(memory.getDirectPressure()).isEqualTo(4.0);
+        assertThat(memory.getOwners()).extracting(LayerCompany::getSymbol)
+                .containsExactly("MU", "005930.KS", "000660.KS");
+        assertThat(memory.getCauses()).extracting(SignalCause::getSignalId).containsExactly("s1");
+        assertThat(memory.getAsOf()).isEqualTo(T0);
+        assertThat(memory.getTrend()).isEqualTo(Trend.RISING);
+        assertThat(s.get("semiconductor-equipment").getPressure()).isZero();
+        assertThat(s.get("semiconductor-equipment").getStatus()).isEqualTo(LayerStatus.BALANCED);
+    }
+
+    @Test
+    void squeezePropagatesDownstreamWithAttenuationAlongTheShortestPath() {
+        signals.pipeInput("s1", signal("s1", "memory", Direction.TIGHTENING, 4, T0));
+        Map<String, LayerState> s = finalStates();
+        assertThat(s.get("advanced-packaging").getSqueezeReceived()).isEqualTo(2.0);
+        // memory -> accelerators is one hop; the path through packaging does not count twice
+        assertThat(s.get("accelerators").getSqueezeReceived()).isEqualTo(2.0);
+        assertThat(s.get("servers-systems").getSqueezeReceived()).isEqualTo(1.0);
+        LayerState servers = s.get("servers-systems");
+        assertThat(servers.getSqueezedBy()).singleElement()
+                .satisfies(src -> assertThat(src.getLayerId()).isEqualTo("memory"));
+        assertThat(servers.getCauses()).singleElement().satisfies(c -> {
+            assertThat(c.getSignalId()).isEqualTo("s1");
+            assertThat(c.getOriginLayer()).isEqualTo("memory");
+            assertThat(c.getHops()).isEqualTo(2);
+            assertThat(c.getContribution()).isEqualTo(1.0);
+        });
+        assertThat(s.get("memory").getSqueezed()).extracting(q -> q.getCompany().getName(), SqueezedCompany::getViaLayer)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("Nvidia", "accelerators"),
+                        org.assertj.core.groups.Tuple.tuple("Dell Technologies", "servers-systems"));
+        assertThat(s.get("memory").getSqueezed()).allSatisfy(q -> assertThat(q.getCauses()).containsExactly("s1"));
+        // upstream is not squeezed
+        assertThat(s.get("semiconductor-equipment").getSqueezeReceived()).isZero();
+    }
+
+    @Test
+    void pressureDecaysWithAFourteenDayHalfLife() {
+        signals.pipeInput("s1", signal("s1", "memory", Direction.TIGHTENING, 4, T0));
+        assertThat(finalStates().get("memory").getStatus()).isEqualTo(LayerStatus.TIGHT);
+        // a newer signal elsewhere moves "as of" forward by one half-life
+        signals.pipeInput("s2", signal("s2", "semiconductor-equipment", Direction.TIGHTENING, 1,
+                T0.plus(Duration.ofDays(14))));
+        LayerState memory = finalStates().get("memory");
+        assertThat(memory.getDirectPressure()).isEqualTo(2.0);
+        assertThat(memory.getStatus()).isEqualTo(LayerStatus.BALANCED);
+        assertThat(memory.getAsOf()).isEqualTo(T0.plus(Duration.ofDays(14)));
+        // equipment (1.0) squeezes memory by 0.5 per hop
+        assertThat(memory.getPressure()).isEqualTo(2.5);
+        assertThat(ChainModel.contribution(signal("x", "memory", Direction.EASING, 3, T0),
+                T0.plus(Duration.ofDays(28)).toEpochMilli())).isCloseTo(-0.75, within(1e-12));
+    }
+
+    @Test
+    void signalsThirtyHalfLivesOldAreForgotten() {
+        signals.pipeInput("old", signal("old", "memory", Direction.TIGHTENING, 5, T0));
+        signals.pipeInput("new", signal("new", "foundry-none", Direction.TIGHTENING, 1, T0.plus(Duration.ofDays(421))));
+        var store = driver.<String, ConstraintSignal>getKeyValueStore(ChainStateTopology.SIGNALS_STORE);
+        assertThat(store.get("old")).isNull();
+        assertThat(store.get("new")).isNotNull();
+        LayerState memory = finalStates().get("memory");
+        assertThat(memory.getDirectPressure()).isZero();
+        assertThat(memory.getCauses()).isEmpty();
+        assertThat(memory.getAsOf()).isEqualTo(T0.plus(Duration.ofDays(421)));
+    }
+
+    @Test
+    void aLaterEasingSignalRelaxesTheLayerAndItsDownstream() {
+        signals.pipeInput("s1", signal("s1", "memory", Direction.TIGHTENING, 4, T0));
+        signals.pipeInput("s2", signal("s2", "memory", Direction.EASING, 4, T0.plus(Duration.ofDays(1))));
+        Map<String, LayerState> s = finalStates();
+        LayerState memory = s.get("memory");
+        assertThat(memory.getStatus()).isEqualTo(LayerStatus.BALANCED);
+        assertThat(memory.getPressure()).isLessThan(0.0);
+        assertThat(memory.getSqueezed()).isEmpty();
+        assertThat(memory.getCauses()).extracting(SignalCause::getSignalId).containsExactly("s2", "s1");
+        assertThat(s.get("accelerators").getSqueezeReceived()).isZero();
+        assertThat(s.get("accelerators").getStatus()).isEqualTo(LayerStatus.BALANCED);
+    }
+
+    @Test
+    void statusThresholdsAndTrend() {
+        assertThat(ChainModel.status(-1.0)).isEqualTo(LayerStatus.LOOSE);
+        assertThat(ChainModel.status(-0.99)).isEqualTo(LayerStatus.BALANCED);
+        assertThat(ChainModel.status(2.99)).isEqualTo(LayerStatus.BALANCED);
+        assertThat(ChainModel.status(3)).isEqualTo(LayerStatus.TIGHT);
+        assertThat(ChainModel.status(6)).isEqualTo(LayerStatus.CRITICAL);
+        signals.pipeInput("s1", signal("s1", "memory", Direction.EASING, 2, T0));
+        signals.pipeInput("s2", signal("s2", "memory", Direction.EASING, 3, T0.plus(Duration.ofDays(8))));
+        LayerState memory = finalStates().get("memory");
+        assertThat(memory.getStatus()).isEqualTo(LayerStatus.LOOSE);
+        assertThat(memory.getTrend()).isEqualTo(Trend.FALLING);
+    }
+
+    @Test
+    void theSameSignalsInAnyArrivalOrderGiveTheSameState() {
+        List<KeyValue<String, ConstraintSignal>> input = new ArrayList<>(List.of(
+                KeyValue.pair("a", signal("a", "memory", Direction.TIGHTENING, 5, T0)),
+                KeyValue.pair("b", signal("b", "advanced-packaging", Direction.TIGHTENING, 3, T0.plus(Duration.ofDays(2)))),
+                KeyValue.pair("c", signal("c", "memory", Direction.EASING, 2, T0.plus(Duration.ofDays(9)))),
+                KeyValue.pair("d", signal("d", "semiconductor-equipment", Direction.TIGHTENING, 4,
+                        T0.plus(Duration.ofHours(30)))),
+                // an editor's correction of "a": a higher version wins whenever it arrives
+                KeyValue.pair("a", ConstraintSignal.newBuilder(signal("a", "memory", Direction.TIGHTENING, 3, T0))
+                        .setVersion(2).build())));
+        signals.pipeKeyValueList(input);
+        Map<String, LayerState> expected = finalStates();
+        assertThat(expected.get("memory").getCauses()).anySatisfy(c -> {
+            assertThat(c.getSignalId()).isEqualTo("a");
+            assertThat(c.getContribution()).isLessThan(3.0);
+        });
+
+        Random random = new Random(42);
+        for (int run = 0; run < 12; run++) {
+            List<KeyValue<String, ConstraintSignal>> shuffled = new ArrayList<>(input);
+            Collections.shuffle(shuffled, random);
+            driver.close();
+            driver = newDriver();
+            signals.pipeKeyValueList(shuffled); // signals before reference data, too
+            loadReference();
+            driver.advanceWallClockTime(ChainStateTopology.REFERENCE_CHECK.plusMillis(10));
+            assertThat(finalStates()).as("order %s", shuffled.stream().map(kv -> kv.key).toList())
+                    .isEqualTo(expected);
+        }
+    }
+
+    @Test
+    void signalsBecomeTaggedSignalReads() {
+        driver.createInputTopic(Topics.REFERENCE_TERMS, new StringSerializer(), AvroSerde.of(TermUpdate.class))
+                .pipeInput("hbm", TermUpdate.newBuilder().setSlug("hbm").setTitle("HBM")
+                        .setAliases(List.of("High Bandwidth Memory")).setDefinition("Stacked DRAM.")
+                        .setLayerHint("memory").setDisclaimer("research, not advice").setVersion(1)
+                        .setUpdatedAt(T0).build());
+        signals.pipeInput("s1", ConstraintSignal.newBuilder(signal("s1", "memory", Direction.TIGHTENING, 4, T0))
+                .setLayerHints(List.of("memory", "advanced-packaging")).setVersion(7).build());
+        Read read = reads.readValue();
+        assertThat(read.getId()).isEqualTo("signal:s1");
+        assertThat(read.getKind()).isEqualTo(ReadKind.SIGNAL);
+        assertThat(read.getSlug()).isEqualTo("s1");
+        assertThat(read.getTitle()).isEqualTo("HBM supply tightening");
+        assertThat(read.getLayers()).filteredOn(l -> l.getPrimary()).extracting(l -> l.getId())
+                .containsExactly("memory", "advanced-packaging");
+        assertThat(read.getCompanies()).extracting(c -> c.getSymbol()).contains("000660.KS");
+        assertThat(read.getTerms()).extracting(t -> t.getSlug()).contains("hbm");
+        assertThat(read.getSources()).extracting(Source::getUrl).containsExactly("https://example.com/s1");
+        assertThat(read.getDisclaimer()).contains("research, not advice");
+        assertThat(read.getVersion()).isGreaterThanOrEqualTo(7L);
+
+        signals.pipeInput("s1", (ConstraintSignal) null);
+        assertThat(reads.readKeyValue()).satisfies(kv -> {
+            assertThat(kv.key).isEqualTo("signal:s1");
+            assertThat(kv.value).isNull();
+        });
+    }
+}
