@@ -45,7 +45,7 @@ function lines(name, max = 16) {
   return out.map((l) => (l.length > max + 3 ? l.slice(0, max + 2) + '…' : l));
 }
 
-function draw(layers, status) {
+function draw(layers, status, squeezed) {
   const depth = depths(layers);
   const columns = [];
   for (const l of layers) (columns[depth.get(l.id)] ||= []).push(l);
@@ -96,9 +96,10 @@ function draw(layers, status) {
     const label = lines(l.name);
     const text = svg('text', { x: p.x + 9, y: p.y + (label.length === 1 ? 24 : 19) });
     label.forEach((t, i) => text.append(svg('tspan', { x: p.x + 9, dy: i === 0 ? 0 : 16 }, t)));
-    const state = svg('text', { x: p.x + 9, y: p.y + NODE_H - 8, class: 'node-state' }, s === 'unknown' ? '' : statusLabel(s));
+    const stateText = s === 'unknown' ? '' : statusLabel(s) + (squeezed.has(l.id) ? ' · squeezed' : '');
+    const state = svg('text', { x: p.x + 9, y: p.y + NODE_H - 8, class: 'node-state' }, stateText);
     root.append(svg('a', { href: layerHref(l.id), class: 'node', 'data-layer': l.id, 'data-status': s,
-      'aria-label': `${l.name}: ${s === 'unknown' ? 'no live state' : statusLabel(s)}` },
+      'aria-label': `${l.name}: ${s === 'unknown' ? 'no live state' : stateText}` },
     svg('rect', { x: p.x, y: p.y, width: NODE_W, height: NODE_H, rx: 8, fill: COLOURS[s] || COLOURS.unknown }),
     text, state));
   }
@@ -111,7 +112,7 @@ function legend(hasState) {
     el('span', { class: `swatch status-${k}`, 'aria-hidden': 'true' }), k === 'unknown' ? 'No live state' : statusLabel(k))));
 }
 
-function table(layers, status) {
+function table(layers, status, squeezed) {
   const byId = new Map(layers.map((l) => [l.id, l]));
   const depth = depths(layers);
   const sorted = [...layers].sort((a, b) => depth.get(a.id) - depth.get(b.id) || a.name.localeCompare(b.name));
@@ -121,7 +122,7 @@ function table(layers, status) {
       el('th', { scope: 'col' }, 'Supplied by'), el('th', { scope: 'col' }, 'Reads'))),
     el('tbody', {}, sorted.map((l) => el('tr', {},
       el('th', { scope: 'row' }, el('a', { href: layerHref(l.id) }, l.name)),
-      el('td', {}, statusLabel(status.get(l.id))),
+      el('td', {}, statusLabel(status.get(l.id)) + (squeezed.has(l.id) ? ', squeezed from upstream' : '')),
       el('td', {}, (l.upstream || []).map((u) => (byId.get(u) || {}).name || u).join(', ') || '—'),
       el('td', {}, String(l.reads ?? 0))))));
 }
@@ -142,10 +143,11 @@ async function main() {
     return;
   }
   const status = new Map();
+  const squeezed = new Set();
   let chain = null;
   try {
     chain = await getJson('/api/v1/chain');
-    for (const l of chain.layers || []) status.set(l.id, l.status);
+    for (const l of chain.layers || []) { status.set(l.id, l.status); if (l.squeezed) squeezed.add(l.id); }
     if (status.size === 0) message(note, 'The live chain model has no layer state yet: the map shows the layers without their state.');
     else if (chain.asOf) note.replaceChildren(el('p', { class: 'summary-line' }, `Live state as of ${chain.asOf}.`));
     else note.replaceChildren(el('p', { class: 'summary-line' }, 'No signals yet: every layer is balanced.'));
@@ -154,9 +156,9 @@ async function main() {
       ? 'The live chain model is not available on this server yet: the map shows the layers without their state.'
       : `The live chain model cannot be loaded (${e.message}): the map shows the layers without their state.`);
   }
-  map.replaceChildren(draw(layers, status));
+  map.replaceChildren(draw(layers, status, squeezed));
   legend(status.size > 0);
-  document.getElementById('layer-table').replaceChildren(table(layers, status));
+  document.getElementById('layer-table').replaceChildren(table(layers, status, squeezed));
   const sources = [{ name: 'chainfeed reference data: chain layers and their upstream edges', url: '/api/v1/layers' }];
   if (chain) sources.push({ name: 'chainfeed chain model from public constraint signals', url: '/api/v1/chain' });
   footer(chain && chain.disclaimer, sources);

@@ -323,6 +323,8 @@ class WebPagesIT {
         }
         assertThat(d.findElement(By.cssSelector("a.node[data-layer='memory']")).getAttribute("aria-label"))
                 .isEqualTo("Memory and storage: Tight");
+        assertThat(d.findElement(By.cssSelector("a.node[data-layer='advanced-packaging']")).getAttribute("aria-label"))
+                .endsWith("squeezed");
         assertThat(d.findElement(By.id("chain-status")).getText()).contains("Live state as of");
         assertThat(d.findElements(By.cssSelector("#layer-table tbody tr"))).hasSize(layers.size());
         assertDisclaimerAndSources("chain map");
