@@ -371,6 +371,8 @@ public final class Stack implements Callable<Integer>, AutoCloseable {
         StringBuilder out = new StringBuilder();
         out.append(String.format("%nchainfeed is up in %.1f s%n", took.toMillis() / 1000.0));
         if (!noServices) {
+            out.append(String.format("  web      http://localhost:%d/ (search), http://localhost:%d/chain (chain map)%n",
+                    apiPort, apiPort));
             out.append(String.format("  api      http://localhost:%d/api/v1/search?q=rdma%n", apiPort));
             out.append(String.format("  ingest   http://localhost:%d/ingest/v1/pages%n", ingestPort));
             out.append(String.format("  streams  http://localhost:%d/actuator/health%n", streamsPort));
