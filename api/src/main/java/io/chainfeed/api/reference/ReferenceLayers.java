@@ -1,54 +1,27 @@
 package io.chainfeed.api.reference;
 
+import io.chainfeed.api.kafka.CompactedTopicView;
 import io.chainfeed.avro.ChainLayer;
-import io.chainfeed.schemas.AvroSerde;
 import io.chainfeed.schemas.Topics;
-import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.KafkaException;
-import org.apache.kafka.common.PartitionInfo;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.errors.SerializationException;
-import org.apache.kafka.common.errors.WakeupException;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.annotation.Value;
-import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
 
 /**
- * The chain layers' reference data (name, summary, upstream edges) in memory: a thread reads the
- * compacted {@value Topics#LAYERS} topic from the beginning (no consumer group: every API instance holds
- * the whole, small, graph) and keeps the latest {@link ChainLayer} per id; a tombstone removes a layer.
- * While Kafka or the topic is missing it keeps asking (it never creates the topic).
+ * The chain layers' reference data (name, summary, upstream edges) in memory, from the compacted
+ * {@value Topics#LAYERS} topic (see {@link CompactedTopicView}).
  */
 @Component
-public class ReferenceLayers implements SmartLifecycle {
-    private static final Logger log = LoggerFactory.getLogger(ReferenceLayers.class);
-
-    private final String bootstrapServers;
-    private final AvroSerde<ChainLayer> serde = AvroSerde.of(ChainLayer.class);
-    private final Map<String, ChainLayer> layers = new ConcurrentHashMap<>();
-    private volatile KafkaConsumer<String, byte[]> consumer;
-    private volatile boolean running;
-    private Thread thread;
+public class ReferenceLayers extends CompactedTopicView<ChainLayer> {
 
     ReferenceLayers(@Value("${spring.kafka.bootstrap-servers}") String bootstrapServers) {
-        this.bootstrapServers = bootstrapServers;
+        super(bootstrapServers, Topics.LAYERS, "chainfeed-api-reference-layers", ChainLayer.class);
     }
 
     /** @return every known layer's latest reference record, in no particular order */
     public List<ChainLayer> all() {
-        return List.copyOf(layers.values());
+        return values();
     }
 
     /**
@@ -56,106 +29,6 @@ public class ReferenceLayers implements SmartLifecycle {
      * @return its reference record, if known
      */
     public Optional<ChainLayer> layer(String id) {
-        return Optional.ofNullable(layers.get(id));
-    }
-
-    @Override
-    public void start() {
-        consumer = new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
-                ConsumerConfig.CLIENT_ID_CONFIG, "chainfeed-api-reference-layers",
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
-                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
-                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
-                ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, false),
-                new StringDeserializer(), new ByteArrayDeserializer());
-        running = true;
-        thread = new Thread(this::run, "reference-layers-reader");
-        thread.setDaemon(true);
-        thread.start();
-    }
-
-    private void run() {
-        try {
-            while (running && !assign()) {
-                Thread.sleep(1000);
-            }
-            while (running) {
-                try {
-                    for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(500))) {
-                        apply(r);
-                    }
-                } catch (KafkaException e) {
-                    if (e instanceof WakeupException) {
-                        throw e;
-                    }
-                    log.warn("reference-layers reader: {}; retrying", e.getMessage());
-                    Thread.sleep(1000);
-                }
-            }
-        } catch (WakeupException | InterruptedException e) {
-            // stopping
-        } catch (RuntimeException e) {
-            log.error("reference-layers reader stopped", e);
-        } finally {
-            consumer.close(Duration.ofSeconds(5));
-        }
-    }
-
-    private boolean assign() {
-        List<PartitionInfo> infos;
-        try {
-            infos = consumer.partitionsFor(Topics.LAYERS, Duration.ofSeconds(10));
-        } catch (WakeupException e) {
-            throw e;
-        } catch (KafkaException e) {
-            log.info("reference-layers topic not readable yet ({}); retrying", e.getMessage());
-            return false;
-        }
-        if (infos == null || infos.isEmpty()) {
-            return false;
-        }
-        List<TopicPartition> partitions = new ArrayList<>();
-        infos.forEach(p -> partitions.add(new TopicPartition(p.topic(), p.partition())));
-        consumer.assign(partitions);
-        consumer.seekToBeginning(partitions);
-        return true;
-    }
-
-    private void apply(ConsumerRecord<String, byte[]> r) {
-        if (r.key() == null) {
-            return;
-        }
-        if (r.value() == null) {
-            layers.remove(r.key());
-            return;
-        }
-        try {
-            layers.put(r.key(), serde.deserialize(r.topic(), r.value()));
-        } catch (SerializationException e) {
-            log.warn("skipping an unreadable layer {} at {}-{}@{}: {}", r.key(), r.topic(), r.partition(), r.offset(),
-                    e.getMessage());
-        }
-    }
-
-    @Override
-    public void stop() {
-        running = false;
-        KafkaConsumer<String, byte[]> c = consumer;
-        if (c != null) {
-            c.wakeup();
-        }
-        if (thread != null) {
-            try {
-                thread.join(10_000);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
-    }
-
-    @Override
-    public boolean isRunning() {
-        return running;
+        return value(id);
     }
 }
