@@ -1,5 +1,7 @@
 package io.chainfeed.streams.chain;
 
+import static io.chainfeed.streams.reference.ReferenceStores.values;
+
 import io.chainfeed.avro.ChainLayer;
 import io.chainfeed.avro.Company;
 import io.chainfeed.avro.ConstraintSignal;
@@ -15,7 +17,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import org.apache.kafka.common.serialization.Serdes;
-import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.kstream.Consumed;
@@ -208,6 +209,8 @@ public final class ChainStateTopology {
         private KeyValueStore<String, ConstraintSignal> signals;
         private SignalReads reads;
         private long builtFor = -1;
+        /** The generation all kept signals were last re-tagged for (apart from tag()'s lazy rebuild). */
+        private long retaggedFor = -1;
 
         SignalReadProcessor(ReferenceStores.Clock reference) {
             this.reference = reference;
@@ -220,10 +223,15 @@ public final class ChainStateTopology {
             companies = context.getStateStore(COMPANIES_STORE);
             terms = context.getStateStore(TERMS_STORE);
             signals = context.getStateStore(SIGNAL_READS_STORE);
+            retaggedFor = reference.generation();
             context.schedule(REFERENCE_CHECK, PunctuationType.WALL_CLOCK_TIME, now -> {
-                if (reference.generation() == builtFor) {
+                // Compared with retaggedFor, not builtFor: a signal tagged between a reference change and
+                // this check rebuilds the dictionary but must not swallow the re-tag of the others.
+                long generation = reference.generation();
+                if (generation == retaggedFor) {
                     return;
                 }
+                retaggedFor = generation;
                 try (KeyValueIterator<String, ConstraintSignal> it = signals.all()) {
                     while (it.hasNext()) {
                         Read read = tag(it.next().value);
@@ -262,13 +270,5 @@ public final class ChainStateTopology {
             read.setVersion(Math.max(read.getVersion(), reference.newestTimestamp()));
             return read;
         }
-    }
-
-    private static <V> List<V> values(KeyValueStore<String, V> store) {
-        List<V> out = new ArrayList<>();
-        try (KeyValueIterator<String, V> it = store.all()) {
-            it.forEachRemaining((KeyValue<String, V> kv) -> out.add(kv.value));
-        }
-        return out;
     }
 }

@@ -5,6 +5,8 @@ import io.chainfeed.avro.Company;
 import io.chainfeed.avro.TermUpdate;
 import io.chainfeed.schemas.AvroSerde;
 import io.chainfeed.schemas.Topics;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.StreamsBuilder;
@@ -12,6 +14,7 @@ import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.Stores;
 
@@ -48,6 +51,21 @@ public record ReferenceStores(String layersStore, String companiesStore, String 
         stores.add(builder, Topics.REFERENCE_TERMS, stores.termsStore, sourcePrefix + "terms-source",
                 AvroSerde.of(TermUpdate.class));
         return stores;
+    }
+
+    /**
+     * Reads a whole (small) store: the reference stores hold at most a few thousand records.
+     *
+     * @param store a key-value store
+     * @param <V>   value type
+     * @return every value, in key order
+     */
+    public static <V> List<V> values(KeyValueStore<String, V> store) {
+        List<V> out = new ArrayList<>();
+        try (KeyValueIterator<String, V> it = store.all()) {
+            it.forEachRemaining(kv -> out.add(kv.value));
+        }
+        return out;
     }
 
     private <V extends org.apache.avro.specific.SpecificRecord> void add(StreamsBuilder builder, String topic,

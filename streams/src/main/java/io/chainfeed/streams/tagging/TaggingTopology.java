@@ -1,5 +1,7 @@
 package io.chainfeed.streams.tagging;
 
+import static io.chainfeed.streams.reference.ReferenceStores.values;
+
 import io.chainfeed.avro.ChainLayer;
 import io.chainfeed.avro.Company;
 import io.chainfeed.avro.Read;
@@ -7,8 +9,6 @@ import io.chainfeed.avro.TermUpdate;
 import io.chainfeed.schemas.AvroSerde;
 import io.chainfeed.schemas.Topics;
 import io.chainfeed.streams.reference.ReferenceStores;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Properties;
 import java.time.Duration;
 import org.apache.kafka.streams.processor.PunctuationType;
@@ -198,12 +198,5 @@ public final class TaggingTopology {
                     && a.getTerms().equals(b.getTerms());
         }
 
-        private static <V> List<V> values(KeyValueStore<String, V> store) {
-            List<V> out = new ArrayList<>();
-            try (KeyValueIterator<String, V> it = store.all()) {
-                it.forEachRemaining((KeyValue<String, V> kv) -> out.add(kv.value));
-            }
-            return out;
-        }
     }
 }

@@ -268,4 +268,20 @@ class ChainStateTopologyTest {
             assertThat(kv.value).isNull();
         });
     }
+
+    @Test
+    void aSignalArrivingRightAfterAReferenceChangeDoesNotSwallowTheRetagOfTheOthers() {
+        signals.pipeInput("s1", ConstraintSignal.newBuilder(signal("s1", "memory", Direction.TIGHTENING, 3, T0))
+                .setBody("Celestica says switch builds slip.").build());
+        assertThat(reads.readValue().getCompanies()).extracting(c -> c.getSymbol()).doesNotContain("CLS");
+
+        company("celestica", "Celestica", "servers-systems", "CLS", "XNYS", "CLS");
+        // Tagged before the once-a-second check: it rebuilds the dictionary on its own.
+        signals.pipeInput("s2", signal("s2", "memory", Direction.TIGHTENING, 2, T0));
+        reads.readValuesToList();
+        driver.advanceWallClockTime(ChainStateTopology.REFERENCE_CHECK.plusMillis(10));
+
+        assertThat(reads.readKeyValuesToMap().get("signal:s1").getCompanies()).extracting(c -> c.getSymbol())
+                .contains("CLS");
+    }
 }
