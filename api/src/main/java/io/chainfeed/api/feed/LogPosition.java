@@ -145,7 +145,7 @@ public final class LogPosition {
 
     private static InvalidEventIdException fault(String text, int at, String what) {
         String found = at < text.length() ? "'" + printable(text.charAt(at)) + "'" : "the end";
-        return new InvalidEventIdException("malformed event id at character " + (at + 1) + ": " + what + ", found "
+        return new InvalidEventIdException("malformed event id: " + what + " at position " + (at + 1) + ", found "
                 + found + " (an id looks like 0:15,1:7,2:22)");
     }
 

@@ -30,6 +30,7 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
@@ -75,6 +76,7 @@ public class ReadLog implements SmartLifecycle {
      * @param replayStallTimeout how long a replay waits for a full reader before closing it
      * @param meters             where the subscriber gauges go, if metrics are on
      */
+    @Autowired
     ReadLog(@Value("${spring.kafka.bootstrap-servers}") String bootstrapServers,
             @Value("${chainfeed.api.feed.replay-workers:2}") int replayWorkers,
             @Value("${chainfeed.api.feed.replay-stall-timeout:30s}") Duration replayStallTimeout,

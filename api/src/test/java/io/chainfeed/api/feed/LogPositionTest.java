@@ -58,14 +58,14 @@ class LogPositionTest {
         assertThatThrownBy(() -> LogPosition.parse(text))
                 .isInstanceOf(InvalidEventIdException.class)
                 .satisfies(e -> assertThat(((InvalidEventIdException) e).type()).isEqualTo("invalid-event-id"))
-                .satisfies(e -> assertThat(e.getMessage()).matches(text.isEmpty() ? ".*empty.*" : ".*character \\d+.*"));
+                .satisfies(e -> assertThat(e.getMessage()).matches(text.isEmpty() ? ".*empty.*" : ".*position \\d+.*"));
     }
 
     @Test
     void theFaultIsNamedWhereItIs() {
         assertThatThrownBy(() -> LogPosition.parse("0:15,1:x"))
-                .hasMessageContaining("character 8").hasMessageContaining("expected an offset").hasMessageContaining("'x'");
-        assertThatThrownBy(() -> LogPosition.parse("0:1,0:2")).hasMessageContaining("character 5")
+                .hasMessageContaining("position 8").hasMessageContaining("expected an offset").hasMessageContaining("'x'");
+        assertThatThrownBy(() -> LogPosition.parse("0:1,0:2")).hasMessageContaining("position 5")
                 .hasMessageContaining("named twice");
         assertThatThrownBy(() -> LogPosition.parse("0:1\u0000")).hasMessageContaining("\\u0000");
     }
