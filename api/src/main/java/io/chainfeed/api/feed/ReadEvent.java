@@ -1,6 +1,7 @@
 package io.chainfeed.api.feed;
 
 import io.chainfeed.avro.Read;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 
 /**
@@ -15,6 +16,11 @@ public final class ReadEvent {
     private final Read read;
     private final long timestampMs;
     private volatile byte[] json;
+    /** The last SSE frame built for this event, with the position it carries (see {@link #sseFrame}). */
+    private volatile SseFrame sseFrame;
+
+    private record SseFrame(LogPosition after, byte[] bytes) {
+    }
 
     /**
      * @param partition   partition of {@code chainfeed.reads.v1}
@@ -77,6 +83,33 @@ public final class ReadEvent {
             json = j;
         }
         return j;
+    }
+
+    /**
+     * The event as one complete Server-Sent Events frame (WHATWG HTML, "Server-sent events"):
+     * {@code id: <after>}, {@code event: read} or {@code event: deleted}, {@code data: <json>} and the
+     * blank line that ends it, UTF-8. Subscribers that take the event at the same position (every live
+     * subscriber at the tail does) share one array: the last frame built is kept with its position, so
+     * a fan-out to N subscribers builds it once, not N times.
+     *
+     * @param after the subscriber's position once it has taken this event (its resume id)
+     * @return the frame; shared, do not modify it
+     */
+    byte[] sseFrame(LogPosition after) {
+        SseFrame f = sseFrame;
+        if (f != null && f.after().equals(after)) {
+            return f.bytes();
+        }
+        byte[] head = ("id: " + after.text() + "\nevent: " + (deleted() ? "deleted" : "read") + "\ndata: ")
+                .getBytes(StandardCharsets.US_ASCII);
+        byte[] body = json();
+        byte[] bytes = new byte[head.length + body.length + 2];
+        System.arraycopy(head, 0, bytes, 0, head.length);
+        System.arraycopy(body, 0, bytes, head.length, body.length);
+        bytes[bytes.length - 2] = '\n';
+        bytes[bytes.length - 1] = '\n';
+        sseFrame = new SseFrame(after, bytes);
+        return bytes;
     }
 
     @Override

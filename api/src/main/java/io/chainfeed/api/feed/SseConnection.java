@@ -29,8 +29,6 @@ import org.slf4j.LoggerFactory;
  */
 final class SseConnection implements ReadListener, WriteListener, AsyncListener {
     private static final Logger log = LoggerFactory.getLogger(SseConnection.class);
-    private static final byte[] END = "\n\n".getBytes(StandardCharsets.US_ASCII);
-    private static final byte[] READY_DATA = "{}".getBytes(StandardCharsets.US_ASCII);
 
     private final SseStreams owner;
     private final AsyncContext async;
@@ -40,17 +38,21 @@ final class SseConnection implements ReadListener, WriteListener, AsyncListener 
     private final LogPosition from;
     private final Selector selector;
 
-    /** One SSE frame as chunks written in turn (the JSON chunk is shared with other connections). */
-    private record Frame(byte[][] chunks, boolean event) {
-        static Frame of(byte[]... chunks) {
-            return new Frame(chunks, false);
+    /**
+     * One whole SSE frame, written with one {@code write} (an event's frame is shared with the other
+     * connections that take it at the same position: {@link ReadEvent#sseFrame}).
+     */
+    private record Frame(byte[] bytes, boolean event) {
+        static Frame of(byte[] bytes) {
+            return new Frame(bytes, false);
         }
     }
 
     /** Frames to write; guarded by {@code this}. */
     private final ArrayDeque<Frame> queue = new ArrayDeque<>();
     private int queuedEvents;
-    private String lastQueuedId;
+    /** The position of the last id queued (ready, event or heartbeat); guarded by {@code this}. */
+    private LogPosition lastQueued;
     private final AtomicInteger wip = new AtomicInteger();
     private final AtomicBoolean subscribed = new AtomicBoolean();
     private volatile boolean closing;
@@ -58,8 +60,6 @@ final class SseConnection implements ReadListener, WriteListener, AsyncListener 
     private volatile long idleSinceNanos = System.nanoTime();
     private volatile boolean pending;
     // Drain state, touched only by the thread that holds wip.
-    private Frame frame;
-    private int chunk;
     private boolean unflushed;
     private volatile boolean finished;
 
@@ -85,16 +85,14 @@ final class SseConnection implements ReadListener, WriteListener, AsyncListener 
     public void onStart(LogPosition position) {
         String id = position.text();
         synchronized (this) {
-            queue.add(Frame.of(("id: " + id + "\nevent: ready\ndata: ").getBytes(StandardCharsets.US_ASCII),
-                    READY_DATA, END));
-            lastQueuedId = id;
+            queue.add(Frame.of(("id: " + id + "\nevent: ready\ndata: {}\n\n").getBytes(StandardCharsets.US_ASCII)));
+            lastQueued = position;
         }
         signal(false);
     }
 
     @Override
     public boolean onEvent(ReadEvent event, LogPosition after) {
-        String id = after.text();
         synchronized (this) {
             if (closing) {
                 return false;
@@ -102,10 +100,9 @@ final class SseConnection implements ReadListener, WriteListener, AsyncListener 
             if (queuedEvents >= bufferEvents) {
                 return false;
             }
-            queue.add(new Frame(new byte[][] {("id: " + id + "\nevent: " + (event.deleted() ? "deleted" : "read")
-                    + "\ndata: ").getBytes(StandardCharsets.US_ASCII), event.json(), END}, true));
+            queue.add(new Frame(event.sseFrame(after), true));
             queuedEvents++;
-            lastQueuedId = id;
+            lastQueued = after;
         }
         signal(false);
         return true;
@@ -152,11 +149,11 @@ final class SseConnection implements ReadListener, WriteListener, AsyncListener 
                     if (queue.size() > bufferEvents) {
                         return; // the client is behind; the events already queued keep the stream alive
                     }
-                    if (id.isEmpty() || id.equals(lastQueuedId)) {
+                    if (id.isEmpty() || position.equals(lastQueued)) {
                         queue.add(Frame.of(HEARTBEAT));
                     } else {
                         queue.add(Frame.of((": keep-alive\nid: " + id + "\n\n").getBytes(StandardCharsets.US_ASCII)));
-                        lastQueuedId = id;
+                        lastQueued = position;
                     }
                 }
             });
@@ -225,30 +222,25 @@ final class SseConnection implements ReadListener, WriteListener, AsyncListener 
                 return;
             }
             while (out.isReady()) {
+                Frame frame;
+                synchronized (this) {
+                    frame = queue.poll();
+                    if (frame != null && frame.event()) {
+                        queuedEvents--;
+                    }
+                }
                 if (frame == null) {
-                    synchronized (this) {
-                        frame = queue.poll();
-                        if (frame != null && frame.event()) {
-                            queuedEvents--;
-                        }
+                    if (unflushed) {
+                        unflushed = false;
+                        out.flush();
+                        continue;
                     }
-                    chunk = 0;
-                    if (frame == null) {
-                        if (unflushed) {
-                            unflushed = false;
-                            out.flush();
-                            continue;
-                        }
-                        pending = false;
-                        idleSinceNanos = System.nanoTime();
-                        return;
-                    }
+                    pending = false;
+                    idleSinceNanos = System.nanoTime();
+                    return;
                 }
-                out.write(frame.chunks()[chunk]);
+                out.write(frame.bytes());
                 unflushed = true;
-                if (++chunk == frame.chunks().length) {
-                    frame = null;
-                }
             }
             // The socket is full: the container calls onWritePossible when it drains.
             if (!pending) {
@@ -271,7 +263,6 @@ final class SseConnection implements ReadListener, WriteListener, AsyncListener 
             queue.clear();
             queuedEvents = 0;
         }
-        frame = null;
         try {
             async.complete();
         } catch (IllegalStateException e) {

@@ -20,6 +20,7 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
+import org.springframework.util.unit.DataSize;
 
 /**
  * The open SSE streams of this API instance: opens them (Servlet async, non-blocking writes, no timeout),
@@ -40,6 +41,7 @@ public class SseStreams implements SmartLifecycle {
     private final int bufferEvents;
     private final Duration stallTimeout;
     private final int writerThreads;
+    private final int responseBufferBytes;
     private final Set<SseConnection> connections = ConcurrentHashMap.newKeySet();
     private ExecutorService writers;
     private ScheduledExecutorService heartbeats;
@@ -51,6 +53,7 @@ public class SseStreams implements SmartLifecycle {
                @Value("${chainfeed.api.feed.buffer-events:256}") int bufferEvents,
                @Value("${chainfeed.api.feed.stall-timeout:60s}") Duration stallTimeout,
                @Value("${chainfeed.api.feed.writer-threads:2}") int writerThreads,
+               @Value("${chainfeed.api.feed.response-buffer:4KB}") DataSize responseBuffer,
                ObjectProvider<MeterRegistry> meters) {
         this.readLog = readLog;
         this.heartbeat = heartbeat;
@@ -58,6 +61,7 @@ public class SseStreams implements SmartLifecycle {
         this.bufferEvents = bufferEvents;
         this.stallTimeout = stallTimeout;
         this.writerThreads = writerThreads;
+        this.responseBufferBytes = (int) responseBuffer.toBytes();
         meters.ifAvailable(m -> Gauge.builder("chainfeed.feed.sse.connections", connections, Set::size)
                 .description("open SSE streams").register(m));
     }
@@ -87,6 +91,8 @@ public class SseStreams implements SmartLifecycle {
         response.setCharacterEncoding("UTF-8");
         response.setHeader("Cache-Control", "no-cache, no-transform");
         response.setHeader("X-Accel-Buffering", "no");
+        // The container's output buffer is held as long as the stream lives: keep it small.
+        response.setBufferSize(responseBufferBytes);
         AsyncContext async = request.startAsync();
         async.setTimeout(0);
         ServletOutputStream out = async.getResponse().getOutputStream();

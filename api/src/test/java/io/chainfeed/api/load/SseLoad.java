@@ -38,8 +38,10 @@ import org.apache.kafka.common.serialization.StringSerializer;
 
 /**
  * Load harness for {@code GET /api/v1/feeds/stream} (not a test: run by hand against a running API, see
- * README "SSE load benchmark"). It opens N concurrent SSE subscribers (java.net.http, HTTP/1.1, one
- * connection each, parsed line by line without a thread per connection), waits until every one has its
+ * README "SSE load benchmark"). It opens N concurrent SSE subscribers (HTTP/1.1, one connection each, no
+ * thread per connection: by default {@link RawSseClients}, plain non-blocking sockets on two threads;
+ * with {@code --client jdk} java.net.http parsing line by line, which costs the shared CPU several
+ * times more per event), waits until every one has its
  * {@code ready} event, measures the API's heap after a full GC ({@code jcmd}), publishes M reads
  * straight to {@code chainfeed.reads.v1} (plain producer, acks=all) at a fixed rate, and records, for
  * every subscriber and read, the time from the broker's acknowledgement (the record is committed and
@@ -47,7 +49,7 @@ import org.apache.kafka.common.serialization.StringSerializer;
  *
  * <p>Arguments (all optional): {@code --url http://127.0.0.1:8080 --bootstrap 127.0.0.1:19092
  * --subscribers 10000 --connect-rate 1000 --reads 60 --rate 2 --topic all --api-pid <pid>
- * --heartbeat-seconds 15}. Without {@code --api-pid} the API's pid is looked up with {@code jcmd -l}.
+ * --heartbeat-seconds 15 --client raw|jdk --client-threads 2}. Without {@code --api-pid} the API's pid is looked up with {@code jcmd -l}.
  */
 public final class SseLoad {
     private static final Pattern ID = Pattern.compile("\"id\":\"([^\"]+)\"");
@@ -58,6 +60,7 @@ public final class SseLoad {
     private final AtomicInteger open = new AtomicInteger();
     private final AtomicInteger failed = new AtomicInteger();
     private final AtomicInteger duplicates = new AtomicInteger();
+    private final Map<String, AtomicInteger> failures = new ConcurrentHashMap<>();
     private final Map<String, Long> ackedAt = new ConcurrentHashMap<>();
     private long[] latencies;
     private final AtomicInteger latencyCount = new AtomicInteger();
@@ -99,16 +102,29 @@ public final class SseLoad {
 
         System.out.printf("API pid %d; before: %s%n", pid, heap(pid));
         URI stream = URI.create(url + "/api/v1/feeds/stream?topic=" + URLEncoder.encode(topic, StandardCharsets.UTF_8));
+        String clientKind = arg("client", "raw");
+        RawSseClients raw = null;
+        if (clientKind.equals("raw")) {
+            raw = new RawSseClients(stream, Integer.parseInt(arg("client-threads", "2")), new RawEvents(n));
+        } else if (!clientKind.equals("jdk")) {
+            throw new IllegalArgumentException("--client raw|jdk");
+        }
+        System.out.printf("client: %s%n", clientKind.equals("raw")
+                ? "raw (non-blocking sockets, " + arg("client-threads", "2") + " threads)" : "jdk (java.net.http)");
         long t0 = System.nanoTime();
         for (int i = 0; i < n; i++) {
-            Subscriber s = new Subscriber();
-            subscribers.add(s);
-            HttpRequest req = HttpRequest.newBuilder(stream).header("Accept", "text/event-stream").build();
-            client.sendAsync(req, HttpResponse.BodyHandlers.fromLineSubscriber(s)).whenComplete((r, e) -> {
-                if (e != null || r.statusCode() != 200) {
-                    failed.incrementAndGet();
-                }
-            });
+            if (raw != null) {
+                raw.open();
+            } else {
+                Subscriber s = new Subscriber();
+                subscribers.add(s);
+                HttpRequest req = HttpRequest.newBuilder(stream).header("Accept", "text/event-stream").build();
+                client.sendAsync(req, HttpResponse.BodyHandlers.fromLineSubscriber(s)).whenComplete((r, e) -> {
+                    if (e != null || r.statusCode() != 200) {
+                        failed(e != null ? String.valueOf(e.getCause() != null ? e.getCause() : e) : "HTTP " + r.statusCode());
+                    }
+                });
+            }
             long due = t0 + (long) ((i + 1) * 1e9 / connectRate);
             long wait = due - System.nanoTime();
             if (wait > 0) {
@@ -121,6 +137,7 @@ public final class SseLoad {
         }
         System.out.printf("subscribers ready: %d of %d (failed %d) in %.1f s%n", ready.get(), n, failed.get(),
                 (System.nanoTime() - t0) / 1e9);
+        failures.forEach((why, count) -> System.out.printf("  failed: %d x %s%n", count.get(), why));
         String held = heap(pid);
         System.out.printf("API with %d open streams: %s%n", open.get(), held);
 
@@ -144,8 +161,83 @@ public final class SseLoad {
         System.out.printf("API after publishing: %s%n", heap(pid));
 
         subscribers.forEach(Subscriber::cancel);
+        if (raw != null) {
+            raw.close();
+        }
         Thread.sleep(TimeUnit.SECONDS.toMillis(heartbeat + 3L));
         System.out.printf("API %d s after every client left: %s%n", heartbeat + 3, heap(pid));
+    }
+
+    private void failed(String why) {
+        failed.incrementAndGet();
+        failures.computeIfAbsent(why, k -> new AtomicInteger()).incrementAndGet();
+    }
+
+    /** Times a {@code read} event's {@code data:} line against the publisher's ack; counts duplicates. */
+    private void received(Map<String, Boolean> seen, String dataLine, long now) {
+        Matcher m = ID.matcher(dataLine);
+        if (!m.find()) {
+            unknown.incrementAndGet();
+            return;
+        }
+        String id = m.group(1);
+        Long acked = ackedAt.get(id);
+        if (seen.put(id, Boolean.TRUE) != null) {
+            duplicates.incrementAndGet();
+        } else if (acked == null) {
+            // received before the ack callback ran: count it as zero
+            record(0);
+        } else {
+            record(Math.max(0, (now - acked) / 1_000_000));
+        }
+    }
+
+    private void record(long ms) {
+        int i = latencyCount.getAndIncrement();
+        if (i < latencies.length) {
+            latencies[i] = ms;
+        }
+    }
+
+    /** The raw clients' reports: per client, what it has seen (each client on one IO thread). */
+    private final class RawEvents implements RawSseClients.Events {
+        private final Map<String, Boolean>[] seen;
+        private final boolean[] counted;
+
+        @SuppressWarnings("unchecked")
+        RawEvents(int n) {
+            seen = new Map[n];
+            counted = new boolean[n];
+        }
+
+        @Override
+        public void opened(int client) {
+            seen[client] = new HashMap<>();
+            open.incrementAndGet();
+        }
+
+        @Override
+        public void ready(int client) {
+            if (!counted[client]) {
+                counted[client] = true;
+                ready.incrementAndGet();
+            }
+        }
+
+        @Override
+        public void read(int client, String dataLine, long nanos) {
+            received(seen[client], dataLine, nanos);
+        }
+
+        @Override
+        public void closed(int client) {
+            open.decrementAndGet();
+        }
+
+        @Override
+        public void failed(int client, String why) {
+            SseLoad.this.failed(why);
+        }
     }
 
     private static long pct(long[] sorted, double p) {
@@ -206,31 +298,10 @@ public final class SseLoad {
                     counted = true;
                     ready.incrementAndGet();
                 } else if ("read".equals(event)) {
-                    Matcher m = ID.matcher(line);
-                    if (m.find()) {
-                        String id = m.group(1);
-                        Long acked = ackedAt.get(id);
-                        if (seen.put(id, Boolean.TRUE) != null) {
-                            duplicates.incrementAndGet();
-                        } else if (acked == null) {
-                            // received before the ack callback ran: count it as zero
-                            record(0);
-                        } else {
-                            record(Math.max(0, (now - acked) / 1_000_000));
-                        }
-                    } else {
-                        unknown.incrementAndGet();
-                    }
+                    received(seen, line, now);
                 }
             } else if (line.isEmpty()) {
                 event = null;
-            }
-        }
-
-        private void record(long ms) {
-            int i = latencyCount.getAndIncrement();
-            if (i < latencies.length) {
-                latencies[i] = ms;
             }
         }
 

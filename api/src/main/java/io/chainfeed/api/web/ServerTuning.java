@@ -1,0 +1,30 @@
+package io.chainfeed.api.web;
+
+import org.eclipse.jetty.server.ServerConnector;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.web.embedded.jetty.JettyServletWebServerFactory;
+import org.springframework.boot.web.server.WebServerFactoryCustomizer;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * Settings of the embedded Jetty that Spring Boot has no property for.
+ *
+ * <p>{@code chainfeed.api.server.accept-queue} (default 1024): the listen backlog of each connector
+ * (connections the kernel has accepted and Jetty has not yet taken), so that thousands of SSE clients
+ * reconnecting at once after a restart are queued, not refused.
+ */
+@Configuration(proxyBeanMethods = false)
+class ServerTuning {
+    @Bean
+    WebServerFactoryCustomizer<JettyServletWebServerFactory> acceptQueue(
+            @Value("${chainfeed.api.server.accept-queue:1024}") int acceptQueue) {
+        return factory -> factory.addServerCustomizers(server -> {
+            for (var connector : server.getConnectors()) {
+                if (connector instanceof ServerConnector sc) {
+                    sc.setAcceptQueueSize(acceptQueue);
+                }
+            }
+        });
+    }
+}
