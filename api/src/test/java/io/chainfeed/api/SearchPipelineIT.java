@@ -250,6 +250,12 @@ class SearchPipelineIT {
         ResponseEntity<Map<String, Object>> emoji = get("/api/v1/search?q=" + enc("🙂".repeat(10_000)));
         assertThat(emoji.getStatusCode()).isEqualTo(HttpStatus.BAD_REQUEST);
         assertThat(emoji.getHeaders().getContentType().toString()).contains("application/problem+json");
+        // Past server.max-http-request-header-size (160 KB) the server itself refuses the request, also
+        // with a problem detail.
+        ResponseEntity<Map<String, Object>> oversized = get("/api/v1/search?q=" + enc("🙂".repeat(16_000)));
+        assertThat(oversized.getStatusCode().value()).isIn(414, 431);
+        assertThat(oversized.getHeaders().getContentType().toString()).contains("application/problem+json");
+        assertThat(oversized.getBody()).containsEntry("status", oversized.getStatusCode().value());
         ResponseEntity<Map<String, Object>> nowhere = get("/api/v1/nowhere");
         assertThat(nowhere.getStatusCode()).isEqualTo(HttpStatus.NOT_FOUND);
         assertThat(nowhere.getHeaders().getContentType().toString()).contains("application/problem+json");

@@ -232,8 +232,10 @@ final class SseConnection implements ReadListener, WriteListener, AsyncListener 
                 if (frame == null) {
                     if (unflushed) {
                         unflushed = false;
+                        // The flush may still be under way when it returns; the next drain starts with
+                        // isReady(), which asks the container for onWritePossible if it is. Not asking
+                        // again here saves a round through the container's lock on every event.
                         out.flush();
-                        continue;
                     }
                     pending = false;
                     idleSinceNanos = System.nanoTime();

@@ -13,7 +13,9 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedTransferQueue;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.springframework.beans.factory.ObjectProvider;
@@ -122,11 +124,14 @@ public class SseStreams implements SmartLifecycle {
     @Override
     public void start() {
         AtomicInteger n = new AtomicInteger();
-        writers = Executors.newFixedThreadPool(writerThreads, r -> {
-            Thread t = new Thread(r, "sse-writer-" + n.incrementAndGet());
-            t.setDaemon(true);
-            return t;
-        });
+        // A lock-free hand-off queue: the log's tail hands every stream of a read to the writers in one
+        // burst (10,000 drains for 10,000 streams), where a locking queue's put and take contend.
+        writers = new ThreadPoolExecutor(writerThreads, writerThreads, 0, TimeUnit.MILLISECONDS,
+                new LinkedTransferQueue<>(), r -> {
+                    Thread t = new Thread(r, "sse-writer-" + n.incrementAndGet());
+                    t.setDaemon(true);
+                    return t;
+                });
         heartbeats = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "sse-heartbeat");
             t.setDaemon(true);

@@ -12,14 +12,16 @@ import org.springframework.context.annotation.Configuration;
  *
  * <p>{@code chainfeed.api.server.accept-queue} (default 1024): the listen backlog of each connector
  * (connections the kernel has accepted and Jetty has not yet taken), so that thousands of SSE clients
- * reconnecting at once after a restart are queued, not refused.
+ * reconnecting at once after a restart are queued, not refused. The server's own error responses (a
+ * request Jetty refuses before the application sees it) are problem details: {@link ProblemErrorHandler}.
  */
 @Configuration(proxyBeanMethods = false)
 class ServerTuning {
     @Bean
-    WebServerFactoryCustomizer<JettyServletWebServerFactory> acceptQueue(
+    WebServerFactoryCustomizer<JettyServletWebServerFactory> jettyServer(
             @Value("${chainfeed.api.server.accept-queue:1024}") int acceptQueue) {
         return factory -> factory.addServerCustomizers(server -> {
+            server.setErrorHandler(new ProblemErrorHandler());
             for (var connector : server.getConnectors()) {
                 if (connector instanceof ServerConnector sc) {
                     sc.setAcceptQueueSize(acceptQueue);

@@ -62,6 +62,8 @@ public final class SseLoad {
     private final AtomicInteger duplicates = new AtomicInteger();
     private final Map<String, AtomicInteger> failures = new ConcurrentHashMap<>();
     private final Map<String, Long> ackedAt = new ConcurrentHashMap<>();
+    /** Per read: when its last subscriber got it (System.nanoTime). */
+    private final Map<String, Long> slowest = new ConcurrentHashMap<>();
     private long[] latencies;
     private final AtomicInteger latencyCount = new AtomicInteger();
     private final AtomicLong unknown = new AtomicLong();
@@ -141,12 +143,17 @@ public final class SseLoad {
         String held = heap(pid);
         System.out.printf("API with %d open streams: %s%n", open.get(), held);
 
+        long apiCpu0 = cpuMillis(pid);
+        long ownCpu0 = cpuMillis(ProcessHandle.current().pid());
         publish(bootstrap, reads, rate);
         long expected = (long) ready.get() * reads;
         deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (latencyCount.get() < expected && System.nanoTime() < deadline) {
             Thread.sleep(200);
         }
+        System.out.printf("CPU while publishing and delivering: API %d ms (%d ms per read), harness %d ms%n",
+                cpuMillis(pid) - apiCpu0, (cpuMillis(pid) - apiCpu0) / Math.max(1, reads),
+                cpuMillis(ProcessHandle.current().pid()) - ownCpu0);
         int count = Math.min(latencyCount.get(), latencies.length);
         long[] l = Arrays.copyOf(latencies, count);
         Arrays.sort(l);
@@ -156,6 +163,12 @@ public final class SseLoad {
             System.out.printf("latency from broker ack to receipt, ms: p50 %d  p90 %d  p99 %d  p99.9 %d  max %d%n",
                     pct(l, 50), pct(l, 90), pct(l, 99), pct(l, 99.9), l[count - 1]);
         }
+        long[] spans = slowest.entrySet().stream().filter(e -> ackedAt.containsKey(e.getKey()))
+                .mapToLong(e -> (e.getValue() - ackedAt.get(e.getKey())) / 1_000_000).sorted().toArray();
+        if (spans.length > 0) {
+            System.out.printf("per read, ack to its last subscriber, ms: min %d  median %d  max %d  (all: %s)%n", spans[0],
+                    spans[spans.length / 2], spans[spans.length - 1], Arrays.toString(spans));
+        }
         System.out.printf("streams still open after publishing: %d (closed by the server: %d)%n", open.get(),
                 n - failed.get() - open.get());
         System.out.printf("API after publishing: %s%n", heap(pid));
@@ -164,8 +177,8 @@ public final class SseLoad {
         if (raw != null) {
             raw.close();
         }
-        Thread.sleep(TimeUnit.SECONDS.toMillis(heartbeat + 3L));
-        System.out.printf("API %d s after every client left: %s%n", heartbeat + 3, heap(pid));
+        Thread.sleep(TimeUnit.SECONDS.toMillis(2L * heartbeat + 3L)); // gone clients are found within two heartbeats
+        System.out.printf("API %d s after every client left: %s%n", 2 * heartbeat + 3, heap(pid));
     }
 
     private void failed(String why) {
@@ -190,6 +203,7 @@ public final class SseLoad {
         } else {
             record(Math.max(0, (now - acked) / 1_000_000));
         }
+        slowest.merge(id, now, Math::max);
     }
 
     private void record(long ms) {
@@ -337,6 +351,14 @@ public final class SseLoad {
         String status = Files.readString(Path.of("/proc/" + pid + "/status"));
         return String.format("heap used %d MB (committed %d MB), RSS %s, threads %s", used / 1024, total / 1024,
                 field(status, "VmRSS"), field(status, "Threads"));
+    }
+
+    /** @return user + system CPU time of a process so far, from /proc (Linux), in milliseconds */
+    private static long cpuMillis(long pid) throws IOException {
+        String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
+        String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+        long ticks = Long.parseLong(f[11]) + Long.parseLong(f[12]); // utime, stime (fields 14 and 15)
+        return ticks * 10; // USER_HZ is 100 on Linux
     }
 
     private static String field(String status, String name) {
