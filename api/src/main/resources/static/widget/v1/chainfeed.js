@@ -125,7 +125,7 @@ summary{cursor:pointer;color:var(--link)}
     load() {
       this.stop();
       this.ctl = new AbortController();
-      this.fetchAndRender(this.ctl.signal).catch((e) => {
+      this.fetchAndRender(this.ctl.signal).then(() => { this.fails = 0; }, (e) => {
         if (e.name !== 'AbortError') this.fail(e);
       });
     }
@@ -138,7 +138,7 @@ summary{cursor:pointer;color:var(--link)}
         r = await fetch(`${BASE}/widget/v1/data/${path}?${q}`, { credentials: 'omit', signal, headers: { Accept: 'application/json' } });
       } catch (e) {
         if (e.name === 'AbortError') throw e;
-        throw Object.assign(new Error('chainfeed could not be reached from this page.'), { status: 0 });
+        throw Object.assign(new Error('chainfeed could not be loaded here (no connection, or this site is not allowed for the key).'), { status: 0 });
       }
       const body = await r.json().catch(() => null);
       if (!r.ok) {
@@ -150,7 +150,9 @@ summary{cursor:pointer;color:var(--link)}
     fail(e) {
       this.show([h('p', { class: 'm', role: 'status' }, e.message)], site('/'));
       if (e.status === 429 || e.status === 0 || e.status >= 500) {
-        const s = Math.min(Math.max(e.retry || 5, 1), 300);
+        // Retry-After when the server gives one, else 5 s doubling per failure, at most 5 min.
+        this.fails = (this.fails || 0) + 1;
+        const s = Math.min(Math.max(e.retry || 5 * 2 ** (this.fails - 1), 1), 300);
         this.timer = setTimeout(() => this.load(), s * 1000);
       }
     }

@@ -3,6 +3,7 @@ package io.chainfeed.infra.keys;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
+import java.io.PrintWriter;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -12,7 +13,9 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code ./chainfeed keys ...}: issues, lists and revokes API keys through the api's admin endpoints,
@@ -56,9 +59,12 @@ public final class KeysCli implements Callable<Integer> {
         }
     }
 
+    @Spec
+    CommandSpec spec;
+
     @Override
     public Integer call() {
-        CommandLine.usage(this, System.err);
+        spec.commandLine().usage(spec.commandLine().getErr());
         return 2;
     }
 
@@ -66,6 +72,9 @@ public final class KeysCli implements Callable<Integer> {
     static final class Create implements Callable<Integer> {
         @Mixin
         Connection connection = new Connection();
+
+        @Spec
+        CommandSpec spec;
 
         @Option(names = "--kind", required = true, description = "partner (publishable, for widgets) or reader.")
         String kind;
@@ -82,7 +91,7 @@ public final class KeysCli implements Callable<Integer> {
 
         @Override
         public Integer call() throws Exception {
-            return run(() -> connection.client().create(kind, label, origins, rate));
+            return run(spec, () -> connection.client().create(kind, label, origins, rate));
         }
     }
 
@@ -91,9 +100,12 @@ public final class KeysCli implements Callable<Integer> {
         @Mixin
         Connection connection = new Connection();
 
+        @Spec
+        CommandSpec spec;
+
         @Override
         public Integer call() throws Exception {
-            return run(() -> connection.client().list());
+            return run(spec, () -> connection.client().list());
         }
     }
 
@@ -102,12 +114,15 @@ public final class KeysCli implements Callable<Integer> {
         @Mixin
         Connection connection = new Connection();
 
+        @Spec
+        CommandSpec spec;
+
         @Parameters(paramLabel = "ID", description = "The key's id (12 characters, the part after cf_).")
         String id;
 
         @Override
         public Integer call() throws Exception {
-            return run(() -> {
+            return run(spec, () -> {
                 connection.client().revoke(id);
                 return JSON.createObjectNode().put("revoked", id);
             });
@@ -118,23 +133,43 @@ public final class KeysCli implements Callable<Integer> {
         JsonNode run() throws IOException, InterruptedException;
     }
 
-    private static int run(Call call) throws InterruptedException {
+    private static int run(CommandSpec spec, Call call) throws InterruptedException {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
         try {
-            System.out.println(JSON.writerWithDefaultPrettyPrinter().writeValueAsString(call.run()));
+            out.println(JSON.writerWithDefaultPrettyPrinter().writeValueAsString(call.run()));
             return 0;
         } catch (AdminKeysClient.Refused e) {
-            System.err.println("chainfeed keys: " + e.getMessage());
+            err.println("chainfeed keys: " + e.getMessage());
             return 1;
         } catch (IOException e) {
-            System.err.println("chainfeed keys: " + (e.getMessage() == null ? e.toString() : e.getMessage()));
+            err.println("chainfeed keys: " + (e.getMessage() == null ? e.toString() : e.getMessage()));
             return 3;
+        } finally {
+            out.flush();
+            err.flush();
         }
+    }
+
+    /**
+     * Runs the command with the given output streams (for embedding and tests).
+     *
+     * @param out  gets the api's JSON answer
+     * @param err  gets errors and usage
+     * @param args {@code create|list|revoke} and their options
+     * @return the exit code (0 done, 1 refused, 2 usage, 3 unreachable)
+     */
+    public static int execute(PrintWriter out, PrintWriter err, String... args) {
+        CommandLine cli = new CommandLine(new KeysCli());
+        cli.setOut(out);
+        cli.setErr(err);
+        return cli.execute(args);
     }
 
     /**
      * @param args {@code create|list|revoke} and their options; {@code --help} lists them
      */
     public static void main(String[] args) {
-        System.exit(new CommandLine(new KeysCli()).execute(args));
+        System.exit(execute(new PrintWriter(System.out, true), new PrintWriter(System.err, true), args));
     }
 }
