@@ -18,6 +18,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CountDownLatch;
 
+import io.chainfeed.infra.auth.HashedKeys;
 import io.chainfeed.infra.demo.DemoPartnerSite;
 import io.chainfeed.infra.keys.AdminKey;
 import io.chainfeed.infra.keys.AdminKeysClient;
@@ -215,7 +216,7 @@ public final class Stack implements Callable<Integer>, AutoCloseable {
             startInfrastructure(run, project);
             setUpTopicsAndIndex();
             if (!noServices) {
-                adminKeyHash = sha256Hex(AdminKey.renew(run));
+                adminKeyHash = HashedKeys.hash(AdminKey.renew(run));
                 startServices(run, specs);
                 if (!noDemo) {
                     startDemo(run);
@@ -406,14 +407,7 @@ public final class Stack implements Callable<Integer>, AutoCloseable {
         demo = site;
     }
 
-    private static String sha256Hex(String text) {
-        try {
-            return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
-                    .digest(text.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
-        } catch (java.security.NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
-    }
+
 
     private static Path pidFile(Path run, String name) {
         return run.resolve("pids").resolve(name + ".pid");

@@ -44,6 +44,13 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
         return problem(HttpStatus.FORBIDDEN, e.type(), "Forbidden", e.getMessage());
     }
 
+    @ExceptionHandler(TooManyRequestsException.class)
+    org.springframework.http.ResponseEntity<ProblemDetail> tooManyRequests(TooManyRequestsException e) {
+        return org.springframework.http.ResponseEntity.status(HttpStatus.TOO_MANY_REQUESTS)
+                .header(org.springframework.http.HttpHeaders.RETRY_AFTER, Long.toString(e.retryAfterSeconds()))
+                .body(problem(HttpStatus.TOO_MANY_REQUESTS, "too-many-requests", "Too many requests", e.getMessage()));
+    }
+
     @ExceptionHandler(GoneException.class)
     ProblemDetail gone(GoneException e) {
         return problem(HttpStatus.GONE, "cursor-expired", "Cursor expired", e.getMessage());
