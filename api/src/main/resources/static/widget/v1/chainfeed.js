@@ -223,11 +223,15 @@ summary{cursor:pointer;color:var(--link)}
       signal.addEventListener('abort', () => es.close());
       const seen = (e) => { if (e.lastEventId) this.last = e.lastEventId; this.delay = 1000; };
       es.onopen = () => { this.delay = 1000; this.state.textContent = 'Live'; };
+      es.addEventListener('ready', seen);
       es.addEventListener('read', (e) => {
         seen(e);
         const r = JSON.parse(e.data);
-        this.items = [r, ...this.items.filter((x) => x.id !== r.id)].slice(0, this.limit());
+        // Newest first; a read already shown is replaced, so a replayed event never shows twice.
+        this.items = [r, ...this.items.filter((x) => x.id !== r.id)]
+          .sort((a, b) => Date.parse(b.updatedAt) - Date.parse(a.updatedAt)).slice(0, this.limit());
         this.paint();
+        this.state.textContent = 'Live · new: ' + r.title;
       });
       es.addEventListener('deleted', (e) => {
         seen(e);
@@ -265,16 +269,15 @@ summary{cursor:pointer;color:var(--link)}
   customElements.define('chainfeed-feed', Feed);
   customElements.define('chainfeed-chain', Chain);
 
-  // Iframe form. Inside our embed page: post the content height to the parent on every size change.
+  // Iframe form. Inside our embed page: post the content height to the parent on every size change,
+  // and again when the parent's script asks (it may have loaded after our last change).
   // On a partner page: size our iframes from those messages, accepted only from our origin.
   const root = document.documentElement;
   if (window.parent !== window && root.hasAttribute('data-chainfeed-embed')) {
     const to = (location.ancestorOrigins && location.ancestorOrigins[0]) || '*';
-    let last = -1;
-    new ResizeObserver(() => {
-      const px = Math.ceil(document.body.getBoundingClientRect().height);
-      if (px !== last) parent.postMessage({ chainfeed: 'height', height: (last = px) }, to);
-    }).observe(document.body);
+    const post = () => parent.postMessage({ chainfeed: 'height', height: Math.ceil(document.body.getBoundingClientRect().height) }, to);
+    new ResizeObserver(post).observe(document.body);
+    addEventListener('message', (e) => { if (e.source === parent && e.data && e.data.chainfeed === 'hello') post(); });
   } else {
     addEventListener('message', (e) => {
       const d = e.data;
@@ -283,5 +286,11 @@ summary{cursor:pointer;color:var(--link)}
         if (f.contentWindow === e.source) f.style.height = Math.ceil(d.height) + 'px';
       }
     });
+    const hello = () => {
+      for (const f of document.querySelectorAll('iframe')) {
+        if (f.src.startsWith(BASE + '/embed/') && f.contentWindow) f.contentWindow.postMessage({ chainfeed: 'hello' }, BASE);
+      }
+    };
+    if (document.readyState === 'loading') addEventListener('DOMContentLoaded', hello); else hello();
   }
 })();
