@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.chainfeed.api.feed.SseStreams;
 import io.chainfeed.infra.demo.DemoPartnerSite;
 import io.chainfeed.infra.keys.KeysCli;
 import java.io.PrintWriter;
@@ -106,6 +107,8 @@ class WidgetIT {
     ElasticsearchClient esClient;
     @Autowired
     RestClient restClient;
+    @Autowired
+    SseStreams sseStreams;
 
     @BeforeAll
     static void startElasticsearch() throws Exception {
@@ -283,6 +286,23 @@ class WidgetIT {
         assertThat(chain.path("layers").get(0).path("id").asText()).isEqualTo("memory");
         assertThat(chain.path("layers").get(0).path("status").asText()).isEqualTo("tight");
         assertThat(chain.path("asOf").asText()).isEqualTo("2026-03-02T00:00:00Z");
+
+        // The live stream: an event stream for the allowed origin, refused for another; the feed says where to
+        // start it.
+        String start = json(feed).path("lastEventId").asText();
+        assertThat(start).isNotBlank();
+        HttpResponse<java.io.InputStream> stream = HTTP.send(HttpRequest.newBuilder(URI.create(api()
+                + "/widget/v1/data/stream?topic=" + enc("layer:memory") + "&" + k + "&lastEventId=" + enc(start)))
+                .header("Origin", allowed).build(), HttpResponse.BodyHandlers.ofInputStream());
+        try (java.io.InputStream events = stream.body()) {
+            assertThat(stream.statusCode()).isEqualTo(200);
+            assertThat(stream.headers().firstValue("Content-Type").orElse("")).startsWith("text/event-stream");
+            assertThat(stream.headers().firstValue("Access-Control-Allow-Origin")).contains(allowed);
+            assertThat(stream.headers().allValues("Set-Cookie")).isEmpty();
+            assertThat(new String(events.readNBytes(6), StandardCharsets.UTF_8)).isEqualTo("retry:");
+        }
+        assertProblem(get("/widget/v1/data/stream?topic=all&" + k, other), 403, "origin-not-allowed");
+        assertProblem(get("/widget/v1/data/stream?topic=" + enc("layer:") + "&" + k, allowed), 400, "invalid-selector");
 
         // Rate: 3 a minute, then 429 with Retry-After that the allowed page can read.
         JsonNode slow = keys(0, "create", "--kind", "partner", "--origin", allowed, "--label", "widget-it slow", "--rate", "3");
@@ -557,6 +577,41 @@ class WidgetIT {
         new Actions(d).sendKeys(Keys.ENTER).perform();
         d.switchTo().defaultContent();
         waiting().until(x -> Math.abs(frameHeight("#frame-term") - closed) <= 1);
+
+        // Live: a new read on the topic arrives in the feed without a reload, as text, in the custom element and
+        // in the framed feed of the other layer it names (feeds are newest first by updatedAt, a signal's
+        // observedAt).
+        waiting().until(x -> shadowText("#feed-fabric").contains("Live"));
+        pipeline.publishSignals(broker.getBrokersAsString(), """
+                {"id": "widget-live-optics", "headline": "Switch makers say <b>800G</b> optics are back-ordered",
+                 "layers": ["network-fabric", "memory"], "direction": "tightening", "magnitude": 2,
+                 "observedAt": "%s",
+                 "source": {"name": "Example wire", "url": "https://example.com/news/optics"}}
+                """.formatted(Instant.now().minusSeconds(60)));
+        waiting().until(x -> shadowText("#feed-fabric").contains("Switch makers say <b>800G</b> optics are back-ordered"));
+        assertThat((Boolean) js("return !document.querySelector('#feed-fabric').shadowRoot.querySelector('b')")).isTrue();
+        assertThat(shadowText("#feed-fabric")).contains("Live · new: Switch makers say");
+        d.switchTo().frame(d.findElement(By.cssSelector("#frame-feed")));
+        waiting().until(x -> shadowText("chainfeed-feed").contains("Switch makers say <b>800G</b>"));
+        d.switchTo().defaultContent();
+        screenshot("widget-live");
+        // Exact resume: the server drops every stream; a read published meanwhile arrives after the widget
+        // reconnects from its last event id, and nothing shows twice.
+        sseStreams.stop();
+        waiting().until(x -> shadowText("#feed-fabric").contains("Reconnecting"));
+        pipeline.publishSignals(broker.getBrokersAsString(), """
+                {"id": "widget-live-fabric-2", "headline": "A second optics maker adds capacity for 1.6T modules",
+                 "layers": ["network-fabric"], "direction": "easing", "magnitude": 1,
+                 "observedAt": "%s",
+                 "source": {"name": "Example wire", "url": "https://example.com/news/optics-2"}}
+                """.formatted(Instant.now()));
+        Thread.sleep(2000);
+        sseStreams.start();
+        new WebDriverWait(d, Duration.ofSeconds(90)).until(x -> shadowText("#feed-fabric").contains("A second optics maker"));
+        List<String> ids = (List<String>) js("return [...document.querySelector('#feed-fabric').shadowRoot"
+                + ".querySelectorAll('li[data-id]')].map(li => li.dataset.id)");
+        assertThat(ids).doesNotHaveDuplicates().startsWith("signal:widget-live-fabric-2", "signal:widget-live-optics");
+        assertThat(ids).hasSizeLessThanOrEqualTo(5);
 
         assertThat(consoleProblems()).as("CSP violations or script errors on the allowed partner page").isEmpty();
 

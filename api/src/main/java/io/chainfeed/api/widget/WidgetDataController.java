@@ -6,6 +6,8 @@ import co.elastic.clients.elasticsearch.core.SearchResponse;
 import co.elastic.clients.elasticsearch.core.search.Hit;
 import io.chainfeed.api.chain.ChainStateCache;
 import io.chainfeed.api.chain.ChainViews;
+import io.chainfeed.api.feed.LogPosition;
+import io.chainfeed.api.feed.ReadLog;
 import io.chainfeed.api.feed.Selector;
 import io.chainfeed.api.search.ReadSearch;
 import io.chainfeed.api.web.BadRequestException;
@@ -20,6 +22,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.regex.Pattern;
 import org.springframework.http.CacheControl;
 import org.springframework.http.ResponseEntity;
@@ -35,7 +38,8 @@ import org.springframework.web.bind.annotation.RestController;
  * <ul>
  * <li>{@code GET /widget/v1/data/term/{slug}}: a glossary term card; 404 for an unknown term.</li>
  * <li>{@code GET /widget/v1/data/feed?topic=<selector>&limit=1..20}: the newest reads of a topic
- * (selector grammar in {@link Selector}; a bad one is a 400), newest first, with the topic's page.</li>
+ * (selector grammar in {@link Selector}; a bad one is a 400), newest first, with the topic's page and
+ * {@code lastEventId}, where the live stream ({@link WidgetStreamController}) should start.</li>
  * <li>{@code GET /widget/v1/data/chain}: the chain's layers, tightest first, with {@code asOf}.</li>
  * </ul>
  * Every answer carries the disclaimer; no cookie is set.
@@ -51,14 +55,16 @@ class WidgetDataController {
     private final ReadSearch search;
     private final ElasticsearchClient es;
     private final ChainStateCache chain;
+    private final ReadLog readLog;
     private final WidgetUrls urls;
 
     WidgetDataController(PartnerAccess access, ReadSearch search, ElasticsearchClient es, ChainStateCache chain,
-            WidgetUrls urls) {
+            ReadLog readLog, WidgetUrls urls) {
         this.access = access;
         this.search = search;
         this.es = es;
         this.chain = chain;
+        this.readLog = readLog;
         this.urls = urls;
     }
 
@@ -87,6 +93,10 @@ class WidgetDataController {
         if (limit < 1 || limit > MAX_LIMIT) {
             throw new BadRequestException("invalid-parameter", "limit must be 1 to " + MAX_LIMIT);
         }
+        // Where the live stream should start: taken before the query, and a page back on every partition,
+        // so that a read written just before (and not indexed yet) still arrives; the widget replaces a read
+        // it already shows and keeps newest first, so the overlap shows nothing twice.
+        Optional<LogPosition> end = readLog.end();
         SearchResponse<Map> r = es.search(s -> s.index(ReadsIndex.ALIAS)
                 .query(selector.toQuery())
                 .size(limit)
@@ -103,8 +113,16 @@ class WidgetDataController {
         body.put("topic", selector.canonical());
         body.put("url", WidgetViews.topicPage(urls.origin(request), selector));
         body.put("items", items);
+        body.put("lastEventId", end.map(p -> back(p, limit).text()).orElse(null));
         body.put("disclaimer", WidgetViews.DISCLAIMER);
         return ResponseEntity.ok().cacheControl(CACHE).body(body);
+    }
+
+    /** @return the position {@code n} records before {@code p} on every partition (not before offset 0) */
+    static LogPosition back(LogPosition p, int n) {
+        Map<Integer, Long> offsets = new java.util.TreeMap<>();
+        p.offsets().forEach((partition, next) -> offsets.put(partition, Math.max(0, next - n)));
+        return LogPosition.of(offsets);
     }
 
     @GetMapping("/chain")
