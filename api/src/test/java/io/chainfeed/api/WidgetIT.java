@@ -552,7 +552,9 @@ class WidgetIT {
             assertThat((String) js("return document.title")).startsWith("chainfeed: ");
             d.switchTo().defaultContent();
             // The frame follows its content: compare with the content's height now (a live feed's status
-            // line may still appear, which the frame must follow too).
+            // line may still appear, which the frame must follow too). In view: Chromium defers rendering
+            // work, ResizeObserver included, in cross-origin frames out of view, as a reader's scrolling would not.
+            js("arguments[0].scrollIntoView({block: 'center'})", d.findElement(By.cssSelector(f[0])));
             try {
                 waiting().until(x -> Math.abs(frameHeight(f[0]) - contentHeight(f[0])) <= 1);
             } catch (org.openqa.selenium.TimeoutException e) {
