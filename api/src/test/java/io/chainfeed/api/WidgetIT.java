@@ -589,7 +589,7 @@ class WidgetIT {
                  "layers": ["network-fabric", "memory"], "direction": "tightening", "magnitude": 2,
                  "observedAt": "%s",
                  "source": {"name": "Example wire", "url": "https://example.com/news/optics"}}
-                """.formatted(Instant.now().minusSeconds(60)));
+                """.formatted(Instant.now()));
         waiting().until(x -> shadowText("#feed-fabric").contains("Switch makers say <b>800G</b> optics are back-ordered"));
         assertThat((Boolean) js("return !document.querySelector('#feed-fabric').shadowRoot.querySelector('b')")).isTrue();
         assertThat(shadowText("#feed-fabric")).contains("Live · new: Switch makers say");
