@@ -18,6 +18,9 @@ import java.util.Map;
  *   <tr><td>{@value #READS}</td><td>read id</td><td>Read</td><td>compact</td></tr>
  *   <tr><td>{@value #CHAIN_STATE}</td><td>layer id</td><td>LayerState</td><td>compact</td></tr>
  *   <tr><td>{@code <topic>.dlq.v1}, one per topic above</td><td>source key</td><td>raw bytes, error in headers</td><td>delete</td></tr>
+ *   <tr><td>{@value #WEBHOOK_SUBSCRIPTIONS}</td><td>subscription id</td><td>WebhookSubscription</td><td>compact</td></tr>
+ *   <tr><td>{@value #WEBHOOK_DELIVERIES}</td><td>subscription id</td><td>WebhookDeliveryState</td><td>compact</td></tr>
+ *   <tr><td>{@value #WEBHOOK_DELIVERIES_DLQ}</td><td>subscription id</td><td>the webhook body given up on, reason and origin in headers</td><td>delete</td></tr>
  * </table>
  */
 public final class Topics {
@@ -43,6 +46,17 @@ public final class Topics {
     public static final String CHAIN_STATE = "chainfeed.chain-state.v1";
     /** Signals refused by the poller, with the reason in {@link #DLQ_REASON_HEADER}. */
     public static final String SIGNALS_DLQ = dlqOf(SIGNALS);
+
+    /** Webhook subscriptions (subscription id -> WebhookSubscription), compacted; secrets sealed, never plain. */
+    public static final String WEBHOOK_SUBSCRIPTIONS = "chainfeed.webhook-subscriptions.v1";
+    /** Each webhook subscription's progress through {@link #READS} and its last attempt, compacted. */
+    public static final String WEBHOOK_DELIVERIES = "chainfeed.webhook-deliveries.v1";
+    /**
+     * Webhooks given up after the last attempt: key = subscription id, value = the body that was sent,
+     * {@link #DLQ_REASON_HEADER} = why, {@link #DLQ_ORIGIN_HEADER} = the read's topic-partition@offset,
+     * {@code webhook-id} = the webhook's id.
+     */
+    public static final String WEBHOOK_DELIVERIES_DLQ = dlqOf(WEBHOOK_DELIVERIES);
 
     private static final Map<String, String> COMPACT = Map.of("cleanup.policy", "compact");
     private static final Map<String, String> DELETE = Map.of("cleanup.policy", "delete");
@@ -83,6 +97,11 @@ public final class Topics {
                 new TopicSpec(CHAIN_STATE, partitions, COMPACT));
         List<TopicSpec> all = new java.util.ArrayList<>(data);
         data.forEach(t -> all.add(new TopicSpec(dlqOf(t.name()), 1, DELETE)));
+        // Webhook bookkeeping: one partition each (small, keyed by subscription id), and the one
+        // dead-letter topic that holds given-up deliveries.
+        all.add(new TopicSpec(WEBHOOK_SUBSCRIPTIONS, 1, COMPACT));
+        all.add(new TopicSpec(WEBHOOK_DELIVERIES, 1, COMPACT));
+        all.add(new TopicSpec(WEBHOOK_DELIVERIES_DLQ, 1, DELETE));
         return List.copyOf(all);
     }
 }
