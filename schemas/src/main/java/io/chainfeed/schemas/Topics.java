@@ -17,7 +17,8 @@ import java.util.Map;
  *   <tr><td>{@value #SIGNALS}</td><td>signal id</td><td>ConstraintSignal</td><td>delete</td></tr>
  *   <tr><td>{@value #READS}</td><td>read id</td><td>Read</td><td>compact</td></tr>
  *   <tr><td>{@value #CHAIN_STATE}</td><td>layer id</td><td>LayerState</td><td>compact</td></tr>
- *   <tr><td>{@code <topic>.dlq.v1}, one per topic above</td><td>source key</td><td>raw bytes, error in headers</td><td>delete</td></tr>
+ *   <tr><td>{@value #API_KEYS}</td><td>key id</td><td>ApiKey (hash only)</td><td>compact</td></tr>
+ *   <tr><td>{@code <topic>.dlq.v1}, one per data topic above</td><td>source key</td><td>raw bytes, error in headers</td><td>delete</td></tr>
  *   <tr><td>{@value #WEBHOOK_SUBSCRIPTIONS}</td><td>subscription id</td><td>WebhookSubscription</td><td>compact</td></tr>
  *   <tr><td>{@value #WEBHOOK_DELIVERIES}</td><td>subscription id</td><td>WebhookDeliveryState</td><td>compact</td></tr>
  *   <tr><td>{@value #WEBHOOK_DELIVERIES_DLQ}</td><td>subscription id</td><td>the webhook body given up on, reason and origin in headers</td><td>delete</td></tr>
@@ -46,6 +47,8 @@ public final class Topics {
     public static final String CHAIN_STATE = "chainfeed.chain-state.v1";
     /** Signals refused by the poller, with the reason in {@link #DLQ_REASON_HEADER}. */
     public static final String SIGNALS_DLQ = dlqOf(SIGNALS);
+    /** API keys (key id -> ApiKey: hash only, never the secret), compacted, one partition. */
+    public static final String API_KEYS = "chainfeed.api-keys.v1";
 
     /** Webhook subscriptions (subscription id -> WebhookSubscription), compacted; secrets sealed, never plain. */
     public static final String WEBHOOK_SUBSCRIPTIONS = "chainfeed.webhook-subscriptions.v1";
@@ -97,6 +100,8 @@ public final class Topics {
                 new TopicSpec(CHAIN_STATE, partitions, COMPACT));
         List<TopicSpec> all = new java.util.ArrayList<>(data);
         data.forEach(t -> all.add(new TopicSpec(dlqOf(t.name()), 1, DELETE)));
+        // Written only by the api's admin endpoints, which validate first: no dead-letter topic.
+        all.add(new TopicSpec(API_KEYS, 1, COMPACT));
         // Webhook bookkeeping: one partition each (small, keyed by subscription id), and the one
         // dead-letter topic that holds given-up deliveries.
         all.add(new TopicSpec(WEBHOOK_SUBSCRIPTIONS, 1, COMPACT));

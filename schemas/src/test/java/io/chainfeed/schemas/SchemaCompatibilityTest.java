@@ -37,7 +37,8 @@ class SchemaCompatibilityTest {
 
     static Stream<Class<? extends SpecificRecord>> records() {
         return Stream.of(ChainLayer.class, Company.class, TermUpdate.class, ConstraintSignal.class, Read.class,
-                LayerState.class, WebhookSubscription.class, WebhookDeliveryState.class);
+                LayerState.class, io.chainfeed.avro.ApiKey.class, WebhookSubscription.class,
+                WebhookDeliveryState.class);
     }
 
     @ParameterizedTest
