@@ -42,6 +42,7 @@ class WebhookConfiguration {
     Admin webhookAdmin(@Value("${spring.kafka.bootstrap-servers}") String bootstrap) {
         return Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
                 AdminClientConfig.CLIENT_ID_CONFIG, "chainfeed-api-webhooks-admin",
+                AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000,
                 AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 15_000));
     }
 
