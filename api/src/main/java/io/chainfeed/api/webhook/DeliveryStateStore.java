@@ -26,6 +26,8 @@ public class DeliveryStateStore extends CompactedTopicView<WebhookDeliveryState>
     private static final Duration WRITE_TIMEOUT = Duration.ofSeconds(15);
     private final Producer<String, byte[]> producer;
     private final AvroSerde<WebhookDeliveryState> serde = AvroSerde.of(WebhookDeliveryState.class);
+    private final java.util.List<java.util.function.Consumer<String>> listeners =
+            new java.util.concurrent.CopyOnWriteArrayList<>();
 
     /**
      * @param bootstrapServers Kafka
@@ -40,6 +42,16 @@ public class DeliveryStateStore extends CompactedTopicView<WebhookDeliveryState>
     @Override
     protected boolean accept(String key, WebhookDeliveryState existing, WebhookDeliveryState incoming) {
         return existing == null || incoming == null || incoming.getRevision() >= existing.getRevision();
+    }
+
+    /** @param listener hears the id of every subscription whose state changed or was deleted */
+    public void onChange(java.util.function.Consumer<String> listener) {
+        listeners.add(listener);
+    }
+
+    @Override
+    protected void changed(String key, WebhookDeliveryState value) {
+        listeners.forEach(l -> l.accept(key));
     }
 
     /**

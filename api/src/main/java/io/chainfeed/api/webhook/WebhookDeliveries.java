@@ -40,6 +40,12 @@ public class WebhookDeliveries implements SmartLifecycle {
         this.service = service;
         this.engine = engine;
         subscriptions.onChange(this::changed);
+        // A subscription made on another node may show up before its start position does.
+        states.onChange(id -> {
+            if (ready && !engine.delivers(id)) {
+                sync(id);
+            }
+        });
     }
 
     /**
@@ -71,7 +77,7 @@ public class WebhookDeliveries implements SmartLifecycle {
         }
         Optional<WebhookDeliveryState> state = states.get(id);
         if (state.isEmpty()) {
-            log.warn("webhook {}: no stored start position yet; not delivering it", id);
+            log.info("webhook {}: no stored start position yet; waiting for it", id);
             return;
         }
         Optional<WebhookTarget> target = service.target(sub.get());

@@ -101,6 +101,14 @@ public final class WebhookEngine implements AutoCloseable {
         return Optional.ofNullable(workers.get(subscriptionId)).map(SubscriptionWorker::snapshot);
     }
 
+    /**
+     * @param subscriptionId a subscription
+     * @return whether this engine delivers it now
+     */
+    public boolean delivers(String subscriptionId) {
+        return workers.containsKey(subscriptionId);
+    }
+
     /** @return the number of subscriptions being delivered */
     public int size() {
         return workers.size();
