@@ -1,4 +1,4 @@
-package io.chainfeed.streams.index;
+package io.chainfeed.schemas;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
