@@ -156,6 +156,7 @@ final class SubscriptionWorker {
                 paused = true;
                 generation++;
                 handle = null;
+                log.debug("webhook {}: {} reads queued; the rest is read from Kafka once they drain", id, queue.size());
                 return false;
             }
             String webhookId = WebhookSignatures.webhookId(id, r.partition(), r.offset(), r.readId(),
