@@ -1,13 +1,14 @@
 package io.chainfeed.api.webhook;
 
+import io.chainfeed.infra.net.AddressGuard;
 import io.chainfeed.infra.net.AddressPolicy;
+import io.chainfeed.infra.net.RefusedAddressException;
 import java.net.IDN;
 import java.net.InetAddress;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.net.UnknownHostException;
 import java.util.Locale;
-import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
@@ -17,9 +18,10 @@ import java.util.regex.Pattern;
  * four decimal numbers (the shortened, octal and hexadecimal spellings that some clients read as
  * other addresses are refused). Every address the host resolves to must be public
  * ({@link AddressPolicy}); with {@code allowLoopback}, loopback addresses pass too (local testing).
- * The same check runs when a subscription is created and, through {@link GuardedDnsResolver}, on every
- * connection a delivery opens, redirects included; the connection then goes to exactly the addresses
- * that were checked, so a DNS answer that changes in between (rebinding) cannot slip through.
+ * The same check ({@link #addresses()}) runs when a subscription is created and, through infra's
+ * {@link io.chainfeed.infra.net.GuardedDnsResolver}, on every connection a delivery opens, redirects
+ * included; the connection then goes to exactly the addresses that were checked, so a DNS answer that
+ * changes in between (rebinding) cannot slip through.
  */
 public final class TargetGuard {
     /** Longest target URL accepted. */
@@ -28,32 +30,38 @@ public final class TargetGuard {
     private static final Pattern DOTTED_QUAD = Pattern.compile("(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])"
             + "(\\.(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])){3}");
 
-    /** Resolves a host name to its addresses; {@link InetAddress#getAllByName} in production. */
-    @FunctionalInterface
-    public interface Resolver {
-        /**
-         * @param host a host name or literal, without brackets
-         * @return its addresses
-         * @throws UnknownHostException if it does not resolve
-         */
-        InetAddress[] resolve(String host) throws UnknownHostException;
-    }
+    /** What a refused address adds to the owner's message. */
+    private static final String ONLY_PUBLIC = ": webhooks go only to public addresses";
 
     private final boolean allowLoopback;
-    private final Resolver resolver;
+    private final AddressGuard addresses;
 
     /**
      * @param allowLoopback let loopback addresses through (local testing only)
-     * @param resolver      the DNS look-up
+     * @param resolver      the DNS look-up ({@link AddressGuard#SYSTEM} in production)
      */
-    public TargetGuard(boolean allowLoopback, Resolver resolver) {
+    public TargetGuard(boolean allowLoopback, AddressGuard.Resolver resolver) {
         this.allowLoopback = allowLoopback;
-        this.resolver = resolver;
+        this.addresses = new AddressGuard(allowLoopback ? AddressGuard.Scope.PUBLIC_AND_LOOPBACK
+                : AddressGuard.Scope.PUBLIC, resolver);
     }
 
     /** @return whether loopback targets pass */
     public boolean allowsLoopback() {
         return allowLoopback;
+    }
+
+    /** @return the address check, for the sender's DNS step ({@link io.chainfeed.infra.net.GuardedDnsResolver}) */
+    public AddressGuard addresses() {
+        return addresses;
+    }
+
+    /**
+     * @param refused a refusal from {@link #addresses()}
+     * @return the message for the subscription's owner, naming the host, the address and the reason
+     */
+    public static String explain(RefusedAddressException refused) {
+        return refused.getMessage() + ONLY_PUBLIC;
     }
 
     /**
@@ -136,31 +144,13 @@ public final class TargetGuard {
      * @throws RefusedTargetException if the host does not resolve or any address is refused
      */
     public InetAddress[] resolve(String host) throws RefusedTargetException {
-        String bare = host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
-        InetAddress[] addresses;
         try {
-            addresses = resolver.resolve(bare);
+            return addresses.resolve(host);
+        } catch (RefusedAddressException e) {
+            throw new RefusedTargetException(explain(e));
         } catch (UnknownHostException e) {
             throw new RefusedTargetException("the host " + host + " does not resolve");
         }
-        if (addresses == null || addresses.length == 0) {
-            throw new RefusedTargetException("the host " + host + " does not resolve");
-        }
-        for (InetAddress a : addresses) {
-            Optional<String> refusal = refusal(a);
-            if (refusal.isPresent()) {
-                throw new RefusedTargetException("the host " + host + " resolves to " + a.getHostAddress() + ", "
-                        + refusal.get() + ": webhooks go only to public addresses");
-            }
-        }
-        return addresses;
-    }
-
-    private Optional<String> refusal(InetAddress a) {
-        if (allowLoopback && AddressPolicy.isLoopback(a)) {
-            return Optional.empty();
-        }
-        return AddressPolicy.refusal(a);
     }
 
     private static String asciiHint(String authority) {

@@ -1,8 +1,11 @@
 package io.chainfeed.api.webhook;
 
+import io.chainfeed.infra.net.GuardedDnsResolver;
+import io.chainfeed.infra.net.RefusedAddressException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
+import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
@@ -30,7 +33,8 @@ import org.apache.hc.core5.util.TimeValue;
 import org.apache.hc.core5.util.Timeout;
 
 /**
- * Posts one webhook: Apache HttpClient 5 with the {@link GuardedDnsResolver}, no proxy, no cookies, no
+ * Posts one webhook: Apache HttpClient 5 with infra's {@link GuardedDnsResolver} (the target guard's
+ * address check as the DNS step, so it connects to exactly the checked addresses), no proxy, no cookies, no
  * automatic retries and no redirect handling of its own. A {@code 307} or {@code 308} answer is followed
  * by hand (the method and body are kept), at most {@code maxRedirects} times, each new URL checked for
  * its form and, on connecting, for its addresses; any other {@code 3xx} is a failure, as Standard
@@ -90,7 +94,7 @@ public final class WebhookSender implements AutoCloseable {
         this.maxRedirects = maxRedirects;
         this.totalTimeout = connectTimeout.plus(requestTimeout).plus(requestTimeout);
         this.connections = PoolingHttpClientConnectionManagerBuilder.create()
-                .setDnsResolver(new GuardedDnsResolver(guard))
+                .setDnsResolver(new GuardedDnsResolver(guard.addresses()))
                 .setMaxConnTotal(maxConnections)
                 .setMaxConnPerRoute(2)
                 .setDefaultConnectionConfig(ConnectionConfig.custom()
@@ -141,8 +145,11 @@ public final class WebhookSender implements AutoCloseable {
                 retryAfter = headerValue(response, "Retry-After");
                 location = headerValue(response, "Location");
                 drain(response.getEntity());
-            } catch (RefusedTargetException e) {
-                return Outcome.failed(hop == 0 ? e.getMessage() : "redirect refused: " + e.getMessage(), true);
+            } catch (RefusedAddressException e) {
+                String why = TargetGuard.explain(e);
+                return Outcome.failed(hop == 0 ? why : "redirect refused: " + why, true);
+            } catch (UnknownHostException e) {
+                return Outcome.failed("the host " + current.getHost() + " does not resolve", false);
             } catch (IOException e) {
                 return Outcome.failed(post.isCancelled() ? "no complete answer within " + totalTimeout.toSeconds() + " s"
                         : describe(e), false);

@@ -3,6 +3,7 @@ package io.chainfeed.api.webhook;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.chainfeed.infra.net.AddressGuard;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.util.Map;
@@ -12,7 +13,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 class TargetGuardTest {
     /** A resolver with fixed answers, so no test depends on real DNS; literals resolve as the JDK does. */
-    static TargetGuard.Resolver fixed(Map<String, String[]> names) {
+    static AddressGuard.Resolver fixed(Map<String, String[]> names) {
         return host -> {
             String[] answer = names.get(host);
             if (answer == null) {

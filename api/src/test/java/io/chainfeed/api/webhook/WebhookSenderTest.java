@@ -3,6 +3,7 @@ package io.chainfeed.api.webhook;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.net.httpserver.HttpServer;
+import io.chainfeed.infra.net.AddressGuard;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;
@@ -120,7 +121,7 @@ class WebhookSenderTest {
     void connectsToTheAddressItCheckedSoADnsAnswerThatChangesIsCaught() {
         // First answer (the check at creation) is public; every later one (at connect) is loopback.
         AtomicInteger lookups = new AtomicInteger();
-        TargetGuard.Resolver rebinding = host -> new InetAddress[] {InetAddress.getByAddress(host,
+        AddressGuard.Resolver rebinding = host -> new InetAddress[] {InetAddress.getByAddress(host,
                 lookups.getAndIncrement() == 0 ? new byte[] {93, (byte) 184, (byte) 215, 14} : new byte[] {127, 0, 0, 1})};
         TargetGuard guard = new TargetGuard(false, rebinding);
         try (WebhookSender s = sender(guard)) {
