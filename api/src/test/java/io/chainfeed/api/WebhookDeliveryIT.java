@@ -226,7 +226,11 @@ class WebhookDeliveryIT {
     }
 
     private static String issueKey(String kind, String label) throws Exception {
-        String body = "{\"kind\":\"" + kind + "\",\"label\":\"" + label + "\",\"ratePerMinute\":6000"
+        return issueKey(kind, label, 6000);
+    }
+
+    private static String issueKey(String kind, String label, int ratePerMinute) throws Exception {
+        String body = "{\"kind\":\"" + kind + "\",\"label\":\"" + label + "\",\"ratePerMinute\":" + ratePerMinute
                 + ("PARTNER".equals(kind) ? ",\"allowedOrigins\":[\"https://partner.example\"]" : "") + "}";
         HttpResponse<String> r = call("POST", "/api/v1/admin/keys", ADMIN_KEY, body);
         assertThat(r.statusCode()).as(r.body()).isEqualTo(201);
@@ -448,6 +452,29 @@ class WebhookDeliveryIT {
         publish("term:wh-mem-6", 1, "memory");
         Thread.sleep(1500);
         assertThat(hitsOn("a")).hasSize(settled);
+    }
+
+    /** Every subscription call counts against the READER key's rate per minute; over it, a 429 problem. */
+    @Test
+    void subscriptionCallsAreLimitedToTheKeysRatePerMinute() throws Exception {
+        String slow = issueKey("READER", "slow reader", 3);
+        String other = issueKey("READER", "another reader", 3);
+        assertThat(call("GET", "/api/v1/subscriptions", slow, null).statusCode()).isEqualTo(200);
+        assertThat(call("GET", "/api/v1/subscriptions/sub_unknown", slow, null).statusCode()).isEqualTo(404);
+        assertThat(call("DELETE", "/api/v1/subscriptions/sub_unknown", slow, null).statusCode()).isEqualTo(404);
+        // The fourth call in the minute: refused before its body is looked at (this topic would be a 400).
+        HttpResponse<String> limited = call("POST", "/api/v1/subscriptions", slow,
+                "{\"topic\":\"layer:memory AND (\",\"url\":\"" + hookUrl("never") + "\"}");
+        assertThat(limited.statusCode()).as(limited.body()).isEqualTo(429);
+        assertThat(limited.headers().firstValue("Content-Type").orElse("")).contains("application/problem+json");
+        assertThat((String) json(limited).get("type")).endsWith("/too-many-requests");
+        assertThat((Integer) json(limited).get("status")).isEqualTo(429);
+        assertThat((String) json(limited).get("detail")).startsWith("this key allows 3 requests a minute");
+        // one token every 20 s at 3 a minute
+        assertThat(Long.parseLong(limited.headers().firstValue("Retry-After").orElseThrow())).isBetween(1L, 20L);
+        assertThat(call("GET", "/api/v1/subscriptions", slow, null).statusCode()).isEqualTo(429);
+        assertThat(call("GET", "/api/v1/subscriptions", other, null).statusCode()).as("each key has its own bucket")
+                .isEqualTo(200);
     }
 
     @SuppressWarnings("unchecked")

@@ -2,6 +2,7 @@ package io.chainfeed.api.webhook;
 
 import io.chainfeed.api.keys.ApiKeys;
 import io.chainfeed.api.keys.ApiPrincipal;
+import io.chainfeed.api.keys.KeyRateLimits;
 import io.chainfeed.api.web.ForbiddenException;
 import io.chainfeed.api.web.UnauthorizedException;
 import io.chainfeed.avro.ApiKeyKind;
@@ -28,8 +29,9 @@ import org.springframework.web.bind.annotation.RestController;
 
 /**
  * Webhook subscriptions under a READER API key ({@code Authorization: Bearer cf_<id>_<secret>}): each key
- * sees and changes only its own subscriptions; any other id answers 404, as an unknown one does.
- * Deliveries follow Standard Webhooks (see the README's Webhooks section).
+ * sees and changes only its own subscriptions; any other id answers 404, as an unknown one does. Every
+ * call counts against the key's rate per minute ({@link KeyRateLimits}); over it, a 429 problem with
+ * {@code Retry-After}. Deliveries follow Standard Webhooks (see the README's Webhooks section).
  */
 @RestController
 @RequestMapping("/api/v1/subscriptions")
@@ -37,11 +39,14 @@ class SubscriptionController {
     private final ApiKeys keys;
     private final SubscriptionService service;
     private final WebhookDeliveries deliveries;
+    private final KeyRateLimits limits;
 
-    SubscriptionController(ApiKeys keys, SubscriptionService service, WebhookDeliveries deliveries) {
+    SubscriptionController(ApiKeys keys, SubscriptionService service, WebhookDeliveries deliveries,
+            KeyRateLimits limits) {
         this.keys = keys;
         this.service = service;
         this.deliveries = deliveries;
+        this.limits = limits;
     }
 
     /**
@@ -101,6 +106,10 @@ class SubscriptionController {
         return ResponseEntity.noContent().build();
     }
 
+    /**
+     * The READER key the request acts for, after taking the request from its rate: 401 without a valid
+     * key, 403 for another kind of key (neither counts), 429 with {@code Retry-After} over the rate.
+     */
     private String owner(HttpServletRequest request) {
         ApiPrincipal p = keys.fromRequest(request).orElseThrow(() -> new UnauthorizedException(
                 "an API key is required: Authorization: Bearer <key>"));
@@ -108,6 +117,7 @@ class SubscriptionController {
             throw new ForbiddenException("reader-key-required",
                     "subscriptions need a READER key; this is a " + p.kind() + " key");
         }
+        limits.take(p);
         return p.keyId();
     }
 

@@ -2,13 +2,13 @@ package io.chainfeed.api.widget;
 
 import io.chainfeed.api.keys.ApiKeys;
 import io.chainfeed.api.keys.ApiPrincipal;
+import io.chainfeed.api.keys.KeyRateLimits;
 import io.chainfeed.api.web.ForbiddenException;
 import io.chainfeed.api.web.TooManyRequestsException;
 import io.chainfeed.api.web.UnauthorizedException;
 import io.chainfeed.avro.ApiKeyKind;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
-import java.util.OptionalLong;
 import org.springframework.http.HttpHeaders;
 import org.springframework.stereotype.Component;
 
@@ -25,7 +25,7 @@ import org.springframework.stereotype.Component;
  * origin (Fetch standard, CORS protocol), never {@code *} and never credentials. Every answer carries
  * {@code Vary: Origin}. A request from our own embed pages is same-origin: the browser sends
  * {@code Sec-Fetch-Site: same-origin} (Fetch Metadata) and no foreign {@code Origin}.</li>
- * <li>Rate: see {@link PartnerRateLimits}; over it, a 429 with {@code Retry-After}. The CORS headers
+ * <li>Rate: see {@link KeyRateLimits}; over it, a 429 with {@code Retry-After}. The CORS headers
  * are set first, so an allowed page can read the 429 and its {@code Retry-After}.</li>
  * </ul>
  */
@@ -42,10 +42,10 @@ public class PartnerAccess {
     }
 
     private final ApiKeys keys;
-    private final PartnerRateLimits limits;
+    private final KeyRateLimits limits;
     private final WidgetUrls urls;
 
-    PartnerAccess(ApiKeys keys, PartnerRateLimits limits, WidgetUrls urls) {
+    PartnerAccess(ApiKeys keys, KeyRateLimits limits, WidgetUrls urls) {
         this.keys = keys;
         this.limits = limits;
         this.urls = urls;
@@ -90,11 +90,7 @@ public class PartnerAccess {
                 response.setHeader(HttpHeaders.ACCESS_CONTROL_EXPOSE_HEADERS, HttpHeaders.RETRY_AFTER);
             }
         }
-        OptionalLong wait = limits.tryTake(partner.keyId(), partner.ratePerMinute());
-        if (wait.isPresent()) {
-            throw new TooManyRequestsException("this key allows " + partner.ratePerMinute()
-                    + " requests a minute; try again in " + wait.getAsLong() + " s", wait.getAsLong());
-        }
+        limits.take(partner);
         return partner;
     }
 

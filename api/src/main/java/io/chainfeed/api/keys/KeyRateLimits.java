@@ -1,5 +1,6 @@
-package io.chainfeed.api.widget;
+package io.chainfeed.api.keys;
 
+import io.chainfeed.api.web.TooManyRequestsException;
 import io.github.bucket4j.Bandwidth;
 import io.github.bucket4j.Bucket;
 import io.github.bucket4j.ConsumptionProbe;
@@ -10,17 +11,34 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.springframework.stereotype.Component;
 
 /**
- * Per-key rate limits for the widget paths: a Bucket4j token bucket per key id, holding the key's
- * rate per minute and refilled greedily (a token every {@code 60 s / rate}), so a key may burst up to
- * a minute's worth and then goes on at its rate. Buckets live in this API instance's memory (each
- * instance enforces the limit on its own). A key whose rate changes gets a new, full bucket.
+ * Per-key rate limits, for every path that takes an API key (the widget paths under PARTNER keys, the
+ * webhook subscriptions under READER keys): a Bucket4j token bucket per key id, holding the key's rate
+ * per minute and refilled greedily (a token every {@code 60 s / rate}), so a key may burst up to a
+ * minute's worth and then goes on at its rate. All paths a key uses draw on its one bucket. Buckets live
+ * in this API instance's memory (each instance enforces the limit on its own). A key whose rate changes
+ * gets a new, full bucket.
  */
 @Component
-public class PartnerRateLimits {
+public class KeyRateLimits {
     private record Limited(int ratePerMinute, Bucket bucket) {
     }
 
     private final Map<String, Limited> buckets = new ConcurrentHashMap<>();
+
+    /**
+     * Takes one request from the key's bucket, or refuses it.
+     *
+     * @param key the authenticated key (its id and rate per minute)
+     * @throws TooManyRequestsException (a 429 problem with {@code Retry-After}, RFC 9457 / RFC 9110) when
+     *                                  the key is over its rate; the message names the rate and the wait
+     */
+    public void take(ApiPrincipal key) {
+        OptionalLong wait = tryTake(key.keyId(), key.ratePerMinute());
+        if (wait.isPresent()) {
+            throw new TooManyRequestsException("this key allows " + key.ratePerMinute()
+                    + " requests a minute; try again in " + wait.getAsLong() + " s", wait.getAsLong());
+        }
+    }
 
     /**
      * Takes one request from the key's bucket.
