@@ -88,6 +88,34 @@ class ReadIndexerIT {
     }
 
     @Test
+    void anIndexMadeWithAnEarlierMappingGetsTheNewFieldsInPlace() throws Exception {
+        // The reads index as released before term history: no previousVersion, no changes.
+        var current = (com.fasterxml.jackson.databind.node.ObjectNode)
+                new com.fasterxml.jackson.databind.ObjectMapper().readTree(ReadsIndex.settingsAndMappings());
+        var older = current.deepCopy();
+        ((com.fasterxml.jackson.databind.node.ObjectNode) older.path("mappings").path("properties"))
+                .remove(List.of("previousVersion", "changes"));
+        IndexSetup.ensureIndexBehindAlias(rest, "reads-upgrade", "reads-upgrade-v1", older.toString());
+        Read edited = Read.newBuilder(read("HBM", 3000)).setPreviousVersion(2000L)
+                .setChanges(List.of(new io.chainfeed.avro.ReadChange("summary", "changed", "", "Stacked DRAM.")))
+                .build();
+        Map<String, Object> doc = ReadDocuments.toDocument(edited);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> client.index(i -> i.index("reads-upgrade")
+                        .id("term:hbm").document(doc)))
+                .as("the strict earlier mapping refuses the new fields")
+                .hasMessageContaining("strict_dynamic_mapping_exception");
+
+        IndexSetup.ensureIndexBehindAlias(rest, "reads-upgrade", "reads-upgrade-v1", current.toString());
+        assertThat(IndexSetup.indicesBehindAlias(rest, "reads-upgrade")).containsExactly("reads-upgrade-v1");
+        client.index(i -> i.index("reads-upgrade").id("term:hbm").document(doc).refresh(
+                co.elastic.clients.elasticsearch._types.Refresh.True));
+        var found = client.search(q -> q.index("reads-upgrade").query(m -> m.term(t -> t.field("changes.field")
+                .value("summary"))), Map.class);
+        assertThat(found.hits().hits()).hasSize(1);
+        assertThat(found.hits().hits().get(0).source().get("previousVersion")).isEqualTo(2000);
+    }
+
+    @Test
     void indexesIdempotentlyDeadLettersGarbageAndCommitsAfterTheBulk() throws Exception {
         String bootstrap = kafka.getBrokersAsString();
         AvroSerde<Read> serde = AvroSerde.of(Read.class);
