@@ -55,7 +55,8 @@ public final class ReadViews {
                 for (String k : List.of("field", "change", "key", "detail")) {
                     c.put(k, m.get(k) == null ? "" : String.valueOf(m.get(k)));
                 }
-                c.put("text", changeText((String) c.get("field"), (String) c.get("change"), (String) c.get("detail")));
+                c.put("text", changeText((String) c.get("field"), (String) c.get("change"), (String) c.get("key"),
+                        (String) c.get("detail")));
                 out.add(c);
             }
         }
@@ -63,16 +64,19 @@ public final class ReadViews {
     }
 
     /**
-     * One change as a plain-English sentence, e.g. {@code Section “Why it matters” changed} or
-     * {@code Company “Arista Networks (ANET)” added}. Plain text: escape it for the output format.
+     * One change as a plain-English sentence, e.g. {@code Section “Why it matters” changed},
+     * {@code Company “Arista Networks (ANET)” added} or {@code Source “JEDEC” added (https://www.jedec.org/)}.
+     * Plain text: escape it for the output format.
      *
      * @param field  title, aliases, summary, sections, layers, companies, related, terms, sources,
      *               disclaimer (anything else is named as it is)
      * @param change added, removed or changed
+     * @param key    the item's stable key (for a source: its URL, which the sentence names, since two
+     *               sources may share a name)
      * @param detail the label of the item (for title: the new title)
      * @return the sentence, without a final full stop
      */
-    public static String changeText(String field, String change, String detail) {
+    public static String changeText(String field, String change, String key, String detail) {
         String what = switch (field) {
             case "title" -> "Title";
             case "summary" -> "Summary";
@@ -92,7 +96,8 @@ public final class ReadViews {
         if (field.equals("summary") || field.equals("disclaimer") || detail.isEmpty()) {
             return what + " " + change;
         }
-        return what + " “" + detail + "” " + change;
+        String sentence = what + " “" + detail + "” " + change;
+        return field.equals("sources") && !key.isEmpty() && !key.equals(detail) ? sentence + " (" + key + ")" : sentence;
     }
 
     /** The term tags with {@code declared-related} evidence: the related terms the source lists. */
