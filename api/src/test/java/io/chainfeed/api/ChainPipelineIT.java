@@ -154,7 +154,7 @@ class ChainPipelineIT {
                 "--spring.elasticsearch.uris=" + es.httpUri(),
                 "--management.health.elasticsearch.enabled=false",
                 "--chainfeed.kafka.partitions=1",
-                "--chainfeed.ingest.editor-key-hashes=" + io.chainfeed.ingest.web.EditorKeys.hash(EDITOR_KEY));
+                "--chainfeed.ingest.editor-key-hashes=" + io.chainfeed.infra.auth.HashedKeys.hash(EDITOR_KEY));
         int port = ((WebServerApplicationContext) ingest).getWebServer().getPort();
         return "http://127.0.0.1:" + port;
     }

@@ -48,6 +48,7 @@ class SearchPipelineIT {
     private static final ParameterizedTypeReference<Map<String, Object>> JSON = new ParameterizedTypeReference<>() {
     };
     private static final TestPipeline pipeline = new TestPipeline("search-pipeline-it");
+    private static final String ADMIN_KEY = "admin-" + java.util.UUID.randomUUID();
 
     @Autowired
     TestRestTemplate http;
@@ -66,6 +67,7 @@ class SearchPipelineIT {
     @DynamicPropertySource
     static void elasticsearch(DynamicPropertyRegistry registry) {
         registry.add("spring.elasticsearch.uris", () -> pipeline.esUri().toString());
+        registry.add("chainfeed.api.admin-key-hashes", () -> io.chainfeed.infra.auth.HashedKeys.hash(ADMIN_KEY));
     }
 
     @AfterAll
@@ -378,6 +380,106 @@ class SearchPipelineIT {
                 "/api/v1/terms/{slug}", "/api/v1/layers", "/api/v1/reads/{id}");
         assertThat(http.getForEntity("/swagger-ui/index.html", String.class).getStatusCode()).isEqualTo(HttpStatus.OK);
     }
+
+    /** The selector's Elasticsearch query selects exactly the documents its in-memory test accepts. */
+    @Test
+    @SuppressWarnings("unchecked")
+    void selectorQueriesAgreeWithTheInMemoryTest() throws Exception {
+        loadCorpus();
+        List<Map<String, Object>> all = esClient.search(s -> s.index(io.chainfeed.infra.ReadsIndex.ALIAS).size(1000),
+                Map.class).hits().hits().stream().map(h -> (Map<String, Object>) h.source()).toList();
+        assertThat(all).hasSizeGreaterThan(60);
+        for (String text : List.of("all", "layer:network-fabric", "company:anet", "company:2345.TW",
+                "company:arista-networks", "term:rdma", "kind:term", "kind:signal",
+                "layer:memory OR layer:advanced-packaging", "layer:network-fabric AND NOT term:infiniband",
+                "(company:NVDA OR company:AMD) AND NOT layer:accelerators", "NOT all")) {
+            io.chainfeed.api.feed.Selector selector = io.chainfeed.api.feed.Selector.parse(text);
+            Set<String> expected = new java.util.TreeSet<>();
+            all.stream().filter(selector::matches).forEach(d -> expected.add((String) d.get("id")));
+            Set<String> got = new java.util.TreeSet<>();
+            esClient.search(s -> s.index(io.chainfeed.infra.ReadsIndex.ALIAS).size(1000).query(selector.toQuery()),
+                    Map.class).hits().hits().forEach(h -> got.add(h.id()));
+            assertThat(got).as(text).isEqualTo(expected);
+            if (!text.contains("NOT") && !text.equals("kind:signal")) {
+                assertThat(got).as(text + " selects something in the corpus").isNotEmpty();
+            }
+        }
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void apiKeysAreIssuedCheckedAndRevokedUnderTheAdminKey() throws Exception {
+        startPipeline();
+        String body = "{\"kind\":\"PARTNER\",\"label\":\"Demo partner\",\"allowedOrigins\":[\"HTTP://Partner.Example:80/\"],"
+                + "\"ratePerMinute\":120}";
+        org.springframework.http.HttpHeaders noAdmin = new org.springframework.http.HttpHeaders();
+        noAdmin.setContentType(org.springframework.http.MediaType.APPLICATION_JSON);
+        noAdmin.setBearerAuth("not-the-admin-key");
+        ResponseEntity<Map<String, Object>> refused = http.exchange("/api/v1/admin/keys", HttpMethod.POST,
+                new org.springframework.http.HttpEntity<>(body, noAdmin), JSON);
+        assertThat(refused.getStatusCode()).isEqualTo(HttpStatus.UNAUTHORIZED);
+        assertThat(refused.getHeaders().getFirst("WWW-Authenticate")).startsWith("Bearer");
+        assertThat(refused.getHeaders().getContentType().toString()).contains("application/problem+json");
+
+        org.springframework.http.HttpHeaders admin = new org.springframework.http.HttpHeaders();
+        admin.setContentType(org.springframework.http.MediaType.APPLICATION_JSON);
+        admin.setBearerAuth(ADMIN_KEY);
+        ResponseEntity<Map<String, Object>> created = http.exchange("/api/v1/admin/keys", HttpMethod.POST,
+                new org.springframework.http.HttpEntity<>(body, admin), JSON);
+        assertThat(created.getStatusCode()).as("%s", created.getBody()).isEqualTo(HttpStatus.CREATED);
+        String token = (String) created.getBody().get("token");
+        String id = (String) created.getBody().get("id");
+        assertThat(token).matches("cf_[a-z2-7]{12}_[A-Za-z0-9_-]{43}").contains(id);
+        assertThat(created.getBody().get("allowedOrigins")).isEqualTo(List.of("http://partner.example"));
+
+        io.chainfeed.api.keys.ApiKeys keys = context.getBean(io.chainfeed.api.keys.ApiKeys.class);
+        assertThat(keys.authenticate(token)).get().satisfies(p -> {
+            assertThat(p.keyId()).isEqualTo(id);
+            assertThat(p.allowsOrigin("http://partner.example")).isTrue();
+            assertThat(p.allowsOrigin("http://partner.example:8080")).isFalse();
+            assertThat(p.allowsOrigin("https://evil.example")).isFalse();
+        });
+        assertThat(keys.authenticate(token.substring(0, token.length() - 1) + "A")).isEmpty();
+
+        // The topic holds the hash, never the token.
+        try (KafkaConsumer<String, byte[]> c = new KafkaConsumer<>(Map.of(
+                "bootstrap.servers", broker.getBrokersAsString(), "auto.offset.reset", "earliest",
+                "group.id", "keys-check"), new org.apache.kafka.common.serialization.StringDeserializer(),
+                new org.apache.kafka.common.serialization.ByteArrayDeserializer())) {
+            c.subscribe(List.of(io.chainfeed.schemas.Topics.API_KEYS));
+            List<byte[]> values = new java.util.ArrayList<>();
+            await().atMost(Duration.ofSeconds(20)).until(() -> {
+                c.poll(Duration.ofMillis(200)).forEach(r -> values.add(r.value()));
+                return !values.isEmpty();
+            });
+            String secret = token.substring(token.lastIndexOf('_') + 1);
+            values.forEach(v -> assertThat(new String(v, StandardCharsets.ISO_8859_1)).doesNotContain(secret)
+                    .contains(io.chainfeed.infra.auth.HashedKeys.hash(token)));
+        }
+
+        ResponseEntity<List<Object>> listed = http.exchange("/api/v1/admin/keys", HttpMethod.GET,
+                new org.springframework.http.HttpEntity<>(admin), new ParameterizedTypeReference<List<Object>>() {
+                });
+        assertThat(listed.getBody()).anySatisfy(k -> assertThat((Map<String, Object>) k)
+                .containsEntry("id", id).doesNotContainKey("token"));
+
+        ResponseEntity<Map<String, Object>> badOrigin = http.exchange("/api/v1/admin/keys", HttpMethod.POST,
+                new org.springframework.http.HttpEntity<>("{\"kind\":\"PARTNER\",\"label\":\"x\","
+                        + "\"allowedOrigins\":[\"javascript:alert(1)\"]}", admin), JSON);
+        assertThat(badOrigin.getStatusCode()).isEqualTo(HttpStatus.BAD_REQUEST);
+        assertThat((String) badOrigin.getBody().get("detail")).contains("not a web origin");
+
+        assertThat(http.exchange("/api/v1/admin/keys/" + id, HttpMethod.DELETE,
+                new org.springframework.http.HttpEntity<>(admin), Void.class).getStatusCode())
+                .isEqualTo(HttpStatus.NO_CONTENT);
+        assertThat(keys.authenticate(token)).isEmpty();
+        assertThat(http.exchange("/api/v1/admin/keys/nosuchkey", HttpMethod.DELETE,
+                new org.springframework.http.HttpEntity<>(admin), Void.class).getStatusCode())
+                .isEqualTo(HttpStatus.NOT_FOUND);
+    }
+
+    @Autowired
+    org.springframework.context.ApplicationContext context;
 
     @Test
     void badQueriesGetProblemDetails() {

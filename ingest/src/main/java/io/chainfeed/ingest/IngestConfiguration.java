@@ -11,7 +11,7 @@ import io.chainfeed.ingest.publish.KafkaClients;
 import io.chainfeed.ingest.publish.TermPublisher;
 import io.chainfeed.ingest.signal.SignalIngest;
 import io.chainfeed.ingest.signal.SignalValidator;
-import io.chainfeed.ingest.web.EditorKeys;
+import io.chainfeed.infra.auth.HashedKeys;
 import io.chainfeed.schemas.Topics;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -78,8 +78,8 @@ class IngestConfiguration {
     }
 
     @Bean
-    EditorKeys editorKeys(IngestProperties props) {
-        return new EditorKeys(props.editorKeyHashes());
+    HashedKeys editorKeys(IngestProperties props) {
+        return new HashedKeys("chainfeed.ingest.editor-key-hashes", props.editorKeyHashes());
     }
 
     @Bean("kafka")

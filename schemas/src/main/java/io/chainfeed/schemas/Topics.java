@@ -17,7 +17,8 @@ import java.util.Map;
  *   <tr><td>{@value #SIGNALS}</td><td>signal id</td><td>ConstraintSignal</td><td>delete</td></tr>
  *   <tr><td>{@value #READS}</td><td>read id</td><td>Read</td><td>compact</td></tr>
  *   <tr><td>{@value #CHAIN_STATE}</td><td>layer id</td><td>LayerState</td><td>compact</td></tr>
- *   <tr><td>{@code <topic>.dlq.v1}, one per topic above</td><td>source key</td><td>raw bytes, error in headers</td><td>delete</td></tr>
+ *   <tr><td>{@value #API_KEYS}</td><td>key id</td><td>ApiKey (hash only)</td><td>compact</td></tr>
+ *   <tr><td>{@code <topic>.dlq.v1}, one per data topic above</td><td>source key</td><td>raw bytes, error in headers</td><td>delete</td></tr>
  * </table>
  */
 public final class Topics {
@@ -43,6 +44,8 @@ public final class Topics {
     public static final String CHAIN_STATE = "chainfeed.chain-state.v1";
     /** Signals refused by the poller, with the reason in {@link #DLQ_REASON_HEADER}. */
     public static final String SIGNALS_DLQ = dlqOf(SIGNALS);
+    /** API keys (key id -> ApiKey: hash only, never the secret), compacted, one partition. */
+    public static final String API_KEYS = "chainfeed.api-keys.v1";
 
     private static final Map<String, String> COMPACT = Map.of("cleanup.policy", "compact");
     private static final Map<String, String> DELETE = Map.of("cleanup.policy", "delete");
@@ -83,6 +86,8 @@ public final class Topics {
                 new TopicSpec(CHAIN_STATE, partitions, COMPACT));
         List<TopicSpec> all = new java.util.ArrayList<>(data);
         data.forEach(t -> all.add(new TopicSpec(dlqOf(t.name()), 1, DELETE)));
+        // Written only by the api's admin endpoints, which validate first: no dead-letter topic.
+        all.add(new TopicSpec(API_KEYS, 1, COMPACT));
         return List.copyOf(all);
     }
 }

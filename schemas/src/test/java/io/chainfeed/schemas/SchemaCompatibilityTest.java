@@ -35,7 +35,7 @@ class SchemaCompatibilityTest {
 
     static Stream<Class<? extends SpecificRecord>> records() {
         return Stream.of(ChainLayer.class, Company.class, TermUpdate.class, ConstraintSignal.class, Read.class,
-                LayerState.class);
+                LayerState.class, io.chainfeed.avro.ApiKey.class);
     }
 
     @ParameterizedTest

@@ -32,6 +32,18 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
         return problem(HttpStatus.BAD_REQUEST, e.type(), "Bad request", e.getMessage());
     }
 
+    @ExceptionHandler(UnauthorizedException.class)
+    org.springframework.http.ResponseEntity<ProblemDetail> unauthorized(UnauthorizedException e) {
+        return org.springframework.http.ResponseEntity.status(HttpStatus.UNAUTHORIZED)
+                .header(org.springframework.http.HttpHeaders.WWW_AUTHENTICATE, "Bearer realm=\"chainfeed\"")
+                .body(problem(HttpStatus.UNAUTHORIZED, "unauthorized", "Unauthorized", e.getMessage()));
+    }
+
+    @ExceptionHandler(ForbiddenException.class)
+    ProblemDetail forbidden(ForbiddenException e) {
+        return problem(HttpStatus.FORBIDDEN, e.type(), "Forbidden", e.getMessage());
+    }
+
     @ExceptionHandler(GoneException.class)
     ProblemDetail gone(GoneException e) {
         return problem(HttpStatus.GONE, "cursor-expired", "Cursor expired", e.getMessage());

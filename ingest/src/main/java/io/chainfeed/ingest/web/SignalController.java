@@ -1,6 +1,7 @@
 package io.chainfeed.ingest.web;
 
 import io.chainfeed.avro.ConstraintSignal;
+import io.chainfeed.infra.auth.HashedKeys;
 import io.chainfeed.ingest.IngestProperties;
 import io.chainfeed.ingest.signal.SignalError;
 import io.chainfeed.ingest.signal.SignalIngest;
@@ -34,10 +35,10 @@ class SignalController {
     static final String NDJSON = "application/x-ndjson";
 
     private final SignalIngest ingest;
-    private final EditorKeys keys;
+    private final HashedKeys keys;
     private final IngestProperties props;
 
-    SignalController(SignalIngest ingest, EditorKeys keys, IngestProperties props) {
+    SignalController(SignalIngest ingest, HashedKeys keys, IngestProperties props) {
         this.ingest = ingest;
         this.keys = keys;
         this.props = props;

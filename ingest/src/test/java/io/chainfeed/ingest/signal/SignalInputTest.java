@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.chainfeed.avro.Direction;
 import io.chainfeed.ingest.cli.IngestCli;
 import io.chainfeed.ingest.corpus.Corpus;
-import io.chainfeed.ingest.web.EditorKeys;
+import io.chainfeed.infra.auth.HashedKeys;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -116,13 +116,13 @@ class SignalInputTest {
 
     @Test
     void editorKeysAreCheckedAgainstHashesOnly() {
-        EditorKeys keys = new EditorKeys(List.of(EditorKeys.hash("s3cret-editor-key")));
+        HashedKeys keys = new HashedKeys("editor", List.of(HashedKeys.hash("s3cret-editor-key")));
         assertThat(keys.allows("Bearer s3cret-editor-key")).isTrue();
         assertThat(keys.allows("bearer s3cret-editor-key")).isTrue();
         assertThat(keys.allows("Bearer wrong")).isFalse();
         assertThat(keys.allows("s3cret-editor-key")).isFalse();
         assertThat(keys.allows(null)).isFalse();
-        assertThat(new EditorKeys(List.of()).allows("Bearer anything")).isFalse();
-        assertThatThrownBy(() -> new EditorKeys(List.of("plain-key"))).hasMessageContaining("SHA-256");
+        assertThat(new HashedKeys("editor", List.of()).allows("Bearer anything")).isFalse();
+        assertThatThrownBy(() -> new HashedKeys("editor", List.of("plain-key"))).hasMessageContaining("SHA-256");
     }
 }

@@ -1,4 +1,4 @@
-package io.chainfeed.ingest.web;
+package io.chainfeed.infra.auth;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -9,19 +9,21 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * The editor keys allowed to post signals, held only as SHA-256 hashes (from
- * {@code chainfeed.ingest.editor-key-hashes}). A presented key is hashed and compared with every
+ * A set of secret keys held only as SHA-256 hashes (e.g. ingest's editor keys from
+ * {@code chainfeed.ingest.editor-key-hashes}, the api's admin keys from
+ * {@code chainfeed.api.admin-key-hashes}). A presented key is hashed and compared with every
  * configured hash in constant time, so neither the keys nor the timing of a mismatch leak.
  * Make a hash with {@code printf %s "$KEY" | sha256sum}.
  */
-public final class EditorKeys {
+public final class HashedKeys {
     private final List<byte[]> hashes = new ArrayList<>();
 
     /**
-     * @param hexHashes SHA-256 hashes as 64 hex digits
+     * @param property  the setting the hashes come from, named in errors
+     * @param hexHashes SHA-256 hashes as 64 hex digits; blank entries are ignored
      * @throws IllegalArgumentException if one is not 64 hex digits (a plain key configured by mistake)
      */
-    public EditorKeys(List<String> hexHashes) {
+    public HashedKeys(String property, List<String> hexHashes) {
         for (String h : hexHashes) {
             String t = h.strip().toLowerCase(Locale.ROOT);
             if (t.isEmpty()) {
@@ -29,7 +31,7 @@ public final class EditorKeys {
             }
             if (!t.matches("[0-9a-f]{64}")) {
                 throw new IllegalArgumentException(
-                        "chainfeed.ingest.editor-key-hashes holds SHA-256 hashes (64 hex digits), not keys");
+                        property + " holds SHA-256 hashes (64 hex digits), not keys");
             }
             hashes.add(HexFormat.of().parseHex(t));
         }
@@ -61,7 +63,11 @@ public final class EditorKeys {
         return HexFormat.of().formatHex(sha256(key));
     }
 
-    private static byte[] sha256(String s) {
+    /**
+     * @param s any text, encoded as UTF-8
+     * @return its SHA-256 digest (32 bytes)
+     */
+    public static byte[] sha256(String s) {
         try {
             return MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8));
         } catch (NoSuchAlgorithmException e) {

@@ -1,0 +1,100 @@
+package io.chainfeed.api.keys;
+
+import io.chainfeed.api.web.NotFoundException;
+import io.chainfeed.api.web.UnauthorizedException;
+import io.chainfeed.avro.ApiKeyKind;
+import io.chainfeed.infra.auth.HashedKeys;
+import io.swagger.v3.oas.annotations.Operation;
+import java.net.URI;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.DeleteMapping;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestHeader;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RestController;
+
+/**
+ * Issues, lists and revokes API keys. Every call needs {@code Authorization: Bearer <admin key>}; admin
+ * keys are configured only as SHA-256 hashes in {@code chainfeed.api.admin-key-hashes} (comma-separated;
+ * make one with {@code printf %s "$KEY" | sha256sum}). With none configured, every call is refused.
+ */
+@RestController
+@RequestMapping("/api/v1/admin/keys")
+class AdminKeyController {
+    private final ApiKeys keys;
+    private final HashedKeys adminKeys;
+
+    AdminKeyController(ApiKeys keys, @Value("${chainfeed.api.admin-key-hashes:}") List<String> adminKeyHashes) {
+        this.keys = keys;
+        this.adminKeys = new HashedKeys("chainfeed.api.admin-key-hashes", adminKeyHashes);
+    }
+
+    /**
+     * Body of a key request.
+     *
+     * @param kind           READER or PARTNER
+     * @param label          who or what the key is for
+     * @param allowedOrigins browser origins allowed to use the key (required for PARTNER)
+     * @param ratePerMinute  requests per minute; 600 when absent
+     */
+    record KeyRequest(ApiKeyKind kind, String label, List<String> allowedOrigins, Integer ratePerMinute) {
+    }
+
+    @Operation(summary = "Issue an API key; the token is in this response only")
+    @PostMapping
+    ResponseEntity<Map<String, Object>> create(@RequestHeader(name = "Authorization", required = false) String auth,
+            @RequestBody KeyRequest request) {
+        requireAdmin(auth);
+        IssuedKey issued = keys.create(request.kind(), request.label(), request.allowedOrigins(),
+                request.ratePerMinute() == null ? 600 : request.ratePerMinute());
+        Map<String, Object> body = view(issued.principal());
+        body.put("token", issued.token());
+        return ResponseEntity.created(URI.create("/api/v1/admin/keys/" + issued.principal().keyId())).body(body);
+    }
+
+    @Operation(summary = "List the keys that are not revoked (never their tokens)")
+    @GetMapping
+    List<Map<String, Object>> list(@RequestHeader(name = "Authorization", required = false) String auth) {
+        requireAdmin(auth);
+        return keys.list().stream().map(AdminKeyController::view).toList();
+    }
+
+    @Operation(summary = "Revoke a key")
+    @DeleteMapping("/{id}")
+    ResponseEntity<Void> revoke(@RequestHeader(name = "Authorization", required = false) String auth,
+            @PathVariable String id) {
+        requireAdmin(auth);
+        if (!keys.revoke(id)) {
+            throw new NotFoundException("no API key with id '" + id + "'");
+        }
+        return ResponseEntity.noContent().build();
+    }
+
+    private void requireAdmin(String authorization) {
+        if (!adminKeys.configured()) {
+            throw new UnauthorizedException("this instance has no admin key configured "
+                    + "(chainfeed.api.admin-key-hashes)");
+        }
+        if (!adminKeys.allows(authorization)) {
+            throw new UnauthorizedException("an admin key is required: Authorization: Bearer <admin key>");
+        }
+    }
+
+    private static Map<String, Object> view(ApiPrincipal p) {
+        Map<String, Object> v = new LinkedHashMap<>();
+        v.put("id", p.keyId());
+        v.put("kind", p.kind().name());
+        v.put("label", p.label());
+        v.put("allowedOrigins", p.allowedOrigins());
+        v.put("ratePerMinute", p.ratePerMinute());
+        v.put("createdAt", p.createdAt().toString());
+        return v;
+    }
+}
