@@ -352,8 +352,44 @@ public final class Stack implements Callable<Integer>, AutoCloseable {
                 "--spring.elasticsearch.uris=" + esUri,
                 // One state dir per service: two Streams instances must never share one.
                 "--chainfeed.streams.state-dir=" + run.resolve("streams-state").resolve(spec.name())));
+        if (spec.name().equals("api")) {
+            // Seals webhook signing secrets; one per run dir, never in the repository. An
+            // environment CHAINFEED_WEBHOOKS_MASTERKEY takes precedence over the file.
+            args.add("--chainfeed.webhooks.master-key-file=" + webhookMasterKeyFile(run));
+        }
         args.addAll(spec.extraArgs());
         return args;
+    }
+
+    /**
+     * The webhook master key of a run dir: {@code <run>/webhook-master.key}, base64 of 32 random bytes,
+     * made on first use (owner read/write only where the file system has POSIX permissions) and kept
+     * across starts, so subscriptions kept on an external Kafka can still sign.
+     *
+     * @param run the run dir
+     * @return the key file
+     * @throws java.io.UncheckedIOException if it cannot be written
+     */
+    static Path webhookMasterKeyFile(Path run) {
+        Path file = run.resolve("webhook-master.key");
+        if (Files.isRegularFile(file)) {
+            return file;
+        }
+        byte[] key = new byte[32];
+        new java.security.SecureRandom().nextBytes(key);
+        try {
+            Files.createDirectories(run);
+            try {
+                Files.createFile(file, java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+                        java.nio.file.attribute.PosixFilePermissions.fromString("rw-------")));
+            } catch (UnsupportedOperationException e) {
+                Files.createFile(file);
+            }
+            Files.writeString(file, java.util.Base64.getEncoder().encodeToString(key) + "\n");
+            return file;
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException("cannot write the webhook master key " + file, e);
+        }
     }
 
     private static Path pidFile(Path run, String name) {

@@ -1,5 +1,6 @@
 package io.chainfeed.ingest.fetch;
 
+import io.chainfeed.infra.net.AddressPolicy;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.URI;
@@ -11,9 +12,9 @@ import java.time.Duration;
 import java.util.Locale;
 
 /**
- * Fetches public http(s) pages, refusing any host that resolves to a loopback, private (RFC 1918,
- * RFC 4193), link-local, wildcard, CGNAT (RFC 6598) or multicast address unless private fetches
- * are allowed for local use. Redirects are followed by hand (at most 5) and each hop is checked
+ * Fetches public http(s) pages, refusing any host that resolves to an address that is not globally
+ * routable ({@link AddressPolicy}: loopback, private, link-local, CGNAT, multicast ...) unless private
+ * fetches are allowed for local use. Redirects are followed by hand (at most 5) and each hop is checked
  * again. Responses are capped at {@value #MAX_BYTES} bytes.
  *
  * <p>Known limit: the address is checked, then the HTTP client resolves the name again; a DNS answer
@@ -103,28 +104,18 @@ public final class SafeFetcher {
             return;
         }
         for (InetAddress a : addresses) {
-            if (isRefused(a)) {
-                throw new FetchException(uri.getHost() + " resolves to " + a.getHostAddress()
-                        + ", a loopback, private or link-local address; refused");
-            }
+            AddressPolicy.refusal(a).ifPresent(reason -> {
+                throw new FetchException(uri.getHost() + " resolves to " + a.getHostAddress() + " (" + reason
+                        + "), not a public address; refused");
+            });
         }
     }
 
     /**
      * @param a an address
-     * @return whether fetching from it is refused by default
+     * @return whether fetching from it is refused by default (see {@link AddressPolicy})
      */
     public static boolean isRefused(InetAddress a) {
-        if (a.isLoopbackAddress() || a.isSiteLocalAddress() || a.isLinkLocalAddress() || a.isAnyLocalAddress()
-                || a.isMulticastAddress()) {
-            return true;
-        }
-        byte[] b = a.getAddress();
-        if (b.length == 4) {
-            int first = b[0] & 0xff;
-            int second = b[1] & 0xff;
-            return first == 0 || (first == 100 && second >= 64 && second < 128); // 0/8, 100.64/10 (CGNAT)
-        }
-        return (b[0] & 0xfe) == 0xfc; // fc00::/7 unique local
+        return AddressPolicy.refusal(a).isPresent();
     }
 }

@@ -7,6 +7,7 @@ import co.elastic.clients.elasticsearch.core.BulkResponse;
 import co.elastic.clients.elasticsearch.core.bulk.BulkResponseItem;
 import io.chainfeed.avro.Read;
 import io.chainfeed.schemas.AvroSerde;
+import io.chainfeed.schemas.ReadDocuments;
 import io.chainfeed.schemas.Topics;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;

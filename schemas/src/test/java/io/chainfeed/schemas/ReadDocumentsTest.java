@@ -1,17 +1,13 @@
-package io.chainfeed.streams.index;
+package io.chainfeed.schemas;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.chainfeed.avro.CompanyTag;
 import io.chainfeed.avro.LayerTag;
 import io.chainfeed.avro.Read;
-import io.chainfeed.avro.ReadChange;
 import io.chainfeed.avro.ReadKind;
 import io.chainfeed.avro.Source;
 import io.chainfeed.avro.TermTag;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import io.chainfeed.infra.ReadsIndex;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -40,26 +36,5 @@ class ReadDocumentsTest {
         assertThat(doc.get("termRefs")).isEqualTo(List.of("infiniband|InfiniBand"));
         assertThat(doc).containsKeys("id", "kind", "slug", "title", "aliases", "summary", "sections", "layers",
                 "companies", "terms", "sources", "disclaimer", "version", "updatedAt");
-    }
-
-    @Test
-    void everyDocumentFieldIsInTheStrictMapping() throws Exception {
-        Read read = Read.newBuilder().setId("term:rdma").setKind(ReadKind.TERM).setSlug("rdma").setTitle("RDMA")
-                .setSummary("s").setDisclaimer("Research, not advice.").setVersion(2)
-                .setUpdatedAt(Instant.ofEpochMilli(2)).setPreviousVersion(1L)
-                .setChanges(List.of(new ReadChange("sections", "changed", "why_it_matters", "Why it matters")))
-                .build();
-        Map<String, Object> doc = ReadDocuments.toDocument(read);
-        assertThat(doc.get("previousVersion")).isEqualTo(1L);
-        assertThat(doc.get("changes")).isEqualTo(List.of(Map.of("field", "sections", "change", "changed",
-                "key", "why_it_matters", "detail", "Why it matters")));
-        JsonNode properties = new ObjectMapper().readTree(ReadsIndex.settingsAndMappings())
-                .path("mappings").path("properties");
-        for (String field : doc.keySet()) {
-            assertThat(properties.has(field)).as("mapping has %s", field).isTrue();
-        }
-        for (String sub : List.of("field", "change", "key", "detail")) {
-            assertThat(properties.path("changes").path("properties").has(sub)).as("changes.%s", sub).isTrue();
-        }
     }
 }

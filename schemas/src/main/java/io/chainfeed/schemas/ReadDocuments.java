@@ -1,4 +1,4 @@
-package io.chainfeed.streams.index;
+package io.chainfeed.schemas;
 
 import io.chainfeed.avro.CompanyTag;
 import io.chainfeed.avro.Evidence;
@@ -14,11 +14,12 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * Maps a {@link Read} to the JSON document stored in the reads index (mapping:
+ * Maps a {@link Read} to the JSON document stored in the reads index (written by the streams indexer,
+ * read back by the api; mapping:
  * {@code io/chainfeed/infra/reads-index-v1.json}). Field names are the Avro field names; {@code kind}
  * is lower case; {@code updatedAt} is an ISO-8601 UTC instant; {@code previousVersion} is null for a
- * first version; {@code changes} lists {@code field}, {@code change}, {@code key}, {@code detail} (see
- * {@link io.chainfeed.streams.tagging.ReadChanges}).
+ * first version; {@code changes} lists {@code field}, {@code change}, {@code key}, {@code detail} (computed by the
+ * streams module's {@code ReadChanges}).
  */
 public final class ReadDocuments {
     private ReadDocuments() {

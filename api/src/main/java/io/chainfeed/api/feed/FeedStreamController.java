@@ -1,0 +1,47 @@
+package io.chainfeed.api.feed;
+
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.RequestHeader;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+
+/**
+ * {@code GET /api/v1/feeds/stream?topic=<selector>}: new reads of a topic as Server-Sent Events.
+ *
+ * <p>Events: {@code ready} (once, data {@code {}}: the stream is set up; its id is the starting
+ * position), {@code read} (data: the read's JSON, {@link ReadPayloads#view}) and {@code deleted} (data:
+ * {@code {"id": ...}}). Every id is a {@link LogPosition}; a client that reconnects with it in
+ * {@code Last-Event-ID} (or the {@code lastEventId} query parameter, for clients that cannot set
+ * headers; the header wins) gets exactly the events it missed, also after an API restart or from
+ * another instance. Without an id the stream starts at the newest read. A bad {@code topic} or id is a
+ * 400 problem detail ({@code invalid-selector}, {@code invalid-event-id}) before the stream starts.
+ */
+@RestController
+class FeedStreamController {
+    private final SseStreams streams;
+    private final ReadLog readLog;
+
+    FeedStreamController(SseStreams streams, ReadLog readLog) {
+        this.streams = streams;
+        this.readLog = readLog;
+    }
+
+    @GetMapping("/api/v1/feeds/stream")
+    void stream(@RequestParam(name = "topic", defaultValue = "all") String topic,
+                @RequestParam(name = "lastEventId", required = false) String lastEventIdParam,
+                @RequestHeader(name = "Last-Event-ID", required = false) String lastEventIdHeader,
+                HttpServletRequest request, HttpServletResponse response) throws IOException {
+        Selector selector = Selector.parse(topic);
+        String id = lastEventIdHeader != null && !lastEventIdHeader.isBlank() ? lastEventIdHeader : lastEventIdParam;
+        LogPosition from = id == null || id.isBlank() ? null : LogPosition.parse(id.strip());
+        int partitions = readLog.end().map(LogPosition::partitionLimit).orElse(-1);
+        if (from != null && partitions > 0 && from.partitionLimit() > partitions) {
+            throw new InvalidEventIdException("the event id names partition " + (from.partitionLimit() - 1)
+                    + ", but the reads log has " + partitions + " partitions");
+        }
+        streams.open(request, response, selector, from);
+    }
+}

@@ -1,0 +1,412 @@
+package io.chainfeed.api.feed;
+
+import io.chainfeed.avro.Read;
+import io.chainfeed.schemas.AvroSerde;
+import io.chainfeed.schemas.Topics;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.PartitionInfo;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.InterruptException;
+import org.apache.kafka.common.errors.SerializationException;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.stereotype.Component;
+
+/**
+ * The reads log ({@value Topics#READS}) as a stream that many readers follow from where each of them is.
+ *
+ * <p>One tail consumer (read_committed, partitions assigned, no consumer group, so every API instance
+ * reads the whole log) starts at the log's end and hands each batch to every live subscription. A reader
+ * that resumes from an earlier {@link LogPosition} is first replayed from Kafka by one of a few replay
+ * workers (each with its own consumer, seeking to the reader's offsets), paced by the reader's free
+ * buffer, and then handed over to the tail ({@link FanOut}) with no gap and no duplicate. A reader
+ * already at the tail's position skips the replay. A slow reader never holds up the tail or the others:
+ * its listener refuses records when its own bounded buffer is full, and the subscription is closed
+ * ({@link ReadListener.CloseReason#OVERFLOW}); the reader resumes from its last position.
+ *
+ * <p>Compaction may remove records between two offsets a reader has; that is fine, a later version of
+ * the same key follows. Tombstones reach every subscriber as deletions. Unreadable records are logged
+ * and skipped. The partitions are read once, at start.
+ */
+@Component
+public class ReadLog implements SmartLifecycle {
+    private static final Logger log = LoggerFactory.getLogger(ReadLog.class);
+    /** Starts before, and stops after, the SSE streams that use it. */
+    static final int PHASE = SmartLifecycle.DEFAULT_PHASE - 100;
+
+    private final String bootstrapServers;
+    private final String topic;
+    private final int replayWorkers;
+    private final Duration replayStallTimeout;
+    private final AvroSerde<Read> serde = AvroSerde.of(Read.class);
+    private final FanOut fanOut = new FanOut();
+    private final BlockingQueue<Subscription> replays = new LinkedBlockingQueue<>();
+    private final AtomicInteger replaying = new AtomicInteger();
+    private final List<Thread> threads = new ArrayList<>();
+    private final List<KafkaConsumer<?, ?>> consumers = new ArrayList<>();
+    private volatile int partitionCount = -1;
+    private volatile boolean running;
+
+    /**
+     * @param bootstrapServers   Kafka bootstrap servers
+     * @param replayWorkers      how many replays run at once (each holds one Kafka consumer)
+     * @param replayStallTimeout how long a replay waits for a full reader before closing it
+     * @param meters             where the subscriber gauges go, if metrics are on
+     */
+    @Autowired
+    ReadLog(@Value("${spring.kafka.bootstrap-servers}") String bootstrapServers,
+            @Value("${chainfeed.api.feed.replay-workers:2}") int replayWorkers,
+            @Value("${chainfeed.api.feed.replay-stall-timeout:30s}") Duration replayStallTimeout,
+            ObjectProvider<MeterRegistry> meters) {
+        this(bootstrapServers, Topics.READS, replayWorkers, replayStallTimeout);
+        meters.ifAvailable(m -> {
+            Gauge.builder("chainfeed.feed.subscribers", fanOut, FanOut::liveCount)
+                    .description("readers following the reads log live").register(m);
+            Gauge.builder("chainfeed.feed.replays", replaying, AtomicInteger::get)
+                    .description("readers being replayed from Kafka").register(m);
+        });
+    }
+
+    ReadLog(String bootstrapServers, String topic, int replayWorkers, Duration replayStallTimeout) {
+        if (replayWorkers < 1) {
+            throw new IllegalArgumentException("replay-workers must be at least 1");
+        }
+        this.bootstrapServers = bootstrapServers;
+        this.topic = topic;
+        this.replayWorkers = replayWorkers;
+        this.replayStallTimeout = replayStallTimeout;
+    }
+
+    /**
+     * Follows the log.
+     *
+     * @param fromOrNull where the reader is (records before it count as seen), or null to start at the
+     *                   log's end now
+     * @param selector   which reads the listener gets (deletions it always gets)
+     * @param listener   where records go; {@link ReadListener#onStart} is called first
+     * @return the subscription; close it when the reader goes
+     * @throws InvalidEventIdException if the position names a partition the log does not have
+     */
+    public Subscription subscribe(LogPosition fromOrNull, Selector selector, ReadListener listener) {
+        int partitions = partitionCount;
+        if (fromOrNull != null && partitions > 0 && fromOrNull.partitionLimit() > partitions) {
+            throw new InvalidEventIdException("the event id names partition " + (fromOrNull.partitionLimit() - 1)
+                    + ", but " + topic + " has " + partitions + " partitions");
+        }
+        Subscription s = new Subscription(fromOrNull == null ? LogPosition.start() : fromOrNull, selector, listener,
+                this::forget);
+        if (fromOrNull == null) {
+            fanOut.subscribeAtTail(s);
+        } else {
+            listener.onStart(fromOrNull);
+            if (!fanOut.goLive(s)) {
+                replaying.incrementAndGet();
+                replays.add(s);
+            }
+        }
+        return s;
+    }
+
+    private void forget(Subscription s) {
+        fanOut.remove(s);
+        if (replays.remove(s)) {
+            replaying.decrementAndGet();
+        }
+    }
+
+    /** @return the tail's position (every record before it has gone to the live readers), once known */
+    public Optional<LogPosition> end() {
+        return Optional.ofNullable(fanOut.tail());
+    }
+
+    /** @return how many readers follow the tail now */
+    public int liveSubscribers() {
+        return fanOut.liveCount();
+    }
+
+    /** @return how many readers are being (or wait to be) replayed from Kafka */
+    public int replayingSubscribers() {
+        return replaying.get();
+    }
+
+    @Override
+    public void start() {
+        running = true;
+        Thread tail = new Thread(this::tail, "read-log-tail");
+        tail.setDaemon(true);
+        threads.add(tail);
+        for (int i = 0; i < replayWorkers; i++) {
+            Thread t = new Thread(this::replayWorker, "read-log-replay-" + i);
+            t.setDaemon(true);
+            threads.add(t);
+        }
+        threads.forEach(Thread::start);
+    }
+
+    @Override
+    public void stop() {
+        running = false;
+        synchronized (consumers) {
+            consumers.forEach(KafkaConsumer::wakeup);
+        }
+        for (Thread t : threads) {
+            t.interrupt();
+            try {
+                t.join(10_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        threads.clear();
+        for (Subscription s : fanOut.live()) {
+            s.end(ReadListener.CloseReason.SHUTDOWN);
+        }
+        for (Subscription s; (s = replays.poll()) != null; ) {
+            s.end(ReadListener.CloseReason.SHUTDOWN);
+        }
+    }
+
+    @Override
+    public boolean isRunning() {
+        return running;
+    }
+
+    @Override
+    public int getPhase() {
+        return PHASE;
+    }
+
+    private KafkaConsumer<String, byte[]> consumer(String clientId) {
+        Map<String, Object> config = new HashMap<>();
+        config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        config.put(ConsumerConfig.CLIENT_ID_CONFIG, clientId);
+        config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        config.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, false);
+        config.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 200);
+        KafkaConsumer<String, byte[]> c = new KafkaConsumer<>(config, new StringDeserializer(), new ByteArrayDeserializer());
+        synchronized (consumers) {
+            consumers.add(c);
+        }
+        return c;
+    }
+
+    private void closeConsumer(KafkaConsumer<?, ?> c) {
+        synchronized (consumers) {
+            consumers.remove(c);
+        }
+        try {
+            c.close(Duration.ofSeconds(5));
+        } catch (RuntimeException e) {
+            log.debug("closing a consumer: {}", e.getMessage());
+        }
+    }
+
+    // ---- the tail ----------------------------------------------------------------------------------
+
+    private void tail() {
+        KafkaConsumer<String, byte[]> consumer = consumer("chainfeed-api-read-log-tail");
+        try {
+            List<TopicPartition> partitions;
+            while ((partitions = partitions(consumer)) == null) {
+                Thread.sleep(1000);
+            }
+            consumer.assign(partitions);
+            consumer.seekToEnd(partitions);
+            LogPosition position = position(consumer, partitions);
+            partitionCount = partitions.size();
+            fanOut.ready(position);
+            log.info("{} tail starts at {}", topic, position);
+            while (running) {
+                try {
+                    ConsumerRecords<String, byte[]> records = consumer.poll(Duration.ofMillis(500));
+                    List<ReadEvent> batch = new ArrayList<>(records.count());
+                    for (ConsumerRecord<String, byte[]> r : records) {
+                        ReadEvent e = event(r);
+                        if (e != null) {
+                            batch.add(e);
+                        }
+                    }
+                    LogPosition after = position(consumer, partitions);
+                    if (!batch.isEmpty() || !after.equals(position)) {
+                        fanOut.dispatch(batch, after);
+                        position = after;
+                    }
+                } catch (WakeupException | InterruptException e) {
+                    throw e;
+                } catch (KafkaException e) {
+                    log.warn("{} tail: {}; retrying", topic, e.getMessage());
+                    Thread.sleep(1000);
+                }
+            }
+        } catch (WakeupException | InterruptException | InterruptedException e) {
+            // stopping
+        } catch (RuntimeException e) {
+            log.error("{} tail stopped", topic, e);
+        } finally {
+            closeConsumer(consumer);
+        }
+    }
+
+    /** @return the topic's partitions, or null while it cannot be read */
+    private List<TopicPartition> partitions(KafkaConsumer<String, byte[]> consumer) {
+        List<PartitionInfo> infos;
+        try {
+            infos = consumer.partitionsFor(topic, Duration.ofSeconds(10));
+        } catch (WakeupException | InterruptException e) {
+            throw e;
+        } catch (KafkaException e) {
+            log.info("{} not readable yet ({}); retrying", topic, e.getMessage());
+            return null;
+        }
+        if (infos == null || infos.isEmpty()) {
+            return null;
+        }
+        return infos.stream().map(i -> new TopicPartition(i.topic(), i.partition()))
+                .sorted((a, b) -> Integer.compare(a.partition(), b.partition())).toList();
+    }
+
+    private static LogPosition position(KafkaConsumer<?, ?> consumer, List<TopicPartition> partitions) {
+        long[] next = new long[partitions.stream().mapToInt(TopicPartition::partition).max().orElse(-1) + 1];
+        for (TopicPartition tp : partitions) {
+            next[tp.partition()] = consumer.position(tp);
+        }
+        return LogPosition.ofArray(next);
+    }
+
+    private ReadEvent event(ConsumerRecord<String, byte[]> r) {
+        if (r.key() == null) {
+            return null;
+        }
+        Read read = null;
+        if (r.value() != null) {
+            try {
+                read = serde.deserialize(r.topic(), r.value());
+            } catch (SerializationException e) {
+                log.warn("skipping an unreadable record {} at {}-{}@{}: {}", r.key(), r.topic(), r.partition(),
+                        r.offset(), e.getMessage());
+                return null;
+            }
+        }
+        return new ReadEvent(r.partition(), r.offset(), r.key(), read, r.timestamp());
+    }
+
+    // ---- replays -----------------------------------------------------------------------------------
+
+    private void replayWorker() {
+        KafkaConsumer<String, byte[]> consumer = null;
+        try {
+            while (running) {
+                Subscription s = replays.poll(500, TimeUnit.MILLISECONDS);
+                if (s == null) {
+                    continue;
+                }
+                try {
+                    if (consumer == null) {
+                        consumer = consumer("chainfeed-api-read-log-" + Thread.currentThread().getName());
+                    }
+                    replay(consumer, s);
+                } catch (KafkaException e) {
+                    if (e instanceof WakeupException || e instanceof InterruptException) {
+                        throw e;
+                    }
+                    log.warn("replay failed ({}); trying again", e.getMessage());
+                    closeConsumer(consumer);
+                    consumer = null;
+                    if (!s.isClosed()) {
+                        replays.add(s);
+                        continue;
+                    }
+                    Thread.sleep(500);
+                }
+                replaying.decrementAndGet();
+            }
+        } catch (WakeupException | InterruptException | InterruptedException e) {
+            // stopping
+        } catch (RuntimeException e) {
+            log.error("replay worker stopped", e);
+        } finally {
+            if (consumer != null) {
+                closeConsumer(consumer);
+            }
+        }
+    }
+
+    /** Feeds {@code s} from Kafka until it has caught up with the tail, then hands it over. */
+    private void replay(KafkaConsumer<String, byte[]> consumer, Subscription s) throws InterruptedException {
+        LogPosition target;
+        while ((target = fanOut.tail()) == null) {
+            if (s.isClosed() || !running) {
+                return;
+            }
+            Thread.sleep(100);
+        }
+        List<TopicPartition> partitions = new ArrayList<>();
+        for (int p = 0; p < target.partitionLimit(); p++) {
+            partitions.add(new TopicPartition(topic, p));
+        }
+        consumer.assign(partitions);
+        LogPosition from = s.position();
+        for (TopicPartition tp : partitions) {
+            consumer.seek(tp, from.next(tp.partition()));
+        }
+        while (running && !s.isClosed()) {
+            if (caughtUp(consumer, partitions, fanOut.tail()) && fanOut.goLive(s)) {
+                return;
+            }
+            for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(200))) {
+                ReadEvent e = event(r);
+                if (e == null) {
+                    continue;
+                }
+                long waitedSince = System.nanoTime();
+                while (s.listener().capacity() <= 0) {
+                    if (s.isClosed()) {
+                        return;
+                    }
+                    if (System.nanoTime() - waitedSince > replayStallTimeout.toNanos()) {
+                        s.end(ReadListener.CloseReason.STALLED);
+                        return;
+                    }
+                    Thread.sleep(5);
+                }
+                if (!s.offer(List.of(e))) {
+                    return;
+                }
+            }
+        }
+    }
+
+    private static boolean caughtUp(KafkaConsumer<?, ?> consumer, List<TopicPartition> partitions, LogPosition tail) {
+        for (TopicPartition tp : partitions) {
+            if (consumer.position(tp) < tail.next(tp.partition())) {
+                return false;
+            }
+        }
+        return true;
+    }
+}

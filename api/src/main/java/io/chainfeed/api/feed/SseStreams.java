@@ -1,0 +1,157 @@
+package io.chainfeed.api.feed;
+
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import jakarta.servlet.AsyncContext;
+import jakarta.servlet.ServletOutputStream;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.stereotype.Component;
+
+/**
+ * The open SSE streams of this API instance: opens them (Servlet async, non-blocking writes, no timeout),
+ * sends every stream a heartbeat comment on a fixed interval (which also finds clients that went away:
+ * the write fails and the stream is cleaned up), closes streams whose client has taken nothing for the
+ * stall timeout, and closes them all on shutdown so clients reconnect elsewhere. A few writer threads
+ * serve every stream; no thread is held per connection.
+ *
+ * <p>Settings ({@code chainfeed.api.feed.*}): {@code heartbeat} (15s), {@code retry} (3s: the
+ * reconnection delay sent to clients), {@code buffer-events} (256: events queued per client before it
+ * is closed as too slow), {@code stall-timeout} (60s), {@code writer-threads} (2).
+ */
+@Component
+public class SseStreams implements SmartLifecycle {
+    private final ReadLog readLog;
+    private final Duration heartbeat;
+    private final Duration retry;
+    private final int bufferEvents;
+    private final Duration stallTimeout;
+    private final int writerThreads;
+    private final Set<SseConnection> connections = ConcurrentHashMap.newKeySet();
+    private ExecutorService writers;
+    private ScheduledExecutorService heartbeats;
+    private volatile boolean running;
+
+    SseStreams(ReadLog readLog,
+               @Value("${chainfeed.api.feed.heartbeat:15s}") Duration heartbeat,
+               @Value("${chainfeed.api.feed.retry:3s}") Duration retry,
+               @Value("${chainfeed.api.feed.buffer-events:256}") int bufferEvents,
+               @Value("${chainfeed.api.feed.stall-timeout:60s}") Duration stallTimeout,
+               @Value("${chainfeed.api.feed.writer-threads:2}") int writerThreads,
+               ObjectProvider<MeterRegistry> meters) {
+        this.readLog = readLog;
+        this.heartbeat = heartbeat;
+        this.retry = retry;
+        this.bufferEvents = bufferEvents;
+        this.stallTimeout = stallTimeout;
+        this.writerThreads = writerThreads;
+        meters.ifAvailable(m -> Gauge.builder("chainfeed.feed.sse.connections", connections, Set::size)
+                .description("open SSE streams").register(m));
+    }
+
+    ReadLog readLog() {
+        return readLog;
+    }
+
+    /**
+     * Turns the request into an SSE stream ({@code text/event-stream}, headers that keep proxies from
+     * buffering or caching it). The subscription starts once the container is ready to write.
+     *
+     * @param request  the request (async supported)
+     * @param response its response, not yet committed
+     * @param selector which reads the client gets
+     * @param from     where the client is, or null to start at the log's end
+     * @throws IOException           if the response cannot be set up
+     * @throws IllegalStateException if the streams are shut down
+     */
+    void open(HttpServletRequest request, HttpServletResponse response, Selector selector, LogPosition from)
+            throws IOException {
+        if (!running) {
+            throw new IllegalStateException("the SSE streams are shut down");
+        }
+        response.setStatus(HttpServletResponse.SC_OK);
+        response.setContentType("text/event-stream");
+        response.setCharacterEncoding("UTF-8");
+        response.setHeader("Cache-Control", "no-cache, no-transform");
+        response.setHeader("X-Accel-Buffering", "no");
+        AsyncContext async = request.startAsync();
+        async.setTimeout(0);
+        ServletOutputStream out = async.getResponse().getOutputStream();
+        SseConnection c = new SseConnection(this, async, out, writers, bufferEvents, from, selector);
+        c.retry(retry.toMillis());
+        connections.add(c);
+        async.addListener(c);
+        out.setWriteListener(c);
+    }
+
+    void forget(SseConnection c) {
+        connections.remove(c);
+    }
+
+    /** @return how many SSE streams are open on this instance */
+    public int connections() {
+        return connections.size();
+    }
+
+    private void beat() {
+        long stall = stallTimeout.toNanos();
+        for (SseConnection c : connections) {
+            c.heartbeat(stall);
+        }
+    }
+
+    @Override
+    public void start() {
+        AtomicInteger n = new AtomicInteger();
+        writers = Executors.newFixedThreadPool(writerThreads, r -> {
+            Thread t = new Thread(r, "sse-writer-" + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
+        heartbeats = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "sse-heartbeat");
+            t.setDaemon(true);
+            return t;
+        });
+        heartbeats.scheduleWithFixedDelay(this::beat, heartbeat.toMillis(), heartbeat.toMillis(), TimeUnit.MILLISECONDS);
+        running = true;
+    }
+
+    @Override
+    public void stop() {
+        running = false;
+        heartbeats.shutdownNow();
+        for (SseConnection c : List.copyOf(connections)) {
+            c.close();
+        }
+        writers.shutdown();
+        try {
+            writers.awaitTermination(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Override
+    public boolean isRunning() {
+        return running;
+    }
+
+    @Override
+    public int getPhase() {
+        return ReadLog.PHASE + 1;
+    }
+}

@@ -1,0 +1,62 @@
+package io.chainfeed.api.feed;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.chainfeed.avro.CompanyTag;
+import io.chainfeed.avro.Evidence;
+import io.chainfeed.avro.LayerTag;
+import io.chainfeed.avro.Read;
+import io.chainfeed.avro.ReadKind;
+import io.chainfeed.avro.Section;
+import io.chainfeed.avro.Source;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class ReadPayloadsTest {
+    private static final Read READ = Read.newBuilder().setId("signal:hbm-1").setKind(ReadKind.SIGNAL).setSlug("hbm-1")
+            .setTitle("HBM sold out\nfor 2027 <b>&</b>").setSummary("Line one\r\nline two \u2028 end")
+            .setSections(List.of(new Section("what_it_means", "What it means", "Tight.")))
+            .setLayers(List.of(new LayerTag("memory", "Memory", 0.9, true,
+                    List.of(new Evidence("declared-layer", "metadata", -1, -1, "HBM")))))
+            .setCompanies(List.of(new CompanyTag("sk-hynix", "SK hynix", "000660.KS", "XKRX", 0.9, true, List.of())))
+            .setSources(List.of(new Source("Example wire", "https://example.com/a")))
+            .setDisclaimer("Research, not advice.").setVersion(3).setUpdatedAt(Instant.parse("2026-03-02T00:00:00Z"))
+            .build();
+
+    @Test
+    void theViewHasTheReadEndpointsFieldsWithoutEvidence() {
+        Map<String, Object> v = ReadPayloads.view(READ);
+        assertThat(v.keySet()).containsExactly("id", "kind", "slug", "title", "aliases", "summary", "sections",
+                "layers", "companies", "related", "terms", "sources", "disclaimer", "version", "updatedAt");
+        assertThat(v.get("kind")).isEqualTo("signal");
+        assertThat(v.get("updatedAt")).isEqualTo("2026-03-02T00:00:00Z");
+        @SuppressWarnings("unchecked")
+        List<Map<String, Object>> layers = (List<Map<String, Object>>) v.get("layers");
+        assertThat(layers).singleElement().satisfies(l -> {
+            assertThat(l).containsEntry("id", "memory").containsEntry("primary", true);
+            assertThat(l).doesNotContainKey("evidence");
+        });
+    }
+
+    @Test
+    void theJsonIsOneLineEvenWhenTheTextHasLineBreaks() throws Exception {
+        String json = new String(ReadPayloads.json(READ, READ.getId()), StandardCharsets.UTF_8);
+        assertThat(json).doesNotContain("\n").doesNotContain("\r");
+        Map<?, ?> back = new ObjectMapper().readValue(json, Map.class);
+        assertThat(back.get("title")).isEqualTo("HBM sold out\nfor 2027 <b>&</b>");
+        assertThat(back.get("summary")).isEqualTo("Line one\r\nline two \u2028 end");
+    }
+
+    @Test
+    void aDeletionCarriesOnlyTheId() {
+        assertThat(new String(ReadPayloads.json(null, "signal:gone"), StandardCharsets.UTF_8))
+                .isEqualTo("{\"id\":\"signal:gone\"}");
+        ReadEvent e = new ReadEvent(1, 7, "signal:gone", null, 5);
+        assertThat(e.deleted()).isTrue();
+        assertThat(e.json()).isSameAs(e.json());
+    }
+}
