@@ -14,6 +14,7 @@ import io.chainfeed.infra.IndexSetup;
 import io.chainfeed.infra.ReadsIndex;
 import io.chainfeed.infra.TopicSetup;
 import io.chainfeed.schemas.AvroSerde;
+import io.chainfeed.schemas.ReadDocuments;
 import io.chainfeed.schemas.Topics;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
