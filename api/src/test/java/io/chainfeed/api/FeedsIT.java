@@ -315,7 +315,8 @@ class FeedsIT {
 
         for (String path : List.of("/", "/chain", "/layers/memory", "/companies/2345.TW")) {
             var doc = Jsoup.parse(http.getForObject(path, String.class));
-            assertThat(doc.head().select("link[rel=alternate]")).as(path).hasSize(2);
+            assertThat(doc.head().select("link[rel=alternate][type=application/atom+xml], "
+                    + "link[rel=alternate][type=application/feed+json]")).as(path).hasSize(2);
         }
         assertThat(Jsoup.parse(http.getForObject("/companies/2345.TW", String.class)).head()
                 .selectFirst("link[type=application/atom+xml]").attr("href"))

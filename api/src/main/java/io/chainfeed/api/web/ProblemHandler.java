@@ -44,6 +44,13 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
         return problem(HttpStatus.FORBIDDEN, e.type(), "Forbidden", e.getMessage());
     }
 
+    @ExceptionHandler(TooManyRequestsException.class)
+    org.springframework.http.ResponseEntity<ProblemDetail> tooManyRequests(TooManyRequestsException e) {
+        return org.springframework.http.ResponseEntity.status(HttpStatus.TOO_MANY_REQUESTS)
+                .header(org.springframework.http.HttpHeaders.RETRY_AFTER, Long.toString(e.retryAfterSeconds()))
+                .body(problem(HttpStatus.TOO_MANY_REQUESTS, "too-many-requests", "Too many requests", e.getMessage()));
+    }
+
     @ExceptionHandler(io.chainfeed.api.webhook.WebhooksUnavailableException.class)
     ProblemDetail webhooksUnavailable(io.chainfeed.api.webhook.WebhooksUnavailableException e) {
         return problem(HttpStatus.SERVICE_UNAVAILABLE, "webhooks-unavailable", "Webhooks are unavailable",

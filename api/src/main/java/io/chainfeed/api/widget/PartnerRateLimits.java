@@ -1,0 +1,51 @@
+package io.chainfeed.api.widget;
+
+import io.github.bucket4j.Bandwidth;
+import io.github.bucket4j.Bucket;
+import io.github.bucket4j.ConsumptionProbe;
+import java.time.Duration;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.concurrent.ConcurrentHashMap;
+import org.springframework.stereotype.Component;
+
+/**
+ * Per-key rate limits for the widget paths: a Bucket4j token bucket per key id, holding the key's
+ * rate per minute and refilled greedily (a token every {@code 60 s / rate}), so a key may burst up to
+ * a minute's worth and then goes on at its rate. Buckets live in this API instance's memory (each
+ * instance enforces the limit on its own). A key whose rate changes gets a new, full bucket.
+ */
+@Component
+public class PartnerRateLimits {
+    private record Limited(int ratePerMinute, Bucket bucket) {
+    }
+
+    private final Map<String, Limited> buckets = new ConcurrentHashMap<>();
+
+    /**
+     * Takes one request from the key's bucket.
+     *
+     * @param keyId         the key's id
+     * @param ratePerMinute the key's rate, requests per minute (at least 1)
+     * @return empty if the request is allowed; otherwise the whole seconds (at least 1) until a
+     *         request will be taken again, for {@code Retry-After}
+     */
+    public OptionalLong tryTake(String keyId, int ratePerMinute) {
+        int rate = Math.max(1, ratePerMinute);
+        Limited limited = buckets.compute(keyId, (id, old) -> old != null && old.ratePerMinute() == rate ? old
+                : new Limited(rate, Bucket.builder()
+                        .addLimit(Bandwidth.builder().capacity(rate).refillGreedy(rate, Duration.ofMinutes(1)).build())
+                        .build()));
+        ConsumptionProbe probe = limited.bucket().tryConsumeAndReturnRemaining(1);
+        if (probe.isConsumed()) {
+            return OptionalLong.empty();
+        }
+        long nanos = probe.getNanosToWaitForRefill();
+        return OptionalLong.of(Math.max(1, (nanos + 999_999_999L) / 1_000_000_000L));
+    }
+
+    /** Forgets a key's bucket (after it is revoked, say); the next request starts a full one. */
+    public void forget(String keyId) {
+        buckets.remove(keyId);
+    }
+}
