@@ -1,5 +1,8 @@
 package io.chainfeed.api.pages;
 
+import io.chainfeed.api.feed.FeedLinks;
+import io.chainfeed.api.feed.Selector;
+import io.chainfeed.api.feed.SelectorException;
 import io.chainfeed.api.widget.OEmbedDiscovery;
 import io.chainfeed.api.widget.WidgetUrls;
 import jakarta.servlet.http.HttpServletRequest;
@@ -9,7 +12,9 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import org.springframework.core.io.ClassPathResource;
+import org.jsoup.Jsoup;
+import org.jsoup.nodes.Document;
+import org.jsoup.nodes.Element;
 import org.springframework.http.CacheControl;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -19,52 +24,100 @@ import org.springframework.web.bind.annotation.PathVariable;
 
 /**
  * The web pages' own URLs. Each page is a static HTML file (under {@code static/}) whose small ES module
- * reads the id from the URL and calls the JSON API. The term, layer, company and chain pages are served
- * with an oEmbed discovery {@code <link>} for their own URL added to the head (in the served HTML, where
- * oEmbed consumers look for it). The search page is {@code /} ({@code static/index.html}, Spring Boot's
- * welcome page).
+ * reads the id from the URL and calls the JSON API. This controller serves the file with discovery links
+ * added to its {@code <head>}, in the served HTML, where feed readers and oEmbed consumers (which run no
+ * script) look for them:
+ * <ul>
+ *   <li>the feeds of the page's topic, {@code <link rel="alternate" type="application/atom+xml">} and
+ *       {@code type="application/feed+json"} ({@code /} and {@code /chain}: every read;
+ *       {@code /terms/{slug}}: {@code term:<slug>}; {@code /companies/{symbol}}: {@code company:<symbol>};
+ *       {@code /layers/{id}}: {@code layer:<id>}); a path value that is not a valid selector value gets no
+ *       feed links (the page itself says the item does not exist);</li>
+ *   <li>oEmbed discovery ({@link OEmbedDiscovery}) for the term, company, layer and chain pages.</li>
+ * </ul>
+ * The links are elements in a jsoup document, whose serializer escapes attribute values.
  */
 @Controller
 class PageController {
     private final WidgetUrls urls;
-    private final Map<String, String> files = new ConcurrentHashMap<>();
+    private final Map<String, Document> templates = new ConcurrentHashMap<>();
 
     PageController(WidgetUrls urls) {
         this.urls = urls;
     }
 
+    @GetMapping("/")
+    ResponseEntity<String> search() {
+        return page("index.html", Selector.all(), null);
+    }
+
     @GetMapping("/terms/{slug}")
     ResponseEntity<String> term(@PathVariable String slug, HttpServletRequest request) {
-        return withDiscovery("term.html", request, "/terms/" + OEmbedDiscovery.segment(slug), "chainfeed term card");
+        return page("term.html", selector("term:", slug), OEmbedDiscovery.link(urls.origin(request),
+                "/terms/" + OEmbedDiscovery.segment(slug), "chainfeed term card"));
     }
 
     @GetMapping("/companies/{symbol}")
     ResponseEntity<String> company(@PathVariable String symbol, HttpServletRequest request) {
-        return withDiscovery("company.html", request, "/companies/" + OEmbedDiscovery.segment(symbol),
-                "chainfeed company feed");
+        return page("company.html", selector("company:", symbol), OEmbedDiscovery.link(urls.origin(request),
+                "/companies/" + OEmbedDiscovery.segment(symbol), "chainfeed company feed"));
     }
 
     @GetMapping("/layers/{id}")
     ResponseEntity<String> layer(@PathVariable String id, HttpServletRequest request) {
-        return withDiscovery("layer.html", request, "/layers/" + OEmbedDiscovery.segment(id), "chainfeed layer feed");
+        return page("layer.html", selector("layer:", id), OEmbedDiscovery.link(urls.origin(request),
+                "/layers/" + OEmbedDiscovery.segment(id), "chainfeed layer feed"));
     }
 
     @GetMapping("/chain")
     ResponseEntity<String> chain(HttpServletRequest request) {
-        return withDiscovery("chain.html", request, "/chain", "chainfeed chain state");
+        return page("chain.html", Selector.all(), OEmbedDiscovery.link(urls.origin(request), "/chain",
+                "chainfeed chain state"));
     }
 
-    private ResponseEntity<String> withDiscovery(String file, HttpServletRequest request, String path, String title) {
-        String html = files.computeIfAbsent(file, PageController::read);
-        String link = OEmbedDiscovery.link(urls.origin(request), path, title);
+    /** @return the selector of one field test, or null when the value is not a valid one */
+    private static Selector selector(String field, String value) {
+        if (value.isBlank() || !value.chars().allMatch(c -> c < 0x80 && (Character.isLetterOrDigit(c) || c == '-' || c == '.'))) {
+            return null;
+        }
+        try {
+            return Selector.parse(field + value);
+        } catch (SelectorException e) {
+            return null;
+        }
+    }
+
+    /**
+     * @param topic       the page's feed topic, or null for no feed links
+     * @param oEmbedLink  the oEmbed discovery element as {@link OEmbedDiscovery#link} writes it (attribute
+     *                    values escaped there), or null
+     */
+    private ResponseEntity<String> page(String file, Selector topic, String oEmbedLink) {
+        Document doc = templates.computeIfAbsent(file, PageController::load).clone();
+        if (topic != null) {
+            String name = topic.canonical().equals("all") ? "every read" : topic.canonical();
+            for (Map.Entry<String, String> link : FeedLinks.discovery(topic).entrySet()) {
+                Element l = doc.head().appendElement("link");
+                l.attr("rel", "alternate").attr("type", link.getKey()).attr("href", link.getValue())
+                        .attr("title", "chainfeed: " + name + (link.getKey().equals(FeedLinks.ATOM_TYPE)
+                                ? " (Atom)" : " (JSON Feed)"));
+            }
+        }
+        if (oEmbedLink != null) {
+            doc.head().append(oEmbedLink);
+        }
         return ResponseEntity.ok().contentType(new MediaType(MediaType.TEXT_HTML, StandardCharsets.UTF_8))
-                .cacheControl(CacheControl.noCache())
-                .body(html.replaceFirst("</head>", java.util.regex.Matcher.quoteReplacement(link + "\n</head>")));
+                .cacheControl(CacheControl.noCache()).body(doc.outerHtml());
     }
 
-    private static String read(String file) {
-        try (InputStream in = new ClassPathResource("static/" + file).getInputStream()) {
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    private static Document load(String file) {
+        try (InputStream in = PageController.class.getResourceAsStream("/static/" + file)) {
+            if (in == null) {
+                throw new UncheckedIOException(new IOException("missing page /static/" + file));
+            }
+            Document doc = Jsoup.parse(in, StandardCharsets.UTF_8.name(), "");
+            doc.outputSettings().prettyPrint(false).charset(StandardCharsets.UTF_8);
+            return doc;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
