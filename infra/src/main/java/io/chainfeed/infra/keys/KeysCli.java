@@ -59,6 +59,11 @@ public final class KeysCli implements Callable<Integer> {
         }
     }
 
+    /** The kinds of key, as the api names them. */
+    enum Kind {
+        PARTNER, READER
+    }
+
     @Spec
     CommandSpec spec;
 
@@ -76,8 +81,9 @@ public final class KeysCli implements Callable<Integer> {
         @Spec
         CommandSpec spec;
 
-        @Option(names = "--kind", required = true, description = "partner (publishable, for widgets) or reader.")
-        String kind;
+        @Option(names = "--kind", required = true,
+                description = "partner (publishable, for widgets) or reader (webhook subscriptions); any case.")
+        Kind kind;
 
         @Option(names = "--label", required = true, description = "Who or what the key is for.")
         String label;
@@ -91,7 +97,7 @@ public final class KeysCli implements Callable<Integer> {
 
         @Override
         public Integer call() throws Exception {
-            return run(spec, () -> connection.client().create(kind, label, origins, rate));
+            return run(spec, () -> connection.client().create(kind.name(), label, origins, rate));
         }
     }
 
@@ -142,8 +148,17 @@ public final class KeysCli implements Callable<Integer> {
         } catch (AdminKeysClient.Refused e) {
             err.println("chainfeed keys: " + e.getMessage());
             return 1;
+        } catch (java.nio.file.NoSuchFileException | java.nio.file.AccessDeniedException e) {
+            err.println("chainfeed keys: cannot read the admin key file " + e.getFile()
+                    + " (is the stack running from this directory? else give --admin-key-file or CHAINFEED_ADMIN_KEY)");
+            return 3;
+        } catch (java.net.ConnectException | java.net.http.HttpConnectTimeoutException e) {
+            err.println("chainfeed keys: cannot reach the api (" + e.getClass().getSimpleName()
+                    + "); is it running? give its URL with --api");
+            return 3;
         } catch (IOException e) {
-            err.println("chainfeed keys: " + (e.getMessage() == null ? e.toString() : e.getMessage()));
+            err.println("chainfeed keys: " + e.getClass().getSimpleName()
+                    + (e.getMessage() == null ? "" : ": " + e.getMessage()));
             return 3;
         } finally {
             out.flush();
@@ -161,6 +176,7 @@ public final class KeysCli implements Callable<Integer> {
      */
     public static int execute(PrintWriter out, PrintWriter err, String... args) {
         CommandLine cli = new CommandLine(new KeysCli());
+        cli.setCaseInsensitiveEnumValuesAllowed(true);
         cli.setOut(out);
         cli.setErr(err);
         return cli.execute(args);
