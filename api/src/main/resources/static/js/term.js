@@ -20,6 +20,7 @@ async function main() {
     return;
   }
   document.title = `${t.title} · chainfeed`;
+  const changes = t.changes || [];
   const related = (t.related || []).map((r) => el('li', {},
     r.exists ? el('a', { href: termHref(r.slug) }, r.title || r.slug) : (r.title || r.slug),
     r.exists && r.summary ? ` — ${r.summary}` : ''));
@@ -33,7 +34,11 @@ async function main() {
         tagList('Companies', t.companies, (c) => companyHref(c.symbol), (c) => `${c.name} (${c.symbol})`)),
       (t.sections || []).map((s) => el('section', { class: 'section' }, el('h2', {}, s.heading || s.key), paragraphs(s.body))),
       related.length ? el('section', { class: 'section' }, el('h2', {}, 'Related terms'), el('ul', {}, related)) : null,
-      el('p', { class: 'summary-line' }, `Version ${t.version}${t.updatedAt ? `, updated ${t.updatedAt}` : ''}`)));
+      changes.length ? el('section', { class: 'section', 'aria-labelledby': 'changes-heading' },
+        el('h2', { id: 'changes-heading' }, 'What changed in this version'),
+        el('ul', { class: 'changes' }, changes.map((c) => el('li', {}, c.text)))) : null,
+      el('p', { class: 'summary-line' }, `Version ${t.version}${t.updatedAt ? `, updated ${t.updatedAt}` : ''}`
+        + (t.previousVersion != null ? ` (previous version ${t.previousVersion})` : ''))));
   footer(t.disclaimer, t.sources);
 }
 

@@ -445,7 +445,9 @@ class SearchPipelineIT {
             assertThat(p.allowsOrigin("http://partner.example:8080")).isFalse();
             assertThat(p.allowsOrigin("https://evil.example")).isFalse();
         });
-        assertThat(keys.authenticate(token.substring(0, token.length() - 1) + "A")).isEmpty();
+        String last = token.substring(token.length() - 1);
+        assertThat(keys.authenticate(token.substring(0, token.length() - 1) + (last.equals("A") ? "B" : "A")))
+                .isEmpty();
 
         // The topic holds the hash, never the token.
         try (KafkaConsumer<String, byte[]> c = new KafkaConsumer<>(Map.of(

@@ -23,8 +23,9 @@ import org.slf4j.LoggerFactory;
  * Creates Elasticsearch indices behind aliases, idempotently, with the low-level {@link RestClient}.
  *
  * <p>Readers and writers only ever use the alias ({@link ReadsIndex#ALIAS}); the concrete index
- * ({@link ReadsIndex#INDEX}) carries the version, so that a new mapping means a new index, a re-index from
- * Kafka, and an alias swap.
+ * ({@link ReadsIndex#INDEX}) carries the version. New fields are added to the existing index in place
+ * (Elasticsearch's put-mapping accepts new fields and refuses to change existing ones); a change to an
+ * existing field means a new index, a re-index from Kafka, and an alias swap.
  */
 public final class IndexSetup {
     private static final Logger LOG = LoggerFactory.getLogger(IndexSetup.class);
@@ -45,22 +46,27 @@ public final class IndexSetup {
     }
 
     /**
-     * Ensures {@code alias} exists. When it does, it is left alone (the index it points to is logged);
-     * otherwise {@code concreteIndex} is created from the JSON body (unless it exists) and the alias is
-     * added to it as the write index. Safe to call from several services at once.
+     * Ensures {@code alias} exists with the mapping's fields. When it does, the {@code mappings} of the
+     * JSON body are applied to the indices behind it with a put-mapping, which adds fields that are new
+     * and leaves identical ones as they are; otherwise {@code concreteIndex} is created from the JSON
+     * body (unless it exists) and the alias is added to it as the write index. Safe to call from several
+     * services at once.
      *
      * @param client                  a client of the cluster
      * @param alias                   e.g. {@code chainfeed-reads}
      * @param concreteIndex           e.g. {@code chainfeed-reads-v1}
      * @param settingsAndMappingsJson the body of {@code PUT /<concreteIndex>}: settings and mappings
-     * @throws ResponseException when Elasticsearch refuses for another reason than a concurrent creation
+     * @throws ResponseException when Elasticsearch refuses for another reason than a concurrent creation,
+     *                           or refuses the mapping of an existing index (a field changed type: that
+     *                           needs a new concrete index)
      */
     public static void ensureIndexBehindAlias(RestClient client, String alias, String concreteIndex,
             String settingsAndMappingsJson) throws IOException {
         Objects.requireNonNull(settingsAndMappingsJson, "settingsAndMappingsJson");
         List<String> behind = indicesBehindAlias(client, alias);
         if (!behind.isEmpty()) {
-            LOG.info("alias {} exists and points to {}; left as is", alias, behind);
+            applyMappings(client, alias, settingsAndMappingsJson);
+            LOG.info("alias {} exists and points to {}; mapping applied", alias, behind);
             return;
         }
         Request create = new Request("PUT", "/" + concreteIndex);
@@ -91,6 +97,22 @@ public final class IndexSetup {
             return;
         }
         LOG.info("alias {} -> {} (write index)", alias, concreteIndex);
+    }
+
+    /**
+     * Puts the {@code mappings} object of a settings-and-mappings body on every index behind an alias.
+     *
+     * @throws ResponseException when Elasticsearch refuses it, e.g. {@code illegal_argument_exception} for a
+     *                           field whose type or analyzer differs from the existing one
+     */
+    static void applyMappings(RestClient client, String alias, String settingsAndMappingsJson) throws IOException {
+        JsonNode mappings = JSON.readTree(settingsAndMappingsJson).path("mappings");
+        if (!mappings.isObject()) {
+            return;
+        }
+        Request put = new Request("PUT", "/" + alias + "/_mapping");
+        put.setJsonEntity(mappings.toString());
+        client.performRequest(put);
     }
 
     /**

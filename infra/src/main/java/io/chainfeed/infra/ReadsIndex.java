@@ -8,7 +8,8 @@ import java.nio.charset.StandardCharsets;
 /**
  * The contract of the reads index: services read and write through the alias {@value #ALIAS}; the
  * concrete index {@value #INDEX} is created from {@value #MAPPING_RESOURCE} (explicit, strict
- * mapping). A mapping change means a new concrete index ({@code -v2}), filled by re-consuming the
+ * mapping). New fields are added to the existing index at start ({@link IndexSetup#ensureReadsIndex});
+ * a change to an existing field means a new concrete index ({@code -v2}), filled by re-consuming the
  * compacted reads topic, then the alias is swapped.
  */
 public final class ReadsIndex {

@@ -18,6 +18,10 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CountDownLatch;
 
+import io.chainfeed.infra.auth.HashedKeys;
+import io.chainfeed.infra.demo.DemoPartnerSite;
+import io.chainfeed.infra.keys.AdminKey;
+import io.chainfeed.infra.keys.AdminKeysClient;
 import io.chainfeed.schemas.Topics;
 import org.apache.http.HttpHost;
 import org.elasticsearch.client.RestClient;
@@ -30,7 +34,8 @@ import picocli.CommandLine.Option;
 /**
  * The embedded default: starts a real Kafka (KRaft) and a real Elasticsearch on loopback, creates the
  * topics and the reads index, then the streams, ingest and api services (Spring Boot fat jars, as child
- * JVMs), prints the URLs and blocks. Ctrl-C (SIGINT) or SIGTERM stops everything it started, in reverse
+ * JVMs), issues a partner key and serves a demo partner page on another port (unless {@code --no-demo}),
+ * prints the URLs and blocks. Ctrl-C (SIGINT) or SIGTERM stops everything it started, in reverse
  * order.
  *
  * <p>Run it from the project dir after {@code mvn -B -DskipTests install}:
@@ -87,6 +92,13 @@ public final class Stack implements Callable<Integer>, AutoCloseable {
     @Option(names = "--no-services", description = "Start only Kafka and Elasticsearch (and set up topics and index).")
     boolean noServices;
 
+    @Option(names = "--demo-port", description = "Port of the demo partner page, another origin embedding the widgets"
+            + " (default: ${DEFAULT-VALUE}).")
+    int demoPort = 8090;
+
+    @Option(names = "--no-demo", description = "Do not serve the demo partner page.")
+    boolean noDemo;
+
     @Option(names = "--external-kafka", paramLabel = "HOST:PORT",
             description = "Use this Kafka (bootstrap servers) instead of starting one.")
     String externalKafka;
@@ -130,6 +142,8 @@ public final class Stack implements Callable<Integer>, AutoCloseable {
     private ElasticsearchNode elasticsearch;
     private String bootstrapServers;
     private URI esUri;
+    private String adminKeyHash;
+    private DemoPartnerSite demo;
     private Thread hook;
     private final PrintStream console;
 
@@ -202,7 +216,11 @@ public final class Stack implements Callable<Integer>, AutoCloseable {
             startInfrastructure(run, project);
             setUpTopicsAndIndex();
             if (!noServices) {
+                adminKeyHash = HashedKeys.hash(AdminKey.renew(run));
                 startServices(run, specs);
+                if (!noDemo) {
+                    startDemo(run);
+                }
             }
         } catch (IOException | RuntimeException | Error e) {
             close();
@@ -260,6 +278,9 @@ public final class Stack implements Callable<Integer>, AutoCloseable {
         if (externalEs == null) {
             Processes.requireFree(esPort, "Elasticsearch HTTP", "--es-port");
             Processes.requireFree(esTransportPort, "Elasticsearch transport", "--es-transport-port");
+        }
+        if (!noServices && !noDemo) {
+            Processes.requireFree(demoPort, "demo partner page", "--demo-port");
         }
         if (!noServices) {
             Processes.requireFree(streamsPort, "streams", "--streams-port");
@@ -352,8 +373,74 @@ public final class Stack implements Callable<Integer>, AutoCloseable {
                 "--spring.elasticsearch.uris=" + esUri,
                 // One state dir per service: two Streams instances must never share one.
                 "--chainfeed.streams.state-dir=" + run.resolve("streams-state").resolve(spec.name())));
+        if (spec.name().equals("api") && adminKeyHash != null) {
+            // The admin key of this run (for ./chainfeed keys and the demo page), next to any configured ones.
+            String configured = System.getenv("CHAINFEED_API_ADMINKEYHASHES");
+            args.add("--chainfeed.api.admin-key-hashes=" + (configured == null || configured.isBlank() ? ""
+                    : configured + ",") + adminKeyHash);
+        }
+        if (spec.name().equals("api")) {
+            // Seals webhook signing secrets; one per run dir, never in the repository. An
+            // environment CHAINFEED_WEBHOOKS_MASTERKEY takes precedence over the file.
+            args.add("--chainfeed.webhooks.master-key-file=" + webhookMasterKeyFile(run));
+        }
         args.addAll(spec.extraArgs());
         return args;
+    }
+
+    /**
+     * Issues a publishable partner key for the demo page's origin through the api's admin endpoint and
+     * serves the page on loopback, on {@code --demo-port}.
+     */
+    private void startDemo(Path run) throws IOException {
+        String pageOrigin = "http://localhost:" + demoPort;
+        URI api = URI.create("http://localhost:" + apiPort);
+        String token;
+        try {
+            token = new AdminKeysClient(URI.create("http://127.0.0.1:" + apiPort), AdminKey.read(run))
+                    .create("PARTNER", "demo partner page", List.of(pageOrigin), 600).path("token").asText();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while issuing the demo page's key", e);
+        }
+        if (token.isEmpty()) {
+            throw new IllegalStateException("the api issued no token for the demo page's key");
+        }
+        DemoPartnerSite site = DemoPartnerSite.start(java.net.InetAddress.getLoopbackAddress(), demoPort, api, token,
+                pageOrigin);
+        register(site);
+        demo = site;
+    }
+
+    /**
+     * The webhook master key of a run dir: {@code <run>/webhook-master.key}, base64 of 32 random bytes,
+     * made on first use (owner read/write only where the file system has POSIX permissions) and kept
+     * across starts, so subscriptions kept on an external Kafka can still sign.
+     *
+     * @param run the run dir
+     * @return the key file
+     * @throws java.io.UncheckedIOException if it cannot be written
+     */
+    static Path webhookMasterKeyFile(Path run) {
+        Path file = run.resolve("webhook-master.key");
+        if (Files.isRegularFile(file)) {
+            return file;
+        }
+        byte[] key = new byte[32];
+        new java.security.SecureRandom().nextBytes(key);
+        try {
+            Files.createDirectories(run);
+            try {
+                Files.createFile(file, java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+                        java.nio.file.attribute.PosixFilePermissions.fromString("rw-------")));
+            } catch (UnsupportedOperationException e) {
+                Files.createFile(file);
+            }
+            Files.writeString(file, java.util.Base64.getEncoder().encodeToString(key) + "\n");
+            return file;
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException("cannot write the webhook master key " + file, e);
+        }
     }
 
     private static Path pidFile(Path run, String name) {
@@ -376,6 +463,12 @@ public final class Stack implements Callable<Integer>, AutoCloseable {
             out.append(String.format("  api      http://localhost:%d/api/v1/search?q=rdma%n", apiPort));
             out.append(String.format("  ingest   http://localhost:%d/ingest/v1/pages%n", ingestPort));
             out.append(String.format("  streams  http://localhost:%d/actuator/health%n", streamsPort));
+            if (demo != null) {
+                out.append(String.format("  demo     http://localhost:%d/ (a partner page on another origin embedding the widgets;"
+                        + " http://127.0.0.1:%d/ is an origin its key does not allow)%n", demo.port(), demo.port()));
+            }
+            out.append(String.format("  keys     ./chainfeed keys create --kind partner --origin https://partner.example"
+                    + " --label NAME (admin key in %s)%n", run.resolve(AdminKey.FILE)));
         }
         out.append(String.format("  ES       %s%s%n", esUri,
                 elasticsearch != null ? String.format(" (ready in %.1f s)", elasticsearch.readyAfter().toMillis() / 1000.0) : " (external)"));

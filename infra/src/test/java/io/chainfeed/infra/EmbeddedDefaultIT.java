@@ -130,16 +130,11 @@ class EmbeddedDefaultIT {
             ConfigResource reads = new ConfigResource(ConfigResource.Type.TOPIC, Topics.READS);
             admin.incrementalAlterConfigs(Map.of(reads, List.of(new AlterConfigOp(
                     new ConfigEntry("cleanup.policy", "delete"), AlterConfigOp.OpType.SET)))).all().get();
+            // The broker applies config changes from the metadata log asynchronously: wait until the drift
+            // shows (else ensure() could still read "compact" and rightly do nothing), then until the fix does.
+            assertThat(awaitPolicy(admin, reads, "delete")).isEqualTo("delete");
             assertThat(TopicSetup.ensure(admin, specs, (short) 1)).isEmpty();
-            // The broker applies config changes from the metadata log asynchronously: poll until it shows.
-            String policy = null;
-            for (long deadline = System.nanoTime() + 15_000_000_000L; System.nanoTime() < deadline; Thread.sleep(100)) {
-                policy = admin.describeConfigs(List.of(reads)).all().get().get(reads).get("cleanup.policy").value();
-                if ("compact".equals(policy)) {
-                    break;
-                }
-            }
-            assertThat(policy).isEqualTo("compact");
+            assertThat(awaitPolicy(admin, reads, "compact")).isEqualTo("compact");
         }
 
         Map<String, Object> producerConfig = Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
@@ -206,5 +201,17 @@ class EmbeddedDefaultIT {
     void logsLandInTheRunDirs() throws IOException {
         assertThat(Files.readString(kafka.runDir().resolve("logs/server.log"))).contains("Kafka Server started");
         assertThat(es.runDir().resolve("logs/chainfeed.log")).exists();
+    }
+
+    /** Polls the topic's cleanup.policy for up to 60 s until it reads {@code wanted}; returns the last value seen. */
+    private static String awaitPolicy(Admin admin, ConfigResource topic, String wanted) throws Exception {
+        String policy = null;
+        for (long deadline = System.nanoTime() + 60_000_000_000L; System.nanoTime() < deadline; Thread.sleep(100)) {
+            policy = admin.describeConfigs(List.of(topic)).all().get().get(topic).get("cleanup.policy").value();
+            if (wanted.equals(policy)) {
+                break;
+            }
+        }
+        return policy;
     }
 }

@@ -56,12 +56,13 @@ class StackIT {
         int streamsPort = Processes.freePort();
         int ingestPort = Processes.freePort();
         int apiPort = Processes.freePort();
+        int demoPort = Processes.freePort();
         Path project = fakeProject();
         List<String> common = List.of(Processes.javaExecutable().toString(), "-Xmx128m",
                 "-jar", System.getProperty("chainfeed.stack.jar"),
                 "--run-dir", runDir.toString(), "--project-dir", project.toString(),
                 "--streams-port", Integer.toString(streamsPort), "--ingest-port", Integer.toString(ingestPort),
-                "--api-port", Integer.toString(apiPort),
+                "--api-port", Integer.toString(apiPort), "--demo-port", Integer.toString(demoPort),
                 "--kafka-lib", System.getProperty("chainfeed.kafka.lib"),
                 "--es-home", System.getProperty("chainfeed.es.home"),
                 "--kafka-port", Integer.toString(kafkaPort), "--kafka-controller-port", Integer.toString(controllerPort),
@@ -100,6 +101,23 @@ class StackIT {
         assertThat(log.indexOf("ingest healthy")).isLessThan(log.indexOf("starting api"));
         assertThat(log).contains("http://localhost:" + apiPort + "/api/v1/search?q=");
 
+        // The run's admin key: in the run dir for the keys CLI (owner only), only its hash given to the api,
+        // which issued the demo page's partner key for the demo origin; the demo page embeds that key.
+        Path adminKey = runDir.resolve("admin-key");
+        assertThat(java.nio.file.Files.getPosixFilePermissions(adminKey))
+                .isEqualTo(java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+        String key = Files.readString(adminKey).strip();
+        assertThat(Files.readAllLines(fakeOut.resolve("api.args")))
+                .contains("--chainfeed.api.admin-key-hashes=" + io.chainfeed.infra.auth.HashedKeys.hash(key))
+                .noneMatch(a -> a.contains(key));
+        assertThat(Files.readString(fakeOut.resolve("api.keys-request")))
+                .contains("\"kind\":\"PARTNER\"", "\"allowedOrigins\":[\"http://localhost:" + demoPort + "\"]");
+        java.net.http.HttpResponse<String> demo = java.net.http.HttpClient.newHttpClient().send(
+                java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:" + demoPort + "/")).build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString());
+        assertThat(demo.body()).contains("key=\"cf_fakekeyid234_demo\"", "http://localhost:" + apiPort + "/widget/v1/chainfeed.js");
+        assertThat(log).contains("http://localhost:" + demoPort + "/");
+
         long t0 = System.nanoTime();
         second.destroy();
         assertThat(second.waitFor(90, TimeUnit.SECONDS)).isTrue();
@@ -107,7 +125,8 @@ class StackIT {
         // The first run's services were stopped as stale ones (order unspecified); this run's in reverse order.
         List<String> stopped = Files.readAllLines(fakeOut.resolve("stopped"));
         assertThat(stopped.subList(3, stopped.size())).containsExactly("api", "ingest", "streams");
-        for (int port : List.of(kafkaPort, controllerPort, esPort, esTransportPort, streamsPort, ingestPort, apiPort)) {
+        for (int port : List.of(kafkaPort, controllerPort, esPort, esTransportPort, streamsPort, ingestPort, apiPort,
+                demoPort)) {
             assertThat(Processes.canConnect("127.0.0.1", port, Duration.ofMillis(500)))
                     .as("something still listens on port %d", port).isFalse();
         }

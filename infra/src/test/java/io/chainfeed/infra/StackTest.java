@@ -51,4 +51,24 @@ class StackTest {
         assertThat(ingest.extraArgs()).containsExactly("--chainfeed.ingest.load-corpus=true");
         assertThat(stack.serviceSpecs(Path.of("/p")).keySet()).containsExactly("streams", "ingest", "api");
     }
+
+    @Test
+    void theApiGetsAWebhookMasterKeyFileKeptInTheRunDir() throws IOException {
+        Path run = tmp.resolve("run-keys");
+        Path file = Stack.webhookMasterKeyFile(run);
+        String key = java.nio.file.Files.readString(file).strip();
+        assertThat(java.util.Base64.getDecoder().decode(key)).hasSize(32);
+        assertThat(java.nio.file.Files.getPosixFilePermissions(file))
+                .containsExactlyInAnyOrder(java.nio.file.attribute.PosixFilePermission.OWNER_READ,
+                        java.nio.file.attribute.PosixFilePermission.OWNER_WRITE);
+        assertThat(Stack.webhookMasterKeyFile(run)).isEqualTo(file);
+        assertThat(java.nio.file.Files.readString(file).strip()).as("kept across starts").isEqualTo(key);
+        assertThat(Stack.webhookMasterKeyFile(tmp.resolve("other-run"))).isNotEqualTo(file);
+
+        Stack stack = Stack.fromArgs("--api-port", "9080");
+        Stack.ServiceSpec api = stack.serviceSpecs(Path.of("/p")).get("api");
+        assertThat(stack.serviceArgs(run, api)).contains("--chainfeed.webhooks.master-key-file=" + file);
+        Stack.ServiceSpec ingest = stack.serviceSpecs(Path.of("/p")).get("ingest");
+        assertThat(stack.serviceArgs(run, ingest)).noneMatch(a -> a.contains("webhooks"));
+    }
 }

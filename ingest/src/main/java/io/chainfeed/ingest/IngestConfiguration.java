@@ -70,10 +70,15 @@ class IngestConfiguration {
         return new SignalIngest(new SignalValidator(corpus.layers()), producer, Clock.systemUTC());
     }
 
+    @Bean(destroyMethod = "close")
+    SafeFetcher feedFetcher(IngestProperties props) {
+        return new SafeFetcher(props.feedsAllowPrivate());
+    }
+
     @Bean
-    FeedSchedule feedSchedule(IngestProperties props, SignalIngest signalIngest,
+    FeedSchedule feedSchedule(IngestProperties props, SafeFetcher feedFetcher, SignalIngest signalIngest,
             KafkaProducer<String, byte[]> producer) {
-        FeedPoller poller = new FeedPoller(new SafeFetcher(props.feedsAllowPrivate()), signalIngest, producer);
+        FeedPoller poller = new FeedPoller(feedFetcher, signalIngest, producer);
         return new FeedSchedule(poller, props.feeds(), props.feedInterval());
     }
 

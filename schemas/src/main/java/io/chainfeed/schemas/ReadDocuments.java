@@ -4,6 +4,7 @@ import io.chainfeed.avro.CompanyTag;
 import io.chainfeed.avro.Evidence;
 import io.chainfeed.avro.LayerTag;
 import io.chainfeed.avro.Read;
+import io.chainfeed.avro.ReadChange;
 import io.chainfeed.avro.Section;
 import io.chainfeed.avro.Source;
 import io.chainfeed.avro.TermTag;
@@ -16,7 +17,9 @@ import java.util.Map;
  * Maps a {@link Read} to the JSON document stored in the reads index (written by the streams indexer,
  * read back by the api; mapping:
  * {@code io/chainfeed/infra/reads-index-v1.json}). Field names are the Avro field names; {@code kind}
- * is lower case; {@code updatedAt} is an ISO-8601 UTC instant.
+ * is lower case; {@code updatedAt} is an ISO-8601 UTC instant; {@code previousVersion} is null for a
+ * first version; {@code changes} lists {@code field}, {@code change}, {@code key}, {@code detail} (computed by the
+ * streams module's {@code ReadChanges}).
  */
 public final class ReadDocuments {
     private ReadDocuments() {
@@ -42,6 +45,8 @@ public final class ReadDocuments {
         doc.put("disclaimer", read.getDisclaimer());
         doc.put("version", read.getVersion());
         doc.put("updatedAt", read.getUpdatedAt().toString());
+        doc.put("previousVersion", read.getPreviousVersion());
+        doc.put("changes", read.getChanges().stream().map(ReadDocuments::change).toList());
         // Derived, flat copies of the tags: filters (a company as primary subject needs its own field, the
         // tags being plain objects, not nested), facet labels and the API's suggest catalogue.
         doc.put("layerIds", read.getLayers().stream().map(LayerTag::getId).distinct().toList());
@@ -96,6 +101,15 @@ public final class ReadDocuments {
         m.put("summary", t.getSummary());
         m.put("confidence", t.getConfidence());
         m.put("evidence", evidence(t.getEvidence()));
+        return m;
+    }
+
+    private static Map<String, Object> change(ReadChange c) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("field", c.getField());
+        m.put("change", c.getChange());
+        m.put("key", c.getKey());
+        m.put("detail", c.getDetail());
         return m;
     }
 

@@ -19,6 +19,9 @@ import java.util.Map;
  *   <tr><td>{@value #CHAIN_STATE}</td><td>layer id</td><td>LayerState</td><td>compact</td></tr>
  *   <tr><td>{@value #API_KEYS}</td><td>key id</td><td>ApiKey (hash only)</td><td>compact</td></tr>
  *   <tr><td>{@code <topic>.dlq.v1}, one per data topic above</td><td>source key</td><td>raw bytes, error in headers</td><td>delete</td></tr>
+ *   <tr><td>{@value #WEBHOOK_SUBSCRIPTIONS}</td><td>subscription id</td><td>WebhookSubscription</td><td>compact</td></tr>
+ *   <tr><td>{@value #WEBHOOK_DELIVERIES}</td><td>subscription id</td><td>WebhookDeliveryState</td><td>compact</td></tr>
+ *   <tr><td>{@value #WEBHOOK_DELIVERIES_DLQ}</td><td>subscription id</td><td>the webhook body given up on, reason and origin in headers</td><td>delete</td></tr>
  * </table>
  */
 public final class Topics {
@@ -46,6 +49,17 @@ public final class Topics {
     public static final String SIGNALS_DLQ = dlqOf(SIGNALS);
     /** API keys (key id -> ApiKey: hash only, never the secret), compacted, one partition. */
     public static final String API_KEYS = "chainfeed.api-keys.v1";
+
+    /** Webhook subscriptions (subscription id -> WebhookSubscription), compacted; secrets sealed, never plain. */
+    public static final String WEBHOOK_SUBSCRIPTIONS = "chainfeed.webhook-subscriptions.v1";
+    /** Each webhook subscription's progress through {@link #READS} and its last attempt, compacted. */
+    public static final String WEBHOOK_DELIVERIES = "chainfeed.webhook-deliveries.v1";
+    /**
+     * Webhooks given up after the last attempt: key = subscription id, value = the body that was sent,
+     * {@link #DLQ_REASON_HEADER} = why, {@link #DLQ_ORIGIN_HEADER} = the read's topic-partition@offset,
+     * {@code webhook-id} = the webhook's id.
+     */
+    public static final String WEBHOOK_DELIVERIES_DLQ = dlqOf(WEBHOOK_DELIVERIES);
 
     private static final Map<String, String> COMPACT = Map.of("cleanup.policy", "compact");
     private static final Map<String, String> DELETE = Map.of("cleanup.policy", "delete");
@@ -88,6 +102,11 @@ public final class Topics {
         data.forEach(t -> all.add(new TopicSpec(dlqOf(t.name()), 1, DELETE)));
         // Written only by the api's admin endpoints, which validate first: no dead-letter topic.
         all.add(new TopicSpec(API_KEYS, 1, COMPACT));
+        // Webhook bookkeeping: one partition each (small, keyed by subscription id), and the one
+        // dead-letter topic that holds given-up deliveries.
+        all.add(new TopicSpec(WEBHOOK_SUBSCRIPTIONS, 1, COMPACT));
+        all.add(new TopicSpec(WEBHOOK_DELIVERIES, 1, COMPACT));
+        all.add(new TopicSpec(WEBHOOK_DELIVERIES_DLQ, 1, DELETE));
         return List.copyOf(all);
     }
 }

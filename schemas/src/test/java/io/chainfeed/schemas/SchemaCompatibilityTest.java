@@ -13,6 +13,8 @@ import io.chainfeed.avro.Read;
 import io.chainfeed.avro.ReadKind;
 import io.chainfeed.avro.Source;
 import io.chainfeed.avro.TermUpdate;
+import io.chainfeed.avro.WebhookDeliveryState;
+import io.chainfeed.avro.WebhookSubscription;
 import java.time.Instant;
 import java.util.List;
 import java.util.stream.Stream;
@@ -35,7 +37,8 @@ class SchemaCompatibilityTest {
 
     static Stream<Class<? extends SpecificRecord>> records() {
         return Stream.of(ChainLayer.class, Company.class, TermUpdate.class, ConstraintSignal.class, Read.class,
-                LayerState.class, io.chainfeed.avro.ApiKey.class);
+                LayerState.class, io.chainfeed.avro.ApiKey.class, WebhookSubscription.class,
+                WebhookDeliveryState.class);
     }
 
     @ParameterizedTest

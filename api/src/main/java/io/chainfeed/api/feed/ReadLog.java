@@ -65,6 +65,8 @@ public class ReadLog implements SmartLifecycle {
     private final FanOut fanOut = new FanOut();
     private final BlockingQueue<Subscription> replays = new LinkedBlockingQueue<>();
     private final AtomicInteger replaying = new AtomicInteger();
+    /** Readers being replayed whose buffer is full, and since when (System.nanoTime). */
+    private final java.util.Map<Subscription, Long> stalledSince = new java.util.concurrent.ConcurrentHashMap<>();
     private final List<Thread> threads = new ArrayList<>();
     private final List<KafkaConsumer<?, ?>> consumers = new ArrayList<>();
     private volatile int partitionCount = -1;
@@ -132,6 +134,7 @@ public class ReadLog implements SmartLifecycle {
 
     private void forget(Subscription s) {
         fanOut.remove(s);
+        stalledSince.remove(s);
         if (replays.remove(s)) {
             replaying.decrementAndGet();
         }
@@ -329,7 +332,13 @@ public class ReadLog implements SmartLifecycle {
                     if (consumer == null) {
                         consumer = consumer("chainfeed-api-read-log-" + Thread.currentThread().getName());
                     }
-                    replay(consumer, s);
+                    if (replay(consumer, s)) {
+                        // The reader's buffer is full: serve the others and come back to it (a short pause so
+                        // that a lone full reader does not spin this thread).
+                        replays.add(s);
+                        Thread.sleep(5);
+                        continue;
+                    }
                 } catch (KafkaException e) {
                     if (e instanceof WakeupException || e instanceof InterruptException) {
                         throw e;
@@ -356,14 +365,23 @@ public class ReadLog implements SmartLifecycle {
         }
     }
 
-    /** Feeds {@code s} from Kafka until it has caught up with the tail, then hands it over. */
-    private void replay(KafkaConsumer<String, byte[]> consumer, Subscription s) throws InterruptedException {
+    /**
+     * Feeds {@code s} from Kafka until it has caught up with the tail, then hands it over.
+     *
+     * @return true if the reader's buffer filled up first: the caller queues it again and serves the other
+     *         readers meanwhile, so one reader that stopped reading (or went away unnoticed) never holds
+     *         up a replay worker; a reader full for longer than the stall timeout is closed
+     */
+    private boolean replay(KafkaConsumer<String, byte[]> consumer, Subscription s) throws InterruptedException {
         LogPosition target;
         while ((target = fanOut.tail()) == null) {
             if (s.isClosed() || !running) {
-                return;
+                return false;
             }
             Thread.sleep(100);
+        }
+        if (s.listener().capacity() <= 0) {
+            return stalled(s);
         }
         List<TopicPartition> partitions = new ArrayList<>();
         for (int p = 0; p < target.partitionLimit(); p++) {
@@ -376,29 +394,38 @@ public class ReadLog implements SmartLifecycle {
         }
         while (running && !s.isClosed()) {
             if (caughtUp(consumer, partitions, fanOut.tail()) && fanOut.goLive(s)) {
-                return;
+                stalledSince.remove(s);
+                return false;
             }
             for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(200))) {
                 ReadEvent e = event(r);
                 if (e == null) {
                     continue;
                 }
-                long waitedSince = System.nanoTime();
-                while (s.listener().capacity() <= 0) {
-                    if (s.isClosed()) {
-                        return;
-                    }
-                    if (System.nanoTime() - waitedSince > replayStallTimeout.toNanos()) {
-                        s.end(ReadListener.CloseReason.STALLED);
-                        return;
-                    }
-                    Thread.sleep(5);
+                if (s.listener().capacity() <= 0) {
+                    // Records polled after this one are read again next time, from the reader's position.
+                    return stalled(s);
                 }
                 if (!s.offer(List.of(e))) {
-                    return;
+                    stalledSince.remove(s);
+                    return false;
                 }
+                stalledSince.remove(s);
             }
         }
+        stalledSince.remove(s);
+        return false;
+    }
+
+    /** A reader whose buffer is full: yield (true), or close it (false) once full beyond the stall timeout. */
+    private boolean stalled(Subscription s) {
+        long since = stalledSince.computeIfAbsent(s, k -> System.nanoTime());
+        if (System.nanoTime() - since > replayStallTimeout.toNanos()) {
+            stalledSince.remove(s);
+            s.end(ReadListener.CloseReason.STALLED);
+            return false;
+        }
+        return !s.isClosed();
     }
 
     private static boolean caughtUp(KafkaConsumer<?, ?> consumer, List<TopicPartition> partitions, LogPosition tail) {

@@ -14,7 +14,8 @@ import java.util.Map;
  * the shape {@code GET /api/v1/reads/{id}} answers with ({@link ReadViews#view}), built from the Avro
  * {@link Read} through the same mapping the indexer uses ({@link ReadDocuments}), without tag evidence:
  * {@code id, kind, slug, title, aliases, summary, sections, layers, companies, related, terms, sources,
- * disclaimer, version, updatedAt} ({@code kind} lower case, {@code updatedAt} an ISO-8601 UTC instant).
+ * disclaimer, version, updatedAt, previousVersion, changes} ({@code kind} lower case, {@code updatedAt} an
+ * ISO-8601 UTC instant; {@code changes}: what changed against {@code previousVersion}, each with a {@code text}).
  * A deleted read (a tombstone on {@code chainfeed.reads.v1}) is pushed as {@code {"id": <read id>}}.
  */
 public final class ReadPayloads {

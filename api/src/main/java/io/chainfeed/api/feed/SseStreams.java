@@ -83,7 +83,7 @@ public class SseStreams implements SmartLifecycle {
      * @throws IOException           if the response cannot be set up
      * @throws IllegalStateException if the streams are shut down
      */
-    void open(HttpServletRequest request, HttpServletResponse response, Selector selector, LogPosition from)
+    public void open(HttpServletRequest request, HttpServletResponse response, Selector selector, LogPosition from)
             throws IOException {
         if (!running) {
             throw new IllegalStateException("the SSE streams are shut down");

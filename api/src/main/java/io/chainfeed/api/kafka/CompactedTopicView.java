@@ -28,6 +28,11 @@ import org.springframework.context.SmartLifecycle;
  * drops a key on its tombstone. While Kafka or the topic is missing it keeps asking; it never creates
  * the topic. Unreadable records are logged and skipped.
  *
+ * <p>Subclasses may keep the highest revision of a key rather than the last record ({@link #accept}),
+ * hear each change ({@link #changed}), apply their own writes at once for read-your-writes
+ * ({@link #remember}, {@link #forget}), and wait until the topic has been read to its end as it was at
+ * start ({@link #awaitLoaded}).
+ *
  * @param <V> the Avro record type of the values
  */
 public abstract class CompactedTopicView<V extends SpecificRecord> implements SmartLifecycle {
@@ -41,6 +46,8 @@ public abstract class CompactedTopicView<V extends SpecificRecord> implements Sm
     private volatile KafkaConsumer<String, byte[]> consumer;
     private volatile boolean running;
     private Thread thread;
+    private final java.util.concurrent.CountDownLatch loaded = new java.util.concurrent.CountDownLatch(1);
+    private Map<TopicPartition, Long> loadTarget;
 
     /**
      * @param bootstrapServers Kafka bootstrap servers
@@ -66,6 +73,83 @@ public abstract class CompactedTopicView<V extends SpecificRecord> implements Sm
      */
     protected Optional<V> value(String key) {
         return Optional.ofNullable(values.get(key));
+    }
+
+    /**
+     * Whether an incoming value replaces the one held for its key; by default always (the topic's last
+     * record wins).
+     *
+     * @param key      the key
+     * @param existing the value held, or null
+     * @param incoming the new value, or null for a tombstone
+     * @return true to take the incoming value
+     */
+    protected boolean accept(String key, V existing, V incoming) {
+        return true;
+    }
+
+    /**
+     * Hears a change of a key, after it is applied: from the topic (reader thread) or from
+     * {@link #remember}/{@link #forget} (the caller's thread). Must return quickly.
+     *
+     * @param key   the key
+     * @param value its new value, or null if it was removed
+     */
+    protected void changed(String key, V value) {
+    }
+
+    /**
+     * Applies a value this process has just written to the topic, so it is visible before the reader
+     * gets to it (subject to {@link #accept}).
+     *
+     * @param key   the key
+     * @param value the value written
+     */
+    protected final void remember(String key, V value) {
+        update(key, value);
+    }
+
+    /**
+     * Applies a tombstone this process has just written to the topic.
+     *
+     * @param key the key
+     */
+    protected final void forget(String key) {
+        update(key, null);
+    }
+
+    private void update(String key, V incoming) {
+        boolean applied;
+        synchronized (values) {
+            V existing = values.get(key);
+            applied = accept(key, existing, incoming);
+            if (applied) {
+                if (incoming == null) {
+                    values.remove(key);
+                } else {
+                    values.put(key, incoming);
+                }
+            }
+        }
+        if (applied) {
+            changed(key, incoming);
+        }
+    }
+
+    /**
+     * Waits until the reader has read every record the topic held when the reader was assigned.
+     *
+     * @param timeout how long to wait
+     * @return whether it has
+     * @throws InterruptedException if interrupted while waiting
+     */
+    public boolean awaitLoaded(Duration timeout) throws InterruptedException {
+        return loaded.await(timeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+    }
+
+    /** @return whether the topic has been read to its end as it was at the reader's assignment */
+    public boolean isLoaded() {
+        return loaded.getCount() == 0;
     }
 
     @Override
@@ -94,6 +178,7 @@ public abstract class CompactedTopicView<V extends SpecificRecord> implements Sm
                     for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(500))) {
                         apply(r);
                     }
+                    checkLoaded();
                 } catch (KafkaException e) {
                     if (e instanceof WakeupException) {
                         throw e;
@@ -128,7 +213,21 @@ public abstract class CompactedTopicView<V extends SpecificRecord> implements Sm
         infos.forEach(p -> partitions.add(new TopicPartition(p.topic(), p.partition())));
         consumer.assign(partitions);
         consumer.seekToBeginning(partitions);
+        loadTarget = consumer.endOffsets(partitions, Duration.ofSeconds(10));
+        checkLoaded();
         return true;
+    }
+
+    private void checkLoaded() {
+        if (loaded.getCount() == 0 || loadTarget == null) {
+            return;
+        }
+        for (Map.Entry<TopicPartition, Long> e : loadTarget.entrySet()) {
+            if (consumer.position(e.getKey(), Duration.ofSeconds(10)) < e.getValue()) {
+                return;
+            }
+        }
+        loaded.countDown();
     }
 
     private void apply(ConsumerRecord<String, byte[]> r) {
@@ -136,11 +235,11 @@ public abstract class CompactedTopicView<V extends SpecificRecord> implements Sm
             return;
         }
         if (r.value() == null) {
-            values.remove(r.key());
+            update(r.key(), null);
             return;
         }
         try {
-            values.put(r.key(), serde.deserialize(r.topic(), r.value()));
+            update(r.key(), serde.deserialize(r.topic(), r.value()));
         } catch (SerializationException e) {
             log.warn("skipping an unreadable record {} at {}-{}@{}: {}", r.key(), r.topic(), r.partition(), r.offset(),
                     e.getMessage());

@@ -1,33 +1,125 @@
 package io.chainfeed.api.pages;
 
+import io.chainfeed.api.feed.FeedLinks;
+import io.chainfeed.api.feed.Selector;
+import io.chainfeed.api.feed.SelectorException;
+import io.chainfeed.api.widget.OEmbedDiscovery;
+import io.chainfeed.api.widget.WidgetUrls;
+import jakarta.servlet.http.HttpServletRequest;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.jsoup.Jsoup;
+import org.jsoup.nodes.Document;
+import org.jsoup.nodes.Element;
+import org.springframework.http.CacheControl;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
 import org.springframework.stereotype.Controller;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 
 /**
  * The web pages' own URLs. Each page is a static HTML file (under {@code static/}) whose small ES module
- * reads the id from the URL and calls the JSON API; this controller only maps the URLs to the files.
- * The search page is {@code /} ({@code static/index.html}, Spring Boot's welcome page).
+ * reads the id from the URL and calls the JSON API. This controller serves the file with discovery links
+ * added to its {@code <head>}, in the served HTML, where feed readers and oEmbed consumers (which run no
+ * script) look for them:
+ * <ul>
+ *   <li>the feeds of the page's topic, {@code <link rel="alternate" type="application/atom+xml">} and
+ *       {@code type="application/feed+json"} ({@code /} and {@code /chain}: every read;
+ *       {@code /terms/{slug}}: {@code term:<slug>}; {@code /companies/{symbol}}: {@code company:<symbol>};
+ *       {@code /layers/{id}}: {@code layer:<id>}); a path value that is not a valid selector value gets no
+ *       feed links (the page itself says the item does not exist);</li>
+ *   <li>oEmbed discovery ({@link OEmbedDiscovery}) for the term, company, layer and chain pages.</li>
+ * </ul>
+ * The links are elements in a jsoup document, whose serializer escapes attribute values.
  */
 @Controller
 class PageController {
+    private final WidgetUrls urls;
+    private final Map<String, Document> templates = new ConcurrentHashMap<>();
+
+    PageController(WidgetUrls urls) {
+        this.urls = urls;
+    }
+
+    @GetMapping("/")
+    ResponseEntity<String> search() {
+        return page("index.html", Selector.all(), null);
+    }
+
     @GetMapping("/terms/{slug}")
-    String term(@PathVariable String slug) {
-        return "forward:/term.html";
+    ResponseEntity<String> term(@PathVariable String slug, HttpServletRequest request) {
+        return page("term.html", selector("term:", slug), OEmbedDiscovery.link(urls.origin(request),
+                "/terms/" + OEmbedDiscovery.segment(slug), "chainfeed term card"));
     }
 
     @GetMapping("/companies/{symbol}")
-    String company(@PathVariable String symbol) {
-        return "forward:/company.html";
+    ResponseEntity<String> company(@PathVariable String symbol, HttpServletRequest request) {
+        return page("company.html", selector("company:", symbol), OEmbedDiscovery.link(urls.origin(request),
+                "/companies/" + OEmbedDiscovery.segment(symbol), "chainfeed company feed"));
     }
 
     @GetMapping("/layers/{id}")
-    String layer(@PathVariable String id) {
-        return "forward:/layer.html";
+    ResponseEntity<String> layer(@PathVariable String id, HttpServletRequest request) {
+        return page("layer.html", selector("layer:", id), OEmbedDiscovery.link(urls.origin(request),
+                "/layers/" + OEmbedDiscovery.segment(id), "chainfeed layer feed"));
     }
 
     @GetMapping("/chain")
-    String chain() {
-        return "forward:/chain.html";
+    ResponseEntity<String> chain(HttpServletRequest request) {
+        return page("chain.html", Selector.all(), OEmbedDiscovery.link(urls.origin(request), "/chain",
+                "chainfeed chain state"));
+    }
+
+    /** @return the selector of one field test, or null when the value is not a valid one */
+    private static Selector selector(String field, String value) {
+        if (value.isBlank() || !value.chars().allMatch(c -> c < 0x80 && (Character.isLetterOrDigit(c) || c == '-' || c == '.'))) {
+            return null;
+        }
+        try {
+            return Selector.parse(field + value);
+        } catch (SelectorException e) {
+            return null;
+        }
+    }
+
+    /**
+     * @param topic       the page's feed topic, or null for no feed links
+     * @param oEmbedLink  the oEmbed discovery element as {@link OEmbedDiscovery#link} writes it (attribute
+     *                    values escaped there), or null
+     */
+    private ResponseEntity<String> page(String file, Selector topic, String oEmbedLink) {
+        Document doc = templates.computeIfAbsent(file, PageController::load).clone();
+        if (topic != null) {
+            String name = topic.canonical().equals("all") ? "every read" : topic.canonical();
+            for (Map.Entry<String, String> link : FeedLinks.discovery(topic).entrySet()) {
+                Element l = doc.head().appendElement("link");
+                l.attr("rel", "alternate").attr("type", link.getKey()).attr("href", link.getValue())
+                        .attr("title", "chainfeed: " + name + (link.getKey().equals(FeedLinks.ATOM_TYPE)
+                                ? " (Atom)" : " (JSON Feed)"));
+            }
+        }
+        if (oEmbedLink != null) {
+            doc.head().append(oEmbedLink);
+        }
+        return ResponseEntity.ok().contentType(new MediaType(MediaType.TEXT_HTML, StandardCharsets.UTF_8))
+                .cacheControl(CacheControl.noCache()).body(doc.outerHtml());
+    }
+
+    private static Document load(String file) {
+        try (InputStream in = PageController.class.getResourceAsStream("/static/" + file)) {
+            if (in == null) {
+                throw new UncheckedIOException(new IOException("missing page /static/" + file));
+            }
+            Document doc = Jsoup.parse(in, StandardCharsets.UTF_8.name(), "");
+            doc.outputSettings().prettyPrint(false).charset(StandardCharsets.UTF_8);
+            return doc;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 }

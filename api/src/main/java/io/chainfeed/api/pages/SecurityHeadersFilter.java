@@ -12,7 +12,8 @@ import org.springframework.web.filter.OncePerRequestFilter;
  * A strict Content-Security-Policy on everything the api serves except the Swagger UI (which is
  * springdoc's, not ours): scripts, styles, images and API calls from this origin only, no inline
  * script or style, no plugins, no framing. Pages insert data as text; the only markup they build from
- * data is {@code <mark>} in highlights, parsed element by element.
+ * data is {@code <mark>} in highlights, parsed element by element. The widgets' embed pages
+ * ({@code /embed/...}) get their own policy from {@code io.chainfeed.api.widget.EmbedController}.
  */
 @Component
 class SecurityHeadersFilter extends OncePerRequestFilter {
@@ -25,10 +26,13 @@ class SecurityHeadersFilter extends OncePerRequestFilter {
             throws ServletException, IOException {
         String path = request.getRequestURI();
         if (!path.startsWith("/swagger-ui") && !path.startsWith("/v3/api-docs")) {
-            response.setHeader("Content-Security-Policy", CSP);
+            // The iframe form of the widgets sets its own policy: framed only by the partner key's origins.
+            if (!path.startsWith("/embed/")) {
+                response.setHeader("Content-Security-Policy", CSP);
+                response.setHeader("X-Frame-Options", "DENY");
+            }
             response.setHeader("X-Content-Type-Options", "nosniff");
             response.setHeader("Referrer-Policy", "no-referrer");
-            response.setHeader("X-Frame-Options", "DENY");
         }
         chain.doFilter(request, response);
     }

@@ -116,10 +116,13 @@ class CatalogController {
         }
         view.put("related", resolved);
         // The index keeps the latest version of each read; earlier versions live in the compacted topic
-        // only until compaction, so the history is the current entry.
+        // only until compaction, so the history is the current entry, with what changed against the
+        // version before it.
         Map<String, Object> current = new LinkedHashMap<>();
         current.put("version", doc.get("version"));
         current.put("updatedAt", doc.get("updatedAt"));
+        current.put("previousVersion", doc.get("previousVersion"));
+        current.put("changes", view.get("changes"));
         view.put("history", List.of(current));
         return view;
     }

@@ -44,6 +44,26 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
         return problem(HttpStatus.FORBIDDEN, e.type(), "Forbidden", e.getMessage());
     }
 
+    @ExceptionHandler(TooManyRequestsException.class)
+    org.springframework.http.ResponseEntity<ProblemDetail> tooManyRequests(TooManyRequestsException e) {
+        return org.springframework.http.ResponseEntity.status(HttpStatus.TOO_MANY_REQUESTS)
+                .header(org.springframework.http.HttpHeaders.RETRY_AFTER, Long.toString(e.retryAfterSeconds()))
+                .body(problem(HttpStatus.TOO_MANY_REQUESTS, "too-many-requests", "Too many requests", e.getMessage()));
+    }
+
+    @ExceptionHandler(io.chainfeed.api.webhook.WebhooksUnavailableException.class)
+    ProblemDetail webhooksUnavailable(io.chainfeed.api.webhook.WebhooksUnavailableException e) {
+        return problem(HttpStatus.SERVICE_UNAVAILABLE, "webhooks-unavailable", "Webhooks are unavailable",
+                e.getMessage());
+    }
+
+    @ExceptionHandler(io.chainfeed.api.webhook.WebhookStoreException.class)
+    ProblemDetail webhookStore(io.chainfeed.api.webhook.WebhookStoreException e) {
+        log.error("Kafka did not store a webhook change", e);
+        return problem(HttpStatus.SERVICE_UNAVAILABLE, "webhooks-unavailable", "Webhooks are unavailable",
+                "The change could not be stored; try again shortly.");
+    }
+
     @ExceptionHandler(GoneException.class)
     ProblemDetail gone(GoneException e) {
         return problem(HttpStatus.GONE, "cursor-expired", "Cursor expired", e.getMessage());

@@ -31,7 +31,10 @@ class ReadPayloadsTest {
     void theViewHasTheReadEndpointsFieldsWithoutEvidence() {
         Map<String, Object> v = ReadPayloads.view(READ);
         assertThat(v.keySet()).containsExactly("id", "kind", "slug", "title", "aliases", "summary", "sections",
-                "layers", "companies", "related", "terms", "sources", "disclaimer", "version", "updatedAt");
+                "layers", "companies", "related", "terms", "sources", "disclaimer", "version", "updatedAt",
+                "previousVersion", "changes");
+        assertThat(v.get("previousVersion")).isNull();
+        assertThat(v.get("changes")).isEqualTo(List.of());
         assertThat(v.get("kind")).isEqualTo("signal");
         assertThat(v.get("updatedAt")).isEqualTo("2026-03-02T00:00:00Z");
         @SuppressWarnings("unchecked")

@@ -117,7 +117,10 @@ public final class IngestCli {
             String sourceUrl = sourceUrlOption;
             boolean isHtml = html;
             if (location.startsWith("http://") || location.startsWith("https://")) {
-                SafeFetcher.Page page = new SafeFetcher(allowPrivate).fetch(URI.create(location));
+                SafeFetcher.Page page;
+                try (SafeFetcher fetcher = new SafeFetcher(allowPrivate)) {
+                    page = fetcher.fetch(URI.create(location));
+                }
                 body = page.body();
                 sourceUrl = page.uri().toString();
                 isHtml |= page.contentType().contains("html");

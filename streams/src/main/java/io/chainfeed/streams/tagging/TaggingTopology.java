@@ -11,6 +11,7 @@ import io.chainfeed.schemas.Topics;
 import io.chainfeed.streams.reference.ReferenceStores;
 import java.util.Properties;
 import java.time.Duration;
+import java.time.Instant;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.KeyValue;
@@ -53,6 +54,13 @@ import org.apache.kafka.streams.state.Stores;
  * without a restart. A read's version is {@code max(term version, newest reference timestamp)}
  * (both epoch milliseconds), so a re-tagged read supersedes the earlier one in the index. A
  * tombstone for a slug becomes a tombstone for its read.
+ *
+ * <p>Term history: the processor also keeps the last read it sent per read id in {@value #READS_STORE}.
+ * Every read it sends names the version it supersedes ({@code previousVersion}) and lists what changed
+ * against it ({@code changes}, computed by {@link ReadChanges}): sections, summary, tags, sources after
+ * an edit, and the tags a reference change added or removed after a re-tag. A re-tag that changes tags
+ * also moves {@code updatedAt} to the newest reference timestamp (event time), so feeds show the read as
+ * updated; an edit keeps the term's own {@code updatedAt}.
  */
 public final class TaggingTopology {
     public static final String INPUT_TOPIC = Topics.TERMS;
@@ -64,6 +72,8 @@ public final class TaggingTopology {
     public static final String COMPANIES_STORE = "reference-companies-store";
     public static final String REFERENCE_TERMS_STORE = "reference-terms-store";
     public static final String TERMS_STORE = "tagging-terms-store";
+    /** The last read sent per read id: the base of the next version's {@code changes}. */
+    public static final String READS_STORE = "tagging-reads-store";
     /** How often the processor checks for changed reference data (wall clock). */
     static final Duration RETAG_CHECK = Duration.ofSeconds(1);
 
@@ -87,10 +97,13 @@ public final class TaggingTopology {
 
         builder.addStateStore(Stores.keyValueStoreBuilder(
                 Stores.persistentKeyValueStore(TERMS_STORE), Serdes.String(), termSerde));
+        builder.addStateStore(Stores.keyValueStoreBuilder(
+                Stores.persistentKeyValueStore(READS_STORE), Serdes.String(), readSerde));
         KStream<String, TermUpdate> input =
                 builder.stream(INPUT_TOPIC, Consumed.with(Serdes.String(), termSerde).withName("terms-source"));
         input.to(REFERENCE_TERMS_TOPIC, Produced.with(Serdes.String(), termSerde).withName("reference-terms-sink"));
-        input.process(() -> new TermTaggingProcessor(generation), Named.as("tag-terms"), TERMS_STORE)
+        input.process(() -> new TermTaggingProcessor(generation), Named.as("tag-terms"), TERMS_STORE,
+                        READS_STORE)
                 .to(OUTPUT_TOPIC, Produced.with(Serdes.String(), readSerde).withName("reads-sink"));
         return builder.build();
     }
@@ -104,7 +117,8 @@ public final class TaggingTopology {
      * kept terms were last re-tagged for. The punctuation compares the latter, so a term arriving
      * between a reference change and the next check does not swallow the re-tag. A change that leaves
      * the dictionary as it was (a term's body edited, a record re-sent) re-tags nothing; otherwise every
-     * kept term is tagged with the old and the new dictionary and only reads whose tags differ are
+     * kept term is tagged with the new dictionary and only reads whose tags differ from the read last sent
+     * (or, for a term kept before the reads store existed, from its tags under the old dictionary) are
      * forwarded.
      */
     static final class TermTaggingProcessor implements Processor<String, TermUpdate, String, Read> {
@@ -114,6 +128,7 @@ public final class TaggingTopology {
         private KeyValueStore<String, Company> companies;
         private KeyValueStore<String, TermUpdate> referenceTerms;
         private KeyValueStore<String, TermUpdate> terms;
+        private KeyValueStore<String, Read> sent;
         private Tagger tagger;
         private long builtFor = -1;
         /** The dictionary every kept term was last tagged with, and its generation. */
@@ -131,6 +146,7 @@ public final class TaggingTopology {
             this.companies = context.getStateStore(COMPANIES_STORE);
             this.referenceTerms = context.getStateStore(REFERENCE_TERMS_STORE);
             this.terms = context.getStateStore(TERMS_STORE);
+            this.sent = context.getStateStore(READS_STORE);
             builtFor = reference.generation();
             tagger = Tagger.build(values(layers), values(companies), values(referenceTerms));
             retagBase = tagger;
@@ -145,12 +161,25 @@ public final class TaggingTopology {
             }
             if (record.value() == null) {
                 terms.delete(record.key());
+                sent.delete(Tagger.readId(record.key()));
                 context.forward(record.withKey(Tagger.readId(record.key())).withValue(null));
                 return;
             }
             terms.put(record.key(), record.value());
             Read read = tag(record.value());
-            context.forward(record.withKey(read.getId()).withValue(read));
+            send(record.withKey(read.getId()).withValue(withHistory(read, sent.get(read.getId()))));
+        }
+
+        /** Sets {@code previousVersion} and {@code changes} against the read sent before (null: none). */
+        private static Read withHistory(Read read, Read previous) {
+            read.setPreviousVersion(previous == null ? null : previous.getVersion());
+            read.setChanges(ReadChanges.between(previous, read));
+            return read;
+        }
+
+        private void send(Record<String, Read> record) {
+            sent.put(record.key(), record.value());
+            context.forward(record);
         }
 
         private void ensureCurrent() {
@@ -186,8 +215,15 @@ public final class TaggingTopology {
                 while (it.hasNext()) {
                     KeyValue<String, TermUpdate> kv = it.next();
                     Read read = tagger.tag(kv.value);
-                    if (!sameTags(read, before.tag(kv.value))) {
-                        context.forward(new Record<>(read.getId(), versioned(read, kv.value), now));
+                    Read last = sent.get(read.getId());
+                    Read base = last != null ? last : versioned(before.tag(kv.value), kv.value);
+                    if (!sameTags(read, base)) {
+                        versioned(read, kv.value);
+                        long referenceTime = reference.newestTimestamp();
+                        if (referenceTime > read.getUpdatedAt().toEpochMilli()) {
+                            read.setUpdatedAt(Instant.ofEpochMilli(referenceTime));
+                        }
+                        send(new Record<>(read.getId(), withHistory(read, base), now));
                     }
                 }
             }

@@ -14,6 +14,7 @@ import io.chainfeed.infra.IndexSetup;
 import io.chainfeed.infra.ReadsIndex;
 import io.chainfeed.infra.TopicSetup;
 import io.chainfeed.schemas.AvroSerde;
+import io.chainfeed.schemas.ReadDocuments;
 import io.chainfeed.schemas.Topics;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -85,6 +86,34 @@ class ReadIndexerIT {
                 .setSources(List.of(new Source("JEDEC", "https://www.jedec.org/")))
                 .setDisclaimer("Research, not advice.").setVersion(version)
                 .setUpdatedAt(Instant.ofEpochMilli(version)).build();
+    }
+
+    @Test
+    void anIndexMadeWithAnEarlierMappingGetsTheNewFieldsInPlace() throws Exception {
+        // The reads index as released before term history: no previousVersion, no changes.
+        var current = (com.fasterxml.jackson.databind.node.ObjectNode)
+                new com.fasterxml.jackson.databind.ObjectMapper().readTree(ReadsIndex.settingsAndMappings());
+        var older = current.deepCopy();
+        ((com.fasterxml.jackson.databind.node.ObjectNode) older.path("mappings").path("properties"))
+                .remove(List.of("previousVersion", "changes"));
+        IndexSetup.ensureIndexBehindAlias(rest, "reads-upgrade", "reads-upgrade-v1", older.toString());
+        Read edited = Read.newBuilder(read("HBM", 3000)).setPreviousVersion(2000L)
+                .setChanges(List.of(new io.chainfeed.avro.ReadChange("summary", "changed", "", "Stacked DRAM.")))
+                .build();
+        Map<String, Object> doc = ReadDocuments.toDocument(edited);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> client.index(i -> i.index("reads-upgrade")
+                        .id("term:hbm").document(doc)))
+                .as("the strict earlier mapping refuses the new fields")
+                .hasMessageContaining("strict_dynamic_mapping_exception");
+
+        IndexSetup.ensureIndexBehindAlias(rest, "reads-upgrade", "reads-upgrade-v1", current.toString());
+        assertThat(IndexSetup.indicesBehindAlias(rest, "reads-upgrade")).containsExactly("reads-upgrade-v1");
+        client.index(i -> i.index("reads-upgrade").id("term:hbm").document(doc).refresh(
+                co.elastic.clients.elasticsearch._types.Refresh.True));
+        var found = client.search(q -> q.index("reads-upgrade").query(m -> m.term(t -> t.field("changes.field")
+                .value("summary"))), Map.class);
+        assertThat(found.hits().hits()).hasSize(1);
+        assertThat(found.hits().hits().get(0).source().get("previousVersion")).isEqualTo(2000);
     }
 
     @Test

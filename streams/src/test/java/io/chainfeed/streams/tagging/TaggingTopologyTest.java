@@ -190,6 +190,94 @@ class TaggingTopologyTest {
         assertThat(reads.readValue().getTerms()).as("the term left the dictionary").isEmpty();
     }
 
+    private static List<String> changes(Read read) {
+        return read.getChanges().stream()
+                .map(c -> c.getField() + " " + c.getChange() + " " + c.getKey() + " " + c.getDetail()).toList();
+    }
+
+    @Test
+    void anEditedTermsReadSaysWhatChangedAgainstThePreviousVersion() {
+        TermUpdate first = term("lossless-ethernet", "Switch makers such as Arista Networks ship it.",
+                List.of(new CompanyMention("Arista Networks", "ANET")), "fabric layer");
+        terms.pipeInput("lossless-ethernet", first);
+        Read v1 = reads.readValue();
+        assertThat(v1.getPreviousVersion()).as("a first version supersedes nothing").isNull();
+        assertThat(v1.getChanges()).isEmpty();
+
+        Instant edited = TERM_VERSION.plus(Duration.ofDays(3));
+        TermUpdate second = TermUpdate.newBuilder(first)
+                .setDefinition("Ethernet configured so that no frame is dropped under load.")
+                .setSections(List.of(
+                        new Section("why_it_matters", "Why it matters to investors",
+                                "Oracle Corporation builds its cloud on it."),
+                        new Section("how_it_works", "How it works", "Pause frames & priority flow control.")))
+                .setCompanies(List.of(new CompanyMention("Oracle Corporation", "ORCL")))
+                .setRelated(List.of(new RelatedTerm("roce", "RoCE", "RDMA over Ethernet.")))
+                .setSources(List.of(new Source("IEEE 802.1 DCB", "https://www.ieee802.org/1/pages/dcbridges.html"),
+                        new Source("IEEE 802.1Qbb", "https://www.ieee802.org/1/pages/802.1bb.html")))
+                .setVersion(edited.toEpochMilli()).setUpdatedAt(edited)
+                .build();
+        terms.pipeInput("lossless-ethernet", second);
+        Read v2 = reads.readValue();
+        assertThat(v2.getVersion()).isGreaterThanOrEqualTo(edited.toEpochMilli());
+        assertThat(v2.getUpdatedAt()).isEqualTo(edited);
+        assertThat(v2.getPreviousVersion()).isEqualTo(v1.getVersion());
+        assertThat(changes(v2)).containsExactly(
+                "summary changed  Ethernet configured so that no frame is dropped under load.",
+                "sections changed why_it_matters Why it matters to investors",
+                "sections added how_it_works How it works",
+                "layers added cloud-compute Cloud and compute",
+                "companies removed arista-networks Arista Networks (ANET)",
+                "companies added oracle Oracle Corporation (ORCL)",
+                "related removed rdma RDMA",
+                "related added roce RoCE",
+                "sources added https://www.ieee802.org/1/pages/802.1bb.html IEEE 802.1Qbb");
+
+        // The same content again (a replay): a new read, nothing changed.
+        terms.pipeInput("lossless-ethernet", second);
+        Read again = reads.readValue();
+        assertThat(again.getPreviousVersion()).isEqualTo(v2.getVersion());
+        assertThat(again.getChanges()).isEmpty();
+
+        // Deleted, then published anew: a first version again.
+        terms.pipeInput("lossless-ethernet", (TermUpdate) null);
+        assertThat(reads.readValue()).isNull();
+        terms.pipeInput("lossless-ethernet", first);
+        Read reborn = reads.readValue();
+        assertThat(reborn.getPreviousVersion()).isNull();
+        assertThat(reborn.getChanges()).isEmpty();
+    }
+
+    @Test
+    void aRetagByAReferenceChangeSaysWhichTagsChangedAndMovesUpdatedAt() {
+        terms.pipeInput("x", term("x", "Celestica builds the switches.", List.of(), null));
+        Read before = reads.readValue();
+        assertThat(before.getCompanies()).isEmpty();
+
+        Instant later = Instant.parse("2027-01-01T00:00:00Z");
+        companies.pipeInput("celestica", company("celestica", "Celestica", List.of(), "network-fabric",
+                new Listing("CLS", "XNYS", "CLS")), later);
+        driver.advanceWallClockTime(Duration.ofSeconds(2));
+        Read retagged = reads.readValue();
+        assertThat(retagged.getPreviousVersion()).isEqualTo(before.getVersion());
+        assertThat(retagged.getUpdatedAt()).as("a tag change is an update, at the reference change's time")
+                .isEqualTo(later);
+        assertThat(changes(retagged)).containsExactly(
+                "layers added network-fabric Network fabric",
+                "companies added celestica Celestica (CLS)");
+
+        // The company goes again: the tag goes, and the read says so.
+        Instant gone = Instant.parse("2027-02-01T00:00:00Z");
+        companies.pipeInput("celestica", null, gone);
+        driver.advanceWallClockTime(Duration.ofSeconds(2));
+        Read untagged = reads.readValue();
+        assertThat(untagged.getPreviousVersion()).isEqualTo(retagged.getVersion());
+        assertThat(changes(untagged)).containsExactly(
+                "layers removed network-fabric Network fabric",
+                "companies removed celestica Celestica (CLS)");
+        assertThat(reads.isEmpty()).isTrue();
+    }
+
     @Test
     void neverTagsACommonWordTickerFromProse() {
         terms.pipeInput("x", term("x", "Turn it ON when the fabric is on; it runs ON top.", List.of(), null));
@@ -251,7 +339,7 @@ class TaggingTopologyTest {
         assertThat(described).contains(TaggingTopology.LAYERS_STORE, TaggingTopology.COMPANIES_STORE,
                 "terms-source", "tag-terms", "reads-sink", TaggingTopology.TERMS_STORE, "reference-layers-source",
                 "reference-companies-source", TaggingTopology.REFERENCE_TERMS_STORE, "reference-terms-source",
-                "reference-terms-sink", Topics.REFERENCE_TERMS);
+                "reference-terms-sink", Topics.REFERENCE_TERMS, TaggingTopology.READS_STORE);
         assertThat(described).doesNotContain("KSTREAM-");
         assertThat(Serdes.String()).isNotNull();
     }

@@ -1,0 +1,112 @@
+package io.chainfeed.api.feed;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Writes a {@link FeedDocument} as JSON Feed 1.1 (https://www.jsonfeed.org/version/1.1/).
+ *
+ * <p>The top level has {@code version}, {@code title}, {@code home_page_url} (the topic's web page),
+ * {@code feed_url} (the first page: the feed's identity), {@code next_url} (the next page, absent on the
+ * last), {@code description}, {@code language} and {@code authors}. Each item has {@code id} (the same
+ * stable {@code tag:} URI as the Atom entry), {@code url}, {@code title}, {@code summary},
+ * {@code content_text}, {@code date_modified} (RFC 3339, UTC) and {@code tags} (the category labels).
+ * What JSON Feed has no field for goes in the extension object {@value #EXTENSION} (an underscore key, as
+ * the spec's extension rule asks), on the feed ({@code about}, {@code topic}, {@code disclaimer}) and on
+ * each item ({@code about}, {@code kind}, {@code version}, {@code previousVersion}, {@code categories} with
+ * scheme, term and label, {@code sources}, {@code disclaimer}, {@code changes}).
+ */
+public final class JsonFeedWriter {
+    /** The JSON Feed version URL. */
+    public static final String VERSION = "https://jsonfeed.org/version/1.1";
+    /** The extension key. */
+    public static final String EXTENSION = "_chainfeed";
+
+    private JsonFeedWriter() {
+    }
+
+    /**
+     * @param doc    the feed page
+     * @param about  the absolute URL of the page that documents the extension object
+     * @param mapper the JSON writer
+     * @return the feed as UTF-8 JSON
+     * @throws IllegalStateException if Jackson cannot write plain maps and lists (a bug)
+     */
+    public static byte[] write(FeedDocument doc, String about, ObjectMapper mapper) {
+        Map<String, Object> feed = new LinkedHashMap<>();
+        feed.put("version", VERSION);
+        feed.put("title", doc.title());
+        feed.put("home_page_url", doc.page());
+        feed.put("feed_url", doc.first());
+        if (doc.next() != null) {
+            feed.put("next_url", doc.next());
+        }
+        feed.put("description", doc.subtitle());
+        feed.put("language", "en");
+        feed.put("authors", List.of(Map.of("name", "chainfeed")));
+        Map<String, Object> ext = new LinkedHashMap<>();
+        ext.put("about", about);
+        ext.put("topic", doc.topic());
+        ext.put("id", doc.id());
+        ext.put("disclaimer", FeedDocument.DISCLAIMER);
+        feed.put(EXTENSION, ext);
+        List<Map<String, Object>> items = new ArrayList<>();
+        for (FeedEntry e : doc.entries()) {
+            items.add(item(e, about));
+        }
+        feed.put("items", items);
+        try {
+            return mapper.writeValueAsBytes(feed);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot write JSON Feed " + doc.id(), e);
+        }
+    }
+
+    private static Map<String, Object> item(FeedEntry e, String about) {
+        Map<String, Object> item = new LinkedHashMap<>();
+        item.put("id", e.id());
+        item.put("url", e.link());
+        item.put("title", e.title());
+        item.put("summary", e.summary());
+        item.put("content_text", e.contentText());
+        item.put("date_modified", e.updated().toString());
+        item.put("tags", e.categories().stream().filter(c -> !c.type().equals("kind")).map(FeedEntry.Category::label)
+                .distinct().toList());
+        Map<String, Object> ext = new LinkedHashMap<>();
+        ext.put("about", about);
+        ext.put("readId", e.readId());
+        ext.put("kind", e.kind());
+        ext.put("version", e.version());
+        ext.put("previousVersion", e.previousVersion());
+        ext.put("categories", e.categories().stream().map(c -> {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("type", c.type());
+            m.put("scheme", c.scheme());
+            m.put("term", c.term());
+            m.put("label", c.label());
+            return m;
+        }).toList());
+        ext.put("sources", e.sources().stream().map(s -> {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("name", s.name());
+            m.put("url", s.url());
+            return m;
+        }).toList());
+        ext.put("disclaimer", e.disclaimer());
+        ext.put("changes", e.changes().stream().map(c -> {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("field", c.field());
+            m.put("change", c.change());
+            m.put("key", c.key());
+            m.put("detail", c.detail());
+            m.put("text", c.text());
+            return m;
+        }).toList());
+        item.put(EXTENSION, ext);
+        return item;
+    }
+}

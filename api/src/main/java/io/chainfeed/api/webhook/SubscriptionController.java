@@ -1,0 +1,168 @@
+package io.chainfeed.api.webhook;
+
+import io.chainfeed.api.keys.ApiKeys;
+import io.chainfeed.api.keys.ApiPrincipal;
+import io.chainfeed.api.keys.KeyRateLimits;
+import io.chainfeed.api.web.ForbiddenException;
+import io.chainfeed.api.web.UnauthorizedException;
+import io.chainfeed.avro.ApiKeyKind;
+import io.chainfeed.avro.SealedSecret;
+import io.chainfeed.avro.WebhookDeliveryState;
+import io.chainfeed.avro.WebhookSubscription;
+import io.swagger.v3.oas.annotations.Operation;
+import jakarta.servlet.http.HttpServletRequest;
+import java.net.URI;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.springframework.http.CacheControl;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.DeleteMapping;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RestController;
+
+/**
+ * Webhook subscriptions under a READER API key ({@code Authorization: Bearer cf_<id>_<secret>}): each key
+ * sees and changes only its own subscriptions; any other id answers 404, as an unknown one does. Every
+ * call counts against the key's rate per minute ({@link KeyRateLimits}); over it, a 429 problem with
+ * {@code Retry-After}. Deliveries follow Standard Webhooks (see the README's Webhooks section).
+ */
+@RestController
+@RequestMapping("/api/v1/subscriptions")
+class SubscriptionController {
+    private final ApiKeys keys;
+    private final SubscriptionService service;
+    private final WebhookDeliveries deliveries;
+    private final KeyRateLimits limits;
+
+    SubscriptionController(ApiKeys keys, SubscriptionService service, WebhookDeliveries deliveries,
+            KeyRateLimits limits) {
+        this.keys = keys;
+        this.service = service;
+        this.deliveries = deliveries;
+        this.limits = limits;
+    }
+
+    /**
+     * The body of {@code POST /api/v1/subscriptions}.
+     *
+     * @param topic       the topic selector, e.g. {@code layer:memory AND NOT kind:signal}
+     * @param url         the https (or http) endpoint that receives the webhooks
+     * @param description free text for the owner, at most 500 characters
+     */
+    record SubscriptionRequest(String topic, String url, String description) {
+    }
+
+    @Operation(summary = "Subscribe a URL to a topic; the signing secret is in this response only")
+    @PostMapping
+    ResponseEntity<Map<String, Object>> create(HttpServletRequest request, @RequestBody SubscriptionRequest body) {
+        String owner = owner(request);
+        SubscriptionService.Created created = service.create(owner, body.topic(), body.url(), body.description());
+        Map<String, Object> view = view(created.subscription());
+        view.put("secret", created.secret());
+        return ResponseEntity.created(URI.create("/api/v1/subscriptions/" + created.subscription().getId()))
+                .cacheControl(CacheControl.noStore()).body(view);
+    }
+
+    @Operation(summary = "This key's subscriptions, oldest first")
+    @GetMapping
+    ResponseEntity<Map<String, Object>> list(HttpServletRequest request) {
+        String owner = owner(request);
+        List<Map<String, Object>> items = service.list(owner).stream().map(SubscriptionController::view).toList();
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("subscriptions", items);
+        return ResponseEntity.ok().cacheControl(CacheControl.noStore()).body(body);
+    }
+
+    @Operation(summary = "One subscription with its delivery state")
+    @GetMapping("/{id}")
+    ResponseEntity<Map<String, Object>> get(HttpServletRequest request, @PathVariable String id) {
+        WebhookSubscription sub = service.get(owner(request), id);
+        Map<String, Object> view = view(sub);
+        view.put("delivery", deliveries.progress(id).map(SubscriptionController::delivery).orElse(null));
+        return ResponseEntity.ok().cacheControl(CacheControl.noStore()).body(view);
+    }
+
+    @Operation(summary = "Replace the signing secret; the old one keeps signing for the grace period")
+    @PostMapping("/{id}/secret")
+    ResponseEntity<Map<String, Object>> rotate(HttpServletRequest request, @PathVariable String id) {
+        SubscriptionService.Rotated rotated = service.rotate(owner(request), id);
+        Map<String, Object> view = view(rotated.subscription());
+        view.put("secret", rotated.secret());
+        view.put("previousSecretExpiresAt", rotated.previousExpires().toString());
+        return ResponseEntity.ok().cacheControl(CacheControl.noStore()).body(view);
+    }
+
+    @Operation(summary = "Delete a subscription; deliveries stop")
+    @DeleteMapping("/{id}")
+    ResponseEntity<Void> delete(HttpServletRequest request, @PathVariable String id) {
+        service.delete(owner(request), id);
+        return ResponseEntity.noContent().build();
+    }
+
+    /**
+     * The READER key the request acts for, after taking the request from its rate: 401 without a valid
+     * key, 403 for another kind of key (neither counts), 429 with {@code Retry-After} over the rate.
+     */
+    private String owner(HttpServletRequest request) {
+        ApiPrincipal p = keys.fromRequest(request).orElseThrow(() -> new UnauthorizedException(
+                "an API key is required: Authorization: Bearer <key>"));
+        if (p.kind() != ApiKeyKind.READER) {
+            throw new ForbiddenException("reader-key-required",
+                    "subscriptions need a READER key; this is a " + p.kind() + " key");
+        }
+        limits.take(p);
+        return p.keyId();
+    }
+
+    /** The subscription as shown to its owner: never a secret, only when each was made and expires. */
+    static Map<String, Object> view(WebhookSubscription s) {
+        Map<String, Object> v = new LinkedHashMap<>();
+        v.put("id", s.getId());
+        v.put("topic", s.getTopic());
+        v.put("url", s.getUrl());
+        v.put("description", s.getDescription());
+        v.put("status", s.getStatus().name().toLowerCase(java.util.Locale.ROOT));
+        v.put("statusReason", s.getStatusReason());
+        v.put("createdAt", s.getCreatedAt().toString());
+        v.put("updatedAt", s.getUpdatedAt().toString());
+        v.put("secrets", s.getSecrets().stream().map(SubscriptionController::secret).toList());
+        return v;
+    }
+
+    private static Map<String, Object> secret(SealedSecret s) {
+        Map<String, Object> v = new LinkedHashMap<>();
+        v.put("createdAt", s.getCreatedAt().toString());
+        v.put("expiresAt", s.getExpiresAt() == null ? null : s.getExpiresAt().toString());
+        return v;
+    }
+
+    /** Delivery state for the owner: position, counters, the last attempt and the next one. */
+    static Map<String, Object> delivery(WebhookDeliveryState d) {
+        Map<String, Object> v = new LinkedHashMap<>();
+        Map<String, Long> position = new TreeMap<>();
+        d.getPosition().forEach(p -> position.put(Integer.toString(p.getPartition()), p.getNextOffset()));
+        v.put("position", position);
+        v.put("delivered", d.getDelivered());
+        v.put("deadLettered", d.getDeadLettered());
+        v.put("consecutiveFailures", d.getConsecutiveFailures());
+        v.put("pendingWebhookId", d.getPendingWebhookId());
+        v.put("attempts", d.getAttempts());
+        v.put("lastAttemptAt", text(d.getLastAttemptAt()));
+        v.put("lastStatus", d.getLastStatus());
+        v.put("lastError", d.getLastError());
+        v.put("lastSuccessAt", text(d.getLastSuccessAt()));
+        v.put("nextAttemptAt", text(d.getNextAttemptAt()));
+        return v;
+    }
+
+    private static String text(Instant i) {
+        return i == null ? null : i.toString();
+    }
+}

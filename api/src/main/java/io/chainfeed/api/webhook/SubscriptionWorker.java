@@ -1,0 +1,412 @@
+package io.chainfeed.api.webhook;
+
+import io.chainfeed.avro.PartitionOffset;
+import io.chainfeed.avro.WebhookDeliveryState;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ScheduledFuture;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Delivers one subscription, one webhook at a time and in order: a read is posted only after every
+ * earlier one was delivered or dead-lettered, so a failing endpoint holds up its own subscription and
+ * no other. Reads arrive from the {@link ReadSource} into a bounded queue; when it is full the source is
+ * closed and opened again from the last queued record once the queue has half drained (the reads are
+ * replayed from Kafka rather than held in memory). The position stored after each attempt is the
+ * completed prefix of each partition, so a restart resumes with the first read not yet settled, under
+ * the same {@code webhook-id}, with the attempts already made counted.
+ *
+ * <p>States: idle (queue empty), attempting (one request in flight), waiting (a retry timer set),
+ * paused (queue full, source closed), stopped (deleted, disabled or shutting down).
+ */
+final class SubscriptionWorker {
+    private static final Logger log = LoggerFactory.getLogger(SubscriptionWorker.class);
+    /** Wait before trying again when the dead-letter topic could not be written. */
+    static final Duration DEAD_LETTER_RETRY = Duration.ofSeconds(30);
+
+    private record Pending(WebhookRead read, Map<Integer, Long> after, String webhookId, String body) {
+    }
+
+    private final WebhookEngine engine;
+    private final String id;
+    private volatile WebhookTarget target;
+    private final ArrayDeque<Pending> queue = new ArrayDeque<>();
+    /** The source's position after the last read queued: where to reopen it from. */
+    private final TreeMap<Integer, Long> accepted = new TreeMap<>();
+    /** The source's position after the last read settled (delivered or dead-lettered): the stored position. */
+    private final TreeMap<Integer, Long> position = new TreeMap<>();
+    private long delivered;
+    private long deadLettered;
+    private int consecutiveFailures;
+    private String pendingWebhookId;
+    private int attempts;
+    private Instant lastAttemptAt;
+    private Integer lastStatus;
+    private String lastError;
+    private Instant lastSuccessAt;
+    private Instant nextAttemptAt;
+    private long revision;
+
+    private boolean inFlight;
+    private boolean paused;
+    private boolean stopped;
+    private boolean draining;
+    private int generation;
+    private AutoCloseable handle;
+    private ScheduledFuture<?> timer;
+
+    SubscriptionWorker(WebhookEngine engine, WebhookTarget target, WebhookDeliveryState stored) {
+        this.engine = engine;
+        this.id = target.subscriptionId();
+        this.target = target;
+        for (PartitionOffset p : stored.getPosition()) {
+            position.put(p.getPartition(), p.getNextOffset());
+        }
+        accepted.putAll(position);
+        delivered = stored.getDelivered();
+        deadLettered = stored.getDeadLettered();
+        consecutiveFailures = stored.getConsecutiveFailures();
+        pendingWebhookId = stored.getPendingWebhookId();
+        attempts = stored.getAttempts();
+        lastAttemptAt = stored.getLastAttemptAt();
+        lastStatus = stored.getLastStatus();
+        lastError = stored.getLastError();
+        lastSuccessAt = stored.getLastSuccessAt();
+        nextAttemptAt = stored.getNextAttemptAt();
+        revision = stored.getRevision();
+    }
+
+    String id() {
+        return id;
+    }
+
+    void update(WebhookTarget newTarget) {
+        this.target = newTarget;
+    }
+
+    /** Opens the source from the stored position. */
+    void start() {
+        engine.background(this::openSource);
+    }
+
+    private void openSource() {
+        int gen;
+        Map<Integer, Long> from;
+        synchronized (this) {
+            if (stopped || draining) {
+                return;
+            }
+            gen = ++generation;
+            from = new TreeMap<>(accepted);
+        }
+        AutoCloseable h;
+        try {
+            h = engine.source().subscribe(from, target.selector(), new ReadSource.Listener() {
+                @Override
+                public boolean onRead(WebhookRead read, Map<Integer, Long> after) {
+                    return SubscriptionWorker.this.onRead(gen, read, after);
+                }
+
+                @Override
+                public int capacity() {
+                    return SubscriptionWorker.this.capacity();
+                }
+
+                @Override
+                public void onClosed(boolean overflow) {
+                    SubscriptionWorker.this.onClosed(gen);
+                }
+            });
+        } catch (RuntimeException e) {
+            log.warn("webhook {}: cannot open the read source ({}); retrying in 5 s", id, e.getMessage());
+            engine.later(this::openSource, Duration.ofSeconds(5));
+            return;
+        }
+        boolean keep;
+        synchronized (this) {
+            keep = !stopped && gen == generation;
+            if (keep) {
+                handle = h;
+            }
+        }
+        if (!keep) {
+            close(h);
+        }
+    }
+
+    private boolean onRead(int gen, WebhookRead r, Map<Integer, Long> after) {
+        synchronized (this) {
+            if (stopped || draining || gen != generation || paused) {
+                return true; // an old or ended subscription: ignore, the reopened one replays it
+            }
+            if (r.offset() < accepted.getOrDefault(r.partition(), 0L)) {
+                return true; // already queued (a replay overlap)
+            }
+            if (queue.size() >= engine.queueCapacity()) {
+                // Full: the source ends this subscription; it is reopened from the last queued read
+                // once the queue has half drained (see attempt()).
+                paused = true;
+                generation++;
+                handle = null;
+                log.debug("webhook {}: {} reads queued; the rest is read from Kafka once they drain", id, queue.size());
+                return false;
+            }
+            String webhookId = WebhookSignatures.webhookId(id, r.partition(), r.offset(), r.readId(),
+                    r.deleted() ? -1 : r.read().getVersion());
+            queue.add(new Pending(r, new TreeMap<>(after), webhookId, body(r)));
+            accepted.clear();
+            accepted.putAll(after);
+            pump();
+            return true;
+        }
+    }
+
+    private synchronized int capacity() {
+        return Math.max(0, engine.queueCapacity() - queue.size());
+    }
+
+    /** The source ended the subscription (listener full, or the source stops): reopen once drained. */
+    private void onClosed(int gen) {
+        boolean reopen;
+        synchronized (this) {
+            if (stopped || draining || gen != generation) {
+                return;
+            }
+            generation++;
+            handle = null;
+            paused = true;
+            reopen = queue.size() <= engine.queueCapacity() / 2 && !inFlight;
+            if (reopen) {
+                paused = false;
+            }
+        }
+        if (reopen) {
+            engine.later(this::openSource, java.time.Duration.ofSeconds(1));
+        }
+    }
+
+    /**
+     * The webhook body, in the payload shape Standard Webhooks recommends: {@code type}
+     * ({@code read.published} or {@code read.deleted}), {@code timestamp} (when the read record was
+     * written, ISO-8601 UTC) and {@code data} (the read's pushed JSON view).
+     */
+    static String body(WebhookRead r) {
+        String type = r.deleted() ? "read.deleted" : "read.published";
+        return "{\"type\":\"" + type + "\",\"timestamp\":\"" + Instant.ofEpochMilli(r.timestampMs())
+                + "\",\"data\":" + new String(r.dataJson(), StandardCharsets.UTF_8) + "}";
+    }
+
+    /** Starts the next attempt if one is due; must hold the lock. */
+    private void pump() {
+        if (stopped || draining || inFlight || timer != null || queue.isEmpty()) {
+            return;
+        }
+        Instant now = engine.clock().instant();
+        if (nextAttemptAt != null && nextAttemptAt.isAfter(now)) {
+            timer = engine.later(this::onTimer, Duration.between(now, nextAttemptAt));
+            return;
+        }
+        inFlight = true;
+        engine.attempt(this::attempt);
+    }
+
+    private synchronized void onTimer() {
+        timer = null;
+        nextAttemptAt = null;
+        pump();
+    }
+
+    private void attempt() {
+        Pending head;
+        WebhookTarget t;
+        synchronized (this) {
+            head = queue.peek();
+            if (stopped || head == null) {
+                inFlight = false;
+                return;
+            }
+            t = target;
+            if (!head.webhookId().equals(pendingWebhookId)) {
+                pendingWebhookId = head.webhookId();
+                attempts = 0;
+            }
+        }
+        Instant now = engine.clock().instant();
+        long timestamp = now.getEpochSecond();
+        Map<String, String> headers = new LinkedHashMap<>();
+        headers.put("webhook-id", head.webhookId());
+        headers.put("webhook-timestamp", Long.toString(timestamp));
+        headers.put("webhook-signature",
+                WebhookSignatures.signatureHeader(t.liveKeys(now), head.webhookId(), timestamp, head.body()));
+        WebhookSender.Outcome outcome = engine.sender().send(t.url(), head.body(), headers);
+        Instant done = engine.clock().instant();
+
+        DeliveryPolicy.Decision decision;
+        synchronized (this) {
+            if (stopped) {
+                inFlight = false; // deleted meanwhile: nothing more to record
+                return;
+            }
+            attempts++;
+            lastAttemptAt = done;
+            lastStatus = outcome.status().orElse(null);
+            lastError = outcome.error().orElse(null);
+            decision = engine.policy().decide(outcome, attempts, done);
+        }
+        if (decision instanceof DeliveryPolicy.DeadLetter dl) {
+            try {
+                engine.journal().deadLetter(id, head.webhookId(), head.body(), dl.reason(),
+                        "chainfeed.reads.v1-" + head.read().partition() + "@" + head.read().offset());
+            } catch (Exception e) {
+                log.warn("webhook {}: cannot write the dead letter for {} ({}); keeping it", id, head.webhookId(),
+                        e.getMessage());
+                decision = new DeliveryPolicy.Retry(DEAD_LETTER_RETRY);
+            }
+        }
+        WebhookDeliveryState snapshot;
+        boolean disable = false;
+        synchronized (this) {
+            inFlight = false;
+            if (decision instanceof DeliveryPolicy.Delivered) {
+                settle(head);
+                delivered++;
+                consecutiveFailures = 0;
+                lastSuccessAt = done;
+            } else if (decision instanceof DeliveryPolicy.Retry r) {
+                consecutiveFailures++;
+                nextAttemptAt = done.plus(r.delay());
+            } else if (decision instanceof DeliveryPolicy.DeadLetter dl) {
+                settle(head);
+                deadLettered++;
+                consecutiveFailures++;
+                lastError = dl.reason();
+            } else if (decision instanceof DeliveryPolicy.Disable d) {
+                consecutiveFailures++;
+                lastError = d.reason();
+                nextAttemptAt = null;
+                disable = true;
+            }
+            revision++;
+            snapshot = snapshotLocked();
+        }
+        engine.journal().save(snapshot);
+        if (disable) {
+            log.info("webhook {}: {}; subscription disabled", id, lastError);
+            engine.journal().disable(id, ((DeliveryPolicy.Disable) decision).reason());
+            engine.remove(id);
+            return;
+        }
+        boolean resume;
+        synchronized (this) {
+            pump();
+            resume = paused && !stopped && queue.size() <= engine.queueCapacity() / 2;
+            if (resume) {
+                paused = false;
+            }
+        }
+        if (resume) {
+            engine.background(this::openSource);
+        }
+    }
+
+    /** The head webhook is done with (delivered or dead-lettered): move the position past it. */
+    private void settle(Pending head) {
+        queue.poll();
+        position.clear();
+        position.putAll(head.after());
+        pendingWebhookId = null;
+        attempts = 0;
+        nextAttemptAt = null;
+    }
+
+    /** @return the current state, as stored */
+    synchronized WebhookDeliveryState snapshot() {
+        return snapshotLocked();
+    }
+
+    private WebhookDeliveryState snapshotLocked() {
+        List<PartitionOffset> offsets = new ArrayList<>();
+        position.forEach((p, o) -> offsets.add(new PartitionOffset(p, o)));
+        return WebhookDeliveryState.newBuilder()
+                .setSubscriptionId(id)
+                .setPosition(offsets)
+                .setDelivered(delivered)
+                .setDeadLettered(deadLettered)
+                .setConsecutiveFailures(consecutiveFailures)
+                .setPendingWebhookId(pendingWebhookId)
+                .setAttempts(attempts)
+                .setLastAttemptAt(lastAttemptAt)
+                .setLastStatus(lastStatus)
+                .setLastError(lastError)
+                .setLastSuccessAt(lastSuccessAt)
+                .setNextAttemptAt(nextAttemptAt)
+                .setUpdatedAt(engine.clock().instant())
+                .setRevision(revision)
+                .build();
+    }
+
+    /** @return webhooks queued in memory, the one being tried included */
+    synchronized int queued() {
+        return queue.size();
+    }
+
+    /**
+     * Starts no further attempt and closes the source; an attempt in flight still records its outcome.
+     * Used at shutdown, before {@link #stop()}.
+     */
+    void quiesce() {
+        AutoCloseable h;
+        synchronized (this) {
+            draining = true;
+            generation++;
+            if (timer != null) {
+                timer.cancel(false);
+                timer = null;
+            }
+            h = handle;
+            handle = null;
+        }
+        close(h);
+    }
+
+    /** Stops for good: closes the source, cancels the timer, drops the queue. */
+    void stop() {
+        AutoCloseable h;
+        synchronized (this) {
+            stopped = true;
+            generation++;
+            if (timer != null) {
+                timer.cancel(false);
+                timer = null;
+            }
+            h = handle;
+            handle = null;
+            queue.clear();
+        }
+        close(h);
+    }
+
+    private void close(AutoCloseable h) {
+        if (h == null) {
+            return;
+        }
+        try {
+            h.close();
+        } catch (Exception e) {
+            log.debug("webhook {}: closing the read source: {}", id, e.getMessage());
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "webhook " + id;
+    }
+}

@@ -1,0 +1,110 @@
+package io.chainfeed.api.webhook;
+
+import java.net.InetAddress;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import java.util.SplittableRandom;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/** Wires webhook subscriptions and deliveries (settings: {@link WebhookProperties}). */
+@Configuration
+@EnableConfigurationProperties(WebhookProperties.class)
+class WebhookConfiguration {
+    private static final Logger log = LoggerFactory.getLogger(WebhookConfiguration.class);
+
+    @Bean(destroyMethod = "")
+    Producer<String, byte[]> webhookProducer(@Value("${spring.kafka.bootstrap-servers}") String bootstrap) {
+        return new KafkaProducer<>(Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
+                ProducerConfig.CLIENT_ID_CONFIG, "chainfeed-api-webhooks",
+                ProducerConfig.ACKS_CONFIG, "all",
+                ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true,
+                ProducerConfig.MAX_BLOCK_MS_CONFIG, 15_000),
+                new StringSerializer(), new ByteArraySerializer());
+    }
+
+    @Bean(destroyMethod = "close")
+    Admin webhookAdmin(@Value("${spring.kafka.bootstrap-servers}") String bootstrap) {
+        return Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
+                AdminClientConfig.CLIENT_ID_CONFIG, "chainfeed-api-webhooks-admin",
+                AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000,
+                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 15_000));
+    }
+
+    @Bean
+    SubscriptionStore webhookSubscriptionStore(@Value("${spring.kafka.bootstrap-servers}") String bootstrap,
+            Producer<String, byte[]> webhookProducer) {
+        return new SubscriptionStore(bootstrap, webhookProducer);
+    }
+
+    @Bean
+    DeliveryStateStore webhookDeliveryStateStore(@Value("${spring.kafka.bootstrap-servers}") String bootstrap,
+            Producer<String, byte[]> webhookProducer) {
+        return new DeliveryStateStore(bootstrap, webhookProducer);
+    }
+
+    @Bean
+    TargetGuard webhookTargetGuard(WebhookProperties props) {
+        if (props.allowLoopback()) {
+            log.warn("webhook targets on loopback are allowed (chainfeed.webhooks.allow-loopback): local testing only");
+        }
+        return new TargetGuard(props.allowLoopback(), InetAddress::getAllByName);
+    }
+
+    @Bean
+    SubscriptionService webhookSubscriptionService(SubscriptionStore subscriptions, DeliveryStateStore states,
+            TargetGuard guard, Admin webhookAdmin, WebhookProperties props) {
+        Optional<SecretCipher> cipher = SecretCipher.fromConfig(props);
+        if (cipher.isEmpty()) {
+            log.warn("no webhook master key (chainfeed.webhooks.master-key or master-key-file): subscriptions cannot"
+                    + " be created and none is delivered");
+        }
+        return new SubscriptionService(subscriptions, states, cipher, guard, webhookAdmin, props, Clock.systemUTC());
+    }
+
+    @Bean(destroyMethod = "close")
+    WebhookSender webhookSender(TargetGuard guard, WebhookProperties props) {
+        return new WebhookSender(guard, props.connectTimeout(), props.requestTimeout(), Math.max(4, props.workers() * 2),
+                props.maxRedirects());
+    }
+
+    /**
+     * The deliveries; the engine runs only when this node delivers, a master key is set and a read source
+     * (the feed's read log) is there.
+     */
+    @Bean
+    WebhookDeliveries webhookDeliveries(SubscriptionStore subscriptions, DeliveryStateStore states,
+            SubscriptionService service, WebhookSender sender, WebhookProperties props,
+            ObjectProvider<ReadSource> source, Producer<String, byte[]> webhookProducer) {
+        WebhookEngine engine = null;
+        ReadSource readSource = source.getIfAvailable();
+        if (props.deliver() && SecretCipher.fromConfig(props).isPresent() && readSource != null) {
+            engine = new WebhookEngine(readSource, sender,
+                    new DeliveryPolicy(props.retrySchedule(), new SplittableRandom()),
+                    new KafkaDeliveryJournal(states, service, webhookProducer), Clock.systemUTC(), props.workers(),
+                    props.queueCapacity());
+        }
+        return new WebhookDeliveries(subscriptions, states, service, engine) {
+            @Override
+            public void stop() {
+                super.stop();
+                webhookProducer.close(Duration.ofSeconds(10));
+            }
+        };
+    }
+}

@@ -1,0 +1,191 @@
+package io.chainfeed.api.webhook;
+
+import io.chainfeed.avro.WebhookDeliveryState;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs one {@link SubscriptionWorker} per active subscription. Attempts run on a fixed pool of
+ * {@code workers} threads (each worker has at most one in flight, so one slow endpoint takes at most one
+ * thread); retry timers on one scheduler thread; opening and closing read sources on another.
+ * Thread-safe.
+ */
+public final class WebhookEngine implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(WebhookEngine.class);
+
+    private final ReadSource source;
+    private final WebhookSender sender;
+    private final DeliveryPolicy policy;
+    private final DeliveryJournal journal;
+    private final Clock clock;
+    private final int queueCapacity;
+    private final ThreadPoolExecutor attempts;
+    private final ScheduledExecutorService timers;
+    private final ExecutorService background;
+    private final Map<String, SubscriptionWorker> workers = new ConcurrentHashMap<>();
+
+    /**
+     * @param source        where reads come from
+     * @param sender        posts webhooks
+     * @param policy        what follows an attempt
+     * @param journal       where progress, dead letters and disabled subscriptions are recorded
+     * @param clock         the time source
+     * @param threads       attempts in flight at once
+     * @param queueCapacity reads held in memory per subscription
+     */
+    public WebhookEngine(ReadSource source, WebhookSender sender, DeliveryPolicy policy, DeliveryJournal journal,
+            Clock clock, int threads, int queueCapacity) {
+        this.source = source;
+        this.sender = sender;
+        this.policy = policy;
+        this.journal = journal;
+        this.clock = clock;
+        this.queueCapacity = queueCapacity;
+        this.attempts = new ThreadPoolExecutor(threads, threads, 60, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
+                named("webhook-attempt"));
+        this.timers = Executors.newSingleThreadScheduledExecutor(named("webhook-timer"));
+        this.background = Executors.newSingleThreadExecutor(named("webhook-source"));
+    }
+
+    /**
+     * Starts delivering a subscription, or gives a running one its new target (a rotated secret).
+     *
+     * @param target the subscription's target and keys
+     * @param stored its stored progress (the position to resume from)
+     */
+    public void upsert(WebhookTarget target, WebhookDeliveryState stored) {
+        SubscriptionWorker running = workers.get(target.subscriptionId());
+        if (running != null) {
+            running.update(target);
+            return;
+        }
+        SubscriptionWorker worker = new SubscriptionWorker(this, target, stored);
+        if (workers.putIfAbsent(target.subscriptionId(), worker) == null) {
+            worker.start();
+        } else {
+            workers.get(target.subscriptionId()).update(target);
+        }
+    }
+
+    /**
+     * Stops delivering a subscription (deleted or disabled); its stored progress stays as it is.
+     *
+     * @param subscriptionId the subscription
+     */
+    public void remove(String subscriptionId) {
+        SubscriptionWorker w = workers.remove(subscriptionId);
+        if (w != null) {
+            w.stop();
+        }
+    }
+
+    /**
+     * @param subscriptionId a subscription
+     * @return its live progress, if this engine delivers it
+     */
+    public Optional<WebhookDeliveryState> progress(String subscriptionId) {
+        return Optional.ofNullable(workers.get(subscriptionId)).map(SubscriptionWorker::snapshot);
+    }
+
+    /**
+     * @param subscriptionId a subscription
+     * @return whether this engine delivers it now
+     */
+    public boolean delivers(String subscriptionId) {
+        return workers.containsKey(subscriptionId);
+    }
+
+    /** @return the number of subscriptions being delivered */
+    public int size() {
+        return workers.size();
+    }
+
+    ReadSource source() {
+        return source;
+    }
+
+    WebhookSender sender() {
+        return sender;
+    }
+
+    DeliveryPolicy policy() {
+        return policy;
+    }
+
+    DeliveryJournal journal() {
+        return journal;
+    }
+
+    Clock clock() {
+        return clock;
+    }
+
+    int queueCapacity() {
+        return queueCapacity;
+    }
+
+    void attempt(Runnable task) {
+        attempts.execute(task);
+    }
+
+    ScheduledFuture<?> later(Runnable task, Duration delay) {
+        return timers.schedule(task, Math.max(0, delay.toMillis()), TimeUnit.MILLISECONDS);
+    }
+
+    void background(Runnable task) {
+        if (!background.isShutdown()) {
+            background.execute(task);
+        }
+    }
+
+    /**
+     * Stops every worker and waits (up to {@code grace}) for attempts in flight to finish and record
+     * their outcome; a webhook cut off here is sent again after a restart, under the same id.
+     *
+     * @param grace how long to wait for attempts in flight
+     */
+    public void close(Duration grace) {
+        workers.values().forEach(SubscriptionWorker::quiesce);
+        timers.shutdownNow();
+        background.shutdownNow();
+        attempts.shutdown();
+        try {
+            if (!attempts.awaitTermination(grace.toMillis(), TimeUnit.MILLISECONDS)) {
+                log.warn("webhook attempts still in flight after {}; they will be sent again after a restart", grace);
+                attempts.shutdownNow();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        workers.values().forEach(SubscriptionWorker::stop);
+        workers.clear();
+    }
+
+    @Override
+    public void close() {
+        close(Duration.ofSeconds(30));
+    }
+
+    private static ThreadFactory named(String prefix) {
+        AtomicInteger n = new AtomicInteger();
+        return r -> {
+            Thread t = new Thread(r, prefix + "-" + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        };
+    }
+}

@@ -1,0 +1,60 @@
+package io.chainfeed.api.webhook;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+/**
+ * Settings under {@code chainfeed.webhooks}.
+ *
+ * @param deliver        run deliveries on this API node (run them on exactly one node)
+ * @param allowLoopback  let targets on loopback ({@code 127.0.0.0/8}, {@code ::1}) through: local testing
+ *                       only; every other private or special address stays refused
+ * @param masterKey      base64 of the 32-byte AES key that seals the signing secrets (environment:
+ *                       {@code CHAINFEED_WEBHOOKS_MASTERKEY}); never committed
+ * @param masterKeyFile  a file holding that base64 key instead (the launcher writes one per run dir)
+ * @param secretGrace    how long a replaced signing secret keeps signing after a rotation
+ * @param maxAttempts    attempts per webhook, the first included, before it is dead-lettered
+ * @param initialDelay   ceiling of the delay before the second attempt
+ * @param multiplier     growth of that ceiling per further attempt
+ * @param maxDelay       largest ceiling
+ * @param maxRetryAfter  longest {@code Retry-After} honoured; longer answers wait this long
+ * @param connectTimeout TCP connect timeout per attempt
+ * @param requestTimeout time allowed for the endpoint's answer
+ * @param workers        attempts in flight at once, across subscriptions
+ * @param queueCapacity  reads held in memory per subscription before it is paused and replayed later
+ * @param maxPerKey      subscriptions one API key may hold
+ * @param maxRedirects   307/308 redirects followed per attempt, each target checked again
+ */
+@ConfigurationProperties("chainfeed.webhooks")
+public record WebhookProperties(Boolean deliver, Boolean allowLoopback, String masterKey, Path masterKeyFile,
+        Duration secretGrace, Integer maxAttempts, Duration initialDelay, Double multiplier, Duration maxDelay,
+        Duration maxRetryAfter, Duration connectTimeout, Duration requestTimeout, Integer workers,
+        Integer queueCapacity, Integer maxPerKey, Integer maxRedirects) {
+
+    public WebhookProperties {
+        deliver = deliver == null || deliver;
+        allowLoopback = allowLoopback != null && allowLoopback;
+        secretGrace = secretGrace != null ? secretGrace : Duration.ofHours(24);
+        maxAttempts = maxAttempts != null ? maxAttempts : 10;
+        initialDelay = initialDelay != null ? initialDelay : Duration.ofSeconds(5);
+        multiplier = multiplier != null ? multiplier : 3.0;
+        maxDelay = maxDelay != null ? maxDelay : Duration.ofHours(6);
+        maxRetryAfter = maxRetryAfter != null ? maxRetryAfter : Duration.ofHours(24);
+        connectTimeout = connectTimeout != null ? connectTimeout : Duration.ofSeconds(5);
+        requestTimeout = requestTimeout != null ? requestTimeout : Duration.ofSeconds(15);
+        workers = workers != null ? workers : 8;
+        queueCapacity = queueCapacity != null ? queueCapacity : 256;
+        maxPerKey = maxPerKey != null ? maxPerKey : 25;
+        maxRedirects = maxRedirects != null ? maxRedirects : 3;
+        if (maxAttempts < 1 || workers < 1 || queueCapacity < 1 || maxPerKey < 0 || maxRedirects < 0 || multiplier < 1) {
+            throw new IllegalArgumentException("chainfeed.webhooks: max-attempts, workers and queue-capacity must be"
+                    + " at least 1, multiplier at least 1, max-per-key and max-redirects not negative");
+        }
+    }
+
+    /** @return the retry schedule these settings describe */
+    public RetrySchedule retrySchedule() {
+        return new RetrySchedule(maxAttempts, initialDelay, multiplier, maxDelay, maxRetryAfter);
+    }
+}

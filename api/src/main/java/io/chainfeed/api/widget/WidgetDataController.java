@@ -1,0 +1,142 @@
+package io.chainfeed.api.widget;
+
+import co.elastic.clients.elasticsearch.ElasticsearchClient;
+import co.elastic.clients.elasticsearch._types.SortOrder;
+import co.elastic.clients.elasticsearch.core.SearchResponse;
+import co.elastic.clients.elasticsearch.core.search.Hit;
+import io.chainfeed.api.chain.ChainStateCache;
+import io.chainfeed.api.chain.ChainViews;
+import io.chainfeed.api.feed.LogPosition;
+import io.chainfeed.api.feed.ReadLog;
+import io.chainfeed.api.feed.Selector;
+import io.chainfeed.api.search.ReadSearch;
+import io.chainfeed.api.web.BadRequestException;
+import io.chainfeed.api.web.NotFoundException;
+import io.chainfeed.avro.LayerState;
+import io.chainfeed.infra.ReadsIndex;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Pattern;
+import org.springframework.http.CacheControl;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+
+/**
+ * The data behind the widgets, for pages on a partner's allowed origins (see {@link PartnerAccess}:
+ * {@code key} parameter, {@code Origin}, CORS, rate limit):
+ * <ul>
+ * <li>{@code GET /widget/v1/data/term/{slug}}: a glossary term card; 404 for an unknown term.</li>
+ * <li>{@code GET /widget/v1/data/feed?topic=<selector>&limit=1..20}: the newest reads of a topic
+ * (selector grammar in {@link Selector}; a bad one is a 400), newest first, with the topic's page and
+ * {@code lastEventId}, where the live stream ({@link WidgetStreamController}) should start.</li>
+ * <li>{@code GET /widget/v1/data/chain}: the chain's layers, tightest first, with {@code asOf}.</li>
+ * </ul>
+ * Every answer carries the disclaimer; no cookie is set.
+ */
+@RestController
+@RequestMapping("/widget/v1/data")
+class WidgetDataController {
+    static final Pattern SLUG = Pattern.compile("[a-z0-9][a-z0-9-]{0,79}");
+    static final int MAX_LIMIT = 20;
+    private static final CacheControl CACHE = CacheControl.maxAge(java.time.Duration.ofSeconds(30));
+
+    private final PartnerAccess access;
+    private final ReadSearch search;
+    private final ElasticsearchClient es;
+    private final ChainStateCache chain;
+    private final ReadLog readLog;
+    private final WidgetUrls urls;
+
+    WidgetDataController(PartnerAccess access, ReadSearch search, ElasticsearchClient es, ChainStateCache chain,
+            ReadLog readLog, WidgetUrls urls) {
+        this.access = access;
+        this.search = search;
+        this.es = es;
+        this.chain = chain;
+        this.readLog = readLog;
+        this.urls = urls;
+    }
+
+    @GetMapping("/term/{slug}")
+    ResponseEntity<Map<String, Object>> term(@PathVariable String slug, @RequestParam(required = false) String key,
+            HttpServletRequest request, HttpServletResponse response) throws IOException {
+        access.check(key, PartnerAccess.Use.DATA, request, response);
+        if (!SLUG.matcher(slug).matches()) {
+            throw new NotFoundException("no glossary term '" + slug + "'");
+        }
+        Map<String, Object> doc = search.get("term:" + slug)
+                .orElseThrow(() -> new NotFoundException("no glossary term '" + slug + "'"));
+        Map<String, Object> body = WidgetViews.read(doc, true);
+        body.put("url", urls.origin(request) + "/terms/" + slug);
+        body.put("disclaimer", WidgetViews.DISCLAIMER);
+        return ResponseEntity.ok().cacheControl(CACHE).body(body);
+    }
+
+    @GetMapping("/feed")
+    @SuppressWarnings("rawtypes")
+    ResponseEntity<Map<String, Object>> feed(@RequestParam(required = false) String topic,
+            @RequestParam(defaultValue = "5") int limit, @RequestParam(required = false) String key,
+            HttpServletRequest request, HttpServletResponse response) throws IOException {
+        access.check(key, PartnerAccess.Use.DATA, request, response);
+        Selector selector = Selector.parse(topic);
+        if (limit < 1 || limit > MAX_LIMIT) {
+            throw new BadRequestException("invalid-parameter", "limit must be 1 to " + MAX_LIMIT);
+        }
+        // Where the live stream should start: taken before the query, and a page back on every partition,
+        // so that a read written just before (and not indexed yet) still arrives; the widget replaces a read
+        // it already shows and keeps newest first, so the overlap shows nothing twice.
+        Optional<LogPosition> end = readLog.end();
+        SearchResponse<Map> r = es.search(s -> s.index(ReadsIndex.ALIAS)
+                .query(selector.toQuery())
+                .size(limit)
+                .sort(o -> o.field(f -> f.field("updatedAt").order(SortOrder.Desc)))
+                .sort(o -> o.field(f -> f.field("id").order(SortOrder.Asc)))
+                .source(src -> src.filter(f -> f.includes(WidgetViews.FIELDS))), Map.class);
+        List<Map<String, Object>> items = new ArrayList<>();
+        for (Hit<Map> hit : r.hits().hits()) {
+            @SuppressWarnings("unchecked")
+            Map<String, Object> doc = hit.source();
+            items.add(WidgetViews.read(doc, false));
+        }
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("topic", selector.canonical());
+        body.put("url", WidgetViews.topicPage(urls.origin(request), selector));
+        body.put("items", items);
+        body.put("lastEventId", end.map(p -> back(p, limit).text()).orElse(null));
+        body.put("disclaimer", WidgetViews.DISCLAIMER);
+        return ResponseEntity.ok().cacheControl(CACHE).body(body);
+    }
+
+    /** @return the position {@code n} records before {@code p} on every partition (not before offset 0) */
+    static LogPosition back(LogPosition p, int n) {
+        Map<Integer, Long> offsets = new java.util.TreeMap<>();
+        p.offsets().forEach((partition, next) -> offsets.put(partition, Math.max(0, next - n)));
+        return LogPosition.of(offsets);
+    }
+
+    @GetMapping("/chain")
+    ResponseEntity<Map<String, Object>> chain(@RequestParam(required = false) String key,
+            HttpServletRequest request, HttpServletResponse response) {
+        access.check(key, PartnerAccess.Use.DATA, request, response);
+        List<LayerState> layers = new ArrayList<>(chain.all());
+        layers.sort(Comparator.comparingDouble((LayerState s) -> -s.getPressure()).thenComparing(LayerState::getId));
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("asOf", layers.stream().map(ChainViews::asOf).filter(a -> a != null).max(Comparator.naturalOrder())
+                .orElse(null));
+        body.put("layers", layers.stream().map(WidgetViews::layer).toList());
+        body.put("url", urls.origin(request) + "/chain");
+        body.put("disclaimer", WidgetViews.DISCLAIMER);
+        return ResponseEntity.ok().cacheControl(CACHE).body(body);
+    }
+}

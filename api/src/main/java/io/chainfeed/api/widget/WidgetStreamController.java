@@ -1,0 +1,52 @@
+package io.chainfeed.api.widget;
+
+import io.chainfeed.api.feed.InvalidEventIdException;
+import io.chainfeed.api.feed.LogPosition;
+import io.chainfeed.api.feed.ReadLog;
+import io.chainfeed.api.feed.Selector;
+import io.chainfeed.api.feed.SseStreams;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.RequestHeader;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+
+/**
+ * {@code GET /widget/v1/data/stream?topic=<selector>&key=<partner key>[&lastEventId=<id>]}: the live
+ * feed widget's Server-Sent Events, for pages on the key's allowed origins ({@link PartnerAccess}: CORS,
+ * rate limit, one request per connection). The stream is the feeds' own
+ * ({@code /api/v1/feeds/stream}: events {@code ready}, {@code read}, {@code deleted}; ids are log
+ * positions; {@code Last-Event-ID} or {@code lastEventId} resumes exactly). Errors before the stream
+ * starts are problem details (400 for a bad topic or id, 401/403/429 from the access check).
+ */
+@RestController
+class WidgetStreamController {
+    private final PartnerAccess access;
+    private final SseStreams streams;
+    private final ReadLog readLog;
+
+    WidgetStreamController(PartnerAccess access, SseStreams streams, ReadLog readLog) {
+        this.access = access;
+        this.streams = streams;
+        this.readLog = readLog;
+    }
+
+    @GetMapping("/widget/v1/data/stream")
+    void stream(@RequestParam(required = false) String topic, @RequestParam(required = false) String key,
+            @RequestParam(name = "lastEventId", required = false) String lastEventIdParam,
+            @RequestHeader(name = "Last-Event-ID", required = false) String lastEventIdHeader,
+            HttpServletRequest request, HttpServletResponse response) throws IOException {
+        access.check(key, PartnerAccess.Use.DATA, request, response);
+        Selector selector = Selector.parse(topic);
+        String id = lastEventIdHeader != null && !lastEventIdHeader.isBlank() ? lastEventIdHeader : lastEventIdParam;
+        LogPosition from = id == null || id.isBlank() ? null : LogPosition.parse(id.strip());
+        int partitions = readLog.end().map(LogPosition::partitionLimit).orElse(-1);
+        if (from != null && partitions > 0 && from.partitionLimit() > partitions) {
+            throw new InvalidEventIdException("the event id names partition " + (from.partitionLimit() - 1)
+                    + ", but the reads log has " + partitions + " partitions");
+        }
+        streams.open(request, response, selector, from);
+    }
+}

@@ -1,0 +1,99 @@
+package io.chainfeed.api.widget;
+
+import io.chainfeed.api.feed.Selector;
+import io.chainfeed.avro.LayerState;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The small JSON views the widgets render: only what a card or a list line shows, so the answers stay
+ * small. Field names follow the read documents ({@code id}, {@code kind}, {@code slug}, {@code title},
+ * {@code summary}, {@code layers[].id/name}, {@code updatedAt} as ISO-8601 UTC), which the live events
+ * share, so the script renders both the same way.
+ */
+final class WidgetViews {
+    /** Shown by every widget, and sent with every answer. */
+    static final String DISCLAIMER = "chainfeed is research, not advice: it summarises public sources and says "
+            + "nothing about what to buy or sell.";
+    /** The read fields a widget needs (Elasticsearch source filter). */
+    static final List<String> FIELDS = List.of("id", "kind", "slug", "title", "summary", "layers.id", "layers.name",
+            "companies.name", "companies.symbol", "companies.primary", "sources", "updatedAt");
+    private static final int MAX_COMPANIES = 12;
+    private static final Pattern SINGLE_TEST = Pattern.compile("(layer|company|term):(\\S+)");
+
+    private WidgetViews() {
+    }
+
+    /**
+     * @param doc     a read document from the index
+     * @param details also the companies (primary subjects first, at most 12) and the sources (term card)
+     * @return id, kind, slug, title, summary, layers [{id, name}], updatedAt, and with details companies
+     *         [{name, symbol}] and sources [{name, url}]
+     */
+    @SuppressWarnings("unchecked")
+    static Map<String, Object> read(Map<String, Object> doc, boolean details) {
+        Map<String, Object> v = new LinkedHashMap<>();
+        for (String k : List.of("id", "kind", "slug", "title", "summary")) {
+            v.put(k, doc.get(k));
+        }
+        List<Map<String, Object>> layers = (List<Map<String, Object>>) doc.getOrDefault("layers", List.of());
+        v.put("layers", layers.stream().map(l -> pick(l, "id", "name")).toList());
+        if (details) {
+            List<Map<String, Object>> companies = (List<Map<String, Object>>) doc.getOrDefault("companies", List.of());
+            v.put("companies", companies.stream()
+                    .sorted((a, b) -> Boolean.compare(Boolean.TRUE.equals(b.get("primary")), Boolean.TRUE.equals(a.get("primary"))))
+                    .limit(MAX_COMPANIES).map(c -> pick(c, "name", "symbol")).toList());
+            List<Map<String, Object>> sources = (List<Map<String, Object>>) doc.getOrDefault("sources", List.of());
+            v.put("sources", sources.stream().map(s -> pick(s, "name", "url")).toList());
+        }
+        v.put("updatedAt", doc.get("updatedAt"));
+        return v;
+    }
+
+    /**
+     * @param s a layer's live state
+     * @return id, name, status and trend (lower case), pressure
+     */
+    static Map<String, Object> layer(LayerState s) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("id", s.getId());
+        m.put("name", s.getName());
+        m.put("status", s.getStatus().name().toLowerCase(Locale.ROOT));
+        m.put("trend", s.getTrend().name().toLowerCase(Locale.ROOT));
+        m.put("pressure", s.getPressure());
+        return m;
+    }
+
+    /**
+     * The page of our site a topic's feed links to: the layer, company or term page for a selector of one
+     * such test, the search page otherwise.
+     *
+     * @param origin   our origin
+     * @param selector the topic
+     * @return an absolute URL
+     */
+    static String topicPage(String origin, Selector selector) {
+        Matcher m = SINGLE_TEST.matcher(selector.canonical());
+        if (!m.matches()) {
+            return origin + "/";
+        }
+        String section = switch (m.group(1)) {
+            case "layer" -> "/layers/";
+            case "company" -> "/companies/";
+            default -> "/terms/";
+        };
+        return origin + section + WidgetUrls.encode(m.group(2));
+    }
+
+    private static Map<String, Object> pick(Map<String, Object> from, String... keys) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        for (String k : keys) {
+            m.put(k, from.get(k));
+        }
+        return m;
+    }
+}

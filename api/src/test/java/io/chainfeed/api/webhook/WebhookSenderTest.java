@@ -1,0 +1,192 @@
+package io.chainfeed.api.webhook;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.sun.net.httpserver.HttpServer;
+import io.chainfeed.infra.net.AddressGuard;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The sender against a real HTTP server on loopback (the JDK's), with the guard checking each connection. */
+class WebhookSenderTest {
+    private HttpServer server;
+    private final List<String> seen = new CopyOnWriteArrayList<>();
+    private int port;
+
+    @BeforeEach
+    void startServer() throws IOException {
+        server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        server.createContext("/", exchange -> {
+            String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
+            seen.add(exchange.getRequestMethod() + " " + exchange.getRequestURI().getPath() + " "
+                    + exchange.getRequestHeaders().getFirst("webhook-id") + " " + body);
+            String path = exchange.getRequestURI().getPath();
+            switch (path) {
+                case "/ok" -> reply(exchange, 204, null, null);
+                case "/busy" -> {
+                    exchange.getResponseHeaders().add("Retry-After", "7");
+                    reply(exchange, 429, null, "slow down");
+                }
+                case "/moved" -> reply(exchange, 308, "/ok", null);
+                case "/found" -> reply(exchange, 302, "/ok", null);
+                case "/to-metadata" -> reply(exchange, 307, "http://169.254.169.254/latest/meta-data/", null);
+                case "/to-ftp" -> reply(exchange, 307, "ftp://example.com/", null);
+                case "/loop" -> reply(exchange, 307, "/loop", null);
+                case "/big" -> {
+                    exchange.sendResponseHeaders(200, 0);
+                    try (OutputStream out = exchange.getResponseBody()) {
+                        byte[] chunk = new byte[64 * 1024];
+                        for (int i = 0; i < 32; i++) {
+                            out.write(chunk);
+                        }
+                    } catch (IOException e) {
+                        // the sender hung up after its limit: expected
+                    }
+                }
+                default -> reply(exchange, 500, null, "boom");
+            }
+        });
+        server.start();
+        port = server.getAddress().getPort();
+    }
+
+    private static void reply(com.sun.net.httpserver.HttpExchange exchange, int status, String location, String body)
+            throws IOException {
+        if (location != null) {
+            exchange.getResponseHeaders().add("Location", location);
+        }
+        byte[] b = body == null ? new byte[0] : body.getBytes(StandardCharsets.UTF_8);
+        exchange.sendResponseHeaders(status, b.length == 0 ? -1 : b.length);
+        if (b.length > 0) {
+            exchange.getResponseBody().write(b);
+        }
+        exchange.close();
+    }
+
+    @AfterEach
+    void stopServer() {
+        server.stop(0);
+    }
+
+    private WebhookSender sender(TargetGuard guard) {
+        return new WebhookSender(guard, Duration.ofSeconds(2), Duration.ofSeconds(5), 4, 3);
+    }
+
+    private URI url(String host, String path) {
+        return URI.create("http://" + host + ":" + port + path);
+    }
+
+    private static final Map<String, String> HEADERS = Map.of("webhook-id", "msg_1", "webhook-timestamp", "1",
+            "webhook-signature", "v1,x");
+
+    @Test
+    void postsTheBodyAndHeadersAndReadsTheStatus() {
+        try (WebhookSender s = sender(new TargetGuard(true, InetAddress::getAllByName))) {
+            WebhookSender.Outcome o = s.send(url("127.0.0.1", "/ok"), "{\"a\":1}", HEADERS);
+            assertThat(o.success()).isTrue();
+            assertThat(o.status()).hasValue(204);
+            assertThat(seen).containsExactly("POST /ok msg_1 {\"a\":1}");
+            WebhookSender.Outcome busy = s.send(url("localhost", "/busy"), "{}", HEADERS);
+            assertThat(busy.status()).hasValue(429);
+            assertThat(busy.retryAfter()).hasValue("7");
+            assertThat(busy.error()).hasValue("the endpoint answered 429");
+        }
+    }
+
+    @Test
+    void refusesLoopbackAtConnectTimeWithoutTheSetting() {
+        try (WebhookSender s = sender(new TargetGuard(false, InetAddress::getAllByName))) {
+            for (String host : new String[] {"127.0.0.1", "localhost", "[::ffff:127.0.0.1]"}) {
+                WebhookSender.Outcome o = s.send(url(host, "/ok"), "{}", HEADERS);
+                assertThat(o.refused()).as(host).isTrue();
+                assertThat(o.status()).isEmpty();
+            }
+        }
+        assertThat(seen).as("no request reached the server").isEmpty();
+    }
+
+    @Test
+    void connectsToTheAddressItCheckedSoADnsAnswerThatChangesIsCaught() {
+        // First answer (the check at creation) is public; every later one (at connect) is loopback.
+        AtomicInteger lookups = new AtomicInteger();
+        AddressGuard.Resolver rebinding = host -> new InetAddress[] {InetAddress.getByAddress(host,
+                lookups.getAndIncrement() == 0 ? new byte[] {93, (byte) 184, (byte) 215, 14} : new byte[] {127, 0, 0, 1})};
+        TargetGuard guard = new TargetGuard(false, rebinding);
+        try (WebhookSender s = sender(guard)) {
+            URI target = URI.create("http://rebind.example.com:" + port + "/ok");
+            assertThat(guard.check(target.toString())).isEqualTo(target);
+            WebhookSender.Outcome o = s.send(target, "{}", HEADERS);
+            assertThat(o.refused()).isTrue();
+            assertThat(o.error().orElseThrow()).contains("127.0.0.1", "loopback");
+        } catch (RefusedTargetException e) {
+            throw new AssertionError(e);
+        }
+        assertThat(seen).isEmpty();
+    }
+
+    @Test
+    void follows307And308KeepingThePostAndChecksEveryHop() {
+        try (WebhookSender s = sender(new TargetGuard(true, InetAddress::getAllByName))) {
+            assertThat(s.send(url("127.0.0.1", "/moved"), "{\"b\":2}", HEADERS).status()).hasValue(204);
+            assertThat(seen).containsExactly("POST /moved msg_1 {\"b\":2}", "POST /ok msg_1 {\"b\":2}");
+            seen.clear();
+
+            WebhookSender.Outcome metadata = s.send(url("127.0.0.1", "/to-metadata"), "{}", HEADERS);
+            assertThat(metadata.refused()).isTrue();
+            assertThat(metadata.error().orElseThrow()).startsWith("redirect refused").contains("169.254.169.254");
+
+            WebhookSender.Outcome ftp = s.send(url("127.0.0.1", "/to-ftp"), "{}", HEADERS);
+            assertThat(ftp.success()).isFalse();
+            assertThat(ftp.error().orElseThrow()).startsWith("redirect refused");
+
+            WebhookSender.Outcome loop = s.send(url("127.0.0.1", "/loop"), "{}", HEADERS);
+            assertThat(loop.error()).hasValue("more than 3 redirects");
+            assertThat(seen).filteredOn(l -> l.startsWith("POST /loop")).hasSize(4);
+        }
+    }
+
+    @Test
+    void otherRedirectsAreFailuresNotFollowed() {
+        try (WebhookSender s = sender(new TargetGuard(true, InetAddress::getAllByName))) {
+            WebhookSender.Outcome o = s.send(url("127.0.0.1", "/found"), "{}", HEADERS);
+            assertThat(o.success()).isFalse();
+            assertThat(o.status()).hasValue(302);
+            assertThat(o.error().orElseThrow()).contains("not followed");
+        }
+        assertThat(seen).hasSize(1);
+    }
+
+    @Test
+    void readsOnlyTheStartOfALongAnswer() {
+        try (WebhookSender s = sender(new TargetGuard(true, InetAddress::getAllByName))) {
+            assertThat(s.send(url("127.0.0.1", "/big"), "{}", HEADERS).status()).hasValue(200);
+            assertThat(s.send(url("127.0.0.1", "/ok"), "{}", HEADERS).status()).hasValue(204);
+        }
+    }
+
+    @Test
+    void reportsConnectionFailures() throws IOException {
+        int closed;
+        try (java.net.ServerSocket probe = new java.net.ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            closed = probe.getLocalPort();
+        }
+        try (WebhookSender s = sender(new TargetGuard(true, InetAddress::getAllByName))) {
+            WebhookSender.Outcome o = s.send(URI.create("http://127.0.0.1:" + closed + "/"), "{}", HEADERS);
+            assertThat(o.status()).isEmpty();
+            assertThat(o.refused()).isFalse();
+            assertThat(o.error().orElseThrow()).isNotBlank();
+        }
+    }
+}
