@@ -34,6 +34,18 @@ class LogPositionTest {
     }
 
     @Test
+    void equalWhenTheSamePartitionsHaveTheSameOffsets() {
+        LogPosition p = LogPosition.parse("0:15,1:7,2:22");
+        assertThat(LogPosition.ofArray(new long[] {15, 7, 22})).isEqualTo(p).hasSameHashCodeAs(p);
+        assertThat(LogPosition.ofArray(new long[] {15, 7, 23})).isNotEqualTo(p);
+        assertThat(LogPosition.parse("0:15,1:7")).isNotEqualTo(p);
+        assertThat(p).isNotEqualTo(LogPosition.parse("0:15,1:7"));
+        assertThat(LogPosition.parse("1:9")).isEqualTo(LogPosition.of(Map.of(1, 9L)))
+                .isNotEqualTo(LogPosition.parse("0:0,1:9"));
+        assertThat(LogPosition.start()).isEqualTo(LogPosition.of(Map.of())).isNotEqualTo(p);
+    }
+
+    @Test
     void largestOffsetsParse() {
         assertThat(LogPosition.parse("0:" + Long.MAX_VALUE).next(0)).isEqualTo(Long.MAX_VALUE);
         assertThat(LogPosition.parse("1023:0").partitionLimit()).isEqualTo(1024);

@@ -55,6 +55,21 @@ class ReadPayloadsTest {
     }
 
     @Test
+    void anSseFrameIsBuiltOncePerPositionAndShared() {
+        ReadEvent e = new ReadEvent(1, 8, READ.getId(), READ, 0L);
+        LogPosition after = LogPosition.parse("0:3,1:9");
+        byte[] frame = e.sseFrame(after);
+        assertThat(new String(frame, StandardCharsets.UTF_8)).isEqualTo("id: 0:3,1:9\nevent: read\ndata: "
+                + new String(e.json(), StandardCharsets.UTF_8) + "\n\n");
+        assertThat(e.sseFrame(LogPosition.parse("1:9,0:3"))).isSameAs(frame);
+        byte[] other = e.sseFrame(LogPosition.parse("0:4,1:9"));
+        assertThat(new String(other, StandardCharsets.UTF_8)).startsWith("id: 0:4,1:9\nevent: read\ndata: {");
+        ReadEvent gone = new ReadEvent(0, 2, "signal:gone", null, 0L);
+        assertThat(new String(gone.sseFrame(after), StandardCharsets.UTF_8))
+                .isEqualTo("id: 0:3,1:9\nevent: deleted\ndata: {\"id\":\"signal:gone\"}\n\n");
+    }
+
+    @Test
     void aDeletionCarriesOnlyTheId() {
         assertThat(new String(ReadPayloads.json(null, "signal:gone"), StandardCharsets.UTF_8))
                 .isEqualTo("{\"id\":\"signal:gone\"}");
