@@ -33,7 +33,9 @@ import org.springframework.util.unit.DataSize;
  *
  * <p>Settings ({@code chainfeed.api.feed.*}): {@code heartbeat} (15s), {@code retry} (3s: the
  * reconnection delay sent to clients), {@code buffer-events} (256: events queued per client before it
- * is closed as too slow), {@code stall-timeout} (60s), {@code writer-threads} (2).
+ * is closed as too slow), {@code stall-timeout} (60s), {@code writer-threads} (2), {@code response-buffer}
+ * (4KB: the container's output buffer of each stream, held as long as the stream is open; a frame larger
+ * than it is written straight through).
  */
 @Component
 public class SseStreams implements SmartLifecycle {

@@ -40,8 +40,8 @@ import org.apache.kafka.common.serialization.StringSerializer;
  * Load harness for {@code GET /api/v1/feeds/stream} (not a test: run by hand against a running API, see
  * README "SSE load benchmark"). It opens N concurrent SSE subscribers (HTTP/1.1, one connection each, no
  * thread per connection: by default {@link RawSseClients}, plain non-blocking sockets on two threads;
- * with {@code --client jdk} java.net.http parsing line by line, which costs the shared CPU several
- * times more per event), waits until every one has its
+ * with {@code --client jdk} java.net.http parsing line by line, which costs the shared CPU about
+ * twice as much per event), waits until every one has its
  * {@code ready} event, measures the API's heap after a full GC ({@code jcmd}), publishes M reads
  * straight to {@code chainfeed.reads.v1} (plain producer, acks=all) at a fixed rate, and records, for
  * every subscriber and read, the time from the broker's acknowledgement (the record is committed and
