@@ -1,6 +1,6 @@
 package io.chainfeed.api.webhook;
 
-import io.chainfeed.infra.net.GuardedDnsResolver;
+import io.chainfeed.infra.net.GuardedHttpClients;
 import io.chainfeed.infra.net.RefusedAddressException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -15,12 +15,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import org.apache.hc.client5.http.classic.methods.HttpPost;
-import org.apache.hc.client5.http.config.ConnectionConfig;
-import org.apache.hc.client5.http.config.RequestConfig;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
-import org.apache.hc.client5.http.impl.classic.HttpClients;
-import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
-import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuilder;
 import org.apache.hc.core5.http.ClassicHttpResponse;
 import org.apache.hc.core5.http.ContentType;
 import org.apache.hc.core5.http.Header;
@@ -29,11 +24,9 @@ import org.apache.hc.core5.http.HttpHost;
 import org.apache.hc.core5.http.io.entity.ByteArrayEntity;
 import org.apache.hc.core5.http.io.entity.EntityUtils;
 import org.apache.hc.core5.io.CloseMode;
-import org.apache.hc.core5.util.TimeValue;
-import org.apache.hc.core5.util.Timeout;
 
 /**
- * Posts one webhook: Apache HttpClient 5 with infra's {@link GuardedDnsResolver} (the target guard's
+ * Posts one webhook: Apache HttpClient 5 with infra's {@link io.chainfeed.infra.net.GuardedDnsResolver} (through {@link GuardedHttpClients}) (the target guard's
  * address check as the DNS step, so it connects to exactly the checked addresses), no proxy, no cookies, no
  * automatic retries and no redirect handling of its own. A {@code 307} or {@code 308} answer is followed
  * by hand (the method and body are kept), at most {@code maxRedirects} times, each new URL checked for
@@ -72,7 +65,6 @@ public final class WebhookSender implements AutoCloseable {
 
     private final TargetGuard guard;
     private final int maxRedirects;
-    private final PoolingHttpClientConnectionManager connections;
     private final CloseableHttpClient client;
     private final Duration totalTimeout;
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -93,31 +85,8 @@ public final class WebhookSender implements AutoCloseable {
         this.guard = guard;
         this.maxRedirects = maxRedirects;
         this.totalTimeout = connectTimeout.plus(requestTimeout).plus(requestTimeout);
-        this.connections = PoolingHttpClientConnectionManagerBuilder.create()
-                .setDnsResolver(new GuardedDnsResolver(guard.addresses()))
-                .setMaxConnTotal(maxConnections)
-                .setMaxConnPerRoute(2)
-                .setDefaultConnectionConfig(ConnectionConfig.custom()
-                        .setConnectTimeout(Timeout.of(connectTimeout))
-                        .setSocketTimeout(Timeout.of(requestTimeout))
-                        .setTimeToLive(TimeValue.ofMinutes(1))
-                        .build())
-                .build();
-        this.client = HttpClients.custom()
-                .setConnectionManager(connections)
-                .disableRedirectHandling()
-                .disableAutomaticRetries()
-                .disableCookieManagement()
-                .disableAuthCaching()
-                .disableContentCompression()
-                .setUserAgent("chainfeed-webhooks/0.1")
-                .setDefaultRequestConfig(RequestConfig.custom()
-                        .setResponseTimeout(Timeout.of(requestTimeout))
-                        .setConnectionRequestTimeout(Timeout.of(requestTimeout))
-                        .setRedirectsEnabled(false)
-                        .setAuthenticationEnabled(false)
-                        .build())
-                .build();
+        this.client = GuardedHttpClients.create(guard.addresses(), connectTimeout, requestTimeout, maxConnections,
+                "chainfeed-webhooks/0.1");
     }
 
     /**
@@ -219,6 +188,5 @@ public final class WebhookSender implements AutoCloseable {
     public void close() {
         timer.shutdownNow();
         client.close(CloseMode.IMMEDIATE);
-        connections.close(CloseMode.IMMEDIATE);
     }
 }

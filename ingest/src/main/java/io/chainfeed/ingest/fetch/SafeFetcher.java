@@ -2,7 +2,7 @@ package io.chainfeed.ingest.fetch;
 
 import io.chainfeed.infra.net.AddressGuard;
 import io.chainfeed.infra.net.AddressPolicy;
-import io.chainfeed.infra.net.GuardedDnsResolver;
+import io.chainfeed.infra.net.GuardedHttpClients;
 import io.chainfeed.infra.net.RefusedAddressException;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -18,26 +18,19 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import org.apache.hc.client5.http.classic.methods.HttpGet;
-import org.apache.hc.client5.http.config.ConnectionConfig;
-import org.apache.hc.client5.http.config.RequestConfig;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
-import org.apache.hc.client5.http.impl.classic.HttpClients;
-import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
-import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuilder;
 import org.apache.hc.core5.http.ClassicHttpResponse;
 import org.apache.hc.core5.http.Header;
 import org.apache.hc.core5.http.HttpEntity;
 import org.apache.hc.core5.http.HttpHost;
 import org.apache.hc.core5.io.CloseMode;
-import org.apache.hc.core5.util.TimeValue;
-import org.apache.hc.core5.util.Timeout;
 
 /**
  * Fetches public http(s) pages, refusing any host that resolves to an address that is not globally
  * routable ({@link AddressPolicy}: loopback, private, link-local, CGNAT, multicast ...) unless private
  * fetches are allowed for local use.
  *
- * <p>Apache HttpClient 5 does the fetching, with infra's {@link GuardedDnsResolver} as its DNS step: the
+ * <p>Apache HttpClient 5 does the fetching, with infra's {@link io.chainfeed.infra.net.GuardedDnsResolver} (through {@link GuardedHttpClients}) as its DNS step: the
  * host of every connection is resolved and checked there, and the connection goes to exactly the
  * checked addresses, so a DNS answer that changes after the check (rebinding) cannot reach a private
  * address. Each hop is also checked before its request (scheme, host, addresses), for a clear error.
@@ -57,7 +50,6 @@ public final class SafeFetcher implements AutoCloseable {
 
     private final AddressGuard guard;
     private final Duration totalTimeout;
-    private final PoolingHttpClientConnectionManager connections;
     private final CloseableHttpClient client;
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "fetch-deadlines");
@@ -84,31 +76,7 @@ public final class SafeFetcher implements AutoCloseable {
     SafeFetcher(AddressGuard guard, Duration connectTimeout, Duration idleTimeout, Duration totalTimeout) {
         this.guard = guard;
         this.totalTimeout = totalTimeout;
-        this.connections = PoolingHttpClientConnectionManagerBuilder.create()
-                .setDnsResolver(new GuardedDnsResolver(guard))
-                .setMaxConnTotal(8)
-                .setMaxConnPerRoute(2)
-                .setDefaultConnectionConfig(ConnectionConfig.custom()
-                        .setConnectTimeout(Timeout.of(connectTimeout))
-                        .setSocketTimeout(Timeout.of(idleTimeout))
-                        .setTimeToLive(TimeValue.ofMinutes(1))
-                        .build())
-                .build();
-        this.client = HttpClients.custom()
-                .setConnectionManager(connections)
-                .disableRedirectHandling()
-                .disableAutomaticRetries()
-                .disableCookieManagement()
-                .disableAuthCaching()
-                .disableContentCompression()
-                .setUserAgent(USER_AGENT)
-                .setDefaultRequestConfig(RequestConfig.custom()
-                        .setResponseTimeout(Timeout.of(idleTimeout))
-                        .setConnectionRequestTimeout(Timeout.of(idleTimeout))
-                        .setRedirectsEnabled(false)
-                        .setAuthenticationEnabled(false)
-                        .build())
-                .build();
+        this.client = GuardedHttpClients.create(guard, connectTimeout, idleTimeout, 8, USER_AGENT);
     }
 
     /**
@@ -240,6 +208,5 @@ public final class SafeFetcher implements AutoCloseable {
     public void close() {
         timer.shutdownNow();
         client.close(CloseMode.IMMEDIATE);
-        connections.close(CloseMode.IMMEDIATE);
     }
 }
