@@ -291,9 +291,36 @@ class FeedStreamIT {
                 assertThat(ids(all1)).noneMatch(id -> id.startsWith("signal:sse-fab-"));
                 // The signals of the other layer did reach the log and the other reader.
                 assertThat(ids(watcher.reads())).contains("signal:sse-fab-1", "signal:sse-fab-2", "signal:sse-fab-3");
+
+                moreResumingReadersThanReplayWorkersAreAllServed(bootstrap, first);
             }
         }
         disconnectedClientsAreForgotten();
+    }
+
+    /**
+     * Five readers resume at once from the same early id and stay connected, more than the two replay
+     * workers: each gets exactly what it missed and then goes live (a replay that has read everything must
+     * hand over even though the log's transaction markers sit between its last record and the tail).
+     */
+    private void moreResumingReadersThanReplayWorkersAreAllServed(String bootstrap, LogPosition from) throws Exception {
+        List<Client> clients = new ArrayList<>();
+        List<BackgroundEventSource> sources = new ArrayList<>();
+        try {
+            for (int i = 0; i < 5; i++) {
+                Client c = new Client();
+                clients.add(c);
+                sources.add(connect(MEMORY, from.toString(), c));
+            }
+            await().atMost(Duration.ofSeconds(60)).until(() -> clients.stream().allMatch(c -> c.has("signal:sse-mem-7")));
+            signal("sse-mem-8", true);
+            await().atMost(Duration.ofSeconds(60)).until(() -> clients.stream().allMatch(c -> c.has("signal:sse-mem-8")));
+            for (Client c : clients) {
+                assertExactly(c.reads(), expected(bootstrap, from, MEMORY, LogPosition.parse(c.lastEventId())));
+            }
+        } finally {
+            sources.forEach(BackgroundEventSource::close);
+        }
     }
 
     private static List<String> ids(List<Received> reads) {

@@ -393,9 +393,14 @@ public class ReadLog implements SmartLifecycle {
             consumer.seek(tp, from.next(tp.partition()));
         }
         while (running && !s.isClosed()) {
-            if (caughtUp(consumer, partitions, fanOut.tail()) && fanOut.goLive(s)) {
-                stalledSince.remove(s);
-                return false;
+            if (caughtUp(consumer, partitions, fanOut.tail())) {
+                // Every record the consumer returned has been offered; what lies between them and its
+                // position are transaction markers or aborted records: count them as seen.
+                s.skipTo(positionOf(consumer, partitions));
+                if (fanOut.goLive(s)) {
+                    stalledSince.remove(s);
+                    return false;
+                }
             }
             for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(200))) {
                 ReadEvent e = event(r);
@@ -426,6 +431,14 @@ public class ReadLog implements SmartLifecycle {
             return false;
         }
         return !s.isClosed();
+    }
+
+    private static LogPosition positionOf(KafkaConsumer<?, ?> consumer, List<TopicPartition> partitions) {
+        long[] next = new long[partitions.size()];
+        for (TopicPartition tp : partitions) {
+            next[tp.partition()] = consumer.position(tp);
+        }
+        return LogPosition.ofArray(next);
     }
 
     private static boolean caughtUp(KafkaConsumer<?, ?> consumer, List<TopicPartition> partitions, LogPosition tail) {

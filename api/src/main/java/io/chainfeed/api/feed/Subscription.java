@@ -99,6 +99,25 @@ public final class Subscription implements AutoCloseable {
     }
 
     /**
+     * Moves the position forward to {@code position} where it is behind, for offsets a replay consumer has
+     * passed without records to offer: transaction markers and aborted records, which a
+     * {@code read_committed} consumer skips. Without this a replay that has read everything before the
+     * tail would still sit below the tail position (which counts the markers) and never hand over.
+     *
+     * @param position a position every record before which has already been offered to this subscription
+     */
+    synchronized void skipTo(LogPosition position) {
+        if (position.partitionLimit() > next.length) {
+            int old = next.length;
+            next = Arrays.copyOf(next, position.partitionLimit());
+            Arrays.fill(next, old, next.length, 0L);
+        }
+        for (int p = 0; p < next.length; p++) {
+            next[p] = Math.max(next[p], position.next(p));
+        }
+    }
+
+    /**
      * @param target a position of the log
      * @return whether this subscription has taken every record before {@code target}
      */
