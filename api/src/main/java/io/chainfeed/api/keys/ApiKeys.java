@@ -42,13 +42,14 @@ import org.springframework.stereotype.Component;
  * <p>A token reads {@code cf_<id>_<secret>}: {@code id} is 12 lower-case base32 characters (the
  * record key, so a lookup needs no scan), {@code secret} 32 random bytes in unpadded base64url. A
  * presented token is hashed and compared with the stored hash in constant time; revoked keys are
- * refused. Writes are read back before they return, so a key works as soon as it is issued.
+ * refused. A write is applied to this instance's view once Kafka acknowledges it, so a key works (or stops
+ * working) here as soon as the call returns; other instances follow when they read the topic.
  */
 @Component
 public class ApiKeys extends CompactedTopicView<ApiKey> {
     private static final Pattern TOKEN = Pattern.compile("cf_([a-z2-7]{12})_([A-Za-z0-9_-]{43})");
     private static final char[] BASE32 = "abcdefghijklmnopqrstuvwxyz234567".toCharArray();
-    private static final Duration VISIBLE_WITHIN = Duration.ofSeconds(15);
+    private static final Duration WRITE_TIMEOUT = Duration.ofSeconds(15);
     /** Upper bound of a key's rate, per minute. */
     public static final int MAX_RATE_PER_MINUTE = 100_000;
 
@@ -113,7 +114,7 @@ public class ApiKeys extends CompactedTopicView<ApiKey> {
      * @param ratePerMinute  requests per minute, 1 to {@value #MAX_RATE_PER_MINUTE}
      * @return the key with its token, shown only now
      * @throws BadRequestException   if an argument is invalid (names which)
-     * @throws IllegalStateException if Kafka does not take or return the record within 15 s
+     * @throws IllegalStateException if Kafka does not acknowledge the record within 15 s
      */
     public IssuedKey create(ApiKeyKind kind, String label, List<String> allowedOrigins, int ratePerMinute) {
         if (kind == null) {
@@ -211,7 +212,10 @@ public class ApiKeys extends CompactedTopicView<ApiKey> {
         }
     }
 
-    /** Now, to the millisecond: the precision Avro's timestamp-millis keeps, so a read-back compares equal. */
+    /**
+     * Now, to the millisecond: the precision Avro's timestamp-millis keeps, so the value held here equals
+     * the one on the topic.
+     */
     private Instant now() {
         return clock.instant().truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
     }
@@ -224,10 +228,11 @@ public class ApiKeys extends CompactedTopicView<ApiKey> {
         return b.toString();
     }
 
+    /** Writes a key, waits for Kafka's acknowledgement, and applies it here at once (read-your-writes). */
     private void write(ApiKey key) {
         try {
             producer().send(new ProducerRecord<>(Topics.API_KEYS, key.getId(), serde.serialize(Topics.API_KEYS, key)))
-                    .get(VISIBLE_WITHIN.toMillis(), TimeUnit.MILLISECONDS);
+                    .get(WRITE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
         } catch (ExecutionException | TimeoutException e) {
             throw new IllegalStateException("the key store (Kafka topic " + Topics.API_KEYS + ") did not take the key",
                     e);
@@ -235,18 +240,7 @@ public class ApiKeys extends CompactedTopicView<ApiKey> {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while storing a key", e);
         }
-        long deadline = System.nanoTime() + VISIBLE_WITHIN.toNanos();
-        while (!value(key.getId()).map(key::equals).orElse(false)) {
-            if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("the key was stored but not read back within " + VISIBLE_WITHIN);
-            }
-            try {
-                Thread.sleep(10);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted while reading the key back", e);
-            }
-        }
+        remember(key.getId(), key);
     }
 
     private KafkaProducer<String, byte[]> producer() {
