@@ -35,13 +35,7 @@ class FeedStreamController {
                 @RequestHeader(name = "Last-Event-ID", required = false) String lastEventIdHeader,
                 HttpServletRequest request, HttpServletResponse response) throws IOException {
         Selector selector = Selector.parse(topic);
-        String id = lastEventIdHeader != null && !lastEventIdHeader.isBlank() ? lastEventIdHeader : lastEventIdParam;
-        LogPosition from = id == null || id.isBlank() ? null : LogPosition.parse(id.strip());
-        int partitions = readLog.end().map(LogPosition::partitionLimit).orElse(-1);
-        if (from != null && partitions > 0 && from.partitionLimit() > partitions) {
-            throw new InvalidEventIdException("the event id names partition " + (from.partitionLimit() - 1)
-                    + ", but the reads log has " + partitions + " partitions");
-        }
+        LogPosition from = readLog.resumePosition(lastEventIdHeader, lastEventIdParam);
         streams.open(request, response, selector, from);
     }
 }

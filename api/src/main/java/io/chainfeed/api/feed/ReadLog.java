@@ -113,10 +113,8 @@ public class ReadLog implements SmartLifecycle {
      * @throws InvalidEventIdException if the position names a partition the log does not have
      */
     public Subscription subscribe(LogPosition fromOrNull, Selector selector, ReadListener listener) {
-        int partitions = partitionCount;
-        if (fromOrNull != null && partitions > 0 && fromOrNull.partitionLimit() > partitions) {
-            throw new InvalidEventIdException("the event id names partition " + (fromOrNull.partitionLimit() - 1)
-                    + ", but " + topic + " has " + partitions + " partitions");
+        if (fromOrNull != null) {
+            requireKnownPartitions(fromOrNull);
         }
         Subscription s = new Subscription(fromOrNull == null ? LogPosition.start() : fromOrNull, selector, listener,
                 this::forget);
@@ -130,6 +128,32 @@ public class ReadLog implements SmartLifecycle {
             }
         }
         return s;
+    }
+
+    /**
+     * Where a client asks to resume an SSE stream, checked before the stream starts.
+     *
+     * @param lastEventIdHeader the {@code Last-Event-ID} header (wins when not blank), may be null
+     * @param lastEventIdParam  the {@code lastEventId} query parameter, may be null
+     * @return the position, or null when neither is given (start at the log's end)
+     * @throws InvalidEventIdException if the id is malformed or names a partition the log does not have
+     */
+    public LogPosition resumePosition(String lastEventIdHeader, String lastEventIdParam) {
+        String id = lastEventIdHeader != null && !lastEventIdHeader.isBlank() ? lastEventIdHeader : lastEventIdParam;
+        if (id == null || id.isBlank()) {
+            return null;
+        }
+        LogPosition from = LogPosition.parse(id.strip());
+        requireKnownPartitions(from);
+        return from;
+    }
+
+    private void requireKnownPartitions(LogPosition from) {
+        int partitions = partitionCount;
+        if (partitions > 0 && from.partitionLimit() > partitions) {
+            throw new InvalidEventIdException("the event id names partition " + (from.partitionLimit() - 1)
+                    + ", but " + topic + " has " + partitions + " partitions");
+        }
     }
 
     private void forget(Subscription s) {

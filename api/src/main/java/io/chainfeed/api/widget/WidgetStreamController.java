@@ -1,6 +1,5 @@
 package io.chainfeed.api.widget;
 
-import io.chainfeed.api.feed.InvalidEventIdException;
 import io.chainfeed.api.feed.LogPosition;
 import io.chainfeed.api.feed.ReadLog;
 import io.chainfeed.api.feed.Selector;
@@ -40,13 +39,7 @@ class WidgetStreamController {
             HttpServletRequest request, HttpServletResponse response) throws IOException {
         access.check(key, PartnerAccess.Use.DATA, request, response);
         Selector selector = Selector.parse(topic);
-        String id = lastEventIdHeader != null && !lastEventIdHeader.isBlank() ? lastEventIdHeader : lastEventIdParam;
-        LogPosition from = id == null || id.isBlank() ? null : LogPosition.parse(id.strip());
-        int partitions = readLog.end().map(LogPosition::partitionLimit).orElse(-1);
-        if (from != null && partitions > 0 && from.partitionLimit() > partitions) {
-            throw new InvalidEventIdException("the event id names partition " + (from.partitionLimit() - 1)
-                    + ", but the reads log has " + partitions + " partitions");
-        }
+        LogPosition from = readLog.resumePosition(lastEventIdHeader, lastEventIdParam);
         streams.open(request, response, selector, from);
     }
 }
