@@ -366,13 +366,7 @@ final class SubscriptionWorker {
         AutoCloseable h;
         synchronized (this) {
             draining = true;
-            generation++;
-            if (timer != null) {
-                timer.cancel(false);
-                timer = null;
-            }
-            h = handle;
-            handle = null;
+            h = detach();
         }
         close(h);
     }
@@ -382,16 +376,25 @@ final class SubscriptionWorker {
         AutoCloseable h;
         synchronized (this) {
             stopped = true;
-            generation++;
-            if (timer != null) {
-                timer.cancel(false);
-                timer = null;
-            }
-            h = handle;
-            handle = null;
+            h = detach();
             queue.clear();
         }
         close(h);
+    }
+
+    /**
+     * Under this worker's lock: outdates scheduled and in-flight work (a new generation), cancels the timer
+     * and takes the source handle for the caller to close outside the lock.
+     */
+    private AutoCloseable detach() {
+        generation++;
+        if (timer != null) {
+            timer.cancel(false);
+            timer = null;
+        }
+        AutoCloseable h = handle;
+        handle = null;
+        return h;
     }
 
     private void close(AutoCloseable h) {
