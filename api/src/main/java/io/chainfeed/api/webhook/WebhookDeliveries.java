@@ -68,8 +68,13 @@ public class WebhookDeliveries implements SmartLifecycle {
         }
     }
 
-    /** Starts, updates or stops one subscription's worker to match the stores. Idempotent. */
-    private void sync(String id) {
+    /**
+     * Starts, updates or stops one subscription's worker to match the stores. Idempotent. Serialised: the
+     * stores' reader threads and the workers (a 410 disables) call it at once, and a call that read the
+     * subscription as active must not start a worker after another call has stopped it for good (that
+     * restarted a disabled subscription from its stored position and sent the 410'd webhook again).
+     */
+    private synchronized void sync(String id) {
         Optional<WebhookSubscription> sub = subscriptions.get(id);
         if (sub.isEmpty() || sub.get().getStatus() != WebhookStatus.ACTIVE) {
             engine.remove(id);
