@@ -39,7 +39,7 @@ import urllib.parse
 import uuid
 
 LAYERS = ["memory", "advanced-packaging", "foundry", "accelerators", "servers-systems", "network-fabric",
-          "semiconductor-equipment", "power-cooling", "cloud-compute"]
+          "semiconductor-equipment", "energy-power", "cloud-compute", "datacenter-facilities"]
 BODIES = ["SK hynix says HBM capacity is allocated through next year.",
           "TSMC extends CoWoS lead times as accelerator orders pile up.",
           "Arista and Celestica report switch builds slipping on optics shortages.",
