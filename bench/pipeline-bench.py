@@ -144,7 +144,8 @@ class Bench:
 
     def pipeline(self, n, batch):
         """Posts n signals, returns (rate, first10k rate, last10k rate, ack rate)."""
-        prefix = "%s-p%d-" % (self.run, n)
+        self.runs = getattr(self, "runs", 0) + 1
+        prefix = "%s-r%d-" % (self.run, self.runs)
         signals = []
         for _ in range(n):
             s = self.signal()
