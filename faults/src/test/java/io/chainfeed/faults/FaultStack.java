@@ -50,7 +50,9 @@ public final class FaultStack implements AutoCloseable {
         Path project = Path.of(System.getProperty("chainfeed.project.dir", "..")).toAbsolutePath().normalize();
         List<String> args = new ArrayList<>(List.of("--run-dir", runDir.toString(), "--project-dir", project.toString(),
                 "--no-demo", "--kafka-heap", "256m", "--es-heap", "384m", "--service-heap", "256m",
-                "--partitions", "3"));
+                "--partitions", "3",
+                // The machine is shared: starts can be slow; a start that never comes still fails.
+                "--start-timeout-seconds", "480", "--health-timeout-seconds", "480", "--stagger-seconds", "60"));
         for (String option : List.of("--kafka-port", "--kafka-controller-port", "--es-port", "--es-transport-port",
                 "--api-port", "--ingest-port", "--streams-port")) {
             args.add(option);

@@ -138,6 +138,10 @@ public final class Stack implements Callable<Integer>, AutoCloseable {
             + " this many seconds (default: ${DEFAULT-VALUE}).")
     int staggerSeconds = 20;
 
+    @Option(names = "--start-timeout-seconds", description = "How long Kafka and Elasticsearch may each take to"
+            + " start (default: ${DEFAULT-VALUE}).")
+    int startTimeoutSeconds = 180;
+
     @Option(names = "--health-timeout-seconds", description = "How long each service may take to be healthy"
             + " (default: ${DEFAULT-VALUE}).")
     int healthTimeoutSeconds = 180;
@@ -320,7 +324,7 @@ public final class Stack implements Callable<Integer>, AutoCloseable {
             KafkaNode node = KafkaNode.builder(kafkaLib != null ? kafkaLib : project.resolve("infra/target/kafka-lib"),
                             run.resolve("kafka"))
                     .port(kafkaPort).controllerPort(kafkaControllerPort).heap(kafkaHeap).numPartitions(partitions)
-                    .keepData(true).shutdownHook(false).build();
+                    .keepData(true).startTimeout(Duration.ofSeconds(startTimeoutSeconds)).shutdownHook(false).build();
             register(node);
             kafka = node;
             kafkaStart = CompletableFuture.supplyAsync(() -> startUnchecked(node::start));
@@ -329,8 +333,8 @@ public final class Stack implements Callable<Integer>, AutoCloseable {
             Path home = esHome != null ? esHome
                     : project.resolve("infra/target/elasticsearch/elasticsearch-" + BUILD.getProperty("elasticsearch.version"));
             ElasticsearchNode node = ElasticsearchNode.builder(home, run.resolve("elasticsearch"))
-                    .httpPort(esPort).transportPort(esTransportPort).heap(esHeap).keepData(true).shutdownHook(false)
-                    .build();
+                    .httpPort(esPort).transportPort(esTransportPort).heap(esHeap).keepData(true)
+                    .startTimeout(Duration.ofSeconds(startTimeoutSeconds)).shutdownHook(false).build();
             register(node);
             elasticsearch = node;
             esStart = CompletableFuture.supplyAsync(() -> startUnchecked(node::start));
