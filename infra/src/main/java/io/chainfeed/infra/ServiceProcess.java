@@ -105,7 +105,7 @@ final class ServiceProcess implements AutoCloseable {
         command.add("--logging.logback.rollingpolicy.max-file-size=" + LOG_FILE_SIZE);
         command.add("--logging.logback.rollingpolicy.total-size-cap=" + LOG_TOTAL_SIZE);
         command.add("--logging.logback.rollingpolicy.max-history=7");
-        command.add("--logging.pattern.console=");
+        command.add("--logging.threshold.console=OFF");
         return command;
     }
 

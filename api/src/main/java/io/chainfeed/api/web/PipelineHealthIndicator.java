@@ -35,7 +35,8 @@ import org.springframework.boot.actuate.health.HealthIndicator;
  *     and tagged but not yet searchable).</li>
  * </ul>
  * UP while every backlog is zero or shrinking; DOWN when a stage has had a backlog whose group made no
- * progress for {@code stallAfter} (e.g. streams is down), or when Kafka does not answer in time.
+ * progress for {@code stallAfter} (e.g. streams is down), or when Kafka does not answer in time. A
+ * group that has committed nothing yet (streams never ran) is reported as such and does not count.
  */
 public final class PipelineHealthIndicator implements HealthIndicator {
     private final Admin admin;
@@ -132,6 +133,11 @@ public final class PipelineHealthIndicator implements HealthIndicator {
             for (Stage s : stages.values()) {
                 Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets(s.group)
                         .partitionsToOffsetAndMetadata().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+                if (committed.values().stream().noneMatch(java.util.Objects::nonNull)) {
+                    // Not started yet (or processed by differently named groups): nothing to measure.
+                    b.withDetail(s.detail, "group " + s.group + " has committed no offsets");
+                    continue;
+                }
                 long backlog = 0;
                 long committedSum = 0;
                 for (Map.Entry<TopicPartition, Long> e : ends.entrySet()) {
