@@ -8,9 +8,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
-import io.chainfeed.infra.Stack;
-import io.chainfeed.infra.keys.AdminKey;
-import io.chainfeed.infra.keys.AdminKeysClient;
+import io.chainfeed.devstack.Stack;
+import io.chainfeed.devstack.keys.AdminKey;
+import io.chainfeed.devstack.keys.AdminKeysClient;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -2,7 +2,7 @@ package io.chainfeed.streams;
 
 import io.chainfeed.streams.index.ReadIndexer;
 import org.apache.kafka.streams.KafkaStreams;
-import io.chainfeed.infra.KafkaProbe;
+import io.chainfeed.platform.KafkaProbe;
 import java.time.Duration;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.actuate.health.Health;

@@ -1,6 +1,6 @@
 package io.chainfeed.api.web;
 
-import io.chainfeed.infra.KafkaHealthIndicator;
+import io.chainfeed.platform.KafkaHealthIndicator;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
