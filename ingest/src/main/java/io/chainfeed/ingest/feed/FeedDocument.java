@@ -10,12 +10,15 @@ import com.rometools.rome.io.XmlReader;
 import com.rometools.rome.io.impl.XmlFixerReader;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.io.InputStreamReader;
 import java.io.Reader;
+import java.nio.charset.Charset;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.jdom2.Document;
 import org.jdom2.Element;
@@ -29,9 +32,10 @@ import org.jdom2.JDOMException;
  * <p>Formats: whatever Rome reads, RSS 0.90, 0.91 (Netscape and Userland), 0.92, 0.93, 0.94, 1.0 (RDF)
  * and 2.0, Atom 0.3 and 1.0.
  *
- * <p>Encoding: a byte order mark wins; else the {@code charset} of the HTTP {@code Content-Type}; else
- * the XML prolog's {@code encoding}; else UTF-8 (Rome's {@link XmlReader}, lenient). Any charset the
- * JDK knows is read (UTF-8/16, ISO-8859-1, windows-1252, EUC-KR, Shift_JIS ...).
+ * <p>Encoding: a byte order mark wins; else the {@code charset} of the HTTP {@code Content-Type}
+ * (RFC 7303 section 3: the header over the prolog), when the JDK knows it; else the XML prolog's
+ * {@code encoding}; else UTF-8 (those two by Rome's {@link XmlReader}, lenient). Any charset the JDK
+ * knows is read (UTF-8/16, ISO-8859-1, windows-1252, EUC-KR, Shift_JIS ...).
  *
  * <p>Safety: Rome's own SAX set-up with DOCTYPEs allowed: external general and parameter entities
  * off, the external DTD never loaded, every external entity resolved to nothing, and entities not
@@ -40,7 +44,7 @@ import org.jdom2.JDOMException;
  * (Rome's {@link XmlFixerReader}), so they read as the character rather than failing the document.
  */
 final class FeedDocument {
-    private static final Pattern CHARSET = Pattern.compile("(?i);\\s*charset\\s*=");
+    private static final Pattern CHARSET = Pattern.compile("(?i);\\s*charset\\s*=\\s*(\"[^\"]*\"|[^;\\s]+)");
     /** RSS 1.0 and 0.90 put items beside the channel, in these namespaces. */
     private static final Set<String> RDF_ITEM_NAMESPACES = Set.of("http://purl.org/rss/1.0/",
             "http://my.netscape.com/rdf/simple/0.9/");
@@ -128,9 +132,26 @@ final class FeedDocument {
         boolean bom = body.length >= 2 && ((body[0] == (byte) 0xEF && body.length >= 3 && body[1] == (byte) 0xBB
                 && body[2] == (byte) 0xBF) || (body[0] == (byte) 0xFE && body[1] == (byte) 0xFF)
                 || (body[0] == (byte) 0xFF && body[1] == (byte) 0xFE));
-        boolean declared = contentType != null && CHARSET.matcher(contentType).find();
-        return !bom && declared ? new XmlReader(in, contentType.toLowerCase(Locale.ROOT), true)
-                : new XmlReader(in, true);
+        Charset declared = bom ? null : headerCharset(contentType);
+        // a Reader hands the parser characters, so the prolog's encoding= is then ignored, as it must be
+        return declared != null ? new InputStreamReader(in, declared) : new XmlReader(in, true);
+    }
+
+    /** @return the charset parameter of a Content-Type when the JDK knows it, else null */
+    private static Charset headerCharset(String contentType) {
+        if (contentType == null) {
+            return null;
+        }
+        Matcher m = CHARSET.matcher(contentType);
+        if (!m.find()) {
+            return null;
+        }
+        String name = m.group(1).replace("\"", "").replace("'", "").strip();
+        try {
+            return Charset.forName(name);
+        } catch (IllegalArgumentException e) {
+            return null; // unknown or malformed: let the document say
+        }
     }
 
     /** Rome's SAX builder, with DOCTYPEs allowed; see the class comment for what that keeps off. */
