@@ -111,7 +111,7 @@ public final class SafeFetcher implements AutoCloseable {
         if (r.status() < 200 || r.status() >= 300) {
             throw new HttpStatusException(r.uri(), r.status(), r.retryAfter());
         }
-        return new Page(r.uri(), r.contentType(), new String(r.body(), StandardCharsets.UTF_8));
+        return new Page(r.uri(), r.contentType().toLowerCase(Locale.ROOT), new String(r.body(), StandardCharsets.UTF_8));
     }
 
     /**
@@ -195,7 +195,8 @@ public final class SafeFetcher implements AutoCloseable {
                     continue;
                 }
                 byte[] body = status >= 200 && status < 300 ? read(response, current) : new byte[0];
-                return new Response(current, permanent, status, header(response, "Content-Type"), body,
+                String type = header(response, "Content-Type");
+                return new Response(current, permanent, status, type == null ? "" : type, body,
                         header(response, "ETag"), header(response, "Last-Modified"), retryAfter(response));
             } catch (RefusedAddressException e) {
                 throw refused(e);
