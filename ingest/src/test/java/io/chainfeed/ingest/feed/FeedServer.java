@@ -112,12 +112,16 @@ final class FeedServer implements AutoCloseable {
     }
 
     private void handle(HttpExchange exchange) throws IOException {
-        String path = exchange.getRequestURI().getPath();
+        answer(exchange, exchange.getRequestURI().getPath());
+        exchange.close();
+    }
+
+    /** Records the request before its answer goes out, so a test that has the answer sees the record. */
+    private void send(HttpExchange exchange, String path, int status, long length) throws IOException {
         var h = exchange.getRequestHeaders();
-        int status = answer(exchange, path);
         requests.add(new Request(path, h.getFirst("If-None-Match"), h.getFirst("If-Modified-Since"),
                 h.getFirst("Accept-Encoding"), status));
-        exchange.close();
+        exchange.sendResponseHeaders(status, length);
     }
 
     private int answer(HttpExchange exchange, String path) throws IOException {
@@ -125,12 +129,12 @@ final class FeedServer implements AutoCloseable {
         Scripted s = queue == null ? null : queue.poll();
         if (s != null) {
             s.headers().forEach((k, v) -> exchange.getResponseHeaders().add(k, v));
-            exchange.sendResponseHeaders(s.status(), -1);
+            send(exchange, path, s.status(), -1);
             return s.status();
         }
         Doc doc = docs.get(path);
         if (doc == null) {
-            exchange.sendResponseHeaders(404, -1);
+            send(exchange, path, 404, -1);
             return 404;
         }
         var h = exchange.getRequestHeaders();
@@ -142,7 +146,7 @@ final class FeedServer implements AutoCloseable {
             boolean unchanged = inm != null ? inm.equals(doc.etag())
                     : ims != null && !Instant.from(HTTP_DATE.parse(ims)).isBefore(doc.lastModified());
             if (unchanged) {
-                exchange.sendResponseHeaders(304, -1);
+                send(exchange, path, 304, -1);
                 return 304;
             }
         }
@@ -156,7 +160,7 @@ final class FeedServer implements AutoCloseable {
             exchange.getResponseHeaders().add("Content-Encoding", "deflate");
         }
         exchange.getResponseHeaders().add("Content-Type", doc.contentType());
-        exchange.sendResponseHeaders(200, body.length);
+        send(exchange, path, 200, body.length);
         try (OutputStream out = exchange.getResponseBody()) {
             out.write(body);
         }
