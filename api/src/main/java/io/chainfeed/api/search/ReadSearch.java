@@ -424,18 +424,18 @@ public class ReadSearch {
     }
 
     /**
-     * The newest reads tagged with a company listing.
+     * The newest reads tagged with a company (whichever of its listings the tag names).
      *
-     * @param symbol display symbol as stored on company tags, e.g. {@code 000660.KS}
+     * @param companyId the company id, e.g. {@code sk-hynix}
      * @param size   how many, 1..50
      * @return the reads, newest first
      * @throws IOException on a transport failure
      */
     @SuppressWarnings({"unchecked", "rawtypes"})
-    public List<Map<String, Object>> latestForCompany(String symbol, int size) throws IOException {
+    public List<Map<String, Object>> latestForCompany(String companyId, int size) throws IOException {
         SearchResponse<Map> response = client.search(s -> s
                 .index(ReadsIndex.ALIAS)
-                .query(q -> q.term(t -> t.field("companies.symbol").value(symbol)))
+                .query(q -> q.term(t -> t.field("companies.id").value(companyId)))
                 .sort(o -> o.field(f -> f.field("updatedAt").order(co.elastic.clients.elasticsearch._types.SortOrder.Desc)))
                 .size(size), Map.class);
         List<Map<String, Object>> out = new ArrayList<>();
