@@ -19,8 +19,9 @@ import org.springframework.stereotype.Component;
 /**
  * Autocomplete over the reference data: every company (id, name, aliases, every listing's display
  * symbol and MIC-qualified symbol, from {@link CompanyResolver}), every glossary term (title, aliases,
- * from {@link SearchCatalog}) and every chain layer (id, name, from {@link ReferenceLayers} and the
- * layers reads are tagged with), whether or not any read mentions it yet.
+ * from {@link SearchCatalog}) and every chain layer (id, name,
+ * aliases, from {@link ReferenceLayers}, and the layers reads are tagged with), whether or not any read
+ * mentions it yet.
  *
  * <p>Ranks, best first: {@link #EXACT_TICKER} the text is a listing's symbol; {@link #EXACT} it is a
  * whole name; {@link #PREFIX} a name starts with it; {@link #WORD_PREFIX} a later word of a name does;
@@ -137,6 +138,9 @@ public class Suggester {
         Map<String, String> layerNames = new LinkedHashMap<>();
         for (ChainLayer l : refLayers) {
             layerNames.put(l.getId(), l.getName());
+            for (String alias : l.getAliases()) {
+                names.add(new Name(Kind.LAYER, l.getId(), alias, key(alias), false));
+            }
         }
         for (SearchCatalog.LayerName l : taggedLayers) {
             layerNames.putIfAbsent(l.id(), l.name());
