@@ -69,7 +69,7 @@ async function run(append = false) {
   more.hidden = !body.nextCursor;
   const shown = results.children.length;
   statusLine.textContent = body.total === 0 ? `No reads match “${body.query}”.`
-    : body.mode === 'any' ? `${body.notice || 'No read has all of the words; showing reads with some'}: ${body.total} read${body.total === 1 ? '' : 's'}, showing ${shown}.`
+    : body.mode === 'any' ? `${body.total} read${body.total === 1 ? '' : 's'} match some of “${body.query}” (${body.notice || 'no read has all of the words'}); showing ${shown}.`
     : `${body.total} read${body.total === 1 ? '' : 's'} match “${body.query}”; showing ${shown}.`;
   if (!append) facets(body.facets || {});
   if (body.results[0]) footer(body.results[0].disclaimer, null);

@@ -50,10 +50,12 @@ class SearchController {
 
     private final ReadSearch search;
     private final CompanyResolver companies;
+    private final SearchCatalog catalog;
 
-    SearchController(ReadSearch search, CompanyResolver companies) {
+    SearchController(ReadSearch search, CompanyResolver companies, SearchCatalog catalog) {
         this.search = search;
         this.companies = companies;
+        this.catalog = catalog;
     }
 
     @GetMapping("/search")
@@ -89,6 +91,7 @@ class SearchController {
         ReadSearch.Page page = search.search(q, filters, size, cursor);
         QueryText parsed = QueryText.parse(q);
         List<Company> named = QueryWords.companies(parsed, companies);
+        SearchCatalog.TermNames namedTerm = parsed.plain().isEmpty() ? null : catalog.termNamed(parsed.plain());
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("query", q);
         out.put("total", page.total());
@@ -99,7 +102,7 @@ class SearchController {
         out.put("results", page.matches().stream().map(m -> {
             Map<String, Object> view = ReadViews.view(m.source(), evidence);
             view.put("score", m.score());
-            view.put("snippets", snippets(m, named));
+            view.put("snippets", snippets(m, named, namedTerm == null ? null : namedTerm.slug()));
             view.put("bestSection", m.bestSection());
             return view;
         }).toList());
@@ -132,14 +135,18 @@ class SearchController {
         return List.copyOf(out);
     }
 
-    /** Snippets that say why: a term's definition first, the evidence of a company the query names. */
-    private static List<String> snippets(ReadSearch.Match m, List<Company> named) {
-        List<String> snippets = Snippets.definitionFirst(m.source(), m.snippets());
+    /**
+     * Snippets that say why: the definition first on the read of the term the query names, the evidence
+     * of a company the query names.
+     */
+    private static List<String> snippets(ReadSearch.Match m, List<Company> named, String namedTermSlug) {
+        boolean ownRead = namedTermSlug != null && "term".equals(m.source().get("kind"))
+                && namedTermSlug.equals(m.source().get("slug"));
+        List<String> snippets = ownRead ? Snippets.definitionFirst(m.source(), m.snippets()) : m.snippets();
         for (Company c : named) {
             String evidence = Snippets.companyEvidence(m.source(), c.getId());
             if (evidence != null) {
-                boolean term = "term".equals(m.source().get("kind"));
-                if (term && !snippets.isEmpty()) {
+                if (ownRead && !snippets.isEmpty()) {
                     List<String> rest = Snippets.lead(snippets.subList(1, snippets.size()), evidence);
                     List<String> out = new ArrayList<>();
                     out.add(snippets.get(0));
@@ -148,6 +155,10 @@ class SearchController {
                 }
                 return Snippets.lead(snippets, evidence);
             }
+        }
+        if (snippets.isEmpty() && m.source().get("summary") instanceof String summary && !summary.isBlank()) {
+            // Matched on a tag alone (a company the source declares): the read's own summary says what it is.
+            return List.of(org.springframework.web.util.HtmlUtils.htmlEscape(summary.strip()));
         }
         return snippets;
     }
