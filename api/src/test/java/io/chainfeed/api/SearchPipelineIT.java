@@ -450,11 +450,10 @@ class SearchPipelineIT {
                 .isEqualTo(org.springframework.web.util.HtmlUtils.htmlEscape(((String) cowos.get("summary")).strip()));
 
         // The feeds: company:TSM is the same topic as company:2330.TW.
-        String homeFeed = http.getForObject("/api/v1/feeds/json?topic=" + enc("company:2330.TW"), String.class);
+        String homeFeed = feedText("company:2330.TW");
         assertThat(homeFeed).contains("\"items\"").contains("tsmc");
         for (String topic : List.of("company:TSM", "company:tsmc", "company:XNYS:TSM")) {
-            assertThat(http.getForObject("/api/v1/feeds/json?topic=" + enc(topic), String.class)).as(topic)
-                    .isEqualTo(homeFeed);
+            assertThat(feedText(topic)).as(topic).isEqualTo(homeFeed);
         }
         ResponseEntity<Map<String, Object>> badFeed = get("/api/v1/feeds/json?topic=" + enc("company:NOPEXYZ"));
         assertThat(badFeed.getStatusCode()).isEqualTo(HttpStatus.BAD_REQUEST);
@@ -470,6 +469,13 @@ class SearchPipelineIT {
         }
         // Companies no read mentions are suggested too (from the reference data).
         assertThat(ids(get("/api/v1/suggest?q=" + enc("XNYS:TSM")).getBody().get("companies"), "id")).contains("tsmc");
+    }
+
+    private String feedText(String topic) {
+        ResponseEntity<String> r = http.exchange(java.net.URI.create("/api/v1/feeds/json?topic=" + enc(topic)),
+                HttpMethod.GET, null, String.class);
+        assertThat(r.getStatusCode()).as(topic).isEqualTo(HttpStatus.OK);
+        return r.getBody();
     }
 
     /** The fall-back to some of the words says so, never lets a stop word in alone, and ranks more words first. */
