@@ -1,13 +1,16 @@
 package io.chainfeed.api.chain;
 
+import io.chainfeed.api.reference.CompanyResolver;
 import io.chainfeed.api.search.ReadSearch;
 import io.chainfeed.api.web.BadRequestException;
 import io.chainfeed.api.web.NotFoundException;
 import io.chainfeed.api.web.ReadViews;
+import io.chainfeed.avro.Company;
 import io.chainfeed.avro.LayerCompany;
 import io.chainfeed.avro.LayerState;
 import io.chainfeed.avro.LayerStatus;
 import io.chainfeed.avro.SqueezedCompany;
+import io.chainfeed.schemas.CompanyDirectory;
 import java.io.IOException;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -27,8 +30,9 @@ import org.springframework.web.bind.annotation.RestController;
  * The live chain model: {@code GET /api/v1/chain} (every layer with its state, tightest first, in
  * the compact {@link ChainViews#summary} form), {@code GET /api/v1/layers/{id}} (one layer),
  * {@code GET /api/v1/layers/{id}/causes?cursor=&size=} (its full cause list, paged; see
- * {@link ChainCauseIndex}) and {@code GET /api/v1/companies/{symbol}} (the layers a company owns,
- * its exposure to tight layers upstream of it, and its latest reads). Every answer is bounded in
+ * {@link ChainCauseIndex}) and {@code GET /api/v1/companies/{symbol}} (a company named by any identifier
+ * {@link CompanyResolver} takes: its listings, the layers it owns, its exposure to tight layers upstream
+ * of it, and its latest reads). Every answer is bounded in
  * size whatever the number of signals. Unknown ids are 404 problem details, a bad cursor or size 400.
  */
 @RestController
@@ -45,11 +49,13 @@ class ChainController {
     private final ChainStateCache cache;
     private final ChainCauseIndex causes;
     private final ReadSearch search;
+    private final CompanyResolver companies;
 
-    ChainController(ChainStateCache cache, ChainCauseIndex causes, ReadSearch search) {
+    ChainController(ChainStateCache cache, ChainCauseIndex causes, ReadSearch search, CompanyResolver companies) {
         this.cache = cache;
         this.causes = causes;
         this.search = search;
+        this.companies = companies;
     }
 
     @GetMapping("/chain")
@@ -99,15 +105,18 @@ class ChainController {
 
     @GetMapping("/companies/{symbol}")
     Map<String, Object> company(@PathVariable String symbol) throws IOException {
+        Company company = companies.find(symbol).orElseThrow(() -> {
+            List<String> near = companies.closeMatches(symbol);
+            return new NotFoundException("no company '" + symbol + "' in the reference data"
+                    + (near.isEmpty() ? "" : "; did you mean " + String.join(", ", near) + "?"));
+        });
         List<Map<String, Object>> owns = new ArrayList<>();
         List<Map<String, Object>> exposure = new ArrayList<>();
-        LayerCompany found = null;
         List<LayerState> layers = new ArrayList<>(cache.all());
         layers.sort(Comparator.comparing(LayerState::getId));
         for (LayerState s : layers) {
             for (LayerCompany c : s.getOwners()) {
-                if (c.getSymbol().equalsIgnoreCase(symbol)) {
-                    found = c;
+                if (c.getCompanyId().equals(company.getId())) {
                     Map<String, Object> m = new LinkedHashMap<>();
                     m.put("id", s.getId());
                     m.put("name", s.getName());
@@ -120,7 +129,7 @@ class ChainController {
                 continue;
             }
             for (SqueezedCompany q : s.getSqueezed()) {
-                if (q.getCompany().getSymbol().equalsIgnoreCase(symbol)) {
+                if (q.getCompany().getCompanyId().equals(company.getId())) {
                     Map<String, Object> m = new LinkedHashMap<>();
                     m.put("tightLayer", s.getId());
                     m.put("tightLayerName", s.getName());
@@ -133,16 +142,21 @@ class ChainController {
                 }
             }
         }
-        if (found == null) {
-            throw new NotFoundException("no company with symbol '" + symbol + "' on the chain");
-        }
         Map<String, Object> out = new LinkedHashMap<>();
-        out.put("id", found.getCompanyId());
-        out.put("name", found.getName());
-        out.put("symbol", found.getSymbol());
+        out.put("id", company.getId());
+        out.put("name", company.getName());
+        out.put("symbol", CompanyDirectory.canonicalSymbol(company));
+        out.put("aliases", List.copyOf(company.getAliases()));
+        out.put("listings", company.getListings().stream().map(l -> {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("symbol", l.getDisplaySymbol());
+            m.put("mic", l.getMic());
+            m.put("localSymbol", l.getSymbol());
+            return m;
+        }).toList());
         out.put("layers", owns);
         out.put("exposure", exposure);
-        out.put("latestReads", search.latestForCompany(found.getSymbol(), 10).stream()
+        out.put("latestReads", search.latestForCompany(company.getId(), 10).stream()
                 .map(doc -> ReadViews.view(doc, false)).toList());
         out.put("disclaimer", DISCLAIMER);
         return out;
