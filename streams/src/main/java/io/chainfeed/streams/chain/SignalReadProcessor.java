@@ -112,7 +112,7 @@ final class SignalReadProcessor implements Processor<String, ConstraintSignal, S
         signals.put(record.key(), record.value());
         ensureCurrent();
         publish(record.withKey(readId).withValue(versioned(reads.read(record.value()), record.value())),
-                sent.get(readId));
+                sent.get(readId), context.currentSystemTimeMs());
     }
 
     /**
@@ -134,13 +134,18 @@ final class SignalReadProcessor implements Processor<String, ConstraintSignal, S
                 Read read = versioned(reads.read(kv.value), kv.value);
                 Read last = sent.get(read.getId());
                 Read base = last != null ? last : versioned(before.read(kv.value), kv.value);
-                publish(new Record<>(read.getId(), read, now), base);
+                publish(new Record<>(read.getId(), read, now), base, now);
             }
         }
     }
 
-    private void publish(Record<String, Read> record, Read last) {
-        Read next = ReadVersions.next(record.value(), last, Instant.ofEpochMilli(context.currentSystemTimeMs()));
+    /**
+     * @param publishedAtMs the wall clock when the version is written: the record's processing time, or the
+     *                      punctuation's own time for a re-tag (the context's cached system time is only
+     *                      refreshed when the task processes records, so it can be old in a punctuation)
+     */
+    private void publish(Record<String, Read> record, Read last, long publishedAtMs) {
+        Read next = ReadVersions.next(record.value(), last, Instant.ofEpochMilli(publishedAtMs));
         if (next == null) {
             return; // nothing a reader sees changed: no new version
         }

@@ -170,17 +170,18 @@ public final class TaggingTopology {
             }
             terms.put(record.key(), record.value());
             Read read = tag(record.value());
-            send(record.withKey(read.getId()).withValue(read), sent.get(read.getId()));
+            send(record.withKey(read.getId()).withValue(read), sent.get(read.getId()), context.currentSystemTimeMs());
         }
 
         /**
          * Publishes {@code read} as the version after {@code last} ({@link ReadVersions#next}), unless it
          * changes nothing: then nothing is written, so no subscriber sees a version that differs only in
-         * its number.
+         * its number. {@code publishedAtMs} is the wall clock when it is written: the record's processing
+         * time, or the punctuation's own time for a re-tag (the context's cached system time is refreshed
+         * only when the task processes records, so it can be old inside a punctuation).
          */
-        private void send(Record<String, Read> record, Read last) {
-            Read next = ReadVersions.next(record.value(), last,
-                    Instant.ofEpochMilli(context.currentSystemTimeMs()));
+        private void send(Record<String, Read> record, Read last, long publishedAtMs) {
+            Read next = ReadVersions.next(record.value(), last, Instant.ofEpochMilli(publishedAtMs));
             if (next == null) {
                 return;
             }
@@ -229,7 +230,7 @@ public final class TaggingTopology {
                         if (referenceTime > read.getUpdatedAt().toEpochMilli()) {
                             read.setUpdatedAt(Instant.ofEpochMilli(referenceTime));
                         }
-                        send(new Record<>(read.getId(), read, now), base);
+                        send(new Record<>(read.getId(), read, now), base, now);
                     }
                 }
             }
