@@ -9,10 +9,10 @@ import com.rometools.rome.feed.atom.Entry;
 import com.rometools.rome.feed.atom.Feed;
 import io.chainfeed.api.feed.FeedChecks;
 import io.chainfeed.avro.Read;
-import io.chainfeed.infra.ElasticsearchNode;
-import io.chainfeed.infra.IndexSetup;
-import io.chainfeed.infra.ReadsIndex;
-import io.chainfeed.infra.TopicSetup;
+import io.chainfeed.devstack.ElasticsearchNode;
+import io.chainfeed.platform.IndexSetup;
+import io.chainfeed.platform.ReadsIndex;
+import io.chainfeed.platform.TopicSetup;
 import io.chainfeed.ingest.IngestApplication;
 import io.chainfeed.ingest.corpus.Corpus;
 import io.chainfeed.ingest.publish.KafkaClients;
@@ -182,7 +182,7 @@ class PublicationOrderIT {
                 "--spring.elasticsearch.uris=" + es.httpUri(),
                 "--management.health.elasticsearch.enabled=false",
                 "--chainfeed.kafka.partitions=1",
-                "--chainfeed.ingest.editor-key-hashes=" + io.chainfeed.infra.auth.HashedKeys.hash(EDITOR_KEY));
+                "--chainfeed.ingest.editor-key-hashes=" + io.chainfeed.platform.auth.HashedKeys.hash(EDITOR_KEY));
         return "http://127.0.0.1:" + ((WebServerApplicationContext) ingest).getWebServer().getPort();
     }
 
