@@ -105,6 +105,9 @@ class PublicationOrderIT {
         es = ElasticsearchNode.builder(Path.of(System.getProperty("chainfeed.es.home")),
                         Path.of("target", "it-es-" + PublicationOrderIT.class.getSimpleName()))
                 .httpPort(0)
+                // The machine is shared by several builds: Elasticsearch has taken over three minutes to
+                // reach yellow under that load.
+                .startTimeout(Duration.ofMinutes(8))
                 .build();
         es.start();
     }
