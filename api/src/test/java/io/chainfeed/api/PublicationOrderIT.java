@@ -152,7 +152,11 @@ class PublicationOrderIT {
     private String startPipeline() throws Exception {
         String bootstrap = broker.getBrokersAsString();
         TopicSetup.ensure(bootstrap, Topics.all(1), (short) 1);
-        IndexSetup.ensureReadsIndex(restClient);
+        // Idempotent; retried while a loaded machine makes Elasticsearch answer slower than the client waits.
+        await().atMost(Duration.ofMinutes(3)).ignoreExceptions().until(() -> {
+            IndexSetup.ensureReadsIndex(restClient);
+            return true;
+        });
         Corpus corpus = Corpus.loadBundled();
         try (KafkaProducer<String, byte[]> producer = KafkaClients.producer(bootstrap, "publication-it-reference");
              KafkaConsumer<String, byte[]> ledger = KafkaClients.ledgerConsumer(bootstrap)) {
