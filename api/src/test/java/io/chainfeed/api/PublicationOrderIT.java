@@ -253,11 +253,14 @@ class PublicationOrderIT {
         Map<String, Object> v2 = await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(250))
                 .until(() -> read("signal:rdma-nics-allocated"), r -> r != null && Integer.valueOf(2).equals(r.get("version")));
         assertThat(v2).containsEntry("previousVersion", 1);
-        JsonNode top = jsonFeed("all").path("items");
-        List<String> ids = new ArrayList<>();
-        top.forEach(i -> ids.add(i.path("_chainfeed").path("readId").asText()));
-        assertThat(ids.subList(0, 2)).as("the changed read and the page's term lead the feed")
-                .containsExactlyInAnyOrder("signal:rdma-nics-allocated", "term:rdma");
+        // The feed searches the index, which shows a document once it is refreshed (about a second after a
+        // realtime GET does): wait for that state.
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(250)).untilAsserted(() -> {
+            List<String> ids = new ArrayList<>();
+            jsonFeed("all").path("items").forEach(i -> ids.add(i.path("_chainfeed").path("readId").asText()));
+            assertThat(ids.subList(0, 2)).as("the changed read and the page's term lead the feed")
+                    .containsExactlyInAnyOrder("signal:rdma-nics-allocated", "term:rdma");
+        });
     }
 
     /** Every signal read record on the reads topic so far, per read id, in log order (read_committed). */
