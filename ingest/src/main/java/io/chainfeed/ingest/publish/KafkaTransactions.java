@@ -239,7 +239,7 @@ public final class KafkaTransactions implements RecordSink, AutoCloseable {
                         count("aborted");
                         done.completeExceptionally(new OversizedRecordException(records.get(0).topic(),
                                 RecordLimits.sizeOf(records.get(0)), limits == null ? -1
-                                        : limits.limit(records.get(0).topic())));
+                                        : limits.refresh(records.get(0).topic())));
                     } else {
                         count("aborted");
                         done.completeExceptionally(new PublishException("Kafka did not acknowledge the records ("

@@ -72,6 +72,18 @@ public final class RecordLimits implements AutoCloseable {
     }
 
     /**
+     * Reads a topic's limit again now (after the broker refused a record as too large: the topic's
+     * setting may have been lowered since it was read).
+     *
+     * @param topic a topic
+     * @return the largest record it takes, in bytes
+     */
+    public int refresh(String topic) {
+        Limit l = read(topic, Duration.ofSeconds(1));
+        return l == null ? producerMaxRequestSize : Math.min(l.bytes(), producerMaxRequestSize);
+    }
+
+    /**
      * @param records records about to be sent
      * @throws OversizedRecordException for the first record over its topic's limit
      */
