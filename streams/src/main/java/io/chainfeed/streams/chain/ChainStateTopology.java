@@ -236,6 +236,7 @@ public final class ChainStateTopology {
                     while (it.hasNext()) {
                         Read read = tag(it.next().value);
                         context.forward(new Record<>(read.getId(), read, now));
+                        io.chainfeed.streams.StreamsMeters.tagged("signal", 1);
                     }
                 }
             });
@@ -258,6 +259,7 @@ public final class ChainStateTopology {
             signals.put(record.key(), record.value());
             Read read = tag(record.value());
             context.forward(record.withKey(read.getId()).withValue(read));
+            io.chainfeed.streams.StreamsMeters.tagged("signal", 1);
         }
 
         private Read tag(ConstraintSignal signal) {

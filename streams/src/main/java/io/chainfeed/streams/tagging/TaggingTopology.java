@@ -180,6 +180,7 @@ public final class TaggingTopology {
         private void send(Record<String, Read> record) {
             sent.put(record.key(), record.value());
             context.forward(record);
+            io.chainfeed.streams.StreamsMeters.tagged("term", 1);
         }
 
         private void ensureCurrent() {
