@@ -85,6 +85,11 @@ final class TestPipeline implements AutoCloseable {
         return es.httpUri();
     }
 
+    /** @return the Elasticsearch process, for fault tests that freeze it */
+    java.util.Optional<ProcessHandle> esProcess() {
+        return es == null ? java.util.Optional.empty() : es.processHandle();
+    }
+
     /** Creates the topics and the index and starts the tagging topology and the indexer, once. */
     synchronized void start(String bootstrap, RestClient restClient, ElasticsearchClient esClient) throws Exception {
         if (streams != null) {
@@ -99,6 +104,9 @@ final class TestPipeline implements AutoCloseable {
         config.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
         config.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, 1);
         config.put(StreamsConfig.STATE_DIR_CONFIG, Path.of("target", "it-streams-state-" + name).toAbsolutePath().toString());
+        // As the streams service runs them: undecodable records go to the dead-letter topics.
+        config.put(StreamsConfig.DEFAULT_DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG,
+                io.chainfeed.streams.tagging.DeadLetterDeserializationHandler.class);
         streams = new KafkaStreams(TaggingTopology.buildTopology(config), config);
         streams.start();
         await().atMost(Duration.ofSeconds(60)).until(() -> streams.state() == KafkaStreams.State.RUNNING);

@@ -37,6 +37,16 @@ public final class DeadLetters {
     public static final String READER_HEADER = "chainfeed.error.reader";
     /** Header with the short reason category (also the {@code reason} tag of the counter). */
     public static final String CATEGORY_HEADER = "chainfeed.error.category";
+    /** Header with the original value size, on a dead letter whose value was cut ({@link #MAX_COPY_BYTES}). */
+    public static final String ORIGINAL_SIZE_HEADER = "chainfeed.error.original-size";
+    /**
+     * Largest value copied whole. A bigger poison record (up to the broker's limit) would not fit in the
+     * dead-letter topic with its headers; its first {@value #TRUNCATED_BYTES} bytes are copied instead and
+     * the origin header says where the whole record still is.
+     */
+    public static final int MAX_COPY_BYTES = 512 * 1024;
+    /** Bytes kept of a value over {@link #MAX_COPY_BYTES}. */
+    public static final int TRUNCATED_BYTES = 64 * 1024;
     /** Category of a record whose value (or key) is not what the topic's schema says. */
     public static final String UNDECODABLE = "undecodable";
 
@@ -63,6 +73,7 @@ public final class DeadLetters {
      *
      * @param record   the record as read
      * @param keyBytes its key as bytes (a reader with a String key deserializer passes the UTF-8 bytes)
+     * @param value    its value as read (a value over {@link #MAX_COPY_BYTES} is cut to {@link #TRUNCATED_BYTES})
      * @param category short reason category, e.g. {@link #UNDECODABLE}
      * @param cause    what went wrong (its message becomes the reason header)
      * @return completes with the dead letter's metadata, or exceptionally if Kafka did not take it
@@ -72,7 +83,20 @@ public final class DeadLetters {
         String dlq = Topics.dlqOf(record.topic());
         String origin = origin(record);
         String reason = cause == null ? category : cause.getClass().getSimpleName() + ": " + cause.getMessage();
-        ProducerRecord<byte[], byte[]> out = new ProducerRecord<>(dlq, null, keyBytes, value);
+        if (reason.length() > 1000) {
+            reason = reason.substring(0, 1000) + "...";
+        }
+        byte[] copy = value;
+        if (value != null && value.length > MAX_COPY_BYTES) {
+            copy = java.util.Arrays.copyOf(value, TRUNCATED_BYTES);
+        }
+        if (keyBytes != null && keyBytes.length > MAX_COPY_BYTES) {
+            keyBytes = java.util.Arrays.copyOf(keyBytes, TRUNCATED_BYTES);
+        }
+        ProducerRecord<byte[], byte[]> out = new ProducerRecord<>(dlq, null, keyBytes, copy);
+        if (copy != value) {
+            out.headers().add(ORIGINAL_SIZE_HEADER, Integer.toString(value.length).getBytes(StandardCharsets.UTF_8));
+        }
         out.headers().add(Topics.DLQ_REASON_HEADER, reason.getBytes(StandardCharsets.UTF_8));
         out.headers().add(Topics.DLQ_ORIGIN_HEADER, origin.getBytes(StandardCharsets.UTF_8));
         out.headers().add(CATEGORY_HEADER, category.getBytes(StandardCharsets.UTF_8));
