@@ -35,7 +35,7 @@ public class ElasticsearchGuard {
     CircuitBreaker elasticsearchBreaker(MeterRegistry registry,
             @Value("${chainfeed.api.es.breaker.window:10}") int window,
             @Value("${chainfeed.api.es.breaker.minimum-calls:3}") int minimumCalls,
-            @Value("${chainfeed.api.es.breaker.slow-call:1500ms}") Duration slowCall,
+            @Value("${chainfeed.api.es.breaker.slow-call:1s}") Duration slowCall,
             @Value("${chainfeed.api.es.breaker.open-for:5s}") Duration openFor,
             @Value("${chainfeed.api.es.breaker.half-open-calls:2}") int halfOpenCalls) {
         CircuitBreakerConfig config = CircuitBreakerConfig.custom()

@@ -340,7 +340,7 @@ public final class KafkaTransactions implements RecordSink, AutoCloseable {
                 closeQuietly(p);
             }
             slot.failures++;
-            long backoff = Math.min(5_000, 200L << Math.min(slot.failures, 5));
+            long backoff = Math.min(1_000, 100L << Math.min(slot.failures, 4));
             log.warn("transactional producer {} not ready ({}); retrying in {} ms", slot.transactionalId,
                     e.toString(), backoff);
             if (!closed) {
