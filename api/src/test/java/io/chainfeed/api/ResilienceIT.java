@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import co.elastic.clients.elasticsearch.ElasticsearchClient;
-import io.chainfeed.infra.kafka.DeadLetters;
+import io.chainfeed.platform.kafka.DeadLetters;
 import io.chainfeed.schemas.Topics;
 import java.io.IOException;
 import java.net.URI;

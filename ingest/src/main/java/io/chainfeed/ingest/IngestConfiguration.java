@@ -1,20 +1,20 @@
 package io.chainfeed.ingest;
 
-import io.chainfeed.infra.KafkaHealthIndicator;
-import io.chainfeed.infra.TopicSetup;
+import io.chainfeed.platform.KafkaHealthIndicator;
+import io.chainfeed.platform.TopicSetup;
 import io.chainfeed.ingest.corpus.Corpus;
 import io.chainfeed.ingest.feed.FeedPoller;
 import io.chainfeed.ingest.feed.FeedSchedule;
 import io.chainfeed.ingest.fetch.SafeFetcher;
 import io.chainfeed.ingest.page.GlossaryPageParser;
-import io.chainfeed.infra.kafka.DeadLetters;
+import io.chainfeed.platform.kafka.DeadLetters;
 import io.chainfeed.ingest.publish.KafkaClients;
 import io.chainfeed.ingest.publish.KafkaTransactions;
 import io.chainfeed.ingest.publish.RecordLimits;
 import io.chainfeed.ingest.publish.TermPublisher;
 import io.chainfeed.ingest.signal.SignalIngest;
 import io.chainfeed.ingest.signal.SignalValidator;
-import io.chainfeed.infra.auth.HashedKeys;
+import io.chainfeed.platform.auth.HashedKeys;
 import io.chainfeed.schemas.Topics;
 import java.nio.file.Path;
 import java.time.Clock;

@@ -1,10 +1,10 @@
 package io.chainfeed.streams;
 
 import co.elastic.clients.elasticsearch.ElasticsearchClient;
-import io.chainfeed.infra.IndexSetup;
-import io.chainfeed.infra.ReadsIndex;
-import io.chainfeed.infra.TopicSetup;
-import io.chainfeed.infra.kafka.ClientMeters;
+import io.chainfeed.platform.IndexSetup;
+import io.chainfeed.platform.ReadsIndex;
+import io.chainfeed.platform.TopicSetup;
+import io.chainfeed.platform.kafka.ClientMeters;
 import io.chainfeed.schemas.Topics;
 import io.micrometer.core.instrument.Metrics;
 import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;

@@ -1,9 +1,9 @@
 package io.chainfeed.api.feed;
 
 import io.chainfeed.avro.Read;
-import io.chainfeed.infra.kafka.ClientMeters;
-import io.chainfeed.infra.kafka.DeadLetters;
-import io.chainfeed.infra.kafka.OnDemandDeadLetters;
+import io.chainfeed.platform.kafka.ClientMeters;
+import io.chainfeed.platform.kafka.DeadLetters;
+import io.chainfeed.platform.kafka.OnDemandDeadLetters;
 import io.chainfeed.schemas.AvroSerde;
 import io.chainfeed.schemas.Topics;
 import io.micrometer.core.instrument.Gauge;

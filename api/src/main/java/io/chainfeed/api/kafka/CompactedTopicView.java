@@ -1,8 +1,8 @@
 package io.chainfeed.api.kafka;
 
-import io.chainfeed.infra.kafka.ClientMeters;
-import io.chainfeed.infra.kafka.DeadLetters;
-import io.chainfeed.infra.kafka.OnDemandDeadLetters;
+import io.chainfeed.platform.kafka.ClientMeters;
+import io.chainfeed.platform.kafka.DeadLetters;
+import io.chainfeed.platform.kafka.OnDemandDeadLetters;
 import io.chainfeed.schemas.AvroSerde;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -36,7 +36,7 @@ class WebhookConfiguration {
                 ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true,
                 ProducerConfig.MAX_BLOCK_MS_CONFIG, 15_000),
                 new StringSerializer(), new ByteArraySerializer());
-        io.chainfeed.infra.kafka.ClientMeters.bind(p, null);
+        io.chainfeed.platform.kafka.ClientMeters.bind(p, null);
         return p;
     }
 

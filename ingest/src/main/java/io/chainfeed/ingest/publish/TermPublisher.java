@@ -4,7 +4,7 @@ import io.chainfeed.avro.ChainLayer;
 import io.chainfeed.avro.Company;
 import io.chainfeed.avro.TermUpdate;
 import io.chainfeed.ingest.TermContent;
-import io.chainfeed.infra.kafka.DeadLetters;
+import io.chainfeed.platform.kafka.DeadLetters;
 import io.chainfeed.schemas.AvroSerde;
 import io.chainfeed.schemas.Topics;
 import java.security.MessageDigest;

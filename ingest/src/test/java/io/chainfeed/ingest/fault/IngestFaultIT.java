@@ -3,8 +3,8 @@ package io.chainfeed.ingest.fault;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.chainfeed.infra.KafkaNode;
-import io.chainfeed.infra.kafka.DeadLetters;
+import io.chainfeed.devstack.KafkaNode;
+import io.chainfeed.platform.kafka.DeadLetters;
 import io.chainfeed.schemas.Topics;
 import java.io.IOException;
 import java.io.InputStream;

@@ -6,7 +6,7 @@ import co.elastic.clients.elasticsearch.core.BulkRequest;
 import co.elastic.clients.elasticsearch.core.BulkResponse;
 import co.elastic.clients.elasticsearch.core.bulk.BulkResponseItem;
 import io.chainfeed.avro.Read;
-import io.chainfeed.infra.kafka.DeadLetters;
+import io.chainfeed.platform.kafka.DeadLetters;
 import io.chainfeed.schemas.AvroSerde;
 import io.chainfeed.schemas.ReadDocuments;
 import io.chainfeed.schemas.Topics;

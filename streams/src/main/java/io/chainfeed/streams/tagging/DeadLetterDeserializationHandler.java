@@ -1,6 +1,6 @@
 package io.chainfeed.streams.tagging;
 
-import io.chainfeed.infra.kafka.DeadLetters;
+import io.chainfeed.platform.kafka.DeadLetters;
 import io.chainfeed.schemas.Topics;
 import java.util.HashMap;
 import java.util.Map;
