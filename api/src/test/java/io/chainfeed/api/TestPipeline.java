@@ -59,6 +59,7 @@ final class TestPipeline implements AutoCloseable {
     private ReadIndexer indexer;
     private Thread indexerThread;
     private Corpus corpus;
+    private RestClient pipelineRest;
 
     /** @param name the IT's name: streams application id, Elasticsearch and state directories */
     TestPipeline(String name) {
@@ -91,10 +92,17 @@ final class TestPipeline implements AutoCloseable {
     }
 
     /** Creates the topics and the index and starts the tagging topology and the indexer, once. */
-    synchronized void start(String bootstrap, RestClient restClient, ElasticsearchClient esClient) throws Exception {
+    synchronized void start(String bootstrap, RestClient apiRestClient, ElasticsearchClient apiEsClient) throws Exception {
         if (streams != null) {
             return;
         }
+        // The pipeline's own Elasticsearch clients with default timeouts, as the streams service has: the api's
+        // are tuned to give up within a second and sit behind the api's circuit breaker.
+        pipelineRest = RestClient.builder(org.apache.http.HttpHost.create(es.httpUri().toString())).build();
+        RestClient restClient = pipelineRest;
+        ElasticsearchClient esClient = new ElasticsearchClient(
+                new co.elastic.clients.transport.rest_client.RestClientTransport(pipelineRest,
+                        new co.elastic.clients.json.jackson.JacksonJsonpMapper()));
         TopicSetup.ensure(bootstrap, Topics.all(1), (short) 1);
         IndexSetup.ensureReadsIndex(restClient);
 
@@ -198,6 +206,9 @@ final class TestPipeline implements AutoCloseable {
         }
         if (chainStreams != null) {
             chainStreams.close(Duration.ofSeconds(10));
+        }
+        if (pipelineRest != null) {
+            pipelineRest.close();
         }
         if (es != null) {
             es.close();
