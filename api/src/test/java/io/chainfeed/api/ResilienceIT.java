@@ -91,8 +91,14 @@ class ResilienceIT {
 
     @AfterAll
     static void stop() throws Exception {
-        PIPELINE.esProcess().ifPresent(p -> signal("CONT", p.pid()));
+        PIPELINE.esProcess().ifPresent(p -> signalTree("CONT", p));
         PIPELINE.close();
+    }
+
+    /** Signals Elasticsearch's launcher and its descendants: the node's own JVM is a child of the launcher. */
+    private static void signalTree(String name, ProcessHandle root) {
+        signal(name, root.pid());
+        root.descendants().forEach(p -> signal(name, p.pid()));
     }
 
     @BeforeEach
@@ -130,8 +136,8 @@ class ResilienceIT {
     @Test
     void frozenElasticsearchGives503sWithinTwoSecondsWhileKafkaBackedEndpointsWork() {
         await().atMost(Duration.ofSeconds(60)).until(() -> get("/api/v1/search?q=memory").status() == 200);
-        long pid = PIPELINE.esProcess().orElseThrow().pid();
-        signal("STOP", pid);
+        ProcessHandle esProcess = PIPELINE.esProcess().orElseThrow();
+        signalTree("STOP", esProcess);
         List<Answer> searches = new ArrayList<>();
         List<Answer> chains = new ArrayList<>();
         try {
@@ -141,7 +147,7 @@ class ResilienceIT {
                 chains.add(get("/api/v1/chain"));
             }
         } finally {
-            signal("CONT", pid);
+            signalTree("CONT", esProcess);
         }
         LOG.info("Elasticsearch frozen: Elasticsearch-backed answers {} ms, chain answers {} ms",
                 searches.stream().map(Answer::millis).toList(), chains.stream().map(Answer::millis).toList());
