@@ -59,6 +59,7 @@ final class TestPipeline implements AutoCloseable {
     private ReadIndexer indexer;
     private Thread indexerThread;
     private Corpus corpus;
+    private RestClient pipelineRest;
 
     /** @param name the IT's name: streams application id, Elasticsearch and state directories */
     TestPipeline(String name) {
@@ -85,11 +86,23 @@ final class TestPipeline implements AutoCloseable {
         return es.httpUri();
     }
 
+    /** @return the Elasticsearch process, for fault tests that freeze it */
+    java.util.Optional<ProcessHandle> esProcess() {
+        return es == null ? java.util.Optional.empty() : es.processHandle();
+    }
+
     /** Creates the topics and the index and starts the tagging topology and the indexer, once. */
-    synchronized void start(String bootstrap, RestClient restClient, ElasticsearchClient esClient) throws Exception {
+    synchronized void start(String bootstrap, RestClient apiRestClient, ElasticsearchClient apiEsClient) throws Exception {
         if (streams != null) {
             return;
         }
+        // The pipeline's own Elasticsearch clients with default timeouts, as the streams service has: the api's
+        // are tuned to give up within a second and sit behind the api's circuit breaker.
+        pipelineRest = RestClient.builder(org.apache.http.HttpHost.create(es.httpUri().toString())).build();
+        RestClient restClient = pipelineRest;
+        ElasticsearchClient esClient = new ElasticsearchClient(
+                new co.elastic.clients.transport.rest_client.RestClientTransport(pipelineRest,
+                        new co.elastic.clients.json.jackson.JacksonJsonpMapper()));
         TopicSetup.ensure(bootstrap, Topics.all(1), (short) 1);
         IndexSetup.ensureReadsIndex(restClient);
 
@@ -99,6 +112,9 @@ final class TestPipeline implements AutoCloseable {
         config.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
         config.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, 1);
         config.put(StreamsConfig.STATE_DIR_CONFIG, Path.of("target", "it-streams-state-" + name).toAbsolutePath().toString());
+        // As the streams service runs them: undecodable records go to the dead-letter topics.
+        config.put(StreamsConfig.DEFAULT_DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG,
+                io.chainfeed.streams.tagging.DeadLetterDeserializationHandler.class);
         streams = new KafkaStreams(TaggingTopology.buildTopology(config), config);
         streams.start();
         await().atMost(Duration.ofSeconds(60)).until(() -> streams.state() == KafkaStreams.State.RUNNING);
@@ -190,6 +206,9 @@ final class TestPipeline implements AutoCloseable {
         }
         if (chainStreams != null) {
             chainStreams.close(Duration.ofSeconds(10));
+        }
+        if (pipelineRest != null) {
+            pipelineRest.close();
         }
         if (es != null) {
             es.close();

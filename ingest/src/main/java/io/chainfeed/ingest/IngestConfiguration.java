@@ -9,7 +9,10 @@ import io.chainfeed.ingest.feed.FeedsEndpoint;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.chainfeed.ingest.fetch.SafeFetcher;
 import io.chainfeed.ingest.page.GlossaryPageParser;
+import io.chainfeed.platform.kafka.DeadLetters;
 import io.chainfeed.ingest.publish.KafkaClients;
+import io.chainfeed.ingest.publish.KafkaTransactions;
+import io.chainfeed.ingest.publish.RecordLimits;
 import io.chainfeed.ingest.publish.TermPublisher;
 import io.chainfeed.ingest.signal.SignalIngest;
 import io.chainfeed.ingest.signal.SignalValidator;
@@ -18,6 +21,12 @@ import io.chainfeed.schemas.Topics;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.slf4j.Logger;
@@ -53,23 +62,99 @@ class IngestConfiguration {
         return KafkaClients.ledgerConsumer(bootstrap);
     }
 
+    /** Kafka client metrics (Micrometer's binder) of the long-lived clients; the pool binds its own. */
+    @Bean(destroyMethod = "close")
+    KafkaClientMetrics ingestProducerMetrics(KafkaProducer<String, byte[]> ingestProducer, MeterRegistry registry) {
+        KafkaClientMetrics m = new KafkaClientMetrics(ingestProducer);
+        m.bindTo(registry);
+        return m;
+    }
+
+    @Bean(destroyMethod = "close")
+    KafkaClientMetrics ledgerConsumerMetrics(KafkaConsumer<String, byte[]> ledgerConsumer, MeterRegistry registry) {
+        KafkaClientMetrics m = new KafkaClientMetrics(ledgerConsumer);
+        m.bindTo(registry);
+        return m;
+    }
+
+    @Bean(destroyMethod = "close")
+    KafkaProducer<byte[], byte[]> deadLetterProducer(@Value("${spring.kafka.bootstrap-servers}") String bootstrap) {
+        return new KafkaProducer<>(DeadLetters.producerConfig(bootstrap, "chainfeed-ingest-dlq"));
+    }
+
     @Bean
-    TermPublisher termPublisher(KafkaProducer<String, byte[]> producer, KafkaConsumer<String, byte[]> ledgerConsumer,
-            @Value("${spring.kafka.bootstrap-servers}") String bootstrap,
+    TopicsReady topicsReady(@Value("${spring.kafka.bootstrap-servers}") String bootstrap,
             @Value("${chainfeed.kafka.create-topics:true}") boolean createTopics,
             @Value("${chainfeed.kafka.partitions:3}") int partitions,
             @Value("${chainfeed.kafka.replication-factor:1}") short replicationFactor) {
         if (createTopics) {
             TopicSetup.ensure(bootstrap, Topics.all(partitions), replicationFactor);
         }
-        TermPublisher publisher = new TermPublisher(producer, ledgerConsumer, Clock.systemUTC());
+        return new TopicsReady();
+    }
+
+    /** Marks that the topics exist (created at start unless {@code chainfeed.kafka.create-topics=false}). */
+    static final class TopicsReady {
+    }
+
+    @Bean(destroyMethod = "close")
+    RecordLimits recordLimits(TopicsReady topics, @Value("${spring.kafka.bootstrap-servers}") String bootstrap) {
+        RecordLimits limits = new RecordLimits(Admin.create(Map.of(
+                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
+                AdminClientConfig.CLIENT_ID_CONFIG, "chainfeed-ingest-limits",
+                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 10_000,
+                AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 5_000)), KafkaClients.MAX_REQUEST_SIZE);
+        limits.load(List.of(Topics.TERMS, Topics.SIGNALS, Topics.LAYERS, Topics.COMPANIES), Duration.ofSeconds(10));
+        return limits;
+    }
+
+    /**
+     * One Kafka transaction per publishing request, from a pool of transactional producers named after this
+     * instance ({@link IngestProperties#instanceId()}).
+     */
+    @Bean(destroyMethod = "close")
+    KafkaTransactions kafkaTransactions(TopicsReady topics, IngestProperties props, RecordLimits limits,
+            MeterRegistry registry, @Value("${spring.kafka.bootstrap-servers}") String bootstrap,
+            @Value("${server.port:8081}") int port) throws InterruptedException {
+        String instance = props.instanceId() != null && !props.instanceId().isBlank() ? props.instanceId()
+                : defaultInstanceId(port);
+        KafkaTransactions txns = new KafkaTransactions("chainfeed-ingest-" + instance, props.producers(),
+                id -> KafkaClients.transactionalProducer(bootstrap, id, props.deadline()), limits, registry);
+        if (!txns.awaitReady(Duration.ofSeconds(60))) {
+            log.warn("no transactional producer ready after 60 s; publishing requests get 503 until one is");
+        }
+        log.info("publishing with {} transactional producers {}-0..{}, deadline {}", props.producers(),
+                txns.prefix(), props.producers() - 1, props.deadline());
+        return txns;
+    }
+
+    /** Host name and HTTP port: stable across restarts, distinct for instances on one host; random on port 0. */
+    static String defaultInstanceId(int port) {
+        if (port <= 0) {
+            return "ephemeral-" + java.util.UUID.randomUUID();
+        }
+        String host;
+        try {
+            host = java.net.InetAddress.getLocalHost().getHostName();
+        } catch (java.net.UnknownHostException e) {
+            host = "localhost";
+        }
+        return host.replaceAll("[^A-Za-z0-9._-]", "_") + "-" + port;
+    }
+
+    @Bean
+    TermPublisher termPublisher(KafkaTransactions transactions, KafkaConsumer<String, byte[]> ledgerConsumer,
+            KafkaProducer<byte[], byte[]> deadLetterProducer, IngestProperties props, MeterRegistry registry) {
+        TermPublisher publisher = new TermPublisher(transactions, ledgerConsumer, Clock.systemUTC(), props.deadline(),
+                new DeadLetters(deadLetterProducer, "ingest-ledger", registry));
         publisher.catchUp(Duration.ofSeconds(60));
         return publisher;
     }
 
     @Bean
-    SignalIngest signalIngest(Corpus corpus, KafkaProducer<String, byte[]> producer) {
-        return new SignalIngest(new SignalValidator(corpus.layers()), producer, Clock.systemUTC());
+    SignalIngest signalIngest(Corpus corpus, KafkaTransactions transactions, IngestProperties props) {
+        return new SignalIngest(new SignalValidator(corpus.layers()), transactions, props.deadline(),
+                Clock.systemUTC());
     }
 
     @Bean(destroyMethod = "close")

@@ -14,16 +14,26 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  *                        {@code .layers}, {@code .direction}, {@code .magnitude})
  * @param feedInterval    time between polls of the feeds (default 5 minutes)
  * @param feedsAllowPrivate allow feeds on loopback or private addresses (local use only)
+ * @param deadline        how long a publishing request may take before it is answered (default 5 s): 2xx
+ *                        once committed, 503 when aborted, 504 when Kafka stalled mid-commit
+ * @param producers       transactional producers, i.e. requests publishing at once (default 3)
+ * @param instanceId      this instance's name in its producers' {@code transactional.id}
+ *                        ({@code chainfeed-ingest-<instanceId>-<n>}): keep it across restarts, unique among
+ *                        instances running at once. Default: host name and HTTP port.
  */
 @ConfigurationProperties("chainfeed.ingest")
 public record IngestProperties(boolean loadCorpus, String corpusDir, int maxPageBytes,
         java.util.List<String> editorKeyHashes, java.util.List<io.chainfeed.ingest.feed.FeedSource> feeds,
-        java.time.Duration feedInterval, boolean feedsAllowPrivate) {
+        java.time.Duration feedInterval, boolean feedsAllowPrivate, java.time.Duration deadline, int producers,
+        String instanceId) {
     public IngestProperties {
         maxPageBytes = maxPageBytes <= 0 ? 1 << 20 : maxPageBytes;
         editorKeyHashes = editorKeyHashes == null ? java.util.List.of() : java.util.List.copyOf(editorKeyHashes);
         feeds = feeds == null ? java.util.List.of() : java.util.List.copyOf(feeds);
         feedInterval = feedInterval == null || feedInterval.isNegative() || feedInterval.isZero()
                 ? java.time.Duration.ofMinutes(5) : feedInterval;
+        deadline = deadline == null || deadline.isNegative() || deadline.isZero() ? java.time.Duration.ofSeconds(5)
+                : deadline;
+        producers = producers <= 0 ? 3 : producers;
     }
 }

@@ -52,6 +52,17 @@ public final class IngestService {
      * @throws io.chainfeed.ingest.publish.PublishException if Kafka does not acknowledge the record
      */
     public PageResult ingestPage(String body, boolean html, String sourceUrl, boolean dryRun) {
+        return ingestPage(body, html, sourceUrl, dryRun, null);
+    }
+
+    /**
+     * As {@link #ingestPage(String, boolean, String, boolean)}, answering by a deadline.
+     *
+     * @param until when the publish must have answered; null for the publisher's own deadline
+     * @return the parsed term and the publish result
+     */
+    public PageResult ingestPage(String body, boolean html, String sourceUrl, boolean dryRun,
+            io.chainfeed.ingest.publish.Deadline until) {
         TermContent parsed = html ? parser.parseHtml(body, sourceUrl) : parser.parseText(body, sourceUrl);
         TermContent term = withInheritedSources(parsed);
         if (term.sources().isEmpty()) {
@@ -63,7 +74,7 @@ public final class IngestService {
         if (dryRun || publisher == null) {
             return new PageResult(term, null);
         }
-        return new PageResult(term, publisher.publish(term));
+        return new PageResult(term, until == null ? publisher.publish(term) : publisher.publish(term, until));
     }
 
     private TermContent withInheritedSources(TermContent t) {

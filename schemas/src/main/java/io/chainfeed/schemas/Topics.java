@@ -108,11 +108,15 @@ public final class Topics {
                 new TopicSpec(CHAIN_CAUSES, partitions, COMPACT));
         List<TopicSpec> all = new java.util.ArrayList<>(data);
         data.forEach(t -> all.add(new TopicSpec(dlqOf(t.name()), 1, DELETE)));
-        // Written only by the api's admin endpoints, which validate first: no dead-letter topic.
+        // Written only by the api's admin endpoints, which validate first; its dead-letter topic takes what
+        // the api's reader cannot decode (written by any other Kafka client).
         all.add(new TopicSpec(API_KEYS, 1, COMPACT));
-        // Webhook bookkeeping: one partition each (small, keyed by subscription id), and the one
-        // dead-letter topic that holds given-up deliveries.
+        all.add(new TopicSpec(dlqOf(API_KEYS), 1, DELETE));
+        // Webhook bookkeeping: one partition each (small, keyed by subscription id). The deliveries'
+        // dead-letter topic holds given-up deliveries and also undecodable delivery-state records (told
+        // apart by the chainfeed.error.category header).
         all.add(new TopicSpec(WEBHOOK_SUBSCRIPTIONS, 1, COMPACT));
+        all.add(new TopicSpec(dlqOf(WEBHOOK_SUBSCRIPTIONS), 1, DELETE));
         all.add(new TopicSpec(WEBHOOK_DELIVERIES, 1, COMPACT));
         all.add(new TopicSpec(WEBHOOK_DELIVERIES_DLQ, 1, DELETE));
         return List.copyOf(all);

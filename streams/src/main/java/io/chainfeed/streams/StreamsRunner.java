@@ -4,7 +4,11 @@ import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import io.chainfeed.platform.IndexSetup;
 import io.chainfeed.platform.ReadsIndex;
 import io.chainfeed.platform.TopicSetup;
+import io.chainfeed.platform.kafka.ClientMeters;
 import io.chainfeed.schemas.Topics;
+import io.micrometer.core.instrument.Metrics;
+import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
+import java.util.List;
 import io.chainfeed.streams.chain.ChainStateTopology;
 import io.chainfeed.streams.index.ReadIndexer;
 import io.chainfeed.streams.tagging.DeadLetterDeserializationHandler;
@@ -51,6 +55,7 @@ public class StreamsRunner implements SmartLifecycle {
     private volatile ReadIndexer indexer;
     private Thread indexerThread;
     private volatile boolean running;
+    private final List<AutoCloseable> binders = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     StreamsRunner(StreamsProperties props, @Value("${spring.kafka.bootstrap-servers}") String bootstrapServers,
             KafkaTopicsSettings topics, RestClient restClient, ElasticsearchClient esClient) {
@@ -75,19 +80,32 @@ public class StreamsRunner implements SmartLifecycle {
         Properties config = streamsConfig();
         streams = new KafkaStreams(TaggingTopology.buildTopology(config), config);
         withFailureBudget(streams, "tagging");
+        binders.add(bind(streams));
         streams.start();
 
         Properties chainConfig = streamsConfig();
         chainConfig.put(StreamsConfig.APPLICATION_ID_CONFIG, props.chainApplicationId());
         chainStreams = new KafkaStreams(ChainStateTopology.buildTopology(chainConfig), chainConfig);
         withFailureBudget(chainStreams, "chain-state");
+        binders.add(bind(chainStreams));
         chainStreams.start();
 
-        indexer = new ReadIndexer(indexerConsumer(), dlqProducer(), esClient, ReadsIndex.ALIAS);
+        KafkaConsumer<String, byte[]> indexerConsumer = indexerConsumer();
+        KafkaProducer<byte[], byte[]> dlqProducer = dlqProducer();
+        binders.add(ClientMeters.bind(indexerConsumer, null));
+        binders.add(ClientMeters.bind(dlqProducer, null));
+        indexer = new ReadIndexer(indexerConsumer, dlqProducer, esClient, ReadsIndex.ALIAS);
         indexerThread = new Thread(indexer, "read-indexer");
         indexerThread.start();
         running = true;
         log.info("tagging and chain-state topologies and indexer started against {}", bootstrapServers);
+    }
+
+    /** Kafka Streams metrics (Micrometer's binder): {@code kafka_stream_*}, tagged with the client and thread. */
+    private static KafkaStreamsMetrics bind(KafkaStreams instance) {
+        KafkaStreamsMetrics m = new KafkaStreamsMetrics(instance);
+        m.bindTo(Metrics.globalRegistry);
+        return m;
     }
 
     private static void withFailureBudget(KafkaStreams instance, String name) {
@@ -118,6 +136,7 @@ public class StreamsRunner implements SmartLifecycle {
         return new KafkaConsumer<>(Map.of(
                 ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
                 ConsumerConfig.GROUP_ID_CONFIG, props.indexerGroupId(),
+                ConsumerConfig.CLIENT_ID_CONFIG, "chainfeed-streams-indexer",
                 ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
                 ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
                 ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
@@ -128,6 +147,7 @@ public class StreamsRunner implements SmartLifecycle {
     private KafkaProducer<byte[], byte[]> dlqProducer() {
         return new KafkaProducer<>(Map.of(
                 ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
+                ProducerConfig.CLIENT_ID_CONFIG, "chainfeed-streams-indexer-dlq",
                 ProducerConfig.ACKS_CONFIG, "all",
                 ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true),
                 new ByteArraySerializer(), new ByteArraySerializer());
@@ -167,6 +187,14 @@ public class StreamsRunner implements SmartLifecycle {
         if (streams != null) {
             streams.close(Duration.ofSeconds(10));
         }
+        for (AutoCloseable b : binders) {
+            try {
+                b.close();
+            } catch (Exception e) {
+                log.debug("closing a meter binder: {}", e.toString());
+            }
+        }
+        binders.clear();
     }
 
     @Override

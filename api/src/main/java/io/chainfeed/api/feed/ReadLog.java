@@ -1,6 +1,9 @@
 package io.chainfeed.api.feed;
 
 import io.chainfeed.avro.Read;
+import io.chainfeed.platform.kafka.ClientMeters;
+import io.chainfeed.platform.kafka.DeadLetters;
+import io.chainfeed.platform.kafka.OnDemandDeadLetters;
 import io.chainfeed.schemas.AvroSerde;
 import io.chainfeed.schemas.Topics;
 import io.micrometer.core.instrument.Gauge;
@@ -23,7 +26,6 @@ import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.InterruptException;
-import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
@@ -69,6 +71,10 @@ public class ReadLog implements SmartLifecycle {
     private final java.util.Map<Subscription, Long> stalledSince = new java.util.concurrent.ConcurrentHashMap<>();
     private final List<Thread> threads = new ArrayList<>();
     private final List<KafkaConsumer<?, ?>> consumers = new ArrayList<>();
+    private final java.util.Map<KafkaConsumer<?, ?>, io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics>
+            clientMetrics = new java.util.HashMap<>();
+    private final OnDemandDeadLetters deadLetters;
+    private final java.util.concurrent.atomic.AtomicLong tailLag = new java.util.concurrent.atomic.AtomicLong(-1);
     private volatile int partitionCount = -1;
     private volatile boolean running;
 
@@ -89,6 +95,9 @@ public class ReadLog implements SmartLifecycle {
                     .description("readers following the reads log live").register(m);
             Gauge.builder("chainfeed.feed.replays", replaying, AtomicInteger::get)
                     .description("readers being replayed from Kafka").register(m);
+            Gauge.builder("chainfeed.read.log.lag", tailLag, java.util.concurrent.atomic.AtomicLong::get)
+                    .description("records of the reads topic the read log's tail has not read yet (-1: unknown)")
+                    .baseUnit("records").register(m);
         });
     }
 
@@ -97,6 +106,7 @@ public class ReadLog implements SmartLifecycle {
             throw new IllegalArgumentException("replay-workers must be at least 1");
         }
         this.bootstrapServers = bootstrapServers;
+        this.deadLetters = new OnDemandDeadLetters(bootstrapServers, "api-read-log");
         this.topic = topic;
         this.replayWorkers = replayWorkers;
         this.replayStallTimeout = replayStallTimeout;
@@ -214,6 +224,12 @@ public class ReadLog implements SmartLifecycle {
         for (Subscription s; (s = replays.poll()) != null; ) {
             s.end(ReadListener.CloseReason.SHUTDOWN);
         }
+        deadLetters.close();
+    }
+
+    /** @return the tail's position (every record before it has been handed out), or null before it started */
+    public LogPosition tailPosition() {
+        return fanOut.tail();
     }
 
     @Override
@@ -238,6 +254,7 @@ public class ReadLog implements SmartLifecycle {
         KafkaConsumer<String, byte[]> c = new KafkaConsumer<>(config, new StringDeserializer(), new ByteArrayDeserializer());
         synchronized (consumers) {
             consumers.add(c);
+            clientMetrics.put(c, ClientMeters.bind(c, null));
         }
         return c;
     }
@@ -245,6 +262,7 @@ public class ReadLog implements SmartLifecycle {
     private void closeConsumer(KafkaConsumer<?, ?> c) {
         synchronized (consumers) {
             consumers.remove(c);
+            ClientMeters.close(clientMetrics.remove(c));
         }
         try {
             c.close(Duration.ofSeconds(5));
@@ -273,12 +291,13 @@ public class ReadLog implements SmartLifecycle {
                     ConsumerRecords<String, byte[]> records = consumer.poll(Duration.ofMillis(500));
                     List<ReadEvent> batch = new ArrayList<>(records.count());
                     for (ConsumerRecord<String, byte[]> r : records) {
-                        ReadEvent e = event(r);
+                        ReadEvent e = event(r, true);
                         if (e != null) {
                             batch.add(e);
                         }
                     }
                     LogPosition after = position(consumer, partitions);
+                    tailLag.set(lag(consumer, partitions));
                     if (!batch.isEmpty() || !after.equals(position)) {
                         fanOut.dispatch(batch, after);
                         position = after;
@@ -325,7 +344,24 @@ public class ReadLog implements SmartLifecycle {
         return LogPosition.ofArray(next);
     }
 
-    private ReadEvent event(ConsumerRecord<String, byte[]> r) {
+    /** Records the tail has not read yet, from the consumer's last fetch (no broker call); -1 if unknown. */
+    private static long lag(KafkaConsumer<?, ?> consumer, List<TopicPartition> partitions) {
+        long sum = 0;
+        for (TopicPartition tp : partitions) {
+            java.util.OptionalLong l = consumer.currentLag(tp);
+            if (l.isEmpty()) {
+                return -1;
+            }
+            sum += l.getAsLong();
+        }
+        return sum;
+    }
+
+    /**
+     * @param deadLetter whether an undecodable record is copied to the dead-letter topic: the tail's job,
+     *                   which reads each record once; replays read the same records again and only skip
+     */
+    private ReadEvent event(ConsumerRecord<String, byte[]> r, boolean deadLetter) {
         if (r.key() == null) {
             return null;
         }
@@ -333,9 +369,13 @@ public class ReadLog implements SmartLifecycle {
         if (r.value() != null) {
             try {
                 read = serde.deserialize(r.topic(), r.value());
-            } catch (SerializationException e) {
-                log.warn("skipping an unreadable record {} at {}-{}@{}: {}", r.key(), r.topic(), r.partition(),
-                        r.offset(), e.getMessage());
+            } catch (RuntimeException e) {
+                if (deadLetter) {
+                    deadLetters.send(r, r.key().getBytes(java.nio.charset.StandardCharsets.UTF_8), r.value(),
+                            DeadLetters.UNDECODABLE, e);
+                } else {
+                    log.debug("replay skips an undecodable record at {}", DeadLetters.origin(r));
+                }
                 return null;
             }
         }
@@ -427,7 +467,7 @@ public class ReadLog implements SmartLifecycle {
                 }
             }
             for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(200))) {
-                ReadEvent e = event(r);
+                ReadEvent e = event(r, false);
                 if (e == null) {
                     continue;
                 }

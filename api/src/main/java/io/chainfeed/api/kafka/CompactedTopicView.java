@@ -1,5 +1,8 @@
 package io.chainfeed.api.kafka;
 
+import io.chainfeed.platform.kafka.ClientMeters;
+import io.chainfeed.platform.kafka.DeadLetters;
+import io.chainfeed.platform.kafka.OnDemandDeadLetters;
 import io.chainfeed.schemas.AvroSerde;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -14,7 +17,6 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
@@ -26,7 +28,9 @@ import org.springframework.context.SmartLifecycle;
  * A small compacted topic held in memory: a thread reads it from the beginning by assignment (no
  * consumer group, so every API instance holds the whole topic), keeps the latest value per key, and
  * drops a key on its tombstone. While Kafka or the topic is missing it keeps asking; it never creates
- * the topic. Unreadable records are logged and skipped.
+ * the topic. A record that cannot be decoded is copied to the topic's dead-letter topic
+ * ({@link OnDemandDeadLetters}, reader = the client id) and skipped. The consumer's Kafka metrics are
+ * bound to Micrometer ({@link ClientMeters}).
  *
  * <p>Subclasses may keep the highest revision of a key rather than the last record ({@link #accept}),
  * hear each change ({@link #changed}), apply their own writes at once for read-your-writes
@@ -47,6 +51,8 @@ public abstract class CompactedTopicView<V extends SpecificRecord> implements Sm
     private volatile boolean running;
     private Thread thread;
     private final java.util.concurrent.CountDownLatch loaded = new java.util.concurrent.CountDownLatch(1);
+    private final OnDemandDeadLetters deadLetters;
+    private volatile io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics clientMetrics;
     private Map<TopicPartition, Long> loadTarget;
 
     /**
@@ -60,6 +66,7 @@ public abstract class CompactedTopicView<V extends SpecificRecord> implements Sm
         this.topic = topic;
         this.clientId = clientId;
         this.serde = AvroSerde.of(type);
+        this.deadLetters = new OnDemandDeadLetters(bootstrapServers, clientId);
     }
 
     /** @return the latest value of every key, in no particular order */
@@ -162,6 +169,7 @@ public abstract class CompactedTopicView<V extends SpecificRecord> implements Sm
                 ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
                 ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, false),
                 new StringDeserializer(), new ByteArrayDeserializer());
+        clientMetrics = ClientMeters.bind(consumer, null);
         running = true;
         thread = new Thread(this::run, clientId + "-reader");
         thread.setDaemon(true);
@@ -192,7 +200,9 @@ public abstract class CompactedTopicView<V extends SpecificRecord> implements Sm
         } catch (RuntimeException e) {
             log.error("{} reader stopped", topic, e);
         } finally {
+            ClientMeters.close(clientMetrics);
             consumer.close(Duration.ofSeconds(5));
+            deadLetters.close();
         }
     }
 
@@ -238,12 +248,15 @@ public abstract class CompactedTopicView<V extends SpecificRecord> implements Sm
             update(r.key(), null);
             return;
         }
+        V value;
         try {
-            update(r.key(), serde.deserialize(r.topic(), r.value()));
-        } catch (SerializationException e) {
-            log.warn("skipping an unreadable record {} at {}-{}@{}: {}", r.key(), r.topic(), r.partition(), r.offset(),
-                    e.getMessage());
+            value = serde.deserialize(r.topic(), r.value());
+        } catch (RuntimeException e) {
+            deadLetters.send(r, r.key().getBytes(java.nio.charset.StandardCharsets.UTF_8), r.value(),
+                    DeadLetters.UNDECODABLE, e);
+            return;
         }
+        update(r.key(), value);
     }
 
     @Override

@@ -138,6 +138,24 @@ public class ReadSearch {
      * @throws IOException on a transport failure
      */
     public Page search(String text, Filters filters, int size, String cursor) throws IOException {
+        io.micrometer.core.instrument.Timer.Sample sample = io.micrometer.core.instrument.Timer.start();
+        String outcome = "error";
+        try {
+            Page page = searchUntimed(text, filters, size, cursor);
+            outcome = "ok";
+            return page;
+        } catch (io.chainfeed.api.web.BadRequestException | GoneException e) {
+            outcome = "refused";
+            throw e;
+        } finally {
+            sample.stop(io.micrometer.core.instrument.Timer.builder("chainfeed.search")
+                    .description("Searches of the reads index, Elasticsearch round trips included")
+                    .tag("outcome", outcome).publishPercentileHistogram()
+                    .register(io.micrometer.core.instrument.Metrics.globalRegistry));
+        }
+    }
+
+    private Page searchUntimed(String text, Filters filters, int size, String cursor) throws IOException {
         QueryText parsed = QueryText.parse(text);
         if (parsed.groups().size() + parsed.excluded().size() > MAX_PIECES) {
             throw new io.chainfeed.api.web.BadRequestException("query-too-long",

@@ -94,10 +94,23 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
     }
 
     @ExceptionHandler({TransportException.class, IOException.class})
-    ProblemDetail unavailable(Exception e) {
-        log.error("Elasticsearch unreachable", e);
-        return problem(HttpStatus.SERVICE_UNAVAILABLE, "search-unavailable", "Search is unavailable",
-                "The search engine cannot be reached; try again shortly.");
+    org.springframework.http.ResponseEntity<ProblemDetail> unavailable(Exception e) {
+        log.error("Elasticsearch unreachable: {}", e.toString());
+        return searchUnavailable("The search engine cannot be reached; try again shortly.");
+    }
+
+    /** The Elasticsearch circuit breaker is open: answered at once, without asking Elasticsearch. */
+    @ExceptionHandler(io.github.resilience4j.circuitbreaker.CallNotPermittedException.class)
+    org.springframework.http.ResponseEntity<ProblemDetail> breakerOpen(
+            io.github.resilience4j.circuitbreaker.CallNotPermittedException e) {
+        log.debug("Elasticsearch breaker open: {}", e.getMessage());
+        return searchUnavailable("The search engine is not answering; try again shortly.");
+    }
+
+    private static org.springframework.http.ResponseEntity<ProblemDetail> searchUnavailable(String detail) {
+        return org.springframework.http.ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE)
+                .header(org.springframework.http.HttpHeaders.RETRY_AFTER, "5")
+                .body(problem(HttpStatus.SERVICE_UNAVAILABLE, "search-unavailable", "Search is unavailable", detail));
     }
 
     /** Anything else: a 500 problem detail; the details are logged, not shown. */

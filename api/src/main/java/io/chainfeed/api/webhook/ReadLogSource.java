@@ -23,6 +23,12 @@ class ReadLogSource implements ReadSource {
     }
 
     @Override
+    public Map<Integer, Long> head() {
+        LogPosition tail = log.tailPosition();
+        return tail == null ? null : tail.offsets();
+    }
+
+    @Override
     public AutoCloseable subscribe(Map<Integer, Long> from, Selector selector, Listener listener) {
         return log.subscribe(LogPosition.of(from), selector, new ReadListener() {
             @Override

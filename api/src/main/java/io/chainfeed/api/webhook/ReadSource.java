@@ -17,6 +17,14 @@ public interface ReadSource {
      */
     AutoCloseable subscribe(Map<Integer, Long> from, Selector selector, Listener listener);
 
+    /**
+     * @return the source's head: next offset per partition of the newest record it has read from Kafka, or
+     *         null if it does not know yet (the base of the webhook lag meters)
+     */
+    default Map<Integer, Long> head() {
+        return null;
+    }
+
     /** Receives a subscription's records. */
     interface Listener {
         /**

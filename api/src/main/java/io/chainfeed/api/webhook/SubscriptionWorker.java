@@ -246,7 +246,9 @@ final class SubscriptionWorker {
         headers.put("webhook-timestamp", Long.toString(timestamp));
         headers.put("webhook-signature",
                 WebhookSignatures.signatureHeader(t.liveKeys(now), head.webhookId(), timestamp, head.body()));
+        long sendStart = System.nanoTime();
         WebhookSender.Outcome outcome = engine.sender().send(t.url(), head.body(), headers);
+        long sendNanos = System.nanoTime() - sendStart;
         Instant done = engine.clock().instant();
 
         DeliveryPolicy.Decision decision;
@@ -271,6 +273,7 @@ final class SubscriptionWorker {
                 decision = new DeliveryPolicy.Retry(DEAD_LETTER_RETRY);
             }
         }
+        WebhookMeters.attempt(decision, sendNanos);
         WebhookDeliveryState snapshot;
         boolean disable = false;
         synchronized (this) {
@@ -406,6 +409,18 @@ final class SubscriptionWorker {
         } catch (Exception e) {
             log.debug("webhook {}: closing the read source: {}", id, e.getMessage());
         }
+    }
+
+    /**
+     * @param head the source's head (next offset per partition)
+     * @return records between this subscription's stored position and the head: what it has not settled yet
+     */
+    synchronized long lag(Map<Integer, Long> head) {
+        long sum = 0;
+        for (Map.Entry<Integer, Long> e : head.entrySet()) {
+            sum += Math.max(0, e.getValue() - position.getOrDefault(e.getKey(), 0L));
+        }
+        return sum;
     }
 
     @Override

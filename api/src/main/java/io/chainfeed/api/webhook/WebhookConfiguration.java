@@ -30,13 +30,15 @@ class WebhookConfiguration {
 
     @Bean(destroyMethod = "")
     Producer<String, byte[]> webhookProducer(@Value("${spring.kafka.bootstrap-servers}") String bootstrap) {
-        return new KafkaProducer<>(Map.of(
+        KafkaProducer<String, byte[]> p = new KafkaProducer<>(Map.of(
                 ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
                 ProducerConfig.CLIENT_ID_CONFIG, "chainfeed-api-webhooks",
                 ProducerConfig.ACKS_CONFIG, "all",
                 ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true,
                 ProducerConfig.MAX_BLOCK_MS_CONFIG, 15_000),
                 new StringSerializer(), new ByteArraySerializer());
+        io.chainfeed.platform.kafka.ClientMeters.bind(p, null);
+        return p;
     }
 
     @Bean(destroyMethod = "close")
@@ -92,7 +94,8 @@ class WebhookConfiguration {
     @Bean
     WebhookDeliveries webhookDeliveries(SubscriptionStore subscriptions, DeliveryStateStore states,
             SubscriptionService service, WebhookSender sender, WebhookProperties props,
-            ObjectProvider<ReadSource> source, Producer<String, byte[]> webhookProducer) {
+            ObjectProvider<ReadSource> source, Producer<String, byte[]> webhookProducer,
+            ObjectProvider<io.micrometer.core.instrument.MeterRegistry> meters) {
         WebhookEngine engine = null;
         ReadSource readSource = source.getIfAvailable();
         if (props.deliver() && SecretCipher.fromConfig(props).isPresent() && readSource != null) {
@@ -100,6 +103,16 @@ class WebhookConfiguration {
                     new DeliveryPolicy(props.retrySchedule(), new SplittableRandom()),
                     new KafkaDeliveryJournal(states, service, webhookProducer), Clock.systemUTC(), props.workers(),
                     props.queueCapacity());
+            WebhookEngine e = engine;
+            // Consumer lag of the webhook workers: records of the reads log each subscription has not settled.
+            meters.ifAvailable(m -> {
+                io.micrometer.core.instrument.Gauge.builder("chainfeed.webhook.lag", e, WebhookEngine::lag)
+                        .description("records of the reads log the webhook subscriptions have yet to settle, summed")
+                        .baseUnit("records").register(m);
+                io.micrometer.core.instrument.Gauge.builder("chainfeed.webhook.lag.max", e, WebhookEngine::maxLag)
+                        .description("the largest such lag of one webhook subscription")
+                        .baseUnit("records").register(m);
+            });
         }
         return new WebhookDeliveries(subscriptions, states, service, engine) {
             @Override

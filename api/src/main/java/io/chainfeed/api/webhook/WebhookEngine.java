@@ -62,6 +62,21 @@ public final class WebhookEngine implements AutoCloseable {
     }
 
     /**
+     * @return the records every running subscription has yet to settle, summed (0 when the source's head is
+     *         not known yet)
+     */
+    public long lag() {
+        Map<Integer, Long> head = source.head();
+        return head == null ? 0 : workers.values().stream().mapToLong(w -> w.lag(head)).sum();
+    }
+
+    /** @return the largest lag of one running subscription, in records */
+    public long maxLag() {
+        Map<Integer, Long> head = source.head();
+        return head == null ? 0 : workers.values().stream().mapToLong(w -> w.lag(head)).max().orElse(0);
+    }
+
+    /**
      * Starts delivering a subscription, or gives a running one its new target (a rotated secret).
      *
      * @param target the subscription's target and keys

@@ -4,6 +4,7 @@ import io.chainfeed.avro.ChainLayer;
 import io.chainfeed.avro.Company;
 import io.chainfeed.avro.TermUpdate;
 import io.chainfeed.ingest.TermContent;
+import io.chainfeed.platform.kafka.DeadLetters;
 import io.chainfeed.schemas.AvroSerde;
 import io.chainfeed.schemas.Topics;
 import java.nio.charset.StandardCharsets;
@@ -17,15 +18,12 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
+import java.util.concurrent.locks.ReentrantLock;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Header;
@@ -34,27 +32,32 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Publishes reference data ({@value Topics#LAYERS}, {@value Topics#COMPANIES}) and term updates
- * ({@value Topics#TERMS}, keyed by slug) with an idempotent, {@code acks=all} producer.
+ * ({@value Topics#TERMS}, keyed by slug) through a {@link RecordSink}: in the service one Kafka transaction
+ * per call ({@link KafkaTransactions}), so a call's records are visible all together or not at all.
  *
  * <p>It keeps a ledger of what each key last published, read from the compacted topics themselves,
  * so re-publishing unchanged content publishes nothing, and each changed term gets a version strictly
  * greater than its last one ({@code max(now in epoch ms, last + 1)}). Before each decision the ledger
- * catches up with the topics' end offsets, so records written by any other publisher (the CLI,
- * another ingest instance) are seen. Every send is awaited: a failed send raises
- * {@link PublishException}, so a caller never reports success for a record the broker did not
- * acknowledge. Publishes are serialised within a process; two processes publishing the same slug in
- * the same millisecond can still race (the later record wins in the compacted topic).
+ * catches up with the topics' last stable offsets ({@code read_committed}), so records written by any
+ * other publisher (the CLI, another ingest instance) are seen; a ledger record that cannot be decoded is
+ * dead-lettered ({@link DeadLetters}) and skipped. Every publish is awaited until its deadline: a failure
+ * raises {@link PublishException} (or a subtype, see {@link RecordSink#publish}), so a caller never
+ * reports success for a record Kafka did not take, and the ledger remembers only what was committed.
+ * Publishes are serialised within a process (a caller waits for its turn no longer than its deadline);
+ * two processes publishing the same slug in the same millisecond can still race (the later record wins
+ * in the compacted topic).
  */
 public final class TermPublisher {
     private static final Logger log = LoggerFactory.getLogger(TermPublisher.class);
-    private static final Duration SEND_TIMEOUT = Duration.ofSeconds(30);
+    /** Deadline of a corpus or reference-data load (many records, at start or from the CLI). */
+    private static final Duration BULK_TIMEOUT = Duration.ofSeconds(60);
 
-    private static final Duration CATCH_UP_TIMEOUT = Duration.ofSeconds(30);
-
-    private final Producer<String, byte[]> producer;
+    private final RecordSink sink;
     private final Consumer<String, byte[]> ledger;
     private final Clock clock;
-    private final Object lock = new Object();
+    private final Duration deadline;
+    private final DeadLetters deadLetters;
+    private final ReentrantLock lock = new ReentrantLock();
     private List<TopicPartition> ledgerPartitions;
     private final AvroSerde<TermUpdate> termSerde = AvroSerde.of(TermUpdate.class);
     private final AvroSerde<ChainLayer> layerSerde = AvroSerde.of(ChainLayer.class);
@@ -69,11 +72,26 @@ public final class TermPublisher {
      * @param clock    source of {@code updatedAt} and versions
      */
     public TermPublisher(Producer<String, byte[]> producer, Consumer<String, byte[]> ledger, Clock clock) {
-        this.producer = producer;
-        this.ledger = ledger;
-        this.clock = clock;
+        this(new AwaitedSends(producer), ledger, clock, Duration.ofSeconds(30), null);
     }
 
+    /**
+     * @param sink        where records go (the service: one transaction per call)
+     * @param ledger      as above; not closed by the publisher
+     * @param clock       source of {@code updatedAt} and versions
+     * @param deadline    how long one {@link #publish(TermContent)} may take, lock wait and ledger catch-up included
+     * @param deadLetters where undecodable ledger records are copied; null to only log them
+     */
+    public TermPublisher(RecordSink sink, Consumer<String, byte[]> ledger, Clock clock, Duration deadline,
+            DeadLetters deadLetters) {
+        this.sink = sink;
+        this.ledger = ledger;
+        this.clock = clock;
+        this.deadline = deadline;
+        this.deadLetters = deadLetters;
+    }
+
+    /** What a publish did. */
     /**
      * Record header on every {@value Topics#TERMS} record naming the content hash the bundled corpus last
      * published for the slug (absent when the corpus never published it). A user's change carries the
@@ -97,9 +115,6 @@ public final class TermPublisher {
     public record Result(String slug, long version, Outcome outcome) {
     }
 
-    /**
-     * @param corpusHash the content hash the corpus last published for the slug, or null if it never did
-     */
     private record LedgerEntry(String contentHash, long version, String corpusHash) {
     }
 
@@ -112,12 +127,36 @@ public final class TermPublisher {
      * @throws PublishException if the topics cannot be read in time
      */
     public void catchUp(Duration timeout) {
-        synchronized (lock) {
-            catchUpLocked(timeout);
+        Deadline until = Deadline.after(timeout);
+        lock(until);
+        try {
+            catchUpLocked(until);
+        } finally {
+            lock.unlock();
         }
     }
 
-    private void catchUpLocked(Duration timeout) {
+    private void lock(Deadline until) {
+        try {
+            if (!lock.tryLock(until.remaining().toNanos(), TimeUnit.NANOSECONDS)) {
+                throw new PublishException("another publish held the ledger past the deadline; nothing was published");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new PublishException("interrupted; nothing was published", e);
+        }
+    }
+
+    private void catchUpLocked(Deadline until) {
+        try {
+            catchUpLocked(until, until.remaining());
+        } catch (org.apache.kafka.common.errors.TimeoutException e) {
+            throw new PublishException("could not read the publish ledger within the deadline; nothing was published",
+                    e);
+        }
+    }
+
+    private void catchUpLocked(Deadline until, Duration timeout) {
         if (ledgerPartitions == null) {
             List<TopicPartition> partitions = new ArrayList<>();
             for (String topic : List.of(Topics.TERMS, Topics.LAYERS, Topics.COMPANIES)) {
@@ -130,12 +169,12 @@ public final class TermPublisher {
             ledger.seekToBeginning(partitions);
             ledgerPartitions = partitions;
         }
-        Map<TopicPartition, Long> end = ledger.endOffsets(ledgerPartitions, timeout);
-        long deadline = System.nanoTime() + timeout.toNanos();
+        Map<TopicPartition, Long> end = ledger.endOffsets(ledgerPartitions, until.remaining());
         int records = 0;
-        while (ledgerPartitions.stream().anyMatch(tp -> ledger.position(tp, timeout) < end.get(tp))) {
-            if (System.nanoTime() > deadline) {
-                throw new PublishException("could not read the publish ledger within " + timeout);
+        while (ledgerPartitions.stream().anyMatch(tp -> ledger.position(tp, until.remaining()) < end.get(tp))) {
+            if (until.expired()) {
+                throw new PublishException("could not read the publish ledger within the deadline; nothing was"
+                        + " published");
             }
             for (ConsumerRecord<String, byte[]> r : ledger.poll(Duration.ofMillis(100))) {
                 records++;
@@ -156,7 +195,13 @@ public final class TermPublisher {
             if (r.value() == null) {
                 terms.remove(r.key());
             } else {
-                TermUpdate t = termSerde.deserialize(r.topic(), r.value());
+                TermUpdate t;
+                try {
+                    t = termSerde.deserialize(r.topic(), r.value());
+                } catch (RuntimeException e) {
+                    skip(r, e);
+                    return;
+                }
                 Header header = r.headers().lastHeader(CORPUS_HASH_HEADER);
                 // Records from before the header existed: a corpus record is its own baseline.
                 String corpusHash = header != null ? new String(header.value(), StandardCharsets.UTF_8)
@@ -165,7 +210,23 @@ public final class TermPublisher {
                         (a, b) -> b.version() >= a.version() ? b : a);
             }
         } else if (r.value() != null) {
+            try {
+                // Reference records are compared by their bytes; decode only to tell poison from data.
+                (r.topic().equals(Topics.LAYERS) ? layerSerde : companySerde).deserialize(r.topic(), r.value());
+            } catch (RuntimeException e) {
+                skip(r, e);
+                return;
+            }
             referenceHashes.put(r.topic() + "/" + r.key(), sha256(r.value()));
+        }
+    }
+
+    private void skip(ConsumerRecord<String, byte[]> r, RuntimeException e) {
+        if (deadLetters != null) {
+            deadLetters.send(r, r.key().getBytes(StandardCharsets.UTF_8), r.value(),
+                    DeadLetters.UNDECODABLE, e);
+        } else {
+            log.warn("skipping an undecodable record at {}: {}", DeadLetters.origin(r), e.getMessage());
         }
     }
 
@@ -177,39 +238,40 @@ public final class TermPublisher {
      * @throws PublishException if the broker does not acknowledge the record
      */
     public Result publish(TermContent content) {
-        synchronized (lock) {
-            catchUpLocked(CATCH_UP_TIMEOUT);
-            return publishLocked(content);
-        }
-    }
-
-    private Result publishLocked(TermContent content) {
-        LedgerEntry last = terms.get(content.slug());
-        return publishLocked(content, last == null ? null : last.corpusHash());
-    }
-
-    /** Publishes unless unchanged; the record carries {@code corpusHash} (null: none) as its baseline. */
-    private Result publishLocked(TermContent content, String corpusHash) {
-        String hash = content.contentHash();
-        LedgerEntry last = terms.get(content.slug());
-        if (last != null && last.contentHash().equals(hash)) {
-            return new Result(content.slug(), last.version(), Outcome.UNCHANGED);
-        }
-        Instant now = clock.instant();
-        long version = Math.max(now.toEpochMilli(), last == null ? 1 : last.version() + 1);
-        TermUpdate update = content.toTermUpdate(version, now);
-        ProducerRecord<String, byte[]> record = new ProducerRecord<>(Topics.TERMS, content.slug(),
-                termSerde.serialize(Topics.TERMS, update));
-        if (corpusHash != null) {
-            record.headers().add(CORPUS_HASH_HEADER, corpusHash.getBytes(StandardCharsets.UTF_8));
-        }
-        await(producer.send(record), "term " + content.slug());
-        terms.put(content.slug(), new LedgerEntry(hash, version, corpusHash));
-        return new Result(content.slug(), version, Outcome.PUBLISHED);
+        return publish(content, Deadline.after(deadline));
     }
 
     /**
-     * Loads a bundled corpus's terms without undoing users' changes. Per slug, against the ledger:
+     * Publishes a term unless the slug's last published content is identical.
+     *
+     * @param content the term's content
+     * @param until   when the caller must have its answer (lock wait and ledger catch-up included)
+     * @return the slug, the current version and whether anything was written
+     * @throws PublishException if it was not published; see {@link RecordSink#publish} for its subtypes
+     */
+    public Result publish(TermContent content, Deadline until) {
+        return publishAll(List.of(content), until).get(0);
+    }
+
+    private record Pending(String slug, String hash, long version, String corpusHash,
+            ProducerRecord<String, byte[]> record) {
+    }
+
+    /**
+     * Publishes every term, sending them all before awaiting the acknowledgements.
+     *
+     * @param contents terms to publish
+     * @return one result per term, in order
+     * @throws PublishException if any record is not acknowledged (earlier ones may have been written;
+     *                          they are idempotent to re-publish)
+     */
+    public List<Result> publishAll(List<TermContent> contents) {
+        return publishAll(contents, Deadline.after(BULK_TIMEOUT), false);
+    }
+
+    /**
+     * Loads a bundled corpus's terms without undoing users' changes, in one transaction. Per slug,
+     * against the ledger:
      * <ul>
      * <li>never published: published;</li>
      * <li>the same content is current: {@link Outcome#UNCHANGED};</li>
@@ -222,44 +284,58 @@ public final class TermPublisher {
      *
      * @param contents the corpus's terms
      * @return one result per term, in order
-     * @throws PublishException if a record is not acknowledged (earlier ones may have been written; a
-     *                          reload publishes only what is still missing)
+     * @throws PublishException if the records are not committed (a reload publishes only what is missing)
      */
     public List<Result> publishCorpus(List<TermContent> contents) {
-        synchronized (lock) {
-            catchUpLocked(CATCH_UP_TIMEOUT);
-            List<Result> results = new ArrayList<>();
-            for (TermContent c : contents) {
-                String hash = c.contentHash();
-                LedgerEntry last = terms.get(c.slug());
-                if (last != null && last.contentHash().equals(hash)) {
-                    results.add(new Result(c.slug(), last.version(), Outcome.UNCHANGED));
-                } else if (last != null && (last.corpusHash() == null || last.corpusHash().equals(hash))) {
-                    results.add(new Result(c.slug(), last.version(), Outcome.KEPT));
-                } else {
-                    results.add(publishLocked(c, hash));
-                }
-            }
-            return results;
-        }
+        return publishAll(contents, Deadline.after(BULK_TIMEOUT), true);
     }
 
-    /**
-     * Publishes every term, sending them all before awaiting the acknowledgements.
-     *
-     * @param contents terms to publish
-     * @return one result per term, in order
-     * @throws PublishException if any record is not acknowledged (earlier ones may have been written;
-     *                          they are idempotent to re-publish)
-     */
-    public List<Result> publishAll(List<TermContent> contents) {
-        synchronized (lock) {
-            catchUpLocked(CATCH_UP_TIMEOUT);
+    private List<Result> publishAll(List<TermContent> contents, Deadline until) {
+        return publishAll(contents, until, false);
+    }
+
+    private List<Result> publishAll(List<TermContent> contents, Deadline until, boolean corpus) {
+        lock(until);
+        try {
+            catchUpLocked(until);
             List<Result> results = new ArrayList<>();
-            for (TermContent c : contents) {
-                results.add(publishLocked(c));
+            List<Pending> pending = new ArrayList<>();
+            Map<String, LedgerEntry> planned = new java.util.HashMap<>();
+            for (TermContent content : contents) {
+                String hash = content.contentHash();
+                LedgerEntry last = planned.containsKey(content.slug()) ? planned.get(content.slug())
+                        : terms.get(content.slug());
+                if (last != null && last.contentHash().equals(hash)) {
+                    results.add(new Result(content.slug(), last.version(), Outcome.UNCHANGED));
+                    continue;
+                }
+                if (corpus && last != null && (last.corpusHash() == null || last.corpusHash().equals(hash))) {
+                    results.add(new Result(content.slug(), last.version(), Outcome.KEPT));
+                    continue;
+                }
+                // A corpus load sets the baseline; anyone else's change carries the corpus's baseline forward.
+                String corpusHash = corpus ? hash : last == null ? null : last.corpusHash();
+                Instant now = clock.instant();
+                long version = Math.max(now.toEpochMilli(), last == null ? 1 : last.version() + 1);
+                TermUpdate update = content.toTermUpdate(version, now);
+                ProducerRecord<String, byte[]> record = new ProducerRecord<>(Topics.TERMS, content.slug(),
+                        termSerde.serialize(Topics.TERMS, update));
+                if (corpusHash != null) {
+                    record.headers().add(CORPUS_HASH_HEADER, corpusHash.getBytes(StandardCharsets.UTF_8));
+                }
+                pending.add(new Pending(content.slug(), hash, version, corpusHash, record));
+                planned.put(content.slug(), new LedgerEntry(hash, version, corpusHash));
+                results.add(new Result(content.slug(), version, Outcome.PUBLISHED));
+            }
+            IngestMeters.accepted("term", contents.size());
+            if (!pending.isEmpty()) {
+                sink.publish(pending.stream().map(Pending::record).toList(), until);
+                IngestMeters.published("term", pending.size());
+                pending.forEach(p -> terms.put(p.slug(), new LedgerEntry(p.hash(), p.version(), p.corpusHash())));
             }
             return results;
+        } finally {
+            lock.unlock();
         }
     }
 
@@ -272,48 +348,37 @@ public final class TermPublisher {
      * @throws PublishException if the broker does not acknowledge a record
      */
     public int publishReference(List<ChainLayer> layers, List<Company> companies) {
-        synchronized (lock) {
-            catchUpLocked(CATCH_UP_TIMEOUT);
-            return publishReferenceLocked(layers, companies);
+        Deadline until = Deadline.after(BULK_TIMEOUT);
+        lock(until);
+        try {
+            catchUpLocked(until);
+            List<ProducerRecord<String, byte[]>> records = new ArrayList<>();
+            List<Runnable> commits = new ArrayList<>();
+            for (ChainLayer l : layers) {
+                addIfChanged(Topics.LAYERS, l.getId(), layerSerde.serialize(Topics.LAYERS, l), records, commits);
+            }
+            for (Company c : companies) {
+                addIfChanged(Topics.COMPANIES, c.getId(), companySerde.serialize(Topics.COMPANIES, c), records,
+                        commits);
+            }
+            sink.publish(records, until);
+            IngestMeters.published("reference", records.size());
+            commits.forEach(Runnable::run);
+            return records.size();
+        } finally {
+            lock.unlock();
         }
     }
 
-    private int publishReferenceLocked(List<ChainLayer> layers, List<Company> companies) {
-        List<Future<RecordMetadata>> sends = new ArrayList<>();
-        List<Runnable> commits = new ArrayList<>();
-        for (ChainLayer l : layers) {
-            sendIfChanged(Topics.LAYERS, l.getId(), layerSerde.serialize(Topics.LAYERS, l), sends, commits);
-        }
-        for (Company c : companies) {
-            sendIfChanged(Topics.COMPANIES, c.getId(), companySerde.serialize(Topics.COMPANIES, c), sends, commits);
-        }
-        for (Future<RecordMetadata> f : sends) {
-            await(f, "reference data");
-        }
-        commits.forEach(Runnable::run);
-        return sends.size();
-    }
-
-    private void sendIfChanged(String topic, String key, byte[] value, List<Future<RecordMetadata>> sends,
+    private void addIfChanged(String topic, String key, byte[] value, List<ProducerRecord<String, byte[]>> records,
             List<Runnable> commits) {
         String ledgerKey = topic + "/" + key;
         String hash = sha256(value);
         if (hash.equals(referenceHashes.get(ledgerKey))) {
             return;
         }
-        sends.add(producer.send(new ProducerRecord<>(topic, key, value)));
+        records.add(new ProducerRecord<>(topic, key, value));
         commits.add(() -> referenceHashes.put(ledgerKey, hash));
-    }
-
-    private static RecordMetadata await(Future<RecordMetadata> f, String what) {
-        try {
-            return f.get(SEND_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new PublishException("interrupted while publishing " + what, e);
-        } catch (ExecutionException | TimeoutException e) {
-            throw new PublishException("Kafka did not acknowledge " + what + ": " + e.getMessage(), e);
-        }
     }
 
     private static String sha256(byte[] bytes) {

@@ -1,25 +1,24 @@
 package io.chainfeed.ingest.signal;
 
 import io.chainfeed.avro.ConstraintSignal;
+import io.chainfeed.ingest.publish.AwaitedSends;
+import io.chainfeed.ingest.publish.Deadline;
+import io.chainfeed.ingest.publish.IngestMeters;
 import io.chainfeed.ingest.publish.PublishException;
+import io.chainfeed.ingest.publish.RecordSink;
 import io.chainfeed.schemas.AvroSerde;
 import io.chainfeed.schemas.Topics;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.clients.producer.RecordMetadata;
 
 /**
  * Validates a batch of raw signals and publishes the valid ones to {@value Topics#SIGNALS}, keyed by
- * signal id, with an idempotent {@code acks=all} producer; the invalid ones are reported, and do not
+ * signal id, all of one batch in one Kafka transaction in the service; the invalid ones are reported, and do not
  * stop the rest of the batch. Each published signal gets a version that grows with every publish
  * (epoch milliseconds, strictly increasing within the process), so a corrected re-post of an id
  * supersedes the earlier one downstream.
@@ -28,7 +27,8 @@ public final class SignalIngest {
     private static final Duration SEND_TIMEOUT = Duration.ofSeconds(30);
 
     private final SignalValidator validator;
-    private final Producer<String, byte[]> producer;
+    private final RecordSink sink;
+    private final Duration deadline;
     private final Clock clock;
     private final AvroSerde<ConstraintSignal> serde = AvroSerde.of(ConstraintSignal.class);
     private final AtomicLong lastVersion = new AtomicLong();
@@ -39,8 +39,19 @@ public final class SignalIngest {
      * @param clock     source of versions
      */
     public SignalIngest(SignalValidator validator, Producer<String, byte[]> producer, Clock clock) {
+        this(validator, producer == null ? null : new AwaitedSends(producer), SEND_TIMEOUT, clock);
+    }
+
+    /**
+     * @param validator checks each raw signal
+     * @param sink      where accepted signals go (one transaction per batch in the service); null to validate only
+     * @param deadline  how long a batch may take to publish when the caller gives no deadline
+     * @param clock     source of versions
+     */
+    public SignalIngest(SignalValidator validator, RecordSink sink, Duration deadline, Clock clock) {
         this.validator = validator;
-        this.producer = producer;
+        this.sink = sink;
+        this.deadline = deadline;
         this.clock = clock;
     }
 
@@ -73,6 +84,18 @@ public final class SignalIngest {
      * @throws PublishException if the broker did not acknowledge an accepted signal
      */
     public BatchResult ingest(List<SignalInput> inputs, boolean dryRun) {
+        return ingest(inputs, dryRun, Deadline.after(deadline));
+    }
+
+    /**
+     * @param inputs raw signals
+     * @param dryRun validate only
+     * @param until  when the publish must have answered
+     * @return accepted and rejected signals
+     * @throws PublishException if the accepted signals were not published (all of them: the batch is one
+     *                          transaction in the service); see {@link RecordSink#publish} for its subtypes
+     */
+    public BatchResult ingest(List<SignalInput> inputs, boolean dryRun, Deadline until) {
         List<Accepted> accepted = new ArrayList<>();
         List<SignalError> rejected = new ArrayList<>();
         for (SignalInput in : inputs) {
@@ -83,17 +106,17 @@ public final class SignalIngest {
                 rejected.addAll(c.errors());
             }
         }
-        boolean publish = !dryRun && producer != null && !accepted.isEmpty();
+        boolean publish = !dryRun && sink != null && !accepted.isEmpty();
         if (publish) {
-            List<Future<RecordMetadata>> sends = new ArrayList<>();
+            List<ProducerRecord<String, byte[]>> records = new ArrayList<>();
             for (Accepted a : accepted) {
                 a.signal().setVersion(nextVersion());
-                sends.add(producer.send(new ProducerRecord<>(Topics.SIGNALS, a.signal().getId(),
-                        serde.serialize(Topics.SIGNALS, a.signal()))));
+                records.add(new ProducerRecord<>(Topics.SIGNALS, a.signal().getId(),
+                        serde.serialize(Topics.SIGNALS, a.signal())));
             }
-            for (int i = 0; i < sends.size(); i++) {
-                await(sends.get(i), "signal " + accepted.get(i).signal().getId());
-            }
+            IngestMeters.accepted("signal", records.size());
+            sink.publish(records, until);
+            IngestMeters.published("signal", records.size());
         }
         return new BatchResult(accepted, rejected, publish);
     }
@@ -101,16 +124,5 @@ public final class SignalIngest {
     private long nextVersion() {
         long now = clock.millis();
         return lastVersion.updateAndGet(last -> Math.max(now, last + 1));
-    }
-
-    private static void await(Future<RecordMetadata> f, String what) {
-        try {
-            f.get(SEND_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new PublishException("interrupted while publishing " + what, e);
-        } catch (ExecutionException | TimeoutException e) {
-            throw new PublishException("Kafka did not acknowledge " + what + ": " + e.getMessage(), e);
-        }
     }
 }

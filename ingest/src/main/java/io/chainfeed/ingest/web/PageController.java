@@ -3,6 +3,7 @@ package io.chainfeed.ingest.web;
 import io.chainfeed.ingest.IngestProperties;
 import io.chainfeed.ingest.IngestService;
 import io.chainfeed.ingest.TermJson;
+import io.chainfeed.ingest.publish.Deadline;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -21,7 +22,8 @@ import org.springframework.web.bind.annotation.RestController;
  * the parsed term out as JSON. With {@code dryRun=true} it only parses (200); otherwise it publishes
  * the term to Kafka and answers 202 once the broker acknowledged it, with the version; an unchanged
  * page publishes nothing and answers 200 with {@code "published": false}. A page that cannot be
- * parsed gets a 422 problem detail listing what is missing, and nothing is published.
+ * parsed gets a 422 problem detail listing what is missing, and nothing is published. The answer comes
+ * within {@code chainfeed.ingest.deadline} (see {@link ProblemHandler} for 503, 504 and 413).
  */
 @RestController
 @RequestMapping("/ingest/v1")
@@ -43,9 +45,10 @@ class PageController {
         if (body.length > props.maxPageBytes()) {
             throw new PageTooLargeException(body.length, props.maxPageBytes());
         }
+        Deadline until = Deadline.after(props.deadline());
         boolean html = MediaType.parseMediaType(contentType).isCompatibleWith(MediaType.TEXT_HTML);
         IngestService.PageResult r = service.ingestPage(new String(body, StandardCharsets.UTF_8), html, sourceUrl,
-                dryRun);
+                dryRun, until);
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("dryRun", dryRun);
         boolean published = r.result() != null

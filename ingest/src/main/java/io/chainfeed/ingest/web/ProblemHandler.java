@@ -14,6 +14,8 @@ import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExcep
 @RestControllerAdvice
 class ProblemHandler extends ResponseEntityExceptionHandler {
     private static final String TYPE_BASE = "https://chainfeed.io/problems/";
+    /** Seconds a client is asked to wait before posting again after a 503 or 504. */
+    private static final String RETRY_AFTER_SECONDS = "5";
 
     @ExceptionHandler(PageParseException.class)
     ProblemDetail unparseable(PageParseException e) {
@@ -46,10 +48,38 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
         return p;
     }
 
+    /** Nothing of the request was published (its transaction is aborted or never began): try again later. */
     @ExceptionHandler(PublishException.class)
-    ProblemDetail unpublished(PublishException e) {
-        return problem(HttpStatus.SERVICE_UNAVAILABLE, "publish-failed",
-                "Kafka did not acknowledge the record; nothing is reported as published", e.getMessage());
+    org.springframework.http.ResponseEntity<ProblemDetail> unpublished(PublishException e) {
+        ProblemDetail p = problem(HttpStatus.SERVICE_UNAVAILABLE, "publish-failed",
+                "Nothing was published", e.getMessage());
+        p.setProperty("published", false);
+        return org.springframework.http.ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE)
+                .header(org.springframework.http.HttpHeaders.RETRY_AFTER, RETRY_AFTER_SECONDS).body(p);
+    }
+
+    /**
+     * Kafka stalled after the commit was requested: the records may or may not become visible. 504 (the
+     * upstream, Kafka, did not answer in time) rather than 503, which promises that nothing was published.
+     */
+    @ExceptionHandler(io.chainfeed.ingest.publish.PublishOutcomeUnknownException.class)
+    org.springframework.http.ResponseEntity<ProblemDetail> outcomeUnknown(
+            io.chainfeed.ingest.publish.PublishOutcomeUnknownException e) {
+        ProblemDetail p = problem(HttpStatus.GATEWAY_TIMEOUT, "publish-outcome-unknown",
+                "Kafka did not confirm the commit in time", e.getMessage());
+        return org.springframework.http.ResponseEntity.status(HttpStatus.GATEWAY_TIMEOUT)
+                .header(org.springframework.http.HttpHeaders.RETRY_AFTER, RETRY_AFTER_SECONDS).body(p);
+    }
+
+    /** A record over its topic's {@code max.message.bytes}, read from the broker: nothing was sent. */
+    @ExceptionHandler(io.chainfeed.ingest.publish.OversizedRecordException.class)
+    ProblemDetail oversized(io.chainfeed.ingest.publish.OversizedRecordException e) {
+        ProblemDetail p = problem(HttpStatus.PAYLOAD_TOO_LARGE, "record-too-large", "Record too large for Kafka",
+                e.getMessage());
+        p.setProperty("topic", e.topic());
+        p.setProperty("size", e.size());
+        p.setProperty("limit", e.limit());
+        return p;
     }
 
     /** A parameter the parser or a validator refused, e.g. a sourceUrl that is not an absolute http(s) URL. */

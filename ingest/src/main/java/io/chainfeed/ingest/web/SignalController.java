@@ -3,6 +3,7 @@ package io.chainfeed.ingest.web;
 import io.chainfeed.avro.ConstraintSignal;
 import io.chainfeed.platform.auth.HashedKeys;
 import io.chainfeed.ingest.IngestProperties;
+import io.chainfeed.ingest.publish.Deadline;
 import io.chainfeed.ingest.signal.SignalError;
 import io.chainfeed.ingest.signal.SignalIngest;
 import io.chainfeed.ingest.signal.SignalInput;
@@ -27,7 +28,10 @@ import org.springframework.web.bind.annotation.RestController;
  * {@code application/x-ndjson}. The valid signals are published (202, or 200 with
  * {@code dryRun=true}) and listed with their read ids; the invalid ones are listed under
  * {@code rejected} with their index (and line), field and reason. When none is valid the answer is
- * a 422 problem detail with the same list, and nothing is published.
+ * a 422 problem detail with the same list, and nothing is published. The valid signals of a request are
+ * one Kafka transaction: 202 means all are committed; 503 (with {@code Retry-After}) means none will
+ * ever be visible; 504 means Kafka stalled mid-commit and the outcome is unknown. The answer comes within
+ * {@code chainfeed.ingest.deadline}.
  */
 @RestController
 @RequestMapping("/ingest/v1")
@@ -50,6 +54,7 @@ class SignalController {
             @RequestHeader(name = "Content-Type") String contentType,
             @RequestHeader(name = "Authorization", required = false) String authorization,
             @RequestParam(defaultValue = "false") boolean dryRun) {
+        Deadline until = Deadline.after(props.deadline());
         if (!keys.allows(authorization)) {
             throw new UnauthorizedException(keys.configured()
                     ? "an editor key is required: Authorization: Bearer <key>"
@@ -69,7 +74,7 @@ class SignalController {
         if (inputs.isEmpty()) {
             throw new InvalidSignalsException("the batch holds no signal", List.of());
         }
-        SignalIngest.BatchResult r = ingest.ingest(inputs, dryRun);
+        SignalIngest.BatchResult r = ingest.ingest(inputs, dryRun, until);
         if (r.accepted().isEmpty()) {
             throw new InvalidSignalsException(r.rejected().size() == 1 ? "the signal is invalid: "
                     + r.rejected().get(0).describe() : "no signal of the batch is valid", r.rejected());

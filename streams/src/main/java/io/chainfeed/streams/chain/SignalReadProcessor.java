@@ -10,6 +10,7 @@ import io.chainfeed.avro.TermUpdate;
 import io.chainfeed.schemas.AvroSerde;
 import io.chainfeed.streams.reference.ReferenceStores;
 import io.chainfeed.streams.tagging.ReadVersions;
+import io.chainfeed.streams.StreamsMeters;
 import java.time.Instant;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.KeyValue;
@@ -151,6 +152,7 @@ final class SignalReadProcessor implements Processor<String, ConstraintSignal, S
         }
         sent.put(record.key(), next);
         context.forward(record.withValue(next));
+        StreamsMeters.tagged("signal", 1);
     }
 
     private void ensureCurrent() {

@@ -6,6 +6,7 @@ import co.elastic.clients.elasticsearch.core.BulkRequest;
 import co.elastic.clients.elasticsearch.core.BulkResponse;
 import co.elastic.clients.elasticsearch.core.bulk.BulkResponseItem;
 import io.chainfeed.avro.Read;
+import io.chainfeed.platform.kafka.DeadLetters;
 import io.chainfeed.schemas.AvroSerde;
 import io.chainfeed.schemas.ReadDocuments;
 import io.chainfeed.schemas.Topics;
@@ -23,7 +24,6 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.Producer;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
 import org.slf4j.Logger;
@@ -44,6 +44,7 @@ public final class ReadIndexer implements Runnable, AutoCloseable {
 
     private final Consumer<String, byte[]> consumer;
     private final Producer<byte[], byte[]> dlqProducer;
+    private final DeadLetters deadLetters;
     private final ElasticsearchClient client;
     private final String alias;
     private final AvroSerde<Read> serde = AvroSerde.of(Read.class);
@@ -62,6 +63,7 @@ public final class ReadIndexer implements Runnable, AutoCloseable {
             ElasticsearchClient client, String alias) {
         this.consumer = consumer;
         this.dlqProducer = dlqProducer;
+        this.deadLetters = new DeadLetters(dlqProducer, "streams-indexer", null);
         this.client = client;
         this.alias = alias;
     }
@@ -154,16 +156,13 @@ public final class ReadIndexer implements Runnable, AutoCloseable {
                     + failures.get(0));
         }
         indexed.addAndGet(ids.size());
+        io.chainfeed.streams.StreamsMeters.indexed(ids.size());
     }
 
     private void deadLetter(ConsumerRecord<String, byte[]> r, Exception e) throws Exception {
-        ProducerRecord<byte[], byte[]> out = new ProducerRecord<>(Topics.READS_DLQ, null,
-                r.key() == null ? null : r.key().getBytes(StandardCharsets.UTF_8), r.value());
-        out.headers().add(Topics.DLQ_REASON_HEADER, String.valueOf(e.getMessage()).getBytes(StandardCharsets.UTF_8));
-        out.headers().add(Topics.DLQ_ORIGIN_HEADER,
-                (r.topic() + "/" + r.partition() + "@" + r.offset()).getBytes(StandardCharsets.UTF_8));
-        dlqProducer.send(out).get(30, TimeUnit.SECONDS);
-        log.warn("undecodable read {}/{}@{} sent to {}", r.topic(), r.partition(), r.offset(), Topics.READS_DLQ);
+        // Awaited: the offset is committed after the batch, and the copy must exist by then.
+        deadLetters.send(r, r.key() == null ? null : r.key().getBytes(StandardCharsets.UTF_8), r.value(),
+                DeadLetters.UNDECODABLE, e).get(30, TimeUnit.SECONDS);
     }
 
     private static Map<TopicPartition, OffsetAndMetadata> nextOffsets(ConsumerRecords<String, byte[]> records) {

@@ -1,14 +1,13 @@
 package io.chainfeed.streams.tagging;
 
+import io.chainfeed.platform.kafka.DeadLetters;
 import io.chainfeed.schemas.Topics;
-import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.errors.DeserializationExceptionHandler;
@@ -25,6 +24,7 @@ import org.slf4j.LoggerFactory;
 public final class DeadLetterDeserializationHandler implements DeserializationExceptionHandler {
     private static final Logger log = LoggerFactory.getLogger(DeadLetterDeserializationHandler.class);
     private KafkaProducer<byte[], byte[]> producer;
+    private DeadLetters deadLetters;
 
     @Override
     public void configure(Map<String, ?> configs) {
@@ -34,20 +34,17 @@ public final class DeadLetterDeserializationHandler implements DeserializationEx
         props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
         props.put(ProducerConfig.CLIENT_ID_CONFIG, configs.get(StreamsConfig.APPLICATION_ID_CONFIG) + "-dlq");
         producer = new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer());
+        deadLetters = new DeadLetters(producer, "streams-" + configs.get(StreamsConfig.APPLICATION_ID_CONFIG), null);
     }
 
     @Override
     public DeserializationHandlerResponse handle(ErrorHandlerContext context, ConsumerRecord<byte[], byte[]> record,
             Exception exception) {
         String dlq = Topics.dlqOf(record.topic());
-        String origin = record.topic() + "/" + record.partition() + "@" + record.offset();
-        ProducerRecord<byte[], byte[]> out = new ProducerRecord<>(dlq, null, record.key(), record.value());
-        out.headers().add(Topics.DLQ_REASON_HEADER,
-                String.valueOf(exception.getMessage()).getBytes(StandardCharsets.UTF_8));
-        out.headers().add(Topics.DLQ_ORIGIN_HEADER, origin.getBytes(StandardCharsets.UTF_8));
+        String origin = DeadLetters.origin(record);
         try {
-            producer.send(out).get(30, TimeUnit.SECONDS);
-            log.warn("undecodable record {} sent to {}: {}", origin, dlq, exception.getMessage());
+            deadLetters.send(record, record.key(), record.value(), DeadLetters.UNDECODABLE, exception)
+                    .get(30, TimeUnit.SECONDS);
             return DeserializationHandlerResponse.CONTINUE;
         } catch (Exception e) {
             log.error("cannot write undecodable record {} to {}; stopping so it is not lost", origin, dlq, e);

@@ -8,6 +8,7 @@ import io.chainfeed.avro.Read;
 import io.chainfeed.avro.TermUpdate;
 import io.chainfeed.schemas.AvroSerde;
 import io.chainfeed.schemas.Topics;
+import io.chainfeed.streams.StreamsMeters;
 import io.chainfeed.streams.reference.ReferenceStores;
 import java.util.Properties;
 import java.time.Duration;
@@ -187,6 +188,7 @@ public final class TaggingTopology {
             }
             sent.put(record.key(), next);
             context.forward(record.withValue(next));
+            StreamsMeters.tagged("term", 1);
         }
 
         private void ensureCurrent() {

@@ -1,0 +1,63 @@
+package io.chainfeed.api.es;
+
+import co.elastic.clients.elasticsearch._types.ElasticsearchException;
+import co.elastic.clients.json.JsonpMapper;
+import co.elastic.clients.transport.ElasticsearchTransport;
+import co.elastic.clients.transport.rest_client.RestClientTransport;
+import io.github.resilience4j.circuitbreaker.CircuitBreaker;
+import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
+import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
+import io.github.resilience4j.micrometer.tagged.TaggedCircuitBreakerMetrics;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Duration;
+import org.elasticsearch.client.RestClient;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * The api's Elasticsearch transport: Spring Boot's {@link RestClient} (connect and socket timeouts from
+ * {@code spring.elasticsearch.connection-timeout} / {@code socket-timeout}, short in this service) behind
+ * a circuit breaker named {@value #BREAKER}. Spring Boot builds its {@code ElasticsearchClient} on this
+ * transport, so every Elasticsearch-backed endpoint is guarded.
+ *
+ * <p>Breaker settings ({@code chainfeed.api.es.breaker.*}): opens when at least half of the last
+ * {@code window} calls (at least {@code minimum-calls} of them) failed or were slower than
+ * {@code slow-call}; stays open {@code open-for}, then lets {@code half-open-calls} through to probe.
+ * Its state and calls are meters ({@code resilience4j_circuitbreaker_*{name="elasticsearch"}}).
+ */
+@Configuration(proxyBeanMethods = false)
+public class ElasticsearchGuard {
+    /** The breaker's name (meters, health, logs). */
+    public static final String BREAKER = "elasticsearch";
+
+    @Bean
+    CircuitBreaker elasticsearchBreaker(MeterRegistry registry,
+            @Value("${chainfeed.api.es.breaker.window:10}") int window,
+            @Value("${chainfeed.api.es.breaker.minimum-calls:3}") int minimumCalls,
+            @Value("${chainfeed.api.es.breaker.slow-call:1s}") Duration slowCall,
+            @Value("${chainfeed.api.es.breaker.open-for:5s}") Duration openFor,
+            @Value("${chainfeed.api.es.breaker.half-open-calls:2}") int halfOpenCalls) {
+        CircuitBreakerConfig config = CircuitBreakerConfig.custom()
+                .slidingWindowType(CircuitBreakerConfig.SlidingWindowType.COUNT_BASED)
+                .slidingWindowSize(window)
+                .minimumNumberOfCalls(minimumCalls)
+                .failureRateThreshold(50)
+                .slowCallRateThreshold(100)
+                .slowCallDurationThreshold(slowCall)
+                .waitDurationInOpenState(openFor)
+                .permittedNumberOfCallsInHalfOpenState(halfOpenCalls)
+                // An error answer is still an answer: only transport failures count.
+                .ignoreExceptions(ElasticsearchException.class)
+                .build();
+        CircuitBreakerRegistry breakers = CircuitBreakerRegistry.of(config);
+        TaggedCircuitBreakerMetrics.ofCircuitBreakerRegistry(breakers).bindTo(registry);
+        return breakers.circuitBreaker(BREAKER);
+    }
+
+    @Bean
+    ElasticsearchTransport elasticsearchTransport(RestClient restClient, JsonpMapper jsonpMapper,
+            CircuitBreaker elasticsearchBreaker) {
+        return new GuardedTransport(new RestClientTransport(restClient, jsonpMapper), elasticsearchBreaker);
+    }
+}

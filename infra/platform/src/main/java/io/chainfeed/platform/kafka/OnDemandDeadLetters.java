@@ -1,0 +1,60 @@
+package io.chainfeed.platform.kafka;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.RecordMetadata;
+
+/**
+ * {@link DeadLetters} whose producer is made on the first dead letter: for readers (in-memory views of
+ * small topics, the feed's read log) that almost never meet a poison record and should not hold a
+ * producer for it. Thread-safe.
+ */
+public final class OnDemandDeadLetters implements AutoCloseable {
+    private final String bootstrapServers;
+    private final String reader;
+    private KafkaProducer<byte[], byte[]> producer;
+    private DeadLetters deadLetters;
+
+    /**
+     * @param bootstrapServers Kafka bootstrap servers
+     * @param reader           the reader's name (header and meter tag), also the producer's client id
+     */
+    public OnDemandDeadLetters(String bootstrapServers, String reader) {
+        this.bootstrapServers = bootstrapServers;
+        this.reader = reader;
+    }
+
+    /**
+     * As {@link DeadLetters#send}: copies an undecodable record to its topic's dead-letter topic.
+     *
+     * @param record   the record as read
+     * @param keyBytes its key as bytes
+     * @param value    its value as read
+     * @param category reason category, e.g. {@link DeadLetters#UNDECODABLE}
+     * @param cause    what went wrong
+     * @return completes once Kafka has the dead letter
+     */
+    public CompletableFuture<RecordMetadata> send(ConsumerRecord<?, ?> record, byte[] keyBytes, byte[] value,
+            String category, Throwable cause) {
+        DeadLetters d;
+        synchronized (this) {
+            if (deadLetters == null) {
+                producer = new KafkaProducer<>(DeadLetters.producerConfig(bootstrapServers, reader + "-dlq"));
+                deadLetters = new DeadLetters(producer, reader, null);
+            }
+            d = deadLetters;
+        }
+        return d.send(record, keyBytes, value, category, cause);
+    }
+
+    @Override
+    public synchronized void close() {
+        if (producer != null) {
+            producer.close(Duration.ofSeconds(5));
+            producer = null;
+            deadLetters = null;
+        }
+    }
+}
