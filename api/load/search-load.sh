@@ -5,7 +5,8 @@
 #   api/load/search-load.sh              # or: API_URL=... ES_URL=... DURATION=20s Q=memory api/load/search-load.sh
 #
 # For each target: a short warm-up, then DURATION of closed-loop load (CONNECTIONS connections over
-# THREADS threads; raise CONNECTIONS until requests/s stops growing to be sure it saturates). Prints
+# THREADS threads; a request slower than TIMEOUT counts as an error; raise CONNECTIONS until requests/s
+# stops growing to be sure it saturates). Prints
 # p50 / p99 / requests per second for both, the ratios, the goal of issue 13 (API p99 <= 1.2 x
 # Elasticsearch p99 + 2 ms, API throughput >= 0.85 x Elasticsearch's) and Elasticsearch's open search
 # contexts (GET _nodes/stats/indices/search: open_contexts, which points in time and scrolls hold) before
@@ -27,6 +28,7 @@ DURATION=${DURATION:-20s}
 WARMUP=${WARMUP:-3s}
 THREADS=${THREADS:-2}
 CONNECTIONS=${CONNECTIONS:-16}
+TIMEOUT=${TIMEOUT:-10s}
 BODY_FILE=${BODY_FILE:-$(dirname "$0")/search-body.json}
 
 die() { echo "search-load: $*" >&2; exit 2; }
@@ -70,8 +72,8 @@ to_ms() { awk -v v="$1" 'BEGIN { n = v + 0; if (v ~ /us$/) n /= 1000; else if (v
 
 run() { # name url [lua]
   local name=$1 url=$2 script=${3:-} out
-  wrk -t"$THREADS" -c"$CONNECTIONS" -d"$WARMUP" ${script:+-s "$script"} "$url" >/dev/null
-  out=$(wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency ${script:+-s "$script"} "$url")
+  wrk -t"$THREADS" -c"$CONNECTIONS" -d"$WARMUP" --timeout "$TIMEOUT" ${script:+-s "$script"} "$url" >/dev/null
+  out=$(wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --timeout "$TIMEOUT" --latency ${script:+-s "$script"} "$url")
   if grep -q 'Non-2xx\|Socket errors' <<<"$out"; then echo "$out" >&2; die "$name: errors under load"; fi
   local p50 p99 rps
   p50=$(to_ms "$(awk '$1 == "50%" { print $2 }' <<<"$out")")

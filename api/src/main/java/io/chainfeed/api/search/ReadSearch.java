@@ -68,6 +68,14 @@ public class ReadSearch {
     /** Most pieces (required and excluded) a query may have: a real limit, answered with a 400. */
     public static final int MAX_PIECES = 48;
     static final String KEEP_ALIVE = "2m";
+    /**
+     * Keys of a stored read that only filters and facets use (flat copies of the tags): left out of search
+     * answers, which show the tags themselves.
+     */
+    static final List<String> INDEX_ONLY = List.of("layerIds", "primaryLayerIds", "layerRefs", "companySymbols",
+            "primaryCompanySymbols", "companyRefs", "termSlugs", "termRefs");
+    private static final List<String> WITHOUT_EVIDENCE = java.util.stream.Stream.concat(INDEX_ONLY.stream(),
+            java.util.stream.Stream.of("layers.evidence", "companies.evidence", "terms.evidence")).toList();
 
     private final ElasticsearchClient client;
     private final ElasticsearchAsyncClient asyncClient;
@@ -138,6 +146,21 @@ public class ReadSearch {
      * @throws IOException on a transport failure
      */
     public Page search(String text, Filters filters, int size, String cursor) throws IOException {
+        return search(text, filters, size, cursor, true);
+    }
+
+    /**
+     * @param text     the user's text (any characters)
+     * @param filters  filters
+     * @param size     page size, 1..50
+     * @param cursor   the previous page's {@code nextCursor}, or null for the first page
+     * @param evidence whether the matches' sources keep their tag evidence ({@code layers}, {@code companies}
+     *                 and {@code terms} entries' {@code evidence}: about half of a stored read); without it
+     *                 Elasticsearch leaves it out of the answer
+     * @return a page of matches; sources never hold the index-only keys of {@link #INDEX_ONLY}
+     * @throws IOException on a transport failure
+     */
+    public Page search(String text, Filters filters, int size, String cursor, boolean evidence) throws IOException {
         QueryText parsed = QueryText.parse(text);
         if (parsed.groups().size() + parsed.excluded().size() > MAX_PIECES) {
             throw new io.chainfeed.api.web.BadRequestException("query-too-long",
@@ -154,12 +177,12 @@ public class ReadSearch {
                         "the cursor belongs to another query or other filters");
             }
             if (c.pit() != null) {
-                return run(parsed, text, filters, size, c.all(), c.pit(), c);
+                return run(parsed, text, filters, size, c.all(), c.pit(), c, evidence);
             }
             // The second page opens the point in time that it and the pages after it run in.
             String pit = client.openPointInTime(o -> o.index(ReadsIndex.ALIAS).keepAlive(t -> t.time(KEEP_ALIVE))).id();
             try {
-                return run(parsed, text, filters, size, c.all(), pit, c);
+                return run(parsed, text, filters, size, c.all(), pit, c, evidence);
             } catch (IOException | RuntimeException e) {
                 closeQuietly(pit);
                 throw e;
@@ -167,10 +190,10 @@ public class ReadSearch {
         }
         // The first page runs on the live index: no point in time, so a reader who never asks for a
         // second page leaves no search context open on Elasticsearch.
-        Page page = run(parsed, text, filters, size, true, null, null);
+        Page page = run(parsed, text, filters, size, true, null, null, evidence);
         if (page.total() == 0 && parsed.size() > 1) {
             long first = page.tookMs();
-            Page any = run(parsed, text, filters, size, false, null, null);
+            Page any = run(parsed, text, filters, size, false, null, null, evidence);
             page = new Page(any.total(), any.matches(), any.facets(), any.nextCursor(), any.mode(), first + any.tookMs());
         }
         return page;
@@ -304,9 +327,11 @@ public class ReadSearch {
     /**
      * The search request of one page: the query, page size, exact total, sort by score then id, highlight
      * and the five facet aggregations; in the point in time if one is given (else on the alias
-     * {@value ReadsIndex#ALIAS}), after the cursor's sort values if one is given.
+     * {@value ReadsIndex#ALIAS}), after the cursor's sort values if one is given; sources without the
+     * index-only keys, and without tag evidence unless {@code evidence}.
      */
-    static SearchRequest request(Query query, int size, String pit, Cursor after) {
+    static SearchRequest request(Query query, int size, String pit, Cursor after, boolean evidence) {
+        List<String> excludes = evidence ? INDEX_ONLY : WITHOUT_EVIDENCE;
         return SearchRequest.of(s -> {
             if (pit != null) {
                 s.pit(p -> p.id(pit).keepAlive(t -> t.time(KEEP_ALIVE)));
@@ -314,6 +339,7 @@ public class ReadSearch {
                 s.index(ReadsIndex.ALIAS);
             }
             s.query(query)
+                    .source(src -> src.filter(f -> f.excludes(excludes)))
                     .size(size)
                     .trackTotalHits(t -> t.enabled(true))
                     .sort(o -> o.score(sc -> sc.order(SortOrder.Desc)))
@@ -338,12 +364,12 @@ public class ReadSearch {
 
     /** One page; {@code pit} null runs on the live index (the first page). */
     @SuppressWarnings({"rawtypes"})
-    private Page run(QueryText parsed, String text, Filters filters, int size, boolean all, String pit, Cursor after)
-            throws IOException {
+    private Page run(QueryText parsed, String text, Filters filters, int size, boolean all, String pit, Cursor after,
+            boolean evidence) throws IOException {
         Query query = query(parsed, text, filters, all);
         SearchResponse<Map> response;
         try {
-            response = client.search(request(query, size, pit, after), Map.class);
+            response = client.search(request(query, size, pit, after, evidence), Map.class);
         } catch (ElasticsearchException e) {
             if (after != null && e.status() == 404) {
                 throw new GoneException("the cursor expired; search again from the first page");

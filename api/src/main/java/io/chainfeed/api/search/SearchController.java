@@ -70,7 +70,7 @@ class SearchController {
             @RequestParam(defaultValue = "false") boolean evidence) throws IOException {
         ReadSearch.Filters filters = new ReadSearch.Filters(list(layer), list(company), primary, list(term),
                 list(kind), instant("from", from), instant("to", to));
-        ReadSearch.Page page = search.search(q, filters, size, cursor);
+        ReadSearch.Page page = search.search(q, filters, size, cursor, evidence);
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("query", q);
         out.put("total", page.total());

@@ -34,7 +34,7 @@ class SearchLoadBodyTest {
         String template = Files.readString(Path.of("load/search-body.json"));
         for (String word : List.of("memory", "network", "packaging")) {
             var request = ReadSearch.request(search.query(QueryText.parse(word), word, ReadSearch.Filters.NONE, true),
-                    10, null, null);
+                    10, null, null, false);
             assertThat(request.index()).containsExactly(io.chainfeed.infra.ReadsIndex.ALIAS);
             String sent = JsonpUtils.toJsonString(request, new JacksonJsonpMapper());
             assertThat(JSON.readTree(sent)).as(word).isEqualTo(JSON.readTree(template.replace("__Q__", word)));
@@ -42,7 +42,7 @@ class SearchLoadBodyTest {
         // A word that names a glossary term adds synonyms and a boost: the template does not fit it, and
         // this test would say so.
         String hbm = JsonpUtils.toJsonString(ReadSearch.request(search.query(QueryText.parse("hbm"), "hbm",
-                ReadSearch.Filters.NONE, true), 10, null, null), new JacksonJsonpMapper());
+                ReadSearch.Filters.NONE, true), 10, null, null, false), new JacksonJsonpMapper());
         assertThat(JSON.readTree(hbm)).isNotEqualTo(JSON.readTree(template.replace("__Q__", "hbm")));
     }
 }
