@@ -79,6 +79,7 @@ run() { # name url [lua]
   p50=$(to_ms "$(awk '$1 == "50%" { print $2 }' <<<"$out")")
   p99=$(to_ms "$(awk '$1 == "99%" { print $2 }' <<<"$out")")
   rps=$(awk '$1 == "Requests/sec:" { print $2 }' <<<"$out")
+  if ! awk -v r="$rps" 'BEGIN { exit !(r > 0) }'; then echo "$out" >&2; die "$name: no request completed"; fi
   printf '%-14s p50 %8s ms   p99 %8s ms   %9s req/s\n' "$name" "$p50" "$p99" "$rps"
   eval "${name}_p50=$p50 ${name}_p99=$p99 ${name}_rps=$rps"
 }
