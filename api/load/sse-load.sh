@@ -12,5 +12,5 @@ mvn -B -q -pl api dependency:build-classpath -Dmdep.outputFile=target/test.class
 # One socket per subscriber on each side: raise the open-files limit as far as allowed.
 ulimit -n "$(ulimit -Hn)"
 API_PID=${API_PID:-$(cat .run/pids/api.pid)}
-exec java -Xmx2g -cp "api/target/test-classes:api/target/classes:schemas/target/classes:infra/target/classes:$(cat api/target/test.classpath)" \
+exec java -Xmx2g -cp "api/target/test-classes:api/target/classes:schemas/target/classes:infra/platform/target/classes:$(cat api/target/test.classpath)" \
   io.chainfeed.api.load.SseLoad --api-pid "$API_PID" "$@"

@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import co.elastic.clients.elasticsearch.ElasticsearchClient;
-import io.chainfeed.infra.ElasticsearchNode;
-import io.chainfeed.infra.IndexSetup;
-import io.chainfeed.infra.ReadsIndex;
-import io.chainfeed.infra.TopicSetup;
+import io.chainfeed.devstack.ElasticsearchNode;
+import io.chainfeed.platform.IndexSetup;
+import io.chainfeed.platform.ReadsIndex;
+import io.chainfeed.platform.TopicSetup;
 import io.chainfeed.ingest.IngestApplication;
 import io.chainfeed.ingest.corpus.Corpus;
 import io.chainfeed.ingest.publish.KafkaClients;
@@ -154,7 +154,7 @@ class ChainPipelineIT {
                 "--spring.elasticsearch.uris=" + es.httpUri(),
                 "--management.health.elasticsearch.enabled=false",
                 "--chainfeed.kafka.partitions=1",
-                "--chainfeed.ingest.editor-key-hashes=" + io.chainfeed.infra.auth.HashedKeys.hash(EDITOR_KEY));
+                "--chainfeed.ingest.editor-key-hashes=" + io.chainfeed.platform.auth.HashedKeys.hash(EDITOR_KEY));
         int port = ((WebServerApplicationContext) ingest).getWebServer().getPort();
         return "http://127.0.0.1:" + port;
     }

@@ -16,7 +16,7 @@ import io.chainfeed.api.feed.ReadLog;
 import io.chainfeed.api.feed.Selector;
 import io.chainfeed.api.feed.SseStreams;
 import io.chainfeed.avro.Read;
-import io.chainfeed.infra.TopicSetup;
+import io.chainfeed.platform.TopicSetup;
 import io.chainfeed.schemas.AvroSerde;
 import io.chainfeed.schemas.TopicSpec;
 import io.chainfeed.schemas.Topics;

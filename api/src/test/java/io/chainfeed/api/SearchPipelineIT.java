@@ -67,7 +67,7 @@ class SearchPipelineIT {
     @DynamicPropertySource
     static void elasticsearch(DynamicPropertyRegistry registry) {
         registry.add("spring.elasticsearch.uris", () -> pipeline.esUri().toString());
-        registry.add("chainfeed.api.admin-key-hashes", () -> io.chainfeed.infra.auth.HashedKeys.hash(ADMIN_KEY));
+        registry.add("chainfeed.api.admin-key-hashes", () -> io.chainfeed.platform.auth.HashedKeys.hash(ADMIN_KEY));
     }
 
     @AfterAll
@@ -413,7 +413,7 @@ class SearchPipelineIT {
     @SuppressWarnings("unchecked")
     void selectorQueriesAgreeWithTheInMemoryTest() throws Exception {
         loadCorpus();
-        List<Map<String, Object>> all = esClient.search(s -> s.index(io.chainfeed.infra.ReadsIndex.ALIAS).size(1000),
+        List<Map<String, Object>> all = esClient.search(s -> s.index(io.chainfeed.platform.ReadsIndex.ALIAS).size(1000),
                 Map.class).hits().hits().stream().map(h -> (Map<String, Object>) h.source()).toList();
         assertThat(all).hasSizeGreaterThan(60);
         for (String text : List.of("all", "layer:network-fabric", "company:anet", "company:2345.TW",
@@ -424,7 +424,7 @@ class SearchPipelineIT {
             Set<String> expected = new java.util.TreeSet<>();
             all.stream().filter(selector::matches).forEach(d -> expected.add((String) d.get("id")));
             Set<String> got = new java.util.TreeSet<>();
-            esClient.search(s -> s.index(io.chainfeed.infra.ReadsIndex.ALIAS).size(1000).query(selector.toQuery()),
+            esClient.search(s -> s.index(io.chainfeed.platform.ReadsIndex.ALIAS).size(1000).query(selector.toQuery()),
                     Map.class).hits().hits().forEach(h -> got.add(h.id()));
             assertThat(got).as(text).isEqualTo(expected);
             if (!text.contains("NOT") && !text.equals("kind:signal")) {
@@ -483,7 +483,7 @@ class SearchPipelineIT {
             });
             String secret = token.substring(token.lastIndexOf('_') + 1);
             values.forEach(v -> assertThat(new String(v, StandardCharsets.ISO_8859_1)).doesNotContain(secret)
-                    .contains(io.chainfeed.infra.auth.HashedKeys.hash(token)));
+                    .contains(io.chainfeed.platform.auth.HashedKeys.hash(token)));
         }
 
         ResponseEntity<List<Object>> listed = http.exchange("/api/v1/admin/keys", HttpMethod.GET,

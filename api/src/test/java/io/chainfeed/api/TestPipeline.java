@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import co.elastic.clients.elasticsearch.ElasticsearchClient;
-import io.chainfeed.infra.ElasticsearchNode;
-import io.chainfeed.infra.IndexSetup;
-import io.chainfeed.infra.ReadsIndex;
-import io.chainfeed.infra.TopicSetup;
+import io.chainfeed.devstack.ElasticsearchNode;
+import io.chainfeed.platform.IndexSetup;
+import io.chainfeed.platform.ReadsIndex;
+import io.chainfeed.platform.TopicSetup;
 import io.chainfeed.ingest.IngestService;
 import io.chainfeed.ingest.corpus.Corpus;
 import io.chainfeed.ingest.page.GlossaryPageParser;

@@ -1,7 +1,7 @@
 package io.chainfeed.ingest;
 
-import io.chainfeed.infra.KafkaHealthIndicator;
-import io.chainfeed.infra.TopicSetup;
+import io.chainfeed.platform.KafkaHealthIndicator;
+import io.chainfeed.platform.TopicSetup;
 import io.chainfeed.ingest.corpus.Corpus;
 import io.chainfeed.ingest.feed.FeedPoller;
 import io.chainfeed.ingest.feed.FeedSchedule;
@@ -11,7 +11,7 @@ import io.chainfeed.ingest.publish.KafkaClients;
 import io.chainfeed.ingest.publish.TermPublisher;
 import io.chainfeed.ingest.signal.SignalIngest;
 import io.chainfeed.ingest.signal.SignalValidator;
-import io.chainfeed.infra.auth.HashedKeys;
+import io.chainfeed.platform.auth.HashedKeys;
 import io.chainfeed.schemas.Topics;
 import java.nio.file.Path;
 import java.time.Clock;

@@ -1,7 +1,6 @@
 package io.chainfeed.ingest;
 
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 
 /** Renders a {@link TermContent} as a JSON-ready tree (the shape the ingest endpoint and CLI print). */

@@ -16,7 +16,7 @@ import java.util.Map;
 /**
  * Maps a {@link Read} to the JSON document stored in the reads index (written by the streams indexer,
  * read back by the api; mapping:
- * {@code io/chainfeed/infra/reads-index-v1.json}). Field names are the Avro field names; {@code kind}
+ * {@code io/chainfeed/platform/reads-index-v1.json}). Field names are the Avro field names; {@code kind}
  * is lower case; {@code updatedAt} is an ISO-8601 UTC instant; {@code previousVersion} is null for a
  * first version; {@code changes} lists {@code field}, {@code change}, {@code key}, {@code detail} (computed by the
  * streams module's {@code ReadChanges}).

@@ -1,9 +1,9 @@
 package io.chainfeed.streams;
 
 import co.elastic.clients.elasticsearch.ElasticsearchClient;
-import io.chainfeed.infra.IndexSetup;
-import io.chainfeed.infra.ReadsIndex;
-import io.chainfeed.infra.TopicSetup;
+import io.chainfeed.platform.IndexSetup;
+import io.chainfeed.platform.ReadsIndex;
+import io.chainfeed.platform.TopicSetup;
 import io.chainfeed.schemas.Topics;
 import io.chainfeed.streams.chain.ChainStateTopology;
 import io.chainfeed.streams.index.ReadIndexer;

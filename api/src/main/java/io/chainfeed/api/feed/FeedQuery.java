@@ -5,7 +5,7 @@ import co.elastic.clients.elasticsearch._types.FieldValue;
 import co.elastic.clients.elasticsearch._types.SortOrder;
 import co.elastic.clients.elasticsearch.core.SearchResponse;
 import co.elastic.clients.elasticsearch.core.search.Hit;
-import io.chainfeed.infra.ReadsIndex;
+import io.chainfeed.platform.ReadsIndex;
 import java.io.IOException;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -3,7 +3,7 @@ package io.chainfeed.api.keys;
 import io.chainfeed.api.web.NotFoundException;
 import io.chainfeed.api.web.UnauthorizedException;
 import io.chainfeed.avro.ApiKeyKind;
-import io.chainfeed.infra.auth.HashedKeys;
+import io.chainfeed.platform.auth.HashedKeys;
 import io.swagger.v3.oas.annotations.Operation;
 import java.net.URI;
 import java.util.LinkedHashMap;

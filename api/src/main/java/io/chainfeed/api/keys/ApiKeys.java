@@ -4,7 +4,7 @@ import io.chainfeed.api.kafka.CompactedTopicView;
 import io.chainfeed.api.web.BadRequestException;
 import io.chainfeed.avro.ApiKey;
 import io.chainfeed.avro.ApiKeyKind;
-import io.chainfeed.infra.auth.HashedKeys;
+import io.chainfeed.platform.auth.HashedKeys;
 import io.chainfeed.schemas.AvroSerde;
 import io.chainfeed.schemas.Topics;
 import jakarta.servlet.http.HttpServletRequest;

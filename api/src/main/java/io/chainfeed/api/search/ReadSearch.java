@@ -23,7 +23,7 @@ import co.elastic.clients.elasticsearch.core.search.HighlighterEncoder;
 import co.elastic.clients.elasticsearch.core.search.HighlighterOrder;
 import co.elastic.clients.elasticsearch.core.search.Hit;
 import io.chainfeed.api.web.GoneException;
-import io.chainfeed.infra.ReadsIndex;
+import io.chainfeed.platform.ReadsIndex;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;

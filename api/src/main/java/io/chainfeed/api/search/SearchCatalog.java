@@ -4,7 +4,7 @@ import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import co.elastic.clients.elasticsearch._types.aggregations.StringTermsBucket;
 import co.elastic.clients.elasticsearch.core.SearchResponse;
 import co.elastic.clients.elasticsearch.core.search.Hit;
-import io.chainfeed.infra.ReadsIndex;
+import io.chainfeed.platform.ReadsIndex;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;

@@ -1,6 +1,6 @@
 package io.chainfeed.api.web;
 
-import io.chainfeed.infra.KafkaHealthIndicator;
+import io.chainfeed.platform.KafkaHealthIndicator;
 import java.time.Duration;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.context.annotation.Bean;

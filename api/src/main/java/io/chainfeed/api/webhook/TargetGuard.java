@@ -1,8 +1,8 @@
 package io.chainfeed.api.webhook;
 
-import io.chainfeed.infra.net.AddressGuard;
-import io.chainfeed.infra.net.AddressPolicy;
-import io.chainfeed.infra.net.RefusedAddressException;
+import io.chainfeed.platform.net.AddressGuard;
+import io.chainfeed.platform.net.AddressPolicy;
+import io.chainfeed.platform.net.RefusedAddressException;
 import java.net.IDN;
 import java.net.InetAddress;
 import java.net.URI;
@@ -19,7 +19,7 @@ import java.util.regex.Pattern;
  * other addresses are refused). Every address the host resolves to must be public
  * ({@link AddressPolicy}); with {@code allowLoopback}, loopback addresses pass too (local testing).
  * The same check ({@link #addresses()}) runs when a subscription is created and, through infra's
- * {@link io.chainfeed.infra.net.GuardedDnsResolver}, on every connection a delivery opens, redirects
+ * {@link io.chainfeed.platform.net.GuardedDnsResolver}, on every connection a delivery opens, redirects
  * included; the connection then goes to exactly the addresses that were checked, so a DNS answer that
  * changes in between (rebinding) cannot slip through.
  */
@@ -51,7 +51,7 @@ public final class TargetGuard {
         return allowLoopback;
     }
 
-    /** @return the address check, for the sender's DNS step ({@link io.chainfeed.infra.net.GuardedDnsResolver}) */
+    /** @return the address check, for the sender's DNS step ({@link io.chainfeed.platform.net.GuardedDnsResolver}) */
     public AddressGuard addresses() {
         return addresses;
     }

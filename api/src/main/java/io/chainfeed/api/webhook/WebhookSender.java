@@ -1,7 +1,7 @@
 package io.chainfeed.api.webhook;
 
-import io.chainfeed.infra.net.GuardedHttpClients;
-import io.chainfeed.infra.net.RefusedAddressException;
+import io.chainfeed.platform.net.GuardedHttpClients;
+import io.chainfeed.platform.net.RefusedAddressException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
@@ -26,7 +26,7 @@ import org.apache.hc.core5.http.io.entity.EntityUtils;
 import org.apache.hc.core5.io.CloseMode;
 
 /**
- * Posts one webhook: Apache HttpClient 5 with infra's {@link io.chainfeed.infra.net.GuardedDnsResolver} (through {@link GuardedHttpClients}) (the target guard's
+ * Posts one webhook: Apache HttpClient 5 with infra's {@link io.chainfeed.platform.net.GuardedDnsResolver} (through {@link GuardedHttpClients}) (the target guard's
  * address check as the DNS step, so it connects to exactly the checked addresses), no proxy, no cookies, no
  * automatic retries and no redirect handling of its own. A {@code 307} or {@code 308} answer is followed
  * by hand (the method and body are kept), at most {@code maxRedirects} times, each new URL checked for

@@ -13,7 +13,7 @@ import io.chainfeed.api.search.ReadSearch;
 import io.chainfeed.api.web.BadRequestException;
 import io.chainfeed.api.web.NotFoundException;
 import io.chainfeed.avro.LayerState;
-import io.chainfeed.infra.ReadsIndex;
+import io.chainfeed.platform.ReadsIndex;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;

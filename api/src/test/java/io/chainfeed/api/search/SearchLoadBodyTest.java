@@ -35,7 +35,7 @@ class SearchLoadBodyTest {
         for (String word : List.of("memory", "network", "packaging")) {
             var request = ReadSearch.request(search.query(QueryText.parse(word), word, ReadSearch.Filters.NONE, true),
                     10, null, null, false);
-            assertThat(request.index()).containsExactly(io.chainfeed.infra.ReadsIndex.ALIAS);
+            assertThat(request.index()).containsExactly(io.chainfeed.platform.ReadsIndex.ALIAS);
             String sent = JsonpUtils.toJsonString(request, new JacksonJsonpMapper());
             assertThat(JSON.readTree(sent)).as(word).isEqualTo(JSON.readTree(template.replace("__Q__", word)));
         }

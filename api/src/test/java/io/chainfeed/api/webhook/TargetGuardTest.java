@@ -3,7 +3,7 @@ package io.chainfeed.api.webhook;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.chainfeed.infra.net.AddressGuard;
+import io.chainfeed.platform.net.AddressGuard;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.util.Map;

@@ -3,7 +3,7 @@ package io.chainfeed.api.webhook;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.net.httpserver.HttpServer;
-import io.chainfeed.infra.net.AddressGuard;
+import io.chainfeed.platform.net.AddressGuard;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;

@@ -1,9 +1,9 @@
 package io.chainfeed.ingest.fetch;
 
-import io.chainfeed.infra.net.AddressGuard;
-import io.chainfeed.infra.net.AddressPolicy;
-import io.chainfeed.infra.net.GuardedHttpClients;
-import io.chainfeed.infra.net.RefusedAddressException;
+import io.chainfeed.platform.net.AddressGuard;
+import io.chainfeed.platform.net.AddressPolicy;
+import io.chainfeed.platform.net.GuardedHttpClients;
+import io.chainfeed.platform.net.RefusedAddressException;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -30,7 +30,7 @@ import org.apache.hc.core5.io.CloseMode;
  * routable ({@link AddressPolicy}: loopback, private, link-local, CGNAT, multicast ...) unless private
  * fetches are allowed for local use.
  *
- * <p>Apache HttpClient 5 does the fetching, with infra's {@link io.chainfeed.infra.net.GuardedDnsResolver} (through {@link GuardedHttpClients}) as its DNS step: the
+ * <p>Apache HttpClient 5 does the fetching, with infra's {@link io.chainfeed.platform.net.GuardedDnsResolver} (through {@link GuardedHttpClients}) as its DNS step: the
  * host of every connection is resolved and checked there, and the connection goes to exactly the
  * checked addresses, so a DNS answer that changes after the check (rebinding) cannot reach a private
  * address. Each hop is also checked before its request (scheme, host, addresses), for a clear error.

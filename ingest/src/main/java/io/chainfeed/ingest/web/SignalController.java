@@ -1,7 +1,7 @@
 package io.chainfeed.ingest.web;
 
 import io.chainfeed.avro.ConstraintSignal;
-import io.chainfeed.infra.auth.HashedKeys;
+import io.chainfeed.platform.auth.HashedKeys;
 import io.chainfeed.ingest.IngestProperties;
 import io.chainfeed.ingest.signal.SignalError;
 import io.chainfeed.ingest.signal.SignalIngest;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
-import io.chainfeed.infra.net.AddressGuard;
+import io.chainfeed.platform.net.AddressGuard;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.chainfeed.avro.Direction;
 import io.chainfeed.ingest.cli.IngestCli;
 import io.chainfeed.ingest.corpus.Corpus;
-import io.chainfeed.infra.auth.HashedKeys;
+import io.chainfeed.platform.auth.HashedKeys;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;

@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.chainfeed.avro.Read;
 import io.chainfeed.avro.ReadChange;
 import io.chainfeed.avro.ReadKind;
-import io.chainfeed.infra.ReadsIndex;
+import io.chainfeed.platform.ReadsIndex;
 import io.chainfeed.schemas.ReadDocuments;
 import java.time.Instant;
 import java.util.List;

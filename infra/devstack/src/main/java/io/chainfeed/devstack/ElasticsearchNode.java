@@ -1,0 +1,446 @@
+package io.chainfeed.devstack;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermission;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipInputStream;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A real single-node Elasticsearch (the unpacked {@code integ-test-zip} distribution) run as a child
+ * process on 127.0.0.1, with its own data, logs, tmp and config copy under a run directory.
+ *
+ * <p>Elasticsearch refuses to run as root: when this JVM runs as uid 0, the run directory is handed to
+ * an unprivileged uid (default 1999, no passwd entry needed) and the node is started through
+ * {@code setpriv --reuid=U --regid=U --clear-groups}. Readiness is {@code GET /_cluster/health?
+ * wait_for_status=yellow}; never use the client's {@code info()} or {@code ping()}, which answer 405 on
+ * this distribution.
+ *
+ * <pre>{@code
+ * try (ElasticsearchNode es = ElasticsearchNode.builder(esHome, runDir).build().start()) {
+ *     URI uri = es.httpUri();
+ * }
+ * }</pre>
+ */
+public final class ElasticsearchNode extends LocalNode {
+    private static final Logger LOG = LoggerFactory.getLogger(ElasticsearchNode.class);
+    /** File in the run dir holding the pid of the launcher process of the current run. */
+    static final String PID_FILE = "elasticsearch-launcher.pid";
+    /** File in the run dir written by Elasticsearch itself ({@code -p}), holding the server pid. */
+    static final String SERVER_PID_FILE = "elasticsearch-server.pid";
+    private static final String OUTPUT_FILE = "elasticsearch.out";
+
+    private final Path esHome;
+    private final int requestedHttpPort;
+    private final int requestedTransportPort;
+    private final String heap;
+    private final int unprivilegedUid;
+    private final String clusterName;
+    private final Duration startTimeout;
+    private final List<Path> plugins;
+    private final List<String> extraJavaOpts;
+
+    private int httpPort;
+    private int transportPort;
+
+    private ElasticsearchNode(Builder b) {
+        super(b.runDir.toAbsolutePath().normalize(), PID_FILE, b.shutdownHook);
+        this.esHome = b.esHome.toAbsolutePath().normalize();
+        this.requestedHttpPort = b.httpPort;
+        this.requestedTransportPort = b.transportPort;
+        this.heap = b.heap;
+        this.unprivilegedUid = b.unprivilegedUid;
+        this.clusterName = b.clusterName;
+        this.startTimeout = b.startTimeout;
+        this.plugins = List.copyOf(b.plugins);
+        this.extraJavaOpts = List.copyOf(b.extraJavaOpts);
+    }
+
+    /**
+     * Starts building a node.
+     *
+     * @param esHome the unpacked distribution, e.g. {@code infra/devstack/target/elasticsearch/elasticsearch-8.19.21}
+     * @param runDir where data, logs, tmp and the config copy go; wiped at each start
+     */
+    public static Builder builder(Path esHome, Path runDir) {
+        return new Builder(esHome, runDir);
+    }
+
+    /**
+     * Stops an earlier run's Elasticsearch processes for this run dir (from its pid files, or found by
+     * their command line), e.g. after the JVM that started them was killed with SIGKILL.
+     *
+     * @param runDir the run dir of the earlier run
+     * @return the number of processes stopped
+     */
+    public static int stopStale(Path runDir) throws IOException {
+        Path dir = runDir.toAbsolutePath().normalize();
+        String marker = dir + "/";
+        return Processes.stopStale("Elasticsearch", List.of(dir.resolve(PID_FILE), dir.resolve(SERVER_PID_FILE)),
+                cmd -> cmd.contains("org.elasticsearch.") && cmd.contains(marker));
+    }
+
+    /**
+     * Starts the node and waits until the cluster is at least yellow.
+     *
+     * @return this node, started
+     * @throws IllegalStateException when a port is taken, the process dies or the timeout passes; the
+     *                               message carries the last lines of the node's logs
+     * @throws IOException           when the run dir cannot be prepared or the process not launched
+     */
+    public ElasticsearchNode start() throws IOException {
+        launchAndAwait();
+        return this;
+    }
+
+    @Override
+    protected synchronized Process launch() throws IOException {
+        requireNotStarted();
+        requireDistribution();
+        stopStale(runDir);
+        httpPort = requestedHttpPort == 0 ? Processes.freePort() : requestedHttpPort;
+        transportPort = requestedTransportPort == 0 ? Processes.freePort() : requestedTransportPort;
+        if (httpPort == transportPort) {
+            throw new IllegalArgumentException("http and transport port are both " + httpPort);
+        }
+        Processes.requireFree(httpPort, "Elasticsearch HTTP", null);
+        Processes.requireFree(transportPort, "Elasticsearch transport", null);
+        installPlugins();
+        prepareRunDir();
+
+        int uid = Processes.currentUid();
+        boolean dropRoot = uid == 0;
+        if (dropRoot) {
+            requireReachableBy(unprivilegedUid);
+            Processes.chownTree(runDir, unprivilegedUid);
+        }
+        List<String> command = new ArrayList<>();
+        if (dropRoot) {
+            command.addAll(List.of("setpriv", "--reuid=" + unprivilegedUid, "--regid=" + unprivilegedUid,
+                    "--clear-groups", "--"));
+        }
+        command.add(esHome.resolve("bin/elasticsearch").toString());
+        command.addAll(List.of("-p", runDir.resolve(SERVER_PID_FILE).toString()));
+        settings().forEach((key, value) -> command.add("-E" + key + "=" + value));
+
+        ProcessBuilder pb = new ProcessBuilder(command)
+                .directory(runDir.toFile())
+                .redirectErrorStream(true)
+                .redirectOutput(runDir.resolve(OUTPUT_FILE).toFile());
+        Map<String, String> env = pb.environment();
+        env.put("ES_JAVA_HOME", System.getProperty("java.home"));
+        env.put("ES_PATH_CONF", runDir.resolve("config").toString());
+        env.put("ES_TMPDIR", runDir.resolve("tmp").toString());
+        env.put("ES_JAVA_OPTS", String.join(" ", javaOpts()));
+        env.remove("JAVA_TOOL_OPTIONS");
+        LOG.info("starting Elasticsearch on http://127.0.0.1:{} (transport {}, heap {}{}), run dir {}", httpPort,
+                transportPort, heap, dropRoot ? ", as uid " + unprivilegedUid : "", runDir);
+        return track(pb.start());
+    }
+
+    /** The settings passed as {@code -E key=value}, in order. */
+    Map<String, String> settings() {
+        return settings(clusterName, runDir, httpPort, transportPort);
+    }
+
+    static Map<String, String> settings(String clusterName, Path runDir, int httpPort, int transportPort) {
+        Map<String, String> s = new LinkedHashMap<>();
+        s.put("cluster.name", clusterName);
+        s.put("node.name", "n1");
+        s.put("path.data", runDir.resolve("data").toString());
+        s.put("path.logs", runDir.resolve("logs").toString());
+        // Loopback only: the bootstrap checks stay warnings (vm.max_map_count, file descriptors).
+        s.put("network.host", "127.0.0.1");
+        s.put("http.port", Integer.toString(httpPort));
+        s.put("transport.port", Integer.toString(transportPort));
+        s.put("discovery.type", "single-node");
+        s.put("xpack.security.enabled", "false");
+        // A nearly full disk would otherwise block writes (429) and leave new indices unassigned (red).
+        s.put("cluster.routing.allocation.disk.threshold_enabled", "false");
+        s.put("xpack.ml.enabled", "false");
+        return s;
+    }
+
+    /** The JVM options given through {@code ES_JAVA_OPTS}. */
+    List<String> javaOpts() {
+        List<String> opts = new ArrayList<>(List.of("-Xms" + heap, "-Xmx" + heap,
+                // Elasticsearch pre-touches the whole heap by default: slower start and a larger RSS.
+                "-XX:-AlwaysPreTouch",
+                // The unprivileged uid has no passwd entry, so user.home is "?" and JNA would create
+                // "?/.cache/JNA" under the logs dir (the server's working dir).
+                "-Djna.tmpdir=" + runDir.resolve("tmp")));
+        opts.addAll(extraJavaOpts);
+        return opts;
+    }
+
+    private void requireDistribution() {
+        if (!Files.isExecutable(esHome.resolve("bin/elasticsearch"))) {
+            throw new IllegalStateException("no Elasticsearch distribution at " + esHome
+                    + " (bin/elasticsearch missing); build it with: mvn -B -pl infra -am install -DskipTests");
+        }
+    }
+
+    private void requireReachableBy(int uid) throws IOException {
+        Optional<String> problem = Processes.othersCannotReach(esHome.resolve("bin/elasticsearch"),
+                EnumSet.of(PosixFilePermission.OTHERS_READ, PosixFilePermission.OTHERS_EXECUTE));
+        if (problem.isEmpty()) {
+            problem = Processes.othersCannotReach(esHome.resolve("lib"),
+                    EnumSet.of(PosixFilePermission.OTHERS_READ, PosixFilePermission.OTHERS_EXECUTE));
+        }
+        if (problem.isEmpty()) {
+            // runDir itself is chowned to the uid; only its ancestors must be searchable.
+            problem = Processes.othersCannotReach(runDir.getParent(), EnumSet.of(PosixFilePermission.OTHERS_EXECUTE));
+        }
+        problem.ifPresent(p -> {
+            throw new IllegalStateException("Elasticsearch runs as uid " + uid + " (it refuses root) but " + p
+                    + "; move the run dir / distribution or chmod o+rx");
+        });
+    }
+
+    private void prepareRunDir() throws IOException {
+        Files.createDirectories(runDir);
+        for (String sub : List.of("data", "logs", "tmp", "config")) {
+            Processes.deleteTree(runDir.resolve(sub));
+        }
+        Files.deleteIfExists(runDir.resolve(OUTPUT_FILE));
+        for (String sub : List.of("data", "logs", "tmp")) {
+            Files.createDirectories(runDir.resolve(sub));
+        }
+        Processes.copyTree(esHome.resolve("config"), runDir.resolve("config"));
+    }
+
+    private void installPlugins() throws IOException {
+        for (Path plugin : plugins) {
+            installPlugin(esHome, plugin.toAbsolutePath().normalize());
+        }
+    }
+
+    /**
+     * Installs a plugin (a zip or an unpacked dir, with {@code plugin-descriptor.properties} or
+     * {@code stable-plugin-descriptor.properties} at its root) into {@code esHome/plugins/<name>}, unless the
+     * same descriptor is already there. The copy goes to a temp dir first and is then moved into place.
+     */
+    static void installPlugin(Path esHome, Path plugin) throws IOException {
+        // Staged next to plugins/ (same file system for the atomic move), not inside it: a node starting
+        // meanwhile would take a half-copied dir there for a plugin.
+        Path staging = Files.createTempDirectory(esHome, ".plugin-install-");
+        try {
+            if (Files.isDirectory(plugin)) {
+                Processes.deleteTree(staging);
+                Processes.copyTree(plugin, staging);
+            } else {
+                unzip(plugin, staging);
+            }
+            Path descriptor = Files.exists(staging.resolve("plugin-descriptor.properties"))
+                    ? staging.resolve("plugin-descriptor.properties")
+                    : staging.resolve("stable-plugin-descriptor.properties");
+            if (!Files.exists(descriptor)) {
+                throw new IllegalArgumentException(plugin + " has no plugin-descriptor.properties"
+                        + " or stable-plugin-descriptor.properties at its root");
+            }
+            Properties props = new Properties();
+            try (InputStream in = Files.newInputStream(descriptor)) {
+                props.load(in);
+            }
+            String name = Objects.requireNonNull(props.getProperty("name"), "name in " + descriptor).trim();
+            Path target = esHome.resolve("plugins").resolve(name);
+            Path installedDescriptor = target.resolve(descriptor.getFileName().toString());
+            if (Files.exists(installedDescriptor) && Files.mismatch(installedDescriptor, descriptor) == -1L) {
+                LOG.debug("plugin {} already installed in {}", name, target);
+                return;
+            }
+            Processes.deleteTree(target);
+            Files.move(staging, target, StandardCopyOption.ATOMIC_MOVE);
+            LOG.info("installed Elasticsearch plugin {} from {}", name, plugin);
+        } finally {
+            Processes.deleteTree(staging);
+        }
+    }
+
+    private static void unzip(Path zip, Path into) throws IOException {
+        try (ZipInputStream in = new ZipInputStream(Files.newInputStream(zip))) {
+            for (ZipEntry entry = in.getNextEntry(); entry != null; entry = in.getNextEntry()) {
+                Path target = into.resolve(entry.getName()).normalize();
+                if (!target.startsWith(into)) {
+                    throw new IOException("zip entry outside the target dir: " + entry.getName());
+                }
+                if (entry.isDirectory()) {
+                    Files.createDirectories(target);
+                } else {
+                    Files.createDirectories(target.getParent());
+                    Files.copy(in, target);
+                }
+            }
+        }
+    }
+
+    @Override
+    protected void awaitReady(Process launched, long t0) {
+        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
+        URI health = URI.create(httpUri() + "/_cluster/health?wait_for_status=yellow&timeout=1s");
+        long deadline = t0 + startTimeout.toNanos();
+        String last = "no answer yet";
+        while (true) {
+            if (!launched.isAlive()) {
+                throw new IllegalStateException("Elasticsearch exited with code " + launched.exitValue()
+                        + " before it was ready" + logTails());
+            }
+            try {
+                HttpResponse<String> response = http.send(HttpRequest.newBuilder(health)
+                        .timeout(Duration.ofSeconds(3)).GET().build(), HttpResponse.BodyHandlers.ofString());
+                if (response.statusCode() == 200) {
+                    return;
+                }
+                last = "HTTP " + response.statusCode() + " " + response.body();
+            } catch (IOException e) {
+                last = e.toString();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while waiting for Elasticsearch", e);
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("Elasticsearch not yellow on " + httpUri() + " after "
+                        + startTimeout.toSeconds() + " s (last: " + last + ")" + logTails());
+            }
+            Processes.sleep(Duration.ofMillis(250));
+        }
+    }
+
+    private String logTails() {
+        return Processes.tails(30, runDir.resolve(OUTPUT_FILE), runDir.resolve("logs").resolve(clusterName + ".log"));
+    }
+
+    /** The HTTP endpoint, {@code http://127.0.0.1:<port>}. */
+    public URI httpUri() {
+        return URI.create("http://127.0.0.1:" + httpPort);
+    }
+
+    /** The HTTP port (the chosen one when the builder asked for 0). */
+    public int httpPort() {
+        return httpPort;
+    }
+
+    /** The transport port (the chosen one when the builder asked for 0). */
+    public int transportPort() {
+        return transportPort;
+    }
+
+    @Override
+    protected String describe() {
+        return "Elasticsearch on port " + httpPort + "";
+    }
+
+    /** Builder of {@link ElasticsearchNode}. */
+    public static final class Builder {
+        private final Path esHome;
+        private final Path runDir;
+        private int httpPort;
+        private int transportPort;
+        private String heap = "512m";
+        private int unprivilegedUid = 1999;
+        private String clusterName = "chainfeed";
+        private Duration startTimeout = Duration.ofSeconds(180);
+        private final List<Path> plugins = new ArrayList<>();
+        private boolean shutdownHook = true;
+        private final List<String> extraJavaOpts = new ArrayList<>();
+
+        private Builder(Path esHome, Path runDir) {
+            this.esHome = Objects.requireNonNull(esHome, "esHome");
+            this.runDir = Objects.requireNonNull(runDir, "runDir");
+        }
+
+        /** HTTP port on 127.0.0.1; 0 (the default) picks a free one. */
+        public Builder httpPort(int port) {
+            this.httpPort = requirePort(port);
+            return this;
+        }
+
+        /** Transport port on 127.0.0.1; 0 (the default) picks a free one. */
+        public Builder transportPort(int port) {
+            this.transportPort = requirePort(port);
+            return this;
+        }
+
+        /** Heap, as for -Xms/-Xmx, e.g. "512m" (the default). */
+        public Builder heap(String heap) {
+            if (!heap.matches("\\d+[kKmMgG]")) {
+                throw new IllegalArgumentException("heap must look like 512m, got " + heap);
+            }
+            this.heap = heap;
+            return this;
+        }
+
+        /** The uid that runs Elasticsearch when this JVM runs as root (default 1999; no passwd entry needed). */
+        public Builder unprivilegedUid(int uid) {
+            if (uid <= 0) {
+                throw new IllegalArgumentException("uid must be > 0, got " + uid);
+            }
+            this.unprivilegedUid = uid;
+            return this;
+        }
+
+        /** Cluster name (default "chainfeed"). */
+        public Builder clusterName(String name) {
+            this.clusterName = Objects.requireNonNull(name);
+            return this;
+        }
+
+        /** How long {@link #start()} waits for yellow (default 180 s). */
+        public Builder startTimeout(Duration timeout) {
+            this.startTimeout = Objects.requireNonNull(timeout);
+            return this;
+        }
+
+        /** Plugins (zips or unpacked dirs) installed into the distribution's plugins dir before start. */
+        public Builder plugins(List<Path> pluginZipsOrDirs) {
+            this.plugins.addAll(pluginZipsOrDirs);
+            return this;
+        }
+
+        /** Extra JVM options appended to ES_JAVA_OPTS. */
+        public Builder javaOpts(List<String> opts) {
+            this.extraJavaOpts.addAll(opts);
+            return this;
+        }
+
+        /**
+         * Whether to register a JVM shutdown hook that stops the node (default true). A caller that orders
+         * its own shutdown (such as {@link Stack}) turns it off.
+         */
+        public Builder shutdownHook(boolean enabled) {
+            this.shutdownHook = enabled;
+            return this;
+        }
+
+        /** The configured, not yet started node. */
+        public ElasticsearchNode build() {
+            return new ElasticsearchNode(this);
+        }
+
+        private static int requirePort(int port) {
+            if (port < 0 || port > 65535) {
+                throw new IllegalArgumentException("port out of range: " + port);
+            }
+            return port;
+        }
+    }
+}

@@ -1,0 +1,427 @@
+package io.chainfeed.devstack;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.DescribeClusterOptions;
+import org.apache.kafka.common.Node;
+import org.apache.kafka.common.Uuid;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A real single-node Kafka broker (KRaft, combined broker + controller) run as a child JVM from the
+ * broker jars in {@code infra/devstack/target/kafka-lib}, listening on 127.0.0.1. The run directory holds
+ * {@code server.properties}, {@code log4j.properties}, the log dirs ({@code data/}) and the logs
+ * ({@code logs/server.log}, {@code logs/kafka.out}).
+ *
+ * <p>The broker is tuned for one node: replication factor 1 for the internal topics (transactions
+ * included, since Kafka Streams runs {@code exactly_once_v2}), no topic auto-creation, no initial
+ * rebalance delay.
+ *
+ * <pre>{@code
+ * try (KafkaNode kafka = KafkaNode.builder(libDir, runDir).port(0).build().start()) {
+ *     String bootstrap = kafka.bootstrapServers();
+ * }
+ * }</pre>
+ */
+public final class KafkaNode extends LocalNode {
+    private static final Logger LOG = LoggerFactory.getLogger(KafkaNode.class);
+    /** Default broker port of the embedded default. */
+    public static final int DEFAULT_PORT = 19092;
+    /** Default controller port of the embedded default. */
+    public static final int DEFAULT_CONTROLLER_PORT = 19093;
+    static final String PID_FILE = "kafka.pid";
+    static final String SERVER_PROPERTIES = "server.properties";
+
+    private final Path libDir;
+    private final int requestedPort;
+    private final int requestedControllerPort;
+    private final String heap;
+    private final int numPartitions;
+    private final boolean keepData;
+    private final Duration startTimeout;
+    private final Map<String, String> overrides;
+
+    private int port;
+    private int controllerPort;
+
+    private KafkaNode(Builder b) {
+        super(b.runDir.toAbsolutePath().normalize(), PID_FILE, b.shutdownHook);
+        this.libDir = b.libDir.toAbsolutePath().normalize();
+        this.requestedPort = b.port;
+        this.requestedControllerPort = b.controllerPort;
+        this.heap = b.heap;
+        this.numPartitions = b.numPartitions;
+        this.keepData = b.keepData;
+        this.startTimeout = b.startTimeout;
+        this.overrides = Map.copyOf(b.overrides);
+    }
+
+    /**
+     * Starts building a node.
+     *
+     * @param libDir the broker jars, e.g. {@code infra/devstack/target/kafka-lib}
+     * @param runDir where the configs, data and logs go
+     */
+    public static Builder builder(Path libDir, Path runDir) {
+        return new Builder(libDir, runDir);
+    }
+
+    /**
+     * Stops an earlier run's broker for this run dir (from its pid file, or found by its command line),
+     * e.g. after the JVM that started it was killed with SIGKILL.
+     *
+     * @param runDir the run dir of the earlier run
+     * @return the number of processes stopped
+     */
+    public static int stopStale(Path runDir) throws IOException {
+        Path dir = runDir.toAbsolutePath().normalize();
+        String config = dir.resolve(SERVER_PROPERTIES).toString();
+        return Processes.stopStale("Kafka", List.of(dir.resolve(PID_FILE)),
+                cmd -> cmd.contains("kafka.Kafka") && cmd.contains(config));
+    }
+
+    /**
+     * Writes the configs, formats the log dir (KRaft), starts the broker and waits until an admin client
+     * sees it.
+     *
+     * @return this node, started
+     * @throws IllegalStateException when a port is taken, the process dies or the timeout passes; the
+     *                               message carries the last lines of the broker's logs
+     * @throws IOException           when the run dir cannot be prepared or the process not launched
+     */
+    public KafkaNode start() throws IOException {
+        launchAndAwait();
+        return this;
+    }
+
+    @Override
+    protected synchronized Process launch() throws IOException {
+        requireNotStarted();
+        requireLibs();
+        stopStale(runDir);
+        port = requestedPort == 0 ? Processes.freePort() : requestedPort;
+        controllerPort = requestedControllerPort == 0 ? Processes.freePort() : requestedControllerPort;
+        if (port == controllerPort) {
+            throw new IllegalArgumentException("broker and controller port are both " + port);
+        }
+        Processes.requireFree(port, "Kafka broker", null);
+        Processes.requireFree(controllerPort, "Kafka controller", null);
+
+        Files.createDirectories(runDir);
+        Path data = runDir.resolve("data");
+        Path logs = runDir.resolve("logs");
+        if (!keepData) {
+            Processes.deleteTree(data);
+        }
+        Processes.deleteTree(logs);
+        Files.createDirectories(logs);
+        Path serverProperties = runDir.resolve(SERVER_PROPERTIES);
+        Files.writeString(serverProperties,
+                render(serverProperties(port, controllerPort, data, numPartitions, overrides)));
+        Path log4j = runDir.resolve("log4j.properties");
+        Files.writeString(log4j, log4jProperties(logs.resolve("server.log")));
+        format(serverProperties, logs);
+
+        List<String> command = new ArrayList<>(List.of(Processes.javaExecutable().toString(),
+                "-Xms" + heap, "-Xmx" + heap,
+                // The flags of kafka-run-class.sh.
+                "-XX:+UseG1GC", "-XX:MaxGCPauseMillis=20", "-XX:InitiatingHeapOccupancyPercent=35",
+                "-XX:+ExplicitGCInvokesConcurrent", "-Djava.awt.headless=true",
+                "-Dlog4j.configuration=" + log4j.toUri(),
+                "-Dkafka.logs.dir=" + logs,
+                "-cp", libDir + "/*",
+                "kafka.Kafka", serverProperties.toString()));
+        ProcessBuilder pb = new ProcessBuilder(command)
+                .directory(runDir.toFile())
+                .redirectErrorStream(true)
+                .redirectOutput(logs.resolve("kafka.out").toFile());
+        pb.environment().remove("JAVA_TOOL_OPTIONS");
+        LOG.info("starting Kafka on 127.0.0.1:{} (controller {}, heap {}), run dir {}", port, controllerPort, heap,
+                runDir);
+        return track(pb.start());
+    }
+
+    /**
+     * The broker configuration, in order.
+     *
+     * @param port           broker port
+     * @param controllerPort controller port
+     * @param dataDir        the log dir
+     * @param numPartitions  default partition count
+     * @param overrides      extra or overriding properties, applied last
+     */
+    static Map<String, String> serverProperties(int port, int controllerPort, Path dataDir, int numPartitions,
+            Map<String, String> overrides) {
+        Map<String, String> p = new LinkedHashMap<>();
+        p.put("process.roles", "broker,controller");
+        p.put("node.id", "1");
+        p.put("controller.quorum.voters", "1@127.0.0.1:" + controllerPort);
+        p.put("listeners", "PLAINTEXT://127.0.0.1:" + port + ",CONTROLLER://127.0.0.1:" + controllerPort);
+        p.put("advertised.listeners", "PLAINTEXT://127.0.0.1:" + port);
+        p.put("controller.listener.names", "CONTROLLER");
+        p.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
+        p.put("inter.broker.listener.name", "PLAINTEXT");
+        p.put("log.dirs", dataDir.toString());
+        p.put("num.partitions", Integer.toString(numPartitions));
+        p.put("default.replication.factor", "1");
+        p.put("min.insync.replicas", "1");
+        // Topics are created by TopicSetup (and Kafka Streams for its internal ones), never by a typo.
+        p.put("auto.create.topics.enable", "false");
+        // One node: the internal topics cannot have more than one replica. Fewer partitions than the
+        // default 50 keep their creation (first consumer group, first transaction) quick.
+        p.put("offsets.topic.replication.factor", "1");
+        p.put("offsets.topic.num.partitions", "10");
+        p.put("transaction.state.log.replication.factor", "1");
+        p.put("transaction.state.log.min.isr", "1");
+        p.put("transaction.state.log.num.partitions", "10");
+        p.put("group.initial.rebalance.delay.ms", "0");
+        // Two cores shared by everything.
+        p.put("num.network.threads", "2");
+        p.put("num.io.threads", "4");
+        p.put("num.recovery.threads.per.data.dir", "1");
+        p.put("background.threads", "4");
+        p.putAll(overrides);
+        return p;
+    }
+
+    /** Renders properties as a {@code key=value} file (values here never need escaping). */
+    static String render(Map<String, String> properties) {
+        StringBuilder out = new StringBuilder("# written by io.chainfeed.devstack.KafkaNode at each start\n");
+        properties.forEach((k, v) -> out.append(k).append('=').append(v).append('\n'));
+        return out.toString();
+    }
+
+    /** A log4j 1 configuration (reload4j) writing to one file; without it the broker logs nothing. */
+    static String log4jProperties(Path logFile) {
+        return """
+                # written by io.chainfeed.devstack.KafkaNode at each start
+                log4j.rootLogger=INFO, file
+                log4j.appender.file=org.apache.log4j.FileAppender
+                log4j.appender.file.File=%s
+                log4j.appender.file.Append=true
+                log4j.appender.file.layout=org.apache.log4j.PatternLayout
+                log4j.appender.file.layout.ConversionPattern=[%%d] %%p %%m (%%c)%%n
+                log4j.logger.kafka.request.logger=WARN
+                log4j.logger.state.change.logger=WARN
+                log4j.logger.kafka.controller=INFO
+                log4j.logger.kafka.log.LogCleaner=INFO
+                log4j.logger.org.apache.kafka.clients=WARN
+                """.formatted(logFile);
+    }
+
+    private void requireLibs() throws IOException {
+        boolean hasBroker;
+        try (var files = Files.list(libDir)) {
+            hasBroker = files.anyMatch(f -> f.getFileName().toString().startsWith("kafka_2.13-"));
+        } catch (IOException e) {
+            hasBroker = false;
+        }
+        if (!hasBroker) {
+            throw new IllegalStateException("no Kafka broker jars in " + libDir
+                    + "; build them with: mvn -B -pl infra -am install -DskipTests");
+        }
+    }
+
+    private void format(Path serverProperties, Path logs) throws IOException {
+        long t0 = System.nanoTime();
+        Path out = logs.resolve("storage-format.out");
+        List<String> command = List.of(Processes.javaExecutable().toString(), "-Xmx128m",
+                "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
+                "-Dlog4j.configuration=" + runDir.resolve("log4j.properties").toUri(),
+                "-cp", libDir + "/*", "kafka.tools.StorageTool", "format",
+                "-t", Uuid.randomUuid().toString(), "-c", serverProperties.toString(), "--ignore-formatted");
+        Process format = new ProcessBuilder(command).directory(runDir.toFile()).redirectErrorStream(true)
+                .redirectOutput(out.toFile()).start();
+        try {
+            if (!format.waitFor(60, TimeUnit.SECONDS)) {
+                format.destroyForcibly();
+                throw new IllegalStateException("Kafka StorageTool format did not finish in 60 s"
+                        + Processes.tails(20, out));
+            }
+        } catch (InterruptedException e) {
+            format.destroyForcibly();
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while formatting the Kafka log dir", e);
+        }
+        if (format.exitValue() != 0) {
+            throw new IllegalStateException("Kafka StorageTool format failed with exit code " + format.exitValue()
+                    + Processes.tails(20, out));
+        }
+        LOG.debug("formatted {} in {} ms", runDir.resolve("data"), (System.nanoTime() - t0) / 1_000_000);
+    }
+
+    @Override
+    protected void awaitReady(Process launched, long t0) {
+        long deadline = t0 + startTimeout.toNanos();
+        // A quiet TCP probe first: an admin client logs a warning for every refused connection.
+        while (!Processes.canConnect("127.0.0.1", port, Duration.ofMillis(500))) {
+            requireAlive(launched);
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("Kafka does not listen on 127.0.0.1:" + port + " after "
+                        + startTimeout.toSeconds() + " s" + logTails());
+            }
+            Processes.sleep(Duration.ofMillis(250));
+        }
+        Map<String, Object> config = Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers(),
+                AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 2000,
+                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 5000);
+        try (Admin admin = Admin.create(config)) {
+            String last = "no answer yet";
+            while (true) {
+                requireAlive(launched);
+                try {
+                    List<Node> nodes = new ArrayList<>(admin.describeCluster(new DescribeClusterOptions()
+                            .timeoutMs(5000)).nodes().get(6, TimeUnit.SECONDS));
+                    if (!nodes.isEmpty()) {
+                        return;
+                    }
+                    last = "no broker in the cluster metadata";
+                } catch (ExecutionException | TimeoutException e) {
+                    last = e.toString();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException("interrupted while waiting for Kafka", e);
+                }
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException("Kafka not ready on " + bootstrapServers() + " after "
+                            + startTimeout.toSeconds() + " s (last: " + last + ")" + logTails());
+                }
+                Processes.sleep(Duration.ofMillis(250));
+            }
+        }
+    }
+
+    private void requireAlive(Process launched) {
+        if (!launched.isAlive()) {
+            throw new IllegalStateException("Kafka exited with code " + launched.exitValue() + " before it was ready"
+                    + logTails());
+        }
+    }
+
+    private String logTails() {
+        Path logs = runDir.resolve("logs");
+        return Processes.tails(30, logs.resolve("kafka.out"), logs.resolve("server.log"));
+    }
+
+    /** {@code 127.0.0.1:<port>}, for {@code bootstrap.servers}. */
+    public String bootstrapServers() {
+        return "127.0.0.1:" + port;
+    }
+
+    /** The broker port (the chosen one when the builder asked for 0). */
+    public int port() {
+        return port;
+    }
+
+    /** The controller port (the chosen one when the builder asked for 0). */
+    public int controllerPort() {
+        return controllerPort;
+    }
+
+    @Override
+    protected String describe() {
+        return "Kafka on port " + port + "";
+    }
+
+    /** Builder of {@link KafkaNode}. */
+    public static final class Builder {
+        private final Path libDir;
+        private final Path runDir;
+        private int port = DEFAULT_PORT;
+        private int controllerPort = DEFAULT_CONTROLLER_PORT;
+        private String heap = "512m";
+        private int numPartitions = 3;
+        private boolean keepData;
+        private Duration startTimeout = Duration.ofSeconds(120);
+        private boolean shutdownHook = true;
+        private final Map<String, String> overrides = new LinkedHashMap<>();
+
+        private Builder(Path libDir, Path runDir) {
+            this.libDir = Objects.requireNonNull(libDir, "libDir");
+            this.runDir = Objects.requireNonNull(runDir, "runDir");
+        }
+
+        /** Broker port on 127.0.0.1 (default 19092); 0 picks a free one. */
+        public Builder port(int port) {
+            this.port = requirePort(port);
+            return this;
+        }
+
+        /** Controller port on 127.0.0.1 (default 19093); 0 picks a free one. */
+        public Builder controllerPort(int port) {
+            this.controllerPort = requirePort(port);
+            return this;
+        }
+
+        /** Heap, as for -Xms/-Xmx, e.g. "512m" (the default). */
+        public Builder heap(String heap) {
+            if (!heap.matches("\\d+[kKmMgG]")) {
+                throw new IllegalArgumentException("heap must look like 512m, got " + heap);
+            }
+            this.heap = heap;
+            return this;
+        }
+
+        /** Default partition count of topics created without one (default 3). */
+        public Builder numPartitions(int partitions) {
+            if (partitions < 1) {
+                throw new IllegalArgumentException("partitions must be >= 1");
+            }
+            this.numPartitions = partitions;
+            return this;
+        }
+
+        /** Keep the log dirs of an earlier run instead of wiping them (default false: a fresh broker). */
+        public Builder keepData(boolean keep) {
+            this.keepData = keep;
+            return this;
+        }
+
+        /** How long {@link #start()} waits for the broker (default 120 s). */
+        public Builder startTimeout(Duration timeout) {
+            this.startTimeout = Objects.requireNonNull(timeout);
+            return this;
+        }
+
+        /** Extra or overriding broker properties. */
+        public Builder property(String key, String value) {
+            this.overrides.put(key, value);
+            return this;
+        }
+
+        /**
+         * Whether to register a JVM shutdown hook that stops the broker (default true). A caller that orders
+         * its own shutdown (such as {@link Stack}) turns it off.
+         */
+        public Builder shutdownHook(boolean enabled) {
+            this.shutdownHook = enabled;
+            return this;
+        }
+
+        /** The configured, not yet started node. */
+        public KafkaNode build() {
+            return new KafkaNode(this);
+        }
+
+        private static int requirePort(int port) {
+            if (port < 0 || port > 65535) {
+                throw new IllegalArgumentException("port out of range: " + port);
+            }
+            return port;
+        }
+    }
+}

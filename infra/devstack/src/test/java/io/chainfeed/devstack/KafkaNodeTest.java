@@ -1,0 +1,71 @@
+package io.chainfeed.devstack;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.io.StringReader;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Properties;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class KafkaNodeTest {
+    @TempDir
+    Path tmp;
+
+    @Test
+    void serverPropertiesAreKraftCombinedOnLoopbackForOneNode() throws IOException {
+        Map<String, String> props = KafkaNode.serverProperties(29092, 29093, Path.of("/r/data"), 3,
+                Map.of("log.retention.hours", "1"));
+        Properties parsed = new Properties();
+        parsed.load(new StringReader(KafkaNode.render(props)));
+
+        assertThat(parsed).containsEntry("process.roles", "broker,controller")
+                .containsEntry("node.id", "1")
+                .containsEntry("controller.quorum.voters", "1@127.0.0.1:29093")
+                .containsEntry("listeners", "PLAINTEXT://127.0.0.1:29092,CONTROLLER://127.0.0.1:29093")
+                .containsEntry("advertised.listeners", "PLAINTEXT://127.0.0.1:29092")
+                .containsEntry("controller.listener.names", "CONTROLLER")
+                .containsEntry("log.dirs", "/r/data")
+                .containsEntry("num.partitions", "3")
+                .containsEntry("auto.create.topics.enable", "false")
+                .containsEntry("offsets.topic.replication.factor", "1")
+                .containsEntry("transaction.state.log.replication.factor", "1")
+                .containsEntry("transaction.state.log.min.isr", "1")
+                .containsEntry("group.initial.rebalance.delay.ms", "0")
+                .containsEntry("log.retention.hours", "1");
+    }
+
+    @Test
+    void overridesWin() {
+        Map<String, String> props = KafkaNode.serverProperties(1, 2, Path.of("/d"), 3, Map.of("num.partitions", "6"));
+        assertThat(props).containsEntry("num.partitions", "6");
+    }
+
+    @Test
+    void log4jConfigWritesToTheGivenFile() throws IOException {
+        Properties parsed = new Properties();
+        parsed.load(new StringReader(KafkaNode.log4jProperties(Path.of("/r/logs/server.log"))));
+        assertThat(parsed).containsEntry("log4j.rootLogger", "INFO, file")
+                .containsEntry("log4j.appender.file.File", "/r/logs/server.log")
+                .containsEntry("log4j.appender.file.layout.ConversionPattern", "[%d] %p %m (%c)%n");
+    }
+
+    @Test
+    void builderRejectsNonsense() {
+        KafkaNode.Builder builder = KafkaNode.builder(tmp, tmp);
+        assertThatThrownBy(() -> builder.port(70000)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> builder.heap("lots")).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> builder.numPartitions(0)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void missingBrokerJarsAreNamedWithTheBuildCommand() {
+        KafkaNode node = KafkaNode.builder(tmp.resolve("no-lib"), tmp.resolve("run")).port(0).controllerPort(0).build();
+        assertThatThrownBy(node::start).hasMessageContaining("no Kafka broker jars")
+                .hasMessageContaining("mvn -B -pl infra -am install");
+    }
+}
