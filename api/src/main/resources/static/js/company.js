@@ -1,5 +1,6 @@
-// A company's page: /companies/{symbol} -> GET /api/v1/companies/{symbol} (the chain model); while the
-// chain model is not there (404/503) the page says so and lists the company's reads from search.
+// A company's page: /companies/{any ticker, id or name} -> GET /api/v1/companies/{...} (reference data and
+// the chain model); for an unknown company (404) the page says so with the API's close matches; while the
+// api is not there (503) it lists the company's reads from search.
 import { el, getJson, message, footer, pathId, sourceItems, tagList, termHref, layerHref, statusLabel } from './common.js';
 
 const content = document.getElementById('content');
@@ -38,7 +39,7 @@ async function main() {
     c = await getJson(`/api/v1/companies/${encodeURIComponent(symbol)}`);
   } catch (e) {
     const why = e.status === 404
-      ? `The live chain model has no company “${symbol}” (or is not available on this server yet).`
+      ? `chainfeed knows no company “${symbol}”: ${e.message}`
       : `The live chain model is not available right now (${e.message}).`;
     await fallback(symbol, why);
     return;
@@ -51,6 +52,8 @@ async function main() {
   const reads = c.latestReads || [];
   content.replaceChildren(
     el('h1', {}, `${c.name} (${c.symbol})`),
+    (c.listings || []).length > 1 ? el('p', { class: 'listings' }, 'Listed as ',
+      c.listings.map((l) => `${l.symbol} (${l.mic})`).join(', '), '.') : null,
     el('h2', {}, 'Layers it owns'), layers.length ? el('ul', {}, layers) : el('p', {}, 'None.'),
     el('h2', {}, 'Exposure to tight layers upstream'), exposure.length ? el('ul', {}, exposure) : el('p', {}, 'No tight layer upstream.'),
     el('h2', {}, 'Latest reads'), reads.length ? el('ol', { class: 'results' }, reads.map(readItem)) : el('p', {}, 'No reads yet.'));

@@ -1,4 +1,5 @@
-// The search page: instant results as you type, facets that filter, highlights, cursor pages.
+// The search page: instant results as you type, suggestions (ARIA combobox with a listbox popup, after the
+// WAI-ARIA Authoring Practices' combobox pattern), facets that filter, highlights, cursor pages.
 import { el, getJson, highlight, message, sourceItems, tagList, termHref, companyHref, layerHref, footer } from './common.js';
 
 const FACETS = [
@@ -10,6 +11,8 @@ const results = document.getElementById('results');
 const facetsBox = document.getElementById('facets');
 const statusLine = document.getElementById('status');
 const more = document.getElementById('more');
+const listbox = document.getElementById('q-suggestions');
+const suggestStatus = document.getElementById('q-suggestions-status');
 
 const state = { q: '', filters: new Map(FACETS.map(([k]) => [k, new Set()])), cursor: null };
 let controller = null;
@@ -66,7 +69,8 @@ async function run(append = false) {
   more.hidden = !body.nextCursor;
   const shown = results.children.length;
   statusLine.textContent = body.total === 0 ? `No reads match “${body.query}”.`
-    : `${body.total} read${body.total === 1 ? '' : 's'} match “${body.query}”${body.mode === 'any' ? ' (any of the words)' : ''}; showing ${shown}.`;
+    : body.mode === 'any' ? `${body.total} read${body.total === 1 ? '' : 's'} match some of “${body.query}” (${body.notice || 'no read has all of the words'}); showing ${shown}.`
+    : `${body.total} read${body.total === 1 ? '' : 's'} match “${body.query}”; showing ${shown}.`;
   if (!append) facets(body.facets || {});
   if (body.results[0]) footer(body.results[0].disclaimer, null);
 }
@@ -116,15 +120,93 @@ function toggle(key, value, on) {
   run();
 }
 
+// ---- suggestions: the combobox ----------------------------------------------------------------
+const suggest = { items: [], active: -1, controller: null, timer: null };
+const KIND_LABEL = { company: 'Company', term: 'Term', layer: 'Layer' };
+
+function openList(open) {
+  listbox.hidden = !open;
+  input.setAttribute('aria-expanded', open ? 'true' : 'false');
+  if (!open) setActive(-1);
+}
+
+function setActive(i) {
+  suggest.active = i;
+  [...listbox.children].forEach((li, k) => li.setAttribute('aria-selected', k === i ? 'true' : 'false'));
+  if (i >= 0 && listbox.children[i]) {
+    input.setAttribute('aria-activedescendant', listbox.children[i].id);
+    listbox.children[i].scrollIntoView({ block: 'nearest' });
+  } else {
+    input.removeAttribute('aria-activedescendant');
+  }
+}
+
+function choose(i) {
+  const s = suggest.items[i];
+  if (s && s.page) location.assign(s.page);
+}
+
+function optionLabel(s) {
+  if (s.kind === 'company') return `${s.label} (${s.symbol})`;
+  return s.label;
+}
+
+async function loadSuggestions(text) {
+  if (suggest.controller) suggest.controller.abort();
+  if (!text.trim()) { suggest.items = []; listbox.replaceChildren(); openList(false); suggestStatus.textContent = ''; return; }
+  suggest.controller = new AbortController();
+  let body;
+  try {
+    body = await getJson(`/api/v1/suggest?${new URLSearchParams({ q: text, size: '8' })}`, suggest.controller.signal);
+  } catch (e) {
+    if (e.name !== 'AbortError') { suggest.items = []; listbox.replaceChildren(); openList(false); }
+    return;
+  }
+  if (input.value !== text) return;
+  suggest.items = body.suggestions || [];
+  listbox.replaceChildren(...suggest.items.map((s, i) => el('li', {
+    id: `q-opt-${i}`, role: 'option', 'aria-selected': 'false', class: 'option', 'data-kind': s.kind,
+    onmousedown: (ev) => ev.preventDefault(), onclick: () => choose(i),
+  }, el('span', { class: 'option-label' }, optionLabel(s)), ' ', el('span', { class: 'option-kind' }, KIND_LABEL[s.kind] || s.kind))));
+  openList(suggest.items.length > 0);
+  suggestStatus.textContent = suggest.items.length === 0 ? ''
+    : `${suggest.items.length} suggestion${suggest.items.length === 1 ? '' : 's'}; use the up and down arrow keys to choose.`;
+}
+
+input.addEventListener('keydown', (ev) => {
+  const n = suggest.items.length;
+  if (ev.key === 'ArrowDown' && n) {
+    ev.preventDefault();
+    if (listbox.hidden) openList(true);
+    setActive(suggest.active < n - 1 ? suggest.active + 1 : 0);
+  } else if (ev.key === 'ArrowUp' && n) {
+    ev.preventDefault();
+    if (listbox.hidden) openList(true);
+    setActive(suggest.active > 0 ? suggest.active - 1 : n - 1);
+  } else if (ev.key === 'Enter' && !listbox.hidden && suggest.active >= 0) {
+    ev.preventDefault();
+    choose(suggest.active);
+  } else if (ev.key === 'Escape') {
+    if (!listbox.hidden) { ev.preventDefault(); openList(false); }
+  } else if (ev.key === 'Tab') {
+    openList(false);
+  }
+});
+input.addEventListener('blur', () => openList(false));
+
 input.addEventListener('input', () => {
   state.q = input.value;
   state.cursor = null;
   clearTimeout(timer);
   timer = setTimeout(() => run(), 180);
+  clearTimeout(suggest.timer);
+  const text = input.value;
+  suggest.timer = setTimeout(() => loadSuggestions(text), 80);
 });
 form.addEventListener('submit', (ev) => {
   ev.preventDefault();
   clearTimeout(timer);
+  openList(false);
   state.q = input.value;
   state.cursor = null;
   run();

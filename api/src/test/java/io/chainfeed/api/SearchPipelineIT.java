@@ -408,6 +408,123 @@ class SearchPipelineIT {
         assertThat(http.getForEntity("/swagger-ui/index.html", String.class).getStatusCode()).isEqualTo(HttpStatus.OK);
     }
 
+    /**
+     * One resolver for companies: any listing, the MIC-qualified symbol, the id or the name, in any case,
+     * answers the same company in the company API, the search filter, the feeds and suggest; an unknown
+     * one is a problem naming it with close matches, never an empty 200.
+     */
+    @Test
+    @SuppressWarnings("unchecked")
+    void anyIdentifierOfACompanyAnswersTheSameEverywhere() throws Exception {
+        loadCorpus();
+        for (String id : List.of("TSM", "tsmc", "2330.tw", "XNYS:TSM", "Taiwan%20Semiconductor")) {
+            ResponseEntity<Map<String, Object>> c = await().atMost(Duration.ofSeconds(30))
+                    .until(() -> get("/api/v1/companies/" + id), r -> r.getStatusCode() == HttpStatus.OK);
+            assertThat(c.getBody()).as(id).containsEntry("id", "tsmc").containsEntry("symbol", "2330.TW");
+            assertThat((String) c.getBody().get("name")).startsWith("Taiwan Semiconductor");
+            assertThat(ids(c.getBody().get("listings"), "symbol")).containsExactly("2330.TW", "TSM");
+            assertThat((List<?>) c.getBody().get("latestReads")).as(id).isNotEmpty();
+        }
+        ResponseEntity<Map<String, Object>> nope = get("/api/v1/companies/NOPEXYZ");
+        assertThat(nope.getStatusCode()).isEqualTo(HttpStatus.NOT_FOUND);
+        assertThat(nope.getHeaders().getContentType().toString()).contains("application/problem+json");
+
+        // The search filter: every listing filters the same reads, which the tags carry under one symbol.
+        Map<String, Object> home = searchBody("q=cowos&company=2330.TW&size=50");
+        assertThat(((Number) home.get("total")).longValue()).isPositive();
+        for (String id : List.of("TSM", "tsm", "xnys:tsm", "tsmc")) {
+            Map<String, Object> other = searchBody("q=cowos&company=" + enc(id) + "&size=50");
+            assertThat(other.get("results")).as(id).isEqualTo(home.get("results"));
+            assertThat(other.get("facets")).as(id).isEqualTo(home.get("facets"));
+        }
+        for (Map<String, Object> r : (List<Map<String, Object>>) home.get("results")) {
+            assertThat(ids(r.get("companies"), "id")).contains("tsmc");
+            assertThat(ids(r.get("companies"), "symbol")).doesNotContain("TSM");
+        }
+        ResponseEntity<Map<String, Object>> unknown = get("/api/v1/search?q=cowos&company=NOPEXYZ");
+        assertThat(unknown.getStatusCode()).isEqualTo(HttpStatus.BAD_REQUEST);
+        assertThat(unknown.getBody()).containsEntry("company", "NOPEXYZ");
+        assertThat(unknown.getBody().get("type").toString()).endsWith("/unknown-company");
+        ResponseEntity<Map<String, Object>> typo = get("/api/v1/search?q=cowos&company=TSMX");
+        assertThat(typo.getStatusCode()).isEqualTo(HttpStatus.BAD_REQUEST);
+        assertThat((List<String>) typo.getBody().get("closeMatches")).anyMatch(m -> m.startsWith("2330.TW"));
+
+        // A ticker of any listing finds the company's reads, and the snippet shows where the company is named.
+        Set<String> byHome = allIds("q=2330.TW");
+        assertThat(byHome).isNotEmpty().isEqualTo(allIds("q=TSM")).isEqualTo(allIds("q=tsmc"));
+        Map<String, Object> tsm = searchBody("q=TSM&size=50");
+        List<Map<String, Object>> tsmResults = (List<Map<String, Object>>) tsm.get("results");
+        assertThat(tsmResults).allSatisfy(r -> assertThat((List<?>) r.get("snippets")).as((String) r.get("id")).isNotEmpty());
+        assertThat(tsmResults).anySatisfy(r -> assertThat(((List<String>) r.get("snippets")).get(0))
+                .containsPattern("<mark>[^<]*(TSMC|TSM|Taiwan Semiconductor|2330)[^<]*</mark>"));
+        for (Map<String, Object> r : tsmResults) {
+            for (String snippet : (List<String>) r.get("snippets")) {
+                assertThat(snippet.replace("<mark>", "").replace("</mark>", "")).doesNotContain("<", ">");
+            }
+        }
+        // A term's own read leads with its definition.
+        Map<String, Object> cowos = firstHit("CoWoS");
+        assertThat(cowos.get("id")).isEqualTo("term:cowos");
+        // (The index's highlighter writes an apostrophe as &#x27;, Spring's escaper as &#39;: the same text.)
+        assertThat(((List<String>) cowos.get("snippets")).get(0).replace("<mark>", "").replace("</mark>", "")
+                .replace("&#x27;", "&#39;"))
+                .isEqualTo(org.springframework.web.util.HtmlUtils.htmlEscape(((String) cowos.get("summary")).strip()));
+
+        // The feeds: company:TSM is the same topic as company:2330.TW.
+        String homeFeed = feedText("company:2330.TW");
+        assertThat(homeFeed).contains("\"items\"").contains("tsmc");
+        for (String topic : List.of("company:TSM", "company:tsmc", "company:XNYS:TSM")) {
+            assertThat(feedText(topic)).as(topic).isEqualTo(homeFeed);
+        }
+        ResponseEntity<Map<String, Object>> badFeed = get("/api/v1/feeds/json?topic=" + enc("company:NOPEXYZ"));
+        assertThat(badFeed.getStatusCode()).isEqualTo(HttpStatus.BAD_REQUEST);
+        assertThat(badFeed.getHeaders().getContentType().toString()).contains("application/problem+json");
+        assertThat((String) badFeed.getBody().get("detail")).contains("NOPEXYZ");
+
+        // Suggest: the company first for its ticker and for its short name.
+        for (String q : List.of("TSM", "TSMC", "tsm", "2330.TW")) {
+            Map<String, Object> s = get("/api/v1/suggest?q=" + enc(q)).getBody();
+            assertThat(((List<Map<String, Object>>) s.get("suggestions")).get(0)).as(q).containsEntry("id", "tsmc")
+                    .containsEntry("kind", "company").containsEntry("page", "/companies/2330.TW");
+            assertThat(ids(s.get("companies"), "id").get(0)).as(q).isEqualTo("tsmc");
+        }
+        // Companies no read mentions are suggested too (from the reference data).
+        assertThat(ids(get("/api/v1/suggest?q=" + enc("XNYS:TSM")).getBody().get("companies"), "id")).contains("tsmc");
+    }
+
+    private String feedText(String topic) {
+        ResponseEntity<String> r = http.exchange(java.net.URI.create("/api/v1/feeds/json?topic=" + enc(topic)),
+                HttpMethod.GET, null, String.class);
+        assertThat(r.getStatusCode()).as(topic).isEqualTo(HttpStatus.OK);
+        return r.getBody();
+    }
+
+    /** The fall-back to some of the words says so, never lets a stop word in alone, and ranks more words first. */
+    @Test
+    @SuppressWarnings("unchecked")
+    void theFallBackSaysSoAndNeedsARealWord() throws Exception {
+        loadCorpus();
+        Map<String, Object> body = searchBody("q=" + enc("infiniband out zzyzxqwv") + "&size=50");
+        assertThat(body.get("mode")).isEqualTo("any");
+        assertThat(body.get("notice")).isEqualTo(
+                "no read has all of: infiniband, out, zzyzxqwv; showing reads with some (out is too common to match on its own)");
+        Set<String> infiniband = allIds("q=infiniband");
+        List<String> got = ((List<Map<String, Object>>) body.get("results")).stream().map(r -> (String) r.get("id")).toList();
+        assertThat(got).isNotEmpty();
+        assertThat(infiniband).as("a lone 'out' lets nothing in").containsAll(got);
+        // Nothing but a stop word and a word no read has: nothing at all.
+        Map<String, Object> lone = searchBody("q=" + enc("out zzyzxqwv"));
+        assertThat(lone.get("total")).isEqualTo(0);
+        // More of the words first: reads with both words come before reads with one.
+        Set<String> both = allIds("q=" + enc("infiniband nvlink"));
+        assertThat(both).isNotEmpty();
+        Map<String, Object> some = searchBody("q=" + enc("infiniband nvlink zzyzxqwv") + "&size=50");
+        List<String> ranked = ((List<Map<String, Object>>) some.get("results")).stream().map(r -> (String) r.get("id")).toList();
+        assertThat(ranked.size()).isGreaterThan(both.size());
+        assertThat(Set.copyOf(ranked.subList(0, both.size()))).isEqualTo(both);
+        assertThat(searchBody("q=" + enc("infiniband nvlink"))).doesNotContainKey("notice");
+    }
+
     /** The selector's Elasticsearch query selects exactly the documents its in-memory test accepts. */
     @Test
     @SuppressWarnings("unchecked")

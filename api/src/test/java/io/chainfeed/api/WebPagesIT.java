@@ -217,6 +217,9 @@ class WebPagesIT {
         waiting().until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("#facets fieldset[data-facet=layer] input")));
         assertThat(d.findElement(By.id("status")).getText()).contains("match");
         assertThat(d.getCurrentUrl()).contains("q=memory");
+        // Suggestions opened while typing; Escape closes them (they would cover the facets).
+        d.findElement(By.id("q")).sendKeys(Keys.ESCAPE);
+        waiting().until(x -> "false".equals(x.findElement(By.id("q")).getAttribute("aria-expanded")));
         // Highlights: only <mark> elements inside snippets, never other markup from data.
         List<String> tags = (List<String>) ((JavascriptExecutor) d).executeScript(
                 "return [...document.querySelectorAll('.snippet *')].map(e => e.tagName)");
@@ -285,10 +288,15 @@ class WebPagesIT {
         assertThat(d.findElement(By.cssSelector("main .status-badge")).getText()).isEqualTo("Tight");
         assertDisclaimerAndSources("company page");
         screenshot("company");
-        // A company the chain model does not know: a clear message, and its reads from search.
+        // A company the reference data does not know: a clear message with close matches.
         d.get(url("/companies/NOPE.XX"));
         waiting().until(x -> !x.findElements(By.tagName("h1")).isEmpty());
-        assertThat(d.findElement(By.cssSelector("main .notice")).getText()).contains("chain model has no company");
+        assertThat(d.findElement(By.cssSelector("main .notice")).getText()).contains("knows no company", "NOPE.XX");
+        // Any listing, the id or the name opens the company's page.
+        d.get(url("/companies/tsm"));
+        waiting().until(x -> x.findElements(By.tagName("h1")).stream().anyMatch(h -> h.getText().contains("2330.TW")));
+        assertThat(d.findElement(By.tagName("h1")).getText()).contains("Taiwan Semiconductor");
+        assertThat(d.findElement(By.cssSelector("main .listings")).getText()).contains("TSM (XNYS)");
 
         d.get(url("/layers/memory"));
         waiting().until(x -> !x.findElements(By.tagName("h1")).isEmpty());
@@ -333,6 +341,36 @@ class WebPagesIT {
         assertThat((Boolean) ((JavascriptExecutor) d).executeScript(
                 "const a = document.querySelector('svg#chain-map a.node'); a.focus(); return document.activeElement === a"))
                 .isTrue();
+
+        // Suggestions as you type: the ARIA combobox pattern, driven by the keyboard alone.
+        d.get(url("/"));
+        WebElement box = d.findElement(By.id("q"));
+        assertThat(box.getAttribute("role")).isEqualTo("combobox");
+        assertThat(box.getAttribute("aria-autocomplete")).isEqualTo("list");
+        assertThat(box.getAttribute("aria-controls")).isEqualTo("q-suggestions");
+        assertThat(box.getAttribute("aria-expanded")).isEqualTo("false");
+        assertThat(d.findElement(By.id("q-suggestions")).getAttribute("role")).isEqualTo("listbox");
+        box.sendKeys("TSM");
+        waiting().until(x -> "true".equals(x.findElement(By.id("q")).getAttribute("aria-expanded")));
+        List<WebElement> options = d.findElements(By.cssSelector("#q-suggestions [role=option]"));
+        assertThat(options).isNotEmpty();
+        assertThat(options.get(0).getText()).contains("Taiwan Semiconductor", "2330.TW");
+        assertThat(d.findElement(By.id("q-suggestions-status")).getAttribute("textContent")).contains("suggestion");
+        screenshot("search-suggestions");
+        box.sendKeys(Keys.ARROW_DOWN);
+        assertThat(box.getAttribute("aria-activedescendant")).isEqualTo(options.get(0).getAttribute("id"));
+        assertThat(options.get(0).getAttribute("aria-selected")).isEqualTo("true");
+        box.sendKeys(Keys.ARROW_UP);
+        assertThat(box.getAttribute("aria-activedescendant")).isEqualTo(options.get(options.size() - 1).getAttribute("id"));
+        box.sendKeys(Keys.ESCAPE);
+        assertThat(box.getAttribute("aria-expanded")).isEqualTo("false");
+        assertThat(d.findElement(By.id("q-suggestions")).isDisplayed()).isFalse();
+        assertThat(box.getAttribute("aria-activedescendant")).isNull();
+        box.sendKeys(Keys.ARROW_DOWN);
+        assertThat(box.getAttribute("aria-expanded")).isEqualTo("true");
+        box.sendKeys(Keys.ENTER);
+        waiting().until(x -> x.getCurrentUrl().endsWith("/companies/2330.TW"));
+        waiting().until(x -> x.findElements(By.tagName("h1")).stream().anyMatch(h -> h.getText().contains("Taiwan")));
 
         assertThat(scriptProblems()).as("CSP violations or script errors in the console").isEmpty();
     }

@@ -1,13 +1,19 @@
 package io.chainfeed.api.chain;
 
+import io.chainfeed.api.reference.CompanyResolver;
 import io.chainfeed.api.search.ReadSearch;
+import io.chainfeed.api.web.BadRequestException;
 import io.chainfeed.api.web.NotFoundException;
 import io.chainfeed.api.web.ReadViews;
+import io.chainfeed.avro.Company;
 import io.chainfeed.avro.LayerCompany;
 import io.chainfeed.avro.LayerState;
 import io.chainfeed.avro.LayerStatus;
 import io.chainfeed.avro.SqueezedCompany;
+import io.chainfeed.schemas.CompanyDirectory;
 import java.io.IOException;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -17,13 +23,17 @@ import java.util.Map;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * The live chain model: {@code GET /api/v1/chain} (every layer with its state, tightest first),
- * {@code GET /api/v1/layers/{id}} (one layer) and {@code GET /api/v1/companies/{symbol}} (the
- * layers a company owns, its exposure to tight layers upstream of it, and its latest reads).
- * Unknown ids are 404 problem details.
+ * The live chain model: {@code GET /api/v1/chain} (every layer with its state, tightest first, in
+ * the compact {@link ChainViews#summary} form), {@code GET /api/v1/layers/{id}} (one layer),
+ * {@code GET /api/v1/layers/{id}/causes?cursor=&size=} (its full cause list, paged; see
+ * {@link ChainCauseIndex}) and {@code GET /api/v1/companies/{symbol}} (a company named by any identifier
+ * {@link CompanyResolver} takes: its listings, the layers it owns, its exposure to tight layers upstream
+ * of it, and its latest reads). Every answer is bounded in
+ * size whatever the number of signals. Unknown ids are 404 problem details, a bad cursor or size 400.
  */
 @RestController
 @RequestMapping("/api/v1")
@@ -31,12 +41,21 @@ class ChainController {
     static final String DISCLAIMER = "The chain model summarises public signals about supply and demand; "
             + "research, not advice.";
 
-    private final ChainStateCache cache;
-    private final ReadSearch search;
+    /** Causes per page when the client does not say. */
+    static final int DEFAULT_CAUSES = 50;
+    /** Most causes per page. */
+    static final int MAX_CAUSES = 200;
 
-    ChainController(ChainStateCache cache, ReadSearch search) {
+    private final ChainStateCache cache;
+    private final ChainCauseIndex causes;
+    private final ReadSearch search;
+    private final CompanyResolver companies;
+
+    ChainController(ChainStateCache cache, ChainCauseIndex causes, ReadSearch search, CompanyResolver companies) {
         this.cache = cache;
+        this.causes = causes;
         this.search = search;
+        this.companies = companies;
     }
 
     @GetMapping("/chain")
@@ -46,7 +65,7 @@ class ChainController {
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("asOf", layers.stream().map(ChainViews::asOf).filter(a -> a != null)
                 .max(Comparator.naturalOrder()).orElse(null));
-        out.put("layers", layers.stream().map(ChainViews::layer).toList());
+        out.put("layers", layers.stream().map(ChainViews::summary).toList());
         out.put("disclaimer", DISCLAIMER);
         return out;
     }
@@ -59,17 +78,45 @@ class ChainController {
         return out;
     }
 
+    @GetMapping("/layers/{id}/causes")
+    Map<String, Object> causes(@PathVariable String id, @RequestParam(required = false) String cursor,
+            @RequestParam(defaultValue = "" + DEFAULT_CAUSES) int size) {
+        if (size < 1 || size > MAX_CAUSES) {
+            throw new BadRequestException("invalid-size", "size must be between 1 and " + MAX_CAUSES + ", got " + size);
+        }
+        LayerState state = cache.layer(id).orElseThrow(() -> new NotFoundException("no layer with id '" + id + "'"));
+        ChainCauseIndex.Page page;
+        try {
+            page = causes.page(state, cursor == null || cursor.isEmpty() ? null : cursor, size);
+        } catch (IllegalArgumentException e) {
+            throw new BadRequestException("invalid-cursor", "the cursor is not one this endpoint gave: " + e.getMessage());
+        }
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("layer", state.getId());
+        out.put("asOf", ChainViews.asOf(state));
+        out.put("causes", page.causes().stream().map(ChainViews::cause).toList());
+        out.put("nextCursor", page.nextCursor());
+        out.put("next", page.nextCursor() == null ? null : "/api/v1/layers/"
+                + URLEncoder.encode(state.getId(), StandardCharsets.UTF_8) + "/causes?size=" + size + "&cursor="
+                + page.nextCursor());
+        out.put("disclaimer", DISCLAIMER);
+        return out;
+    }
+
     @GetMapping("/companies/{symbol}")
     Map<String, Object> company(@PathVariable String symbol) throws IOException {
+        Company company = companies.find(symbol).orElseThrow(() -> {
+            List<String> near = companies.closeMatches(symbol);
+            return new NotFoundException("no company '" + symbol + "' in the reference data"
+                    + (near.isEmpty() ? "" : "; did you mean " + String.join(", ", near) + "?"));
+        });
         List<Map<String, Object>> owns = new ArrayList<>();
         List<Map<String, Object>> exposure = new ArrayList<>();
-        LayerCompany found = null;
         List<LayerState> layers = new ArrayList<>(cache.all());
         layers.sort(Comparator.comparing(LayerState::getId));
         for (LayerState s : layers) {
             for (LayerCompany c : s.getOwners()) {
-                if (c.getSymbol().equalsIgnoreCase(symbol)) {
-                    found = c;
+                if (c.getCompanyId().equals(company.getId())) {
                     Map<String, Object> m = new LinkedHashMap<>();
                     m.put("id", s.getId());
                     m.put("name", s.getName());
@@ -82,7 +129,7 @@ class ChainController {
                 continue;
             }
             for (SqueezedCompany q : s.getSqueezed()) {
-                if (q.getCompany().getSymbol().equalsIgnoreCase(symbol)) {
+                if (q.getCompany().getCompanyId().equals(company.getId())) {
                     Map<String, Object> m = new LinkedHashMap<>();
                     m.put("tightLayer", s.getId());
                     m.put("tightLayerName", s.getName());
@@ -95,16 +142,21 @@ class ChainController {
                 }
             }
         }
-        if (found == null) {
-            throw new NotFoundException("no company with symbol '" + symbol + "' on the chain");
-        }
         Map<String, Object> out = new LinkedHashMap<>();
-        out.put("id", found.getCompanyId());
-        out.put("name", found.getName());
-        out.put("symbol", found.getSymbol());
+        out.put("id", company.getId());
+        out.put("name", company.getName());
+        out.put("symbol", CompanyDirectory.canonicalSymbol(company));
+        out.put("aliases", List.copyOf(company.getAliases()));
+        out.put("listings", company.getListings().stream().map(l -> {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("symbol", l.getDisplaySymbol());
+            m.put("mic", l.getMic());
+            m.put("localSymbol", l.getSymbol());
+            return m;
+        }).toList());
         out.put("layers", owns);
         out.put("exposure", exposure);
-        out.put("latestReads", search.latestForCompany(found.getSymbol(), 10).stream()
+        out.put("latestReads", search.latestForCompany(company.getId(), 10).stream()
                 .map(doc -> ReadViews.view(doc, false)).toList());
         out.put("disclaimer", DISCLAIMER);
         return out;

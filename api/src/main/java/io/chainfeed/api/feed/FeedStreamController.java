@@ -23,8 +23,10 @@ import org.springframework.web.bind.annotation.RestController;
 class FeedStreamController {
     private final SseStreams streams;
     private final ReadLog readLog;
+    private final TopicParser topics;
 
-    FeedStreamController(SseStreams streams, ReadLog readLog) {
+    FeedStreamController(SseStreams streams, ReadLog readLog, TopicParser topics) {
+        this.topics = topics;
         this.streams = streams;
         this.readLog = readLog;
     }
@@ -34,7 +36,7 @@ class FeedStreamController {
                 @RequestParam(name = "lastEventId", required = false) String lastEventIdParam,
                 @RequestHeader(name = "Last-Event-ID", required = false) String lastEventIdHeader,
                 HttpServletRequest request, HttpServletResponse response) throws IOException {
-        Selector selector = Selector.parse(topic);
+        Selector selector = topics.parse(topic);
         LogPosition from = readLog.resumePosition(lastEventIdHeader, lastEventIdParam);
         streams.open(request, response, selector, from);
     }

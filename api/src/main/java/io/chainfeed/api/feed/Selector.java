@@ -30,7 +30,9 @@ import java.util.regex.Pattern;
  * field    := "layer" | "company" | "term" | "kind"
  * </pre>
  * {@code layer:<id>} matches reads tagged with that chain layer; {@code company:<symbol>} reads tagged
- * with that listing's display symbol (case-insensitive, e.g. {@code 2345.TW}) or that company id;
+ * with that company: once resolved ({@link #resolveCompanies}) any listing's display symbol
+ * ({@code TSM}, {@code 2330.TW}), a MIC-qualified symbol ({@code XNYS:TSM}), the company id or a
+ * one-word name or alias, in any case; unresolved, the display symbol or company id as written;
  * {@code term:<slug>} the term's own read and every read tagged with the term; {@code kind:term} or
  * {@code kind:signal} the kind of read; {@code all} every read.
  *
@@ -47,7 +49,7 @@ public final class Selector {
     public static final int MAX_DEPTH = 16;
 
     private static final Pattern SLUG = Pattern.compile("[a-z0-9][a-z0-9-]{0,79}");
-    private static final Pattern SYMBOL = Pattern.compile("[A-Za-z0-9][A-Za-z0-9.\\-]{0,23}");
+    private static final Pattern SYMBOL = Pattern.compile("[A-Za-z0-9][A-Za-z0-9.\\-]{0,79}(:[A-Za-z0-9][A-Za-z0-9.\\-]{0,23})?");
 
     /** The kinds of field test. */
     public enum Field {
@@ -64,7 +66,15 @@ public final class Selector {
     private record All() implements Node {
     }
 
-    private record Test(Field field, String value) implements Node {
+    /**
+     * One field test. {@code companyId} and {@code symbols} are set once a company test is resolved
+     * ({@link #resolveCompanies}): then {@code value} is the company's canonical symbol and the test
+     * matches the company id or any of its listings' display symbols.
+     */
+    private record Test(Field field, String value, String companyId, List<String> symbols) implements Node {
+        Test(Field field, String value) {
+            this(field, value, null, List.of());
+        }
     }
 
     private record And(List<Node> parts) implements Node {
@@ -142,6 +152,54 @@ public final class Selector {
      */
     public String canonical() {
         return canonical;
+    }
+
+    /**
+     * Resolves every {@code company:} test through the company reference data: any listing's display
+     * symbol, a MIC-qualified symbol ({@code XNYS:TSM}), the company id, or a name or alias written
+     * without spaces, in any case. A resolved test prints as the company's canonical symbol and matches
+     * the company by id and by every listing's display symbol, so {@code company:TSM} and
+     * {@code company:2330.TW} are the same topic.
+     *
+     * @param companies the resolver
+     * @param strict    true: a company the reference data does not know is an error; false: such a
+     *                  test is kept as written (for topics stored before the reference data changed)
+     * @return the resolved selector (this one if it has no company test)
+     * @throws io.chainfeed.api.reference.UnknownCompanyException if {@code strict}, the reference data is
+     *         loaded, and a test names no known company; it names the test's value and offers close
+     *         matches
+     */
+    public Selector resolveCompanies(io.chainfeed.api.reference.CompanyResolver companies, boolean strict) {
+        if (tests().stream().noneMatch(t -> t.getKey() == Field.COMPANY)) {
+            return this;
+        }
+        boolean known = companies.ready();
+        return new Selector(resolve(root, companies, strict && known));
+    }
+
+    private static Node resolve(Node n, io.chainfeed.api.reference.CompanyResolver companies, boolean strict) {
+        if (n instanceof Test t) {
+            if (t.field() != Field.COMPANY) {
+                return t;
+            }
+            var found = companies.find(t.value());
+            if (found.isEmpty()) {
+                if (strict) {
+                    companies.require(t.value());
+                }
+                return t;
+            }
+            var c = found.get();
+            return new Test(Field.COMPANY, io.chainfeed.schemas.CompanyDirectory.canonicalSymbol(c)
+                    .toUpperCase(Locale.ROOT), c.getId(), io.chainfeed.schemas.CompanyDirectory.displaySymbols(c));
+        } else if (n instanceof And a) {
+            return Parser.combine(a.parts().stream().map(p -> resolve(p, companies, strict)).toList(), true);
+        } else if (n instanceof Or o) {
+            return Parser.combine(o.parts().stream().map(p -> resolve(p, companies, strict)).toList(), false);
+        } else if (n instanceof Not x) {
+            return new Not(resolve(x.part(), companies, strict));
+        }
+        return n;
     }
 
     /** @return the field tests this selector makes, e.g. to check the values exist */
@@ -275,8 +333,11 @@ public final class Selector {
         String v = t.value();
         return switch (t.field()) {
             case LAYER -> f.layers().contains(v);
-            case COMPANY -> f.symbols().stream().anyMatch(s -> s.equalsIgnoreCase(v))
-                    || f.companyIds().contains(v.toLowerCase(Locale.ROOT));
+            case COMPANY -> t.companyId() != null
+                    ? f.companyIds().contains(t.companyId())
+                            || f.symbols().stream().anyMatch(s -> t.symbols().stream().anyMatch(s::equalsIgnoreCase))
+                    : f.symbols().stream().anyMatch(s -> s.equalsIgnoreCase(v))
+                            || f.companyIds().contains(v.toLowerCase(Locale.ROOT));
             case TERM -> (ReadKind.TERM.name().equals(f.kind()) && v.equals(f.slug())) || f.terms().contains(v);
             case KIND -> f.kind().equalsIgnoreCase(v);
         };
@@ -302,7 +363,13 @@ public final class Selector {
             case LAYER -> term("layerIds", v);
             // Display symbols are stored as published (upper-case letters); the term query on
             // companySymbols is made case-insensitive so that company:anet finds ANET.
-            case COMPANY -> QueryBuilders.bool(b -> b.should(
+            case COMPANY -> t.companyId() != null
+                    ? QueryBuilders.bool(b -> b.should(
+                            term("companies.id", t.companyId()),
+                            QueryBuilders.terms(q -> q.field("companySymbols").terms(tv -> tv.value(
+                                    t.symbols().stream().map(FieldValue::of).toList()))))
+                            .minimumShouldMatch("1"))
+                    : QueryBuilders.bool(b -> b.should(
                     QueryBuilders.term(q -> q.field("companySymbols").value(v).caseInsensitive(true)),
                     term("companies.id", v.toLowerCase(Locale.ROOT))).minimumShouldMatch("1"));
             case TERM -> QueryBuilders.bool(b -> b.should(
@@ -478,7 +545,7 @@ public final class Selector {
                 case COMPANY -> {
                     if (!SYMBOL.matcher(value).matches()) {
                         throw new SelectorException("'" + value + "' at position " + pos
-                                + " is not a ticker symbol such as ANET or 2345.TW");
+                                + " is not a company: give a ticker such as ANET, 2345.TW or XNYS:TSM, or a company id");
                     }
                     return value.toUpperCase(Locale.ROOT);
                 }

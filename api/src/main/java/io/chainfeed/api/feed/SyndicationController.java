@@ -53,8 +53,10 @@ public class SyndicationController {
     private final FeedQuery query;
     private final FeedLinks links;
     private final ObjectMapper mapper;
+    private final TopicParser topics;
 
-    SyndicationController(FeedQuery query, FeedLinks links, ObjectMapper mapper) {
+    SyndicationController(FeedQuery query, FeedLinks links, ObjectMapper mapper, TopicParser topics) {
+        this.topics = topics;
         this.query = query;
         this.links = links;
         this.mapper = mapper;
@@ -98,7 +100,7 @@ public class SyndicationController {
 
     private FeedDocument document(String path, String topic, int size, String cursorText, HttpServletRequest request)
             throws IOException {
-        Selector selector = Selector.parse(topic);
+        Selector selector = topics.parse(topic);
         FeedCursor cursor = cursorText == null ? null : FeedCursor.decode(cursorText);
         FeedQuery.Page page = query.page(selector, cursor, size);
         String base = links.base(request);

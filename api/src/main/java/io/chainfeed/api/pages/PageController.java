@@ -2,7 +2,8 @@ package io.chainfeed.api.pages;
 
 import io.chainfeed.api.feed.FeedLinks;
 import io.chainfeed.api.feed.Selector;
-import io.chainfeed.api.feed.SelectorException;
+import io.chainfeed.api.feed.TopicParser;
+import io.chainfeed.api.web.BadRequestException;
 import io.chainfeed.api.widget.OEmbedDiscovery;
 import io.chainfeed.api.widget.WidgetUrls;
 import jakarta.servlet.http.HttpServletRequest;
@@ -40,10 +41,12 @@ import org.springframework.web.bind.annotation.PathVariable;
 @Controller
 class PageController {
     private final WidgetUrls urls;
+    private final TopicParser topics;
     private final Map<String, Document> templates = new ConcurrentHashMap<>();
 
-    PageController(WidgetUrls urls) {
+    PageController(WidgetUrls urls, TopicParser topics) {
         this.urls = urls;
+        this.topics = topics;
     }
 
     @GetMapping("/")
@@ -76,13 +79,14 @@ class PageController {
     }
 
     /** @return the selector of one field test, or null when the value is not a valid one */
-    private static Selector selector(String field, String value) {
-        if (value.isBlank() || !value.chars().allMatch(c -> c < 0x80 && (Character.isLetterOrDigit(c) || c == '-' || c == '.'))) {
+    private Selector selector(String field, String value) {
+        if (value.isBlank() || !value.chars().allMatch(c -> c < 0x80 && (Character.isLetterOrDigit(c) || c == '-' || c == '.'
+                || c == ':'))) {
             return null;
         }
         try {
-            return Selector.parse(field + value);
-        } catch (SelectorException e) {
+            return topics.parse(field + value);
+        } catch (BadRequestException e) {
             return null;
         }
     }

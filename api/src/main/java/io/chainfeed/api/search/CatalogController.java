@@ -1,5 +1,6 @@
 package io.chainfeed.api.search;
 
+import io.chainfeed.api.reference.CompanyResolver;
 import io.chainfeed.api.reference.ReferenceLayers;
 import io.chainfeed.api.web.NotFoundException;
 import io.chainfeed.avro.ChainLayer;
@@ -13,6 +14,7 @@ import jakarta.validation.constraints.Size;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -35,25 +37,91 @@ class CatalogController {
     private final SearchCatalog catalog;
     private final ReadSearch search;
     private final ReferenceLayers referenceLayers;
+    private final Suggester suggester;
+    private final CompanyResolver companies;
 
-    CatalogController(SearchCatalog catalog, ReadSearch search, ReferenceLayers referenceLayers) {
+    CatalogController(SearchCatalog catalog, ReadSearch search, ReferenceLayers referenceLayers, Suggester suggester,
+            CompanyResolver companies) {
         this.catalog = catalog;
         this.search = search;
         this.referenceLayers = referenceLayers;
+        this.suggester = suggester;
+        this.companies = companies;
     }
 
     @GetMapping("/suggest")
-    @Operation(summary = "Autocomplete", description = "Glossary terms (titles and aliases), companies (names and "
-            + "tickers) and chain layers whose name, or a word of it, starts with the text; exact matches first.")
+    @Operation(summary = "Autocomplete", description = "Every company of the reference data (name, aliases, id, every "
+            + "listing's ticker and MIC-qualified symbol), glossary term (title, aliases) and chain layer (id, name), "
+            + "whether or not a read mentions it yet. Ranked: an exact ticker first, then an exact name, then names "
+            + "that start with the text, then names with a later word that does, then names within one or two edits. "
+            + "`suggestions` holds the best `size` of all kinds together; `terms`, `companies` and `layers` the best "
+            + "`size` of each.")
     Map<String, Object> suggest(@RequestParam @NotBlank @Size(max = 100) String q,
             @RequestParam(defaultValue = "5") @Min(1) @Max(10) int size) throws IOException {
-        SearchCatalog.Suggestions s = catalog.suggest(q, size);
+        List<Suggester.Suggestion> all = suggester.suggest(q, 500);
+        Map<String, Long> companyReads = new HashMap<>();
+        for (SearchCatalog.CompanyName c : catalog.companies()) {
+            companies.find(c.symbol()).ifPresent(co -> companyReads.merge(co.getId(), c.reads(), Long::sum));
+        }
+        Map<String, Long> layerReads = new HashMap<>();
+        for (SearchCatalog.LayerName l : catalog.layers()) {
+            layerReads.put(l.id(), l.reads());
+        }
+        List<Map<String, Object>> merged = new ArrayList<>();
+        List<Map<String, Object>> terms = new ArrayList<>();
+        List<Map<String, Object>> companyList = new ArrayList<>();
+        List<Map<String, Object>> layers = new ArrayList<>();
+        for (Suggester.Suggestion s : all) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            switch (s.kind()) {
+                case COMPANY -> {
+                    m.put("symbol", s.symbol());
+                    m.put("id", s.id());
+                    m.put("name", s.label());
+                    m.put("matched", s.matched());
+                    m.put("reads", companyReads.getOrDefault(s.id(), 0L));
+                    m.put("href", "/api/v1/companies/" + s.symbol());
+                    add(companyList, m, size);
+                }
+                case TERM -> {
+                    m.put("slug", s.id());
+                    m.put("title", s.label());
+                    m.put("matched", s.matched());
+                    m.put("href", "/api/v1/terms/" + s.id());
+                    add(terms, m, size);
+                }
+                case LAYER -> {
+                    m.put("id", s.id());
+                    m.put("name", s.label());
+                    m.put("matched", s.matched());
+                    m.put("reads", layerReads.getOrDefault(s.id(), 0L));
+                    add(layers, m, size);
+                }
+            }
+            if (merged.size() < size) {
+                Map<String, Object> one = new LinkedHashMap<>();
+                one.put("kind", s.kind().name().toLowerCase(java.util.Locale.ROOT));
+                one.put("id", s.id());
+                one.put("label", s.label());
+                one.put("symbol", s.symbol());
+                one.put("matched", s.matched());
+                one.put("page", s.href());
+                merged.add(one);
+            }
+        }
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("query", q);
-        out.put("terms", s.terms());
-        out.put("companies", s.companies());
-        out.put("layers", s.layers());
+        out.put("suggestions", merged);
+        out.put("terms", terms);
+        out.put("companies", companyList);
+        out.put("layers", layers);
         return out;
+    }
+
+    private static void add(List<Map<String, Object>> list, Map<String, Object> m, int size) {
+        if (list.size() < size) {
+            list.add(m);
+        }
     }
 
     @GetMapping("/layers")

@@ -22,6 +22,7 @@ import co.elastic.clients.elasticsearch.core.mget.MultiGetResponseItem;
 import co.elastic.clients.elasticsearch.core.search.HighlighterEncoder;
 import co.elastic.clients.elasticsearch.core.search.HighlighterOrder;
 import co.elastic.clients.elasticsearch.core.search.Hit;
+import io.chainfeed.api.reference.CompanyResolver;
 import io.chainfeed.api.web.GoneException;
 import io.chainfeed.platform.ReadsIndex;
 import java.io.IOException;
@@ -46,8 +47,11 @@ import org.springframework.stereotype.Component;
  * bodies (1), analysed with the {@code english} analyzer (stemming); words are fuzzy (one edit from five
  * letters, two from nine: shorter words have too many false friends), upper-case/digit pieces (tickers,
  * acronyms) are exact and also match a company's symbol exactly and case-sensitively; a run of words that spells a glossary term's name also
- * matches every other name of that term (synonyms drawn from the corpus, {@link SearchCatalog}). All
- * pieces are required, falling back to any piece when nothing has all. A read whose title (boost 20) or
+ * matches every other name of that term (synonyms drawn from the corpus, {@link SearchCatalog}). A
+ * piece that names a company (any listing's ticker, a MIC-qualified symbol, the id, name or alias:
+ * {@link QueryWords}) also matches the reads tagged with that company. All pieces are required, falling
+ * back to reads with some of them when nothing has all: never on a stop word alone, reads with more of
+ * the pieces first. A read whose title (boost 20) or
  * an alias (15) equals the whole text, or whose term the whole text names (20), is lifted above the rest.
  *
  * <p>Pages: sorted by score then id (a total order: ids are unique), continued with {@code search_after}.
@@ -75,16 +79,19 @@ public class ReadSearch {
     static final List<String> INDEX_ONLY = List.of("layerIds", "primaryLayerIds", "layerRefs", "companySymbols",
             "primaryCompanySymbols", "companyRefs", "termSlugs", "termRefs");
     private static final List<String> WITHOUT_EVIDENCE = java.util.stream.Stream.concat(INDEX_ONLY.stream(),
-            java.util.stream.Stream.of("layers.evidence", "companies.evidence", "terms.evidence")).toList();
+            // Company evidence stays: the snippet of a read found through a company quotes it (Snippets).
+            java.util.stream.Stream.of("layers.evidence", "terms.evidence")).toList();
 
     private final ElasticsearchClient client;
     private final ElasticsearchAsyncClient asyncClient;
     private final SearchCatalog catalog;
+    private final CompanyResolver companies;
 
-    ReadSearch(ElasticsearchClient client, SearchCatalog catalog) {
+    ReadSearch(ElasticsearchClient client, SearchCatalog catalog, CompanyResolver companies) {
         this.client = client;
         this.asyncClient = new ElasticsearchAsyncClient(client._transport());
         this.catalog = catalog;
+        this.companies = companies;
     }
 
     /**
@@ -154,9 +161,9 @@ public class ReadSearch {
      * @param filters  filters
      * @param size     page size, 1..50
      * @param cursor   the previous page's {@code nextCursor}, or null for the first page
-     * @param evidence whether the matches' sources keep their tag evidence ({@code layers}, {@code companies}
-     *                 and {@code terms} entries' {@code evidence}: about half of a stored read); without it
-     *                 Elasticsearch leaves it out of the answer
+     * @param evidence whether the matches' sources keep the tag evidence of {@code layers} and {@code terms}
+     *                 entries (about a third of a stored read); without it Elasticsearch leaves it out of
+     *                 the answer (company evidence is always kept: company snippets quote it)
      * @return a page of matches; sources never hold the index-only keys of {@link #INDEX_ONLY}
      * @throws IOException on a transport failure
      */
@@ -215,6 +222,8 @@ public class ReadSearch {
         boolean fuzzy = parsed.size() <= FUZZY_MAX_PIECES;
         List<SearchCatalog.NameMatch> names = fuzzy ? catalog.names(parsed) : List.of();
         List<Query> required = new ArrayList<>();
+        // Per required query: whether it may, on its own, let a read into the fall-back (not a stop word).
+        List<Boolean> counts = new ArrayList<>();
         int i = 0;
         int next = 0;
         while (i < parsed.size()) {
@@ -232,9 +241,12 @@ public class ReadSearch {
                     alternatives.add(phrase(synonym, 1f));
                 }
                 required.add(bool(alternatives, false));
+                counts.add(true);
                 i = name.to();
             } else {
-                required.add(bool(parsed.groups().get(i).stream().map(p -> piece(p, fuzzy)).toList(), false));
+                List<QueryText.Piece> group = parsed.groups().get(i);
+                required.add(bool(group.stream().map(p -> piece(p, fuzzy)).toList(), false));
+                counts.add(!group.stream().allMatch(QueryWords::isStopWord));
                 i++;
             }
         }
@@ -243,7 +255,7 @@ public class ReadSearch {
         } else if (all) {
             b.must(required);
         } else {
-            b.should(required).minimumShouldMatch("1");
+            fallBack(b, required, counts);
         }
         for (QueryText.Piece p : parsed.excluded()) {
             b.mustNot(piece(p, false));
@@ -260,6 +272,30 @@ public class ReadSearch {
         }
         filters(b, filters);
         return Query.of(q -> q.bool(b.build()));
+    }
+
+    /** Score of each non-stop piece a read has in the fall-back: far above any relevance score. */
+    static final float FALLBACK_PIECE_SCORE = 10_000f;
+
+    /**
+     * The fall-back to some of the pieces: a read needs at least one piece that is not a stop word (a
+     * lone "out" or "of" lets nothing in), and scores {@link #FALLBACK_PIECE_SCORE} per such piece it has,
+     * so reads with more of the words rank first; relevance orders reads with as many.
+     */
+    private static void fallBack(BoolQuery.Builder b, List<Query> required, List<Boolean> counts) {
+        List<Query> counted = new ArrayList<>();
+        for (int k = 0; k < required.size(); k++) {
+            if (counts.get(k)) {
+                Query r = required.get(k);
+                counted.add(Query.of(q -> q.constantScore(c -> c.filter(r).boost(FALLBACK_PIECE_SCORE))));
+            }
+        }
+        if (counted.isEmpty()) {
+            b.must(m -> m.matchNone(n -> n));
+            return;
+        }
+        b.must(m -> m.bool(x -> x.should(counted).minimumShouldMatch("1")));
+        b.should(required);
     }
 
     private static void filters(BoolQuery.Builder b, Filters f) {
@@ -301,8 +337,22 @@ public class ReadSearch {
         return Query.of(q -> q.bool(b -> all ? b.must(queries) : b.should(queries).minimumShouldMatch("1")));
     }
 
-    /** One word or phrase: text fields, plus the exact symbol for ticker-like pieces. */
-    private static Query piece(QueryText.Piece p, boolean fuzzy) {
+    /**
+     * One word or phrase: text fields, plus the exact symbol for ticker-like pieces, plus the company's
+     * tags when the piece names a company by any listing, id, name or alias ({@link QueryWords#company}).
+     */
+    private Query piece(QueryText.Piece p, boolean fuzzy) {
+        Query text = textPiece(p, fuzzy);
+        var company = QueryWords.company(p, companies);
+        if (company.isEmpty()) {
+            return text;
+        }
+        String id = company.get().getId();
+        Query tagged = Query.of(q -> q.term(t -> t.field("companies.id").value(id).boost(3f)));
+        return Query.of(q -> q.bool(b -> b.should(text, tagged).minimumShouldMatch("1")));
+    }
+
+    private static Query textPiece(QueryText.Piece p, boolean fuzzy) {
         if (p.phrase()) {
             return phrase(p.text(), 1f);
         }
@@ -481,18 +531,18 @@ public class ReadSearch {
     }
 
     /**
-     * The newest reads tagged with a company listing.
+     * The newest reads tagged with a company (whichever of its listings the tag names).
      *
-     * @param symbol display symbol as stored on company tags, e.g. {@code 000660.KS}
+     * @param companyId the company id, e.g. {@code sk-hynix}
      * @param size   how many, 1..50
      * @return the reads, newest first
      * @throws IOException on a transport failure
      */
     @SuppressWarnings({"unchecked", "rawtypes"})
-    public List<Map<String, Object>> latestForCompany(String symbol, int size) throws IOException {
+    public List<Map<String, Object>> latestForCompany(String companyId, int size) throws IOException {
         SearchResponse<Map> response = client.search(s -> s
                 .index(ReadsIndex.ALIAS)
-                .query(q -> q.term(t -> t.field("companies.symbol").value(symbol)))
+                .query(q -> q.term(t -> t.field("companies.id").value(companyId)))
                 .sort(o -> o.field(f -> f.field("updatedAt").order(co.elastic.clients.elasticsearch._types.SortOrder.Desc)))
                 .size(size), Map.class);
         List<Map<String, Object>> out = new ArrayList<>();

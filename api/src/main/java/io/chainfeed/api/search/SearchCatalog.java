@@ -34,7 +34,7 @@ import org.springframework.stereotype.Component;
  *       kept in the API rather than in index settings because the names come from the reads themselves:
  *       a new or edited term changes the synonyms shortly after {@link #TTL}, without closing the index to
  *       update its analysis settings.</li>
- *   <li><b>Autocomplete</b> over terms, companies (names and tickers) and layers.</li>
+ *   <li>The terms, read counts per company and layer, for autocomplete ({@link Suggester}).</li>
  * </ul>
  */
 @Component
@@ -246,86 +246,8 @@ public class SearchCatalog {
         return List.copyOf(byWords.values());
     }
 
-    /** Autocomplete answer. */
-    public record Suggestions(List<Map<String, Object>> terms, List<Map<String, Object>> companies,
-                              List<Map<String, Object>> layers) {
-    }
-
-    /**
-     * Names that start with the text, or one of whose words does; exact and whole-name prefixes first.
-     *
-     * @param text  what was typed so far
-     * @param limit per kind
-     */
-    public Suggestions suggest(String text, int limit) throws IOException {
-        Snapshot s = current();
-        String p = String.join(" ", QueryText.words(text));
-        if (p.isEmpty()) {
-            return new Suggestions(List.of(), List.of(), List.of());
-        }
-        List<Scored> terms = new ArrayList<>();
-        for (TermNames t : s.terms()) {
-            int best = Integer.MAX_VALUE;
-            String matched = null;
-            for (String name : t.names()) {
-                int rank = rank(name, p);
-                if (rank < best) {
-                    best = rank;
-                    matched = name;
-                }
-            }
-            if (matched != null) {
-                Map<String, Object> m = new LinkedHashMap<>();
-                m.put("slug", t.slug());
-                m.put("title", t.title());
-                m.put("matched", matched);
-                m.put("href", "/api/v1/terms/" + t.slug());
-                terms.add(new Scored(best, t.title(), m));
-            }
-        }
-        List<Scored> companies = new ArrayList<>();
-        for (CompanyName c : s.companies()) {
-            int rank = Math.min(rank(c.symbol(), p) == 0 ? -1 : rank(c.symbol(), p), rank(c.name(), p));
-            if (rank != Integer.MAX_VALUE) {
-                Map<String, Object> m = new LinkedHashMap<>();
-                m.put("symbol", c.symbol());
-                m.put("name", c.name());
-                m.put("reads", c.reads());
-                companies.add(new Scored(rank, c.name(), m));
-            }
-        }
-        List<Scored> layers = new ArrayList<>();
-        for (LayerName l : s.layers()) {
-            int rank = Math.min(rank(l.name(), p), rank(l.id(), p));
-            if (rank != Integer.MAX_VALUE) {
-                Map<String, Object> m = new LinkedHashMap<>();
-                m.put("id", l.id());
-                m.put("name", l.name());
-                m.put("reads", l.reads());
-                layers.add(new Scored(rank, l.name(), m));
-            }
-        }
-        return new Suggestions(top(terms, limit), top(companies, limit), top(layers, limit));
-    }
-
-    private record Scored(int rank, String label, Map<String, Object> value) {
-    }
-
-    private static List<Map<String, Object>> top(List<Scored> list, int limit) {
-        return list.stream().sorted(Comparator.comparingInt(Scored::rank)
-                        .thenComparing(Scored::label, String.CASE_INSENSITIVE_ORDER))
-                .limit(limit).map(Scored::value).toList();
-    }
-
-    /** 0 exact, 1 the name starts with the prefix, 2 a later word does; MAX_VALUE no match. */
-    static int rank(String name, String prefix) {
-        String n = String.join(" ", QueryText.words(name));
-        if (n.equals(prefix)) {
-            return 0;
-        }
-        if (n.startsWith(prefix)) {
-            return 1;
-        }
-        return n.contains(" " + prefix) ? 2 : Integer.MAX_VALUE;
+    /** @return the companies reads are tagged with (canonical symbol, name), with read counts */
+    public List<CompanyName> companies() throws IOException {
+        return current().companies();
     }
 }

@@ -1,7 +1,10 @@
 package io.chainfeed.api.search;
 
+import io.chainfeed.api.reference.CompanyResolver;
 import io.chainfeed.api.web.BadRequestException;
 import io.chainfeed.api.web.ReadViews;
+import io.chainfeed.avro.Company;
+import io.chainfeed.schemas.CompanyDirectory;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.tags.Tag;
@@ -14,9 +17,14 @@ import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 import org.springframework.validation.annotation.Validated;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RequestMapping;
@@ -26,7 +34,9 @@ import org.springframework.web.bind.annotation.RestController;
 /**
  * {@code GET /api/v1/search}: reads matching the text, best first, each with highlighted snippets,
  * layers, companies (symbol, name, MIC), related terms, sources and the disclaimer; facets with counts;
- * a cursor for the next page. Tag evidence only with {@code evidence=true}.
+ * a cursor for the next page. Tag evidence only with {@code evidence=true}. Company filters, facets and
+ * query words go through {@link CompanyResolver}; a fall-back to some of the words says so in
+ * {@code notice}.
  */
 @RestController
 @RequestMapping("/api/v1")
@@ -39,16 +49,22 @@ class SearchController {
     static final int MAX_PAGE_SIZE = 50;
 
     private final ReadSearch search;
+    private final CompanyResolver companies;
+    private final SearchCatalog catalog;
 
-    SearchController(ReadSearch search) {
+    SearchController(ReadSearch search, CompanyResolver companies, SearchCatalog catalog) {
         this.search = search;
+        this.companies = companies;
+        this.catalog = catalog;
     }
 
     @GetMapping("/search")
     @Operation(summary = "Search reads", description = """
             Any text is accepted. "Quoted phrases" match as phrases, -word or -"a phrase" excludes, \
-            `a OR b` (or `a | b`) matches either; every other piece is required, falling back to any piece \
-            when no read has all of them (`mode`: `all` or `any`). Lower-case words tolerate typos; upper-case \
+            `a OR b` (or `a | b`) matches either; every other piece is required, falling back to reads \
+            with some of them when no read has all (`mode`: `all` or `any`, with a `notice` saying so): reads \
+            with more of the pieces first, and never on a stop word such as "out" alone. A ticker of any \
+            listing, a company id, name or alias also finds the reads tagged with that company. Lower-case words tolerate typos; upper-case \
             pieces (tickers such as 2345.TW, acronyms) match exactly. English stemming applies. A glossary \
             term's own read ranks first for its title, aliases and acronym expansions, and each name of a term \
             also finds its other names. Pages: pass `nextCursor` back as `cursor`, with the same q and filters.""")
@@ -56,7 +72,9 @@ class SearchController {
             @RequestParam @NotBlank @Size(max = MAX_QUERY_CHARS, message = "must be at most {max} UTF-16 code units (characters outside the BMP, such as emoji, count as two)") String q,
             @RequestParam(defaultValue = "10") @Min(1) @Max(MAX_PAGE_SIZE) int size,
             @Parameter(description = "layer ids, repeatable (OR)") @RequestParam(required = false) List<String> layer,
-            @Parameter(description = "company symbols, exact, repeatable (OR), e.g. 2345.TW")
+            @Parameter(description = "companies, repeatable (OR): any listing's ticker (TSM, 2330.TW), a "
+                    + "MIC-qualified symbol (XNYS:TSM), the company id, name or alias, any case; an unknown one is a "
+                    + "400 problem with close matches")
             @RequestParam(required = false) List<String> company,
             @Parameter(description = "only reads where the company is a primary subject")
             @RequestParam(defaultValue = "false") boolean primary,
@@ -68,23 +86,117 @@ class SearchController {
             @RequestParam(required = false) String to,
             @Parameter(description = "nextCursor of the previous page") @RequestParam(required = false) @Size(max = 4096) String cursor,
             @RequestParam(defaultValue = "false") boolean evidence) throws IOException {
-        ReadSearch.Filters filters = new ReadSearch.Filters(list(layer), list(company), primary, list(term),
-                list(kind), instant("from", from), instant("to", to));
+        ReadSearch.Filters filters = new ReadSearch.Filters(list(layer), companySymbols(list(company)), primary,
+                list(term), list(kind), instant("from", from), instant("to", to));
         ReadSearch.Page page = search.search(q, filters, size, cursor, evidence);
+        QueryText parsed = QueryText.parse(q);
+        List<Company> named = QueryWords.companies(parsed, companies);
+        SearchCatalog.TermNames namedTerm = parsed.plain().isEmpty() ? null : catalog.termNamed(parsed.plain());
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("query", q);
         out.put("total", page.total());
         out.put("mode", page.mode());
+        if ("any".equals(page.mode())) {
+            out.put("notice", fallBackNotice(parsed));
+        }
         out.put("results", page.matches().stream().map(m -> {
             Map<String, Object> view = ReadViews.view(m.source(), evidence);
             view.put("score", m.score());
-            view.put("snippets", m.snippets());
+            view.put("snippets", snippets(m, named, namedTerm == null ? null : namedTerm.slug()));
             view.put("bestSection", m.bestSection());
             return view;
         }).toList());
-        out.put("facets", page.facets());
+        out.put("facets", mergeCompanyFacets(page.facets()));
         out.put("nextCursor", page.nextCursor());
         out.put("tookMs", page.tookMs());
+        return out;
+    }
+
+    /**
+     * The display symbols of every listing of the named companies, resolved by {@link CompanyResolver}:
+     * {@code TSM} and {@code 2330.TW} filter the same reads.
+     *
+     * @throws io.chainfeed.api.reference.UnknownCompanyException for a company the reference data does not
+     *         know (once it is loaded)
+     */
+    private List<String> companySymbols(List<String> written) {
+        Set<String> out = new LinkedHashSet<>();
+        for (String c : written) {
+            Optional<Company> found = companies.find(c);
+            if (found.isPresent()) {
+                out.addAll(CompanyDirectory.displaySymbols(found.get()));
+                out.add(CompanyDirectory.canonicalSymbol(found.get()));
+            } else if (companies.ready()) {
+                companies.require(c);
+            } else {
+                out.add(c);
+            }
+        }
+        return List.copyOf(out);
+    }
+
+    /**
+     * Snippets that say why: the definition first on the read of the term the query names, the evidence
+     * of a company the query names.
+     */
+    private static List<String> snippets(ReadSearch.Match m, List<Company> named, String namedTermSlug) {
+        boolean ownRead = namedTermSlug != null && "term".equals(m.source().get("kind"))
+                && namedTermSlug.equals(m.source().get("slug"));
+        List<String> snippets = ownRead ? Snippets.definitionFirst(m.source(), m.snippets()) : m.snippets();
+        for (Company c : named) {
+            String evidence = Snippets.companyEvidence(m.source(), c.getId());
+            if (evidence != null) {
+                if (ownRead && !snippets.isEmpty()) {
+                    List<String> rest = Snippets.lead(snippets.subList(1, snippets.size()), evidence);
+                    List<String> out = new ArrayList<>();
+                    out.add(snippets.get(0));
+                    out.addAll(rest);
+                    return out;
+                }
+                return Snippets.lead(snippets, evidence);
+            }
+        }
+        if (snippets.isEmpty() && m.source().get("summary") instanceof String summary && !summary.isBlank()) {
+            // Matched on a tag alone (a company the source declares): the read's own summary says what it is.
+            return List.of(org.springframework.web.util.HtmlUtils.htmlEscape(summary.strip()));
+        }
+        return snippets;
+    }
+
+    /** "no read has all of: sold, out; showing reads with some" (stop words named as such). */
+    static String fallBackNotice(QueryText parsed) {
+        List<String> groups = new ArrayList<>();
+        List<String> stop = new ArrayList<>();
+        for (List<QueryText.Piece> g : parsed.groups()) {
+            String text = String.join(" or ", g.stream().map(p -> p.phrase() ? "\"" + p.text() + "\"" : p.text()).toList());
+            groups.add(text);
+            if (g.stream().allMatch(QueryWords::isStopWord)) {
+                stop.add(text);
+            }
+        }
+        return "no read has all of: " + String.join(", ", groups) + "; showing reads with some"
+                + (stop.isEmpty() ? "" : " (" + String.join(", ", stop) + (stop.size() == 1 ? " is" : " are")
+                + " too common to match on " + (stop.size() == 1 ? "its" : "their") + " own)");
+    }
+
+    /** One company facet value per company, whichever listing its reads were tagged with. */
+    private Map<String, List<ReadSearch.FacetValue>> mergeCompanyFacets(Map<String, List<ReadSearch.FacetValue>> facets) {
+        List<ReadSearch.FacetValue> values = facets.get("company");
+        if (values == null || values.size() < 2) {
+            return facets;
+        }
+        Map<String, ReadSearch.FacetValue> merged = new LinkedHashMap<>();
+        for (ReadSearch.FacetValue v : values) {
+            Optional<Company> c = companies.find(v.value());
+            String key = c.map(CompanyDirectory::canonicalSymbol).orElse(v.value());
+            String label = c.map(Company::getName).orElse(v.label());
+            merged.merge(key, new ReadSearch.FacetValue(key, label, v.count()),
+                    (a, b) -> new ReadSearch.FacetValue(key, label, a.count() + b.count()));
+        }
+        List<ReadSearch.FacetValue> list = new ArrayList<>(merged.values());
+        list.sort(Comparator.comparingLong(ReadSearch.FacetValue::count).reversed());
+        Map<String, List<ReadSearch.FacetValue>> out = new LinkedHashMap<>(facets);
+        out.put("company", list);
         return out;
     }
 

@@ -27,6 +27,14 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
         return problem(HttpStatus.NOT_FOUND, "not-found", "Not found", e.getMessage());
     }
 
+    @ExceptionHandler(io.chainfeed.api.reference.UnknownCompanyException.class)
+    ProblemDetail unknownCompany(io.chainfeed.api.reference.UnknownCompanyException e) {
+        ProblemDetail p = problem(HttpStatus.BAD_REQUEST, e.type(), "Unknown company", e.getMessage());
+        p.setProperty("company", e.company());
+        p.setProperty("closeMatches", e.closeMatches());
+        return p;
+    }
+
     @ExceptionHandler(BadRequestException.class)
     ProblemDetail badRequest(BadRequestException e) {
         return problem(HttpStatus.BAD_REQUEST, e.type(), "Bad request", e.getMessage());

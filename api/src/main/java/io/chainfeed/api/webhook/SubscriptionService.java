@@ -1,6 +1,7 @@
 package io.chainfeed.api.webhook;
 
 import io.chainfeed.api.feed.Selector;
+import io.chainfeed.api.feed.TopicParser;
 import io.chainfeed.api.web.BadRequestException;
 import io.chainfeed.api.web.NotFoundException;
 import io.chainfeed.avro.PartitionOffset;
@@ -65,6 +66,7 @@ public class SubscriptionService {
     private final Admin admin;
     private final WebhookProperties props;
     private final Clock clock;
+    private final TopicParser topics;
 
     /**
      * @param subscriptions the subscription store
@@ -74,9 +76,12 @@ public class SubscriptionService {
      * @param admin         finds the end of {@value Topics#READS}
      * @param props         limits and the secret grace period
      * @param clock         the time source
+     * @param topics        parses topics, resolving companies
      */
     public SubscriptionService(SubscriptionStore subscriptions, DeliveryStateStore states, Optional<SecretCipher> cipher,
-            TargetGuard guard, Admin admin, WebhookProperties props, Clock clock) {
+            TargetGuard guard, Admin admin, WebhookProperties props, Clock clock,
+            TopicParser topics) {
+        this.topics = topics;
         this.subscriptions = subscriptions;
         this.states = states;
         this.cipher = cipher;
@@ -93,13 +98,14 @@ public class SubscriptionService {
      * @param description free text, at most {@value #MAX_DESCRIPTION} characters, may be null
      * @return the stored subscription and its secret
      * @throws io.chainfeed.api.feed.SelectorException for a bad selector (400)
+     * @throws io.chainfeed.api.reference.UnknownCompanyException for a company the reference data does not know (400)
      * @throws BadRequestException                      for a refused URL, a long description, or a key over its limit
      * @throws WebhooksUnavailableException             without a master key, or when Kafka cannot be read or written
      */
     public synchronized Created create(String owner, String topic, String url, String description) {
         SecretCipher c = cipher.orElseThrow(() -> new WebhooksUnavailableException(
                 "webhooks are not configured on this server (no master key)"));
-        Selector selector = Selector.parse(topic == null ? "" : topic);
+        Selector selector = topics.parse(topic == null ? "" : topic);
         URI target;
         try {
             target = guard.check(url);
@@ -239,7 +245,7 @@ public class SubscriptionService {
             }
         }
         try {
-            return Optional.of(new WebhookTarget(sub.getId(), guard.parse(sub.getUrl()), Selector.parse(sub.getTopic()),
+            return Optional.of(new WebhookTarget(sub.getId(), guard.parse(sub.getUrl()), topics.parseStored(sub.getTopic()),
                     keys));
         } catch (RefusedTargetException | RuntimeException e) {
             return Optional.empty();

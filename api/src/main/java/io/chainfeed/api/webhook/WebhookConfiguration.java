@@ -1,5 +1,6 @@
 package io.chainfeed.api.webhook;
 
+import io.chainfeed.api.feed.TopicParser;
 import java.net.InetAddress;
 import java.time.Clock;
 import java.time.Duration;
@@ -68,13 +69,14 @@ class WebhookConfiguration {
 
     @Bean
     SubscriptionService webhookSubscriptionService(SubscriptionStore subscriptions, DeliveryStateStore states,
-            TargetGuard guard, Admin webhookAdmin, WebhookProperties props) {
+            TargetGuard guard, Admin webhookAdmin, WebhookProperties props,
+            TopicParser topics) {
         Optional<SecretCipher> cipher = SecretCipher.fromConfig(props);
         if (cipher.isEmpty()) {
             log.warn("no webhook master key (chainfeed.webhooks.master-key or master-key-file): subscriptions cannot"
                     + " be created and none is delivered");
         }
-        return new SubscriptionService(subscriptions, states, cipher, guard, webhookAdmin, props, Clock.systemUTC());
+        return new SubscriptionService(subscriptions, states, cipher, guard, webhookAdmin, props, Clock.systemUTC(), topics);
     }
 
     @Bean(destroyMethod = "close")

@@ -1,6 +1,7 @@
 package io.chainfeed.api.widget;
 
 import io.chainfeed.api.feed.Selector;
+import io.chainfeed.api.feed.TopicParser;
 import io.chainfeed.api.keys.ApiPrincipal;
 import io.chainfeed.api.web.BadRequestException;
 import io.chainfeed.api.web.NotFoundException;
@@ -33,8 +34,10 @@ import org.springframework.web.bind.annotation.RestController;
 @RequestMapping("/embed")
 class EmbedController {
     private final PartnerAccess access;
+    private final TopicParser topics;
 
-    EmbedController(PartnerAccess access) {
+    EmbedController(PartnerAccess access, TopicParser topics) {
+        this.topics = topics;
         this.access = access;
     }
 
@@ -57,7 +60,7 @@ class EmbedController {
             @RequestParam(defaultValue = "auto") String theme, @RequestParam(required = false) String locale,
             HttpServletRequest request, HttpServletResponse response) {
         ApiPrincipal partner = access.check(key, PartnerAccess.Use.FRAME, request, response);
-        Selector selector = Selector.parse(topic);
+        Selector selector = topics.parse(topic);
         Map<String, String> attrs = EmbedPages.common(key, theme(theme), locale(locale));
         attrs.put("topic", selector.canonical());
         attrs.put("limit", Integer.toString(limit(limit)));

@@ -1,6 +1,7 @@
 package io.chainfeed.api.widget;
 
 import io.chainfeed.api.feed.Selector;
+import io.chainfeed.api.feed.TopicParser;
 import io.chainfeed.api.reference.ReferenceLayers;
 import io.chainfeed.api.search.ReadSearch;
 import io.chainfeed.api.web.BadRequestException;
@@ -55,8 +56,11 @@ class OEmbedController {
     private final ReadSearch search;
     private final ReferenceLayers layers;
     private final WidgetUrls urls;
+    private final TopicParser topics;
 
-    OEmbedController(PartnerAccess access, ReadSearch search, ReferenceLayers layers, WidgetUrls urls) {
+    OEmbedController(PartnerAccess access, ReadSearch search, ReferenceLayers layers, WidgetUrls urls,
+            TopicParser topics) {
+        this.topics = topics;
         this.access = access;
         this.search = search;
         this.layers = layers;
@@ -145,11 +149,12 @@ class OEmbedController {
         if (m.matches()) {
             Selector selector;
             try {
-                selector = Selector.parse("company:" + m.group(1));
+                selector = topics.parse("company:" + m.group(1));
             } catch (BadRequestException e) {
                 return Optional.empty();
             }
-            if (search.latestForCompany(m.group(1), 1).isEmpty()) {
+            Optional<io.chainfeed.avro.Company> company = topics.companies().find(m.group(1));
+            if (company.isEmpty() || search.latestForCompany(company.get().getId(), 1).isEmpty()) {
                 return Optional.empty();
             }
             return Optional.of(new Embed("/embed/feed?topic=" + WidgetUrls.encode(selector.canonical()),

@@ -9,6 +9,7 @@ import io.chainfeed.api.chain.ChainViews;
 import io.chainfeed.api.feed.LogPosition;
 import io.chainfeed.api.feed.ReadLog;
 import io.chainfeed.api.feed.Selector;
+import io.chainfeed.api.feed.TopicParser;
 import io.chainfeed.api.search.ReadSearch;
 import io.chainfeed.api.web.BadRequestException;
 import io.chainfeed.api.web.NotFoundException;
@@ -57,9 +58,11 @@ class WidgetDataController {
     private final ChainStateCache chain;
     private final ReadLog readLog;
     private final WidgetUrls urls;
+    private final TopicParser topics;
 
     WidgetDataController(PartnerAccess access, ReadSearch search, ElasticsearchClient es, ChainStateCache chain,
-            ReadLog readLog, WidgetUrls urls) {
+            ReadLog readLog, WidgetUrls urls, TopicParser topics) {
+        this.topics = topics;
         this.access = access;
         this.search = search;
         this.es = es;
@@ -89,7 +92,7 @@ class WidgetDataController {
             @RequestParam(defaultValue = "5") int limit, @RequestParam(required = false) String key,
             HttpServletRequest request, HttpServletResponse response) throws IOException {
         access.check(key, PartnerAccess.Use.DATA, request, response);
-        Selector selector = Selector.parse(topic);
+        Selector selector = topics.parse(topic);
         if (limit < 1 || limit > MAX_LIMIT) {
             throw new BadRequestException("invalid-parameter", "limit must be 1 to " + MAX_LIMIT);
         }

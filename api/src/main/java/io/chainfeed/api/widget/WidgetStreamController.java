@@ -3,6 +3,7 @@ package io.chainfeed.api.widget;
 import io.chainfeed.api.feed.LogPosition;
 import io.chainfeed.api.feed.ReadLog;
 import io.chainfeed.api.feed.Selector;
+import io.chainfeed.api.feed.TopicParser;
 import io.chainfeed.api.feed.SseStreams;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -25,8 +26,11 @@ class WidgetStreamController {
     private final PartnerAccess access;
     private final SseStreams streams;
     private final ReadLog readLog;
+    private final TopicParser topics;
 
-    WidgetStreamController(PartnerAccess access, SseStreams streams, ReadLog readLog) {
+    WidgetStreamController(PartnerAccess access, SseStreams streams, ReadLog readLog,
+            TopicParser topics) {
+        this.topics = topics;
         this.access = access;
         this.streams = streams;
         this.readLog = readLog;
@@ -38,7 +42,7 @@ class WidgetStreamController {
             @RequestHeader(name = "Last-Event-ID", required = false) String lastEventIdHeader,
             HttpServletRequest request, HttpServletResponse response) throws IOException {
         access.check(key, PartnerAccess.Use.DATA, request, response);
-        Selector selector = Selector.parse(topic);
+        Selector selector = topics.parse(topic);
         LogPosition from = readLog.resumePosition(lastEventIdHeader, lastEventIdParam);
         streams.open(request, response, selector, from);
     }

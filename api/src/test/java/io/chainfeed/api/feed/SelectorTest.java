@@ -116,7 +116,7 @@ class SelectorTest {
         "layer:                    | has no value",
         "sector:memory             | unknown field 'sector' at position 1",
         "layer:Network_Fabric      | is not a layer id",
-        "company:'ANET;drop'       | is not a ticker symbol",
+        "company:'ANET;drop'       | is not a company",
         "kind:rumour               | kind 'rumour' at position 1 is unknown",
         "(layer:memory             | '(' at position 1 is never closed",
         "layer:memory)             | unbalanced ')' at position 13",

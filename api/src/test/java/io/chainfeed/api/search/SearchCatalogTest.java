@@ -3,7 +3,6 @@ package io.chainfeed.api.search;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class SearchCatalogTest {
@@ -27,19 +26,6 @@ class SearchCatalogTest {
         assertThat(catalog.termNamed("rdma over converged ethernet").slug()).isEqualTo("roce");
         // A quoted phrase is taken as typed.
         assertThat(catalog.names(QueryText.parse("\"HBM\""))).isEmpty();
-    }
-
-    @Test
-    void suggestsTermsCompaniesAndLayersByPrefix() throws Exception {
-        SearchCatalog.Suggestions s = catalog.suggest("me", 5);
-        assertThat(s.terms()).extracting(m -> m.get("slug")).containsExactly("hbm");
-        assertThat(s.layers()).extracting(m -> m.get("id")).containsExactly("memory");
-        assertThat(catalog.suggest("anet", 5).companies()).extracting(m -> m.get("symbol")).containsExactly("ANET");
-        assertThat(catalog.suggest("2345", 5).companies()).extracting(m -> m.get("symbol")).containsExactly("2345.TW");
-        assertThat(catalog.suggest("roc", 5).terms()).extracting(m -> m.get("matched")).containsExactly("RoCE");
-        assertThat(catalog.suggest("🙂", 5).terms()).isEmpty();
-        Map<String, Object> first = catalog.suggest("net", 5).layers().get(0);
-        assertThat(first.get("id")).isEqualTo("network-fabric");
     }
 
     /**

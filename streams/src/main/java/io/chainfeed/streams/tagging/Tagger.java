@@ -13,6 +13,7 @@ import io.chainfeed.avro.RelatedTerm;
 import io.chainfeed.avro.Section;
 import io.chainfeed.avro.TermTag;
 import io.chainfeed.avro.TermUpdate;
+import io.chainfeed.schemas.CompanyDirectory;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
@@ -425,7 +426,7 @@ public final class Tagger {
         for (Hit h : deferred) {
             // Corroborated elsewhere in the read: an ordinary word at a sentence start, or a generic alias.
             if (h.entry.kind() == Kind.COMPANY && companyTags.containsKey(h.entry.id())) {
-                companyAcc(companyTags, h.entry.id(), null).add(h.confidence, h.lead, h.evidence);
+                companyAcc(companyTags, h.entry.id()).add(h.confidence, h.lead, h.evidence);
             } else if (h.entry.kind() == Kind.TERM && termTags.containsKey(h.entry.id())) {
                 termAcc(termTags, h.entry.id()).add(h.confidence, h.lead, h.evidence);
             }
@@ -580,7 +581,7 @@ public final class Tagger {
                         if (a.deferred) {
                             deferred.add(new Hit(entry, a.confidence, lead, ev));
                         } else {
-                            companyAcc(companyTags, entry.id(), a.symbol).add(a.confidence, lead, ev);
+                            companyAcc(companyTags, entry.id()).add(a.confidence, lead, ev);
                         }
                     }
                     case TERM -> {
@@ -1003,23 +1004,19 @@ public final class Tagger {
                     .add(0.5, true, evidence("declared-company-unresolved", "metadata", -1, -1, text));
             return;
         }
-        companyAcc(acc, id, m.getSymbol()).add(1.0, true, evidence("declared-company", "metadata", -1, -1, text));
+        companyAcc(acc, id).add(1.0, true, evidence("declared-company", "metadata", -1, -1, text));
     }
 
-    private CompanyAcc companyAcc(Map<String, CompanyAcc> acc, String id, String symbolSeen) {
+    private CompanyAcc companyAcc(Map<String, CompanyAcc> acc, String id) {
         Company c = companies.get(id);
         CompanyAcc existing = acc.get(id);
-        if (existing != null && (symbolSeen == null || !existing.symbol.isEmpty())) {
-            return existing;
-        }
-        Listing listing = c.getListings().stream()
-                .filter(l -> symbolSeen != null
-                        && (symbolSeen.equals(l.getDisplaySymbol()) || symbolSeen.equals(l.getSymbol())))
-                .findFirst()
-                .orElse(c.getListings().isEmpty() ? null : c.getListings().get(0));
         if (existing != null) {
             return existing;
         }
+        // Whichever listing the text named (TSM, 2330.TW), the tag names the company by its canonical
+        // listing, so one company always carries one symbol (CompanyDirectory); the evidence keeps what
+        // the text wrote.
+        Listing listing = CompanyDirectory.canonicalListing(c).orElse(null);
         CompanyAcc a = new CompanyAcc(id, c.getName(), listing == null ? "" : listing.getDisplaySymbol(),
                 listing == null ? "" : listing.getMic());
         a.primaryLayer = c.getPrimaryLayer();

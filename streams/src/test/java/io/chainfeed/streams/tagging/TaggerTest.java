@@ -70,7 +70,13 @@ class TaggerTest {
         assertThat(tag("(EPA: AI) and $AI").getCompanies()).extracting(CompanyTag::getId)
                 .containsExactlyInAnyOrder("air-liquide", "c3-ai");
         assertThat(tag("(NASDAQ: ASML)").getCompanies().get(0).getSymbol()).isEqualTo("ASML");
-        assertThat(tag("ASML.AS").getCompanies().get(0).getSymbol()).isEqualTo("ASML.AS");
+        // Whichever listing the text names, the tag carries the company's canonical (first) listing; the
+        // evidence keeps what was written.
+        CompanyTag amsterdam = tag("ASML.AS").getCompanies().get(0);
+        assertThat(amsterdam.getId()).isEqualTo("asml");
+        assertThat(amsterdam.getSymbol()).isEqualTo("ASML");
+        assertThat(amsterdam.getMic()).isEqualTo("XNAS");
+        assertThat(amsterdam.getEvidence()).extracting(e -> e.getText()).contains("ASML.AS");
         assertThat(tag("2345 and (2345) and NT$2345").getCompanies()).isEmpty();
     }
 
