@@ -30,7 +30,10 @@ class SearchLoadBodyTest {
                 .map(t -> new SearchCatalog.TermNames(t.slug(), t.title(), t.aliases())).toList(), List.of(), List.of());
         // A client that is never called: the request is only built and serialised here.
         ReadSearch search = new ReadSearch(new ElasticsearchClient(new RestClientTransport(
-                RestClient.builder(HttpHost.create("http://127.0.0.1:9")).build(), new JacksonJsonpMapper())), catalog);
+                RestClient.builder(HttpHost.create("http://127.0.0.1:9")).build(), new JacksonJsonpMapper())), catalog,
+                // No company directory: the words checked here name no company.
+                new io.chainfeed.api.reference.CompanyResolver(io.chainfeed.schemas.CompanyDirectory::empty,
+                        () -> true));
         String template = Files.readString(Path.of("load/search-body.json"));
         for (String word : List.of("memory", "network", "packaging")) {
             var request = ReadSearch.request(search.query(QueryText.parse(word), word, ReadSearch.Filters.NONE, true),
