@@ -227,9 +227,11 @@ summary{cursor:pointer;color:var(--link)}
       es.addEventListener('read', (e) => {
         seen(e);
         const r = JSON.parse(e.data);
-        // Newest first; a read already shown is replaced, so a replayed event never shows twice.
+        // Newest publication first, as the feeds order them (a read indexed before publishedAt existed
+        // falls back to updatedAt); a read already shown is replaced, so a replayed event never shows twice.
+        const published = (x) => Date.parse(x.publishedAt || x.updatedAt);
         this.items = [r, ...this.items.filter((x) => x.id !== r.id)]
-          .sort((a, b) => Date.parse(b.updatedAt) - Date.parse(a.updatedAt)).slice(0, this.limit());
+          .sort((a, b) => published(b) - published(a)).slice(0, this.limit());
         this.paint();
         this.state.textContent = 'Live · new: ' + r.title;
       });

@@ -17,9 +17,15 @@ import java.util.Map;
  * Maps a {@link Read} to the JSON document stored in the reads index (written by the streams indexer,
  * read back by the api; mapping:
  * {@code io/chainfeed/platform/reads-index-v1.json}). Field names are the Avro field names; {@code kind}
- * is lower case; {@code updatedAt} is an ISO-8601 UTC instant; {@code previousVersion} is null for a
- * first version; {@code changes} lists {@code field}, {@code change}, {@code key}, {@code detail} (computed by the
- * streams module's {@code ReadChanges}).
+ * is lower case; {@code updatedAt}, {@code publishedAt} and {@code observedAt} are ISO-8601 UTC instants
+ * ({@code observedAt} null for a term); {@code changes} lists {@code field}, {@code change}, {@code key},
+ * {@code detail} (computed by the streams module's {@code ReadChanges}).
+ *
+ * <p>Versions: the document's {@code version} is the version people see, the read's {@code sequence}
+ * (1, 2, 3 ...), and {@code previousVersion} the one before it (null for version 1). The Avro
+ * {@code version}, an internal ordering key, is not in the document: the indexer passes it as the
+ * document's external version. A read written before sequences existed (sequence 0) keeps its old
+ * numbers until its next version.
  */
 public final class ReadDocuments {
     private ReadDocuments() {
@@ -30,6 +36,17 @@ public final class ReadDocuments {
      * @return a JSON-ready tree of maps, lists, strings, numbers and booleans
      */
     public static Map<String, Object> toDocument(Read read) {
+        return toDocument(read, null);
+    }
+
+    /**
+     * @param read               a tagged read
+     * @param recordPublishedAt  when the read's record was written to its topic (the Kafka record
+     *                           timestamp), used as {@code publishedAt} when the read itself carries
+     *                           none (written before the field existed); null: none known
+     * @return a JSON-ready tree of maps, lists, strings, numbers and booleans
+     */
+    public static Map<String, Object> toDocument(Read read, java.time.Instant recordPublishedAt) {
         Map<String, Object> doc = new LinkedHashMap<>();
         doc.put("id", read.getId());
         doc.put("kind", read.getKind().name().toLowerCase(Locale.ROOT));
@@ -43,9 +60,17 @@ public final class ReadDocuments {
         doc.put("terms", read.getTerms().stream().map(ReadDocuments::term).toList());
         doc.put("sources", read.getSources().stream().map(ReadDocuments::source).toList());
         doc.put("disclaimer", read.getDisclaimer());
-        doc.put("version", read.getVersion());
+        if (read.getSequence() > 0) {
+            doc.put("version", read.getSequence());
+            doc.put("previousVersion", read.getSequence() > 1 ? read.getSequence() - 1 : null);
+        } else {
+            doc.put("version", read.getVersion());
+            doc.put("previousVersion", read.getPreviousVersion());
+        }
         doc.put("updatedAt", read.getUpdatedAt().toString());
-        doc.put("previousVersion", read.getPreviousVersion());
+        java.time.Instant published = read.getPublishedAt() != null ? read.getPublishedAt() : recordPublishedAt;
+        doc.put("publishedAt", published == null ? null : published.toString());
+        doc.put("observedAt", read.getObservedAt() == null ? null : read.getObservedAt().toString());
         doc.put("changes", read.getChanges().stream().map(ReadDocuments::change).toList());
         // Derived, flat copies of the tags: filters (a company as primary subject needs its own field, the
         // tags being plain objects, not nested), facet labels and the API's suggest catalogue.

@@ -37,4 +37,39 @@ class ReadDocumentsTest {
         assertThat(doc).containsKeys("id", "kind", "slug", "title", "aliases", "summary", "sections", "layers",
                 "companies", "terms", "sources", "disclaimer", "version", "updatedAt");
     }
+
+    private static Read.Builder signalRead() {
+        return Read.newBuilder().setId("signal:s1").setKind(ReadKind.SIGNAL).setSlug("s1").setTitle("HBM sold out")
+                .setSummary("s").setDisclaimer("Research, not advice.")
+                .setUpdatedAt(Instant.parse("2026-11-20T08:00:00Z"));
+    }
+
+    @Test
+    void theVersionPeopleSeeIsTheSequenceAndTheOrderingKeyStaysOut() {
+        Read read = signalRead().setVersion(1_796_052_572_585L).setPreviousVersion(1_796_052_572_584L).setSequence(3)
+                .setPublishedAt(Instant.parse("2026-11-30T12:00:00Z"))
+                .setObservedAt(Instant.parse("2026-11-20T08:00:00Z")).build();
+        Map<String, Object> doc = ReadDocuments.toDocument(read, Instant.parse("2026-11-30T12:00:01Z"));
+        assertThat(doc.get("version")).isEqualTo(3L);
+        assertThat(doc.get("previousVersion")).isEqualTo(2L);
+        assertThat(doc.values()).doesNotContain(1_796_052_572_585L, 1_796_052_572_584L);
+        assertThat(doc.get("publishedAt")).as("the read's own instant wins over the record timestamp")
+                .isEqualTo("2026-11-30T12:00:00Z");
+        assertThat(doc.get("observedAt")).isEqualTo("2026-11-20T08:00:00Z");
+
+        Map<String, Object> first = ReadDocuments.toDocument(signalRead().setVersion(5).setSequence(1).build());
+        assertThat(first.get("version")).isEqualTo(1L);
+        assertThat(first.get("previousVersion")).isNull();
+        assertThat(first.get("publishedAt")).isNull();
+        assertThat(first.get("observedAt")).isNull();
+    }
+
+    @Test
+    void aReadWrittenBeforeSequencesKeepsItsNumbersAndTakesTheRecordTimestamp() {
+        Read legacy = signalRead().setVersion(7).setPreviousVersion(6L).build();
+        Map<String, Object> doc = ReadDocuments.toDocument(legacy, Instant.parse("2026-11-30T12:00:01Z"));
+        assertThat(doc.get("version")).isEqualTo(7L);
+        assertThat(doc.get("previousVersion")).isEqualTo(6L);
+        assertThat(doc.get("publishedAt")).isEqualTo("2026-11-30T12:00:01Z");
+    }
 }

@@ -24,10 +24,12 @@ import org.jdom2.output.XMLOutputter;
  * page carries the paging links of RFC 5005 section 3 ({@code self}, {@code first}, {@code next}) and a
  * {@code rel="alternate"} link to the topic's web page.
  *
- * <p>An entry has its stable id, {@code updated} in UTC, the summary, a plain-text {@code content} (what
- * changed, summary, sections, sources, disclaimer: {@link FeedEntry#contentText()}), a {@code related}
+ * <p>An entry has its stable id, {@code updated} in UTC (when chainfeed published this version of the
+ * read), the summary, a plain-text {@code content} (what changed, summary, sections, sources, disclaimer: {@link FeedEntry#contentText()}), a {@code related}
  * link per source, categories with the schemes of {@link FeedLinks}, and extension elements in the
- * {@value #NAMESPACE} namespace: {@code cf:version} (attribute {@code previous} when it supersedes one),
+ * {@value #NAMESPACE} namespace: {@code cf:version} (1, 2, 3 ...; attribute {@code previous} when it
+ * supersedes one), {@code cf:observedAt} for a signal (RFC 3339 UTC: when its event was observed; the
+ * entry's {@code updated} is when chainfeed published this version),
  * one {@code cf:change} per change (attributes {@code field}, {@code change}, {@code key}; text: the
  * sentence), {@code cf:source} per source (attributes {@code name}, {@code href}) and {@code cf:disclaimer}.
  */
@@ -110,6 +112,9 @@ public final class AtomFeedWriter {
             version.setAttribute("previous", Long.toString(e.previousVersion()));
         }
         extensions.add(version);
+        if (e.observedAt() != null) {
+            extensions.add(element("observedAt", e.observedAt().toString()));
+        }
         for (FeedEntry.Change c : e.changes()) {
             extensions.add(element("change", c.text()).setAttribute("field", c.field())
                     .setAttribute("change", c.change()).setAttribute("key", c.key()));

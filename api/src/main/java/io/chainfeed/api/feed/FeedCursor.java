@@ -7,28 +7,29 @@ import java.util.Base64;
 import java.util.Objects;
 
 /**
- * A position in a feed: the last entry of the page before, by its sort key (newest {@code updatedAt}
+ * A position in a feed: the last entry of the page before, by its sort key (newest {@code publishedAt}
  * first, then read id ascending). Its text form, the {@code cursor} query parameter, is the base64url
  * (no padding) of {@code <epoch millis>:<read id>}. A cursor holds no server state and never expires; the
  * next page starts strictly after the position, so an entry updated meanwhile moves to the first page
  * rather than showing up twice.
  *
- * @param updatedAt the {@code updatedAt} of the last entry shown (UTC, millisecond precision)
+ * @param publishedAt the {@code publishedAt} of the last entry shown (UTC, millisecond precision; the epoch
+ *                    for a read indexed before publishedAt existed)
  * @param readId    its read id, e.g. {@code term:rdma}
  */
-public record FeedCursor(Instant updatedAt, String readId) {
+public record FeedCursor(Instant publishedAt, String readId) {
     /** Longest cursor text accepted. */
     public static final int MAX_LENGTH = 1024;
 
     public FeedCursor {
-        Objects.requireNonNull(updatedAt, "updatedAt");
+        Objects.requireNonNull(publishedAt, "publishedAt");
         Objects.requireNonNull(readId, "readId");
     }
 
     /** @return the text form for the {@code cursor} query parameter */
     public String encode() {
         return Base64.getUrlEncoder().withoutPadding()
-                .encodeToString((updatedAt.toEpochMilli() + ":" + readId).getBytes(StandardCharsets.UTF_8));
+                .encodeToString((publishedAt.toEpochMilli() + ":" + readId).getBytes(StandardCharsets.UTF_8));
     }
 
     /**

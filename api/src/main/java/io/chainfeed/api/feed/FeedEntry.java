@@ -20,9 +20,12 @@ import java.util.Set;
  * @param title           the read's title
  * @param summary         its one-line definition or headline
  * @param sections        its sections, in order
- * @param updated         its {@code updatedAt}, UTC, truncated to whole seconds
- * @param version         its version
- * @param previousVersion the version it supersedes, or null
+ * @param updated         when chainfeed published this version of the read ({@code publishedAt}; its
+ *                        {@code updatedAt} for a read indexed before that field existed), UTC, truncated to
+ *                        whole seconds: Atom {@code updated}, JSON Feed {@code date_modified}, and the feed order
+ * @param observedAt      for a signal, when its event was observed (UTC, whole seconds); null for a term
+ * @param version         its version as people count them: 1, 2, 3 ...
+ * @param previousVersion the version it supersedes ({@code version - 1}), or null for version 1
  * @param categories      kind, layers, companies and terms (self included for a term read), each with a scheme
  * @param sources         the public references a reader can check it against
  * @param disclaimer      the read's disclaimer
@@ -30,7 +33,7 @@ import java.util.Set;
  * @param link            the absolute URL of the read's page: the term page, or for a signal its source
  */
 public record FeedEntry(String readId, String id, String kind, String title, String summary,
-                        List<Section> sections, Instant updated, long version, Long previousVersion,
+                        List<Section> sections, Instant updated, Instant observedAt, long version, Long previousVersion,
                         List<Category> categories, List<Source> sources, String disclaimer, List<Change> changes,
                         String link) {
 
@@ -96,11 +99,14 @@ public record FeedEntry(String readId, String id, String kind, String title, Str
         String link = "term".equals(kind) ? base + "/terms/" + FeedLinks.segment(slug)
                 : sources.stream().map(Source::url).filter(FeedEntry::isWebUrl).findFirst()
                         .orElse(base + "/api/v1/reads/" + FeedLinks.segment(readId));
-        Instant updated = Instant.parse(text(doc.get("updatedAt"))).truncatedTo(ChronoUnit.SECONDS);
+        Instant updated = Instant.parse(text(doc.get(doc.get(FeedQuery.PUBLISHED_AT) != null
+                ? FeedQuery.PUBLISHED_AT : "updatedAt"))).truncatedTo(ChronoUnit.SECONDS);
+        Instant observedAt = doc.get("observedAt") == null ? null
+                : Instant.parse(text(doc.get("observedAt"))).truncatedTo(ChronoUnit.SECONDS);
         Long previous = doc.get("previousVersion") instanceof Number n ? n.longValue() : null;
         long version = doc.get("version") instanceof Number n ? n.longValue() : 0L;
         return new FeedEntry(readId, links.entryId(readId), kind, title, text(doc.get("summary")), sections, updated,
-                version, previous, categories, sources, text(doc.get("disclaimer")), changes, link);
+                observedAt, version, previous, categories, sources, text(doc.get("disclaimer")), changes, link);
     }
 
     /** @return whether the URL is an absolute http(s) URI (RFC 3986) with a host: only such URLs become links */
@@ -135,6 +141,9 @@ public record FeedEntry(String readId, String id, String kind, String title, Str
             out.append('\n');
         }
         out.append(summary).append("\n\n");
+        if (observedAt != null) {
+            out.append("Observed ").append(observedAt).append("\n\n");
+        }
         for (Section s : sections) {
             out.append(s.heading()).append('\n').append(s.body()).append("\n\n");
         }

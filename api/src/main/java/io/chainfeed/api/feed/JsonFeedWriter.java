@@ -14,10 +14,12 @@ import java.util.Map;
  * {@code feed_url} (the first page: the feed's identity), {@code next_url} (the next page, absent on the
  * last), {@code description}, {@code language} and {@code authors}. Each item has {@code id} (the same
  * stable {@code tag:} URI as the Atom entry), {@code url}, {@code title}, {@code summary},
- * {@code content_text}, {@code date_modified} (RFC 3339, UTC) and {@code tags} (the category labels).
+ * {@code content_text}, {@code date_modified} (RFC 3339, UTC: when chainfeed published this version of the
+ * read, the order of the items) and {@code tags} (the category labels).
  * What JSON Feed has no field for goes in the extension object {@value #EXTENSION} (an underscore key, as
  * the spec's extension rule asks), on the feed ({@code about}, {@code topic}, {@code disclaimer}) and on
- * each item ({@code about}, {@code kind}, {@code version}, {@code previousVersion}, {@code categories} with
+ * each item ({@code about}, {@code kind}, {@code version} (1, 2, 3 ...), {@code previousVersion},
+ * {@code observedAt} (a signal's observation instant, RFC 3339 UTC), {@code categories} with
  * scheme, term and label, {@code sources}, {@code disclaimer}, {@code changes}).
  */
 public final class JsonFeedWriter {
@@ -82,6 +84,9 @@ public final class JsonFeedWriter {
         ext.put("kind", e.kind());
         ext.put("version", e.version());
         ext.put("previousVersion", e.previousVersion());
+        if (e.observedAt() != null) {
+            ext.put("observedAt", e.observedAt().toString());
+        }
         ext.put("categories", e.categories().stream().map(c -> {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("type", c.type());

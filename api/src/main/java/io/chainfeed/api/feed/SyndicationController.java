@@ -29,7 +29,8 @@ import org.springframework.web.bind.annotation.RestController;
 
 /**
  * {@code GET /api/v1/feeds/atom} (Atom 1.0, RFC 4287) and {@code GET /api/v1/feeds/json} (JSON Feed 1.1):
- * the reads of a topic, newest {@code updatedAt} first, a page at a time.
+ * the reads of a topic, newest {@code publishedAt} first (when chainfeed published the read's current
+ * version; see docs/feeds.md), a page at a time.
  *
  * <p>Conditional GET (RFC 9110 section 13): every answer carries a strong {@code ETag} (a hash of the exact
  * bytes) and {@code Last-Modified} (the newest entry's {@code updated}); a request whose
@@ -64,7 +65,8 @@ public class SyndicationController {
 
     @GetMapping("/atom")
     @Operation(summary = "Atom feed of a topic", description = """
-            Atom 1.0 (RFC 4287), newest updatedAt first. Entry ids are tag: URIs that stay the same across \
+            Atom 1.0 (RFC 4287), newest publication first (entry `updated` is when chainfeed published the read's version; \
+            a signal's observation time is `cf:observedAt`). Entry ids are tag: URIs that stay the same across \
             versions of a read; `updated` is UTC. Categories carry a scheme (tag:...:layer, :company, :term, \
             :kind), a term (layer id, listing symbol, term slug) and a label. Every entry has the disclaimer \
             and its sources (related links and cf:source elements), and an updated entry says what changed \
@@ -82,7 +84,8 @@ public class SyndicationController {
 
     @GetMapping("/json")
     @Operation(summary = "JSON Feed of a topic", description = """
-            JSON Feed 1.1, newest updatedAt first; the same entries, ids and paging as the Atom feed \
+            JSON Feed 1.1, newest publication first (`date_modified`; a signal's observation time is \
+            `_chainfeed.observedAt`); the same entries, ids and paging as the Atom feed \
             (next_url carries a cursor). What JSON Feed has no field for is in the `_chainfeed` extension \
             object: on the feed `topic`, `id` and `disclaimer`; on each item `readId`, `kind`, `version`, \
             `previousVersion`, `categories` (type, scheme, term, label), `sources` (name, url), \

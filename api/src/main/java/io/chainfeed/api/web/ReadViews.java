@@ -15,8 +15,9 @@ public final class ReadViews {
      * @param evidence keep tag evidence (offsets, matched text, rule) or drop it
      * @return a new ordered map: id, kind, slug, title, aliases, summary, sections, layers, companies,
      *         related (the terms the source itself lists as related), terms (every term tag: related
-     *         and mentioned), sources, disclaimer, version, updatedAt, previousVersion (null for a first
-     *         version) and changes (what changed against it: field, change, key, detail and {@code text},
+     *         and mentioned), sources, disclaimer, version (1, 2, 3 ...), updatedAt, previousVersion (null
+     *         for a first version), publishedAt (when chainfeed published this version, ISO-8601 UTC),
+     *         observedAt (a signal's observation instant; null for a term) and changes (what changed against it: field, change, key, detail and {@code text},
      *         a sentence from {@link #changeText})
      */
     @SuppressWarnings("unchecked")
@@ -30,7 +31,8 @@ public final class ReadViews {
         List<Map<String, Object>> termTags = (List<Map<String, Object>>) doc.get("terms");
         v.put("related", tags(declaredRelated(termTags), evidence));
         v.put("terms", tags(termTags, evidence));
-        for (String k : List.of("sources", "disclaimer", "version", "updatedAt", "previousVersion")) {
+        for (String k : List.of("sources", "disclaimer", "version", "updatedAt", "previousVersion", "publishedAt",
+                "observedAt")) {
             v.put(k, doc.get(k));
         }
         v.put("changes", changes(doc));

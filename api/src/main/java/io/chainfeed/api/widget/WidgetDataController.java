@@ -8,6 +8,7 @@ import io.chainfeed.api.chain.ChainStateCache;
 import io.chainfeed.api.chain.ChainViews;
 import io.chainfeed.api.feed.LogPosition;
 import io.chainfeed.api.feed.ReadLog;
+import io.chainfeed.api.feed.FeedQuery;
 import io.chainfeed.api.feed.Selector;
 import io.chainfeed.api.feed.TopicParser;
 import io.chainfeed.api.search.ReadSearch;
@@ -103,7 +104,8 @@ class WidgetDataController {
         SearchResponse<Map> r = es.search(s -> s.index(ReadsIndex.ALIAS)
                 .query(selector.toQuery())
                 .size(limit)
-                .sort(o -> o.field(f -> f.field("updatedAt").order(SortOrder.Desc)))
+                .sort(o -> o.field(f -> f.field(FeedQuery.PUBLISHED_AT).order(SortOrder.Desc)
+                        .missing(co.elastic.clients.elasticsearch._types.FieldValue.of(0L))))
                 .sort(o -> o.field(f -> f.field("id").order(SortOrder.Asc)))
                 .source(src -> src.filter(f -> f.includes(WidgetViews.FIELDS))), Map.class);
         List<Map<String, Object>> items = new ArrayList<>();

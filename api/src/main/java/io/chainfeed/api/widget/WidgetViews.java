@@ -12,8 +12,9 @@ import java.util.regex.Pattern;
 /**
  * The small JSON views the widgets render: only what a card or a list line shows, so the answers stay
  * small. Field names follow the read documents ({@code id}, {@code kind}, {@code slug}, {@code title},
- * {@code summary}, {@code layers[].id/name}, {@code updatedAt} as ISO-8601 UTC), which the live events
- * share, so the script renders both the same way.
+ * {@code summary}, {@code layers[].id/name}, {@code updatedAt}, {@code publishedAt} and {@code observedAt}
+ * as ISO-8601 UTC, {@code version} 1, 2, 3 ...), which the live events share, so the script renders both the
+ * same way. Lists are newest {@code publishedAt} first, like the feeds.
  */
 final class WidgetViews {
     /** Shown by every widget, and sent with every answer. */
@@ -21,7 +22,7 @@ final class WidgetViews {
             + "nothing about what to buy or sell.";
     /** The read fields a widget needs (Elasticsearch source filter). */
     static final List<String> FIELDS = List.of("id", "kind", "slug", "title", "summary", "layers.id", "layers.name",
-            "companies.name", "companies.symbol", "companies.primary", "sources", "updatedAt");
+            "companies.name", "companies.symbol", "companies.primary", "sources", "updatedAt", "publishedAt", "observedAt", "version");
     private static final int MAX_COMPANIES = 12;
     private static final Pattern SINGLE_TEST = Pattern.compile("(layer|company|term):(\\S+)");
 
@@ -31,7 +32,8 @@ final class WidgetViews {
     /**
      * @param doc     a read document from the index
      * @param details also the companies (primary subjects first, at most 12) and the sources (term card)
-     * @return id, kind, slug, title, summary, layers [{id, name}], updatedAt, and with details companies
+     * @return id, kind, slug, title, summary, layers [{id, name}], updatedAt, publishedAt, observedAt (null
+     *         for a term), version, and with details companies
      *         [{name, symbol}] and sources [{name, url}]
      */
     @SuppressWarnings("unchecked")
@@ -51,6 +53,9 @@ final class WidgetViews {
             v.put("sources", sources.stream().map(s -> pick(s, "name", "url")).toList());
         }
         v.put("updatedAt", doc.get("updatedAt"));
+        v.put("publishedAt", doc.get("publishedAt"));
+        v.put("observedAt", doc.get("observedAt"));
+        v.put("version", doc.get("version"));
         return v;
     }
 

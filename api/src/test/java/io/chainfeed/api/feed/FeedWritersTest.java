@@ -72,6 +72,48 @@ class FeedWritersTest {
     }
 
     @Test
+    void entriesAreDatedByPublicationAndASignalKeepsItsObservationInstant() throws Exception {
+        Map<String, Object> d = doc("signal:late", "signal", "late", "HBM report", "2026-11-20T00:00:00Z", 1L, List.of());
+        d.put("version", 2L);
+        d.put("publishedAt", "2026-11-30T12:00:05.250Z");
+        d.put("observedAt", "2026-11-20T00:00:00Z");
+        FeedEntry e = FeedEntry.of(d, links, BASE);
+        assertThat(e.updated()).as("when chainfeed published the version").isEqualTo(Instant.parse("2026-11-30T12:00:05Z"));
+        assertThat(e.observedAt()).isEqualTo(Instant.parse("2026-11-20T00:00:00Z"));
+        assertThat(e.contentText()).contains("Observed 2026-11-20T00:00:00Z");
+        Selector topic = Selector.parse("all");
+        FeedDocument doc = new FeedDocument(links.feedId(topic), "t", "s. " + FeedDocument.DISCLAIMER, topic.canonical(),
+                e.updated(), links.feedUrl(BASE, FeedLinks.ATOM_PATH, topic, 2, null),
+                links.feedUrl(BASE, FeedLinks.ATOM_PATH, topic, 2, null), null, BASE + FeedLinks.pagePath(topic),
+                List.of(e));
+
+        byte[] xml = AtomFeedWriter.write(doc);
+        assertThat(FeedChecks.atomErrors(xml)).isEmpty();
+        Entry entry = FeedChecks.readAtom(xml).getEntries().get(0);
+        assertThat(entry.getUpdated().toInstant()).isEqualTo(Instant.parse("2026-11-30T12:00:05Z"));
+        assertThat(entry.getForeignMarkup()).anySatisfy(x -> {
+            assertThat(x.getName()).isEqualTo("observedAt");
+            assertThat(x.getText()).isEqualTo("2026-11-20T00:00:00Z");
+        });
+        assertThat(entry.getForeignMarkup()).anySatisfy(x -> {
+            assertThat(x.getName()).isEqualTo("version");
+            assertThat(x.getText()).isEqualTo("2");
+            assertThat(x.getAttributeValue("previous")).isEqualTo("1");
+        });
+
+        byte[] json = JsonFeedWriter.write(doc, BASE + "/v3/api-docs", new com.fasterxml.jackson.databind.ObjectMapper());
+        assertThat(FeedChecks.jsonFeedErrors(json)).isEmpty();
+        var item = FeedChecks.readJson(json).path("items").get(0);
+        assertThat(item.path("date_modified").asText()).isEqualTo("2026-11-30T12:00:05Z");
+        assertThat(item.path("_chainfeed").path("observedAt").asText()).isEqualTo("2026-11-20T00:00:00Z");
+        assertThat(item.path("_chainfeed").path("version").asLong()).isEqualTo(2L);
+
+        d.remove("publishedAt");
+        assertThat(FeedEntry.of(d, links, BASE).updated()).as("indexed before publishedAt existed")
+                .isEqualTo(Instant.parse("2026-11-20T00:00:00Z"));
+    }
+
+    @Test
     void atomIsValidAgainstRfc4287AndReadsBackWithRome() throws Exception {
         byte[] xml = AtomFeedWriter.write(document());
         assertThat(FeedChecks.atomErrors(xml)).isEmpty();

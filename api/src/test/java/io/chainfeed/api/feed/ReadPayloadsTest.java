@@ -32,7 +32,7 @@ class ReadPayloadsTest {
         Map<String, Object> v = ReadPayloads.view(READ);
         assertThat(v.keySet()).containsExactly("id", "kind", "slug", "title", "aliases", "summary", "sections",
                 "layers", "companies", "related", "terms", "sources", "disclaimer", "version", "updatedAt",
-                "previousVersion", "changes");
+                "previousVersion", "publishedAt", "observedAt", "changes");
         assertThat(v.get("previousVersion")).isNull();
         assertThat(v.get("changes")).isEqualTo(List.of());
         assertThat(v.get("kind")).isEqualTo("signal");
@@ -43,6 +43,18 @@ class ReadPayloadsTest {
             assertThat(l).containsEntry("id", "memory").containsEntry("primary", true);
             assertThat(l).doesNotContainKey("evidence");
         });
+    }
+
+    @Test
+    void pushedReadsCarryTheVersionPeopleSeeThePublicationAndTheObservationInstant() {
+        Read read = Read.newBuilder(READ).setVersion(1_796_052_572_585L).setPreviousVersion(1_796_052_572_000L)
+                .setSequence(4).setPublishedAt(Instant.parse("2026-11-30T12:00:00.125Z"))
+                .setObservedAt(Instant.parse("2026-11-20T00:00:00Z")).build();
+        Map<String, Object> v = ReadPayloads.view(read);
+        assertThat(v).containsEntry("version", 4L).containsEntry("previousVersion", 3L)
+                .containsEntry("publishedAt", "2026-11-30T12:00:00.125Z")
+                .containsEntry("observedAt", "2026-11-20T00:00:00Z");
+        assertThat(v.values()).doesNotContain(1_796_052_572_585L, 1_796_052_572_000L);
     }
 
     @Test

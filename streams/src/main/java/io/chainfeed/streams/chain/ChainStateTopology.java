@@ -7,8 +7,6 @@ import io.chainfeed.avro.ChainLayer;
 import io.chainfeed.avro.Company;
 import io.chainfeed.avro.ConstraintSignal;
 import io.chainfeed.avro.LayerState;
-import io.chainfeed.avro.Read;
-import io.chainfeed.avro.TermUpdate;
 import io.chainfeed.schemas.AvroSerde;
 import io.chainfeed.schemas.Topics;
 import io.chainfeed.streams.reference.ReferenceStores;
@@ -65,7 +63,8 @@ import org.apache.kafka.streams.state.Stores;
  * the layers whose state differs from what was last emitted (kept in {@value #STATE_STORE}). The
  * state is a function of the set of signals, not of their order. When reference data changes
  * (checked at the same interval) the chain is recomputed too, and the signal reads are re-tagged
- * (checked every {@link #REFERENCE_CHECK}).
+ * (checked every {@link #REFERENCE_CHECK}; {@link SignalReadProcessor} publishes only reads whose
+ * content changed).
  */
 public final class ChainStateTopology {
     public static final String SIGNALS_TOPIC = Topics.SIGNALS;
@@ -100,7 +99,6 @@ public final class ChainStateTopology {
         AvroSerde<Company> companySerde = AvroSerde.of(Company.class);
         AvroSerde<ConstraintSignal> signalSerde = AvroSerde.of(ConstraintSignal.class);
         AvroSerde<LayerState> stateSerde = AvroSerde.of(LayerState.class);
-        AvroSerde<Read> readSerde = AvroSerde.of(Read.class);
         StreamsBuilder builder = new StreamsBuilder();
         ReferenceStores.Clock reference = ReferenceStores.addTo(builder, "chain-", "chain-").clock();
 
@@ -108,8 +106,6 @@ public final class ChainStateTopology {
                 Stores.persistentKeyValueStore(SIGNALS_STORE), Serdes.String(), signalSerde));
         builder.addStateStore(Stores.keyValueStoreBuilder(
                 Stores.persistentKeyValueStore(STATE_STORE), Serdes.String(), stateSerde));
-        builder.addStateStore(Stores.keyValueStoreBuilder(
-                Stores.persistentKeyValueStore(SIGNAL_READS_STORE), Serdes.String(), signalSerde));
 
         KStream<String, ConstraintSignal> signals = builder.stream(SIGNALS_TOPIC,
                 Consumed.with(Serdes.String(), signalSerde).withName("signals-source"));
@@ -126,8 +122,7 @@ public final class ChainStateTopology {
                         .mapValues(v -> (LayerState) v.value(), Named.as("chain-state-value"))
                         .to(STATE_TOPIC, Produced.with(Serdes.String(), stateSerde).withName("chain-state-sink")))
                         .withName("states"));
-        signals.process(() -> new SignalReadProcessor(reference), Named.as("tag-signals"), SIGNAL_READS_STORE)
-                .to(READS_TOPIC, Produced.with(Serdes.String(), readSerde).withName("signal-reads-sink"));
+        SignalReadProcessor.addTo(builder, signals, reference);
         return builder.build();
     }
 
@@ -285,79 +280,6 @@ public final class ChainStateTopology {
                     context.forward(new Record<>(id, new ChainOutput(false, state), timestamp));
                 }
             });
-        }
-    }
-
-    /** Tags each signal into a read, keeps it, and re-tags every kept signal when reference data changes. */
-    static final class SignalReadProcessor implements Processor<String, ConstraintSignal, String, Read> {
-        private final ReferenceStores.Clock reference;
-        private ProcessorContext<String, Read> context;
-        private KeyValueStore<String, ChainLayer> layers;
-        private KeyValueStore<String, Company> companies;
-        private KeyValueStore<String, TermUpdate> terms;
-        private KeyValueStore<String, ConstraintSignal> signals;
-        private SignalReads reads;
-        private long builtFor = -1;
-        /** The generation all kept signals were last re-tagged for (apart from tag()'s lazy rebuild). */
-        private long retaggedFor = -1;
-
-        SignalReadProcessor(ReferenceStores.Clock reference) {
-            this.reference = reference;
-        }
-
-        @Override
-        public void init(ProcessorContext<String, Read> context) {
-            this.context = context;
-            layers = context.getStateStore(LAYERS_STORE);
-            companies = context.getStateStore(COMPANIES_STORE);
-            terms = context.getStateStore(TERMS_STORE);
-            signals = context.getStateStore(SIGNAL_READS_STORE);
-            retaggedFor = reference.generation();
-            context.schedule(REFERENCE_CHECK, PunctuationType.WALL_CLOCK_TIME, now -> {
-                // Compared with retaggedFor, not builtFor: a signal tagged between a reference change and
-                // this check rebuilds the dictionary but must not swallow the re-tag of the others.
-                long generation = reference.generation();
-                if (generation == retaggedFor) {
-                    return;
-                }
-                retaggedFor = generation;
-                try (KeyValueIterator<String, ConstraintSignal> it = signals.all()) {
-                    while (it.hasNext()) {
-                        Read read = tag(it.next().value);
-                        context.forward(new Record<>(read.getId(), read, now));
-                    }
-                }
-            });
-        }
-
-        @Override
-        public void process(Record<String, ConstraintSignal> record) {
-            if (record.key() == null) {
-                return;
-            }
-            if (record.value() == null) {
-                signals.delete(record.key());
-                context.forward(record.withKey(SignalReads.readId(record.key())).withValue(null));
-                return;
-            }
-            ConstraintSignal kept = signals.get(record.key());
-            if (kept != null && kept.getVersion() > record.value().getVersion()) {
-                return;
-            }
-            signals.put(record.key(), record.value());
-            Read read = tag(record.value());
-            context.forward(record.withKey(read.getId()).withValue(read));
-        }
-
-        private Read tag(ConstraintSignal signal) {
-            long generation = reference.generation();
-            if (reads == null || generation != builtFor) {
-                reads = new SignalReads(values(layers), values(companies), values(terms));
-                builtFor = generation;
-            }
-            Read read = reads.read(signal);
-            read.setVersion(Math.max(read.getVersion(), reference.newestTimestamp()));
-            return read;
         }
     }
 }

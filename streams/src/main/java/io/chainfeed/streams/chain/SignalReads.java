@@ -47,7 +47,8 @@ public final class SignalReads {
 
     /**
      * @param signal a signal
-     * @return its tagged read; version is the signal's version
+     * @return its tagged read; version is the signal's version, updatedAt and observedAt when the signal
+     *         was observed
      */
     public Read read(ConstraintSignal signal) {
         String direction = signal.getDirection().name().toLowerCase(java.util.Locale.ROOT);
@@ -87,6 +88,7 @@ public final class SignalReads {
         read.setId(readId(signal.getId()));
         read.setKind(ReadKind.SIGNAL);
         read.setSlug(signal.getId());
+        read.setObservedAt(signal.getObservedAt());
         return read;
     }
 

@@ -129,7 +129,7 @@ public final class ReadIndexer implements Runnable, AutoCloseable {
                 deadLetter(r, e);
                 continue;
             }
-            Map<String, Object> doc = ReadDocuments.toDocument(read);
+            Map<String, Object> doc = ReadDocuments.toDocument(read, java.time.Instant.ofEpochMilli(r.timestamp()));
             bulk.operations(op -> op.index(i -> i.index(alias).id(read.getId())
                     .version(read.getVersion()).versionType(VersionType.External).document(doc)));
             ids.add(read.getId());

@@ -55,10 +55,13 @@ import org.apache.kafka.streams.state.Stores;
  * (both epoch milliseconds), so a re-tagged read supersedes the earlier one in the index. A
  * tombstone for a slug becomes a tombstone for its read.
  *
- * <p>Term history: the processor also keeps the last read it sent per read id in {@value #READS_STORE}.
- * Every read it sends names the version it supersedes ({@code previousVersion}) and lists what changed
- * against it ({@code changes}, computed by {@link ReadChanges}): sections, summary, tags, sources after
- * an edit, and the tags a reference change added or removed after a re-tag. A re-tag that changes tags
+ * <p>Term history: the processor also keeps the last read it sent per read id in {@value #READS_STORE}
+ * and publishes through {@link ReadVersions}: a read whose content equals the one last sent is not
+ * published at all; otherwise it gets the next {@code sequence} (1, 2, 3 ...: the version people see),
+ * a {@code publishedAt} (the processor's wall clock), names the version it supersedes
+ * ({@code previousVersion}) and lists what changed against it ({@code changes}, computed by
+ * {@link ReadChanges}): sections, summary, tags, sources after an edit, and the tags a reference change
+ * added or removed after a re-tag. A re-tag that changes tags
  * also moves {@code updatedAt} to the newest reference timestamp (event time), so feeds show the read as
  * updated; an edit keeps the term's own {@code updatedAt}.
  */
@@ -167,19 +170,23 @@ public final class TaggingTopology {
             }
             terms.put(record.key(), record.value());
             Read read = tag(record.value());
-            send(record.withKey(read.getId()).withValue(withHistory(read, sent.get(read.getId()))));
+            send(record.withKey(read.getId()).withValue(read), sent.get(read.getId()), context.currentSystemTimeMs());
         }
 
-        /** Sets {@code previousVersion} and {@code changes} against the read sent before (null: none). */
-        private static Read withHistory(Read read, Read previous) {
-            read.setPreviousVersion(previous == null ? null : previous.getVersion());
-            read.setChanges(ReadChanges.between(previous, read));
-            return read;
-        }
-
-        private void send(Record<String, Read> record) {
-            sent.put(record.key(), record.value());
-            context.forward(record);
+        /**
+         * Publishes {@code read} as the version after {@code last} ({@link ReadVersions#next}), unless it
+         * changes nothing: then nothing is written, so no subscriber sees a version that differs only in
+         * its number. {@code publishedAtMs} is the wall clock when it is written: the record's processing
+         * time, or the punctuation's own time for a re-tag (the context's cached system time is refreshed
+         * only when the task processes records, so it can be old inside a punctuation).
+         */
+        private void send(Record<String, Read> record, Read last, long publishedAtMs) {
+            Read next = ReadVersions.next(record.value(), last, Instant.ofEpochMilli(publishedAtMs));
+            if (next == null) {
+                return;
+            }
+            sent.put(record.key(), next);
+            context.forward(record.withValue(next));
         }
 
         private void ensureCurrent() {
@@ -217,21 +224,16 @@ public final class TaggingTopology {
                     Read read = tagger.tag(kv.value);
                     Read last = sent.get(read.getId());
                     Read base = last != null ? last : versioned(before.tag(kv.value), kv.value);
-                    if (!sameTags(read, base)) {
+                    if (!ReadVersions.sameTags(read, base)) {
                         versioned(read, kv.value);
                         long referenceTime = reference.newestTimestamp();
                         if (referenceTime > read.getUpdatedAt().toEpochMilli()) {
                             read.setUpdatedAt(Instant.ofEpochMilli(referenceTime));
                         }
-                        send(new Record<>(read.getId(), withHistory(read, base), now));
+                        send(new Record<>(read.getId(), read, now), base, now);
                     }
                 }
             }
-        }
-
-        private static boolean sameTags(Read a, Read b) {
-            return a.getCompanies().equals(b.getCompanies()) && a.getLayers().equals(b.getLayers())
-                    && a.getTerms().equals(b.getTerms());
         }
 
     }

@@ -203,6 +203,7 @@ class TaggingTopologyTest {
         Read v1 = reads.readValue();
         assertThat(v1.getPreviousVersion()).as("a first version supersedes nothing").isNull();
         assertThat(v1.getChanges()).isEmpty();
+        assertThat(v1.getSequence()).isEqualTo(1L);
 
         Instant edited = TERM_VERSION.plus(Duration.ofDays(3));
         TermUpdate second = TermUpdate.newBuilder(first)
@@ -222,6 +223,7 @@ class TaggingTopologyTest {
         assertThat(v2.getVersion()).isGreaterThanOrEqualTo(edited.toEpochMilli());
         assertThat(v2.getUpdatedAt()).isEqualTo(edited);
         assertThat(v2.getPreviousVersion()).isEqualTo(v1.getVersion());
+        assertThat(v2.getSequence()).isEqualTo(2L);
         assertThat(changes(v2)).containsExactly(
                 "summary changed  Ethernet configured so that no frame is dropped under load.",
                 "sections changed why_it_matters Why it matters to investors",
@@ -233,11 +235,12 @@ class TaggingTopologyTest {
                 "related added roce RoCE",
                 "sources added https://www.ieee802.org/1/pages/802.1bb.html IEEE 802.1Qbb");
 
-        // The same content again (a replay): a new read, nothing changed.
+        // The same content again (a replay, or a re-post with a newer version and an unchanged text): no
+        // new version is published at all.
         terms.pipeInput("lossless-ethernet", second);
-        Read again = reads.readValue();
-        assertThat(again.getPreviousVersion()).isEqualTo(v2.getVersion());
-        assertThat(again.getChanges()).isEmpty();
+        terms.pipeInput("lossless-ethernet", TermUpdate.newBuilder(second)
+                .setVersion(edited.toEpochMilli() + 1000).setUpdatedAt(edited.plusSeconds(1)).build());
+        assertThat(reads.isEmpty()).as("a version that changes nothing is never written").isTrue();
 
         // Deleted, then published anew: a first version again.
         terms.pipeInput("lossless-ethernet", (TermUpdate) null);
@@ -246,6 +249,7 @@ class TaggingTopologyTest {
         Read reborn = reads.readValue();
         assertThat(reborn.getPreviousVersion()).isNull();
         assertThat(reborn.getChanges()).isEmpty();
+        assertThat(reborn.getSequence()).isEqualTo(1L);
     }
 
     @Test
@@ -260,6 +264,9 @@ class TaggingTopologyTest {
         driver.advanceWallClockTime(Duration.ofSeconds(2));
         Read retagged = reads.readValue();
         assertThat(retagged.getPreviousVersion()).isEqualTo(before.getVersion());
+        assertThat(retagged.getSequence()).isEqualTo(2L);
+        assertThat(retagged.getPublishedAt()).as("published at the processor's wall clock")
+                .isAfter(before.getPublishedAt());
         assertThat(retagged.getUpdatedAt()).as("a tag change is an update, at the reference change's time")
                 .isEqualTo(later);
         assertThat(changes(retagged)).containsExactly(
@@ -272,6 +279,7 @@ class TaggingTopologyTest {
         driver.advanceWallClockTime(Duration.ofSeconds(2));
         Read untagged = reads.readValue();
         assertThat(untagged.getPreviousVersion()).isEqualTo(retagged.getVersion());
+        assertThat(untagged.getSequence()).isEqualTo(3L);
         assertThat(changes(untagged)).containsExactly(
                 "layers removed network-fabric Network fabric",
                 "companies removed celestica Celestica (CLS)");

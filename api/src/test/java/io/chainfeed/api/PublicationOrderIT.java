@@ -1,0 +1,337 @@
+package io.chainfeed.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import co.elastic.clients.elasticsearch.ElasticsearchClient;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.rometools.rome.feed.atom.Entry;
+import com.rometools.rome.feed.atom.Feed;
+import io.chainfeed.api.feed.FeedChecks;
+import io.chainfeed.avro.Read;
+import io.chainfeed.devstack.ElasticsearchNode;
+import io.chainfeed.platform.IndexSetup;
+import io.chainfeed.platform.ReadsIndex;
+import io.chainfeed.platform.TopicSetup;
+import io.chainfeed.ingest.IngestApplication;
+import io.chainfeed.ingest.corpus.Corpus;
+import io.chainfeed.ingest.publish.KafkaClients;
+import io.chainfeed.ingest.publish.TermPublisher;
+import io.chainfeed.schemas.AvroSerde;
+import io.chainfeed.schemas.Topics;
+import io.chainfeed.streams.chain.ChainStateTopology;
+import io.chainfeed.streams.index.ReadIndexer;
+import io.chainfeed.streams.tagging.TaggingTopology;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.function.Function;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.Topology;
+import org.elasticsearch.client.RestClient;
+import org.jdom2.Element;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.client.TestRestTemplate;
+import org.springframework.boot.web.context.WebServerApplicationContext;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.core.ParameterizedTypeReference;
+import org.springframework.http.HttpEntity;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpMethod;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.kafka.test.EmbeddedKafkaBroker;
+import org.springframework.kafka.test.context.EmbeddedKafka;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+/**
+ * Feeds by publication and versions people can read, end to end on a real Kafka broker and a real
+ * Elasticsearch, with the real ingest service, both topologies (tagging, chain state) under exactly-once
+ * and the indexer: a signal observed ten days ago and posted now is the first entry of the {@code all}
+ * JSON Feed and Atom feed, its observation instant a field of its own; versions read 1, 2; and posting a
+ * glossary page writes a new version to {@value Topics#READS} only for the signal read whose tags it
+ * changes.
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+@EmbeddedKafka(kraft = true, partitions = 1, bootstrapServersProperty = "spring.kafka.bootstrap-servers")
+class PublicationOrderIT {
+    private static final ParameterizedTypeReference<Map<String, Object>> JSON = new ParameterizedTypeReference<>() {
+    };
+    private static final String EDITOR_KEY = "publication-it-editor-key";
+    private static final AvroSerde<Read> READS = AvroSerde.of(Read.class);
+    private static ElasticsearchNode es;
+    private static final List<KafkaStreams> streams = new ArrayList<>();
+    private static ReadIndexer indexer;
+    private static Thread indexerThread;
+    private static ConfigurableApplicationContext ingest;
+
+    @Autowired
+    TestRestTemplate http;
+    @Autowired
+    EmbeddedKafkaBroker broker;
+    @Autowired
+    ElasticsearchClient esClient;
+    @Autowired
+    RestClient restClient;
+
+    @BeforeAll
+    static void startElasticsearch() throws Exception {
+        es = ElasticsearchNode.builder(Path.of(System.getProperty("chainfeed.es.home")),
+                        Path.of("target", "it-es-" + PublicationOrderIT.class.getSimpleName()))
+                .httpPort(0)
+                // The machine is shared by several builds: Elasticsearch has taken over three minutes to
+                // reach yellow under that load.
+                .startTimeout(Duration.ofMinutes(8))
+                .build();
+        es.start();
+    }
+
+    @DynamicPropertySource
+    static void elasticsearch(DynamicPropertyRegistry registry) {
+        registry.add("spring.elasticsearch.uris", () -> es.httpUri().toString());
+    }
+
+    @AfterAll
+    static void stopAll() throws Exception {
+        if (ingest != null) {
+            ingest.close();
+        }
+        if (indexer != null) {
+            indexer.close();
+            indexerThread.join(10_000);
+        }
+        for (KafkaStreams s : streams) {
+            s.close(Duration.ofSeconds(10));
+        }
+        if (es != null) {
+            es.close();
+        }
+    }
+
+    private static KafkaStreams start(String bootstrap, String applicationId, Function<Properties, Topology> build) {
+        Properties config = new Properties();
+        config.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
+        config.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        config.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
+        config.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 100);
+        config.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, 1);
+        config.put(StreamsConfig.STATE_DIR_CONFIG, Path.of("target", "it-state-" + applicationId).toAbsolutePath()
+                .toString());
+        KafkaStreams s = new KafkaStreams(build.apply(config), config);
+        streams.add(s);
+        s.start();
+        return s;
+    }
+
+    private String startPipeline() throws Exception {
+        String bootstrap = broker.getBrokersAsString();
+        TopicSetup.ensure(bootstrap, Topics.all(1), (short) 1);
+        // Idempotent; retried while a loaded machine makes Elasticsearch answer slower than the client waits.
+        await().atMost(Duration.ofMinutes(3)).ignoreExceptions().until(() -> {
+            IndexSetup.ensureReadsIndex(restClient);
+            return true;
+        });
+        Corpus corpus = Corpus.loadBundled();
+        try (KafkaProducer<String, byte[]> producer = KafkaClients.producer(bootstrap, "publication-it-reference");
+             KafkaConsumer<String, byte[]> ledger = KafkaClients.ledgerConsumer(bootstrap)) {
+            new TermPublisher(producer, ledger, Clock.systemUTC())
+                    .publishReference(corpus.layers(), corpus.companies());
+        }
+        KafkaStreams tagging = start(bootstrap, "publication-it-tagging", TaggingTopology::buildTopology);
+        KafkaStreams chain = start(bootstrap, "publication-it-chain", ChainStateTopology::buildTopology);
+        await().atMost(Duration.ofSeconds(90)).until(() -> tagging.state() == KafkaStreams.State.RUNNING
+                && chain.state() == KafkaStreams.State.RUNNING);
+
+        KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
+                ConsumerConfig.GROUP_ID_CONFIG, "publication-it-indexer",
+                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
+                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
+                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"),
+                new StringDeserializer(), new ByteArrayDeserializer());
+        KafkaProducer<byte[], byte[]> dlq = new KafkaProducer<>(Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap, ProducerConfig.ACKS_CONFIG, "all"),
+                new ByteArraySerializer(), new ByteArraySerializer());
+        indexer = new ReadIndexer(consumer, dlq, esClient, ReadsIndex.ALIAS);
+        indexerThread = new Thread(indexer, "publication-it-indexer");
+        indexerThread.start();
+
+        ingest = new SpringApplicationBuilder(IngestApplication.class).run(
+                "--server.port=0",
+                "--spring.application.name=chainfeed-ingest-publication-it",
+                "--spring.kafka.bootstrap-servers=" + bootstrap,
+                "--spring.elasticsearch.uris=" + es.httpUri(),
+                "--management.health.elasticsearch.enabled=false",
+                "--chainfeed.kafka.partitions=1",
+                "--chainfeed.ingest.editor-key-hashes=" + io.chainfeed.platform.auth.HashedKeys.hash(EDITOR_KEY));
+        return "http://127.0.0.1:" + ((WebServerApplicationContext) ingest).getWebServer().getPort();
+    }
+
+    @Test
+    void newReadsLeadTheFeedsVersionsCountFromOneAndAGlossaryPageRepublishesOnlyChangedSignalReads()
+            throws Exception {
+        String ingestUrl = startPipeline();
+        Instant today = Instant.now().truncatedTo(ChronoUnit.DAYS);
+        post(ingestUrl + "/ingest/v1/signals", MediaType.APPLICATION_JSON, signal("fresh-substrates",
+                "Substrate lead times stretch again", "Suppliers quote longer lead times for substrates.", today));
+        post(ingestUrl + "/ingest/v1/signals", MediaType.APPLICATION_JSON, signal("rdma-nics-allocated",
+                "RDMA network cards on allocation", "Vendors ration RDMA network cards for new clusters.", today));
+        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250))
+                .until(() -> read("signal:fresh-substrates") != null && read("signal:rdma-nics-allocated") != null);
+
+        // Observed ten days ago, posted now: first in both feeds, because feeds follow publication.
+        Instant tenDaysAgo = today.minus(Duration.ofDays(10));
+        Instant posted = Instant.now().truncatedTo(ChronoUnit.SECONDS);
+        post(ingestUrl + "/ingest/v1/signals", MediaType.APPLICATION_JSON, signal("late-hbm-report",
+                "HBM allocation was sold out in the autumn", "A late report on HBM allocation.", tenDaysAgo));
+        JsonNode feed = await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(250))
+                .until(() -> jsonFeed("all"), f -> f.path("items").size() > 0
+                        && "signal:late-hbm-report".equals(f.path("items").get(0).path("_chainfeed").path("readId").asText()));
+        JsonNode item = feed.path("items").get(0);
+        assertThat(Instant.parse(item.path("date_modified").asText())).as("when chainfeed published it")
+                .isAfterOrEqualTo(posted);
+        assertThat(item.path("_chainfeed").path("observedAt").asText()).isEqualTo(tenDaysAgo.toString());
+        assertThat(item.path("_chainfeed").path("version").asLong()).isEqualTo(1L);
+        assertThat(item.path("_chainfeed").path("previousVersion").isNull()).isTrue();
+
+        Feed atom = atomFeed("all");
+        Entry first = atom.getEntries().get(0);
+        assertThat(first.getId()).endsWith("signal:late-hbm-report");
+        assertThat(first.getUpdated().toInstant()).isAfterOrEqualTo(posted);
+        assertThat(extension(first, "observedAt")).isEqualTo(tenDaysAgo.toString());
+        assertThat(extension(first, "version")).isEqualTo("1");
+
+        Map<String, Object> lateRead = read("signal:late-hbm-report");
+        assertThat(lateRead).containsEntry("version", 1).containsEntry("previousVersion", null)
+                .containsEntry("observedAt", tenDaysAgo.toString());
+
+        // A glossary page only one signal mentions (RDMA): only that signal read gets a new version.
+        Map<String, List<Read>> before = signalReadsOnTheTopic();
+        assertThat(before.keySet()).containsExactlyInAnyOrder("signal:fresh-substrates",
+                "signal:rdma-nics-allocated", "signal:late-hbm-report");
+        assertThat(before.values()).allSatisfy(versions -> assertThat(versions).hasSize(1));
+        ResponseEntity<Map<String, Object>> page = post(ingestUrl + "/ingest/v1/pages", MediaType.TEXT_PLAIN,
+                rdmaPage());
+        assertThat(page.getStatusCode().is2xxSuccessful()).isTrue();
+
+        Map<String, List<Read>> after = await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250))
+                .until(this::signalReadsOnTheTopic, m -> m.get("signal:rdma-nics-allocated").size() == 2);
+        Read retagged = after.get("signal:rdma-nics-allocated").get(1);
+        assertThat(retagged.getSequence()).isEqualTo(2L);
+        assertThat(retagged.getTerms()).extracting(t -> t.getSlug()).contains("rdma");
+        // The re-tag of every kept signal ran in one punctuation and one transaction: the other reads would
+        // be on the topic by now had any been written.
+        assertThat(after.get("signal:fresh-substrates")).hasSize(1);
+        assertThat(after.get("signal:late-hbm-report")).hasSize(1);
+
+        Map<String, Object> v2 = await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(250))
+                .until(() -> read("signal:rdma-nics-allocated"), r -> r != null && Integer.valueOf(2).equals(r.get("version")));
+        assertThat(v2).containsEntry("previousVersion", 1);
+        // The feed searches the index, which shows a document once it is refreshed (about a second after a
+        // realtime GET does): wait for that state.
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(250)).untilAsserted(() -> {
+            List<String> ids = new ArrayList<>();
+            jsonFeed("all").path("items").forEach(i -> ids.add(i.path("_chainfeed").path("readId").asText()));
+            assertThat(ids.subList(0, 2)).as("the changed read and the page's term lead the feed")
+                    .containsExactlyInAnyOrder("signal:rdma-nics-allocated", "term:rdma");
+        });
+    }
+
+    /** Every signal read record on the reads topic so far, per read id, in log order (read_committed). */
+    private Map<String, List<Read>> signalReadsOnTheTopic() {
+        Map<String, List<Read>> out = new HashMap<>();
+        try (KafkaConsumer<String, byte[]> c = new KafkaConsumer<>(Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.getBrokersAsString(),
+                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
+                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false),
+                new StringDeserializer(), new ByteArrayDeserializer())) {
+            List<TopicPartition> partitions = c.partitionsFor(Topics.READS).stream()
+                    .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
+            c.assign(partitions);
+            c.seekToBeginning(partitions);
+            Map<TopicPartition, Long> end = c.endOffsets(partitions);
+            while (partitions.stream().anyMatch(p -> c.position(p) < end.get(p))) {
+                for (ConsumerRecord<String, byte[]> r : c.poll(Duration.ofMillis(200))) {
+                    if (r.key() != null && r.key().startsWith("signal:") && r.value() != null) {
+                        out.computeIfAbsent(r.key(), k -> new ArrayList<>()).add(READS.deserialize(r.topic(), r.value()));
+                    }
+                }
+            }
+        }
+        return out;
+    }
+
+    private static String signal(String id, String headline, String body, Instant observedAt) {
+        return """
+                {"id": "%s", "headline": "%s", "body": "%s", "layers": ["memory"], "direction": "tightening",
+                 "magnitude": 3, "observedAt": "%s",
+                 "source": {"name": "Example wire", "url": "https://example.com/news/%s"}}
+                """.formatted(id, headline, body, observedAt, id);
+    }
+
+    private ResponseEntity<Map<String, Object>> post(String url, MediaType type, String body) {
+        HttpHeaders headers = new HttpHeaders();
+        headers.setContentType(type);
+        headers.setBearerAuth(EDITOR_KEY);
+        ResponseEntity<Map<String, Object>> r = http.getRestTemplate().exchange(url, HttpMethod.POST,
+                new HttpEntity<>(body, headers), JSON);
+        assertThat(r.getStatusCode().is2xxSuccessful()).as("POST %s: %s", url, r.getBody()).isTrue();
+        return r;
+    }
+
+    private Map<String, Object> read(String id) {
+        ResponseEntity<Map<String, Object>> r = http.exchange("/api/v1/reads/" + id, HttpMethod.GET, null, JSON);
+        return r.getStatusCode() == HttpStatus.OK ? r.getBody() : null;
+    }
+
+    private JsonNode jsonFeed(String topic) throws Exception {
+        ResponseEntity<byte[]> r = http.getForEntity("/api/v1/feeds/json?topic=" + topic, byte[].class);
+        assertThat(r.getStatusCode()).isEqualTo(HttpStatus.OK);
+        assertThat(FeedChecks.jsonFeedErrors(r.getBody())).as("JSON Feed 1.1 schema").isEmpty();
+        return FeedChecks.readJson(r.getBody());
+    }
+
+    private Feed atomFeed(String topic) throws Exception {
+        ResponseEntity<byte[]> r = http.getForEntity("/api/v1/feeds/atom?topic=" + topic, byte[].class);
+        assertThat(r.getStatusCode()).isEqualTo(HttpStatus.OK);
+        assertThat(FeedChecks.atomErrors(r.getBody())).as("RFC 4287 grammar").isEmpty();
+        return FeedChecks.readAtom(r.getBody());
+    }
+
+    private static String extension(Entry e, String name) {
+        return e.getForeignMarkup().stream().filter(x -> x.getName().equals(name)).map(Element::getText)
+                .findFirst().orElse(null);
+    }
+
+    private static String rdmaPage() throws Exception {
+        try (InputStream in = PublicationOrderIT.class.getResourceAsStream("/pages/rdma.txt")) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+    }
+}
