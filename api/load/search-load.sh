@@ -5,14 +5,19 @@
 #   api/load/search-load.sh              # or: API_URL=... ES_URL=... DURATION=20s Q=memory api/load/search-load.sh
 #
 # For each target: a short warm-up, then DURATION of closed-loop load (CONNECTIONS connections over
-# THREADS threads; raise CONNECTIONS until requests/s stops growing to be sure it saturates). Prints
-# p50 / p99 / requests per second for both and the ratios. Only loopback targets are accepted.
+# THREADS threads; a request slower than TIMEOUT counts as an error; raise CONNECTIONS until requests/s
+# stops growing to be sure it saturates). Prints
+# p50 / p99 / requests per second for both, the ratios, the goal of issue 13 (API p99 <= 1.2 x
+# Elasticsearch p99 + 2 ms, API throughput >= 0.85 x Elasticsearch's) and Elasticsearch's open search
+# contexts (GET _nodes/stats/indices/search: open_contexts, which points in time and scrolls hold) before
+# the run, right after the API's burst and at the end. The last line is machine-readable:
+#   RESULT name=search-load api_p50_ms=.. api_p99_ms=.. api_rps=.. es_p50_ms=.. ... open_contexts_after_api=..
+# Only loopback targets are accepted.
 #
-# The Elasticsearch request is the body the API's ReadSearch.query builds for a one-word, lower-case
-# query (Q) with no filters: the same multi_match (fields, boosts, fuzziness), the exact-name boosts,
-# size, total hits, sort, highlight and the five facet aggregations. The API also opens a point in time
-# for the cursor before searching (and closes it asynchronously): that extra round trip is part of
-# what the API costs and is counted in its figures.
+# The Elasticsearch side sends load/search-body.json (the word Q in place of __Q__): the very body the
+# API's ReadSearch sends for the first page of a one-word query with no filters, which
+# SearchLoadBodyTest checks against the code. Before loading, the script also checks that both answer
+# with the same total and the same ids in the same order.
 set -euo pipefail
 
 API_URL=${API_URL:-http://127.0.0.1:8080}
@@ -23,38 +28,35 @@ DURATION=${DURATION:-20s}
 WARMUP=${WARMUP:-3s}
 THREADS=${THREADS:-2}
 CONNECTIONS=${CONNECTIONS:-16}
+TIMEOUT=${TIMEOUT:-10s}
+BODY_FILE=${BODY_FILE:-$(dirname "$0")/search-body.json}
 
 die() { echo "search-load: $*" >&2; exit 2; }
 command -v wrk >/dev/null || die "wrk is missing (Debian: apt-get install -y wrk)"
 command -v curl >/dev/null || die "curl is missing"
+command -v jq >/dev/null || die "jq is missing (Debian: apt-get install -y jq)"
 for u in "$API_URL" "$ES_URL"; do
   [[ $u =~ ^http://(127\.0\.0\.1|localhost)(:[0-9]+)?$ ]] || die "only http://127.0.0.1[:port] targets are allowed: $u"
 done
 [[ $Q =~ ^[a-z]+$ ]] || die "Q must be one lower-case word (the Elasticsearch body mirrors that case): $Q"
 [[ $DURATION =~ ^[0-9]{1,3}s$ ]] || die "DURATION must be seconds, at most 999s: $DURATION"
+[ -r "$BODY_FILE" ] || die "no request body at $BODY_FILE"
 
 curl -fsS "$API_URL/api/v1/search?q=$Q&size=10" -o /dev/null || die "the API does not answer at $API_URL"
 curl -fsS "$ES_URL/$INDEX/_count" -o /dev/null || die "Elasticsearch does not answer at $ES_URL (index $INDEX)"
 
-FIELDS='["title^4","aliases^4","summary^2","companies.name^2","layers.name^2","terms.title","sections.heading","sections.body"]'
-read -r -d '' ES_BODY <<JSON || true
-{"query":{"bool":{
-   "must":[{"multi_match":{"query":"$Q","fields":$FIELDS,"type":"best_fields","operator":"and","tie_breaker":0.3,
-            "fuzziness":"AUTO:5,8","prefix_length":1,"max_expansions":10}}],
-   "should":[{"term":{"title.exact":{"value":"$Q","boost":20.0}}},{"term":{"aliases.exact":{"value":"$Q","boost":15.0}}}]}},
- "size":10,"track_total_hits":true,
- "sort":[{"_score":{"order":"desc"}},{"id":{"order":"asc"}}],
- "highlight":{"encoder":"html","pre_tags":["<mark>"],"post_tags":["</mark>"],
-   "fields":{"sections.body":{"fragment_size":180,"number_of_fragments":3,"order":"score"},"summary":{"number_of_fragments":0}}},
- "aggregations":{"layer":{"terms":{"field":"layerRefs","size":50}},"company":{"terms":{"field":"companyRefs","size":50}},
-   "term":{"terms":{"field":"termRefs","size":50}},"kind":{"terms":{"field":"kind","size":10}},
-   "updated":{"date_histogram":{"field":"updatedAt","calendar_interval":"month","min_doc_count":1,"format":"yyyy-MM"}}}}
-JSON
-ES_BODY=$(tr -d '\n' <<<"$ES_BODY")
-api_total=$(curl -fsS "$API_URL/api/v1/search?q=$Q&size=10" | grep -o '"total":[0-9]*' | head -1 | cut -d: -f2)
-es_total=$(curl -fsS -H 'Content-Type: application/json' -d "$ES_BODY" "$ES_URL/$INDEX/_search" | grep -o '"total":{"value":[0-9]*' | head -1 | grep -o '[0-9]*$')
-echo "query '$Q': API total $api_total, Elasticsearch total $es_total"
+ES_BODY=$(sed "s/__Q__/$Q/g" "$BODY_FILE" | jq -c .)
+api_answer=$(curl -fsS "$API_URL/api/v1/search?q=$Q&size=10")
+es_answer=$(curl -fsS -H 'Content-Type: application/json' -d "$ES_BODY" "$ES_URL/$INDEX/_search")
+api_total=$(jq .total <<<"$api_answer")
+es_total=$(jq .hits.total.value <<<"$es_answer")
+api_ids=$(jq -c '[.results[].id]' <<<"$api_answer")
+es_ids=$(jq -c '[.hits.hits[]._source.id]' <<<"$es_answer")
+echo "query '$Q': API total $api_total, Elasticsearch total $es_total; first page $api_ids"
 [ "$api_total" = "$es_total" ] || die "the two answers differ in total hits: the body no longer mirrors the API's query"
+[ "$api_ids" = "$es_ids" ] || die "the two first pages differ ($es_ids from Elasticsearch): the body no longer mirrors the API's query"
+
+open_contexts() { curl -fsS "$ES_URL/_nodes/stats/indices/search" | jq '[.nodes[].indices.search.open_contexts] | add'; }
 
 lua=$(mktemp --suffix=.lua)
 trap 'rm -f "$lua"' EXIT
@@ -70,20 +72,35 @@ to_ms() { awk -v v="$1" 'BEGIN { n = v + 0; if (v ~ /us$/) n /= 1000; else if (v
 
 run() { # name url [lua]
   local name=$1 url=$2 script=${3:-} out
-  wrk -t"$THREADS" -c"$CONNECTIONS" -d"$WARMUP" ${script:+-s "$script"} "$url" >/dev/null
-  out=$(wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency ${script:+-s "$script"} "$url")
-  if grep -q 'Non-2xx' <<<"$out"; then echo "$out" >&2; die "$name: error responses under load"; fi
+  wrk -t"$THREADS" -c"$CONNECTIONS" -d"$WARMUP" --timeout "$TIMEOUT" ${script:+-s "$script"} "$url" >/dev/null
+  out=$(wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --timeout "$TIMEOUT" --latency ${script:+-s "$script"} "$url")
+  if grep -q 'Non-2xx\|Socket errors' <<<"$out"; then echo "$out" >&2; die "$name: errors under load"; fi
   local p50 p99 rps
   p50=$(to_ms "$(awk '$1 == "50%" { print $2 }' <<<"$out")")
   p99=$(to_ms "$(awk '$1 == "99%" { print $2 }' <<<"$out")")
   rps=$(awk '$1 == "Requests/sec:" { print $2 }' <<<"$out")
+  if ! awk -v r="$rps" 'BEGIN { exit !(r > 0) }'; then echo "$out" >&2; die "$name: no request completed"; fi
   printf '%-14s p50 %8s ms   p99 %8s ms   %9s req/s\n' "$name" "$p50" "$p99" "$rps"
   eval "${name}_p50=$p50 ${name}_p99=$p99 ${name}_rps=$rps"
 }
 
+echo "machine: $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg) at $(date -u +%FT%TZ)"
 echo "wrk: $THREADS threads, $CONNECTIONS connections, $DURATION per target (after $WARMUP warm-up)"
+contexts_before=$(open_contexts)
 run api "$API_URL/api/v1/search?q=$Q&size=10"
+contexts_after_api=$(open_contexts)
 run elasticsearch "$ES_URL/$INDEX/_search" "$lua"
+contexts_after=$(open_contexts)
+echo "open search contexts on Elasticsearch: $contexts_before before, $contexts_after_api after the API's burst, $contexts_after at the end"
 awk -v a50="$api_p50" -v a99="$api_p99" -v e50="$elasticsearch_p50" -v e99="$elasticsearch_p99" \
-    -v ar="$api_rps" -v er="$elasticsearch_rps" 'BEGIN {
-  printf "ratio api/es   p50 %8.2fx    p99 %8.2fx    throughput %.2fx\n", a50 / e50, a99 / e99, ar / er }'
+    -v ar="$api_rps" -v er="$elasticsearch_rps" -v c="$contexts_after_api" -v cb="$contexts_before" -v ce="$contexts_after" \
+    -v load="$(cut -d' ' -f1 /proc/loadavg)" 'BEGIN {
+  printf "ratio api/es   p50 %8.2fx    p99 %8.2fx    throughput %.2fx\n", a50 / e50, a99 / e99, ar / er
+  p99ok = a99 <= 1.2 * e99 + 2; rpsok = ar >= 0.85 * er; cok = c < 20
+  printf "goal           p99 %.2f <= %.2f ms: %s   throughput %.1f >= %.1f req/s: %s   open contexts %d < 20: %s\n",
+    a99, 1.2 * e99 + 2, p99ok ? "met" : "MISSED", ar, 0.85 * er, rpsok ? "met" : "MISSED", c, cok ? "met" : "MISSED"
+  printf "RESULT name=search-load api_p50_ms=%.2f api_p99_ms=%.2f api_rps=%.1f es_p50_ms=%.2f es_p99_ms=%.2f es_rps=%.1f" \
+    " p50_ratio=%.2f p99_ratio=%.2f throughput_ratio=%.2f open_contexts_before=%d open_contexts_after_api=%d" \
+    " open_contexts_after=%d load=%s goal=%s\n", a50, a99, ar, e50, e99, er, a50 / e50, a99 / e99, ar / er, cb, c, ce,
+    load, (p99ok && rpsok && cok) ? "met" : "missed"
+}'

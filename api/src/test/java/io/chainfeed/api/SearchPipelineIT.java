@@ -274,6 +274,14 @@ class SearchPipelineIT {
         List<String> snippets = (List<String>) hit.get("snippets");
         assertThat(snippets.get(0)).contains("<mark>");
         assertThat(hit.get("bestSection")).isNotNull();
+        // Tag evidence only when asked for (Elasticsearch leaves it out of the answer otherwise).
+        assertThat((List<Map<String, Object>>) hit.get("companies")).isNotEmpty()
+                .allSatisfy(c -> assertThat(c).doesNotContainKey("evidence"));
+        Map<String, Object> withEvidence = ((List<Map<String, Object>>) searchBody("q=" + enc("through-silicon vias")
+                + "&evidence=true").get("results")).get(0);
+        assertThat(withEvidence.get("id")).isEqualTo("term:hbm");
+        assertThat((List<Map<String, Object>>) withEvidence.get("companies"))
+                .allSatisfy(c -> assertThat((List<?>) c.get("evidence")).isNotEmpty());
         for (Map<String, Object> r : (List<Map<String, Object>>) searchBody("q=" + enc("memory OR network OR <b>")).get("results")) {
             for (String s : (List<String>) r.get("snippets")) {
                 assertThat(s.replace("<mark>", "").replace("</mark>", "")).doesNotContain("<", ">");
@@ -325,6 +333,12 @@ class SearchPipelineIT {
         String q = "q=" + enc("memory OR network OR chip OR power OR data");
         long total = ((Number) searchBody(q + "&size=50").get("total")).longValue();
         assertThat(total).isGreaterThan(20);
+        // A first page opens no search context on Elasticsearch (no point in time) ...
+        long before = openContexts();
+        for (int i = 0; i < 20; i++) {
+            assertThat(searchBody(q + "&size=7").get("nextCursor")).isNotNull();
+        }
+        assertThat(openContexts()).isLessThanOrEqualTo(before);
         List<String> seen = new java.util.ArrayList<>();
         String cursor = null;
         int pages = 0;
@@ -335,9 +349,16 @@ class SearchPipelineIT {
             results.forEach(r -> seen.add((String) r.get("id")));
             cursor = (String) page.get("nextCursor");
             pages++;
+            if (pages == 2 && cursor != null) {
+                // ... the second page opens the point in time the later pages run in ...
+                assertThat(openContexts()).isGreaterThan(before);
+            }
         } while (cursor != null && pages < 100);
+        assertThat(pages).isGreaterThan(3);
         assertThat(seen).doesNotHaveDuplicates();
         assertThat((long) seen.size()).isEqualTo(total);
+        // ... and the last page closes it (asynchronously).
+        await().atMost(Duration.ofSeconds(30)).until(() -> openContexts() <= before);
         assertThat(get("/api/v1/search?" + q + "&size=51").getStatusCode()).isEqualTo(HttpStatus.BAD_REQUEST);
         ResponseEntity<Map<String, Object>> bad = get("/api/v1/search?" + q + "&cursor=not-a-cursor");
         assertThat(bad.getStatusCode()).isEqualTo(HttpStatus.BAD_REQUEST);
@@ -615,6 +636,18 @@ class SearchPipelineIT {
         ResponseEntity<Map<String, Object>> tooLong = http.exchange("/api/v1/search?q=" + "a".repeat(1001),
                 HttpMethod.GET, null, JSON);
         assertThat(tooLong.getStatusCode()).isEqualTo(HttpStatus.BAD_REQUEST);
+    }
+
+    /** Search contexts open on the test's Elasticsearch (points in time and scrolls), over all nodes. */
+    private long openContexts() throws java.io.IOException {
+        org.elasticsearch.client.Response r = restClient.performRequest(
+                new org.elasticsearch.client.Request("GET", "/_nodes/stats/indices/search"));
+        long open = 0;
+        for (com.fasterxml.jackson.databind.JsonNode node : new com.fasterxml.jackson.databind.ObjectMapper()
+                .readTree(r.getEntity().getContent()).path("nodes")) {
+            open += node.path("indices").path("search").path("open_contexts").asLong();
+        }
+        return open;
     }
 
     private static String enc(String s) {

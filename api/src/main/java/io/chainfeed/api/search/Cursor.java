@@ -8,11 +8,12 @@ import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 
 /**
- * An opaque page cursor: the point in time the first page opened, the mode the first page settled on
- * (all words, or any word), the sort values of the last hit ({@code _score}, {@code id}) and a hash of the
- * query and filters it belongs to (so that a cursor cannot be replayed on another query).
+ * An opaque page cursor: the point in time the pages after the first run in (none in the first page's
+ * cursor: {@link ReadSearch} opens it when the second page is asked for), the mode the first page settled
+ * on (all words, or any word), the sort values of the last hit ({@code _score}, {@code id}) and a hash of
+ * the query and filters it belongs to (so that a cursor cannot be replayed on another query).
  *
- * @param pit       point-in-time id
+ * @param pit       point-in-time id, or null when none is open yet
  * @param all       all words required (else any)
  * @param score     last hit's score
  * @param id        last hit's id
@@ -23,19 +24,27 @@ record Cursor(String pit, boolean all, double score, String id, String queryHash
 
     String encode() {
         ObjectNode n = JSON.createObjectNode();
-        n.put("p", pit).put("m", all ? "all" : "any").put("s", score).put("i", id).put("h", queryHash);
+        if (pit != null) {
+            n.put("p", pit);
+        }
+        n.put("m", all ? "all" : "any").put("s", score).put("i", id).put("h", queryHash);
         return Base64.getUrlEncoder().withoutPadding().encodeToString(n.toString().getBytes(StandardCharsets.UTF_8));
     }
 
+    /**
+     * @param text an encoded cursor
+     * @return the cursor
+     * @throws BadRequestException ({@code invalid-cursor}) when the text is not a cursor this API issued
+     */
     static Cursor decode(String text) {
         try {
             JsonNode n = JSON.readTree(Base64.getUrlDecoder().decode(text));
-            if (!n.path("p").isTextual() || !n.path("s").isNumber() || !n.path("i").isTextual()
-                    || !n.path("h").isTextual()) {
+            if (!(n.path("p").isMissingNode() || n.path("p").isTextual()) || !n.path("s").isNumber()
+                    || !n.path("i").isTextual() || !n.path("h").isTextual()) {
                 throw new IllegalArgumentException("fields");
             }
-            return new Cursor(n.get("p").asText(), "all".equals(n.path("m").asText()), n.get("s").asDouble(),
-                    n.get("i").asText(), n.get("h").asText());
+            return new Cursor(n.has("p") ? n.get("p").asText() : null, "all".equals(n.path("m").asText()),
+                    n.get("s").asDouble(), n.get("i").asText(), n.get("h").asText());
         } catch (Exception e) {
             throw new BadRequestException("invalid-cursor", "cursor is not one this API issued");
         }

@@ -15,6 +15,7 @@ import co.elastic.clients.elasticsearch._types.query_dsl.Query;
 import co.elastic.clients.elasticsearch._types.query_dsl.TextQueryType;
 import co.elastic.clients.elasticsearch.core.GetResponse;
 import co.elastic.clients.elasticsearch.core.MgetResponse;
+import co.elastic.clients.elasticsearch.core.SearchRequest;
 import co.elastic.clients.elasticsearch.core.SearchResponse;
 import co.elastic.clients.elasticsearch.core.get.GetResult;
 import co.elastic.clients.elasticsearch.core.mget.MultiGetResponseItem;
@@ -53,8 +54,13 @@ import org.springframework.stereotype.Component;
  * the pieces first. A read whose title (boost 20) or
  * an alias (15) equals the whole text, or whose term the whole text names (20), is lifted above the rest.
  *
- * <p>Pages: sorted by score then id, in a point in time, continued with {@code search_after}: a cursor
- * never repeats or skips a read, even while the index changes. Facets count the filtered matches.
+ * <p>Pages: sorted by score then id (a total order: ids are unique), continued with {@code search_after}.
+ * The first page runs on the live index and opens nothing on Elasticsearch; the second page opens a point
+ * in time (kept {@value #KEEP_ALIVE} between pages, closed by the last page) and every later page runs in
+ * it, so from the second page on a cursor never repeats or skips a read, even while the index changes.
+ * Between the first and the second page a read whose score changed in the meantime (an edit, or new reads
+ * shifting the term statistics) can cross the boundary between those two pages. Facets count the filtered
+ * matches.
  * Highlights are HTML-escaped with {@code <mark>} tags, the best-scoring section fragment first.
  */
 @Component
@@ -66,6 +72,15 @@ public class ReadSearch {
     /** Most pieces (required and excluded) a query may have: a real limit, answered with a 400. */
     public static final int MAX_PIECES = 48;
     static final String KEEP_ALIVE = "2m";
+    /**
+     * Keys of a stored read that only filters and facets use (flat copies of the tags): left out of search
+     * answers, which show the tags themselves.
+     */
+    static final List<String> INDEX_ONLY = List.of("layerIds", "primaryLayerIds", "layerRefs", "companySymbols",
+            "primaryCompanySymbols", "companyRefs", "termSlugs", "termRefs");
+    private static final List<String> WITHOUT_EVIDENCE = java.util.stream.Stream.concat(INDEX_ONLY.stream(),
+            // Company evidence stays: the snippet of a read found through a company quotes it (Snippets).
+            java.util.stream.Stream.of("layers.evidence", "terms.evidence")).toList();
 
     private final ElasticsearchClient client;
     private final ElasticsearchAsyncClient asyncClient;
@@ -138,10 +153,25 @@ public class ReadSearch {
      * @throws IOException on a transport failure
      */
     public Page search(String text, Filters filters, int size, String cursor) throws IOException {
+        return search(text, filters, size, cursor, true);
+    }
+
+    /**
+     * @param text     the user's text (any characters)
+     * @param filters  filters
+     * @param size     page size, 1..50
+     * @param cursor   the previous page's {@code nextCursor}, or null for the first page
+     * @param evidence whether the matches' sources keep the tag evidence of {@code layers} and {@code terms}
+     *                 entries (about a third of a stored read); without it Elasticsearch leaves it out of
+     *                 the answer (company evidence is always kept: company snippets quote it)
+     * @return a page of matches; sources never hold the index-only keys of {@link #INDEX_ONLY}
+     * @throws IOException on a transport failure
+     */
+    public Page search(String text, Filters filters, int size, String cursor, boolean evidence) throws IOException {
         io.micrometer.core.instrument.Timer.Sample sample = io.micrometer.core.instrument.Timer.start();
         String outcome = "error";
         try {
-            Page page = searchUntimed(text, filters, size, cursor);
+            Page page = searchUntimed(text, filters, size, cursor, evidence);
             outcome = "ok";
             return page;
         } catch (io.chainfeed.api.web.BadRequestException | GoneException e) {
@@ -155,7 +185,8 @@ public class ReadSearch {
         }
     }
 
-    private Page searchUntimed(String text, Filters filters, int size, String cursor) throws IOException {
+    private Page searchUntimed(String text, Filters filters, int size, String cursor, boolean evidence)
+            throws IOException {
         QueryText parsed = QueryText.parse(text);
         if (parsed.groups().size() + parsed.excluded().size() > MAX_PIECES) {
             throw new io.chainfeed.api.web.BadRequestException("query-too-long",
@@ -171,13 +202,24 @@ public class ReadSearch {
                 throw new io.chainfeed.api.web.BadRequestException("invalid-cursor",
                         "the cursor belongs to another query or other filters");
             }
-            return run(parsed, text, filters, size, c.all(), c.pit(), c);
+            if (c.pit() != null) {
+                return run(parsed, text, filters, size, c.all(), c.pit(), c, evidence);
+            }
+            // The second page opens the point in time that it and the pages after it run in.
+            String pit = client.openPointInTime(o -> o.index(ReadsIndex.ALIAS).keepAlive(t -> t.time(KEEP_ALIVE))).id();
+            try {
+                return run(parsed, text, filters, size, c.all(), pit, c, evidence);
+            } catch (IOException | RuntimeException e) {
+                closeQuietly(pit);
+                throw e;
+            }
         }
-        String pit = client.openPointInTime(o -> o.index(ReadsIndex.ALIAS).keepAlive(t -> t.time(KEEP_ALIVE))).id();
-        Page page = run(parsed, text, filters, size, true, pit, null);
+        // The first page runs on the live index: no point in time, so a reader who never asks for a
+        // second page leaves no search context open on Elasticsearch.
+        Page page = run(parsed, text, filters, size, true, null, null, evidence);
         if (page.total() == 0 && parsed.size() > 1) {
             long first = page.tookMs();
-            Page any = run(parsed, text, filters, size, false, pit, null);
+            Page any = run(parsed, text, filters, size, false, null, null, evidence);
             page = new Page(any.total(), any.matches(), any.facets(), any.nextCursor(), any.mode(), first + any.tookMs());
         }
         return page;
@@ -351,35 +393,52 @@ public class ReadSearch {
         return Query.of(q -> q.multiMatch(m -> m.query(text).fields(FIELDS).type(TextQueryType.Phrase).boost(boost)));
     }
 
+    /**
+     * The search request of one page: the query, page size, exact total, sort by score then id, highlight
+     * and the five facet aggregations; in the point in time if one is given (else on the alias
+     * {@value ReadsIndex#ALIAS}), after the cursor's sort values if one is given; sources without the
+     * index-only keys, and without tag evidence unless {@code evidence}.
+     */
+    static SearchRequest request(Query query, int size, String pit, Cursor after, boolean evidence) {
+        List<String> excludes = evidence ? INDEX_ONLY : WITHOUT_EVIDENCE;
+        return SearchRequest.of(s -> {
+            if (pit != null) {
+                s.pit(p -> p.id(pit).keepAlive(t -> t.time(KEEP_ALIVE)));
+            } else {
+                s.index(ReadsIndex.ALIAS);
+            }
+            s.query(query)
+                    .source(src -> src.filter(f -> f.excludes(excludes)))
+                    .size(size)
+                    .trackTotalHits(t -> t.enabled(true))
+                    .sort(o -> o.score(sc -> sc.order(SortOrder.Desc)))
+                    .sort(o -> o.field(f -> f.field("id").order(SortOrder.Asc)))
+                    .highlight(h -> h.encoder(HighlighterEncoder.Html)
+                            .preTags("<mark>").postTags("</mark>")
+                            .fields("sections.body", f -> f.fragmentSize(180).numberOfFragments(3)
+                                    .order(HighlighterOrder.Score))
+                            .fields("summary", f -> f.numberOfFragments(0)));
+            if (after != null) {
+                s.searchAfter(FieldValue.of(after.score()), FieldValue.of(after.id()));
+            }
+            s.aggregations("layer", a -> a.terms(t -> t.field("layerRefs").size(50)))
+                    .aggregations("company", a -> a.terms(t -> t.field("companyRefs").size(50)))
+                    .aggregations("term", a -> a.terms(t -> t.field("termRefs").size(50)))
+                    .aggregations("kind", a -> a.terms(t -> t.field("kind").size(10)))
+                    .aggregations("updated", a -> a.dateHistogram(d -> d.field("updatedAt")
+                            .calendarInterval(CalendarInterval.Month).minDocCount(1).format("yyyy-MM")));
+            return s;
+        });
+    }
+
+    /** One page; {@code pit} null runs on the live index (the first page). */
     @SuppressWarnings({"rawtypes"})
-    private Page run(QueryText parsed, String text, Filters filters, int size, boolean all, String pit, Cursor after)
-            throws IOException {
+    private Page run(QueryText parsed, String text, Filters filters, int size, boolean all, String pit, Cursor after,
+            boolean evidence) throws IOException {
         Query query = query(parsed, text, filters, all);
         SearchResponse<Map> response;
         try {
-            response = client.search(s -> {
-                s.pit(p -> p.id(pit).keepAlive(t -> t.time(KEEP_ALIVE)))
-                        .query(query)
-                        .size(size)
-                        .trackTotalHits(t -> t.enabled(true))
-                        .sort(o -> o.score(sc -> sc.order(SortOrder.Desc)))
-                        .sort(o -> o.field(f -> f.field("id").order(SortOrder.Asc)))
-                        .highlight(h -> h.encoder(HighlighterEncoder.Html)
-                                .preTags("<mark>").postTags("</mark>")
-                                .fields("sections.body", f -> f.fragmentSize(180).numberOfFragments(3)
-                                        .order(HighlighterOrder.Score))
-                                .fields("summary", f -> f.numberOfFragments(0)));
-                if (after != null) {
-                    s.searchAfter(FieldValue.of(after.score()), FieldValue.of(after.id()));
-                }
-                s.aggregations("layer", a -> a.terms(t -> t.field("layerRefs").size(50)))
-                        .aggregations("company", a -> a.terms(t -> t.field("companyRefs").size(50)))
-                        .aggregations("term", a -> a.terms(t -> t.field("termRefs").size(50)))
-                        .aggregations("kind", a -> a.terms(t -> t.field("kind").size(10)))
-                        .aggregations("updated", a -> a.dateHistogram(d -> d.field("updatedAt")
-                                .calendarInterval(CalendarInterval.Month).minDocCount(1).format("yyyy-MM")));
-                return s;
-            }, Map.class);
+            response = client.search(request(query, size, pit, after, evidence), Map.class);
         } catch (ElasticsearchException e) {
             if (after != null && e.status() == 404) {
                 throw new GoneException("the cursor expired; search again from the first page");
@@ -395,12 +454,12 @@ public class ReadSearch {
             lastId = hit.sort().get(1).stringValue();
         }
         long total = response.hits().total() == null ? matches.size() : response.hits().total().value();
-        String nextPit = response.pitId() != null ? response.pitId() : pit;
+        String nextPit = pit == null ? null : response.pitId() != null ? response.pitId() : pit;
         String next = null;
         if (matches.size() == size && lastId != null) {
             next = new Cursor(nextPit, all, lastScore, lastId, hash(text, filters)).encode();
-        } else if (!(all && total == 0 && parsed.size() > 1)) {
-            // The last page closes the point in time; an empty first try keeps it for the fall-back.
+        } else if (nextPit != null) {
+            // The last page closes the point in time.
             closeQuietly(nextPit);
         }
         Map<String, List<FacetValue>> facets = new LinkedHashMap<>();

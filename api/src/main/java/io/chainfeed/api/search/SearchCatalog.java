@@ -15,11 +15,15 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.stereotype.Component;
 
 /**
- * What the reads index knows about names, refreshed from the index at most every {@link #TTL}: the
+ * What the reads index knows about names, refreshed from the index in the background once older than
+ * {@link #TTL} (searches never wait for a refresh, only for the first load): the
  * glossary terms (slug, title, aliases), the companies (symbol, name) and the chain layers (id, name)
  * that reads are tagged with. It feeds two things:
  *
@@ -28,13 +32,14 @@ import org.springframework.stereotype.Component;
  *       expansion, other spellings) is a synonym of the others; a query that contains one name also matches
  *       every other name, as a phrase. This is the query-time equivalent of a {@code synonym_graph} filter,
  *       kept in the API rather than in index settings because the names come from the reads themselves:
- *       a new or edited term changes the synonyms within {@link #TTL}, without closing the index to
+ *       a new or edited term changes the synonyms shortly after {@link #TTL}, without closing the index to
  *       update its analysis settings.</li>
  *   <li>The terms, read counts per company and layer, for autocomplete ({@link Suggester}).</li>
  * </ul>
  */
 @Component
 public class SearchCatalog {
+    private static final Logger LOG = LoggerFactory.getLogger(SearchCatalog.class);
     static final Duration TTL = Duration.ofSeconds(30);
     private static final int MAX_NAME_WORDS = 8;
 
@@ -63,7 +68,8 @@ public class SearchCatalog {
 
     private final ElasticsearchClient client;
     private final Clock clock;
-    private volatile Snapshot snapshot;
+    volatile Snapshot snapshot;
+    private final AtomicBoolean reloading = new AtomicBoolean();
 
     @Autowired
     SearchCatalog(ElasticsearchClient client) {
@@ -83,17 +89,40 @@ public class SearchCatalog {
         return c;
     }
 
+    /**
+     * The loaded state. Only the very first use (or the first after {@link #invalidate}) waits for a load;
+     * once older than {@link #TTL}, the state is still answered while one background thread reloads it,
+     * so that no search waits for the reload (two searches over the whole index) and searches arriving
+     * meanwhile do not queue behind it. A failed reload keeps the old state and is tried again on a
+     * later use.
+     */
     Snapshot current() throws IOException {
         Snapshot s = snapshot;
-        if (s != null && s.loadedAt().plus(TTL).isAfter(clock.instant())) {
+        if (s != null) {
+            if (!s.loadedAt().plus(TTL).isAfter(clock.instant()) && reloading.compareAndSet(false, true)) {
+                Thread reload = new Thread(this::reloadInBackground, "search-catalog-reload");
+                reload.setDaemon(true);
+                reload.start();
+            }
             return s;
         }
         synchronized (this) {
             s = snapshot;
-            if (s == null || !s.loadedAt().plus(TTL).isAfter(clock.instant())) {
+            if (s == null) {
                 snapshot = s = load();
             }
             return s;
+        }
+    }
+
+    private void reloadInBackground() {
+        try {
+            snapshot = load();
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("search catalogue reload failed; keeping the names loaded at {}", snapshot == null ? null
+                    : snapshot.loadedAt(), e);
+        } finally {
+            reloading.set(false);
         }
     }
 
@@ -142,7 +171,7 @@ public class SearchCatalog {
         return bar < 0 ? new String[] {ref, ref} : new String[] {ref.substring(0, bar), ref.substring(bar + 1)};
     }
 
-    private static Snapshot build(List<TermNames> terms, List<CompanyName> companies, List<LayerName> layers,
+    static Snapshot build(List<TermNames> terms, List<CompanyName> companies, List<LayerName> layers,
             Instant at) {
         Map<List<String>, TermNames> byName = new HashMap<>();
         for (TermNames t : terms) {

@@ -88,7 +88,7 @@ class SearchController {
             @RequestParam(defaultValue = "false") boolean evidence) throws IOException {
         ReadSearch.Filters filters = new ReadSearch.Filters(list(layer), companySymbols(list(company)), primary,
                 list(term), list(kind), instant("from", from), instant("to", to));
-        ReadSearch.Page page = search.search(q, filters, size, cursor);
+        ReadSearch.Page page = search.search(q, filters, size, cursor, evidence);
         QueryText parsed = QueryText.parse(q);
         List<Company> named = QueryWords.companies(parsed, companies);
         SearchCatalog.TermNames namedTerm = parsed.plain().isEmpty() ? null : catalog.termNamed(parsed.plain());
