@@ -1,8 +1,8 @@
 package io.chainfeed.api.web;
 
+import io.chainfeed.api.KafkaConnectionProperties;
 import io.chainfeed.platform.KafkaHealthIndicator;
 import java.time.Duration;
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -10,7 +10,7 @@ import org.springframework.context.annotation.Configuration;
 @Configuration(proxyBeanMethods = false)
 class HealthConfiguration {
     @Bean("kafka")
-    KafkaHealthIndicator kafkaHealthIndicator(@Value("${spring.kafka.bootstrap-servers}") String bootstrap) {
-        return new KafkaHealthIndicator(bootstrap, Duration.ofSeconds(3));
+    KafkaHealthIndicator kafkaHealthIndicator(KafkaConnectionProperties kafka) {
+        return new KafkaHealthIndicator(kafka.bootstrapServers(), Duration.ofSeconds(3));
     }
 }
