@@ -3,6 +3,7 @@ package io.chainfeed.api;
 import io.chainfeed.api.feed.FeedLinks;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;
 import java.time.Duration;
 import java.util.List;
@@ -20,11 +21,12 @@ import org.springframework.validation.annotation.Validated;
  * @param server         the embedded Jetty ({@code server.*})
  * @param feed           the SSE feed streams and their replays ({@code feed.*})
  * @param feeds          links and ids in Atom and JSON Feed documents ({@code feeds.*})
+ * @param pipeline       the consumer groups the pipeline health indicator watches ({@code pipeline.*})
  */
 @ConfigurationProperties("chainfeed.api")
 @Validated
 public record ApiProperties(@DefaultValue List<String> adminKeyHashes, @Valid @DefaultValue Server server,
-        @Valid @DefaultValue Feed feed, @Valid @DefaultValue Feeds feeds) {
+        @Valid @DefaultValue Feed feed, @Valid @DefaultValue Feeds feeds, @Valid @DefaultValue Pipeline pipeline) {
 
     /**
      * @param acceptQueue listen backlog of each connector: connections the kernel accepted and Jetty has
@@ -61,5 +63,17 @@ public record ApiProperties(@DefaultValue List<String> adminKeyHashes, @Valid @D
         public Feeds {
             baseUrl = baseUrl == null ? "" : baseUrl;
         }
+    }
+
+    /**
+     * @param taggingGroup  consumer group of the streams service's tagging topology
+     * @param chainGroup    consumer group of its chain-state topology
+     * @param indexerGroup  consumer group of its indexer
+     * @param stallAfter    how long a backlog may sit without progress before health reports it
+     */
+    public record Pipeline(@DefaultValue("chainfeed-tagging") @NotBlank String taggingGroup,
+            @DefaultValue("chainfeed-chain") @NotBlank String chainGroup,
+            @DefaultValue("chainfeed-indexer") @NotBlank String indexerGroup,
+            @DefaultValue("60s") @NotNull Duration stallAfter) {
     }
 }

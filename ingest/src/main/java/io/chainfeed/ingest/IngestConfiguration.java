@@ -105,8 +105,9 @@ class IngestConfiguration {
             }
             long start = System.nanoTime();
             IngestService.CorpusResult r = service.loadCorpus(corpus);
-            log.info("corpus loaded in {} ms: {} reference records and {} of {} terms published (others unchanged)",
-                    (System.nanoTime() - start) / 1_000_000, r.referenceRecords(), r.published(), r.terms().size());
+            log.info("corpus loaded in {} ms: {} reference records and {} of {} terms published, {} changed by users"
+                    + " kept, the others unchanged", (System.nanoTime() - start) / 1_000_000, r.referenceRecords(),
+                    r.published(), r.terms().size(), r.kept());
         };
     }
 }

@@ -87,10 +87,16 @@ public final class IngestService {
         public long published() {
             return terms.stream().filter(r -> r.outcome() == TermPublisher.Outcome.PUBLISHED).count();
         }
+
+        /** @return how many terms kept a user's change the corpus does not override */
+        public long kept() {
+            return terms.stream().filter(r -> r.outcome() == TermPublisher.Outcome.KEPT).count();
+        }
     }
 
     /**
-     * Publishes a corpus: layers and companies first (so tagging knows them), then every term.
+     * Publishes a corpus: layers and companies first (so tagging knows them), then every term, without
+     * reverting a term a user changed ({@link io.chainfeed.ingest.publish.TermPublisher#publishCorpus}).
      *
      * @param corpus a loaded corpus
      * @return counts of what was written
@@ -101,6 +107,6 @@ public final class IngestService {
             throw new IllegalStateException("this service has no publisher");
         }
         int ref = publisher.publishReference(corpus.layers(), corpus.companies());
-        return new CorpusResult(ref, publisher.publishAll(corpus.terms()));
+        return new CorpusResult(ref, publisher.publishCorpus(corpus.terms()));
     }
 }

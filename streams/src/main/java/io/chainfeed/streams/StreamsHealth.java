@@ -2,20 +2,28 @@ package io.chainfeed.streams;
 
 import io.chainfeed.streams.index.ReadIndexer;
 import org.apache.kafka.streams.KafkaStreams;
+import io.chainfeed.platform.KafkaProbe;
+import java.time.Duration;
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.actuate.health.Health;
 import org.springframework.boot.actuate.health.HealthIndicator;
 import org.springframework.stereotype.Component;
 
 /**
- * Health of the Kafka side: UP while the tagging and chain-state topologies are RUNNING (or
- * rebalancing) and the indexer's last bulk succeeded. Elasticsearch has its own indicator from Spring Boot.
+ * Health of the Kafka side: UP only while both the tagging and the chain-state topologies are
+ * RUNNING, the broker answers (a cluster description within {@value #PROBE_MILLIS} ms) and the
+ * indexer's last bulk succeeded; DOWN otherwise (a rebalance, a dead stream thread, an unreachable
+ * broker), with the reason in the details. Elasticsearch has its own indicator from Spring Boot.
  */
 @Component("kafka")
 class StreamsHealth implements HealthIndicator {
+    static final int PROBE_MILLIS = 2000;
     private final StreamsRunner runner;
+    private final String bootstrapServers;
 
-    StreamsHealth(StreamsRunner runner) {
+    StreamsHealth(StreamsRunner runner, @Value("${spring.kafka.bootstrap-servers}") String bootstrapServers) {
         this.runner = runner;
+        this.bootstrapServers = bootstrapServers;
     }
 
     @Override
@@ -23,17 +31,23 @@ class StreamsHealth implements HealthIndicator {
         KafkaStreams.State state = runner.streamsState();
         ReadIndexer indexer = runner.indexer();
         KafkaStreams.State chainState = runner.chainStreamsState();
-        boolean streamsOk = up(state) && up(chainState);
+        boolean streamsOk = state == KafkaStreams.State.RUNNING && chainState == KafkaStreams.State.RUNNING;
         boolean indexerOk = indexer != null && indexer.healthy();
-        Health.Builder b = streamsOk && indexerOk ? Health.up() : Health.down();
+        String broker;
+        boolean brokerOk;
+        try {
+            broker = "reachable: " + KafkaProbe.describe(bootstrapServers, Duration.ofMillis(PROBE_MILLIS));
+            brokerOk = true;
+        } catch (RuntimeException e) {
+            broker = e.getMessage();
+            brokerOk = false;
+        }
+        Health.Builder b = streamsOk && indexerOk && brokerOk ? Health.up() : Health.down();
         return b.withDetail("streamsState", String.valueOf(state))
                 .withDetail("chainStreamsState", String.valueOf(chainState))
+                .withDetail("broker", broker)
                 .withDetail("indexerHealthy", indexerOk)
                 .withDetail("readsIndexed", indexer == null ? 0 : indexer.indexedCount())
                 .build();
-    }
-
-    private static boolean up(KafkaStreams.State state) {
-        return state == KafkaStreams.State.RUNNING || state == KafkaStreams.State.REBALANCING;
     }
 }

@@ -58,6 +58,7 @@ public final class ElasticsearchNode extends LocalNode {
     private final Duration startTimeout;
     private final List<Path> plugins;
     private final List<String> extraJavaOpts;
+    private final boolean keepData;
 
     private int httpPort;
     private int transportPort;
@@ -73,13 +74,15 @@ public final class ElasticsearchNode extends LocalNode {
         this.startTimeout = b.startTimeout;
         this.plugins = List.copyOf(b.plugins);
         this.extraJavaOpts = List.copyOf(b.extraJavaOpts);
+        this.keepData = b.keepData;
     }
 
     /**
      * Starts building a node.
      *
      * @param esHome the unpacked distribution, e.g. {@code infra/devstack/target/elasticsearch/elasticsearch-8.19.21}
-     * @param runDir where data, logs, tmp and the config copy go; wiped at each start
+     * @param runDir where data, logs, tmp and the config copy go; data is wiped at each start unless
+     *               {@link Builder#keepData}, logs are kept (Elasticsearch rolls them itself)
      */
     public static Builder builder(Path esHome, Path runDir) {
         return new Builder(esHome, runDir);
@@ -211,10 +214,10 @@ public final class ElasticsearchNode extends LocalNode {
 
     private void prepareRunDir() throws IOException {
         Files.createDirectories(runDir);
-        for (String sub : List.of("data", "logs", "tmp", "config")) {
+        List<String> wiped = keepData ? List.of("tmp", "config") : List.of("data", "tmp", "config");
+        for (String sub : wiped) {
             Processes.deleteTree(runDir.resolve(sub));
         }
-        Files.deleteIfExists(runDir.resolve(OUTPUT_FILE));
         for (String sub : List.of("data", "logs", "tmp")) {
             Files.createDirectories(runDir.resolve(sub));
         }
@@ -355,6 +358,7 @@ public final class ElasticsearchNode extends LocalNode {
         private final List<Path> plugins = new ArrayList<>();
         private boolean shutdownHook = true;
         private final List<String> extraJavaOpts = new ArrayList<>();
+        private boolean keepData;
 
         private Builder(Path esHome, Path runDir) {
             this.esHome = Objects.requireNonNull(esHome, "esHome");
@@ -421,6 +425,12 @@ public final class ElasticsearchNode extends LocalNode {
          */
         public Builder shutdownHook(boolean enabled) {
             this.shutdownHook = enabled;
+            return this;
+        }
+
+        /** Keep the data dir of an earlier run instead of wiping it (default false: an empty node). */
+        public Builder keepData(boolean keep) {
+            this.keepData = keep;
             return this;
         }
 

@@ -124,7 +124,8 @@ public final class KafkaNode extends LocalNode {
         if (!keepData) {
             Processes.deleteTree(data);
         }
-        Processes.deleteTree(logs);
+        // The broker's logs roll (log4j RollingFileAppender) and survive restarts; only the data is wiped
+        // for a fresh broker.
         Files.createDirectories(logs);
         Path serverProperties = runDir.resolve(SERVER_PROPERTIES);
         Files.writeString(serverProperties,
@@ -197,14 +198,19 @@ public final class KafkaNode extends LocalNode {
         return out.toString();
     }
 
-    /** A log4j 1 configuration (reload4j) writing to one file; without it the broker logs nothing. */
+    /**
+     * A log4j 1 configuration (reload4j) writing to one file that rolls at 10 MB, keeping 5 old files
+     * ({@code server.log.1} .. {@code .5}); without it the broker logs nothing.
+     */
     static String log4jProperties(Path logFile) {
         return """
                 # written by io.chainfeed.devstack.KafkaNode at each start
                 log4j.rootLogger=INFO, file
-                log4j.appender.file=org.apache.log4j.FileAppender
+                log4j.appender.file=org.apache.log4j.RollingFileAppender
                 log4j.appender.file.File=%s
                 log4j.appender.file.Append=true
+                log4j.appender.file.MaxFileSize=10MB
+                log4j.appender.file.MaxBackupIndex=5
                 log4j.appender.file.layout=org.apache.log4j.PatternLayout
                 log4j.appender.file.layout.ConversionPattern=[%%d] %%p %%m (%%c)%%n
                 log4j.logger.kafka.request.logger=WARN

@@ -107,16 +107,18 @@ public abstract class LocalNode implements AutoCloseable {
     }
 
     /**
-     * Starts the child in the run dir with stdout and stderr in one file and without the caller's
+     * Starts the child in the run dir with stdout and stderr appended to one file (earlier runs' output
+     * kept) and without the caller's
      * {@code JAVA_TOOL_OPTIONS}, then {@link #track tracks} it.
      *
      * @param pb     the command and environment
-     * @param output the file that gets the child's output
+     * @param output the file the child's output is appended to
      * @return the started child
      * @throws IOException when the process cannot be launched or its pid file not written
      */
     protected final Process startTracked(ProcessBuilder pb, Path output) throws IOException {
-        pb.directory(runDir.toFile()).redirectErrorStream(true).redirectOutput(output.toFile());
+        pb.directory(runDir.toFile()).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(output.toFile()));
         pb.environment().remove("JAVA_TOOL_OPTIONS");
         return track(pb.start());
     }

@@ -10,14 +10,32 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import java.time.Instant;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** One Spring Boot fat jar run as a child JVM by {@link Stack}, with its health check and its log file. */
+/**
+ * One Spring Boot fat jar run as a child JVM by {@link Stack}, with its health check, its logs and its
+ * supervision: when the JVM exits without being asked to, it is started again after the backoff of a
+ * {@link RestartPolicy}, until the policy calls it a crash loop (then it stays down, and says so).
+ *
+ * <p>Logs: the service's own log goes to {@code <logs>/<name>.log} through Spring Boot's rolling file
+ * appender (10 MB a file, at most 50 MB with the rolled ones, console logging off); what the JVM prints
+ * outside logback (a crash, an out-of-memory) is appended to {@code <logs>/<name>.out}.
+ */
 final class ServiceProcess implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ServiceProcess.class);
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
+    /** Size of one service log file before it rolls. */
+    static final String LOG_FILE_SIZE = "10MB";
+    /** Upper bound of a service's log files together (the current one and the rolled ones). */
+    static final String LOG_TOTAL_SIZE = "50MB";
 
     private final String name;
     private final Path jar;
@@ -25,21 +43,46 @@ final class ServiceProcess implements AutoCloseable {
     private final List<String> appArgs;
     private final int port;
     private final Path logFile;
+    private final Path outFile;
     private final Path pidFile;
+    private final RestartPolicy policy;
+    private final RestartPolicy.Tracker crashes;
+    private final ScheduledExecutorService supervisor;
     private volatile Process process;
-    private volatile boolean stopping;
-    private boolean reportedHealthy;
-    private long startedAt;
+    /** Set once by {@link #close()}: the service is never started again. */
+    private volatile boolean closed;
+    private volatile boolean reportedHealthy;
+    private volatile long startedAt;
+    private final AtomicInteger restarts = new AtomicInteger();
+    private volatile boolean gaveUp;
 
     ServiceProcess(String name, Path jar, List<String> jvmOptions, List<String> appArgs, int port, Path logFile,
             Path pidFile) {
+        this(name, jar, jvmOptions, appArgs, port, logFile, pidFile, RestartPolicy.DEFAULT);
+    }
+
+    /**
+     * @param logFile the service's log file ({@code <name>.log}); the JVM's own output goes next to it,
+     *                as {@code <name>.out}
+     * @param policy  when to restart it after an unexpected exit
+     */
+    ServiceProcess(String name, Path jar, List<String> jvmOptions, List<String> appArgs, int port, Path logFile,
+            Path pidFile, RestartPolicy policy) {
         this.name = name;
         this.jar = jar.toAbsolutePath().normalize();
         this.jvmOptions = List.copyOf(jvmOptions);
         this.appArgs = List.copyOf(appArgs);
         this.port = port;
-        this.logFile = logFile;
+        this.logFile = logFile.toAbsolutePath().normalize();
+        this.outFile = this.logFile.resolveSibling(name + ".out");
         this.pidFile = pidFile;
+        this.policy = policy;
+        this.crashes = policy.tracker();
+        this.supervisor = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, name + "-supervisor");
+            t.setDaemon(true);
+            return t;
+        });
     }
 
     /** Stops processes of an earlier run of this jar for this run dir. */
@@ -57,26 +100,127 @@ final class ServiceProcess implements AutoCloseable {
         command.add("-jar");
         command.add(jar.toString());
         command.addAll(appArgs);
+        // Spring Boot's rolling file appender (SizeAndTimeBasedRollingPolicy): bounded in size and count.
+        command.add("--logging.file.name=" + logFile);
+        command.add("--logging.logback.rollingpolicy.max-file-size=" + LOG_FILE_SIZE);
+        command.add("--logging.logback.rollingpolicy.total-size-cap=" + LOG_TOTAL_SIZE);
+        command.add("--logging.logback.rollingpolicy.max-history=7");
+        command.add("--logging.threshold.console=OFF");
         return command;
     }
 
     synchronized void start() throws IOException {
+        if (closed) {
+            throw new IllegalStateException(name + " is stopped");
+        }
         Files.createDirectories(logFile.getParent());
         ProcessBuilder pb = new ProcessBuilder(command())
                 .redirectErrorStream(true)
-                .redirectOutput(logFile.toFile());
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(outFile.toFile()));
         pb.environment().remove("JAVA_TOOL_OPTIONS");
         LOG.info("starting {} on port {} (log {})", name, port, logFile);
         startedAt = System.nanoTime();
-        process = pb.start();
-        Processes.writePidFile(pidFile, process.pid());
-        Process started = process;
-        started.onExit().thenAccept(p -> {
-            if (!stopping) {
-                LOG.error("{} exited unexpectedly with code {}; see {}{}", name, p.exitValue(), logFile,
-                        Processes.tails(40, logFile));
+        reportedHealthy = false;
+        Process started = pb.start();
+        process = started;
+        Processes.writePidFile(pidFile, started.pid());
+        started.onExit().thenAccept(this::exited);
+    }
+
+    /** Called when a child JVM has exited: unless it was asked to, schedules a restart or gives up. */
+    private synchronized void exited(Process p) {
+        if (closed || process != p) {
+            return; // asked to stop, or an operator's restart already replaced it
+        }
+        Instant at = Instant.now();
+        Optional<Duration> wait = crashes.onCrash(at);
+        String tail = Processes.tails(20, logFile, outFile);
+        if (wait.isEmpty()) {
+            gaveUp = true;
+            LOG.error("{} exited unexpectedly with code {}: {} crashes inside {} s, a crash loop; NOT restarting it"
+                    + " (see {}; restart it by hand with ./chainfeed restart {}){}", name, p.exitValue(),
+                    crashes.recentCrashes(), policy.window().toSeconds(), logFile, name, tail);
+            return;
+        }
+        LOG.error("{} exited unexpectedly with code {}; restarting it in {} ms (crash {} in the last {} s; see {}){}",
+                name, p.exitValue(), wait.get().toMillis(), crashes.recentCrashes(),
+                policy.window().toSeconds(), logFile, tail);
+        long downSince = System.nanoTime();
+        supervisor.schedule(() -> restartAfterCrash(p, downSince), wait.get().toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    private void restartAfterCrash(Process crashed, long downSince) {
+        synchronized (this) {
+            if (closed || process != crashed) {
+                return;
             }
-        });
+            try {
+                start();
+                restarts.incrementAndGet();
+            } catch (IOException | RuntimeException e) {
+                LOG.error("could not restart {}: {}", name, e.toString());
+                return;
+            }
+        }
+        try {
+            if (awaitHealthy(Duration.ofSeconds(180), false)) {
+                LOG.info("{} restarted by the supervisor: healthy again {} ms after it exited", name,
+                        (System.nanoTime() - downSince) / 1_000_000);
+            } else {
+                LOG.warn("{} restarted but not healthy after 180 s; see {}", name, logFile);
+            }
+        } catch (IllegalStateException e) {
+            // it died again while starting: exited() has already taken it from there
+            LOG.debug("{} died while restarting", name, e);
+        }
+    }
+
+    /**
+     * An operator's restart: stops the JVM (SIGTERM, a grace period, SIGKILL), starts it again and waits
+     * until it is healthy. Clears the crash history, so a service given up as a crash loop can be brought
+     * back this way.
+     *
+     * @param timeout how long the new JVM may take to be healthy
+     * @return how long the restart took, from the stop to healthy
+     * @throws IllegalStateException when the service is closed, dies while starting or is not healthy in time
+     * @throws IOException when the JVM cannot be launched
+     */
+    Duration restart(Duration timeout) throws IOException {
+        long t0 = System.nanoTime();
+        synchronized (this) {
+            if (closed) {
+                throw new IllegalStateException(name + " is stopped");
+            }
+            Process old = process;
+            process = null; // exited() ignores the old process from now on
+            if (old != null) {
+                Processes.stopTree(old, Duration.ofSeconds(30));
+            }
+            crashes.reset();
+            gaveUp = false;
+            LOG.info("restarting {} on request", name);
+            start();
+        }
+        awaitHealthy(timeout, true);
+        Duration took = Duration.ofNanos(System.nanoTime() - t0);
+        LOG.info("{} restarted on request in {} ms", name, took.toMillis());
+        return took;
+    }
+
+    /** How many times the supervisor has restarted the service after an unexpected exit. */
+    int restarts() {
+        return restarts.get();
+    }
+
+    /** Whether the supervisor gave up on the service (a crash loop). */
+    boolean gaveUp() {
+        return gaveUp;
+    }
+
+    /** Whether the JVM is running. */
+    boolean isRunning() {
+        Process p = process;
+        return p != null && p.isAlive();
     }
 
     /**
@@ -95,7 +239,7 @@ final class ServiceProcess implements AutoCloseable {
             Process p = process;
             if (p == null || !p.isAlive()) {
                 throw new IllegalStateException(name + " exited" + (p == null ? "" : " with code " + p.exitValue())
-                        + " before it was healthy" + Processes.tails(40, logFile));
+                        + " before it was healthy" + Processes.tails(40, logFile, outFile));
             }
             try {
                 HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(health).timeout(Duration.ofSeconds(3))
@@ -120,7 +264,7 @@ final class ServiceProcess implements AutoCloseable {
                     return false;
                 }
                 throw new IllegalStateException(name + " not healthy on " + health + " after " + timeout.toSeconds()
-                        + " s (last: " + last + ")" + Processes.tails(40, logFile));
+                        + " s (last: " + last + ")" + Processes.tails(40, logFile, outFile));
             }
             Processes.sleep(Duration.ofMillis(500));
         }
@@ -140,14 +284,15 @@ final class ServiceProcess implements AutoCloseable {
         return p == null ? null : p.toHandle();
     }
 
-    /** SIGTERM (Spring's graceful shutdown), a wait, then SIGKILL. Idempotent. */
+    /** SIGTERM (Spring's graceful shutdown), a wait, then SIGKILL; no restart afterwards. Idempotent. */
     @Override
     public synchronized void close() {
+        closed = true;
+        supervisor.shutdownNow();
         Process p = process;
         if (p == null) {
             return;
         }
-        stopping = true;
         long t0 = System.nanoTime();
         Processes.stopTree(p, Duration.ofSeconds(30));
         process = null;

@@ -45,9 +45,12 @@ import picocli.CommandLine.Option;
  * java -jar infra/devstack/target/chainfeed-devstack-0.1.0-SNAPSHOT-launcher.jar [--no-services] [--help]
  * </pre>
  * (equivalently {@code java -cp 'infra/devstack/target/chainfeed-devstack-0.1.0-SNAPSHOT-launcher.jar:infra/devstack/target/infra-lib/*'
- * io.chainfeed.devstack.Stack}). Run-dir layout: {@code kafka/}, {@code elasticsearch/}, {@code logs/<service>.log},
- * {@code pids/}, {@code streams-state/<service>/}; it is reused across runs, and processes left by a killed
- * earlier run are stopped first.
+ * io.chainfeed.devstack.Stack}). Run-dir layout: {@code kafka/}, {@code elasticsearch/}, {@code logs/<service>.log}
+ * (rolling) and {@code logs/<service>.out}, {@code pids/}, {@code streams-state/<service>/}, {@code admin-key},
+ * {@code webhook-master.key}, {@code control.sock}. The data in it (Kafka logs, Elasticsearch data, streams
+ * state, keys) is kept across runs unless {@code --fresh}; processes left by a killed earlier run are stopped
+ * first. Services that exit unexpectedly are restarted ({@link RestartPolicy}); {@link StackControl} takes
+ * requests to restart one.
  */
 @Command(name = "chainfeed-stack", mixinStandardHelpOptions = true, sortOptions = false,
         description = "Runs Kafka, Elasticsearch and the chainfeed services on this machine.")
@@ -91,6 +94,10 @@ public final class Stack implements Callable<Integer>, AutoCloseable {
     @Option(names = "--streams-port", description = "streams HTTP (actuator) port (default: ${DEFAULT-VALUE}).")
     int streamsPort = 8082;
 
+    @Option(names = "--fresh", description = "Start empty: delete the Kafka logs, Elasticsearch data, streams state,"
+            + " admin key and webhook master key an earlier run kept in the run dir (logs are kept).")
+    boolean fresh;
+
     @Option(names = "--no-services", description = "Start only Kafka and Elasticsearch (and set up topics and index).")
     boolean noServices;
 
@@ -133,6 +140,10 @@ public final class Stack implements Callable<Integer>, AutoCloseable {
             + " this many seconds (default: ${DEFAULT-VALUE}).")
     int staggerSeconds = 20;
 
+    @Option(names = "--start-timeout-seconds", description = "How long Kafka and Elasticsearch may each take to"
+            + " start (default: ${DEFAULT-VALUE}).")
+    int startTimeoutSeconds = 180;
+
     @Option(names = "--health-timeout-seconds", description = "How long each service may take to be healthy"
             + " (default: ${DEFAULT-VALUE}).")
     int healthTimeoutSeconds = 180;
@@ -146,6 +157,7 @@ public final class Stack implements Callable<Integer>, AutoCloseable {
     private URI esUri;
     private String adminKeyHash;
     private DemoPartnerSite demo;
+    private StackControl control;
     private Thread hook;
     private final PrintStream console;
 
@@ -214,15 +226,20 @@ public final class Stack implements Callable<Integer>, AutoCloseable {
         try {
             Files.createDirectories(run);
             stopStaleProcesses(run, specs);
+            if (fresh) {
+                wipe(run);
+            }
             checkPorts();
             startInfrastructure(run, project);
             setUpTopicsAndIndex();
             if (!noServices) {
-                adminKeyHash = HashedKeys.hash(AdminKey.renew(run));
+                adminKeyHash = HashedKeys.hash(AdminKey.readOrCreate(run));
                 startServices(run, specs);
                 if (!noDemo) {
                     startDemo(run);
                 }
+                control = StackControl.listen(run, this);
+                register(control);
             }
         } catch (IOException | RuntimeException | Error e) {
             close();
@@ -230,6 +247,17 @@ public final class Stack implements Callable<Integer>, AutoCloseable {
         }
         printBanner(run, Duration.ofNanos(System.nanoTime() - t0));
         return this;
+    }
+
+    /** What {@code --fresh} deletes: everything a run keeps for the next one, except the logs. */
+    private void wipe(Path run) throws IOException {
+        LOG.info("--fresh: deleting the data kept in {}", run);
+        Processes.deleteTree(run.resolve("kafka").resolve("data"));
+        Processes.deleteTree(run.resolve("elasticsearch").resolve("data"));
+        Processes.deleteTree(run.resolve("streams-state"));
+        Files.deleteIfExists(run.resolve(AdminKey.FILE));
+        Files.deleteIfExists(run.resolve("webhook-master.key"));
+        Files.deleteIfExists(run.resolve(DEMO_KEY_FILE));
     }
 
     record ServiceSpec(String name, Path jar, int port, List<String> extraArgs) {
@@ -298,7 +326,7 @@ public final class Stack implements Callable<Integer>, AutoCloseable {
             KafkaNode node = KafkaNode.builder(kafkaLib != null ? kafkaLib : project.resolve("infra/devstack/target/kafka-lib"),
                             run.resolve("kafka"))
                     .port(kafkaPort).controllerPort(kafkaControllerPort).heap(kafkaHeap).numPartitions(partitions)
-                    .shutdownHook(false).build();
+                    .keepData(true).startTimeout(Duration.ofSeconds(startTimeoutSeconds)).shutdownHook(false).build();
             register(node);
             kafka = node;
             kafkaStart = CompletableFuture.supplyAsync(() -> startUnchecked(node::start));
@@ -307,7 +335,8 @@ public final class Stack implements Callable<Integer>, AutoCloseable {
             Path home = esHome != null ? esHome
                     : project.resolve("infra/devstack/target/elasticsearch/elasticsearch-" + BUILD.getProperty("elasticsearch.version"));
             ElasticsearchNode node = ElasticsearchNode.builder(home, run.resolve("elasticsearch"))
-                    .httpPort(esPort).transportPort(esTransportPort).heap(esHeap).shutdownHook(false).build();
+                    .httpPort(esPort).transportPort(esTransportPort).heap(esHeap).keepData(true)
+                    .startTimeout(Duration.ofSeconds(startTimeoutSeconds)).shutdownHook(false).build();
             register(node);
             elasticsearch = node;
             esStart = CompletableFuture.supplyAsync(() -> startUnchecked(node::start));
@@ -346,7 +375,7 @@ public final class Stack implements Callable<Integer>, AutoCloseable {
     }
 
     private void startServices(Path run, Map<String, ServiceSpec> specs) throws IOException {
-        Processes.deleteTree(run.resolve("streams-state"));
+        // streams-state is kept: a restarted Kafka Streams instance resumes from its local stores.
         List<ServiceProcess> launched = new ArrayList<>();
         for (ServiceSpec spec : specs.values()) {
             ServiceProcess service = new ServiceProcess(spec.name(), spec.jar(),
@@ -399,8 +428,8 @@ public final class Stack implements Callable<Integer>, AutoCloseable {
         URI api = URI.create("http://localhost:" + apiPort);
         String token;
         try {
-            token = new AdminKeysClient(URI.create("http://127.0.0.1:" + apiPort), AdminKey.read(run))
-                    .create("PARTNER", "demo partner page", List.of(pageOrigin), 600).path("token").asText();
+            token = demoToken(run, new AdminKeysClient(URI.create("http://127.0.0.1:" + apiPort), AdminKey.read(run)),
+                    pageOrigin);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted while issuing the demo page's key", e);
@@ -412,6 +441,40 @@ public final class Stack implements Callable<Integer>, AutoCloseable {
                 pageOrigin);
         register(site);
         demo = site;
+    }
+
+    /** File in the run dir keeping the demo page's partner key ({@code <id> <token>}) across runs. */
+    static final String DEMO_KEY_FILE = "demo-partner.key";
+
+    /**
+     * The demo page's partner key: the one an earlier run issued, while the api still lists it as not
+     * revoked; else a new one (kept in {@value #DEMO_KEY_FILE}, owner read/write only).
+     */
+    private static String demoToken(Path run, AdminKeysClient keys, String pageOrigin)
+            throws IOException, InterruptedException {
+        Path file = run.resolve(DEMO_KEY_FILE);
+        if (Files.isRegularFile(file)) {
+            String[] kept = Files.readString(file).strip().split("\\s+");
+            if (kept.length == 2) {
+                for (com.fasterxml.jackson.databind.JsonNode key : keys.list()) {
+                    if (kept[0].equals(key.path("id").asText())) {
+                        return kept[1];
+                    }
+                }
+            }
+        }
+        com.fasterxml.jackson.databind.JsonNode created = keys.create("PARTNER", "demo partner page",
+                List.of(pageOrigin), 600);
+        String token = created.path("token").asText();
+        Files.deleteIfExists(file);
+        try {
+            Files.createFile(file, java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+                    java.nio.file.attribute.PosixFilePermissions.fromString("rw-------")));
+        } catch (UnsupportedOperationException e) {
+            Files.createFile(file);
+        }
+        Files.writeString(file, created.path("id").asText() + " " + token + "\n");
+        return token;
     }
 
     /**
@@ -469,6 +532,8 @@ public final class Stack implements Callable<Integer>, AutoCloseable {
                 out.append(String.format("  demo     http://localhost:%d/ (a partner page on another origin embedding the widgets;"
                         + " http://127.0.0.1:%d/ is an origin its key does not allow)%n", demo.port(), demo.port()));
             }
+            out.append("  restart  ./chainfeed restart streams|ingest|api (one service; a service that exits is restarted"
+                    + " on its own)\n");
             out.append(String.format("  keys     ./chainfeed keys create --kind partner --origin https://partner.example"
                     + " --label NAME (admin key in %s)%n", run.resolve(AdminKey.FILE)));
         }
@@ -490,6 +555,82 @@ public final class Stack implements Callable<Integer>, AutoCloseable {
     /** Elasticsearch's HTTP endpoint (the embedded node's or the external one), once started. */
     public URI elasticsearchUri() {
         return esUri;
+    }
+
+    /** The api's base URI ({@code http://127.0.0.1:<api port>}). */
+    public URI apiUri() {
+        return URI.create("http://127.0.0.1:" + apiPort);
+    }
+
+    /** The ingest service's base URI. */
+    public URI ingestUri() {
+        return URI.create("http://127.0.0.1:" + ingestPort);
+    }
+
+    /** The streams service's base URI (actuator). */
+    public URI streamsUri() {
+        return URI.create("http://127.0.0.1:" + streamsPort);
+    }
+
+    /** The run dir, absolute. */
+    public Path runDir() {
+        return runDir.toAbsolutePath().normalize();
+    }
+
+    /** The embedded Kafka node, or empty with {@code --external-kafka}. */
+    public java.util.Optional<KafkaNode> kafkaNode() {
+        return java.util.Optional.ofNullable(kafka);
+    }
+
+    /** The embedded Elasticsearch node, or empty with {@code --external-es}. */
+    public java.util.Optional<ElasticsearchNode> elasticsearchNode() {
+        return java.util.Optional.ofNullable(elasticsearch);
+    }
+
+    /** Names of the supervised services, in start order. */
+    public List<String> serviceNames() {
+        return services.stream().map(ServiceProcess::name).toList();
+    }
+
+    /**
+     * The running JVM of a service, e.g. to inject a fault.
+     *
+     * @param name {@code streams}, {@code ingest} or {@code api}
+     * @return its process, or empty while it is down
+     * @throws IllegalArgumentException for an unknown name
+     */
+    public java.util.Optional<ProcessHandle> serviceProcess(String name) {
+        return java.util.Optional.ofNullable(service(name).handle()).filter(ProcessHandle::isAlive);
+    }
+
+    /**
+     * How many times the supervisor restarted a service after it exited unexpectedly.
+     *
+     * @param name the service
+     * @return the count since this stack started
+     */
+    public int serviceRestarts(String name) {
+        return service(name).restarts();
+    }
+
+    /**
+     * Restarts one service (SIGTERM, then a new JVM) and waits until it is healthy.
+     *
+     * @param name    the service
+     * @param timeout how long it may take to be healthy
+     * @return how long the restart took
+     * @throws IllegalArgumentException for an unknown name
+     * @throws IllegalStateException    when it does not become healthy in time
+     * @throws IOException              when the JVM cannot be launched
+     */
+    public Duration restartService(String name, Duration timeout) throws IOException {
+        return service(name).restart(timeout);
+    }
+
+    private ServiceProcess service(String name) {
+        return services.stream().filter(s -> s.name().equals(name)).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("no service named '" + name + "'; the services are "
+                        + serviceNames()));
     }
 
     /** Stops everything this stack started, in reverse order (services, then Elasticsearch, then Kafka). */

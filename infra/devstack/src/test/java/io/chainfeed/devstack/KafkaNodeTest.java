@@ -51,7 +51,12 @@ class KafkaNodeTest {
         parsed.load(new StringReader(KafkaNode.log4jProperties(Path.of("/r/logs/server.log"))));
         assertThat(parsed).containsEntry("log4j.rootLogger", "INFO, file")
                 .containsEntry("log4j.appender.file.File", "/r/logs/server.log")
-                .containsEntry("log4j.appender.file.layout.ConversionPattern", "[%d] %p %m (%c)%n");
+                .containsEntry("log4j.appender.file.layout.ConversionPattern", "[%d] %p %m (%c)%n")
+                // Rolls instead of growing without bound, and appends across restarts.
+                .containsEntry("log4j.appender.file", "org.apache.log4j.RollingFileAppender")
+                .containsEntry("log4j.appender.file.MaxFileSize", "10MB")
+                .containsEntry("log4j.appender.file.MaxBackupIndex", "5")
+                .containsEntry("log4j.appender.file.Append", "true");
     }
 
     @Test

@@ -22,6 +22,7 @@ import org.apache.http.HttpHost;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.elasticsearch.client.RestClient;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -97,7 +98,8 @@ class StackIT {
                 "--spring.elasticsearch.uris=http://127.0.0.1:" + esPort,
                 "--chainfeed.streams.state-dir=" + runDir.resolve("streams-state/ingest"),
                 "--chainfeed.ingest.load-corpus=true");
-        assertThat(runDir.resolve("logs/api.log")).content().contains("Started fake api on port " + apiPort);
+        // The JVM's own output (outside logback) goes to <name>.out; Spring Boot writes <name>.log itself.
+        assertThat(runDir.resolve("logs/api.out")).content().contains("Started fake api on port " + apiPort);
         String log = Files.readString(target.resolve("stack-it-2.log"));
         assertThat(log.indexOf("streams healthy")).isLessThan(log.indexOf("starting ingest"));
         assertThat(log.indexOf("ingest healthy")).isLessThan(log.indexOf("starting api"));
@@ -120,13 +122,36 @@ class StackIT {
         assertThat(demo.body()).contains("key=\"cf_fakekeyid234_demo\"", "http://localhost:" + apiPort + "/widget/v1/chainfeed.js");
         assertThat(log).contains("http://localhost:" + demoPort + "/");
 
+        // Supervision: a service killed with SIGKILL is started again by the launcher, which says so.
+        long killed = Processes.readPidFile(runDir.resolve("pids/streams.pid")).get(0);
+        ProcessHandle.of(killed).orElseThrow().destroyForcibly();
+        Awaitility.await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).until(() ->
+                Files.readString(target.resolve("stack-it-2.log")).contains("streams restarted by the supervisor"));
+        assertThat(Files.readString(target.resolve("stack-it-2.log")))
+                .contains("streams exited unexpectedly with code 137; restarting it in 1000 ms (crash 1 in the last 600 s");
+        long restarted = Processes.readPidFile(runDir.resolve("pids/streams.pid")).get(0);
+        assertThat(restarted).isNotEqualTo(killed);
+        assertThat(Processes.canConnect("127.0.0.1", streamsPort, Duration.ofMillis(500))).isTrue();
+
+        // An operator's restart of one service, through the launcher's control socket (./chainfeed restart api).
+        Process control = new ProcessBuilder(Processes.javaExecutable().toString(), "-cp",
+                System.getProperty("chainfeed.stack.jar"), "io.chainfeed.devstack.StackControl", "api",
+                "--run-dir", runDir.toString()).redirectErrorStream(true).start();
+        assertThat(control.waitFor(90, TimeUnit.SECONDS)).isTrue();
+        String answer = new String(control.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertThat(control.exitValue()).as(answer).isZero();
+        assertThat(answer).startsWith("api restarted and healthy in ");
+        assertThat(Files.readString(target.resolve("stack-it-2.log"))).contains("restarting api on request")
+                .doesNotContain("api exited unexpectedly");
+
         long t0 = System.nanoTime();
         second.destroy();
         assertThat(second.waitFor(90, TimeUnit.SECONDS)).isTrue();
         LOG.info("launcher stopped on SIGTERM in {} ms", (System.nanoTime() - t0) / 1_000_000);
-        // The first run's services were stopped as stale ones (order unspecified); this run's in reverse order.
+        // The first run's services were stopped as stale ones (order unspecified), then the api once for the
+        // operator's restart (the SIGKILLed streams could not say), then this run's in reverse order.
         List<String> stopped = Files.readAllLines(fakeOut.resolve("stopped"));
-        assertThat(stopped.subList(3, stopped.size())).containsExactly("api", "ingest", "streams");
+        assertThat(stopped.subList(3, stopped.size())).containsExactly("api", "api", "ingest", "streams");
         for (int port : List.of(kafkaPort, controllerPort, esPort, esTransportPort, streamsPort, ingestPort, apiPort,
                 demoPort)) {
             assertThat(Processes.canConnect("127.0.0.1", port, Duration.ofMillis(500)))

@@ -6,6 +6,7 @@ import io.chainfeed.avro.TermUpdate;
 import io.chainfeed.ingest.TermContent;
 import io.chainfeed.schemas.AvroSerde;
 import io.chainfeed.schemas.Topics;
+import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
@@ -27,6 +28,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.header.Header;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -72,8 +74,18 @@ public final class TermPublisher {
         this.clock = clock;
     }
 
-    /** What a publish did. */
-    public enum Outcome { PUBLISHED, UNCHANGED }
+    /**
+     * Record header on every {@value Topics#TERMS} record naming the content hash the bundled corpus last
+     * published for the slug (absent when the corpus never published it). A user's change carries the
+     * header forward, so the baseline survives log compaction, which keeps only a key's latest record.
+     */
+    public static final String CORPUS_HASH_HEADER = "chainfeed-corpus-hash";
+
+    /**
+     * What a publish did: wrote a record, found the same content already there, or (corpus loads only)
+     * kept a user's change of a term the corpus has not changed since it last published it.
+     */
+    public enum Outcome { PUBLISHED, UNCHANGED, KEPT }
 
     /**
      * Result of publishing one term.
@@ -85,7 +97,10 @@ public final class TermPublisher {
     public record Result(String slug, long version, Outcome outcome) {
     }
 
-    private record LedgerEntry(String contentHash, long version) {
+    /**
+     * @param corpusHash the content hash the corpus last published for the slug, or null if it never did
+     */
+    private record LedgerEntry(String contentHash, long version, String corpusHash) {
     }
 
     /**
@@ -142,7 +157,11 @@ public final class TermPublisher {
                 terms.remove(r.key());
             } else {
                 TermUpdate t = termSerde.deserialize(r.topic(), r.value());
-                terms.merge(r.key(), new LedgerEntry(t.getContentHash(), t.getVersion()),
+                Header header = r.headers().lastHeader(CORPUS_HASH_HEADER);
+                // Records from before the header existed: a corpus record is its own baseline.
+                String corpusHash = header != null ? new String(header.value(), StandardCharsets.UTF_8)
+                        : "corpus".equals(t.getOrigin()) ? t.getContentHash() : null;
+                terms.merge(r.key(), new LedgerEntry(t.getContentHash(), t.getVersion(), corpusHash),
                         (a, b) -> b.version() >= a.version() ? b : a);
             }
         } else if (r.value() != null) {
@@ -165,19 +184,63 @@ public final class TermPublisher {
     }
 
     private Result publishLocked(TermContent content) {
+        LedgerEntry last = terms.get(content.slug());
+        return publishLocked(content, last == null ? null : last.corpusHash());
+    }
+
+    /** Publishes unless unchanged; the record carries {@code corpusHash} (null: none) as its baseline. */
+    private Result publishLocked(TermContent content, String corpusHash) {
         String hash = content.contentHash();
-        {
-            LedgerEntry last = terms.get(content.slug());
-            if (last != null && last.contentHash().equals(hash)) {
-                return new Result(content.slug(), last.version(), Outcome.UNCHANGED);
+        LedgerEntry last = terms.get(content.slug());
+        if (last != null && last.contentHash().equals(hash)) {
+            return new Result(content.slug(), last.version(), Outcome.UNCHANGED);
+        }
+        Instant now = clock.instant();
+        long version = Math.max(now.toEpochMilli(), last == null ? 1 : last.version() + 1);
+        TermUpdate update = content.toTermUpdate(version, now);
+        ProducerRecord<String, byte[]> record = new ProducerRecord<>(Topics.TERMS, content.slug(),
+                termSerde.serialize(Topics.TERMS, update));
+        if (corpusHash != null) {
+            record.headers().add(CORPUS_HASH_HEADER, corpusHash.getBytes(StandardCharsets.UTF_8));
+        }
+        await(producer.send(record), "term " + content.slug());
+        terms.put(content.slug(), new LedgerEntry(hash, version, corpusHash));
+        return new Result(content.slug(), version, Outcome.PUBLISHED);
+    }
+
+    /**
+     * Loads a bundled corpus's terms without undoing users' changes. Per slug, against the ledger:
+     * <ul>
+     * <li>never published: published;</li>
+     * <li>the same content is current: {@link Outcome#UNCHANGED};</li>
+     * <li>the corpus's content is what the corpus last published, but someone changed the term since:
+     *     {@link Outcome#KEPT} (the user's change stays);</li>
+     * <li>the term exists but the corpus never published it (a user made it first): {@link Outcome#KEPT};</li>
+     * <li>the corpus's content differs from what the corpus last published (the corpus changed):
+     *     published, and it becomes the new baseline.</li>
+     * </ul>
+     *
+     * @param contents the corpus's terms
+     * @return one result per term, in order
+     * @throws PublishException if a record is not acknowledged (earlier ones may have been written; a
+     *                          reload publishes only what is still missing)
+     */
+    public List<Result> publishCorpus(List<TermContent> contents) {
+        synchronized (lock) {
+            catchUpLocked(CATCH_UP_TIMEOUT);
+            List<Result> results = new ArrayList<>();
+            for (TermContent c : contents) {
+                String hash = c.contentHash();
+                LedgerEntry last = terms.get(c.slug());
+                if (last != null && last.contentHash().equals(hash)) {
+                    results.add(new Result(c.slug(), last.version(), Outcome.UNCHANGED));
+                } else if (last != null && (last.corpusHash() == null || last.corpusHash().equals(hash))) {
+                    results.add(new Result(c.slug(), last.version(), Outcome.KEPT));
+                } else {
+                    results.add(publishLocked(c, hash));
+                }
             }
-            Instant now = clock.instant();
-            long version = Math.max(now.toEpochMilli(), last == null ? 1 : last.version() + 1);
-            TermUpdate update = content.toTermUpdate(version, now);
-            await(producer.send(new ProducerRecord<>(Topics.TERMS, content.slug(),
-                    termSerde.serialize(Topics.TERMS, update))), "term " + content.slug());
-            terms.put(content.slug(), new LedgerEntry(hash, version));
-            return new Result(content.slug(), version, Outcome.PUBLISHED);
+            return results;
         }
     }
 

@@ -2,15 +2,9 @@ package io.chainfeed.ingest.publish;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.chainfeed.avro.ChainLayer;
-import io.chainfeed.avro.Source;
-import io.chainfeed.avro.TermUpdate;
 import io.chainfeed.ingest.TermContent;
-import io.chainfeed.schemas.AvroSerde;
 import io.chainfeed.schemas.Topics;
 import java.time.Clock;
-import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -18,106 +12,117 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.MockConsumer;
 import org.apache.kafka.clients.consumer.OffsetResetStrategy;
 import org.apache.kafka.clients.producer.MockProducer;
-import org.apache.kafka.common.Node;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.record.TimestampType;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@link TermPublisher} on a {@link MockProducer} and a {@link MockConsumer} standing for the compacted
- * topics it reads back as its ledger: what it writes, what it skips, and the versions it stamps.
+ * {@link TermPublisher#publishCorpus}: a reload of an unchanged corpus writes nothing, a user's change is
+ * not reverted (also after a restart, with the ledger rebuilt from the topic), a changed corpus term is
+ * published. The ledger consumer reads back what the producer wrote, as the compacted topic would.
  */
 class TermPublisherTest {
-    private static final Clock CLOCK = Clock.fixed(Instant.parse("2026-03-02T00:00:00Z"), ZoneOffset.UTC);
-    private static final TermContent RDMA = new TermContent("rdma", "RDMA", List.of(), "Memory access across machines.",
-            List.of(), "network-fabric", List.of(), List.of(), List.of(new Source("Wikipedia", "https://example.org/rdma")),
-            TermContent.DEFAULT_DISCLAIMER, "page");
-    private static final ChainLayer MEMORY = ChainLayer.newBuilder().setId("memory").setName("Memory")
-            .setSummary("").setAliases(List.of()).setUpstream(List.of()).setVersion(1).build();
-
     private final MockProducer<String, byte[]> producer =
             new MockProducer<>(true, new StringSerializer(), new ByteArraySerializer());
-    private final MockConsumer<String, byte[]> ledger = new MockConsumer<>(OffsetResetStrategy.EARLIEST);
-    private final AvroSerde<TermUpdate> terms = AvroSerde.of(TermUpdate.class);
+    private MockConsumer<String, byte[]> ledger;
+    private int copied;
     private final Map<TopicPartition, Long> ends = new HashMap<>();
+    private static final List<String> TOPICS = List.of(Topics.TERMS, Topics.LAYERS, Topics.COMPANIES);
 
     @BeforeEach
-    void topics() {
-        Map<TopicPartition, Long> beginnings = new HashMap<>();
-        for (String topic : List.of(Topics.TERMS, Topics.LAYERS, Topics.COMPANIES)) {
-            ledger.updatePartitions(topic, List.of(new PartitionInfo(topic, 0, Node.noNode(), new Node[0], new Node[0])));
-            beginnings.put(new TopicPartition(topic, 0), 0L);
-            ends.put(new TopicPartition(topic, 0), 0L);
+    void newLedger() {
+        ledger = newLedgerConsumer();
+        copied = 0;
+    }
+
+    private MockConsumer<String, byte[]> newLedgerConsumer() {
+        MockConsumer<String, byte[]> c = new MockConsumer<>(OffsetResetStrategy.EARLIEST);
+        for (String topic : TOPICS) {
+            TopicPartition tp = new TopicPartition(topic, 0);
+            c.updatePartitions(topic, List.of(new PartitionInfo(topic, 0, null, null, null)));
+            c.updateBeginningOffsets(Map.of(tp, 0L));
+            ends.putIfAbsent(tp, 0L);
         }
-        ledger.updateBeginningOffsets(beginnings);
-        ledger.updateEndOffsets(ends);
+        c.updateEndOffsets(ends);
+        return c;
     }
 
-    /** A record already on a topic when the publisher starts. */
-    private void onTopic(String topic, String key, byte[] value) {
-        TopicPartition tp = new TopicPartition(topic, 0);
-        long offset = ends.get(tp);
-        ledger.schedulePollTask(() -> ledger.addRecord(new ConsumerRecord<>(topic, 0, offset, key, value)));
-        ends.put(tp, offset + 1);
-        ledger.updateEndOffsets(ends);
+    /** Makes what the producer wrote since the last call readable by the ledger (the topic's log). */
+    private void replicate(MockConsumer<String, byte[]> to) {
+        List<ProducerRecord<String, byte[]>> history = producer.history();
+        replicate(to, history.subList(copied, history.size()));
+        copied = history.size();
+    }
+
+    private void replicate(MockConsumer<String, byte[]> to, List<ProducerRecord<String, byte[]>> records) {
+        for (ProducerRecord<String, byte[]> r : records) {
+            TopicPartition tp = new TopicPartition(r.topic(), 0);
+            long offset = ends.getOrDefault(tp, 0L);
+            to.schedulePollTask(() -> to.addRecord(new ConsumerRecord<>(r.topic(), 0, offset, 0L,
+                    TimestampType.CREATE_TIME, 0, 0, r.key(), r.value(), r.headers(), java.util.Optional.empty())));
+            ends.merge(tp, 1L, Long::sum);
+        }
+        to.updateEndOffsets(ends);
+    }
+
+    private static TermContent term(String slug, String definition, String origin) {
+        return new TermContent(slug, slug.toUpperCase(), List.of(), definition, List.of(), null, List.of(), List.of(),
+                List.of(), TermContent.DEFAULT_DISCLAIMER, origin);
     }
 
     @Test
-    void aNewTermIsOneRecordKeyedBySlugWithTheClockAsVersion() {
-        TermPublisher publisher = new TermPublisher(producer, ledger, CLOCK);
+    void corpusReloadKeepsUserChangesAndPublishesCorpusChanges() {
+        TermPublisher publisher = new TermPublisher(producer, ledger, Clock.systemUTC());
+        List<TermContent> corpus = List.of(term("rdma", "Remote direct memory access.", "corpus"),
+                term("roce", "RDMA over Converged Ethernet.", "corpus"));
+        assertThat(publisher.publishCorpus(corpus)).extracting(TermPublisher.Result::outcome)
+                .containsExactly(TermPublisher.Outcome.PUBLISHED, TermPublisher.Outcome.PUBLISHED);
+        replicate(ledger);
 
-        TermPublisher.Result r = publisher.publish(RDMA);
+        // Unchanged corpus: nothing written.
+        assertThat(publisher.publishCorpus(corpus)).extracting(TermPublisher.Result::outcome)
+                .containsExactly(TermPublisher.Outcome.UNCHANGED, TermPublisher.Outcome.UNCHANGED);
+        assertThat(producer.history()).hasSize(2);
 
-        assertThat(r).isEqualTo(new TermPublisher.Result("rdma", CLOCK.millis(), TermPublisher.Outcome.PUBLISHED));
+        // A user edits rdma through a page.
+        publisher.publish(term("rdma", "A user's better definition.", "page"));
+        replicate(ledger);
+        assertThat(producer.history()).hasSize(3);
+        assertThat(new String(producer.history().get(2).headers().lastHeader(TermPublisher.CORPUS_HASH_HEADER).value()))
+                .as("the user's record carries the corpus baseline forward").isEqualTo(corpus.get(0).contentHash());
+
+        // A restart: a new publisher whose ledger sees only the latest record per key (compaction).
+        ends.replaceAll((tp, end) -> 0L);
+        MockConsumer<String, byte[]> fresh = newLedgerConsumer();
+        replicate(fresh, producer.history().subList(1, 3));
+        producer.clear();
+        TermPublisher restarted = new TermPublisher(producer, fresh, Clock.systemUTC());
+        assertThat(restarted.publishCorpus(corpus)).extracting(TermPublisher.Result::outcome)
+                .containsExactly(TermPublisher.Outcome.KEPT, TermPublisher.Outcome.UNCHANGED);
+        assertThat(producer.history()).as("nothing written: the user's rdma is not reverted").isEmpty();
+
+        // The corpus itself changes rdma: that is published (and becomes the new baseline).
+        TermContent changed = term("rdma", "Remote direct memory access, revised by the corpus.", "corpus");
+        assertThat(restarted.publishCorpus(List.of(changed, corpus.get(1)))).extracting(TermPublisher.Result::outcome)
+                .containsExactly(TermPublisher.Outcome.PUBLISHED, TermPublisher.Outcome.UNCHANGED);
         assertThat(producer.history()).hasSize(1);
-        assertThat(producer.history().get(0).topic()).isEqualTo(Topics.TERMS);
-        assertThat(producer.history().get(0).key()).isEqualTo("rdma");
-        TermUpdate sent = terms.deserialize(Topics.TERMS, producer.history().get(0).value());
-        assertThat(sent.getVersion()).isEqualTo(CLOCK.millis());
-        assertThat(sent.getContentHash()).isEqualTo(RDMA.contentHash());
+        assertThat(new String(producer.history().get(0).headers().lastHeader(TermPublisher.CORPUS_HASH_HEADER).value()))
+                .isEqualTo(changed.contentHash());
     }
 
     @Test
-    void unchangedContentIsNotWrittenAgain() {
-        TermPublisher publisher = new TermPublisher(producer, ledger, CLOCK);
-        publisher.publish(RDMA);
-
-        TermPublisher.Result again = publisher.publish(RDMA);
-
-        assertThat(again.outcome()).isEqualTo(TermPublisher.Outcome.UNCHANGED);
-        assertThat(again.version()).isEqualTo(CLOCK.millis());
+    void aTermAUserMadeBeforeTheCorpusHadItIsKept() {
+        TermPublisher publisher = new TermPublisher(producer, ledger, Clock.systemUTC());
+        publisher.publish(term("nvlink", "Written by a user first.", "page"));
+        replicate(ledger);
+        assertThat(producer.history().get(0).headers().lastHeader(TermPublisher.CORPUS_HASH_HEADER)).isNull();
+        assertThat(publisher.publishCorpus(List.of(term("nvlink", "The corpus's text.", "corpus"))))
+                .extracting(TermPublisher.Result::outcome).containsExactly(TermPublisher.Outcome.KEPT);
         assertThat(producer.history()).hasSize(1);
-    }
-
-    @Test
-    void theLedgerOnTheTopicDecidesWhatIsUnchangedAndVersionsOnlyGrow() {
-        long later = CLOCK.millis() + 60_000;
-        onTopic(Topics.TERMS, "rdma", terms.serialize(Topics.TERMS, RDMA.toTermUpdate(later, CLOCK.instant())));
-        TermPublisher publisher = new TermPublisher(producer, ledger, CLOCK);
-
-        assertThat(publisher.publish(RDMA))
-                .isEqualTo(new TermPublisher.Result("rdma", later, TermPublisher.Outcome.UNCHANGED));
-        TermContent changed = new TermContent("rdma", "RDMA", List.of("remote DMA"), RDMA.definition(), List.of(),
-                "network-fabric", List.of(), List.of(), RDMA.sources(), RDMA.disclaimer(), "page");
-        // the topic's version is ahead of this clock: the next one is one above it, never the clock's
-        assertThat(publisher.publish(changed).version()).isEqualTo(later + 1);
-        assertThat(producer.history()).hasSize(1);
-    }
-
-    @Test
-    void referenceDataIsWrittenOnlyWhereItsBytesDiffer() {
-        AvroSerde<ChainLayer> layers = AvroSerde.of(ChainLayer.class);
-        onTopic(Topics.LAYERS, "memory", layers.serialize(Topics.LAYERS, MEMORY));
-        TermPublisher publisher = new TermPublisher(producer, ledger, CLOCK);
-        ChainLayer renamed = ChainLayer.newBuilder(MEMORY).setName("Memory and storage").build();
-
-        assertThat(publisher.publishReference(List.of(MEMORY), List.of())).isZero();
-        assertThat(publisher.publishReference(List.of(renamed), List.of())).isEqualTo(1);
-        assertThat(publisher.publishReference(List.of(renamed), List.of())).isZero();
-        assertThat(producer.history()).extracting(r -> r.topic() + "/" + r.key())
-                .containsExactly(Topics.LAYERS + "/memory");
     }
 }

@@ -8,8 +8,9 @@ import java.security.SecureRandom;
 import java.util.Base64;
 
 /**
- * The embedded default's admin key: made afresh at each start, written to {@code <run dir>/admin-key}
- * (owner read/write only) for the {@code keys} CLI, and given to the api only as its SHA-256.
+ * The embedded default's admin key: made on the first start (and again after {@code --fresh}), kept in
+ * {@code <run dir>/admin-key} (owner read/write only) for the {@code keys} CLI across restarts, and given
+ * to the api only as its SHA-256.
  */
 public final class AdminKey {
     /** The file name inside the run dir. */
@@ -37,6 +38,24 @@ public final class AdminKey {
         }
         Files.writeString(file, key + "\n");
         return key;
+    }
+
+    /**
+     * The run dir's admin key: the one kept there by an earlier start, else a new one ({@link #renew}).
+     *
+     * @param runDir the run dir
+     * @return the key
+     * @throws IOException when the file cannot be read or written
+     */
+    public static String readOrCreate(Path runDir) throws IOException {
+        Path file = runDir.resolve(FILE);
+        if (Files.isRegularFile(file)) {
+            String key = Files.readString(file).strip();
+            if (key.startsWith("cfadmin_")) {
+                return key;
+            }
+        }
+        return renew(runDir);
     }
 
     /**

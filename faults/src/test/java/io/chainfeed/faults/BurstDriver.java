@@ -1,0 +1,104 @@
+package io.chainfeed.faults;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Posts a burst of constraint signals to {@code POST /ingest/v1/signals}, one signal a request, from a
+ * few threads, and writes every answer into a {@link Ledger}: a 202 acknowledges the signal's read id,
+ * anything else (an error status, a timeout, a refused connection) records an unacknowledged attempt.
+ * Nothing is retried: a retry of an unanswered request would blur what was acknowledged.
+ */
+public final class BurstDriver {
+    private static final Logger LOG = LoggerFactory.getLogger(BurstDriver.class);
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final URI signals;
+    private final String editorKey;
+    private final Ledger ledger;
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private final AtomicInteger answered = new AtomicInteger();
+
+    /**
+     * @param ingest    the ingest service's base URI
+     * @param editorKey the editor key
+     * @param ledger    where answers go
+     */
+    public BurstDriver(URI ingest, String editorKey, Ledger ledger) {
+        this.signals = ingest.resolve("/ingest/v1/signals");
+        this.editorKey = editorKey;
+        this.ledger = ledger;
+    }
+
+    /**
+     * Starts posting {@code count} signals with ids {@code <prefix>-0 .. <prefix>-(count-1)}.
+     *
+     * @param prefix   id prefix, unique per burst
+     * @param count    how many signals
+     * @param threads  concurrent posters
+     * @return completes when every request has been answered or has failed
+     */
+    public CompletableFuture<Void> start(String prefix, int count, int threads) {
+        ExecutorService pool = Executors.newFixedThreadPool(threads, r -> {
+            Thread t = new Thread(r, "burst-" + prefix);
+            t.setDaemon(true);
+            return t;
+        });
+        CompletableFuture<?>[] all = new CompletableFuture<?>[count];
+        for (int i = 0; i < count; i++) {
+            String id = prefix + "-" + i;
+            all[i] = CompletableFuture.runAsync(() -> post(id), pool);
+        }
+        return CompletableFuture.allOf(all).whenComplete((v, e) -> pool.shutdown());
+    }
+
+    /** How many requests have been answered or have failed so far. */
+    public int answered() {
+        return answered.get();
+    }
+
+    private void post(String id) {
+        String body = """
+                {"id": "%s", "headline": "Fault drill %s: HBM allocation", "layers": ["memory"],
+                 "direction": "tightening", "magnitude": 3, "observedAt": "2026-03-01T00:00:00Z",
+                 "source": {"name": "Fault drill", "url": "https://example.com/drill/%s"}}""".formatted(id, id, id);
+        try {
+            HttpResponse<String> r = http.send(HttpRequest.newBuilder(signals).timeout(Duration.ofSeconds(30))
+                    .header("Authorization", "Bearer " + editorKey).header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+            if (r.statusCode() == 202) {
+                JsonNode accepted = JSON.readTree(r.body()).path("accepted");
+                for (JsonNode a : accepted) {
+                    ledger.acknowledged(a.path("readId").asText());
+                }
+                if (accepted.size() != 1) {
+                    ledger.unacknowledged("signal:" + id, "202 with " + accepted.size() + " accepted");
+                }
+            } else {
+                ledger.unacknowledged("signal:" + id, "HTTP " + r.statusCode());
+            }
+        } catch (Exception e) {
+            if (e instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+            }
+            ledger.unacknowledged("signal:" + id, e.toString());
+        } finally {
+            int n = answered.incrementAndGet();
+            if (n % 50 == 0) {
+                LOG.info("burst: {} answered", n);
+            }
+        }
+    }
+}
