@@ -5,6 +5,8 @@ import io.chainfeed.platform.TopicSetup;
 import io.chainfeed.ingest.corpus.Corpus;
 import io.chainfeed.ingest.feed.FeedPoller;
 import io.chainfeed.ingest.feed.FeedSchedule;
+import io.chainfeed.ingest.feed.FeedsEndpoint;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.chainfeed.ingest.fetch.SafeFetcher;
 import io.chainfeed.ingest.page.GlossaryPageParser;
 import io.chainfeed.ingest.publish.KafkaClients;
@@ -76,10 +78,19 @@ class IngestConfiguration {
     }
 
     @Bean
-    FeedSchedule feedSchedule(IngestProperties props, SafeFetcher feedFetcher, SignalIngest signalIngest,
-            KafkaProducer<String, byte[]> producer) {
-        FeedPoller poller = new FeedPoller(feedFetcher, signalIngest, producer);
-        return new FeedSchedule(poller, props.feeds(), props.feedInterval());
+    FeedPoller feedPoller(SafeFetcher feedFetcher, SignalIngest signalIngest, KafkaProducer<String, byte[]> producer,
+            MeterRegistry meters) {
+        return new FeedPoller(feedFetcher, signalIngest, producer, Clock.systemUTC(), meters);
+    }
+
+    @Bean
+    FeedSchedule feedSchedule(IngestProperties props, FeedPoller feedPoller) {
+        return new FeedSchedule(feedPoller, props.feeds(), props.feedInterval());
+    }
+
+    @Bean
+    FeedsEndpoint feedsEndpoint(IngestProperties props, FeedPoller feedPoller) {
+        return new FeedsEndpoint(feedPoller, props.feeds());
     }
 
     @Bean

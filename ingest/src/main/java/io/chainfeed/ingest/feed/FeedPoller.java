@@ -3,24 +3,25 @@ package io.chainfeed.ingest.feed;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.rometools.rome.feed.synd.SyndCategory;
-import com.rometools.rome.feed.synd.SyndContent;
 import com.rometools.rome.feed.synd.SyndEntry;
 import com.rometools.rome.feed.synd.SyndFeed;
-import com.rometools.rome.io.FeedException;
-import com.rometools.rome.io.SyndFeedInput;
+import io.chainfeed.avro.ObservedAtBasis;
 import io.chainfeed.ingest.fetch.FetchException;
+import io.chainfeed.ingest.fetch.HttpStatusException;
 import io.chainfeed.ingest.fetch.SafeFetcher;
 import io.chainfeed.ingest.signal.SignalError;
 import io.chainfeed.ingest.signal.SignalIngest;
 import io.chainfeed.ingest.signal.SignalInput;
 import io.chainfeed.schemas.Topics;
-import java.io.StringReader;
-import java.net.URI;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.time.Clock;
+import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Date;
+import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -35,25 +36,40 @@ import java.util.stream.Collectors;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.header.internals.RecordHeader;
-import org.jsoup.Jsoup;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Polls configured RSS/Atom feeds and turns their items into constraint signals.
+ * Polls configured RSS/Atom feeds and turns their items into constraint signals, reading them the
+ * way feed readers do (the rules in full: {@code docs/feeds-ingest.md}).
  *
- * <p>Each feed is fetched with {@link SafeFetcher} (http(s) only; loopback and private addresses
- * refused unless the setting allows them for local use) and parsed with Rome with DOCTYPE
- * declarations refused, so no entity is ever expanded or fetched. An item becomes a raw signal:
- * title as headline, description or content (as text) as body, link as source URL and the feed's
- * name as source name, published (or updated) date as observed-at. Layers, direction and magnitude
- * come from the item's categories, {@code layer:memory}, {@code direction:tightening},
- * {@code magnitude:4}, else from the feed's configured defaults. The signal id is derived from the
- * feed URL and the item's guid (or link), so a re-poll is the same signal.
+ * <p>Fetching: {@link SafeFetcher#fetchFeed} (http(s) only; loopback and private addresses refused
+ * unless allowed for local use), as a conditional GET with the last answer's {@code ETag} and
+ * {@code Last-Modified}, so an unchanged feed costs a 304 and nothing else. A permanent redirect
+ * (301/308) is remembered: later polls go to the new URL. A failure (429 and 503 included) holds the
+ * feed back with exponential backoff ({@link FeedState}), and at least as long as the server's
+ * {@code Retry-After}; a poll while held back sends nothing.
  *
- * <p>Valid items are published (once per content per process); an invalid item goes (once) to
- * {@value Topics#SIGNALS_DLQ} as JSON, with the reason in header {@value Topics#DLQ_REASON_HEADER}
- * and the feed URL in {@value Topics#DLQ_ORIGIN_HEADER}; the rest of the feed goes through.
+ * <p>Reading: {@link FeedDocument} (formats, encodings, DOCTYPEs read with no external entity or DTD
+ * loaded), {@link FeedLinks} (link choice and {@code xml:base}), {@link FeedDates} (the observed-at
+ * fallback chain, recorded on the signal as {@code observedAtBasis}; an item with no date of its own
+ * keeps the fallback it got first, the feed's date or the instant it was first seen), {@link FeedText}
+ * (plain text through jsoup). An item becomes a raw signal: title as headline, description or
+ * content as body, link as source URL, the feed's configured name (else its title) as source name.
+ * Layers, direction and magnitude come from the item's categories, {@code layer:memory},
+ * {@code direction:tightening}, {@code magnitude:4}, else from the feed's configured defaults. The
+ * signal id is derived from the feed URL and the item's guid/id (or link), so a re-poll is the same
+ * signal.
+ *
+ * <p>Valid items are published (once per content per process); an invalid or unreadable item goes
+ * (once) to {@value Topics#SIGNALS_DLQ} as JSON, with the reason in header
+ * {@value Topics#DLQ_REASON_HEADER} and the feed URL in {@value Topics#DLQ_ORIGIN_HEADER}; the rest of
+ * the feed goes through. Validators are kept only after the items were acknowledged, so a feed whose
+ * items could not be published is fetched in full again.
+ *
+ * <p>Metrics: counter {@code chainfeed.feed.fetches} (tags {@code feed}, {@code outcome}: fetched,
+ * not-modified, throttled, failed, deferred) and {@code chainfeed.feed.items} (tags {@code feed},
+ * {@code outcome}: published, unchanged, dead-lettered).
  */
 public final class FeedPoller {
     private static final Logger log = LoggerFactory.getLogger(FeedPoller.class);
@@ -62,60 +78,162 @@ public final class FeedPoller {
     private final SafeFetcher fetcher;
     private final SignalIngest ingest;
     private final Producer<String, byte[]> dlqProducer;
+    private final Clock clock;
+    private final MeterRegistry meters;
     private final Set<String> seen = ConcurrentHashMap.newKeySet();
+    private final Map<String, FeedState> states = new ConcurrentHashMap<>();
 
     /**
      * @param fetcher     fetches the feeds
      * @param ingest      validates and publishes signals
      * @param dlqProducer writes refused items to the dead-letter topic
+     * @param clock       for first-seen dates, backoff and status times
+     * @param meters      where the counters go
      */
-    public FeedPoller(SafeFetcher fetcher, SignalIngest ingest, Producer<String, byte[]> dlqProducer) {
+    public FeedPoller(SafeFetcher fetcher, SignalIngest ingest, Producer<String, byte[]> dlqProducer, Clock clock,
+            MeterRegistry meters) {
         this.fetcher = fetcher;
         this.ingest = ingest;
         this.dlqProducer = dlqProducer;
+        this.clock = clock;
+        this.meters = meters;
+    }
+
+    /** How a poll went at the HTTP level. */
+    public enum Fetch {
+        /** the document was fetched and read */
+        FETCHED,
+        /** the server answered 304 Not Modified: nothing to read */
+        NOT_MODIFIED,
+        /** held back by Retry-After or backoff: no request sent */
+        DEFERRED
     }
 
     /**
      * What one poll of one feed did.
      *
+     * @param fetch      how the fetch went
      * @param published  signals published
-     * @param unchanged  items already published with the same content
+     * @param unchanged  items already published (or dead-lettered) with the same content
      * @param deadLetter items refused and dead-lettered
      */
-    public record PollResult(int published, int unchanged, int deadLetter) {
+    public record PollResult(Fetch fetch, int published, int unchanged, int deadLetter) {
     }
 
     /**
-     * Fetches, parses and ingests one feed.
+     * Fetches (conditionally), parses and ingests one feed, unless it is held back.
      *
      * @param feed the feed and its defaults
      * @return counts
-     * @throws FetchException if the feed cannot be fetched (refused address, status, size)
-     * @throws IllegalArgumentException if the feed is not RSS/Atom, or declares a DOCTYPE
+     * @throws FetchException            if the feed cannot be fetched (refused address, status, size);
+     *                                   an {@link HttpStatusException} for a status, the feed then held back
+     * @throws IllegalArgumentException  if the document is not readable RSS/Atom
+     * @throws io.chainfeed.ingest.publish.PublishException if Kafka did not acknowledge a signal
      */
     public PollResult poll(FeedSource feed) {
-        SafeFetcher.Page page = fetcher.fetch(URI.create(feed.url()));
-        SyndFeed parsed = parse(page.body(), feed.url());
+        FeedState state = states.computeIfAbsent(feed.url(), FeedState::new);
+        Instant now = clock.instant();
+        if (!state.due(now)) {
+            fetchCounter(feed, "deferred").increment();
+            return new PollResult(Fetch.DEFERRED, 0, 0, 0);
+        }
+        state.fetching(now);
+        SafeFetcher.FeedResponse response;
+        try {
+            response = fetcher.fetchFeed(state.fetchUri(), state.etag(), state.lastModified());
+        } catch (HttpStatusException e) {
+            String outcome = e.throttled() ? "throttled" : "failed";
+            Instant until = state.failed(now, outcome, e.getMessage(), e.throttled() ? e.retryAfter() : null);
+            fetchCounter(feed, outcome).increment();
+            log.warn("feed {}: {}; next request not before {}", feed.url(), e.getMessage(), until);
+            throw e;
+        } catch (RuntimeException e) {
+            state.failed(now, "failed", e.getMessage(), null);
+            fetchCounter(feed, "failed").increment();
+            throw e;
+        }
+        if (response.permanentUri() != null && !response.permanentUri().equals(state.fetchUri())) {
+            log.info("feed {} moved permanently to {}; polling it there from now on", state.fetchUri(),
+                    response.permanentUri());
+            state.moved(response.permanentUri());
+        }
+        if (response.notModified()) {
+            state.succeeded(now, "not-modified", response.etag(), response.lastModified());
+            fetchCounter(feed, "not-modified").increment();
+            return new PollResult(Fetch.NOT_MODIFIED, 0, 0, 0);
+        }
+        PollResult result;
+        try {
+            result = read(feed, state, FeedDocument.parse(response.body(), response.contentType(), response.uri()), now);
+        } catch (IllegalArgumentException e) {
+            String message = "feed " + response.uri() + " is " + e.getMessage();
+            state.failed(now, "failed", message, null);
+            fetchCounter(feed, "failed").increment();
+            throw new IllegalArgumentException(message, e);
+        } catch (RuntimeException e) {
+            state.failed(now, "failed", e.getMessage(), null);
+            fetchCounter(feed, "failed").increment();
+            throw e;
+        }
+        state.succeeded(now, "fetched", response.etag(), response.lastModified());
+        fetchCounter(feed, "fetched").increment();
+        return result;
+    }
+
+    /**
+     * @param feed a configured feed
+     * @return what the poller knows of it (a blank status before its first poll)
+     */
+    public FeedStatus status(FeedSource feed) {
+        FeedState s = states.get(feed.url());
+        return (s != null ? s : new FeedState(feed.url())).status();
+    }
+
+    private PollResult read(FeedSource feed, FeedState state, FeedDocument doc, Instant now) {
+        SyndFeed parsed = doc.feed();
+        String title = FeedText.plain(parsed.getTitle(), doc.atom() && parsed.getTitleEx() != null
+                ? parsed.getTitleEx().getType() : "html");
         String sourceName = feed.name() != null && !feed.name().isBlank() ? feed.name()
-                : parsed.getTitle() != null && !parsed.getTitle().isBlank() ? parsed.getTitle().strip() : feed.url();
+                : title != null && !title.isBlank() ? title : feed.url();
+        FeedDates.Dated feedDate = FeedDates.feed(doc.feedElement());
 
         List<SignalInput> inputs = new ArrayList<>();
         List<String> hashes = new ArrayList<>();
+        Set<String> ids = new HashSet<>();
         int unchanged = 0;
-        for (SyndEntry entry : parsed.getEntries()) {
-            Map<String, Object> fields = fields(entry, feed, sourceName);
-            String hash = sha256(feed.url() + "\n" + fields);
+        for (FeedDocument.Item item : doc.items()) {
+            SignalInput input;
+            String hash;
+            try {
+                Map<String, Object> fields = fields(item, doc.atom(), feed, sourceName, state, feedDate, now);
+                ids.add(String.valueOf(fields.get("id")));
+                input = new SignalInput(inputs.size(), 0, fields, null);
+                hash = sha256(feed.url() + "\n" + fields);
+            } catch (RuntimeException e) {
+                // one item the poller cannot make sense of goes to the dead-letter topic, not the whole feed
+                String what = item.entry().getUri() != null ? item.entry().getUri() : item.entry().getTitle();
+                Map<String, Object> known = new LinkedHashMap<>();
+                known.put("id", id(feed, String.valueOf(what)));
+                put(known, "title", item.entry().getTitle());
+                input = new SignalInput(inputs.size(), 0, known, "item unreadable: " + e);
+                hash = sha256(feed.url() + "\nunreadable\n" + what + "\n" + e);
+            }
             if (seen.contains(hash)) {
                 unchanged++;
                 continue;
             }
-            inputs.add(new SignalInput(inputs.size(), 0, fields, null));
+            inputs.add(input);
             hashes.add(hash);
         }
-        SignalIngest.BatchResult r = ingest.ingest(inputs, false);
+        state.keepFallbacks(ids);
+        List<SignalInput> readable = inputs.stream().filter(i -> i.unreadable() == null).toList();
+        SignalIngest.BatchResult r = ingest.ingest(readable, false);
+        // accepted and rejected name each input by its own index, its position in `inputs`
         r.accepted().forEach(a -> seen.add(hashes.get(a.index())));
-        Map<Integer, List<SignalError>> byItem = r.rejected().stream()
-                .collect(Collectors.groupingBy(SignalError::index, LinkedHashMap::new, Collectors.toList()));
+        Map<Integer, List<SignalError>> byItem = new java.util.TreeMap<>();
+        r.rejected().forEach(e -> byItem.computeIfAbsent(e.index(), k -> new ArrayList<>()).add(e));
+        inputs.stream().filter(i -> i.unreadable() != null).forEach(i -> byItem.put(i.index(),
+                List.of(new SignalError(i.index(), 0, "item", i.unreadable()))));
         byItem.forEach((index, errors) -> {
             deadLetter(feed, inputs.get(index), errors);
             seen.add(hashes.get(index)); // dead-lettered once, not again at every poll
@@ -123,28 +241,16 @@ public final class FeedPoller {
         if (!byItem.isEmpty()) {
             log.warn("feed {}: {} items refused and dead-lettered", feed.url(), byItem.size());
         }
-        return new PollResult(r.accepted().size(), unchanged, byItem.size());
+        state.counted(r.accepted().size(), byItem.size());
+        itemCounter(feed, "published").increment(r.accepted().size());
+        itemCounter(feed, "unchanged").increment(unchanged);
+        itemCounter(feed, "dead-lettered").increment(byItem.size());
+        return new PollResult(Fetch.FETCHED, r.accepted().size(), unchanged, byItem.size());
     }
 
-    /**
-     * @param xml  the feed document
-     * @param from where it came from, for messages
-     * @return the parsed feed
-     * @throws IllegalArgumentException if it is not RSS/Atom or declares a DOCTYPE
-     */
-    static SyndFeed parse(String xml, String from) {
-        SyndFeedInput input = new SyndFeedInput();
-        input.setAllowDoctypes(false); // the default, said here: no DTD, no entity expansion
-        input.setXmlHealerOn(false);
-        try {
-            return input.build(new StringReader(xml));
-        } catch (FeedException | RuntimeException e) {
-            throw new IllegalArgumentException("feed " + from + " is not a readable RSS/Atom document: "
-                    + e.getMessage(), e);
-        }
-    }
-
-    private static Map<String, Object> fields(SyndEntry entry, FeedSource feed, String sourceName) {
+    private static Map<String, Object> fields(FeedDocument.Item item, boolean atom, FeedSource feed,
+            String sourceName, FeedState state, FeedDates.Dated feedDate, Instant now) {
+        SyndEntry entry = item.entry();
         List<String> layers = new ArrayList<>();
         String direction = feed.direction();
         String magnitude = feed.magnitude() == null ? null : String.valueOf(feed.magnitude());
@@ -167,38 +273,53 @@ public final class FeedPoller {
         if (layers.isEmpty()) {
             layers.addAll(feed.layers());
         }
+        String link = FeedLinks.link(item.element(), atom);
+        String headline = FeedText.headline(entry, atom);
+        String key = entry.getUri() != null && !entry.getUri().isBlank() ? entry.getUri()
+                : entry.getLink() != null ? entry.getLink() : link != null ? link : headline;
+        String id = id(feed, key);
+
+        FeedDates.Dated own = FeedDates.item(item.element());
+        FeedState.Fallback date = own != null ? new FeedState.Fallback(own.at(), own.basis())
+                : state.fallback(id, feedDate != null ? new FeedState.Fallback(feedDate.at(), feedDate.basis())
+                        : new FeedState.Fallback(now, ObservedAtBasis.FIRST_SEEN));
+
         Map<String, Object> f = new LinkedHashMap<>();
-        String key = entry.getUri() != null && !entry.getUri().isBlank() ? entry.getUri() : entry.getLink();
-        f.put("id", "feed-" + sha256(feed.url() + "\n" + key).substring(0, 20));
-        put(f, "headline", entry.getTitle() == null ? null : entry.getTitle().strip());
-        put(f, "body", text(entry));
+        f.put("id", id);
+        put(f, "headline", headline);
+        put(f, "body", FeedText.body(entry, atom));
         if (!layers.isEmpty()) {
             f.put("layers", layers);
         }
         put(f, "direction", direction);
         put(f, "magnitude", magnitude);
-        Date date = entry.getPublishedDate() != null ? entry.getPublishedDate() : entry.getUpdatedDate();
-        put(f, "observedAt", date == null ? null : date.toInstant().toString());
+        f.put("observedAt", date.at().toString());
+        f.put("observedAtBasis", date.basis().name());
         Map<String, Object> source = new LinkedHashMap<>();
         source.put("name", sourceName);
-        put(source, "url", entry.getLink());
+        put(source, "url", link);
         f.put("source", source);
         return f;
     }
 
-    private static String text(SyndEntry entry) {
-        SyndContent d = entry.getDescription();
-        String html = d != null && d.getValue() != null ? d.getValue()
-                : entry.getContents().stream().map(SyndContent::getValue).filter(v -> v != null)
-                .collect(Collectors.joining("\n"));
-        String text = Jsoup.parse(html).text().strip();
-        return text.length() > 20_000 ? text.substring(0, 20_000) : text;
+    private static String id(FeedSource feed, String key) {
+        return "feed-" + sha256(feed.url() + "\n" + key).substring(0, 20);
     }
 
     private static void put(Map<String, Object> m, String k, Object v) {
         if (v != null) {
             m.put(k, v);
         }
+    }
+
+    private Counter fetchCounter(FeedSource feed, String outcome) {
+        return Counter.builder("chainfeed.feed.fetches").description("feed requests, by outcome")
+                .tag("feed", feed.url()).tag("outcome", outcome).register(meters);
+    }
+
+    private Counter itemCounter(FeedSource feed, String outcome) {
+        return Counter.builder("chainfeed.feed.items").description("feed items read, by outcome")
+                .tag("feed", feed.url()).tag("outcome", outcome).register(meters);
     }
 
     private void deadLetter(FeedSource feed, SignalInput item, List<SignalError> errors) {

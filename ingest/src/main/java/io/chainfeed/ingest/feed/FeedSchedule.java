@@ -11,7 +11,8 @@ import org.springframework.context.SmartLifecycle;
 
 /**
  * Polls every configured feed at a fixed interval on one background thread; a feed that fails is
- * logged and tried again at the next round, the others go on.
+ * logged and tried again at a later round (once its backoff or {@code Retry-After} has passed, see
+ * {@link FeedPoller}), the others go on.
  */
 public final class FeedSchedule implements SmartLifecycle {
     private static final Logger log = LoggerFactory.getLogger(FeedSchedule.class);
@@ -50,8 +51,12 @@ public final class FeedSchedule implements SmartLifecycle {
         for (FeedSource feed : feeds) {
             try {
                 FeedPoller.PollResult r = poller.poll(feed);
-                log.info("feed {}: {} published, {} unchanged, {} dead-lettered", feed.url(), r.published(),
-                        r.unchanged(), r.deadLetter());
+                if (r.fetch() == FeedPoller.Fetch.FETCHED) {
+                    log.info("feed {}: {} published, {} unchanged, {} dead-lettered", feed.url(), r.published(),
+                            r.unchanged(), r.deadLetter());
+                } else {
+                    log.debug("feed {}: {}", feed.url(), r.fetch());
+                }
             } catch (RuntimeException e) {
                 log.warn("feed {} not polled: {}", feed.url(), e.getMessage());
             }

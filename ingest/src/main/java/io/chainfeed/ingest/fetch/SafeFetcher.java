@@ -12,12 +12,19 @@ import java.net.URI;
 import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.zip.GZIPInputStream;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import org.apache.hc.client5.http.classic.methods.HttpGet;
+import org.apache.hc.client5.http.entity.DeflateInputStream;
+import org.apache.hc.client5.http.utils.DateUtils;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
 import org.apache.hc.core5.http.ClassicHttpResponse;
 import org.apache.hc.core5.http.Header;
@@ -35,8 +42,8 @@ import org.apache.hc.core5.io.CloseMode;
  * checked addresses, so a DNS answer that changes after the check (rebinding) cannot reach a private
  * address. Each hop is also checked before its request (scheme, host, addresses), for a clear error.
  * Redirects (any {@code 3xx} with a {@code Location}) are followed by hand, at most 5, each hop checked
- * again. No proxy, cookies, automatic retries or content compression; pooled connections live at most a
- * minute.
+ * again. No proxy, cookies or automatic retries; pooled connections live at most a minute. Feed
+ * fetches ({@link #fetchFeed}) are conditional and accept gzip and deflate, decompressed here.
  *
  * <p>Limits: {@value #MAX_BYTES} bytes of body; 10 s to connect; 20 s without data while waiting for or
  * reading the answer; and each hop's answer must be complete within 30 s of its request, or the
@@ -49,6 +56,7 @@ public final class SafeFetcher implements AutoCloseable {
     private static final String USER_AGENT = "chainfeed-ingest/0.1 (+research feed)";
 
     private final AddressGuard guard;
+    private final Clock clock = Clock.systemUTC();
     private final Duration totalTimeout;
     private final CloseableHttpClient client;
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -94,32 +102,102 @@ public final class SafeFetcher implements AutoCloseable {
      * @return the page
      * @throws FetchException if the scheme is not http(s), the host does not resolve or resolves to a
      *                        refused address (before the request or when connecting, on any hop), the
-     *                        status is not 2xx, there are more than 5 redirects, the body is larger than
-     *                        {@value #MAX_BYTES} bytes, a time limit passes, or the fetch fails
+     *                        status is not 2xx ({@link HttpStatusException}), there are more than 5
+     *                        redirects, the body is larger than {@value #MAX_BYTES} bytes, a time limit
+     *                        passes, or the fetch fails
      */
     public Page fetch(URI uri) {
+        Response r = exchange(uri, Map.of());
+        if (r.status() < 200 || r.status() >= 300) {
+            throw new HttpStatusException(r.uri(), r.status(), r.retryAfter());
+        }
+        return new Page(r.uri(), r.contentType().toLowerCase(Locale.ROOT), new String(r.body(), StandardCharsets.UTF_8));
+    }
+
+    /**
+     * A feed fetched with a conditional GET (RFC 9110 section 13.1).
+     *
+     * @param uri          the final URI after redirects: the base for the document's relative links
+     * @param permanentUri where the feed now lives if every redirect up to it was permanent (301 or
+     *                     308), so the next poll should go there; null when there was no such redirect
+     * @param notModified  whether the server answered 304 Not Modified (then {@code body} is empty)
+     * @param contentType  the Content-Type header as sent (its charset parameter matters), or empty
+     * @param body         the body as bytes, already decompressed (gzip or deflate), not yet decoded
+     * @param etag         the ETag header to send back as {@code If-None-Match}, or null
+     * @param lastModified the Last-Modified header to send back as {@code If-Modified-Since}, or null
+     */
+    public record FeedResponse(URI uri, URI permanentUri, boolean notModified, String contentType, byte[] body,
+            String etag, String lastModified) {
+    }
+
+    /**
+     * Fetches a feed politely: sends {@code If-None-Match} / {@code If-Modified-Since} when validators
+     * from an earlier answer are given, asks for {@code gzip} or {@code deflate} and decompresses the
+     * answer (the size limit applies to the decompressed bytes).
+     *
+     * @param uri          an absolute http or https URI
+     * @param etag         the ETag of the last answer, or null
+     * @param lastModified the Last-Modified of the last answer, or null
+     * @return the answer: 2xx with the body, or 304
+     * @throws HttpStatusException if the final status is neither 2xx nor 304 (for 429 and 503 with the
+     *                             server's {@code Retry-After}, when it sent one)
+     * @throws FetchException      for the reasons {@link #fetch(URI)} gives
+     */
+    public FeedResponse fetchFeed(URI uri, String etag, String lastModified) {
+        Map<String, String> headers = new LinkedHashMap<>();
+        headers.put("Accept", "application/rss+xml, application/atom+xml, application/rdf+xml, "
+                + "application/xml;q=0.9, text/xml;q=0.9, */*;q=0.5");
+        headers.put("Accept-Encoding", "gzip, deflate");
+        if (etag != null && !etag.isBlank()) {
+            headers.put("If-None-Match", etag);
+        }
+        if (lastModified != null && !lastModified.isBlank()) {
+            headers.put("If-Modified-Since", lastModified);
+        }
+        Response r = exchange(uri, headers);
+        if (r.status() == 304) {
+            return new FeedResponse(r.uri(), r.permanentUri(), true, r.contentType(), new byte[0],
+                    r.etag() != null ? r.etag() : etag, r.lastModified() != null ? r.lastModified() : lastModified);
+        }
+        if (r.status() < 200 || r.status() >= 300) {
+            throw new HttpStatusException(r.uri(), r.status(), r.retryAfter());
+        }
+        return new FeedResponse(r.uri(), r.permanentUri(), false, r.contentType(), r.body(), r.etag(),
+                r.lastModified());
+    }
+
+    /** The final answer of one exchange, redirects followed. */
+    private record Response(URI uri, URI permanentUri, int status, String contentType, byte[] body, String etag,
+            String lastModified, Duration retryAfter) {
+    }
+
+    private Response exchange(URI uri, Map<String, String> headers) {
         URI current = uri;
+        URI permanent = null;
+        boolean allPermanent = true;
         for (int hop = 0; hop <= MAX_REDIRECTS; hop++) {
             check(current);
             HttpGet get = new HttpGet(current);
+            headers.forEach(get::setHeader);
             ScheduledFuture<?> deadline = timer.schedule(get::cancel, totalTimeout.toMillis(), TimeUnit.MILLISECONDS);
             try (ClassicHttpResponse response = client.executeOpen(HttpHost.create(current), get, null)) {
                 int status = response.getCode();
-                if (status >= 300 && status < 400) {
+                if (status >= 300 && status < 400 && status != 304) {
                     Header location = response.getFirstHeader("Location");
                     if (location == null) {
                         throw new FetchException("redirect without Location from " + uri);
                     }
                     current = redirect(current, location.getValue());
+                    allPermanent &= status == 301 || status == 308;
+                    if (allPermanent) {
+                        permanent = current;
+                    }
                     continue;
                 }
-                if (status < 200 || status >= 300) {
-                    throw new FetchException("GET " + current + " answered " + status);
-                }
-                byte[] body = read(response.getEntity(), current);
-                Header type = response.getFirstHeader("Content-Type");
-                return new Page(current, type == null ? "" : type.getValue().toLowerCase(Locale.ROOT),
-                        new String(body, StandardCharsets.UTF_8));
+                byte[] body = status >= 200 && status < 300 ? read(response, current) : new byte[0];
+                String type = header(response, "Content-Type");
+                return new Response(current, permanent, status, type == null ? "" : type, body,
+                        header(response, "ETag"), header(response, "Last-Modified"), retryAfter(response));
             } catch (RefusedAddressException e) {
                 throw refused(e);
             } catch (UnknownHostException e) {
@@ -137,6 +215,33 @@ public final class SafeFetcher implements AutoCloseable {
         throw new FetchException("more than " + MAX_REDIRECTS + " redirects from " + uri);
     }
 
+    private static String header(ClassicHttpResponse response, String name) {
+        Header h = response.getFirstHeader(name);
+        return h == null ? null : h.getValue();
+    }
+
+    /**
+     * Reads {@code Retry-After} (RFC 9110 section 10.2.3): delay-seconds or an HTTP-date.
+     *
+     * @return the wait, zero or more; null when absent or unreadable
+     */
+    private Duration retryAfter(ClassicHttpResponse response) {
+        String v = header(response, "Retry-After");
+        if (v == null || v.isBlank()) {
+            return null;
+        }
+        String t = v.strip();
+        if (t.matches("\\d{1,10}")) {
+            return Duration.ofSeconds(Long.parseLong(t));
+        }
+        Instant at = DateUtils.parseStandardDate(t);
+        return at == null ? null : maxZero(Duration.between(clock.instant(), at));
+    }
+
+    private static Duration maxZero(Duration d) {
+        return d.isNegative() ? Duration.ZERO : d;
+    }
+
     private static URI redirect(URI from, String location) {
         try {
             return from.resolve(location.trim());
@@ -145,18 +250,33 @@ public final class SafeFetcher implements AutoCloseable {
         }
     }
 
-    /** Reads the body, refusing it once it passes {@link #MAX_BYTES} (the rest is not read). */
-    private static byte[] read(HttpEntity entity, URI uri) throws IOException {
+    /**
+     * Reads the body, decompressing {@code gzip} ({@code x-gzip}) and {@code deflate} (zlib or raw, as
+     * servers send both) answers, and refusing it once the (decompressed) bytes pass
+     * {@link #MAX_BYTES}; the rest is not read.
+     */
+    private static byte[] read(ClassicHttpResponse response, URI uri) throws IOException {
+        HttpEntity entity = response.getEntity();
         if (entity == null) {
             return new byte[0];
         }
-        if (entity.getContentLength() > MAX_BYTES) {
+        String encoding = header(response, "Content-Encoding");
+        encoding = encoding == null ? "identity" : encoding.strip().toLowerCase(Locale.ROOT);
+        boolean identity = encoding.isEmpty() || encoding.equals("identity");
+        if (identity && entity.getContentLength() > MAX_BYTES) {
             throw tooLarge(uri);
         }
-        InputStream in = entity.getContent();
-        if (in == null) {
+        InputStream raw = entity.getContent();
+        if (raw == null) {
             return new byte[0];
         }
+        InputStream in = switch (encoding) {
+            case "", "identity" -> raw;
+            case "gzip", "x-gzip" -> new GZIPInputStream(raw);
+            case "deflate" -> new DeflateInputStream(raw);
+            default -> throw new FetchException("GET " + uri + " answered in an unsupported Content-Encoding: "
+                    + encoding);
+        };
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         byte[] buffer = new byte[8192];
         int n;

@@ -3,6 +3,7 @@ package io.chainfeed.ingest.signal;
 import io.chainfeed.avro.ChainLayer;
 import io.chainfeed.avro.ConstraintSignal;
 import io.chainfeed.avro.Direction;
+import io.chainfeed.avro.ObservedAtBasis;
 import io.chainfeed.avro.Source;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -28,7 +29,8 @@ import java.util.regex.Pattern;
  * {@code headline} (required, at most 300 chars), {@code body} (optional, at most 20,000),
  * {@code layers} or {@code layerHints} (required: layer ids or names, a list or a {@code ;}-separated
  * string), {@code direction} ({@code tightening} or {@code easing}), {@code magnitude} (integer 1-5),
- * {@code observedAt} (see {@link SignalDates}), {@code source} ({@code name} and absolute http(s)
+ * {@code observedAt} (see {@link SignalDates}), {@code observedAtBasis} (optional: an
+ * {@link ObservedAtBasis} symbol saying where observedAt came from), {@code source} ({@code name} and absolute http(s)
  * {@code url}, both required).
  */
 public final class SignalValidator {
@@ -83,6 +85,7 @@ public final class SignalValidator {
         Direction direction = direction(f.get("direction"), e);
         Integer magnitude = magnitude(f.get("magnitude"), e);
         Instant observedAt = observedAt(f.containsKey("observedat") ? f.get("observedat") : f.get("observed"), e);
+        ObservedAtBasis basis = basis(f.get("observedatbasis"), e);
         Source source = source(f.get("source"), e);
         String id = text(f.get("id"), "id", false, 128, e);
         if (id != null && !ID.matcher(id).matches()) {
@@ -96,7 +99,7 @@ public final class SignalValidator {
         }
         ConstraintSignal signal = ConstraintSignal.newBuilder().setId(id).setHeadline(headline)
                 .setBody(body == null ? "" : body).setLayerHints(layers).setDirection(direction)
-                .setMagnitude(magnitude).setObservedAt(observedAt).setSource(source).setVersion(0).build();
+                .setMagnitude(magnitude).setObservedAt(observedAt).setObservedAtBasis(basis).setSource(source).setVersion(0).build();
         return new Checked(input, signal, errors);
     }
 
@@ -193,6 +196,20 @@ public final class SignalValidator {
             return SignalDates.parse(String.valueOf(value));
         } catch (IllegalArgumentException ex) {
             e.add("observedAt", ex.getMessage());
+            return null;
+        }
+    }
+
+    /** Optional; the feed poller sets it, a poster may. Absent: null (not recorded). */
+    private static ObservedAtBasis basis(Object value, Errors e) {
+        if (value == null || (value instanceof String s && s.isBlank())) {
+            return null;
+        }
+        String v = String.valueOf(value).strip().toUpperCase(Locale.ROOT).replace('-', '_');
+        try {
+            return ObservedAtBasis.valueOf(v);
+        } catch (IllegalArgumentException ex) {
+            e.add("observedAtBasis", "'" + value + "' is not one of " + java.util.Arrays.toString(ObservedAtBasis.values()));
             return null;
         }
     }

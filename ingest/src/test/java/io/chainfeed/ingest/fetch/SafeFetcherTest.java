@@ -43,6 +43,18 @@ class SafeFetcherTest {
             seen.add(path + " " + exchange.getRequestHeaders().getFirst("User-Agent"));
             switch (path) {
                 case "/page" -> reply(exchange, 200, "Text/HTML; Charset=UTF-8", null, "<p>HBM é</p>");
+                case "/gzip-bomb" -> {
+                    // 2 MiB of zeros that gzip to a few KiB: the limit is on what it decompresses to
+                    java.io.ByteArrayOutputStream packed = new java.io.ByteArrayOutputStream();
+                    try (var gz = new java.util.zip.GZIPOutputStream(packed)) {
+                        gz.write(new byte[2 * SafeFetcher.MAX_BYTES]);
+                    }
+                    exchange.getResponseHeaders().add("Content-Encoding", "gzip");
+                    exchange.sendResponseHeaders(200, packed.size());
+                    try (OutputStream out = exchange.getResponseBody()) {
+                        out.write(packed.toByteArray());
+                    }
+                }
                 case "/found" -> reply(exchange, 302, null, "/page", null);
                 case "/to-private" -> reply(exchange, 301, null, "http://internal.example.test:" + port + "/page", null);
                 case "/to-ftp" -> reply(exchange, 307, null, "ftp://example.com/feed", null);
@@ -189,6 +201,23 @@ class SafeFetcherTest {
         }
         assertThat(seen).filteredOn(s -> s.startsWith("/loop ")).hasSize(6);
         assertThat(seen).noneMatch(s -> s.startsWith("/page "));
+    }
+
+    @Test
+    void feedFetchesGoThroughTheSameChecksAndLimits() {
+        try (SafeFetcher f = loopbackOnly()) {
+            assertThatThrownBy(() -> f.fetchFeed(url("127.0.0.1", "/to-private"), "\"v1\"", null))
+                    .isInstanceOf(FetchException.class)
+                    .hasMessageContaining("internal.example.test resolves to 10.1.2.3, private (RFC 1918)");
+            assertThatThrownBy(() -> f.fetchFeed(url("127.0.0.1", "/gzip-bomb"), null, null))
+                    .isInstanceOf(FetchException.class).hasMessageContaining("is larger than " + SafeFetcher.MAX_BYTES);
+            assertThatThrownBy(() -> f.fetchFeed(url("127.0.0.1", "/missing"), null, null))
+                    .isInstanceOfSatisfying(HttpStatusException.class, e -> assertThat(e.status()).isEqualTo(404));
+        }
+        try (SafeFetcher strict = new SafeFetcher(false)) {
+            assertThatThrownBy(() -> strict.fetchFeed(url("127.0.0.1", "/page"), null, null))
+                    .isInstanceOf(FetchException.class).hasMessageContaining("not a public address; refused");
+        }
     }
 
     @Test

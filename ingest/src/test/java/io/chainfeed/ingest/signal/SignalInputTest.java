@@ -125,4 +125,15 @@ class SignalInputTest {
         assertThat(new HashedKeys("editor", List.of()).allows("Bearer anything")).isFalse();
         assertThatThrownBy(() -> new HashedKeys("editor", List.of("plain-key"))).hasMessageContaining("SHA-256");
     }
+
+    @Test
+    void observedAtBasisIsOptionalAndChecked() {
+        String base = "{\"headline\":\"h\",\"layers\":[\"memory\"],\"direction\":\"easing\",\"magnitude\":1,"
+                + "\"observedAt\":\"2026-03-01T00:30:00Z\",\"source\":{\"name\":\"n\",\"url\":\"https://e.com/a\"}";
+        assertThat(VALIDATOR.check(SignalReader.json(base + "}").get(0)).signal().getObservedAtBasis()).isNull();
+        assertThat(VALIDATOR.check(SignalReader.json(base + ",\"observedAtBasis\":\"first-seen\"}").get(0)).signal()
+                .getObservedAtBasis()).isEqualTo(io.chainfeed.avro.ObservedAtBasis.FIRST_SEEN);
+        assertThat(VALIDATOR.check(SignalReader.json(base + ",\"observedAtBasis\":\"guess\"}").get(0)).errors())
+                .extracting(SignalError::field).containsExactly("observedAtBasis");
+    }
 }
