@@ -205,11 +205,24 @@ class ChainPipelineIT {
                     .as(downstream).containsExactly("hbm-sold-out");
         }
         assertThat(layer(tight, "foundry")).containsEntry("squeezed", false);
-        assertThat(symbols(memory.get("squeezedCompanies"))).contains("NVDA").doesNotContain("MU");
+        assertThat(memory.get("squeezedCompanyCount")).isNotEqualTo(0);
 
         ResponseEntity<Map<String, Object>> one = http.exchange("/api/v1/layers/memory", HttpMethod.GET, null, JSON);
         assertThat(one.getStatusCode()).isEqualTo(HttpStatus.OK);
         assertThat(one.getBody()).containsEntry("status", "tight");
+        assertThat(symbols(one.getBody().get("squeezedCompanies"))).contains("NVDA").doesNotContain("MU");
+        // the full cause list, paged: the signal on memory, and one hop on from it on packaging
+        Map<String, Object> page = await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250))
+                .until(() -> get("/api/v1/layers/advanced-packaging/causes?size=1"),
+                        p -> p != null && !((List<?>) p.get("causes")).isEmpty());
+        assertThat((List<Map<String, Object>>) page.get("causes")).singleElement().satisfies(c -> {
+            assertThat(c).containsEntry("signalId", "hbm-sold-out").containsEntry("originLayer", "memory")
+                    .containsEntry("hops", 1);
+            assertThat(((Number) c.get("contribution")).doubleValue()).isEqualTo(2.0);
+        });
+        assertThat(page.get("nextCursor")).isNull();
+        assertThat(http.exchange("/api/v1/layers/memory/causes?cursor=%25%25", HttpMethod.GET, null, JSON)
+                .getStatusCode()).isEqualTo(HttpStatus.BAD_REQUEST);
         ResponseEntity<Map<String, Object>> missing = http.exchange("/api/v1/layers/nope", HttpMethod.GET, null, JSON);
         assertThat(missing.getStatusCode()).isEqualTo(HttpStatus.NOT_FOUND);
         assertThat(missing.getHeaders().getContentType().toString()).contains("application/problem+json");
@@ -243,7 +256,7 @@ class ChainPipelineIT {
         Map<String, Object> memoryAfter = layer(relaxed, "memory");
         assertThat(memoryAfter.get("status")).isEqualTo("balanced");
         assertThat(((Number) memoryAfter.get("pressure")).doubleValue()).isLessThan(1.0);
-        assertThat((List<?>) memoryAfter.get("squeezedCompanies")).isEmpty();
+        assertThat(memoryAfter.get("squeezedCompanyCount")).isEqualTo(0);
         assertThat((List<Map<String, Object>>) memoryAfter.get("causes")).extracting(c -> c.get("signalId"))
                 .containsExactlyInAnyOrder("hbm-sold-out", "hbm-capacity-added");
         assertThat(layer(relaxed, "accelerators")).containsEntry("squeezed", false);

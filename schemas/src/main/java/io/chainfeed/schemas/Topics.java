@@ -17,6 +17,7 @@ import java.util.Map;
  *   <tr><td>{@value #SIGNALS}</td><td>signal id</td><td>ConstraintSignal</td><td>delete</td></tr>
  *   <tr><td>{@value #READS}</td><td>read id</td><td>Read</td><td>compact</td></tr>
  *   <tr><td>{@value #CHAIN_STATE}</td><td>layer id</td><td>LayerState</td><td>compact</td></tr>
+ *   <tr><td>{@value #CHAIN_CAUSES}</td><td>layer id/signal id</td><td>ChainCause</td><td>compact</td></tr>
  *   <tr><td>{@value #API_KEYS}</td><td>key id</td><td>ApiKey (hash only)</td><td>compact</td></tr>
  *   <tr><td>{@code <topic>.dlq.v1}, one per data topic above</td><td>source key</td><td>raw bytes, error in headers</td><td>delete</td></tr>
  *   <tr><td>{@value #WEBHOOK_SUBSCRIPTIONS}</td><td>subscription id</td><td>WebhookSubscription</td><td>compact</td></tr>
@@ -45,6 +46,12 @@ public final class Topics {
     public static final String DLQ_ORIGIN_HEADER = "chainfeed.error.origin";
     /** Live state per chain layer (layer id -> LayerState), compacted. */
     public static final String CHAIN_STATE = "chainfeed.chain-state.v1";
+    /**
+     * Every kept signal per layer it names ({@code <layer id>/<signal id>} -> ChainCause), compacted:
+     * the source of a layer's full, pageable cause list. A signal replaced, deleted or forgotten
+     * (too old to weigh anything) leaves a tombstone.
+     */
+    public static final String CHAIN_CAUSES = "chainfeed.chain-causes.v1";
     /** Signals refused by the poller, with the reason in {@link #DLQ_REASON_HEADER}. */
     public static final String SIGNALS_DLQ = dlqOf(SIGNALS);
     /** API keys (key id -> ApiKey: hash only, never the secret), compacted, one partition. */
@@ -97,7 +104,8 @@ public final class Topics {
                 new TopicSpec(REFERENCE_TERMS, 1, COMPACT),
                 new TopicSpec(SIGNALS, partitions, DELETE),
                 new TopicSpec(READS, partitions, COMPACT),
-                new TopicSpec(CHAIN_STATE, partitions, COMPACT));
+                new TopicSpec(CHAIN_STATE, partitions, COMPACT),
+                new TopicSpec(CHAIN_CAUSES, partitions, COMPACT));
         List<TopicSpec> all = new java.util.ArrayList<>(data);
         data.forEach(t -> all.add(new TopicSpec(dlqOf(t.name()), 1, DELETE)));
         // Written only by the api's admin endpoints, which validate first: no dead-letter topic.

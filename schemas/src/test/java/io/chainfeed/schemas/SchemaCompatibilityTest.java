@@ -37,7 +37,7 @@ class SchemaCompatibilityTest {
 
     static Stream<Class<? extends SpecificRecord>> records() {
         return Stream.of(ChainLayer.class, Company.class, TermUpdate.class, ConstraintSignal.class, Read.class,
-                LayerState.class, io.chainfeed.avro.ApiKey.class, WebhookSubscription.class,
+                LayerState.class, io.chainfeed.avro.ChainCause.class, io.chainfeed.avro.ApiKey.class, WebhookSubscription.class,
                 WebhookDeliveryState.class);
     }
 

@@ -5,16 +5,38 @@ import io.chainfeed.avro.LayerState;
 import io.chainfeed.avro.SignalCause;
 import io.chainfeed.avro.SqueezeSource;
 import io.chainfeed.avro.SqueezedCompany;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
 /**
  * JSON views of {@link LayerState}: enums in lower case, instants as ISO-8601 UTC, {@code asOf}
- * null before the first signal.
+ * null before the first signal. Every view is bounded whatever the number of signals: a layer lists
+ * at most its 20 largest causes (the chain summary {@value #SUMMARY_CAUSES}), sums the rest in
+ * {@code otherCauses} and links the full, paged list ({@code causesUrl}).
  */
 public final class ChainViews {
+    /** Causes each layer lists in the chain summary ({@code GET /api/v1/chain}). */
+    public static final int SUMMARY_CAUSES = 5;
+
     private ChainViews() {
+    }
+
+    /**
+     * The compact view of a layer for the whole chain: at most {@value #SUMMARY_CAUSES} causes and the
+     * number of squeezed companies ({@code squeezedCompanyCount}) instead of their list.
+     *
+     * @param s a layer state
+     * @return its JSON view (a mutable map)
+     */
+    public static Map<String, Object> summary(LayerState s) {
+        Map<String, Object> m = layer(s, SUMMARY_CAUSES);
+        m.remove("squeezedCompanies");
+        m.put("squeezedCompanyCount", s.getSqueezed().size());
+        return m;
     }
 
     /**
@@ -22,6 +44,10 @@ public final class ChainViews {
      * @return its JSON view (a mutable map)
      */
     public static Map<String, Object> layer(LayerState s) {
+        return layer(s, Integer.MAX_VALUE);
+    }
+
+    private static Map<String, Object> layer(LayerState s, int causes) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("id", s.getId());
         m.put("name", s.getName());
@@ -32,7 +58,14 @@ public final class ChainViews {
         m.put("squeezeReceived", s.getSqueezeReceived());
         m.put("squeezed", s.getSqueezeReceived() > 0);
         m.put("squeezedBy", s.getSqueezedBy().stream().map(ChainViews::source).toList());
-        m.put("causes", s.getCauses().stream().map(ChainViews::cause).toList());
+        List<SignalCause> listed = s.getCauses().subList(0, Math.min(causes, s.getCauses().size()));
+        m.put("causes", listed.stream().map(ChainViews::cause).toList());
+        List<SignalCause> cut = s.getCauses().subList(listed.size(), s.getCauses().size());
+        Map<String, Object> other = new LinkedHashMap<>();
+        other.put("count", s.getOtherCauseCount() + cut.size());
+        other.put("total", round(s.getOtherCauseTotal() + cut.stream().mapToDouble(SignalCause::getContribution).sum()));
+        m.put("otherCauses", other);
+        m.put("causesUrl", "/api/v1/layers/" + URLEncoder.encode(s.getId(), StandardCharsets.UTF_8) + "/causes");
         m.put("owners", s.getOwners().stream().map(ChainViews::company).toList());
         m.put("squeezedCompanies", s.getSqueezed().stream().map(ChainViews::squeezed).toList());
         m.put("signalCount", s.getSignalCount());
@@ -52,7 +85,23 @@ public final class ChainViews {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("layer", s.getLayerId());
         m.put("amount", s.getAmount());
+        m.put("hops", s.getHops());
         return m;
+    }
+
+    /**
+     * @param c a cause from a page of {@link ChainCauseIndex}
+     * @return its JSON view, as the causes of a layer view
+     */
+    public static Map<String, Object> cause(ChainCauseIndex.Cause c) {
+        return cause(SignalCause.newBuilder().setSignalId(c.cause().getSignalId()).setHeadline(c.cause().getHeadline())
+                .setDirection(c.cause().getDirection()).setOriginLayer(c.originLayer()).setHops(c.hops())
+                .setContribution(round(c.contribution())).build());
+    }
+
+    private static double round(double v) {
+        double r = Math.round(v * 10_000d) / 10_000d;
+        return r == 0 ? 0.0 : r;
     }
 
     private static Map<String, Object> cause(SignalCause c) {

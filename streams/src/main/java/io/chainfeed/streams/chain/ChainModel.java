@@ -3,7 +3,6 @@ package io.chainfeed.streams.chain;
 import io.chainfeed.avro.ChainLayer;
 import io.chainfeed.avro.Company;
 import io.chainfeed.avro.ConstraintSignal;
-import io.chainfeed.avro.Direction;
 import io.chainfeed.avro.LayerCompany;
 import io.chainfeed.avro.LayerState;
 import io.chainfeed.avro.LayerStatus;
@@ -11,13 +10,14 @@ import io.chainfeed.avro.SignalCause;
 import io.chainfeed.avro.SqueezeSource;
 import io.chainfeed.avro.SqueezedCompany;
 import io.chainfeed.avro.Trend;
-import java.time.Duration;
+import io.chainfeed.schemas.ChainDecay;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.Deque;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -26,16 +26,19 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
- * The chain model: a pure function from a set of constraint signals and the reference data (layers
- * and companies) to the state of every layer. Nothing here depends on arrival order or wall clock,
- * so the same signals always give the same state.
+ * The chain model: from the kept constraint signals (a {@link ChainBook}) and the reference data
+ * (layers and companies) to the state of every layer. Nothing here depends on arrival order or wall
+ * clock, so the same signals give the same state (sums equal to within floating-point rounding, far
+ * below the four decimals published).
  *
  * <p><b>Decay.</b> Decay is computed at {@code asOf} = the newest {@code observedAt} of all signals
  * (event time). A signal {@code s} naming layer {@code l} contributes
  * <pre>  c(s) = sign(s) × magnitude(s) × 2^(−(asOf − observedAt(s)) / H)</pre>
  * with {@code sign} +1 for TIGHTENING and −1 for EASING, and half-life {@code H} =
- * {@value #HALF_LIFE_DAYS} days. A signal naming several layers contributes fully to each.
- * {@code direct(l) = Σ c(s)} over the signals naming {@code l}.
+ * {@value #HALF_LIFE_DAYS} days ({@link ChainDecay}). A signal naming several layers contributes
+ * fully to each. {@code direct(l) = Σ c(s)} over the signals naming {@code l}; the
+ * {@link ChainBook} keeps that sum up to date per signal (rebasing it by one multiplication when
+ * {@code asOf} moves), so a signal costs the same however many are kept.
  *
  * <p><b>Propagation.</b> Squeeze flows downstream along the layer graph (from a layer to the layers
  * that name it as upstream), attenuated by {@code A} = {@value #ATTENUATION} per hop. Only layers
@@ -48,6 +51,13 @@ import java.util.TreeSet;
  * contribution where it landed, so a layer's causes add up to its pressure (easing signals on a
  * tight layer appear as negative causes downstream).
  *
+ * <p><b>Causes.</b> A layer lists its {@value #TOP_CAUSES} largest causes by absolute contribution
+ * (ties by signal id, origin layer, hops; the order is by {@link ChainDecay#weight}, which never
+ * changes as time passes), leaving out those under {@value ChainDecay#MIN_CAUSE}; the rest are
+ * summed in {@code otherCauseCount} and {@code otherCauseTotal} ({@code pressure −} the listed
+ * contributions). The full list is published per signal and layer on the chain-causes topic for
+ * paging. {@code squeezedBy} names each squeezing layer with its hops.
+ *
  * <p><b>Status.</b> {@code P ≤} {@value #LOOSE_BELOW} is LOOSE, {@code P <} {@value #TIGHT_FROM} is
  * BALANCED, {@code P <} {@value #CRITICAL_FROM} is TIGHT, above that CRITICAL.
  *
@@ -57,14 +67,14 @@ import java.util.TreeSet;
  *
  * <p>Owners of a layer are the companies whose primary or other layers include it. While a layer is
  * under positive pressure, the companies of every layer downstream of it are listed as squeezed,
- * each with the nearest such layer and the signals tightening this one. Numbers are rounded to four
- * decimals.
+ * each with the nearest such layer and the tightening signals among the layer's listed causes (at
+ * most {@value #SQUEEZE_CAUSES}). Numbers are rounded to four decimals.
  */
 public final class ChainModel {
     /** Half-life of a signal's weight, in days. */
-    public static final double HALF_LIFE_DAYS = 14;
+    public static final double HALF_LIFE_DAYS = ChainDecay.HALF_LIFE_DAYS;
     /** Share of a layer's positive pressure passed to each direct downstream layer. */
-    public static final double ATTENUATION = 0.5;
+    public static final double ATTENUATION = ChainDecay.ATTENUATION;
     /** Pressure at or below which a layer is LOOSE. */
     public static final double LOOSE_BELOW = -1.0;
     /** Pressure from which a layer is TIGHT. */
@@ -80,14 +90,20 @@ public final class ChainModel {
      * magnitude (under 5e-9): the topology forgets them, which no rounded number shows.
      */
     public static final int FORGET_AFTER_HALF_LIVES = 30;
+    /** Most causes a layer state lists. */
+    public static final int TOP_CAUSES = 20;
+    /** Most signal ids a squeezed company lists. */
+    public static final int SQUEEZE_CAUSES = 5;
     /** Causes smaller than this (absolute) are left out of the lists; they still count in the sums. */
-    static final double MIN_CAUSE = 0.0001;
-
-    private static final double HALF_LIFE_MS = Duration.ofDays(1).toMillis() * HALF_LIFE_DAYS;
+    static final double MIN_CAUSE = ChainDecay.MIN_CAUSE;
 
     private final Map<String, ChainLayer> layers = new TreeMap<>();
     private final Map<String, List<String>> downstream = new TreeMap<>();
     private final Map<String, List<LayerCompany>> owners = new TreeMap<>();
+    /** Per layer: every layer downstream of it with the fewest hops, in id order. */
+    private final Map<String, Map<String, Integer>> reach = new TreeMap<>();
+    /** Per layer: the companies squeezed while it is tight (company, nearest layer, hops), without causes. */
+    private final Map<String, List<SqueezedCompany>> squeezable = new TreeMap<>();
 
     /**
      * @param layerList   the chain layers (id, name, upstream ids)
@@ -116,58 +132,124 @@ public final class ChainModel {
                 }
             }
         }
+        layers.keySet().forEach(id -> reach.put(id, distances(id)));
+        layers.keySet().forEach(id -> squeezable.put(id, squeezable(id)));
+    }
+
+    /** @return the known layer ids, in id order */
+    public Set<String> layerIds() {
+        return layers.keySet();
     }
 
     /**
-     * Computes every layer's state.
+     * Computes every layer's state from scratch (for tests and one-off use; the topology keeps a
+     * {@link ChainBook} instead).
      *
      * @param signals all known signals, in any order (one per id)
      * @return the state of each layer, by layer id in id order; {@code asOf} 0 when there are no signals
      */
     public Map<String, LayerState> compute(Collection<ConstraintSignal> signals) {
+        ChainBook book = new ChainBook(layers.keySet());
         List<ConstraintSignal> sorted = new ArrayList<>(signals);
         sorted.sort(Comparator.comparing(ConstraintSignal::getId));
-        long asOf = sorted.stream().mapToLong(x -> x.getObservedAt().toEpochMilli()).max().orElse(0L);
-        Attribution now = attribute(sorted, asOf);
-        long earlier = asOf - Duration.ofDays(TREND_WINDOW_DAYS).toMillis();
-        Attribution before = attribute(sorted.stream().filter(s -> s.getObservedAt().toEpochMilli() <= earlier).toList(), earlier);
+        sorted.forEach(book::put);
+        return states(book);
+    }
 
-        Map<String, ConstraintSignal> byId = new HashMap<>();
-        sorted.forEach(s -> byId.put(s.getId(), s));
+    /**
+     * Every layer's state from a book's sums: O(layers² + layers × {@value #TOP_CAUSES}), independent
+     * of the number of kept signals.
+     *
+     * @param book the kept signals, built for this model's layers
+     * @return the state of each layer, by layer id in id order; {@code asOf} 0 when there are no signals
+     */
+    public Map<String, LayerState> states(ChainBook book) {
+        long asOf = book.asOf();
+        Map<String, Double> squeeze = new HashMap<>();
+        Map<String, Double> squeezeBefore = new HashMap<>();
+        Map<String, Map<String, SqueezeSource>> squeezedBy = new HashMap<>();
+        layers.keySet().forEach(id -> {
+            squeeze.put(id, 0.0);
+            squeezeBefore.put(id, 0.0);
+            squeezedBy.put(id, new TreeMap<>());
+        });
+        for (String origin : layers.keySet()) {
+            double p = book.sums(origin).direct;
+            double pb = book.sums(origin).before;
+            reach.get(origin).forEach((down, h) -> {
+                double factor = Math.pow(ATTENUATION, h);
+                if (p > 0) {
+                    squeeze.merge(down, factor * p, Double::sum);
+                    squeezedBy.get(down).put(origin, new SqueezeSource(origin, factor * p, h));
+                }
+                if (pb > 0) {
+                    squeezeBefore.merge(down, factor * pb, Double::sum);
+                }
+            });
+        }
         Map<String, LayerState> out = new TreeMap<>();
         for (ChainLayer layer : layers.values()) {
             String id = layer.getId();
-            double pressure = now.pressure(id);
-            double delta = pressure - before.pressure(id);
+            ChainBook.Sums own = book.sums(id);
+            double pressure = own.direct + squeeze.get(id);
+            double delta = pressure - (own.before + squeezeBefore.get(id));
             Trend trend = delta > TREND_EPSILON ? Trend.RISING : delta < -TREND_EPSILON ? Trend.FALLING : Trend.STEADY;
+            Collection<SqueezeSource> sources = squeezedBy.get(id).values();
+            List<Cause> top = topCauses(book, id, sources, asOf);
             List<SignalCause> causes = new ArrayList<>();
-            for (Map.Entry<String, Double> e : now.causes.get(id).entrySet()) {
-                if (Math.abs(e.getValue()) < MIN_CAUSE) {
-                    continue;
-                }
-                CauseKey k = CauseKey.parse(e.getKey());
-                ConstraintSignal s = byId.get(k.signalId);
-                causes.add(SignalCause.newBuilder().setSignalId(s.getId()).setHeadline(s.getHeadline())
-                        .setDirection(s.getDirection()).setOriginLayer(k.origin).setHops(k.hops)
-                        .setContribution(round(e.getValue())).build());
+            double listed = 0;
+            for (Cause c : top) {
+                listed += c.contribution;
+                causes.add(SignalCause.newBuilder().setSignalId(c.entry.id).setHeadline(c.entry.headline)
+                        .setDirection(c.entry.direction).setOriginLayer(c.origin).setHops(c.hops)
+                        .setContribution(round(c.contribution)).build());
             }
-            causes.sort(Comparator.comparingDouble((SignalCause c) -> -Math.abs(c.getContribution()))
-                    .thenComparing(SignalCause::getSignalId).thenComparing(SignalCause::getOriginLayer)
-                    .thenComparingInt(SignalCause::getHops));
-            List<SqueezeSource> squeezedBy = new ArrayList<>();
-            now.squeezedBy.get(id).forEach((up, amount) -> squeezedBy.add(new SqueezeSource(up, round(amount))));
+            int total = own.count;
+            for (SqueezeSource src : sources) {
+                total += book.sums(src.getLayerId()).count;
+            }
+            List<SqueezeSource> rounded = sources.stream()
+                    .map(src -> new SqueezeSource(src.getLayerId(), round(src.getAmount()), src.getHops())).toList();
             out.put(id, LayerState.newBuilder()
                     .setId(id).setName(layer.getName())
                     .setPressure(round(pressure)).setStatus(status(pressure)).setTrend(trend)
-                    .setDirectPressure(round(now.direct.get(id))).setSqueezeReceived(round(now.squeeze.get(id)))
-                    .setSqueezedBy(squeezedBy).setCauses(causes)
+                    .setDirectPressure(round(own.direct)).setSqueezeReceived(round(squeeze.get(id)))
+                    .setSqueezedBy(rounded).setCauses(causes)
+                    .setOtherCauseCount(total - causes.size()).setOtherCauseTotal(round(pressure - listed))
                     .setOwners(owners.getOrDefault(id, List.of()))
-                    .setSqueezed(pressure > 0 ? squeezed(id, tighteners(causes)) : List.of())
-                    .setSignalCount(now.signalCount.get(id))
+                    .setSqueezed(pressure > 0 ? squeezed(id, tighteners(top)) : List.of())
+                    .setSignalCount(own.count)
                     .setAsOf(java.time.Instant.ofEpochMilli(asOf)).setVersion(asOf)
                     .build());
         }
         return out;
+    }
+
+    /** One listed cause before rounding. */
+    private record Cause(ChainBook.Entry entry, String origin, int hops, double key, double contribution) {
+    }
+
+    private static final Comparator<Cause> CAUSE_ORDER = Comparator.comparingDouble((Cause c) -> -c.key)
+            .thenComparing(c -> c.entry.id).thenComparing(Cause::origin).thenComparingInt(Cause::hops);
+
+    /** The first {@value #TOP_CAUSES} of each contributing list, merged: the layer's own signals and each squeezing layer's. */
+    private List<Cause> topCauses(ChainBook book, String id, Collection<SqueezeSource> sources, long asOf) {
+        List<Cause> all = new ArrayList<>();
+        collect(book, id, 0, asOf, all);
+        sources.forEach(src -> collect(book, src.getLayerId(), src.getHops(), asOf, all));
+        all.sort(CAUSE_ORDER);
+        return all.size() > TOP_CAUSES ? List.copyOf(all.subList(0, TOP_CAUSES)) : all;
+    }
+
+    private static void collect(ChainBook book, String origin, int hops, long asOf, List<Cause> into) {
+        int n = 0;
+        for (ChainBook.Entry e : book.sums(origin).byWeight) {
+            double c = ChainDecay.contribution(e.direction, e.magnitude, e.observedAt, asOf, hops);
+            if (Math.abs(c) < MIN_CAUSE || n++ == TOP_CAUSES) {
+                break;
+            }
+            into.add(new Cause(e, origin, hops, ChainDecay.weightAt(e.weight, hops), c));
+        }
     }
 
     /** @return the status for a pressure */
@@ -190,81 +272,36 @@ public final class ChainModel {
      * @return {@code sign × magnitude × 2^(−age / half-life)}
      */
     public static double contribution(ConstraintSignal signal, long asOf) {
-        double age = Math.max(0, asOf - signal.getObservedAt().toEpochMilli());
-        double sign = signal.getDirection() == Direction.TIGHTENING ? 1 : -1;
-        return sign * signal.getMagnitude() * Math.pow(2, -age / HALF_LIFE_MS);
+        return ChainDecay.contribution(signal.getDirection(), signal.getMagnitude(),
+                signal.getObservedAt().toEpochMilli(), asOf, 0);
     }
 
-    /**
-     * @param signal a signal
-     * @param asOf   the newest observedAt of all signals (epoch ms)
-     * @return whether the signal is older than {@value #FORGET_AFTER_HALF_LIVES} half-lives at {@code asOf}
-     */
-    public static boolean forgotten(ConstraintSignal signal, long asOf) {
-        return asOf - signal.getObservedAt().toEpochMilli() > FORGET_AFTER_HALF_LIVES * HALF_LIFE_MS;
-    }
-
-    private Attribution attribute(List<ConstraintSignal> signals, long asOf) {
-        Attribution a = new Attribution();
-        for (String id : layers.keySet()) {
-            a.causes.put(id, new TreeMap<>());
-            a.direct.put(id, 0.0);
-            a.squeeze.put(id, 0.0);
-            a.squeezedBy.put(id, new TreeMap<>());
-            a.signalCount.put(id, 0);
-        }
-        for (ConstraintSignal s : signals) {
-            double c = contribution(s, asOf);
-            for (String layer : new TreeSet<>(s.getLayerHints())) {
-                if (!layers.containsKey(layer)) {
-                    continue;
-                }
-                a.direct.merge(layer, c, Double::sum);
-                a.causes.get(layer).merge(new CauseKey(s.getId(), layer, 0).toString(), c, Double::sum);
-                a.signalCount.merge(layer, 1, Integer::sum);
-            }
-        }
-        for (String origin : layers.keySet()) {
-            double p = a.direct.get(origin);
-            if (p <= 0) {
-                continue;
-            }
-            Map<String, Integer> hops = distances(origin);
-            Map<String, Double> originCauses = new TreeMap<>(a.causes.get(origin));
-            hops.forEach((down, h) -> {
-                double factor = Math.pow(ATTENUATION, h);
-                a.squeeze.merge(down, factor * p, Double::sum);
-                a.squeezedBy.get(down).merge(origin, factor * p, Double::sum);
-                Map<String, Double> target = a.causes.get(down);
-                originCauses.forEach((key, value) -> {
-                    CauseKey k = CauseKey.parse(key);
-                    if (k.hops == 0) {
-                        target.merge(new CauseKey(k.signalId, k.origin, h).toString(), factor * value, Double::sum);
-                    }
-                });
-            });
-        }
-        return a;
-    }
-
-    private List<String> tighteners(List<SignalCause> causes) {
-        Map<String, Double> bySignal = new TreeMap<>();
-        causes.forEach(c -> bySignal.merge(c.getSignalId(), c.getContribution(), Double::sum));
-        return bySignal.entrySet().stream().filter(e -> e.getValue() > 0).map(Map.Entry::getKey).toList();
+    /** The tightening signals among the listed causes (net of their shares), largest first, at most {@value #SQUEEZE_CAUSES}. */
+    private static List<String> tighteners(List<Cause> causes) {
+        Map<String, Double> bySignal = new LinkedHashMap<>();
+        causes.forEach(c -> bySignal.merge(c.entry.id, c.contribution, Double::sum));
+        return bySignal.entrySet().stream().filter(e -> e.getValue() > 0).map(Map.Entry::getKey)
+                .limit(SQUEEZE_CAUSES).toList();
     }
 
     private List<SqueezedCompany> squeezed(String id, List<String> causes) {
-        Map<String, Integer> hops = distances(id);
-        List<String> reached = new ArrayList<>(hops.keySet());
-        Set<String> own = new TreeSet<>();
-        owners.getOrDefault(id, List.of()).forEach(c -> own.add(c.getCompanyId()));
-        Set<String> seen = new TreeSet<>(own);
         List<SqueezedCompany> out = new ArrayList<>();
-        for (String l : reached) {
+        for (SqueezedCompany q : squeezable.get(id)) {
+            out.add(SqueezedCompany.newBuilder(q).setCauses(causes).build());
+        }
+        return out;
+    }
+
+    private List<SqueezedCompany> squeezable(String id) {
+        Map<String, Integer> hops = reach.get(id);
+        Set<String> seen = new TreeSet<>();
+        owners.getOrDefault(id, List.of()).forEach(c -> seen.add(c.getCompanyId()));
+        List<SqueezedCompany> out = new ArrayList<>();
+        for (String l : hops.keySet()) {
             for (LayerCompany c : owners.getOrDefault(l, List.of())) {
                 if (seen.add(c.getCompanyId())) {
                     out.add(SqueezedCompany.newBuilder().setCompany(c).setViaLayer(l).setHops(hops.get(l))
-                            .setCauses(causes).build());
+                            .setCauses(List.of()).build());
                 }
             }
         }
@@ -299,31 +336,5 @@ public final class ChainModel {
     static double round(double v) {
         double r = Math.round(v * 10_000d) / 10_000d;
         return r == 0 ? 0.0 : r; // no -0.0
-    }
-
-    /** Per-layer sums of one evaluation. */
-    private static final class Attribution {
-        final Map<String, Double> direct = new HashMap<>();
-        final Map<String, Double> squeeze = new HashMap<>();
-        final Map<String, Map<String, Double>> causes = new HashMap<>();
-        final Map<String, Map<String, Double>> squeezedBy = new HashMap<>();
-        final Map<String, Integer> signalCount = new HashMap<>();
-
-        double pressure(String id) {
-            return direct.get(id) + squeeze.get(id);
-        }
-    }
-
-    /** A signal's share of a layer, through a path of some length from the layer it named. */
-    private record CauseKey(String signalId, String origin, int hops) {
-        @Override
-        public String toString() {
-            return signalId + "\u0000" + origin + "\u0000" + hops;
-        }
-
-        static CauseKey parse(String s) {
-            String[] p = s.split("\u0000", 3);
-            return new CauseKey(p[0], p[1], Integer.parseInt(p[2]));
-        }
     }
 }

@@ -3,6 +3,7 @@ package io.chainfeed.streams.chain;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import io.chainfeed.avro.ChainCause;
 import io.chainfeed.avro.ChainLayer;
 import io.chainfeed.avro.Company;
 import io.chainfeed.avro.ConstraintSignal;
@@ -70,6 +71,7 @@ class ChainStateTopologyTest {
         signals = d.createInputTopic(Topics.SIGNALS, new StringSerializer(), AvroSerde.of(ConstraintSignal.class));
         states = d.createOutputTopic(Topics.CHAIN_STATE, new StringDeserializer(), AvroSerde.of(LayerState.class));
         reads = d.createOutputTopic(Topics.READS, new StringDeserializer(), AvroSerde.of(Read.class));
+        causes = d.createOutputTopic(Topics.CHAIN_CAUSES, new StringDeserializer(), AvroSerde.of(ChainCause.class));
         return d;
     }
 
@@ -104,7 +106,11 @@ class ChainStateTopologyTest {
                 .setSource(new Source("Example", "https://example.com/" + id)).setVersion(1).build();
     }
 
+    private TestOutputTopic<String, ChainCause> causes;
+
+    /** The layer states published after the next publish interval (wall clock), latest per layer. */
     private Map<String, LayerState> finalStates() {
+        driver.advanceWallClockTime(ChainStateTopology.PUBLISH_INTERVAL);
         return states.readKeyValuesToMap();
     }
 
@@ -234,7 +240,6 @@ class ChainStateTopologyTest {
             driver = newDriver();
             signals.pipeKeyValueList(shuffled); // signals before reference data, too
             loadReference();
-            driver.advanceWallClockTime(ChainStateTopology.REFERENCE_CHECK.plusMillis(10));
             assertThat(finalStates()).as("order %s", shuffled.stream().map(kv -> kv.key).toList())
                     .isEqualTo(expected);
         }
@@ -283,5 +288,93 @@ class ChainStateTopologyTest {
 
         assertThat(reads.readKeyValuesToMap().get("signal:s1").getCompanies()).extracting(c -> c.getSymbol())
                 .contains("CLS");
+    }
+
+    @Test
+    void aLayerListsItsTopCausesAndSumsTheRest() {
+        int n = ChainModel.TOP_CAUSES + 30;
+        for (int i = 0; i < n; i++) {
+            Direction d = i % 3 == 0 ? Direction.EASING : Direction.TIGHTENING;
+            signals.pipeInput("s" + i, signal("s" + i, "memory", d, 1 + i % 5, T0.plus(Duration.ofHours(i))));
+        }
+        Map<String, LayerState> s = finalStates();
+        LayerState memory = s.get("memory");
+        assertThat(memory.getCauses()).hasSize(ChainModel.TOP_CAUSES);
+        assertThat(memory.getOtherCauseCount()).isEqualTo(n - ChainModel.TOP_CAUSES);
+        assertThat(memory.getSignalCount()).isEqualTo(n);
+        double listed = memory.getCauses().stream().mapToDouble(SignalCause::getContribution).sum();
+        assertThat(listed + memory.getOtherCauseTotal()).isCloseTo(memory.getPressure(), within(0.0011));
+        // largest absolute contribution first
+        List<Double> sizes = memory.getCauses().stream().map(c -> Math.abs(c.getContribution())).toList();
+        assertThat(sizes).isSortedAccordingTo(java.util.Comparator.reverseOrder());
+        // downstream: memory's causes one hop on, counted in the rest
+        LayerState packaging = s.get("advanced-packaging");
+        assertThat(packaging.getCauses()).hasSize(ChainModel.TOP_CAUSES).allSatisfy(c -> assertThat(c.getHops()).isEqualTo(1));
+        assertThat(packaging.getOtherCauseCount()).isEqualTo(n - ChainModel.TOP_CAUSES);
+        assertThat(packaging.getSqueezedBy()).singleElement().satisfies(src -> assertThat(src.getHops()).isEqualTo(1));
+        assertThat(s.get("memory").getSqueezed()).allSatisfy(q -> assertThat(q.getCauses()).hasSizeLessThanOrEqualTo(ChainModel.SQUEEZE_CAUSES));
+    }
+
+    @Test
+    void everySignalIsWrittenAsAChainCausePerLayerAndRemovedWithATombstone() {
+        signals.pipeInput("s1", ConstraintSignal.newBuilder(signal("s1", "memory", Direction.TIGHTENING, 4, T0))
+                .setLayerHints(List.of("memory", "advanced-packaging", "no-such-layer")).build());
+        Map<String, ChainCause> written = causes.readKeyValuesToMap();
+        assertThat(written).containsOnlyKeys("memory/s1", "advanced-packaging/s1");
+        assertThat(written.get("memory/s1").getMagnitude()).isEqualTo(4);
+        // a correction that names one layer only: the other is tombstoned
+        signals.pipeInput("s1", ConstraintSignal.newBuilder(signal("s1", "memory", Direction.TIGHTENING, 2, T0))
+                .setVersion(2).build());
+        List<KeyValue<String, ChainCause>> next = causes.readKeyValuesToList();
+        assertThat(next).anySatisfy(kv -> {
+            assertThat(kv.key).isEqualTo("advanced-packaging/s1");
+            assertThat(kv.value).isNull();
+        });
+        assertThat(next).anySatisfy(kv -> assertThat(kv.value.getMagnitude()).isEqualTo(2));
+        signals.pipeInput("s1", (ConstraintSignal) null);
+        assertThat(causes.readKeyValuesToMap()).containsEntry("memory/s1", null);
+    }
+
+    @Test
+    void theIncrementalBookAgreesWithAComputationFromScratch() {
+        Random random = new Random(7);
+        String[] layerIds = {"semiconductor-equipment", "memory", "advanced-packaging", "accelerators", "servers-systems", "unknown"};
+        Map<String, ConstraintSignal> kept = new java.util.TreeMap<>();
+        for (int i = 0; i < 400; i++) {
+            String id = "s" + random.nextInt(150);
+            if (random.nextInt(10) == 0) {
+                signals.pipeInput(id, (ConstraintSignal) null);
+                kept.remove(id);
+                continue;
+            }
+            long version = kept.containsKey(id) ? kept.get(id).getVersion() + 1 : 1;
+            List<String> hints = new ArrayList<>();
+            for (int h = 0; h <= random.nextInt(2); h++) {
+                hints.add(layerIds[random.nextInt(layerIds.length)]);
+            }
+            ConstraintSignal s = ConstraintSignal.newBuilder(signal(id, hints.get(0),
+                            random.nextBoolean() ? Direction.TIGHTENING : Direction.EASING, 1 + random.nextInt(5),
+                            T0.plus(Duration.ofMinutes(random.nextInt(60 * 24 * 60)))))
+                    .setLayerHints(hints).setVersion(version).build();
+            signals.pipeInput(id, s);
+            kept.put(id, s);
+            if (i % 50 == 0) {
+                driver.advanceWallClockTime(ChainStateTopology.PUBLISH_INTERVAL);
+            }
+        }
+        var layerStore = driver.<String, ChainLayer>getKeyValueStore(ChainStateTopology.LAYERS_STORE);
+        var companyStore = driver.<String, Company>getKeyValueStore(ChainStateTopology.COMPANIES_STORE);
+        ChainModel model = new ChainModel(io.chainfeed.streams.reference.ReferenceStores.values(layerStore),
+                io.chainfeed.streams.reference.ReferenceStores.values(companyStore));
+        Map<String, LayerState> fromScratch = model.compute(kept.values());
+        Map<String, LayerState> published = finalStates();
+        assertThat(published).isEqualTo(fromScratch);
+        // and the direct pressure against the definition, summed signal by signal
+        long asOf = kept.values().stream().mapToLong(x -> x.getObservedAt().toEpochMilli()).max().orElseThrow();
+        for (String layer : List.of("semiconductor-equipment", "memory", "advanced-packaging", "accelerators")) {
+            double direct = kept.values().stream().filter(x -> x.getLayerHints().contains(layer))
+                    .mapToDouble(x -> ChainModel.contribution(x, asOf)).sum();
+            assertThat(published.get(layer).getDirectPressure()).as(layer).isCloseTo(direct, within(0.00011));
+        }
     }
 }

@@ -1,0 +1,62 @@
+package io.chainfeed.schemas;
+
+import io.chainfeed.avro.Direction;
+
+/**
+ * The arithmetic of the chain model that both its writer (the chain-state topology in streams) and
+ * its readers (the api, which pages a layer's causes) need, so they agree to the last bit.
+ *
+ * <p>A signal of magnitude {@code m} observed at {@code t} weighs {@code ±m × 2^(−(asOf − t) / H)}
+ * at an instant {@code asOf} (+ for TIGHTENING, − for EASING), with half-life {@code H} =
+ * {@value #HALF_LIFE_DAYS} days; downstream of the layer it named, each hop multiplies it by
+ * {@value #ATTENUATION}. Because every signal decays by the same factor as {@code asOf} moves, the
+ * order of signals by absolute weight never changes: {@link #weight} gives a sort key that holds
+ * at every instant.
+ */
+public final class ChainDecay {
+    /** Half-life of a signal's weight, in days. */
+    public static final double HALF_LIFE_DAYS = 14;
+    /** The half-life in milliseconds. */
+    public static final double HALF_LIFE_MS = 86_400_000d * HALF_LIFE_DAYS;
+    /** Share of a layer's positive pressure passed to each direct downstream layer. */
+    public static final double ATTENUATION = 0.5;
+    /** Causes smaller than this (absolute) are left out of cause lists; they still count in the sums. */
+    public static final double MIN_CAUSE = 0.0001;
+    private static final double LOG2_ATTENUATION = Math.log(ATTENUATION) / Math.log(2);
+
+    private ChainDecay() {
+    }
+
+    /**
+     * @param direction  the signal's direction
+     * @param magnitude  its magnitude (1-5)
+     * @param observedAt when it was observed, epoch ms
+     * @param asOf       the instant to weigh it at, epoch ms (an earlier instant counts as {@code observedAt})
+     * @param hops       hops downstream of the layer it named (0 for that layer)
+     * @return its signed contribution: {@code ±magnitude × 2^(−max(0, asOf − observedAt) / H) × A^hops}
+     */
+    public static double contribution(Direction direction, int magnitude, long observedAt, long asOf, int hops) {
+        double sign = direction == Direction.TIGHTENING ? 1 : -1;
+        double age = Math.max(0, asOf - observedAt);
+        return sign * magnitude * Math.pow(2, -age / HALF_LIFE_MS) * Math.pow(ATTENUATION, hops);
+    }
+
+    /**
+     * @param magnitude  a signal's magnitude (positive)
+     * @param observedAt when it was observed, epoch ms
+     * @return its sort key, {@code log2(magnitude) + observedAt / H} (half-lives since the epoch): of
+     *         two signals the one with the larger key has the larger absolute contribution at any instant
+     */
+    public static double weight(int magnitude, long observedAt) {
+        return Math.log(magnitude) / Math.log(2) + observedAt / HALF_LIFE_MS;
+    }
+
+    /**
+     * @param weight a signal's {@link #weight}
+     * @param hops   hops downstream of the layer it named
+     * @return the sort key of its share {@code hops} layers downstream: {@code weight + hops × log2(A)}
+     */
+    public static double weightAt(double weight, int hops) {
+        return weight + hops * LOG2_ATTENUATION;
+    }
+}
