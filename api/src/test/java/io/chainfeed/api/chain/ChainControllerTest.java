@@ -35,6 +35,9 @@ class ChainControllerTest {
     ChainStateCache cache;
 
     @MockitoBean
+    ChainCauseIndex causes;
+
+    @MockitoBean
     ReadSearch search;
 
     private static LayerState layer(String id, double pressure, LayerStatus status, List<LayerCompany> owners,
