@@ -1,7 +1,6 @@
 package io.chainfeed.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.fail;
 import static org.awaitility.Awaitility.await;
 
 import co.elastic.clients.elasticsearch.ElasticsearchClient;
@@ -11,10 +10,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.logging.Level;
 import org.elasticsearch.client.RestClient;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
@@ -24,12 +21,8 @@ import org.openqa.selenium.Keys;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
-import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
-import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.logging.LogEntry;
 import org.openqa.selenium.logging.LogType;
-import org.openqa.selenium.logging.LoggingPreferences;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -63,8 +56,7 @@ class WebPagesIT {
     };
     private static final TestPipeline pipeline = new TestPipeline("web-pages-it", true);
     private static final Path SCREENSHOTS = Path.of("target", "screenshots");
-    private static Path chromium;
-    private static Path chromedriver;
+    private static HeadlessChromium chromium;
     private static WebDriver driver;
 
     @LocalServerPort
@@ -80,16 +72,8 @@ class WebPagesIT {
 
     @BeforeAll
     static void findChromiumAndStartElasticsearch() throws Exception {
-        chromium = firstExecutable("/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome");
-        chromedriver = firstExecutable("/usr/bin/chromedriver", "/usr/lib/chromium/chromedriver");
-        if (chromium == null || chromedriver == null) {
-            String msg = "WebPagesIT needs Debian's chromium and chromium-driver (apt-get install -y chromium "
-                    + "chromium-driver); found chromium=" + chromium + ", chromedriver=" + chromedriver;
-            if ("true".equalsIgnoreCase(System.getenv("CI"))) {
-                fail(msg);
-            }
-            Assumptions.abort(msg);
-        }
+        chromium = HeadlessChromium.find("WebPagesIT needs Debian's chromium and chromium-driver (apt-get install -y "
+                + "chromium chromium-driver)");
         pipeline.startElasticsearch();
     }
 
@@ -109,30 +93,9 @@ class WebPagesIT {
         }
     }
 
-    private static Path firstExecutable(String... paths) {
-        for (String p : paths) {
-            if (Files.isExecutable(Path.of(p))) {
-                return Path.of(p);
-            }
-        }
-        return null;
-    }
-
     private WebDriver browser() throws Exception {
         if (driver == null) {
-            ChromeOptions options = new ChromeOptions();
-            options.setBinary(chromium.toFile());
-            Path profile = Files.createTempDirectory("chainfeed-chromium-");
-            options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                    "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                    "--user-data-dir=" + profile, "--window-size=1280,1000", "--lang=en-US");
-            LoggingPreferences logs = new LoggingPreferences();
-            logs.enable(LogType.BROWSER, Level.ALL);
-            options.setCapability("goog:loggingPrefs", logs);
-            ChromeDriverService service = new ChromeDriverService.Builder()
-                    .usingDriverExecutable(chromedriver.toFile()).usingAnyFreePort().build();
-            driver = new ChromeDriver(service, options);
-            driver.manage().timeouts().pageLoadTimeout(Duration.ofSeconds(30));
+            driver = chromium.start("chainfeed-chromium-", "1280,1000");
         }
         return driver;
     }

@@ -30,12 +30,10 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.logging.Level;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.elasticsearch.client.RestClient;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
@@ -47,12 +45,9 @@ import org.openqa.selenium.Keys;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
-import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.interactions.Actions;
 import org.openqa.selenium.logging.LogEntry;
 import org.openqa.selenium.logging.LogType;
-import org.openqa.selenium.logging.LoggingPreferences;
 import org.openqa.selenium.support.ui.WebDriverWait;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -405,40 +400,10 @@ class WidgetIT {
 
     private ChromeDriver browser() throws Exception {
         if (driver == null) {
-            Path chromium = firstExecutable("/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome");
-            Path chromedriver = firstExecutable("/usr/bin/chromedriver", "/usr/lib/chromium/chromedriver");
-            if (chromium == null || chromedriver == null) {
-                String msg = "WidgetIT's browser test needs Debian's chromium and chromium-driver; found chromium="
-                        + chromium + ", chromedriver=" + chromedriver;
-                if ("true".equalsIgnoreCase(System.getenv("CI"))) {
-                    fail(msg);
-                }
-                Assumptions.abort(msg);
-            }
-            ChromeOptions options = new ChromeOptions();
-            options.setBinary(chromium.toFile());
-            Path profile = Files.createTempDirectory("chainfeed-widget-chromium-");
-            options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                    "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                    "--user-data-dir=" + profile, "--window-size=1280,1400", "--lang=en-US");
-            LoggingPreferences logs = new LoggingPreferences();
-            logs.enable(LogType.BROWSER, Level.ALL);
-            options.setCapability("goog:loggingPrefs", logs);
-            ChromeDriverService service = new ChromeDriverService.Builder()
-                    .usingDriverExecutable(chromedriver.toFile()).usingAnyFreePort().build();
-            driver = new ChromeDriver(service, options);
-            driver.manage().timeouts().pageLoadTimeout(Duration.ofSeconds(30));
+            driver = HeadlessChromium.find("WidgetIT's browser test needs Debian's chromium and chromium-driver")
+                    .start("chainfeed-widget-chromium-", "1280,1400");
         }
         return driver;
-    }
-
-    private static Path firstExecutable(String... paths) {
-        for (String p : paths) {
-            if (Files.isExecutable(Path.of(p))) {
-                return Path.of(p);
-            }
-        }
-        return null;
     }
 
     private WebDriverWait waiting() {

@@ -1,11 +1,11 @@
 package io.chainfeed.api.chain;
 
+import io.chainfeed.api.KafkaConnectionProperties;
 import io.chainfeed.api.kafka.CompactedTopicView;
 import io.chainfeed.avro.LayerState;
 import io.chainfeed.schemas.Topics;
 import java.util.Collection;
 import java.util.Optional;
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.stereotype.Component;
 
 /**
@@ -15,8 +15,8 @@ import org.springframework.stereotype.Component;
 @Component
 public class ChainStateCache extends CompactedTopicView<LayerState> {
 
-    ChainStateCache(@Value("${spring.kafka.bootstrap-servers}") String bootstrapServers) {
-        super(bootstrapServers, Topics.CHAIN_STATE, "chainfeed-api-chain-state", LayerState.class);
+    ChainStateCache(KafkaConnectionProperties kafka) {
+        super(kafka.bootstrapServers(), Topics.CHAIN_STATE, "chainfeed-api-chain-state", LayerState.class);
     }
 
     /** @return every layer's latest state, in no particular order */

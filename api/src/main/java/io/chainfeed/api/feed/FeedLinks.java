@@ -1,5 +1,6 @@
 package io.chainfeed.api.feed;
 
+import io.chainfeed.api.ApiProperties;
 import jakarta.servlet.http.HttpServletRequest;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -7,7 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import org.springframework.beans.factory.annotation.Value;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.stereotype.Component;
 import org.springframework.web.servlet.support.ServletUriComponentsBuilder;
 import org.springframework.web.util.UriUtils;
@@ -42,14 +43,19 @@ public class FeedLinks {
      * @param authority the RFC 4151 tagging entity, {@code <domain or e-mail>,<date>}
      * @param baseUrl   the public base URL without a trailing slash, or empty to use the request's
      */
-    public FeedLinks(@Value("${chainfeed.api.feeds.tag-authority:" + DEFAULT_AUTHORITY + "}") String authority,
-            @Value("${chainfeed.api.feeds.base-url:}") String baseUrl) {
+    public FeedLinks(String authority, String baseUrl) {
         if (!authority.matches("[A-Za-z0-9.@_-]+,\\d{4}(-\\d{2}(-\\d{2})?)?")) {
             throw new IllegalArgumentException("chainfeed.api.feeds.tag-authority must be <domain or e-mail>,<yyyy[-mm[-dd]]>"
                     + " (RFC 4151), not '" + authority + "'");
         }
         this.authority = authority;
         this.baseUrl = baseUrl.endsWith("/") ? baseUrl.substring(0, baseUrl.length() - 1) : baseUrl;
+    }
+
+    /** @param props {@code chainfeed.api.feeds.tag-authority} and {@code chainfeed.api.feeds.base-url} */
+    @Autowired
+    FeedLinks(ApiProperties props) {
+        this(props.feeds().tagAuthority(), props.feeds().baseUrl());
     }
 
     /**

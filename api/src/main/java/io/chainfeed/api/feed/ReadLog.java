@@ -1,5 +1,7 @@
 package io.chainfeed.api.feed;
 
+import io.chainfeed.api.ApiProperties;
+import io.chainfeed.api.KafkaConnectionProperties;
 import io.chainfeed.avro.Read;
 import io.chainfeed.platform.kafka.ClientMeters;
 import io.chainfeed.platform.kafka.DeadLetters;
@@ -33,7 +35,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
 
@@ -85,11 +86,8 @@ public class ReadLog implements SmartLifecycle {
      * @param meters             where the subscriber gauges go, if metrics are on
      */
     @Autowired
-    ReadLog(@Value("${spring.kafka.bootstrap-servers}") String bootstrapServers,
-            @Value("${chainfeed.api.feed.replay-workers:2}") int replayWorkers,
-            @Value("${chainfeed.api.feed.replay-stall-timeout:30s}") Duration replayStallTimeout,
-            ObjectProvider<MeterRegistry> meters) {
-        this(bootstrapServers, Topics.READS, replayWorkers, replayStallTimeout);
+    ReadLog(KafkaConnectionProperties kafka, ApiProperties props, ObjectProvider<MeterRegistry> meters) {
+        this(kafka.bootstrapServers(), Topics.READS, props.feed().replayWorkers(), props.feed().replayStallTimeout());
         meters.ifAvailable(m -> {
             Gauge.builder("chainfeed.feed.subscribers", fanOut, FanOut::liveCount)
                     .description("readers following the reads log live").register(m);

@@ -1,5 +1,6 @@
 package io.chainfeed.api.feed;
 
+import io.chainfeed.api.ApiProperties;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.servlet.AsyncContext;
@@ -19,10 +20,8 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.springframework.beans.factory.ObjectProvider;
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
-import org.springframework.util.unit.DataSize;
 
 /**
  * The open SSE streams of this API instance: opens them (Servlet async, non-blocking writes, no timeout),
@@ -51,21 +50,15 @@ public class SseStreams implements SmartLifecycle {
     private ScheduledExecutorService heartbeats;
     private volatile boolean running;
 
-    SseStreams(ReadLog readLog,
-               @Value("${chainfeed.api.feed.heartbeat:15s}") Duration heartbeat,
-               @Value("${chainfeed.api.feed.retry:3s}") Duration retry,
-               @Value("${chainfeed.api.feed.buffer-events:256}") int bufferEvents,
-               @Value("${chainfeed.api.feed.stall-timeout:60s}") Duration stallTimeout,
-               @Value("${chainfeed.api.feed.writer-threads:2}") int writerThreads,
-               @Value("${chainfeed.api.feed.response-buffer:4KB}") DataSize responseBuffer,
-               ObjectProvider<MeterRegistry> meters) {
+    SseStreams(ReadLog readLog, ApiProperties props, ObjectProvider<MeterRegistry> meters) {
+        ApiProperties.Feed feed = props.feed();
         this.readLog = readLog;
-        this.heartbeat = heartbeat;
-        this.retry = retry;
-        this.bufferEvents = bufferEvents;
-        this.stallTimeout = stallTimeout;
-        this.writerThreads = writerThreads;
-        this.responseBufferBytes = (int) responseBuffer.toBytes();
+        this.heartbeat = feed.heartbeat();
+        this.retry = feed.retry();
+        this.bufferEvents = feed.bufferEvents();
+        this.stallTimeout = feed.stallTimeout();
+        this.writerThreads = feed.writerThreads();
+        this.responseBufferBytes = (int) feed.responseBuffer().toBytes();
         meters.ifAvailable(m -> Gauge.builder("chainfeed.feed.sse.connections", connections, Set::size)
                 .description("open SSE streams").register(m));
     }

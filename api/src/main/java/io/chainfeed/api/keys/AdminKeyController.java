@@ -1,5 +1,6 @@
 package io.chainfeed.api.keys;
 
+import io.chainfeed.api.ApiProperties;
 import io.chainfeed.api.web.NotFoundException;
 import io.chainfeed.api.web.UnauthorizedException;
 import io.chainfeed.avro.ApiKeyKind;
@@ -9,7 +10,6 @@ import java.net.URI;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -31,9 +31,9 @@ class AdminKeyController {
     private final ApiKeys keys;
     private final HashedKeys adminKeys;
 
-    AdminKeyController(ApiKeys keys, @Value("${chainfeed.api.admin-key-hashes:}") List<String> adminKeyHashes) {
+    AdminKeyController(ApiKeys keys, ApiProperties props) {
         this.keys = keys;
-        this.adminKeys = new HashedKeys("chainfeed.api.admin-key-hashes", adminKeyHashes);
+        this.adminKeys = new HashedKeys("chainfeed.api.admin-key-hashes", props.adminKeyHashes());
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.chainfeed.api.keys;
 
+import io.chainfeed.api.KafkaConnectionProperties;
 import io.chainfeed.api.kafka.CompactedTopicView;
 import io.chainfeed.api.web.BadRequestException;
 import io.chainfeed.avro.ApiKey;
@@ -32,7 +33,6 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.stereotype.Component;
 
 /**
@@ -60,8 +60,8 @@ public class ApiKeys extends CompactedTopicView<ApiKey> {
     private volatile KafkaProducer<String, byte[]> producer;
 
     @org.springframework.beans.factory.annotation.Autowired
-    ApiKeys(@Value("${spring.kafka.bootstrap-servers}") String bootstrapServers) {
-        this(bootstrapServers, Clock.systemUTC());
+    ApiKeys(KafkaConnectionProperties kafka) {
+        this(kafka.bootstrapServers(), Clock.systemUTC());
     }
 
     ApiKeys(String bootstrapServers, Clock clock) {

@@ -1,11 +1,11 @@
 package io.chainfeed.api.reference;
 
+import io.chainfeed.api.KafkaConnectionProperties;
 import io.chainfeed.api.kafka.CompactedTopicView;
 import io.chainfeed.avro.ChainLayer;
 import io.chainfeed.schemas.Topics;
 import java.util.List;
 import java.util.Optional;
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.stereotype.Component;
 
 /**
@@ -15,8 +15,8 @@ import org.springframework.stereotype.Component;
 @Component
 public class ReferenceLayers extends CompactedTopicView<ChainLayer> {
 
-    ReferenceLayers(@Value("${spring.kafka.bootstrap-servers}") String bootstrapServers) {
-        super(bootstrapServers, Topics.LAYERS, "chainfeed-api-reference-layers", ChainLayer.class);
+    ReferenceLayers(KafkaConnectionProperties kafka) {
+        super(kafka.bootstrapServers(), Topics.LAYERS, "chainfeed-api-reference-layers", ChainLayer.class);
     }
 
     /** @return every known layer's latest reference record, in no particular order */

@@ -1,12 +1,13 @@
 package io.chainfeed.api.web;
 
+import io.chainfeed.api.ApiProperties;
+import io.chainfeed.api.KafkaConnectionProperties;
 import io.chainfeed.platform.KafkaHealthIndicator;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -19,24 +20,21 @@ import org.springframework.context.annotation.Configuration;
 @Configuration(proxyBeanMethods = false)
 class HealthConfiguration {
     @Bean("kafka")
-    KafkaHealthIndicator kafkaHealthIndicator(@Value("${spring.kafka.bootstrap-servers}") String bootstrap) {
-        return new KafkaHealthIndicator(bootstrap, Duration.ofSeconds(3));
+    KafkaHealthIndicator kafkaHealthIndicator(KafkaConnectionProperties kafka) {
+        return new KafkaHealthIndicator(kafka.bootstrapServers(), Duration.ofSeconds(3));
     }
 
     @Bean(destroyMethod = "close")
-    Admin pipelineAdmin(@Value("${spring.kafka.bootstrap-servers}") String bootstrap) {
-        return Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
+    Admin pipelineAdmin(KafkaConnectionProperties kafka) {
+        return Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
                 AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 2000,
                 AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 3000));
     }
 
     @Bean("pipeline")
-    PipelineHealthIndicator pipelineHealthIndicator(Admin pipelineAdmin,
-            @Value("${chainfeed.api.pipeline.tagging-group:chainfeed-tagging}") String taggingGroup,
-            @Value("${chainfeed.api.pipeline.chain-group:chainfeed-chain}") String chainGroup,
-            @Value("${chainfeed.api.pipeline.indexer-group:chainfeed-indexer}") String indexerGroup,
-            @Value("${chainfeed.api.pipeline.stall-after:60s}") Duration stallAfter) {
-        return new PipelineHealthIndicator(pipelineAdmin, taggingGroup, chainGroup, indexerGroup, stallAfter,
-                Duration.ofSeconds(2), Clock.systemUTC());
+    PipelineHealthIndicator pipelineHealthIndicator(Admin pipelineAdmin, ApiProperties props) {
+        ApiProperties.Pipeline p = props.pipeline();
+        return new PipelineHealthIndicator(pipelineAdmin, p.taggingGroup(), p.chainGroup(), p.indexerGroup(),
+                p.stallAfter(), Duration.ofSeconds(2), Clock.systemUTC());
     }
 }

@@ -1,7 +1,7 @@
 package io.chainfeed.api.web;
 
+import io.chainfeed.api.ApiProperties;
 import org.eclipse.jetty.server.ServerConnector;
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.web.embedded.jetty.JettyServletWebServerFactory;
 import org.springframework.boot.web.server.WebServerFactoryCustomizer;
 import org.springframework.context.annotation.Bean;
@@ -19,7 +19,8 @@ import org.springframework.context.annotation.Configuration;
 class ServerTuning {
     @Bean
     WebServerFactoryCustomizer<JettyServletWebServerFactory> jettyServer(
-            @Value("${chainfeed.api.server.accept-queue:1024}") int acceptQueue) {
+            ApiProperties props) {
+        int acceptQueue = props.server().acceptQueue();
         return factory -> factory.addServerCustomizers(server -> {
             server.setErrorHandler(new ProblemErrorHandler());
             for (var connector : server.getConnectors()) {

@@ -1,5 +1,6 @@
 package io.chainfeed.api.webhook;
 
+import io.chainfeed.api.KafkaConnectionProperties;
 import io.chainfeed.api.feed.TopicParser;
 import java.net.InetAddress;
 import java.time.Clock;
@@ -17,7 +18,6 @@ import org.apache.kafka.common.serialization.StringSerializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -29,9 +29,9 @@ class WebhookConfiguration {
     private static final Logger log = LoggerFactory.getLogger(WebhookConfiguration.class);
 
     @Bean(destroyMethod = "")
-    Producer<String, byte[]> webhookProducer(@Value("${spring.kafka.bootstrap-servers}") String bootstrap) {
+    Producer<String, byte[]> webhookProducer(KafkaConnectionProperties kafka) {
         KafkaProducer<String, byte[]> p = new KafkaProducer<>(Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
                 ProducerConfig.CLIENT_ID_CONFIG, "chainfeed-api-webhooks",
                 ProducerConfig.ACKS_CONFIG, "all",
                 ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true,
@@ -42,23 +42,23 @@ class WebhookConfiguration {
     }
 
     @Bean(destroyMethod = "close")
-    Admin webhookAdmin(@Value("${spring.kafka.bootstrap-servers}") String bootstrap) {
-        return Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
+    Admin webhookAdmin(KafkaConnectionProperties kafka) {
+        return Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
                 AdminClientConfig.CLIENT_ID_CONFIG, "chainfeed-api-webhooks-admin",
                 AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000,
                 AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 15_000));
     }
 
     @Bean
-    SubscriptionStore webhookSubscriptionStore(@Value("${spring.kafka.bootstrap-servers}") String bootstrap,
+    SubscriptionStore webhookSubscriptionStore(KafkaConnectionProperties kafka,
             Producer<String, byte[]> webhookProducer) {
-        return new SubscriptionStore(bootstrap, webhookProducer);
+        return new SubscriptionStore(kafka.bootstrapServers(), webhookProducer);
     }
 
     @Bean
-    DeliveryStateStore webhookDeliveryStateStore(@Value("${spring.kafka.bootstrap-servers}") String bootstrap,
+    DeliveryStateStore webhookDeliveryStateStore(KafkaConnectionProperties kafka,
             Producer<String, byte[]> webhookProducer) {
-        return new DeliveryStateStore(bootstrap, webhookProducer);
+        return new DeliveryStateStore(kafka.bootstrapServers(), webhookProducer);
     }
 
     @Bean

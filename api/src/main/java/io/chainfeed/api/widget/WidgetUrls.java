@@ -4,7 +4,6 @@ import io.chainfeed.api.keys.ApiKeys;
 import jakarta.servlet.http.HttpServletRequest;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.stereotype.Component;
 import org.springframework.web.servlet.support.ServletUriComponentsBuilder;
 
@@ -17,7 +16,8 @@ import org.springframework.web.servlet.support.ServletUriComponentsBuilder;
 public class WidgetUrls {
     private final String configured;
 
-    WidgetUrls(@Value("${chainfeed.widget.public-url:}") String publicUrl) {
+    WidgetUrls(WidgetProperties props) {
+        String publicUrl = props.publicUrl();
         this.configured = publicUrl == null || publicUrl.isBlank() ? null
                 : ApiKeys.normaliseOrigin(publicUrl.replaceAll("/+$", "")).orElseThrow(() -> new IllegalArgumentException(
                         "chainfeed.widget.public-url must be an http(s) origin such as https://chainfeed.example"));

@@ -120,13 +120,10 @@ public final class ElasticsearchNode extends LocalNode {
         requireNotStarted();
         requireDistribution();
         stopStale(runDir);
-        httpPort = requestedHttpPort == 0 ? Processes.freePort() : requestedHttpPort;
-        transportPort = requestedTransportPort == 0 ? Processes.freePort() : requestedTransportPort;
-        if (httpPort == transportPort) {
-            throw new IllegalArgumentException("http and transport port are both " + httpPort);
-        }
-        Processes.requireFree(httpPort, "Elasticsearch HTTP", null);
-        Processes.requireFree(transportPort, "Elasticsearch transport", null);
+        int[] ports = choosePorts(new int[] {requestedHttpPort, requestedTransportPort},
+                new String[] {"Elasticsearch HTTP", "Elasticsearch transport"}, "http and transport port");
+        httpPort = ports[0];
+        transportPort = ports[1];
         installPlugins();
         prepareRunDir();
 
@@ -145,19 +142,15 @@ public final class ElasticsearchNode extends LocalNode {
         command.addAll(List.of("-p", runDir.resolve(SERVER_PID_FILE).toString()));
         settings().forEach((key, value) -> command.add("-E" + key + "=" + value));
 
-        ProcessBuilder pb = new ProcessBuilder(command)
-                .directory(runDir.toFile())
-                .redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.appendTo(runDir.resolve(OUTPUT_FILE).toFile()));
+        ProcessBuilder pb = new ProcessBuilder(command);
         Map<String, String> env = pb.environment();
         env.put("ES_JAVA_HOME", System.getProperty("java.home"));
         env.put("ES_PATH_CONF", runDir.resolve("config").toString());
         env.put("ES_TMPDIR", runDir.resolve("tmp").toString());
         env.put("ES_JAVA_OPTS", String.join(" ", javaOpts()));
-        env.remove("JAVA_TOOL_OPTIONS");
         LOG.info("starting Elasticsearch on http://127.0.0.1:{} (transport {}, heap {}{}), run dir {}", httpPort,
                 transportPort, heap, dropRoot ? ", as uid " + unprivilegedUid : "", runDir);
-        return track(pb.start());
+        return startTracked(pb, runDir.resolve(OUTPUT_FILE));
     }
 
     /** The settings passed as {@code -E key=value}, in order. */

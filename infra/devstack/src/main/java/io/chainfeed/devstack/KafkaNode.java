@@ -113,13 +113,10 @@ public final class KafkaNode extends LocalNode {
         requireNotStarted();
         requireLibs();
         stopStale(runDir);
-        port = requestedPort == 0 ? Processes.freePort() : requestedPort;
-        controllerPort = requestedControllerPort == 0 ? Processes.freePort() : requestedControllerPort;
-        if (port == controllerPort) {
-            throw new IllegalArgumentException("broker and controller port are both " + port);
-        }
-        Processes.requireFree(port, "Kafka broker", null);
-        Processes.requireFree(controllerPort, "Kafka controller", null);
+        int[] ports = choosePorts(new int[] {requestedPort, requestedControllerPort},
+                new String[] {"Kafka broker", "Kafka controller"}, "broker and controller port");
+        port = ports[0];
+        controllerPort = ports[1];
 
         Files.createDirectories(runDir);
         Path data = runDir.resolve("data");
@@ -146,14 +143,9 @@ public final class KafkaNode extends LocalNode {
                 "-Dkafka.logs.dir=" + logs,
                 "-cp", libDir + "/*",
                 "kafka.Kafka", serverProperties.toString()));
-        ProcessBuilder pb = new ProcessBuilder(command)
-                .directory(runDir.toFile())
-                .redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.appendTo(logs.resolve("kafka.out").toFile()));
-        pb.environment().remove("JAVA_TOOL_OPTIONS");
         LOG.info("starting Kafka on 127.0.0.1:{} (controller {}, heap {}), run dir {}", port, controllerPort, heap,
                 runDir);
-        return track(pb.start());
+        return startTracked(new ProcessBuilder(command), logs.resolve("kafka.out"));
     }
 
     /**

@@ -85,6 +85,45 @@ public abstract class LocalNode implements AutoCloseable {
     }
 
     /**
+     * The two ports of a node (each the requested one, or a free one for 0), checked to differ and to be
+     * free on loopback.
+     *
+     * @param requested    the requested ports, 0 for any free one
+     * @param names        what each port is, for errors (e.g. {@code Kafka broker})
+     * @param conflict     the start of the error when both are the same (e.g. {@code broker and controller port})
+     * @return the two ports, in the order given
+     * @throws IllegalArgumentException when both are the same
+     * @throws IllegalStateException    when one is taken
+     */
+    protected static int[] choosePorts(int[] requested, String[] names, String conflict) {
+        int first = requested[0] == 0 ? Processes.freePort() : requested[0];
+        int second = requested[1] == 0 ? Processes.freePort() : requested[1];
+        if (first == second) {
+            throw new IllegalArgumentException(conflict + " are both " + first);
+        }
+        Processes.requireFree(first, names[0], null);
+        Processes.requireFree(second, names[1], null);
+        return new int[] {first, second};
+    }
+
+    /**
+     * Starts the child in the run dir with stdout and stderr appended to one file (earlier runs' output
+     * kept) and without the caller's
+     * {@code JAVA_TOOL_OPTIONS}, then {@link #track tracks} it.
+     *
+     * @param pb     the command and environment
+     * @param output the file the child's output is appended to
+     * @return the started child
+     * @throws IOException when the process cannot be launched or its pid file not written
+     */
+    protected final Process startTracked(ProcessBuilder pb, Path output) throws IOException {
+        pb.directory(runDir.toFile()).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(output.toFile()));
+        pb.environment().remove("JAVA_TOOL_OPTIONS");
+        return track(pb.start());
+    }
+
+    /**
      * Records a freshly started child: writes its pid file and registers the shutdown hook.
      *
      * @param started the child process

@@ -16,6 +16,10 @@ final class PageText {
 
     /** A ticker as readers write it: ANET, 2345.TW, 000660.KS, BRK-B. */
     static final Pattern TICKER = Pattern.compile("[A-Z0-9]{1,10}(?:[.\\-][A-Z0-9]{1,5})?");
+    /** A parenthesis on one line, e.g. "(ANET)" or "(remote direct memory access)"; group 1 is the inside. */
+    static final Pattern PAREN = Pattern.compile("\\(([^()\\n]{1,120})\\)");
+    /** How far back (chars) from a parenthesis names and expansions are looked for. */
+    static final int WINDOW = 300;
 
     private static final Pattern DISCLAIMER = Pattern.compile("research,?\\s+not\\s+(?:investment\\s+)?advice");
 
@@ -120,5 +124,11 @@ final class PageText {
             return true;
         }
         return longer.startsWith(shorter + " ") || longer.endsWith(" " + shorter);
+    }
+
+    /** Whitespace-separated words in a string (0 for a blank one). */
+    static int words(String s) {
+        String t = s.strip();
+        return t.isEmpty() ? 0 : t.split("\\s+").length;
     }
 }

@@ -101,10 +101,15 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
     protected org.springframework.http.ResponseEntity<Object> handleExceptionInternal(Exception ex, Object body,
             org.springframework.http.HttpHeaders headers, org.springframework.http.HttpStatusCode statusCode,
             org.springframework.web.context.request.WebRequest request) {
-        if (body instanceof ProblemDetail p && (p.getType() == null || "about:blank".equals(p.getType().toString()))) {
+        // For most of Spring's own exceptions the body arrives null and the superclass makes it from the
+        // exception, so the type is set on what it returns.
+        org.springframework.http.ResponseEntity<Object> response =
+                super.handleExceptionInternal(ex, body, headers, statusCode, request);
+        if (response != null && response.getBody() instanceof ProblemDetail p
+                && (p.getType() == null || "about:blank".equals(p.getType().toString()))) {
             p.setType(URI.create(TYPE_BASE + "invalid-request"));
         }
-        return super.handleExceptionInternal(ex, body, headers, statusCode, request);
+        return response;
     }
 
     private static ProblemDetail problem(HttpStatus status, String type, String title, String detail) {

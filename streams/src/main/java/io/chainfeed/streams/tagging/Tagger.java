@@ -1,5 +1,20 @@
 package io.chainfeed.streams.tagging;
 
+import static io.chainfeed.streams.tagging.TaggerWords.ACRONYM_WORDS;
+import static io.chainfeed.streams.tagging.TaggerWords.CORROBORATED_TERM_ALIASES;
+import static io.chainfeed.streams.tagging.TaggerWords.EXCHANGES;
+import static io.chainfeed.streams.tagging.TaggerWords.GENERIC_TERM_WORDS;
+import static io.chainfeed.streams.tagging.TaggerWords.ORDINARY_WORDS;
+import static io.chainfeed.streams.tagging.TaggerWords.STOP_SYMBOLS;
+import static io.chainfeed.streams.tagging.TextBoundaries.afterSuffix;
+import static io.chainfeed.streams.tagging.TextBoundaries.boundaryBefore;
+import static io.chainfeed.streams.tagging.TextBoundaries.bracket;
+import static io.chainfeed.streams.tagging.TextBoundaries.clauseCue;
+import static io.chainfeed.streams.tagging.TextBoundaries.initialsMatch;
+import static io.chainfeed.streams.tagging.TextBoundaries.isJoiner;
+import static io.chainfeed.streams.tagging.TextBoundaries.sentenceStart;
+import static io.chainfeed.streams.tagging.TextBoundaries.spellsInitials;
+
 import io.chainfeed.avro.ChainLayer;
 import io.chainfeed.avro.Company;
 import io.chainfeed.avro.CompanyMention;
@@ -14,13 +29,15 @@ import io.chainfeed.avro.Section;
 import io.chainfeed.avro.TermTag;
 import io.chainfeed.avro.TermUpdate;
 import io.chainfeed.schemas.CompanyDirectory;
+import io.chainfeed.streams.tagging.TagAccumulators.CompanyAcc;
+import io.chainfeed.streams.tagging.TagAccumulators.LayerAcc;
+import io.chainfeed.streams.tagging.TagAccumulators.TermAcc;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -59,15 +76,15 @@ import org.ahocorasick.trie.PayloadTrie;
  *   <li><b>Case.</b> Names are case-insensitive ({@code NVIDIA}, {@code Nvidia}, {@code nvidia}),
  *       except: acronyms (no lower-case letter and at most three characters, {@code ASE},
  *       {@code GF}, {@code HBM}, {@code K&S}, or longer ones that are also English words,
- *       {@link #ACRONYM_WORDS}: {@code DRAM}, {@code FLOPS}) must be written exactly, while longer
+ *       {@link TaggerWords#ACRONYM_WORDS}: {@code DRAM}, {@code FLOPS}) must be written exactly, while longer
  *       acronyms ({@code TSMC}, {@code RDMA}) are matched in any case; names that are or start with an ordinary
- *       English word ({@link #ORDINARY_WORDS}: {@code Micron}, {@code Coherent}, {@code Arm},
+ *       English word ({@link TaggerWords#ORDINARY_WORDS}: {@code Micron}, {@code Coherent}, {@code Arm},
  *       {@code Applied Materials}, {@code Palo Alto}) must be written with the capital initials of the
  *       name (all capitals too, unless that spelling is a stop-listed ticker such as {@code ARM}).
  *       Tickers are always case-sensitive.</li>
  *   <li><b>Ordinary-word names at the start of a sentence</b> ({@code Coherent optics ...}) count only
  *       when what follows reads like a clause about a company (a possessive, a punctuation mark, a
- *       capitalised word, a verb from {@link #CLAUSE_CUES} or a word ending in -ed) or the same
+ *       capitalised word, a verb from {@link TaggerWords#CLAUSE_CUES} or a word ending in -ed) or the same
  *       company is found elsewhere in the read by another rule.</li>
  *   <li><b>Tickers in explicit context</b> (0.95): a cashtag {@code $ANET}; a parenthesised symbol or
  *       list {@code (ANET)}, {@code (NASDAQ: ANET)}, {@code (NYSE: HPE; NASDAQ: NVDA)}; an exchange
@@ -77,7 +94,7 @@ import org.ahocorasick.trie.PayloadTrie;
  *       stop-listed symbol that spells the initials of the words before it ({@code artificial
  *       intelligence (AI)}) is an abbreviation, not a ticker.</li>
  *   <li><b>Tickers in prose</b> (0.8): only the symbol of a US listing (XNAS, XNYS), at least three
- *       letters, written in capitals, not on the {@link #STOP_SYMBOLS} list of common words and
+ *       letters, written in capitals, not on the {@link TaggerWords#STOP_SYMBOLS} list of common words and
  *       acronyms, and not also a name or alias of anything else in the dictionary ({@code SMR} is a
  *       term). Everything else ({@code ON}, {@code IT}, {@code NOW}, {@code ARM}, {@code D}) needs
  *       explicit context, or the company's name ({@code ON Semiconductor}).</li>
@@ -95,7 +112,7 @@ import org.ahocorasick.trie.PayloadTrie;
  * {@code company-alias} 0.9 (0.85 for acronyms, 0.8 for ordinary-word names, 0.7 for those at the
  * start of a sentence); {@code ticker-in-prose} 0.8; {@code declared-company-unresolved} 0.5.
  * Terms: {@code declared-related} 1.0; {@code term-title} 0.9; {@code term-alias} 0.85; a title or
- * alias that is a generic word ({@link #GENERIC_TERM_WORDS}: training, yield, wafer ...) 0.6, and a
+ * alias that is a generic word ({@link TaggerWords#GENERIC_TERM_WORDS}: training, yield, wafer ...) 0.6, and a
  * generic-word alias ({@code resist}, {@code etch}) only when the term is also found by another name.
  * A term never tags itself. Layers: {@code declared-layer} 1.0; {@code layer-name},
  * {@code layer-alias} 0.7; {@code company-primary-layer} 0.5 + 0.1 per tagged company on it (at most
@@ -107,102 +124,11 @@ import org.ahocorasick.trie.PayloadTrie;
  * in the title or the definition (a signal's headline and summary), or when the body names it at
  * least three times; everything else is a passing mention. Tags are ordered primary first, then by
  * confidence, then in the order the source gave or mentioned them, so the output is deterministic.
+ *
+ * <p>The word lists are in {@link TaggerWords} (text files), the boundary and suffix checks in
+ * {@link TextBoundaries}, and what each tag gathers in {@link TagAccumulators}.
  */
 public final class Tagger {
-
-    /**
-     * Symbols that are common English words or acronyms: tagged only in explicit ticker context
-     * (cashtag, brackets, exchange prefix, suffix), never from prose. Symbols shorter than three
-     * letters are never tagged from prose anyway (A, F, T, D, SO, BE, ON, IT, AI, MU, ...), so they
-     * are listed only for documentation and for the abbreviation check in brackets.
-     */
-    static final Set<String> STOP_SYMBOLS = Set.copyOf(List.of(
-            // single letters and two-letter words or acronyms
-            "A", "B", "C", "D", "E", "F", "G", "H", "I", "J", "K", "L", "M", "N", "O", "P", "Q", "R", "S", "T",
-            "U", "V", "W", "X", "Y", "Z", "AI", "AN", "AS", "AT", "BE", "BY", "DO", "GO", "HE", "IF", "IN", "IS",
-            "IT", "ME", "MY", "NO", "OF", "OK", "ON", "OR", "SO", "TO", "UP", "US", "WE", "TT", "FN", "ZS", "MU",
-            "SU", "LR", "GF", "WD", "IB", "IP", "PC", "AR", "VR", "EV", "HR", "PR", "IR", "UK", "EU",
-            // English words in capitals
-            "ALL", "AND", "ANY", "ARE", "ARM", "BIG", "BUY", "CAN", "CAR", "CAT", "COST", "DAY", "FAST", "FIX",
-            "FLEX", "FOR", "FORM", "FUN", "GOOD", "HAS", "HOT", "KEY", "LIFE", "LITE", "LOVE", "LOW", "MAN", "MOD",
-            "NET", "NEW", "NOW", "ONE", "ONTO", "OUT", "PEG", "PLAY", "REAL", "RUN", "SAFE", "SEE", "SHOP", "SNOW",
-            "TEAM", "THE", "TRUE", "TWO", "WELL", "WIN", "YOU", "APP", "CASH", "EAT", "OPEN", "PLUS", "PAY",
-            // acronyms a research note uses for something else
-            "CEO", "CFO", "CTO", "USA", "GDP", "CPU", "GPU", "API", "ETF", "IPO", "ESG", "CRM", "ERP", "APD",
-            "LIN", "TEL", "TER", "TEM", "ETN", "ETR", "DLR", "PWR", "CMI", "SMR", "ASX", "NOK", "ASM", "SOI",
-            "WAF", "EME", "NVT", "IRM", "FII", "PTI", "AVC", "TOK", "AOI", "UCT", "EDA", "HBM", "OEM", "ODM"));
-
-    /**
-     * Ordinary English words that are also company names or start them: such names are matched only
-     * when written with their capital initials (and, alone at the start of a sentence, only in a
-     * clause about a company).
-     */
-    static final Set<String> ORDINARY_WORDS = Set.copyOf(List.of(
-            "advanced", "air", "alphabet", "amazon", "apple", "applied", "arm", "asia", "azure", "bloom",
-            "cadence", "canon", "carrier", "cipher", "coherent", "comfort", "constellation", "core", "credo",
-            "delta", "digital", "disco", "dominion", "duke", "elastic", "elite", "extreme", "flex", "fluence",
-            "gigabyte", "global", "intel", "international", "iron", "johnson", "king", "lam", "meta", "micron",
-            "montage", "nova", "on", "oracle", "palo", "public", "pure", "quanta", "semiconductor", "silicon",
-            "snowflake", "solar", "southern", "sterling", "super", "tempus", "tesla", "the", "tower", "ultra",
-            "united", "williams", "workday"));
-
-    /** Words after a sentence-initial ordinary-word name that show it is the subject of a clause. */
-    static final Set<String> CLAUSE_CUES = Set.copyOf(List.of(
-            "is", "was", "are", "were", "has", "had", "have", "will", "would", "could", "can", "may", "might",
-            "should", "and", "or", "said", "says", "reported", "reports", "posted", "posts", "ships", "shipped",
-            "makes", "made", "supplies", "supplied", "builds", "built", "expects", "expected", "guided",
-            "guides", "announced", "announces", "plans", "planned", "raised", "raises", "cut", "cuts", "won",
-            "wins", "sees", "saw", "beat", "beats", "missed", "misses", "also", "still", "now", "then", "did",
-            "does", "designs", "designed", "sells", "sold", "bought", "acquired", "acquires", "agreed", "agrees",
-            "added", "adds", "launched", "launches", "unveiled", "unveils", "leads", "led", "runs", "ran",
-            "owns", "owned", "rents", "rose", "fell", "gained", "jumped", "slid", "dropped", "climbed",
-            "shares", "stock", "stocks", "revenue", "revenues", "sales", "earnings", "results", "chief",
-            "management", "executives", "told", "tells", "itself", "too", "alone", "already", "recently",
-            "first", "last", "just", "booked", "forecast", "forecasts", "stated", "states", "confirmed",
-            "confirms", "declined", "declines", "disclosed", "discloses", "signed", "signs", "opened", "opens",
-            "entered", "enters", "doubled", "doubles", "remains", "remained", "became", "becomes", "got",
-            "gets", "took", "takes", "started", "starts", "began", "begins", "hired", "hires", "joined",
-            "joins", "spent", "spends", "invested", "invests", "uses", "used", "offers", "offered", "moved",
-            "moves", "shipping", "making", "building", "supplying", "buys", "competes", "dominates", "controls",
-            "lost", "loses", "needs", "wants", "bets", "relies", "faces", "keeps", "kept", "pays", "paid", "gave",
-            "gives", "sent", "sends", "holds", "held", "leans", "aims", "hopes", "chose", "picks", "outsources",
-            "prefers", "wrote", "writes", "lacks", "trails", "tops", "ramps", "trains", "trained", "sources",
-            "licenses", "rose", "hosts", "serves", "sees", "reports", "delivers", "develops", "produces",
-            "provides", "operates", "rents", "leases", "manufactures", "assembles", "tests", "packages",
-            "employs", "expands", "grows", "grew", "fell", "rallied", "surged", "slumped", "remains", "said",
-            "shares", "executives", "plans", "intends", "aims", "claims", "warns", "warned", "noted", "notes"));
-
-    /**
-     * Generic words that are glossary terms ("Training", "Yield") or term aliases ("resist"): tagged
-     * at lower confidence, and as aliases only when the term is found by another name too.
-     */
-    static final Set<String> GENERIC_TERM_WORDS = Set.copyOf(List.of(
-            "training", "inference", "yield", "tokens", "token", "tokenization", "wafer", "capex", "resist",
-            "etch", "deposition", "photonics", "pretraining", "pre-training", "backup power", "power density",
-            "main memory", "model serving", "interconnection queue", "compute scaling"));
-
-    /** Acronyms longer than three letters that are also English words in lower case. */
-    static final Set<String> ACRONYM_WORDS = Set.copyOf(List.of("dram", "flops", "suss", "nand", "ceva", "lite", "flex", "snow",
-            "team", "form", "shop", "cost", "meta"));
-
-    /** Generic-word term aliases that count only when the term is found by another name too. */
-    static final Set<String> CORROBORATED_TERM_ALIASES = Set.copyOf(List.of("resist", "token"));
-
-    /** Exchange names and codes as text writes them, to ISO 10383 MICs. */
-    static final Map<String, String> EXCHANGES = Map.ofEntries(
-            Map.entry("NASDAQ", "XNAS"), Map.entry("NASDAQGS", "XNAS"), Map.entry("NASDAQGM", "XNAS"),
-            Map.entry("NYSE", "XNYS"), Map.entry("TWSE", "XTAI"), Map.entry("TPE", "XTAI"), Map.entry("TAI", "XTAI"),
-            Map.entry("TPEX", "ROCO"), Map.entry("TWO", "ROCO"), Map.entry("GTSM", "ROCO"), Map.entry("KRX", "XKRX"),
-            Map.entry("KOSPI", "XKRX"), Map.entry("KSE", "XKRX"), Map.entry("TYO", "XTKS"), Map.entry("TSE", "XTKS"),
-            Map.entry("JPX", "XTKS"), Map.entry("HKEX", "XHKG"), Map.entry("HKG", "XHKG"), Map.entry("SEHK", "XHKG"),
-            Map.entry("SSE", "XSHG"), Map.entry("SHA", "XSHG"), Map.entry("SZSE", "XSHE"), Map.entry("SHE", "XSHE"),
-            Map.entry("AMS", "XAMS"), Map.entry("AEX", "XAMS"), Map.entry("EPA", "XPAR"), Map.entry("BIT", "XMIL"),
-            Map.entry("ETR", "XETR"), Map.entry("XETRA", "XETR"), Map.entry("FRA", "XETR"), Map.entry("SIX", "XSWX"),
-            Map.entry("SWX", "XSWX"), Map.entry("HEL", "XHEL"), Map.entry("TSX", "XTSE"), Map.entry("ASX", "XASX"),
-            Map.entry("XNAS", "XNAS"), Map.entry("XNYS", "XNYS"), Map.entry("XTAI", "XTAI"), Map.entry("XKRX", "XKRX"),
-            Map.entry("XTKS", "XTKS"), Map.entry("XHKG", "XHKG"), Map.entry("XSHG", "XSHG"), Map.entry("XSHE", "XSHE"),
-            Map.entry("XAMS", "XAMS"), Map.entry("XPAR", "XPAR"), Map.entry("XMIL", "XMIL"), Map.entry("XETR", "XETR"),
-            Map.entry("XSWX", "XSWX"), Map.entry("XHEL", "XHEL"), Map.entry("XTSE", "XTSE"), Map.entry("XASX", "XASX"));
 
     private static final Set<String> US_MICS = Set.of("XNAS", "XNYS");
     private static final String SYM = "[A-Z0-9][A-Za-z0-9.\\-]{0,11}";
@@ -522,7 +448,7 @@ public final class Tagger {
     /**
      * An acronym that must be written exactly: no lower-case letter, and either at most three
      * characters ({@code ASE}, {@code GF}, {@code K&S}, {@code UPS}, {@code HBM}) or a longer one that,
-     * lower-cased, is an English word ({@link #ACRONYM_WORDS}: {@code DRAM}, {@code FLOPS}). Longer
+     * lower-cased, is an English word ({@link TaggerWords#ACRONYM_WORDS}: {@code DRAM}, {@code FLOPS}). Longer
      * acronyms ({@code TSMC}, {@code RDMA}) are matched in any case, like names.
      */
     private static boolean isAcronym(String s) {
@@ -779,212 +705,6 @@ public final class Tagger {
         return unique(companiesBySymbol.get(symbol)) != null && l.getSymbol().equals(symbol);
     }
 
-    /** The enclosing bracket of a span, as {open, close} indexes, if close by on both sides. */
-    private static int[] bracket(String text, int s, int e) {
-        int open = -1;
-        for (int i = s - 1; i >= 0 && i >= s - 40; i--) {
-            char c = text.charAt(i);
-            if (c == '(') {
-                open = i;
-                break;
-            }
-            if (c == ')') {
-                return null;
-            }
-        }
-        if (open < 0) {
-            return null;
-        }
-        for (int i = e; i < text.length() && i <= e + 40; i++) {
-            char c = text.charAt(i);
-            if (c == ')') {
-                return new int[] {open, i};
-            }
-            if (c == '(') {
-                return null;
-            }
-        }
-        return null;
-    }
-
-    /**
-     * Whether the symbol abbreviates the words right before the bracket: two or more of the last
-     * words, each giving one or more leading letters, in order ({@code artificial intelligence (AI)},
-     * {@code application programs (APP)}). One word never counts ({@code Allstate (ALL)} is a ticker).
-     */
-    private static boolean spellsInitials(String text, int open, String symbol) {
-        String before = text.substring(Math.max(0, open - 80), open).strip();
-        String[] words = before.split("[\\s\\-]+");
-        String sym = symbol.toLowerCase(Locale.ROOT);
-        for (int k = 2; k <= Math.min(sym.length(), words.length); k++) {
-            String[] last = new String[k];
-            for (int i = 0; i < k; i++) {
-                last[i] = words[words.length - k + i].toLowerCase(Locale.ROOT);
-            }
-            if (abbreviates(sym, 0, last, 0)) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private static boolean abbreviates(String sym, int si, String[] words, int wi) {
-        if (wi == words.length) {
-            return si == sym.length();
-        }
-        String w = words[wi];
-        for (int take = 1; take <= w.length() && si + take <= sym.length(); take++) {
-            if (w.charAt(take - 1) != sym.charAt(si + take - 1)) {
-                break;
-            }
-            if (abbreviates(sym, si + take, words, wi + 1)) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private static boolean isJoiner(char c) {
-        return Character.isLetterOrDigit(c) || c == '_' || c == '$';
-    }
-
-    /** No letter or digit right before {@code s} (a script change counts as a boundary). */
-    private static boolean boundaryBefore(String text, int s) {
-        if (s == 0) {
-            return true;
-        }
-        char c = text.charAt(s - 1);
-        char first = text.charAt(s);
-        if (Character.isLetterOrDigit(c) || c == '_') {
-            return scriptChange(c, first);
-        }
-        if ((c == '.' || c == '&') && s >= 2 && Character.isLetterOrDigit(text.charAt(s - 2))) {
-            return false; // www.nvidia, AT&T
-        }
-        return c != '@' && c != '#';
-    }
-
-    /**
-     * The index after an accepted suffix ({@code 's}, {@code ’s}, {@code '}, and when allowed
-     * {@code s}/{@code es}) if a boundary follows, else -1.
-     */
-    private static int afterSuffix(String text, int e, boolean plural, String canonical) {
-        if (boundaryAfter(text, e)) {
-            return e;
-        }
-        int n = text.length();
-        char c = text.charAt(e);
-        if ((c == '\'' || c == '’') && e + 1 < n && text.charAt(e + 1) == 's' && boundaryAfter(text, e + 2)) {
-            return e + 2;
-        }
-        if (plural && c == 's' && boundaryAfter(text, e + 1)) {
-            return e + 1;
-        }
-        if (plural && c == 'e' && e + 1 < n && text.charAt(e + 1) == 's' && boundaryAfter(text, e + 2)) {
-            return e + 2;
-        }
-        return -1;
-    }
-
-    private static boolean boundaryAfter(String text, int e) {
-        if (e >= text.length()) {
-            return true;
-        }
-        char c = text.charAt(e);
-        char last = text.charAt(e - 1);
-        if (Character.isLetterOrDigit(c) || c == '_') {
-            return scriptChange(last, c);
-        }
-        if ((c == '.' || c == '&') && e + 1 < text.length() && Character.isLetterOrDigit(text.charAt(e + 1))) {
-            return false; // nvidia.com, AT&T
-        }
-        if ((c == '\'' || c == '’') && e + 1 < text.length() && Character.isLetter(text.charAt(e + 1))) {
-            return false; // an apostrophe inside a word, other than a possessive (checked by the caller)
-        }
-        return true;
-    }
-
-    /** Two letters in different scripts, one of them Han, kana or Hangul, do not form one word. */
-    private static boolean scriptChange(char a, char b) {
-        Character.UnicodeScript sa = Character.UnicodeScript.of(a);
-        Character.UnicodeScript sb = Character.UnicodeScript.of(b);
-        if (sa == sb) {
-            // No spaces between Han words; Korean particles attach to the name (삼성전자는).
-            return sa == Character.UnicodeScript.HAN || sa == Character.UnicodeScript.HANGUL || isKana(sa);
-        }
-        return isCjk(sa) || isCjk(sb);
-    }
-
-    private static boolean isKana(Character.UnicodeScript s) {
-        return s == Character.UnicodeScript.HIRAGANA || s == Character.UnicodeScript.KATAKANA;
-    }
-
-    private static boolean isCjk(Character.UnicodeScript s) {
-        return s == Character.UnicodeScript.HAN || isKana(s) || s == Character.UnicodeScript.HANGUL;
-    }
-
-    /** Each word written with the capital initial the name has ({@code Applied Materials}), or in capitals. */
-    private static boolean initialsMatch(String written, String canonical) {
-        if (written.equals(canonical)) {
-            return true;
-        }
-        if (written.chars().noneMatch(Character::isLowerCase)) {
-            return !STOP_SYMBOLS.contains(written); // ARM is a ticker word, not Arm
-        }
-        String[] w = written.split(" ");
-        String[] c = canonical.split(" ");
-        if (w.length != c.length) {
-            return false;
-        }
-        for (int i = 0; i < w.length; i++) {
-            if (w[i].isEmpty() || c[i].isEmpty()) {
-                return false;
-            }
-            if (Character.isUpperCase(c[i].charAt(0)) && !Character.isUpperCase(w[i].charAt(0))) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    private static boolean sentenceStart(String text, int s) {
-        int i = s - 1;
-        while (i >= 0 && (Character.isWhitespace(text.charAt(i)) || "\"'“‘([*•-–—".indexOf(text.charAt(i)) >= 0)) {
-            if (text.charAt(i) == '\n') {
-                return true;
-            }
-            i--;
-        }
-        return i < 0 || ".!?:;".indexOf(text.charAt(i)) >= 0;
-    }
-
-    /** What follows a sentence-initial ordinary-word name reads like a clause about a company. */
-    private static boolean clauseCue(String text, int e, int after) {
-        if (after > e) {
-            return true; // possessive
-        }
-        int i = after;
-        while (i < text.length() && text.charAt(i) == ' ') {
-            i++;
-        }
-        if (i >= text.length()) {
-            return true;
-        }
-        char c = text.charAt(i);
-        if (!Character.isLetter(c)) {
-            return c != '-';
-        }
-        if (Character.isUpperCase(c)) {
-            return true;
-        }
-        int j = i;
-        while (j < text.length() && Character.isLetter(text.charAt(j))) {
-            j++;
-        }
-        String word = text.substring(i, j).toLowerCase(Locale.ROOT);
-        return CLAUSE_CUES.contains(word) || word.endsWith("ed");
-    }
-
     // ------------------------------------------------------------------------------ declared
 
     private void tagDeclaredCompany(CompanyMention m, Map<String, CompanyAcc> acc) {
@@ -1127,93 +847,5 @@ public final class Tagger {
             b.append(Character.toLowerCase(s.charAt(i)));
         }
         return b.toString();
-    }
-
-    /** Evidence shared by company and term accumulators. */
-    private abstract static class Acc {
-        double confidence;
-        boolean primary;
-        boolean foundInText;
-        int textMentions;
-        final Set<Evidence> evidence = new LinkedHashSet<>();
-
-        void add(double c, boolean isPrimary, Evidence e) {
-            confidence = Math.max(confidence, c);
-            primary |= isPrimary;
-            if (e.getStart() >= 0) {
-                foundInText = true;
-                if (evidence.add(e)) {
-                    textMentions++;
-                }
-            } else {
-                evidence.add(e);
-            }
-        }
-
-        /** Named three times or more in the body: a subject, not a passing mention. */
-        void settlePrimary() {
-            primary |= textMentions >= 3;
-        }
-    }
-
-    private static final class CompanyAcc extends Acc {
-        final String id;
-        final String name;
-        final String symbol;
-        final String mic;
-        String primaryLayer;
-
-        CompanyAcc(String id, String name, String symbol, String mic) {
-            this.id = id;
-            this.name = name;
-            this.symbol = symbol;
-            this.mic = mic;
-        }
-
-        CompanyTag toTag() {
-            return CompanyTag.newBuilder().setId(id).setName(name).setSymbol(symbol).setMic(mic)
-                    .setConfidence(confidence).setPrimary(primary).setEvidence(List.copyOf(evidence)).build();
-        }
-    }
-
-    private static final class TermAcc extends Acc {
-        final String slug;
-        final String title;
-        final String summary;
-
-        TermAcc(String slug, String title, String summary) {
-            this.slug = slug;
-            this.title = title;
-            this.summary = summary == null ? "" : summary;
-        }
-
-        TermTag toTag() {
-            return TermTag.newBuilder().setSlug(slug).setTitle(title).setSummary(summary).setConfidence(confidence)
-                    .setEvidence(List.copyOf(evidence)).build();
-        }
-    }
-
-    private static final class LayerAcc {
-        final String id;
-        final String name;
-        double confidence;
-        boolean primary;
-        final Set<Evidence> evidence = new LinkedHashSet<>();
-
-        LayerAcc(String id, String name) {
-            this.id = id;
-            this.name = name;
-        }
-
-        void add(double c, boolean isPrimary, Evidence e) {
-            confidence = Math.max(confidence, c);
-            primary |= isPrimary;
-            evidence.add(e);
-        }
-
-        LayerTag toTag() {
-            return LayerTag.newBuilder().setId(id).setName(name).setConfidence(confidence).setPrimary(primary)
-                    .setEvidence(List.copyOf(evidence)).build();
-        }
     }
 }

@@ -1,0 +1,65 @@
+package io.chainfeed.api.reads;
+
+import static io.chainfeed.api.web.ProblemMatchers.problem;
+import static org.mockito.Mockito.when;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.content;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
+
+import io.chainfeed.api.search.ReadSearch;
+import java.io.IOException;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.autoconfigure.web.servlet.WebMvcTest;
+import org.springframework.http.MediaType;
+import org.springframework.test.context.bean.override.mockito.MockitoBean;
+import org.springframework.test.web.servlet.MockMvc;
+
+/** The read endpoint in a web slice: the search is a Mockito stand-in, the JSON and problems are real. */
+@WebMvcTest(ReadController.class)
+class ReadControllerTest {
+    @Autowired
+    MockMvc mvc;
+
+    @MockitoBean
+    ReadSearch search;
+
+    @Test
+    void aStoredReadComesBackWithItsTagsAndEvidenceKept() throws Exception {
+        when(search.get("term:hbm")).thenReturn(Optional.of(Map.of("id", "term:hbm", "kind", "term", "slug", "hbm",
+                "title", "HBM", "version", 3L, "layers", List.of(Map.of("id", "memory", "name", "Memory",
+                        "confidence", 0.9, "evidence", List.of(Map.of("text", "HBM")))))));
+
+        mvc.perform(get("/api/v1/reads/term:hbm"))
+                .andExpect(status().isOk())
+                .andExpect(content().contentTypeCompatibleWith(MediaType.APPLICATION_JSON))
+                .andExpect(jsonPath("$.id").value("term:hbm"))
+                .andExpect(jsonPath("$.title").value("HBM"))
+                .andExpect(jsonPath("$.version").value(3))
+                .andExpect(jsonPath("$.layers[0].id").value("memory"))
+                .andExpect(jsonPath("$.layers[0].evidence[0].text").value("HBM"))
+                .andExpect(jsonPath("$.previousVersion").doesNotExist())
+                .andExpect(jsonPath("$.changes").isEmpty());
+    }
+
+    @Test
+    void anUnknownIdIsANotFoundProblem() throws Exception {
+        when(search.get("term:nope")).thenReturn(Optional.empty());
+
+        mvc.perform(get("/api/v1/reads/term:nope"))
+                .andExpect(problem(404, "not-found", "no read with id 'term:nope'"))
+                .andExpect(jsonPath("$.title").value("Not found"));
+    }
+
+    @Test
+    void anUnreachableSearchEngineIsAServiceUnavailableProblemWithoutItsInternals() throws Exception {
+        when(search.get("term:hbm")).thenThrow(new IOException("Connection refused: 127.0.0.1:9200"));
+
+        mvc.perform(get("/api/v1/reads/term:hbm"))
+                .andExpect(problem(503, "search-unavailable", "The search engine cannot be reached; try again shortly."));
+    }
+}

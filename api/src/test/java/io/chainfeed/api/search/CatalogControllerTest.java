@@ -1,0 +1,103 @@
+package io.chainfeed.api.search;
+
+import static io.chainfeed.api.web.ProblemMatchers.problem;
+import static org.hamcrest.Matchers.contains;
+import static org.mockito.Mockito.verifyNoInteractions;
+import static org.mockito.Mockito.when;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
+
+import io.chainfeed.api.reference.ReferenceLayers;
+import io.chainfeed.avro.ChainLayer;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.autoconfigure.web.servlet.WebMvcTest;
+import org.springframework.test.context.bean.override.mockito.MockitoBean;
+import org.springframework.test.web.servlet.MockMvc;
+
+/** Layers, term pages and the suggest checks of {@link CatalogController}, in a web slice. */
+@WebMvcTest(CatalogController.class)
+class CatalogControllerTest {
+    @Autowired
+    MockMvc mvc;
+
+    @MockitoBean
+    SearchCatalog catalog;
+
+    @MockitoBean
+    ReadSearch search;
+
+    @MockitoBean
+    ReferenceLayers referenceLayers;
+
+    @Test
+    void layersJoinTheReferenceDataWithReadCountsAndSortByName() throws Exception {
+        when(referenceLayers.all()).thenReturn(List.of(
+                ChainLayer.newBuilder().setId("memory").setName("Memory").setSummary("DRAM and HBM")
+                        .setAliases(List.of()).setUpstream(List.of("wafers")).setVersion(1).build(),
+                ChainLayer.newBuilder().setId("wafers").setName("wafers").setSummary("Silicon")
+                        .setAliases(List.of()).setUpstream(List.of()).setVersion(1).build()));
+        when(catalog.layers()).thenReturn(List.of(new SearchCatalog.LayerName("memory", "Memory", 4),
+                new SearchCatalog.LayerName("optics", "Optics", 2)));
+
+        mvc.perform(get("/api/v1/layers"))
+                .andExpect(status().isOk())
+                .andExpect(jsonPath("$.layers[*].id", contains("memory", "optics", "wafers")))
+                .andExpect(jsonPath("$.layers[0].upstream[0]").value("wafers"))
+                .andExpect(jsonPath("$.layers[0].reads").value(4))
+                // a layer only reads know of has no summary and no edges
+                .andExpect(jsonPath("$.layers[1].summary").value(""))
+                .andExpect(jsonPath("$.layers[1].upstream").isEmpty())
+                .andExpect(jsonPath("$.layers[2].reads").value(0));
+    }
+
+    private static Map<String, Object> related(String slug) {
+        return Map.of("slug", slug, "evidence", List.of(Map.of("rule", "declared-related")));
+    }
+
+    @Test
+    void aTermPageResolvesRelatedTermsAndPutsThePrimaryLayerFirst() throws Exception {
+        when(search.get("term:hbm")).thenReturn(Optional.of(Map.of("id", "term:hbm", "kind", "term", "slug", "hbm",
+                "title", "HBM", "version", 2L, "previousVersion", 1L,
+                "layers", List.of(Map.of("id", "packaging", "primary", false), Map.of("id", "memory", "primary", true)),
+                "terms", List.of(related("dram"), related("tsv"), Map.of("slug", "hbm3e")))));
+        when(search.getAll(List.of("term:dram", "term:tsv"))).thenReturn(Map.of("term:dram",
+                Map.of("title", "DRAM", "summary", "Dynamic memory")));
+
+        mvc.perform(get("/api/v1/terms/hbm"))
+                .andExpect(status().isOk())
+                .andExpect(jsonPath("$.layers[*].id", contains("memory", "packaging")))
+                .andExpect(jsonPath("$.layer.id").value("memory"))
+                .andExpect(jsonPath("$.related[0].exists").value(true))
+                .andExpect(jsonPath("$.related[0].title").value("DRAM"))
+                .andExpect(jsonPath("$.related[0].href").value("/api/v1/terms/dram"))
+                .andExpect(jsonPath("$.related[1].exists").value(false))
+                .andExpect(jsonPath("$.related[1].href").doesNotExist())
+                // a term the read only mentions is not a related term
+                .andExpect(jsonPath("$.related.length()").value(2))
+                .andExpect(jsonPath("$.history[0].version").value(2))
+                .andExpect(jsonPath("$.history[0].previousVersion").value(1));
+    }
+
+    @Test
+    void anUnknownTermIsANotFoundProblem() throws Exception {
+        when(search.get("term:nope")).thenReturn(Optional.empty());
+
+        mvc.perform(get("/api/v1/terms/nope"))
+                .andExpect(problem(404, "not-found", "no glossary term 'nope'"));
+    }
+
+    @Test
+    void suggestRefusesABlankTextAndTooManySuggestions() throws Exception {
+        mvc.perform(get("/api/v1/suggest").param("q", ""))
+                .andExpect(status().isBadRequest())
+                .andExpect(jsonPath("$.type").value("https://chainfeed.io/problems/invalid-parameter"));
+        mvc.perform(get("/api/v1/suggest").param("q", "hb").param("size", "11"))
+                .andExpect(problem(400, "invalid-parameter", "size: must be less than or equal to 10"));
+        verifyNoInteractions(catalog);
+    }
+}
