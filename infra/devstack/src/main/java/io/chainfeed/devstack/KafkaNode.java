@@ -235,6 +235,12 @@ public final class KafkaNode extends LocalNode {
     }
 
     private void format(Path serverProperties, Path logs) throws IOException {
+        // A log dir kept from an earlier run is already formatted with its own cluster id; formatting it
+        // again with a new id fails even with --ignore-formatted ("Invalid cluster.id"), so it starts as is.
+        if (Files.exists(runDir.resolve("data").resolve("meta.properties"))) {
+            LOG.debug("{} is already formatted; keeping its cluster id", runDir.resolve("data"));
+            return;
+        }
         long t0 = System.nanoTime();
         Path out = logs.resolve("storage-format.out");
         List<String> command = List.of(Processes.javaExecutable().toString(), "-Xmx128m",
