@@ -86,7 +86,7 @@ class SignalIngestTest {
 
         assertThatThrownBy(() -> ingest.ingest(List.of(SignalReader.json(BATCH).get(0)), false))
                 .isInstanceOf(PublishException.class)
-                .hasMessageContaining("Kafka did not acknowledge signal")
+                .hasMessageContaining("Kafka did not acknowledge " + Topics.SIGNALS)
                 .hasMessageContaining("isr");
     }
 }

@@ -1,6 +1,9 @@
 package io.chainfeed.ingest.web;
 
 import static org.hamcrest.Matchers.contains;
+import static org.mockito.ArgumentMatchers.any;
+import static org.mockito.ArgumentMatchers.eq;
+import static org.mockito.ArgumentMatchers.isNull;
 import static org.mockito.Mockito.verifyNoInteractions;
 import static org.mockito.Mockito.when;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
@@ -12,6 +15,7 @@ import io.chainfeed.avro.Source;
 import io.chainfeed.ingest.IngestService;
 import io.chainfeed.ingest.TermContent;
 import io.chainfeed.ingest.page.PageParseException;
+import io.chainfeed.ingest.publish.Deadline;
 import io.chainfeed.ingest.publish.PublishException;
 import io.chainfeed.ingest.publish.TermPublisher;
 import java.util.List;
@@ -43,7 +47,7 @@ class PageControllerTest {
 
     @Test
     void aPublishedPageIsAcceptedWithItsVersionAndTerm() throws Exception {
-        when(service.ingestPage("RDMA page", false, null, false)).thenReturn(new IngestService.PageResult(RDMA,
+        when(service.ingestPage(eq("RDMA page"), eq(false), isNull(), eq(false), any(Deadline.class))).thenReturn(new IngestService.PageResult(RDMA,
                 new TermPublisher.Result("rdma", 42L, TermPublisher.Outcome.PUBLISHED)));
 
         mvc.perform(post("/ingest/v1/pages").contentType(MediaType.TEXT_PLAIN).content("RDMA page"))
@@ -60,9 +64,9 @@ class PageControllerTest {
 
     @Test
     void anUnchangedPageOrADryRunAnswersOkWithNothingPublished() throws Exception {
-        when(service.ingestPage("<p>RDMA</p>", true, "https://example.org/rdma", true))
+        when(service.ingestPage(eq("<p>RDMA</p>"), eq(true), eq("https://example.org/rdma"), eq(true), any(Deadline.class)))
                 .thenReturn(new IngestService.PageResult(RDMA, null));
-        when(service.ingestPage("RDMA page", false, null, false)).thenReturn(new IngestService.PageResult(RDMA,
+        when(service.ingestPage(eq("RDMA page"), eq(false), isNull(), eq(false), any(Deadline.class))).thenReturn(new IngestService.PageResult(RDMA,
                 new TermPublisher.Result("rdma", 42L, TermPublisher.Outcome.UNCHANGED)));
 
         mvc.perform(post("/ingest/v1/pages").param("dryRun", "true").param("sourceUrl", "https://example.org/rdma")
@@ -79,7 +83,7 @@ class PageControllerTest {
 
     @Test
     void anUnparseablePageIsAnUnprocessableProblemListingWhatIsMissing() throws Exception {
-        when(service.ingestPage("no title", false, null, false))
+        when(service.ingestPage(eq("no title"), eq(false), isNull(), eq(false), any(Deadline.class)))
                 .thenThrow(new PageParseException("the page has no title", List.of("title", "definition")));
 
         mvc.perform(post("/ingest/v1/pages").contentType(MediaType.TEXT_PLAIN).content("no title"))
@@ -91,7 +95,7 @@ class PageControllerTest {
 
     @Test
     void anUnacknowledgedPublishIsAServiceUnavailableProblem() throws Exception {
-        when(service.ingestPage("RDMA page", false, null, false))
+        when(service.ingestPage(eq("RDMA page"), eq(false), isNull(), eq(false), any(Deadline.class)))
                 .thenThrow(new PublishException("no acknowledgement within 10 s"));
 
         mvc.perform(post("/ingest/v1/pages").contentType(MediaType.TEXT_PLAIN).content("RDMA page"))

@@ -1,6 +1,7 @@
 package io.chainfeed.ingest.web;
 
 import static org.hamcrest.Matchers.hasSize;
+import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.ArgumentMatchers.anyBoolean;
 import static org.mockito.ArgumentMatchers.anyList;
 import static org.mockito.ArgumentMatchers.argThat;
@@ -18,6 +19,7 @@ import io.chainfeed.avro.Source;
 import io.chainfeed.ingest.signal.SignalError;
 import io.chainfeed.ingest.signal.SignalIngest;
 import io.chainfeed.platform.auth.HashedKeys;
+import io.chainfeed.ingest.publish.Deadline;
 import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -62,7 +64,7 @@ class SignalControllerTest {
 
     @Test
     void validSignalsArePublishedAndListedWithTheirReadIds() throws Exception {
-        when(ingest.ingest(argThat(l -> l.size() == 1), eq(false))).thenReturn(new SignalIngest.BatchResult(
+        when(ingest.ingest(argThat(l -> l.size() == 1), eq(false), any(Deadline.class))).thenReturn(new SignalIngest.BatchResult(
                 List.of(new SignalIngest.Accepted(0, 0, SIGNAL)), List.of(), true));
 
         mvc.perform(post("/ingest/v1/signals").header("Authorization", EDITOR)
@@ -79,7 +81,7 @@ class SignalControllerTest {
 
     @Test
     void aDryRunOfJsonLinesListsTheLineOfEachSignalAndTheRejectedOnes() throws Exception {
-        when(ingest.ingest(argThat(l -> l.size() == 2), eq(true))).thenReturn(new SignalIngest.BatchResult(
+        when(ingest.ingest(argThat(l -> l.size() == 2), eq(true), any(Deadline.class))).thenReturn(new SignalIngest.BatchResult(
                 List.of(new SignalIngest.Accepted(0, 1, SIGNAL)),
                 List.of(new SignalError(1, 2, "magnitude", "must be 1 to 5")), false));
 
@@ -93,7 +95,7 @@ class SignalControllerTest {
 
     @Test
     void aBatchWithNothingValidIsAnUnprocessableProblemWithTheErrors() throws Exception {
-        when(ingest.ingest(anyList(), anyBoolean())).thenReturn(new SignalIngest.BatchResult(List.of(),
+        when(ingest.ingest(anyList(), anyBoolean(), any(Deadline.class))).thenReturn(new SignalIngest.BatchResult(List.of(),
                 List.of(new SignalError(0, 0, "magnitude", "must be 1 to 5")), false));
 
         mvc.perform(post("/ingest/v1/signals").header("Authorization", EDITOR)
