@@ -1,5 +1,8 @@
 package io.chainfeed.api.chain;
 
+import io.chainfeed.api.reference.CompanyResolver;
+import io.chainfeed.avro.Listing;
+import io.chainfeed.avro.Company;
 import static io.chainfeed.api.web.ProblemMatchers.problem;
 import static org.hamcrest.Matchers.contains;
 import static org.mockito.Mockito.when;
@@ -40,6 +43,9 @@ class ChainControllerTest {
     @MockitoBean
     ReadSearch search;
 
+    @MockitoBean
+    CompanyResolver companies;
+
     private static LayerState layer(String id, double pressure, LayerStatus status, List<LayerCompany> owners,
             List<SqueezedCompany> squeezed, Instant asOf) {
         return LayerState.newBuilder().setId(id).setName(id.toUpperCase(java.util.Locale.ROOT)).setPressure(pressure)
@@ -79,7 +85,11 @@ class ChainControllerTest {
                         Instant.parse("2026-01-01T00:00:00Z")),
                 layer("substrate", 1.0, LayerStatus.BALANCED, List.of(), List.of(squeezed),
                         Instant.parse("2026-01-01T00:00:00Z"))));
-        when(search.latestForCompany("000660.KS", 10)).thenReturn(List.of(Map.of("id", "signal:s1", "kind", "signal")));
+        when(companies.find("000660.ks")).thenReturn(Optional.of(Company.newBuilder().setId("sk-hynix")
+                .setName("SK hynix").setAliases(List.of()).setPrimaryLayer("memory").setListings(List.of(
+                        Listing.newBuilder().setSymbol("000660").setMic("XKRX").setDisplaySymbol("000660.KS").build()))
+                .build()));
+        when(search.latestForCompany("sk-hynix", 10)).thenReturn(List.of(Map.of("id", "signal:s1", "kind", "signal")));
 
         mvc.perform(get("/api/v1/companies/000660.ks"))
                 .andExpect(status().isOk())
@@ -99,6 +109,6 @@ class ChainControllerTest {
         when(cache.all()).thenReturn(List.of());
 
         mvc.perform(get("/api/v1/companies/NOPE"))
-                .andExpect(problem(404, "not-found", "no company with symbol 'NOPE' on the chain"));
+                .andExpect(problem(404, "not-found", "no company 'NOPE' in the reference data"));
     }
 }

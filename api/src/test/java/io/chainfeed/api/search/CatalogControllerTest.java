@@ -1,5 +1,6 @@
 package io.chainfeed.api.search;
 
+import io.chainfeed.api.reference.CompanyResolver;
 import static io.chainfeed.api.web.ProblemMatchers.problem;
 import static org.hamcrest.Matchers.contains;
 import static org.mockito.Mockito.verifyNoInteractions;
@@ -33,6 +34,12 @@ class CatalogControllerTest {
 
     @MockitoBean
     ReferenceLayers referenceLayers;
+
+    @MockitoBean
+    Suggester suggester;
+
+    @MockitoBean
+    CompanyResolver companies;
 
     @Test
     void layersJoinTheReferenceDataWithReadCountsAndSortByName() throws Exception {

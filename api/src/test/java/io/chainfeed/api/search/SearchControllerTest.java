@@ -1,5 +1,10 @@
 package io.chainfeed.api.search;
 
+import org.springframework.context.annotation.Bean;
+import org.springframework.boot.test.context.TestConfiguration;
+import io.chainfeed.schemas.CompanyDirectory;
+import io.chainfeed.api.reference.CompanyResolver;
+import static org.mockito.ArgumentMatchers.anyBoolean;
 import static io.chainfeed.api.web.ProblemMatchers.problem;
 import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.ArgumentMatchers.anyInt;
@@ -32,11 +37,23 @@ class SearchControllerTest {
     @MockitoBean
     ReadSearch search;
 
+    /** Reference data not loaded yet: every company name passes through as written (SearchController's rule). */
+    @TestConfiguration
+    static class NotLoadedCompanies {
+        @Bean
+        CompanyResolver companies() {
+            return new CompanyResolver(CompanyDirectory::empty, () -> false);
+        }
+    }
+
+    @MockitoBean
+    SearchCatalog catalog;
+
     @Test
     void aPageOfMatchesCarriesScoresSnippetsFacetsAndTheCursor() throws Exception {
         Map<String, Object> doc = Map.of("id", "term:hbm", "kind", "term", "title", "HBM",
                 "layers", List.of(Map.of("id", "memory", "evidence", List.of(Map.of("text", "HBM")))));
-        when(search.search(eq("hbm"), any(), eq(10), isNull())).thenReturn(new ReadSearch.Page(1,
+        when(search.search(eq("hbm"), any(), eq(10), isNull(), eq(false))).thenReturn(new ReadSearch.Page(1,
                 List.of(new ReadSearch.Match(doc, 4.5, List.of("<mark>HBM</mark> stacks"), "summary")),
                 Map.of("layer", List.of(new ReadSearch.FacetValue("memory", "Memory", 1))), "c2", "all", 7));
 
@@ -60,7 +77,7 @@ class SearchControllerTest {
 
     @Test
     void filtersAreTrimmedDeduplicatedAndDatesReadAsUtcDays() throws Exception {
-        when(search.search(any(), any(), anyInt(), any())).thenReturn(
+        when(search.search(any(), any(), anyInt(), any(), anyBoolean())).thenReturn(
                 new ReadSearch.Page(0, List.of(), Map.of(), null, "any", 1));
 
         mvc.perform(get("/api/v1/search").param("q", "dram").param("layer", " memory", "memory", " ")
@@ -69,7 +86,7 @@ class SearchControllerTest {
                 .andExpect(status().isOk());
 
         verify(search).search("dram", new ReadSearch.Filters(List.of("memory"), List.of("MU"), true, List.of(),
-                List.of(), Instant.parse("2026-01-02T00:00:00Z"), Instant.parse("2026-02-01T12:00:00Z")), 5, "abc");
+                List.of(), Instant.parse("2026-01-02T00:00:00Z"), Instant.parse("2026-02-01T12:00:00Z")), 5, "abc", false);
     }
 
     @Test
