@@ -65,6 +65,8 @@ class ChainPipelineIT {
     };
     private static final String EDITOR_KEY = "chain-it-editor-key";
     private static ElasticsearchNode es;
+    /** The pipeline's own client, with default timeouts: the api's are tuned to give up within a second. */
+    private static RestClient pipelineRest;
     private static KafkaStreams streams;
     private static ReadIndexer indexer;
     private static Thread indexerThread;
@@ -74,10 +76,6 @@ class ChainPipelineIT {
     TestRestTemplate http;
     @Autowired
     EmbeddedKafkaBroker broker;
-    @Autowired
-    ElasticsearchClient esClient;
-    @Autowired
-    RestClient restClient;
 
     @BeforeAll
     static void startElasticsearch() throws Exception {
@@ -105,6 +103,9 @@ class ChainPipelineIT {
         if (streams != null) {
             streams.close(Duration.ofSeconds(10));
         }
+        if (pipelineRest != null) {
+            pipelineRest.close();
+        }
         if (es != null) {
             es.close();
         }
@@ -113,7 +114,8 @@ class ChainPipelineIT {
     private String startPipeline() throws Exception {
         String bootstrap = broker.getBrokersAsString();
         TopicSetup.ensure(bootstrap, Topics.all(1), (short) 1);
-        IndexSetup.ensureReadsIndex(restClient);
+        pipelineRest = RestClient.builder(org.apache.http.HttpHost.create(es.httpUri().toString())).build();
+        IndexSetup.ensureReadsIndex(pipelineRest);
         Corpus corpus = Corpus.loadBundled();
         try (KafkaProducer<String, byte[]> producer = KafkaClients.producer(bootstrap, "chain-it-reference");
              KafkaConsumer<String, byte[]> ledger = KafkaClients.ledgerConsumer(bootstrap)) {
@@ -142,7 +144,9 @@ class ChainPipelineIT {
         KafkaProducer<byte[], byte[]> dlq = new KafkaProducer<>(Map.of(
                 ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap, ProducerConfig.ACKS_CONFIG, "all"),
                 new ByteArraySerializer(), new ByteArraySerializer());
-        indexer = new ReadIndexer(consumer, dlq, esClient, ReadsIndex.ALIAS);
+        indexer = new ReadIndexer(consumer, dlq, new ElasticsearchClient(
+                new co.elastic.clients.transport.rest_client.RestClientTransport(pipelineRest,
+                        new co.elastic.clients.json.jackson.JacksonJsonpMapper())), ReadsIndex.ALIAS);
         indexerThread = new Thread(indexer, "chain-it-indexer");
         indexerThread.start();
 

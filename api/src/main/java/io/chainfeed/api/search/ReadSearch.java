@@ -80,7 +80,9 @@ public class ReadSearch {
             "primaryCompanySymbols", "companyRefs", "termSlugs", "termRefs");
     private static final List<String> WITHOUT_EVIDENCE = java.util.stream.Stream.concat(INDEX_ONLY.stream(),
             // Company evidence stays: the snippet of a read found through a company quotes it (Snippets).
-            java.util.stream.Stream.of("layers.evidence", "terms.evidence")).toList();
+            // Term evidence stays too: a read's related terms are the term tags whose evidence is the
+            // declared-related rule (ReadViews).
+            java.util.stream.Stream.of("layers.evidence")).toList();
 
     private final ElasticsearchClient client;
     private final ElasticsearchAsyncClient asyncClient;
