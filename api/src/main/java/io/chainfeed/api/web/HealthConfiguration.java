@@ -25,6 +25,11 @@ class HealthConfiguration {
     }
 
     @Bean(destroyMethod = "close")
+    VisibleRecordsProbe visibleRecordsProbe(KafkaConnectionProperties kafka) {
+        return new VisibleRecordsProbe(kafka.bootstrapServers());
+    }
+
+    @Bean(destroyMethod = "close")
     Admin pipelineAdmin(KafkaConnectionProperties kafka) {
         return Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
                 AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 2000,
@@ -32,9 +37,11 @@ class HealthConfiguration {
     }
 
     @Bean("pipeline")
-    PipelineHealthIndicator pipelineHealthIndicator(Admin pipelineAdmin, ApiProperties props) {
+    PipelineHealthIndicator pipelineHealthIndicator(Admin pipelineAdmin, VisibleRecordsProbe visibleRecords,
+            ApiProperties props) {
         ApiProperties.Pipeline p = props.pipeline();
-        return new PipelineHealthIndicator(pipelineAdmin, p.taggingGroup(), p.chainGroup(), p.indexerGroup(),
+        return new PipelineHealthIndicator(pipelineAdmin, visibleRecords, p.taggingGroup(), p.chainGroup(),
+                p.indexerGroup(),
                 p.stallAfter(), Duration.ofSeconds(2), Clock.systemUTC());
     }
 }

@@ -39,7 +39,25 @@ import org.springframework.boot.actuate.health.HealthIndicator;
  * group that has committed nothing yet (streams never ran) is reported as such and does not count.
  */
 public final class PipelineHealthIndicator implements HealthIndicator {
+    /**
+     * Whether a partition holds a committed (visible to {@code read_committed}) record in an offset range.
+     * A group's committed offset can stop short of the end for good when all that follows is transaction
+     * markers or aborted records (Kafka Streams and transactional producers write them; a consumer
+     * commits only after records it processed), so such a gap is no backlog.
+     */
+    @FunctionalInterface
+    public interface VisibleRecords {
+        /**
+         * @param partition the partition
+         * @param from      first offset, inclusive
+         * @param to        last offset, exclusive
+         * @return true if a committed record lies in [from, to)
+         */
+        boolean any(TopicPartition partition, long from, long to);
+    }
+
     private final Admin admin;
+    private final VisibleRecords visible;
     private final Map<String, Stage> stages;
     private final Duration timeout;
     private final Clock clock;
@@ -102,9 +120,10 @@ public final class PipelineHealthIndicator implements HealthIndicator {
      * @param timeout       how long one check may wait for Kafka
      * @param clock         time source
      */
-    public PipelineHealthIndicator(Admin admin, String taggingGroup, String chainGroup, String indexerGroup,
-            Duration stallAfter, Duration timeout, Clock clock) {
+    public PipelineHealthIndicator(Admin admin, VisibleRecords visible, String taggingGroup, String chainGroup,
+            String indexerGroup, Duration stallAfter, Duration timeout, Clock clock) {
         this.admin = admin;
+        this.visible = visible;
         this.timeout = timeout;
         this.clock = clock;
         this.stages = new LinkedHashMap<>();
@@ -147,7 +166,9 @@ public final class PipelineHealthIndicator implements HealthIndicator {
                     OffsetAndMetadata c = committed.get(e.getKey());
                     long at = c == null ? 0 : c.offset();
                     committedSum += at;
-                    backlog += Math.max(0, e.getValue() - at);
+                    if (e.getValue() > at && visible.any(e.getKey(), at, e.getValue())) {
+                        backlog += e.getValue() - at;
+                    }
                 }
                 Duration stalled = s.progress.observe(backlog, committedSum, now);
                 b.withDetail(s.detail, backlog);
