@@ -41,7 +41,10 @@ import org.springframework.test.context.DynamicPropertySource;
  * publisher, the real tagging topology and indexer run, and the tagged read comes out of
  * {@code GET /api/v1/search}.
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+// Search behaviour, not the outage guard (ResilienceIT keeps the api's 1 s socket timeout): a slow answer on
+// a busy 2-core machine must not turn into a 503 in the middle of hundreds of queries.
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+        properties = {"spring.elasticsearch.socket-timeout=10s", "chainfeed.api.es.breaker.slow-call=10s"})
 @EmbeddedKafka(kraft = true, partitions = 1, bootstrapServersProperty = "spring.kafka.bootstrap-servers")
 @DirtiesContext
 class SearchPipelineIT {
