@@ -130,6 +130,10 @@ public final class Stack implements Callable<Integer>, AutoCloseable {
     @Option(names = "--service-heap", description = "Heap of each service JVM (default: ${DEFAULT-VALUE}).")
     String serviceHeap = "320m";
 
+    @Option(names = "--quick-jit", description = "Run the services with the C1 compiler only: they start"
+            + " sooner but process records more slowly (for test stacks, not for benchmarks).")
+    boolean quickJit;
+
     @Option(names = "--partitions", description = "Partitions of the keyed data topics (default: ${DEFAULT-VALUE}).")
     int partitions = 3;
 
@@ -379,7 +383,7 @@ public final class Stack implements Callable<Integer>, AutoCloseable {
         List<ServiceProcess> launched = new ArrayList<>();
         for (ServiceSpec spec : specs.values()) {
             ServiceProcess service = new ServiceProcess(spec.name(), spec.jar(),
-                    List.of("-Xmx" + serviceHeap, "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"),
+                    serviceJvmOptions(),
                     serviceArgs(run, spec), spec.port(), run.resolve("logs").resolve(spec.name() + ".log"),
                     pidFile(run, spec.name()));
             register(service);
@@ -393,6 +397,18 @@ public final class Stack implements Callable<Integer>, AutoCloseable {
         for (ServiceProcess service : launched) {
             service.awaitHealthy(Duration.ofSeconds(healthTimeoutSeconds), true);
         }
+    }
+
+    /**
+     * JVM options of each service: the heap, the serial collector (one GC thread on a small machine),
+     * and, with {@code --quick-jit}, C1 only (faster start, lower steady-state throughput).
+     */
+    List<String> serviceJvmOptions() {
+        List<String> options = new ArrayList<>(List.of("-Xmx" + serviceHeap, "-XX:+UseSerialGC"));
+        if (quickJit) {
+            options.add("-XX:TieredStopAtLevel=1");
+        }
+        return options;
     }
 
     /** The command-line arguments of one service. */
