@@ -1,7 +1,7 @@
 // A company's page: /companies/{any ticker, id or name} -> GET /api/v1/companies/{...} (reference data and
 // the chain model); for an unknown company (404) the page says so with the API's close matches; while the
 // api is not there (503) it lists the company's reads from search.
-import { el, getJson, message, footer, pathId, sourceItems, tagList, termHref, layerHref, statusLabel } from './common.js';
+import { el, getJson, message, footer, pathId, sourceItems, tagList, termHref, layerHref, statusLabel, causeItem } from './common.js';
 
 const content = document.getElementById('content');
 
@@ -9,6 +9,11 @@ function readItem(r) {
   const title = r.kind === 'term' && r.slug ? el('a', { href: termHref(r.slug) }, r.title) : r.title;
   return el('li', { class: 'result' }, el('h3', {}, title), r.summary ? el('p', {}, r.summary) : null,
     tagList('Layers', r.layers, (l) => layerHref(l.id), (l) => l.name || l.id));
+}
+
+// The signals behind a state, largest first.
+function causeList(causes) {
+  return causes && causes.length ? el('ul', { class: 'causes' }, causes.map(causeItem)) : null;
 }
 
 function sourcesOf(reads) {
@@ -46,9 +51,10 @@ async function main() {
   }
   document.title = `${c.name} (${c.symbol}) · chainfeed`;
   const layers = (c.layers || []).map((l) => el('li', {}, el('a', { href: layerHref(l.id) }, l.name || l.id), ' ',
-    el('span', { class: `status-badge status-${l.status}` }, statusLabel(l.status))));
+    el('span', { class: `status-badge status-${l.status}` }, statusLabel(l.status)), causeList(l.causes)));
   const exposure = (c.exposure || []).map((x) => el('li', {},
-    el('a', { href: layerHref(x.tightLayer) }, x.tightLayerName || x.tightLayer), ` is ${x.status}, ${x.hops} hop${x.hops === 1 ? '' : 's'} upstream (via ${x.viaLayer})`));
+    el('a', { href: layerHref(x.tightLayer) }, x.tightLayerName || x.tightLayer), ` is ${x.status}, ${x.hops} hop${x.hops === 1 ? '' : 's'} upstream (via ${x.viaLayer})`,
+    causeList(x.signals)));
   const reads = c.latestReads || [];
   content.replaceChildren(
     el('h1', {}, `${c.name} (${c.symbol})`),

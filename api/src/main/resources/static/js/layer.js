@@ -1,6 +1,6 @@
 // A chain layer's page: /layers/{id} -> the reference graph (GET /api/v1/layers) and the live state
 // (GET /api/v1/layers/{id}); without the chain model (404/503) it shows the reference data and says so.
-import { el, getJson, message, footer, pathId, companyHref, layerHref, termHref, statusLabel } from './common.js';
+import { el, getJson, message, footer, pathId, companyHref, layerHref, termHref, statusLabel, causeItem } from './common.js';
 
 const content = document.getElementById('content');
 
@@ -49,8 +49,7 @@ async function main() {
   }
   const causes = state ? state.causes || [] : [];
   if (causes.length) {
-    parts.push(el('h2', {}, 'Why'), el('ul', {}, causes.map((c) =>
-      el('li', {}, `${c.headline} (${c.direction}${c.hops ? `, ${c.hops} hop${c.hops === 1 ? '' : 's'} from ${c.originLayer}` : ''})`))));
+    parts.push(el('h2', {}, 'Why'), el('ul', {}, causes.map(causeItem)));
   }
   // reads tagged with this layer that name it (any of its words when none names it in full)
   let reads = [];

@@ -76,12 +76,12 @@ async function run(append = false) {
 }
 
 function result(r) {
-  const href = r.kind === 'term' && r.slug ? termHref(r.slug) : null;
+  const href = r.kind === 'term' && r.slug ? termHref(r.slug) : r.kind === 'state' && r.slug ? layerHref(r.slug) : null;
   const title = href ? el('a', { href }, r.title || r.id) : (r.title || r.id);
   const snippets = (r.snippets || []).slice(0, 2).map((s) => el('p', { class: 'snippet' }, highlight(s)));
   return el('li', { class: 'result' },
     el('article', { 'aria-label': r.title || r.id },
-      el('span', { class: 'kind' }, r.kind === 'signal' ? 'Signal' : 'Glossary term'),
+      el('span', { class: 'kind' }, { signal: 'Signal', state: 'State change', term: 'Glossary term' }[r.kind] || r.kind),
       el('h3', {}, title),
       snippets.length ? snippets : (r.summary ? el('p', { class: 'snippet' }, r.summary) : null),
       tagList('Layers', r.layers, (t) => layerHref(t.id), (t) => t.name || t.id),

@@ -47,7 +47,9 @@ summary{cursor:pointer;color:var(--link)}
     return safe ? h('a', { href: safe, target: '_blank', rel: external ? 'noopener noreferrer' : 'noopener' }, text) : text;
   };
   const site = (path) => BASE + path;
-  /** Where a read lives on the site: a term's page, a signal's layer page, else a search for it. */
+  /** What each kind of read is called: a state read announces a change of a chain layer's status. */
+  const KIND_LABEL = { term: 'Glossary term', signal: 'Signal', state: 'State change' };
+  /** Where a read lives on the site: a term's page, a signal's or state change's layer page, else a search for it. */
   const readUrl = (r) => {
     if (r.kind === 'term' && r.slug) return site('/terms/' + encodeURIComponent(r.slug));
     const l = (r.layers || [])[0];
@@ -210,8 +212,8 @@ summary{cursor:pointer;color:var(--link)}
       const loc = this.locale();
       this.list.replaceChildren(...this.items.slice(0, this.limit()).map((r) => h('li', { 'data-id': r.id },
         h('p', { class: 't' }, link(readUrl(r), r.title, false)),
-        r.kind === 'signal' && r.summary && r.summary !== r.title ? h('p', {}, r.summary) : null,
-        h('p', { class: 'm' }, r.kind === 'signal' ? 'Signal' : 'Glossary term', ' · ', dateText(r.updatedAt, loc)))));
+        r.kind !== 'term' && r.summary && r.summary !== r.title ? h('p', {}, r.summary) : null,
+        h('p', { class: 'm' }, KIND_LABEL[r.kind] || 'Read', ' · ', dateText(r.updatedAt, loc)))));
       if (!this.items.length) this.list.replaceChildren(h('li', { class: 'm' }, 'Nothing on this topic yet.'));
     }
     /** Server-sent events with our own reconnect: exact resume from the last event id, backing off on errors. */

@@ -22,6 +22,10 @@ public final class ChainDecay {
     public static final double ATTENUATION = 0.5;
     /** Causes smaller than this (absolute) are left out of cause lists; they still count in the sums. */
     public static final double MIN_CAUSE = 0.0001;
+    /** Below this absolute pressure the soft cap leaves a layer's direct pressure as it is. */
+    public static final double SOFT_CAP_KNEE = 6.0;
+    /** The bound the soft cap approaches: no layer's direct pressure reaches ± this. */
+    public static final double SOFT_CAP = 10.0;
     private static final double LOG2_ATTENUATION = Math.log(ATTENUATION) / Math.log(2);
 
     private ChainDecay() {
@@ -58,5 +62,32 @@ public final class ChainDecay {
      */
     public static double weightAt(double weight, int hops) {
         return weight + hops * LOG2_ATTENUATION;
+    }
+
+    /**
+     * The soft cap on a layer's direct pressure, so many signals saturate instead of adding up
+     * without bound: the identity up to the knee {@code K} = {@value #SOFT_CAP_KNEE}, then
+     * {@code K + (C − K) × tanh((|x| − K) / (C − K))} towards the cap {@code C} = {@value #SOFT_CAP},
+     * with the sign of {@code x}. Odd, increasing, continuous with a continuous slope (1 at the knee).
+     *
+     * @param raw the raw decayed sum of a layer's signals
+     * @return the capped pressure, in (−C, C)
+     */
+    public static double softCap(double raw) {
+        double a = Math.abs(raw);
+        if (a <= SOFT_CAP_KNEE) {
+            return raw;
+        }
+        double room = SOFT_CAP - SOFT_CAP_KNEE;
+        return Math.signum(raw) * (SOFT_CAP_KNEE + room * Math.tanh((a - SOFT_CAP_KNEE) / room));
+    }
+
+    /**
+     * @param raw the raw decayed sum of a layer's signals
+     * @return {@code softCap(raw) / raw}, the factor every one of those signals' contributions is
+     *         scaled by so that they add up to the capped pressure; 1 when {@code raw} is within the knee
+     */
+    public static double softCapScale(double raw) {
+        return Math.abs(raw) <= SOFT_CAP_KNEE ? 1.0 : softCap(raw) / raw;
     }
 }

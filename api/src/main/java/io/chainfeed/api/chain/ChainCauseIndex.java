@@ -26,7 +26,8 @@ import org.springframework.stereotype.Component;
  * memory, per layer in order of {@link ChainDecay#weight} (largest absolute contribution first).
  *
  * <p>A layer's causes are its own signals (hops 0) and, for each layer squeezing it (its
- * {@code squeezedBy}, with hops), that layer's own signals attenuated per hop; a page merges these
+ * {@code squeezedBy}, with hops), that layer's own signals attenuated per hop and scaled by that
+ * layer's soft-cap factor ({@code directScale}, {@code SqueezeSource.scale}); a page merges these
  * lists in the order the chain model lists causes (absolute contribution, then signal id, origin
  * layer, hops), weighed at the layer state's {@code asOf}, leaving out causes under
  * {@value ChainDecay#MIN_CAUSE}. That order does not change as time passes, so a cursor stays valid
@@ -95,7 +96,7 @@ public class ChainCauseIndex extends CompactedTopicView<ChainCause> {
                 .thenComparing(h -> h.current.cause.getSignalId()).thenComparing(h -> h.current.originLayer)
                 .thenComparingInt(h -> h.current.hops));
         List<SqueezeSource> lists = new ArrayList<>();
-        lists.add(new SqueezeSource(state.getId(), 0.0, 0));
+        lists.add(new SqueezeSource(state.getId(), 0.0, 0, state.getDirectScale()));
         lists.addAll(state.getSqueezedBy());
         for (SqueezeSource src : lists) {
             NavigableSet<ChainCause> set = byLayer.get(src.getLayerId());
@@ -109,7 +110,7 @@ public class ChainCauseIndex extends CompactedTopicView<ChainCause> {
                         .setHeadline("").setDirection(io.chainfeed.avro.Direction.TIGHTENING).setMagnitude(1)
                         .setObservedAt(java.time.Instant.EPOCH).setWeight(weight).build(), true);
             }
-            Head head = new Head(from.iterator(), src.getLayerId(), src.getHops(), asOf, after);
+            Head head = new Head(from.iterator(), src.getLayerId(), src.getHops(), src.getScale(), asOf, after);
             if (head.advance()) {
                 heads.add(head);
             }
@@ -131,14 +132,16 @@ public class ChainCauseIndex extends CompactedTopicView<ChainCause> {
         private final Iterator<ChainCause> it;
         private final String origin;
         private final int hops;
+        private final double scale;
         private final long asOf;
         private final Position after;
         Cause current;
 
-        Head(Iterator<ChainCause> it, String origin, int hops, long asOf, Position after) {
+        Head(Iterator<ChainCause> it, String origin, int hops, double scale, long asOf, Position after) {
             this.it = it;
             this.origin = origin;
             this.hops = hops;
+            this.scale = scale;
             this.asOf = asOf;
             this.after = after;
         }
@@ -151,7 +154,7 @@ public class ChainCauseIndex extends CompactedTopicView<ChainCause> {
                 if (Math.abs(contribution) < ChainDecay.MIN_CAUSE) {
                     return false;
                 }
-                Cause cause = new Cause(c, origin, hops, contribution, ChainDecay.weightAt(c.getWeight(), hops));
+                Cause cause = new Cause(c, origin, hops, contribution * scale, ChainDecay.weightAt(c.getWeight(), hops));
                 if (after == null || after.before(cause)) {
                     current = cause;
                     return true;

@@ -31,8 +31,10 @@ import org.springframework.web.bind.annotation.RestController;
  * the compact {@link ChainViews#summary} form), {@code GET /api/v1/layers/{id}} (one layer),
  * {@code GET /api/v1/layers/{id}/causes?cursor=&size=} (its full cause list, paged; see
  * {@link ChainCauseIndex}) and {@code GET /api/v1/companies/{symbol}} (a company named by any identifier
- * {@link CompanyResolver} takes: its listings, the layers it owns, its exposure to tight layers upstream
- * of it, and its latest reads). Every answer is bounded in
+ * {@link CompanyResolver} takes: its listings, the layers it owns with each one's largest
+ * {@value #COMPANY_CAUSES} causes, its exposure to tight layers upstream of it with the signals behind
+ * each ({@code signals}: headline, source, contribution to the tight layer, largest first), and its
+ * latest reads). Every answer is bounded in
  * size whatever the number of signals. Unknown ids are 404 problem details, a bad cursor or size 400.
  */
 @RestController
@@ -43,6 +45,8 @@ class ChainController {
 
     /** Causes per page when the client does not say. */
     static final int DEFAULT_CAUSES = 50;
+    /** Most causes a company answer lists per layer it owns (the layer's largest, in order). */
+    static final int COMPANY_CAUSES = 3;
     /** Most causes per page. */
     static final int MAX_CAUSES = 200;
 
@@ -122,6 +126,7 @@ class ChainController {
                     m.put("name", s.getName());
                     m.put("status", lower(s.getStatus()));
                     m.put("pressure", s.getPressure());
+                    m.put("causes", s.getCauses().stream().limit(COMPANY_CAUSES).map(ChainViews::cause).toList());
                     owns.add(m);
                 }
             }
@@ -138,6 +143,8 @@ class ChainController {
                     m.put("viaLayer", q.getViaLayer());
                     m.put("hops", q.getHops());
                     m.put("causes", q.getCauses());
+                    m.put("signals", s.getCauses().stream().filter(c -> q.getCauses().contains(c.getSignalId()))
+                            .map(ChainViews::cause).toList());
                     exposure.add(m);
                 }
             }

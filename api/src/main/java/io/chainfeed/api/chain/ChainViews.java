@@ -104,7 +104,12 @@ public final class ChainViews {
         return r == 0 ? 0.0 : r;
     }
 
-    private static Map<String, Object> cause(SignalCause c) {
+    /**
+     * @param c a cause as listed in a layer state
+     * @return its JSON view: signalId, readId, headline, direction, originLayer, hops, contribution and,
+     *         when known, source (name, url)
+     */
+    public static Map<String, Object> cause(SignalCause c) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("signalId", c.getSignalId());
         m.put("readId", "signal:" + c.getSignalId());
@@ -113,6 +118,12 @@ public final class ChainViews {
         m.put("originLayer", c.getOriginLayer());
         m.put("hops", c.getHops());
         m.put("contribution", c.getContribution());
+        if (c.getSource() != null) {
+            Map<String, Object> source = new LinkedHashMap<>();
+            source.put("name", c.getSource().getName());
+            source.put("url", c.getSource().getUrl());
+            m.put("source", source);
+        }
         return m;
     }
 

@@ -16,7 +16,7 @@ import java.util.Set;
  *
  * @param readId          the read id, e.g. {@code term:rdma}
  * @param id              the entry id, stable across versions ({@link FeedLinks#entryId})
- * @param kind            {@code term} or {@code signal}
+ * @param kind            {@code term}, {@code signal} or {@code state}
  * @param title           the read's title
  * @param summary         its one-line definition or headline
  * @param sections        its sections, in order
@@ -30,7 +30,8 @@ import java.util.Set;
  * @param sources         the public references a reader can check it against
  * @param disclaimer      the read's disclaimer
  * @param changes         what changed against the previous version (term history)
- * @param link            the absolute URL of the read's page: the term page, or for a signal its source
+ * @param link            the absolute URL of the read's page: the term page, the layer page for a state
+ *                        read, or for a signal its source
  */
 public record FeedEntry(String readId, String id, String kind, String title, String summary,
                         List<Section> sections, Instant updated, Instant observedAt, long version, Long previousVersion,
@@ -97,6 +98,7 @@ public record FeedEntry(String readId, String id, String kind, String title, Str
                     text(c.get("detail")), text(c.get("text"))));
         }
         String link = "term".equals(kind) ? base + "/terms/" + FeedLinks.segment(slug)
+                : "state".equals(kind) ? base + "/layers/" + FeedLinks.segment(slug)
                 : sources.stream().map(Source::url).filter(FeedEntry::isWebUrl).findFirst()
                         .orElse(base + "/api/v1/reads/" + FeedLinks.segment(readId));
         Instant updated = Instant.parse(text(doc.get(doc.get(FeedQuery.PUBLISHED_AT) != null

@@ -34,7 +34,8 @@ import java.util.regex.Pattern;
  * ({@code TSM}, {@code 2330.TW}), a MIC-qualified symbol ({@code XNYS:TSM}), the company id or a
  * one-word name or alias, in any case; unresolved, the display symbol or company id as written;
  * {@code term:<slug>} the term's own read and every read tagged with the term; {@code kind:term} or
- * {@code kind:signal} the kind of read; {@code all} every read.
+ * {@code kind:signal} or {@code kind:state} (a change of a chain layer's status) the kind of read;
+ * {@code all} every read.
  *
  * <p>The same expression is evaluated three ways that must agree: on an Avro {@link Read} (live
  * pushes), on an indexed read document, and as an Elasticsearch query over the {@code chainfeed-reads}
@@ -551,9 +552,9 @@ public final class Selector {
                 }
                 case KIND -> {
                     String v = value.toLowerCase(Locale.ROOT);
-                    if (!v.equals("term") && !v.equals("signal")) {
+                    if (!v.equals("term") && !v.equals("signal") && !v.equals("state")) {
                         throw new SelectorException("kind '" + value + "' at position " + pos
-                                + " is unknown: the kinds are term and signal");
+                                + " is unknown: the kinds are term, signal and state");
                     }
                     return v;
                 }

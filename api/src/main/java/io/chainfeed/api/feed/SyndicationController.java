@@ -49,7 +49,7 @@ public class SyndicationController {
     /** Most entries per page. */
     public static final int MAX_SIZE = 100;
     private static final String TOPIC_HELP = "selector: all, layer:<id>, company:<symbol>, term:<slug>, "
-            + "kind:<term|signal>, combined with AND, OR, NOT and parentheses";
+            + "kind:<term|signal|state>, combined with AND, OR, NOT and parentheses";
 
     private final FeedQuery query;
     private final FeedLinks links;

@@ -103,7 +103,7 @@ public class ReadSearch {
      * @param companies          company symbols, exact (e.g. {@code 2345.TW})
      * @param primaryOnly        companies must be a primary subject of the read, not a passing mention
      * @param terms              related-term slugs
-     * @param kinds              {@code term}, {@code signal}
+     * @param kinds              {@code term}, {@code signal}, {@code state}
      * @param from               updated at or after
      * @param to                 updated before
      */

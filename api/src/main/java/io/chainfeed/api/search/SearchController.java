@@ -79,7 +79,7 @@ class SearchController {
             @Parameter(description = "only reads where the company is a primary subject")
             @RequestParam(defaultValue = "false") boolean primary,
             @Parameter(description = "related-term slugs, repeatable (OR)") @RequestParam(required = false) List<String> term,
-            @Parameter(description = "term or signal, repeatable") @RequestParam(required = false) List<String> kind,
+            @Parameter(description = "term, signal or state, repeatable") @RequestParam(required = false) List<String> kind,
             @Parameter(description = "updated at or after: yyyy-MM-dd or an ISO-8601 instant")
             @RequestParam(required = false) String from,
             @Parameter(description = "updated before: yyyy-MM-dd (exclusive) or an ISO-8601 instant")

@@ -29,6 +29,15 @@ import java.util.TreeSet;
  * top causes are read in O(causes listed). Sums are kept in floating point: the same signals in
  * another order give sums equal to within rounding error far below the four decimals published.
  *
+ * <p><b>Stories.</b> Repeats of one story count once: every kept signal belongs to two story groups,
+ * its source URL ({@link #urlKey}) and its headline from its source ({@link #headlineKey}). Within a
+ * group signals rank by {@link ChainDecay#weight} (larger first), then by id; a signal
+ * <em>counts</em> (is summed and listed as a cause) only while it leads both of its groups. The
+ * rank never changes as time passes, so whether a signal counts depends only on the set of kept
+ * signals, never on arrival order; adding or removing a signal re-ranks only the leaders of its two
+ * groups, O(log n). The other signals stay kept (a correction or deletion of the leader lets the
+ * next one count).
+ *
  * <p>Not thread-safe; one per stream task.
  */
 public final class ChainBook {
@@ -45,10 +54,21 @@ public final class ChainBook {
         final double weight;
         /** The distinct known layers it names, in id order. */
         final List<String> layers;
+        final String sourceName;
+        final String sourceUrl;
+        /** Its two story groups: {@link #urlKey} and {@link #headlineKey}. */
+        final String urlGroup;
+        final String headlineGroup;
+        /** Whether it leads both of its story groups, so it is summed and listed. */
+        boolean counted;
 
         Entry(ConstraintSignal s, Set<String> known) {
             this.id = s.getId();
             this.headline = s.getHeadline();
+            this.sourceName = s.getSource() == null ? "" : s.getSource().getName();
+            this.sourceUrl = s.getSource() == null ? "" : s.getSource().getUrl();
+            this.urlGroup = urlKey(id, sourceUrl);
+            this.headlineGroup = headlineKey(sourceName, sourceUrl, headline);
             this.direction = s.getDirection();
             this.magnitude = s.getMagnitude();
             this.observedAt = s.getObservedAt().toEpochMilli();
@@ -65,6 +85,10 @@ public final class ChainBook {
             this.observedAt = observedAt;
             this.weight = 0;
             this.layers = List.of();
+            this.sourceName = "";
+            this.sourceUrl = "";
+            this.urlGroup = "";
+            this.headlineGroup = "";
         }
 
         double at(long instant) {
@@ -84,12 +108,29 @@ public final class ChainBook {
 
     private static final Comparator<Entry> BY_TIME =
             Comparator.comparingLong((Entry e) -> e.observedAt).thenComparing(e -> e.id);
+    /** The rank within a story group: largest weight first, then signal id. */
+    private static final Comparator<Entry> BY_RANK =
+            Comparator.comparingDouble((Entry e) -> -e.weight).thenComparing(e -> e.id);
+
+    /**
+     * What one {@link #put} or {@link #remove} changed.
+     *
+     * @param removed   the entry {@link #remove} took out; null from {@link #put} or when it was not kept
+     * @param forgotten the entries dropped because they are too old, in time order
+     * @param recounted other kept entries whose {@link Entry#counted} flipped (a story's new leader or
+     *                  the one it displaced)
+     */
+    public record Change(Entry removed, List<Entry> forgotten, List<Entry> recounted) {
+    }
 
     private final Set<String> known;
     private final Map<String, Entry> byId = new HashMap<>();
     private final NavigableSet<Entry> byTime = new TreeSet<>(BY_TIME);
     private final Map<String, Sums> sums = new HashMap<>();
+    /** Story group key -> its signals by rank. */
+    private final Map<String, NavigableSet<Entry>> stories = new HashMap<>();
     private long asOf;
+    private List<Entry> recounted = new ArrayList<>();
 
     /** @param layerIds the known chain layer ids; signals naming others are kept (they move asOf) but sum nowhere */
     public ChainBook(Collection<String> layerIds) {
@@ -112,6 +153,51 @@ public final class ChainBook {
         return byId.get(id);
     }
 
+    /**
+     * The URL story key: the source URL trimmed, lower-cased, without fragment or trailing slash.
+     *
+     * @param id  the signal id (the key when the URL is blank, so such a signal is its own story)
+     * @param url the source URL
+     * @return the group key
+     */
+    static String urlKey(String id, String url) {
+        String u = url == null ? "" : url.trim().toLowerCase(java.util.Locale.ROOT);
+        int hash = u.indexOf('#');
+        if (hash >= 0) {
+            u = u.substring(0, hash);
+        }
+        while (u.endsWith("/")) {
+            u = u.substring(0, u.length() - 1);
+        }
+        return u.isEmpty() ? "id\n" + id : "url\n" + u;
+    }
+
+    /**
+     * The headline story key: the source (its name, or its URL's host when unnamed) and the headline,
+     * each lower-cased with runs of white space made one space.
+     *
+     * @param sourceName the source's name
+     * @param sourceUrl  the source's URL
+     * @param headline   the headline
+     * @return the group key
+     */
+    static String headlineKey(String sourceName, String sourceUrl, String headline) {
+        String source = plain(sourceName);
+        if (source.isEmpty()) {
+            try {
+                String host = java.net.URI.create(sourceUrl.trim()).getHost();
+                source = host == null ? "" : plain(host);
+            } catch (IllegalArgumentException e) {
+                source = plain(sourceUrl);
+            }
+        }
+        return "headline\n" + source + "\n" + plain(headline);
+    }
+
+    private static String plain(String text) {
+        return text == null ? "" : text.strip().replaceAll("\\s+", " ").toLowerCase(java.util.Locale.ROOT);
+    }
+
     /** @return a layer's sums (must be a known layer) */
     Sums sums(String layerId) {
         return sums.get(layerId);
@@ -122,12 +208,14 @@ public final class ChainBook {
      * {@value ChainModel#FORGET_AFTER_HALF_LIVES} half-lives before the new {@code asOf}.
      *
      * @param signal the signal (its version already resolved by the caller)
-     * @return the forgotten entries (never the one just added unless it was itself too old), in time order
+     * @return the forgotten entries (never the one just added unless it was itself too old), in time
+     *         order, and the other entries whose counting flipped
      */
-    public List<Entry> put(ConstraintSignal signal) {
+    public Change put(ConstraintSignal signal) {
+        recounted = new ArrayList<>();
         Entry old = byId.get(signal.getId());
         if (old != null) {
-            detach(old);
+            leave(old);
         }
         Entry e = new Entry(signal, known);
         if (byId.isEmpty()) {
@@ -135,42 +223,105 @@ public final class ChainBook {
         } else if (e.observedAt > asOf) {
             moveForward(e.observedAt);
         }
-        attach(e);
+        join(e);
         if (old != null) {
             settleBack(); // the replaced version may have been the newest
         }
-        return forget();
+        List<Entry> gone = forget();
+        recounted.removeIf(x -> x == e || byId.get(x.id) != x);
+        return new Change(null, gone, recounted);
     }
 
     /**
      * Removes a signal.
      *
      * @param id the signal id
-     * @return its entry, or null if it was not kept
+     * @return its entry ({@code removed}, null if it was not kept) and the other entries whose counting flipped
      */
-    public Entry remove(String id) {
+    public Change remove(String id) {
+        recounted = new ArrayList<>();
         Entry e = byId.get(id);
         if (e == null) {
-            return null;
+            return new Change(null, List.of(), List.of());
         }
-        detach(e);
+        leave(e);
         settleBack();
-        return e;
+        recounted.removeIf(x -> byId.get(x.id) != x);
+        return new Change(e, List.of(), recounted);
     }
 
     private List<Entry> forget() {
         List<Entry> gone = new ArrayList<>();
         while (!byTime.isEmpty() && asOf - byTime.first().observedAt > FORGET_AFTER_MS) {
             Entry first = byTime.first();
-            detach(first);
+            leave(first);
             gone.add(first);
         }
         return gone;
     }
 
-    private void attach(Entry e) {
+    /** Keeps an entry: indexes it, joins its story groups and re-ranks their leaders. */
+    private void join(Entry e) {
         byId.put(e.id, e);
         byTime.add(e);
+        Entry urlLeader = leader(e.urlGroup);
+        Entry headlineLeader = leader(e.headlineGroup);
+        stories.computeIfAbsent(e.urlGroup, k -> new TreeSet<>(BY_RANK)).add(e);
+        stories.computeIfAbsent(e.headlineGroup, k -> new TreeSet<>(BY_RANK)).add(e);
+        recount(urlLeader);
+        recount(headlineLeader);
+        recount(e);
+    }
+
+    /** Drops an entry: un-sums it, leaves its story groups and lets their new leaders count. */
+    private void leave(Entry e) {
+        if (e.counted) {
+            detach(e);
+            e.counted = false;
+        }
+        byId.remove(e.id);
+        byTime.remove(e);
+        for (String group : List.of(e.urlGroup, e.headlineGroup)) {
+            NavigableSet<Entry> members = stories.get(group);
+            if (members != null) {
+                members.remove(e);
+                if (members.isEmpty()) {
+                    stories.remove(group);
+                }
+            }
+        }
+        recount(leader(e.urlGroup));
+        recount(leader(e.headlineGroup));
+        if (byId.isEmpty()) {
+            zero(0);
+        }
+    }
+
+    private Entry leader(String group) {
+        NavigableSet<Entry> members = stories.get(group);
+        return members == null || members.isEmpty() ? null : members.first();
+    }
+
+    /** Sums or un-sums an entry so that it counts exactly when it leads both its story groups. */
+    private void recount(Entry e) {
+        if (e == null) {
+            return;
+        }
+        boolean leads = leader(e.urlGroup) == e && leader(e.headlineGroup) == e;
+        if (leads == e.counted) {
+            return;
+        }
+        e.counted = leads;
+        if (leads) {
+            attach(e);
+        } else {
+            detach(e);
+        }
+        recounted.add(e);
+    }
+
+    /** Adds a counted entry to the sums of the layers it names. */
+    private void attach(Entry e) {
         long start = asOf - TREND_WINDOW_MS;
         for (String l : e.layers) {
             Sums s = sums.get(l);
@@ -183,9 +334,8 @@ public final class ChainBook {
         }
     }
 
+    /** Takes a counted entry out of the sums of the layers it names. */
     private void detach(Entry e) {
-        byId.remove(e.id);
-        byTime.remove(e);
         long start = asOf - TREND_WINDOW_MS;
         for (String l : e.layers) {
             Sums s = sums.get(l);
@@ -195,9 +345,6 @@ public final class ChainBook {
             }
             s.count--;
             s.byWeight.remove(e);
-        }
-        if (byId.isEmpty()) {
-            zero(0);
         }
     }
 
@@ -214,6 +361,9 @@ public final class ChainBook {
         Entry from = new Entry(oldStart, "\uffff");
         Entry until = new Entry(newStart, "\uffff");
         for (Entry e : byTime.subSet(from, false, until, false)) {
+            if (!e.counted) {
+                continue;
+            }
             for (String l : e.layers) {
                 sums.get(l).before += e.at(newStart);
             }
@@ -233,6 +383,9 @@ public final class ChainBook {
         zero(newest);
         long start = newest - TREND_WINDOW_MS;
         for (Entry e : byTime) {
+            if (!e.counted) {
+                continue;
+            }
             for (String l : e.layers) {
                 Sums s = sums.get(l);
                 s.direct += e.at(newest);

@@ -165,24 +165,29 @@ public final class ChainModel {
      */
     public Map<String, LayerState> states(ChainBook book) {
         long asOf = book.asOf();
+        Map<String, Double> direct = new HashMap<>();
+        Map<String, Double> directBefore = new HashMap<>();
         Map<String, Double> squeeze = new HashMap<>();
         Map<String, Double> squeezeBefore = new HashMap<>();
         Map<String, Map<String, SqueezeSource>> squeezedBy = new HashMap<>();
         layers.keySet().forEach(id -> {
+            direct.put(id, ChainDecay.softCap(book.sums(id).direct));
+            directBefore.put(id, ChainDecay.softCap(book.sums(id).before));
             squeeze.put(id, 0.0);
             squeezeBefore.put(id, 0.0);
             squeezedBy.put(id, new TreeMap<>());
         });
         for (String origin : layers.keySet()) {
-            double p = book.sums(origin).direct;
-            double pb = book.sums(origin).before;
+            double p = direct.get(origin);
+            double pb = directBefore.get(origin);
+            double scale = ChainDecay.softCapScale(book.sums(origin).direct);
             reach.get(origin).forEach((down, h) -> {
                 double factor = Math.pow(ATTENUATION, h);
-                if (p > 0) {
+                if (squeezes(p)) {
                     squeeze.merge(down, factor * p, Double::sum);
-                    squeezedBy.get(down).put(origin, new SqueezeSource(origin, factor * p, h));
+                    squeezedBy.get(down).put(origin, new SqueezeSource(origin, factor * p, h, scale));
                 }
-                if (pb > 0) {
+                if (squeezes(pb)) {
                     squeezeBefore.merge(down, factor * pb, Double::sum);
                 }
             });
@@ -191,38 +196,52 @@ public final class ChainModel {
         for (ChainLayer layer : layers.values()) {
             String id = layer.getId();
             ChainBook.Sums own = book.sums(id);
-            double pressure = own.direct + squeeze.get(id);
-            double delta = pressure - (own.before + squeezeBefore.get(id));
+            double ownScale = ChainDecay.softCapScale(own.direct);
+            double pressure = direct.get(id) + squeeze.get(id);
+            double delta = pressure - (directBefore.get(id) + squeezeBefore.get(id));
             Trend trend = delta > TREND_EPSILON ? Trend.RISING : delta < -TREND_EPSILON ? Trend.FALLING : Trend.STEADY;
             Collection<SqueezeSource> sources = squeezedBy.get(id).values();
-            List<Cause> top = topCauses(book, id, sources, asOf);
+            List<Cause> top = topCauses(book, id, ownScale, sources, asOf);
             List<SignalCause> causes = new ArrayList<>();
             double listed = 0;
             for (Cause c : top) {
                 listed += c.contribution;
                 causes.add(SignalCause.newBuilder().setSignalId(c.entry.id).setHeadline(c.entry.headline)
                         .setDirection(c.entry.direction).setOriginLayer(c.origin).setHops(c.hops)
-                        .setContribution(round(c.contribution)).build());
+                        .setContribution(round(c.contribution))
+                        .setSource(c.entry.sourceUrl.isEmpty() && c.entry.sourceName.isEmpty() ? null
+                                : new io.chainfeed.avro.Source(c.entry.sourceName, c.entry.sourceUrl)).build());
             }
             int total = own.count;
             for (SqueezeSource src : sources) {
                 total += book.sums(src.getLayerId()).count;
             }
             List<SqueezeSource> rounded = sources.stream()
-                    .map(src -> new SqueezeSource(src.getLayerId(), round(src.getAmount()), src.getHops())).toList();
+                    .map(src -> new SqueezeSource(src.getLayerId(), round(src.getAmount()), src.getHops(),
+                            src.getScale())).toList();
             out.put(id, LayerState.newBuilder()
                     .setId(id).setName(layer.getName())
                     .setPressure(round(pressure)).setStatus(status(pressure)).setTrend(trend)
-                    .setDirectPressure(round(own.direct)).setSqueezeReceived(round(squeeze.get(id)))
+                    .setDirectPressure(round(direct.get(id))).setSqueezeReceived(round(squeeze.get(id)))
+                    .setRawDirectPressure(round(own.direct)).setDirectScale(ownScale)
                     .setSqueezedBy(rounded).setCauses(causes)
                     .setOtherCauseCount(total - causes.size()).setOtherCauseTotal(round(pressure - listed))
                     .setOwners(owners.getOrDefault(id, List.of()))
-                    .setSqueezed(pressure > 0 ? squeezed(id, tighteners(top)) : List.of())
+                    .setSqueezed(squeezes(direct.get(id)) ? squeezed(id, tighteners(top)) : List.of())
                     .setSignalCount(own.count)
                     .setAsOf(java.time.Instant.ofEpochMilli(asOf)).setVersion(asOf)
                     .build());
         }
         return out;
+    }
+
+    /**
+     * @param direct a layer's (capped) direct pressure
+     * @return whether it squeezes the layers downstream: its direct pressure alone is tight or critical
+     */
+    public static boolean squeezes(double direct) {
+        LayerStatus s = status(direct);
+        return s == LayerStatus.TIGHT || s == LayerStatus.CRITICAL;
     }
 
     /** One listed cause before rounding. */
@@ -233,22 +252,24 @@ public final class ChainModel {
             .thenComparing(c -> c.entry.id).thenComparing(Cause::origin).thenComparingInt(Cause::hops);
 
     /** The first {@value #TOP_CAUSES} of each contributing list, merged: the layer's own signals and each squeezing layer's. */
-    private List<Cause> topCauses(ChainBook book, String id, Collection<SqueezeSource> sources, long asOf) {
+    private List<Cause> topCauses(ChainBook book, String id, double ownScale, Collection<SqueezeSource> sources,
+            long asOf) {
         List<Cause> all = new ArrayList<>();
-        collect(book, id, 0, asOf, all);
-        sources.forEach(src -> collect(book, src.getLayerId(), src.getHops(), asOf, all));
+        collect(book, id, 0, ownScale, asOf, all);
+        sources.forEach(src -> collect(book, src.getLayerId(), src.getHops(), src.getScale(), asOf, all));
         all.sort(CAUSE_ORDER);
         return all.size() > TOP_CAUSES ? List.copyOf(all.subList(0, TOP_CAUSES)) : all;
     }
 
-    private static void collect(ChainBook book, String origin, int hops, long asOf, List<Cause> into) {
+    /** The first causes of one origin's list: raw contributions for the cut-off and order, scaled by the soft cap for the value. */
+    private static void collect(ChainBook book, String origin, int hops, double scale, long asOf, List<Cause> into) {
         int n = 0;
         for (ChainBook.Entry e : book.sums(origin).byWeight) {
             double c = ChainDecay.contribution(e.direction, e.magnitude, e.observedAt, asOf, hops);
             if (Math.abs(c) < MIN_CAUSE || n++ == TOP_CAUSES) {
                 break;
             }
-            into.add(new Cause(e, origin, hops, ChainDecay.weightAt(e.weight, hops), c));
+            into.add(new Cause(e, origin, hops, ChainDecay.weightAt(e.weight, hops), c * scale));
         }
     }
 

@@ -7,9 +7,13 @@ import io.chainfeed.avro.ChainLayer;
 import io.chainfeed.avro.Company;
 import io.chainfeed.avro.ConstraintSignal;
 import io.chainfeed.avro.LayerState;
+import io.chainfeed.avro.LayerStatus;
+import io.chainfeed.avro.Read;
 import io.chainfeed.schemas.AvroSerde;
 import io.chainfeed.schemas.Topics;
 import io.chainfeed.streams.reference.ReferenceStores;
+import io.chainfeed.streams.tagging.ReadVersions;
+import java.time.Instant;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -44,7 +48,8 @@ import org.apache.kafka.streams.state.Stores;
  * {@value #REFERENCE_TERMS_TOPIC} ──► global store {@value #TERMS_STORE} (glossary terms, for tagging signal reads)
  * {@value #SIGNALS_TOPIC} (signal id -> ConstraintSignal)
  *    ├─► repartition to one partition ──► chain state ─┬─► {@value #STATE_TOPIC} (layer id -> LayerState)
- *    │                                                  └─► {@value #CAUSES_TOPIC} (layer id/signal id -> ChainCause)
+ *    │                                                  ├─► {@value #CAUSES_TOPIC} (layer id/signal id -> ChainCause)
+ *    │                                                  └─► {@value #READS_TOPIC} (state:&lt;layer&gt;:&lt;n&gt; -> Read, kind STATE)
  *    └─► tag ──► {@value #READS_TOPIC} (signal:&lt;id&gt; -> Read, kind SIGNAL)
  * </pre>
  *
@@ -60,7 +65,12 @@ import org.apache.kafka.streams.state.Stores;
  *
  * <p>The layer states are published at most every {@link #PUBLISH_INTERVAL} (wall clock) while
  * signals arrive, not per signal: each publish costs O(layers² + layers × causes listed) and emits
- * the layers whose state differs from what was last emitted (kept in {@value #STATE_STORE}). The
+ * the layers whose state differs from what was last emitted (kept in {@value #STATE_STORE}). When a
+ * published state changes a layer's announced status ({@link StateReads#announce}: with hysteresis),
+ * the same publish writes a read of kind STATE to {@value #READS_TOPIC} and the layer's announced
+ * status and count to {@value #ANNOUNCED_STORE}; both go out in the same transaction as the state
+ * under exactly-once processing, so no change is announced twice or with another id after a restart.
+ * The
  * state is a function of the set of signals, not of their order. When reference data changes
  * (checked at the same interval) the chain is recomputed too, and the signal reads are re-tagged
  * (checked every {@link #REFERENCE_CHECK}; {@link SignalReadProcessor} publishes only reads whose
@@ -78,6 +88,8 @@ public final class ChainStateTopology {
     public static final String TERMS_STORE = "chain-terms-store";
     public static final String SIGNALS_STORE = "chain-signals-store";
     public static final String STATE_STORE = "chain-state-store";
+    /** Layer id -> {@link StateReads.Announced} (encoded): the status each layer last announced. */
+    public static final String ANNOUNCED_STORE = "chain-announced-store";
     public static final String SIGNAL_READS_STORE = "signal-reads-store";
     public static final String CAUSES_TOPIC = Topics.CHAIN_CAUSES;
     /** How often the chain state is published while signals arrive, and reference data checked (wall clock). */
@@ -106,18 +118,26 @@ public final class ChainStateTopology {
                 Stores.persistentKeyValueStore(SIGNALS_STORE), Serdes.String(), signalSerde));
         builder.addStateStore(Stores.keyValueStoreBuilder(
                 Stores.persistentKeyValueStore(STATE_STORE), Serdes.String(), stateSerde));
+        builder.addStateStore(Stores.keyValueStoreBuilder(
+                Stores.persistentKeyValueStore(ANNOUNCED_STORE), Serdes.String(), Serdes.String()));
 
         KStream<String, ConstraintSignal> signals = builder.stream(SIGNALS_TOPIC,
                 Consumed.with(Serdes.String(), signalSerde).withName("signals-source"));
         AvroSerde<ChainCause> causeSerde = AvroSerde.of(ChainCause.class);
         signals.repartition(Repartitioned.with(Serdes.String(), signalSerde).withName("chain-signals")
                         .withNumberOfPartitions(1))
-                .process(() -> new ChainStateProcessor(reference), Named.as("chain-state"), SIGNALS_STORE, STATE_STORE)
+                .process(() -> new ChainStateProcessor(reference), Named.as("chain-state"), SIGNALS_STORE, STATE_STORE,
+                        ANNOUNCED_STORE)
                 .split(Named.as("chain-output-"))
-                .branch((k, v) -> v.cause(), Branched.<String, ChainOutput>withConsumer(s -> s
+                .branch((k, v) -> v.kind() == Output.CAUSE, Branched.<String, ChainOutput>withConsumer(s -> s
                         .mapValues(v -> (ChainCause) v.value(), Named.as("chain-cause-value"))
                         .to(CAUSES_TOPIC, Produced.with(Serdes.String(), causeSerde).withName("chain-causes-sink")))
                         .withName("causes"))
+                .branch((k, v) -> v.kind() == Output.READ, Branched.<String, ChainOutput>withConsumer(s -> s
+                        .mapValues(v -> (Read) v.value(), Named.as("chain-state-read-value"))
+                        .to(READS_TOPIC, Produced.with(Serdes.String(), AvroSerde.of(Read.class))
+                                .withName("chain-state-reads-sink")))
+                        .withName("reads"))
                 .defaultBranch(Branched.<String, ChainOutput>withConsumer(s -> s
                         .mapValues(v -> (LayerState) v.value(), Named.as("chain-state-value"))
                         .to(STATE_TOPIC, Produced.with(Serdes.String(), stateSerde).withName("chain-state-sink")))
@@ -126,8 +146,18 @@ public final class ChainStateTopology {
         return builder.build();
     }
 
-    /** What the chain-state processor emits: a layer state (key layer id) or a chain cause (key layer id/signal id); value null for a tombstone. */
-    record ChainOutput(boolean cause, Object value) {
+    /** The kinds of record the chain-state processor emits. */
+    enum Output {
+        /** A layer state, key layer id. */
+        STATE,
+        /** A chain cause, key layer id/signal id. */
+        CAUSE,
+        /** A state read, key its read id. */
+        READ
+    }
+
+    /** What the chain-state processor emits; value null for a tombstone. */
+    record ChainOutput(Output kind, Object value) {
     }
 
     /** Keeps the set of signals and its book, writes chain causes per signal and publishes changed layer states. */
@@ -138,8 +168,10 @@ public final class ChainStateTopology {
         private KeyValueStore<String, Company> companies;
         private KeyValueStore<String, ConstraintSignal> signals;
         private KeyValueStore<String, LayerState> states;
+        private KeyValueStore<String, String> announced;
         private final Map<String, LayerState> emitted = new HashMap<>();
         private ChainModel model;
+        private StateReads stateReads;
         private ChainBook book;
         private long builtFor = -1;
         private boolean dirty;
@@ -155,6 +187,7 @@ public final class ChainStateTopology {
             companies = context.getStateStore(COMPANIES_STORE);
             signals = context.getStateStore(SIGNALS_STORE);
             states = context.getStateStore(STATE_STORE);
+            announced = context.getStateStore(ANNOUNCED_STORE);
             try (KeyValueIterator<String, LayerState> it = states.all()) {
                 it.forEachRemaining(kv -> emitted.put(kv.key, kv.value));
             }
@@ -183,23 +216,32 @@ public final class ChainStateTopology {
                     return;
                 }
                 signals.delete(record.key());
-                book.remove(record.key());
-                causes(kept, null, record.timestamp());
+                ChainBook.Change change = book.remove(record.key());
+                causes(record.key(), kept.getLayerHints(), record.timestamp());
+                recounted(change, record.timestamp());
             } else {
                 if (kept != null && newer(kept, incoming)) {
                     return; // an older or equal version arrived late: the set does not change
                 }
                 signals.put(record.key(), incoming);
-                List<ChainBook.Entry> forgotten = book.put(incoming);
-                causes(kept, incoming, record.timestamp());
-                for (ChainBook.Entry e : forgotten) {
+                ChainBook.Change change = book.put(incoming);
+                causes(record.key(), kept == null ? List.of() : kept.getLayerHints(), record.timestamp());
+                for (ChainBook.Entry e : change.forgotten()) {
                     ConstraintSignal gone = signals.delete(e.id); // weighs nothing any more
                     if (gone != null) {
-                        causes(gone, null, record.timestamp());
+                        causes(e.id, gone.getLayerHints(), record.timestamp());
                     }
                 }
+                recounted(change, record.timestamp());
             }
             dirty = true;
+        }
+
+        /** Rewrites the chain causes of the other signals that began or stopped counting (one story's leaders). */
+        private void recounted(ChainBook.Change change, long timestamp) {
+            for (ChainBook.Entry e : change.recounted()) {
+                causes(e.id, e.layers, timestamp);
+            }
         }
 
         /** Whether {@code a} wins over {@code b}: higher version, then larger encoded form, as a tie-break. */
@@ -210,22 +252,27 @@ public final class ChainStateTopology {
             return a.toString().compareTo(b.toString()) >= 0;
         }
 
-        /** Writes the chain causes of a signal's change: one per known layer it now names, tombstones for the rest it named. */
-        private void causes(ConstraintSignal before, ConstraintSignal after, long timestamp) {
+        /**
+         * Writes the chain causes of a signal as it stands in the book: one per known layer it names
+         * while it is kept and counts, and tombstones for the other layers it named before.
+         */
+        private void causes(String id, List<String> namedBefore, long timestamp) {
             Set<String> now = new TreeSet<>();
-            if (after != null && book.entry(after.getId()) != null) {
-                ChainBook.Entry e = book.entry(after.getId());
+            ChainBook.Entry e = book.entry(id);
+            if (e != null && e.counted) {
                 for (String layer : e.layers) {
                     now.add(layer);
-                    context.forward(new Record<>(layer + "/" + e.id, new ChainOutput(true, cause(e, layer)), timestamp));
+                    context.forward(new Record<>(layer + "/" + e.id, new ChainOutput(Output.CAUSE, cause(e, layer)),
+                            timestamp));
                 }
             }
-            if (before != null) {
-                for (String layer : new TreeSet<>(before.getLayerHints())) {
-                    if (!now.contains(layer)) {
-                        context.forward(new Record<>(layer + "/" + before.getId(), new ChainOutput(true, null), timestamp));
-                    }
-                }
+            Set<String> gone = new TreeSet<>(namedBefore);
+            if (e != null) {
+                gone.addAll(e.layers);
+            }
+            gone.removeAll(now);
+            for (String layer : gone) {
+                context.forward(new Record<>(layer + "/" + id, new ChainOutput(Output.CAUSE, null), timestamp));
             }
         }
 
@@ -242,22 +289,23 @@ public final class ChainStateTopology {
         private void rebuild(long timestamp) {
             long generation = reference.generation();
             model = new ChainModel(values(layers), values(companies));
+            stateReads = new StateReads(values(companies));
             builtFor = generation;
             book = new ChainBook(model.layerIds());
             List<ConstraintSignal> forgotten = new ArrayList<>();
             List<ConstraintSignal> all = values(signals);
             for (ConstraintSignal s : all) {
-                for (ChainBook.Entry e : book.put(s)) {
+                for (ChainBook.Entry e : book.put(s).forgotten()) {
                     forgotten.add(signals.get(e.id));
                 }
             }
             for (ConstraintSignal s : forgotten) {
                 signals.delete(s.getId());
-                causes(s, null, timestamp);
+                causes(s.getId(), s.getLayerHints(), timestamp);
             }
             for (ConstraintSignal s : all) {
                 if (book.entry(s.getId()) != null) {
-                    causes(s, s, timestamp);
+                    causes(s.getId(), s.getLayerHints(), timestamp);
                 }
             }
             dirty = true;
@@ -270,16 +318,32 @@ public final class ChainStateTopology {
                 if (!next.containsKey(id)) {
                     emitted.remove(id);
                     states.delete(id);
-                    context.forward(new Record<>(id, new ChainOutput(false, null), timestamp));
+                    context.forward(new Record<>(id, new ChainOutput(Output.STATE, null), timestamp));
                 }
             }
             next.forEach((id, state) -> {
-                if (!state.equals(emitted.get(id))) {
+                LayerState before = emitted.get(id);
+                if (!state.equals(before)) {
                     emitted.put(id, state);
                     states.put(id, state);
-                    context.forward(new Record<>(id, new ChainOutput(false, state), timestamp));
+                    context.forward(new Record<>(id, new ChainOutput(Output.STATE, state), timestamp));
+                    announce(before, state, timestamp);
                 }
             });
+        }
+
+        /** Writes a state read when the published state changes the layer's announced status. */
+        private void announce(LayerState before, LayerState after, long timestamp) {
+            StateReads.Announced was = StateReads.Announced.parse(announced.get(after.getId()));
+            LayerStatus to = StateReads.announce(after.getPressure(), was.status());
+            if (to == was.status()) {
+                return;
+            }
+            long n = was.count() + 1;
+            announced.put(after.getId(), new StateReads.Announced(to, n).encode());
+            Instant now = Instant.ofEpochMilli(timestamp);
+            Read read = ReadVersions.next(stateReads.read(before, after, was.status(), to, n, now), null, now);
+            context.forward(new Record<>(read.getId(), new ChainOutput(Output.READ, read), timestamp));
         }
     }
 }
