@@ -47,7 +47,7 @@ class ChainCauseIndexTest {
         // replaced and removed ones leave the lists
         index.changed("memory/s0", cause("memory", "s0", Direction.TIGHTENING, 5, asOf));
         index.changed("memory/s3", null);
-        LayerState packaging = state("advanced-packaging", asOf, new SqueezeSource("memory", 1.0, 1));
+        LayerState packaging = state("advanced-packaging", asOf, new SqueezeSource("memory", 1.0, 1, 1.0));
 
         List<ChainCauseIndex.Cause> all = new ArrayList<>();
         String cursor = null;
@@ -68,6 +68,18 @@ class ChainCauseIndexTest {
         assertThat(fromMemory).allSatisfy(c -> assertThat(c.hops()).isEqualTo(1));
         assertThat(fromMemory.get(0).cause().getSignalId()).isEqualTo("s0"); // the corrected one: newest, largest
         assertThat(fromMemory.get(0).contribution()).isEqualTo(2.5); // 5 at asOf, halved one hop on
+    }
+
+    @Test
+    void contributionsCarryTheSoftCapFactorOfTheLayerTheSignalNamed() {
+        index.changed("memory/m1", cause("memory", "m1", Direction.TIGHTENING, 4, T0));
+        index.changed("advanced-packaging/p1", cause("advanced-packaging", "p1", Direction.TIGHTENING, 2, T0));
+        LayerState packaging = LayerState.newBuilder(state("advanced-packaging", T0,
+                new SqueezeSource("memory", 1.6, 1, 0.8))).setDirectScale(0.5).build();
+        List<ChainCauseIndex.Cause> page = index.page(packaging, null, 10).causes();
+        assertThat(page).extracting(c -> c.cause().getSignalId(), ChainCauseIndex.Cause::contribution)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("m1", 4 * 0.5 * 0.8),
+                        org.assertj.core.groups.Tuple.tuple("p1", 2 * 0.5));
     }
 
     @Test

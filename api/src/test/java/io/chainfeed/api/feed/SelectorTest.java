@@ -87,6 +87,25 @@ class SelectorTest {
                 .containsExactly(rdma, signal, infiniband);
     }
 
+    static final Read MEMORY_STATE = read(ReadKind.STATE, "memory", List.of("memory"),
+            List.<String[]>of(new String[] {"sk-hynix", "000660.KS"}, new String[] {"nvidia", "NVDA"}), List.of());
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "kind:state                         | true",
+        "KIND:State AND layer:memory        | true",
+        "kind:state AND layer:accelerators  | false",
+        "kind:state AND company:NVDA        | true",
+        "NOT kind:state                     | false",
+        "kind:signal OR kind:term           | false",
+        "term:memory                        | false",
+    })
+    void selectsStateReadsByKindLayerAndCompany(String text, boolean matches) {
+        Selector s = Selector.parse(text);
+        assertThat(s.matches(MEMORY_STATE)).as(text).isEqualTo(matches);
+        assertThat(s.matches(doc(MEMORY_STATE))).as(text + " on documents").isEqualTo(matches);
+    }
+
     @Test
     void canonicalFormIgnoresOrderCaseAndDuplicates() {
         assertThat(Selector.parse("company:anet OR layer:memory OR COMPANY:ANET").canonical())
@@ -117,7 +136,7 @@ class SelectorTest {
         "sector:memory             | unknown field 'sector' at position 1",
         "layer:Network_Fabric      | is not a layer id",
         "company:'ANET;drop'       | is not a company",
-        "kind:rumour               | kind 'rumour' at position 1 is unknown",
+        "kind:rumour               | kind 'rumour' at position 1 is unknown: the kinds are term, signal and state",
         "(layer:memory             | '(' at position 1 is never closed",
         "layer:memory)             | unbalanced ')' at position 13",
         "layer:memory AND          | ends where a test was expected (position 17)",

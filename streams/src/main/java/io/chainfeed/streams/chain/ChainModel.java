@@ -31,29 +31,41 @@ import java.util.TreeSet;
  * clock, so the same signals give the same state (sums equal to within floating-point rounding, far
  * below the four decimals published).
  *
+ * <p><b>Stories.</b> Repeats of one story count once: of the signals sharing a source URL, or a
+ * headline from the same source, only the one with the largest weight (magnitude and recency, see
+ * {@link ChainDecay#weight}; then the smaller id) counts, and a signal counts only while it leads
+ * both of its groups ({@link ChainBook}). Which signals count depends only on the set of signals.
+ *
  * <p><b>Decay.</b> Decay is computed at {@code asOf} = the newest {@code observedAt} of all signals
- * (event time). A signal {@code s} naming layer {@code l} contributes
+ * (event time). A counted signal {@code s} naming layer {@code l} contributes
  * <pre>  c(s) = sign(s) × magnitude(s) × 2^(−(asOf − observedAt(s)) / H)</pre>
  * with {@code sign} +1 for TIGHTENING and −1 for EASING, and half-life {@code H} =
  * {@value #HALF_LIFE_DAYS} days ({@link ChainDecay}). A signal naming several layers contributes
- * fully to each. {@code direct(l) = Σ c(s)} over the signals naming {@code l}; the
+ * fully to each. {@code raw(l) = Σ c(s)} over the counted signals naming {@code l}; the
  * {@link ChainBook} keeps that sum up to date per signal (rebasing it by one multiplication when
  * {@code asOf} moves), so a signal costs the same however many are kept.
  *
+ * <p><b>Soft cap.</b> {@code direct(l) = softCap(raw(l))} ({@link ChainDecay#softCap}): unchanged up
+ * to ±{@value ChainDecay#SOFT_CAP_KNEE}, then bending towards ±{@value ChainDecay#SOFT_CAP}. The cap
+ * is applied to the exact running sum when states are built, so the book stays exact; each of the
+ * layer's signals is credited {@code c(s) × direct(l) / raw(l)} ({@code directScale}), so the causes
+ * still add up to the pressure.
+ *
  * <p><b>Propagation.</b> Squeeze flows downstream along the layer graph (from a layer to the layers
  * that name it as upstream), attenuated by {@code A} = {@value #ATTENUATION} per hop. Only layers
- * whose own direct pressure is positive squeeze others (slack upstream does not loosen a downstream
- * layer), and each does so once per downstream layer, along its shortest path, so a diamond in the
+ * whose own direct pressure is tight or critical ({@code direct ≥} {@value #TIGHT_FROM}) squeeze
+ * others, and each does so once per downstream layer, along its shortest path, so a diamond in the
  * graph does not count a supplier twice:
- * <pre>  squeeze(l) = Σ over layers u upstream of l of A^hops(u,l) × max(0, direct(u))
+ * <pre>  squeeze(l) = Σ over layers u upstream of l with direct(u) ≥ 3 of A^hops(u,l) × direct(u)
  *  P(l)       = direct(l) + squeeze(l)</pre>
  * The attribution is linear: a signal's share of a downstream layer is {@code A^hops ×} its
  * contribution where it landed, so a layer's causes add up to its pressure (easing signals on a
  * tight layer appear as negative causes downstream).
  *
  * <p><b>Causes.</b> A layer lists its {@value #TOP_CAUSES} largest causes by absolute contribution
- * (ties by signal id, origin layer, hops; the order is by {@link ChainDecay#weight}, which never
- * changes as time passes), leaving out those under {@value ChainDecay#MIN_CAUSE}; the rest are
+ * before the soft cap's factor (ties by signal id, origin layer, hops; the order is by
+ * {@link ChainDecay#weight}, which never changes as time passes), each with its source and its
+ * contribution after the factor, leaving out those under {@value ChainDecay#MIN_CAUSE}; the rest are
  * summed in {@code otherCauseCount} and {@code otherCauseTotal} ({@code pressure −} the listed
  * contributions). The full list is published per signal and layer on the chain-causes topic for
  * paging. {@code squeezedBy} names each squeezing layer with its hops.
@@ -65,8 +77,9 @@ import java.util.TreeSet;
  * ({@code asOf − 7 d}, from the signals observed by then): a rise of more than
  * {@value #TREND_EPSILON} is RISING, a fall of more than that FALLING, otherwise STEADY.
  *
- * <p>Owners of a layer are the companies whose primary or other layers include it. While a layer is
- * under positive pressure, the companies of every layer downstream of it are listed as squeezed,
+ * <p>Owners of a layer are the companies whose primary or other layers include it. While a layer
+ * squeezes (its direct pressure is tight or critical), the companies of every layer downstream of it
+ * are listed as squeezed,
  * each with the nearest such layer and the tightening signals among the layer's listed causes (at
  * most {@value #SQUEEZE_CAUSES}). Numbers are rounded to four decimals.
  */

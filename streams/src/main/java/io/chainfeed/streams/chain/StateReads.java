@@ -29,9 +29,10 @@ import java.util.TreeMap;
  *
  * <p><b>Hysteresis.</b> The announced status follows the published pressure with a margin of
  * {@value #HYSTERESIS}: it moves up to a higher status only once the pressure is at least the margin
- * past that status's lower threshold, and down only once the pressure is at least the margin below
- * the current status's lower threshold. A pressure wobbling within ± {@value #HYSTERESIS} of a
- * threshold therefore announces nothing after its first crossing; a layer's published
+ * past that status's lower threshold, and down only once the pressure is more than the margin below
+ * the current status's lower threshold (TIGHT is announced from 3.25 and left below 2.75). A
+ * pressure wobbling within ± {@value #HYSTERESIS} of a threshold therefore announces nothing after
+ * its first crossing; a layer's published
  * {@code status} (no margin) can differ from its announced one while inside the band. Every layer
  * starts announced as BALANCED (no signal, pressure 0).
  *

@@ -100,7 +100,8 @@ class ChainStateTopologyTest {
     }
 
     private static ConstraintSignal signal(String id, String layer, Direction direction, int magnitude, Instant at) {
-        return ConstraintSignal.newBuilder().setId(id).setHeadline("HBM supply " + direction.name().toLowerCase())
+        return ConstraintSignal.newBuilder().setId(id)
+                .setHeadline("HBM supply " + direction.name().toLowerCase(java.util.Locale.ROOT) + ", report " + id)
                 .setBody("SK hynix says HBM capacity is allocated.").setLayerHints(List.of(layer))
                 .setDirection(direction).setMagnitude(magnitude).setObservedAt(at)
                 .setSource(new Source("Example", "https://example.com/" + id)).setVersion(1).build();
@@ -167,8 +168,9 @@ class ChainStateTopologyTest {
         assertThat(memory.getDirectPressure()).isEqualTo(2.0);
         assertThat(memory.getStatus()).isEqualTo(LayerStatus.BALANCED);
         assertThat(memory.getAsOf()).isEqualTo(T0.plus(Duration.ofDays(14)));
-        // equipment (1.0) squeezes memory by 0.5 per hop
-        assertThat(memory.getPressure()).isEqualTo(2.5);
+        // equipment (1.0) is balanced, so it squeezes nothing
+        assertThat(memory.getPressure()).isEqualTo(2.0);
+        assertThat(memory.getSqueezedBy()).isEmpty();
         assertThat(ChainModel.contribution(signal("x", "memory", Direction.EASING, 3, T0),
                 T0.plus(Duration.ofDays(28)).toEpochMilli())).isCloseTo(-0.75, within(1e-12));
     }
@@ -258,7 +260,7 @@ class ChainStateTopologyTest {
         assertThat(read.getId()).isEqualTo("signal:s1");
         assertThat(read.getKind()).isEqualTo(ReadKind.SIGNAL);
         assertThat(read.getSlug()).isEqualTo("s1");
-        assertThat(read.getTitle()).isEqualTo("HBM supply tightening");
+        assertThat(read.getTitle()).isEqualTo("HBM supply tightening, report s1");
         assertThat(read.getLayers()).filteredOn(l -> l.getPrimary()).extracting(l -> l.getId())
                 .containsExactly("memory", "advanced-packaging");
         assertThat(read.getCompanies()).extracting(c -> c.getSymbol()).contains("000660.KS");
@@ -372,9 +374,178 @@ class ChainStateTopologyTest {
         // and the direct pressure against the definition, summed signal by signal
         long asOf = kept.values().stream().mapToLong(x -> x.getObservedAt().toEpochMilli()).max().orElseThrow();
         for (String layer : List.of("semiconductor-equipment", "memory", "advanced-packaging", "accelerators")) {
-            double direct = kept.values().stream().filter(x -> x.getLayerHints().contains(layer))
+            double raw = kept.values().stream().filter(x -> x.getLayerHints().contains(layer))
                     .mapToDouble(x -> ChainModel.contribution(x, asOf)).sum();
-            assertThat(published.get(layer).getDirectPressure()).as(layer).isCloseTo(direct, within(0.00011));
+            assertThat(published.get(layer).getRawDirectPressure()).as(layer).isCloseTo(raw, within(0.00011));
+            assertThat(published.get(layer).getDirectPressure()).as(layer)
+                    .isCloseTo(io.chainfeed.schemas.ChainDecay.softCap(raw), within(0.00011));
         }
+    }
+
+    /** The state reads written so far, in order. */
+    private List<Read> stateReads() {
+        return reads.readValuesToList().stream().filter(r -> r != null && r.getKind() == ReadKind.STATE).toList();
+    }
+
+    @Test
+    void aChangeOfStatusIsWrittenAsAStateReadWithCausesOwnersAndSqueezedCompanies() {
+        signals.pipeInput("s1", signal("s1", "memory", Direction.TIGHTENING, 5, T0));
+        finalStates();
+        List<Read> announced = stateReads();
+        assertThat(announced).singleElement().satisfies(r -> {
+            assertThat(r.getId()).isEqualTo("state:memory:1");
+            assertThat(r.getKind()).isEqualTo(ReadKind.STATE);
+            assertThat(r.getSlug()).isEqualTo("memory");
+            assertThat(r.getTitle()).isEqualTo("Memory turned tight");
+            assertThat(r.getSummary()).contains("from 0.00 to 5.00").contains("HBM supply tightening, report s1");
+            assertThat(r.getSections()).extracting(io.chainfeed.avro.Section::getKey)
+                    .containsExactly("change", "causes", "owners", "squeezed");
+            assertThat(r.getSections().get(0).getText()).contains("was balanced at pressure 0.00")
+                    .contains("now tight at 5.00");
+            assertThat(r.getSections().get(1).getText()).contains("HBM supply tightening, report s1 (Example): +5.00");
+            assertThat(r.getLayers()).singleElement().satisfies(l -> {
+                assertThat(l.getId()).isEqualTo("memory");
+                assertThat(l.getPrimary()).isTrue();
+                assertThat(l.getEvidence()).extracting(io.chainfeed.avro.Evidence::getRule).containsExactly("state-cause");
+            });
+            assertThat(r.getCompanies()).filteredOn(c -> c.getPrimary()).extracting(c -> c.getSymbol())
+                    .containsExactlyInAnyOrder("MU", "005930.KS", "000660.KS");
+            assertThat(r.getCompanies()).filteredOn(c -> !c.getPrimary()).extracting(c -> c.getSymbol(), c -> c.getMic())
+                    .containsExactly(org.assertj.core.groups.Tuple.tuple("NVDA", "XNAS"),
+                            org.assertj.core.groups.Tuple.tuple("DELL", "XNYS"));
+            assertThat(r.getSources()).extracting(Source::getUrl).containsExactly("https://example.com/s1");
+            assertThat(r.getDisclaimer()).isEqualTo(StateReads.DISCLAIMER);
+            assertThat(r.getSequence()).isEqualTo(1L);
+            assertThat(r.getObservedAt()).isEqualTo(T0);
+        });
+        // nothing changed: a reference change recomputes and republishes, but announces nothing
+        company("kioxia", "Kioxia", "memory", "285A", "XTKS", "285A.T");
+        driver.advanceWallClockTime(ChainStateTopology.REFERENCE_CHECK.plusMillis(10));
+        assertThat(stateReads()).isEmpty();
+        // an easing signal a day later: balanced again, the layer's second change
+        signals.pipeInput("s2", signal("s2", "memory", Direction.EASING, 5, T0.plus(Duration.ofDays(1))));
+        finalStates();
+        assertThat(stateReads()).singleElement().satisfies(r -> {
+            assertThat(r.getId()).isEqualTo("state:memory:2");
+            assertThat(r.getTitle()).isEqualTo("Memory turned balanced");
+            assertThat(r.getSections().get(3).getText()).startsWith("No one");
+        });
+        var store = driver.<String, String>getKeyValueStore(ChainStateTopology.ANNOUNCED_STORE);
+        assertThat(store.get("memory")).isEqualTo("BALANCED 2");
+    }
+
+    @Test
+    void aPressureWobblingAtAThresholdIsAnnouncedOnce() {
+        // memory's direct pressure: 3 (tight by status, not yet 0.25 past the threshold: nothing announced)
+        signals.pipeInput("a", signal("a", "memory", Direction.TIGHTENING, 3, T0));
+        assertThat(finalStates().get("memory").getStatus()).isEqualTo(LayerStatus.TIGHT);
+        assertThat(stateReads()).isEmpty();
+        // 3 + 1 = 4: announced tight
+        signals.pipeInput("b", signal("b", "memory", Direction.TIGHTENING, 1, T0));
+        finalStates();
+        assertThat(stateReads()).extracting(Read::getId).containsExactly("state:memory:1");
+        // down to 3, to 2.75 (balanced by status, but not more than 0.25 below 3) and up again: nothing
+        signals.pipeInput("c", signal("c", "memory", Direction.EASING, 2, T0.minus(Duration.ofDays(14)))); // -1 at T0
+        assertThat(finalStates().get("memory").getPressure()).isEqualTo(3.0);
+        signals.pipeInput("d", signal("d", "memory", Direction.EASING, 1, T0.minus(Duration.ofDays(28)))); // -0.25
+        LayerState wobbled = finalStates().get("memory");
+        assertThat(wobbled.getPressure()).isEqualTo(2.75);
+        assertThat(wobbled.getStatus()).isEqualTo(LayerStatus.BALANCED);
+        signals.pipeInput("d", (ConstraintSignal) null);
+        finalStates();
+        signals.pipeInput("d", ConstraintSignal.newBuilder(signal("d", "memory", Direction.EASING, 1, T0.minus(Duration.ofDays(28))))
+                .setVersion(2).build());
+        finalStates();
+        assertThat(stateReads()).isEmpty();
+        // clearly below: 2.75 - 0.5 = 2.25 announces balanced
+        signals.pipeInput("e", signal("e", "memory", Direction.EASING, 2, T0.minus(Duration.ofDays(28))));
+        finalStates();
+        assertThat(stateReads()).extracting(Read::getId, Read::getTitle)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("state:memory:2", "Memory turned balanced"));
+    }
+
+    @Test
+    void repeatsOfOneStoryCountOnceWhateverTheirOrder() {
+        List<KeyValue<String, ConstraintSignal>> input = new ArrayList<>();
+        for (int i = 0; i < 50; i++) {
+            // different ids and URLs, the same headline from the same source
+            input.add(KeyValue.pair("r" + i, ConstraintSignal.newBuilder(signal("r" + i, "memory", Direction.TIGHTENING, 2,
+                    T0.plus(Duration.ofMinutes(i)))).setHeadline("HBM contract prices rise").build()));
+        }
+        // a different headline from another source on the same URL as r49: the same story too
+        input.add(KeyValue.pair("u", ConstraintSignal.newBuilder(signal("u", "memory", Direction.TIGHTENING, 2,
+                T0.plus(Duration.ofMinutes(60)))).setSource(new Source("Other", "https://EXAMPLE.com/r49/#top")).build()));
+        signals.pipeInput(input.get(0).key, input.get(0).value);
+        double first = finalStates().get("memory").getPressure();
+        assertThat(first).isEqualTo(2.0);
+        signals.pipeKeyValueList(input);
+        LayerState memory = finalStates().get("memory");
+        assertThat(memory.getPressure()).isEqualTo(first); // the newest of them counts, at full weight
+        assertThat(memory.getSignalCount()).isEqualTo(1);
+        assertThat(memory.getCauses()).extracting(SignalCause::getSignalId).containsExactly("u");
+        Map<String, ChainCause> listed = causes.readKeyValuesToMap();
+        listed.values().removeIf(java.util.Objects::isNull); // the repeats' causes were tombstoned
+        assertThat(listed).containsOnlyKeys("memory/u");
+
+        // removing the leader lets the next one count: the state is that of the set, not of the order
+        signals.pipeInput("u", (ConstraintSignal) null);
+        Map<String, LayerState> afterRemoval = finalStates();
+        assertThat(afterRemoval.get("memory").getCauses()).extracting(SignalCause::getSignalId).containsExactly("r49");
+        Random random = new Random(5);
+        List<KeyValue<String, ConstraintSignal>> kept = new ArrayList<>(input.subList(0, 50));
+        Collections.shuffle(kept, random);
+        driver.close();
+        driver = newDriver();
+        loadReference();
+        signals.pipeKeyValueList(kept);
+        assertThat(finalStates().get("memory")).isEqualTo(afterRemoval.get("memory"));
+    }
+
+    @Test
+    void aLayersPressureSaturatesUnderManySignals() {
+        for (int i = 0; i < 3; i++) {
+            signals.pipeInput("m" + i, signal("m" + i, "memory", Direction.TIGHTENING, 5, T0));
+        }
+        for (int i = 0; i < 2000; i++) {
+            signals.pipeInput("e" + i, signal("e" + i, "semiconductor-equipment", Direction.EASING, 5, T0));
+        }
+        Map<String, LayerState> s = finalStates();
+        LayerState memory = s.get("memory");
+        assertThat(memory.getRawDirectPressure()).isEqualTo(15.0);
+        assertThat(memory.getDirectPressure()).isEqualTo(9.9121); // 6 + 4 tanh(9 / 4)
+        assertThat(memory.getStatus()).isEqualTo(LayerStatus.CRITICAL);
+        LayerState equipment = s.get("semiconductor-equipment");
+        assertThat(equipment.getRawDirectPressure()).isEqualTo(-10_000.0);
+        assertThat(equipment.getDirectPressure()).isEqualTo(-io.chainfeed.schemas.ChainDecay.SOFT_CAP); // to 4 decimals
+        assertThat(equipment.getStatus()).isEqualTo(LayerStatus.LOOSE);
+        // the causes still add up to the pressure: each carries the cap's factor
+        double listed = memory.getCauses().stream().mapToDouble(SignalCause::getContribution).sum();
+        assertThat(listed + memory.getOtherCauseTotal()).isCloseTo(memory.getPressure(), within(0.0011));
+        assertThat(memory.getCauses().get(0).getContribution()).isCloseTo(5 * memory.getDirectScale(), within(0.0001));
+        // downstream gets the capped pressure, halved per hop
+        assertThat(s.get("advanced-packaging").getSqueezeReceived())
+                .isCloseTo(memory.getDirectPressure() / 2, within(0.0001));
+    }
+
+    @Test
+    void onlyATightOrCriticalLayerSqueezesAndOnlyItsDownstreamCompaniesAreListed() {
+        signals.pipeInput("s1", signal("s1", "memory", Direction.TIGHTENING, 2, T0));
+        signals.pipeInput("s2", signal("s2", "accelerators", Direction.EASING, 1, T0));
+        Map<String, LayerState> s = finalStates();
+        assertThat(s.get("memory").getStatus()).isEqualTo(LayerStatus.BALANCED);
+        assertThat(s.get("memory").getSqueezed()).isEmpty();
+        for (String down : List.of("advanced-packaging", "accelerators", "servers-systems")) {
+            assertThat(s.get(down).getSqueezedBy()).as(down).isEmpty();
+            assertThat(s.get(down).getSqueezeReceived()).as(down).isZero();
+        }
+        // tight: now it squeezes; the loose-ish accelerators layer is downstream, so it is squeezed too
+        signals.pipeInput("s3", signal("s3", "memory", Direction.TIGHTENING, 2, T0));
+        s = finalStates();
+        assertThat(s.get("memory").getStatus()).isEqualTo(LayerStatus.TIGHT);
+        assertThat(s.get("accelerators").getSqueezedBy()).extracting(src -> src.getLayerId()).containsExactly("memory");
+        assertThat(s.get("memory").getSqueezed()).extracting(q -> q.getCompany().getCompanyId())
+                .containsExactly("nvidia", "dell");
+        assertThat(s.get("semiconductor-equipment").getSqueezedBy()).isEmpty();
+        assertThat(s.get("accelerators").getSqueezed()).isEmpty();
     }
 }
