@@ -211,6 +211,21 @@ class ChainPipelineIT {
         assertThat(layer(tight, "foundry")).containsEntry("squeezed", false);
         assertThat(memory.get("squeezedCompanyCount")).isNotEqualTo(0);
 
+        // The change of state is a read: indexed, and on the JSON Feed of kind:state AND layer:memory.
+        Map<String, Object> stateFeed = await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250))
+                .until(() -> get("/api/v1/feeds/json?topic=kind:state AND layer:memory"), f -> f != null
+                        && !((List<?>) f.get("items")).isEmpty());
+        assertThat((List<Map<String, Object>>) stateFeed.get("items")).singleElement().satisfies(item -> {
+            assertThat(item.get("id")).asString().endsWith("read/state:memory:1");
+            assertThat(item).containsEntry("title", "Memory and storage turned tight");
+            assertThat(item.get("url")).asString().endsWith("/layers/memory");
+            assertThat(item.get("content_text")).asString().contains("SK hynix says its HBM supply is sold out")
+                    .contains("Example wire");
+        });
+        Map<String, Object> stateRead = get("/api/v1/reads/state:memory:1");
+        assertThat(stateRead).containsEntry("kind", "state").containsEntry("slug", "memory");
+        assertThat(get("/api/v1/feeds/json?topic=kind:state AND layer:foundry").get("items")).asList().isEmpty();
+
         ResponseEntity<Map<String, Object>> one = http.exchange("/api/v1/layers/memory", HttpMethod.GET, null, JSON);
         assertThat(one.getStatusCode()).isEqualTo(HttpStatus.OK);
         assertThat(one.getBody()).containsEntry("status", "tight");
@@ -264,6 +279,37 @@ class ChainPipelineIT {
         assertThat((List<Map<String, Object>>) memoryAfter.get("causes")).extracting(c -> c.get("signalId"))
                 .containsExactlyInAnyOrder("hbm-sold-out", "hbm-capacity-added");
         assertThat(layer(relaxed, "accelerators")).containsEntry("squeezed", false);
+        Map<String, Object> relaxedFeed = await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250))
+                .until(() -> get("/api/v1/feeds/json?topic=kind:state AND layer:memory"), f -> f != null
+                        && ((List<?>) f.get("items")).size() == 2);
+        assertThat((List<Map<String, Object>>) relaxedFeed.get("items")).extracting(i -> i.get("title"))
+                .containsExactly("Memory and storage turned balanced", "Memory and storage turned tight");
+
+        // Fifty signals with their own ids, the same headline and source: the layer moves as far as for the first.
+        postSignal(ingestUrl, repost(0), EDITOR_KEY);
+        Map<String, Object> once = await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250))
+                .until(this::chain, c -> ((Number) layer(c, "foundry").get("signalCount")).intValue() == 1);
+        double first = ((Number) layer(once, "foundry").get("pressure")).doubleValue();
+        StringBuilder batch = new StringBuilder("[");
+        for (int i = 1; i < 50; i++) {
+            batch.append(i == 1 ? "" : ",").append(repost(i));
+        }
+        assertThat(postSignal(ingestUrl, batch.append("]").toString(), EDITOR_KEY).getStatusCode())
+                .isEqualTo(HttpStatus.ACCEPTED);
+        Map<String, Object> reposted = await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250))
+                .until(this::chain, c -> ((List<Map<String, Object>>) layer(c, "foundry").get("causes")).stream()
+                        .anyMatch(x -> "wafer-repost-49".equals(x.get("signalId"))));
+        assertThat(((Number) layer(reposted, "foundry").get("pressure")).doubleValue()).isEqualTo(first);
+        assertThat(layer(reposted, "foundry")).containsEntry("signalCount", 1);
+    }
+
+    /** One of fifty reposts of a story: its own id and URL, the same headline and source, all observed the same day. */
+    private static String repost(int i) {
+        return """
+                {"id": "wafer-repost-%d", "headline": "Foundry wafer starts are fully booked",
+                 "layers": ["foundry"], "direction": "tightening", "magnitude": 2, "observedAt": "2026-03-03T00:%02d:00Z",
+                 "source": {"name": "Example wire", "url": "https://example.com/news/wafers?copy=%d"}}
+                """.formatted(i, i, i);
     }
 
     private ResponseEntity<Map<String, Object>> postSignal(String ingestUrl, String body, String key) {
