@@ -193,7 +193,7 @@ public final class ChainModel {
         for (String origin : layers.keySet()) {
             double p = direct.get(origin);
             double pb = directBefore.get(origin);
-            double scale = ChainDecay.softCapScale(book.sums(origin).direct);
+            double scale = roundScale(ChainDecay.softCapScale(book.sums(origin).direct));
             reach.get(origin).forEach((down, h) -> {
                 double factor = Math.pow(ATTENUATION, h);
                 if (squeezes(p)) {
@@ -209,7 +209,7 @@ public final class ChainModel {
         for (ChainLayer layer : layers.values()) {
             String id = layer.getId();
             ChainBook.Sums own = book.sums(id);
-            double ownScale = ChainDecay.softCapScale(own.direct);
+            double ownScale = roundScale(ChainDecay.softCapScale(own.direct));
             double pressure = direct.get(id) + squeeze.get(id);
             double delta = pressure - (directBefore.get(id) + squeezeBefore.get(id));
             Trend trend = delta > TREND_EPSILON ? Trend.RISING : delta < -TREND_EPSILON ? Trend.FALLING : Trend.STEADY;
@@ -365,6 +365,15 @@ public final class ChainModel {
     private static LayerCompany company(Company c) {
         String symbol = c.getListings().isEmpty() ? "" : c.getListings().get(0).getDisplaySymbol();
         return new LayerCompany(c.getId(), c.getName(), symbol);
+    }
+
+    /**
+     * The soft cap's factor as published: to 8 decimals, so that sums equal to within floating-point
+     * rounding (another arrival order) give the same state; far finer than the 4 decimals of the
+     * contributions it scales.
+     */
+    static double roundScale(double v) {
+        return Math.round(v * 100_000_000d) / 100_000_000d;
     }
 
     static double round(double v) {
