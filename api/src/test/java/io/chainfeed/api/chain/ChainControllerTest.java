@@ -81,8 +81,13 @@ class ChainControllerTest {
         when(cache.all()).thenReturn(List.of(
                 layer("memory", 0.1, LayerStatus.BALANCED, List.of(SK_HYNIX), List.of(),
                         Instant.parse("2026-01-01T00:00:00Z")),
-                layer("packaging", 3.0, LayerStatus.CRITICAL, List.of(), List.of(squeezed),
-                        Instant.parse("2026-01-01T00:00:00Z")),
+                io.chainfeed.avro.LayerState.newBuilder(layer("packaging", 3.0, LayerStatus.CRITICAL, List.of(),
+                        List.of(squeezed), Instant.parse("2026-01-01T00:00:00Z"))).setCauses(List.of(
+                        io.chainfeed.avro.SignalCause.newBuilder().setSignalId("sig-1").setHeadline("CoWoS booked out")
+                                .setDirection(io.chainfeed.avro.Direction.TIGHTENING).setOriginLayer("packaging")
+                                .setHops(0).setContribution(3.0)
+                                .setSource(new io.chainfeed.avro.Source("Example wire", "https://example.com/cowos"))
+                                .build())).build(),
                 layer("substrate", 1.0, LayerStatus.BALANCED, List.of(), List.of(squeezed),
                         Instant.parse("2026-01-01T00:00:00Z"))));
         when(companies.find("000660.ks")).thenReturn(Optional.of(Company.newBuilder().setId("sk-hynix")
@@ -101,6 +106,11 @@ class ChainControllerTest {
                 .andExpect(jsonPath("$.exposure[*].tightLayer", contains("packaging")))
                 .andExpect(jsonPath("$.exposure[0].viaLayer").value("memory"))
                 .andExpect(jsonPath("$.exposure[0].causes[0]").value("sig-1"))
+                // the signals behind the tight layer: headline, source, contribution
+                .andExpect(jsonPath("$.exposure[0].signals[0].headline").value("CoWoS booked out"))
+                .andExpect(jsonPath("$.exposure[0].signals[0].source.name").value("Example wire"))
+                .andExpect(jsonPath("$.exposure[0].signals[0].contribution").value(3.0))
+                .andExpect(jsonPath("$.layers[0].causes").isArray())
                 .andExpect(jsonPath("$.latestReads[0].id").value("signal:s1"));
     }
 
