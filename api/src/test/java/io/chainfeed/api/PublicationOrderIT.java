@@ -287,10 +287,11 @@ class PublicationOrderIT {
         return out;
     }
 
+    /** A signal of magnitude 1: together they leave memory balanced, so no state read joins the feeds under test. */
     private static String signal(String id, String headline, String body, Instant observedAt) {
         return """
                 {"id": "%s", "headline": "%s", "body": "%s", "layers": ["memory"], "direction": "tightening",
-                 "magnitude": 3, "observedAt": "%s",
+                 "magnitude": 1, "observedAt": "%s",
                  "source": {"name": "Example wire", "url": "https://example.com/news/%s"}}
                 """.formatted(id, headline, body, observedAt, id);
     }
