@@ -60,6 +60,7 @@ final class TestPipeline implements AutoCloseable {
     private Thread indexerThread;
     private Corpus corpus;
     private RestClient pipelineRest;
+    private org.springframework.context.ConfigurableApplicationContext streamsService;
 
     /** @param name the IT's name: streams application id, Elasticsearch and state directories */
     TestPipeline(String name) {
@@ -182,6 +183,45 @@ final class TestPipeline implements AutoCloseable {
     }
 
     /**
+     * Publishes the bundled reference data (chain layers and companies) through the real ingest publisher.
+     *
+     * @param bootstrap the broker
+     */
+    void publishReference(String bootstrap) throws Exception {
+        Corpus bundled = Corpus.loadBundled();
+        try (KafkaProducer<String, byte[]> producer = KafkaClients.producer(bootstrap, name + "-reference");
+             KafkaConsumer<String, byte[]> ledger = KafkaClients.ledgerConsumer(bootstrap)) {
+            new TermPublisher(producer, ledger, Clock.systemUTC()).publishReference(bundled.layers(), bundled.companies());
+        }
+    }
+
+    /**
+     * Starts the real streams service (both topologies, the indexer and its HTTP port, with the chain's
+     * interactive queries) instead of {@link #start}, and waits until its health is UP.
+     *
+     * @param bootstrap the broker
+     * @param port      its HTTP port on 127.0.0.1
+     */
+    synchronized void startStreamsService(String bootstrap, int port) {
+        streamsService = new org.springframework.boot.builder.SpringApplicationBuilder(
+                io.chainfeed.streams.StreamsApplication.class).run(
+                "--server.port=" + port,
+                "--server.address=127.0.0.1",
+                "--spring.application.name=chainfeed-streams-" + name,
+                "--spring.kafka.bootstrap-servers=" + bootstrap,
+                "--spring.elasticsearch.uris=" + es.httpUri(),
+                "--spring.elasticsearch.socket-timeout=30s",
+                "--chainfeed.kafka.partitions=1",
+                "--chainfeed.streams.application-id=" + name,
+                "--chainfeed.streams.chain-application-id=" + name + "-chain",
+                "--chainfeed.streams.indexer-group-id=" + name + "-indexer",
+                "--chainfeed.streams.state-dir=" + Path.of("target", "it-streams-service-" + name).toAbsolutePath());
+        TestRestTemplate health = new TestRestTemplate();
+        await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(500)).until(() -> health.exchange(
+                "http://127.0.0.1:" + port + "/actuator/health", HttpMethod.GET, null, JSON).getStatusCode() == HttpStatus.OK);
+    }
+
+    /**
      * Publishes constraint signals through the real signal ingest (validation included).
      *
      * @param json one signal or an array, as {@code POST /ingest/v1/signals} takes them
@@ -197,6 +237,9 @@ final class TestPipeline implements AutoCloseable {
 
     @Override
     public void close() throws Exception {
+        if (streamsService != null) {
+            streamsService.close();
+        }
         if (indexer != null) {
             indexer.close();
             indexerThread.join(10_000);

@@ -46,6 +46,9 @@ class ChainControllerTest {
     @MockitoBean
     CompanyResolver companies;
 
+    @MockitoBean
+    ChainTimeTravel travel;
+
     private static LayerState layer(String id, double pressure, LayerStatus status, List<LayerCompany> owners,
             List<SqueezedCompany> squeezed, Instant asOf) {
         return LayerState.newBuilder().setId(id).setName(id.toUpperCase(java.util.Locale.ROOT)).setPressure(pressure)
