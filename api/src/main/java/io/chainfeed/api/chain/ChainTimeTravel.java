@@ -151,7 +151,12 @@ public class ChainTimeTravel {
     }
 
     private static String detail(HttpClientErrorException e) {
-        Map<?, ?> problem = e.getResponseBodyAs(Map.class);
+        Map<?, ?> problem;
+        try {
+            problem = e.getResponseBodyAs(Map.class);
+        } catch (RuntimeException notJson) {
+            problem = null;
+        }
         Object detail = problem == null ? null : problem.get("detail");
         return detail == null ? e.getStatusText() : detail.toString();
     }
