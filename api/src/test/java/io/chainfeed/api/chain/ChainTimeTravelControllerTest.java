@@ -5,6 +5,7 @@ import static org.hamcrest.Matchers.nullValue;
 import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.ArgumentMatchers.anyInt;
 import static org.mockito.ArgumentMatchers.eq;
+import static org.mockito.Mockito.never;
 import static org.mockito.Mockito.verify;
 import static org.mockito.Mockito.verifyNoInteractions;
 import static org.mockito.Mockito.when;
@@ -94,7 +95,8 @@ class ChainTimeTravelControllerTest {
                 .andExpect(status().isOk()).andExpect(jsonPath("$.status").value("tight"));
         mvc.perform(get("/api/v1/layers/nope").param("asOf", "2026-11-28T10:00:00Z"))
                 .andExpect(problem(404, "not-found"));
-        verifyNoInteractions(cache);
+        verify(cache, never()).all();
+        verify(cache, never()).layer(any());
     }
 
     @Test
