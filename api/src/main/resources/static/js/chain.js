@@ -1,18 +1,10 @@
 // The chain map: an SVG of the layer graph (GET /api/v1/layers: ids, names, upstream edges), laid out
 // upstream -> downstream in columns by graph depth, coloured by status from GET /api/v1/chain when the
 // chain model is available. A table repeats the map as text.
-import { el, getJson, message, footer, layerHref, statusLabel } from './common.js';
+import { el, getJson, message, footer, layerHref, statusLabel, svg } from './common.js';
 
-const SVG = 'http://www.w3.org/2000/svg';
 const COLOURS = { loose: '#1f6fb2', balanced: '#2e7d32', tight: '#b35900', critical: '#b3261e', unknown: '#5f6b7a' };
 const NODE_W = 150; const NODE_H = 62; const GAP_X = 36; const GAP_Y = 22; const PAD = 16; const TOP = 30;
-
-function svg(tag, attrs = {}, ...children) {
-  const e = document.createElementNS(SVG, tag);
-  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
-  for (const c of children) e.append(c instanceof Node ? c : document.createTextNode(String(c)));
-  return e;
-}
 
 /** Depth of each layer: 0 without known upstream, else one more than its deepest upstream layer. */
 export function depths(layers) {

@@ -1,16 +1,10 @@
 // A layer's pressure over time as an SVG line chart (GET /api/v1/layers/{id}/history). Every value
 // drawn is a number or a date formatted here; text goes into text nodes only, never into markup.
-const SVG = 'http://www.w3.org/2000/svg';
+import { svg } from './common.js';
+
 const W = 640; const H = 220; const L = 48; const R = 12; const T = 14; const B = 30;
 // The status thresholds of the chain model (docs/chain-model.md): loose <= -1 < balanced < 3 <= tight < 6 <= critical.
 const BANDS = [{ at: 3, label: 'tight' }, { at: 6, label: 'critical' }, { at: -1, label: 'loose' }];
-
-function svg(tag, attrs = {}, ...children) {
-  const e = document.createElementNS(SVG, tag);
-  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
-  for (const c of children) e.append(c instanceof Node ? c : document.createTextNode(String(c)));
-  return e;
-}
 
 /** The y range drawn: the data's, widened to include 0 and the thresholds it comes near. */
 export function yRange(values) {

@@ -42,12 +42,12 @@ class ChainTimeTravelIT {
     private static int streamsPort;
 
     @Autowired
-    TestRestTemplate http;
-    @Autowired
     EmbeddedKafkaBroker broker;
+    @Autowired
+    TestRestTemplate http;
 
     @BeforeAll
-    static void startElasticsearch() throws Exception {
+    static void startElasticsearchAndPickTheStreamsPort() throws Exception {
         pipeline.startElasticsearch();
         try (ServerSocket s = new ServerSocket(0)) {
             streamsPort = s.getLocalPort();
