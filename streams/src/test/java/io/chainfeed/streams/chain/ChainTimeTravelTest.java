@@ -62,8 +62,8 @@ class ChainTimeTravelTest {
     @BeforeEach
     void setUp() {
         Properties props = new Properties();
-        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "time-travel-test");
-        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "dummy:9092");
+        props.putAll(Map.of(StreamsConfig.APPLICATION_ID_CONFIG, "time-travel-test",
+                StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "dummy:9092"));
         driver = new TopologyTestDriver(ChainStateTopology.buildTopology(props), props);
         TestInputTopic<String, ChainLayer> layers = driver.createInputTopic(Topics.LAYERS, new StringSerializer(),
                 AvroSerde.of(ChainLayer.class));
