@@ -115,6 +115,7 @@ final class TestPipeline implements BeforeAllCallback, BeforeEachCallback, After
     private ReadIndexer indexer;
     private Thread indexerThread;
     private Corpus corpus;
+    private ConfigurableApplicationContext streamsService;
 
     /**
      * @param name       the IT's name: streams application ids, consumer groups, Elasticsearch and state directories
@@ -270,6 +271,31 @@ final class TestPipeline implements BeforeAllCallback, BeforeEachCallback, After
     }
 
     /**
+     * Starts the real streams service (both topologies, the indexer and its HTTP port, with the chain's
+     * interactive queries) instead of {@link #start}, and waits until its health is UP.
+     *
+     * @param port its HTTP port on 127.0.0.1
+     */
+    synchronized void startStreamsService(int port) {
+        streamsService = new org.springframework.boot.builder.SpringApplicationBuilder(
+                io.chainfeed.streams.StreamsApplication.class).run(
+                "--server.port=" + port,
+                "--server.address=127.0.0.1",
+                "--spring.application.name=chainfeed-streams-" + name,
+                "--spring.kafka.bootstrap-servers=" + bootstrap,
+                "--spring.elasticsearch.uris=" + es.httpUri(),
+                "--spring.elasticsearch.socket-timeout=30s",
+                "--chainfeed.kafka.partitions=1",
+                "--chainfeed.streams.application-id=" + name,
+                "--chainfeed.streams.chain-application-id=" + name + "-chain",
+                "--chainfeed.streams.indexer-group-id=" + name + "-indexer",
+                "--chainfeed.streams.state-dir=" + Path.of("target", "it-streams-service-" + name).toAbsolutePath());
+        TestRestTemplate health = new TestRestTemplate();
+        await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(500)).until(() -> health.exchange(
+                "http://127.0.0.1:" + port + "/actuator/health", HttpMethod.GET, null, JSON).getStatusCode() == HttpStatus.OK);
+    }
+
+    /**
      * Publishes constraint signals through the real signal ingest (validation included).
      *
      * @param json one signal or an array, as {@code POST /ingest/v1/signals} takes them
@@ -330,8 +356,12 @@ final class TestPipeline implements BeforeAllCallback, BeforeEachCallback, After
 
     @Override
     public void afterAll(ExtensionContext context) throws Exception {
-        // The ingest services first (they produce), then the indexer, the topologies, the client and Elasticsearch.
+        // The ingest services first (they produce), then the streams service or the indexer, the topologies,
+        // the client and Elasticsearch.
         services.forEach(ConfigurableApplicationContext::close);
+        if (streamsService != null) {
+            streamsService.close();
+        }
         if (indexer != null) {
             indexer.close();
             indexerThread.join(10_000);

@@ -100,6 +100,16 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
                 .body(problem(HttpStatus.SERVICE_UNAVAILABLE, "search-unavailable", "Search is unavailable", detail));
     }
 
+    /** The streams service cannot compute the chain as of an instant now (see {@code ChainTimeTravel}). */
+    @ExceptionHandler(io.chainfeed.api.chain.ChainUnavailableException.class)
+    org.springframework.http.ResponseEntity<ProblemDetail> chainUnavailable(io.chainfeed.api.chain.ChainUnavailableException e) {
+        log.warn("chain time travel unavailable: {}", e.getCause() == null ? e.getMessage() : e.getCause().toString());
+        return org.springframework.http.ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE)
+                .header(org.springframework.http.HttpHeaders.RETRY_AFTER, "5")
+                .body(problem(HttpStatus.SERVICE_UNAVAILABLE, "chain-unavailable", "The chain history is unavailable",
+                        e.getMessage()));
+    }
+
     /** Anything else: a 500 problem detail; the details are logged, not shown. */
     @ExceptionHandler(Exception.class)
     ProblemDetail unexpected(Exception e) {
