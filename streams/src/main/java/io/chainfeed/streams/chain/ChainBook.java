@@ -131,6 +131,8 @@ public final class ChainBook {
     private final Map<String, NavigableSet<Entry>> stories = new HashMap<>();
     private long asOf;
     private List<Entry> recounted = new ArrayList<>();
+    /** The instant set by {@link #advanceTo}: {@code asOf} never falls below it (0 in the live book). */
+    private long pinned;
 
     /** @param layerIds the known chain layer ids; signals naming others are kept (they move asOf) but sum nowhere */
     public ChainBook(Collection<String> layerIds) {
@@ -138,7 +140,10 @@ public final class ChainBook {
         layerIds.forEach(id -> sums.put(id, new Sums()));
     }
 
-    /** @return the newest observedAt of the kept signals (epoch ms), 0 when none */
+    /**
+     * @return the newest observedAt of the kept signals, or the instant given to {@link #advanceTo}
+     *         when later (epoch ms); 0 when there are none and none was given
+     */
     public long asOf() {
         return asOf;
     }
@@ -219,7 +224,7 @@ public final class ChainBook {
         }
         Entry e = new Entry(signal, known);
         if (byId.isEmpty()) {
-            zero(e.observedAt);
+            zero(Math.max(e.observedAt, pinned));
         } else if (e.observedAt > asOf) {
             moveForward(e.observedAt);
         }
@@ -248,6 +253,37 @@ public final class ChainBook {
         settleBack();
         recounted.removeIf(x -> byId.get(x.id) != x);
         return new Change(e, List.of(), recounted);
+    }
+
+    /**
+     * Moves {@code asOf} forward to an instant that may be later than every kept signal, for an
+     * answer as of that instant ({@link ChainModel#statesAt}): every sum is rebased to it exactly as a
+     * newer signal would rebase it, the trend window's start moves with it, and the signals older
+     * than {@value ChainModel#FORGET_AFTER_HALF_LIVES} half-lives before it are forgotten, as in the
+     * live book. From then on {@code asOf} never falls below this instant. Cost: O(layers) plus the
+     * signals crossing the trend window's start or forgotten. The live topology never calls it.
+     *
+     * @param instant epoch ms, not before the current {@code asOf}
+     * @return the forgotten entries, in time order
+     * @throws IllegalArgumentException if {@code instant} is before {@code asOf}
+     */
+    public List<Entry> advanceTo(long instant) {
+        if (instant < asOf) {
+            throw new IllegalArgumentException("cannot move asOf back from " + asOf + " to " + instant);
+        }
+        pinned = instant;
+        if (byId.isEmpty()) {
+            zero(instant);
+            return List.of();
+        }
+        if (instant > asOf) {
+            moveForward(instant);
+        }
+        List<Entry> gone = forget();
+        if (byId.isEmpty()) {
+            zero(instant);
+        }
+        return gone;
     }
 
     private List<Entry> forget() {
@@ -293,7 +329,7 @@ public final class ChainBook {
         recount(leader(e.urlGroup));
         recount(leader(e.headlineGroup));
         if (byId.isEmpty()) {
-            zero(0);
+            zero(pinned);
         }
     }
 
@@ -373,10 +409,10 @@ public final class ChainBook {
     /** After the newest signal left: asOf moves back to the newest kept one; the sums are recomputed once. */
     private void settleBack() {
         if (byTime.isEmpty()) {
-            zero(0);
+            zero(pinned);
             return;
         }
-        long newest = byTime.last().observedAt;
+        long newest = Math.max(byTime.last().observedAt, pinned);
         if (newest == asOf) {
             return;
         }
