@@ -54,6 +54,9 @@ class ChainTimeTravelTest {
             "accelerators", Map.of("servers-systems", 1),
             "servers-systems", Map.of());
 
+    @org.junit.jupiter.api.io.TempDir
+    java.nio.file.Path stateDir;
+
     private TopologyTestDriver driver;
     private TestInputTopic<String, ConstraintSignal> signals;
     private TestOutputTopic<String, LayerState> states;
@@ -63,7 +66,8 @@ class ChainTimeTravelTest {
     void setUp() {
         Properties props = new Properties();
         props.putAll(Map.of(StreamsConfig.APPLICATION_ID_CONFIG, "time-travel-test",
-                StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "dummy:9092"));
+                StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "dummy:9092",
+                StreamsConfig.STATE_DIR_CONFIG, stateDir.toString())); // not the shared /tmp/kafka-streams
         driver = new TopologyTestDriver(ChainStateTopology.buildTopology(props), props);
         TestInputTopic<String, ChainLayer> layers = driver.createInputTopic(Topics.LAYERS, new StringSerializer(),
                 AvroSerde.of(ChainLayer.class));
@@ -123,15 +127,17 @@ class ChainTimeTravelTest {
                 direct.computeIfPresent(l, (k, v) -> v + c);
             }
         }
+        direct.replaceAll((l, raw) -> io.chainfeed.schemas.ChainDecay.softCap(raw)); // the soft cap
         return direct;
     }
 
-    /** pressure(l) = direct(l) + Σ over upstream u of 0.5^hops × max(0, direct(u)). */
+    /** pressure(l) = direct(l) + Σ over upstream u whose direct pressure is tight or critical of 0.5^hops × direct(u). */
     private static Map<String, Double> pressureByDefinition(List<ConstraintSignal> all, long t) {
         Map<String, Double> direct = directByDefinition(all, t);
         Map<String, Double> pressure = new HashMap<>(direct);
         HOPS.forEach((up, downs) -> downs.forEach((down, h) ->
-                pressure.merge(down, Math.pow(0.5, h) * Math.max(0, direct.get(up)), Double::sum)));
+                pressure.merge(down, ChainModel.squeezes(direct.get(up)) ? Math.pow(0.5, h) * direct.get(up) : 0.0,
+                        Double::sum)));
         return pressure;
     }
 
@@ -146,11 +152,15 @@ class ChainTimeTravelTest {
         assertThat(before.get("memory").getDirectPressure()).isEqualTo(ChainModel.round(4 * Math.pow(2, -8.0 / 14)));
         assertThat(before.get("memory").getSignalCount()).isEqualTo(1);
         assertThat(before.get("memory").getAsOf()).isEqualTo(T0.plus(Duration.ofDays(8)));
-        assertThat(before.get("advanced-packaging").getPressure()).isEqualTo(ChainModel.round(2 * Math.pow(2, -8.0 / 14)));
+        // memory (2.69) is balanced, so it squeezes nothing downstream
+        assertThat(before.get("advanced-packaging").getPressure()).isZero();
         assertThat(before.get("memory").getCauses()).extracting(c -> c.getSignalId()).containsExactly("early");
 
         Map<String, LayerState> after = queries.at(T0.toEpochMilli() + 10 * DAY);
-        assertThat(after.get("memory").getPressure()).isEqualTo(ChainModel.round(5 + 4 * Math.pow(2, -10.0 / 14)));
+        assertThat(after.get("memory").getPressure())
+                .isEqualTo(ChainModel.round(io.chainfeed.schemas.ChainDecay.softCap(5 + 4 * Math.pow(2, -10.0 / 14))));
+        assertThat(after.get("advanced-packaging").getPressure())
+                .isEqualTo(ChainModel.round(io.chainfeed.schemas.ChainDecay.softCap(5 + 4 * Math.pow(2, -10.0 / 14)) / 2));
         assertThat(after.get("memory").getStatus()).isEqualTo(LayerStatus.CRITICAL);
 
         Map<String, LayerState> none = queries.at(T0.toEpochMilli() - 1);
@@ -164,7 +174,8 @@ class ChainTimeTravelTest {
     @Test
     void aMagnitudeFiveSignalObservedNowIsAbsentTwoDaysEarlierAndWeighsFiveNow() {
         Instant now = T0.plus(Duration.ofDays(40));
-        put(signal("older", List.of("memory"), Direction.TIGHTENING, 2, now.minus(Duration.ofDays(9))));
+        // magnitude 1 (0.64 now): with the new signal memory stays under the soft cap's knee, where a signal adds its weight
+        put(signal("older", List.of("memory"), Direction.TIGHTENING, 1, now.minus(Duration.ofDays(9))));
         Map<String, LayerState> withoutAt2 = queries.at(now.toEpochMilli() - 2 * DAY);
         Map<String, LayerState> withoutNow = queries.at(now.toEpochMilli());
         put(signal("now", List.of("memory"), Direction.TIGHTENING, 5, now));
