@@ -46,10 +46,12 @@ class StackTest {
 
     @Test
     void serviceArgumentsPointAtKafkaAndElasticsearchWithOwnStateDirs() {
-        Stack stack = Stack.fromArgs("--api-port", "9080");
+        Stack stack = Stack.fromArgs("--api-port", "9080", "--streams-port", "9082");
         Stack.ServiceSpec api = stack.serviceSpecs(Path.of("/p")).get("api");
         assertThat(api.jar()).isEqualTo(Path.of("/p/api/target/chainfeed-api-0.1.0-SNAPSHOT-exec.jar"));
         assertThat(api.port()).isEqualTo(9080);
+        assertThat(api.extraArgs()).as("the api asks this run's streams for the chain as of an instant")
+                .containsExactly("--chainfeed.api.streams.base-url=http://127.0.0.1:9082");
         Stack.ServiceSpec ingest = stack.serviceSpecs(Path.of("/p")).get("ingest");
         assertThat(ingest.extraArgs()).containsExactly("--chainfeed.ingest.load-corpus=true");
         assertThat(stack.serviceSpecs(Path.of("/p")).keySet()).containsExactly("streams", "ingest", "api");
