@@ -1,10 +1,16 @@
 package io.chainfeed.streams;
 
 import io.chainfeed.schemas.AvroSerde;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Comparator;
 import java.util.Properties;
 import java.util.function.Function;
+import java.util.stream.Stream;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
@@ -19,12 +25,21 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * A {@link TopologyTestDriver} over one of the service's topologies, built by the same factory the
  * service calls (it takes the Streams configuration), with the record shape of every chainfeed topic:
  * String keys, Avro values. One fixture a test; {@link #close()} drops its state.
+ *
+ * <p>The topologies keep RocksDB stores, and the driver commits after every record: each commit flushes
+ * the stores and writes checkpoint files with fsync. On a shared disk that costs tens of milliseconds a
+ * record, so the state dir goes to memory-backed {@code /dev/shm} where the machine has it (an fsync
+ * there returns at once; what the stores hold and emit is the same), else to the temp dir.
  */
 public final class TopologyFixture implements AutoCloseable {
-    private final TopologyTestDriver driver;
+    private static final Path MEMORY_BACKED = Path.of("/dev/shm");
 
-    private TopologyFixture(TopologyTestDriver driver) {
+    private final TopologyTestDriver driver;
+    private final Path stateDir;
+
+    private TopologyFixture(TopologyTestDriver driver, Path stateDir) {
         this.driver = driver;
+        this.stateDir = stateDir;
     }
 
     /**
@@ -34,12 +49,24 @@ public final class TopologyFixture implements AutoCloseable {
      * @return a driver over the topology; no broker is involved
      */
     public static TopologyFixture of(String applicationId, Function<Properties, Topology> topology, Instant wallClock) {
+        Path stateDir = newStateDir();
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "dummy:9092");
+        props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
         Topology built = topology.apply(props);
         return new TopologyFixture(wallClock == null ? new TopologyTestDriver(built, props)
-                : new TopologyTestDriver(built, props, wallClock));
+                : new TopologyTestDriver(built, props, wallClock), stateDir);
+    }
+
+    private static Path newStateDir() {
+        try {
+            return Files.isDirectory(MEMORY_BACKED) && Files.isWritable(MEMORY_BACKED)
+                    ? Files.createTempDirectory(MEMORY_BACKED, "chainfeed-ttd-")
+                    : Files.createTempDirectory("chainfeed-ttd-");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /** An input topic; each record is stamped with the driver's current wall-clock time. */
@@ -68,8 +95,14 @@ public final class TopologyFixture implements AutoCloseable {
         return driver.getKeyValueStore(name);
     }
 
+    /** Closes the driver and deletes its state dir. */
     @Override
     public void close() {
         driver.close();
+        try (Stream<Path> files = Files.walk(stateDir)) {
+            files.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 }
