@@ -49,7 +49,7 @@ public final class FaultStack implements AutoCloseable {
                 .toAbsolutePath().normalize();
         Path project = Path.of(System.getProperty("chainfeed.project.dir", "..")).toAbsolutePath().normalize();
         List<String> args = new ArrayList<>(List.of("--run-dir", runDir.toString(), "--project-dir", project.toString(),
-                "--no-demo", "--kafka-heap", "256m", "--es-heap", "384m", "--service-heap", "256m",
+                "--no-demo", "--quick-jit", "--kafka-heap", "256m", "--es-heap", "384m", "--service-heap", "256m",
                 "--partitions", "3",
                 // The machine is shared: starts can be slow; a start that never comes still fails.
                 "--start-timeout-seconds", "480", "--health-timeout-seconds", "480", "--stagger-seconds", "60"));

@@ -63,7 +63,7 @@ class StackIT {
         Path project = fakeProject();
         List<String> common = List.of(Processes.javaExecutable().toString(), "-Xmx128m",
                 "-jar", System.getProperty("chainfeed.stack.jar"),
-                "--run-dir", runDir.toString(), "--project-dir", project.toString(),
+                "--run-dir", runDir.toString(), "--project-dir", project.toString(), "--quick-jit",
                 "--streams-port", Integer.toString(streamsPort), "--ingest-port", Integer.toString(ingestPort),
                 "--api-port", Integer.toString(apiPort), "--demo-port", Integer.toString(demoPort),
                 "--kafka-lib", System.getProperty("chainfeed.kafka.lib"),
