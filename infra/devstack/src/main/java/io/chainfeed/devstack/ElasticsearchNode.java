@@ -41,7 +41,7 @@ import org.slf4j.LoggerFactory;
  * }
  * }</pre>
  */
-public final class ElasticsearchNode extends LocalNode {
+public final class ElasticsearchNode extends LocalNode<ElasticsearchNode> {
     private static final Logger LOG = LoggerFactory.getLogger(ElasticsearchNode.class);
     /** File in the run dir holding the pid of the launcher process of the current run. */
     static final String PID_FILE = "elasticsearch-launcher.pid";
@@ -87,19 +87,6 @@ public final class ElasticsearchNode extends LocalNode {
         String marker = dir + "/";
         return Processes.stopStale("Elasticsearch", List.of(dir.resolve(PID_FILE), dir.resolve(SERVER_PID_FILE)),
                 cmd -> cmd.contains("org.elasticsearch.") && cmd.contains(marker));
-    }
-
-    /**
-     * Starts the node and waits until the cluster is at least yellow.
-     *
-     * @return this node, started
-     * @throws IllegalStateException when a port is taken, the process dies or the timeout passes; the
-     *                               message carries the last lines of the node's logs
-     * @throws IOException           when the run dir cannot be prepared or the process not launched
-     */
-    public ElasticsearchNode start() throws IOException {
-        launchAndAwait();
-        return this;
     }
 
     @Override
@@ -273,6 +260,7 @@ public final class ElasticsearchNode extends LocalNode {
         }
     }
 
+    /** Ready: {@code GET /_cluster/health?wait_for_status=yellow} answers 200. */
     @Override
     protected void awaitReady(Process launched, long t0) {
         HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();

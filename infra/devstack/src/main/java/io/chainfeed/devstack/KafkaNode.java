@@ -35,7 +35,7 @@ import org.slf4j.LoggerFactory;
  * }
  * }</pre>
  */
-public final class KafkaNode extends LocalNode {
+public final class KafkaNode extends LocalNode<KafkaNode> {
     private static final Logger LOG = LoggerFactory.getLogger(KafkaNode.class);
     /** Default broker port of the embedded default. */
     public static final int DEFAULT_PORT = 19092;
@@ -79,20 +79,7 @@ public final class KafkaNode extends LocalNode {
                 cmd -> cmd.contains("kafka.Kafka") && cmd.contains(config));
     }
 
-    /**
-     * Writes the configs, formats the log dir (KRaft), starts the broker and waits until an admin client
-     * sees it.
-     *
-     * @return this node, started
-     * @throws IllegalStateException when a port is taken, the process dies or the timeout passes; the
-     *                               message carries the last lines of the broker's logs
-     * @throws IOException           when the run dir cannot be prepared or the process not launched
-     */
-    public KafkaNode start() throws IOException {
-        launchAndAwait();
-        return this;
-    }
-
+    /** Writes the configs, formats the log dir (KRaft) on first use and starts the broker. */
     @Override
     protected synchronized Process launch() throws IOException {
         requireNotStarted();
@@ -252,6 +239,7 @@ public final class KafkaNode extends LocalNode {
         LOG.debug("formatted {} in {} ms", runDir.resolve("data"), (System.nanoTime() - t0) / 1_000_000);
     }
 
+    /** Ready: the broker port takes connections, then an admin client sees the broker in the cluster metadata. */
     @Override
     protected void awaitReady(Process launched, long t0) {
         // A quiet TCP probe first: an admin client logs a warning for every refused connection.

@@ -17,7 +17,7 @@ import org.slf4j.LoggerFactory;
  * to the whole process tree, waits, then kills survivors. {@link Builder} holds the settings every
  * node takes: two loopback ports, the heap, the start timeout, whether data survives a restart.
  */
-public abstract class LocalNode implements AutoCloseable {
+public abstract class LocalNode<N extends LocalNode<N>> implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(LocalNode.class);
     private static final Duration STOP_GRACE = Duration.ofSeconds(30);
     private static final Duration POLL_INTERVAL = Duration.ofMillis(250);
@@ -130,12 +130,15 @@ public abstract class LocalNode implements AutoCloseable {
     }
 
     /**
-     * Launches the node and waits until it answers; stops it again if it never does.
+     * Launches the node ({@link #launch}: configs, data dir, child process) and waits until it answers
+     * ({@link #awaitReady}); stops it again if it never does.
      *
-     * @throws IllegalStateException when a port is taken, the process dies or the timeout passes
+     * @return this node, started
+     * @throws IllegalStateException when a port is taken, the process dies or the timeout passes; the
+     *                               message carries the last lines of the node's logs
      * @throws IOException           when the run dir cannot be prepared or the process not launched
      */
-    protected final void launchAndAwait() throws IOException {
+    public final N start() throws IOException {
         long t0 = System.nanoTime();
         Process launched = launch();
         try {
@@ -146,6 +149,9 @@ public abstract class LocalNode implements AutoCloseable {
         }
         readyAfter = Duration.ofNanos(System.nanoTime() - t0);
         LOG.info("{} ready in {} ms (pid {})", describe(), readyAfter.toMillis(), launched.pid());
+        @SuppressWarnings("unchecked") // N is the concrete class by the declaration of every subclass
+        N self = (N) this;
+        return self;
     }
 
     /** @throws IllegalStateException if the node already has a process */
@@ -286,7 +292,7 @@ public abstract class LocalNode implements AutoCloseable {
      * @param <B> the concrete builder, returned by each setter
      * @param <N> the node it builds
      */
-    public abstract static class Builder<B extends Builder<B, N>, N extends LocalNode> {
+    public abstract static class Builder<B extends Builder<B, N>, N extends LocalNode<N>> {
         private final Path runDir;
         private int port;
         private int secondPort;
