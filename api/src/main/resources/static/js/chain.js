@@ -1,18 +1,10 @@
 // The chain map: an SVG of the layer graph (GET /api/v1/layers: ids, names, upstream edges), laid out
 // upstream -> downstream in columns by graph depth, coloured by status from GET /api/v1/chain when the
 // chain model is available. A table repeats the map as text.
-import { el, getJson, message, footer, layerHref, statusLabel } from './common.js';
+import { el, getJson, message, footer, layerHref, statusLabel, svg } from './common.js';
 
-const SVG = 'http://www.w3.org/2000/svg';
 const COLOURS = { loose: '#1f6fb2', balanced: '#2e7d32', tight: '#b35900', critical: '#b3261e', unknown: '#5f6b7a' };
 const NODE_W = 150; const NODE_H = 62; const GAP_X = 36; const GAP_Y = 22; const PAD = 16; const TOP = 30;
-
-function svg(tag, attrs = {}, ...children) {
-  const e = document.createElementNS(SVG, tag);
-  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
-  for (const c of children) e.append(c instanceof Node ? c : document.createTextNode(String(c)));
-  return e;
-}
 
 /** Depth of each layer: 0 without known upstream, else one more than its deepest upstream layer. */
 export function depths(layers) {
@@ -127,9 +119,44 @@ function table(layers, status, squeezed) {
       el('td', {}, String(l.reads ?? 0))))));
 }
 
+/** The replay control: a date (UTC day, its end) or live; the choice is kept in the URL (?asOf=). */
+function replayControl(asOf, onChange) {
+  const today = new Date().toISOString().slice(0, 10);
+  const input = el('input', { type: 'date', id: 'as-of', max: today, value: asOf ? asOf.slice(0, 10) : '' });
+  const shift = (days) => {
+    const d = new Date(`${input.value || today}T00:00:00Z`);
+    d.setUTCDate(d.getUTCDate() + days);
+    const v = d.toISOString().slice(0, 10);
+    if (v <= today) { input.value = v; onChange(v); }
+  };
+  input.addEventListener('change', () => onChange(input.value || null));
+  return el('form', { class: 'replay', role: 'search', 'aria-label': 'Replay the chain', onsubmit: (e) => e.preventDefault() },
+    el('label', { for: 'as-of' }, 'Show the chain as of (end of day, UTC) '), input,
+    el('button', { type: 'button', onclick: () => shift(-1) }, '◀ Day before'),
+    el('button', { type: 'button', onclick: () => shift(1) }, 'Day after ▶'),
+    el('button', { type: 'button', onclick: () => { input.value = ''; onChange(null); } }, 'Live'));
+}
+
+/** The instant of a chosen day: its end (23:59:59 UTC), or now for today. */
+function instantOf(day) {
+  const end = `${day}T23:59:59Z`;
+  return Date.parse(end) > Date.now() ? new Date().toISOString() : end;
+}
+
 async function main() {
   const map = document.getElementById('map');
   const note = document.getElementById('chain-status');
+  const initial = new URLSearchParams(location.search).get('asOf');
+  document.getElementById('replay').replaceChildren(replayControl(initial, (day) => {
+    const url = new URL(location.href);
+    if (day) url.searchParams.set('asOf', instantOf(day)); else url.searchParams.delete('asOf');
+    history.replaceState(null, '', url);
+    render(map, note, day ? instantOf(day) : null);
+  }));
+  await render(map, note, initial);
+}
+
+async function render(map, note, asOf) {
   let layers;
   try {
     layers = (await getJson('/api/v1/layers')).layers;
@@ -146,13 +173,14 @@ async function main() {
   const squeezed = new Set();
   let chain = null;
   try {
-    chain = await getJson('/api/v1/chain');
+    chain = await getJson(asOf ? `/api/v1/chain?${new URLSearchParams({ asOf })}` : '/api/v1/chain');
     for (const l of chain.layers || []) { status.set(l.id, l.status); if (l.squeezed) squeezed.add(l.id); }
     if (status.size === 0) message(note, 'The live chain model has no layer state yet: the map shows the layers without their state.');
+    else if (asOf) note.replaceChildren(el('p', { class: 'summary-line' }, `Replay: the chain as of ${chain.asOf}, from the signals observed by then.`));
     else if (chain.asOf) note.replaceChildren(el('p', { class: 'summary-line' }, `Live state as of ${chain.asOf}.`));
     else note.replaceChildren(el('p', { class: 'summary-line' }, 'No signals yet: every layer is balanced.'));
   } catch (e) {
-    message(note, e.status === 404 || e.status === 503
+    message(note, asOf ? `The chain as of ${asOf} cannot be shown (${e.message}).` : e.status === 404 || e.status === 503
       ? 'The live chain model is not available on this server yet: the map shows the layers without their state.'
       : `The live chain model cannot be loaded (${e.message}): the map shows the layers without their state.`);
   }
@@ -160,7 +188,7 @@ async function main() {
   legend(status.size > 0);
   document.getElementById('layer-table').replaceChildren(table(layers, status, squeezed));
   const sources = [{ name: 'chainfeed reference data: chain layers and their upstream edges', url: '/api/v1/layers' }];
-  if (chain) sources.push({ name: 'chainfeed chain model from public constraint signals', url: '/api/v1/chain' });
+  if (chain) sources.push({ name: 'chainfeed chain model from public constraint signals', url: asOf ? `/api/v1/chain?${new URLSearchParams({ asOf })}` : '/api/v1/chain' });
   footer(chain && chain.disclaimer, sources);
 }
 

@@ -119,3 +119,13 @@ export function tagList(label, items, hrefOf, textOf) {
 export function statusLabel(status) {
   return status ? status.charAt(0).toUpperCase() + status.slice(1) : 'No live state';
 }
+
+const SVG_NS = 'http://www.w3.org/2000/svg';
+
+/** Creates an SVG element; attrs are set as attributes, children appended as text nodes or nodes. */
+export function svg(tag, attrs = {}, ...children) {
+  const e = document.createElementNS(SVG_NS, tag);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
+  for (const c of children) e.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  return e;
+}

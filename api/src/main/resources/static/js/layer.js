@@ -1,6 +1,7 @@
 // A chain layer's page: /layers/{id} -> the reference graph (GET /api/v1/layers) and the live state
 // (GET /api/v1/layers/{id}); without the chain model (404/503) it shows the reference data and says so.
 import { el, getJson, message, footer, pathId, companyHref, layerHref, termHref, statusLabel } from './common.js';
+import { historyChart } from './history-chart.js';
 
 const content = document.getElementById('content');
 
@@ -41,6 +42,12 @@ async function main() {
       ? `The live chain model is not available right now (${stateError.message}).`
       : 'The live chain model has no state for this layer yet (or is not available on this server yet).'));
   }
+  // the last 31 days, one point a day (the history endpoint's default)
+  const chart = el('div', { class: 'history', id: 'history' }, el('p', { class: 'notice', role: 'status' }, 'Loading the pressure history…'));
+  parts.push(el('h2', {}, 'Pressure over the last 30 days'), chart);
+  getJson(`/api/v1/layers/${encodeURIComponent(id)}/history`)
+    .then((h) => chart.replaceChildren(historyChart(h, name)))
+    .catch((e) => message(chart, `The pressure history is not available right now (${e.message}).`));
   parts.push(el('h2', {}, 'Supplied by'), upstream.length ? el('ul', {}, upstream.map(link)) : el('p', {}, 'No upstream layer.'));
   parts.push(el('h2', {}, 'Supplies'), downstream.length ? el('ul', {}, downstream.map(link)) : el('p', {}, 'No downstream layer.'));
   if (state && state.owners && state.owners.length) {

@@ -3,43 +3,13 @@ package io.chainfeed.api;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import co.elastic.clients.elasticsearch.ElasticsearchClient;
-import io.chainfeed.devstack.ElasticsearchNode;
-import io.chainfeed.platform.IndexSetup;
-import io.chainfeed.platform.ReadsIndex;
-import io.chainfeed.platform.TopicSetup;
-import io.chainfeed.ingest.IngestApplication;
-import io.chainfeed.ingest.corpus.Corpus;
-import io.chainfeed.ingest.publish.KafkaClients;
-import io.chainfeed.ingest.publish.TermPublisher;
-import io.chainfeed.schemas.Topics;
-import io.chainfeed.streams.chain.ChainStateTopology;
-import io.chainfeed.streams.index.ReadIndexer;
-import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
-import org.apache.kafka.streams.KafkaStreams;
-import org.apache.kafka.streams.StreamsConfig;
-import org.elasticsearch.client.RestClient;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.builder.SpringApplicationBuilder;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.client.TestRestTemplate;
-import org.springframework.boot.web.context.WebServerApplicationContext;
-import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.core.ParameterizedTypeReference;
 import org.springframework.http.HttpEntity;
 import org.springframework.http.HttpHeaders;
@@ -47,10 +17,6 @@ import org.springframework.http.HttpMethod;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
-import org.springframework.kafka.test.EmbeddedKafkaBroker;
-import org.springframework.kafka.test.context.EmbeddedKafka;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * The live chain model end to end, on a real Kafka broker and a real Elasticsearch: the real ingest
@@ -58,115 +24,21 @@ import org.springframework.test.context.DynamicPropertySource;
  * and indexer run, and {@code GET /api/v1/chain} shows the memory layer tight with its owners and
  * the signal as the cause, the layers downstream squeezed; a later easing signal relaxes it.
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
-@EmbeddedKafka(kraft = true, partitions = 1, bootstrapServersProperty = "spring.kafka.bootstrap-servers")
+@PipelineTest
 class ChainPipelineIT {
     private static final ParameterizedTypeReference<Map<String, Object>> JSON = new ParameterizedTypeReference<>() {
     };
     private static final String EDITOR_KEY = "chain-it-editor-key";
-    private static ElasticsearchNode es;
-    /** The pipeline's own client, with default timeouts: the api's are tuned to give up within a second. */
-    private static RestClient pipelineRest;
-    private static KafkaStreams streams;
-    private static ReadIndexer indexer;
-    private static Thread indexerThread;
-    private static ConfigurableApplicationContext ingest;
+    @RegisterExtension
+    static final TestPipeline pipeline = new TestPipeline("chain-pipeline-it", TestPipeline.Streams.CHAIN_STATE);
 
     @Autowired
     TestRestTemplate http;
-    @Autowired
-    EmbeddedKafkaBroker broker;
-
-    @BeforeAll
-    static void startElasticsearch() throws Exception {
-        es = ElasticsearchNode.builder(Path.of(System.getProperty("chainfeed.es.home")),
-                        Path.of("target", "it-es-" + ChainPipelineIT.class.getSimpleName()))
-                .httpPort(0)
-                .build();
-        es.start();
-    }
-
-    @DynamicPropertySource
-    static void elasticsearch(DynamicPropertyRegistry registry) {
-        registry.add("spring.elasticsearch.uris", () -> es.httpUri().toString());
-    }
-
-    @AfterAll
-    static void stopAll() throws Exception {
-        if (ingest != null) {
-            ingest.close();
-        }
-        if (indexer != null) {
-            indexer.close();
-            indexerThread.join(10_000);
-        }
-        if (streams != null) {
-            streams.close(Duration.ofSeconds(10));
-        }
-        if (pipelineRest != null) {
-            pipelineRest.close();
-        }
-        if (es != null) {
-            es.close();
-        }
-    }
-
-    private String startPipeline() throws Exception {
-        String bootstrap = broker.getBrokersAsString();
-        TopicSetup.ensure(bootstrap, Topics.all(1), (short) 1);
-        pipelineRest = RestClient.builder(org.apache.http.HttpHost.create(es.httpUri().toString())).build();
-        IndexSetup.ensureReadsIndex(pipelineRest);
-        Corpus corpus = Corpus.loadBundled();
-        try (KafkaProducer<String, byte[]> producer = KafkaClients.producer(bootstrap, "chain-it-reference");
-             KafkaConsumer<String, byte[]> ledger = KafkaClients.ledgerConsumer(bootstrap)) {
-            new TermPublisher(producer, ledger, Clock.systemUTC())
-                    .publishReference(corpus.layers(), corpus.companies());
-        }
-
-        Properties config = new Properties();
-        config.put(StreamsConfig.APPLICATION_ID_CONFIG, "chain-pipeline-it");
-        config.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        config.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
-        config.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 100);
-        config.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, 1);
-        config.put(StreamsConfig.STATE_DIR_CONFIG, Path.of("target", "it-chain-state").toAbsolutePath().toString());
-        streams = new KafkaStreams(ChainStateTopology.buildTopology(config), config);
-        streams.start();
-        await().atMost(Duration.ofSeconds(60)).until(() -> streams.state() == KafkaStreams.State.RUNNING);
-
-        KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-                ConsumerConfig.GROUP_ID_CONFIG, "chain-pipeline-it-indexer",
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
-                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
-                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"),
-                new StringDeserializer(), new ByteArrayDeserializer());
-        KafkaProducer<byte[], byte[]> dlq = new KafkaProducer<>(Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap, ProducerConfig.ACKS_CONFIG, "all"),
-                new ByteArraySerializer(), new ByteArraySerializer());
-        indexer = new ReadIndexer(consumer, dlq, new ElasticsearchClient(
-                new co.elastic.clients.transport.rest_client.RestClientTransport(pipelineRest,
-                        new co.elastic.clients.json.jackson.JacksonJsonpMapper())), ReadsIndex.ALIAS);
-        indexerThread = new Thread(indexer, "chain-it-indexer");
-        indexerThread.start();
-
-        // The real ingest service, with only the hash of the editor key configured.
-        ingest = new SpringApplicationBuilder(IngestApplication.class).run(
-                "--server.port=0",
-                "--spring.application.name=chainfeed-ingest-it",
-                "--spring.kafka.bootstrap-servers=" + bootstrap,
-                "--spring.elasticsearch.uris=" + es.httpUri(),
-                "--management.health.elasticsearch.enabled=false",
-                "--chainfeed.kafka.partitions=1",
-                "--chainfeed.ingest.editor-key-hashes=" + io.chainfeed.platform.auth.HashedKeys.hash(EDITOR_KEY));
-        int port = ((WebServerApplicationContext) ingest).getWebServer().getPort();
-        return "http://127.0.0.1:" + port;
-    }
 
     @Test
     @SuppressWarnings("unchecked")
     void aTighteningHbmSignalTightensMemoryAndSqueezesDownstreamUntilAnEasingSignalRelaxesIt() throws Exception {
-        String ingestUrl = startPipeline();
+        String ingestUrl = pipeline.startWithIngestService(EDITOR_KEY);
 
         // With reference data and no signal yet, every layer is there and balanced.
         Map<String, Object> empty = await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250))

@@ -3,7 +3,6 @@ package io.chainfeed.api;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.launchdarkly.eventsource.ConnectStrategy;
 import com.launchdarkly.eventsource.ErrorStrategy;
@@ -42,20 +41,13 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
-import org.elasticsearch.client.RestClient;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.builder.SpringApplicationBuilder;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.client.TestRestTemplate;
 import org.springframework.context.ConfigurableApplicationContext;
-import org.springframework.kafka.test.EmbeddedKafkaBroker;
-import org.springframework.kafka.test.context.EmbeddedKafka;
-import org.springframework.test.annotation.DirtiesContext;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * The SSE feed stream end to end: signals go through the real signal ingest, the real chain-state
@@ -65,11 +57,11 @@ import org.springframework.test.context.DynamicPropertySource;
  * starts again. What the client gets is checked against the log itself: a consumer reads the records
  * from the client's first position to the end and applies the same selector.
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
-@EmbeddedKafka(kraft = true, partitions = 1, bootstrapServersProperty = "spring.kafka.bootstrap-servers")
-@DirtiesContext
+@PipelineTest
 class FeedStreamIT {
-    private static final TestPipeline pipeline = new TestPipeline("feed-stream-it", true);
+    @RegisterExtension
+    static final TestPipeline pipeline = new TestPipeline("feed-stream-it", TestPipeline.Streams.TAGGING,
+            TestPipeline.Streams.CHAIN_STATE);
     private static final String MEMORY = "layer:memory AND kind:signal";
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
@@ -79,31 +71,11 @@ class FeedStreamIT {
 
     @Autowired
     TestRestTemplate http;
-    @Autowired
-    EmbeddedKafkaBroker broker;
-    @Autowired
-    ElasticsearchClient esClient;
-    @Autowired
-    RestClient restClient;
-
-    @BeforeAll
-    static void startElasticsearch() throws Exception {
-        pipeline.startElasticsearch();
-    }
-
-    @DynamicPropertySource
-    static void elasticsearch(DynamicPropertyRegistry registry) {
-        registry.add("spring.elasticsearch.uris", () -> pipeline.esUri().toString());
-    }
 
     @AfterAll
-    static void stopAll() throws Exception {
-        try {
-            if (api != null) {
-                api.close();
-            }
-        } finally {
-            pipeline.close();
+    static void stopApi() {
+        if (api != null) {
+            api.close();
         }
     }
 
@@ -199,7 +171,7 @@ class FeedStreamIT {
     private ConfigurableApplicationContext startApi() {
         return new SpringApplicationBuilder(ApiApplication.class).run(
                 "--server.port=" + apiPort,
-                "--spring.kafka.bootstrap-servers=" + broker.getBrokersAsString(),
+                "--spring.kafka.bootstrap-servers=" + pipeline.bootstrap(),
                 "--spring.elasticsearch.uris=" + pipeline.esUri(),
                 "--chainfeed.api.feed.retry=300ms",
                 "--chainfeed.api.feed.heartbeat=1s",
@@ -222,16 +194,16 @@ class FeedStreamIT {
                    "observedAt": "2026-03-02T09:00:00Z",
                    "source": {"name": "Example wire", "url": "https://example.com/news/%s"}}
                   """.formatted(id, id, id);
-        pipeline.publishSignals(broker.getBrokersAsString(), json);
+        pipeline.publishSignals(json);
     }
 
     @Test
     void aTopicStreamsLiveAndResumesExactlyAfterADisconnectAndAnApiRestart() throws Exception {
-        String bootstrap = broker.getBrokersAsString();
+        String bootstrap = pipeline.bootstrap();
         TopicSetup.ensure(bootstrap, List.of(new TopicSpec(Topics.READS, 3, Map.of("cleanup.policy", "compact"))),
                 (short) 1);
-        pipeline.start(bootstrap, restClient, esClient);
-        pipeline.loadCorpus(bootstrap, http);
+        pipeline.start();
+        pipeline.loadCorpus();
         try (ServerSocket s = new ServerSocket(0)) {
             apiPort = s.getLocalPort();
         }

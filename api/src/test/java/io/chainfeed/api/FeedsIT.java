@@ -3,22 +3,15 @@ package io.chainfeed.api;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.rometools.rome.feed.atom.Category;
 import com.rometools.rome.feed.atom.Entry;
 import com.rometools.rome.feed.atom.Feed;
 import com.rometools.rome.feed.atom.Link;
 import io.chainfeed.api.feed.FeedChecks;
-import io.chainfeed.ingest.IngestService;
-import io.chainfeed.ingest.corpus.Corpus;
-import io.chainfeed.ingest.page.GlossaryPageParser;
-import io.chainfeed.ingest.publish.KafkaClients;
 import io.chainfeed.ingest.publish.TermPublisher;
-import java.io.InputStream;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -26,27 +19,17 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.elasticsearch.client.RestClient;
 import org.jdom2.Element;
 import org.jsoup.Jsoup;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.client.TestRestTemplate;
 import org.springframework.http.HttpEntity;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpMethod;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
-import org.springframework.kafka.test.EmbeddedKafkaBroker;
-import org.springframework.kafka.test.context.EmbeddedKafka;
-import org.springframework.test.annotation.DirtiesContext;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * Atom and JSON Feed over the real pipeline (Kafka broker, tagging topology, indexer, Elasticsearch): a
@@ -55,36 +38,14 @@ import org.springframework.test.context.DynamicPropertySource;
  * web pages and bad input are checked on the same pipeline; every Atom answer is validated against RFC
  * 4287's grammar with Jing and read back with Rome, every JSON Feed against the JSON Feed 1.1 schema.
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
-@EmbeddedKafka(kraft = true, partitions = 1, bootstrapServersProperty = "spring.kafka.bootstrap-servers")
-@DirtiesContext
+@PipelineTest
 class FeedsIT {
-    private static final TestPipeline pipeline = new TestPipeline("feeds-it");
+    @RegisterExtension
+    static final TestPipeline pipeline = new TestPipeline("feeds-it", TestPipeline.Streams.TAGGING);
     private static final String RDMA_ID = "tag:chainfeed.io,2026:read/term:rdma";
 
     @Autowired
     TestRestTemplate http;
-    @Autowired
-    EmbeddedKafkaBroker broker;
-    @Autowired
-    ElasticsearchClient esClient;
-    @Autowired
-    RestClient restClient;
-
-    @BeforeAll
-    static void startElasticsearch() throws Exception {
-        pipeline.startElasticsearch();
-    }
-
-    @DynamicPropertySource
-    static void elasticsearch(DynamicPropertyRegistry registry) {
-        registry.add("spring.elasticsearch.uris", () -> pipeline.esUri().toString());
-    }
-
-    @AfterAll
-    static void stopAll() throws Exception {
-        pipeline.close();
-    }
 
     private ResponseEntity<byte[]> get(String url, HttpHeaders headers) {
         return http.exchange(URI.create(url), HttpMethod.GET, new HttpEntity<>(headers), byte[].class);
@@ -123,30 +84,19 @@ class FeedsIT {
         return null;
     }
 
-    private static String rdmaPage() throws Exception {
-        try (InputStream in = FeedsIT.class.getResourceAsStream("/pages/rdma.txt")) {
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        }
-    }
-
     @Test
     void anEditedTermComesBackAsTheSameEntryWithWhatChangedInBothFeeds() throws Exception {
-        String bootstrap = broker.getBrokersAsString();
-        pipeline.start(bootstrap, restClient, esClient);
-        Corpus corpus = Corpus.loadBundled();
-        String original = rdmaPage();
+        pipeline.start();
+        String original = TestPipeline.rdmaPage();
         String edited = original.replace(
                 "and Accton Technology (2345.TW) manufactures switch hardware for large operators.",
                 "and Accton Technology (2345.TW) and Celestica (CLS) build switch hardware for large operators;"
                         + " AT&T <tests> it ]]> too \uD83D\uDE80.");
         assertThat(edited).isNotEqualTo(original);
-        try (KafkaProducer<String, byte[]> producer = KafkaClients.producer(bootstrap, "feeds-it-ingest");
-             KafkaConsumer<String, byte[]> ledger = KafkaClients.ledgerConsumer(bootstrap)) {
-            TermPublisher publisher = new TermPublisher(producer, ledger, Clock.systemUTC());
-            IngestService ingest = new IngestService(new GlossaryPageParser(corpus.referenceData()), publisher, corpus);
-            publisher.publishReference(corpus.layers(), corpus.companies());
-            publisher.publishAll(List.of(corpus.term("infiniband").orElseThrow(), corpus.term("roce").orElseThrow()));
-            ingest.ingestPage(original, false, "https://example.org/glossary/rdma", false);
+        try (TestPipeline.Ingest ingest = pipeline.ingest("feeds-it-ingest")) {
+            ingest.publishReference();
+            ingest.publishTerms("infiniband", "roce");
+            ingest.service().ingestPage(original, false, "https://example.org/glossary/rdma", false);
 
             // The first version, tagged with the reference data (a re-tag may come first: wait for it).
             Entry first = await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(300))
@@ -188,7 +138,7 @@ class FeedsIT {
                     .isEqualTo(HttpStatus.NOT_MODIFIED);
 
             // The edit.
-            var result = ingest.ingestPage(edited, false, "https://example.org/glossary/rdma?rev=2&lang=en", false);
+            var result = ingest.service().ingestPage(edited, false, "https://example.org/glossary/rdma?rev=2&lang=en", false);
             assertThat(result.result().outcome()).isEqualTo(TermPublisher.Outcome.PUBLISHED);
             Entry updated = await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(300))
                     .until(() -> entry(atom("term%3Ardma"), RDMA_ID), e -> e != null && version(e) > v1
@@ -282,15 +232,10 @@ class FeedsIT {
     }
 
     private void awaitThreeTerms() throws Exception {
-        String bootstrap = broker.getBrokersAsString();
-        pipeline.start(bootstrap, restClient, esClient);
-        Corpus corpus = Corpus.loadBundled();
-        try (KafkaProducer<String, byte[]> producer = KafkaClients.producer(bootstrap, "feeds-it-paging");
-             KafkaConsumer<String, byte[]> ledger = KafkaClients.ledgerConsumer(bootstrap)) {
-            TermPublisher publisher = new TermPublisher(producer, ledger, Clock.systemUTC());
-            publisher.publishReference(corpus.layers(), corpus.companies());
-            publisher.publishAll(List.of(corpus.term("infiniband").orElseThrow(), corpus.term("roce").orElseThrow(),
-                    corpus.term("hbm").orElseThrow()));
+        pipeline.start();
+        try (TestPipeline.Ingest ingest = pipeline.ingest("feeds-it-paging")) {
+            ingest.publishReference();
+            ingest.publishTerms("infiniband", "roce", "hbm");
         }
         await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(300))
                 .until(() -> json("/api/v1/feeds/json?topic=all&size=100").path("items").size() >= 3);

@@ -2,14 +2,21 @@ package io.chainfeed.api;
 
 import static org.junit.jupiter.api.Assertions.fail;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.logging.Level;
 import org.junit.jupiter.api.Assumptions;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.TakesScreenshot;
+import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.logging.LogEntry;
 import org.openqa.selenium.logging.LogType;
 import org.openqa.selenium.logging.LoggingPreferences;
 
@@ -22,6 +29,7 @@ import org.openqa.selenium.logging.LoggingPreferences;
  * @param chromedriver the driver executable
  */
 record HeadlessChromium(Path chromium, Path chromedriver) {
+    private static final Path SCREENSHOTS = Path.of("target", "screenshots");
 
     /**
      * @param missing the start of the message when either is missing, e.g. {@code WebPagesIT needs ...}
@@ -61,6 +69,28 @@ record HeadlessChromium(Path chromium, Path chromedriver) {
         ChromeDriver driver = new ChromeDriver(service, options);
         driver.manage().timeouts().pageLoadTimeout(Duration.ofSeconds(30));
         return driver;
+    }
+
+    /**
+     * @param driver a driver {@link #start} made (it keeps the browser console log)
+     * @return the console entries since the last call that a Content-Security-Policy violation or a script
+     *         error leaves
+     */
+    static List<String> consoleProblems(WebDriver driver) {
+        List<String> out = new ArrayList<>();
+        for (LogEntry e : driver.manage().logs().get(LogType.BROWSER)) {
+            String m = e.getMessage();
+            if (m.contains("Content Security Policy") || m.contains("Refused") || m.contains("Uncaught")) {
+                out.add(m);
+            }
+        }
+        return out;
+    }
+
+    /** Saves what the driver's window shows as {@code target/screenshots/<name>.png}, for a person to look at. */
+    static void screenshot(WebDriver driver, String name) throws IOException {
+        Files.createDirectories(SCREENSHOTS);
+        Files.write(SCREENSHOTS.resolve(name + ".png"), ((TakesScreenshot) driver).getScreenshotAs(OutputType.BYTES));
     }
 
     private static Path firstExecutable(String... paths) {

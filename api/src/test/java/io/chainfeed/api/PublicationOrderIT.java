@@ -3,29 +3,13 @@ package io.chainfeed.api;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.rometools.rome.feed.atom.Entry;
 import com.rometools.rome.feed.atom.Feed;
 import io.chainfeed.api.feed.FeedChecks;
 import io.chainfeed.avro.Read;
-import io.chainfeed.devstack.ElasticsearchNode;
-import io.chainfeed.platform.IndexSetup;
-import io.chainfeed.platform.ReadsIndex;
-import io.chainfeed.platform.TopicSetup;
-import io.chainfeed.ingest.IngestApplication;
-import io.chainfeed.ingest.corpus.Corpus;
-import io.chainfeed.ingest.publish.KafkaClients;
-import io.chainfeed.ingest.publish.TermPublisher;
 import io.chainfeed.schemas.AvroSerde;
 import io.chainfeed.schemas.Topics;
-import io.chainfeed.streams.chain.ChainStateTopology;
-import io.chainfeed.streams.index.ReadIndexer;
-import io.chainfeed.streams.tagging.TaggingTopology;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -33,31 +17,17 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
-import java.util.function.Function;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
-import org.apache.kafka.streams.KafkaStreams;
-import org.apache.kafka.streams.StreamsConfig;
-import org.apache.kafka.streams.Topology;
-import org.elasticsearch.client.RestClient;
 import org.jdom2.Element;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.builder.SpringApplicationBuilder;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.client.TestRestTemplate;
-import org.springframework.boot.web.context.WebServerApplicationContext;
-import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.core.ParameterizedTypeReference;
 import org.springframework.http.HttpEntity;
 import org.springframework.http.HttpHeaders;
@@ -65,10 +35,6 @@ import org.springframework.http.HttpMethod;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
-import org.springframework.kafka.test.EmbeddedKafkaBroker;
-import org.springframework.kafka.test.context.EmbeddedKafka;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * Feeds by publication and versions people can read, end to end on a real Kafka broker and a real
@@ -78,125 +44,23 @@ import org.springframework.test.context.DynamicPropertySource;
  * glossary page writes a new version to {@value Topics#READS} only for the signal read whose tags it
  * changes.
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
-@EmbeddedKafka(kraft = true, partitions = 1, bootstrapServersProperty = "spring.kafka.bootstrap-servers")
+@PipelineTest
 class PublicationOrderIT {
     private static final ParameterizedTypeReference<Map<String, Object>> JSON = new ParameterizedTypeReference<>() {
     };
     private static final String EDITOR_KEY = "publication-it-editor-key";
     private static final AvroSerde<Read> READS = AvroSerde.of(Read.class);
-    private static ElasticsearchNode es;
-    private static final List<KafkaStreams> streams = new ArrayList<>();
-    private static ReadIndexer indexer;
-    private static Thread indexerThread;
-    private static ConfigurableApplicationContext ingest;
+    @RegisterExtension
+    static final TestPipeline pipeline = new TestPipeline("publication-it", TestPipeline.Streams.TAGGING,
+            TestPipeline.Streams.CHAIN_STATE);
 
     @Autowired
     TestRestTemplate http;
-    @Autowired
-    EmbeddedKafkaBroker broker;
-    @Autowired
-    ElasticsearchClient esClient;
-    @Autowired
-    RestClient restClient;
-
-    @BeforeAll
-    static void startElasticsearch() throws Exception {
-        es = ElasticsearchNode.builder(Path.of(System.getProperty("chainfeed.es.home")),
-                        Path.of("target", "it-es-" + PublicationOrderIT.class.getSimpleName()))
-                .httpPort(0)
-                // The machine is shared by several builds: Elasticsearch has taken over three minutes to
-                // reach yellow under that load.
-                .startTimeout(Duration.ofMinutes(8))
-                .build();
-        es.start();
-    }
-
-    @DynamicPropertySource
-    static void elasticsearch(DynamicPropertyRegistry registry) {
-        registry.add("spring.elasticsearch.uris", () -> es.httpUri().toString());
-    }
-
-    @AfterAll
-    static void stopAll() throws Exception {
-        if (ingest != null) {
-            ingest.close();
-        }
-        if (indexer != null) {
-            indexer.close();
-            indexerThread.join(10_000);
-        }
-        for (KafkaStreams s : streams) {
-            s.close(Duration.ofSeconds(10));
-        }
-        if (es != null) {
-            es.close();
-        }
-    }
-
-    private static KafkaStreams start(String bootstrap, String applicationId, Function<Properties, Topology> build) {
-        Properties config = new Properties();
-        config.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
-        config.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        config.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
-        config.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 100);
-        config.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, 1);
-        config.put(StreamsConfig.STATE_DIR_CONFIG, Path.of("target", "it-state-" + applicationId).toAbsolutePath()
-                .toString());
-        KafkaStreams s = new KafkaStreams(build.apply(config), config);
-        streams.add(s);
-        s.start();
-        return s;
-    }
-
-    private String startPipeline() throws Exception {
-        String bootstrap = broker.getBrokersAsString();
-        TopicSetup.ensure(bootstrap, Topics.all(1), (short) 1);
-        // Idempotent; retried while a loaded machine makes Elasticsearch answer slower than the client waits.
-        await().atMost(Duration.ofMinutes(3)).ignoreExceptions().until(() -> {
-            IndexSetup.ensureReadsIndex(restClient);
-            return true;
-        });
-        Corpus corpus = Corpus.loadBundled();
-        try (KafkaProducer<String, byte[]> producer = KafkaClients.producer(bootstrap, "publication-it-reference");
-             KafkaConsumer<String, byte[]> ledger = KafkaClients.ledgerConsumer(bootstrap)) {
-            new TermPublisher(producer, ledger, Clock.systemUTC())
-                    .publishReference(corpus.layers(), corpus.companies());
-        }
-        KafkaStreams tagging = start(bootstrap, "publication-it-tagging", TaggingTopology::buildTopology);
-        KafkaStreams chain = start(bootstrap, "publication-it-chain", ChainStateTopology::buildTopology);
-        await().atMost(Duration.ofSeconds(90)).until(() -> tagging.state() == KafkaStreams.State.RUNNING
-                && chain.state() == KafkaStreams.State.RUNNING);
-
-        KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-                ConsumerConfig.GROUP_ID_CONFIG, "publication-it-indexer",
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
-                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
-                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"),
-                new StringDeserializer(), new ByteArrayDeserializer());
-        KafkaProducer<byte[], byte[]> dlq = new KafkaProducer<>(Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap, ProducerConfig.ACKS_CONFIG, "all"),
-                new ByteArraySerializer(), new ByteArraySerializer());
-        indexer = new ReadIndexer(consumer, dlq, esClient, ReadsIndex.ALIAS);
-        indexerThread = new Thread(indexer, "publication-it-indexer");
-        indexerThread.start();
-
-        ingest = new SpringApplicationBuilder(IngestApplication.class).run(
-                "--server.port=0",
-                "--spring.application.name=chainfeed-ingest-publication-it",
-                "--spring.kafka.bootstrap-servers=" + bootstrap,
-                "--spring.elasticsearch.uris=" + es.httpUri(),
-                "--management.health.elasticsearch.enabled=false",
-                "--chainfeed.kafka.partitions=1",
-                "--chainfeed.ingest.editor-key-hashes=" + io.chainfeed.platform.auth.HashedKeys.hash(EDITOR_KEY));
-        return "http://127.0.0.1:" + ((WebServerApplicationContext) ingest).getWebServer().getPort();
-    }
 
     @Test
     void newReadsLeadTheFeedsVersionsCountFromOneAndAGlossaryPageRepublishesOnlyChangedSignalReads()
             throws Exception {
-        String ingestUrl = startPipeline();
+        String ingestUrl = pipeline.startWithIngestService(EDITOR_KEY);
         Instant today = Instant.now().truncatedTo(ChronoUnit.DAYS);
         post(ingestUrl + "/ingest/v1/signals", MediaType.APPLICATION_JSON, signal("fresh-substrates",
                 "Substrate lead times stretch again", "Suppliers quote longer lead times for substrates.", today));
@@ -237,7 +101,7 @@ class PublicationOrderIT {
                 "signal:rdma-nics-allocated", "signal:late-hbm-report");
         assertThat(before.values()).allSatisfy(versions -> assertThat(versions).hasSize(1));
         ResponseEntity<Map<String, Object>> page = post(ingestUrl + "/ingest/v1/pages", MediaType.TEXT_PLAIN,
-                rdmaPage());
+                TestPipeline.rdmaPage());
         assertThat(page.getStatusCode().is2xxSuccessful()).isTrue();
 
         Map<String, List<Read>> after = await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250))
@@ -267,7 +131,7 @@ class PublicationOrderIT {
     private Map<String, List<Read>> signalReadsOnTheTopic() {
         Map<String, List<Read>> out = new HashMap<>();
         try (KafkaConsumer<String, byte[]> c = new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.getBrokersAsString(),
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, pipeline.bootstrap(),
                 ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
                 ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false),
                 new StringDeserializer(), new ByteArrayDeserializer())) {
@@ -329,9 +193,4 @@ class PublicationOrderIT {
                 .findFirst().orElse(null);
     }
 
-    private static String rdmaPage() throws Exception {
-        try (InputStream in = PublicationOrderIT.class.getResourceAsStream("/pages/rdma.txt")) {
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        }
-    }
 }

@@ -3,7 +3,6 @@ package io.chainfeed.api;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import io.chainfeed.platform.kafka.DeadLetters;
 import io.chainfeed.schemas.Topics;
 import java.io.IOException;
@@ -18,7 +17,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -31,22 +29,15 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.elasticsearch.client.RestClient;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.autoconfigure.actuate.observability.AutoConfigureObservability;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.kafka.test.EmbeddedKafkaBroker;
-import org.springframework.kafka.test.context.EmbeddedKafka;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * The api and the pipeline behind it under faults of the real processes around them.
@@ -60,39 +51,24 @@ import org.springframework.test.context.DynamicPropertySource;
  *       {@code /actuator/prometheus}, and a signal posted afterwards still becomes a read.</li>
  * </ul>
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+@PipelineTest
 @AutoConfigureObservability
-@EmbeddedKafka(kraft = true, partitions = 1, bootstrapServersProperty = "spring.kafka.bootstrap-servers")
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 class ResilienceIT {
     private static final Logger LOG = LoggerFactory.getLogger(ResilienceIT.class);
-    private static final TestPipeline PIPELINE = new TestPipeline("resilience-it", true);
+    @RegisterExtension
+    static final TestPipeline PIPELINE = new TestPipeline("resilience-it", TestPipeline.Streams.TAGGING,
+            TestPipeline.Streams.CHAIN_STATE);
 
-    @Autowired
-    EmbeddedKafkaBroker broker;
-    @Autowired
-    ElasticsearchClient esClient;
-    @Autowired
-    RestClient restClient;
     @LocalServerPort
     int port;
 
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
-    @BeforeAll
-    static void startElasticsearch() throws Exception {
-        PIPELINE.startElasticsearch();
-    }
-
-    @DynamicPropertySource
-    static void elasticsearch(DynamicPropertyRegistry registry) {
-        registry.add("spring.elasticsearch.uris", () -> PIPELINE.esUri().toString());
-    }
-
+    /** A test that fails while Elasticsearch is frozen leaves it running again for the pipeline to stop. */
     @AfterAll
-    static void stop() throws Exception {
+    static void thawElasticsearch() {
         PIPELINE.esProcess().ifPresent(p -> signalTree("CONT", p));
-        PIPELINE.close();
     }
 
     /** Signals Elasticsearch's launcher and its descendants: the node's own JVM is a child of the launcher. */
@@ -103,7 +79,7 @@ class ResilienceIT {
 
     @BeforeEach
     void pipeline() throws Exception {
-        PIPELINE.start(broker.getBrokersAsString(), restClient, esClient);
+        PIPELINE.start();
     }
 
     private record Answer(int status, long millis, String contentType, String body) {
@@ -172,7 +148,7 @@ class ResilienceIT {
 
     @Test
     void undecodableRecordsOnEveryTopicGoToTheirDeadLetterTopicsAndThePipelineGoesOn() throws Exception {
-        String bootstrap = broker.getBrokersAsString();
+        String bootstrap = PIPELINE.bootstrap();
         List<String> topics = List.of(Topics.TERMS, Topics.SIGNALS, Topics.LAYERS, Topics.COMPANIES,
                 Topics.REFERENCE_TERMS, Topics.READS, Topics.CHAIN_STATE, Topics.API_KEYS,
                 Topics.WEBHOOK_SUBSCRIPTIONS, Topics.WEBHOOK_DELIVERIES);
@@ -215,7 +191,7 @@ class ResilienceIT {
                 .extracting(h -> h.get(DeadLetters.READER_HEADER)).contains("api-read-log");
 
         // The readers went on: a signal posted now becomes a read, and the api still answers from Kafka.
-        PIPELINE.publishSignals(bootstrap, """
+        PIPELINE.publishSignals("""
                 {"id": "after-poison", "headline": "HBM allocation sold out after poison", "layers": ["HBM"],
                  "direction": "tightening", "magnitude": 3, "observedAt": "2026-03-01T00:30:00Z",
                  "source": {"name": "Example", "url": "https://example.com/after-poison"}}""");

@@ -4,34 +4,23 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import co.elastic.clients.elasticsearch.ElasticsearchClient;
-import io.chainfeed.ingest.IngestService;
 import io.chainfeed.ingest.corpus.Corpus;
-import io.chainfeed.ingest.page.GlossaryPageParser;
-import io.chainfeed.ingest.publish.KafkaClients;
 import io.chainfeed.ingest.publish.TermPublisher;
-import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.producer.KafkaProducer;
 import org.elasticsearch.client.RestClient;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.client.TestRestTemplate;
 import org.springframework.core.ParameterizedTypeReference;
 import org.springframework.http.HttpMethod;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
-import org.springframework.kafka.test.EmbeddedKafkaBroker;
-import org.springframework.kafka.test.context.EmbeddedKafka;
-import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
@@ -43,68 +32,41 @@ import org.springframework.test.context.DynamicPropertySource;
  */
 // Search behaviour, not the outage guard (ResilienceIT keeps the api's 1 s socket timeout): a slow answer on
 // a busy 2-core machine must not turn into a 503 in the middle of hundreds of queries.
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-        properties = {"spring.elasticsearch.socket-timeout=10s", "chainfeed.api.es.breaker.slow-call=10s"})
-@EmbeddedKafka(kraft = true, partitions = 1, bootstrapServersProperty = "spring.kafka.bootstrap-servers")
-@DirtiesContext
+@PipelineTest(properties = {"spring.elasticsearch.socket-timeout=10s", "chainfeed.api.es.breaker.slow-call=10s"})
 class SearchPipelineIT {
     private static final ParameterizedTypeReference<Map<String, Object>> JSON = new ParameterizedTypeReference<>() {
     };
-    private static final TestPipeline pipeline = new TestPipeline("search-pipeline-it");
+    @RegisterExtension
+    static final TestPipeline pipeline = new TestPipeline("search-pipeline-it", TestPipeline.Streams.TAGGING);
     private static final String ADMIN_KEY = "admin-" + java.util.UUID.randomUUID();
 
     @Autowired
     TestRestTemplate http;
     @Autowired
-    EmbeddedKafkaBroker broker;
-    @Autowired
     ElasticsearchClient esClient;
     @Autowired
     RestClient restClient;
 
-    @BeforeAll
-    static void startElasticsearch() throws Exception {
-        pipeline.startElasticsearch();
-    }
-
     @DynamicPropertySource
-    static void elasticsearch(DynamicPropertyRegistry registry) {
-        registry.add("spring.elasticsearch.uris", () -> pipeline.esUri().toString());
+    static void adminKey(DynamicPropertyRegistry registry) {
         registry.add("chainfeed.api.admin-key-hashes", () -> io.chainfeed.platform.auth.HashedKeys.hash(ADMIN_KEY));
-    }
-
-    @AfterAll
-    static void stopAll() throws Exception {
-        pipeline.close();
-    }
-
-    private void startPipeline() throws Exception {
-        pipeline.start(broker.getBrokersAsString(), restClient, esClient);
     }
 
     @Test
     void aGlossaryPageGoesInAndATaggedReadComesOutOfSearch() throws Exception {
-        startPipeline();
-        String bootstrap = broker.getBrokersAsString();
-        Corpus corpus = Corpus.loadBundled();
+        pipeline.start();
         long pageVersion;
-        try (KafkaProducer<String, byte[]> producer = KafkaClients.producer(bootstrap, "it-ingest");
-             KafkaConsumer<String, byte[]> ledger = KafkaClients.ledgerConsumer(bootstrap)) {
-            TermPublisher publisher = new TermPublisher(producer, ledger, Clock.systemUTC());
-            IngestService ingest = new IngestService(new GlossaryPageParser(corpus.referenceData()), publisher, corpus);
-            publisher.publishReference(corpus.layers(), corpus.companies());
+        try (TestPipeline.Ingest ingest = pipeline.ingest("it-ingest")) {
+            ingest.publishReference();
             // Tagging does not wait for reference data: a term tagged before it arrives is re-tagged
             // once it does, so no ordering is needed here.
-            String page;
-            try (InputStream in = getClass().getResourceAsStream("/pages/rdma.txt")) {
-                page = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-            }
-            var result = ingest.ingestPage(page, false, "https://example.org/glossary/rdma", false);
+            String page = TestPipeline.rdmaPage();
+            var result = ingest.service().ingestPage(page, false, "https://example.org/glossary/rdma", false);
             assertThat(result.result().outcome()).isEqualTo(TermPublisher.Outcome.PUBLISHED);
             pageVersion = result.result().version();
             assertThat(pageVersion).as("ingest's term version, an ordering key the reads do not show").isPositive();
             // The same page again publishes nothing.
-            assertThat(ingest.ingestPage(page, false, "https://example.org/glossary/rdma", false).result().outcome())
+            assertThat(ingest.service().ingestPage(page, false, "https://example.org/glossary/rdma", false).result().outcome())
                     .isEqualTo(TermPublisher.Outcome.UNCHANGED);
         }
 
@@ -144,8 +106,8 @@ class SearchPipelineIT {
 
     /** Loads the whole bundled corpus through the real pipeline, once, and waits until every term is searchable. */
     private Corpus loadCorpus() throws Exception {
-        startPipeline();
-        return pipeline.loadCorpus(broker.getBrokersAsString(), http);
+        pipeline.start();
+        return pipeline.loadCorpus();
     }
 
     /**
@@ -560,7 +522,7 @@ class SearchPipelineIT {
     @Test
     @SuppressWarnings("unchecked")
     void apiKeysAreIssuedCheckedAndRevokedUnderTheAdminKey() throws Exception {
-        startPipeline();
+        pipeline.start();
         String body = "{\"kind\":\"PARTNER\",\"label\":\"Demo partner\",\"allowedOrigins\":[\"HTTP://Partner.Example:80/\"],"
                 + "\"ratePerMinute\":120}";
         org.springframework.http.HttpHeaders noAdmin = new org.springframework.http.HttpHeaders();
@@ -596,7 +558,7 @@ class SearchPipelineIT {
 
         // The topic holds the hash, never the token.
         try (KafkaConsumer<String, byte[]> c = new KafkaConsumer<>(Map.of(
-                "bootstrap.servers", broker.getBrokersAsString(), "auto.offset.reset", "earliest",
+                "bootstrap.servers", pipeline.bootstrap(), "auto.offset.reset", "earliest",
                 "group.id", "keys-check"), new org.apache.kafka.common.serialization.StringDeserializer(),
                 new org.apache.kafka.common.serialization.ByteArrayDeserializer())) {
             c.subscribe(List.of(io.chainfeed.schemas.Topics.API_KEYS));

@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import co.elastic.clients.elasticsearch.ElasticsearchClient;
+import co.elastic.clients.json.jackson.JacksonJsonpMapper;
+import co.elastic.clients.transport.rest_client.RestClientTransport;
 import io.chainfeed.devstack.ElasticsearchNode;
-import io.chainfeed.platform.IndexSetup;
-import io.chainfeed.platform.ReadsIndex;
-import io.chainfeed.platform.TopicSetup;
+import io.chainfeed.ingest.IngestApplication;
 import io.chainfeed.ingest.IngestService;
 import io.chainfeed.ingest.corpus.Corpus;
 import io.chainfeed.ingest.page.GlossaryPageParser;
@@ -16,16 +16,34 @@ import io.chainfeed.ingest.publish.TermPublisher;
 import io.chainfeed.ingest.signal.SignalIngest;
 import io.chainfeed.ingest.signal.SignalReader;
 import io.chainfeed.ingest.signal.SignalValidator;
+import io.chainfeed.platform.IndexSetup;
+import io.chainfeed.platform.ReadsIndex;
+import io.chainfeed.platform.TopicSetup;
+import io.chainfeed.platform.auth.HashedKeys;
 import io.chainfeed.schemas.Topics;
 import io.chainfeed.streams.chain.ChainStateTopology;
 import io.chainfeed.streams.index.ReadIndexer;
+import io.chainfeed.streams.tagging.DeadLetterDeserializationHandler;
 import io.chainfeed.streams.tagging.TaggingTopology;
+import java.io.IOException;
+import java.io.InputStream;
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.EnumSet;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
+import java.util.Set;
+import java.util.function.Function;
+import org.apache.http.HttpHost;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -35,99 +53,135 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.Topology;
 import org.elasticsearch.client.RestClient;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.BeforeEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.test.util.TestPropertyValues;
 import org.springframework.boot.test.web.client.TestRestTemplate;
+import org.springframework.boot.web.context.WebServerApplicationContext;
+import org.springframework.context.ApplicationContext;
+import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.core.ParameterizedTypeReference;
 import org.springframework.http.HttpMethod;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
+import org.springframework.kafka.test.EmbeddedKafkaBroker;
+import org.springframework.test.context.ContextConfigurationAttributes;
+import org.springframework.test.context.ContextCustomizer;
+import org.springframework.test.context.ContextCustomizerFactory;
+import org.springframework.test.context.MergedContextConfiguration;
+import org.springframework.test.context.junit.jupiter.SpringExtension;
 
 /**
- * The real pipeline behind the api ITs: an Elasticsearch process, the tagging topology and the indexer
- * on the test's embedded Kafka broker, and the bundled corpus loaded through the real ingest publisher.
- * One per IT class, held in a static field: {@link #startElasticsearch()} in {@code @BeforeAll},
- * {@link #esUri()} for {@code spring.elasticsearch.uris}, {@link #close()} in {@code @AfterAll}.
+ * The real pipeline behind the api ITs, as a JUnit 5 extension: an Elasticsearch process, the chosen Kafka
+ * Streams topologies and the indexer on the test's embedded broker, and, on demand, the bundled corpus loaded
+ * through the real ingest publisher and the real ingest service. One per IT class, in a static field:
+ * <pre>{@code
+ * @PipelineTest
+ * class FeedsIT {
+ *     @RegisterExtension
+ *     static final TestPipeline pipeline = new TestPipeline("feeds-it", TestPipeline.Streams.TAGGING);
+ * }
+ * }</pre>
+ * Elasticsearch starts before the class's {@code @BeforeAll} methods and everything stops after its
+ * {@code @AfterAll} methods; before each test the pipeline takes the broker and the api's
+ * {@link TestRestTemplate} from the test's Spring context. {@link PipelineTest} points the api at this
+ * Elasticsearch ({@link ElasticsearchUris}). Topics, index, topologies and indexer start on the first
+ * {@link #start()}, not before: tests that need no pipeline do not wait for one.
  */
-final class TestPipeline implements AutoCloseable {
+final class TestPipeline implements BeforeAllCallback, BeforeEachCallback, AfterAllCallback {
+    /** The Kafka Streams applications a pipeline runs, configured as the streams service runs them. */
+    enum Streams {
+        /** Terms and signals to tagged reads ({@code chainfeed.reads.v1}); application id: the pipeline's name. */
+        TAGGING,
+        /** Signals to the chain state ({@code chainfeed.chain-state.v1}); application id: name + {@code -chain}. */
+        CHAIN_STATE
+    }
+
     private static final ParameterizedTypeReference<Map<String, Object>> JSON = new ParameterizedTypeReference<>() {
     };
     private final String name;
-    private final boolean chainState;
+    private final Set<Streams> topologies;
+    private final List<KafkaStreams> streams = new ArrayList<>();
+    private final List<ConfigurableApplicationContext> services = new ArrayList<>();
     private ElasticsearchNode es;
-    private KafkaStreams streams;
-    private KafkaStreams chainStreams;
+    private RestClient pipelineRest;
+    private String bootstrap;
+    private TestRestTemplate http;
     private ReadIndexer indexer;
     private Thread indexerThread;
     private Corpus corpus;
-    private RestClient pipelineRest;
-
-    /** @param name the IT's name: streams application id, Elasticsearch and state directories */
-    TestPipeline(String name) {
-        this(name, false);
-    }
+    private ConfigurableApplicationContext streamsService;
 
     /**
-     * @param name       the IT's name: streams application ids, Elasticsearch and state directories
-     * @param chainState also run the chain-state topology (signals to {@code chainfeed.chain-state.v1})
+     * @param name       the IT's name: streams application ids, consumer groups, Elasticsearch and state directories
+     * @param topologies the topologies {@link #start()} runs besides the indexer
      */
-    TestPipeline(String name, boolean chainState) {
+    TestPipeline(String name, Streams... topologies) {
         this.name = name;
-        this.chainState = chainState;
+        this.topologies = topologies.length == 0 ? EnumSet.noneOf(Streams.class) : EnumSet.copyOf(Arrays.asList(topologies));
     }
 
-    void startElasticsearch() throws Exception {
+    @Override
+    public void beforeAll(ExtensionContext context) throws Exception {
         es = ElasticsearchNode.builder(Path.of(System.getProperty("chainfeed.es.home")), Path.of("target", "it-es-" + name))
                 .httpPort(0)
+                // The machine is shared by several builds: Elasticsearch has taken over three minutes to
+                // reach yellow under that load.
+                .startTimeout(Duration.ofMinutes(8))
                 .build();
         es.start();
     }
 
+    @Override
+    public void beforeEach(ExtensionContext context) {
+        ApplicationContext spring = SpringExtension.getApplicationContext(context);
+        bootstrap = spring.getBean(EmbeddedKafkaBroker.class).getBrokersAsString();
+        http = spring.getBean(TestRestTemplate.class);
+    }
+
+    /** @return the embedded broker's {@code bootstrap.servers} (set before each test) */
+    String bootstrap() {
+        return bootstrap;
+    }
+
+    /** @return the Elasticsearch HTTP address (after {@code beforeAll}) */
     URI esUri() {
         return es.httpUri();
     }
 
     /** @return the Elasticsearch process, for fault tests that freeze it */
-    java.util.Optional<ProcessHandle> esProcess() {
-        return es == null ? java.util.Optional.empty() : es.processHandle();
+    Optional<ProcessHandle> esProcess() {
+        return es == null ? Optional.empty() : es.processHandle();
     }
 
-    /** Creates the topics and the index and starts the tagging topology and the indexer, once. */
-    synchronized void start(String bootstrap, RestClient apiRestClient, ElasticsearchClient apiEsClient) throws Exception {
-        if (streams != null) {
+    /** Creates the topics and the index and starts the topologies and the indexer, once. */
+    synchronized void start() {
+        if (indexer != null) {
             return;
         }
         // The pipeline's own Elasticsearch clients with default timeouts, as the streams service has: the api's
         // are tuned to give up within a second and sit behind the api's circuit breaker.
-        pipelineRest = RestClient.builder(org.apache.http.HttpHost.create(es.httpUri().toString())).build();
-        RestClient restClient = pipelineRest;
-        ElasticsearchClient esClient = new ElasticsearchClient(
-                new co.elastic.clients.transport.rest_client.RestClientTransport(pipelineRest,
-                        new co.elastic.clients.json.jackson.JacksonJsonpMapper()));
+        RestClient restClient = RestClient.builder(HttpHost.create(es.httpUri().toString())).build();
+        pipelineRest = restClient;
         TopicSetup.ensure(bootstrap, Topics.all(1), (short) 1);
-        IndexSetup.ensureReadsIndex(restClient);
-
-        Properties config = new Properties();
-        config.put(StreamsConfig.APPLICATION_ID_CONFIG, name);
-        config.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        config.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
-        config.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, 1);
-        config.put(StreamsConfig.STATE_DIR_CONFIG, Path.of("target", "it-streams-state-" + name).toAbsolutePath().toString());
-        // As the streams service runs them: undecodable records go to the dead-letter topics.
-        config.put(StreamsConfig.DEFAULT_DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG,
-                io.chainfeed.streams.tagging.DeadLetterDeserializationHandler.class);
-        streams = new KafkaStreams(TaggingTopology.buildTopology(config), config);
-        streams.start();
-        await().atMost(Duration.ofSeconds(60)).until(() -> streams.state() == KafkaStreams.State.RUNNING);
-        if (chainState) {
-            Properties chain = new Properties();
-            chain.putAll(config);
-            chain.put(StreamsConfig.APPLICATION_ID_CONFIG, name + "-chain");
-            chain.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 100);
-            chain.put(StreamsConfig.STATE_DIR_CONFIG, Path.of("target", "it-chain-state-" + name).toAbsolutePath().toString());
-            chainStreams = new KafkaStreams(ChainStateTopology.buildTopology(chain), chain);
-            chainStreams.start();
-            await().atMost(Duration.ofSeconds(60)).until(() -> chainStreams.state() == KafkaStreams.State.RUNNING);
+        // Idempotent; retried while a loaded machine makes Elasticsearch answer slower than the client waits.
+        await().atMost(Duration.ofMinutes(3)).ignoreExceptions().until(() -> {
+            IndexSetup.ensureReadsIndex(restClient);
+            return true;
+        });
+        if (topologies.contains(Streams.TAGGING)) {
+            run(name, TaggingTopology::buildTopology);
         }
+        if (topologies.contains(Streams.CHAIN_STATE)) {
+            run(name + "-chain", ChainStateTopology::buildTopology);
+        }
+        await().atMost(Duration.ofSeconds(90))
+                .until(() -> streams.stream().allMatch(s -> s.state() == KafkaStreams.State.RUNNING));
 
         KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(Map.of(
                 ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
@@ -139,27 +193,62 @@ final class TestPipeline implements AutoCloseable {
         KafkaProducer<byte[], byte[]> dlq = new KafkaProducer<>(Map.of(
                 ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap, ProducerConfig.ACKS_CONFIG, "all"),
                 new ByteArraySerializer(), new ByteArraySerializer());
+        ElasticsearchClient esClient = new ElasticsearchClient(new RestClientTransport(restClient, new JacksonJsonpMapper()));
         indexer = new ReadIndexer(consumer, dlq, esClient, ReadsIndex.ALIAS);
         indexerThread = new Thread(indexer, name + "-indexer");
         indexerThread.start();
+    }
+
+    /** Starts one topology under exactly-once, with the streams service's dead-letter handling. */
+    private void run(String applicationId, Function<Properties, Topology> build) {
+        Properties config = new Properties();
+        config.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
+        config.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        config.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
+        config.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 100);
+        config.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, 1);
+        config.put(StreamsConfig.STATE_DIR_CONFIG, Path.of("target", "it-streams-state-" + applicationId)
+                .toAbsolutePath().toString());
+        // As the streams service runs them: undecodable records go to the dead-letter topics.
+        config.put(StreamsConfig.DEFAULT_DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG,
+                DeadLetterDeserializationHandler.class);
+        KafkaStreams s = new KafkaStreams(build.apply(config), config);
+        streams.add(s);
+        s.start();
+    }
+
+    /**
+     * A real term publisher on the broker and the ingest service over it, with the bundled corpus's
+     * reference data; the caller closes it.
+     *
+     * @param clientId the producer's client id
+     */
+    Ingest ingest(String clientId) {
+        return Ingest.on(KafkaClients.producer(bootstrap, clientId), KafkaClients.ledgerConsumer(bootstrap));
+    }
+
+    /** Publishes the bundled corpus's chain layers and companies (reference data); creates the topics first. */
+    void publishReference() {
+        TopicSetup.ensure(bootstrap, Topics.all(1), (short) 1);
+        try (Ingest ingest = ingest(name + "-reference")) {
+            ingest.publishReference();
+        }
     }
 
     /**
      * Loads the whole bundled corpus (reference data and terms) through the real pipeline, once, and
      * waits until every term is readable through the api and the index is quiet.
      *
-     * @param http the api under test
      * @return the bundled corpus
      */
-    synchronized Corpus loadCorpus(String bootstrap, TestRestTemplate http) throws Exception {
+    synchronized Corpus loadCorpus() throws Exception {
         if (corpus != null) {
             return corpus;
         }
-        Corpus bundled = Corpus.loadBundled();
-        try (KafkaProducer<String, byte[]> producer = KafkaClients.producer(bootstrap, name + "-corpus");
-             KafkaConsumer<String, byte[]> ledger = KafkaClients.ledgerConsumer(bootstrap)) {
-            TermPublisher publisher = new TermPublisher(producer, ledger, Clock.systemUTC());
-            new IngestService(new GlossaryPageParser(bundled.referenceData()), publisher, bundled).loadCorpus(bundled);
+        Corpus bundled;
+        try (Ingest ingest = ingest(name + "-corpus")) {
+            bundled = ingest.corpus();
+            ingest.service().loadCorpus(bundled);
         }
         assertThat(bundled.terms()).hasSizeGreaterThanOrEqualTo(50);
         for (var term : bundled.terms()) {
@@ -182,11 +271,36 @@ final class TestPipeline implements AutoCloseable {
     }
 
     /**
+     * Starts the real streams service (both topologies, the indexer and its HTTP port, with the chain's
+     * interactive queries) instead of {@link #start}, and waits until its health is UP.
+     *
+     * @param port its HTTP port on 127.0.0.1
+     */
+    synchronized void startStreamsService(int port) {
+        streamsService = new org.springframework.boot.builder.SpringApplicationBuilder(
+                io.chainfeed.streams.StreamsApplication.class).run(
+                "--server.port=" + port,
+                "--server.address=127.0.0.1",
+                "--spring.application.name=chainfeed-streams-" + name,
+                "--spring.kafka.bootstrap-servers=" + bootstrap,
+                "--spring.elasticsearch.uris=" + es.httpUri(),
+                "--spring.elasticsearch.socket-timeout=30s",
+                "--chainfeed.kafka.partitions=1",
+                "--chainfeed.streams.application-id=" + name,
+                "--chainfeed.streams.chain-application-id=" + name + "-chain",
+                "--chainfeed.streams.indexer-group-id=" + name + "-indexer",
+                "--chainfeed.streams.state-dir=" + Path.of("target", "it-streams-service-" + name).toAbsolutePath());
+        TestRestTemplate health = new TestRestTemplate();
+        await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(500)).until(() -> health.exchange(
+                "http://127.0.0.1:" + port + "/actuator/health", HttpMethod.GET, null, JSON).getStatusCode() == HttpStatus.OK);
+    }
+
+    /**
      * Publishes constraint signals through the real signal ingest (validation included).
      *
      * @param json one signal or an array, as {@code POST /ingest/v1/signals} takes them
      */
-    void publishSignals(String bootstrap, String json) {
+    void publishSignals(String json) {
         try (KafkaProducer<String, byte[]> producer = KafkaClients.producer(bootstrap, name + "-signals")) {
             SignalIngest.BatchResult r = new SignalIngest(new SignalValidator(Corpus.loadBundled().layers()), producer,
                     Clock.systemUTC()).ingest(SignalReader.json(json), false);
@@ -195,23 +309,145 @@ final class TestPipeline implements AutoCloseable {
         }
     }
 
+    /**
+     * Waits until {@code GET /api/v1/chain} shows the layer with the status, as the chain-state topology and
+     * the api's chain view see it.
+     *
+     * @param layer  a chain layer id, e.g. {@code memory}
+     * @param status {@code tight}, {@code balanced} ...
+     */
+    @SuppressWarnings("unchecked")
+    void awaitLayerStatus(String layer, String status) {
+        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250)).until(() -> {
+            ResponseEntity<Map<String, Object>> chain = http.exchange("/api/v1/chain", HttpMethod.GET, null, JSON);
+            return chain.getStatusCode() == HttpStatus.OK && ((List<Map<String, Object>>) chain.getBody().get("layers"))
+                    .stream().anyMatch(l -> layer.equals(l.get("id")) && status.equals(l.get("status")));
+        });
+    }
+
+    /**
+     * The pipeline as the services run it: the reference data first, then {@link #start()}, then the real
+     * ingest service on a free port (stopped with the pipeline), through which a test posts signals and pages.
+     *
+     * @param editorKey the one editor key the ingest service accepts (only its hash is configured)
+     * @return the ingest service's base URL, {@code http://127.0.0.1:<port>}
+     */
+    synchronized String startWithIngestService(String editorKey) {
+        publishReference();
+        start();
+        ConfigurableApplicationContext ingest = new SpringApplicationBuilder(IngestApplication.class).run(
+                "--server.port=0",
+                "--spring.application.name=chainfeed-ingest-" + name,
+                "--spring.kafka.bootstrap-servers=" + bootstrap,
+                "--spring.elasticsearch.uris=" + es.httpUri(),
+                "--management.health.elasticsearch.enabled=false",
+                "--chainfeed.kafka.partitions=1",
+                "--chainfeed.ingest.editor-key-hashes=" + HashedKeys.hash(editorKey));
+        services.add(ingest);
+        return "http://127.0.0.1:" + ((WebServerApplicationContext) ingest).getWebServer().getPort();
+    }
+
+    /** @return the RDMA glossary page fixture ({@code /pages/rdma.txt}): the text ingest takes as a page */
+    static String rdmaPage() throws IOException {
+        try (InputStream in = TestPipeline.class.getResourceAsStream("/pages/rdma.txt")) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+    }
+
     @Override
-    public void close() throws Exception {
+    public void afterAll(ExtensionContext context) throws Exception {
+        // The ingest services first (they produce), then the streams service or the indexer, the topologies,
+        // the client and Elasticsearch.
+        services.forEach(ConfigurableApplicationContext::close);
+        if (streamsService != null) {
+            streamsService.close();
+        }
         if (indexer != null) {
             indexer.close();
             indexerThread.join(10_000);
         }
-        if (streams != null) {
-            streams.close(Duration.ofSeconds(10));
-        }
-        if (chainStreams != null) {
-            chainStreams.close(Duration.ofSeconds(10));
+        for (KafkaStreams s : streams) {
+            s.close(Duration.ofSeconds(10));
         }
         if (pipelineRest != null) {
             pipelineRest.close();
         }
         if (es != null) {
             es.close();
+        }
+    }
+
+    /**
+     * A term publisher and the ingest service over it, with the bundled corpus; closes its Kafka clients.
+     *
+     * @param producer  the publisher's producer
+     * @param ledger    the publisher's ledger consumer
+     * @param corpus    the bundled corpus (the parser's reference data)
+     * @param publisher the real term publisher
+     * @param service   the real ingest service (pages, corpus loads)
+     */
+    record Ingest(KafkaProducer<String, byte[]> producer, KafkaConsumer<String, byte[]> ledger, Corpus corpus,
+            TermPublisher publisher, IngestService service) implements AutoCloseable {
+
+        private static Ingest on(KafkaProducer<String, byte[]> producer, KafkaConsumer<String, byte[]> ledger) {
+            Corpus corpus = Corpus.loadBundled();
+            TermPublisher publisher = new TermPublisher(producer, ledger, Clock.systemUTC());
+            return new Ingest(producer, ledger, corpus, publisher,
+                    new IngestService(new GlossaryPageParser(corpus.referenceData()), publisher, corpus));
+        }
+
+        /** Publishes the corpus's chain layers and companies. */
+        void publishReference() {
+            publisher.publishReference(corpus.layers(), corpus.companies());
+        }
+
+        /** Publishes the corpus's terms of these slugs, in this order. */
+        void publishTerms(String... slugs) {
+            publisher.publishAll(Arrays.stream(slugs).map(s -> corpus.term(s).orElseThrow()).toList());
+        }
+
+        @Override
+        public void close() {
+            try {
+                producer.close();
+            } finally {
+                ledger.close();
+            }
+        }
+    }
+
+    /**
+     * Sets {@code spring.elasticsearch.uris} of a {@link PipelineTest} class's context to the Elasticsearch
+     * of the class's static {@link TestPipeline} field, which has started by the time the context loads
+     * (JUnit runs {@code beforeAll} callbacks before it creates the test instance). The pipeline is part of
+     * the context's cache key, so no other class reuses the context.
+     */
+    static final class ElasticsearchUris implements ContextCustomizerFactory {
+        @Override
+        public ContextCustomizer createContextCustomizer(Class<?> testClass,
+                List<ContextConfigurationAttributes> configAttributes) {
+            for (Class<?> c = testClass; c != null; c = c.getSuperclass()) {
+                for (Field f : c.getDeclaredFields()) {
+                    if (f.getType() == TestPipeline.class && Modifier.isStatic(f.getModifiers())) {
+                        try {
+                            f.setAccessible(true);
+                            return new Customizer((TestPipeline) f.get(null));
+                        } catch (IllegalAccessException e) {
+                            throw new IllegalStateException(e);
+                        }
+                    }
+                }
+            }
+            throw new IllegalStateException(testClass.getName() + " is a @PipelineTest without a static TestPipeline "
+                    + "field registered with @RegisterExtension");
+        }
+
+        private record Customizer(TestPipeline pipeline) implements ContextCustomizer {
+            @Override
+            public void customizeContext(ConfigurableApplicationContext context,
+                    MergedContextConfiguration mergedConfig) {
+                TestPropertyValues.of("spring.elasticsearch.uris=" + pipeline.esUri()).applyTo(context);
+            }
         }
     }
 }

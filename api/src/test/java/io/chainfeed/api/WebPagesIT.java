@@ -3,41 +3,28 @@ package io.chainfeed.api;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import co.elastic.clients.elasticsearch.ElasticsearchClient;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.elasticsearch.client.RestClient;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.Keys;
-import org.openqa.selenium.OutputType;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
-import org.openqa.selenium.logging.LogEntry;
-import org.openqa.selenium.logging.LogType;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.client.TestRestTemplate;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.core.ParameterizedTypeReference;
 import org.springframework.http.HttpMethod;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
-import org.springframework.kafka.test.EmbeddedKafkaBroker;
-import org.springframework.kafka.test.context.EmbeddedKafka;
-import org.springframework.test.annotation.DirtiesContext;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * The web pages in a real headless Chromium (Debian's {@code chromium} and {@code chromium-driver},
@@ -48,14 +35,13 @@ import org.springframework.test.context.DynamicPropertySource;
  * {@code target/screenshots}. Without chromium and chromedriver the class is skipped, or fails when
  * {@code CI=true}.
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
-@EmbeddedKafka(kraft = true, partitions = 1, bootstrapServersProperty = "spring.kafka.bootstrap-servers")
-@DirtiesContext
+@PipelineTest
 class WebPagesIT {
     private static final ParameterizedTypeReference<Map<String, Object>> JSON = new ParameterizedTypeReference<>() {
     };
-    private static final TestPipeline pipeline = new TestPipeline("web-pages-it", true);
-    private static final Path SCREENSHOTS = Path.of("target", "screenshots");
+    @RegisterExtension
+    static final TestPipeline pipeline = new TestPipeline("web-pages-it", TestPipeline.Streams.TAGGING,
+            TestPipeline.Streams.CHAIN_STATE);
     private static HeadlessChromium chromium;
     private static WebDriver driver;
 
@@ -63,33 +49,17 @@ class WebPagesIT {
     int port;
     @Autowired
     TestRestTemplate http;
-    @Autowired
-    EmbeddedKafkaBroker broker;
-    @Autowired
-    ElasticsearchClient esClient;
-    @Autowired
-    RestClient restClient;
 
     @BeforeAll
-    static void findChromiumAndStartElasticsearch() throws Exception {
+    static void findChromium() {
         chromium = HeadlessChromium.find("WebPagesIT needs Debian's chromium and chromium-driver (apt-get install -y "
                 + "chromium chromium-driver)");
-        pipeline.startElasticsearch();
-    }
-
-    @DynamicPropertySource
-    static void elasticsearch(DynamicPropertyRegistry registry) {
-        registry.add("spring.elasticsearch.uris", () -> pipeline.esUri().toString());
     }
 
     @AfterAll
-    static void stopAll() throws Exception {
-        try {
-            if (driver != null) {
-                driver.quit();
-            }
-        } finally {
-            pipeline.close();
+    static void quitChromium() {
+        if (driver != null) {
+            driver.quit();
         }
     }
 
@@ -108,12 +78,6 @@ class WebPagesIT {
         return new WebDriverWait(driver, Duration.ofSeconds(20));
     }
 
-    private void screenshot(String name) throws Exception {
-        Files.createDirectories(SCREENSHOTS);
-        byte[] png = ((org.openqa.selenium.TakesScreenshot) driver).getScreenshotAs(OutputType.BYTES);
-        Files.write(SCREENSHOTS.resolve(name + ".png"), png);
-    }
-
     /** The footer of every page: the disclaimer, and a non-empty sources list once the page has loaded. */
     private void assertDisclaimerAndSources(String page) {
         waiting().until(d -> !d.findElement(By.id("sources")).getText().contains("Loading"));
@@ -124,41 +88,25 @@ class WebPagesIT {
         assertThat(driver.findElements(By.cssSelector("main#main"))).as(page + " main landmark").hasSize(1);
     }
 
-    /** Console entries a Content-Security-Policy violation (or any script error) leaves. */
-    private List<String> scriptProblems() {
-        List<String> out = new ArrayList<>();
-        for (LogEntry e : driver.manage().logs().get(LogType.BROWSER)) {
-            String m = e.getMessage();
-            if (m.contains("Content Security Policy") || m.contains("Refused") || m.contains("Uncaught")) {
-                out.add(m);
-            }
-        }
-        return out;
-    }
-
     @Test
     @SuppressWarnings("unchecked")
     void searchFacetsTermCompanyLayerAndChainPagesInChromium() throws Exception {
-        pipeline.start(broker.getBrokersAsString(), restClient, esClient);
-        pipeline.loadCorpus(broker.getBrokersAsString(), http);
+        pipeline.start();
+        pipeline.loadCorpus();
         // The layers endpoint carries the upstream edges the map is drawn from (read from the reference topic).
         List<Map<String, Object>> layers = await().atMost(Duration.ofSeconds(30)).until(
                 () -> (List<Map<String, Object>>) http.exchange("/api/v1/layers", HttpMethod.GET, null, JSON).getBody().get("layers"),
                 l -> l.stream().anyMatch(x -> x.get("id").equals("network-fabric") && !((List<?>) x.get("upstream")).isEmpty()));
 
         // One tightening signal: the memory layer turns tight, and the layers downstream are squeezed.
-        pipeline.publishSignals(broker.getBrokersAsString(), """
+        pipeline.publishSignals("""
                 {"id": "web-hbm-sold-out", "headline": "SK hynix says its HBM supply is sold out for next year",
                  "body": "Samsung Electronics and Micron report the same: HBM allocation is fully booked.",
                  "layers": ["HBM"], "direction": "tightening", "magnitude": 4,
                  "observedAt": "2026-03-02T09:00:00+09:00",
                  "source": {"name": "Example wire", "url": "https://example.com/news/hbm-sold-out"}}
                 """);
-        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250)).until(() -> {
-            ResponseEntity<Map<String, Object>> chain = http.exchange("/api/v1/chain", HttpMethod.GET, null, JSON);
-            return chain.getStatusCode() == HttpStatus.OK && ((List<Map<String, Object>>) chain.getBody().get("layers"))
-                    .stream().anyMatch(l -> "memory".equals(l.get("id")) && "tight".equals(l.get("status")));
-        });
+        pipeline.awaitLayerStatus("memory", "tight");
 
         ResponseEntity<String> home = http.getForEntity("/", String.class);
         assertThat(home.getStatusCode()).isEqualTo(HttpStatus.OK);
@@ -188,7 +136,7 @@ class WebPagesIT {
                 "return [...document.querySelectorAll('.snippet *')].map(e => e.tagName)");
         assertThat(tags).isNotEmpty().containsOnly("MARK");
         assertThat(d.findElements(By.cssSelector("#results .result details.sources li"))).isNotEmpty();
-        screenshot("search");
+        HeadlessChromium.screenshot(driver, "search");
 
         // A facet filters the results: every result then carries that layer.
         WebElement facet = d.findElement(By.cssSelector("#facets fieldset[data-facet=layer] input"));
@@ -227,7 +175,7 @@ class WebPagesIT {
         waiting().until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("#results .result .snippet mark")));
         Long scrollWidth = (Long) ((JavascriptExecutor) d).executeScript("return document.documentElement.scrollWidth");
         assertThat(scrollWidth).as("no horizontal scrolling on a phone").isLessThanOrEqualTo(390L);
-        screenshot("search-mobile");
+        HeadlessChromium.screenshot(driver, "search-mobile");
         d.manage().window().setSize(new Dimension(1280, 1000));
 
         // A term page, opened from a result.
@@ -239,7 +187,7 @@ class WebPagesIT {
         assertThat(d.findElements(By.cssSelector("article section h2"))).isNotEmpty();
         assertDisclaimerAndSources("term page");
         assertThat(d.findElements(By.cssSelector("#sources li a[href^='http']"))).isNotEmpty();
-        screenshot("term");
+        HeadlessChromium.screenshot(driver, "term");
         d.get(url("/terms/no-such-term"));
         waiting().until(x -> x.findElement(By.id("content")).getText().contains("no glossary term"));
 
@@ -250,7 +198,7 @@ class WebPagesIT {
         waiting().until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("main a[href='/layers/memory']")));
         assertThat(d.findElement(By.cssSelector("main .status-badge")).getText()).isEqualTo("Tight");
         assertDisclaimerAndSources("company page");
-        screenshot("company");
+        HeadlessChromium.screenshot(driver, "company");
         // A company the reference data does not know: a clear message with close matches.
         d.get(url("/companies/NOPE.XX"));
         waiting().until(x -> !x.findElements(By.tagName("h1")).isEmpty());
@@ -270,7 +218,7 @@ class WebPagesIT {
         assertThat(d.findElements(By.cssSelector("main a[href^='/layers/']"))).isNotEmpty();
         assertDisclaimerAndSources("layer page");
         assertThat(d.findElement(By.id("sources")).getText()).contains("Signal: SK hynix says");
-        screenshot("layer");
+        HeadlessChromium.screenshot(driver, "layer");
 
         // The chain map: every layer a node, upstream to the left of downstream, named for screen readers.
         d.manage().window().setSize(new Dimension(1400, 1100));
@@ -299,7 +247,7 @@ class WebPagesIT {
         assertThat(d.findElement(By.id("chain-status")).getText()).contains("Live state as of");
         assertThat(d.findElements(By.cssSelector("#layer-table tbody tr"))).hasSize(layers.size());
         assertDisclaimerAndSources("chain map");
-        screenshot("chain");
+        HeadlessChromium.screenshot(driver, "chain");
         // Keyboard: the nodes are links reachable with Tab.
         assertThat((Boolean) ((JavascriptExecutor) d).executeScript(
                 "const a = document.querySelector('svg#chain-map a.node'); a.focus(); return document.activeElement === a"))
@@ -319,7 +267,7 @@ class WebPagesIT {
         assertThat(options).isNotEmpty();
         assertThat(options.get(0).getText()).contains("Taiwan Semiconductor", "2330.TW");
         assertThat(d.findElement(By.id("q-suggestions-status")).getAttribute("textContent")).contains("suggestion");
-        screenshot("search-suggestions");
+        HeadlessChromium.screenshot(driver, "search-suggestions");
         box.sendKeys(Keys.ARROW_DOWN);
         assertThat(box.getAttribute("aria-activedescendant")).isEqualTo(options.get(0).getAttribute("id"));
         assertThat(options.get(0).getAttribute("aria-selected")).isEqualTo("true");
@@ -335,6 +283,6 @@ class WebPagesIT {
         waiting().until(x -> x.getCurrentUrl().endsWith("/companies/2330.TW"));
         waiting().until(x -> x.findElements(By.tagName("h1")).stream().anyMatch(h -> h.getText().contains("Taiwan")));
 
-        assertThat(scriptProblems()).as("CSP violations or script errors in the console").isEmpty();
+        assertThat(HeadlessChromium.consoleProblems(driver)).as("CSP violations or script errors in the console").isEmpty();
     }
 }

@@ -2,14 +2,13 @@ package io.chainfeed.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
-import static org.awaitility.Awaitility.await;
 
-import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.chainfeed.api.feed.SseStreams;
 import io.chainfeed.devstack.demo.DemoPartnerSite;
 import io.chainfeed.devstack.keys.KeysCli;
+import io.chainfeed.platform.auth.HashedKeys;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.InetAddress;
@@ -22,44 +21,33 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.elasticsearch.client.RestClient;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.Keys;
-import org.openqa.selenium.OutputType;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.interactions.Actions;
-import org.openqa.selenium.logging.LogEntry;
 import org.openqa.selenium.logging.LogType;
 import org.openqa.selenium.support.ui.WebDriverWait;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.client.TestRestTemplate;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.core.ParameterizedTypeReference;
-import org.springframework.http.HttpMethod;
-import org.springframework.http.HttpStatus;
-import org.springframework.http.ResponseEntity;
-import org.springframework.kafka.test.EmbeddedKafkaBroker;
-import org.springframework.kafka.test.context.EmbeddedKafka;
-import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
@@ -74,17 +62,16 @@ import org.springframework.test.context.DynamicPropertySource;
  * go to {@code target/screenshots}. Without chromium and chromedriver the browser test is skipped, or
  * fails when {@code CI=true}.
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
-@EmbeddedKafka(kraft = true, partitions = 1, bootstrapServersProperty = "spring.kafka.bootstrap-servers")
-@DirtiesContext
+@PipelineTest
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class WidgetIT {
     private static final ParameterizedTypeReference<Map<String, Object>> JSON = new ParameterizedTypeReference<>() {
     };
     private static final ObjectMapper MAPPER = new ObjectMapper();
     private static final String ADMIN_KEY = "widget-it-admin-" + UUID.randomUUID();
-    private static final TestPipeline pipeline = new TestPipeline("widget-it", true);
-    private static final Path SCREENSHOTS = Path.of("target", "screenshots");
+    @RegisterExtension
+    static final TestPipeline pipeline = new TestPipeline("widget-it", TestPipeline.Streams.TAGGING,
+            TestPipeline.Streams.CHAIN_STATE);
     private static final HttpClient HTTP = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER).build();
     private static final List<HttpResponse<String>> responses = new ArrayList<>();
     private static int partnerPort;
@@ -97,47 +84,30 @@ class WidgetIT {
     @Autowired
     TestRestTemplate http;
     @Autowired
-    EmbeddedKafkaBroker broker;
-    @Autowired
-    ElasticsearchClient esClient;
-    @Autowired
-    RestClient restClient;
-    @Autowired
     SseStreams sseStreams;
 
     @BeforeAll
-    static void startElasticsearch() throws Exception {
-        pipeline.startElasticsearch();
+    static void choosePartnerPort() throws Exception {
         try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             partnerPort = s.getLocalPort();
         }
     }
 
     @DynamicPropertySource
-    static void properties(DynamicPropertyRegistry registry) {
-        registry.add("spring.elasticsearch.uris", () -> pipeline.esUri().toString());
-        registry.add("chainfeed.api.admin-key-hashes", () -> sha256(ADMIN_KEY));
+    static void adminKey(DynamicPropertyRegistry registry) {
+        registry.add("chainfeed.api.admin-key-hashes", () -> HashedKeys.hash(ADMIN_KEY));
     }
 
     @AfterAll
-    static void stopAll() throws Exception {
+    static void stopBrowserAndPartnerSite() throws Exception {
         try {
             if (driver != null) {
                 driver.quit();
             }
+        } finally {
             if (partnerSite != null) {
                 partnerSite.close();
             }
-        } finally {
-            pipeline.close();
-        }
-    }
-
-    private static String sha256(String s) {
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8)));
-        } catch (Exception e) {
-            throw new IllegalStateException(e);
         }
     }
 
@@ -155,19 +125,15 @@ class WidgetIT {
         if (partnerKey != null) {
             return;
         }
-        pipeline.start(broker.getBrokersAsString(), restClient, esClient);
-        pipeline.loadCorpus(broker.getBrokersAsString(), http);
-        pipeline.publishSignals(broker.getBrokersAsString(), """
+        pipeline.start();
+        pipeline.loadCorpus();
+        pipeline.publishSignals("""
                 {"id": "widget-hbm-sold-out", "headline": "SK hynix says its HBM supply is sold out for next year",
                  "layers": ["HBM"], "direction": "tightening", "magnitude": 4,
                  "observedAt": "2026-03-02T09:00:00+09:00",
                  "source": {"name": "Example wire", "url": "https://example.com/news/hbm-sold-out"}}
                 """);
-        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250)).until(() -> {
-            ResponseEntity<Map<String, Object>> chain = http.exchange("/api/v1/chain", HttpMethod.GET, null, JSON);
-            return chain.getStatusCode() == HttpStatus.OK && ((List<Map<String, Object>>) chain.getBody().get("layers"))
-                    .stream().anyMatch(l -> "memory".equals(l.get("id")) && "tight".equals(l.get("status")));
-        });
+        pipeline.awaitLayerStatus("memory", "tight");
         JsonNode created = keys(0, "create", "--kind", "partner", "--origin", partnerOrigin(), "--label", "widget-it partner");
         assertThat(created.path("kind").asText()).isEqualTo("PARTNER");
         assertThat(created.path("allowedOrigins").toString()).isEqualTo("[\"" + partnerOrigin() + "\"]");
@@ -420,11 +386,6 @@ class WidgetIT {
                 + " return e && e.shadowRoot ? e.shadowRoot.textContent : ''", css);
     }
 
-    private void screenshot(String name) throws Exception {
-        Files.createDirectories(SCREENSHOTS);
-        Files.write(SCREENSHOTS.resolve(name + ".png"), driver.getScreenshotAs(OutputType.BYTES));
-    }
-
     private void colorScheme(String value) {
         driver.executeCdpCommand("Emulation.setEmulatedMedia",
                 Map.of("features", List.of(Map.of("name", "prefers-color-scheme", "value", value))));
@@ -432,17 +393,6 @@ class WidgetIT {
 
     private boolean dark(String css) {
         return (Boolean) js("return document.querySelector(arguments[0]).shadowRoot.querySelector('.cf').classList.contains('dark')", css);
-    }
-
-    private List<String> consoleProblems() {
-        List<String> out = new ArrayList<>();
-        for (LogEntry e : driver.manage().logs().get(LogType.BROWSER)) {
-            String m = e.getMessage();
-            if (m.contains("Content Security Policy") || m.contains("Refused") || m.contains("Uncaught")) {
-                out.add(m);
-            }
-        }
-        return out;
     }
 
     /** Height of an iframe on the current page, in CSS pixels. */
@@ -502,12 +452,12 @@ class WidgetIT {
         assertThat(dark("#term-hbm-dark")).isTrue();
         assertThat((String) js("return getComputedStyle(document.querySelector('#term-rdma').shadowRoot.querySelector('.cf'))"
                 + ".backgroundColor")).isEqualTo("rgb(255, 255, 255)");
-        screenshot("widget-partner-light");
+        HeadlessChromium.screenshot(driver, "widget-partner-light");
         colorScheme("dark");
         waiting().until(x -> dark("#term-rdma") && dark("#chain") && dark("#feed-fabric"));
         assertThat((String) js("return getComputedStyle(document.querySelector('#term-rdma').shadowRoot.querySelector('.cf'))"
                 + ".backgroundColor")).isEqualTo("rgb(22, 27, 34)");
-        screenshot("widget-partner-dark");
+        HeadlessChromium.screenshot(driver, "widget-partner-dark");
         d.findElement(By.cssSelector("[data-theme-choice=light]")).click();
         waiting().until(x -> !dark("#term-rdma"));
         assertThat(dark("#term-hbm-dark")).isTrue();
@@ -546,7 +496,7 @@ class WidgetIT {
         waiting().until(x -> (Boolean) js("return document.querySelector('chainfeed-term').shadowRoot.querySelector('details').open"));
         d.switchTo().defaultContent();
         waiting().until(x -> frameHeight("#frame-term") > closed + 20);
-        screenshot("widget-iframe-open");
+        HeadlessChromium.screenshot(driver, "widget-iframe-open");
         d.switchTo().frame(d.findElement(By.cssSelector("#frame-term")));
         js("arguments[0].focus()", summary);
         new Actions(d).sendKeys(Keys.ENTER).perform();
@@ -557,7 +507,7 @@ class WidgetIT {
         // in the framed feed of the other layer it names (feeds are newest first by updatedAt, a signal's
         // observedAt).
         waiting().until(x -> shadowText("#feed-fabric").contains("Live"));
-        pipeline.publishSignals(broker.getBrokersAsString(), """
+        pipeline.publishSignals("""
                 {"id": "widget-live-optics", "headline": "Switch makers say <b>800G</b> optics are back-ordered",
                  "layers": ["network-fabric", "memory"], "direction": "tightening", "magnitude": 2,
                  "observedAt": "%s",
@@ -569,12 +519,12 @@ class WidgetIT {
         d.switchTo().frame(d.findElement(By.cssSelector("#frame-feed")));
         waiting().until(x -> shadowText("chainfeed-feed").contains("Switch makers say <b>800G</b>"));
         d.switchTo().defaultContent();
-        screenshot("widget-live");
+        HeadlessChromium.screenshot(driver, "widget-live");
         // Exact resume: the server drops every stream; a read published meanwhile arrives after the widget
         // reconnects from its last event id, and nothing shows twice.
         sseStreams.stop();
         waiting().until(x -> shadowText("#feed-fabric").contains("Reconnecting"));
-        pipeline.publishSignals(broker.getBrokersAsString(), """
+        pipeline.publishSignals("""
                 {"id": "widget-live-fabric-2", "headline": "A second optics maker adds capacity for 1.6T modules",
                  "layers": ["network-fabric"], "direction": "easing", "magnitude": 1,
                  "observedAt": "%s",
@@ -588,7 +538,7 @@ class WidgetIT {
         assertThat(ids).doesNotHaveDuplicates().startsWith("signal:widget-live-fabric-2", "signal:widget-live-optics");
         assertThat(ids).hasSizeLessThanOrEqualTo(5);
 
-        assertThat(consoleProblems()).as("CSP violations or script errors on the allowed partner page").isEmpty();
+        assertThat(HeadlessChromium.consoleProblems(driver)).as("CSP violations or script errors on the allowed partner page").isEmpty();
 
         // The same page on an origin the key does not allow: no data, no frames.
         d.get("http://127.0.0.1:" + partnerPort + "/");
@@ -597,7 +547,7 @@ class WidgetIT {
         d.switchTo().frame(d.findElement(By.cssSelector("#frame-term")));
         assertThat(d.findElements(By.cssSelector("chainfeed-term"))).as("a frame our page refuses").isEmpty();
         d.switchTo().defaultContent();
-        screenshot("widget-refused-origin");
-        assertThat(String.join("\n", consoleProblems())).contains("frame-ancestors");
+        HeadlessChromium.screenshot(driver, "widget-refused-origin");
+        assertThat(String.join("\n", HeadlessChromium.consoleProblems(driver))).contains("frame-ancestors");
     }
 }

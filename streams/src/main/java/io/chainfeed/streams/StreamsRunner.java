@@ -9,6 +9,7 @@ import io.chainfeed.schemas.Topics;
 import io.micrometer.core.instrument.Metrics;
 import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
 import java.util.List;
+import io.chainfeed.streams.chain.ChainQueries;
 import io.chainfeed.streams.chain.ChainStateTopology;
 import io.chainfeed.streams.index.ReadIndexer;
 import io.chainfeed.streams.tagging.DeadLetterDeserializationHandler;
@@ -163,6 +164,14 @@ public class StreamsRunner implements SmartLifecycle {
     public KafkaStreams.State chainStreamsState() {
         KafkaStreams s = chainStreams;
         return s == null ? null : s.state();
+    }
+
+    /**
+     * @return interactive queries over the chain-state topology's stores (time travel), or null before start
+     */
+    public ChainQueries chainQueries() {
+        KafkaStreams s = chainStreams;
+        return s == null ? null : new ChainQueries(ChainQueries.Stores.of(s));
     }
 
     /** @return the indexer, or null before start */

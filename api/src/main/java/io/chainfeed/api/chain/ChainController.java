@@ -14,6 +14,7 @@ import io.chainfeed.schemas.CompanyDirectory;
 import java.io.IOException;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -34,6 +35,13 @@ import org.springframework.web.bind.annotation.RestController;
  * {@link CompanyResolver} takes: its listings, the layers it owns, its exposure to tight layers upstream
  * of it, and its latest reads). Every answer is bounded in
  * size whatever the number of signals. Unknown ids are 404 problem details, a bad cursor or size 400.
+ *
+ * <p>The chain, layer and company answers take {@code asOf=<instant>} (RFC 3339, UTC or with an offset,
+ * not in the future; else a 400 problem of type {@code invalid-as-of}): the same answer computed from
+ * the signals observed by then, with decay measured at that instant ({@link ChainTimeTravel}; 503
+ * {@code chain-unavailable} when the streams service cannot answer). Such a layer view has
+ * {@code causesUrl} null (the paged cause list is live only); a company's {@code latestReads} are the
+ * latest now.
  */
 @RestController
 @RequestMapping("/api/v1")
@@ -50,30 +58,58 @@ class ChainController {
     private final ChainCauseIndex causes;
     private final ReadSearch search;
     private final CompanyResolver companies;
+    private final ChainTimeTravel travel;
 
-    ChainController(ChainStateCache cache, ChainCauseIndex causes, ReadSearch search, CompanyResolver companies) {
+    ChainController(ChainStateCache cache, ChainCauseIndex causes, ReadSearch search, CompanyResolver companies,
+            ChainTimeTravel travel) {
         this.cache = cache;
+        this.travel = travel;
         this.causes = causes;
         this.search = search;
         this.companies = companies;
     }
 
+    /**
+     * The layer states now, or as of an instant.
+     *
+     * @param asOf null for the live state, else an RFC 3339 instant not in the future
+     * @return a mutable list of the states
+     * @throws BadRequestException ({@code invalid-as-of}) for a bad instant
+     * @throws ChainUnavailableException when the streams service cannot answer an {@code asOf} query
+     */
+    private List<LayerState> states(String asOf) {
+        if (asOf == null) {
+            return new ArrayList<>(cache.all());
+        }
+        return new ArrayList<>(travel.chainAt(ChainTimeTravel.pastInstant("asOf", asOf, "invalid-as-of", Instant.now())));
+    }
+
+    /** A layer view as of an instant: no link to the paged causes, which are live only. */
+    private static Map<String, Object> past(Map<String, Object> view, String asOf) {
+        if (asOf != null) {
+            view.put("causesUrl", null);
+        }
+        return view;
+    }
+
     @GetMapping("/chain")
-    Map<String, Object> chain() {
-        List<LayerState> layers = new ArrayList<>(cache.all());
+    Map<String, Object> chain(@RequestParam(required = false) String asOf) {
+        List<LayerState> layers = states(asOf);
         layers.sort(Comparator.comparingDouble((LayerState s) -> -s.getPressure()).thenComparing(LayerState::getId));
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("asOf", layers.stream().map(ChainViews::asOf).filter(a -> a != null)
                 .max(Comparator.naturalOrder()).orElse(null));
-        out.put("layers", layers.stream().map(ChainViews::summary).toList());
+        out.put("layers", layers.stream().map(s -> past(ChainViews.summary(s), asOf)).toList());
         out.put("disclaimer", DISCLAIMER);
         return out;
     }
 
     @GetMapping("/layers/{id}")
-    Map<String, Object> layer(@PathVariable String id) {
-        LayerState state = cache.layer(id).orElseThrow(() -> new NotFoundException("no layer with id '" + id + "'"));
-        Map<String, Object> out = ChainViews.layer(state);
+    Map<String, Object> layer(@PathVariable String id, @RequestParam(required = false) String asOf) {
+        LayerState state = (asOf == null ? cache.layer(id)
+                : states(asOf).stream().filter(s -> s.getId().equals(id)).findFirst())
+                .orElseThrow(() -> new NotFoundException("no layer with id '" + id + "'"));
+        Map<String, Object> out = past(ChainViews.layer(state), asOf);
         out.put("disclaimer", DISCLAIMER);
         return out;
     }
@@ -104,7 +140,9 @@ class ChainController {
     }
 
     @GetMapping("/companies/{symbol}")
-    Map<String, Object> company(@PathVariable String symbol) throws IOException {
+    Map<String, Object> company(@PathVariable String symbol, @RequestParam(required = false) String asOf)
+            throws IOException {
+        List<LayerState> layers = states(asOf);
         Company company = companies.find(symbol).orElseThrow(() -> {
             List<String> near = companies.closeMatches(symbol);
             return new NotFoundException("no company '" + symbol + "' in the reference data"
@@ -112,7 +150,6 @@ class ChainController {
         });
         List<Map<String, Object>> owns = new ArrayList<>();
         List<Map<String, Object>> exposure = new ArrayList<>();
-        List<LayerState> layers = new ArrayList<>(cache.all());
         layers.sort(Comparator.comparing(LayerState::getId));
         for (LayerState s : layers) {
             for (LayerCompany c : s.getOwners()) {
@@ -156,6 +193,9 @@ class ChainController {
         }).toList());
         out.put("layers", owns);
         out.put("exposure", exposure);
+        if (asOf != null) {
+            out.put("asOf", layers.stream().map(ChainViews::asOf).filter(a -> a != null).findFirst().orElse(null));
+        }
         out.put("latestReads", search.latestForCompany(company.getId(), 10).stream()
                 .map(doc -> ReadViews.view(doc, false)).toList());
         out.put("disclaimer", DISCLAIMER);

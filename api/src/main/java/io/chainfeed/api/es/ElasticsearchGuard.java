@@ -4,10 +4,8 @@ import co.elastic.clients.elasticsearch._types.ElasticsearchException;
 import co.elastic.clients.json.JsonpMapper;
 import co.elastic.clients.transport.ElasticsearchTransport;
 import co.elastic.clients.transport.rest_client.RestClientTransport;
+import io.chainfeed.api.web.Breakers;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
-import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
-import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
-import io.github.resilience4j.micrometer.tagged.TaggedCircuitBreakerMetrics;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import org.elasticsearch.client.RestClient;
@@ -38,21 +36,9 @@ public class ElasticsearchGuard {
             @Value("${chainfeed.api.es.breaker.slow-call:1s}") Duration slowCall,
             @Value("${chainfeed.api.es.breaker.open-for:5s}") Duration openFor,
             @Value("${chainfeed.api.es.breaker.half-open-calls:2}") int halfOpenCalls) {
-        CircuitBreakerConfig config = CircuitBreakerConfig.custom()
-                .slidingWindowType(CircuitBreakerConfig.SlidingWindowType.COUNT_BASED)
-                .slidingWindowSize(window)
-                .minimumNumberOfCalls(minimumCalls)
-                .failureRateThreshold(50)
-                .slowCallRateThreshold(100)
-                .slowCallDurationThreshold(slowCall)
-                .waitDurationInOpenState(openFor)
-                .permittedNumberOfCallsInHalfOpenState(halfOpenCalls)
-                // An error answer is still an answer: only transport failures count.
-                .ignoreExceptions(ElasticsearchException.class)
-                .build();
-        CircuitBreakerRegistry breakers = CircuitBreakerRegistry.of(config);
-        TaggedCircuitBreakerMetrics.ofCircuitBreakerRegistry(breakers).bindTo(registry);
-        return breakers.circuitBreaker(BREAKER);
+        // An error answer is still an answer: only transport failures count.
+        return Breakers.create(registry, BREAKER,
+                new Breakers.Settings(window, minimumCalls, slowCall, openFor, halfOpenCalls), ElasticsearchException.class);
     }
 
     @Bean

@@ -22,13 +22,9 @@ import org.springframework.web.bind.annotation.RestController;
 @RestController
 class FeedStreamController {
     private final SseStreams streams;
-    private final ReadLog readLog;
-    private final TopicParser topics;
 
-    FeedStreamController(SseStreams streams, ReadLog readLog, TopicParser topics) {
-        this.topics = topics;
+    FeedStreamController(SseStreams streams) {
         this.streams = streams;
-        this.readLog = readLog;
     }
 
     @GetMapping("/api/v1/feeds/stream")
@@ -36,8 +32,6 @@ class FeedStreamController {
                 @RequestParam(name = "lastEventId", required = false) String lastEventIdParam,
                 @RequestHeader(name = "Last-Event-ID", required = false) String lastEventIdHeader,
                 HttpServletRequest request, HttpServletResponse response) throws IOException {
-        Selector selector = topics.parse(topic);
-        LogPosition from = readLog.resumePosition(lastEventIdHeader, lastEventIdParam);
-        streams.open(request, response, selector, from);
+        streams.open(request, response, topic, lastEventIdHeader, lastEventIdParam);
     }
 }

@@ -279,12 +279,7 @@ final class SseConnection implements ReadListener, WriteListener, AsyncListener 
             return;
         }
         closing = true;
-        Subscription s = subscription;
-        if (s != null) {
-            s.close();
-        }
-        owner.forget(this);
-        signal(false);
+        cleanUp();
     }
 
     @Override
@@ -294,13 +289,19 @@ final class SseConnection implements ReadListener, WriteListener, AsyncListener 
         cleanUp();
     }
 
+    /** Detaches the connection and wakes the writer, which then finishes the response. */
     private void cleanUp() {
+        detach();
+        signal(false);
+    }
+
+    /** Unsubscribes from the read log and leaves the owner's set of open connections. */
+    private void detach() {
         Subscription s = subscription;
         if (s != null) {
             s.close();
         }
         owner.forget(this);
-        signal(false);
     }
 
     // ---- AsyncListener: the container ends the request -------------------------------------------
@@ -309,11 +310,7 @@ final class SseConnection implements ReadListener, WriteListener, AsyncListener 
     public void onComplete(AsyncEvent event) {
         closing = true;
         finished = true;
-        Subscription s = subscription;
-        if (s != null) {
-            s.close();
-        }
-        owner.forget(this);
+        detach();
         synchronized (this) {
             queue.clear();
             queuedEvents = 0;

@@ -39,6 +39,7 @@ import org.springframework.stereotype.Component;
 @Component
 public class SseStreams implements SmartLifecycle {
     private final ReadLog readLog;
+    private final TopicParser topics;
     private final Duration heartbeat;
     private final Duration retry;
     private final int bufferEvents;
@@ -50,9 +51,10 @@ public class SseStreams implements SmartLifecycle {
     private ScheduledExecutorService heartbeats;
     private volatile boolean running;
 
-    SseStreams(ReadLog readLog, ApiProperties props, ObjectProvider<MeterRegistry> meters) {
+    SseStreams(ReadLog readLog, TopicParser topics, ApiProperties props, ObjectProvider<MeterRegistry> meters) {
         ApiProperties.Feed feed = props.feed();
         this.readLog = readLog;
+        this.topics = topics;
         this.heartbeat = feed.heartbeat();
         this.retry = feed.retry();
         this.bufferEvents = feed.bufferEvents();
@@ -68,17 +70,30 @@ public class SseStreams implements SmartLifecycle {
     }
 
     /**
-     * Turns the request into an SSE stream ({@code text/event-stream}, headers that keep proxies from
-     * buffering or caching it). The subscription starts once the container is ready to write.
+     * Turns a client's request for a topic into an SSE stream ({@code text/event-stream}, headers that keep
+     * proxies from buffering or caching it), after checking what it asks for: the topic and the position to
+     * resume at are checked before anything is written. The subscription starts once the container is ready
+     * to write.
      *
-     * @param request  the request (async supported)
-     * @param response its response, not yet committed
-     * @param selector which reads the client gets
-     * @param from     where the client is, or null to start at the log's end
-     * @throws IOException           if the response cannot be set up
-     * @throws IllegalStateException if the streams are shut down
+     * @param request           the request (async supported)
+     * @param response          its response, not yet committed
+     * @param topic             the selector text ({@link TopicParser})
+     * @param lastEventIdHeader the {@code Last-Event-ID} header, may be null; wins over the parameter
+     * @param lastEventIdParam  the {@code lastEventId} query parameter (for clients that cannot set headers),
+     *                          may be null; with neither the stream starts at the log's end
+     * @throws SelectorException       (400) if the topic is not a valid selector
+     * @throws InvalidEventIdException (400) if the id is malformed or names a partition the log does not have
+     * @throws IOException             if the response cannot be set up
+     * @throws IllegalStateException   if the streams are shut down
      */
-    public void open(HttpServletRequest request, HttpServletResponse response, Selector selector, LogPosition from)
+    public void open(HttpServletRequest request, HttpServletResponse response, String topic, String lastEventIdHeader,
+            String lastEventIdParam) throws IOException {
+        Selector selector = topics.parse(topic);
+        LogPosition from = readLog.resumePosition(lastEventIdHeader, lastEventIdParam);
+        open(request, response, selector, from);
+    }
+
+    private void open(HttpServletRequest request, HttpServletResponse response, Selector selector, LogPosition from)
             throws IOException {
         if (!running) {
             throw new IllegalStateException("the SSE streams are shut down");

@@ -7,13 +7,10 @@ import io.chainfeed.api.web.BadRequestException;
 import io.chainfeed.api.widget.OEmbedDiscovery;
 import io.chainfeed.api.widget.WidgetUrls;
 import jakarta.servlet.http.HttpServletRequest;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import org.jsoup.Jsoup;
 import org.jsoup.nodes.Document;
 import org.jsoup.nodes.Element;
 import org.springframework.http.CacheControl;
@@ -24,8 +21,8 @@ import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 
 /**
- * The web pages' own URLs. Each page is a static HTML file (under {@code static/}) whose small ES module
- * reads the id from the URL and calls the JSON API. This controller serves the file with discovery links
+ * The web pages' own URLs. Each page is an HTML file (in the shared {@link PageLayout}, or a whole document
+ * under {@code static/}) whose small ES module reads the id from the URL and calls the JSON API. This controller serves the file with discovery links
  * added to its {@code <head>}, in the served HTML, where feed readers and oEmbed consumers (which run no
  * script) look for them:
  * <ul>
@@ -40,6 +37,7 @@ import org.springframework.web.bind.annotation.PathVariable;
  */
 @Controller
 class PageController {
+    private static final Set<String> LAID_OUT = Set.of("index.html", "term.html");
     private final WidgetUrls urls;
     private final TopicParser topics;
     private final Map<String, Document> templates = new ConcurrentHashMap<>();
@@ -114,16 +112,11 @@ class PageController {
                 .cacheControl(CacheControl.noCache()).body(doc.outerHtml());
     }
 
+    /**
+     * The search and term pages are written in the shared layout ({@link PageLayout}); the company, layer and
+     * chain pages are still whole documents under {@code static/}.
+     */
     private static Document load(String file) {
-        try (InputStream in = PageController.class.getResourceAsStream("/static/" + file)) {
-            if (in == null) {
-                throw new UncheckedIOException(new IOException("missing page /static/" + file));
-            }
-            Document doc = Jsoup.parse(in, StandardCharsets.UTF_8.name(), "");
-            doc.outputSettings().prettyPrint(false).charset(StandardCharsets.UTF_8);
-            return doc;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return LAID_OUT.contains(file) ? PageLayout.page(file) : PageLayout.parse("/static/" + file);
     }
 }

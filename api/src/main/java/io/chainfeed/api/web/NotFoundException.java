@@ -1,9 +1,11 @@
 package io.chainfeed.api.web;
 
-/** The requested resource does not exist; rendered as a 404 problem detail. */
-public class NotFoundException extends RuntimeException {
+import org.springframework.http.HttpStatus;
+
+/** The requested resource does not exist; rendered as a 404 problem detail of type {@code not-found}. */
+public class NotFoundException extends ProblemException {
     /** @param message what was not found */
     public NotFoundException(String message) {
-        super(message);
+        super(HttpStatus.NOT_FOUND, "not-found", "Not found", message);
     }
 }

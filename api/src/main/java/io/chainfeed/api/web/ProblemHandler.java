@@ -20,24 +20,21 @@ import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExcep
 @RestControllerAdvice
 class ProblemHandler extends ResponseEntityExceptionHandler {
     private static final Logger log = LoggerFactory.getLogger(ProblemHandler.class);
-    private static final String TYPE_BASE = "https://chainfeed.io/problems/";
 
-    @ExceptionHandler(NotFoundException.class)
-    ProblemDetail notFound(NotFoundException e) {
-        return problem(HttpStatus.NOT_FOUND, "not-found", "Not found", e.getMessage());
+    /** Not found, bad request, forbidden, gone: the problem detail the exception carries. */
+    @ExceptionHandler(ProblemException.class)
+    ProblemDetail carried(ProblemException e) {
+        return e.problem();
     }
 
+    /** A bad request that names an unknown company, with the close matches the client may have meant. */
     @ExceptionHandler(io.chainfeed.api.reference.UnknownCompanyException.class)
     ProblemDetail unknownCompany(io.chainfeed.api.reference.UnknownCompanyException e) {
-        ProblemDetail p = problem(HttpStatus.BAD_REQUEST, e.type(), "Unknown company", e.getMessage());
+        ProblemDetail p = e.problem();
+        p.setTitle("Unknown company");
         p.setProperty("company", e.company());
         p.setProperty("closeMatches", e.closeMatches());
         return p;
-    }
-
-    @ExceptionHandler(BadRequestException.class)
-    ProblemDetail badRequest(BadRequestException e) {
-        return problem(HttpStatus.BAD_REQUEST, e.type(), "Bad request", e.getMessage());
     }
 
     @ExceptionHandler(UnauthorizedException.class)
@@ -45,11 +42,6 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
         return org.springframework.http.ResponseEntity.status(HttpStatus.UNAUTHORIZED)
                 .header(org.springframework.http.HttpHeaders.WWW_AUTHENTICATE, "Bearer realm=\"chainfeed\"")
                 .body(problem(HttpStatus.UNAUTHORIZED, "unauthorized", "Unauthorized", e.getMessage()));
-    }
-
-    @ExceptionHandler(ForbiddenException.class)
-    ProblemDetail forbidden(ForbiddenException e) {
-        return problem(HttpStatus.FORBIDDEN, e.type(), "Forbidden", e.getMessage());
     }
 
     @ExceptionHandler(TooManyRequestsException.class)
@@ -70,11 +62,6 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
         log.error("Kafka did not store a webhook change", e);
         return problem(HttpStatus.SERVICE_UNAVAILABLE, "webhooks-unavailable", "Webhooks are unavailable",
                 "The change could not be stored; try again shortly.");
-    }
-
-    @ExceptionHandler(GoneException.class)
-    ProblemDetail gone(GoneException e) {
-        return problem(HttpStatus.GONE, "cursor-expired", "Cursor expired", e.getMessage());
     }
 
     @ExceptionHandler(ConstraintViolationException.class)
@@ -113,6 +100,16 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
                 .body(problem(HttpStatus.SERVICE_UNAVAILABLE, "search-unavailable", "Search is unavailable", detail));
     }
 
+    /** The streams service cannot compute the chain as of an instant now (see {@code ChainTimeTravel}). */
+    @ExceptionHandler(io.chainfeed.api.chain.ChainUnavailableException.class)
+    org.springframework.http.ResponseEntity<ProblemDetail> chainUnavailable(io.chainfeed.api.chain.ChainUnavailableException e) {
+        log.warn("chain time travel unavailable: {}", e.getCause() == null ? e.getMessage() : e.getCause().toString());
+        return org.springframework.http.ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE)
+                .header(org.springframework.http.HttpHeaders.RETRY_AFTER, "5")
+                .body(problem(HttpStatus.SERVICE_UNAVAILABLE, "chain-unavailable", "The chain history is unavailable",
+                        e.getMessage()));
+    }
+
     /** Anything else: a 500 problem detail; the details are logged, not shown. */
     @ExceptionHandler(Exception.class)
     ProblemDetail unexpected(Exception e) {
@@ -140,14 +137,14 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
                 super.handleExceptionInternal(ex, body, headers, statusCode, request);
         if (response != null && response.getBody() instanceof ProblemDetail p
                 && (p.getType() == null || "about:blank".equals(p.getType().toString()))) {
-            p.setType(URI.create(TYPE_BASE + "invalid-request"));
+            p.setType(URI.create(ProblemException.TYPE_BASE + "invalid-request"));
         }
         return response;
     }
 
     private static ProblemDetail problem(HttpStatus status, String type, String title, String detail) {
         ProblemDetail p = ProblemDetail.forStatusAndDetail(status, detail);
-        p.setType(URI.create(TYPE_BASE + type));
+        p.setType(URI.create(ProblemException.TYPE_BASE + type));
         p.setTitle(title);
         return p;
     }

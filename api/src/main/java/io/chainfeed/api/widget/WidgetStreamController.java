@@ -1,9 +1,5 @@
 package io.chainfeed.api.widget;
 
-import io.chainfeed.api.feed.LogPosition;
-import io.chainfeed.api.feed.ReadLog;
-import io.chainfeed.api.feed.Selector;
-import io.chainfeed.api.feed.TopicParser;
 import io.chainfeed.api.feed.SseStreams;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -25,15 +21,10 @@ import org.springframework.web.bind.annotation.RestController;
 class WidgetStreamController {
     private final PartnerAccess access;
     private final SseStreams streams;
-    private final ReadLog readLog;
-    private final TopicParser topics;
 
-    WidgetStreamController(PartnerAccess access, SseStreams streams, ReadLog readLog,
-            TopicParser topics) {
-        this.topics = topics;
+    WidgetStreamController(PartnerAccess access, SseStreams streams) {
         this.access = access;
         this.streams = streams;
-        this.readLog = readLog;
     }
 
     @GetMapping("/widget/v1/data/stream")
@@ -42,8 +33,6 @@ class WidgetStreamController {
             @RequestHeader(name = "Last-Event-ID", required = false) String lastEventIdHeader,
             HttpServletRequest request, HttpServletResponse response) throws IOException {
         access.check(key, PartnerAccess.Use.DATA, request, response);
-        Selector selector = topics.parse(topic);
-        LogPosition from = readLog.resumePosition(lastEventIdHeader, lastEventIdParam);
-        streams.open(request, response, selector, from);
+        streams.open(request, response, topic, lastEventIdHeader, lastEventIdParam);
     }
 }

@@ -6,6 +6,19 @@ import io.chainfeed.avro.Company;
 import static io.chainfeed.api.web.ProblemMatchers.problem;
 import static org.hamcrest.Matchers.contains;
 import static org.mockito.Mockito.when;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.nullValue;
+import static org.mockito.ArgumentMatchers.any;
+import static org.mockito.ArgumentMatchers.anyInt;
+import static org.mockito.ArgumentMatchers.eq;
+import static org.mockito.Mockito.never;
+import static org.mockito.Mockito.verify;
+import static org.mockito.Mockito.verifyNoInteractions;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.header;
+import io.chainfeed.api.web.NotFoundException;
+import java.time.Duration;
+import org.mockito.ArgumentCaptor;
+import org.springframework.test.web.servlet.ResultMatcher;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
@@ -26,8 +39,12 @@ import org.springframework.boot.test.autoconfigure.web.servlet.WebMvcTest;
 import org.springframework.test.context.bean.override.mockito.MockitoBean;
 import org.springframework.test.web.servlet.MockMvc;
 
-/** The chain endpoints in a web slice over a fixed set of layer states. */
-@WebMvcTest(ChainController.class)
+/**
+ * The chain endpoints in a web slice over a fixed set of layer states, and their time-travel
+ * parameters ({@code asOf}, and {@code from}, {@code to}, {@code step} of a layer's history): what is
+ * refused, with which problem, before the streams service is asked, and what it is asked.
+ */
+@WebMvcTest({ChainController.class, ChainHistoryController.class})
 class ChainControllerTest {
     private static final LayerCompany SK_HYNIX = new LayerCompany("sk-hynix", "SK hynix", "000660.KS");
 
@@ -45,6 +62,9 @@ class ChainControllerTest {
 
     @MockitoBean
     CompanyResolver companies;
+
+    @MockitoBean
+    ChainTimeTravel travel;
 
     private static LayerState layer(String id, double pressure, LayerStatus status, List<LayerCompany> owners,
             List<SqueezedCompany> squeezed, Instant asOf) {
@@ -110,5 +130,105 @@ class ChainControllerTest {
 
         mvc.perform(get("/api/v1/companies/NOPE"))
                 .andExpect(problem(404, "not-found", "no company 'NOPE' in the reference data"));
+    }
+
+    // time travel: asOf on the chain, layer and company answers, and a layer's history
+
+    private static ResultMatcher problemType(int status, String type) {
+        return ResultMatcher.matchAll(status().is(status),
+                jsonPath("$.type").value("https://chainfeed.io/problems/" + type), jsonPath("$.status").value(status));
+    }
+
+    private static LayerState memory(Instant asOf) {
+        return LayerState.newBuilder().setId("memory").setName("Memory").setPressure(5).setStatus(LayerStatus.TIGHT)
+                .setTrend(Trend.RISING).setDirectPressure(5).setSqueezeReceived(0).setOwners(List.of())
+                .setSqueezed(List.of()).setAsOf(asOf).build();
+    }
+
+    @Test
+    void aBadOrFutureAsOfIsABadRequestOnEveryEndpointWithoutAskingStreams() throws Exception {
+        String future = Instant.now().plus(Duration.ofDays(1)).toString();
+        for (String path : List.of("/api/v1/chain", "/api/v1/layers/memory", "/api/v1/companies/NVDA")) {
+            mvc.perform(get(path).param("asOf", "yesterday")).andExpect(problemType(400, "invalid-as-of"))
+                    .andExpect(jsonPath("$.detail", containsString("RFC 3339 instant")));
+            mvc.perform(get(path).param("asOf", "2026-13-01T00:00:00Z")).andExpect(problemType(400, "invalid-as-of"));
+            mvc.perform(get(path).param("asOf", future)).andExpect(problemType(400, "invalid-as-of"))
+                    .andExpect(jsonPath("$.detail", containsString("must not be in the future")));
+        }
+        verifyNoInteractions(travel);
+    }
+
+    @Test
+    void anAsOfWithAnOffsetIsAskedOfStreamsInUtcAndItsAnswerHasNoLiveCausesLink() throws Exception {
+        Instant asOf = Instant.parse("2026-11-28T10:00:00Z");
+        when(travel.chainAt(asOf)).thenReturn(List.of(memory(asOf)));
+
+        mvc.perform(get("/api/v1/chain").param("asOf", "2026-11-28T12:00:00+02:00"))
+                .andExpect(status().isOk())
+                .andExpect(jsonPath("$.asOf").value("2026-11-28T10:00:00Z"))
+                .andExpect(jsonPath("$.layers[0].pressure").value(5.0))
+                .andExpect(jsonPath("$.layers[0].causesUrl").value(nullValue()));
+        mvc.perform(get("/api/v1/layers/memory").param("asOf", "2026-11-28T10:00:00Z"))
+                .andExpect(status().isOk()).andExpect(jsonPath("$.status").value("tight"));
+        mvc.perform(get("/api/v1/layers/nope").param("asOf", "2026-11-28T10:00:00Z"))
+                .andExpect(problemType(404, "not-found"));
+        verify(cache, never()).all();
+        verify(cache, never()).layer(any());
+    }
+
+    @Test
+    void streamsUnavailableIsAServiceUnavailableProblem() throws Exception {
+        when(travel.chainAt(any())).thenThrow(new ChainUnavailableException("the chain history cannot be reached; try again shortly", null));
+
+        mvc.perform(get("/api/v1/chain").param("asOf", "2026-11-28T10:00:00Z"))
+                .andExpect(problemType(503, "chain-unavailable")).andExpect(header().string("Retry-After", "5"));
+    }
+
+    @Test
+    void theHistoryDefaultsTo31DailyPointsEndingNow() throws Exception {
+        when(travel.history(eq("memory"), any(), any(), anyInt())).thenReturn(List.of(Map.of("pressure", 1.0)));
+        Instant before = Instant.now();
+
+        mvc.perform(get("/api/v1/layers/memory/history")).andExpect(status().isOk())
+                .andExpect(jsonPath("$.step").value("PT24H")).andExpect(jsonPath("$.points[0].pressure").value(1.0));
+
+        ArgumentCaptor<Instant> from = ArgumentCaptor.forClass(Instant.class);
+        verify(travel).history(eq("memory"), from.capture(), eq(Duration.ofDays(1)), eq(31));
+        Instant expected = before.minus(Duration.ofDays(30));
+        org.assertj.core.api.Assertions.assertThat(from.getValue()).isBetween(expected, expected.plusSeconds(60));
+    }
+
+    @Test
+    void theHistoryAsksForEveryStepFromFromToTo() throws Exception {
+        mvc.perform(get("/api/v1/layers/memory/history").param("from", "2026-11-01T00:00:00Z")
+                .param("to", "2026-11-03T00:00:00Z").param("step", "PT6H")).andExpect(status().isOk())
+                .andExpect(jsonPath("$.from").value("2026-11-01T00:00:00Z"))
+                .andExpect(jsonPath("$.to").value("2026-11-03T00:00:00Z"));
+        verify(travel).history("memory", Instant.parse("2026-11-01T00:00:00Z"), Duration.ofHours(6), 9);
+    }
+
+    @Test
+    void aHistoryOfMoreThan500PointsOrABadRangeIsABadRequest() throws Exception {
+        String path = "/api/v1/layers/memory/history";
+        mvc.perform(get(path).param("from", "2026-01-01T00:00:00Z").param("to", "2026-11-01T00:00:00Z")
+                .param("step", "PT12H")).andExpect(problemType(400, "too-many-points"))
+                .andExpect(jsonPath("$.detail", containsString("at most 500")));
+        mvc.perform(get(path).param("from", "2026-01-01T00:00:00Z").param("to", "2026-01-01T00:00:00Z")
+                .param("step", "PT1H")).andExpect(status().isOk());
+        mvc.perform(get(path).param("from", "2026-11-02T00:00:00Z").param("to", "2026-11-01T00:00:00Z"))
+                .andExpect(problemType(400, "invalid-time-range")).andExpect(jsonPath("$.detail", containsString("is after to")));
+        mvc.perform(get(path).param("step", "daily")).andExpect(problemType(400, "invalid-time-range"));
+        mvc.perform(get(path).param("step", "-P1D")).andExpect(problemType(400, "invalid-time-range"));
+        mvc.perform(get(path).param("step", "PT30S")).andExpect(problemType(400, "invalid-time-range"));
+        mvc.perform(get(path).param("to", "soon")).andExpect(problemType(400, "invalid-time-range"));
+        mvc.perform(get(path).param("from", Instant.now().plus(Duration.ofDays(2)).toString()))
+                .andExpect(problemType(400, "invalid-time-range"));
+        verify(travel).history(eq("memory"), any(), any(), eq(1));
+    }
+
+    @Test
+    void anUnknownLayersHistoryIsNotFound() throws Exception {
+        when(travel.history(eq("nope"), any(), any(), anyInt())).thenThrow(new NotFoundException("no layer with id 'nope'"));
+        mvc.perform(get("/api/v1/layers/nope/history")).andExpect(problemType(404, "not-found"));
     }
 }

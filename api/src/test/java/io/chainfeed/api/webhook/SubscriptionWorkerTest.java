@@ -3,15 +3,12 @@ package io.chainfeed.api.webhook;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import com.sun.net.httpserver.HttpServer;
 import io.chainfeed.api.feed.Selector;
 import io.chainfeed.avro.PartitionOffset;
 import io.chainfeed.avro.WebhookDeliveryState;
 import java.io.IOException;
 import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -61,7 +58,7 @@ class SubscriptionWorkerTest {
         }
     }
 
-    private HttpServer server;
+    private LoopbackReceiver receiver;
     private final Queue<Integer> script = new ConcurrentLinkedQueue<>();
     private final List<Hit> hits = new CopyOnWriteArrayList<>();
     private final InMemoryReadSource source = new InMemoryReadSource();
@@ -73,9 +70,7 @@ class SubscriptionWorkerTest {
 
     @BeforeEach
     void start() throws IOException {
-        server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-        server.createContext("/hook", exchange -> {
-            String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
+        receiver = LoopbackReceiver.start("/hook", (exchange, body) -> {
             var h = exchange.getRequestHeaders();
             hits.add(new Hit(h.getFirst("webhook-id"), h.getFirst("webhook-timestamp"), h.getFirst("webhook-signature"),
                     body));
@@ -87,8 +82,7 @@ class SubscriptionWorkerTest {
             exchange.sendResponseHeaders(s, -1);
             exchange.close();
         });
-        server.start();
-        url = URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/hook");
+        url = receiver.url("127.0.0.1", "/hook");
         sender = new WebhookSender(new TargetGuard(true, InetAddress::getAllByName), Duration.ofSeconds(2),
                 Duration.ofSeconds(5), 4, 0);
     }
@@ -97,7 +91,7 @@ class SubscriptionWorkerTest {
     void stop() {
         engines.forEach(WebhookEngine::close);
         sender.close();
-        server.stop(0);
+        receiver.close();
     }
 
     private WebhookEngine engine(int maxAttempts, int queueCapacity) {

@@ -2,12 +2,10 @@ package io.chainfeed.api.webhook;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.sun.net.httpserver.HttpServer;
 import io.chainfeed.platform.net.AddressGuard;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -21,15 +19,12 @@ import org.junit.jupiter.api.Test;
 
 /** The sender against a real HTTP server on loopback (the JDK's), with the guard checking each connection. */
 class WebhookSenderTest {
-    private HttpServer server;
+    private LoopbackReceiver receiver;
     private final List<String> seen = new CopyOnWriteArrayList<>();
-    private int port;
 
     @BeforeEach
     void startServer() throws IOException {
-        server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-        server.createContext("/", exchange -> {
-            String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
+        receiver = LoopbackReceiver.start("/", (exchange, body) -> {
             seen.add(exchange.getRequestMethod() + " " + exchange.getRequestURI().getPath() + " "
                     + exchange.getRequestHeaders().getFirst("webhook-id") + " " + body);
             String path = exchange.getRequestURI().getPath();
@@ -58,8 +53,6 @@ class WebhookSenderTest {
                 default -> reply(exchange, 500, null, "boom");
             }
         });
-        server.start();
-        port = server.getAddress().getPort();
     }
 
     private static void reply(com.sun.net.httpserver.HttpExchange exchange, int status, String location, String body)
@@ -77,7 +70,7 @@ class WebhookSenderTest {
 
     @AfterEach
     void stopServer() {
-        server.stop(0);
+        receiver.close();
     }
 
     private WebhookSender sender(TargetGuard guard) {
@@ -85,7 +78,7 @@ class WebhookSenderTest {
     }
 
     private URI url(String host, String path) {
-        return URI.create("http://" + host + ":" + port + path);
+        return receiver.url(host, path);
     }
 
     private static final Map<String, String> HEADERS = Map.of("webhook-id", "msg_1", "webhook-timestamp", "1",
@@ -125,7 +118,7 @@ class WebhookSenderTest {
                 lookups.getAndIncrement() == 0 ? new byte[] {93, (byte) 184, (byte) 215, 14} : new byte[] {127, 0, 0, 1})};
         TargetGuard guard = new TargetGuard(false, rebinding);
         try (WebhookSender s = sender(guard)) {
-            URI target = URI.create("http://rebind.example.com:" + port + "/ok");
+            URI target = receiver.url("rebind.example.com", "/ok");
             assertThat(guard.check(target.toString())).isEqualTo(target);
             WebhookSender.Outcome o = s.send(target, "{}", HEADERS);
             assertThat(o.refused()).isTrue();

@@ -62,7 +62,9 @@ final class StackServices {
         specs.put("streams", new ServiceSpec("streams", jar(project, "streams", version), streamsPort, List.of()));
         specs.put("ingest", new ServiceSpec("ingest", jar(project, "ingest", version), ingestPort,
                 List.of("--chainfeed.ingest.load-corpus=true")));
-        specs.put("api", new ServiceSpec("api", jar(project, "api", version), apiPort, List.of()));
+        // The api asks streams for the chain as of a past instant (interactive queries on its port).
+        specs.put("api", new ServiceSpec("api", jar(project, "api", version), apiPort,
+                List.of("--chainfeed.api.streams.base-url=http://127.0.0.1:" + streamsPort)));
         return new StackServices(specs);
     }
 

@@ -47,11 +47,14 @@ class StackTest {
 
     @Test
     void serviceArgumentsPointAtKafkaAndElasticsearchWithOwnStateDirs() throws IOException {
-        Stack stack = Stack.fromArgs("--api-port", "9080", "--quick-jit", "--service-heap", "256m");
+        Stack stack = Stack.fromArgs("--api-port", "9080", "--streams-port", "9082", "--quick-jit",
+                "--service-heap", "256m");
         Map<String, StackServices.ServiceSpec> specs = stack.serviceSpecs(Path.of("/p")).specs();
         StackServices.ServiceSpec api = specs.get("api");
         assertThat(api.jar()).isEqualTo(Path.of("/p/api/target/chainfeed-api-0.1.0-SNAPSHOT-exec.jar"));
         assertThat(api.port()).isEqualTo(9080);
+        assertThat(api.extraArgs()).as("the api asks this run's streams for the chain as of an instant")
+                .containsExactly("--chainfeed.api.streams.base-url=http://127.0.0.1:9082");
         assertThat(specs.get("ingest").extraArgs()).containsExactly("--chainfeed.ingest.load-corpus=true");
         assertThat(specs.keySet()).containsExactly("streams", "ingest", "api");
 

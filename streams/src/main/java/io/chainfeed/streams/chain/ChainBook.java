@@ -90,6 +90,8 @@ public final class ChainBook {
     private final NavigableSet<Entry> byTime = new TreeSet<>(BY_TIME);
     private final Map<String, Sums> sums = new HashMap<>();
     private long asOf;
+    /** The instant set by {@link #advanceTo}: {@code asOf} never falls below it (0 in the live book). */
+    private long pinned;
 
     /** @param layerIds the known chain layer ids; signals naming others are kept (they move asOf) but sum nowhere */
     public ChainBook(Collection<String> layerIds) {
@@ -97,7 +99,10 @@ public final class ChainBook {
         layerIds.forEach(id -> sums.put(id, new Sums()));
     }
 
-    /** @return the newest observedAt of the kept signals (epoch ms), 0 when none */
+    /**
+     * @return the newest observedAt of the kept signals, or the instant given to {@link #advanceTo}
+     *         when later (epoch ms); 0 when there are none and none was given
+     */
     public long asOf() {
         return asOf;
     }
@@ -131,7 +136,7 @@ public final class ChainBook {
         }
         Entry e = new Entry(signal, known);
         if (byId.isEmpty()) {
-            zero(e.observedAt);
+            zero(Math.max(e.observedAt, pinned));
         } else if (e.observedAt > asOf) {
             moveForward(e.observedAt);
         }
@@ -156,6 +161,37 @@ public final class ChainBook {
         detach(e);
         settleBack();
         return e;
+    }
+
+    /**
+     * Moves {@code asOf} forward to an instant that may be later than every kept signal, for an
+     * answer as of that instant ({@link ChainModel#statesAt}): every sum is rebased to it exactly as a
+     * newer signal would rebase it, the trend window's start moves with it, and the signals older
+     * than {@value ChainModel#FORGET_AFTER_HALF_LIVES} half-lives before it are forgotten, as in the
+     * live book. From then on {@code asOf} never falls below this instant. Cost: O(layers) plus the
+     * signals crossing the trend window's start or forgotten. The live topology never calls it.
+     *
+     * @param instant epoch ms, not before the current {@code asOf}
+     * @return the forgotten entries, in time order
+     * @throws IllegalArgumentException if {@code instant} is before {@code asOf}
+     */
+    public List<Entry> advanceTo(long instant) {
+        if (instant < asOf) {
+            throw new IllegalArgumentException("cannot move asOf back from " + asOf + " to " + instant);
+        }
+        pinned = instant;
+        if (byId.isEmpty()) {
+            zero(instant);
+            return List.of();
+        }
+        if (instant > asOf) {
+            moveForward(instant);
+        }
+        List<Entry> gone = forget();
+        if (byId.isEmpty()) {
+            zero(instant);
+        }
+        return gone;
     }
 
     private List<Entry> forget() {
@@ -197,7 +233,7 @@ public final class ChainBook {
             s.byWeight.remove(e);
         }
         if (byId.isEmpty()) {
-            zero(0);
+            zero(pinned);
         }
     }
 
@@ -223,10 +259,10 @@ public final class ChainBook {
     /** After the newest signal left: asOf moves back to the newest kept one; the sums are recomputed once. */
     private void settleBack() {
         if (byTime.isEmpty()) {
-            zero(0);
+            zero(pinned);
             return;
         }
-        long newest = byTime.last().observedAt;
+        long newest = Math.max(byTime.last().observedAt, pinned);
         if (newest == asOf) {
             return;
         }

@@ -24,6 +24,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.BiConsumer;
 
 /**
  * The chain model: from the kept constraint signals (a {@link ChainBook}) and the reference data
@@ -154,6 +155,66 @@ public final class ChainModel {
         sorted.sort(Comparator.comparing(ConstraintSignal::getId));
         sorted.forEach(book::put);
         return states(book);
+    }
+
+    /**
+     * Every layer's state as of an instant, from the signals observed by then ({@code observedAt ≤
+     * asOf}), with decay, the trend window and forgetting measured at {@code asOf}: the live rules
+     * with {@code asOf} named instead of taken from the newest signal. The signals go through the same
+     * {@link ChainBook} and {@link #states} as the live topology's, so every rule of the model applies
+     * unchanged. Cost: O(n log n) for the n signals given, plus one {@link #states} call.
+     *
+     * @param signals the kept signals, in any order (one per id); those observed after {@code asOf} are left out
+     * @param asOf    the instant, epoch ms (UTC)
+     * @return the state of each layer, by layer id in id order, each with {@code asOf} = the instant
+     */
+    public Map<String, LayerState> statesAt(Collection<ConstraintSignal> signals, long asOf) {
+        ChainBook book = new ChainBook(layers.keySet());
+        List<ConstraintSignal> sorted = new ArrayList<>();
+        for (ConstraintSignal s : signals) {
+            if (s.getObservedAt().toEpochMilli() <= asOf) {
+                sorted.add(s);
+            }
+        }
+        sorted.sort(Comparator.comparing(ConstraintSignal::getId));
+        sorted.forEach(book::put);
+        book.advanceTo(asOf);
+        return states(book);
+    }
+
+    /**
+     * The chain at evenly spaced instants {@code from, from + step, ...} ({@code points} of them), each
+     * equal to {@link #statesAt} at that instant, in one pass: the signals are put into one
+     * {@link ChainBook} in time order and the book is advanced from instant to instant, so the cost
+     * is O(n log n + points × cost of {@link #states}) instead of {@code points} computations from
+     * scratch.
+     *
+     * @param signals the kept signals, in any order (one per id)
+     * @param from    the first instant, epoch ms (UTC)
+     * @param step    the time between instants, ms, at least 1
+     * @param points  how many instants, at least 1
+     * @param each    called once per instant, in time order, with the instant (epoch ms) and every
+     *                layer's state then (by layer id); the map is not kept by this method
+     * @throws IllegalArgumentException if {@code step} or {@code points} is below 1
+     */
+    public void history(Collection<ConstraintSignal> signals, long from, long step, int points,
+            BiConsumer<Long, Map<String, LayerState>> each) {
+        if (step < 1 || points < 1) {
+            throw new IllegalArgumentException("step and points must be at least 1, got " + step + " and " + points);
+        }
+        List<ConstraintSignal> byTime = new ArrayList<>(signals);
+        byTime.sort(Comparator.comparingLong((ConstraintSignal s) -> s.getObservedAt().toEpochMilli())
+                .thenComparing(ConstraintSignal::getId));
+        ChainBook book = new ChainBook(layers.keySet());
+        int next = 0;
+        for (int i = 0; i < points; i++) {
+            long at = from + i * step;
+            while (next < byTime.size() && byTime.get(next).getObservedAt().toEpochMilli() <= at) {
+                book.put(byTime.get(next++));
+            }
+            book.advanceTo(at);
+            each.accept(at, states(book));
+        }
     }
 
     /**

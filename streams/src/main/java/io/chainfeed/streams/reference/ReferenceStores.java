@@ -16,6 +16,7 @@ import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 import org.apache.kafka.streams.state.Stores;
 
 /**
@@ -60,7 +61,7 @@ public record ReferenceStores(String layersStore, String companiesStore, String 
      * @param <V>   value type
      * @return every value, in key order
      */
-    public static <V> List<V> values(KeyValueStore<String, V> store) {
+    public static <V> List<V> values(ReadOnlyKeyValueStore<String, V> store) {
         List<V> out = new ArrayList<>();
         try (KeyValueIterator<String, V> it = store.all()) {
             it.forEachRemaining(kv -> out.add(kv.value));

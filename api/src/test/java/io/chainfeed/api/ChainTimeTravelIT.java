@@ -1,0 +1,141 @@
+package io.chainfeed.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+import static org.awaitility.Awaitility.await;
+
+import java.net.ServerSocket;
+import java.net.URI;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.web.client.TestRestTemplate;
+import org.springframework.core.ParameterizedTypeReference;
+import org.springframework.http.HttpMethod;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ResponseEntity;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+/**
+ * Time travel end to end, on a real Kafka broker and a real Elasticsearch: the real streams service
+ * (both topologies, the indexer and its interactive-query endpoint) and the api under test, which asks
+ * it for the chain as of an instant. While streams is not up, an {@code asOf} query is a 503 problem;
+ * then a tightening signal of magnitude 5 observed now on memory is in the live chain and missing from
+ * the chain two days earlier, and the layer's history follows the model's definition step by step.
+ */
+@PipelineTest
+class ChainTimeTravelIT {
+    private static final ParameterizedTypeReference<Map<String, Object>> JSON = new ParameterizedTypeReference<>() {
+    };
+    @RegisterExtension
+    static final TestPipeline pipeline = new TestPipeline("chain-time-travel-it");
+    private static final int STREAMS_PORT = freePort();
+
+    @Autowired
+    TestRestTemplate http;
+
+    private static int freePort() {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    @DynamicPropertySource
+    static void properties(DynamicPropertyRegistry registry) {
+        registry.add("chainfeed.api.streams.base-url", () -> "http://127.0.0.1:" + STREAMS_PORT);
+        registry.add("chainfeed.api.streams.timeout", () -> "10s");
+        registry.add("chainfeed.api.streams.breaker.slow-call", () -> "10s");
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void theChainAsOfTwoDaysAgoLacksASignalObservedNowAndTheHistoryFollowsTheModel() throws Exception {
+        Instant now = Instant.now().truncatedTo(ChronoUnit.SECONDS);
+        Instant twoDaysAgo = now.minus(Duration.ofDays(2));
+
+        ResponseEntity<Map<String, Object>> down = http.exchange(URI.create("/api/v1/chain?asOf=" + twoDaysAgo),
+                HttpMethod.GET, null, JSON);
+        assertThat(down.getStatusCode()).as("streams not started yet").isEqualTo(HttpStatus.SERVICE_UNAVAILABLE);
+        assertThat(down.getBody()).containsEntry("type", "https://chainfeed.io/problems/chain-unavailable");
+        assertThat(down.getHeaders().getFirst("Retry-After")).isEqualTo("5");
+
+        pipeline.publishReference();
+        pipeline.startStreamsService(STREAMS_PORT);
+        pipeline.publishSignals("""
+                [{"id": "tt-earlier", "headline": "HBM lead times stretch", "layers": ["memory"],
+                  "direction": "tightening", "magnitude": 2, "observedAt": "%s",
+                  "source": {"name": "Example wire", "url": "https://example.com/news/tt-earlier"}},
+                 {"id": "tt-now", "headline": "HBM sold out for next year", "layers": ["memory"],
+                  "direction": "tightening", "magnitude": 5, "observedAt": "%s",
+                  "source": {"name": "Example wire", "url": "https://example.com/news/tt-now"}}]
+                """.formatted(now.minus(Duration.ofDays(5)), now));
+
+        // the live chain is as of the newest signal: 5 + 2 × 2^(−5/14)
+        double earlierNow = 2 * Math.pow(2, -5.0 / 14);
+        Map<String, Object> live = await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(250))
+                .until(() -> get("/api/v1/chain"), c -> c != null && now.toString().equals(c.get("asOf")));
+        assertThat(pressure(layer(live, "memory"))).isCloseTo(5 + earlierNow, within(0.0001));
+
+        Map<String, Object> past = get("/api/v1/chain?asOf=" + twoDaysAgo);
+        assertThat(past).containsEntry("asOf", twoDaysAgo.toString());
+        Map<String, Object> memoryPast = layer(past, "memory");
+        double earlierThen = 2 * Math.pow(2, -3.0 / 14);
+        assertThat(pressure(memoryPast)).isCloseTo(earlierThen, within(0.0001));
+        assertThat((List<Map<String, Object>>) memoryPast.get("causes")).extracting(c -> c.get("signalId"))
+                .containsExactly("tt-earlier");
+        assertThat(memoryPast.get("causesUrl")).isNull();
+        // as of now, the new signal weighs its full magnitude: the difference is exactly its weight
+        Map<String, Object> atNow = get("/api/v1/chain?asOf=" + now);
+        assertThat(pressure(layer(atNow, "memory")) - 5).isCloseTo(earlierNow, within(0.0001));
+        assertThat(layer(atNow, "memory")).containsEntry("status", "critical");
+        // downstream squeeze as of the instant: packaging gets half of memory's direct pressure
+        assertThat(pressure(layer(past, "advanced-packaging"))).isCloseTo(earlierThen / 2, within(0.0001));
+
+        Map<String, Object> memoryLayer = get("/api/v1/layers/memory?asOf=" + twoDaysAgo);
+        assertThat(pressure(memoryLayer)).isCloseTo(earlierThen, within(0.0001));
+        Map<String, Object> nvidia = get("/api/v1/companies/NVDA?asOf=" + now.minus(Duration.ofDays(6)));
+        assertThat((List<?>) nvidia.get("exposure")).isEmpty();
+        assertThat(http.exchange(URI.create("/api/v1/chain?asOf=2026-02-30T00:00:00Z"), HttpMethod.GET, null, JSON)
+                .getStatusCode()).isEqualTo(HttpStatus.BAD_REQUEST);
+
+        // the history: one point a day for 7 days ending now, each the definition at that instant
+        Map<String, Object> history = get("/api/v1/layers/memory/history?from=" + now.minus(Duration.ofDays(6))
+                + "&to=" + now + "&step=P1D");
+        List<Map<String, Object>> points = (List<Map<String, Object>>) history.get("points");
+        assertThat(points).hasSize(7);
+        for (int i = 0; i < 7; i++) {
+            Instant at = now.minus(Duration.ofDays(6 - i));
+            double daysSinceEarlier = i - 1; // the earlier signal is observed at now − 5 d = point 1
+            double expected = (daysSinceEarlier < 0 ? 0 : 2 * Math.pow(2, -daysSinceEarlier / 14)) + (i == 6 ? 5 : 0);
+            assertThat(points.get(i)).containsEntry("at", at.toString());
+            assertThat(pressure(points.get(i))).as("point %s", i).isCloseTo(expected, within(0.0001));
+        }
+        assertThat(http.exchange(URI.create("/api/v1/layers/nope/history"), HttpMethod.GET, null, JSON)
+                .getStatusCode()).isEqualTo(HttpStatus.NOT_FOUND);
+        assertThat(http.exchange(URI.create("/api/v1/layers/memory/history?step=PT30S"), HttpMethod.GET, null, JSON)
+                .getStatusCode()).isEqualTo(HttpStatus.BAD_REQUEST);
+    }
+
+    private Map<String, Object> get(String path) {
+        ResponseEntity<Map<String, Object>> r = http.exchange(URI.create(path), HttpMethod.GET, null, JSON);
+        return r.getStatusCode() == HttpStatus.OK ? r.getBody() : null;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> layer(Map<String, Object> chain, String id) {
+        return ((List<Map<String, Object>>) chain.get("layers")).stream().filter(l -> id.equals(l.get("id")))
+                .findFirst().orElseThrow();
+    }
+
+    private static double pressure(Map<String, Object> layer) {
+        return ((Number) layer.get("pressure")).doubleValue();
+    }
+}

@@ -1,0 +1,52 @@
+package io.chainfeed.api.pages;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.UncheckedIOException;
+import org.jsoup.nodes.Document;
+import org.jsoup.nodes.Element;
+import org.junit.jupiter.api.Test;
+
+class PageLayoutTest {
+
+    @Test
+    void aPageGetsTheSharedFrameAroundItsOwnHeadContentAndSources() {
+        Document doc = PageLayout.page("term.html");
+
+        assertThat(doc.selectFirst("html").attr("lang")).isEqualTo("en");
+        assertThat(doc.head().select("meta[charset=utf-8], meta[name=viewport]")).hasSize(2);
+        assertThat(doc.head().select("link[rel=stylesheet]").attr("href")).isEqualTo("/css/app.css");
+        assertThat(doc.title()).isEqualTo("Glossary term · chainfeed");
+        assertThat(doc.head().select("script[type=module]").attr("src")).isEqualTo("/js/term.js");
+
+        assertThat(doc.body().child(0).is("a.skip")).isTrue();
+        assertThat(doc.body().child(0).attr("href")).isEqualTo("#main");
+        assertThat(doc.select("header.site nav a").eachAttr("href")).containsExactly("/", "/chain");
+        Element main = doc.getElementById("main");
+        assertThat(doc.select("main")).hasSize(1);
+        assertThat(main.attr("tabindex")).isEqualTo("-1");
+        assertThat(main.getElementById("content").text()).isEqualTo("Loading…");
+        assertThat(doc.getElementById("disclaimer").text()).contains("research, not advice");
+        assertThat(doc.select("footer #sources li").eachText()).containsExactly("Loading…");
+        assertThat(doc.select("body > ul")).as("the page's own sources list is not copied whole").isEmpty();
+    }
+
+    @Test
+    void eachPageGetsItsOwnCopyOfTheLayout() {
+        Document search = PageLayout.page("index.html");
+        Document term = PageLayout.page("term.html");
+
+        assertThat(search.title()).isEqualTo("Search the AI supply chain · chainfeed");
+        assertThat(search.getElementById("search-form")).isNotNull();
+        assertThat(search.select("footer #sources li").eachText()).containsExactly("Each result lists the sources of its read.");
+        assertThat(term.getElementById("search-form")).isNull();
+        assertThat(term.select("script[type=module]")).hasSize(1);
+    }
+
+    @Test
+    void aMissingPageIsAnError() {
+        assertThatThrownBy(() -> PageLayout.page("nope.html")).isInstanceOf(UncheckedIOException.class)
+                .hasMessageContaining("/pages/nope.html");
+    }
+}

@@ -1,0 +1,132 @@
+package io.chainfeed.streams;
+
+import io.chainfeed.avro.LayerState;
+import io.chainfeed.platform.web.TimeParameters;
+import io.chainfeed.streams.chain.ChainQueries;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.apache.avro.file.DataFileWriter;
+import org.apache.avro.specific.SpecificDatumWriter;
+import org.apache.kafka.streams.errors.InvalidStateStoreException;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.http.ProblemDetail;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.ExceptionHandler;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.server.ResponseStatusException;
+
+/**
+ * Read-only interactive queries on the chain-state topology (time travel), for the api service; on
+ * the streams service's own port, beside actuator health. See {@link ChainQueries} for the cost.
+ * <ul>
+ *   <li>{@code GET /internal/v1/chain?asOf=<instant>}: every layer's {@link LayerState} as of the
+ *       instant, as an Avro object container file (content type {@value #AVRO}, the Avro
+ *       specification's type for binary Avro over HTTP), the writer schema inside.</li>
+ *   <li>{@code GET /internal/v1/layers/{id}/history?from=<instant>&step=<duration>&points=<n>}: one
+ *       layer's pressure, status and trend at {@code points} instants {@code from, from + step, ...}
+ *       (JSON; {@code points} 1 to {@value ChainQueries#MAX_POINTS}).</li>
+ * </ul>
+ * Instants are ISO-8601 / RFC 3339 (e.g. {@code 2026-11-30T12:00:00Z}, an offset is converted to UTC),
+ * durations ISO-8601 ({@code PT6H}, {@code P1D}). A bad parameter is a 400 problem detail (RFC 9457), an
+ * unknown layer 404, stores that cannot be queried yet (starting, rebalancing) 503.
+ */
+@RestController
+@RequestMapping("/internal/v1")
+class ChainQueryController {
+    /** Content type of the chain answer. */
+    static final String AVRO = "avro/binary";
+
+    private final StreamsRunner runner;
+
+    ChainQueryController(StreamsRunner runner) {
+        this.runner = runner;
+    }
+
+    @GetMapping("/chain")
+    ResponseEntity<byte[]> chain(@RequestParam String asOf) {
+        Map<String, LayerState> states = queries().at(instant("asOf", asOf).toEpochMilli());
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try (DataFileWriter<LayerState> writer = new DataFileWriter<>(new SpecificDatumWriter<>(LayerState.class))) {
+            writer.create(LayerState.getClassSchema(), out);
+            for (LayerState s : states.values()) {
+                writer.append(s);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return ResponseEntity.ok().contentType(MediaType.parseMediaType(AVRO)).body(out.toByteArray());
+    }
+
+    /** One instant of a layer's history. */
+    record Point(String at, double pressure, double directPressure, String status, String trend, int signalCount) {
+    }
+
+    /** A layer's history: its points in time order. */
+    record History(String layer, List<Point> points) {
+    }
+
+    @GetMapping("/layers/{id}/history")
+    History history(@PathVariable String id, @RequestParam String from, @RequestParam String step,
+            @RequestParam int points) {
+        long start = instant("from", from).toEpochMilli();
+        long every;
+        try {
+            every = TimeParameters.positiveDuration("step", step).toMillis();
+        } catch (IllegalArgumentException e) {
+            throw bad(e.getMessage());
+        }
+        if (points < 1 || points > ChainQueries.MAX_POINTS) {
+            throw bad("points must be between 1 and " + ChainQueries.MAX_POINTS + ", got " + points);
+        }
+        ChainQueries q = queries();
+        if (!q.knows(id)) {
+            throw new ResponseStatusException(HttpStatus.NOT_FOUND, "no layer with id '" + id + "'");
+        }
+        List<Point> out = new ArrayList<>(points);
+        q.history(start, every, points, (at, states) -> {
+            LayerState s = states.get(id);
+            out.add(new Point(Instant.ofEpochMilli(at).toString(), s.getPressure(), s.getDirectPressure(),
+                    s.getStatus().name().toLowerCase(Locale.ROOT), s.getTrend().name().toLowerCase(Locale.ROOT),
+                    s.getSignalCount()));
+        });
+        return new History(id, out);
+    }
+
+    @ExceptionHandler(InvalidStateStoreException.class)
+    ResponseEntity<ProblemDetail> notQueryable(InvalidStateStoreException e) {
+        ProblemDetail p = ProblemDetail.forStatusAndDetail(HttpStatus.SERVICE_UNAVAILABLE,
+                "the chain-state stores cannot be queried now: " + e.getMessage());
+        return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE).header("Retry-After", "5").body(p);
+    }
+
+    private ChainQueries queries() {
+        ChainQueries q = runner.chainQueries();
+        if (q == null) {
+            throw new InvalidStateStoreException("the chain-state topology has not started");
+        }
+        return q;
+    }
+
+    private static Instant instant(String name, String value) {
+        try {
+            return TimeParameters.instant(name, value);
+        } catch (IllegalArgumentException e) {
+            throw bad(e.getMessage());
+        }
+    }
+
+    private static ResponseStatusException bad(String detail) {
+        return new ResponseStatusException(HttpStatus.BAD_REQUEST, detail);
+    }
+}
