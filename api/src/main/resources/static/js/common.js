@@ -128,6 +128,21 @@ export function tagList(label, items, hrefOf, textOf) {
     el('ul', { class: 'inline' }, items.map((t) => el('li', {}, el('a', { href: hrefOf(t) }, textOf(t))))));
 }
 
+/**
+ * A read's layers as two tag lists: its primary layers (declared by the source or named in its title) under
+ * "Layers", and apart from them, under "Also touches", the layers it meets only in passing (through a company
+ * or a term on the layer). Returns the lists that are not empty.
+ */
+export function layerTags(layers) {
+  const all = layers || [];
+  const primary = all.filter((l) => l.primary);
+  const passing = all.filter((l) => !l.primary);
+  const text = (l) => l.name || l.id;
+  const href = (l) => layerHref(l.id);
+  return [tagList(primary.length ? 'Layers' : 'Layers (in passing)', primary.length ? primary : passing, href, text),
+    primary.length ? tagList('Also touches', passing, href, text) : null].filter(Boolean);
+}
+
 export function statusLabel(status) {
   return status ? status.charAt(0).toUpperCase() + status.slice(1) : 'No live state';
 }

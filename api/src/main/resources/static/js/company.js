@@ -1,14 +1,14 @@
 // A company's page: /companies/{any ticker, id or name} -> GET /api/v1/companies/{...} (reference data and
 // the chain model); for an unknown company (404) the page says so with the API's close matches; while the
 // api is not there (503) it lists the company's reads from search.
-import { el, getJson, message, footer, pathId, sourceItems, tagList, termHref, layerHref, statusLabel, causeItem } from './common.js';
+import { el, getJson, message, footer, pathId, sourceItems, tagList, layerTags, termHref, layerHref, statusLabel, causeItem } from './common.js';
 
 const content = document.getElementById('content');
 
 function readItem(r) {
   const title = r.kind === 'term' && r.slug ? el('a', { href: termHref(r.slug) }, r.title) : r.title;
   return el('li', { class: 'result' }, el('h3', {}, title), r.summary ? el('p', {}, r.summary) : null,
-    tagList('Layers', r.layers, (l) => layerHref(l.id), (l) => l.name || l.id));
+    ...layerTags(r.layers));
 }
 
 // The signals behind a state, largest first.

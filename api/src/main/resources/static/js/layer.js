@@ -1,5 +1,6 @@
-// A chain layer's page: /layers/{id} -> the reference graph (GET /api/v1/layers) and the live state
-// (GET /api/v1/layers/{id}); without the chain model (404/503) it shows the reference data and says so.
+// A chain layer's page: /layers/{id} -> the reference graph (GET /api/v1/layers), the live state
+// (GET /api/v1/layers/{id}) and the layer's reads, primary ones apart from passing ones
+// (GET /api/v1/layers/{id}/reads); without the chain model (404/503) it shows the reference data and says so.
 import { el, getJson, message, footer, pathId, companyHref, layerHref, termHref, statusLabel, causeItem } from './common.js';
 import { historyChart } from './history-chart.js';
 
@@ -58,17 +59,27 @@ async function main() {
   if (causes.length) {
     parts.push(el('h2', {}, 'Why'), el('ul', {}, causes.map(causeItem)));
   }
-  // reads tagged with this layer that name it (any of its words when none names it in full)
-  let reads = [];
+  // The reads whose primary layer this is, and apart from them those that only touch it (GET /api/v1/layers/{id}/reads).
+  let primary = { total: 0, results: [] };
+  let passing = { total: 0, results: [] };
   try {
-    reads = (await getJson(`/api/v1/search?${new URLSearchParams({ q: name, layer: id, size: '10' })}`)).results;
+    ({ primary, passing } = await getJson(`/api/v1/layers/${encodeURIComponent(id)}/reads?size=20`));
   } catch (e) { /* the page stands without them */ }
-  if (reads.length) {
-    parts.push(el('h2', {}, 'Reads about this layer'), el('ul', {}, reads.map((r) => el('li', {},
-      r.kind === 'term' && r.slug ? el('a', { href: termHref(r.slug) }, r.title) : r.title,
-      r.summary ? ` — ${r.summary}` : ''))));
+  const readList = (list) => el('ul', {}, list.results.map((r) => el('li', {},
+    r.kind === 'term' && r.slug ? el('a', { href: termHref(r.slug) }, r.title) : r.title,
+    r.summary ? ` — ${r.summary}` : '')));
+  const more = (list) => list.total > list.results.length ? el('p', { class: 'summary-line' },
+    `${list.results.length} of ${list.total} shown.`) : null;
+  if (primary.results.length) {
+    parts.push(el('h2', { id: 'primary-reads' }, 'Reads about this layer'), readList(primary), more(primary));
   }
-  content.replaceChildren(...parts);
+  if (passing.results.length) {
+    parts.push(el('h2', { id: 'passing-reads' }, 'Reads that touch this layer in passing'),
+      el('p', {}, 'These reads are about another layer and meet this one through a company or a term they name.'),
+      readList(passing), more(passing));
+  }
+  const reads = primary.results.concat(passing.results);
+  content.replaceChildren(...parts.filter(Boolean));
   const seen = new Map();
   for (const r of reads) for (const s of r.sources || []) seen.set(s.url || s.name, s);
   const sources = [{ name: 'chainfeed reference data: chain layers', url: '/api/v1/layers' }]

@@ -1,6 +1,6 @@
 // The search page: instant results as you type, suggestions (ARIA combobox with a listbox popup, after the
 // WAI-ARIA Authoring Practices' combobox pattern), facets that filter, highlights, cursor pages.
-import { el, getJson, highlight, message, sourceItems, tagList, termHref, companyHref, layerHref, footer } from './common.js';
+import { el, getJson, highlight, message, sourceItems, tagList, layerTags, termHref, companyHref, footer } from './common.js';
 
 const FACETS = [
   ['layer', 'Chain layer'], ['company', 'Company'], ['term', 'Related term'], ['kind', 'Kind'],
@@ -84,7 +84,7 @@ function result(r) {
       el('span', { class: 'kind' }, { signal: 'Signal', state: 'State change', term: 'Glossary term' }[r.kind] || r.kind),
       el('h3', {}, title),
       snippets.length ? snippets : (r.summary ? el('p', { class: 'snippet' }, r.summary) : null),
-      tagList('Layers', r.layers, (t) => layerHref(t.id), (t) => t.name || t.id),
+      ...layerTags(r.layers),
       tagList('Companies', (r.companies || []).slice(0, 8), (t) => companyHref(t.symbol), (t) => `${t.name || t.symbol} (${t.symbol})`),
       tagList('Related', (r.related || []).filter((t) => t.slug), (t) => termHref(t.slug), (t) => t.title || t.slug),
       el('details', { class: 'sources' }, el('summary', {}, `Sources (${(r.sources || []).length})`),

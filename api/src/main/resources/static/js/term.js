@@ -1,5 +1,5 @@
 // A glossary term's page: /terms/{slug} -> GET /api/v1/terms/{slug}.
-import { el, getJson, message, footer, pathId, tagList, termHref, companyHref, layerHref } from './common.js';
+import { el, getJson, message, footer, pathId, tagList, layerTags, termHref, companyHref } from './common.js';
 
 const content = document.getElementById('content');
 
@@ -30,7 +30,7 @@ async function main() {
       t.aliases && t.aliases.length ? el('p', { class: 'summary-line' }, `Also called: ${t.aliases.join(', ')}`) : null,
       t.summary ? el('p', { class: 'lead' }, t.summary) : null,
       el('div', { class: 'panel' },
-        tagList('Layers', t.layers, (l) => layerHref(l.id), (l) => l.name || l.id),
+        ...layerTags(t.layers),
         tagList('Companies', t.companies, (c) => companyHref(c.symbol), (c) => `${c.name} (${c.symbol})`)),
       (t.sections || []).map((s) => el('section', { class: 'section' }, el('h2', {}, s.heading || s.key), paragraphs(s.body))),
       related.length ? el('section', { class: 'section' }, el('h2', {}, 'Related terms'), el('ul', {}, related)) : null,

@@ -162,7 +162,7 @@ summary{cursor:pointer;color:var(--link)}
     show(nodes, url, label) {
       this.box.setAttribute('aria-label', 'chainfeed: ' + (label || 'research feed'));
       this.box.removeAttribute('aria-busy');
-      this.box.replaceChildren(...nodes, h('p', { class: 'foot' },
+      this.box.replaceChildren(...nodes.filter((n) => n != null), h('p', { class: 'foot' },
         h('span', { class: 'disclaimer' }, DISCLAIMER), link(url, 'Read on chainfeed', false)));
     }
     locale() {
@@ -175,7 +175,10 @@ summary{cursor:pointer;color:var(--link)}
       const slug = this.getAttribute('term') || '';
       const r = await this.get('term/' + encodeURIComponent(slug), {}, signal);
       const url = readUrl(r);
-      const layers = (r.layers || []).map((l) => l.name).join(', ');
+      // Primary layers (declared by the source or named in the title) on the kind line; layers the term
+      // only touches, through a company or a term on them, apart below.
+      const layers = (r.layers || []).filter((l) => l.primary).map((l) => l.name).join(', ');
+      const passing = (r.layers || []).filter((l) => !l.primary).map((l) => l.name).join(', ');
       const list = (label, items, item) => items && items.length
         ? h('details', {}, h('summary', {}, `${label} (${items.length})`), h('ul', {}, items.map((x) => h('li', {}, item(x)))))
         : null;
@@ -183,6 +186,7 @@ summary{cursor:pointer;color:var(--link)}
         h('p', { class: 'k' }, 'Glossary term', layers ? ` · ${layers}` : ''),
         h('p', { class: 't' }, link(url, r.title, false)),
         h('p', { class: 'sum' }, r.summary),
+        passing ? h('p', { class: 'm' }, 'Also touches: ', passing) : null,
         list('Companies', r.companies, (c) => c.symbol ? `${c.name} (${c.symbol})` : c.name),
         list('Sources', r.sources, (s) => link(s.url, s.name || s.url, true)),
         h('p', { class: 'm' }, 'Updated ', dateText(r.updatedAt, this.locale()))], url, r.title);

@@ -79,6 +79,9 @@ class SearchPipelineIT {
 
         assertThat(hit.get("kind")).isEqualTo("term");
         assertThat(ids(hit.get("layers"), "id")).contains("network-fabric");
+        // The page says "fabric layer": its only primary layer; the companies it names add passing ones.
+        assertThat(primaryIds(hit.get("layers"))).containsExactly("network-fabric");
+        assertThat(ids(hit.get("layers"), "id")).hasSizeGreaterThan(1);
         assertThat(ids(hit.get("companies"), "symbol")).contains("ANET", "ORCL", "HPE", "2345.TW");
         assertThat(ids(hit.get("related"), "title"))
                 .containsExactly("InfiniBand", "AI Ethernet (RoCE)", "Network fabric", "Scale-out vs scale-up");
@@ -371,9 +374,30 @@ class SearchPipelineIT {
         List<Map<String, Object>> layers = (List<Map<String, Object>>) get("/api/v1/layers").getBody().get("layers");
         assertThat(layers).hasSizeGreaterThan(5).allSatisfy(l -> assertThat(l).containsKeys("id", "name", "reads"));
 
+        // A layer's reads: those whose primary layer it is, and apart from them the ones that touch it in passing
+        // (through the companies they name), in the index's primaryLayerIds and layerIds.
+        Map<String, Object> memory = get("/api/v1/layers/memory/reads?size=50").getBody();
+        List<Object> memoryPrimary = ids(((Map<String, Object>) memory.get("primary")).get("results"), "id");
+        List<Object> memoryPassing = ids(((Map<String, Object>) memory.get("passing")).get("results"), "id");
+        assertThat(memoryPrimary).contains("term:hbm", "term:dram", "term:nand")
+                .doesNotContain("term:euv-lithography", "term:high-na-euv", "term:foundry-model", "term:process-node",
+                        "term:rdma");
+        assertThat(memoryPassing).isNotEmpty().doesNotContainAnyElementsOf(memoryPrimary);
+        assertThat(((Number) ((Map<String, Object>) memory.get("passing")).get("total")).longValue())
+                .isGreaterThanOrEqualTo(memoryPassing.size());
+        for (Object id : memoryPassing.subList(0, Math.min(10, memoryPassing.size()))) {
+            Map<String, Object> read = get("/api/v1/reads/" + id).getBody();
+            assertThat(ids(read.get("layers"), "id")).as("%s", id).contains("memory");
+            assertThat(primaryIds(read.get("layers"))).as("%s", id).doesNotContain("memory");
+        }
+        Map<String, Object> fabric = get("/api/v1/layers/network-fabric/reads?kind=term").getBody();
+        assertThat(ids(((Map<String, Object>) fabric.get("primary")).get("results"), "id")).contains("term:rdma");
+        assertThat(primaryIds(get("/api/v1/reads/term:rdma").getBody().get("layers"))).containsExactly("network-fabric");
+        assertThat(get("/api/v1/layers/no-such-layer/reads").getStatusCode()).isEqualTo(HttpStatus.NOT_FOUND);
+
         Map<String, Object> api = get("/v3/api-docs").getBody();
         assertThat((Map<String, Object>) api.get("paths")).containsKeys("/api/v1/search", "/api/v1/suggest",
-                "/api/v1/terms/{slug}", "/api/v1/layers", "/api/v1/reads/{id}");
+                "/api/v1/terms/{slug}", "/api/v1/layers", "/api/v1/reads/{id}", "/api/v1/layers/{id}/reads");
         assertThat(http.getForEntity("/swagger-ui/index.html", String.class).getStatusCode()).isEqualTo(HttpStatus.OK);
     }
 
@@ -659,5 +683,12 @@ class SearchPipelineIT {
     @SuppressWarnings("unchecked")
     private static List<Object> ids(Object tags, String field) {
         return ((List<Map<String, Object>>) tags).stream().map(t -> t.get(field)).toList();
+    }
+
+    /** The ids of the primary layer tags, in order. */
+    @SuppressWarnings("unchecked")
+    private static List<Object> primaryIds(Object layers) {
+        return ((List<Map<String, Object>>) layers).stream().filter(l -> Boolean.TRUE.equals(l.get("primary")))
+                .map(l -> l.get("id")).toList();
     }
 }

@@ -35,7 +35,9 @@ import org.springframework.http.ResponseEntity;
  * {@code target/screenshots}. Without chromium and chromedriver the class is skipped, or fails when
  * {@code CI=true}.
  */
-@PipelineTest
+// The pages, not the outage guard (ResilienceIT keeps the api's 1 s socket timeout): a slow search on a busy
+// 2-core machine must not turn into a 503 in the middle of the walk through the pages.
+@PipelineTest(properties = {"spring.elasticsearch.socket-timeout=10s", "chainfeed.api.es.breaker.slow-call=10s"})
 class WebPagesIT {
     private static final ParameterizedTypeReference<Map<String, Object>> JSON = new ParameterizedTypeReference<>() {
     };
@@ -188,6 +190,12 @@ class WebPagesIT {
         assertDisclaimerAndSources("term page");
         assertThat(d.findElements(By.cssSelector("#sources li a[href^='http']"))).isNotEmpty();
         HeadlessChromium.screenshot(driver, "term");
+        // The RDMA term's layers: its primary layer, and apart from it the layers it touches through companies.
+        d.get(url("/terms/rdma"));
+        waiting().until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("article .tags")));
+        List<String> tagLines = d.findElements(By.cssSelector("article .panel .tags")).stream().map(WebElement::getText)
+                .toList();
+        assertThat(tagLines).contains("Layers: Network fabric").anyMatch(t -> t.startsWith("Also touches: "));
         d.get(url("/terms/no-such-term"));
         waiting().until(x -> x.findElement(By.id("content")).getText().contains("no glossary term"));
 
@@ -215,6 +223,14 @@ class WebPagesIT {
         waiting().until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("main .status-badge")));
         assertThat(d.findElement(By.cssSelector("main .status-badge")).getText()).isEqualTo("Tight");
         assertThat(d.findElement(By.tagName("main")).getText()).contains("SK hynix says its HBM supply is sold out");
+        // Reads whose primary layer is memory, and apart from them the reads that only touch it.
+        waiting().until(ExpectedConditions.presenceOfElementLocated(By.id("passing-reads")));
+        List<String> primaryReads = d.findElements(By.xpath("//h2[@id='primary-reads']/following-sibling::ul[1]/li"))
+                .stream().map(WebElement::getText).toList();
+        assertThat(primaryReads).anyMatch(t -> t.startsWith("HBM"))
+                .noneMatch(t -> t.startsWith("EUV lithography") || t.startsWith("Foundry model")
+                        || t.startsWith("Process node"));
+        assertThat(d.findElements(By.xpath("//h2[@id='passing-reads']/following-sibling::ul[1]/li"))).isNotEmpty();
         assertThat(d.findElements(By.cssSelector("main a[href^='/layers/']"))).isNotEmpty();
         assertDisclaimerAndSources("layer page");
         assertThat(d.findElement(By.id("sources")).getText()).contains("Signal: SK hynix says");

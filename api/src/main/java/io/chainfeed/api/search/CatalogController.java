@@ -6,6 +6,7 @@ import io.chainfeed.api.web.NotFoundException;
 import io.chainfeed.avro.ChainLayer;
 import io.chainfeed.api.web.ReadViews;
 import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
@@ -26,8 +27,10 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * Autocomplete ({@code GET /api/v1/suggest}), a glossary term's page ({@code GET /api/v1/terms/{slug}})
- * and the chain layers that reads are tagged with ({@code GET /api/v1/layers}).
+ * Autocomplete ({@code GET /api/v1/suggest}), a glossary term's page ({@code GET /api/v1/terms/{slug}}),
+ * the chain layers that reads are tagged with ({@code GET /api/v1/layers}) and one layer's reads, split
+ * into those whose primary layer it is and those that touch it in passing
+ * ({@code GET /api/v1/layers/{id}/reads}, {@link LayerReads}).
  */
 @RestController
 @RequestMapping("/api/v1")
@@ -39,9 +42,11 @@ class CatalogController {
     private final ReferenceLayers referenceLayers;
     private final Suggester suggester;
     private final CompanyResolver companies;
+    private final LayerReads layerReads;
 
     CatalogController(SearchCatalog catalog, ReadSearch search, ReferenceLayers referenceLayers, Suggester suggester,
-            CompanyResolver companies) {
+            CompanyResolver companies, LayerReads layerReads) {
+        this.layerReads = layerReads;
         this.catalog = catalog;
         this.search = search;
         this.referenceLayers = referenceLayers;
@@ -153,6 +158,33 @@ class CatalogController {
         List<Map<String, Object>> layers = new ArrayList<>(byId.values());
         layers.sort(Comparator.comparing(m -> (String) m.get("name"), String.CASE_INSENSITIVE_ORDER));
         return Map.of("layers", layers);
+    }
+
+    @GetMapping("/layers/{id}/reads")
+    @Operation(summary = "A chain layer's reads", description = "Two lists, newest first: `primary`, the reads whose "
+            + "primary layer this is (the source declares it, or the title names it), and `passing`, the other reads "
+            + "tagged with it (through a company or a term on the layer, or a passing mention). Each has the `total` "
+            + "in the index and the first `size` `results`, shaped as search results without snippets. A layer that "
+            + "neither the reference data nor any read knows is a 404 problem.")
+    Map<String, Object> layerReads(@PathVariable String id,
+            @Parameter(description = "term or signal, repeatable") @RequestParam(required = false) List<String> kind,
+            @RequestParam(defaultValue = "20") @Min(1) @Max(50) int size) throws IOException {
+        LayerReads.Split split = layerReads.reads(id, kind == null ? List.of() : kind, size);
+        if (split.primary().total() == 0 && split.passing().total() == 0 && referenceLayers.layer(id).isEmpty()) {
+            throw new NotFoundException("no chain layer '" + id + "'");
+        }
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("layer", id);
+        out.put("primary", slice(split.primary()));
+        out.put("passing", slice(split.passing()));
+        return out;
+    }
+
+    private static Map<String, Object> slice(LayerReads.Slice slice) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("total", slice.total());
+        m.put("results", slice.sources().stream().map(doc -> ReadViews.view(doc, false)).toList());
+        return m;
     }
 
     @GetMapping("/terms/{slug}")

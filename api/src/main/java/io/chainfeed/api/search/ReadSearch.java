@@ -78,7 +78,7 @@ public class ReadSearch {
      */
     static final List<String> INDEX_ONLY = List.of("layerIds", "primaryLayerIds", "layerRefs", "companySymbols",
             "primaryCompanySymbols", "companyRefs", "termSlugs", "termRefs");
-    private static final List<String> WITHOUT_EVIDENCE = java.util.stream.Stream.concat(INDEX_ONLY.stream(),
+    static final List<String> WITHOUT_EVIDENCE = java.util.stream.Stream.concat(INDEX_ONLY.stream(),
             // Company evidence stays: the snippet of a read found through a company quotes it (Snippets).
             // Term evidence stays too: a read's related terms are the term tags whose evidence is the
             // declared-related rule (ReadViews).

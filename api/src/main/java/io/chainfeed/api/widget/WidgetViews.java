@@ -2,6 +2,7 @@ package io.chainfeed.api.widget;
 
 import io.chainfeed.api.feed.Selector;
 import io.chainfeed.avro.LayerState;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -22,8 +23,11 @@ final class WidgetViews {
             + "nothing about what to buy or sell.";
     /** The read fields a widget needs (Elasticsearch source filter). */
     static final List<String> FIELDS = List.of("id", "kind", "slug", "title", "summary", "layers.id", "layers.name",
-            "companies.name", "companies.symbol", "companies.primary", "sources", "updatedAt", "publishedAt", "observedAt", "version");
+            "layers.primary", "companies.name", "companies.symbol", "companies.primary", "sources", "updatedAt", "publishedAt", "observedAt", "version");
     private static final int MAX_COMPANIES = 12;
+    /** Primary tags (layers, companies) before passing ones; the stored order otherwise. */
+    private static final Comparator<Map<String, Object>> PRIMARY_FIRST =
+            Comparator.comparing((Map<String, Object> t) -> !Boolean.TRUE.equals(t.get("primary")));
     private static final Pattern SINGLE_TEST = Pattern.compile("(layer|company|term):(\\S+)");
 
     private WidgetViews() {
@@ -32,7 +36,7 @@ final class WidgetViews {
     /**
      * @param doc     a read document from the index
      * @param details also the companies (primary subjects first, at most 12) and the sources (term card)
-     * @return id, kind, slug, title, summary, layers [{id, name}], updatedAt, publishedAt, observedAt (null
+     * @return id, kind, slug, title, summary, layers [{id, name, primary}] (primary first), updatedAt, publishedAt, observedAt (null
      *         for a term), version, and with details companies
      *         [{name, symbol}] and sources [{name, url}]
      */
@@ -43,12 +47,10 @@ final class WidgetViews {
             v.put(k, doc.get(k));
         }
         List<Map<String, Object>> layers = (List<Map<String, Object>>) doc.getOrDefault("layers", List.of());
-        v.put("layers", layers.stream().map(l -> pick(l, "id", "name")).toList());
+        v.put("layers", layers.stream().sorted(PRIMARY_FIRST).map(l -> pick(l, "id", "name", "primary")).toList());
         if (details) {
             List<Map<String, Object>> companies = (List<Map<String, Object>>) doc.getOrDefault("companies", List.of());
-            v.put("companies", companies.stream()
-                    .sorted((a, b) -> Boolean.compare(Boolean.TRUE.equals(b.get("primary")), Boolean.TRUE.equals(a.get("primary"))))
-                    .limit(MAX_COMPANIES).map(c -> pick(c, "name", "symbol")).toList());
+            v.put("companies", companies.stream().sorted(PRIMARY_FIRST).limit(MAX_COMPANIES).map(c -> pick(c, "name", "symbol")).toList());
             List<Map<String, Object>> sources = (List<Map<String, Object>>) doc.getOrDefault("sources", List.of());
             v.put("sources", sources.stream().map(s -> pick(s, "name", "url")).toList());
         }

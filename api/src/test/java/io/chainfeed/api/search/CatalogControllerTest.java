@@ -41,6 +41,39 @@ class CatalogControllerTest {
     @MockitoBean
     CompanyResolver companies;
 
+    @MockitoBean
+    LayerReads layerReads;
+
+    @Test
+    void aLayersReadsComeInTwoListsPrimaryThenPassing() throws Exception {
+        Map<String, Object> hbm = Map.of("id", "term:hbm", "kind", "term", "slug", "hbm", "title", "HBM",
+                "layers", List.of(Map.of("id", "memory", "primary", true, "evidence", List.of())));
+        Map<String, Object> euv = Map.of("id", "term:euv-lithography", "kind", "term", "title", "EUV lithography",
+                "layers", List.of(Map.of("id", "semiconductor-equipment", "primary", true),
+                        Map.of("id", "memory", "primary", false)));
+        when(layerReads.reads("memory", List.of("term"), 5)).thenReturn(new LayerReads.Split(
+                new LayerReads.Slice(7, List.of(hbm)), new LayerReads.Slice(1, List.of(euv))));
+
+        mvc.perform(get("/api/v1/layers/memory/reads?kind=term&size=5"))
+                .andExpect(status().isOk())
+                .andExpect(jsonPath("$.layer").value("memory"))
+                .andExpect(jsonPath("$.primary.total").value(7))
+                .andExpect(jsonPath("$.primary.results[*].id", contains("term:hbm")))
+                .andExpect(jsonPath("$.primary.results[0].layers[0].evidence").doesNotExist())
+                .andExpect(jsonPath("$.passing.total").value(1))
+                .andExpect(jsonPath("$.passing.results[*].id", contains("term:euv-lithography")));
+    }
+
+    @Test
+    void aLayerNobodyKnowsIsAProblemAndAPageTooLargeIsRefused() throws Exception {
+        LayerReads.Slice none = new LayerReads.Slice(0, List.of());
+        when(layerReads.reads("nope", List.of(), 20)).thenReturn(new LayerReads.Split(none, none));
+        when(referenceLayers.layer("nope")).thenReturn(Optional.empty());
+        mvc.perform(get("/api/v1/layers/nope/reads")).andExpect(problem(404, "not-found", "no chain layer 'nope'"));
+        mvc.perform(get("/api/v1/layers/memory/reads?size=51"))
+                .andExpect(problem(400, "invalid-parameter", "size: must be less than or equal to 50"));
+    }
+
     @Test
     void layersJoinTheReferenceDataWithReadCountsAndSortByName() throws Exception {
         when(referenceLayers.all()).thenReturn(List.of(

@@ -41,7 +41,7 @@ import org.slf4j.LoggerFactory;
  * }
  * }</pre>
  */
-public final class ElasticsearchNode extends LocalNode {
+public final class ElasticsearchNode extends LocalNode<ElasticsearchNode> {
     private static final Logger LOG = LoggerFactory.getLogger(ElasticsearchNode.class);
     /** File in the run dir holding the pid of the launcher process of the current run. */
     static final String PID_FILE = "elasticsearch-launcher.pid";
@@ -50,31 +50,18 @@ public final class ElasticsearchNode extends LocalNode {
     private static final String OUTPUT_FILE = "elasticsearch.out";
 
     private final Path esHome;
-    private final int requestedHttpPort;
-    private final int requestedTransportPort;
-    private final String heap;
     private final int unprivilegedUid;
     private final String clusterName;
-    private final Duration startTimeout;
     private final List<Path> plugins;
     private final List<String> extraJavaOpts;
-    private final boolean keepData;
-
-    private int httpPort;
-    private int transportPort;
 
     private ElasticsearchNode(Builder b) {
-        super(b.runDir.toAbsolutePath().normalize(), PID_FILE, b.shutdownHook);
+        super("Elasticsearch", PID_FILE, b);
         this.esHome = b.esHome.toAbsolutePath().normalize();
-        this.requestedHttpPort = b.httpPort;
-        this.requestedTransportPort = b.transportPort;
-        this.heap = b.heap;
         this.unprivilegedUid = b.unprivilegedUid;
         this.clusterName = b.clusterName;
-        this.startTimeout = b.startTimeout;
         this.plugins = List.copyOf(b.plugins);
         this.extraJavaOpts = List.copyOf(b.extraJavaOpts);
-        this.keepData = b.keepData;
     }
 
     /**
@@ -102,28 +89,12 @@ public final class ElasticsearchNode extends LocalNode {
                 cmd -> cmd.contains("org.elasticsearch.") && cmd.contains(marker));
     }
 
-    /**
-     * Starts the node and waits until the cluster is at least yellow.
-     *
-     * @return this node, started
-     * @throws IllegalStateException when a port is taken, the process dies or the timeout passes; the
-     *                               message carries the last lines of the node's logs
-     * @throws IOException           when the run dir cannot be prepared or the process not launched
-     */
-    public ElasticsearchNode start() throws IOException {
-        launchAndAwait();
-        return this;
-    }
-
     @Override
     protected synchronized Process launch() throws IOException {
         requireNotStarted();
         requireDistribution();
         stopStale(runDir);
-        int[] ports = choosePorts(new int[] {requestedHttpPort, requestedTransportPort},
-                new String[] {"Elasticsearch HTTP", "Elasticsearch transport"}, "http and transport port");
-        httpPort = ports[0];
-        transportPort = ports[1];
+        choosePorts(new String[] {"Elasticsearch HTTP", "Elasticsearch transport"}, "http and transport port");
         installPlugins();
         prepareRunDir();
 
@@ -148,14 +119,14 @@ public final class ElasticsearchNode extends LocalNode {
         env.put("ES_PATH_CONF", runDir.resolve("config").toString());
         env.put("ES_TMPDIR", runDir.resolve("tmp").toString());
         env.put("ES_JAVA_OPTS", String.join(" ", javaOpts()));
-        LOG.info("starting Elasticsearch on http://127.0.0.1:{} (transport {}, heap {}{}), run dir {}", httpPort,
-                transportPort, heap, dropRoot ? ", as uid " + unprivilegedUid : "", runDir);
+        LOG.info("starting Elasticsearch on http://127.0.0.1:{} (transport {}, heap {}{}), run dir {}", httpPort(),
+                transportPort(), heap, dropRoot ? ", as uid " + unprivilegedUid : "", runDir);
         return startTracked(pb, runDir.resolve(OUTPUT_FILE));
     }
 
     /** The settings passed as {@code -E key=value}, in order. */
     Map<String, String> settings() {
-        return settings(clusterName, runDir, httpPort, transportPort);
+        return settings(clusterName, runDir, httpPort(), transportPort());
     }
 
     static Map<String, String> settings(String clusterName, Path runDir, int httpPort, int transportPort) {
@@ -289,101 +260,65 @@ public final class ElasticsearchNode extends LocalNode {
         }
     }
 
+    /** Ready: {@code GET /_cluster/health?wait_for_status=yellow} answers 200. */
     @Override
     protected void awaitReady(Process launched, long t0) {
         HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
-        URI health = URI.create(httpUri() + "/_cluster/health?wait_for_status=yellow&timeout=1s");
-        long deadline = t0 + startTimeout.toNanos();
-        String last = "no answer yet";
-        while (true) {
-            if (!launched.isAlive()) {
-                throw new IllegalStateException("Elasticsearch exited with code " + launched.exitValue()
-                        + " before it was ready" + logTails());
-            }
-            try {
-                HttpResponse<String> response = http.send(HttpRequest.newBuilder(health)
-                        .timeout(Duration.ofSeconds(3)).GET().build(), HttpResponse.BodyHandlers.ofString());
-                if (response.statusCode() == 200) {
-                    return;
-                }
-                last = "HTTP " + response.statusCode() + " " + response.body();
-            } catch (IOException e) {
-                last = e.toString();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted while waiting for Elasticsearch", e);
-            }
-            if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("Elasticsearch not yellow on " + httpUri() + " after "
-                        + startTimeout.toSeconds() + " s (last: " + last + ")" + logTails());
-            }
-            Processes.sleep(Duration.ofMillis(250));
-        }
+        HttpRequest health = HttpRequest.newBuilder(URI.create(httpUri() + "/_cluster/health?wait_for_status=yellow&timeout=1s"))
+                .timeout(Duration.ofSeconds(3)).GET().build();
+        pollUntilReady(launched, t0, "yellow Elasticsearch on " + httpUri(), () -> {
+            HttpResponse<String> response = http.send(health, HttpResponse.BodyHandlers.ofString());
+            return response.statusCode() == 200 ? Optional.empty()
+                    : Optional.of("HTTP " + response.statusCode() + " " + response.body());
+        });
     }
 
-    private String logTails() {
+    @Override
+    protected String logTails() {
         return Processes.tails(30, runDir.resolve(OUTPUT_FILE), runDir.resolve("logs").resolve(clusterName + ".log"));
     }
 
     /** The HTTP endpoint, {@code http://127.0.0.1:<port>}. */
     public URI httpUri() {
-        return URI.create("http://127.0.0.1:" + httpPort);
+        return URI.create("http://127.0.0.1:" + httpPort());
     }
 
     /** The HTTP port (the chosen one when the builder asked for 0). */
     public int httpPort() {
-        return httpPort;
+        return mainPort();
     }
 
     /** The transport port (the chosen one when the builder asked for 0). */
     public int transportPort() {
-        return transportPort;
+        return secondPort();
     }
 
-    @Override
-    protected String describe() {
-        return "Elasticsearch on port " + httpPort + "";
-    }
-
-    /** Builder of {@link ElasticsearchNode}. */
-    public static final class Builder {
+    /** Builder of {@link ElasticsearchNode}; free ports and a start timeout of 180 s unless set. */
+    public static final class Builder extends LocalNode.Builder<Builder, ElasticsearchNode> {
         private final Path esHome;
-        private final Path runDir;
-        private int httpPort;
-        private int transportPort;
-        private String heap = "512m";
         private int unprivilegedUid = 1999;
         private String clusterName = "chainfeed";
-        private Duration startTimeout = Duration.ofSeconds(180);
         private final List<Path> plugins = new ArrayList<>();
-        private boolean shutdownHook = true;
         private final List<String> extraJavaOpts = new ArrayList<>();
-        private boolean keepData;
 
         private Builder(Path esHome, Path runDir) {
+            super(runDir, 0, 0, Duration.ofSeconds(180));
             this.esHome = Objects.requireNonNull(esHome, "esHome");
-            this.runDir = Objects.requireNonNull(runDir, "runDir");
+        }
+
+        @Override
+        protected Builder self() {
+            return this;
         }
 
         /** HTTP port on 127.0.0.1; 0 (the default) picks a free one. */
         public Builder httpPort(int port) {
-            this.httpPort = requirePort(port);
-            return this;
+            return mainPort(port);
         }
 
         /** Transport port on 127.0.0.1; 0 (the default) picks a free one. */
         public Builder transportPort(int port) {
-            this.transportPort = requirePort(port);
-            return this;
-        }
-
-        /** Heap, as for -Xms/-Xmx, e.g. "512m" (the default). */
-        public Builder heap(String heap) {
-            if (!heap.matches("\\d+[kKmMgG]")) {
-                throw new IllegalArgumentException("heap must look like 512m, got " + heap);
-            }
-            this.heap = heap;
-            return this;
+            return secondPort(port);
         }
 
         /** The uid that runs Elasticsearch when this JVM runs as root (default 1999; no passwd entry needed). */
@@ -401,12 +336,6 @@ public final class ElasticsearchNode extends LocalNode {
             return this;
         }
 
-        /** How long {@link #start()} waits for yellow (default 180 s). */
-        public Builder startTimeout(Duration timeout) {
-            this.startTimeout = Objects.requireNonNull(timeout);
-            return this;
-        }
-
         /** Plugins (zips or unpacked dirs) installed into the distribution's plugins dir before start. */
         public Builder plugins(List<Path> pluginZipsOrDirs) {
             this.plugins.addAll(pluginZipsOrDirs);
@@ -419,31 +348,9 @@ public final class ElasticsearchNode extends LocalNode {
             return this;
         }
 
-        /**
-         * Whether to register a JVM shutdown hook that stops the node (default true). A caller that orders
-         * its own shutdown (such as {@link Stack}) turns it off.
-         */
-        public Builder shutdownHook(boolean enabled) {
-            this.shutdownHook = enabled;
-            return this;
-        }
-
-        /** Keep the data dir of an earlier run instead of wiping it (default false: an empty node). */
-        public Builder keepData(boolean keep) {
-            this.keepData = keep;
-            return this;
-        }
-
-        /** The configured, not yet started node. */
+        @Override
         public ElasticsearchNode build() {
             return new ElasticsearchNode(this);
-        }
-
-        private static int requirePort(int port) {
-            if (port < 0 || port > 65535) {
-                throw new IllegalArgumentException("port out of range: " + port);
-            }
-            return port;
         }
     }
 }

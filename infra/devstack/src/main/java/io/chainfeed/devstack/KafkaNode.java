@@ -9,14 +9,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.ExecutionException;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.DescribeClusterOptions;
-import org.apache.kafka.common.Node;
 import org.apache.kafka.common.Uuid;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -37,7 +35,7 @@ import org.slf4j.LoggerFactory;
  * }
  * }</pre>
  */
-public final class KafkaNode extends LocalNode {
+public final class KafkaNode extends LocalNode<KafkaNode> {
     private static final Logger LOG = LoggerFactory.getLogger(KafkaNode.class);
     /** Default broker port of the embedded default. */
     public static final int DEFAULT_PORT = 19092;
@@ -47,26 +45,13 @@ public final class KafkaNode extends LocalNode {
     static final String SERVER_PROPERTIES = "server.properties";
 
     private final Path libDir;
-    private final int requestedPort;
-    private final int requestedControllerPort;
-    private final String heap;
     private final int numPartitions;
-    private final boolean keepData;
-    private final Duration startTimeout;
     private final Map<String, String> overrides;
 
-    private int port;
-    private int controllerPort;
-
     private KafkaNode(Builder b) {
-        super(b.runDir.toAbsolutePath().normalize(), PID_FILE, b.shutdownHook);
+        super("Kafka", PID_FILE, b);
         this.libDir = b.libDir.toAbsolutePath().normalize();
-        this.requestedPort = b.port;
-        this.requestedControllerPort = b.controllerPort;
-        this.heap = b.heap;
         this.numPartitions = b.numPartitions;
-        this.keepData = b.keepData;
-        this.startTimeout = b.startTimeout;
         this.overrides = Map.copyOf(b.overrides);
     }
 
@@ -94,29 +79,15 @@ public final class KafkaNode extends LocalNode {
                 cmd -> cmd.contains("kafka.Kafka") && cmd.contains(config));
     }
 
-    /**
-     * Writes the configs, formats the log dir (KRaft), starts the broker and waits until an admin client
-     * sees it.
-     *
-     * @return this node, started
-     * @throws IllegalStateException when a port is taken, the process dies or the timeout passes; the
-     *                               message carries the last lines of the broker's logs
-     * @throws IOException           when the run dir cannot be prepared or the process not launched
-     */
-    public KafkaNode start() throws IOException {
-        launchAndAwait();
-        return this;
-    }
-
+    /** Writes the configs, formats the log dir (KRaft) on first use and starts the broker. */
     @Override
     protected synchronized Process launch() throws IOException {
         requireNotStarted();
         requireLibs();
         stopStale(runDir);
-        int[] ports = choosePorts(new int[] {requestedPort, requestedControllerPort},
-                new String[] {"Kafka broker", "Kafka controller"}, "broker and controller port");
-        port = ports[0];
-        controllerPort = ports[1];
+        choosePorts(new String[] {"Kafka broker", "Kafka controller"}, "broker and controller port");
+        int port = port();
+        int controllerPort = controllerPort();
 
         Files.createDirectories(runDir);
         Path data = runDir.resolve("data");
@@ -268,116 +239,69 @@ public final class KafkaNode extends LocalNode {
         LOG.debug("formatted {} in {} ms", runDir.resolve("data"), (System.nanoTime() - t0) / 1_000_000);
     }
 
+    /** Ready: the broker port takes connections, then an admin client sees the broker in the cluster metadata. */
     @Override
     protected void awaitReady(Process launched, long t0) {
-        long deadline = t0 + startTimeout.toNanos();
         // A quiet TCP probe first: an admin client logs a warning for every refused connection.
-        while (!Processes.canConnect("127.0.0.1", port, Duration.ofMillis(500))) {
-            requireAlive(launched);
-            if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("Kafka does not listen on 127.0.0.1:" + port + " after "
-                        + startTimeout.toSeconds() + " s" + logTails());
-            }
-            Processes.sleep(Duration.ofMillis(250));
-        }
+        pollUntilReady(launched, t0, "Kafka listening on " + bootstrapServers(),
+                () -> Processes.canConnect("127.0.0.1", port(), Duration.ofMillis(500))
+                        ? Optional.empty() : Optional.of("connection refused"));
         Map<String, Object> config = Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers(),
                 AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 2000,
                 AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 5000);
         try (Admin admin = Admin.create(config)) {
-            String last = "no answer yet";
-            while (true) {
-                requireAlive(launched);
-                try {
-                    List<Node> nodes = new ArrayList<>(admin.describeCluster(new DescribeClusterOptions()
-                            .timeoutMs(5000)).nodes().get(6, TimeUnit.SECONDS));
-                    if (!nodes.isEmpty()) {
-                        return;
-                    }
-                    last = "no broker in the cluster metadata";
-                } catch (ExecutionException | TimeoutException e) {
-                    last = e.toString();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    throw new IllegalStateException("interrupted while waiting for Kafka", e);
-                }
-                if (System.nanoTime() > deadline) {
-                    throw new IllegalStateException("Kafka not ready on " + bootstrapServers() + " after "
-                            + startTimeout.toSeconds() + " s (last: " + last + ")" + logTails());
-                }
-                Processes.sleep(Duration.ofMillis(250));
-            }
+            pollUntilReady(launched, t0, "Kafka broker in the cluster metadata on " + bootstrapServers(),
+                    () -> admin.describeCluster(new DescribeClusterOptions().timeoutMs(5000)).nodes()
+                            .get(6, TimeUnit.SECONDS).isEmpty()
+                            ? Optional.of("no broker in the cluster metadata") : Optional.empty());
         }
     }
 
-    private void requireAlive(Process launched) {
-        if (!launched.isAlive()) {
-            throw new IllegalStateException("Kafka exited with code " + launched.exitValue() + " before it was ready"
-                    + logTails());
-        }
-    }
-
-    private String logTails() {
+    @Override
+    protected String logTails() {
         Path logs = runDir.resolve("logs");
         return Processes.tails(30, logs.resolve("kafka.out"), logs.resolve("server.log"));
     }
 
     /** {@code 127.0.0.1:<port>}, for {@code bootstrap.servers}. */
     public String bootstrapServers() {
-        return "127.0.0.1:" + port;
+        return "127.0.0.1:" + port();
     }
 
     /** The broker port (the chosen one when the builder asked for 0). */
     public int port() {
-        return port;
+        return mainPort();
     }
 
     /** The controller port (the chosen one when the builder asked for 0). */
     public int controllerPort() {
-        return controllerPort;
+        return secondPort();
     }
 
-    @Override
-    protected String describe() {
-        return "Kafka on port " + port + "";
-    }
-
-    /** Builder of {@link KafkaNode}. */
-    public static final class Builder {
+    /** Builder of {@link KafkaNode}; start timeout 120 s unless set. */
+    public static final class Builder extends LocalNode.Builder<Builder, KafkaNode> {
         private final Path libDir;
-        private final Path runDir;
-        private int port = DEFAULT_PORT;
-        private int controllerPort = DEFAULT_CONTROLLER_PORT;
-        private String heap = "512m";
         private int numPartitions = 3;
-        private boolean keepData;
-        private Duration startTimeout = Duration.ofSeconds(120);
-        private boolean shutdownHook = true;
         private final Map<String, String> overrides = new LinkedHashMap<>();
 
         private Builder(Path libDir, Path runDir) {
+            super(runDir, DEFAULT_PORT, DEFAULT_CONTROLLER_PORT, Duration.ofSeconds(120));
             this.libDir = Objects.requireNonNull(libDir, "libDir");
-            this.runDir = Objects.requireNonNull(runDir, "runDir");
+        }
+
+        @Override
+        protected Builder self() {
+            return this;
         }
 
         /** Broker port on 127.0.0.1 (default 19092); 0 picks a free one. */
         public Builder port(int port) {
-            this.port = requirePort(port);
-            return this;
+            return mainPort(port);
         }
 
         /** Controller port on 127.0.0.1 (default 19093); 0 picks a free one. */
         public Builder controllerPort(int port) {
-            this.controllerPort = requirePort(port);
-            return this;
-        }
-
-        /** Heap, as for -Xms/-Xmx, e.g. "512m" (the default). */
-        public Builder heap(String heap) {
-            if (!heap.matches("\\d+[kKmMgG]")) {
-                throw new IllegalArgumentException("heap must look like 512m, got " + heap);
-            }
-            this.heap = heap;
-            return this;
+            return secondPort(port);
         }
 
         /** Default partition count of topics created without one (default 3). */
@@ -389,43 +313,15 @@ public final class KafkaNode extends LocalNode {
             return this;
         }
 
-        /** Keep the log dirs of an earlier run instead of wiping them (default false: a fresh broker). */
-        public Builder keepData(boolean keep) {
-            this.keepData = keep;
-            return this;
-        }
-
-        /** How long {@link #start()} waits for the broker (default 120 s). */
-        public Builder startTimeout(Duration timeout) {
-            this.startTimeout = Objects.requireNonNull(timeout);
-            return this;
-        }
-
         /** Extra or overriding broker properties. */
         public Builder property(String key, String value) {
             this.overrides.put(key, value);
             return this;
         }
 
-        /**
-         * Whether to register a JVM shutdown hook that stops the broker (default true). A caller that orders
-         * its own shutdown (such as {@link Stack}) turns it off.
-         */
-        public Builder shutdownHook(boolean enabled) {
-            this.shutdownHook = enabled;
-            return this;
-        }
-
-        /** The configured, not yet started node. */
+        @Override
         public KafkaNode build() {
             return new KafkaNode(this);
-        }
-
-        private static int requirePort(int port) {
-            if (port < 0 || port > 65535) {
-                throw new IllegalArgumentException("port out of range: " + port);
-            }
-            return port;
         }
     }
 }

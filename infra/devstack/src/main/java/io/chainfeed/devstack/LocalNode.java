@@ -5,6 +5,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Objects;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -12,34 +13,50 @@ import org.slf4j.LoggerFactory;
 /**
  * The lifecycle every local server process of the embedded default shares: one child process per
  * node, its pid in a file under the run dir (so a later run can stop what a killed one left), an
- * optional JVM shutdown hook, and a stop that sends SIGTERM to the whole process tree, waits, then
- * kills survivors.
+ * optional JVM shutdown hook, a start that polls until the node answers, and a stop that sends SIGTERM
+ * to the whole process tree, waits, then kills survivors. {@link Builder} holds the settings every
+ * node takes: two loopback ports, the heap, the start timeout, whether data survives a restart.
  */
-public abstract class LocalNode implements AutoCloseable {
+public abstract class LocalNode<N extends LocalNode<N>> implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(LocalNode.class);
     private static final Duration STOP_GRACE = Duration.ofSeconds(30);
+    private static final Duration POLL_INTERVAL = Duration.ofMillis(250);
 
     /** The run dir of this node: configs, data, logs, pid file. */
     protected final Path runDir;
+    /** Heap, as for -Xms/-Xmx, e.g. {@code 512m}. */
+    protected final String heap;
+    /** Whether the data of an earlier run is kept (else wiped at start). */
+    protected final boolean keepData;
+    /** How long a start may take until the node answers. */
+    protected final Duration startTimeout;
+    private final String product;
     private final String pidFile;
     private final boolean shutdownHook;
+    private final int requestedPort;
+    private final int requestedSecondPort;
+    private volatile int port;
+    private volatile int secondPort;
     private volatile Process process;
     private volatile Thread hook;
     private volatile Duration readyAfter;
 
     /**
-     * @param runDir       run dir of the node
-     * @param pidFile      file name, in the run dir, that holds the child's pid while it runs
-     * @param shutdownHook whether a JVM shutdown hook stops the node
+     * @param product what the node is, for log lines and errors (e.g. {@code Kafka})
+     * @param pidFile file name, in the run dir, that holds the child's pid while it runs
+     * @param b       the settings
      */
-    protected LocalNode(Path runDir, String pidFile, boolean shutdownHook) {
-        this.runDir = runDir;
+    protected LocalNode(String product, String pidFile, Builder<?, ?> b) {
+        this.product = product;
+        this.runDir = b.runDir.toAbsolutePath().normalize();
         this.pidFile = pidFile;
-        this.shutdownHook = shutdownHook;
+        this.shutdownHook = b.shutdownHook;
+        this.heap = b.heap;
+        this.keepData = b.keepData;
+        this.startTimeout = b.startTimeout;
+        this.requestedPort = b.port;
+        this.requestedSecondPort = b.secondPort;
     }
-
-    /** @return e.g. {@code Kafka on port 19092}, for log lines */
-    protected abstract String describe();
 
     /**
      * Prepares the run dir and starts the child (calling {@link #track}); must not wait for readiness.
@@ -50,7 +67,7 @@ public abstract class LocalNode implements AutoCloseable {
     protected abstract Process launch() throws IOException;
 
     /**
-     * Waits until the node answers.
+     * Waits until the node answers, typically through {@link #pollUntilReady}.
      *
      * @param launched the child
      * @param t0       {@link System#nanoTime()} at the start, for the timeout
@@ -58,13 +75,70 @@ public abstract class LocalNode implements AutoCloseable {
      */
     protected abstract void awaitReady(Process launched, long t0);
 
+    /** @return the last lines of the node's own output and logs, for errors (empty when there are none) */
+    protected abstract String logTails();
+
     /**
-     * Launches the node and waits until it answers; stops it again if it never does.
+     * One readiness check of a starting node.
+     */
+    @FunctionalInterface
+    protected interface ReadinessCheck {
+        /**
+         * @return empty when the node is ready, else what this attempt saw (for the timeout's error)
+         * @throws Exception what the attempt ran into; it counts as "not ready yet"
+         */
+        Optional<String> notReadyBecause() throws Exception;
+    }
+
+    /**
+     * Repeats a check every 250 ms until it passes, the child exits or {@link #startTimeout} (counted from
+     * {@code t0}) passes.
      *
-     * @throws IllegalStateException when a port is taken, the process dies or the timeout passes
+     * @param launched the child
+     * @param t0       {@link System#nanoTime()} at the start
+     * @param waitFor  what is awaited, for the error (e.g. {@code Kafka listening on 127.0.0.1:19092})
+     * @param check    the check
+     * @throws IllegalStateException when the child exits, the timeout passes or the thread is interrupted; the
+     *                               message carries what the last attempt saw and {@link #logTails()}
+     */
+    protected final void pollUntilReady(Process launched, long t0, String waitFor, ReadinessCheck check) {
+        long deadline = t0 + startTimeout.toNanos();
+        String last = "no answer yet";
+        while (true) {
+            if (!launched.isAlive()) {
+                throw new IllegalStateException(product + " exited with code " + launched.exitValue()
+                        + " before it was ready" + logTails());
+            }
+            try {
+                Optional<String> notReady = check.notReadyBecause();
+                if (notReady.isEmpty()) {
+                    return;
+                }
+                last = notReady.get();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while waiting for " + product, e);
+            } catch (Exception e) {
+                last = e.toString();
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("no " + waitFor + " after " + startTimeout.toSeconds()
+                        + " s (last: " + last + ")" + logTails());
+            }
+            Processes.sleep(POLL_INTERVAL);
+        }
+    }
+
+    /**
+     * Launches the node ({@link #launch}: configs, data dir, child process) and waits until it answers
+     * ({@link #awaitReady}); stops it again if it never does.
+     *
+     * @return this node, started
+     * @throws IllegalStateException when a port is taken, the process dies or the timeout passes; the
+     *                               message carries the last lines of the node's logs
      * @throws IOException           when the run dir cannot be prepared or the process not launched
      */
-    protected final void launchAndAwait() throws IOException {
+    public final N start() throws IOException {
         long t0 = System.nanoTime();
         Process launched = launch();
         try {
@@ -75,6 +149,9 @@ public abstract class LocalNode implements AutoCloseable {
         }
         readyAfter = Duration.ofNanos(System.nanoTime() - t0);
         LOG.info("{} ready in {} ms (pid {})", describe(), readyAfter.toMillis(), launched.pid());
+        @SuppressWarnings("unchecked") // N is the concrete class by the declaration of every subclass
+        N self = (N) this;
+        return self;
     }
 
     /** @throws IllegalStateException if the node already has a process */
@@ -85,25 +162,34 @@ public abstract class LocalNode implements AutoCloseable {
     }
 
     /**
-     * The two ports of a node (each the requested one, or a free one for 0), checked to differ and to be
-     * free on loopback.
+     * Settles the node's two ports (each the requested one, or a free one for 0), checked to differ and to
+     * be free on loopback; {@link #mainPort()} and {@link #secondPort()} answer them from then on.
      *
-     * @param requested    the requested ports, 0 for any free one
-     * @param names        what each port is, for errors (e.g. {@code Kafka broker})
-     * @param conflict     the start of the error when both are the same (e.g. {@code broker and controller port})
-     * @return the two ports, in the order given
+     * @param names    what each port is, for errors (e.g. {@code Kafka broker}, {@code Kafka controller})
+     * @param conflict the start of the error when both are the same (e.g. {@code broker and controller port})
      * @throws IllegalArgumentException when both are the same
      * @throws IllegalStateException    when one is taken
      */
-    protected static int[] choosePorts(int[] requested, String[] names, String conflict) {
-        int first = requested[0] == 0 ? Processes.freePort() : requested[0];
-        int second = requested[1] == 0 ? Processes.freePort() : requested[1];
+    protected final void choosePorts(String[] names, String conflict) {
+        int first = requestedPort == 0 ? Processes.freePort() : requestedPort;
+        int second = requestedSecondPort == 0 ? Processes.freePort() : requestedSecondPort;
         if (first == second) {
             throw new IllegalArgumentException(conflict + " are both " + first);
         }
         Processes.requireFree(first, names[0], null);
         Processes.requireFree(second, names[1], null);
-        return new int[] {first, second};
+        port = first;
+        secondPort = second;
+    }
+
+    /** The node's main port (Kafka's broker port, Elasticsearch's HTTP port), once chosen at start. */
+    protected final int mainPort() {
+        return port;
+    }
+
+    /** The node's second port (Kafka's controller port, Elasticsearch's transport port), once chosen. */
+    protected final int secondPort() {
+        return secondPort;
     }
 
     /**
@@ -137,6 +223,11 @@ public abstract class LocalNode implements AutoCloseable {
             hook = Processes.addShutdownHook(getClass().getSimpleName() + "-stop", this::stopQuietly);
         }
         return started;
+    }
+
+    /** @return e.g. {@code Kafka on port 19092}, for log lines */
+    protected final String describe() {
+        return product + " on port " + port;
     }
 
     /** The run dir (configs, data, logs). */
@@ -192,6 +283,90 @@ public abstract class LocalNode implements AutoCloseable {
             close();
         } catch (RuntimeException e) {
             LOG.warn("stopping {} failed", describe(), e);
+        }
+    }
+
+    /**
+     * The settings every node takes; a node's builder adds its own and names the two ports.
+     *
+     * @param <B> the concrete builder, returned by each setter
+     * @param <N> the node it builds
+     */
+    public abstract static class Builder<B extends Builder<B, N>, N extends LocalNode<N>> {
+        private final Path runDir;
+        private int port;
+        private int secondPort;
+        private String heap = "512m";
+        private Duration startTimeout;
+        private boolean keepData;
+        private boolean shutdownHook = true;
+
+        /**
+         * @param runDir       where the node's configs, data and logs go
+         * @param port         default main port (0: a free one)
+         * @param secondPort   default second port (0: a free one)
+         * @param startTimeout default start timeout
+         */
+        protected Builder(Path runDir, int port, int secondPort, Duration startTimeout) {
+            this.runDir = Objects.requireNonNull(runDir, "runDir");
+            this.port = port;
+            this.secondPort = secondPort;
+            this.startTimeout = startTimeout;
+        }
+
+        /** @return this builder, as its own type */
+        protected abstract B self();
+
+        /** The configured, not yet started node. */
+        public abstract N build();
+
+        /** Sets the main port on 127.0.0.1 (0 picks a free one at start). */
+        protected final B mainPort(int port) {
+            this.port = requirePort(port);
+            return self();
+        }
+
+        /** Sets the second port on 127.0.0.1 (0 picks a free one at start). */
+        protected final B secondPort(int port) {
+            this.secondPort = requirePort(port);
+            return self();
+        }
+
+        /** Heap, as for -Xms/-Xmx, e.g. "512m" (the default). */
+        public final B heap(String heap) {
+            if (!heap.matches("\\d+[kKmMgG]")) {
+                throw new IllegalArgumentException("heap must look like 512m, got " + heap);
+            }
+            this.heap = heap;
+            return self();
+        }
+
+        /** How long {@code start()} waits for the node to answer. */
+        public final B startTimeout(Duration timeout) {
+            this.startTimeout = Objects.requireNonNull(timeout);
+            return self();
+        }
+
+        /** Keep the data of an earlier run instead of wiping it (default false: an empty node). */
+        public final B keepData(boolean keep) {
+            this.keepData = keep;
+            return self();
+        }
+
+        /**
+         * Whether to register a JVM shutdown hook that stops the node (default true). A caller that orders
+         * its own shutdown (such as {@link Stack}) turns it off.
+         */
+        public final B shutdownHook(boolean enabled) {
+            this.shutdownHook = enabled;
+            return self();
+        }
+
+        private static int requirePort(int port) {
+            if (port < 0 || port > 65535) {
+                throw new IllegalArgumentException("port out of range: " + port);
+            }
+            return port;
         }
     }
 }

@@ -6,14 +6,15 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
+import java.net.InetAddress;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
@@ -21,6 +22,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.CountDownLatch;
 
 import io.chainfeed.platform.auth.HashedKeys;
+import io.chainfeed.devstack.demo.DemoPartnerKey;
 import io.chainfeed.devstack.demo.DemoPartnerSite;
 import io.chainfeed.devstack.keys.AdminKey;
 import io.chainfeed.devstack.keys.AdminKeysClient;
@@ -45,12 +47,10 @@ import picocli.CommandLine.Option;
  * java -jar infra/devstack/target/chainfeed-devstack-0.1.0-SNAPSHOT-launcher.jar [--no-services] [--help]
  * </pre>
  * (equivalently {@code java -cp 'infra/devstack/target/chainfeed-devstack-0.1.0-SNAPSHOT-launcher.jar:infra/devstack/target/infra-lib/*'
- * io.chainfeed.devstack.Stack}). Run-dir layout: {@code kafka/}, {@code elasticsearch/}, {@code logs/<service>.log}
- * (rolling) and {@code logs/<service>.out}, {@code pids/}, {@code streams-state/<service>/}, {@code admin-key},
- * {@code webhook-master.key}, {@code control.sock}. The data in it (Kafka logs, Elasticsearch data, streams
- * state, keys) is kept across runs unless {@code --fresh}; processes left by a killed earlier run are stopped
- * first. Services that exit unexpectedly are restarted ({@link RestartPolicy}); {@link StackControl} takes
- * requests to restart one.
+ * io.chainfeed.devstack.Stack}). This class holds the options and the start order; {@link RunDir} says where
+ * a run keeps its files (the data in it is kept across runs unless {@code --fresh}; processes left by a
+ * killed earlier run are stopped first), {@link StackServices} what each service JVM runs with. Services that
+ * exit unexpectedly are restarted ({@link RestartPolicy}); {@link StackControl} takes requests to restart one.
  */
 @Command(name = "chainfeed-stack", mixinStandardHelpOptions = true, sortOptions = false,
         description = "Runs Kafka, Elasticsearch and the chainfeed services on this machine.")
@@ -152,16 +152,16 @@ public final class Stack implements Callable<Integer>, AutoCloseable {
             + " (default: ${DEFAULT-VALUE}).")
     int healthTimeoutSeconds = 180;
 
+
     private final List<AutoCloseable> started = new ArrayList<>();
-    private final List<ServiceProcess> services = new ArrayList<>();
     private volatile boolean closed;
     private KafkaNode kafka;
     private ElasticsearchNode elasticsearch;
     private String bootstrapServers;
     private URI esUri;
-    private String adminKeyHash;
+    /** The services, once {@link #start} has read the options (none before). */
+    private volatile StackServices services = new StackServices(Map.of());
     private DemoPartnerSite demo;
-    private StackControl control;
     private Thread hook;
     private final PrintStream console;
 
@@ -202,7 +202,6 @@ public final class Stack implements Callable<Integer>, AutoCloseable {
             System.exit(code);
         }
     }
-
     /** Runs the command: start, then block (stopping happens in the shutdown hook). */
     @Override
     public Integer call() throws Exception {
@@ -220,89 +219,56 @@ public final class Stack implements Callable<Integer>, AutoCloseable {
      */
     public Stack start() throws IOException {
         long t0 = System.nanoTime();
-        Path run = runDir.toAbsolutePath().normalize();
+        RunDir run = new RunDir(runDir);
         Path project = projectDir.toAbsolutePath().normalize();
-        Map<String, ServiceSpec> specs = serviceSpecs(project);
+        services = serviceSpecs(project);
         if (!noServices) {
-            requireJars(specs);
+            services.requireJars();
         }
         hook = Processes.addShutdownHook("chainfeed-stack-stop", this::close);
         try {
-            Files.createDirectories(run);
-            stopStaleProcesses(run, specs);
+            Files.createDirectories(run.root());
+            stopStaleProcesses(run);
             if (fresh) {
-                wipe(run);
+                run.deleteKeptData();
             }
             checkPorts();
             startInfrastructure(run, project);
             setUpTopicsAndIndex();
             if (!noServices) {
-                adminKeyHash = HashedKeys.hash(AdminKey.readOrCreate(run));
-                startServices(run, specs);
+                services.start(run, wiring(run), Duration.ofSeconds(staggerSeconds),
+                        Duration.ofSeconds(healthTimeoutSeconds), this::register);
                 if (!noDemo) {
                     startDemo(run);
                 }
-                control = StackControl.listen(run, this);
-                register(control);
+                register(StackControl.listen(run.root(), this));
             }
         } catch (IOException | RuntimeException | Error e) {
             close();
             throw e;
         }
-        printBanner(run, Duration.ofNanos(System.nanoTime() - t0));
+        printBanner(run.root(), Duration.ofNanos(System.nanoTime() - t0));
         return this;
     }
 
-    /** What {@code --fresh} deletes: everything a run keeps for the next one, except the logs. */
-    private void wipe(Path run) throws IOException {
-        LOG.info("--fresh: deleting the data kept in {}", run);
-        Processes.deleteTree(run.resolve("kafka").resolve("data"));
-        Processes.deleteTree(run.resolve("elasticsearch").resolve("data"));
-        Processes.deleteTree(run.resolve("streams-state"));
-        Files.deleteIfExists(run.resolve(AdminKey.FILE));
-        Files.deleteIfExists(run.resolve("webhook-master.key"));
-        Files.deleteIfExists(run.resolve(DEMO_KEY_FILE));
+    /** The services of this stack's options, in start order (not started). */
+    StackServices serviceSpecs(Path project) {
+        return StackServices.of(project, BUILD.getProperty("project.version"), streamsPort, ingestPort, apiPort);
     }
 
-    record ServiceSpec(String name, Path jar, int port, List<String> extraArgs) {
+    /** What the services connect to and run with; makes this run's admin key on first use. */
+    StackServices.Wiring wiring(RunDir run) throws IOException {
+        return new StackServices.Wiring(bootstrapServers, esUri, HashedKeys.hash(AdminKey.readOrCreate(run.root())),
+                serviceHeap, quickJit);
     }
 
-    Map<String, ServiceSpec> serviceSpecs(Path project) {
-        String version = BUILD.getProperty("project.version");
-        Map<String, ServiceSpec> specs = new LinkedHashMap<>();
-        // Start order: streams (consumes), then ingest (loads the corpus), then api (serves).
-        specs.put("streams", new ServiceSpec("streams", jar(project, "streams", version), streamsPort, List.of()));
-        specs.put("ingest", new ServiceSpec("ingest", jar(project, "ingest", version), ingestPort,
-                List.of("--chainfeed.ingest.load-corpus=true")));
-        // The api asks streams for the chain as of a past instant (interactive queries on its port).
-        specs.put("api", new ServiceSpec("api", jar(project, "api", version), apiPort,
-                List.of("--chainfeed.api.streams.base-url=http://127.0.0.1:" + streamsPort)));
-        return specs;
-    }
-
-    private static Path jar(Path project, String module, String version) {
-        return project.resolve(module).resolve("target").resolve("chainfeed-" + module + "-" + version + "-exec.jar");
-    }
-
-    private static void requireJars(Map<String, ServiceSpec> specs) {
-        List<String> missing = specs.values().stream().filter(s -> !Files.isRegularFile(s.jar()))
-                .map(s -> s.jar().toString()).toList();
-        if (!missing.isEmpty()) {
-            throw new IllegalStateException("missing service jar(s): " + String.join(", ", missing)
-                    + ". Build them from the project dir with: mvn -B -DskipTests install"
-                    + " (or start only Kafka and Elasticsearch with --no-services)");
-        }
-    }
-
-    private void stopStaleProcesses(Path run, Map<String, ServiceSpec> specs) throws IOException {
-        for (ServiceSpec spec : specs.values()) {
-            ServiceProcess.stopStale(spec.name(), spec.jar(), run, pidFile(run, spec.name()));
-        }
+    private void stopStaleProcesses(RunDir run) throws IOException {
+        services.stopStale(run);
         if (externalKafka == null) {
-            KafkaNode.stopStale(run.resolve("kafka"));
+            KafkaNode.stopStale(run.kafka());
         }
         if (externalEs == null) {
-            ElasticsearchNode.stopStale(run.resolve("elasticsearch"));
+            ElasticsearchNode.stopStale(run.elasticsearch());
         }
     }
 
@@ -325,12 +291,12 @@ public final class Stack implements Callable<Integer>, AutoCloseable {
         }
     }
 
-    private void startInfrastructure(Path run, Path project) throws IOException {
+    private void startInfrastructure(RunDir run, Path project) throws IOException {
         CompletableFuture<KafkaNode> kafkaStart = CompletableFuture.completedFuture(null);
         CompletableFuture<ElasticsearchNode> esStart = CompletableFuture.completedFuture(null);
         if (externalKafka == null) {
             KafkaNode node = KafkaNode.builder(kafkaLib != null ? kafkaLib : project.resolve("infra/devstack/target/kafka-lib"),
-                            run.resolve("kafka"))
+                            run.kafka())
                     .port(kafkaPort).controllerPort(kafkaControllerPort).heap(kafkaHeap).numPartitions(partitions)
                     .keepData(true).startTimeout(Duration.ofSeconds(startTimeoutSeconds)).shutdownHook(false).build();
             register(node);
@@ -340,7 +306,7 @@ public final class Stack implements Callable<Integer>, AutoCloseable {
         if (externalEs == null) {
             Path home = esHome != null ? esHome
                     : project.resolve("infra/devstack/target/elasticsearch/elasticsearch-" + BUILD.getProperty("elasticsearch.version"));
-            ElasticsearchNode node = ElasticsearchNode.builder(home, run.resolve("elasticsearch"))
+            ElasticsearchNode node = ElasticsearchNode.builder(home, run.elasticsearch())
                     .httpPort(esPort).transportPort(esTransportPort).heap(esHeap).keepData(true)
                     .startTimeout(Duration.ofSeconds(startTimeoutSeconds)).shutdownHook(false).build();
             register(node);
@@ -380,154 +346,23 @@ public final class Stack implements Callable<Integer>, AutoCloseable {
         }
     }
 
-    private void startServices(Path run, Map<String, ServiceSpec> specs) throws IOException {
-        // streams-state is kept: a restarted Kafka Streams instance resumes from its local stores.
-        List<ServiceProcess> launched = new ArrayList<>();
-        for (ServiceSpec spec : specs.values()) {
-            ServiceProcess service = new ServiceProcess(spec.name(), spec.jar(),
-                    serviceJvmOptions(),
-                    serviceArgs(run, spec), spec.port(), run.resolve("logs").resolve(spec.name() + ".log"),
-                    pidFile(run, spec.name()));
-            register(service);
-            services.add(service);
-            service.start();
-            launched.add(service);
-            if (launched.size() < specs.size()) {
-                service.awaitHealthy(Duration.ofSeconds(staggerSeconds), false);
-            }
-        }
-        for (ServiceProcess service : launched) {
-            service.awaitHealthy(Duration.ofSeconds(healthTimeoutSeconds), true);
-        }
-    }
-
-    /**
-     * JVM options of each service: the heap, the serial collector (one GC thread on a small machine),
-     * and, with {@code --quick-jit}, C1 only (faster start, lower steady-state throughput).
-     */
-    List<String> serviceJvmOptions() {
-        List<String> options = new ArrayList<>(List.of("-Xmx" + serviceHeap, "-XX:+UseSerialGC"));
-        if (quickJit) {
-            options.add("-XX:TieredStopAtLevel=1");
-        }
-        return options;
-    }
-
-    /** The command-line arguments of one service. */
-    List<String> serviceArgs(Path run, ServiceSpec spec) {
-        List<String> args = new ArrayList<>(List.of("--server.port=" + spec.port(),
-                // The embedded default is a local stack: services listen on loopback only.
-                "--server.address=127.0.0.1",
-                "--spring.kafka.bootstrap-servers=" + bootstrapServers,
-                "--spring.elasticsearch.uris=" + esUri,
-                // One state dir per service: two Streams instances must never share one.
-                "--chainfeed.streams.state-dir=" + run.resolve("streams-state").resolve(spec.name())));
-        if (spec.name().equals("api") && adminKeyHash != null) {
-            // The admin key of this run (for ./chainfeed keys and the demo page), next to any configured ones.
-            String configured = System.getenv("CHAINFEED_API_ADMINKEYHASHES");
-            args.add("--chainfeed.api.admin-key-hashes=" + (configured == null || configured.isBlank() ? ""
-                    : configured + ",") + adminKeyHash);
-        }
-        if (spec.name().equals("api")) {
-            // Seals webhook signing secrets; one per run dir, never in the repository. An
-            // environment CHAINFEED_WEBHOOKS_MASTERKEY takes precedence over the file.
-            args.add("--chainfeed.webhooks.master-key-file=" + webhookMasterKeyFile(run));
-        }
-        args.addAll(spec.extraArgs());
-        return args;
-    }
-
     /**
      * Issues a publishable partner key for the demo page's origin through the api's admin endpoint and
      * serves the page on loopback, on {@code --demo-port}.
      */
-    private void startDemo(Path run) throws IOException {
+    private void startDemo(RunDir run) throws IOException {
         String pageOrigin = "http://localhost:" + demoPort;
-        URI api = URI.create("http://localhost:" + apiPort);
         String token;
         try {
-            token = demoToken(run, new AdminKeysClient(URI.create("http://127.0.0.1:" + apiPort), AdminKey.read(run)),
-                    pageOrigin);
+            token = DemoPartnerKey.token(run.root(), new AdminKeysClient(apiUri(), AdminKey.read(run.root())), pageOrigin);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted while issuing the demo page's key", e);
         }
-        if (token.isEmpty()) {
-            throw new IllegalStateException("the api issued no token for the demo page's key");
-        }
-        DemoPartnerSite site = DemoPartnerSite.start(java.net.InetAddress.getLoopbackAddress(), demoPort, api, token,
-                pageOrigin);
+        DemoPartnerSite site = DemoPartnerSite.start(InetAddress.getLoopbackAddress(), demoPort,
+                URI.create("http://localhost:" + apiPort), token, pageOrigin);
         register(site);
         demo = site;
-    }
-
-    /** File in the run dir keeping the demo page's partner key ({@code <id> <token>}) across runs. */
-    static final String DEMO_KEY_FILE = "demo-partner.key";
-
-    /**
-     * The demo page's partner key: the one an earlier run issued, while the api still lists it as not
-     * revoked; else a new one (kept in {@value #DEMO_KEY_FILE}, owner read/write only).
-     */
-    private static String demoToken(Path run, AdminKeysClient keys, String pageOrigin)
-            throws IOException, InterruptedException {
-        Path file = run.resolve(DEMO_KEY_FILE);
-        if (Files.isRegularFile(file)) {
-            String[] kept = Files.readString(file).strip().split("\\s+");
-            if (kept.length == 2) {
-                for (com.fasterxml.jackson.databind.JsonNode key : keys.list()) {
-                    if (kept[0].equals(key.path("id").asText())) {
-                        return kept[1];
-                    }
-                }
-            }
-        }
-        com.fasterxml.jackson.databind.JsonNode created = keys.create("PARTNER", "demo partner page",
-                List.of(pageOrigin), 600);
-        String token = created.path("token").asText();
-        Files.deleteIfExists(file);
-        try {
-            Files.createFile(file, java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
-                    java.nio.file.attribute.PosixFilePermissions.fromString("rw-------")));
-        } catch (UnsupportedOperationException e) {
-            Files.createFile(file);
-        }
-        Files.writeString(file, created.path("id").asText() + " " + token + "\n");
-        return token;
-    }
-
-    /**
-     * The webhook master key of a run dir: {@code <run>/webhook-master.key}, base64 of 32 random bytes,
-     * made on first use (owner read/write only where the file system has POSIX permissions) and kept
-     * across starts, so subscriptions kept on an external Kafka can still sign.
-     *
-     * @param run the run dir
-     * @return the key file
-     * @throws java.io.UncheckedIOException if it cannot be written
-     */
-    static Path webhookMasterKeyFile(Path run) {
-        Path file = run.resolve("webhook-master.key");
-        if (Files.isRegularFile(file)) {
-            return file;
-        }
-        byte[] key = new byte[32];
-        new java.security.SecureRandom().nextBytes(key);
-        try {
-            Files.createDirectories(run);
-            try {
-                Files.createFile(file, java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
-                        java.nio.file.attribute.PosixFilePermissions.fromString("rw-------")));
-            } catch (UnsupportedOperationException e) {
-                Files.createFile(file);
-            }
-            Files.writeString(file, java.util.Base64.getEncoder().encodeToString(key) + "\n");
-            return file;
-        } catch (IOException e) {
-            throw new java.io.UncheckedIOException("cannot write the webhook master key " + file, e);
-        }
-    }
-
-    private static Path pidFile(Path run, String name) {
-        return run.resolve("pids").resolve(name + ".pid");
     }
 
     private synchronized void register(AutoCloseable component) {
@@ -596,18 +431,18 @@ public final class Stack implements Callable<Integer>, AutoCloseable {
     }
 
     /** The embedded Kafka node, or empty with {@code --external-kafka}. */
-    public java.util.Optional<KafkaNode> kafkaNode() {
-        return java.util.Optional.ofNullable(kafka);
+    public Optional<KafkaNode> kafkaNode() {
+        return Optional.ofNullable(kafka);
     }
 
     /** The embedded Elasticsearch node, or empty with {@code --external-es}. */
-    public java.util.Optional<ElasticsearchNode> elasticsearchNode() {
-        return java.util.Optional.ofNullable(elasticsearch);
+    public Optional<ElasticsearchNode> elasticsearchNode() {
+        return Optional.ofNullable(elasticsearch);
     }
 
     /** Names of the supervised services, in start order. */
     public List<String> serviceNames() {
-        return services.stream().map(ServiceProcess::name).toList();
+        return services.names();
     }
 
     /**
@@ -617,8 +452,8 @@ public final class Stack implements Callable<Integer>, AutoCloseable {
      * @return its process, or empty while it is down
      * @throws IllegalArgumentException for an unknown name
      */
-    public java.util.Optional<ProcessHandle> serviceProcess(String name) {
-        return java.util.Optional.ofNullable(service(name).handle()).filter(ProcessHandle::isAlive);
+    public Optional<ProcessHandle> serviceProcess(String name) {
+        return services.process(name);
     }
 
     /**
@@ -628,7 +463,7 @@ public final class Stack implements Callable<Integer>, AutoCloseable {
      * @return the count since this stack started
      */
     public int serviceRestarts(String name) {
-        return service(name).restarts();
+        return services.restarts(name);
     }
 
     /**
@@ -642,13 +477,7 @@ public final class Stack implements Callable<Integer>, AutoCloseable {
      * @throws IOException              when the JVM cannot be launched
      */
     public Duration restartService(String name, Duration timeout) throws IOException {
-        return service(name).restart(timeout);
-    }
-
-    private ServiceProcess service(String name) {
-        return services.stream().filter(s -> s.name().equals(name)).findFirst()
-                .orElseThrow(() -> new IllegalArgumentException("no service named '" + name + "'; the services are "
-                        + serviceNames()));
+        return services.restart(name, timeout);
     }
 
     /** Stops everything this stack started, in reverse order (services, then Elasticsearch, then Kafka). */

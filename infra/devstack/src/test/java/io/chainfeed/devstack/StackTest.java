@@ -8,6 +8,7 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -45,35 +46,48 @@ class StackTest {
     }
 
     @Test
-    void serviceArgumentsPointAtKafkaAndElasticsearchWithOwnStateDirs() {
-        Stack stack = Stack.fromArgs("--api-port", "9080", "--streams-port", "9082");
-        Stack.ServiceSpec api = stack.serviceSpecs(Path.of("/p")).get("api");
+    void serviceArgumentsPointAtKafkaAndElasticsearchWithOwnStateDirs() throws IOException {
+        Stack stack = Stack.fromArgs("--api-port", "9080", "--streams-port", "9082", "--quick-jit",
+                "--service-heap", "256m");
+        Map<String, StackServices.ServiceSpec> specs = stack.serviceSpecs(Path.of("/p")).specs();
+        StackServices.ServiceSpec api = specs.get("api");
         assertThat(api.jar()).isEqualTo(Path.of("/p/api/target/chainfeed-api-0.1.0-SNAPSHOT-exec.jar"));
         assertThat(api.port()).isEqualTo(9080);
         assertThat(api.extraArgs()).as("the api asks this run's streams for the chain as of an instant")
                 .containsExactly("--chainfeed.api.streams.base-url=http://127.0.0.1:9082");
-        Stack.ServiceSpec ingest = stack.serviceSpecs(Path.of("/p")).get("ingest");
-        assertThat(ingest.extraArgs()).containsExactly("--chainfeed.ingest.load-corpus=true");
-        assertThat(stack.serviceSpecs(Path.of("/p")).keySet()).containsExactly("streams", "ingest", "api");
+        assertThat(specs.get("ingest").extraArgs()).containsExactly("--chainfeed.ingest.load-corpus=true");
+        assertThat(specs.keySet()).containsExactly("streams", "ingest", "api");
+
+        RunDir run = new RunDir(Files.createDirectories(tmp.resolve("run")));
+        StackServices.Wiring wiring = stack.wiring(run);
+        assertThat(StackServices.jvmOptions(wiring)).containsExactly("-Xmx256m", "-XX:+UseSerialGC",
+                "-XX:TieredStopAtLevel=1");
+        assertThat(StackServices.args(run, specs.get("streams"), wiring))
+                .contains("--chainfeed.streams.state-dir=" + run.root().resolve("streams-state").resolve("streams"))
+                .noneMatch(a -> a.startsWith("--chainfeed.api."));
+        assertThat(StackServices.args(run, api, wiring)).contains("--server.port=9080", "--server.address=127.0.0.1")
+                .anyMatch(a -> a.startsWith("--chainfeed.api.admin-key-hashes=") && a.endsWith(wiring.adminKeyHash()));
     }
 
     @Test
     void theApiGetsAWebhookMasterKeyFileKeptInTheRunDir() throws IOException {
         Path run = tmp.resolve("run-keys");
-        Path file = Stack.webhookMasterKeyFile(run);
+        Path file = new RunDir(run).webhookMasterKeyFile();
         String key = Files.readString(file).strip();
         assertThat(java.util.Base64.getDecoder().decode(key)).hasSize(32);
         assertThat(Files.getPosixFilePermissions(file))
                 .containsExactlyInAnyOrder(java.nio.file.attribute.PosixFilePermission.OWNER_READ,
                         java.nio.file.attribute.PosixFilePermission.OWNER_WRITE);
-        assertThat(Stack.webhookMasterKeyFile(run)).isEqualTo(file);
+        assertThat(new RunDir(run).webhookMasterKeyFile()).isEqualTo(file);
         assertThat(Files.readString(file).strip()).as("kept across starts").isEqualTo(key);
-        assertThat(Stack.webhookMasterKeyFile(tmp.resolve("other-run"))).isNotEqualTo(file);
+        assertThat(new RunDir(tmp.resolve("other-run")).webhookMasterKeyFile()).isNotEqualTo(file);
 
         Stack stack = Stack.fromArgs("--api-port", "9080");
-        Stack.ServiceSpec api = stack.serviceSpecs(Path.of("/p")).get("api");
-        assertThat(stack.serviceArgs(run, api)).contains("--chainfeed.webhooks.master-key-file=" + file);
-        Stack.ServiceSpec ingest = stack.serviceSpecs(Path.of("/p")).get("ingest");
-        assertThat(stack.serviceArgs(run, ingest)).noneMatch(a -> a.contains("webhooks"));
+        Map<String, StackServices.ServiceSpec> specs = stack.serviceSpecs(Path.of("/p")).specs();
+        StackServices.Wiring wiring = stack.wiring(new RunDir(run));
+        assertThat(StackServices.args(new RunDir(run), specs.get("api"), wiring))
+                .contains("--chainfeed.webhooks.master-key-file=" + file);
+        assertThat(StackServices.args(new RunDir(run), specs.get("ingest"), wiring))
+                .noneMatch(a -> a.contains("webhooks"));
     }
 }

@@ -29,7 +29,9 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 
 /**
  * The ingest command line.
@@ -74,6 +76,20 @@ public final class IngestCli {
         @Option(names = "--dry-run", description = "Parse and print, publish nothing.")
         boolean dryRun;
 
+        /** The subcommand this mixin is part of, for its output streams. */
+        @Spec(Spec.Target.MIXEE)
+        CommandSpec command;
+
+        /** Where the subcommand prints its results (standard output unless a test redirects it). */
+        PrintWriter out() {
+            return command.commandLine().getOut();
+        }
+
+        /** Where the subcommand reports refused input (standard error unless a test redirects it). */
+        PrintWriter err() {
+            return command.commandLine().getErr();
+        }
+
         /** A service without publisher: parses only. */
         IngestService dryRunService(Corpus corpus) {
             return new IngestService(new GlossaryPageParser(corpus.referenceData()), null, corpus);
@@ -107,9 +123,6 @@ public final class IngestCli {
                 + "required to publish a term the corpus does not know, so the read can be checked.")
         String sourceUrlOption;
 
-        @CommandLine.Spec
-        CommandLine.Model.CommandSpec spec;
-
         @Override
         public Integer call() throws Exception {
             String body;
@@ -130,7 +143,7 @@ public final class IngestCli {
                 isHtml |= name.endsWith(".html") || name.endsWith(".htm");
             }
             Corpus corpus = Corpus.loadBundled();
-            PrintWriter out = spec.commandLine().getOut();
+            PrintWriter out = common.out();
             if (common.dryRun) {
                 var r = common.dryRunService(corpus).ingestPage(body, isHtml, sourceUrl, true);
                 out.println(JSON.writeValueAsString(TermJson.of(r.term())));
@@ -154,13 +167,10 @@ public final class IngestCli {
         @Parameters(paramLabel = "DIR", description = "Corpus directory.")
         Path dir;
 
-        @CommandLine.Spec
-        CommandLine.Model.CommandSpec spec;
-
         @Override
         public Integer call() {
             Corpus corpus = Corpus.load(dir);
-            PrintWriter out = spec.commandLine().getOut();
+            PrintWriter out = common.out();
             if (common.dryRun) {
                 out.printf("corpus %s: %d layers, %d companies, %d terms (dry run, nothing published)%n",
                         dir, corpus.layers().size(), corpus.companies().size(), corpus.terms().size());
@@ -185,9 +195,6 @@ public final class IngestCli {
         @Option(names = "--format", description = "jsonl or csv (default: by file name; .csv is CSV, else JSON Lines).")
         String format;
 
-        @CommandLine.Spec
-        CommandLine.Model.CommandSpec spec;
-
         @Override
         public Integer call() throws Exception {
             String text = Files.readString(file, StandardCharsets.UTF_8);
@@ -195,8 +202,8 @@ public final class IngestCli {
                     : file.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".csv");
             List<SignalInput> inputs = csv ? SignalReader.csv(text) : SignalReader.jsonLines(text);
             SignalValidator validator = new SignalValidator(Corpus.loadBundled().layers());
-            PrintWriter out = spec.commandLine().getOut();
-            PrintWriter err = spec.commandLine().getErr();
+            PrintWriter out = common.out();
+            PrintWriter err = common.err();
             SignalIngest.BatchResult r;
             if (common.dryRun) {
                 r = new SignalIngest(validator, null, Clock.systemUTC()).ingest(inputs, true);

@@ -9,6 +9,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.function.BiFunction;
 
 /**
  * One YAML object read from a corpus file, with the path that leads to it, so that every error
@@ -119,7 +120,17 @@ final class YamlFields {
      * @throws CorpusException if the field is not a list of non-blank strings
      */
     List<String> textList(String name) {
-        List<String> out = new ArrayList<>();
+        return list(name, this::text);
+    }
+
+    /**
+     * The items of a list field, each converted with its own field name ({@code name[i]}) for errors.
+     *
+     * @return the converted items, in order; empty (and modifiable) if the field is absent or null
+     * @throws CorpusException if the field is not a list, or an item does not convert
+     */
+    private <T> List<T> list(String name, BiFunction<String, JsonNode, T> convert) {
+        List<T> out = new ArrayList<>();
         JsonNode value = node.get(name);
         if (value == null || value.isNull()) {
             return out;
@@ -128,7 +139,7 @@ final class YamlFields {
             throw error(name, "must be a list");
         }
         for (int i = 0; i < value.size(); i++) {
-            out.add(text(name + "[" + i + "]", value.get(i)));
+            out.add(convert.apply(name + "[" + i + "]", value.get(i)));
         }
         return out;
     }
@@ -138,23 +149,13 @@ final class YamlFields {
      * @throws CorpusException if the field is not a list of mappings
      */
     List<YamlFields> objectList(String name) {
-        List<YamlFields> out = new ArrayList<>();
-        JsonNode value = node.get(name);
-        if (value == null || value.isNull()) {
-            return out;
-        }
-        if (!value.isArray()) {
-            throw error(name, "must be a list");
-        }
-        for (int i = 0; i < value.size(); i++) {
-            JsonNode item = value.get(i);
-            String itemPath = pathOf(name + "[" + i + "]");
+        return list(name, (itemName, item) -> {
+            String itemPath = pathOf(itemName);
             if (!item.isObject()) {
                 throw new CorpusException(file, itemPath, "must be a mapping of field names to values");
             }
-            out.add(new YamlFields(file, itemPath, item));
-        }
-        return out;
+            return new YamlFields(file, itemPath, item);
+        });
     }
 
     /**

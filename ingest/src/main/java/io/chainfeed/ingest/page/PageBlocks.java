@@ -140,11 +140,7 @@ final class PageBlocks {
                 flush();
                 kind = tag.equals("h1") ? Kind.TITLE : Kind.HEADING;
             } else if (BLOCK_TAGS.contains(tag)) {
-                if (listDepth > 0) {
-                    endLine();
-                } else {
-                    flush();
-                }
+                endBlock();
             } else {
                 line.append(PageText.MARK);
             }
@@ -177,13 +173,18 @@ final class PageBlocks {
             } else if (tag.matches("h[1-6]")) {
                 flush();
             } else if (BLOCK_TAGS.contains(tag)) {
-                if (listDepth > 0) {
-                    endLine();
-                } else {
-                    flush();
-                }
+                endBlock();
             } else {
                 line.append(PageText.MARK);
+            }
+        }
+
+        /** A block element's edge: inside a list it only ends the item's line, elsewhere the block. */
+        private void endBlock() {
+            if (listDepth > 0) {
+                endLine();
+            } else {
+                flush();
             }
         }
 

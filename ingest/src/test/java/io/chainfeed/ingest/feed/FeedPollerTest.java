@@ -3,6 +3,7 @@ package io.chainfeed.ingest.feed;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.chainfeed.avro.ChainLayer;
 import io.chainfeed.avro.ConstraintSignal;
 import io.chainfeed.avro.Direction;
 import io.chainfeed.avro.ObservedAtBasis;
@@ -46,6 +47,8 @@ import org.junit.jupiter.params.provider.EnumSource;
 class FeedPollerTest {
     private static final AvroSerde<ConstraintSignal> SERDE = AvroSerde.of(ConstraintSignal.class);
     private static final Instant START = Instant.parse("2026-11-30T12:00:00Z");
+    /** The bundled corpus's layers, loaded once for the class: every test validates against the same. */
+    private static final List<ChainLayer> LAYERS = Corpus.loadBundled().layers();
 
     private FeedServer server;
     private MockProducer<String, byte[]> producer;
@@ -59,7 +62,7 @@ class FeedPollerTest {
         producer = new MockProducer<>(true, new StringSerializer(), new ByteArraySerializer());
         meters = new SimpleMeterRegistry();
         clock = new MutableClock(START);
-        SignalIngest ingest = new SignalIngest(new SignalValidator(Corpus.loadBundled().layers()), producer, clock);
+        SignalIngest ingest = new SignalIngest(new SignalValidator(LAYERS), producer, clock);
         // loopback is allowed here only because the test server is local
         poller = new FeedPoller(new SafeFetcher(true), ingest, producer, clock, meters);
     }
@@ -460,7 +463,7 @@ class FeedPollerTest {
     void loopbackIsRefusedUnlessAllowed() {
         server.put("/rss", fixture("rss2-undated.xml"));
         FeedPoller strict = new FeedPoller(new SafeFetcher(false),
-                new SignalIngest(new SignalValidator(Corpus.loadBundled().layers()), producer, clock),
+                new SignalIngest(new SignalValidator(LAYERS), producer, clock),
                 producer, clock, meters);
         assertThatThrownBy(() -> strict.poll(feed("/rss")))
                 .isInstanceOf(FetchException.class).hasMessageContaining("refused");
@@ -484,7 +487,7 @@ class FeedPollerTest {
     }
 
     private static List<String> knownLayers() {
-        return Corpus.loadBundled().layers().stream().map(l -> l.getId()).toList();
+        return LAYERS.stream().map(ChainLayer::getId).toList();
     }
 
     private static String fixture(String name) {

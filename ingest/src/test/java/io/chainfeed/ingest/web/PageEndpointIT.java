@@ -20,10 +20,6 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.client.TestRestTemplate;
-import org.springframework.core.ParameterizedTypeReference;
-import org.springframework.http.HttpEntity;
-import org.springframework.http.HttpHeaders;
-import org.springframework.http.HttpMethod;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -39,18 +35,13 @@ import org.springframework.kafka.test.context.EmbeddedKafka;
         properties = "chainfeed.ingest.load-corpus=true")
 @EmbeddedKafka(kraft = true, partitions = 1, bootstrapServersProperty = "spring.kafka.bootstrap-servers")
 class PageEndpointIT {
-    private static final ParameterizedTypeReference<Map<String, Object>> JSON = new ParameterizedTypeReference<>() {
-    };
-
     @Autowired
     TestRestTemplate http;
     @Autowired
     EmbeddedKafkaBroker broker;
 
     private ResponseEntity<Map<String, Object>> post(String body, MediaType type, String query) {
-        HttpHeaders headers = new HttpHeaders();
-        headers.setContentType(type);
-        return http.exchange("/ingest/v1/pages" + query, HttpMethod.POST, new HttpEntity<>(body, headers), JSON);
+        return IngestRequests.post(http, "/ingest/v1/pages" + query, body, type, null);
     }
 
     private static String page() throws Exception {
@@ -131,10 +122,7 @@ class PageEndpointIT {
 
     @Test
     void missingParametersNameTheProblemType() {
-        HttpHeaders headers = new HttpHeaders();
-        headers.setContentType(MediaType.TEXT_PLAIN);
-        ResponseEntity<Map<String, Object>> r = http.exchange("/ingest/v1/pages?dryRun=maybe", HttpMethod.POST,
-                new HttpEntity<>("x", headers), JSON);
+        ResponseEntity<Map<String, Object>> r = post("x", MediaType.TEXT_PLAIN, "?dryRun=maybe");
         assertThat(r.getStatusCode()).isEqualTo(HttpStatus.BAD_REQUEST);
         assertThat(r.getBody().get("type")).isEqualTo("https://chainfeed.io/problems/invalid-request");
     }

@@ -20,10 +20,6 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.client.TestRestTemplate;
-import org.springframework.core.ParameterizedTypeReference;
-import org.springframework.http.HttpEntity;
-import org.springframework.http.HttpHeaders;
-import org.springframework.http.HttpMethod;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -40,8 +36,6 @@ import org.springframework.kafka.test.context.EmbeddedKafka;
         properties = "chainfeed.ingest.editor-key-hashes=2f91bc73466d7ce61751e22895c84505ecdca44f2e3ed7e60ef2da79f9149dc5")
 @EmbeddedKafka(kraft = true, partitions = 1, bootstrapServersProperty = "spring.kafka.bootstrap-servers")
 class SignalEndpointIT {
-    private static final ParameterizedTypeReference<Map<String, Object>> JSON = new ParameterizedTypeReference<>() {
-    };
     private static final String VALID = """
             {"id": "hbm-1", "headline": "HBM allocation sold out", "layers": ["HBM"], "direction": "tightening",
              "magnitude": 4, "observedAt": "Sun, 01 Mar 2026 09:30:00 +0900",
@@ -53,12 +47,7 @@ class SignalEndpointIT {
     EmbeddedKafkaBroker broker;
 
     private ResponseEntity<Map<String, Object>> post(String body, String type, String key) {
-        HttpHeaders headers = new HttpHeaders();
-        headers.setContentType(MediaType.parseMediaType(type));
-        if (key != null) {
-            headers.setBearerAuth(key);
-        }
-        return http.exchange("/ingest/v1/signals", HttpMethod.POST, new HttpEntity<>(body, headers), JSON);
+        return IngestRequests.post(http, "/ingest/v1/signals", body, MediaType.parseMediaType(type), key);
     }
 
     @Test

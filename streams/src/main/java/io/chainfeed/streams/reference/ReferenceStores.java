@@ -69,6 +69,27 @@ public record ReferenceStores(String layersStore, String companiesStore, String 
         return out;
     }
 
+    /**
+     * Applies a record of a compacted topic to the store that mirrors it: puts its value, or deletes the
+     * key for a tombstone (null value). A record without a key is skipped.
+     *
+     * @param store  the mirror, keyed as the topic
+     * @param record the record
+     * @param <V>    value type
+     * @return false when the record had no key and nothing was applied
+     */
+    public static <V> boolean apply(KeyValueStore<String, V> store, Record<String, V> record) {
+        if (record.key() == null) {
+            return false;
+        }
+        if (record.value() == null) {
+            store.delete(record.key());
+        } else {
+            store.put(record.key(), record.value());
+        }
+        return true;
+    }
+
     private <V extends org.apache.avro.specific.SpecificRecord> void add(StreamsBuilder builder, String topic,
             String store, String source, AvroSerde<V> serde) {
         builder.addGlobalStore(
@@ -121,15 +142,9 @@ public record ReferenceStores(String layersStore, String companiesStore, String 
 
         @Override
         public void process(Record<String, V> record) {
-            if (record.key() == null) {
-                return;
+            if (apply(store, record)) {
+                clock.updated(record.timestamp());
             }
-            if (record.value() == null) {
-                store.delete(record.key());
-            } else {
-                store.put(record.key(), record.value());
-            }
-            clock.updated(record.timestamp());
         }
     }
 }

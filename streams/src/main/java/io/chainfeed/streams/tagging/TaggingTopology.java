@@ -160,16 +160,14 @@ public final class TaggingTopology {
 
         @Override
         public void process(Record<String, TermUpdate> record) {
-            if (record.key() == null) {
+            if (!ReferenceStores.apply(terms, record)) {
                 return;
             }
             if (record.value() == null) {
-                terms.delete(record.key());
                 sent.delete(Tagger.readId(record.key()));
                 context.forward(record.withKey(Tagger.readId(record.key())).withValue(null));
                 return;
             }
-            terms.put(record.key(), record.value());
             Read read = tag(record.value());
             send(record.withKey(read.getId()).withValue(read), sent.get(read.getId()), context.currentSystemTimeMs());
         }

@@ -19,7 +19,7 @@ import io.chainfeed.avro.Source;
 import io.chainfeed.avro.SqueezedCompany;
 import io.chainfeed.avro.TermUpdate;
 import io.chainfeed.avro.Trend;
-import io.chainfeed.schemas.AvroSerde;
+import io.chainfeed.streams.TopologyFixture;
 import io.chainfeed.schemas.Topics;
 import java.time.Duration;
 import java.time.Instant;
@@ -27,15 +27,10 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.Random;
-import org.apache.kafka.common.serialization.StringDeserializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.KeyValue;
-import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
-import org.apache.kafka.streams.TopologyTestDriver;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -43,10 +38,7 @@ import org.junit.jupiter.api.Test;
 class ChainStateTopologyTest {
     private static final Instant T0 = Instant.parse("2026-03-01T00:00:00Z");
 
-    @org.junit.jupiter.api.io.TempDir
-    java.nio.file.Path stateDir;
-
-    private TopologyTestDriver driver;
+    private TopologyFixture topology;
     private TestInputTopic<String, ChainLayer> layers;
     private TestInputTopic<String, Company> companies;
     private TestInputTopic<String, ConstraintSignal> signals;
@@ -55,28 +47,24 @@ class ChainStateTopologyTest {
 
     @BeforeEach
     void setUp() {
-        driver = newDriver();
+        startTopology();
         loadReference();
     }
 
     @AfterEach
     void tearDown() {
-        driver.close();
+        topology.close();
     }
 
-    private TopologyTestDriver newDriver() {
-        Properties props = new Properties();
-        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "chain-test");
-        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "dummy:9092");
-        props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString()); // not the shared /tmp/kafka-streams
-        TopologyTestDriver d = new TopologyTestDriver(ChainStateTopology.buildTopology(props), props);
-        layers = d.createInputTopic(Topics.LAYERS, new StringSerializer(), AvroSerde.of(ChainLayer.class));
-        companies = d.createInputTopic(Topics.COMPANIES, new StringSerializer(), AvroSerde.of(Company.class));
-        signals = d.createInputTopic(Topics.SIGNALS, new StringSerializer(), AvroSerde.of(ConstraintSignal.class));
-        states = d.createOutputTopic(Topics.CHAIN_STATE, new StringDeserializer(), AvroSerde.of(LayerState.class));
-        reads = d.createOutputTopic(Topics.READS, new StringDeserializer(), AvroSerde.of(Read.class));
-        causes = d.createOutputTopic(Topics.CHAIN_CAUSES, new StringDeserializer(), AvroSerde.of(ChainCause.class));
-        return d;
+    /** A fresh topology (empty stores) and its topics. */
+    private void startTopology() {
+        topology = TopologyFixture.of("chain-test", ChainStateTopology::buildTopology, null);
+        layers = topology.input(Topics.LAYERS, ChainLayer.class);
+        companies = topology.input(Topics.COMPANIES, Company.class);
+        signals = topology.input(Topics.SIGNALS, ConstraintSignal.class);
+        states = topology.output(Topics.CHAIN_STATE, LayerState.class);
+        reads = topology.output(Topics.READS, Read.class);
+        causes = topology.output(Topics.CHAIN_CAUSES, ChainCause.class);
     }
 
     /** equipment -> memory -> packaging -> accelerators -> servers, and memory -> accelerators directly. */
@@ -115,7 +103,7 @@ class ChainStateTopologyTest {
 
     /** The layer states published after the next publish interval (wall clock), latest per layer. */
     private Map<String, LayerState> finalStates() {
-        driver.advanceWallClockTime(ChainStateTopology.PUBLISH_INTERVAL);
+        topology.advanceWallClockTime(ChainStateTopology.PUBLISH_INTERVAL);
         return states.readKeyValuesToMap();
     }
 
@@ -183,7 +171,7 @@ class ChainStateTopologyTest {
     void signalsThirtyHalfLivesOldAreForgotten() {
         signals.pipeInput("old", signal("old", "memory", Direction.TIGHTENING, 5, T0));
         signals.pipeInput("new", signal("new", "foundry-none", Direction.TIGHTENING, 1, T0.plus(Duration.ofDays(421))));
-        var store = driver.<String, ConstraintSignal>getKeyValueStore(ChainStateTopology.SIGNALS_STORE);
+        var store = topology.<ConstraintSignal>store(ChainStateTopology.SIGNALS_STORE);
         assertThat(store.get("old")).isNull();
         assertThat(store.get("new")).isNotNull();
         LayerState memory = finalStates().get("memory");
@@ -242,8 +230,8 @@ class ChainStateTopologyTest {
         for (int run = 0; run < 12; run++) {
             List<KeyValue<String, ConstraintSignal>> shuffled = new ArrayList<>(input);
             Collections.shuffle(shuffled, random);
-            driver.close();
-            driver = newDriver();
+            topology.close();
+            startTopology();
             signals.pipeKeyValueList(shuffled); // signals before reference data, too
             loadReference();
             assertThat(finalStates()).as("order %s", shuffled.stream().map(kv -> kv.key).toList())
@@ -253,7 +241,7 @@ class ChainStateTopologyTest {
 
     @Test
     void signalsBecomeTaggedSignalReads() {
-        driver.createInputTopic(Topics.REFERENCE_TERMS, new StringSerializer(), AvroSerde.of(TermUpdate.class))
+        topology.input(Topics.REFERENCE_TERMS, TermUpdate.class)
                 .pipeInput("hbm", TermUpdate.newBuilder().setSlug("hbm").setTitle("HBM")
                         .setAliases(List.of("High Bandwidth Memory")).setDefinition("Stacked DRAM.")
                         .setLayerHint("memory").setDisclaimer("research, not advice").setVersion(1)
@@ -290,7 +278,7 @@ class ChainStateTopologyTest {
         // Tagged before the once-a-second check: it rebuilds the dictionary on its own.
         signals.pipeInput("s2", signal("s2", "memory", Direction.TIGHTENING, 2, T0));
         reads.readValuesToList();
-        driver.advanceWallClockTime(ChainStateTopology.REFERENCE_CHECK.plusMillis(10));
+        topology.advanceWallClockTime(ChainStateTopology.REFERENCE_CHECK.plusMillis(10));
 
         assertThat(reads.readKeyValuesToMap().get("signal:s1").getCompanies()).extracting(c -> c.getSymbol())
                 .contains("CLS");
@@ -365,11 +353,11 @@ class ChainStateTopologyTest {
             signals.pipeInput(id, s);
             kept.put(id, s);
             if (i % 50 == 0) {
-                driver.advanceWallClockTime(ChainStateTopology.PUBLISH_INTERVAL);
+                topology.advanceWallClockTime(ChainStateTopology.PUBLISH_INTERVAL);
             }
         }
-        var layerStore = driver.<String, ChainLayer>getKeyValueStore(ChainStateTopology.LAYERS_STORE);
-        var companyStore = driver.<String, Company>getKeyValueStore(ChainStateTopology.COMPANIES_STORE);
+        var layerStore = topology.<ChainLayer>store(ChainStateTopology.LAYERS_STORE);
+        var companyStore = topology.<Company>store(ChainStateTopology.COMPANIES_STORE);
         ChainModel model = new ChainModel(io.chainfeed.streams.reference.ReferenceStores.values(layerStore),
                 io.chainfeed.streams.reference.ReferenceStores.values(companyStore));
         Map<String, LayerState> fromScratch = model.compute(kept.values());
@@ -424,7 +412,7 @@ class ChainStateTopologyTest {
         });
         // nothing changed: a reference change recomputes and republishes, but announces nothing
         company("kioxia", "Kioxia", "memory", "285A", "XTKS", "285A.T");
-        driver.advanceWallClockTime(ChainStateTopology.REFERENCE_CHECK.plusMillis(10));
+        topology.advanceWallClockTime(ChainStateTopology.REFERENCE_CHECK.plusMillis(10));
         assertThat(stateReads()).isEmpty();
         // an easing signal a day later: balanced again, the layer's second change
         signals.pipeInput("s2", signal("s2", "memory", Direction.EASING, 5, T0.plus(Duration.ofDays(1))));
@@ -434,7 +422,7 @@ class ChainStateTopologyTest {
             assertThat(r.getTitle()).isEqualTo("Memory turned balanced");
             assertThat(r.getSections().get(3).getBody()).startsWith("No one");
         });
-        var store = driver.<String, String>getKeyValueStore(ChainStateTopology.ANNOUNCED_STORE);
+        var store = topology.<String>store(ChainStateTopology.ANNOUNCED_STORE);
         assertThat(store.get("memory")).isEqualTo("BALANCED 2");
     }
 
@@ -498,8 +486,8 @@ class ChainStateTopologyTest {
         Random random = new Random(5);
         List<KeyValue<String, ConstraintSignal>> kept = new ArrayList<>(input.subList(0, 50));
         Collections.shuffle(kept, random);
-        driver.close();
-        driver = newDriver();
+        topology.close();
+        startTopology();
         loadReference();
         signals.pipeKeyValueList(kept);
         assertThat(finalStates().get("memory")).isEqualTo(afterRemoval.get("memory"));

@@ -13,23 +13,18 @@ import io.chainfeed.avro.LayerStatus;
 import io.chainfeed.avro.Listing;
 import io.chainfeed.avro.Source;
 import io.chainfeed.avro.Trend;
-import io.chainfeed.schemas.AvroSerde;
 import io.chainfeed.schemas.Topics;
+import io.chainfeed.streams.TopologyFixture;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.Random;
 import java.util.TreeMap;
-import org.apache.kafka.common.serialization.StringDeserializer;
-import org.apache.kafka.common.serialization.StringSerializer;
-import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
-import org.apache.kafka.streams.TopologyTestDriver;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -54,27 +49,18 @@ class ChainTimeTravelTest {
             "accelerators", Map.of("servers-systems", 1),
             "servers-systems", Map.of());
 
-    @org.junit.jupiter.api.io.TempDir
-    java.nio.file.Path stateDir;
-
-    private TopologyTestDriver driver;
+    private TopologyFixture topology;
     private TestInputTopic<String, ConstraintSignal> signals;
     private TestOutputTopic<String, LayerState> states;
     private ChainQueries queries;
 
     @BeforeEach
     void setUp() {
-        Properties props = new Properties();
-        props.putAll(Map.of(StreamsConfig.APPLICATION_ID_CONFIG, "time-travel-test",
-                StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "dummy:9092",
-                StreamsConfig.STATE_DIR_CONFIG, stateDir.toString())); // not the shared /tmp/kafka-streams
-        driver = new TopologyTestDriver(ChainStateTopology.buildTopology(props), props);
-        TestInputTopic<String, ChainLayer> layers = driver.createInputTopic(Topics.LAYERS, new StringSerializer(),
-                AvroSerde.of(ChainLayer.class));
-        TestInputTopic<String, Company> companies = driver.createInputTopic(Topics.COMPANIES, new StringSerializer(),
-                AvroSerde.of(Company.class));
-        signals = driver.createInputTopic(Topics.SIGNALS, new StringSerializer(), AvroSerde.of(ConstraintSignal.class));
-        states = driver.createOutputTopic(Topics.CHAIN_STATE, new StringDeserializer(), AvroSerde.of(LayerState.class));
+        topology = TopologyFixture.of("time-travel-test", ChainStateTopology::buildTopology, null);
+        TestInputTopic<String, ChainLayer> layers = topology.input(Topics.LAYERS, ChainLayer.class);
+        TestInputTopic<String, Company> companies = topology.input(Topics.COMPANIES, Company.class);
+        signals = topology.input(Topics.SIGNALS, ConstraintSignal.class);
+        states = topology.output(Topics.CHAIN_STATE, LayerState.class);
         layers.pipeInput("semiconductor-equipment", layer("semiconductor-equipment"));
         layers.pipeInput("memory", layer("memory", "semiconductor-equipment"));
         layers.pipeInput("advanced-packaging", layer("advanced-packaging", "memory"));
@@ -87,14 +73,14 @@ class ChainTimeTravelTest {
         queries = new ChainQueries(new ChainQueries.Stores() {
             @Override
             public <V> ReadOnlyKeyValueStore<String, V> store(String name) {
-                return driver.getKeyValueStore(name);
+                return topology.store(name);
             }
         });
     }
 
     @AfterEach
     void tearDown() {
-        driver.close();
+        topology.close();
     }
 
     private static ChainLayer layer(String id, String... upstream) {
@@ -200,7 +186,7 @@ class ChainTimeTravelTest {
             all.add(s);
             put(s);
         }
-        driver.advanceWallClockTime(ChainStateTopology.PUBLISH_INTERVAL);
+        topology.advanceWallClockTime(ChainStateTopology.PUBLISH_INTERVAL);
         Map<String, LayerState> live = states.readKeyValuesToMap();
         long newest = all.stream().mapToLong(s -> s.getObservedAt().toEpochMilli()).max().orElseThrow();
         assertThat(queries.at(newest)).as("as of the newest signal = the live state").isEqualTo(live);

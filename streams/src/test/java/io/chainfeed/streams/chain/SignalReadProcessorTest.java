@@ -10,19 +10,14 @@ import io.chainfeed.avro.Listing;
 import io.chainfeed.avro.Read;
 import io.chainfeed.avro.Source;
 import io.chainfeed.avro.TermUpdate;
-import io.chainfeed.schemas.AvroSerde;
+import io.chainfeed.streams.TopologyFixture;
 import io.chainfeed.schemas.Topics;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
-import org.apache.kafka.common.serialization.StringDeserializer;
-import org.apache.kafka.common.serialization.StringSerializer;
-import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
-import org.apache.kafka.streams.TopologyTestDriver;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -36,7 +31,7 @@ class SignalReadProcessorTest {
     private static final Instant WALL = Instant.parse("2026-11-30T12:00:00Z");
     private static final Instant OBSERVED = WALL.minus(Duration.ofDays(10));
 
-    private TopologyTestDriver driver;
+    private TopologyFixture topology;
     private TestInputTopic<String, ConstraintSignal> signals;
     private TestInputTopic<String, TermUpdate> glossary;
     private TestInputTopic<String, Company> companies;
@@ -44,18 +39,12 @@ class SignalReadProcessorTest {
 
     @BeforeEach
     void setUp() {
-        Properties props = new Properties();
-        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "signal-reads-test");
-        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "dummy:9092");
-        driver = new TopologyTestDriver(ChainStateTopology.buildTopology(props), props, WALL);
-        TestInputTopic<String, ChainLayer> layers =
-                driver.createInputTopic(Topics.LAYERS, new StringSerializer(), AvroSerde.of(ChainLayer.class));
-        companies = driver.createInputTopic(Topics.COMPANIES, new StringSerializer(), AvroSerde.of(Company.class));
-        glossary = driver.createInputTopic(Topics.REFERENCE_TERMS, new StringSerializer(),
-                AvroSerde.of(TermUpdate.class));
-        signals = driver.createInputTopic(Topics.SIGNALS, new StringSerializer(),
-                AvroSerde.of(ConstraintSignal.class));
-        reads = driver.createOutputTopic(Topics.READS, new StringDeserializer(), AvroSerde.of(Read.class));
+        topology = TopologyFixture.of("signal-reads-test", ChainStateTopology::buildTopology, WALL);
+        TestInputTopic<String, ChainLayer> layers = topology.input(Topics.LAYERS, ChainLayer.class);
+        companies = topology.input(Topics.COMPANIES, Company.class);
+        glossary = topology.input(Topics.REFERENCE_TERMS, TermUpdate.class);
+        signals = topology.input(Topics.SIGNALS, ConstraintSignal.class);
+        reads = topology.output(Topics.READS, Read.class);
 
         layers.pipeInput("memory", ChainLayer.newBuilder().setId("memory").setName("Memory").build());
         layers.pipeInput("advanced-packaging", ChainLayer.newBuilder().setId("advanced-packaging")
@@ -67,7 +56,7 @@ class SignalReadProcessorTest {
 
     @AfterEach
     void tearDown() {
-        driver.close();
+        topology.close();
     }
 
     private static TermUpdate term(String slug, String title, String definition) {
@@ -83,7 +72,7 @@ class SignalReadProcessorTest {
     }
 
     private void tick() {
-        driver.advanceWallClockTime(ChainStateTopology.REFERENCE_CHECK.plusMillis(10));
+        topology.advanceWallClockTime(ChainStateTopology.REFERENCE_CHECK.plusMillis(10));
     }
 
     @Test
@@ -149,7 +138,7 @@ class SignalReadProcessorTest {
         signals.pipeInput("s1", signal("s1", "HBM allocation sold out", "SK hynix says HBM is allocated.", 200));
         assertThat(reads.isEmpty()).isTrue();
 
-        driver.advanceWallClockTime(Duration.ofMinutes(5));
+        topology.advanceWallClockTime(Duration.ofMinutes(5));
         signals.pipeInput("s1", signal("s1", "HBM allocation sold out to 2027",
                 "SK hynix says HBM is allocated.", 300));
         Read v2 = reads.readValue();

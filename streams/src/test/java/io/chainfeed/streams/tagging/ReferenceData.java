@@ -5,7 +5,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.chainfeed.avro.ChainLayer;
 import io.chainfeed.avro.Company;
+import io.chainfeed.avro.CompanyMention;
 import io.chainfeed.avro.Listing;
+import io.chainfeed.avro.RelatedTerm;
+import io.chainfeed.avro.Section;
 import io.chainfeed.avro.TermUpdate;
 import java.io.IOException;
 import java.io.InputStream;
@@ -15,14 +18,18 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.stream.Stream;
 
 /**
  * The bundled reference data (layers, companies, glossary terms), read straight from the ingest
  * module's corpus directory so the tagger is tested against exactly what the product ships. The
- * streams module does not depend on ingest, so this reads the YAML and the terms' front matter
- * itself.
+ * streams module does not depend on ingest, so this reads the YAML and the term files itself: front
+ * matter, declared companies and related terms, and the body's sections.
  */
 public final class ReferenceData {
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
@@ -55,13 +62,30 @@ public final class ReferenceData {
         try {
             List<ChainLayer> layers = layers(YAML.readTree(dir.resolve("layers.yaml").toFile()));
             List<Company> companies = companies(YAML.readTree(dir.resolve("companies.yaml").toFile()));
-            List<TermUpdate> terms = new ArrayList<>();
-            try (Stream<Path> files = Files.list(dir.resolve("terms"))) {
-                for (Path f : files.filter(p -> p.toString().endsWith(".md")).sorted().toList()) {
-                    terms.add(term(Files.readString(f, StandardCharsets.UTF_8)));
+            Map<String, String> names = new HashMap<>();
+            companies.forEach(c -> c.getListings().forEach(l -> names.put(l.getDisplaySymbol(), c.getName())));
+            List<String[]> files = new ArrayList<>();
+            try (Stream<Path> list = Files.list(dir.resolve("terms"))) {
+                for (Path f : list.filter(p -> p.toString().endsWith(".md")).sorted().toList()) {
+                    files.add(Files.readString(f, StandardCharsets.UTF_8).split("(?m)^---\\s*$", 3));
                 }
             }
-            return new ReferenceData(layers, companies, terms);
+            Map<String, TermUpdate> bySlug = new LinkedHashMap<>();
+            for (String[] parts : files) {
+                TermUpdate t = term(YAML.readTree(parts[1]), parts[2], names);
+                bySlug.put(t.getSlug(), t);
+            }
+            // Related terms carry the title and definition of the term they name, as ingest's corpus does.
+            for (String[] parts : files) {
+                JsonNode fm = YAML.readTree(parts[1]);
+                List<RelatedTerm> related = new ArrayList<>();
+                for (String slug : strings(fm.get("related"))) {
+                    TermUpdate target = bySlug.get(slug);
+                    related.add(new RelatedTerm(slug, target.getTitle(), target.getDefinition()));
+                }
+                bySlug.get(fm.get("slug").asText()).setRelated(related);
+            }
+            return new ReferenceData(layers, companies, List.copyOf(bySlug.values()));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -102,15 +126,38 @@ public final class ReferenceData {
         return out;
     }
 
-    private static TermUpdate term(String markdown) throws IOException {
-        String[] parts = markdown.split("(?m)^---\\s*$", 3);
-        JsonNode fm = YAML.readTree(parts[1]);
+    /**
+     * A term file as ingest publishes it: front matter, the declared companies (display symbols, named as
+     * in companies.yaml) and the {@code ## } sections of the body (related terms are set by the caller).
+     */
+    private static TermUpdate term(JsonNode fm, String body, Map<String, String> companyNames) {
+        List<CompanyMention> companies = new ArrayList<>();
+        for (String symbol : strings(fm.get("companies"))) {
+            companies.add(new CompanyMention(companyNames.getOrDefault(symbol, symbol), symbol));
+        }
         return TermUpdate.newBuilder()
                 .setSlug(fm.get("slug").asText()).setTitle(fm.get("title").asText())
                 .setAliases(strings(fm.get("aliases"))).setDefinition(fm.path("definition").asText(""))
-                .setLayerHint(fm.path("layer").asText(null))
+                .setLayerHint(fm.path("layer").asText(null)).setCompanies(companies).setSections(sections(body))
                 .setDisclaimer("Research, not advice.").setVersion(1).setUpdatedAt(Instant.EPOCH)
                 .build();
+    }
+
+    /** {@code ## Heading} blocks, keyed as ingest keys the two standard ones, the rest by their slug. */
+    private static List<Section> sections(String body) {
+        List<Section> out = new ArrayList<>();
+        for (String block : body.split("(?m)^## ")) {
+            String[] lines = block.split("\n", 2);
+            if (lines.length < 2 || lines[0].isBlank()) {
+                continue;
+            }
+            String heading = lines[0].strip();
+            String key = heading.equals("What it means") ? "what_it_means"
+                    : heading.startsWith("Why it matters") ? "why_it_matters"
+                    : heading.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]+", "_");
+            out.add(new Section(key, heading, lines[1].strip()));
+        }
+        return out;
     }
 
     private static List<String> strings(JsonNode array) {

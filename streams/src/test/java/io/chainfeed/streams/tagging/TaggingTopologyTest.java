@@ -13,7 +13,7 @@ import io.chainfeed.avro.RelatedTerm;
 import io.chainfeed.avro.Section;
 import io.chainfeed.avro.Source;
 import io.chainfeed.avro.TermUpdate;
-import io.chainfeed.schemas.AvroSerde;
+import io.chainfeed.streams.TopologyFixture;
 import io.chainfeed.schemas.Topics;
 import java.time.Duration;
 import java.time.Instant;
@@ -21,14 +21,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import org.apache.kafka.common.serialization.Serdes;
-import org.apache.kafka.common.serialization.StringDeserializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.Topology;
-import org.apache.kafka.streams.TopologyTestDriver;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -37,7 +34,7 @@ class TaggingTopologyTest {
     private static final Instant REFERENCE_TIME = Instant.parse("2026-01-01T00:00:00Z");
     private static final Instant TERM_VERSION = Instant.parse("2026-11-01T00:00:00Z");
 
-    private TopologyTestDriver driver;
+    private TopologyFixture topology;
     private TestInputTopic<String, ChainLayer> layers;
     private TestInputTopic<String, Company> companies;
     private TestInputTopic<String, TermUpdate> terms;
@@ -46,18 +43,12 @@ class TaggingTopologyTest {
 
     @BeforeEach
     void setUp() {
-        Properties props = new Properties();
-        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "tagging-test");
-        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "dummy:9092");
-        driver = new TopologyTestDriver(TaggingTopology.buildTopology(props), props);
-        layers = driver.createInputTopic(Topics.LAYERS, new StringSerializer(), AvroSerde.of(ChainLayer.class),
-                REFERENCE_TIME, Duration.ZERO);
-        companies = driver.createInputTopic(Topics.COMPANIES, new StringSerializer(), AvroSerde.of(Company.class),
-                REFERENCE_TIME, Duration.ZERO);
-        terms = driver.createInputTopic(Topics.TERMS, new StringSerializer(), AvroSerde.of(TermUpdate.class));
-        reads = driver.createOutputTopic(Topics.READS, new StringDeserializer(), AvroSerde.of(Read.class));
-        referenceTerms = driver.createOutputTopic(Topics.REFERENCE_TERMS, new StringDeserializer(),
-                AvroSerde.of(TermUpdate.class));
+        topology = TopologyFixture.of("tagging-test", TaggingTopology::buildTopology, null);
+        layers = topology.input(Topics.LAYERS, ChainLayer.class, REFERENCE_TIME, Duration.ZERO);
+        companies = topology.input(Topics.COMPANIES, Company.class, REFERENCE_TIME, Duration.ZERO);
+        terms = topology.input(Topics.TERMS, TermUpdate.class);
+        reads = topology.output(Topics.READS, Read.class);
+        referenceTerms = topology.output(Topics.REFERENCE_TERMS, TermUpdate.class);
 
         layers.pipeInput("network-fabric", ChainLayer.newBuilder().setId("network-fabric").setName("Network fabric")
                 .setAliases(List.of("fabric layer")).build());
@@ -75,7 +66,7 @@ class TaggingTopologyTest {
 
     @AfterEach
     void tearDown() {
-        driver.close();
+        topology.close();
     }
 
     private static Company company(String id, String name, List<String> aliases, String layer, Listing listing) {
@@ -173,12 +164,12 @@ class TaggingTopologyTest {
     void retagsKeptTermsWhenATermTheyMentionArrivesOrGoes() {
         terms.pipeInput("roce", glossary("roce", "RoCE", List.of(), "It carries RDMA over Ethernet.", null));
         assertThat(reads.readValue().getTerms()).isEmpty();
-        driver.advanceWallClockTime(Duration.ofSeconds(2));
+        topology.advanceWallClockTime(Duration.ofSeconds(2));
         assertThat(reads.isEmpty()).as("roce joined the dictionary, but no read changed").isTrue();
 
         terms.pipeInput("rdma", glossary("rdma", "RDMA", List.of(), "Direct memory access across machines.", null));
         assertThat(reads.readValue().getId()).isEqualTo("term:rdma");
-        driver.advanceWallClockTime(Duration.ofSeconds(2));
+        topology.advanceWallClockTime(Duration.ofSeconds(2));
         Read retagged = reads.readValue();
         assertThat(retagged.getId()).isEqualTo("term:roce");
         assertThat(retagged.getTerms()).extracting(t -> t.getSlug()).containsExactly("rdma");
@@ -186,7 +177,7 @@ class TaggingTopologyTest {
 
         terms.pipeInput("rdma", (TermUpdate) null);
         assertThat(reads.readKeyValue().value).isNull();
-        driver.advanceWallClockTime(Duration.ofSeconds(2));
+        topology.advanceWallClockTime(Duration.ofSeconds(2));
         assertThat(reads.readValue().getTerms()).as("the term left the dictionary").isEmpty();
     }
 
@@ -261,7 +252,7 @@ class TaggingTopologyTest {
         Instant later = Instant.parse("2027-01-01T00:00:00Z");
         companies.pipeInput("celestica", company("celestica", "Celestica", List.of(), "network-fabric",
                 new Listing("CLS", "XNYS", "CLS")), later);
-        driver.advanceWallClockTime(Duration.ofSeconds(2));
+        topology.advanceWallClockTime(Duration.ofSeconds(2));
         Read retagged = reads.readValue();
         assertThat(retagged.getPreviousVersion()).isEqualTo(before.getVersion());
         assertThat(retagged.getSequence()).isEqualTo(2L);
@@ -276,7 +267,7 @@ class TaggingTopologyTest {
         // The company goes again: the tag goes, and the read says so.
         Instant gone = Instant.parse("2027-02-01T00:00:00Z");
         companies.pipeInput("celestica", null, gone);
-        driver.advanceWallClockTime(Duration.ofSeconds(2));
+        topology.advanceWallClockTime(Duration.ofSeconds(2));
         Read untagged = reads.readValue();
         assertThat(untagged.getPreviousVersion()).isEqualTo(retagged.getVersion());
         assertThat(untagged.getSequence()).isEqualTo(3L);
@@ -297,13 +288,13 @@ class TaggingTopologyTest {
     void retagsKeptTermsWhenReferenceDataChangesWithoutRestart() {
         terms.pipeInput("x", term("x", "Celestica builds the switches.", List.of(), null));
         assertThat(reads.readValue().getCompanies()).isEmpty();
-        driver.advanceWallClockTime(Duration.ofSeconds(2));
+        topology.advanceWallClockTime(Duration.ofSeconds(2));
         assertThat(reads.isEmpty()).as("nothing changed, nothing re-tagged").isTrue();
 
         Instant later = Instant.parse("2027-01-01T00:00:00Z");
         companies.pipeInput("celestica", company("celestica", "Celestica", List.of(), "network-fabric",
                 new Listing("CLS", "XNYS", "CLS")), later);
-        driver.advanceWallClockTime(Duration.ofSeconds(2));
+        topology.advanceWallClockTime(Duration.ofSeconds(2));
         Read retagged = reads.readValue();
         assertThat(retagged.getCompanies()).extracting(CompanyTag::getSymbol).containsExactly("CLS");
         assertThat(retagged.getVersion()).as("supersedes the earlier read").isEqualTo(later.toEpochMilli());
@@ -342,8 +333,8 @@ class TaggingTopologyTest {
 
     @Test
     void storesAndProcessorsKeepTheirNames() {
-        Topology topology = TaggingTopology.buildTopology(new Properties());
-        String described = topology.describe().toString();
+        Topology built = TaggingTopology.buildTopology(new Properties());
+        String described = built.describe().toString();
         assertThat(described).contains(TaggingTopology.LAYERS_STORE, TaggingTopology.COMPANIES_STORE,
                 "terms-source", "tag-terms", "reads-sink", TaggingTopology.TERMS_STORE, "reference-layers-source",
                 "reference-companies-source", TaggingTopology.REFERENCE_TERMS_STORE, "reference-terms-source",

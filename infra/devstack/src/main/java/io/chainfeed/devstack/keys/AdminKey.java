@@ -3,7 +3,6 @@ package io.chainfeed.devstack.keys;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
 import java.util.Base64;
 
@@ -29,14 +28,7 @@ public final class AdminKey {
         byte[] secret = new byte[32];
         new SecureRandom().nextBytes(secret);
         String key = "cfadmin_" + Base64.getUrlEncoder().withoutPadding().encodeToString(secret);
-        Path file = runDir.resolve(FILE);
-        Files.deleteIfExists(file);
-        try {
-            Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-        } catch (UnsupportedOperationException e) {
-            Files.createFile(file);
-        }
-        Files.writeString(file, key + "\n");
+        SecretFiles.writeOwnerOnly(runDir.resolve(FILE), key + "\n");
         return key;
     }
 

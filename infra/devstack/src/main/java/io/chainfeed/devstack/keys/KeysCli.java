@@ -48,6 +48,10 @@ public final class KeysCli implements Callable<Integer> {
         @Option(names = "--admin-key-file", description = "File holding the admin key (default: <run dir>/admin-key).")
         Path adminKeyFile;
 
+        /** The subcommand this mixin is part of, for its output streams. */
+        @Spec(Spec.Target.MIXEE)
+        CommandSpec command;
+
         AdminKeysClient client() throws IOException {
             String key = System.getenv("CHAINFEED_ADMIN_KEY");
             if (adminKeyFile != null) {
@@ -57,6 +61,43 @@ public final class KeysCli implements Callable<Integer> {
             }
             return new AdminKeysClient(api, key);
         }
+
+        /**
+         * Calls the api with this connection's client and prints its JSON answer, or what went wrong.
+         *
+         * @return the exit code: 0 done, 1 refused by the api, 3 the api or the admin key not reached
+         */
+        int run(Call call) throws InterruptedException {
+            PrintWriter out = command.commandLine().getOut();
+            PrintWriter err = command.commandLine().getErr();
+            try {
+                out.println(JSON.writerWithDefaultPrettyPrinter().writeValueAsString(call.run(client())));
+                return 0;
+            } catch (AdminKeysClient.Refused e) {
+                err.println("chainfeed keys: " + e.getMessage());
+                return 1;
+            } catch (java.nio.file.NoSuchFileException | java.nio.file.AccessDeniedException e) {
+                err.println("chainfeed keys: cannot read the admin key file " + e.getFile()
+                        + " (is the stack running from this directory? else give --admin-key-file or CHAINFEED_ADMIN_KEY)");
+                return 3;
+            } catch (java.net.ConnectException | java.net.http.HttpConnectTimeoutException e) {
+                err.println("chainfeed keys: cannot reach the api (" + e.getClass().getSimpleName()
+                        + "); is it running? give its URL with --api");
+                return 3;
+            } catch (IOException e) {
+                err.println("chainfeed keys: " + e.getClass().getSimpleName()
+                        + (e.getMessage() == null ? "" : ": " + e.getMessage()));
+                return 3;
+            } finally {
+                out.flush();
+                err.flush();
+            }
+        }
+    }
+
+    /** One call of the api's key administration. */
+    private interface Call {
+        JsonNode run(AdminKeysClient client) throws IOException, InterruptedException;
     }
 
     /** The kinds of key, as the api names them. */
@@ -78,9 +119,6 @@ public final class KeysCli implements Callable<Integer> {
         @Mixin
         Connection connection = new Connection();
 
-        @Spec
-        CommandSpec spec;
-
         @Option(names = "--kind", required = true,
                 description = "partner (publishable, for widgets) or reader (webhook subscriptions); any case.")
         Kind kind;
@@ -97,7 +135,7 @@ public final class KeysCli implements Callable<Integer> {
 
         @Override
         public Integer call() throws Exception {
-            return run(spec, () -> connection.client().create(kind.name(), label, origins, rate));
+            return connection.run(client -> client.create(kind.name(), label, origins, rate));
         }
     }
 
@@ -106,12 +144,9 @@ public final class KeysCli implements Callable<Integer> {
         @Mixin
         Connection connection = new Connection();
 
-        @Spec
-        CommandSpec spec;
-
         @Override
         public Integer call() throws Exception {
-            return run(spec, () -> connection.client().list());
+            return connection.run(AdminKeysClient::list);
         }
     }
 
@@ -120,49 +155,15 @@ public final class KeysCli implements Callable<Integer> {
         @Mixin
         Connection connection = new Connection();
 
-        @Spec
-        CommandSpec spec;
-
         @Parameters(paramLabel = "ID", description = "The key's id (12 characters, the part after cf_).")
         String id;
 
         @Override
         public Integer call() throws Exception {
-            return run(spec, () -> {
-                connection.client().revoke(id);
+            return connection.run(client -> {
+                client.revoke(id);
                 return JSON.createObjectNode().put("revoked", id);
             });
-        }
-    }
-
-    private interface Call {
-        JsonNode run() throws IOException, InterruptedException;
-    }
-
-    private static int run(CommandSpec spec, Call call) throws InterruptedException {
-        PrintWriter out = spec.commandLine().getOut();
-        PrintWriter err = spec.commandLine().getErr();
-        try {
-            out.println(JSON.writerWithDefaultPrettyPrinter().writeValueAsString(call.run()));
-            return 0;
-        } catch (AdminKeysClient.Refused e) {
-            err.println("chainfeed keys: " + e.getMessage());
-            return 1;
-        } catch (java.nio.file.NoSuchFileException | java.nio.file.AccessDeniedException e) {
-            err.println("chainfeed keys: cannot read the admin key file " + e.getFile()
-                    + " (is the stack running from this directory? else give --admin-key-file or CHAINFEED_ADMIN_KEY)");
-            return 3;
-        } catch (java.net.ConnectException | java.net.http.HttpConnectTimeoutException e) {
-            err.println("chainfeed keys: cannot reach the api (" + e.getClass().getSimpleName()
-                    + "); is it running? give its URL with --api");
-            return 3;
-        } catch (IOException e) {
-            err.println("chainfeed keys: " + e.getClass().getSimpleName()
-                    + (e.getMessage() == null ? "" : ": " + e.getMessage()));
-            return 3;
-        } finally {
-            out.flush();
-            err.flush();
         }
     }
 

@@ -1,0 +1,190 @@
+package io.chainfeed.devstack;
+
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
+
+/**
+ * The service JVMs of a stack (streams, ingest, api, started in that order): what each runs with (jar,
+ * port, JVM options, Spring arguments) and, once started, their supervised processes.
+ */
+final class StackServices {
+    /**
+     * One service to launch.
+     *
+     * @param name      {@code streams}, {@code ingest} or {@code api}
+     * @param jar       its Spring Boot fat jar
+     * @param port      its HTTP port on loopback
+     * @param extraArgs arguments only this service gets
+     */
+    record ServiceSpec(String name, Path jar, int port, List<String> extraArgs) {
+    }
+
+    /**
+     * What the services connect to and how their JVMs run.
+     *
+     * @param bootstrapServers Kafka's bootstrap servers
+     * @param elasticsearch    Elasticsearch's HTTP endpoint
+     * @param adminKeyHash     SHA-256 of this run's admin key (given to the api), or null
+     * @param heap             heap of each JVM, as for -Xmx
+     * @param quickJit         C1 only: a faster start, a lower steady-state throughput
+     */
+    record Wiring(String bootstrapServers, URI elasticsearch, String adminKeyHash, String heap, boolean quickJit) {
+    }
+
+    private final Map<String, ServiceSpec> specs;
+    private final List<ServiceProcess> started = new CopyOnWriteArrayList<>();
+
+    /** @param specs the services in start order */
+    StackServices(Map<String, ServiceSpec> specs) {
+        this.specs = Collections.unmodifiableMap(new LinkedHashMap<>(specs));
+    }
+
+    /**
+     * The three services of a project checkout, in start order: streams (consumes), then ingest (loads
+     * the corpus), then api (serves).
+     *
+     * @param project the checkout holding {@code <module>/target/chainfeed-<module>-<version>-exec.jar}
+     * @param version the project version
+     */
+    static StackServices of(Path project, String version, int streamsPort, int ingestPort, int apiPort) {
+        Map<String, ServiceSpec> specs = new LinkedHashMap<>();
+        specs.put("streams", new ServiceSpec("streams", jar(project, "streams", version), streamsPort, List.of()));
+        specs.put("ingest", new ServiceSpec("ingest", jar(project, "ingest", version), ingestPort,
+                List.of("--chainfeed.ingest.load-corpus=true")));
+        // The api asks streams for the chain as of a past instant (interactive queries on its port).
+        specs.put("api", new ServiceSpec("api", jar(project, "api", version), apiPort,
+                List.of("--chainfeed.api.streams.base-url=http://127.0.0.1:" + streamsPort)));
+        return new StackServices(specs);
+    }
+
+    private static Path jar(Path project, String module, String version) {
+        return project.resolve(module).resolve("target").resolve("chainfeed-" + module + "-" + version + "-exec.jar");
+    }
+
+    /** The specs, in start order. */
+    Map<String, ServiceSpec> specs() {
+        return specs;
+    }
+
+    /**
+     * @throws IllegalStateException naming every missing jar and how to build them
+     */
+    void requireJars() {
+        List<String> missing = specs.values().stream().filter(s -> !Files.isRegularFile(s.jar()))
+                .map(s -> s.jar().toString()).toList();
+        if (!missing.isEmpty()) {
+            throw new IllegalStateException("missing service jar(s): " + String.join(", ", missing)
+                    + ". Build them from the project dir with: mvn -B -DskipTests install"
+                    + " (or start only Kafka and Elasticsearch with --no-services)");
+        }
+    }
+
+    /**
+     * Stops the service JVMs an earlier, killed run of this run dir left behind.
+     *
+     * @throws IOException when a pid file cannot be read
+     */
+    void stopStale(RunDir run) throws IOException {
+        for (ServiceSpec spec : specs.values()) {
+            ServiceProcess.stopStale(spec.name(), spec.jar(), run.root(), run.pidFile(spec.name()));
+        }
+    }
+
+    /**
+     * JVM options of each service: the heap, the serial collector (one GC thread on a small machine),
+     * and, with {@code quickJit}, C1 only (faster start, lower steady-state throughput).
+     */
+    static List<String> jvmOptions(Wiring wiring) {
+        List<String> options = new ArrayList<>(List.of("-Xmx" + wiring.heap(), "-XX:+UseSerialGC"));
+        if (wiring.quickJit()) {
+            options.add("-XX:TieredStopAtLevel=1");
+        }
+        return options;
+    }
+
+    /** The command-line arguments of one service. */
+    static List<String> args(RunDir run, ServiceSpec spec, Wiring wiring) {
+        List<String> args = new ArrayList<>(List.of("--server.port=" + spec.port(),
+                // The embedded default is a local stack: services listen on loopback only.
+                "--server.address=127.0.0.1",
+                "--spring.kafka.bootstrap-servers=" + wiring.bootstrapServers(),
+                "--spring.elasticsearch.uris=" + wiring.elasticsearch(),
+                "--chainfeed.streams.state-dir=" + run.streamsState(spec.name())));
+        if (spec.name().equals("api")) {
+            if (wiring.adminKeyHash() != null) {
+                // The admin key of this run (for ./chainfeed keys and the demo page), next to any configured ones.
+                String configured = System.getenv("CHAINFEED_API_ADMINKEYHASHES");
+                args.add("--chainfeed.api.admin-key-hashes=" + (configured == null || configured.isBlank() ? ""
+                        : configured + ",") + wiring.adminKeyHash());
+            }
+            // Seals webhook signing secrets; one per run dir, never in the repository. An
+            // environment CHAINFEED_WEBHOOKS_MASTERKEY takes precedence over the file.
+            args.add("--chainfeed.webhooks.master-key-file=" + run.webhookMasterKeyFile());
+        }
+        args.addAll(spec.extraArgs());
+        return args;
+    }
+
+    /**
+     * Starts the services in order: each one when the previous is healthy or after {@code stagger},
+     * then waits for all of them. streams-state is kept: a restarted Kafka Streams instance resumes
+     * from its local stores.
+     *
+     * @param register called with each service before it starts, so a failed start still stops it
+     * @throws IllegalStateException when a service is not healthy within {@code healthTimeout}
+     * @throws IOException           when a JVM cannot be launched
+     */
+    void start(RunDir run, Wiring wiring, Duration stagger, Duration healthTimeout,
+            Consumer<AutoCloseable> register) throws IOException {
+        for (ServiceSpec spec : specs.values()) {
+            ServiceProcess service = new ServiceProcess(spec.name(), spec.jar(), jvmOptions(wiring),
+                    args(run, spec, wiring), spec.port(), run.serviceLog(spec.name()), run.pidFile(spec.name()));
+            register.accept(service);
+            started.add(service);
+            service.start();
+            if (started.size() < specs.size()) {
+                service.awaitHealthy(stagger, false);
+            }
+        }
+        for (ServiceProcess service : started) {
+            service.awaitHealthy(healthTimeout, true);
+        }
+    }
+
+    /** Names of the started services, in start order. */
+    List<String> names() {
+        return started.stream().map(ServiceProcess::name).toList();
+    }
+
+    /** The running JVM of a service, or empty while it is down. */
+    Optional<ProcessHandle> process(String name) {
+        return Optional.ofNullable(service(name).handle()).filter(ProcessHandle::isAlive);
+    }
+
+    /** How many times the supervisor restarted a service after it exited unexpectedly. */
+    int restarts(String name) {
+        return service(name).restarts();
+    }
+
+    /** Restarts one service and waits until it is healthy; see {@link Stack#restartService}. */
+    Duration restart(String name, Duration timeout) throws IOException {
+        return service(name).restart(timeout);
+    }
+
+    private ServiceProcess service(String name) {
+        return started.stream().filter(s -> s.name().equals(name)).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("no service named '" + name + "'; the services are "
+                        + names()));
+    }
+}
