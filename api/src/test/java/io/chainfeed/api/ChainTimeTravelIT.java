@@ -71,15 +71,15 @@ class ChainTimeTravelIT {
         pipeline.startStreamsService(STREAMS_PORT);
         pipeline.publishSignals("""
                 [{"id": "tt-earlier", "headline": "HBM lead times stretch", "layers": ["memory"],
-                  "direction": "tightening", "magnitude": 2, "observedAt": "%s",
+                  "direction": "tightening", "magnitude": 1, "observedAt": "%s",
                   "source": {"name": "Example wire", "url": "https://example.com/news/tt-earlier"}},
                  {"id": "tt-now", "headline": "HBM sold out for next year", "layers": ["memory"],
                   "direction": "tightening", "magnitude": 5, "observedAt": "%s",
                   "source": {"name": "Example wire", "url": "https://example.com/news/tt-now"}}]
                 """.formatted(now.minus(Duration.ofDays(5)), now));
 
-        // the live chain is as of the newest signal: 5 + 2 × 2^(−5/14)
-        double earlierNow = 2 * Math.pow(2, -5.0 / 14);
+        // the live chain is as of the newest signal: 5 + 1 × 2^(−5/14), under the soft cap's knee (6)
+        double earlierNow = Math.pow(2, -5.0 / 14);
         Map<String, Object> live = await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(250))
                 .until(() -> get("/api/v1/chain"), c -> c != null && now.toString().equals(c.get("asOf")));
         assertThat(pressure(layer(live, "memory"))).isCloseTo(5 + earlierNow, within(0.0001));
@@ -87,7 +87,7 @@ class ChainTimeTravelIT {
         Map<String, Object> past = get("/api/v1/chain?asOf=" + twoDaysAgo);
         assertThat(past).containsEntry("asOf", twoDaysAgo.toString());
         Map<String, Object> memoryPast = layer(past, "memory");
-        double earlierThen = 2 * Math.pow(2, -3.0 / 14);
+        double earlierThen = Math.pow(2, -3.0 / 14);
         assertThat(pressure(memoryPast)).isCloseTo(earlierThen, within(0.0001));
         assertThat((List<Map<String, Object>>) memoryPast.get("causes")).extracting(c -> c.get("signalId"))
                 .containsExactly("tt-earlier");
@@ -95,9 +95,12 @@ class ChainTimeTravelIT {
         // as of now, the new signal weighs its full magnitude: the difference is exactly its weight
         Map<String, Object> atNow = get("/api/v1/chain?asOf=" + now);
         assertThat(pressure(layer(atNow, "memory")) - 5).isCloseTo(earlierNow, within(0.0001));
-        assertThat(layer(atNow, "memory")).containsEntry("status", "critical");
-        // downstream squeeze as of the instant: packaging gets half of memory's direct pressure
-        assertThat(pressure(layer(past, "advanced-packaging"))).isCloseTo(earlierThen / 2, within(0.0001));
+        assertThat(layer(atNow, "memory")).containsEntry("status", "tight");
+        // squeeze as of the instant: a tight memory gives packaging half its pressure; two days ago memory
+        // was balanced, and a balanced layer squeezes nothing
+        assertThat(pressure(layer(atNow, "advanced-packaging"))).isCloseTo((5 + earlierNow) / 2, within(0.0001));
+        assertThat(layer(past, "memory")).containsEntry("status", "balanced");
+        assertThat(pressure(layer(past, "advanced-packaging"))).isCloseTo(0, within(0.0001));
 
         Map<String, Object> memoryLayer = get("/api/v1/layers/memory?asOf=" + twoDaysAgo);
         assertThat(pressure(memoryLayer)).isCloseTo(earlierThen, within(0.0001));
@@ -114,7 +117,7 @@ class ChainTimeTravelIT {
         for (int i = 0; i < 7; i++) {
             Instant at = now.minus(Duration.ofDays(6 - i));
             double daysSinceEarlier = i - 1; // the earlier signal is observed at now − 5 d = point 1
-            double expected = (daysSinceEarlier < 0 ? 0 : 2 * Math.pow(2, -daysSinceEarlier / 14)) + (i == 6 ? 5 : 0);
+            double expected = (daysSinceEarlier < 0 ? 0 : Math.pow(2, -daysSinceEarlier / 14)) + (i == 6 ? 5 : 0);
             assertThat(points.get(i)).containsEntry("at", at.toString());
             assertThat(pressure(points.get(i))).as("point %s", i).isCloseTo(expected, within(0.0001));
         }
