@@ -117,10 +117,10 @@ class ClusterFaultsIT {
         LOG.info("cluster fault test, recovered in {} ms:{}", healed.toMillis(), table);
         System.out.println(table);
 
+        assertThat(accounts).allSatisfy(a -> assertThat(a.exact()).as(a.toString()).isTrue());
         assertThat(ledger.unacknowledgedAttempts()).as("min.insync.replicas=2 of 3: one broker down refuses nothing")
                 .isEmpty();
         assertThat(ledger.acknowledgedIds()).hasSize(200);
-        assertThat(accounts).allSatisfy(a -> assertThat(a.exact()).as(a.toString()).isTrue());
     }
 
     /** The broker that leads partition 0 of the signals topic now. */
@@ -148,6 +148,7 @@ class ClusterFaultsIT {
 
     private Admin admin() {
         return Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers(),
+                AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 5_000,
                 AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 10_000));
     }
 }

@@ -117,10 +117,8 @@ public final class ElasticsearchNode extends LocalNode<ElasticsearchNode> {
 
     @Override
     protected synchronized Process launch() throws IOException {
-        requireNotStarted();
-        requireDistribution();
-        stopStale(runDir);
-        choosePorts(new String[] {"Elasticsearch HTTP", "Elasticsearch transport"}, "http and transport port");
+        beginLaunch(this::requireDistribution, () -> stopStale(runDir),
+                new String[] {"Elasticsearch HTTP", "Elasticsearch transport"}, "http and transport port");
         installPlugins();
         prepareRunDir();
 
@@ -320,14 +318,14 @@ public final class ElasticsearchNode extends LocalNode<ElasticsearchNode> {
         return Processes.tails(30, runDir.resolve(OUTPUT_FILE), runDir.resolve("logs").resolve(clusterName + ".log"));
     }
 
-    /** The HTTP endpoint, {@code http://127.0.0.1:<port>}. */
-    public URI httpUri() {
-        return URI.create("http://127.0.0.1:" + httpPort());
-    }
-
     /** The HTTP port (the chosen one when the builder asked for 0). */
     public int httpPort() {
         return mainPort();
+    }
+
+    /** The HTTP endpoint, {@code http://127.0.0.1:<port>}. */
+    public URI httpUri() {
+        return URI.create("http://127.0.0.1:" + httpPort());
     }
 
     /** The transport port (the chosen one when the builder asked for 0). */
@@ -337,20 +335,21 @@ public final class ElasticsearchNode extends LocalNode<ElasticsearchNode> {
 
     /** Builder of {@link ElasticsearchNode}; free ports and a start timeout of 180 s unless set. */
     public static final class Builder extends LocalNode.Builder<Builder, ElasticsearchNode> {
+        private Discovery discovery = Discovery.SINGLE;
         private final Path esHome;
         private int unprivilegedUid = 1999;
         private String clusterName = "chainfeed";
         private final List<Path> plugins = new ArrayList<>();
         private final List<String> extraJavaOpts = new ArrayList<>();
-        private Discovery discovery = Discovery.SINGLE;
 
         private Builder(Path esHome, Path runDir) {
             super(runDir, 0, 0, Duration.ofSeconds(180));
             this.esHome = Objects.requireNonNull(esHome, "esHome");
         }
 
-        @Override
-        protected Builder self() {
+        /** How the node finds its cluster (default {@link Discovery#SINGLE}). */
+        public Builder discovery(Discovery discovery) {
+            this.discovery = Objects.requireNonNull(discovery, "discovery");
             return this;
         }
 
@@ -382,12 +381,6 @@ public final class ElasticsearchNode extends LocalNode<ElasticsearchNode> {
         /** Plugins (zips or unpacked dirs) installed into the distribution's plugins dir before start. */
         public Builder plugins(List<Path> pluginZipsOrDirs) {
             this.plugins.addAll(pluginZipsOrDirs);
-            return this;
-        }
-
-        /** How the node finds its cluster (default {@link Discovery#SINGLE}). */
-        public Builder discovery(Discovery discovery) {
-            this.discovery = Objects.requireNonNull(discovery, "discovery");
             return this;
         }
 

@@ -114,10 +114,8 @@ public final class KafkaNode extends LocalNode<KafkaNode> {
     /** Writes the configs, formats the log dir (KRaft) on first use and starts the broker. */
     @Override
     protected synchronized Process launch() throws IOException {
-        requireNotStarted();
-        requireLibs();
-        stopStale(runDir);
-        choosePorts(new String[] {"Kafka broker", "Kafka controller"}, "broker and controller port");
+        beginLaunch(this::requireLibs, () -> stopStale(runDir), new String[] {"Kafka broker", "Kafka controller"},
+                "broker and controller port");
         int port = port();
         int controllerPort = controllerPort();
 
@@ -232,7 +230,7 @@ public final class KafkaNode extends LocalNode<KafkaNode> {
                 """.formatted(logFile);
     }
 
-    private void requireLibs() throws IOException {
+    private void requireLibs() {
         boolean hasBroker;
         try (var files = Files.list(libDir)) {
             hasBroker = files.anyMatch(f -> f.getFileName().toString().startsWith("kafka_2.13-"));
@@ -329,11 +327,6 @@ public final class KafkaNode extends LocalNode<KafkaNode> {
         private Builder(Path libDir, Path runDir) {
             super(runDir, DEFAULT_PORT, DEFAULT_CONTROLLER_PORT, Duration.ofSeconds(120));
             this.libDir = Objects.requireNonNull(libDir, "libDir");
-        }
-
-        @Override
-        protected Builder self() {
-            return this;
         }
 
         /** Broker port on 127.0.0.1 (default 19092); 0 picks a free one. */

@@ -131,13 +131,16 @@ public final class Stack implements Callable<Integer>, AutoCloseable {
     @Option(names = "--kafka-lib", description = "Kafka broker jars (default: <project-dir>/infra/devstack/target/kafka-lib).")
     Path kafkaLib;
 
-    @Option(names = "--es-heap", description = "Heap of each Elasticsearch node (default: 512m; 384m with --cluster).")
+    @Option(names = "--es-heap", description = "Heap of each Elasticsearch node, as for -Xmx"
+            + " (default: 512m; 384m with --cluster).")
     String esHeap;
 
-    @Option(names = "--kafka-heap", description = "Heap of each Kafka broker (default: 512m; 256m with --cluster).")
+    @Option(names = "--kafka-heap", description = "Heap of each Kafka broker, as for -Xmx"
+            + " (default: 512m; 256m with --cluster).")
     String kafkaHeap;
 
-    @Option(names = "--service-heap", description = "Heap of each service JVM (default: 320m; 256m with --cluster).")
+    @Option(names = "--service-heap", description = "Heap of each service JVM, as for -Xmx"
+            + " (default: 320m; 256m with --cluster).")
     String serviceHeap;
 
     @Option(names = "--quick-jit", description = "Run the services with the C1 compiler only: they start"
@@ -156,12 +159,12 @@ public final class Stack implements Callable<Integer>, AutoCloseable {
     int staggerSeconds = 20;
 
     @Option(names = "--start-timeout-seconds", description = "How long Kafka and Elasticsearch may each take to"
-            + " start (default: ${DEFAULT-VALUE}).")
-    int startTimeoutSeconds = 180;
+            + " start (default: 180; 480 with --cluster, whose eleven JVMs start together).")
+    Integer startTimeoutSeconds;
 
     @Option(names = "--health-timeout-seconds", description = "How long each service may take to be healthy"
-            + " (default: ${DEFAULT-VALUE}).")
-    int healthTimeoutSeconds = 180;
+            + " (default: 180; 480 with --cluster).")
+    Integer healthTimeoutSeconds;
 
 
     private final List<AutoCloseable> started = new ArrayList<>();
@@ -247,7 +250,7 @@ public final class Stack implements Callable<Integer>, AutoCloseable {
             infra.setUpTopicsAndIndex();
             if (!noServices) {
                 services.start(run, wiring(run), Duration.ofSeconds(staggerSeconds),
-                        Duration.ofSeconds(healthTimeoutSeconds), this::register);
+                        Duration.ofSeconds(orDefault(healthTimeoutSeconds, 180, 480)), this::register);
                 if (!noDemo) {
                     startDemo(run);
                 }
@@ -276,11 +279,12 @@ public final class Stack implements Callable<Integer>, AutoCloseable {
                 : project.resolve("infra/devstack/target/elasticsearch/elasticsearch-" + BUILD.getProperty("elasticsearch.version"));
         return new StackInfrastructure.Settings(kafkaLib != null ? kafkaLib : project.resolve("infra/devstack/target/kafka-lib"),
                 home, orDefault(kafkaHeap, "512m", "256m"), orDefault(esHeap, "512m", "384m"), partitions(),
-                replicationFactor(), cluster ? 2 : 1, cluster ? 1 : 0, Duration.ofSeconds(startTimeoutSeconds),
-                externalKafka, externalEs);
+                replicationFactor(), cluster ? 2 : 1, cluster ? 1 : 0,
+                Duration.ofSeconds(orDefault(startTimeoutSeconds, 180, 480)), externalKafka, externalEs);
     }
 
-    private String orDefault(String value, String single, String ofCluster) {
+    /** An option's value, or its default for a single stack or a cluster. */
+    private <T> T orDefault(T value, T single, T ofCluster) {
         return value != null ? value : cluster ? ofCluster : single;
     }
 
@@ -397,8 +401,8 @@ public final class Stack implements Callable<Integer>, AutoCloseable {
                 out.append(String.format("  demo     http://localhost:%d/ (a partner page on another origin embedding the widgets;"
                         + " http://127.0.0.1:%d/ is an origin its key does not allow)%n", demo.port(), demo.port()));
             }
-            out.append(String.format("  restart  ./chainfeed restart %s (one service; a service that exits is restarted"
-                    + " on its own)%n", String.join("|", services.names())));
+            out.append(String.format("  restart  ./chainfeed restart %s%s (one service; a service that exits is restarted"
+                    + " on its own)%n", String.join("|", services.names()), cluster ? " --run-dir " + run : ""));
             out.append(String.format("  keys     ./chainfeed keys create --kind partner --origin https://partner.example"
                     + " --label NAME (admin key in %s)%n", run.resolve(AdminKey.FILE)));
         }

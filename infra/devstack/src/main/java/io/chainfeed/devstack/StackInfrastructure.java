@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
@@ -59,8 +60,8 @@ final class StackInfrastructure {
 
     private final StackLayout layout;
     private final Settings settings;
-    private final List<KafkaNode> brokers = new ArrayList<>();
-    private final List<ElasticsearchNode> esNodes = new ArrayList<>();
+    private final List<KafkaNode> brokers = new CopyOnWriteArrayList<>();
+    private final List<ElasticsearchNode> esNodes = new CopyOnWriteArrayList<>();
     private String bootstrapServers;
     private String esUris;
 
@@ -73,13 +74,18 @@ final class StackInfrastructure {
      * Starts the brokers and nodes (all at once: a controller quorum and a new Elasticsearch cluster form
      * only when their members are up together) and waits until each answers.
      *
-     * @param register called with each node before it starts, so a failed start still stops it
+     * @param register called before any node starts with what stops the brokers and what stops the nodes,
+     *                 so a failed start still stops them
      * @throws IllegalStateException when a node does not start
      * @throws IOException           when a run dir cannot be prepared
      */
     void start(RunDir run, Consumer<AutoCloseable> register) throws IOException {
         List<CompletableFuture<?>> starts = new ArrayList<>();
         int n = layout.kafkaPorts().size();
+        // Each kind stops as a group, its nodes in parallel: the last broker of a cluster stopped alone
+        // would wait in vain for a controller quorum to let it shut down.
+        register.accept(() -> closeAll(brokers));
+        register.accept(() -> closeAll(esNodes));
         if (settings.externalKafka() == null) {
             String clusterId = n > 1 ? Uuid.randomUuid().toString() : null;
             for (int i = 0; i < n; i++) {
@@ -90,7 +96,6 @@ final class StackInfrastructure {
                         .port(layout.kafkaPorts().get(i)).controllerPort(layout.controllerPorts().get(i))
                         .heap(settings.kafkaHeap()).numPartitions(settings.partitions()).member(member)
                         .keepData(true).startTimeout(settings.startTimeout()).shutdownHook(false).build();
-                register.accept(node);
                 brokers.add(node);
                 starts.add(CompletableFuture.supplyAsync(() -> startUnchecked(node::start)));
             }
@@ -105,7 +110,6 @@ final class StackInfrastructure {
                         .httpPort(layout.esHttpPorts().get(i)).transportPort(layout.esTransportPorts().get(i))
                         .discovery(discovery).heap(settings.esHeap()).keepData(true)
                         .startTimeout(settings.startTimeout()).shutdownHook(false).build();
-                register.accept(node);
                 esNodes.add(node);
                 starts.add(CompletableFuture.supplyAsync(() -> startUnchecked(node::start)));
             }
@@ -123,6 +127,11 @@ final class StackInfrastructure {
                 : brokers.stream().map(KafkaNode::bootstrapServers).collect(Collectors.joining(","));
         esUris = settings.externalEs() != null ? settings.externalEs()
                 : esNodes.stream().map(node -> node.httpUri().toString()).collect(Collectors.joining(","));
+    }
+
+    private static void closeAll(List<? extends LocalNode<?>> nodes) {
+        CompletableFuture.allOf(nodes.stream().map(node -> CompletableFuture.runAsync(node::close))
+                .toArray(CompletableFuture<?>[]::new)).join();
     }
 
     private interface IoSupplier<T> {
@@ -171,6 +180,7 @@ final class StackInfrastructure {
     /** Waits until the cluster metadata lists {@code expected} brokers. */
     private void awaitBrokers(int expected) {
         Map<String, Object> config = Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
+                AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 2000,
                 AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 5000);
         long deadline = System.nanoTime() + settings.startTimeout().toNanos();
         try (Admin admin = Admin.create(config)) {
