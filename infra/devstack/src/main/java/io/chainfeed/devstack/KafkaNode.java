@@ -82,9 +82,9 @@ public final class KafkaNode extends LocalNode<KafkaNode> {
     private KafkaNode(Builder b) {
         super("Kafka", PID_FILE, b);
         this.libDir = b.libDir.toAbsolutePath().normalize();
+        this.overrides = Map.copyOf(b.overrides);
         this.numPartitions = b.numPartitions;
         this.membership = b.membership;
-        this.overrides = Map.copyOf(b.overrides);
     }
 
     /**
