@@ -30,7 +30,8 @@ import org.slf4j.LoggerFactory;
  * against the real processes: 200 constraint signals are posted through both ingest instances, with an SSE
  * reader on each api instance; once 50 are acknowledged the broker leading partition 0 of the signals topic
  * is killed with {@code kill -9}, once 120 are, one streams instance is killed the same way (the launcher
- * restarts it; its tasks move to the other instance, which holds standby copies of its stores). After the
+ * restarts it; its tasks move to the other instance, which holds standby copies of its stores), once 150
+ * are, api-2 (its SSE reader resumes with {@code Last-Event-ID} on the restarted instance). After the
  * burst the broker is started again. The ledger then finds every acknowledged signal exactly once in the
  * reads topic ({@code read_committed}) and in Elasticsearch, and exactly once at each SSE reader.
  *
@@ -88,6 +89,10 @@ class ClusterFaultsIT {
         await().atMost(Duration.ofMinutes(5)).until(() -> ledger.acknowledgedIds().size() >= 120
                 || bursts.stream().allMatch(CompletableFuture::isDone));
         ProcessControl.kill9(cluster.service("streams-2"), "streams-2");
+        // The SSE reader on api-2 loses its connection and resumes with Last-Event-ID on the restarted api-2.
+        await().atMost(Duration.ofMinutes(5)).until(() -> ledger.acknowledgedIds().size() >= 150
+                || bursts.stream().allMatch(CompletableFuture::isDone));
+        ProcessControl.kill9(cluster.service("api-2"), "api-2");
         CompletableFuture.allOf(bursts.toArray(CompletableFuture<?>[]::new)).get(5, TimeUnit.MINUTES);
         Duration burstDone = ProcessControl.since(t0);
 
@@ -97,6 +102,8 @@ class ClusterFaultsIT {
         Duration isrBack = awaitFullIsr(t0);
         await().atMost(GIVE_UP_AFTER).until(() -> cluster.stack().serviceProcess("streams-2").isPresent()
                 && cluster.stack().serviceRestarts("streams-2") == 1);
+        await().atMost(GIVE_UP_AFTER).until(() -> cluster.stack().serviceRestarts("api-2") == 1
+                && readers.get(1).connections() >= 2);
 
         await().atMost(GIVE_UP_AFTER).pollInterval(Duration.ofSeconds(1)).ignoreExceptions()
                 .until(() -> ledger.auditIndex(cluster.elasticsearch()).lost().isEmpty()
@@ -115,7 +122,8 @@ class ClusterFaultsIT {
         int duplicated = accounts.stream().mapToInt(a -> a.duplicated().size()).sum();
         FaultReport.row("cluster: 200 signals through ingest-1 and ingest-2 (2 posters each), SSE readers on api-1"
                         + " and api-2", "kill -9 of the broker leading signals-0 after 50 acks (restarted after the"
-                        + " burst), kill -9 of streams-2 after 120 acks (restarted by the launcher)", healed, lost,
+                        + " burst), kill -9 of streams-2 after 120 acks and of api-2 after 150 (both restarted by the"
+                        + " launcher)", healed, lost,
                 duplicated, String.format("cluster up in %.1f s; %d acknowledged, %d unacknowledged attempts (%d posts"
                         + " answered 503, nothing published, and posted again; of the unacknowledged %s, %d in the reads topic"
                         + " once, %d twice or more); burst done"
@@ -132,6 +140,7 @@ class ClusterFaultsIT {
         System.out.println(table);
 
         assertThat(accounts).allSatisfy(a -> assertThat(a.exact()).as(a.toString()).isTrue());
+        assertThat(readers.get(1).connections()).as("the reader on api-2 reconnected").isGreaterThanOrEqualTo(2);
         // Refused (503) posts were posted again; what is left is a 504 at most: a commit that outlasted ingest's
         // 5 s deadline while a partition leader moved, which a client may post again (docs/resilience.md).
         assertThat(ledger.unacknowledgedAttempts().values()).as("one broker of three down refuses nothing for good")
