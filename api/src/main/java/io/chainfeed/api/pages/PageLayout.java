@@ -52,11 +52,11 @@ final class PageLayout {
     }
 
     /**
-     * @param path a whole HTML document on the class path, e.g. {@code /static/chain.html}
+     * @param path an HTML file on the class path, e.g. {@code /pages/chain.html}
      * @return it parsed, pretty printing off, UTF-8
      * @throws UncheckedIOException when it is missing or unreadable
      */
-    static Document parse(String path) {
+    private static Document parse(String path) {
         try (InputStream in = PageLayout.class.getResourceAsStream(path)) {
             if (in == null) {
                 throw new UncheckedIOException(new IOException("missing page " + path));

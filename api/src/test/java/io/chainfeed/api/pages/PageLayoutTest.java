@@ -45,6 +45,17 @@ class PageLayoutTest {
     }
 
     @Test
+    void theChainPageKeepsItsOwnContentAndItsFixedSourcesLine() {
+        Document chain = PageLayout.page("chain.html");
+
+        assertThat(chain.title()).isEqualTo("Chain map · chainfeed");
+        assertThat(chain.select("#main > h1").text()).isEqualTo("Chain map");
+        assertThat(chain.select("#main #map.map-wrap, #main #legend, #main #layer-table")).hasSize(3);
+        assertThat(chain.select("footer #sources li").eachText()).containsExactly(
+                "Layer graph: the chainfeed reference data (chainfeed.reference.layers.v1).");
+    }
+
+    @Test
     void aMissingPageIsAnError() {
         assertThatThrownBy(() -> PageLayout.page("nope.html")).isInstanceOf(UncheckedIOException.class)
                 .hasMessageContaining("/pages/nope.html");
