@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -67,14 +68,22 @@ class ResilienceIT {
 
     /** A test that fails while Elasticsearch is frozen leaves it running again for the pipeline to stop. */
     @AfterAll
-    static void thawElasticsearch() {
-        PIPELINE.esProcess().ifPresent(p -> signalTree("CONT", p));
+    static void thawElasticsearch() throws IOException, InterruptedException {
+        Optional<ProcessHandle> es = PIPELINE.esProcess();
+        if (es.isPresent()) {
+            signalTree("CONT", es.get());
+        }
     }
 
-    /** Signals Elasticsearch's launcher and its descendants: the node's own JVM is a child of the launcher. */
-    private static void signalTree(String name, ProcessHandle root) {
-        signal(name, root.pid());
-        root.descendants().forEach(p -> signal(name, p.pid()));
+    /**
+     * Signals Elasticsearch's launcher and its descendants (the node's own JVM is a child of the launcher)
+     * with one {@code kill}, so the whole tree stops or goes on together.
+     */
+    private static void signalTree(String name, ProcessHandle root) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(List.of("kill", "-" + name, Long.toString(root.pid())));
+        root.descendants().forEach(p -> command.add(Long.toString(p.pid())));
+        Process kill = new ProcessBuilder(command).inheritIO().start();
+        assertThat(kill.waitFor(10, TimeUnit.SECONDS)).isTrue();
     }
 
     @BeforeEach
@@ -97,20 +106,8 @@ class ResilienceIT {
         }
     }
 
-    private static void signal(String name, long pid) {
-        try {
-            Process p = new ProcessBuilder("kill", "-" + name, Long.toString(pid)).inheritIO().start();
-            assertThat(p.waitFor(10, TimeUnit.SECONDS)).isTrue();
-        } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
-    }
-
     @Test
-    void frozenElasticsearchGives503sWithinTwoSecondsWhileKafkaBackedEndpointsWork() {
+    void frozenElasticsearchGives503sWithinTwoSecondsWhileKafkaBackedEndpointsWork() throws Exception {
         await().atMost(Duration.ofSeconds(60)).until(() -> get("/api/v1/search?q=memory").status() == 200);
         ProcessHandle esProcess = PIPELINE.esProcess().orElseThrow();
         signalTree("STOP", esProcess);

@@ -47,13 +47,24 @@ public final class ChainViews {
         return layer(s, Integer.MAX_VALUE);
     }
 
-    private static Map<String, Object> layer(LayerState s, int causes) {
+    /**
+     * The head of every layer view, which the widgets show alone.
+     *
+     * @param s a layer state
+     * @return id, name, status and trend (lower case), pressure (a mutable map)
+     */
+    public static Map<String, Object> brief(LayerState s) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("id", s.getId());
         m.put("name", s.getName());
         m.put("status", s.getStatus().name().toLowerCase(Locale.ROOT));
         m.put("trend", s.getTrend().name().toLowerCase(Locale.ROOT));
         m.put("pressure", s.getPressure());
+        return m;
+    }
+
+    private static Map<String, Object> layer(LayerState s, int causes) {
+        Map<String, Object> m = brief(s);
         m.put("directPressure", s.getDirectPressure());
         m.put("squeezeReceived", s.getSqueezeReceived());
         m.put("squeezed", s.getSqueezeReceived() > 0);
