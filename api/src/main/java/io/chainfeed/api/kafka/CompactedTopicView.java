@@ -15,7 +15,6 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.errors.InterruptException;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
@@ -194,7 +193,7 @@ public abstract class CompactedTopicView<V extends SpecificRecord> implements Sm
                     Thread.sleep(1000);
                 }
             }
-        } catch (WakeupException | InterruptException | InterruptedException e) {
+        } catch (WakeupException | InterruptedException e) {
             // stopping
         } catch (RuntimeException e) {
             log.error("{} reader stopped", topic, e);
