@@ -19,16 +19,12 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
-import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Header;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -169,7 +165,7 @@ class ResilienceIT {
         await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofSeconds(1)).until(() -> {
             dead.clear();
             for (String topic : topics) {
-                dead.putAll(deadLetters(bootstrap, Topics.dlqOf(topic)));
+                dead.putAll(deadLetters(Topics.dlqOf(topic)));
             }
             return poison.values().stream().allMatch(md -> dead.containsKey(origin(md)));
         });
@@ -207,27 +203,15 @@ class ResilienceIT {
         return md.topic() + "/" + md.partition() + "@" + md.offset();
     }
 
-    private static Map<String, List<Map<String, String>>> deadLetters(String bootstrap, String dlq) {
+    /** @return the dead letters on a dead-letter topic, their headers by the origin they name */
+    private static Map<String, List<Map<String, String>>> deadLetters(String dlq) {
         Map<String, List<Map<String, String>>> byOrigin = new HashMap<>();
-        try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false),
-                new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-            List<TopicPartition> parts = new ArrayList<>();
-            c.partitionsFor(dlq).forEach(p -> parts.add(new TopicPartition(dlq, p.partition())));
-            c.assign(parts);
-            c.seekToBeginning(parts);
-            Map<TopicPartition, Long> end = c.endOffsets(parts);
-            while (parts.stream().anyMatch(tp -> c.position(tp) < end.get(tp))) {
-                for (ConsumerRecord<byte[], byte[]> r : c.poll(Duration.ofMillis(500))) {
-                    Map<String, String> h = new HashMap<>();
-                    for (Header header : r.headers()) {
-                        h.put(header.key(), new String(header.value(), StandardCharsets.UTF_8));
-                    }
-                    byOrigin.computeIfAbsent(h.get(Topics.DLQ_ORIGIN_HEADER), k -> new ArrayList<>()).add(h);
-                }
+        for (ConsumerRecord<String, byte[]> r : PIPELINE.committedRecords(dlq)) {
+            Map<String, String> h = new HashMap<>();
+            for (Header header : r.headers()) {
+                h.put(header.key(), new String(header.value(), StandardCharsets.UTF_8));
             }
+            byOrigin.computeIfAbsent(h.get(Topics.DLQ_ORIGIN_HEADER), k -> new ArrayList<>()).add(h);
         }
         return byOrigin;
     }
