@@ -3,7 +3,6 @@ package io.chainfeed.streams.chain;
 import static io.chainfeed.streams.reference.ReferenceStores.values;
 
 import io.chainfeed.avro.ChainCause;
-import io.chainfeed.avro.ChainLayer;
 import io.chainfeed.avro.Company;
 import io.chainfeed.avro.ConstraintSignal;
 import io.chainfeed.avro.LayerState;
@@ -107,12 +106,10 @@ public final class ChainStateTopology {
      * @return the topology, every processor, source, sink and store named
      */
     public static Topology buildTopology(Properties config) {
-        AvroSerde<ChainLayer> layerSerde = AvroSerde.of(ChainLayer.class);
-        AvroSerde<Company> companySerde = AvroSerde.of(Company.class);
         AvroSerde<ConstraintSignal> signalSerde = AvroSerde.of(ConstraintSignal.class);
         AvroSerde<LayerState> stateSerde = AvroSerde.of(LayerState.class);
         StreamsBuilder builder = new StreamsBuilder();
-        ReferenceStores.Clock reference = ReferenceStores.addTo(builder, "chain-", "chain-").clock();
+        ReferenceStores reference = ReferenceStores.addTo(builder, "chain-", "chain-");
 
         builder.addStateStore(Stores.keyValueStoreBuilder(
                 Stores.persistentKeyValueStore(SIGNALS_STORE), Serdes.String(), signalSerde));
@@ -162,10 +159,9 @@ public final class ChainStateTopology {
 
     /** Keeps the set of signals and its book, writes chain causes per signal and publishes changed layer states. */
     static final class ChainStateProcessor implements Processor<String, ConstraintSignal, String, ChainOutput> {
-        private final ReferenceStores.Clock reference;
+        private final ReferenceStores stores;
         private ProcessorContext<String, ChainOutput> context;
-        private KeyValueStore<String, ChainLayer> layers;
-        private KeyValueStore<String, Company> companies;
+        private ReferenceStores.View reference;
         private KeyValueStore<String, ConstraintSignal> signals;
         private KeyValueStore<String, LayerState> states;
         private KeyValueStore<String, String> announced;
@@ -176,15 +172,14 @@ public final class ChainStateTopology {
         private long builtFor = -1;
         private boolean dirty;
 
-        ChainStateProcessor(ReferenceStores.Clock reference) {
-            this.reference = reference;
+        ChainStateProcessor(ReferenceStores stores) {
+            this.stores = stores;
         }
 
         @Override
         public void init(ProcessorContext<String, ChainOutput> context) {
             this.context = context;
-            layers = context.getStateStore(LAYERS_STORE);
-            companies = context.getStateStore(COMPANIES_STORE);
+            reference = stores.open(context);
             signals = context.getStateStore(SIGNALS_STORE);
             states = context.getStateStore(STATE_STORE);
             announced = context.getStateStore(ANNOUNCED_STORE);
@@ -192,7 +187,7 @@ public final class ChainStateTopology {
                 it.forEachRemaining(kv -> emitted.put(kv.key, kv.value));
             }
             context.schedule(PUBLISH_INTERVAL, PunctuationType.WALL_CLOCK_TIME, now -> {
-                if (reference.generation() != builtFor) {
+                if (reference.clock().generation() != builtFor) {
                     rebuild(now);
                 }
                 if (dirty) {
@@ -206,7 +201,7 @@ public final class ChainStateTopology {
             if (record.key() == null) {
                 return;
             }
-            if (book == null || reference.generation() != builtFor) {
+            if (book == null || reference.clock().generation() != builtFor) {
                 rebuild(record.timestamp());
             }
             ConstraintSignal incoming = record.value();
@@ -287,9 +282,10 @@ public final class ChainStateTopology {
          * changed. Writes every kept signal's chain causes again (the layers known may have changed).
          */
         private void rebuild(long timestamp) {
-            long generation = reference.generation();
-            model = new ChainModel(values(layers), values(companies));
-            stateReads = new StateReads(values(companies));
+            long generation = reference.clock().generation();
+            List<Company> companies = reference.companies();
+            model = new ChainModel(reference.layers(), companies);
+            stateReads = new StateReads(companies);
             builtFor = generation;
             book = new ChainBook(model.layerIds());
             List<ConstraintSignal> forgotten = new ArrayList<>();

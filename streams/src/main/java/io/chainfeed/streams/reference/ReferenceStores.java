@@ -55,6 +55,18 @@ public record ReferenceStores(String layersStore, String companiesStore, String 
     }
 
     /**
+     * Opens the three stores in the context of a processor of the same topology (global stores are
+     * readable from every task).
+     *
+     * @param context the processor's context, after {@code init}
+     * @return the reference data as the processor reads it
+     */
+    public View open(ProcessorContext<?, ?> context) {
+        return new View(context.getStateStore(layersStore), context.getStateStore(companiesStore),
+                context.getStateStore(termsStore), clock);
+    }
+
+    /**
      * Reads a whole (small) store: the reference stores hold at most a few thousand records.
      *
      * @param store a key-value store
@@ -121,6 +133,45 @@ public record ReferenceStores(String layersStore, String companiesStore, String 
         /** @return the newest reference record timestamp seen, epoch ms; 0 before any */
         public long newestTimestamp() {
             return newestTimestamp.get();
+        }
+    }
+
+    /**
+     * The reference data as one processor reads it: each call reads its store whole (a few thousand
+     * records at most), in key order.
+     */
+    public static final class View {
+        private final ReadOnlyKeyValueStore<String, ChainLayer> layers;
+        private final ReadOnlyKeyValueStore<String, Company> companies;
+        private final ReadOnlyKeyValueStore<String, TermUpdate> terms;
+        private final Clock clock;
+
+        View(ReadOnlyKeyValueStore<String, ChainLayer> layers, ReadOnlyKeyValueStore<String, Company> companies,
+                ReadOnlyKeyValueStore<String, TermUpdate> terms, Clock clock) {
+            this.layers = layers;
+            this.companies = companies;
+            this.terms = terms;
+            this.clock = clock;
+        }
+
+        /** @return every chain layer */
+        public List<ChainLayer> layers() {
+            return values(layers);
+        }
+
+        /** @return every company */
+        public List<Company> companies() {
+            return values(companies);
+        }
+
+        /** @return every glossary term */
+        public List<TermUpdate> terms() {
+            return values(terms);
+        }
+
+        /** @return the topology's reference clock: generation and newest reference timestamp */
+        public Clock clock() {
+            return clock;
         }
     }
 
