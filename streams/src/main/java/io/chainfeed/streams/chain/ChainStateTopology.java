@@ -42,14 +42,14 @@ import org.apache.kafka.streams.state.Stores;
  * The chain-state topology (its own application id, run beside the tagging topology).
  *
  * <pre>
- * {@value #LAYERS_TOPIC}    ──► global store {@value #LAYERS_STORE}
- * {@value #COMPANIES_TOPIC} ──► global store {@value #COMPANIES_STORE}
- * {@value #REFERENCE_TERMS_TOPIC} ──► global store {@value #TERMS_STORE} (glossary terms, for tagging signal reads)
- * {@value #SIGNALS_TOPIC} (signal id -> ConstraintSignal)
- *    ├─► repartition to one partition ──► chain state ─┬─► {@value #STATE_TOPIC} (layer id -> LayerState)
- *    │                                                  ├─► {@value #CAUSES_TOPIC} (layer id/signal id -> ChainCause)
- *    │                                                  └─► {@value #READS_TOPIC} (state:&lt;layer&gt;:&lt;n&gt; -> Read, kind STATE)
- *    └─► tag ──► {@value #READS_TOPIC} (signal:&lt;id&gt; -> Read, kind SIGNAL)
+ * {@value Topics#LAYERS}    ──► global store {@value #LAYERS_STORE}
+ * {@value Topics#COMPANIES} ──► global store {@value #COMPANIES_STORE}
+ * {@value Topics#REFERENCE_TERMS} ──► global store {@value #TERMS_STORE} (glossary terms, for tagging signal reads)
+ * {@value Topics#SIGNALS} (signal id -> ConstraintSignal)
+ *    ├─► repartition to one partition ──► chain state ─┬─► {@value Topics#CHAIN_STATE} (layer id -> LayerState)
+ *    │                                                  ├─► {@value Topics#CHAIN_CAUSES} (layer id/signal id -> ChainCause)
+ *    │                                                  └─► {@value Topics#READS} (state:&lt;layer&gt;:&lt;n&gt; -> Read, kind STATE)
+ *    └─► tag ──► {@value Topics#READS} (signal:&lt;id&gt; -> Read, kind SIGNAL)
  * </pre>
  *
  * The chain-state processor keeps every signal (latest version per id; a tombstone removes one) in
@@ -58,7 +58,7 @@ import org.apache.kafka.streams.state.Stores;
  * kept signals (the book is rebuilt from the store once when the task starts and when reference
  * data changes). Signals older than {@value ChainModel#FORGET_AFTER_HALF_LIVES} half-lives before
  * the newest one are dropped: they weigh nothing any more. Each signal change also writes one
- * {@code ChainCause} per layer the signal names to {@value #CAUSES_TOPIC} (key
+ * {@code ChainCause} per layer the signal names to {@value Topics#CHAIN_CAUSES} (key
  * {@code <layer id>/<signal id>}; tombstones for what it no longer names or when it is removed or
  * forgotten), from which the api pages a layer's full cause list.
  *
@@ -66,7 +66,7 @@ import org.apache.kafka.streams.state.Stores;
  * signals arrive, not per signal: each publish costs O(layers² + layers × causes listed) and emits
  * the layers whose state differs from what was last emitted (kept in {@value #STATE_STORE}). When a
  * published state changes a layer's announced status ({@link StateReads#announce}: with hysteresis),
- * the same publish writes a read of kind STATE to {@value #READS_TOPIC} and the layer's announced
+ * the same publish writes a read of kind STATE to {@value Topics#READS} and the layer's announced
  * status and count to {@value #ANNOUNCED_STORE}; both go out in the same transaction as the state
  * under exactly-once processing, so no change is announced twice or with another id after a restart.
  * The
@@ -76,21 +76,14 @@ import org.apache.kafka.streams.state.Stores;
  * content changed).
  */
 public final class ChainStateTopology {
-    public static final String SIGNALS_TOPIC = Topics.SIGNALS;
-    public static final String STATE_TOPIC = Topics.CHAIN_STATE;
-    public static final String READS_TOPIC = Topics.READS;
-    public static final String LAYERS_TOPIC = Topics.LAYERS;
-    public static final String COMPANIES_TOPIC = Topics.COMPANIES;
     public static final String LAYERS_STORE = "chain-layers-store";
     public static final String COMPANIES_STORE = "chain-companies-store";
-    public static final String REFERENCE_TERMS_TOPIC = Topics.REFERENCE_TERMS;
     public static final String TERMS_STORE = "chain-terms-store";
     public static final String SIGNALS_STORE = "chain-signals-store";
     public static final String STATE_STORE = "chain-state-store";
     /** Layer id -> {@link StateReads.Announced} (encoded): the status each layer last announced. */
     public static final String ANNOUNCED_STORE = "chain-announced-store";
     public static final String SIGNAL_READS_STORE = "signal-reads-store";
-    public static final String CAUSES_TOPIC = Topics.CHAIN_CAUSES;
     /** How often the chain state is published while signals arrive, and reference data checked (wall clock). */
     static final Duration PUBLISH_INTERVAL = Duration.ofMillis(250);
     /** How often processors check for changed reference data (wall clock). */
@@ -118,7 +111,7 @@ public final class ChainStateTopology {
         builder.addStateStore(Stores.keyValueStoreBuilder(
                 Stores.persistentKeyValueStore(ANNOUNCED_STORE), Serdes.String(), Serdes.String()));
 
-        KStream<String, ConstraintSignal> signals = builder.stream(SIGNALS_TOPIC,
+        KStream<String, ConstraintSignal> signals = builder.stream(Topics.SIGNALS,
                 Consumed.with(Serdes.String(), signalSerde).withName("signals-source"));
         AvroSerde<ChainCause> causeSerde = AvroSerde.of(ChainCause.class);
         signals.repartition(Repartitioned.with(Serdes.String(), signalSerde).withName("chain-signals")
@@ -128,16 +121,16 @@ public final class ChainStateTopology {
                 .split(Named.as("chain-output-"))
                 .branch((k, v) -> v.kind() == Output.CAUSE, Branched.<String, ChainOutput>withConsumer(s -> s
                         .mapValues(v -> (ChainCause) v.value(), Named.as("chain-cause-value"))
-                        .to(CAUSES_TOPIC, Produced.with(Serdes.String(), causeSerde).withName("chain-causes-sink")))
+                        .to(Topics.CHAIN_CAUSES, Produced.with(Serdes.String(), causeSerde).withName("chain-causes-sink")))
                         .withName("causes"))
                 .branch((k, v) -> v.kind() == Output.READ, Branched.<String, ChainOutput>withConsumer(s -> s
                         .mapValues(v -> (Read) v.value(), Named.as("chain-state-read-value"))
-                        .to(READS_TOPIC, Produced.with(Serdes.String(), AvroSerde.of(Read.class))
+                        .to(Topics.READS, Produced.with(Serdes.String(), AvroSerde.of(Read.class))
                                 .withName("chain-state-reads-sink")))
                         .withName("reads"))
                 .defaultBranch(Branched.<String, ChainOutput>withConsumer(s -> s
                         .mapValues(v -> (LayerState) v.value(), Named.as("chain-state-value"))
-                        .to(STATE_TOPIC, Produced.with(Serdes.String(), stateSerde).withName("chain-state-sink")))
+                        .to(Topics.CHAIN_STATE, Produced.with(Serdes.String(), stateSerde).withName("chain-state-sink")))
                         .withName("states"));
         SignalReadProcessor.addTo(builder, signals, reference);
         return builder.build();

@@ -1,7 +1,6 @@
 package io.chainfeed.streams.chain;
 
 import io.chainfeed.avro.ConstraintSignal;
-import io.chainfeed.avro.Read;
 import io.chainfeed.streams.reference.ReferenceStores;
 import io.chainfeed.streams.tagging.ReadVersions;
 import io.chainfeed.streams.tagging.RetaggingProcessor;
@@ -29,7 +28,8 @@ final class SignalReadProcessor extends RetaggingProcessor<ConstraintSignal, Sig
             "signal-reads-sink");
 
     SignalReadProcessor(ReferenceStores stores) {
-        super(stores, NAMES, ChainStateTopology.REFERENCE_CHECK, "signal");
+        super(stores, NAMES, new Tagging<>(SignalReads::new, SignalReads::read, ConstraintSignal::getVersion,
+                SignalReads::readId), ChainStateTopology.REFERENCE_CHECK, "signal");
     }
 
     /**
@@ -42,26 +42,6 @@ final class SignalReadProcessor extends RetaggingProcessor<ConstraintSignal, Sig
     static void addTo(StreamsBuilder builder, KStream<String, ConstraintSignal> signals, ReferenceStores reference) {
         RetaggingProcessor.addTo(builder, signals, ConstraintSignal.class, NAMES,
                 () -> new SignalReadProcessor(reference));
-    }
-
-    @Override
-    protected SignalReads build(ReferenceStores.View reference) {
-        return new SignalReads(reference.layers(), reference.companies(), reference.terms());
-    }
-
-    @Override
-    protected Read tag(SignalReads reads, ConstraintSignal signal) {
-        return reads.read(signal);
-    }
-
-    @Override
-    protected long version(ConstraintSignal signal) {
-        return signal.getVersion();
-    }
-
-    @Override
-    protected String readId(String signalId) {
-        return SignalReads.readId(signalId);
     }
 
     /** A signal of a lower version than the one kept arrived late: dropped. */

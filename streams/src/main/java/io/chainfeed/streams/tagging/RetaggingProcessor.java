@@ -1,12 +1,19 @@
 package io.chainfeed.streams.tagging;
 
+import io.chainfeed.avro.ChainLayer;
+import io.chainfeed.avro.Company;
 import io.chainfeed.avro.Read;
+import io.chainfeed.avro.TermUpdate;
 import io.chainfeed.schemas.AvroSerde;
 import io.chainfeed.schemas.Topics;
 import io.chainfeed.streams.StreamsMeters;
 import io.chainfeed.streams.reference.ReferenceStores;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Collection;
+import java.util.function.BiFunction;
+import java.util.function.ToLongFunction;
+import java.util.function.UnaryOperator;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.KeyValue;
@@ -27,7 +34,8 @@ import org.apache.kafka.streams.state.Stores;
  * Turns each source record (a glossary term, a constraint signal; key its id, value null for a
  * tombstone) into a tagged {@link Read}, keeps the latest source per key and the read last published
  * per read id, and re-tags every kept source when reference data (layers, companies, glossary terms)
- * changes. The subclass says how a dictionary is built from reference data and how it tags one source.
+ * changes. A {@link Tagging} says how a dictionary is built from reference data and how it tags one
+ * source; a subclass may drop stale sources and narrow what a re-tag publishes.
  *
  * <p>Reads are published through {@link ReadVersions}: a read whose content equals the one last
  * published for its id is not written at all, so a reference change that leaves a read as it was yields
@@ -47,6 +55,7 @@ import org.apache.kafka.streams.state.Stores;
 public abstract class RetaggingProcessor<V, D> implements Processor<String, V, String, Read> {
     private final ReferenceStores stores;
     private final Names names;
+    private final Tagging<V, D> tagging;
     private final Duration check;
     private final String meterKind;
     private ProcessorContext<String, Read> context;
@@ -71,14 +80,47 @@ public abstract class RetaggingProcessor<V, D> implements Processor<String, V, S
     }
 
     /**
+     * Builds a dictionary from one generation of reference data, e.g. {@link Tagger#build}.
+     *
+     * @param <D> the dictionary type
+     */
+    @FunctionalInterface
+    public interface Dictionary<D> {
+        /**
+         * @param layers    every chain layer
+         * @param companies every company
+         * @param terms     every glossary term
+         * @return the dictionary
+         */
+        D build(Collection<ChainLayer> layers, Collection<Company> companies, Collection<TermUpdate> terms);
+    }
+
+    /**
+     * How one kind of source is tagged.
+     *
+     * @param dictionary builds the dictionary of a reference generation
+     * @param tag        tags a source with a dictionary; the read's id is {@code readId} of the source's key
+     * @param version    the source's own version (epoch ms or a counter that grows with each edit)
+     * @param readId     the read id of a source key
+     * @param <V>        the source record type
+     * @param <D>        the dictionary type
+     */
+    public record Tagging<V, D>(Dictionary<D> dictionary, BiFunction<D, V, Read> tag, ToLongFunction<V> version,
+            UnaryOperator<String> readId) {
+    }
+
+    /**
      * @param stores    the topology's reference stores and clock
      * @param names     the processor's stores (and nodes)
+     * @param tagging   how a source is tagged
      * @param check     how often the punctuation checks for changed reference data (wall clock)
      * @param meterKind the {@code kind} tag of the tagged-reads meter, e.g. {@code term}
      */
-    protected RetaggingProcessor(ReferenceStores stores, Names names, Duration check, String meterKind) {
+    protected RetaggingProcessor(ReferenceStores stores, Names names, Tagging<V, D> tagging, Duration check,
+            String meterKind) {
         this.stores = stores;
         this.names = names;
+        this.tagging = tagging;
         this.check = check;
         this.meterKind = meterKind;
     }
@@ -104,31 +146,6 @@ public abstract class RetaggingProcessor<V, D> implements Processor<String, V, S
         sources.process(processor, Named.as(names.processor()), names.keptStore(), names.sentStore())
                 .to(Topics.READS, Produced.with(Serdes.String(), readSerde).withName(names.sink()));
     }
-
-    /**
-     * @param reference the reference data of the current generation
-     * @return a dictionary built from it
-     */
-    protected abstract D build(ReferenceStores.View reference);
-
-    /**
-     * @param dictionary a dictionary
-     * @param source     a kept source
-     * @return its tagged read; its id is {@link #readId} of the source's key
-     */
-    protected abstract Read tag(D dictionary, V source);
-
-    /**
-     * @param source a source
-     * @return its own version, epoch ms or a counter that grows with each edit
-     */
-    protected abstract long version(V source);
-
-    /**
-     * @param key a source key
-     * @return the id of its read
-     */
-    protected abstract String readId(String key);
 
     /**
      * @param incoming a source just arrived
@@ -183,7 +200,7 @@ public abstract class RetaggingProcessor<V, D> implements Processor<String, V, S
             return;
         }
         if (record.value() == null) {
-            String readId = readId(record.key());
+            String readId = tagging.readId().apply(record.key());
             kept.delete(record.key());
             sent.delete(readId);
             context.forward(record.withKey(readId).withValue(null));
@@ -195,7 +212,7 @@ public abstract class RetaggingProcessor<V, D> implements Processor<String, V, S
         }
         kept.put(record.key(), record.value());
         ensureCurrent();
-        Read read = versioned(tag(dictionary, record.value()), record.value());
+        Read read = versioned(tagging.tag().apply(dictionary, record.value()), record.value());
         publish(record.withKey(read.getId()).withValue(read), sent.get(read.getId()), context.currentSystemTimeMs());
     }
 
@@ -213,9 +230,9 @@ public abstract class RetaggingProcessor<V, D> implements Processor<String, V, S
         try (KeyValueIterator<String, V> it = kept.all()) {
             while (it.hasNext()) {
                 KeyValue<String, V> kv = it.next();
-                Read read = versioned(tag(dictionary, kv.value), kv.value);
+                Read read = versioned(tagging.tag().apply(dictionary, kv.value), kv.value);
                 Read last = sent.get(read.getId());
-                Read base = last != null ? last : versioned(tag(before, kv.value), kv.value);
+                Read base = last != null ? last : versioned(tagging.tag().apply(before, kv.value), kv.value);
                 Read next = retagged(read, base);
                 if (next != null) {
                     publish(new Record<>(next.getId(), next, now), base, now);
@@ -245,13 +262,13 @@ public abstract class RetaggingProcessor<V, D> implements Processor<String, V, S
     private void ensureCurrent() {
         long generation = reference.clock().generation();
         if (dictionary == null || generation != builtFor) {
-            dictionary = build(reference);
+            dictionary = tagging.dictionary().build(reference.layers(), reference.companies(), reference.terms());
             builtFor = generation;
         }
     }
 
     private Read versioned(Read read, V source) {
-        read.setVersion(Math.max(version(source), newestReferenceTimestamp()));
+        read.setVersion(Math.max(tagging.version().applyAsLong(source), newestReferenceTimestamp()));
         return read;
     }
 }

@@ -19,17 +19,17 @@ import org.apache.kafka.streams.kstream.Produced;
  * The tagging topology.
  *
  * <pre>
- * {@value #LAYERS_TOPIC}    (layer id   -> ChainLayer) ──► global store {@value #LAYERS_STORE}
- * {@value #COMPANIES_TOPIC} (company id -> Company)    ──► global store {@value #COMPANIES_STORE}
- * {@value #REFERENCE_TERMS_TOPIC} (slug -> TermUpdate) ──► global store {@value #REFERENCE_TERMS_STORE}
- * {@value #INPUT_TOPIC}     (slug -> TermUpdate) ─┬─► tag ──► {@value #OUTPUT_TOPIC} (term:&lt;slug&gt; -> Read)
- *                                                  └─► copy ─► {@value #REFERENCE_TERMS_TOPIC}
+ * {@value Topics#LAYERS}    (layer id   -> ChainLayer) ──► global store {@value #LAYERS_STORE}
+ * {@value Topics#COMPANIES} (company id -> Company)    ──► global store {@value #COMPANIES_STORE}
+ * {@value Topics#REFERENCE_TERMS} (slug -> TermUpdate) ──► global store {@value #REFERENCE_TERMS_STORE}
+ * {@value Topics#TERMS}     (slug -> TermUpdate) ─┬─► tag ──► {@value Topics#READS} (term:&lt;slug&gt; -> Read)
+ *                                                  └─► copy ─► {@value Topics#REFERENCE_TERMS}
  * </pre>
  *
  * Glossary terms are reference data too: every term title and alias is in the tagger's dictionary.
  * The input topic is partitioned, so each task sees only its own terms; the topology therefore
  * copies every term record (tombstones included) to the single-partition compacted
- * {@value #REFERENCE_TERMS_TOPIC}, in the same transaction as the read it tags (exactly-once when
+ * {@value Topics#REFERENCE_TERMS}, in the same transaction as the read it tags (exactly-once when
  * the application runs with EOS), and reads it back into a global store that every instance holds
  * whole.
  *
@@ -53,11 +53,6 @@ import org.apache.kafka.streams.kstream.Produced;
  * updated; an edit keeps the term's own {@code updatedAt}.
  */
 public final class TaggingTopology {
-    public static final String INPUT_TOPIC = Topics.TERMS;
-    public static final String OUTPUT_TOPIC = Topics.READS;
-    public static final String LAYERS_TOPIC = Topics.LAYERS;
-    public static final String COMPANIES_TOPIC = Topics.COMPANIES;
-    public static final String REFERENCE_TERMS_TOPIC = Topics.REFERENCE_TERMS;
     public static final String LAYERS_STORE = "reference-layers-store";
     public static final String COMPANIES_STORE = "reference-companies-store";
     public static final String REFERENCE_TERMS_STORE = "reference-terms-store";
@@ -83,8 +78,8 @@ public final class TaggingTopology {
         ReferenceStores reference = ReferenceStores.addTo(builder, "reference-", "reference-");
 
         KStream<String, TermUpdate> input =
-                builder.stream(INPUT_TOPIC, Consumed.with(Serdes.String(), termSerde).withName("terms-source"));
-        input.to(REFERENCE_TERMS_TOPIC, Produced.with(Serdes.String(), termSerde).withName("reference-terms-sink"));
+                builder.stream(Topics.TERMS, Consumed.with(Serdes.String(), termSerde).withName("terms-source"));
+        input.to(Topics.REFERENCE_TERMS, Produced.with(Serdes.String(), termSerde).withName("reference-terms-sink"));
         RetaggingProcessor.addTo(builder, input, TermUpdate.class, TermTaggingProcessor.NAMES,
                 () -> new TermTaggingProcessor(reference));
         return builder.build();
@@ -102,27 +97,8 @@ public final class TaggingTopology {
         static final Names NAMES = new Names("tag-terms", TERMS_STORE, READS_STORE, "reads-sink");
 
         TermTaggingProcessor(ReferenceStores stores) {
-            super(stores, NAMES, RETAG_CHECK, "term");
-        }
-
-        @Override
-        protected Tagger build(ReferenceStores.View reference) {
-            return Tagger.build(reference.layers(), reference.companies(), reference.terms());
-        }
-
-        @Override
-        protected Read tag(Tagger tagger, TermUpdate term) {
-            return tagger.tag(term);
-        }
-
-        @Override
-        protected long version(TermUpdate term) {
-            return term.getVersion();
-        }
-
-        @Override
-        protected String readId(String slug) {
-            return Tagger.readId(slug);
+            super(stores, NAMES, new Tagging<>(Tagger::build, Tagger::tag, TermUpdate::getVersion, Tagger::readId),
+                    RETAG_CHECK, "term");
         }
 
         @Override

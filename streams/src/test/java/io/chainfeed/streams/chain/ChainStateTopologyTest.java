@@ -19,7 +19,7 @@ import io.chainfeed.avro.Source;
 import io.chainfeed.avro.SqueezedCompany;
 import io.chainfeed.avro.TermUpdate;
 import io.chainfeed.avro.Trend;
-import io.chainfeed.streams.TopologyFixture;
+import io.chainfeed.streams.TopologyTest;
 import io.chainfeed.schemas.Topics;
 import java.time.Duration;
 import java.time.Instant;
@@ -31,19 +31,14 @@ import java.util.Random;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-class ChainStateTopologyTest {
+class ChainStateTopologyTest extends TopologyTest {
     private static final Instant T0 = Instant.parse("2026-03-01T00:00:00Z");
 
-    private TopologyFixture topology;
-    private TestInputTopic<String, ChainLayer> layers;
-    private TestInputTopic<String, Company> companies;
     private TestInputTopic<String, ConstraintSignal> signals;
     private TestOutputTopic<String, LayerState> states;
-    private TestOutputTopic<String, Read> reads;
 
     @BeforeEach
     void setUp() {
@@ -51,19 +46,11 @@ class ChainStateTopologyTest {
         loadReference();
     }
 
-    @AfterEach
-    void tearDown() {
-        topology.close();
-    }
-
     /** A fresh topology (empty stores) and its topics. */
     private void startTopology() {
-        topology = TopologyFixture.of("chain-test", ChainStateTopology::buildTopology, null);
-        layers = topology.input(Topics.LAYERS, ChainLayer.class);
-        companies = topology.input(Topics.COMPANIES, Company.class);
+        open("chain-test", ChainStateTopology::buildTopology, null);
         signals = topology.input(Topics.SIGNALS, ConstraintSignal.class);
         states = topology.output(Topics.CHAIN_STATE, LayerState.class);
-        reads = topology.output(Topics.READS, Read.class);
         causes = topology.output(Topics.CHAIN_CAUSES, ChainCause.class);
     }
 
