@@ -6,7 +6,6 @@ import io.chainfeed.ingest.IngestService;
 import io.chainfeed.ingest.TermJson;
 import io.chainfeed.ingest.corpus.Corpus;
 import io.chainfeed.ingest.fetch.SafeFetcher;
-import io.chainfeed.ingest.page.GlossaryPageParser;
 import io.chainfeed.ingest.publish.KafkaClients;
 import io.chainfeed.ingest.publish.TermPublisher;
 import io.chainfeed.ingest.signal.SignalError;
@@ -92,7 +91,7 @@ public final class IngestCli {
 
         /** A service without publisher: parses only. */
         IngestService dryRunService(Corpus corpus) {
-            return new IngestService(new GlossaryPageParser(corpus.referenceData()), null, corpus);
+            return new IngestService(corpus, null);
         }
 
         /** Opens the Kafka clients, runs the work with a publishing service, closes the clients. */
@@ -100,7 +99,7 @@ public final class IngestCli {
             try (KafkaProducer<String, byte[]> producer = KafkaClients.producer(bootstrapServers, "chainfeed-cli");
                  KafkaConsumer<String, byte[]> ledger = KafkaClients.ledgerConsumer(bootstrapServers)) {
                 TermPublisher publisher = new TermPublisher(producer, ledger, Clock.systemUTC());
-                return work.apply(new IngestService(new GlossaryPageParser(corpus.referenceData()), publisher, corpus));
+                return work.apply(new IngestService(corpus, publisher));
             }
         }
     }

@@ -1,6 +1,7 @@
 package io.chainfeed.ingest.feed;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.chainfeed.avro.ChainLayer;
@@ -133,11 +134,11 @@ class FeedPollerTest {
         poller.poll(feed("/channel-dated"));
         assertThat(signals()).extracting(ConstraintSignal::getHeadline, ConstraintSignal::getObservedAt,
                 ConstraintSignal::getObservedAtBasis).containsExactly(
-                org.assertj.core.groups.Tuple.tuple("Power transformers sold out", Instant.parse("2026-11-24T06:00:00Z"),
+                tuple("Power transformers sold out", Instant.parse("2026-11-24T06:00:00Z"),
                         ObservedAtBasis.FEED_LAST_BUILD_DATE),
-                org.assertj.core.groups.Tuple.tuple("Dublin Core dated item", Instant.parse("2026-11-20T06:30:00Z"),
+                tuple("Dublin Core dated item", Instant.parse("2026-11-20T06:30:00Z"),
                         ObservedAtBasis.ITEM_DC_DATE),
-                org.assertj.core.groups.Tuple.tuple("Garbled date item", Instant.parse("2026-11-24T06:00:00Z"),
+                tuple("Garbled date item", Instant.parse("2026-11-24T06:00:00Z"),
                         ObservedAtBasis.FEED_LAST_BUILD_DATE));
     }
 
@@ -156,24 +157,20 @@ class FeedPollerTest {
     void htmlInRssTitlesAndBodiesBecomesPlainText() {
         server.put("/pkg", fixture("rss2-html.xml"));
         poller.poll(feed("/pkg"));
-        List<ConstraintSignal> s = signals();
-        assertThat(s.get(0).getHeadline()).isEqualTo("CoWoS capacity doubles at TSMC");
-        assertThat(s.get(0).getBody()).isEqualTo("Monthly CoWoS output is set to double by late 2026.");
-        // escaped once for XML, once for HTML: decoded once each, never a third time
-        assertThat(s.get(1).getHeadline()).isEqualTo("Hybrid bonding ramps & yields climb");
-        assertThat(s.get(1).getBody()).isEqualTo("Yields are up \u2014 slowly.");
-        assertThat(s.get(0).getSource().getName()).isEqualTo("Packaging Daily");
+        assertThat(signals()).extracting(ConstraintSignal::getHeadline, ConstraintSignal::getBody).containsExactly(
+                tuple("CoWoS capacity doubles at TSMC", "Monthly CoWoS output is set to double by late 2026."),
+                // escaped once for XML, once for HTML: decoded once each, never a third time
+                tuple("Hybrid bonding ramps & yields climb", "Yields are up \u2014 slowly."));
+        assertThat(signals().get(0).getSource().getName()).isEqualTo("Packaging Daily");
     }
 
     @Test
     void atomTextConstructsAreReadByTheirType() {
         server.put("/types", fixture("atom-text-types.xml"));
         poller.poll(feed("/types"));
-        List<ConstraintSignal> s = signals();
-        assertThat(s.get(0).getHeadline()).isEqualTo("Glass cores arrive early");
-        assertThat(s.get(0).getBody()).isEqualTo("Glass-core substrates ship in 2027.");
-        assertThat(s.get(1).getHeadline()).isEqualTo("Yield < 60% &amp; falling");
-        assertThat(s.get(1).getBody()).isEqualTo("Plain text: <b> stays as written.");
+        assertThat(signals()).extracting(ConstraintSignal::getHeadline, ConstraintSignal::getBody).containsExactly(
+                tuple("Glass cores arrive early", "Glass-core substrates ship in 2027."),
+                tuple("Yield < 60% &amp; falling", "Plain text: <b> stays as written."));
     }
 
     // ---- formats --------------------------------------------------------------------------------
