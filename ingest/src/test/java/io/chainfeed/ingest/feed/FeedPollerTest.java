@@ -332,10 +332,8 @@ class FeedPollerTest {
         assertThat(status.itemsPublished()).isEqualTo(2);
         assertThat(status.lastOutcome()).isEqualTo("not-modified");
         assertThat(status.etag()).isEqualTo(requests.get(1).ifNoneMatch());
-        assertThat(meters.counter("chainfeed.feed.fetches", "feed", feed.url(), "outcome", "not-modified").count())
-                .isEqualTo(1.0);
-        assertThat(meters.counter("chainfeed.feed.items", "feed", feed.url(), "outcome", "published").count())
-                .isEqualTo(2.0);
+        assertThat(count("fetches", feed, "not-modified")).isEqualTo(1.0);
+        assertThat(count("items", feed, "published")).isEqualTo(2.0);
     }
 
     @Test
@@ -367,10 +365,8 @@ class FeedPollerTest {
         assertThat(ok.consecutiveFailures()).isZero();
         assertThat(ok.notBefore()).isNull();
         assertThat(ok.lastError()).contains("429");
-        assertThat(meters.counter("chainfeed.feed.fetches", "feed", feed.url(), "outcome", "throttled").count())
-                .isEqualTo(2.0);
-        assertThat(meters.counter("chainfeed.feed.fetches", "feed", feed.url(), "outcome", "deferred").count())
-                .isEqualTo(1.0);
+        assertThat(count("fetches", feed, "throttled")).isEqualTo(2.0);
+        assertThat(count("fetches", feed, "deferred")).isEqualTo(1.0);
     }
 
     @Test
@@ -470,6 +466,11 @@ class FeedPollerTest {
 
     private FeedSource feed(String path) {
         return new FeedSource(server.url(path), null, List.of(), null, null);
+    }
+
+    /** The count of meter {@code chainfeed.feed.<meter>} for one feed and outcome. */
+    private double count(String meter, FeedSource feed, String outcome) {
+        return meters.counter("chainfeed.feed." + meter, "feed", feed.url(), "outcome", outcome).count();
     }
 
     private List<ConstraintSignal> signals() {

@@ -12,6 +12,7 @@ import io.chainfeed.schemas.AvroSerde;
 import io.chainfeed.schemas.Topics;
 import io.chainfeed.streams.reference.ReferenceStores;
 import io.chainfeed.streams.tagging.ReadVersions;
+import io.chainfeed.streams.tagging.RetaggingProcessor;
 import java.time.Instant;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -42,9 +43,9 @@ import org.apache.kafka.streams.state.Stores;
  * The chain-state topology (its own application id, run beside the tagging topology).
  *
  * <pre>
- * {@value Topics#LAYERS}    ──► global store {@value #LAYERS_STORE}
- * {@value Topics#COMPANIES} ──► global store {@value #COMPANIES_STORE}
- * {@value Topics#REFERENCE_TERMS} ──► global store {@value #TERMS_STORE} (glossary terms, for tagging signal reads)
+ * {@value Topics#LAYERS}    ──► global store chain-layers-store
+ * {@value Topics#COMPANIES} ──► global store chain-companies-store
+ * {@value Topics#REFERENCE_TERMS} ──► global store chain-terms-store (glossary terms, for tagging signal reads)
  * {@value Topics#SIGNALS} (signal id -> ConstraintSignal)
  *    ├─► repartition to one partition ──► chain state ─┬─► {@value Topics#CHAIN_STATE} (layer id -> LayerState)
  *    │                                                  ├─► {@value Topics#CHAIN_CAUSES} (layer id/signal id -> ChainCause)
@@ -72,13 +73,12 @@ import org.apache.kafka.streams.state.Stores;
  * The
  * state is a function of the set of signals, not of their order. When reference data changes
  * (checked at the same interval) the chain is recomputed too, and the signal reads are re-tagged
- * (checked every {@link #REFERENCE_CHECK}; {@link SignalReadProcessor} publishes only reads whose
+ * (checked every {@link RetaggingProcessor#RETAG_CHECK}; {@link SignalReadProcessor} publishes only reads whose
  * content changed).
  */
 public final class ChainStateTopology {
-    public static final String LAYERS_STORE = "chain-layers-store";
-    public static final String COMPANIES_STORE = "chain-companies-store";
-    public static final String TERMS_STORE = "chain-terms-store";
+    /** The reference stores: {@code chain-layers-store}, {@code chain-companies-store}, {@code chain-terms-store}. */
+    public static final ReferenceStores.Names REFERENCE_STORES = new ReferenceStores.Names("chain-");
     public static final String SIGNALS_STORE = "chain-signals-store";
     public static final String STATE_STORE = "chain-state-store";
     /** Layer id -> {@link StateReads.Announced} (encoded): the status each layer last announced. */
@@ -86,8 +86,6 @@ public final class ChainStateTopology {
     public static final String SIGNAL_READS_STORE = "signal-reads-store";
     /** How often the chain state is published while signals arrive, and reference data checked (wall clock). */
     static final Duration PUBLISH_INTERVAL = Duration.ofMillis(250);
-    /** How often processors check for changed reference data (wall clock). */
-    static final Duration REFERENCE_CHECK = Duration.ofSeconds(1);
 
     private ChainStateTopology() {
     }
@@ -102,7 +100,7 @@ public final class ChainStateTopology {
         AvroSerde<ConstraintSignal> signalSerde = AvroSerde.of(ConstraintSignal.class);
         AvroSerde<LayerState> stateSerde = AvroSerde.of(LayerState.class);
         StreamsBuilder builder = new StreamsBuilder();
-        ReferenceStores reference = ReferenceStores.addTo(builder, "chain-", "chain-");
+        ReferenceStores reference = ReferenceStores.addTo(builder, REFERENCE_STORES);
 
         builder.addStateStore(Stores.keyValueStoreBuilder(
                 Stores.persistentKeyValueStore(SIGNALS_STORE), Serdes.String(), signalSerde));

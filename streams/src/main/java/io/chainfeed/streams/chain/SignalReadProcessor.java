@@ -28,8 +28,8 @@ final class SignalReadProcessor extends RetaggingProcessor<ConstraintSignal, Sig
             "signal-reads-sink");
 
     SignalReadProcessor(ReferenceStores stores) {
-        super(stores, NAMES, new Tagging<>(SignalReads::new, SignalReads::read, ConstraintSignal::getVersion,
-                SignalReads::readId), ChainStateTopology.REFERENCE_CHECK, "signal");
+        super(stores, NAMES, new Tagging<>("signal", SignalReads::new, SignalReads::read,
+                ConstraintSignal::getVersion, SignalReads::readId));
     }
 
     /**

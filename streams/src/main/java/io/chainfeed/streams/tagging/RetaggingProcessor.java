@@ -44,7 +44,7 @@ import org.apache.kafka.streams.state.Stores;
  *
  * <p>Two generations are tracked: the one the current dictionary was built for (rebuilt lazily before
  * tagging, so a new source is always tagged with the newest reference data) and the one all kept
- * sources were last re-tagged for. The punctuation (every {@code check}, wall clock) compares the latter,
+ * sources were last re-tagged for. The punctuation (every {@link #RETAG_CHECK}, wall clock) compares the latter,
  * so a source arriving between a reference change and the next check does not swallow the re-tag. A
  * source kept from before the sent-reads store existed is compared, on a re-tag, with its read under
  * the previous dictionary.
@@ -53,11 +53,12 @@ import org.apache.kafka.streams.state.Stores;
  * @param <D> the dictionary built from one generation of reference data
  */
 public abstract class RetaggingProcessor<V, D> implements Processor<String, V, String, Read> {
+    /** How often the punctuation checks for changed reference data (wall clock). */
+    public static final Duration RETAG_CHECK = Duration.ofSeconds(1);
+
     private final ReferenceStores stores;
     private final Names names;
     private final Tagging<V, D> tagging;
-    private final Duration check;
-    private final String meterKind;
     private ProcessorContext<String, Read> context;
     private ReferenceStores.View reference;
     private KeyValueStore<String, V> kept;
@@ -98,6 +99,7 @@ public abstract class RetaggingProcessor<V, D> implements Processor<String, V, S
     /**
      * How one kind of source is tagged.
      *
+     * @param kind       the kind of source, e.g. {@code term}: the {@code kind} tag of the tagged-reads meter
      * @param dictionary builds the dictionary of a reference generation
      * @param tag        tags a source with a dictionary; the read's id is {@code readId} of the source's key
      * @param version    the source's own version (epoch ms or a counter that grows with each edit)
@@ -105,7 +107,7 @@ public abstract class RetaggingProcessor<V, D> implements Processor<String, V, S
      * @param <V>        the source record type
      * @param <D>        the dictionary type
      */
-    public record Tagging<V, D>(Dictionary<D> dictionary, BiFunction<D, V, Read> tag, ToLongFunction<V> version,
+    public record Tagging<V, D>(String kind, Dictionary<D> dictionary, BiFunction<D, V, Read> tag, ToLongFunction<V> version,
             UnaryOperator<String> readId) {
     }
 
@@ -113,16 +115,11 @@ public abstract class RetaggingProcessor<V, D> implements Processor<String, V, S
      * @param stores    the topology's reference stores and clock
      * @param names     the processor's stores (and nodes)
      * @param tagging   how a source is tagged
-     * @param check     how often the punctuation checks for changed reference data (wall clock)
-     * @param meterKind the {@code kind} tag of the tagged-reads meter, e.g. {@code term}
      */
-    protected RetaggingProcessor(ReferenceStores stores, Names names, Tagging<V, D> tagging, Duration check,
-            String meterKind) {
+    protected RetaggingProcessor(ReferenceStores stores, Names names, Tagging<V, D> tagging) {
         this.stores = stores;
         this.names = names;
         this.tagging = tagging;
-        this.check = check;
-        this.meterKind = meterKind;
     }
 
     /**
@@ -191,7 +188,7 @@ public abstract class RetaggingProcessor<V, D> implements Processor<String, V, S
         ensureCurrent();
         retagBase = dictionary;
         retaggedFor = builtFor;
-        context.schedule(check, PunctuationType.WALL_CLOCK_TIME, this::retagIfChanged);
+        context.schedule(RETAG_CHECK, PunctuationType.WALL_CLOCK_TIME, this::retagIfChanged);
     }
 
     @Override
@@ -256,7 +253,7 @@ public abstract class RetaggingProcessor<V, D> implements Processor<String, V, S
         }
         sent.put(record.key(), next);
         context.forward(record.withValue(next));
-        StreamsMeters.tagged(meterKind, 1);
+        StreamsMeters.tagged(tagging.kind(), 1);
     }
 
     private void ensureCurrent() {

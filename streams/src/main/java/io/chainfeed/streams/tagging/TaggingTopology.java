@@ -6,7 +6,6 @@ import io.chainfeed.schemas.AvroSerde;
 import io.chainfeed.schemas.Topics;
 import io.chainfeed.streams.reference.ReferenceStores;
 import java.util.Properties;
-import java.time.Duration;
 import java.time.Instant;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.StreamsBuilder;
@@ -19,9 +18,9 @@ import org.apache.kafka.streams.kstream.Produced;
  * The tagging topology.
  *
  * <pre>
- * {@value Topics#LAYERS}    (layer id   -> ChainLayer) ──► global store {@value #LAYERS_STORE}
- * {@value Topics#COMPANIES} (company id -> Company)    ──► global store {@value #COMPANIES_STORE}
- * {@value Topics#REFERENCE_TERMS} (slug -> TermUpdate) ──► global store {@value #REFERENCE_TERMS_STORE}
+ * {@value Topics#LAYERS}    (layer id   -> ChainLayer) ──► global store reference-layers-store
+ * {@value Topics#COMPANIES} (company id -> Company)    ──► global store reference-companies-store
+ * {@value Topics#REFERENCE_TERMS} (slug -> TermUpdate) ──► global store reference-terms-store
  * {@value Topics#TERMS}     (slug -> TermUpdate) ─┬─► tag ──► {@value Topics#READS} (term:&lt;slug&gt; -> Read)
  *                                                  └─► copy ─► {@value Topics#REFERENCE_TERMS}
  * </pre>
@@ -53,14 +52,11 @@ import org.apache.kafka.streams.kstream.Produced;
  * updated; an edit keeps the term's own {@code updatedAt}.
  */
 public final class TaggingTopology {
-    public static final String LAYERS_STORE = "reference-layers-store";
-    public static final String COMPANIES_STORE = "reference-companies-store";
-    public static final String REFERENCE_TERMS_STORE = "reference-terms-store";
+    /** The reference stores: {@code reference-layers-store}, {@code reference-companies-store}, {@code reference-terms-store}. */
+    public static final ReferenceStores.Names REFERENCE_STORES = new ReferenceStores.Names("reference-");
     public static final String TERMS_STORE = "tagging-terms-store";
     /** The last read sent per read id: the base of the next version's {@code changes}. */
     public static final String READS_STORE = "tagging-reads-store";
-    /** How often the processor checks for changed reference data (wall clock). */
-    static final Duration RETAG_CHECK = Duration.ofSeconds(1);
 
     private TaggingTopology() {
     }
@@ -75,7 +71,7 @@ public final class TaggingTopology {
     public static Topology buildTopology(Properties config) {
         AvroSerde<TermUpdate> termSerde = AvroSerde.of(TermUpdate.class);
         StreamsBuilder builder = new StreamsBuilder();
-        ReferenceStores reference = ReferenceStores.addTo(builder, "reference-", "reference-");
+        ReferenceStores reference = ReferenceStores.addTo(builder, REFERENCE_STORES);
 
         KStream<String, TermUpdate> input =
                 builder.stream(Topics.TERMS, Consumed.with(Serdes.String(), termSerde).withName("terms-source"));
@@ -97,8 +93,8 @@ public final class TaggingTopology {
         static final Names NAMES = new Names("tag-terms", TERMS_STORE, READS_STORE, "reads-sink");
 
         TermTaggingProcessor(ReferenceStores stores) {
-            super(stores, NAMES, new Tagging<>(Tagger::build, Tagger::tag, TermUpdate::getVersion, Tagger::readId),
-                    RETAG_CHECK, "term");
+            super(stores, NAMES, new Tagging<>("term", Tagger::build, Tagger::tag, TermUpdate::getVersion,
+                    Tagger::readId));
         }
 
         @Override

@@ -20,6 +20,7 @@ import io.chainfeed.avro.SqueezedCompany;
 import io.chainfeed.avro.TermUpdate;
 import io.chainfeed.avro.Trend;
 import io.chainfeed.streams.TopologyTest;
+import io.chainfeed.streams.tagging.RetaggingProcessor;
 import io.chainfeed.schemas.Topics;
 import java.time.Duration;
 import java.time.Instant;
@@ -265,7 +266,7 @@ class ChainStateTopologyTest extends TopologyTest {
         // Tagged before the once-a-second check: it rebuilds the dictionary on its own.
         signals.pipeInput("s2", signal("s2", "memory", Direction.TIGHTENING, 2, T0));
         reads.readValuesToList();
-        topology.advanceWallClockTime(ChainStateTopology.REFERENCE_CHECK.plusMillis(10));
+        topology.advanceWallClockTime(RetaggingProcessor.RETAG_CHECK.plusMillis(10));
 
         assertThat(reads.readKeyValuesToMap().get("signal:s1").getCompanies()).extracting(c -> c.getSymbol())
                 .contains("CLS");
@@ -343,8 +344,8 @@ class ChainStateTopologyTest extends TopologyTest {
                 topology.advanceWallClockTime(ChainStateTopology.PUBLISH_INTERVAL);
             }
         }
-        var layerStore = topology.<ChainLayer>store(ChainStateTopology.LAYERS_STORE);
-        var companyStore = topology.<Company>store(ChainStateTopology.COMPANIES_STORE);
+        var layerStore = topology.<ChainLayer>store(ChainStateTopology.REFERENCE_STORES.layers());
+        var companyStore = topology.<Company>store(ChainStateTopology.REFERENCE_STORES.companies());
         ChainModel model = new ChainModel(io.chainfeed.streams.reference.ReferenceStores.values(layerStore),
                 io.chainfeed.streams.reference.ReferenceStores.values(companyStore));
         Map<String, LayerState> fromScratch = model.compute(kept.values());
@@ -399,7 +400,7 @@ class ChainStateTopologyTest extends TopologyTest {
         });
         // nothing changed: a reference change recomputes and republishes, but announces nothing
         company("kioxia", "Kioxia", "memory", "285A", "XTKS", "285A.T");
-        topology.advanceWallClockTime(ChainStateTopology.REFERENCE_CHECK.plusMillis(10));
+        topology.advanceWallClockTime(RetaggingProcessor.RETAG_CHECK.plusMillis(10));
         assertThat(stateReads()).isEmpty();
         // an easing signal a day later: balanced again, the layer's second change
         signals.pipeInput("s2", signal("s2", "memory", Direction.EASING, 5, T0.plus(Duration.ofDays(1))));

@@ -11,6 +11,7 @@ import io.chainfeed.avro.Read;
 import io.chainfeed.avro.Source;
 import io.chainfeed.avro.TermUpdate;
 import io.chainfeed.streams.TopologyTest;
+import io.chainfeed.streams.tagging.RetaggingProcessor;
 import io.chainfeed.schemas.Topics;
 import java.time.Duration;
 import java.time.Instant;
@@ -59,7 +60,7 @@ class SignalReadProcessorTest extends TopologyTest {
     }
 
     private void tick() {
-        topology.advanceWallClockTime(ChainStateTopology.REFERENCE_CHECK.plusMillis(10));
+        topology.advanceWallClockTime(RetaggingProcessor.RETAG_CHECK.plusMillis(10));
     }
 
     @Test

@@ -322,9 +322,9 @@ class TaggingTopologyTest extends TopologyTest {
     void storesAndProcessorsKeepTheirNames() {
         Topology built = TaggingTopology.buildTopology(new Properties());
         String described = built.describe().toString();
-        assertThat(described).contains(TaggingTopology.LAYERS_STORE, TaggingTopology.COMPANIES_STORE,
+        assertThat(described).contains(TaggingTopology.REFERENCE_STORES.layers(), TaggingTopology.REFERENCE_STORES.companies(),
                 "terms-source", "tag-terms", "reads-sink", TaggingTopology.TERMS_STORE, "reference-layers-source",
-                "reference-companies-source", TaggingTopology.REFERENCE_TERMS_STORE, "reference-terms-source",
+                "reference-companies-source", TaggingTopology.REFERENCE_STORES.terms(), "reference-terms-source",
                 "reference-terms-sink", Topics.REFERENCE_TERMS, TaggingTopology.READS_STORE);
         assertThat(described).doesNotContain("KSTREAM-");
         assertThat(Serdes.String()).isNotNull();
