@@ -29,6 +29,7 @@ import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
+import org.assertj.core.groups.Tuple;
 import org.apache.kafka.clients.producer.MockProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -155,9 +156,7 @@ class FeedPollerTest {
 
     @Test
     void htmlInRssTitlesAndBodiesBecomesPlainText() {
-        server.put("/pkg", fixture("rss2-html.xml"));
-        poller.poll(feed("/pkg"));
-        assertThat(signals()).extracting(ConstraintSignal::getHeadline, ConstraintSignal::getBody).containsExactly(
+        assertThat(headlinesAndBodies("/pkg", "rss2-html.xml")).containsExactly(
                 tuple("CoWoS capacity doubles at TSMC", "Monthly CoWoS output is set to double by late 2026."),
                 // escaped once for XML, once for HTML: decoded once each, never a third time
                 tuple("Hybrid bonding ramps & yields climb", "Yields are up \u2014 slowly."));
@@ -166,9 +165,7 @@ class FeedPollerTest {
 
     @Test
     void atomTextConstructsAreReadByTheirType() {
-        server.put("/types", fixture("atom-text-types.xml"));
-        poller.poll(feed("/types"));
-        assertThat(signals()).extracting(ConstraintSignal::getHeadline, ConstraintSignal::getBody).containsExactly(
+        assertThat(headlinesAndBodies("/types", "atom-text-types.xml")).containsExactly(
                 tuple("Glass cores arrive early", "Glass-core substrates ship in 2027."),
                 tuple("Yield < 60% &amp; falling", "Plain text: <b> stays as written."));
     }
@@ -466,6 +463,13 @@ class FeedPollerTest {
 
     private FeedSource feed(String path) {
         return new FeedSource(server.url(path), null, List.of(), null, null);
+    }
+
+    /** Serves the fixture {@code name} at {@code path}, polls it once and gives each signal's headline and body. */
+    private List<Tuple> headlinesAndBodies(String path, String name) {
+        server.put(path, fixture(name));
+        poller.poll(feed(path));
+        return signals().stream().map(s -> tuple(s.getHeadline(), s.getBody())).toList();
     }
 
     /** The count of meter {@code chainfeed.feed.<meter>} for one feed and outcome. */

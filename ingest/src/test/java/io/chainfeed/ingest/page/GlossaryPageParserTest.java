@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.chainfeed.avro.ChainLayer;
 import io.chainfeed.avro.Company;
@@ -104,7 +105,8 @@ class GlossaryPageParserTest {
         Map<String, Object> actual = new LinkedHashMap<>(TermJson.of(t));
         actual.keySet().retainAll(Set.of("slug", "title", "aliases", "layer", "companies", "related", "disclaimer"));
         try {
-            assertThat(JSON.valueToTree(actual)).isEqualTo(JSON.readTree(fixture(expected)));
+            JsonNode parsed = JSON.valueToTree(actual);
+            assertThat(parsed).isEqualTo(JSON.readTree(fixture(expected)));
         } catch (IOException e) {
             throw new IllegalStateException(e);
         }
