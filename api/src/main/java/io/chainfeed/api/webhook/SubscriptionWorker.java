@@ -31,6 +31,8 @@ final class SubscriptionWorker {
     private static final Logger log = LoggerFactory.getLogger(SubscriptionWorker.class);
     /** Wait before trying again when the dead-letter topic could not be written. */
     static final Duration DEAD_LETTER_RETRY = Duration.ofSeconds(30);
+    /** Wait before checking the delivery lease again when it held a webhook back. */
+    static final Duration LEASE_RECHECK = Duration.ofSeconds(1);
 
     private record Pending(WebhookRead read, Map<Integer, Long> after, String webhookId, String body) {
     }
@@ -229,8 +231,16 @@ final class SubscriptionWorker {
         WebhookTarget t;
         synchronized (this) {
             head = queue.peek();
-            if (stopped || head == null) {
+            if (stopped || draining || head == null) {
                 inFlight = false;
+                notifyAll();
+                return;
+            }
+            if (!engine.mayDeliver(id)) {
+                // Fenced (the lease may be gone): hold the webhook; a hand-over or a loss stops this worker.
+                inFlight = false;
+                notifyAll();
+                timer = engine.later(this::onTimer, LEASE_RECHECK);
                 return;
             }
             t = target;
@@ -255,6 +265,7 @@ final class SubscriptionWorker {
         synchronized (this) {
             if (stopped) {
                 inFlight = false; // deleted meanwhile: nothing more to record
+                notifyAll();
                 return;
             }
             attempts++;
@@ -278,6 +289,7 @@ final class SubscriptionWorker {
         boolean disable = false;
         synchronized (this) {
             inFlight = false;
+            notifyAll();
             if (decision instanceof DeliveryPolicy.Delivered) {
                 settle(head);
                 delivered++;
@@ -372,6 +384,29 @@ final class SubscriptionWorker {
             h = detach();
         }
         close(h);
+    }
+
+    /**
+     * Waits until no attempt is in flight (after {@link #quiesce()} none starts again).
+     *
+     * @param timeout how long to wait
+     * @return whether none is in flight
+     */
+    synchronized boolean awaitIdle(Duration timeout) {
+        long end = System.nanoTime() + timeout.toNanos();
+        try {
+            while (inFlight) {
+                long left = end - System.nanoTime();
+                if (left <= 0) {
+                    return false;
+                }
+                wait(Math.max(1, left / 1_000_000));
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+        return true;
     }
 
     /** Stops for good: closes the source, cancels the timer, drops the queue. */

@@ -4,17 +4,21 @@ import io.chainfeed.avro.WebhookDeliveryState;
 import io.chainfeed.avro.WebhookStatus;
 import io.chainfeed.avro.WebhookSubscription;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
 
 /**
- * Keeps the {@link WebhookEngine} in step with the stored subscriptions: once both webhook topics have
- * been read back, every active subscription is delivered from its stored position; later creations,
- * rotations, disablings and deletions (from any API node) start, update or stop its worker. Without
- * delivery on this node ({@code chainfeed.webhooks.deliver=false}) or without a master key, it only
- * serves the stored progress.
+ * Keeps the {@link WebhookEngine} in step with the stored subscriptions and the {@link DeliveryLease}:
+ * once both webhook topics have been read back, this instance joins the lease group, and every active
+ * subscription whose lease partition it owns is delivered from its stored position; later creations,
+ * rotations, disablings and deletions (from any API instance) start, update or stop its worker. A
+ * partition handed over stops its subscriptions and stores their positions first; a partition assigned
+ * waits until the stored positions have been read up to the topic's end, then resumes them. Without
+ * delivery on this instance ({@code chainfeed.webhooks.deliver=false}) or without a master key, it only
+ * serves the stored progress and never joins the lease group.
  */
 public class WebhookDeliveries implements SmartLifecycle {
     private static final Logger log = LoggerFactory.getLogger(WebhookDeliveries.class);
@@ -23,6 +27,10 @@ public class WebhookDeliveries implements SmartLifecycle {
     private final DeliveryStateStore states;
     private final SubscriptionService service;
     private final WebhookEngine engine;
+    private final DeliveryLease lease;
+    private final Duration handOverGrace;
+    /** Lease partitions assigned and caught up with the stored positions: their subscriptions may start. */
+    private final java.util.Set<Integer> resumable = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private volatile boolean ready;
     private volatile boolean running;
     private Thread bootstrap;
@@ -31,18 +39,25 @@ public class WebhookDeliveries implements SmartLifecycle {
      * @param subscriptions the subscription store
      * @param states        the delivery state store
      * @param service       opens subscriptions into targets
-     * @param engine        delivers; null when this node does not deliver
+     * @param engine        delivers; null when this instance does not deliver
+     * @param lease         which subscriptions this instance delivers; null exactly when engine is null
+     * @param handOverGrace how long a hand-over waits for an attempt in flight
      */
-    public WebhookDeliveries(SubscriptionStore subscriptions, DeliveryStateStore states, SubscriptionService service,
-            WebhookEngine engine) {
+    WebhookDeliveries(SubscriptionStore subscriptions, DeliveryStateStore states, SubscriptionService service,
+            WebhookEngine engine, DeliveryLease lease, Duration handOverGrace) {
         this.subscriptions = subscriptions;
         this.states = states;
         this.service = service;
         this.engine = engine;
+        this.lease = lease;
+        this.handOverGrace = handOverGrace;
+        if (engine != null) {
+            engine.fence(lease::holds);
+        }
         subscriptions.onChange(this::changed);
         // A subscription made on another node may show up before its start position does.
         states.onChange(id -> {
-            if (ready && !engine.delivers(id)) {
+            if (ready && engine != null && !engine.delivers(id)) {
                 sync(id);
             }
         });
@@ -62,6 +77,11 @@ public class WebhookDeliveries implements SmartLifecycle {
         return ready;
     }
 
+    /** @return the ids of the subscriptions this instance delivers now (none without delivery) */
+    public java.util.Set<String> delivering() {
+        return engine == null ? java.util.Set.of() : engine.delivering();
+    }
+
     private void changed(String id) {
         if (ready) {
             sync(id);
@@ -76,7 +96,7 @@ public class WebhookDeliveries implements SmartLifecycle {
      */
     private synchronized void sync(String id) {
         Optional<WebhookSubscription> sub = subscriptions.get(id);
-        if (sub.isEmpty() || sub.get().getStatus() != WebhookStatus.ACTIVE) {
+        if (sub.isEmpty() || sub.get().getStatus() != WebhookStatus.ACTIVE || !lease.within(id, resumable)) {
             engine.remove(id);
             return;
         }
@@ -93,6 +113,43 @@ public class WebhookDeliveries implements SmartLifecycle {
             return;
         }
         engine.upsert(target.get(), state.get());
+    }
+
+    /** The lease's partitions moved: resume those assigned, hand over or drop those revoked. */
+    private final class LeaseChanges implements DeliveryLease.Listener {
+        @Override
+        public void assigned(java.util.Set<Integer> partitions) {
+            try {
+                // A read barrier: the previous owner stored its positions before its partitions were revoked.
+                if (!states.awaitCaughtUp(Duration.ofSeconds(30))) {
+                    log.warn("webhook lease: stored positions not read up to date in 30 s; resuming from those read");
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+            resumable.addAll(partitions);
+            List<String> ids = subscriptions.all().stream().map(WebhookSubscription::getId)
+                    .filter(id -> lease.within(id, partitions)).toList();
+            ids.forEach(WebhookDeliveries.this::sync);
+            log.info("webhook lease: resumed {} subscription(s) of partitions {}", ids.size(), partitions);
+        }
+
+        @Override
+        public void revoked(java.util.Set<Integer> partitions, boolean lost) {
+            synchronized (WebhookDeliveries.this) {
+                resumable.removeAll(partitions);
+                for (String id : engine.delivering()) {
+                    if (lease.within(id, partitions)) {
+                        if (lost) {
+                            engine.remove(id);
+                        } else {
+                            engine.handOver(id, handOverGrace);
+                        }
+                    }
+                }
+            }
+        }
     }
 
     @Override
@@ -112,8 +169,8 @@ public class WebhookDeliveries implements SmartLifecycle {
                     return;
                 }
                 ready = true;
-                subscriptions.all().forEach(s -> sync(s.getId()));
-                log.info("webhook deliveries started: {} active subscription(s)", engine.size());
+                lease.start(new LeaseChanges());
+                log.info("webhook deliveries started; joining the delivery lease group");
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
@@ -128,6 +185,9 @@ public class WebhookDeliveries implements SmartLifecycle {
         ready = false;
         if (bootstrap != null) {
             bootstrap.interrupt();
+        }
+        if (lease != null) {
+            lease.close(); // hands every partition over: positions stored, the others take over at once
         }
         if (engine != null) {
             engine.close(Duration.ofSeconds(30));

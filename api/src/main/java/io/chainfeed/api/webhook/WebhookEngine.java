@@ -37,6 +37,7 @@ public final class WebhookEngine implements AutoCloseable {
     private final ScheduledExecutorService timers;
     private final ExecutorService background;
     private final Map<String, SubscriptionWorker> workers = new ConcurrentHashMap<>();
+    private volatile java.util.function.Predicate<String> fence = id -> true;
 
     /**
      * @param source        where reads come from
@@ -106,6 +107,51 @@ public final class WebhookEngine implements AutoCloseable {
         if (w != null) {
             w.stop();
         }
+    }
+
+    /**
+     * Hands a subscription over to another instance: starts no further attempt, waits (up to {@code grace})
+     * for the attempt in flight to record its outcome, stores the position durably and stops the worker.
+     * A webhook cut off by the grace is sent again by the next owner under the same {@code webhook-id}.
+     *
+     * @param subscriptionId the subscription
+     * @param grace          how long to wait for an attempt in flight
+     */
+    public void handOver(String subscriptionId, Duration grace) {
+        SubscriptionWorker w = workers.remove(subscriptionId);
+        if (w == null) {
+            return;
+        }
+        w.quiesce();
+        if (!w.awaitIdle(grace)) {
+            log.warn("webhook {}: attempt still in flight after {}; the next owner sends it again", subscriptionId, grace);
+        }
+        try {
+            journal.flush(w.snapshot());
+        } catch (RuntimeException e) {
+            log.warn("webhook {}: cannot store the position at hand-over ({}); the next owner resumes from the last"
+                    + " stored one and sends the webhooks since under the same ids", subscriptionId, e.getMessage());
+        }
+        w.stop();
+    }
+
+    /**
+     * Sets the check each worker makes right before it sends: false holds the webhook back (checked again a
+     * second later). The delivery lease uses it to fence an instance that may have lost its partitions.
+     *
+     * @param mayDeliver subscription id -> whether this instance may send its webhooks now
+     */
+    public void fence(java.util.function.Predicate<String> mayDeliver) {
+        this.fence = mayDeliver;
+    }
+
+    boolean mayDeliver(String subscriptionId) {
+        return fence.test(subscriptionId);
+    }
+
+    /** @return the ids of the subscriptions this engine delivers now */
+    public java.util.Set<String> delivering() {
+        return java.util.Set.copyOf(workers.keySet());
     }
 
     /**
