@@ -14,9 +14,9 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
 
 /**
  * Runs one {@link SubscriptionWorker} per active subscription. Attempts run on a fixed pool of
@@ -27,12 +27,15 @@ import org.slf4j.LoggerFactory;
 public final class WebhookEngine implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(WebhookEngine.class);
 
-    private final ReadSource source;
-    private final WebhookSender sender;
-    private final DeliveryPolicy policy;
-    private final DeliveryJournal journal;
-    private final Clock clock;
-    private final int queueCapacity;
+    /**
+     * What the workers share: the read source, the sender, the policy, the journal, the clock and the reads
+     * held in memory per subscription.
+     */
+    record Parts(ReadSource source, WebhookSender sender, DeliveryPolicy policy, DeliveryJournal journal, Clock clock,
+            int queueCapacity) {
+    }
+
+    private final Parts parts;
     private final ThreadPoolExecutor attempts;
     private final ScheduledExecutorService timers;
     private final ExecutorService background;
@@ -50,12 +53,7 @@ public final class WebhookEngine implements AutoCloseable {
      */
     public WebhookEngine(ReadSource source, WebhookSender sender, DeliveryPolicy policy, DeliveryJournal journal,
             Clock clock, int threads, int queueCapacity) {
-        this.source = source;
-        this.sender = sender;
-        this.policy = policy;
-        this.journal = journal;
-        this.clock = clock;
-        this.queueCapacity = queueCapacity;
+        this.parts = new Parts(source, sender, policy, journal, clock, queueCapacity);
         this.attempts = new ThreadPoolExecutor(threads, threads, 60, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
                 named("webhook-attempt"));
         this.timers = Executors.newSingleThreadScheduledExecutor(named("webhook-timer"));
@@ -67,13 +65,13 @@ public final class WebhookEngine implements AutoCloseable {
      *         not known yet)
      */
     public long lag() {
-        Map<Integer, Long> head = source.head();
+        Map<Integer, Long> head = parts.source().head();
         return head == null ? 0 : workers.values().stream().mapToLong(w -> w.lag(head)).sum();
     }
 
     /** @return the largest lag of one running subscription, in records */
     public long maxLag() {
-        Map<Integer, Long> head = source.head();
+        Map<Integer, Long> head = parts.source().head();
         return head == null ? 0 : workers.values().stream().mapToLong(w -> w.lag(head)).max().orElse(0);
     }
 
@@ -127,7 +125,7 @@ public final class WebhookEngine implements AutoCloseable {
             log.warn("webhook {}: attempt still in flight after {}; the next owner sends it again", subscriptionId, grace);
         }
         try {
-            journal.flush(w.snapshot());
+            parts.journal().flush(w.snapshot());
         } catch (RuntimeException e) {
             log.warn("webhook {}: cannot store the position at hand-over ({}); the next owner resumes from the last"
                     + " stored one and sends the webhooks since under the same ids", subscriptionId, e.getMessage());
@@ -175,28 +173,8 @@ public final class WebhookEngine implements AutoCloseable {
         return workers.size();
     }
 
-    ReadSource source() {
-        return source;
-    }
-
-    WebhookSender sender() {
-        return sender;
-    }
-
-    DeliveryPolicy policy() {
-        return policy;
-    }
-
-    DeliveryJournal journal() {
-        return journal;
-    }
-
-    Clock clock() {
-        return clock;
-    }
-
-    int queueCapacity() {
-        return queueCapacity;
+    Parts parts() {
+        return parts;
     }
 
     void attempt(Runnable task) {
@@ -241,12 +219,13 @@ public final class WebhookEngine implements AutoCloseable {
         close(Duration.ofSeconds(30));
     }
 
-    private static ThreadFactory named(String prefix) {
-        AtomicInteger n = new AtomicInteger();
-        return r -> {
-            Thread t = new Thread(r, prefix + "-" + n.incrementAndGet());
-            t.setDaemon(true);
-            return t;
-        };
+    /**
+     * @param prefix thread name prefix ({@code -1}, {@code -2} ... follow)
+     * @return a factory of daemon threads with that prefix
+     */
+    static ThreadFactory named(String prefix) {
+        CustomizableThreadFactory f = new CustomizableThreadFactory(prefix + "-");
+        f.setDaemon(true);
+        return f;
     }
 }
