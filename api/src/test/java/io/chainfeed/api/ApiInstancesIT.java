@@ -16,9 +16,6 @@ import io.chainfeed.schemas.Topics;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -78,7 +75,6 @@ class ApiInstancesIT {
     /** A fixed 32-byte test key (not a secret: it seals only this test's throwaway webhook secrets). */
     static final String MASTER_KEY = "aW5zdGFuY2VzLWl0LW1hc3Rlci1rZXktMzItYnl0ZXM=";
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private static final AvroSerde<Read> READS = AvroSerde.of(Read.class);
     private static final String LEASE_GROUP = "chainfeed-api-webhook-lease";
 
@@ -331,14 +327,6 @@ class ApiInstancesIT {
 
     private static HttpResponse<String> call(String base, String method, String path, String token, String json)
             throws Exception {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(30))
-                .method(method, json == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(json));
-        if (json != null) {
-            b.header("Content-Type", "application/json");
-        }
-        if (token != null) {
-            b.header("Authorization", "Bearer " + token);
-        }
-        return HTTP.send(b.build(), HttpResponse.BodyHandlers.ofString());
+        return ApiCalls.call(base, method, path, token, json);
     }
 }

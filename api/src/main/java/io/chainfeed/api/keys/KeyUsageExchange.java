@@ -63,8 +63,7 @@ public class KeyUsageExchange implements SmartLifecycle {
     private final RateLimitProperties props;
     private final String bootstrapServers;
     private volatile boolean running;
-    private Thread publisher;
-    private Thread reader;
+    private Thread thread;
     private KafkaProducer<String, byte[]> producer;
     private KafkaConsumer<String, byte[]> consumer;
 
@@ -102,27 +101,9 @@ public class KeyUsageExchange implements SmartLifecycle {
                 ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, false),
                 new StringDeserializer(), new ByteArrayDeserializer());
         running = true;
-        publisher = daemon(this::publishLoop, "key-usage-publisher");
-        reader = daemon(this::readLoop, "key-usage-reader");
-    }
-
-    private static Thread daemon(Runnable r, String name) {
-        Thread t = new Thread(r, name);
-        t.setDaemon(true);
-        t.start();
-        return t;
-    }
-
-    private void publishLoop() {
-        while (running) {
-            try {
-                Thread.sleep(props.syncInterval().toMillis());
-            } catch (InterruptedException e) {
-                break;
-            }
-            publish();
-        }
-        publish();
+        thread = new Thread(this::run, "key-usage-exchange");
+        thread.setDaemon(true);
+        thread.start();
     }
 
     /** Sends what this instance granted since the last report; a failed send is logged (others under-count). */
@@ -148,27 +129,40 @@ public class KeyUsageExchange implements SmartLifecycle {
         }
     }
 
-    private void readLoop() {
+    /**
+     * One thread does both: it reads the others' reports (each poll waits at most a sync interval) and,
+     * once a sync interval has passed since its last report, publishes its own.
+     */
+    private void run() {
+        long interval = props.syncInterval().toMillis();
+        long nextReport = System.currentTimeMillis() + interval;
+        boolean assigned = false;
         try {
-            while (running && !assign()) {
-                Thread.sleep(1000);
-            }
             while (running) {
                 try {
-                    for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(500))) {
-                        apply(r);
+                    assigned = assigned || assign();
+                    if (assigned) {
+                        consumer.poll(Duration.ofMillis(interval)).forEach(this::apply);
+                    } else {
+                        Thread.sleep(interval);
                     }
                 } catch (WakeupException e) {
                     throw e;
                 } catch (KafkaException e) {
-                    log.warn("{} reader: {}; retrying", Topics.API_KEY_USAGE, e.getMessage());
-                    Thread.sleep(1000);
+                    log.warn("{}: {}; retrying", Topics.API_KEY_USAGE, e.getMessage());
+                    Thread.sleep(interval);
+                }
+                if (System.currentTimeMillis() >= nextReport) {
+                    publish();
+                    nextReport = System.currentTimeMillis() + interval;
                 }
             }
         } catch (WakeupException | InterruptedException e) {
             // stopping
         } finally {
+            publish();
             consumer.close(Duration.ofSeconds(5));
+            producer.close(Duration.ofSeconds(5));
         }
     }
 
@@ -227,15 +221,12 @@ public class KeyUsageExchange implements SmartLifecycle {
             return;
         }
         running = false;
-        publisher.interrupt();
         consumer.wakeup();
         try {
-            publisher.join(5_000);
-            reader.join(10_000);
+            thread.join(15_000);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        producer.close(Duration.ofSeconds(5));
     }
 
     @Override

@@ -65,6 +65,7 @@ final class DeliveryLease implements AutoCloseable {
     private volatile boolean running;
     private Thread thread;
     private Listener listener;
+    private final java.util.concurrent.CountDownLatch left = new java.util.concurrent.CountDownLatch(1);
 
     /**
      * @param bootstrapServers Kafka
@@ -184,7 +185,11 @@ final class DeliveryLease implements AutoCloseable {
             revokeAll(true);
         } finally {
             // close() leaves the group (after the revocation callback): the others take over at once
-            consumer.close(Duration.ofSeconds(30));
+            try {
+                consumer.close(Duration.ofSeconds(30));
+            } finally {
+                left.countDown();
+            }
         }
     }
 
@@ -243,13 +248,17 @@ final class DeliveryLease implements AutoCloseable {
     @Override
     public void close() {
         running = false;
+        if (thread == null) {
+            consumer.close(Duration.ZERO);
+            return;
+        }
         consumer.wakeup();
-        if (thread != null) {
-            try {
-                thread.join(60_000);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
+        try {
+            if (!left.await(60, java.util.concurrent.TimeUnit.SECONDS)) {
+                log.warn("webhook lease: still leaving the group after 60 s; its partitions move at session timeout");
             }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 }

@@ -139,14 +139,11 @@ public class WebhookDeliveries implements SmartLifecycle {
         public void revoked(java.util.Set<Integer> partitions, boolean lost) {
             synchronized (WebhookDeliveries.this) {
                 resumable.removeAll(partitions);
-                for (String id : engine.delivering()) {
-                    if (lease.within(id, partitions)) {
-                        if (lost) {
-                            engine.remove(id);
-                        } else {
-                            engine.handOver(id, handOverGrace);
-                        }
-                    }
+                List<String> ids = engine.delivering().stream().filter(id -> lease.within(id, partitions)).toList();
+                if (lost) {
+                    ids.forEach(engine::remove);
+                } else {
+                    engine.handOver(ids, handOverGrace);
                 }
             }
         }

@@ -108,29 +108,31 @@ public final class WebhookEngine implements AutoCloseable {
     }
 
     /**
-     * Hands a subscription over to another instance: starts no further attempt, waits (up to {@code grace})
-     * for the attempt in flight to record its outcome, stores the position durably and stops the worker.
-     * A webhook cut off by the grace is sent again by the next owner under the same {@code webhook-id}.
+     * Hands subscriptions over to another instance: starts no further attempt for any of them, waits (up to
+     * {@code grace} in all) for the attempts in flight to record their outcome, stores each position
+     * durably and stops the workers. A webhook cut off by the grace is sent again by the next owner under
+     * the same {@code webhook-id}.
      *
-     * @param subscriptionId the subscription
-     * @param grace          how long to wait for an attempt in flight
+     * @param subscriptionIds the subscriptions (those this engine does not deliver are skipped)
+     * @param grace           how long to wait for attempts in flight, in all
      */
-    public void handOver(String subscriptionId, Duration grace) {
-        SubscriptionWorker w = workers.remove(subscriptionId);
-        if (w == null) {
-            return;
+    public void handOver(java.util.Collection<String> subscriptionIds, Duration grace) {
+        java.util.List<SubscriptionWorker> leaving = subscriptionIds.stream().map(workers::remove)
+                .filter(java.util.Objects::nonNull).toList();
+        leaving.forEach(SubscriptionWorker::quiesce);
+        long deadline = System.nanoTime() + grace.toNanos();
+        for (SubscriptionWorker w : leaving) {
+            if (!w.awaitIdle(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())))) {
+                log.warn("{}: attempt still in flight after {}; the next owner sends it again", w, grace);
+            }
+            try {
+                parts.journal().flush(w.snapshot());
+            } catch (RuntimeException e) {
+                log.warn("{}: cannot store the position at hand-over ({}); the next owner resumes from the last"
+                        + " stored one and sends the webhooks since under the same ids", w, e.getMessage());
+            }
+            w.stop();
         }
-        w.quiesce();
-        if (!w.awaitIdle(grace)) {
-            log.warn("webhook {}: attempt still in flight after {}; the next owner sends it again", subscriptionId, grace);
-        }
-        try {
-            parts.journal().flush(w.snapshot());
-        } catch (RuntimeException e) {
-            log.warn("webhook {}: cannot store the position at hand-over ({}); the next owner resumes from the last"
-                    + " stored one and sends the webhooks since under the same ids", subscriptionId, e.getMessage());
-        }
-        w.stop();
     }
 
     /**
