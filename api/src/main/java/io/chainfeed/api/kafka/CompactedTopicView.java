@@ -5,7 +5,6 @@ import io.chainfeed.platform.kafka.DeadLetters;
 import io.chainfeed.platform.kafka.OnDemandDeadLetters;
 import io.chainfeed.schemas.AvroSerde;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -15,7 +14,6 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.KafkaException;
-import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -250,23 +248,12 @@ public abstract class CompactedTopicView<V extends SpecificRecord> implements Sm
     }
 
     private boolean assign() {
-        List<PartitionInfo> infos;
-        try {
-            infos = consumer.partitionsFor(topic, Duration.ofSeconds(10));
-        } catch (WakeupException e) {
-            throw e;
-        } catch (KafkaException e) {
-            log.info("{} not readable yet ({}); retrying", topic, e.getMessage());
+        Optional<List<TopicPartition>> partitions = TopicAssignment.assignAll(consumer, topic);
+        if (partitions.isEmpty()) {
             return false;
         }
-        if (infos == null || infos.isEmpty()) {
-            return false;
-        }
-        List<TopicPartition> partitions = new ArrayList<>();
-        infos.forEach(p -> partitions.add(new TopicPartition(p.topic(), p.partition())));
-        consumer.assign(partitions);
-        consumer.seekToBeginning(partitions);
-        loadTarget = consumer.endOffsets(partitions, Duration.ofSeconds(10));
+        consumer.seekToBeginning(partitions.get());
+        loadTarget = consumer.endOffsets(partitions.get(), Duration.ofSeconds(10));
         checkLoaded();
         return true;
     }

@@ -2,13 +2,14 @@ package io.chainfeed.api.keys;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.chainfeed.api.KafkaConnectionProperties;
+import io.chainfeed.api.kafka.TopicAssignment;
 import io.chainfeed.schemas.Topics;
 import java.io.IOException;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -17,7 +18,6 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.KafkaException;
-import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -168,26 +168,15 @@ public class KeyUsageExchange implements SmartLifecycle {
 
     /** Assigns every partition, from the reports of the last minute on. */
     private boolean assign() {
-        List<PartitionInfo> infos;
-        try {
-            infos = consumer.partitionsFor(Topics.API_KEY_USAGE, Duration.ofSeconds(10));
-        } catch (WakeupException e) {
-            throw e;
-        } catch (KafkaException e) {
-            log.info("{} not readable yet ({}); retrying", Topics.API_KEY_USAGE, e.getMessage());
+        Optional<List<TopicPartition>> partitions = TopicAssignment.assignAll(consumer, Topics.API_KEY_USAGE);
+        if (partitions.isEmpty()) {
             return false;
         }
-        if (infos == null || infos.isEmpty()) {
-            return false;
-        }
-        List<TopicPartition> partitions = new ArrayList<>();
-        infos.forEach(p -> partitions.add(new TopicPartition(p.topic(), p.partition())));
-        consumer.assign(partitions);
         Map<TopicPartition, Long> since = new HashMap<>();
         long from = System.currentTimeMillis() - REPLAY.toMillis();
-        partitions.forEach(tp -> since.put(tp, from));
+        partitions.get().forEach(tp -> since.put(tp, from));
         Map<TopicPartition, OffsetAndTimestamp> offsets = consumer.offsetsForTimes(since, Duration.ofSeconds(10));
-        for (TopicPartition tp : partitions) {
+        for (TopicPartition tp : partitions.get()) {
             OffsetAndTimestamp o = offsets.get(tp);
             if (o != null) {
                 consumer.seek(tp, o.offset());
@@ -223,7 +212,7 @@ public class KeyUsageExchange implements SmartLifecycle {
         running = false;
         consumer.wakeup();
         try {
-            thread.join(15_000);
+            thread.join(15_000); // the thread sends a last report and closes its clients
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
