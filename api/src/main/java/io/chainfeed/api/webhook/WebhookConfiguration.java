@@ -117,8 +117,9 @@ class WebhookConfiguration {
                         .baseUnit("records").register(m);
             });
         }
-        return new WebhookDeliveries(subscriptions, states, service, engine, lease,
-                props.requestTimeout().plus(props.connectTimeout())) {
+        WebhookDeliveries.Delivering delivering = engine == null ? null
+                : new WebhookDeliveries.Delivering(engine, lease, props.requestTimeout().plus(props.connectTimeout()));
+        return new WebhookDeliveries(subscriptions, states, service, delivering) {
             @Override
             public void stop() {
                 super.stop();

@@ -36,22 +36,34 @@ public class WebhookDeliveries implements SmartLifecycle {
     private Thread bootstrap;
 
     /**
+     * This instance's part in the deliveries.
+     *
+     * @param engine        delivers the subscriptions this instance holds
+     * @param lease         which subscriptions those are
+     * @param handOverGrace how long a hand-over waits for attempts in flight
+     */
+    record Delivering(WebhookEngine engine, DeliveryLease lease, Duration handOverGrace) {
+    }
+
+    /**
      * @param subscriptions the subscription store
      * @param states        the delivery state store
      * @param service       opens subscriptions into targets
-     * @param engine        delivers; null when this instance does not deliver
-     * @param lease         which subscriptions this instance delivers; null exactly when engine is null
-     * @param handOverGrace how long a hand-over waits for an attempt in flight
+     * @param delivering    the engine and the lease; null when this instance does not deliver
      */
     WebhookDeliveries(SubscriptionStore subscriptions, DeliveryStateStore states, SubscriptionService service,
-            WebhookEngine engine, DeliveryLease lease, Duration handOverGrace) {
+            Delivering delivering) {
         this.subscriptions = subscriptions;
         this.states = states;
         this.service = service;
-        this.engine = engine;
-        this.lease = lease;
-        this.handOverGrace = handOverGrace;
-        if (engine != null) {
+        if (delivering == null) {
+            engine = null;
+            lease = null;
+            handOverGrace = Duration.ZERO;
+        } else {
+            engine = delivering.engine();
+            lease = delivering.lease();
+            handOverGrace = delivering.handOverGrace();
             engine.fence(lease::holds);
         }
         subscriptions.onChange(this::changed);
