@@ -2,7 +2,7 @@ package io.chainfeed.api.feed;
 
 import io.chainfeed.api.ApiProperties;
 import io.chainfeed.api.KafkaConnectionProperties;
-import io.chainfeed.api.kafka.TopicPartitions;
+import io.chainfeed.api.kafka.TopicAssignment;
 import io.chainfeed.avro.Read;
 import io.chainfeed.platform.kafka.ClientMeters;
 import io.chainfeed.platform.kafka.DeadLetters;
@@ -274,11 +274,11 @@ public class ReadLog implements SmartLifecycle {
     private void tail() {
         KafkaConsumer<String, byte[]> consumer = consumer("chainfeed-api-read-log-tail");
         try {
-            List<TopicPartition> partitions;
-            while ((partitions = TopicPartitions.of(consumer, topic)).isEmpty()) {
+            Optional<List<TopicPartition>> assigned;
+            while ((assigned = TopicAssignment.assignAll(consumer, topic)).isEmpty()) {
                 Thread.sleep(1000);
             }
-            consumer.assign(partitions);
+            List<TopicPartition> partitions = assigned.get();
             consumer.seekToEnd(partitions);
             LogPosition position = position(consumer, partitions);
             partitionCount = partitions.size();
