@@ -121,6 +121,19 @@ export function pathId() {
   return decodeURIComponent(parts[parts.length - 1] || '');
 }
 
+/**
+ * The item a page is about: its id from the URL (pathId) and GET /api/v1/{collection}/{id}.
+ * Resolves to { id, item } or, when the GET failed, { id, error } with the HttpError.
+ */
+export async function pageItem(collection) {
+  const id = pathId();
+  try {
+    return { id, item: await getJson(`/api/v1/${collection}/${encodeURIComponent(id)}`) };
+  } catch (error) {
+    return { id, error };
+  }
+}
+
 /** A list of tag links (layers, companies, terms) as an inline list. */
 export function tagList(label, items, hrefOf, textOf) {
   if (!items || items.length === 0) return null;

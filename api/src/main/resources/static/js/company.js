@@ -1,7 +1,7 @@
 // A company's page: /companies/{any ticker, id or name} -> GET /api/v1/companies/{...} (reference data and
 // the chain model); for an unknown company (404) the page says so with the API's close matches; while the
 // api is not there (503) it lists the company's reads from search.
-import { el, getJson, message, footer, pathId, sourceItems, tagList, layerTags, termHref, layerHref, statusLabel, causeItem } from './common.js';
+import { el, getJson, message, footer, pageItem, sourceItems, tagList, layerTags, termHref, layerHref, statusLabel, causeItem } from './common.js';
 
 const content = document.getElementById('content');
 
@@ -38,11 +38,8 @@ async function fallback(symbol, why) {
 }
 
 async function main() {
-  const symbol = pathId();
-  let c;
-  try {
-    c = await getJson(`/api/v1/companies/${encodeURIComponent(symbol)}`);
-  } catch (e) {
+  const { id: symbol, item: c, error: e } = await pageItem('companies');
+  if (e) {
     const why = e.status === 404
       ? `chainfeed knows no company “${symbol}”: ${e.message}`
       : `The live chain model is not available right now (${e.message}).`;

@@ -1,22 +1,18 @@
 // A chain layer's page: /layers/{id} -> the reference graph (GET /api/v1/layers), the live state
 // (GET /api/v1/layers/{id}) and the layer's reads, primary ones apart from passing ones
 // (GET /api/v1/layers/{id}/reads); without the chain model (404/503) it shows the reference data and says so.
-import { el, getJson, message, footer, pathId, companyHref, layerHref, termHref, statusLabel, causeItem } from './common.js';
+import { el, getJson, message, footer, pageItem, companyHref, layerHref, termHref, statusLabel, causeItem } from './common.js';
 import { historyChart } from './history-chart.js';
 
 const content = document.getElementById('content');
 
 async function main() {
-  const id = pathId();
+  const stateRequest = pageItem('layers');
   let all = [];
-  let state = null;
-  let stateError = null;
   try {
     all = (await getJson('/api/v1/layers')).layers;
   } catch (e) { /* shown below if the state is missing too */ }
-  try {
-    state = await getJson(`/api/v1/layers/${encodeURIComponent(id)}`);
-  } catch (e) { stateError = e; }
+  const { id, item: state = null, error: stateError = null } = await stateRequest;
   const ref = all.find((l) => l.id === id);
   if (!ref && !state) {
     document.title = 'Layer not found · chainfeed';

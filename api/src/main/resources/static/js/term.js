@@ -1,5 +1,5 @@
 // A glossary term's page: /terms/{slug} -> GET /api/v1/terms/{slug}.
-import { el, getJson, message, footer, pathId, tagList, layerTags, termHref, companyHref } from './common.js';
+import { el, message, footer, pageItem, tagList, layerTags, termHref, companyHref } from './common.js';
 
 const content = document.getElementById('content');
 
@@ -8,11 +8,8 @@ function paragraphs(text) {
 }
 
 async function main() {
-  const slug = pathId();
-  let t;
-  try {
-    t = await getJson(`/api/v1/terms/${encodeURIComponent(slug)}`);
-  } catch (e) {
+  const { id: slug, item: t, error: e } = await pageItem('terms');
+  if (e) {
     document.title = 'Term not found · chainfeed';
     message(content, e.status === 404 ? `There is no glossary term “${slug}”.` : `The term cannot be loaded: ${e.message}`,
       e.status === 404 ? 'info' : 'error');

@@ -17,12 +17,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.jdom2.Element;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -130,22 +125,9 @@ class PublicationOrderIT {
     /** Every signal read record on the reads topic so far, per read id, in log order (read_committed). */
     private Map<String, List<Read>> signalReadsOnTheTopic() {
         Map<String, List<Read>> out = new HashMap<>();
-        try (KafkaConsumer<String, byte[]> c = new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, pipeline.bootstrap(),
-                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false),
-                new StringDeserializer(), new ByteArrayDeserializer())) {
-            List<TopicPartition> partitions = c.partitionsFor(Topics.READS).stream()
-                    .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
-            c.assign(partitions);
-            c.seekToBeginning(partitions);
-            Map<TopicPartition, Long> end = c.endOffsets(partitions);
-            while (partitions.stream().anyMatch(p -> c.position(p) < end.get(p))) {
-                for (ConsumerRecord<String, byte[]> r : c.poll(Duration.ofMillis(200))) {
-                    if (r.key() != null && r.key().startsWith("signal:") && r.value() != null) {
-                        out.computeIfAbsent(r.key(), k -> new ArrayList<>()).add(READS.deserialize(r.topic(), r.value()));
-                    }
-                }
+        for (ConsumerRecord<String, byte[]> r : pipeline.committedRecords(Topics.READS)) {
+            if (r.key() != null && r.key().startsWith("signal:") && r.value() != null) {
+                out.computeIfAbsent(r.key(), k -> new ArrayList<>()).add(READS.deserialize(r.topic(), r.value()));
             }
         }
         return out;

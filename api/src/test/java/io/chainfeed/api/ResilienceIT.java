@@ -16,18 +16,15 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
-import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Header;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -67,14 +64,22 @@ class ResilienceIT {
 
     /** A test that fails while Elasticsearch is frozen leaves it running again for the pipeline to stop. */
     @AfterAll
-    static void thawElasticsearch() {
-        PIPELINE.esProcess().ifPresent(p -> signalTree("CONT", p));
+    static void thawElasticsearch() throws IOException, InterruptedException {
+        Optional<ProcessHandle> es = PIPELINE.esProcess();
+        if (es.isPresent()) {
+            signalTree("CONT", es.get());
+        }
     }
 
-    /** Signals Elasticsearch's launcher and its descendants: the node's own JVM is a child of the launcher. */
-    private static void signalTree(String name, ProcessHandle root) {
-        signal(name, root.pid());
-        root.descendants().forEach(p -> signal(name, p.pid()));
+    /**
+     * Signals Elasticsearch's launcher and its descendants (the node's own JVM is a child of the launcher)
+     * with one {@code kill}, so the whole tree stops or goes on together.
+     */
+    private static void signalTree(String name, ProcessHandle root) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(List.of("kill", "-" + name, Long.toString(root.pid())));
+        root.descendants().forEach(p -> command.add(Long.toString(p.pid())));
+        Process kill = new ProcessBuilder(command).inheritIO().start();
+        assertThat(kill.waitFor(10, TimeUnit.SECONDS)).isTrue();
     }
 
     @BeforeEach
@@ -97,20 +102,8 @@ class ResilienceIT {
         }
     }
 
-    private static void signal(String name, long pid) {
-        try {
-            Process p = new ProcessBuilder("kill", "-" + name, Long.toString(pid)).inheritIO().start();
-            assertThat(p.waitFor(10, TimeUnit.SECONDS)).isTrue();
-        } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
-    }
-
     @Test
-    void frozenElasticsearchGives503sWithinTwoSecondsWhileKafkaBackedEndpointsWork() {
+    void frozenElasticsearchGives503sWithinTwoSecondsWhileKafkaBackedEndpointsWork() throws Exception {
         await().atMost(Duration.ofSeconds(60)).until(() -> get("/api/v1/search?q=memory").status() == 200);
         ProcessHandle esProcess = PIPELINE.esProcess().orElseThrow();
         signalTree("STOP", esProcess);
@@ -172,7 +165,7 @@ class ResilienceIT {
         await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofSeconds(1)).until(() -> {
             dead.clear();
             for (String topic : topics) {
-                dead.putAll(deadLetters(bootstrap, Topics.dlqOf(topic)));
+                dead.putAll(deadLetters(Topics.dlqOf(topic)));
             }
             return poison.values().stream().allMatch(md -> dead.containsKey(origin(md)));
         });
@@ -210,27 +203,15 @@ class ResilienceIT {
         return md.topic() + "/" + md.partition() + "@" + md.offset();
     }
 
-    private static Map<String, List<Map<String, String>>> deadLetters(String bootstrap, String dlq) {
+    /** @return the dead letters on a dead-letter topic, their headers by the origin they name */
+    private static Map<String, List<Map<String, String>>> deadLetters(String dlq) {
         Map<String, List<Map<String, String>>> byOrigin = new HashMap<>();
-        try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false),
-                new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-            List<TopicPartition> parts = new ArrayList<>();
-            c.partitionsFor(dlq).forEach(p -> parts.add(new TopicPartition(dlq, p.partition())));
-            c.assign(parts);
-            c.seekToBeginning(parts);
-            Map<TopicPartition, Long> end = c.endOffsets(parts);
-            while (parts.stream().anyMatch(tp -> c.position(tp) < end.get(tp))) {
-                for (ConsumerRecord<byte[], byte[]> r : c.poll(Duration.ofMillis(500))) {
-                    Map<String, String> h = new HashMap<>();
-                    for (Header header : r.headers()) {
-                        h.put(header.key(), new String(header.value(), StandardCharsets.UTF_8));
-                    }
-                    byOrigin.computeIfAbsent(h.get(Topics.DLQ_ORIGIN_HEADER), k -> new ArrayList<>()).add(h);
-                }
+        for (ConsumerRecord<String, byte[]> r : PIPELINE.committedRecords(dlq)) {
+            Map<String, String> h = new HashMap<>();
+            for (Header header : r.headers()) {
+                h.put(header.key(), new String(header.value(), StandardCharsets.UTF_8));
             }
+            byOrigin.computeIfAbsent(h.get(Topics.DLQ_ORIGIN_HEADER), k -> new ArrayList<>()).add(h);
         }
         return byOrigin;
     }

@@ -10,7 +10,6 @@ import io.chainfeed.devstack.ElasticsearchNode;
 import io.chainfeed.ingest.IngestApplication;
 import io.chainfeed.ingest.IngestService;
 import io.chainfeed.ingest.corpus.Corpus;
-import io.chainfeed.ingest.page.GlossaryPageParser;
 import io.chainfeed.ingest.publish.KafkaClients;
 import io.chainfeed.ingest.publish.TermPublisher;
 import io.chainfeed.ingest.signal.SignalIngest;
@@ -37,6 +36,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumSet;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -45,9 +45,11 @@ import java.util.Set;
 import java.util.function.Function;
 import org.apache.http.HttpHost;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
@@ -149,6 +151,38 @@ final class TestPipeline implements BeforeAllCallback, BeforeEachCallback, After
         return bootstrap;
     }
 
+    /**
+     * @param more settings beyond the common ones, e.g. a group id
+     * @return a consumer of the embedded broker that sees committed records only and commits no offsets itself
+     */
+    private KafkaConsumer<String, byte[]> committedReader(Map<String, Object> more) {
+        Map<String, Object> config = new HashMap<>(more);
+        config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        return new KafkaConsumer<>(config, new StringDeserializer(), new ByteArrayDeserializer());
+    }
+
+    /**
+     * @param topic a topic on the embedded broker
+     * @return every record committed to it so far (a read_committed consumer from the beginning to the end
+     *         offsets it finds first), each partition's records in offset order
+     */
+    List<ConsumerRecord<String, byte[]>> committedRecords(String topic) {
+        try (KafkaConsumer<String, byte[]> c = committedReader(Map.of())) {
+            List<TopicPartition> partitions = c.partitionsFor(topic).stream()
+                    .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
+            c.assign(partitions);
+            c.seekToBeginning(partitions);
+            Map<TopicPartition, Long> end = c.endOffsets(partitions);
+            List<ConsumerRecord<String, byte[]>> out = new ArrayList<>();
+            while (partitions.stream().anyMatch(p -> c.position(p) < end.get(p))) {
+                c.poll(Duration.ofMillis(200)).forEach(out::add);
+            }
+            return out;
+        }
+    }
+
     /** @return the Elasticsearch HTTP address (after {@code beforeAll}) */
     URI esUri() {
         return es.httpUri();
@@ -183,13 +217,8 @@ final class TestPipeline implements BeforeAllCallback, BeforeEachCallback, After
         await().atMost(Duration.ofSeconds(90))
                 .until(() -> streams.stream().allMatch(s -> s.state() == KafkaStreams.State.RUNNING));
 
-        KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-                ConsumerConfig.GROUP_ID_CONFIG, name + "-indexer",
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
-                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
-                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"),
-                new StringDeserializer(), new ByteArrayDeserializer());
+        KafkaConsumer<String, byte[]> consumer = committedReader(Map.of(ConsumerConfig.GROUP_ID_CONFIG, name + "-indexer",
+                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"));
         KafkaProducer<byte[], byte[]> dlq = new KafkaProducer<>(Map.of(
                 ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap, ProducerConfig.ACKS_CONFIG, "all"),
                 new ByteArraySerializer(), new ByteArraySerializer());
@@ -393,7 +422,7 @@ final class TestPipeline implements BeforeAllCallback, BeforeEachCallback, After
             Corpus corpus = Corpus.loadBundled();
             TermPublisher publisher = new TermPublisher(producer, ledger, Clock.systemUTC());
             return new Ingest(producer, ledger, corpus, publisher,
-                    new IngestService(new GlossaryPageParser(corpus.referenceData()), publisher, corpus));
+                    new IngestService(corpus, publisher));
         }
 
         /** Publishes the corpus's chain layers and companies. */

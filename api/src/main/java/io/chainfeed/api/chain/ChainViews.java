@@ -47,17 +47,28 @@ public final class ChainViews {
         return layer(s, Integer.MAX_VALUE);
     }
 
-    private static Map<String, Object> layer(LayerState s, int causes) {
+    /**
+     * The head of every layer view, which the widgets show alone.
+     *
+     * @param s a layer state
+     * @return id, name, status and trend (lower case), pressure (a mutable map)
+     */
+    public static Map<String, Object> brief(LayerState s) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("id", s.getId());
         m.put("name", s.getName());
         m.put("status", s.getStatus().name().toLowerCase(Locale.ROOT));
         m.put("trend", s.getTrend().name().toLowerCase(Locale.ROOT));
         m.put("pressure", s.getPressure());
+        return m;
+    }
+
+    private static Map<String, Object> layer(LayerState s, int causes) {
+        Map<String, Object> m = brief(s);
         m.put("directPressure", s.getDirectPressure());
         m.put("squeezeReceived", s.getSqueezeReceived());
         m.put("squeezed", s.getSqueezeReceived() > 0);
-        m.put("squeezedBy", s.getSqueezedBy().stream().map(ChainViews::source).toList());
+        m.put("squeezedBy", s.getSqueezedBy().stream().map(Squeeze::of).toList());
         List<SignalCause> listed = s.getCauses().subList(0, Math.min(causes, s.getCauses().size()));
         m.put("causes", listed.stream().map(ChainViews::cause).toList());
         List<SignalCause> cut = s.getCauses().subList(listed.size(), s.getCauses().size());
@@ -66,8 +77,8 @@ public final class ChainViews {
         other.put("total", round(s.getOtherCauseTotal() + cut.stream().mapToDouble(SignalCause::getContribution).sum()));
         m.put("otherCauses", other);
         m.put("causesUrl", "/api/v1/layers/" + URLEncoder.encode(s.getId(), StandardCharsets.UTF_8) + "/causes");
-        m.put("owners", s.getOwners().stream().map(ChainViews::company).toList());
-        m.put("squeezedCompanies", s.getSqueezed().stream().map(ChainViews::squeezed).toList());
+        m.put("owners", s.getOwners().stream().map(Owner::of).toList());
+        m.put("squeezedCompanies", s.getSqueezed().stream().map(Squeezed::of).toList());
         m.put("signalCount", s.getSignalCount());
         m.put("asOf", asOf(s));
         return m;
@@ -81,12 +92,31 @@ public final class ChainViews {
         return s.getAsOf().toEpochMilli() == 0 ? null : s.getAsOf().toString();
     }
 
-    private static Map<String, Object> source(SqueezeSource s) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("layer", s.getLayerId());
-        m.put("amount", s.getAmount());
-        m.put("hops", s.getHops());
-        return m;
+    /** A layer that squeezes another: its id, the pressure it passes on, and how many edges away it is. */
+    record Squeeze(String layer, double amount, int hops) {
+        static Squeeze of(SqueezeSource s) {
+            return new Squeeze(s.getLayerId(), s.getAmount(), s.getHops());
+        }
+    }
+
+    /** A company that owns a layer. */
+    record Owner(String id, String name, String symbol) {
+        static Owner of(LayerCompany c) {
+            return new Owner(c.getCompanyId(), c.getName(), c.getSymbol());
+        }
+    }
+
+    /** A company squeezed through a tight layer upstream of one it owns, with the signal ids behind it. */
+    record Squeezed(String id, String name, String symbol, String viaLayer, int hops, List<String> causes) {
+        static Squeezed of(SqueezedCompany q) {
+            LayerCompany c = q.getCompany();
+            return new Squeezed(c.getCompanyId(), c.getName(), c.getSymbol(), q.getViaLayer(), q.getHops(),
+                    q.getCauses());
+        }
+    }
+
+    /** Where a signal comes from. */
+    record Source(String name, String url) {
     }
 
     /**
@@ -119,27 +149,8 @@ public final class ChainViews {
         m.put("hops", c.getHops());
         m.put("contribution", c.getContribution());
         if (c.getSource() != null) {
-            Map<String, Object> source = new LinkedHashMap<>();
-            source.put("name", c.getSource().getName());
-            source.put("url", c.getSource().getUrl());
-            m.put("source", source);
+            m.put("source", new Source(c.getSource().getName(), c.getSource().getUrl()));
         }
-        return m;
-    }
-
-    private static Map<String, Object> company(LayerCompany c) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("id", c.getCompanyId());
-        m.put("name", c.getName());
-        m.put("symbol", c.getSymbol());
-        return m;
-    }
-
-    private static Map<String, Object> squeezed(SqueezedCompany q) {
-        Map<String, Object> m = company(q.getCompany());
-        m.put("viaLayer", q.getViaLayer());
-        m.put("hops", q.getHops());
-        m.put("causes", q.getCauses());
         return m;
     }
 }

@@ -36,7 +36,7 @@ public final class JsonFeedWriter {
      * @param about  the absolute URL of the page that documents the extension object
      * @param mapper the JSON writer
      * @return the feed as UTF-8 JSON
-     * @throws IllegalStateException if Jackson cannot write plain maps and lists (a bug)
+     * @throws IllegalStateException if Jackson cannot write the maps, lists and records (a bug)
      */
     public static byte[] write(FeedDocument doc, String about, ObjectMapper mapper) {
         Map<String, Object> feed = new LinkedHashMap<>();
@@ -87,30 +87,11 @@ public final class JsonFeedWriter {
         if (e.observedAt() != null) {
             ext.put("observedAt", e.observedAt().toString());
         }
-        ext.put("categories", e.categories().stream().map(c -> {
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("type", c.type());
-            m.put("scheme", c.scheme());
-            m.put("term", c.term());
-            m.put("label", c.label());
-            return m;
-        }).toList());
-        ext.put("sources", e.sources().stream().map(s -> {
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("name", s.name());
-            m.put("url", s.url());
-            return m;
-        }).toList());
+        // the records' components, in declaration order, are the JSON members
+        ext.put("categories", e.categories());
+        ext.put("sources", e.sources());
         ext.put("disclaimer", e.disclaimer());
-        ext.put("changes", e.changes().stream().map(c -> {
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("field", c.field());
-            m.put("change", c.change());
-            m.put("key", c.key());
-            m.put("detail", c.detail());
-            m.put("text", c.text());
-            return m;
-        }).toList());
+        ext.put("changes", e.changes());
         item.put(EXTENSION, ext);
         return item;
     }

@@ -2,6 +2,7 @@ package io.chainfeed.api.feed;
 
 import io.chainfeed.api.ApiProperties;
 import io.chainfeed.api.KafkaConnectionProperties;
+import io.chainfeed.api.kafka.TopicAssignment;
 import io.chainfeed.avro.Read;
 import io.chainfeed.platform.kafka.ClientMeters;
 import io.chainfeed.platform.kafka.DeadLetters;
@@ -25,7 +26,6 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.KafkaException;
-import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.InterruptException;
 import org.apache.kafka.common.errors.WakeupException;
@@ -274,11 +274,11 @@ public class ReadLog implements SmartLifecycle {
     private void tail() {
         KafkaConsumer<String, byte[]> consumer = consumer("chainfeed-api-read-log-tail");
         try {
-            List<TopicPartition> partitions;
-            while ((partitions = partitions(consumer)) == null) {
+            Optional<List<TopicPartition>> assigned;
+            while ((assigned = TopicAssignment.assignAll(consumer, topic)).isEmpty()) {
                 Thread.sleep(1000);
             }
-            consumer.assign(partitions);
+            List<TopicPartition> partitions = assigned.get();
             consumer.seekToEnd(partitions);
             LogPosition position = position(consumer, partitions);
             partitionCount = partitions.size();
@@ -314,24 +314,6 @@ public class ReadLog implements SmartLifecycle {
         } finally {
             closeConsumer(consumer);
         }
-    }
-
-    /** @return the topic's partitions, or null while it cannot be read */
-    private List<TopicPartition> partitions(KafkaConsumer<String, byte[]> consumer) {
-        List<PartitionInfo> infos;
-        try {
-            infos = consumer.partitionsFor(topic, Duration.ofSeconds(10));
-        } catch (WakeupException | InterruptException e) {
-            throw e;
-        } catch (KafkaException e) {
-            log.info("{} not readable yet ({}); retrying", topic, e.getMessage());
-            return null;
-        }
-        if (infos == null || infos.isEmpty()) {
-            return null;
-        }
-        return infos.stream().map(i -> new TopicPartition(i.topic(), i.partition()))
-                .sorted((a, b) -> Integer.compare(a.partition(), b.partition())).toList();
     }
 
     private static LogPosition position(KafkaConsumer<?, ?> consumer, List<TopicPartition> partitions) {

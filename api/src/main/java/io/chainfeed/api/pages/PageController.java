@@ -9,7 +9,6 @@ import io.chainfeed.api.widget.WidgetUrls;
 import jakarta.servlet.http.HttpServletRequest;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.jsoup.nodes.Document;
 import org.jsoup.nodes.Element;
@@ -21,10 +20,10 @@ import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 
 /**
- * The web pages' own URLs. Each page is an HTML file (in the shared {@link PageLayout}, or a whole document
- * under {@code static/}) whose small ES module reads the id from the URL and calls the JSON API. This controller serves the file with discovery links
- * added to its {@code <head>}, in the served HTML, where feed readers and oEmbed consumers (which run no
- * script) look for them:
+ * The web pages' own URLs. Each page is an HTML file under {@code pages/}, put into the shared
+ * {@link PageLayout}, whose small ES module reads the id from the URL and calls the JSON API. This controller
+ * serves the page with discovery links added to its {@code <head>}, in the served HTML, where feed readers
+ * and oEmbed consumers (which run no script) look for them:
  * <ul>
  *   <li>the feeds of the page's topic, {@code <link rel="alternate" type="application/atom+xml">} and
  *       {@code type="application/feed+json"} ({@code /} and {@code /chain}: every read;
@@ -37,7 +36,6 @@ import org.springframework.web.bind.annotation.PathVariable;
  */
 @Controller
 class PageController {
-    private static final Set<String> LAID_OUT = Set.of("index.html", "term.html");
     private final WidgetUrls urls;
     private final TopicParser topics;
     private final Map<String, Document> templates = new ConcurrentHashMap<>();
@@ -95,7 +93,7 @@ class PageController {
      *                    values escaped there), or null
      */
     private ResponseEntity<String> page(String file, Selector topic, String oEmbedLink) {
-        Document doc = templates.computeIfAbsent(file, PageController::load).clone();
+        Document doc = templates.computeIfAbsent(file, PageLayout::page).clone();
         if (topic != null) {
             String name = topic.canonical().equals("all") ? "every read" : topic.canonical();
             for (Map.Entry<String, String> link : FeedLinks.discovery(topic).entrySet()) {
@@ -110,13 +108,5 @@ class PageController {
         }
         return ResponseEntity.ok().contentType(new MediaType(MediaType.TEXT_HTML, StandardCharsets.UTF_8))
                 .cacheControl(CacheControl.noCache()).body(doc.outerHtml());
-    }
-
-    /**
-     * The search and term pages are written in the shared layout ({@link PageLayout}); the company, layer and
-     * chain pages are still whole documents under {@code static/}.
-     */
-    private static Document load(String file) {
-        return LAID_OUT.contains(file) ? PageLayout.page(file) : PageLayout.parse("/static/" + file);
     }
 }

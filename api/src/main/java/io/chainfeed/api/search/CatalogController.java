@@ -72,47 +72,21 @@ class CatalogController {
         for (SearchCatalog.LayerName l : catalog.layers()) {
             layerReads.put(l.id(), l.reads());
         }
-        List<Map<String, Object>> merged = new ArrayList<>();
-        List<Map<String, Object>> terms = new ArrayList<>();
-        List<Map<String, Object>> companyList = new ArrayList<>();
-        List<Map<String, Object>> layers = new ArrayList<>();
+        List<AnySuggestion> merged = new ArrayList<>();
+        List<TermSuggestion> terms = new ArrayList<>();
+        List<CompanySuggestion> companyList = new ArrayList<>();
+        List<LayerSuggestion> layers = new ArrayList<>();
         for (Suggester.Suggestion s : all) {
-            Map<String, Object> m = new LinkedHashMap<>();
             switch (s.kind()) {
-                case COMPANY -> {
-                    m.put("symbol", s.symbol());
-                    m.put("id", s.id());
-                    m.put("name", s.label());
-                    m.put("matched", s.matched());
-                    m.put("reads", companyReads.getOrDefault(s.id(), 0L));
-                    m.put("href", "/api/v1/companies/" + s.symbol());
-                    add(companyList, m, size);
-                }
-                case TERM -> {
-                    m.put("slug", s.id());
-                    m.put("title", s.label());
-                    m.put("matched", s.matched());
-                    m.put("href", "/api/v1/terms/" + s.id());
-                    add(terms, m, size);
-                }
-                case LAYER -> {
-                    m.put("id", s.id());
-                    m.put("name", s.label());
-                    m.put("matched", s.matched());
-                    m.put("reads", layerReads.getOrDefault(s.id(), 0L));
-                    add(layers, m, size);
-                }
+                case COMPANY -> add(companyList, new CompanySuggestion(s.symbol(), s.id(), s.label(), s.matched(),
+                        companyReads.getOrDefault(s.id(), 0L), "/api/v1/companies/" + s.symbol()), size);
+                case TERM -> add(terms, new TermSuggestion(s.id(), s.label(), s.matched(), "/api/v1/terms/" + s.id()),
+                        size);
+                case LAYER -> add(layers, new LayerSuggestion(s.id(), s.label(), s.matched(),
+                        layerReads.getOrDefault(s.id(), 0L)), size);
             }
-            if (merged.size() < size) {
-                Map<String, Object> one = new LinkedHashMap<>();
-                one.put("kind", s.kind().name().toLowerCase(java.util.Locale.ROOT));
-                one.put("id", s.id());
-                one.put("label", s.label());
-                one.put("symbol", s.symbol());
-                one.put("matched", s.matched());
-                one.put("page", s.href());
-                merged.add(one);
-            }
+            add(merged, new AnySuggestion(s.kind().name().toLowerCase(java.util.Locale.ROOT), s.id(), s.label(),
+                    s.symbol(), s.matched(), s.href()), size);
         }
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("query", q);
@@ -123,10 +97,26 @@ class CatalogController {
         return out;
     }
 
-    private static void add(List<Map<String, Object>> list, Map<String, Object> m, int size) {
+    private static <T> void add(List<T> list, T suggestion, int size) {
         if (list.size() < size) {
-            list.add(m);
+            list.add(suggestion);
         }
+    }
+
+    /** A company suggestion as {@code companies} lists it; {@code name} is the label, {@code reads} its read count. */
+    record CompanySuggestion(String symbol, String id, String name, String matched, long reads, String href) {
+    }
+
+    /** A glossary term suggestion as {@code terms} lists it. */
+    record TermSuggestion(String slug, String title, String matched, String href) {
+    }
+
+    /** A chain layer suggestion as {@code layers} lists it. */
+    record LayerSuggestion(String id, String name, String matched, long reads) {
+    }
+
+    /** A suggestion of any kind as {@code suggestions} lists it; {@code page} is the web page's path. */
+    record AnySuggestion(String kind, String id, String label, String symbol, String matched, String page) {
     }
 
     @GetMapping("/layers")

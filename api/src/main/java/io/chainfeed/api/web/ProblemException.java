@@ -1,18 +1,16 @@
 package io.chainfeed.api.web;
 
-import java.net.URI;
+import io.chainfeed.platform.web.ProblemDetailsHandler;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ProblemDetail;
 
 /**
  * An error the api answers with the RFC 9457 problem detail the exception carries: its status, a type under
- * {@link #TYPE_BASE}, a title fixed per type, and the message as the detail. {@link ProblemHandler} answers
+ * {@link ProblemDetailsHandler#TYPE_BASE}, a title fixed per type, and the message as the detail. {@link ProblemHandler} answers
  * every subclass with it. Errors that also set a header ({@code WWW-Authenticate}, {@code Retry-After})
  * have handlers of their own.
  */
 public abstract class ProblemException extends RuntimeException {
-    /** The start of every problem type URI this api writes; the rest is the type's name. */
-    public static final String TYPE_BASE = "https://chainfeed.io/problems/";
     private final ProblemDetail problem;
 
     /**
@@ -23,9 +21,7 @@ public abstract class ProblemException extends RuntimeException {
      */
     protected ProblemException(HttpStatus status, String type, String title, String detail) {
         super(detail);
-        problem = ProblemDetail.forStatusAndDetail(status, detail);
-        problem.setType(URI.create(TYPE_BASE + type));
-        problem.setTitle(title);
+        problem = ProblemDetailsHandler.problem(status, type, title, detail);
     }
 
     /** @return the problem detail to answer with; a handler may add members (one per thrown exception) */
@@ -35,6 +31,6 @@ public abstract class ProblemException extends RuntimeException {
 
     /** @return the problem type's last path segment, e.g. {@code invalid-cursor} */
     public String type() {
-        return problem.getType().toString().substring(TYPE_BASE.length());
+        return problem.getType().toString().substring(ProblemDetailsHandler.TYPE_BASE.length());
     }
 }

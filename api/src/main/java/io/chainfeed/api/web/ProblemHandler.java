@@ -2,24 +2,27 @@ package io.chainfeed.api.web;
 
 import co.elastic.clients.elasticsearch._types.ElasticsearchException;
 import co.elastic.clients.transport.TransportException;
+import io.chainfeed.platform.web.ProblemDetailsHandler;
 import jakarta.validation.ConstraintViolationException;
 import java.io.IOException;
-import java.net.URI;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ProblemDetail;
+import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
-import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExceptionHandler;
 
 /**
  * Every error as an RFC 9457 problem detail. Elasticsearch's own errors (the server answered) and
- * transport errors (it did not) map to different statuses; their internals are logged, not shown.
+ * transport errors (it did not) map to different statuses; their internals are logged, not shown. Spring's
+ * own errors get their type in {@link ProblemDetailsHandler}.
  */
 @RestControllerAdvice
-class ProblemHandler extends ResponseEntityExceptionHandler {
+class ProblemHandler extends ProblemDetailsHandler {
     private static final Logger log = LoggerFactory.getLogger(ProblemHandler.class);
+    /** Seconds a client is asked to wait after a 503 of a dependency that is down. */
+    private static final long RETRY_AFTER_SECONDS = 5;
 
     /** Not found, bad request, forbidden, gone: the problem detail the exception carries. */
     @ExceptionHandler(ProblemException.class)
@@ -38,17 +41,15 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
     }
 
     @ExceptionHandler(UnauthorizedException.class)
-    org.springframework.http.ResponseEntity<ProblemDetail> unauthorized(UnauthorizedException e) {
-        return org.springframework.http.ResponseEntity.status(HttpStatus.UNAUTHORIZED)
-                .header(org.springframework.http.HttpHeaders.WWW_AUTHENTICATE, "Bearer realm=\"chainfeed\"")
-                .body(problem(HttpStatus.UNAUTHORIZED, "unauthorized", "Unauthorized", e.getMessage()));
+    ResponseEntity<ProblemDetail> unauthorized(UnauthorizedException e) {
+        return bearerChallenge(problem(HttpStatus.UNAUTHORIZED, "unauthorized", "Unauthorized", e.getMessage()),
+                "chainfeed");
     }
 
     @ExceptionHandler(TooManyRequestsException.class)
-    org.springframework.http.ResponseEntity<ProblemDetail> tooManyRequests(TooManyRequestsException e) {
-        return org.springframework.http.ResponseEntity.status(HttpStatus.TOO_MANY_REQUESTS)
-                .header(org.springframework.http.HttpHeaders.RETRY_AFTER, Long.toString(e.retryAfterSeconds()))
-                .body(problem(HttpStatus.TOO_MANY_REQUESTS, "too-many-requests", "Too many requests", e.getMessage()));
+    ResponseEntity<ProblemDetail> tooManyRequests(TooManyRequestsException e) {
+        return retryAfter(problem(HttpStatus.TOO_MANY_REQUESTS, "too-many-requests", "Too many requests",
+                e.getMessage()), e.retryAfterSeconds());
     }
 
     @ExceptionHandler(io.chainfeed.api.webhook.WebhooksUnavailableException.class)
@@ -81,33 +82,30 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
     }
 
     @ExceptionHandler({TransportException.class, IOException.class})
-    org.springframework.http.ResponseEntity<ProblemDetail> unavailable(Exception e) {
+    ResponseEntity<ProblemDetail> unavailable(Exception e) {
         log.error("Elasticsearch unreachable: {}", e.toString());
         return searchUnavailable("The search engine cannot be reached; try again shortly.");
     }
 
     /** The Elasticsearch circuit breaker is open: answered at once, without asking Elasticsearch. */
     @ExceptionHandler(io.github.resilience4j.circuitbreaker.CallNotPermittedException.class)
-    org.springframework.http.ResponseEntity<ProblemDetail> breakerOpen(
+    ResponseEntity<ProblemDetail> breakerOpen(
             io.github.resilience4j.circuitbreaker.CallNotPermittedException e) {
         log.debug("Elasticsearch breaker open: {}", e.getMessage());
         return searchUnavailable("The search engine is not answering; try again shortly.");
     }
 
-    private static org.springframework.http.ResponseEntity<ProblemDetail> searchUnavailable(String detail) {
-        return org.springframework.http.ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE)
-                .header(org.springframework.http.HttpHeaders.RETRY_AFTER, "5")
-                .body(problem(HttpStatus.SERVICE_UNAVAILABLE, "search-unavailable", "Search is unavailable", detail));
+    private static ResponseEntity<ProblemDetail> searchUnavailable(String detail) {
+        return retryAfter(problem(HttpStatus.SERVICE_UNAVAILABLE, "search-unavailable", "Search is unavailable",
+                detail), RETRY_AFTER_SECONDS);
     }
 
     /** The streams service cannot compute the chain as of an instant now (see {@code ChainTimeTravel}). */
     @ExceptionHandler(io.chainfeed.api.chain.ChainUnavailableException.class)
-    org.springframework.http.ResponseEntity<ProblemDetail> chainUnavailable(io.chainfeed.api.chain.ChainUnavailableException e) {
+    ResponseEntity<ProblemDetail> chainUnavailable(io.chainfeed.api.chain.ChainUnavailableException e) {
         log.warn("chain time travel unavailable: {}", e.getCause() == null ? e.getMessage() : e.getCause().toString());
-        return org.springframework.http.ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE)
-                .header(org.springframework.http.HttpHeaders.RETRY_AFTER, "5")
-                .body(problem(HttpStatus.SERVICE_UNAVAILABLE, "chain-unavailable", "The chain history is unavailable",
-                        e.getMessage()));
+        return retryAfter(problem(HttpStatus.SERVICE_UNAVAILABLE, "chain-unavailable",
+                "The chain history is unavailable", e.getMessage()), RETRY_AFTER_SECONDS);
     }
 
     /** Anything else: a 500 problem detail; the details are logged, not shown. */
@@ -121,31 +119,5 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
     private static String lastNode(String path) {
         int dot = path.lastIndexOf('.');
         return dot < 0 ? path : path.substring(dot + 1);
-    }
-
-    /**
-     * Spring's own errors (missing or malformed parameters, unsupported media types ...) come as problem
-     * details of type {@code about:blank}; give them this API's type so every error names one.
-     */
-    @Override
-    protected org.springframework.http.ResponseEntity<Object> handleExceptionInternal(Exception ex, Object body,
-            org.springframework.http.HttpHeaders headers, org.springframework.http.HttpStatusCode statusCode,
-            org.springframework.web.context.request.WebRequest request) {
-        // For most of Spring's own exceptions the body arrives null and the superclass makes it from the
-        // exception, so the type is set on what it returns.
-        org.springframework.http.ResponseEntity<Object> response =
-                super.handleExceptionInternal(ex, body, headers, statusCode, request);
-        if (response != null && response.getBody() instanceof ProblemDetail p
-                && (p.getType() == null || "about:blank".equals(p.getType().toString()))) {
-            p.setType(URI.create(ProblemException.TYPE_BASE + "invalid-request"));
-        }
-        return response;
-    }
-
-    private static ProblemDetail problem(HttpStatus status, String type, String title, String detail) {
-        ProblemDetail p = ProblemDetail.forStatusAndDetail(status, detail);
-        p.setType(URI.create(ProblemException.TYPE_BASE + type));
-        p.setTitle(title);
-        return p;
     }
 }

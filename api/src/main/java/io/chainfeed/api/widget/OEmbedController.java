@@ -7,6 +7,7 @@ import io.chainfeed.api.search.ReadSearch;
 import io.chainfeed.api.web.BadRequestException;
 import io.chainfeed.api.web.NotFoundException;
 import io.chainfeed.avro.ChainLayer;
+import io.chainfeed.platform.web.ProblemDetailsHandler;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
@@ -76,11 +77,9 @@ class OEmbedController {
 
     @ExceptionHandler(FormatNotImplemented.class)
     ResponseEntity<org.springframework.http.ProblemDetail> notImplemented(FormatNotImplemented e) {
-        org.springframework.http.ProblemDetail p = org.springframework.http.ProblemDetail
-                .forStatusAndDetail(HttpStatus.NOT_IMPLEMENTED, e.getMessage());
-        p.setType(URI.create("https://chainfeed.io/problems/unsupported-format"));
-        p.setTitle("Format not implemented");
-        return ResponseEntity.status(HttpStatus.NOT_IMPLEMENTED).contentType(MediaType.APPLICATION_PROBLEM_JSON).body(p);
+        return ResponseEntity.status(HttpStatus.NOT_IMPLEMENTED).contentType(MediaType.APPLICATION_PROBLEM_JSON)
+                .body(ProblemDetailsHandler.problem(HttpStatus.NOT_IMPLEMENTED, "unsupported-format",
+                        "Format not implemented", e.getMessage()));
     }
 
     @GetMapping(value = "/oembed", produces = MediaType.APPLICATION_JSON_VALUE)

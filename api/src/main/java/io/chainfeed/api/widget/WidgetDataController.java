@@ -139,7 +139,7 @@ class WidgetDataController {
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("asOf", layers.stream().map(ChainViews::asOf).filter(a -> a != null).max(Comparator.naturalOrder())
                 .orElse(null));
-        body.put("layers", layers.stream().map(WidgetViews::layer).toList());
+        body.put("layers", layers.stream().map(ChainViews::brief).toList());
         body.put("url", urls.origin(request) + "/chain");
         body.put("disclaimer", WidgetViews.DISCLAIMER);
         return ResponseEntity.ok().cacheControl(CACHE).body(body);

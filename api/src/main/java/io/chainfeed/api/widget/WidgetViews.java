@@ -1,11 +1,9 @@
 package io.chainfeed.api.widget;
 
 import io.chainfeed.api.feed.Selector;
-import io.chainfeed.avro.LayerState;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -59,20 +57,6 @@ final class WidgetViews {
         v.put("observedAt", doc.get("observedAt"));
         v.put("version", doc.get("version"));
         return v;
-    }
-
-    /**
-     * @param s a layer's live state
-     * @return id, name, status and trend (lower case), pressure
-     */
-    static Map<String, Object> layer(LayerState s) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("id", s.getId());
-        m.put("name", s.getName());
-        m.put("status", s.getStatus().name().toLowerCase(Locale.ROOT));
-        m.put("trend", s.getTrend().name().toLowerCase(Locale.ROOT));
-        m.put("pressure", s.getPressure());
-        return m;
     }
 
     /**

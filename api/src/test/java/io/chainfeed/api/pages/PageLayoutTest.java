@@ -40,8 +40,31 @@ class PageLayoutTest {
         assertThat(search.title()).isEqualTo("Search the AI supply chain · chainfeed");
         assertThat(search.getElementById("search-form")).isNotNull();
         assertThat(search.select("footer #sources li").eachText()).containsExactly("Each result lists the sources of its read.");
+        assertThat(search.getElementById("content")).as("the page's own main replaces the loading notice").isNull();
         assertThat(term.getElementById("search-form")).isNull();
         assertThat(term.select("script[type=module]")).hasSize(1);
+    }
+
+    @Test
+    void theChainPageKeepsItsOwnContentAndItsFixedSourcesLine() {
+        Document chain = PageLayout.page("chain.html");
+
+        assertThat(chain.title()).isEqualTo("Chain map · chainfeed");
+        assertThat(chain.select("#main > h1").text()).isEqualTo("Chain map");
+        assertThat(chain.select("#main #map.map-wrap, #main #legend, #main #layer-table")).hasSize(3);
+        assertThat(chain.select("footer #sources li").eachText()).containsExactly(
+                "Layer graph: the chainfeed reference data (chainfeed.reference.layers.v1).");
+    }
+
+    @Test
+    void theCompanyAndLayerPagesKeepTheLayoutsLoadingNotices() {
+        for (String name : new String[] {"company.html", "layer.html"}) {
+            Document doc = PageLayout.page(name);
+            assertThat(doc.select("script[type=module]").eachAttr("src")).as(name)
+                    .containsExactly("/js/" + name.replace(".html", ".js"));
+            assertThat(doc.select("#main #content").text()).as(name).isEqualTo("Loading…");
+            assertThat(doc.select("footer #sources li").eachText()).as(name).containsExactly("Loading…");
+        }
     }
 
     @Test

@@ -3,33 +3,13 @@ package io.chainfeed.api.webhook;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.chainfeed.platform.net.AddressGuard;
-import java.net.InetAddress;
-import java.net.UnknownHostException;
+import io.chainfeed.platform.net.FixedResolver;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 class TargetGuardTest {
-    /** A resolver with fixed answers, so no test depends on real DNS; literals resolve as the JDK does. */
-    static AddressGuard.Resolver fixed(Map<String, String[]> names) {
-        return host -> {
-            String[] answer = names.get(host);
-            if (answer == null) {
-                if (host.chars().allMatch(c -> Character.isDigit(c) || c == '.' || c == ':' || (c >= 'a' && c <= 'f'))) {
-                    return InetAddress.getAllByName(host);
-                }
-                throw new UnknownHostException(host);
-            }
-            InetAddress[] out = new InetAddress[answer.length];
-            for (int i = 0; i < answer.length; i++) {
-                out[i] = InetAddress.getByAddress(host, InetAddress.getByName(answer[i]).getAddress());
-            }
-            return out;
-        };
-    }
-
     private static final Map<String, String[]> NAMES = Map.of(
             "hooks.example.com", new String[] {"93.184.215.14", "2606:2800:21f:cb07:6820:80da:af6b:8b2c"},
             "internal.example.com", new String[] {"10.1.2.3"},
@@ -38,8 +18,8 @@ class TargetGuardTest {
             "v6-mapped.example.com", new String[] {"::ffff:192.168.0.1"},
             "localhost", new String[] {"127.0.0.1", "::1"});
 
-    private final TargetGuard strict = new TargetGuard(false, fixed(NAMES));
-    private final TargetGuard local = new TargetGuard(true, fixed(NAMES));
+    private final TargetGuard strict = new TargetGuard(false, FixedResolver.of(NAMES));
+    private final TargetGuard local = new TargetGuard(true, FixedResolver.of(NAMES));
 
     @Test
     void acceptsPublicHttpsAndHttpTargets() throws Exception {

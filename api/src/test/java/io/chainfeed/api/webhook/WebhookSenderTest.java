@@ -1,5 +1,6 @@
 package io.chainfeed.api.webhook;
 
+import static io.chainfeed.api.webhook.LoopbackReceiver.reply;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.chainfeed.platform.net.AddressGuard;
@@ -29,16 +30,14 @@ class WebhookSenderTest {
                     + exchange.getRequestHeaders().getFirst("webhook-id") + " " + body);
             String path = exchange.getRequestURI().getPath();
             switch (path) {
-                case "/ok" -> reply(exchange, 204, null, null);
-                case "/busy" -> {
-                    exchange.getResponseHeaders().add("Retry-After", "7");
-                    reply(exchange, 429, null, "slow down");
-                }
-                case "/moved" -> reply(exchange, 308, "/ok", null);
-                case "/found" -> reply(exchange, 302, "/ok", null);
-                case "/to-metadata" -> reply(exchange, 307, "http://169.254.169.254/latest/meta-data/", null);
-                case "/to-ftp" -> reply(exchange, 307, "ftp://example.com/", null);
-                case "/loop" -> reply(exchange, 307, "/loop", null);
+                case "/ok" -> reply(exchange, 204, Map.of(), null);
+                case "/busy" -> reply(exchange, 429, Map.of("Retry-After", "7"), "slow down");
+                case "/moved" -> reply(exchange, 308, Map.of("Location", "/ok"), null);
+                case "/found" -> reply(exchange, 302, Map.of("Location", "/ok"), null);
+                case "/to-metadata" -> reply(exchange, 307,
+                        Map.of("Location", "http://169.254.169.254/latest/meta-data/"), null);
+                case "/to-ftp" -> reply(exchange, 307, Map.of("Location", "ftp://example.com/"), null);
+                case "/loop" -> reply(exchange, 307, Map.of("Location", "/loop"), null);
                 case "/big" -> {
                     exchange.sendResponseHeaders(200, 0);
                     try (OutputStream out = exchange.getResponseBody()) {
@@ -50,22 +49,9 @@ class WebhookSenderTest {
                         // the sender hung up after its limit: expected
                     }
                 }
-                default -> reply(exchange, 500, null, "boom");
+                default -> reply(exchange, 500, Map.of(), "boom");
             }
         });
-    }
-
-    private static void reply(com.sun.net.httpserver.HttpExchange exchange, int status, String location, String body)
-            throws IOException {
-        if (location != null) {
-            exchange.getResponseHeaders().add("Location", location);
-        }
-        byte[] b = body == null ? new byte[0] : body.getBytes(StandardCharsets.UTF_8);
-        exchange.sendResponseHeaders(status, b.length == 0 ? -1 : b.length);
-        if (b.length > 0) {
-            exchange.getResponseBody().write(b);
-        }
-        exchange.close();
     }
 
     @AfterEach
@@ -77,6 +63,11 @@ class WebhookSenderTest {
         return new WebhookSender(guard, Duration.ofSeconds(2), Duration.ofSeconds(5), 4, 3);
     }
 
+    /** @return a sender whose guard lets loopback through, as the tests' receiver needs */
+    private WebhookSender loopbackSender() {
+        return sender(new TargetGuard(true, InetAddress::getAllByName));
+    }
+
     private URI url(String host, String path) {
         return receiver.url(host, path);
     }
@@ -86,7 +77,7 @@ class WebhookSenderTest {
 
     @Test
     void postsTheBodyAndHeadersAndReadsTheStatus() {
-        try (WebhookSender s = sender(new TargetGuard(true, InetAddress::getAllByName))) {
+        try (WebhookSender s = loopbackSender()) {
             WebhookSender.Outcome o = s.send(url("127.0.0.1", "/ok"), "{\"a\":1}", HEADERS);
             assertThat(o.success()).isTrue();
             assertThat(o.status()).hasValue(204);
@@ -131,7 +122,7 @@ class WebhookSenderTest {
 
     @Test
     void follows307And308KeepingThePostAndChecksEveryHop() {
-        try (WebhookSender s = sender(new TargetGuard(true, InetAddress::getAllByName))) {
+        try (WebhookSender s = loopbackSender()) {
             assertThat(s.send(url("127.0.0.1", "/moved"), "{\"b\":2}", HEADERS).status()).hasValue(204);
             assertThat(seen).containsExactly("POST /moved msg_1 {\"b\":2}", "POST /ok msg_1 {\"b\":2}");
             seen.clear();
@@ -152,7 +143,7 @@ class WebhookSenderTest {
 
     @Test
     void otherRedirectsAreFailuresNotFollowed() {
-        try (WebhookSender s = sender(new TargetGuard(true, InetAddress::getAllByName))) {
+        try (WebhookSender s = loopbackSender()) {
             WebhookSender.Outcome o = s.send(url("127.0.0.1", "/found"), "{}", HEADERS);
             assertThat(o.success()).isFalse();
             assertThat(o.status()).hasValue(302);
@@ -163,7 +154,7 @@ class WebhookSenderTest {
 
     @Test
     void readsOnlyTheStartOfALongAnswer() {
-        try (WebhookSender s = sender(new TargetGuard(true, InetAddress::getAllByName))) {
+        try (WebhookSender s = loopbackSender()) {
             assertThat(s.send(url("127.0.0.1", "/big"), "{}", HEADERS).status()).hasValue(200);
             assertThat(s.send(url("127.0.0.1", "/ok"), "{}", HEADERS).status()).hasValue(204);
         }
@@ -175,7 +166,7 @@ class WebhookSenderTest {
         try (java.net.ServerSocket probe = new java.net.ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             closed = probe.getLocalPort();
         }
-        try (WebhookSender s = sender(new TargetGuard(true, InetAddress::getAllByName))) {
+        try (WebhookSender s = loopbackSender()) {
             WebhookSender.Outcome o = s.send(URI.create("http://127.0.0.1:" + closed + "/"), "{}", HEADERS);
             assertThat(o.status()).isEmpty();
             assertThat(o.refused()).isFalse();

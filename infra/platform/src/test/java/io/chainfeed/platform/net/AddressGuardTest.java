@@ -11,24 +11,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 class AddressGuardTest {
-    /** Fixed answers, so no test depends on real DNS; IP literals resolve as the JDK reads them. */
-    static AddressGuard.Resolver fixed(Map<String, String[]> names) {
-        return host -> {
-            String[] answer = names.get(host);
-            if (answer == null) {
-                if (host.chars().allMatch(c -> Character.isDigit(c) || c == '.' || c == ':' || (c >= 'a' && c <= 'f'))) {
-                    return InetAddress.getAllByName(host);
-                }
-                throw new UnknownHostException(host);
-            }
-            InetAddress[] out = new InetAddress[answer.length];
-            for (int i = 0; i < answer.length; i++) {
-                out[i] = InetAddress.getByAddress(host, InetAddress.getByName(answer[i]).getAddress());
-            }
-            return out;
-        };
-    }
-
     private static final Map<String, String[]> NAMES = Map.of(
             "public.example.com", new String[] {"93.184.215.14", "2606:2800:21f:cb07:6820:80da:af6b:8b2c"},
             "mixed.example.com", new String[] {"93.184.215.14", "10.0.0.7"},
@@ -36,7 +18,7 @@ class AddressGuardTest {
             "empty.example.com", new String[0]);
 
     private static AddressGuard guard(AddressGuard.Scope scope) {
-        return new AddressGuard(scope, fixed(NAMES));
+        return new AddressGuard(scope, FixedResolver.of(NAMES));
     }
 
     @Test
@@ -49,11 +31,7 @@ class AddressGuardTest {
     @Test
     void oneRefusedAddressRefusesTheHostNamingAddressAndReason() {
         assertThatThrownBy(() -> guard(AddressGuard.Scope.PUBLIC).resolve("mixed.example.com"))
-                .isInstanceOfSatisfying(RefusedAddressException.class, e -> {
-                    assertThat(e.host()).isEqualTo("mixed.example.com");
-                    assertThat(e.address().getHostAddress()).isEqualTo("10.0.0.7");
-                    assertThat(e.reason()).isEqualTo("private (RFC 1918)");
-                })
+                .isInstanceOf(RefusedAddressException.class)
                 .hasMessage("the host mixed.example.com resolves to 10.0.0.7, private (RFC 1918)");
         assertThatThrownBy(() -> guard(AddressGuard.Scope.PUBLIC).resolve("[::ffff:169.254.169.254]"))
                 .isInstanceOf(RefusedAddressException.class).hasMessageContaining("link-local");
