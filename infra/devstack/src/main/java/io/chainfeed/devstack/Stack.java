@@ -131,16 +131,13 @@ public final class Stack implements Callable<Integer>, AutoCloseable {
     @Option(names = "--kafka-lib", description = "Kafka broker jars (default: <project-dir>/infra/devstack/target/kafka-lib).")
     Path kafkaLib;
 
-    @Option(names = "--es-heap", description = "Heap of each Elasticsearch node, as for -Xmx"
-            + " (default: 512m; 384m with --cluster).")
+    @Option(names = "--es-heap", description = "Heap of each Elasticsearch node (default: 512m; 384m with --cluster).")
     String esHeap;
 
-    @Option(names = "--kafka-heap", description = "Heap of each Kafka broker, as for -Xmx"
-            + " (default: 512m; 256m with --cluster).")
+    @Option(names = "--kafka-heap", description = "Heap of each Kafka broker (default: 512m; 256m with --cluster).")
     String kafkaHeap;
 
-    @Option(names = "--service-heap", description = "Heap of each service JVM, as for -Xmx"
-            + " (default: 320m; 256m with --cluster).")
+    @Option(names = "--service-heap", description = "Heap of each service JVM (default: 320m; 256m with --cluster).")
     String serviceHeap;
 
     @Option(names = "--quick-jit", description = "Run the services with the C1 compiler only: they start"

@@ -59,9 +59,8 @@ final class StackServices {
     /**
      * The services of a project checkout, in start order: the streams instances (they consume), then the
      * ingest instances (the first loads the corpus), then the api instances (they serve). Each api instance
-     * asks the streams instance of the same number for the chain as of a past instant. With more than one
-     * api instance only the first delivers webhooks ({@code chainfeed.webhooks.deliver}): a delivery must
-     * run on exactly one node.
+     * asks the streams instance of the same number for the chain as of a past instant. Every api instance
+     * may deliver webhooks: each subscription goes to one of them through the lease's consumer group.
      *
      * @param project the checkout holding {@code <module>/target/chainfeed-<module>-<version>-exec.jar}
      * @param version the project version
@@ -85,9 +84,6 @@ final class StackServices {
                     default -> {
                         // The api asks streams for the chain as of a past instant (interactive queries on its port).
                         extra.add("--chainfeed.api.streams.base-url=http://127.0.0.1:" + ports.get("streams").get(i));
-                        if (i > 0) {
-                            extra.add("--chainfeed.webhooks.deliver=false");
-                        }
                     }
                 }
                 specs.put(name, new ServiceSpec(name, jar(project, service, version), ports.get(service).get(i), extra));

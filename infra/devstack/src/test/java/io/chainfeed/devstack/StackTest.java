@@ -70,7 +70,7 @@ class StackTest {
     }
 
     @Test
-    void aClusterHasTwoInstancesOfEachServiceOnPortsFromTheBaseWithOwnStateDirsAndOneWebhookDeliverer()
+    void aClusterHasTwoInstancesOfEachServiceOnPortsFromTheBaseWithOwnStateDirs()
             throws IOException {
         Stack stack = Stack.fromArgs("--cluster", "--port-base", "45000", "--run-dir", tmp.resolve("run").toString());
         StackLayout layout = stack.layout();
@@ -88,8 +88,8 @@ class StackTest {
         assertThat(specs.get("ingest-1").extraArgs()).containsExactly("--chainfeed.ingest.load-corpus=true");
         assertThat(specs.get("ingest-2").extraArgs()).isEmpty();
         assertThat(specs.get("api-1").extraArgs()).containsExactly("--chainfeed.api.streams.base-url=http://127.0.0.1:45040");
-        assertThat(specs.get("api-2").extraArgs()).containsExactly(
-                "--chainfeed.api.streams.base-url=http://127.0.0.1:45041", "--chainfeed.webhooks.deliver=false");
+        assertThat(specs.get("api-2").extraArgs()).as("both deliver webhooks, one subscription each through the lease")
+                .containsExactly("--chainfeed.api.streams.base-url=http://127.0.0.1:45041");
 
         RunDir run = new RunDir(Files.createDirectories(tmp.resolve("run")));
         StackServices.Wiring wiring = stack.wiring(run);
