@@ -10,7 +10,6 @@ import io.chainfeed.devstack.ElasticsearchNode;
 import io.chainfeed.ingest.IngestApplication;
 import io.chainfeed.ingest.IngestService;
 import io.chainfeed.ingest.corpus.Corpus;
-import io.chainfeed.ingest.page.GlossaryPageParser;
 import io.chainfeed.ingest.publish.KafkaClients;
 import io.chainfeed.ingest.publish.TermPublisher;
 import io.chainfeed.ingest.signal.SignalIngest;
@@ -393,7 +392,7 @@ final class TestPipeline implements BeforeAllCallback, BeforeEachCallback, After
             Corpus corpus = Corpus.loadBundled();
             TermPublisher publisher = new TermPublisher(producer, ledger, Clock.systemUTC());
             return new Ingest(producer, ledger, corpus, publisher,
-                    new IngestService(new GlossaryPageParser(corpus.referenceData()), publisher, corpus));
+                    new IngestService(corpus, publisher));
         }
 
         /** Publishes the corpus's chain layers and companies. */

@@ -16,9 +16,6 @@ import io.chainfeed.schemas.Topics;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -69,7 +66,6 @@ import org.springframework.kafka.test.context.EmbeddedKafka;
 @EmbeddedKafka(kraft = true, partitions = 1)
 class WebhookDeliveryIT {
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private static final String ADMIN_KEY = "admin-" + java.util.UUID.randomUUID();
     private static final String MASTER_KEY;
 
@@ -208,16 +204,7 @@ class WebhookDeliveryIT {
     }
 
     private static HttpResponse<String> call(String method, String path, String token, String json) throws Exception {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + apiPort + path))
-                .timeout(Duration.ofSeconds(30))
-                .method(method, json == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(json));
-        if (json != null) {
-            b.header("Content-Type", "application/json");
-        }
-        if (token != null) {
-            b.header("Authorization", "Bearer " + token);
-        }
-        return HTTP.send(b.build(), HttpResponse.BodyHandlers.ofString());
+        return ApiCalls.call("http://127.0.0.1:" + apiPort, method, path, token, json);
     }
 
     @SuppressWarnings("unchecked")

@@ -8,7 +8,6 @@ import io.chainfeed.ingest.feed.FeedSchedule;
 import io.chainfeed.ingest.feed.FeedsEndpoint;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.chainfeed.ingest.fetch.SafeFetcher;
-import io.chainfeed.ingest.page.GlossaryPageParser;
 import io.chainfeed.platform.kafka.DeadLetters;
 import io.chainfeed.ingest.publish.KafkaClients;
 import io.chainfeed.ingest.publish.KafkaTransactions;
@@ -44,11 +43,6 @@ class IngestConfiguration {
     Corpus corpus(IngestProperties props) {
         return props.corpusDir() == null || props.corpusDir().isBlank()
                 ? Corpus.loadBundled() : Corpus.load(Path.of(props.corpusDir()));
-    }
-
-    @Bean
-    GlossaryPageParser glossaryPageParser(Corpus corpus) {
-        return new GlossaryPageParser(corpus.referenceData());
     }
 
     @Bean(destroyMethod = "close")
@@ -188,8 +182,8 @@ class IngestConfiguration {
     }
 
     @Bean
-    IngestService ingestService(GlossaryPageParser parser, TermPublisher publisher, Corpus corpus) {
-        return new IngestService(parser, publisher, corpus);
+    IngestService ingestService(Corpus corpus, TermPublisher publisher) {
+        return new IngestService(corpus, publisher);
     }
 
     @Bean

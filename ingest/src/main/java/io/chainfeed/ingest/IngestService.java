@@ -20,14 +20,14 @@ public final class IngestService {
     private final Corpus corpus;
 
     /**
-     * @param parser    the glossary-page parser (with reference data)
+     * @param corpus    the corpus: its layers, companies and terms are the reference data pages are parsed
+     *                  with, and a page without sources inherits the references it keeps for the same term
      * @param publisher the publisher; may be null for a dry-run-only service
-     * @param corpus    the corpus whose references a page without sources inherits; may be null
      */
-    public IngestService(GlossaryPageParser parser, TermPublisher publisher, Corpus corpus) {
-        this.parser = parser;
-        this.publisher = publisher;
+    public IngestService(Corpus corpus, TermPublisher publisher) {
         this.corpus = corpus;
+        this.parser = new GlossaryPageParser(corpus.referenceData());
+        this.publisher = publisher;
     }
 
     /**
@@ -78,7 +78,7 @@ public final class IngestService {
     }
 
     private TermContent withInheritedSources(TermContent t) {
-        if (!t.sources().isEmpty() || corpus == null) {
+        if (!t.sources().isEmpty()) {
             return t;
         }
         return corpus.term(t.slug())

@@ -1,17 +1,15 @@
 package io.chainfeed.schemas;
 
 import io.chainfeed.avro.CompanyTag;
-import io.chainfeed.avro.Evidence;
 import io.chainfeed.avro.LayerTag;
 import io.chainfeed.avro.Read;
-import io.chainfeed.avro.ReadChange;
-import io.chainfeed.avro.Section;
-import io.chainfeed.avro.Source;
 import io.chainfeed.avro.TermTag;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.apache.avro.Schema;
+import org.apache.avro.generic.IndexedRecord;
 
 /**
  * Maps a {@link Read} to the JSON document stored in the reads index (written by the streams indexer,
@@ -54,11 +52,11 @@ public final class ReadDocuments {
         doc.put("title", read.getTitle());
         doc.put("aliases", read.getAliases());
         doc.put("summary", read.getSummary());
-        doc.put("sections", read.getSections().stream().map(ReadDocuments::section).toList());
-        doc.put("layers", read.getLayers().stream().map(ReadDocuments::layer).toList());
-        doc.put("companies", read.getCompanies().stream().map(ReadDocuments::company).toList());
-        doc.put("terms", read.getTerms().stream().map(ReadDocuments::term).toList());
-        doc.put("sources", read.getSources().stream().map(ReadDocuments::source).toList());
+        doc.put("sections", value(read.getSections()));
+        doc.put("layers", value(read.getLayers()));
+        doc.put("companies", value(read.getCompanies()));
+        doc.put("terms", value(read.getTerms()));
+        doc.put("sources", value(read.getSources()));
         doc.put("disclaimer", read.getDisclaimer());
         if (read.getSequence() > 0) {
             doc.put("version", read.getSequence());
@@ -71,7 +69,7 @@ public final class ReadDocuments {
         java.time.Instant published = read.getPublishedAt() != null ? read.getPublishedAt() : recordPublishedAt;
         doc.put("publishedAt", published == null ? null : published.toString());
         doc.put("observedAt", read.getObservedAt() == null ? null : read.getObservedAt().toString());
-        doc.put("changes", read.getChanges().stream().map(ReadDocuments::change).toList());
+        doc.put("changes", value(read.getChanges()));
         // Derived, flat copies of the tags: filters (a company as primary subject needs its own field, the
         // tags being plain objects, not nested), facet labels and the API's suggest catalogue.
         doc.put("layerIds", read.getLayers().stream().map(LayerTag::getId).distinct().toList());
@@ -93,64 +91,30 @@ public final class ReadDocuments {
         return id + "|" + label;
     }
 
-    private static Map<String, Object> section(Section s) {
-        return Map.of("key", s.getKey(), "heading", s.getHeading(), "body", s.getBody());
-    }
-
-    private static Map<String, Object> layer(LayerTag t) {
+    /**
+     * The document form of a nested Avro record (a section, tag, source, change or evidence): one entry
+     * per Avro field, named as the field and in schema order; a nested record becomes a map the same
+     * way and a list a list of the document forms of its items. Strings, numbers and booleans stay as
+     * they are.
+     *
+     * @param record a record of the read's schema
+     * @return its fields by name
+     */
+    static Map<String, Object> fields(IndexedRecord record) {
         Map<String, Object> m = new LinkedHashMap<>();
-        m.put("id", t.getId());
-        m.put("name", t.getName());
-        m.put("confidence", t.getConfidence());
-        m.put("primary", t.getPrimary());
-        m.put("evidence", evidence(t.getEvidence()));
+        for (Schema.Field f : record.getSchema().getFields()) {
+            m.put(f.name(), value(record.get(f.pos())));
+        }
         return m;
     }
 
-    private static Map<String, Object> company(CompanyTag t) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("id", t.getId());
-        m.put("name", t.getName());
-        m.put("symbol", t.getSymbol());
-        m.put("mic", t.getMic());
-        m.put("confidence", t.getConfidence());
-        m.put("primary", t.getPrimary());
-        m.put("evidence", evidence(t.getEvidence()));
-        return m;
-    }
-
-    private static Map<String, Object> term(TermTag t) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("slug", t.getSlug());
-        m.put("title", t.getTitle());
-        m.put("summary", t.getSummary());
-        m.put("confidence", t.getConfidence());
-        m.put("evidence", evidence(t.getEvidence()));
-        return m;
-    }
-
-    private static Map<String, Object> change(ReadChange c) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("field", c.getField());
-        m.put("change", c.getChange());
-        m.put("key", c.getKey());
-        m.put("detail", c.getDetail());
-        return m;
-    }
-
-    private static Map<String, Object> source(Source s) {
-        return Map.of("name", s.getName(), "url", s.getUrl());
-    }
-
-    private static List<Map<String, Object>> evidence(List<Evidence> list) {
-        return list.stream().map(e -> {
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("rule", e.getRule());
-            m.put("field", e.getField());
-            m.put("start", e.getStart());
-            m.put("end", e.getEnd());
-            m.put("text", e.getText());
-            return m;
-        }).toList();
+    private static Object value(Object v) {
+        if (v instanceof IndexedRecord r) {
+            return fields(r);
+        }
+        if (v instanceof List<?> list) {
+            return list.stream().map(ReadDocuments::value).toList();
+        }
+        return v;
     }
 }

@@ -23,6 +23,8 @@ import java.util.Map;
  *   <tr><td>{@value #WEBHOOK_SUBSCRIPTIONS}</td><td>subscription id</td><td>WebhookSubscription</td><td>compact</td></tr>
  *   <tr><td>{@value #WEBHOOK_DELIVERIES}</td><td>subscription id</td><td>WebhookDeliveryState</td><td>compact</td></tr>
  *   <tr><td>{@value #WEBHOOK_DELIVERIES_DLQ}</td><td>subscription id</td><td>the webhook body given up on, reason and origin in headers</td><td>delete</td></tr>
+ *   <tr><td>{@value #WEBHOOK_LEASES}</td><td>none (never written)</td><td>none</td><td>delete</td></tr>
+ *   <tr><td>{@value #API_KEY_USAGE}</td><td>key id</td><td>JSON usage report of one api instance</td><td>delete, 10 min</td></tr>
  * </table>
  */
 public final class Topics {
@@ -67,6 +69,15 @@ public final class Topics {
      * {@code webhook-id} = the webhook's id.
      */
     public static final String WEBHOOK_DELIVERIES_DLQ = dlqOf(WEBHOOK_DELIVERIES);
+    /**
+     * The webhook delivery lease: never written; the api instances join one consumer group on it and each
+     * delivers the subscriptions whose id hashes (as Kafka's default partitioner does) to a partition it owns.
+     */
+    public static final String WEBHOOK_LEASES = "chainfeed.webhook-leases.v1";
+    /** Partitions of {@link #WEBHOOK_LEASES}: the most api instances that can share the deliveries. */
+    public static final int WEBHOOK_LEASE_PARTITIONS = 12;
+    /** Per-key request counts each api instance reports every few hundred ms, for rate limits across instances. */
+    public static final String API_KEY_USAGE = "chainfeed.api-key-usage.v1";
 
     private static final Map<String, String> COMPACT = Map.of("cleanup.policy", "compact");
     private static final Map<String, String> DELETE = Map.of("cleanup.policy", "delete");
@@ -119,6 +130,8 @@ public final class Topics {
         all.add(new TopicSpec(dlqOf(WEBHOOK_SUBSCRIPTIONS), 1, DELETE));
         all.add(new TopicSpec(WEBHOOK_DELIVERIES, 1, COMPACT));
         all.add(new TopicSpec(WEBHOOK_DELIVERIES_DLQ, 1, DELETE));
+        all.add(new TopicSpec(WEBHOOK_LEASES, WEBHOOK_LEASE_PARTITIONS, DELETE));
+        all.add(new TopicSpec(API_KEY_USAGE, 1, Map.of("cleanup.policy", "delete", "retention.ms", "600000")));
         return List.copyOf(all);
     }
 }

@@ -3,8 +3,10 @@ package io.chainfeed.schemas;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.chainfeed.avro.CompanyTag;
+import io.chainfeed.avro.Evidence;
 import io.chainfeed.avro.LayerTag;
 import io.chainfeed.avro.Read;
+import io.chainfeed.avro.ReadChange;
 import io.chainfeed.avro.ReadKind;
 import io.chainfeed.avro.Source;
 import io.chainfeed.avro.TermTag;
@@ -71,5 +73,25 @@ class ReadDocumentsTest {
         assertThat(doc.get("version")).isEqualTo(7L);
         assertThat(doc.get("previousVersion")).isEqualTo(6L);
         assertThat(doc.get("publishedAt")).isEqualTo("2026-11-30T12:00:01Z");
+    }
+
+    @Test
+    void nestedRecordsBecomeMapsOfTheirAvroFieldsInSchemaOrder() {
+        Read read = signalRead().setVersion(1).setSources(List.of(new Source("Example", "https://example.org/a")))
+                .setCompanies(List.of(new CompanyTag("arista", "Arista Networks", "ANET", "XNYS", 0.9, true,
+                        List.of(new Evidence("alias", "summary", 3, 9, "Arista")))))
+                .setChanges(List.of(new ReadChange("tags", "added", "ANET", "Arista Networks")))
+                .build();
+        Map<String, Object> doc = ReadDocuments.toDocument(read);
+        assertThat(doc.get("sources")).isEqualTo(List.of(Map.of("name", "Example", "url", "https://example.org/a")));
+        @SuppressWarnings("unchecked")
+        Map<String, Object> company = ((List<Map<String, Object>>) doc.get("companies")).get(0);
+        assertThat(company).containsExactly(Map.entry("id", "arista"), Map.entry("name", "Arista Networks"),
+                Map.entry("symbol", "ANET"), Map.entry("mic", "XNYS"), Map.entry("confidence", 0.9),
+                Map.entry("primary", true), Map.entry("evidence", List.of(Map.of("rule", "alias", "field", "summary",
+                        "start", 3, "end", 9, "text", "Arista"))));
+        assertThat(doc.get("changes")).isEqualTo(List.of(Map.of("field", "tags", "change", "added", "key", "ANET",
+                "detail", "Arista Networks")));
+        assertThat(doc.get("sections")).isEqualTo(List.of());
     }
 }

@@ -5,7 +5,6 @@ import io.chainfeed.platform.kafka.DeadLetters;
 import io.chainfeed.platform.kafka.OnDemandDeadLetters;
 import io.chainfeed.schemas.AvroSerde;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -15,7 +14,6 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.KafkaException;
-import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -54,6 +52,10 @@ public abstract class CompactedTopicView<V extends SpecificRecord> implements Sm
     private final OnDemandDeadLetters deadLetters;
     private volatile io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics clientMetrics;
     private Map<TopicPartition, Long> loadTarget;
+    private final java.util.Queue<java.util.concurrent.CompletableFuture<Void>> catchUps =
+            new java.util.concurrent.ConcurrentLinkedQueue<>();
+    private final Map<java.util.concurrent.CompletableFuture<Void>, Map<TopicPartition, Long>> catchUpTargets =
+            new java.util.HashMap<>();
 
     /**
      * @param bootstrapServers Kafka bootstrap servers
@@ -159,6 +161,44 @@ public abstract class CompactedTopicView<V extends SpecificRecord> implements Sm
         return loaded.getCount() == 0;
     }
 
+    /**
+     * Waits until the reader has read every record the topic holds now (its end offsets when the reader
+     * next looks): a read barrier after another process wrote.
+     *
+     * @param timeout how long to wait
+     * @return whether it has
+     * @throws InterruptedException if interrupted while waiting
+     */
+    public boolean awaitCaughtUp(Duration timeout) throws InterruptedException {
+        java.util.concurrent.CompletableFuture<Void> f = new java.util.concurrent.CompletableFuture<>();
+        catchUps.add(f);
+        try {
+            f.get(timeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+            return true;
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            return false;
+        }
+    }
+
+    /** On the reader thread: fixes the end offsets of new catch-up requests and completes those reached. */
+    private void checkCaughtUp() {
+        if (loadTarget == null) {
+            return;
+        }
+        for (java.util.concurrent.CompletableFuture<Void> f; (f = catchUps.poll()) != null; ) {
+            catchUpTargets.put(f, consumer.endOffsets(loadTarget.keySet(), Duration.ofSeconds(10)));
+        }
+        catchUpTargets.entrySet().removeIf(e -> {
+            for (Map.Entry<TopicPartition, Long> t : e.getValue().entrySet()) {
+                if (consumer.position(t.getKey(), Duration.ofSeconds(10)) < t.getValue()) {
+                    return e.getKey().isDone();
+                }
+            }
+            e.getKey().complete(null);
+            return true;
+        });
+    }
+
     @Override
     public void start() {
         consumer = new KafkaConsumer<>(Map.of(
@@ -187,6 +227,7 @@ public abstract class CompactedTopicView<V extends SpecificRecord> implements Sm
                         apply(r);
                     }
                     checkLoaded();
+                    checkCaughtUp();
                 } catch (KafkaException e) {
                     if (e instanceof WakeupException) {
                         throw e;
@@ -207,23 +248,12 @@ public abstract class CompactedTopicView<V extends SpecificRecord> implements Sm
     }
 
     private boolean assign() {
-        List<PartitionInfo> infos;
-        try {
-            infos = consumer.partitionsFor(topic, Duration.ofSeconds(10));
-        } catch (WakeupException e) {
-            throw e;
-        } catch (KafkaException e) {
-            log.info("{} not readable yet ({}); retrying", topic, e.getMessage());
+        Optional<List<TopicPartition>> partitions = TopicAssignment.assignAll(consumer, topic);
+        if (partitions.isEmpty()) {
             return false;
         }
-        if (infos == null || infos.isEmpty()) {
-            return false;
-        }
-        List<TopicPartition> partitions = new ArrayList<>();
-        infos.forEach(p -> partitions.add(new TopicPartition(p.topic(), p.partition())));
-        consumer.assign(partitions);
-        consumer.seekToBeginning(partitions);
-        loadTarget = consumer.endOffsets(partitions, Duration.ofSeconds(10));
+        consumer.seekToBeginning(partitions.get());
+        loadTarget = consumer.endOffsets(partitions.get(), Duration.ofSeconds(10));
         checkLoaded();
         return true;
     }

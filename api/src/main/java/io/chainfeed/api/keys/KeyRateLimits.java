@@ -15,15 +15,28 @@ import org.springframework.stereotype.Component;
  * webhook subscriptions under READER keys): a Bucket4j token bucket per key id, holding the key's rate
  * per minute and refilled greedily (a token every {@code 60 s / rate}), so a key may burst up to a
  * minute's worth and then goes on at its rate. All paths a key uses draw on its one bucket. Buckets live
- * in this API instance's memory (each instance enforces the limit on its own). A key whose rate changes
- * gets a new, full bucket.
+ * in this API instance's memory; with several instances, {@link KeyUsageExchange} publishes what this one
+ * granted ({@link #drainUsage}) and takes what the others granted out of the same buckets ({@link #charge}),
+ * so the rate holds across instances within the bound it documents. A key whose rate changes gets a new,
+ * full bucket.
  */
 @Component
 public class KeyRateLimits {
     private record Limited(int ratePerMinute, Bucket bucket) {
     }
 
+    /**
+     * Requests granted here to one key since the last {@link #drainUsage}.
+     *
+     * @param ratePerMinute the key's rate when they were granted
+     * @param tokens        how many
+     */
+    public record Usage(int ratePerMinute, long tokens) {
+    }
+
     private final Map<String, Limited> buckets = new ConcurrentHashMap<>();
+    private final Map<String, Usage> unsent = new ConcurrentHashMap<>();
+    private volatile boolean recordUsage;
 
     /**
      * Takes one request from the key's bucket, or refuses it.
@@ -50,16 +63,51 @@ public class KeyRateLimits {
      */
     public OptionalLong tryTake(String keyId, int ratePerMinute) {
         int rate = Math.max(1, ratePerMinute);
-        Limited limited = buckets.compute(keyId, (id, old) -> old != null && old.ratePerMinute() == rate ? old
-                : new Limited(rate, Bucket.builder()
-                        .addLimit(Bandwidth.builder().capacity(rate).refillGreedy(rate, Duration.ofMinutes(1)).build())
-                        .build()));
-        ConsumptionProbe probe = limited.bucket().tryConsumeAndReturnRemaining(1);
+        ConsumptionProbe probe = bucket(keyId, rate).tryConsumeAndReturnRemaining(1);
         if (probe.isConsumed()) {
+            if (recordUsage) {
+                unsent.merge(keyId, new Usage(rate, 1), (a, b) -> new Usage(b.ratePerMinute(), a.tokens() + 1));
+            }
             return OptionalLong.empty();
         }
         long nanos = probe.getNanosToWaitForRefill();
         return OptionalLong.of(Math.max(1, (nanos + 999_999_999L) / 1_000_000_000L));
+    }
+
+    private Bucket bucket(String keyId, int rate) {
+        return buckets.compute(keyId, (id, old) -> old != null && old.ratePerMinute() == rate ? old
+                : new Limited(rate, Bucket.builder()
+                        .addLimit(Bandwidth.builder().capacity(rate).refillGreedy(rate, Duration.ofMinutes(1)).build())
+                        .build())).bucket();
+    }
+
+    /**
+     * Takes requests another api instance granted out of the key's bucket here, even below zero (a debt
+     * the refill pays back before this instance grants the key again).
+     *
+     * @param keyId         the key's id
+     * @param ratePerMinute the key's rate as the other instance knew it
+     * @param tokens        requests granted there
+     */
+    public void charge(String keyId, int ratePerMinute, long tokens) {
+        bucket(keyId, Math.max(1, ratePerMinute)).consumeIgnoringRateLimits(tokens);
+    }
+
+    /** @param on whether {@link #tryTake} counts its grants for {@link #drainUsage} (off: nothing is kept) */
+    void recordUsage(boolean on) {
+        recordUsage = on;
+    }
+
+    /** @return the requests granted per key id since the last call, which resets the counts */
+    public Map<String, Usage> drainUsage() {
+        Map<String, Usage> out = new java.util.HashMap<>();
+        for (String key : unsent.keySet()) {
+            Usage u = unsent.remove(key);
+            if (u != null) {
+                out.put(key, u);
+            }
+        }
+        return out;
     }
 
     /** Forgets a key's bucket (after it is revoked, say); the next request starts a full one. */

@@ -13,6 +13,16 @@ public interface DeliveryJournal {
     void save(WebhookDeliveryState state);
 
     /**
+     * Stores a subscription's progress and returns once it is durable (a hand-over to another instance).
+     *
+     * @param state the state
+     * @throws RuntimeException if it could not be stored
+     */
+    default void flush(WebhookDeliveryState state) {
+        save(state);
+    }
+
+    /**
      * Records a webhook given up after its last attempt; returns once it is durable.
      *
      * @param subscriptionId the subscription

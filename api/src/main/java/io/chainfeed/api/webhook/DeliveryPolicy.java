@@ -10,8 +10,11 @@ import java.util.random.RandomGenerator;
  * (another status, a redirect not followed, a timeout, a refused address, a reset connection) is retried
  * on the {@link RetrySchedule}, honouring {@code Retry-After}, until the attempts run out, and then the
  * webhook is dead-lettered and the subscription moves on to the next read.
+ *
+ * @param schedule the retry schedule
+ * @param random   jitter source
  */
-public final class DeliveryPolicy {
+public record DeliveryPolicy(RetrySchedule schedule, RandomGenerator random) {
     /** The decision after one attempt. */
     public sealed interface Decision {
     }
@@ -30,23 +33,6 @@ public final class DeliveryPolicy {
 
     /** @param reason why the subscription stops: the endpoint answered 410 Gone */
     public record Disable(String reason) implements Decision {
-    }
-
-    private final RetrySchedule schedule;
-    private final RandomGenerator random;
-
-    /**
-     * @param schedule the retry schedule
-     * @param random   jitter source
-     */
-    public DeliveryPolicy(RetrySchedule schedule, RandomGenerator random) {
-        this.schedule = schedule;
-        this.random = random;
-    }
-
-    /** @return the retry schedule */
-    public RetrySchedule schedule() {
-        return schedule;
     }
 
     /**

@@ -30,6 +30,11 @@ final class KafkaDeliveryJournal implements DeliveryJournal {
     }
 
     @Override
+    public void flush(WebhookDeliveryState state) {
+        states.put(state);
+    }
+
+    @Override
     public void deadLetter(String subscriptionId, String webhookId, String body, String reason, String origin)
             throws Exception {
         ProducerRecord<String, byte[]> r = new ProducerRecord<>(Topics.WEBHOOK_DELIVERIES_DLQ, subscriptionId,

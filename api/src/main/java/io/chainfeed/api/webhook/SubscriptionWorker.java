@@ -31,6 +31,8 @@ final class SubscriptionWorker {
     private static final Logger log = LoggerFactory.getLogger(SubscriptionWorker.class);
     /** Wait before trying again when the dead-letter topic could not be written. */
     static final Duration DEAD_LETTER_RETRY = Duration.ofSeconds(30);
+    /** Wait before checking the delivery lease again when it held a webhook back. */
+    static final Duration LEASE_RECHECK = Duration.ofSeconds(1);
 
     private record Pending(WebhookRead read, Map<Integer, Long> after, String webhookId, String body) {
     }
@@ -109,7 +111,7 @@ final class SubscriptionWorker {
         }
         AutoCloseable h;
         try {
-            h = engine.source().subscribe(from, target.selector(), new ReadSource.Listener() {
+            h = engine.parts().source().subscribe(from, target.selector(), new ReadSource.Listener() {
                 @Override
                 public boolean onRead(WebhookRead read, Map<Integer, Long> after) {
                     return SubscriptionWorker.this.onRead(gen, read, after);
@@ -150,7 +152,7 @@ final class SubscriptionWorker {
             if (r.offset() < accepted.getOrDefault(r.partition(), 0L)) {
                 return true; // already queued (a replay overlap)
             }
-            if (queue.size() >= engine.queueCapacity()) {
+            if (queue.size() >= engine.parts().queueCapacity()) {
                 // Full: the source ends this subscription; it is reopened from the last queued read
                 // once the queue has half drained (see attempt()).
                 paused = true;
@@ -170,7 +172,7 @@ final class SubscriptionWorker {
     }
 
     private synchronized int capacity() {
-        return Math.max(0, engine.queueCapacity() - queue.size());
+        return Math.max(0, engine.parts().queueCapacity() - queue.size());
     }
 
     /** The source ended the subscription (listener full, or the source stops): reopen once drained. */
@@ -183,7 +185,7 @@ final class SubscriptionWorker {
             generation++;
             handle = null;
             paused = true;
-            reopen = queue.size() <= engine.queueCapacity() / 2 && !inFlight;
+            reopen = queue.size() <= engine.parts().queueCapacity() / 2 && !inFlight;
             if (reopen) {
                 paused = false;
             }
@@ -209,7 +211,7 @@ final class SubscriptionWorker {
         if (stopped || draining || inFlight || timer != null || queue.isEmpty()) {
             return;
         }
-        Instant now = engine.clock().instant();
+        Instant now = engine.parts().clock().instant();
         if (nextAttemptAt != null && nextAttemptAt.isAfter(now)) {
             timer = engine.later(this::onTimer, Duration.between(now, nextAttemptAt));
             return;
@@ -229,8 +231,16 @@ final class SubscriptionWorker {
         WebhookTarget t;
         synchronized (this) {
             head = queue.peek();
-            if (stopped || head == null) {
+            if (stopped || draining || head == null) {
                 inFlight = false;
+                notifyAll();
+                return;
+            }
+            if (!engine.mayDeliver(id)) {
+                // Fenced (the lease may be gone): hold the webhook; a hand-over or a loss stops this worker.
+                inFlight = false;
+                notifyAll();
+                timer = engine.later(this::onTimer, LEASE_RECHECK);
                 return;
             }
             t = target;
@@ -239,7 +249,7 @@ final class SubscriptionWorker {
                 attempts = 0;
             }
         }
-        Instant now = engine.clock().instant();
+        Instant now = engine.parts().clock().instant();
         long timestamp = now.getEpochSecond();
         Map<String, String> headers = new LinkedHashMap<>();
         headers.put("webhook-id", head.webhookId());
@@ -247,25 +257,26 @@ final class SubscriptionWorker {
         headers.put("webhook-signature",
                 WebhookSignatures.signatureHeader(t.liveKeys(now), head.webhookId(), timestamp, head.body()));
         long sendStart = System.nanoTime();
-        WebhookSender.Outcome outcome = engine.sender().send(t.url(), head.body(), headers);
+        WebhookSender.Outcome outcome = engine.parts().sender().send(t.url(), head.body(), headers);
         long sendNanos = System.nanoTime() - sendStart;
-        Instant done = engine.clock().instant();
+        Instant done = engine.parts().clock().instant();
 
         DeliveryPolicy.Decision decision;
         synchronized (this) {
             if (stopped) {
                 inFlight = false; // deleted meanwhile: nothing more to record
+                notifyAll();
                 return;
             }
             attempts++;
             lastAttemptAt = done;
             lastStatus = outcome.status().orElse(null);
             lastError = outcome.error().orElse(null);
-            decision = engine.policy().decide(outcome, attempts, done);
+            decision = engine.parts().policy().decide(outcome, attempts, done);
         }
         if (decision instanceof DeliveryPolicy.DeadLetter dl) {
             try {
-                engine.journal().deadLetter(id, head.webhookId(), head.body(), dl.reason(),
+                engine.parts().journal().deadLetter(id, head.webhookId(), head.body(), dl.reason(),
                         "chainfeed.reads.v1-" + head.read().partition() + "@" + head.read().offset());
             } catch (Exception e) {
                 log.warn("webhook {}: cannot write the dead letter for {} ({}); keeping it", id, head.webhookId(),
@@ -278,6 +289,7 @@ final class SubscriptionWorker {
         boolean disable = false;
         synchronized (this) {
             inFlight = false;
+            notifyAll();
             if (decision instanceof DeliveryPolicy.Delivered) {
                 settle(head);
                 delivered++;
@@ -300,17 +312,17 @@ final class SubscriptionWorker {
             revision++;
             snapshot = snapshotLocked();
         }
-        engine.journal().save(snapshot);
+        engine.parts().journal().save(snapshot);
         if (disable) {
             log.info("webhook {}: {}; subscription disabled", id, lastError);
-            engine.journal().disable(id, ((DeliveryPolicy.Disable) decision).reason());
+            engine.parts().journal().disable(id, ((DeliveryPolicy.Disable) decision).reason());
             engine.remove(id);
             return;
         }
         boolean resume;
         synchronized (this) {
             pump();
-            resume = paused && !stopped && queue.size() <= engine.queueCapacity() / 2;
+            resume = paused && !stopped && queue.size() <= engine.parts().queueCapacity() / 2;
             if (resume) {
                 paused = false;
             }
@@ -351,7 +363,7 @@ final class SubscriptionWorker {
                 .setLastError(lastError)
                 .setLastSuccessAt(lastSuccessAt)
                 .setNextAttemptAt(nextAttemptAt)
-                .setUpdatedAt(engine.clock().instant())
+                .setUpdatedAt(engine.parts().clock().instant())
                 .setRevision(revision)
                 .build();
     }
@@ -372,6 +384,29 @@ final class SubscriptionWorker {
             h = detach();
         }
         close(h);
+    }
+
+    /**
+     * Waits until no attempt is in flight (after {@link #quiesce()} none starts again).
+     *
+     * @param timeout how long to wait
+     * @return whether none is in flight
+     */
+    synchronized boolean awaitIdle(Duration timeout) {
+        long end = System.nanoTime() + timeout.toNanos();
+        try {
+            while (inFlight) {
+                long left = end - System.nanoTime();
+                if (left <= 0) {
+                    return false;
+                }
+                wait(Math.max(1, left / 1_000_000));
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+        return true;
     }
 
     /** Stops for good: closes the source, cancels the timer, drops the queue. */

@@ -88,17 +88,20 @@ class WebhookConfiguration {
     }
 
     /**
-     * The deliveries; the engine runs only when this node delivers, a master key is set and a read source
-     * (the feed's read log) is there.
+     * The deliveries; the engine and the delivery lease run only when this instance may deliver, a master key
+     * is set and a read source (the feed's read log) is there.
      */
     @Bean
     WebhookDeliveries webhookDeliveries(SubscriptionStore subscriptions, DeliveryStateStore states,
             SubscriptionService service, WebhookSender sender, WebhookProperties props,
             ObjectProvider<ReadSource> source, Producer<String, byte[]> webhookProducer,
-            ObjectProvider<io.micrometer.core.instrument.MeterRegistry> meters) {
+            ObjectProvider<io.micrometer.core.instrument.MeterRegistry> meters, KafkaConnectionProperties kafka) {
         WebhookEngine engine = null;
+        DeliveryLease lease = null;
         ReadSource readSource = source.getIfAvailable();
         if (props.deliver() && SecretCipher.fromConfig(props).isPresent() && readSource != null) {
+            lease = new DeliveryLease(kafka.bootstrapServers(), props.leaseGroup(), props.instanceId(),
+                    props.leaseSessionTimeout(), Clock.systemUTC());
             engine = new WebhookEngine(readSource, sender,
                     new DeliveryPolicy(props.retrySchedule(), new SplittableRandom()),
                     new KafkaDeliveryJournal(states, service, webhookProducer), Clock.systemUTC(), props.workers(),
@@ -114,7 +117,9 @@ class WebhookConfiguration {
                         .baseUnit("records").register(m);
             });
         }
-        return new WebhookDeliveries(subscriptions, states, service, engine) {
+        WebhookDeliveries.Delivering delivering = engine == null ? null
+                : new WebhookDeliveries.Delivering(engine, lease, props.requestTimeout().plus(props.connectTimeout()));
+        return new WebhookDeliveries(subscriptions, states, service, delivering) {
             @Override
             public void stop() {
                 super.stop();

@@ -4,17 +4,21 @@ import io.chainfeed.avro.WebhookDeliveryState;
 import io.chainfeed.avro.WebhookStatus;
 import io.chainfeed.avro.WebhookSubscription;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
 
 /**
- * Keeps the {@link WebhookEngine} in step with the stored subscriptions: once both webhook topics have
- * been read back, every active subscription is delivered from its stored position; later creations,
- * rotations, disablings and deletions (from any API node) start, update or stop its worker. Without
- * delivery on this node ({@code chainfeed.webhooks.deliver=false}) or without a master key, it only
- * serves the stored progress.
+ * Keeps the {@link WebhookEngine} in step with the stored subscriptions and the {@link DeliveryLease}:
+ * once both webhook topics have been read back, this instance joins the lease group, and every active
+ * subscription whose lease partition it owns is delivered from its stored position; later creations,
+ * rotations, disablings and deletions (from any API instance) start, update or stop its worker. A
+ * partition handed over stops its subscriptions and stores their positions first; a partition assigned
+ * waits until the stored positions have been read up to the topic's end, then resumes them. Without
+ * delivery on this instance ({@code chainfeed.webhooks.deliver=false}) or without a master key, it only
+ * serves the stored progress and never joins the lease group.
  */
 public class WebhookDeliveries implements SmartLifecycle {
     private static final Logger log = LoggerFactory.getLogger(WebhookDeliveries.class);
@@ -23,26 +27,49 @@ public class WebhookDeliveries implements SmartLifecycle {
     private final DeliveryStateStore states;
     private final SubscriptionService service;
     private final WebhookEngine engine;
+    private final DeliveryLease lease;
+    private final Duration handOverGrace;
+    /** Lease partitions assigned and caught up with the stored positions: their subscriptions may start. */
+    private final java.util.Set<Integer> resumable = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private volatile boolean ready;
     private volatile boolean running;
     private Thread bootstrap;
 
     /**
+     * This instance's part in the deliveries.
+     *
+     * @param engine        delivers the subscriptions this instance holds
+     * @param lease         which subscriptions those are
+     * @param handOverGrace how long a hand-over waits for attempts in flight
+     */
+    record Delivering(WebhookEngine engine, DeliveryLease lease, Duration handOverGrace) {
+    }
+
+    /**
      * @param subscriptions the subscription store
      * @param states        the delivery state store
      * @param service       opens subscriptions into targets
-     * @param engine        delivers; null when this node does not deliver
+     * @param delivering    the engine and the lease; null when this instance does not deliver
      */
-    public WebhookDeliveries(SubscriptionStore subscriptions, DeliveryStateStore states, SubscriptionService service,
-            WebhookEngine engine) {
+    WebhookDeliveries(SubscriptionStore subscriptions, DeliveryStateStore states, SubscriptionService service,
+            Delivering delivering) {
         this.subscriptions = subscriptions;
         this.states = states;
         this.service = service;
-        this.engine = engine;
+        if (delivering == null) {
+            engine = null;
+            lease = null;
+            handOverGrace = Duration.ZERO;
+        } else {
+            engine = delivering.engine();
+            lease = delivering.lease();
+            handOverGrace = delivering.handOverGrace();
+            engine.fence(lease::holds);
+        }
         subscriptions.onChange(this::changed);
         // A subscription made on another node may show up before its start position does.
         states.onChange(id -> {
-            if (ready && !engine.delivers(id)) {
+            if (ready && engine != null && !engine.delivers(id)) {
                 sync(id);
             }
         });
@@ -62,6 +89,11 @@ public class WebhookDeliveries implements SmartLifecycle {
         return ready;
     }
 
+    /** @return the ids of the subscriptions this instance delivers now (none without delivery) */
+    public java.util.Set<String> delivering() {
+        return engine == null ? java.util.Set.of() : engine.delivering();
+    }
+
     private void changed(String id) {
         if (ready) {
             sync(id);
@@ -76,7 +108,7 @@ public class WebhookDeliveries implements SmartLifecycle {
      */
     private synchronized void sync(String id) {
         Optional<WebhookSubscription> sub = subscriptions.get(id);
-        if (sub.isEmpty() || sub.get().getStatus() != WebhookStatus.ACTIVE) {
+        if (sub.isEmpty() || sub.get().getStatus() != WebhookStatus.ACTIVE || !lease.within(id, resumable)) {
             engine.remove(id);
             return;
         }
@@ -93,6 +125,40 @@ public class WebhookDeliveries implements SmartLifecycle {
             return;
         }
         engine.upsert(target.get(), state.get());
+    }
+
+    /** The lease's partitions moved: resume those assigned, hand over or drop those revoked. */
+    private final class LeaseChanges implements DeliveryLease.Listener {
+        @Override
+        public void assigned(java.util.Set<Integer> partitions) {
+            try {
+                // A read barrier: the previous owner stored its positions before its partitions were revoked.
+                if (!states.awaitCaughtUp(Duration.ofSeconds(30))) {
+                    log.warn("webhook lease: stored positions not read up to date in 30 s; resuming from those read");
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+            resumable.addAll(partitions);
+            List<String> ids = subscriptions.all().stream().map(WebhookSubscription::getId)
+                    .filter(id -> lease.within(id, partitions)).toList();
+            ids.forEach(WebhookDeliveries.this::sync);
+            log.info("webhook lease: resumed {} subscription(s) of partitions {}", ids.size(), partitions);
+        }
+
+        @Override
+        public void revoked(java.util.Set<Integer> partitions, boolean lost) {
+            synchronized (WebhookDeliveries.this) {
+                resumable.removeAll(partitions);
+                List<String> ids = engine.delivering().stream().filter(id -> lease.within(id, partitions)).toList();
+                if (lost) {
+                    ids.forEach(engine::remove);
+                } else {
+                    engine.handOver(ids, handOverGrace);
+                }
+            }
+        }
     }
 
     @Override
@@ -112,8 +178,8 @@ public class WebhookDeliveries implements SmartLifecycle {
                     return;
                 }
                 ready = true;
-                subscriptions.all().forEach(s -> sync(s.getId()));
-                log.info("webhook deliveries started: {} active subscription(s)", engine.size());
+                lease.start(new LeaseChanges());
+                log.info("webhook deliveries started; joining the delivery lease group");
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
@@ -128,6 +194,9 @@ public class WebhookDeliveries implements SmartLifecycle {
         ready = false;
         if (bootstrap != null) {
             bootstrap.interrupt();
+        }
+        if (lease != null) {
+            lease.close(); // hands every partition over: positions stored, the others take over at once
         }
         if (engine != null) {
             engine.close(Duration.ofSeconds(30));

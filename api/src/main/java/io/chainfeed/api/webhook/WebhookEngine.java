@@ -14,9 +14,9 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
 
 /**
  * Runs one {@link SubscriptionWorker} per active subscription. Attempts run on a fixed pool of
@@ -27,16 +27,20 @@ import org.slf4j.LoggerFactory;
 public final class WebhookEngine implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(WebhookEngine.class);
 
-    private final ReadSource source;
-    private final WebhookSender sender;
-    private final DeliveryPolicy policy;
-    private final DeliveryJournal journal;
-    private final Clock clock;
-    private final int queueCapacity;
+    /**
+     * What the workers share: the read source, the sender, the policy, the journal, the clock and the reads
+     * held in memory per subscription.
+     */
+    record Parts(ReadSource source, WebhookSender sender, DeliveryPolicy policy, DeliveryJournal journal, Clock clock,
+            int queueCapacity) {
+    }
+
+    private final Parts parts;
     private final ThreadPoolExecutor attempts;
     private final ScheduledExecutorService timers;
     private final ExecutorService background;
     private final Map<String, SubscriptionWorker> workers = new ConcurrentHashMap<>();
+    private volatile java.util.function.Predicate<String> fence = id -> true;
 
     /**
      * @param source        where reads come from
@@ -49,12 +53,7 @@ public final class WebhookEngine implements AutoCloseable {
      */
     public WebhookEngine(ReadSource source, WebhookSender sender, DeliveryPolicy policy, DeliveryJournal journal,
             Clock clock, int threads, int queueCapacity) {
-        this.source = source;
-        this.sender = sender;
-        this.policy = policy;
-        this.journal = journal;
-        this.clock = clock;
-        this.queueCapacity = queueCapacity;
+        this.parts = new Parts(source, sender, policy, journal, clock, queueCapacity);
         this.attempts = new ThreadPoolExecutor(threads, threads, 60, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
                 named("webhook-attempt"));
         this.timers = Executors.newSingleThreadScheduledExecutor(named("webhook-timer"));
@@ -66,13 +65,13 @@ public final class WebhookEngine implements AutoCloseable {
      *         not known yet)
      */
     public long lag() {
-        Map<Integer, Long> head = source.head();
+        Map<Integer, Long> head = parts.source().head();
         return head == null ? 0 : workers.values().stream().mapToLong(w -> w.lag(head)).sum();
     }
 
     /** @return the largest lag of one running subscription, in records */
     public long maxLag() {
-        Map<Integer, Long> head = source.head();
+        Map<Integer, Long> head = parts.source().head();
         return head == null ? 0 : workers.values().stream().mapToLong(w -> w.lag(head)).max().orElse(0);
     }
 
@@ -109,6 +108,53 @@ public final class WebhookEngine implements AutoCloseable {
     }
 
     /**
+     * Hands subscriptions over to another instance: starts no further attempt for any of them, waits (up to
+     * {@code grace} in all) for the attempts in flight to record their outcome, stores each position
+     * durably and stops the workers. A webhook cut off by the grace is sent again by the next owner under
+     * the same {@code webhook-id}.
+     *
+     * @param subscriptionIds the subscriptions (those this engine does not deliver are skipped)
+     * @param grace           how long to wait for attempts in flight, in all
+     */
+    public void handOver(java.util.Collection<String> subscriptionIds, Duration grace) {
+        java.util.List<SubscriptionWorker> leaving = subscriptionIds.stream().map(workers::remove)
+                .filter(java.util.Objects::nonNull).toList();
+        leaving.forEach(SubscriptionWorker::quiesce);
+        long deadline = System.nanoTime() + grace.toNanos();
+        for (SubscriptionWorker w : leaving) {
+            if (!w.awaitIdle(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())))) {
+                log.warn("{}: attempt still in flight after {}; the next owner sends it again", w, grace);
+            }
+            try {
+                parts.journal().flush(w.snapshot());
+            } catch (RuntimeException e) {
+                log.warn("{}: cannot store the position at hand-over ({}); the next owner resumes from the last"
+                        + " stored one and sends the webhooks since under the same ids", w, e.getMessage());
+            }
+            w.stop();
+        }
+    }
+
+    /**
+     * Sets the check each worker makes right before it sends: false holds the webhook back (checked again a
+     * second later). The delivery lease uses it to fence an instance that may have lost its partitions.
+     *
+     * @param mayDeliver subscription id -> whether this instance may send its webhooks now
+     */
+    public void fence(java.util.function.Predicate<String> mayDeliver) {
+        this.fence = mayDeliver;
+    }
+
+    boolean mayDeliver(String subscriptionId) {
+        return fence.test(subscriptionId);
+    }
+
+    /** @return the ids of the subscriptions this engine delivers now */
+    public java.util.Set<String> delivering() {
+        return java.util.Set.copyOf(workers.keySet());
+    }
+
+    /**
      * @param subscriptionId a subscription
      * @return its live progress, if this engine delivers it
      */
@@ -129,28 +175,8 @@ public final class WebhookEngine implements AutoCloseable {
         return workers.size();
     }
 
-    ReadSource source() {
-        return source;
-    }
-
-    WebhookSender sender() {
-        return sender;
-    }
-
-    DeliveryPolicy policy() {
-        return policy;
-    }
-
-    DeliveryJournal journal() {
-        return journal;
-    }
-
-    Clock clock() {
-        return clock;
-    }
-
-    int queueCapacity() {
-        return queueCapacity;
+    Parts parts() {
+        return parts;
     }
 
     void attempt(Runnable task) {
@@ -195,12 +221,13 @@ public final class WebhookEngine implements AutoCloseable {
         close(Duration.ofSeconds(30));
     }
 
-    private static ThreadFactory named(String prefix) {
-        AtomicInteger n = new AtomicInteger();
-        return r -> {
-            Thread t = new Thread(r, prefix + "-" + n.incrementAndGet());
-            t.setDaemon(true);
-            return t;
-        };
+    /**
+     * @param prefix thread name prefix ({@code -1}, {@code -2} ... follow)
+     * @return a factory of daemon threads with that prefix
+     */
+    static ThreadFactory named(String prefix) {
+        CustomizableThreadFactory f = new CustomizableThreadFactory(prefix + "-");
+        f.setDaemon(true);
+        return f;
     }
 }

@@ -7,7 +7,9 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 /**
  * Settings under {@code chainfeed.webhooks}.
  *
- * @param deliver        run deliveries on this API node (run them on exactly one node)
+ * @param deliver        let this API instance deliver webhooks: every instance with {@code true} joins the
+ *                       delivery lease group and delivers the subscriptions of the lease partitions it owns;
+ *                       {@code false}: this instance never delivers
  * @param allowLoopback  let targets on loopback ({@code 127.0.0.0/8}, {@code ::1}) through: local testing
  *                       only; every other private or special address stays refused
  * @param masterKey      base64 of the 32-byte AES key that seals the signing secrets (environment:
@@ -25,12 +27,17 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * @param queueCapacity  reads held in memory per subscription before it is paused and replayed later
  * @param maxPerKey      subscriptions one API key may hold
  * @param maxRedirects   307/308 redirects followed per attempt, each target checked again
+ * @param leaseGroup     the consumer group of the delivery lease (one per deployment)
+ * @param leaseSessionTimeout how long a silent instance keeps its subscriptions before another takes them
+ *                       over ({@code session.timeout.ms}; the broker allows 6 s to 5 min by default)
+ * @param instanceId     this instance's name in the lease group's client ids (default: host name and pid)
  */
 @ConfigurationProperties("chainfeed.webhooks")
 public record WebhookProperties(Boolean deliver, Boolean allowLoopback, String masterKey, Path masterKeyFile,
         Duration secretGrace, Integer maxAttempts, Duration initialDelay, Double multiplier, Duration maxDelay,
         Duration maxRetryAfter, Duration connectTimeout, Duration requestTimeout, Integer workers,
-        Integer queueCapacity, Integer maxPerKey, Integer maxRedirects) {
+        Integer queueCapacity, Integer maxPerKey, Integer maxRedirects, String leaseGroup,
+        Duration leaseSessionTimeout, String instanceId) {
 
     public WebhookProperties {
         deliver = deliver == null || deliver;
@@ -47,10 +54,23 @@ public record WebhookProperties(Boolean deliver, Boolean allowLoopback, String m
         queueCapacity = queueCapacity != null ? queueCapacity : 256;
         maxPerKey = maxPerKey != null ? maxPerKey : 25;
         maxRedirects = maxRedirects != null ? maxRedirects : 3;
+        leaseGroup = leaseGroup != null && !leaseGroup.isBlank() ? leaseGroup : "chainfeed-api-webhook-lease";
+        leaseSessionTimeout = leaseSessionTimeout != null ? leaseSessionTimeout : Duration.ofSeconds(10);
+        instanceId = instanceId != null && !instanceId.isBlank() ? instanceId : defaultInstanceId();
         if (maxAttempts < 1 || workers < 1 || queueCapacity < 1 || maxPerKey < 0 || maxRedirects < 0 || multiplier < 1) {
             throw new IllegalArgumentException("chainfeed.webhooks: max-attempts, workers and queue-capacity must be"
                     + " at least 1, multiplier at least 1, max-per-key and max-redirects not negative");
         }
+    }
+
+    private static String defaultInstanceId() {
+        String host;
+        try {
+            host = java.net.InetAddress.getLocalHost().getHostName();
+        } catch (java.io.IOException e) {
+            host = "localhost";
+        }
+        return host + "-" + ProcessHandle.current().pid();
     }
 
     /** @return the retry schedule these settings describe */

@@ -67,11 +67,8 @@ public final class WebhookSender implements AutoCloseable {
     private final int maxRedirects;
     private final CloseableHttpClient client;
     private final Duration totalTimeout;
-    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "webhook-deadlines");
-        t.setDaemon(true);
-        return t;
-    });
+    private final ScheduledExecutorService timer =
+            Executors.newSingleThreadScheduledExecutor(WebhookEngine.named("webhook-deadlines"));
 
     /**
      * @param guard          the target check, also used on every connection

@@ -46,4 +46,40 @@ class KeyRateLimitsTest {
         limits.forget("key-b");
         assertThat(limits.tryTake("key-b", 1)).as("a forgotten key starts full").isEmpty();
     }
+
+    @Test
+    void twoInstancesExchangingUsageGrantOneBucketAndCarryTheOverGrantAsDebt() {
+        KeyRateLimits a = new KeyRateLimits();
+        KeyRateLimits b = new KeyRateLimits();
+        a.recordUsage(true);
+        b.recordUsage(true);
+        // Both instances grant before either hears of the other: the over-grant of one sync window.
+        int granted = 0;
+        for (int i = 0; i < 6; i++) {
+            granted += a.tryTake("key-s", 10).isEmpty() ? 1 : 0;
+            granted += b.tryTake("key-s", 10).isEmpty() ? 1 : 0;
+        }
+        assertThat(granted).isEqualTo(12);
+        // The reports arrive: each takes the other's grants, below zero.
+        KeyRateLimits.Usage fromA = a.drainUsage().get("key-s");
+        KeyRateLimits.Usage fromB = b.drainUsage().get("key-s");
+        assertThat(fromA).isEqualTo(new KeyRateLimits.Usage(10, 6));
+        assertThat(a.drainUsage()).as("drained").isEmpty();
+        a.charge("key-s", fromB.ratePerMinute(), fromB.tokens());
+        b.charge("key-s", fromA.ratePerMinute(), fromA.tokens());
+        // 12 granted of a bucket of 10: both refuse until the debt of 2 and one more token have refilled
+        // (a token every 6 s at 10 a minute): at least 12 s.
+        OptionalLong waitA = a.tryTake("key-s", 10);
+        assertThat(waitA).isPresent();
+        assertThat(waitA.getAsLong()).isBetween(12L, 19L);
+        assertThat(b.tryTake("key-s", 10)).isPresent();
+        assertThat(a.drainUsage()).as("refusals are not reported").isEmpty();
+    }
+
+    @Test
+    void usageIsNotKeptUnlessShared() {
+        KeyRateLimits single = new KeyRateLimits();
+        assertThat(single.tryTake("key-u", 5)).isEmpty();
+        assertThat(single.drainUsage()).isEmpty();
+    }
 }

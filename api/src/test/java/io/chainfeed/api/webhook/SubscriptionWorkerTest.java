@@ -33,7 +33,7 @@ class SubscriptionWorkerTest {
     }
 
     /** Records what the engine journals. */
-    static final class Journal implements DeliveryJournal {
+    static class Journal implements DeliveryJournal {
         final List<WebhookDeliveryState> saved = new CopyOnWriteArrayList<>();
         final List<String> deadLetters = new CopyOnWriteArrayList<>();
         final List<String> disabled = new CopyOnWriteArrayList<>();
@@ -234,5 +234,37 @@ class SubscriptionWorkerTest {
         assertThat(ids.subList(2, ids.size())).containsExactlyElementsOf(expected);
         assertThat(source.opened.get()).as("the source was reopened after the pause").isGreaterThan(1);
         assertThat(hits.stream().map(Hit::webhookId).distinct().count()).isEqualTo(12);
+    }
+
+    @Test
+    void aFencedEngineHoldsWebhooksBackAndAHandOverStoresThePositionDurably() {
+        java.util.concurrent.atomic.AtomicBoolean leased = new java.util.concurrent.atomic.AtomicBoolean(false);
+        List<WebhookDeliveryState> flushed = new CopyOnWriteArrayList<>();
+        Journal flushing = new Journal() {
+            @Override
+            public void flush(WebhookDeliveryState state) {
+                flushed.add(state);
+            }
+        };
+        RetrySchedule schedule = new RetrySchedule(3, Duration.ofMillis(50), 2, Duration.ofMillis(200),
+                Duration.ofSeconds(2));
+        WebhookEngine engine = new WebhookEngine(source, sender, new DeliveryPolicy(schedule, new SplittableRandom(1)),
+                flushing, Clock.systemUTC(), 2, 16);
+        engines.add(engine);
+        engine.fence(id -> leased.get());
+        engine.upsert(target("layer:memory"), startAt(source.end()));
+        source.append(0, "term:held", 1, "memory");
+        // Fenced: queued but not sent (the lease is rechecked every second).
+        await().during(Duration.ofMillis(1500)).atMost(Duration.ofSeconds(3)).until(hits::isEmpty);
+        leased.set(true);
+        await().atMost(Duration.ofSeconds(5)).until(() -> hits.size() == 1);
+        engine.handOver(List.of("sub_test"), Duration.ofSeconds(5));
+        assertThat(engine.delivers("sub_test")).isFalse();
+        assertThat(flushed).hasSize(1);
+        assertThat(flushed.get(0).getPosition()).filteredOn(p -> p.getPartition() == 0)
+                .extracting(PartitionOffset::getNextOffset).containsExactly(source.end().get(0));
+        assertThat(flushed.get(0).getDelivered()).isEqualTo(1);
+        source.append(0, "term:after", 1, "memory");
+        await().during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(2)).until(() -> hits.size() == 1);
     }
 }

@@ -77,6 +77,11 @@ class WebhookSenderTest {
         return new WebhookSender(guard, Duration.ofSeconds(2), Duration.ofSeconds(5), 4, 3);
     }
 
+    /** @return a sender whose guard lets loopback through, as the tests' receiver needs */
+    private WebhookSender loopbackSender() {
+        return sender(new TargetGuard(true, InetAddress::getAllByName));
+    }
+
     private URI url(String host, String path) {
         return receiver.url(host, path);
     }
@@ -86,7 +91,7 @@ class WebhookSenderTest {
 
     @Test
     void postsTheBodyAndHeadersAndReadsTheStatus() {
-        try (WebhookSender s = sender(new TargetGuard(true, InetAddress::getAllByName))) {
+        try (WebhookSender s = loopbackSender()) {
             WebhookSender.Outcome o = s.send(url("127.0.0.1", "/ok"), "{\"a\":1}", HEADERS);
             assertThat(o.success()).isTrue();
             assertThat(o.status()).hasValue(204);
@@ -131,7 +136,7 @@ class WebhookSenderTest {
 
     @Test
     void follows307And308KeepingThePostAndChecksEveryHop() {
-        try (WebhookSender s = sender(new TargetGuard(true, InetAddress::getAllByName))) {
+        try (WebhookSender s = loopbackSender()) {
             assertThat(s.send(url("127.0.0.1", "/moved"), "{\"b\":2}", HEADERS).status()).hasValue(204);
             assertThat(seen).containsExactly("POST /moved msg_1 {\"b\":2}", "POST /ok msg_1 {\"b\":2}");
             seen.clear();
@@ -152,7 +157,7 @@ class WebhookSenderTest {
 
     @Test
     void otherRedirectsAreFailuresNotFollowed() {
-        try (WebhookSender s = sender(new TargetGuard(true, InetAddress::getAllByName))) {
+        try (WebhookSender s = loopbackSender()) {
             WebhookSender.Outcome o = s.send(url("127.0.0.1", "/found"), "{}", HEADERS);
             assertThat(o.success()).isFalse();
             assertThat(o.status()).hasValue(302);
@@ -163,7 +168,7 @@ class WebhookSenderTest {
 
     @Test
     void readsOnlyTheStartOfALongAnswer() {
-        try (WebhookSender s = sender(new TargetGuard(true, InetAddress::getAllByName))) {
+        try (WebhookSender s = loopbackSender()) {
             assertThat(s.send(url("127.0.0.1", "/big"), "{}", HEADERS).status()).hasValue(200);
             assertThat(s.send(url("127.0.0.1", "/ok"), "{}", HEADERS).status()).hasValue(204);
         }
@@ -175,7 +180,7 @@ class WebhookSenderTest {
         try (java.net.ServerSocket probe = new java.net.ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             closed = probe.getLocalPort();
         }
-        try (WebhookSender s = sender(new TargetGuard(true, InetAddress::getAllByName))) {
+        try (WebhookSender s = loopbackSender()) {
             WebhookSender.Outcome o = s.send(URI.create("http://127.0.0.1:" + closed + "/"), "{}", HEADERS);
             assertThat(o.status()).isEmpty();
             assertThat(o.refused()).isFalse();

@@ -7,20 +7,11 @@ import org.springframework.boot.actuate.health.HealthIndicator;
 /**
  * Actuator health of a Kafka cluster via {@link KafkaProbe}: UP with the cluster id, controller and
  * broker count, DOWN with the error. Services register it as a bean named {@code kafka}.
+ *
+ * @param bootstrapServers {@code host:port[,host:port]}
+ * @param timeout          how long one check may wait
  */
-public final class KafkaHealthIndicator implements HealthIndicator {
-    private final String bootstrapServers;
-    private final Duration timeout;
-
-    /**
-     * @param bootstrapServers {@code host:port[,host:port]}
-     * @param timeout          how long one check may wait
-     */
-    public KafkaHealthIndicator(String bootstrapServers, Duration timeout) {
-        this.bootstrapServers = bootstrapServers;
-        this.timeout = timeout;
-    }
-
+public record KafkaHealthIndicator(String bootstrapServers, Duration timeout) implements HealthIndicator {
     @Override
     public Health health() {
         try {

@@ -6,7 +6,6 @@ import io.chainfeed.ingest.IngestService;
 import io.chainfeed.ingest.TermJson;
 import io.chainfeed.ingest.corpus.Corpus;
 import io.chainfeed.ingest.fetch.SafeFetcher;
-import io.chainfeed.ingest.page.GlossaryPageParser;
 import io.chainfeed.ingest.publish.KafkaClients;
 import io.chainfeed.ingest.publish.TermPublisher;
 import io.chainfeed.ingest.signal.SignalError;
@@ -27,7 +26,6 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Parameters;
@@ -67,8 +65,8 @@ public final class IngestCli {
         return cl.execute(args);
     }
 
-    /** Options every subcommand shares. */
-    static final class Common {
+    /** A subcommand: the options every subcommand shares and the services they run with. */
+    abstract static class IngestCommand implements Callable<Integer> {
         @Option(names = "--bootstrap-servers", defaultValue = "${env:CHAINFEED_KAFKA_BOOTSTRAP:-127.0.0.1:19092}",
                 description = "Kafka bootstrap servers (default: ${DEFAULT-VALUE}; env CHAINFEED_KAFKA_BOOTSTRAP).")
         String bootstrapServers;
@@ -76,8 +74,8 @@ public final class IngestCli {
         @Option(names = "--dry-run", description = "Parse and print, publish nothing.")
         boolean dryRun;
 
-        /** The subcommand this mixin is part of, for its output streams. */
-        @Spec(Spec.Target.MIXEE)
+        /** This subcommand, for its output streams. */
+        @Spec
         CommandSpec command;
 
         /** Where the subcommand prints its results (standard output unless a test redirects it). */
@@ -92,7 +90,7 @@ public final class IngestCli {
 
         /** A service without publisher: parses only. */
         IngestService dryRunService(Corpus corpus) {
-            return new IngestService(new GlossaryPageParser(corpus.referenceData()), null, corpus);
+            return new IngestService(corpus, null);
         }
 
         /** Opens the Kafka clients, runs the work with a publishing service, closes the clients. */
@@ -100,16 +98,13 @@ public final class IngestCli {
             try (KafkaProducer<String, byte[]> producer = KafkaClients.producer(bootstrapServers, "chainfeed-cli");
                  KafkaConsumer<String, byte[]> ledger = KafkaClients.ledgerConsumer(bootstrapServers)) {
                 TermPublisher publisher = new TermPublisher(producer, ledger, Clock.systemUTC());
-                return work.apply(new IngestService(new GlossaryPageParser(corpus.referenceData()), publisher, corpus));
+                return work.apply(new IngestService(corpus, publisher));
             }
         }
     }
 
     @Command(name = "page", description = "Parse one glossary page (a file or an http(s) URL) and publish its term.")
-    static final class PageCommand implements Callable<Integer> {
-        @Mixin
-        Common common;
-
+    static final class PageCommand extends IngestCommand {
         @Parameters(paramLabel = "FILE|URL", description = "A page in the scraped text format, or its HTML.")
         String location;
 
@@ -143,16 +138,16 @@ public final class IngestCli {
                 isHtml |= name.endsWith(".html") || name.endsWith(".htm");
             }
             Corpus corpus = Corpus.loadBundled();
-            PrintWriter out = common.out();
-            if (common.dryRun) {
-                var r = common.dryRunService(corpus).ingestPage(body, isHtml, sourceUrl, true);
+            PrintWriter out = out();
+            if (dryRun) {
+                var r = dryRunService(corpus).ingestPage(body, isHtml, sourceUrl, true);
                 out.println(JSON.writeValueAsString(TermJson.of(r.term())));
                 return 0;
             }
             String page = body;
             String source = sourceUrl;
             boolean asHtml = isHtml;
-            var r = common.withPublishingService(corpus, s -> s.ingestPage(page, asHtml, source, false));
+            var r = withPublishingService(corpus, s -> s.ingestPage(page, asHtml, source, false));
             out.printf("%s %s version %d%n", r.result().outcome() == TermPublisher.Outcome.PUBLISHED
                     ? "published" : "unchanged", r.term().slug(), r.result().version());
             return 0;
@@ -160,23 +155,20 @@ public final class IngestCli {
     }
 
     @Command(name = "corpus", description = "Publish a corpus directory (layers.yaml, companies.yaml, terms/*.md).")
-    static final class CorpusCommand implements Callable<Integer> {
-        @Mixin
-        Common common;
-
+    static final class CorpusCommand extends IngestCommand {
         @Parameters(paramLabel = "DIR", description = "Corpus directory.")
         Path dir;
 
         @Override
         public Integer call() {
             Corpus corpus = Corpus.load(dir);
-            PrintWriter out = common.out();
-            if (common.dryRun) {
+            PrintWriter out = out();
+            if (dryRun) {
                 out.printf("corpus %s: %d layers, %d companies, %d terms (dry run, nothing published)%n",
                         dir, corpus.layers().size(), corpus.companies().size(), corpus.terms().size());
                 return 0;
             }
-            IngestService.CorpusResult r = common.withPublishingService(corpus, s -> s.loadCorpus(corpus));
+            IngestService.CorpusResult r = withPublishingService(corpus, s -> s.loadCorpus(corpus));
             out.printf("corpus %s: %d reference records written, %d of %d terms published, the rest unchanged%n",
                     dir, r.referenceRecords(), r.published(), r.terms().size());
             return 0;
@@ -185,10 +177,7 @@ public final class IngestCli {
 
     @Command(name = "signals", description = "Validate and publish constraint signals from a JSON Lines (.jsonl, "
             + ".ndjson) or CSV (.csv, with a header row) file; invalid lines are reported, valid ones published.")
-    static final class SignalsCommand implements Callable<Integer> {
-        @Mixin
-        Common common;
-
+    static final class SignalsCommand extends IngestCommand {
         @Parameters(paramLabel = "FILE", description = "Signals, one a line (JSON Lines) or a CSV with a header row.")
         Path file;
 
@@ -202,13 +191,13 @@ public final class IngestCli {
                     : file.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".csv");
             List<SignalInput> inputs = csv ? SignalReader.csv(text) : SignalReader.jsonLines(text);
             SignalValidator validator = new SignalValidator(Corpus.loadBundled().layers());
-            PrintWriter out = common.out();
-            PrintWriter err = common.err();
+            PrintWriter out = out();
+            PrintWriter err = err();
             SignalIngest.BatchResult r;
-            if (common.dryRun) {
+            if (dryRun) {
                 r = new SignalIngest(validator, null, Clock.systemUTC()).ingest(inputs, true);
             } else {
-                try (KafkaProducer<String, byte[]> producer = KafkaClients.producer(common.bootstrapServers,
+                try (KafkaProducer<String, byte[]> producer = KafkaClients.producer(bootstrapServers,
                         "chainfeed-cli")) {
                     r = new SignalIngest(validator, producer, Clock.systemUTC()).ingest(inputs, false);
                 }

@@ -7,9 +7,6 @@ package io.chainfeed.ingest.corpus;
  */
 public class CorpusException extends RuntimeException {
 
-    private final String file;
-    private final String field;
-
     /**
      * @param file    the file at fault, as given to the loader (a classpath location or a path)
      * @param field   the field at fault, as a path such as {@code companies[3].listings[0].mic};
@@ -28,18 +25,6 @@ public class CorpusException extends RuntimeException {
      */
     public CorpusException(String file, String field, String problem, Throwable cause) {
         super(format(file, field, problem), cause);
-        this.file = file;
-        this.field = field;
-    }
-
-    /** @return the file at fault, as given to the loader */
-    public String file() {
-        return file;
-    }
-
-    /** @return the field at fault (a path like {@code layers[2].upstream[0]}), or null for the whole file */
-    public String field() {
-        return field;
     }
 
     private static String format(String file, String field, String problem) {

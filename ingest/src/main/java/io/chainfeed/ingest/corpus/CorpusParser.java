@@ -83,27 +83,40 @@ final class CorpusParser {
         }
         for (YamlFields item : items) {
             String id = item.requiredText("id");
-            List<String> upstream = byId.get(id).getUpstream();
-            Set<String> seen = new HashSet<>();
-            for (int i = 0; i < upstream.size(); i++) {
-                String up = upstream.get(i);
-                String field = "upstream[" + i + "]";
-                if (!byId.containsKey(up)) {
-                    throw item.error(field, "unknown layer id '" + up + "'");
-                }
-                if (up.equals(id)) {
-                    throw item.error(field, "layer '" + id + "' cannot be upstream of itself");
-                }
-                if (!seen.add(up)) {
-                    throw item.error(field, "'" + up + "' is listed twice");
-                }
-            }
+            checkLayerIds(item, "upstream", byId.get(id).getUpstream(), byId.keySet(), id,
+                    "layer '" + id + "' cannot be upstream of itself");
         }
         LayerGraph.findCycle(byId.values()).ifPresent(cycle -> {
             throw new CorpusException(file.name(), "layers",
                     "the upstream edges form a cycle: " + LayerGraph.describe(cycle));
         });
         return new ArrayList<>(byId.values());
+    }
+
+    /**
+     * Checks the list of layer ids in field {@code name} of {@code item}: each one known, none of them
+     * {@code self}, none listed twice.
+     *
+     * @param self        the one id the list may not hold (the layer itself, the company's primary layer)
+     * @param selfProblem the error when it does
+     * @throws CorpusException naming the first item at fault, e.g. {@code upstream[2]}
+     */
+    private static void checkLayerIds(YamlFields item, String name, List<String> ids, Set<String> known, String self,
+            String selfProblem) {
+        Set<String> seen = new HashSet<>();
+        for (int i = 0; i < ids.size(); i++) {
+            String id = ids.get(i);
+            String field = name + "[" + i + "]";
+            if (!known.contains(id)) {
+                throw item.error(field, "unknown layer id '" + id + "'");
+            }
+            if (id.equals(self)) {
+                throw item.error(field, selfProblem);
+            }
+            if (!seen.add(id)) {
+                throw item.error(field, "'" + id + "' is listed twice");
+            }
+        }
     }
 
     private static List<Company> parseCompanies(NamedText file, Set<String> layerIds) {
@@ -138,20 +151,7 @@ final class CorpusParser {
                 throw item.error("primaryLayer", "unknown layer id '" + primary + "'");
             }
             List<String> others = item.textList("layers");
-            Set<String> seen = new HashSet<>();
-            for (int i = 0; i < others.size(); i++) {
-                String layer = others.get(i);
-                String field = "layers[" + i + "]";
-                if (!layerIds.contains(layer)) {
-                    throw item.error(field, "unknown layer id '" + layer + "'");
-                }
-                if (layer.equals(primary)) {
-                    throw item.error(field, "'" + layer + "' is already the primaryLayer");
-                }
-                if (!seen.add(layer)) {
-                    throw item.error(field, "'" + layer + "' is listed twice");
-                }
-            }
+            checkLayerIds(item, "layers", others, layerIds, primary, "'" + primary + "' is already the primaryLayer");
             byId.put(id, Company.newBuilder()
                     .setId(id)
                     .setName(item.requiredText("name"))

@@ -15,22 +15,16 @@ import java.util.function.BiFunction;
  * One YAML object read from a corpus file, with the path that leads to it, so that every error
  * names the file and the field. Values must have the YAML type asked for: a string field holding
  * {@code 2345} (a number) or {@code ON} (a boolean) is an error, not silently converted.
+ *
+ * @param file the file, as given to the loader
+ * @param path the path of this object in the file, e.g. {@code companies[3]}; empty for the root
+ * @param node the object
  */
-final class YamlFields {
+record YamlFields(String file, String path, JsonNode node) {
 
     private static final YAMLMapper MAPPER = YAMLMapper.builder()
             .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
             .build();
-
-    private final String file;
-    private final String path;
-    private final JsonNode node;
-
-    private YamlFields(String file, String path, JsonNode node) {
-        this.file = file;
-        this.path = path;
-        this.node = node;
-    }
 
     /**
      * Parses a whole YAML document whose root must be a mapping.
@@ -63,10 +57,6 @@ final class YamlFields {
             throw new CorpusException(file, null, "the document must be a mapping of field names to values");
         }
         return new YamlFields(file, "", root);
-    }
-
-    String file() {
-        return file;
     }
 
     /** @return the path of {@code name} below this object, e.g. {@code companies[3].listings} */

@@ -137,10 +137,10 @@ public final class FeedPoller {
             fetchCounter(feed, "deferred").increment();
             return new PollResult(Fetch.DEFERRED, 0, 0, 0);
         }
-        state.fetching(now);
+        FeedState.Request request = state.fetching(now);
         SafeFetcher.FeedResponse response;
         try {
-            response = fetcher.fetchFeed(state.fetchUri(), state.etag(), state.lastModified());
+            response = fetcher.fetchFeed(request.uri(), request.etag(), request.lastModified());
         } catch (HttpStatusException e) {
             String outcome = e.throttled() ? "throttled" : "failed";
             Instant until = state.failed(now, outcome, e.getMessage(), e.throttled() ? e.retryAfter() : null);
@@ -152,8 +152,8 @@ public final class FeedPoller {
             fetchCounter(feed, "failed").increment();
             throw e;
         }
-        if (response.permanentUri() != null && !response.permanentUri().equals(state.fetchUri())) {
-            log.info("feed {} moved permanently to {}; polling it there from now on", state.fetchUri(),
+        if (response.permanentUri() != null && !response.permanentUri().equals(request.uri())) {
+            log.info("feed {} moved permanently to {}; polling it there from now on", request.uri(),
                     response.permanentUri());
             state.moved(response.permanentUri());
         }

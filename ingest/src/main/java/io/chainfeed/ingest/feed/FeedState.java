@@ -56,26 +56,32 @@ final class FeedState {
         this.fetchUri = URI.create(url);
     }
 
-    synchronized URI fetchUri() {
-        return fetchUri;
-    }
-
-    synchronized String etag() {
-        return etag;
-    }
-
-    synchronized String lastModified() {
-        return lastModified;
-    }
-
     /** @return whether a request may be sent at {@code now} (no Retry-After or backoff pending) */
     synchronized boolean due(Instant now) {
         return notBefore == null || !now.isBefore(notBefore);
     }
 
-    synchronized void fetching(Instant now) {
+    /**
+     * A conditional GET of the feed (RFC 9110 section 13.1): where to send it and the validators of the
+     * last answer.
+     *
+     * @param uri          where the feed lives now
+     * @param etag         for {@code If-None-Match}, or null
+     * @param lastModified for {@code If-Modified-Since}, or null
+     */
+    record Request(URI uri, String etag, String lastModified) {
+    }
+
+    /**
+     * A request is about to be sent.
+     *
+     * @param now when
+     * @return what to send, read in the same step as the fetch is counted
+     */
+    synchronized Request fetching(Instant now) {
         lastFetch = now;
         fetches++;
+        return new Request(fetchUri, etag, lastModified);
     }
 
     /** A permanent redirect moved the feed: later polls go to {@code uri}. */

@@ -76,9 +76,9 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
     ProblemDetail oversized(io.chainfeed.ingest.publish.OversizedRecordException e) {
         ProblemDetail p = problem(HttpStatus.PAYLOAD_TOO_LARGE, "record-too-large", "Record too large for Kafka",
                 e.getMessage());
-        p.setProperty("topic", e.topic());
-        p.setProperty("size", e.size());
-        p.setProperty("limit", e.limit());
+        p.setProperty("topic", e.oversize().topic());
+        p.setProperty("size", e.oversize().size());
+        p.setProperty("limit", e.oversize().limit());
         return p;
     }
 

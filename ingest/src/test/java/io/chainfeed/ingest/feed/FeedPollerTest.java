@@ -1,6 +1,7 @@
 package io.chainfeed.ingest.feed;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.chainfeed.avro.ChainLayer;
@@ -32,6 +33,7 @@ import org.apache.kafka.clients.producer.MockProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.assertj.core.groups.Tuple;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -133,11 +135,11 @@ class FeedPollerTest {
         poller.poll(feed("/channel-dated"));
         assertThat(signals()).extracting(ConstraintSignal::getHeadline, ConstraintSignal::getObservedAt,
                 ConstraintSignal::getObservedAtBasis).containsExactly(
-                org.assertj.core.groups.Tuple.tuple("Power transformers sold out", Instant.parse("2026-11-24T06:00:00Z"),
+                tuple("Power transformers sold out", Instant.parse("2026-11-24T06:00:00Z"),
                         ObservedAtBasis.FEED_LAST_BUILD_DATE),
-                org.assertj.core.groups.Tuple.tuple("Dublin Core dated item", Instant.parse("2026-11-20T06:30:00Z"),
+                tuple("Dublin Core dated item", Instant.parse("2026-11-20T06:30:00Z"),
                         ObservedAtBasis.ITEM_DC_DATE),
-                org.assertj.core.groups.Tuple.tuple("Garbled date item", Instant.parse("2026-11-24T06:00:00Z"),
+                tuple("Garbled date item", Instant.parse("2026-11-24T06:00:00Z"),
                         ObservedAtBasis.FEED_LAST_BUILD_DATE));
     }
 
@@ -154,26 +156,18 @@ class FeedPollerTest {
 
     @Test
     void htmlInRssTitlesAndBodiesBecomesPlainText() {
-        server.put("/pkg", fixture("rss2-html.xml"));
-        poller.poll(feed("/pkg"));
-        List<ConstraintSignal> s = signals();
-        assertThat(s.get(0).getHeadline()).isEqualTo("CoWoS capacity doubles at TSMC");
-        assertThat(s.get(0).getBody()).isEqualTo("Monthly CoWoS output is set to double by late 2026.");
-        // escaped once for XML, once for HTML: decoded once each, never a third time
-        assertThat(s.get(1).getHeadline()).isEqualTo("Hybrid bonding ramps & yields climb");
-        assertThat(s.get(1).getBody()).isEqualTo("Yields are up \u2014 slowly.");
-        assertThat(s.get(0).getSource().getName()).isEqualTo("Packaging Daily");
+        assertThat(headlinesAndBodies("/pkg", "rss2-html.xml")).containsExactly(
+                tuple("CoWoS capacity doubles at TSMC", "Monthly CoWoS output is set to double by late 2026."),
+                // escaped once for XML, once for HTML: decoded once each, never a third time
+                tuple("Hybrid bonding ramps & yields climb", "Yields are up \u2014 slowly."));
+        assertThat(signals().get(0).getSource().getName()).isEqualTo("Packaging Daily");
     }
 
     @Test
     void atomTextConstructsAreReadByTheirType() {
-        server.put("/types", fixture("atom-text-types.xml"));
-        poller.poll(feed("/types"));
-        List<ConstraintSignal> s = signals();
-        assertThat(s.get(0).getHeadline()).isEqualTo("Glass cores arrive early");
-        assertThat(s.get(0).getBody()).isEqualTo("Glass-core substrates ship in 2027.");
-        assertThat(s.get(1).getHeadline()).isEqualTo("Yield < 60% &amp; falling");
-        assertThat(s.get(1).getBody()).isEqualTo("Plain text: <b> stays as written.");
+        assertThat(headlinesAndBodies("/types", "atom-text-types.xml")).containsExactly(
+                tuple("Glass cores arrive early", "Glass-core substrates ship in 2027."),
+                tuple("Yield < 60% &amp; falling", "Plain text: <b> stays as written."));
     }
 
     // ---- formats --------------------------------------------------------------------------------
@@ -335,10 +329,8 @@ class FeedPollerTest {
         assertThat(status.itemsPublished()).isEqualTo(2);
         assertThat(status.lastOutcome()).isEqualTo("not-modified");
         assertThat(status.etag()).isEqualTo(requests.get(1).ifNoneMatch());
-        assertThat(meters.counter("chainfeed.feed.fetches", "feed", feed.url(), "outcome", "not-modified").count())
-                .isEqualTo(1.0);
-        assertThat(meters.counter("chainfeed.feed.items", "feed", feed.url(), "outcome", "published").count())
-                .isEqualTo(2.0);
+        assertThat(count("fetches", feed, "not-modified")).isEqualTo(1.0);
+        assertThat(count("items", feed, "published")).isEqualTo(2.0);
     }
 
     @Test
@@ -370,10 +362,8 @@ class FeedPollerTest {
         assertThat(ok.consecutiveFailures()).isZero();
         assertThat(ok.notBefore()).isNull();
         assertThat(ok.lastError()).contains("429");
-        assertThat(meters.counter("chainfeed.feed.fetches", "feed", feed.url(), "outcome", "throttled").count())
-                .isEqualTo(2.0);
-        assertThat(meters.counter("chainfeed.feed.fetches", "feed", feed.url(), "outcome", "deferred").count())
-                .isEqualTo(1.0);
+        assertThat(count("fetches", feed, "throttled")).isEqualTo(2.0);
+        assertThat(count("fetches", feed, "deferred")).isEqualTo(1.0);
     }
 
     @Test
@@ -473,6 +463,18 @@ class FeedPollerTest {
 
     private FeedSource feed(String path) {
         return new FeedSource(server.url(path), null, List.of(), null, null);
+    }
+
+    /** Serves the fixture {@code name} at {@code path}, polls it once and gives each signal's headline and body. */
+    private List<Tuple> headlinesAndBodies(String path, String name) {
+        server.put(path, fixture(name));
+        poller.poll(feed(path));
+        return signals().stream().map(s -> tuple(s.getHeadline(), s.getBody())).toList();
+    }
+
+    /** The count of meter {@code chainfeed.feed.<meter>} for one feed and outcome. */
+    private double count(String meter, FeedSource feed, String outcome) {
+        return meters.counter("chainfeed.feed." + meter, "feed", feed.url(), "outcome", outcome).count();
     }
 
     private List<ConstraintSignal> signals() {

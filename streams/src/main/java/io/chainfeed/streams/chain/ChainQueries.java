@@ -19,8 +19,8 @@ import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
  * Time travel over the chain-state topology's stores (Kafka Streams interactive queries): the chain as
  * of an instant and a series of instants, computed by {@link ChainModel#statesAt} and
  * {@link ChainModel#history} from the signals kept in {@value ChainStateTopology#SIGNALS_STORE} and the
- * reference data in the global stores {@value ChainStateTopology#LAYERS_STORE} and
- * {@value ChainStateTopology#COMPANIES_STORE}. Read-only: the topology's processing is not touched and
+ * reference data in the global stores {@code chain-layers-store} and {@code chain-companies-store}
+ * ({@link ChainStateTopology#REFERENCE_STORES}). Read-only: the topology's processing is not touched and
  * its per-signal cost is unchanged. Each query reads every kept signal once: O(n log n) for n signals,
  * plus O(layers² + layers × causes) per instant answered.
  *
@@ -89,7 +89,7 @@ public final class ChainQueries {
      * @throws InvalidStateStoreException while the stores cannot be queried
      */
     public boolean knows(String layerId) {
-        return stores.<ChainLayer>store(ChainStateTopology.LAYERS_STORE).get(layerId) != null;
+        return stores.<ChainLayer>store(ChainStateTopology.REFERENCE_STORES.layers()).get(layerId) != null;
     }
 
     /**
@@ -111,8 +111,8 @@ public final class ChainQueries {
     }
 
     private Snapshot snapshot() {
-        List<ChainLayer> layers = values(stores.<ChainLayer>store(ChainStateTopology.LAYERS_STORE));
-        List<Company> companies = values(stores.<Company>store(ChainStateTopology.COMPANIES_STORE));
+        List<ChainLayer> layers = values(stores.<ChainLayer>store(ChainStateTopology.REFERENCE_STORES.layers()));
+        List<Company> companies = values(stores.<Company>store(ChainStateTopology.REFERENCE_STORES.companies()));
         List<ConstraintSignal> signals = values(stores.<ConstraintSignal>store(ChainStateTopology.SIGNALS_STORE));
         return new Snapshot(new ChainModel(layers, companies), signals);
     }

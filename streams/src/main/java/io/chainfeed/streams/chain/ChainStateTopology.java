@@ -3,7 +3,6 @@ package io.chainfeed.streams.chain;
 import static io.chainfeed.streams.reference.ReferenceStores.values;
 
 import io.chainfeed.avro.ChainCause;
-import io.chainfeed.avro.ChainLayer;
 import io.chainfeed.avro.Company;
 import io.chainfeed.avro.ConstraintSignal;
 import io.chainfeed.avro.LayerState;
@@ -13,6 +12,7 @@ import io.chainfeed.schemas.AvroSerde;
 import io.chainfeed.schemas.Topics;
 import io.chainfeed.streams.reference.ReferenceStores;
 import io.chainfeed.streams.tagging.ReadVersions;
+import io.chainfeed.streams.tagging.RetaggingProcessor;
 import java.time.Instant;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -43,14 +43,14 @@ import org.apache.kafka.streams.state.Stores;
  * The chain-state topology (its own application id, run beside the tagging topology).
  *
  * <pre>
- * {@value #LAYERS_TOPIC}    ──► global store {@value #LAYERS_STORE}
- * {@value #COMPANIES_TOPIC} ──► global store {@value #COMPANIES_STORE}
- * {@value #REFERENCE_TERMS_TOPIC} ──► global store {@value #TERMS_STORE} (glossary terms, for tagging signal reads)
- * {@value #SIGNALS_TOPIC} (signal id -> ConstraintSignal)
- *    ├─► repartition to one partition ──► chain state ─┬─► {@value #STATE_TOPIC} (layer id -> LayerState)
- *    │                                                  ├─► {@value #CAUSES_TOPIC} (layer id/signal id -> ChainCause)
- *    │                                                  └─► {@value #READS_TOPIC} (state:&lt;layer&gt;:&lt;n&gt; -> Read, kind STATE)
- *    └─► tag ──► {@value #READS_TOPIC} (signal:&lt;id&gt; -> Read, kind SIGNAL)
+ * {@value Topics#LAYERS}    ──► global store chain-layers-store
+ * {@value Topics#COMPANIES} ──► global store chain-companies-store
+ * {@value Topics#REFERENCE_TERMS} ──► global store chain-terms-store (glossary terms, for tagging signal reads)
+ * {@value Topics#SIGNALS} (signal id -> ConstraintSignal)
+ *    ├─► repartition to one partition ──► chain state ─┬─► {@value Topics#CHAIN_STATE} (layer id -> LayerState)
+ *    │                                                  ├─► {@value Topics#CHAIN_CAUSES} (layer id/signal id -> ChainCause)
+ *    │                                                  └─► {@value Topics#READS} (state:&lt;layer&gt;:&lt;n&gt; -> Read, kind STATE)
+ *    └─► tag ──► {@value Topics#READS} (signal:&lt;id&gt; -> Read, kind SIGNAL)
  * </pre>
  *
  * The chain-state processor keeps every signal (latest version per id; a tombstone removes one) in
@@ -59,7 +59,7 @@ import org.apache.kafka.streams.state.Stores;
  * kept signals (the book is rebuilt from the store once when the task starts and when reference
  * data changes). Signals older than {@value ChainModel#FORGET_AFTER_HALF_LIVES} half-lives before
  * the newest one are dropped: they weigh nothing any more. Each signal change also writes one
- * {@code ChainCause} per layer the signal names to {@value #CAUSES_TOPIC} (key
+ * {@code ChainCause} per layer the signal names to {@value Topics#CHAIN_CAUSES} (key
  * {@code <layer id>/<signal id>}; tombstones for what it no longer names or when it is removed or
  * forgotten), from which the api pages a layer's full cause list.
  *
@@ -67,35 +67,25 @@ import org.apache.kafka.streams.state.Stores;
  * signals arrive, not per signal: each publish costs O(layers² + layers × causes listed) and emits
  * the layers whose state differs from what was last emitted (kept in {@value #STATE_STORE}). When a
  * published state changes a layer's announced status ({@link StateReads#announce}: with hysteresis),
- * the same publish writes a read of kind STATE to {@value #READS_TOPIC} and the layer's announced
+ * the same publish writes a read of kind STATE to {@value Topics#READS} and the layer's announced
  * status and count to {@value #ANNOUNCED_STORE}; both go out in the same transaction as the state
  * under exactly-once processing, so no change is announced twice or with another id after a restart.
  * The
  * state is a function of the set of signals, not of their order. When reference data changes
  * (checked at the same interval) the chain is recomputed too, and the signal reads are re-tagged
- * (checked every {@link #REFERENCE_CHECK}; {@link SignalReadProcessor} publishes only reads whose
+ * (checked every {@link RetaggingProcessor#RETAG_CHECK}; {@link SignalReadProcessor} publishes only reads whose
  * content changed).
  */
 public final class ChainStateTopology {
-    public static final String SIGNALS_TOPIC = Topics.SIGNALS;
-    public static final String STATE_TOPIC = Topics.CHAIN_STATE;
-    public static final String READS_TOPIC = Topics.READS;
-    public static final String LAYERS_TOPIC = Topics.LAYERS;
-    public static final String COMPANIES_TOPIC = Topics.COMPANIES;
-    public static final String LAYERS_STORE = "chain-layers-store";
-    public static final String COMPANIES_STORE = "chain-companies-store";
-    public static final String REFERENCE_TERMS_TOPIC = Topics.REFERENCE_TERMS;
-    public static final String TERMS_STORE = "chain-terms-store";
+    /** The reference stores: {@code chain-layers-store}, {@code chain-companies-store}, {@code chain-terms-store}. */
+    public static final ReferenceStores.Names REFERENCE_STORES = new ReferenceStores.Names("chain-");
     public static final String SIGNALS_STORE = "chain-signals-store";
     public static final String STATE_STORE = "chain-state-store";
     /** Layer id -> {@link StateReads.Announced} (encoded): the status each layer last announced. */
     public static final String ANNOUNCED_STORE = "chain-announced-store";
     public static final String SIGNAL_READS_STORE = "signal-reads-store";
-    public static final String CAUSES_TOPIC = Topics.CHAIN_CAUSES;
     /** How often the chain state is published while signals arrive, and reference data checked (wall clock). */
     static final Duration PUBLISH_INTERVAL = Duration.ofMillis(250);
-    /** How often processors check for changed reference data (wall clock). */
-    static final Duration REFERENCE_CHECK = Duration.ofSeconds(1);
 
     private ChainStateTopology() {
     }
@@ -107,12 +97,10 @@ public final class ChainStateTopology {
      * @return the topology, every processor, source, sink and store named
      */
     public static Topology buildTopology(Properties config) {
-        AvroSerde<ChainLayer> layerSerde = AvroSerde.of(ChainLayer.class);
-        AvroSerde<Company> companySerde = AvroSerde.of(Company.class);
         AvroSerde<ConstraintSignal> signalSerde = AvroSerde.of(ConstraintSignal.class);
         AvroSerde<LayerState> stateSerde = AvroSerde.of(LayerState.class);
         StreamsBuilder builder = new StreamsBuilder();
-        ReferenceStores.Clock reference = ReferenceStores.addTo(builder, "chain-", "chain-").clock();
+        ReferenceStores reference = ReferenceStores.addTo(builder, REFERENCE_STORES);
 
         builder.addStateStore(Stores.keyValueStoreBuilder(
                 Stores.persistentKeyValueStore(SIGNALS_STORE), Serdes.String(), signalSerde));
@@ -121,7 +109,7 @@ public final class ChainStateTopology {
         builder.addStateStore(Stores.keyValueStoreBuilder(
                 Stores.persistentKeyValueStore(ANNOUNCED_STORE), Serdes.String(), Serdes.String()));
 
-        KStream<String, ConstraintSignal> signals = builder.stream(SIGNALS_TOPIC,
+        KStream<String, ConstraintSignal> signals = builder.stream(Topics.SIGNALS,
                 Consumed.with(Serdes.String(), signalSerde).withName("signals-source"));
         AvroSerde<ChainCause> causeSerde = AvroSerde.of(ChainCause.class);
         signals.repartition(Repartitioned.with(Serdes.String(), signalSerde).withName("chain-signals")
@@ -131,16 +119,16 @@ public final class ChainStateTopology {
                 .split(Named.as("chain-output-"))
                 .branch((k, v) -> v.kind() == Output.CAUSE, Branched.<String, ChainOutput>withConsumer(s -> s
                         .mapValues(v -> (ChainCause) v.value(), Named.as("chain-cause-value"))
-                        .to(CAUSES_TOPIC, Produced.with(Serdes.String(), causeSerde).withName("chain-causes-sink")))
+                        .to(Topics.CHAIN_CAUSES, Produced.with(Serdes.String(), causeSerde).withName("chain-causes-sink")))
                         .withName("causes"))
                 .branch((k, v) -> v.kind() == Output.READ, Branched.<String, ChainOutput>withConsumer(s -> s
                         .mapValues(v -> (Read) v.value(), Named.as("chain-state-read-value"))
-                        .to(READS_TOPIC, Produced.with(Serdes.String(), AvroSerde.of(Read.class))
+                        .to(Topics.READS, Produced.with(Serdes.String(), AvroSerde.of(Read.class))
                                 .withName("chain-state-reads-sink")))
                         .withName("reads"))
                 .defaultBranch(Branched.<String, ChainOutput>withConsumer(s -> s
                         .mapValues(v -> (LayerState) v.value(), Named.as("chain-state-value"))
-                        .to(STATE_TOPIC, Produced.with(Serdes.String(), stateSerde).withName("chain-state-sink")))
+                        .to(Topics.CHAIN_STATE, Produced.with(Serdes.String(), stateSerde).withName("chain-state-sink")))
                         .withName("states"));
         SignalReadProcessor.addTo(builder, signals, reference);
         return builder.build();
@@ -162,10 +150,9 @@ public final class ChainStateTopology {
 
     /** Keeps the set of signals and its book, writes chain causes per signal and publishes changed layer states. */
     static final class ChainStateProcessor implements Processor<String, ConstraintSignal, String, ChainOutput> {
-        private final ReferenceStores.Clock reference;
+        private final ReferenceStores stores;
         private ProcessorContext<String, ChainOutput> context;
-        private KeyValueStore<String, ChainLayer> layers;
-        private KeyValueStore<String, Company> companies;
+        private ReferenceStores.View reference;
         private KeyValueStore<String, ConstraintSignal> signals;
         private KeyValueStore<String, LayerState> states;
         private KeyValueStore<String, String> announced;
@@ -176,15 +163,14 @@ public final class ChainStateTopology {
         private long builtFor = -1;
         private boolean dirty;
 
-        ChainStateProcessor(ReferenceStores.Clock reference) {
-            this.reference = reference;
+        ChainStateProcessor(ReferenceStores stores) {
+            this.stores = stores;
         }
 
         @Override
         public void init(ProcessorContext<String, ChainOutput> context) {
             this.context = context;
-            layers = context.getStateStore(LAYERS_STORE);
-            companies = context.getStateStore(COMPANIES_STORE);
+            reference = stores.open(context);
             signals = context.getStateStore(SIGNALS_STORE);
             states = context.getStateStore(STATE_STORE);
             announced = context.getStateStore(ANNOUNCED_STORE);
@@ -192,7 +178,7 @@ public final class ChainStateTopology {
                 it.forEachRemaining(kv -> emitted.put(kv.key, kv.value));
             }
             context.schedule(PUBLISH_INTERVAL, PunctuationType.WALL_CLOCK_TIME, now -> {
-                if (reference.generation() != builtFor) {
+                if (reference.clock().generation() != builtFor) {
                     rebuild(now);
                 }
                 if (dirty) {
@@ -206,7 +192,7 @@ public final class ChainStateTopology {
             if (record.key() == null) {
                 return;
             }
-            if (book == null || reference.generation() != builtFor) {
+            if (book == null || reference.clock().generation() != builtFor) {
                 rebuild(record.timestamp());
             }
             ConstraintSignal incoming = record.value();
@@ -287,9 +273,10 @@ public final class ChainStateTopology {
          * changed. Writes every kept signal's chain causes again (the layers known may have changed).
          */
         private void rebuild(long timestamp) {
-            long generation = reference.generation();
-            model = new ChainModel(values(layers), values(companies));
-            stateReads = new StateReads(values(companies));
+            long generation = reference.clock().generation();
+            List<Company> companies = reference.companies();
+            model = new ChainModel(reference.layers(), companies);
+            stateReads = new StateReads(companies);
             builtFor = generation;
             book = new ChainBook(model.layerIds());
             List<ConstraintSignal> forgotten = new ArrayList<>();

@@ -25,33 +25,67 @@ import org.apache.kafka.streams.state.Stores;
  * its compacted topic into an in-memory global store. Every applied update bumps the topology's
  * {@link Clock}, which processors poll to rebuild their dictionaries without a restart.
  *
- * @param layersStore    name of the layers store ({@code layer id -> ChainLayer})
- * @param companiesStore name of the companies store ({@code company id -> Company})
- * @param termsStore     name of the terms store ({@code slug -> TermUpdate})
- * @param clock          the generation and newest reference timestamp shared by this topology
+ * @param names how this topology names the stores
+ * @param clock the generation and newest reference timestamp shared by this topology
  */
-public record ReferenceStores(String layersStore, String companiesStore, String termsStore, Clock clock) {
+public record ReferenceStores(Names names, Clock clock) {
+
+    /**
+     * How one topology names its reference stores and the source nodes that feed them:
+     * {@code <prefix>layers-store} fed by {@code <prefix>layers-source}, and so for companies and terms.
+     *
+     * @param prefix e.g. {@code chain-}
+     */
+    public record Names(String prefix) {
+        /** @return the layers store ({@code layer id -> ChainLayer}) */
+        public String layers() {
+            return store("layers");
+        }
+
+        /** @return the companies store ({@code company id -> Company}) */
+        public String companies() {
+            return store("companies");
+        }
+
+        /** @return the glossary terms store ({@code slug -> TermUpdate}) */
+        public String terms() {
+            return store("terms");
+        }
+
+        private String store(String data) {
+            return prefix + data + "-store";
+        }
+
+        private String source(String data) {
+            return prefix + data + "-source";
+        }
+    }
 
     /**
      * Adds the three global stores to a topology under construction.
      *
-     * @param builder       the topology's builder
-     * @param storePrefix   prefix of the store names, e.g. {@code reference-} gives
-     *                      {@code reference-layers-store}
-     * @param sourcePrefix  prefix of the source processor names, e.g. {@code reference-} gives
-     *                      {@code reference-layers-source}
+     * @param builder the topology's builder
+     * @param names   how the topology names them
      * @return the store names and the clock their updates bump
      */
-    public static ReferenceStores addTo(StreamsBuilder builder, String storePrefix, String sourcePrefix) {
-        ReferenceStores stores = new ReferenceStores(storePrefix + "layers-store", storePrefix + "companies-store",
-                storePrefix + "terms-store", new Clock());
-        stores.add(builder, Topics.LAYERS, stores.layersStore, sourcePrefix + "layers-source",
-                AvroSerde.of(ChainLayer.class));
-        stores.add(builder, Topics.COMPANIES, stores.companiesStore, sourcePrefix + "companies-source",
-                AvroSerde.of(Company.class));
-        stores.add(builder, Topics.REFERENCE_TERMS, stores.termsStore, sourcePrefix + "terms-source",
-                AvroSerde.of(TermUpdate.class));
+    public static ReferenceStores addTo(StreamsBuilder builder, Names names) {
+        ReferenceStores stores = new ReferenceStores(names, new Clock());
+        stores.add(builder, Topics.LAYERS, "layers", AvroSerde.of(ChainLayer.class));
+        stores.add(builder, Topics.COMPANIES, "companies", AvroSerde.of(Company.class));
+        stores.add(builder, Topics.REFERENCE_TERMS, "terms", AvroSerde.of(TermUpdate.class));
         return stores;
+    }
+
+    /**
+     * Opens the three stores in the context of a processor of the same topology (global stores are
+     * readable from every task).
+     *
+     * @param context the processor's context, after {@code init}
+     * @return the reference data as the processor reads it
+     */
+    public View open(ProcessorContext<?, ?> context) {
+        return new View(context.getStateStore(names.layers()), context.getStateStore(names.companies()),
+                context.getStateStore(names.terms()), clock);
     }
 
     /**
@@ -90,8 +124,11 @@ public record ReferenceStores(String layersStore, String companiesStore, String 
         return true;
     }
 
+    /** Adds the global store of {@code data} (e.g. {@code layers}), fed from {@code topic}. */
     private <V extends org.apache.avro.specific.SpecificRecord> void add(StreamsBuilder builder, String topic,
-            String store, String source, AvroSerde<V> serde) {
+            String data, AvroSerde<V> serde) {
+        String store = names.store(data);
+        String source = names.source(data);
         builder.addGlobalStore(
                 Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(store), Serdes.String(), serde)
                         .withLoggingDisabled(),
@@ -121,6 +158,45 @@ public record ReferenceStores(String layersStore, String companiesStore, String 
         /** @return the newest reference record timestamp seen, epoch ms; 0 before any */
         public long newestTimestamp() {
             return newestTimestamp.get();
+        }
+    }
+
+    /**
+     * The reference data as one processor reads it: each call reads its store whole (a few thousand
+     * records at most), in key order.
+     */
+    public static final class View {
+        private final ReadOnlyKeyValueStore<String, ChainLayer> layers;
+        private final ReadOnlyKeyValueStore<String, Company> companies;
+        private final ReadOnlyKeyValueStore<String, TermUpdate> terms;
+        private final Clock clock;
+
+        View(ReadOnlyKeyValueStore<String, ChainLayer> layers, ReadOnlyKeyValueStore<String, Company> companies,
+                ReadOnlyKeyValueStore<String, TermUpdate> terms, Clock clock) {
+            this.layers = layers;
+            this.companies = companies;
+            this.terms = terms;
+            this.clock = clock;
+        }
+
+        /** @return every chain layer */
+        public List<ChainLayer> layers() {
+            return values(layers);
+        }
+
+        /** @return every company */
+        public List<Company> companies() {
+            return values(companies);
+        }
+
+        /** @return every glossary term */
+        public List<TermUpdate> terms() {
+            return values(terms);
+        }
+
+        /** @return the topology's reference clock: generation and newest reference timestamp */
+        public Clock clock() {
+            return clock;
         }
     }
 

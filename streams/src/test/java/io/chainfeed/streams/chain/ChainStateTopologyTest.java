@@ -19,7 +19,8 @@ import io.chainfeed.avro.Source;
 import io.chainfeed.avro.SqueezedCompany;
 import io.chainfeed.avro.TermUpdate;
 import io.chainfeed.avro.Trend;
-import io.chainfeed.streams.TopologyFixture;
+import io.chainfeed.streams.TopologyTest;
+import io.chainfeed.streams.tagging.RetaggingProcessor;
 import io.chainfeed.schemas.Topics;
 import java.time.Duration;
 import java.time.Instant;
@@ -31,19 +32,14 @@ import java.util.Random;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-class ChainStateTopologyTest {
+class ChainStateTopologyTest extends TopologyTest {
     private static final Instant T0 = Instant.parse("2026-03-01T00:00:00Z");
 
-    private TopologyFixture topology;
-    private TestInputTopic<String, ChainLayer> layers;
-    private TestInputTopic<String, Company> companies;
     private TestInputTopic<String, ConstraintSignal> signals;
     private TestOutputTopic<String, LayerState> states;
-    private TestOutputTopic<String, Read> reads;
 
     @BeforeEach
     void setUp() {
@@ -51,19 +47,11 @@ class ChainStateTopologyTest {
         loadReference();
     }
 
-    @AfterEach
-    void tearDown() {
-        topology.close();
-    }
-
     /** A fresh topology (empty stores) and its topics. */
     private void startTopology() {
-        topology = TopologyFixture.of("chain-test", ChainStateTopology::buildTopology, null);
-        layers = topology.input(Topics.LAYERS, ChainLayer.class);
-        companies = topology.input(Topics.COMPANIES, Company.class);
+        open("chain-test", ChainStateTopology::buildTopology, null);
         signals = topology.input(Topics.SIGNALS, ConstraintSignal.class);
         states = topology.output(Topics.CHAIN_STATE, LayerState.class);
-        reads = topology.output(Topics.READS, Read.class);
         causes = topology.output(Topics.CHAIN_CAUSES, ChainCause.class);
     }
 
@@ -278,7 +266,7 @@ class ChainStateTopologyTest {
         // Tagged before the once-a-second check: it rebuilds the dictionary on its own.
         signals.pipeInput("s2", signal("s2", "memory", Direction.TIGHTENING, 2, T0));
         reads.readValuesToList();
-        topology.advanceWallClockTime(ChainStateTopology.REFERENCE_CHECK.plusMillis(10));
+        topology.advanceWallClockTime(RetaggingProcessor.RETAG_CHECK.plusMillis(10));
 
         assertThat(reads.readKeyValuesToMap().get("signal:s1").getCompanies()).extracting(c -> c.getSymbol())
                 .contains("CLS");
@@ -356,8 +344,8 @@ class ChainStateTopologyTest {
                 topology.advanceWallClockTime(ChainStateTopology.PUBLISH_INTERVAL);
             }
         }
-        var layerStore = topology.<ChainLayer>store(ChainStateTopology.LAYERS_STORE);
-        var companyStore = topology.<Company>store(ChainStateTopology.COMPANIES_STORE);
+        var layerStore = topology.<ChainLayer>store(ChainStateTopology.REFERENCE_STORES.layers());
+        var companyStore = topology.<Company>store(ChainStateTopology.REFERENCE_STORES.companies());
         ChainModel model = new ChainModel(io.chainfeed.streams.reference.ReferenceStores.values(layerStore),
                 io.chainfeed.streams.reference.ReferenceStores.values(companyStore));
         Map<String, LayerState> fromScratch = model.compute(kept.values());
@@ -412,7 +400,7 @@ class ChainStateTopologyTest {
         });
         // nothing changed: a reference change recomputes and republishes, but announces nothing
         company("kioxia", "Kioxia", "memory", "285A", "XTKS", "285A.T");
-        topology.advanceWallClockTime(ChainStateTopology.REFERENCE_CHECK.plusMillis(10));
+        topology.advanceWallClockTime(RetaggingProcessor.RETAG_CHECK.plusMillis(10));
         assertThat(stateReads()).isEmpty();
         // an easing signal a day later: balanced again, the layer's second change
         signals.pipeInput("s2", signal("s2", "memory", Direction.EASING, 5, T0.plus(Duration.ofDays(1))));

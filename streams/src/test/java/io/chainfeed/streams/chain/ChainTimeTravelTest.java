@@ -14,7 +14,7 @@ import io.chainfeed.avro.Listing;
 import io.chainfeed.avro.Source;
 import io.chainfeed.avro.Trend;
 import io.chainfeed.schemas.Topics;
-import io.chainfeed.streams.TopologyFixture;
+import io.chainfeed.streams.TopologyTest;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -26,7 +26,6 @@ import java.util.TreeMap;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -35,7 +34,7 @@ import org.junit.jupiter.api.Test;
  * the chain-state topology's own stores (filled by the topology in a TopologyTestDriver), checked
  * against the model's definition summed signal by signal and against the live publication.
  */
-class ChainTimeTravelTest {
+class ChainTimeTravelTest extends TopologyTest {
     private static final Instant T0 = Instant.parse("2026-03-01T00:00:00Z");
     private static final long DAY = Duration.ofDays(1).toMillis();
     private static final double H = Duration.ofDays(14).toMillis();
@@ -49,16 +48,13 @@ class ChainTimeTravelTest {
             "accelerators", Map.of("servers-systems", 1),
             "servers-systems", Map.of());
 
-    private TopologyFixture topology;
     private TestInputTopic<String, ConstraintSignal> signals;
     private TestOutputTopic<String, LayerState> states;
     private ChainQueries queries;
 
     @BeforeEach
     void setUp() {
-        topology = TopologyFixture.of("time-travel-test", ChainStateTopology::buildTopology, null);
-        TestInputTopic<String, ChainLayer> layers = topology.input(Topics.LAYERS, ChainLayer.class);
-        TestInputTopic<String, Company> companies = topology.input(Topics.COMPANIES, Company.class);
+        open("time-travel-test", ChainStateTopology::buildTopology, null);
         signals = topology.input(Topics.SIGNALS, ConstraintSignal.class);
         states = topology.output(Topics.CHAIN_STATE, LayerState.class);
         layers.pipeInput("semiconductor-equipment", layer("semiconductor-equipment"));
@@ -76,11 +72,6 @@ class ChainTimeTravelTest {
                 return topology.store(name);
             }
         });
-    }
-
-    @AfterEach
-    void tearDown() {
-        topology.close();
     }
 
     private static ChainLayer layer(String id, String... upstream) {

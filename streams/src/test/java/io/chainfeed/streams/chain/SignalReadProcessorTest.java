@@ -10,15 +10,14 @@ import io.chainfeed.avro.Listing;
 import io.chainfeed.avro.Read;
 import io.chainfeed.avro.Source;
 import io.chainfeed.avro.TermUpdate;
-import io.chainfeed.streams.TopologyFixture;
+import io.chainfeed.streams.TopologyTest;
+import io.chainfeed.streams.tagging.RetaggingProcessor;
 import io.chainfeed.schemas.Topics;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.streams.TestInputTopic;
-import org.apache.kafka.streams.TestOutputTopic;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -27,24 +26,18 @@ import org.junit.jupiter.api.Test;
  * reference change, or a re-posted signal, that leaves a read as it was writes nothing to the reads
  * topic. Versions people see count 1, 2, 3 per read; the ordering key grows underneath.
  */
-class SignalReadProcessorTest {
+class SignalReadProcessorTest extends TopologyTest {
     private static final Instant WALL = Instant.parse("2026-11-30T12:00:00Z");
     private static final Instant OBSERVED = WALL.minus(Duration.ofDays(10));
 
-    private TopologyFixture topology;
     private TestInputTopic<String, ConstraintSignal> signals;
     private TestInputTopic<String, TermUpdate> glossary;
-    private TestInputTopic<String, Company> companies;
-    private TestOutputTopic<String, Read> reads;
 
     @BeforeEach
     void setUp() {
-        topology = TopologyFixture.of("signal-reads-test", ChainStateTopology::buildTopology, WALL);
-        TestInputTopic<String, ChainLayer> layers = topology.input(Topics.LAYERS, ChainLayer.class);
-        companies = topology.input(Topics.COMPANIES, Company.class);
+        open("signal-reads-test", ChainStateTopology::buildTopology, WALL);
         glossary = topology.input(Topics.REFERENCE_TERMS, TermUpdate.class);
         signals = topology.input(Topics.SIGNALS, ConstraintSignal.class);
-        reads = topology.output(Topics.READS, Read.class);
 
         layers.pipeInput("memory", ChainLayer.newBuilder().setId("memory").setName("Memory").build());
         layers.pipeInput("advanced-packaging", ChainLayer.newBuilder().setId("advanced-packaging")
@@ -52,11 +45,6 @@ class SignalReadProcessorTest {
         companies.pipeInput("sk-hynix", Company.newBuilder().setId("sk-hynix").setName("SK hynix")
                 .setPrimaryLayer("memory").setListings(List.of(new Listing("000660", "XKRX", "000660.KS"))).build());
         glossary.pipeInput("hbm", term("hbm", "HBM", "Stacked DRAM beside the accelerator."));
-    }
-
-    @AfterEach
-    void tearDown() {
-        topology.close();
     }
 
     private static TermUpdate term(String slug, String title, String definition) {
@@ -72,7 +60,7 @@ class SignalReadProcessorTest {
     }
 
     private void tick() {
-        topology.advanceWallClockTime(ChainStateTopology.REFERENCE_CHECK.plusMillis(10));
+        topology.advanceWallClockTime(RetaggingProcessor.RETAG_CHECK.plusMillis(10));
     }
 
     @Test

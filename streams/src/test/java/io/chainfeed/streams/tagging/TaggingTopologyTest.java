@@ -13,7 +13,7 @@ import io.chainfeed.avro.RelatedTerm;
 import io.chainfeed.avro.Section;
 import io.chainfeed.avro.Source;
 import io.chainfeed.avro.TermUpdate;
-import io.chainfeed.streams.TopologyFixture;
+import io.chainfeed.streams.TopologyTest;
 import io.chainfeed.schemas.Topics;
 import java.time.Duration;
 import java.time.Instant;
@@ -26,28 +26,20 @@ import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.Topology;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-class TaggingTopologyTest {
+class TaggingTopologyTest extends TopologyTest {
     private static final Instant REFERENCE_TIME = Instant.parse("2026-01-01T00:00:00Z");
     private static final Instant TERM_VERSION = Instant.parse("2026-11-01T00:00:00Z");
 
-    private TopologyFixture topology;
-    private TestInputTopic<String, ChainLayer> layers;
-    private TestInputTopic<String, Company> companies;
     private TestInputTopic<String, TermUpdate> terms;
-    private TestOutputTopic<String, Read> reads;
     private TestOutputTopic<String, TermUpdate> referenceTerms;
 
     @BeforeEach
     void setUp() {
-        topology = TopologyFixture.of("tagging-test", TaggingTopology::buildTopology, null);
-        layers = topology.input(Topics.LAYERS, ChainLayer.class, REFERENCE_TIME, Duration.ZERO);
-        companies = topology.input(Topics.COMPANIES, Company.class, REFERENCE_TIME, Duration.ZERO);
+        open("tagging-test", TaggingTopology::buildTopology, null, REFERENCE_TIME);
         terms = topology.input(Topics.TERMS, TermUpdate.class);
-        reads = topology.output(Topics.READS, Read.class);
         referenceTerms = topology.output(Topics.REFERENCE_TERMS, TermUpdate.class);
 
         layers.pipeInput("network-fabric", ChainLayer.newBuilder().setId("network-fabric").setName("Network fabric")
@@ -62,11 +54,6 @@ class TaggingTopologyTest {
                 "network-fabric", new Listing("2345", "XTAI", "2345.TW")));
         companies.pipeInput("on-semiconductor", company("on-semiconductor", "ON Semiconductor", List.of("onsemi"),
                 "energy-power", new Listing("ON", "XNAS", "ON")));
-    }
-
-    @AfterEach
-    void tearDown() {
-        topology.close();
     }
 
     private static Company company(String id, String name, List<String> aliases, String layer, Listing listing) {
@@ -335,9 +322,9 @@ class TaggingTopologyTest {
     void storesAndProcessorsKeepTheirNames() {
         Topology built = TaggingTopology.buildTopology(new Properties());
         String described = built.describe().toString();
-        assertThat(described).contains(TaggingTopology.LAYERS_STORE, TaggingTopology.COMPANIES_STORE,
+        assertThat(described).contains(TaggingTopology.REFERENCE_STORES.layers(), TaggingTopology.REFERENCE_STORES.companies(),
                 "terms-source", "tag-terms", "reads-sink", TaggingTopology.TERMS_STORE, "reference-layers-source",
-                "reference-companies-source", TaggingTopology.REFERENCE_TERMS_STORE, "reference-terms-source",
+                "reference-companies-source", TaggingTopology.REFERENCE_STORES.terms(), "reference-terms-source",
                 "reference-terms-sink", Topics.REFERENCE_TERMS, TaggingTopology.READS_STORE);
         assertThat(described).doesNotContain("KSTREAM-");
         assertThat(Serdes.String()).isNotNull();

@@ -11,34 +11,12 @@ import java.net.UnknownHostException;
  * {@code the host metadata.example.com resolves to 169.254.169.254, link-local}.
  */
 public class RefusedAddressException extends UnknownHostException {
-    private final String host;
-    private final transient InetAddress address;
-    private final String reason;
-
     /**
      * @param host    the host as asked for
      * @param address the refused address it resolved to
-     * @param reason  why, from {@link AddressPolicy#refusal}
+     * @param reason  why, from {@link AddressPolicy#refusal}, e.g. {@code loopback} or {@code private (RFC 1918)}
      */
     public RefusedAddressException(String host, InetAddress address, String reason) {
         super("the host " + host + " resolves to " + address.getHostAddress() + ", " + reason);
-        this.host = host;
-        this.address = address;
-        this.reason = reason;
-    }
-
-    /** @return the host as asked for */
-    public String host() {
-        return host;
-    }
-
-    /** @return the refused address */
-    public InetAddress address() {
-        return address;
-    }
-
-    /** @return why it is refused, e.g. {@code loopback} or {@code private (RFC 1918)} */
-    public String reason() {
-        return reason;
     }
 }

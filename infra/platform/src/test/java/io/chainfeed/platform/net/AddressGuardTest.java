@@ -49,11 +49,7 @@ class AddressGuardTest {
     @Test
     void oneRefusedAddressRefusesTheHostNamingAddressAndReason() {
         assertThatThrownBy(() -> guard(AddressGuard.Scope.PUBLIC).resolve("mixed.example.com"))
-                .isInstanceOfSatisfying(RefusedAddressException.class, e -> {
-                    assertThat(e.host()).isEqualTo("mixed.example.com");
-                    assertThat(e.address().getHostAddress()).isEqualTo("10.0.0.7");
-                    assertThat(e.reason()).isEqualTo("private (RFC 1918)");
-                })
+                .isInstanceOf(RefusedAddressException.class)
                 .hasMessage("the host mixed.example.com resolves to 10.0.0.7, private (RFC 1918)");
         assertThatThrownBy(() -> guard(AddressGuard.Scope.PUBLIC).resolve("[::ffff:169.254.169.254]"))
                 .isInstanceOf(RefusedAddressException.class).hasMessageContaining("link-local");

@@ -1,0 +1,26 @@
+package io.chainfeed.api.keys;
+
+import java.time.Duration;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+/**
+ * Settings under {@code chainfeed.rate-limits}: how the api instances share each key's usage.
+ *
+ * @param shared       exchange per-key usage with the other api instances over Kafka ({@code true}); with
+ *                     {@code false} each instance enforces each key's rate on its own
+ * @param syncInterval how often this instance publishes the requests it granted since the last report; the
+ *                     over-grant across instances grows with it (see docs/configuration.md)
+ * @param instanceId   this instance's name on the usage records (default: a random UUID per start)
+ */
+@ConfigurationProperties("chainfeed.rate-limits")
+public record RateLimitProperties(Boolean shared, Duration syncInterval, String instanceId) {
+
+    public RateLimitProperties {
+        shared = shared == null || shared;
+        syncInterval = syncInterval != null ? syncInterval : Duration.ofMillis(250);
+        instanceId = instanceId != null && !instanceId.isBlank() ? instanceId : java.util.UUID.randomUUID().toString();
+        if (syncInterval.isNegative() || syncInterval.isZero()) {
+            throw new IllegalArgumentException("chainfeed.rate-limits.sync-interval must be positive");
+        }
+    }
+}
