@@ -76,7 +76,7 @@ public class LayerReads {
     private Slice slice(Query query, int size) throws IOException {
         SearchResponse<Map> response = client.search(s -> s.index(ReadsIndex.ALIAS).query(query).size(size)
                 .trackTotalHits(t -> t.enabled(true))
-                .source(src -> src.filter(f -> f.excludes(ReadSearch.WITHOUT_EVIDENCE)))
+                .source(src -> src.filter(f -> f.excludes(PageRequests.WITHOUT_EVIDENCE)))
                 .sort(o -> o.field(f -> f.field("updatedAt").order(SortOrder.Desc)))
                 .sort(o -> o.field(f -> f.field("id").order(SortOrder.Asc))), Map.class);
         List<Map<String, Object>> sources = new ArrayList<>();

@@ -4,9 +4,7 @@ import co.elastic.clients.elasticsearch.ElasticsearchAsyncClient;
 import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import co.elastic.clients.elasticsearch._types.ElasticsearchException;
 import co.elastic.clients.elasticsearch._types.FieldValue;
-import co.elastic.clients.elasticsearch._types.SortOrder;
 import co.elastic.clients.elasticsearch._types.aggregations.Aggregate;
-import co.elastic.clients.elasticsearch._types.aggregations.CalendarInterval;
 import co.elastic.clients.elasticsearch._types.aggregations.DateHistogramBucket;
 import co.elastic.clients.elasticsearch._types.aggregations.StringTermsBucket;
 import co.elastic.clients.elasticsearch._types.query_dsl.BoolQuery;
@@ -15,13 +13,11 @@ import co.elastic.clients.elasticsearch._types.query_dsl.Query;
 import co.elastic.clients.elasticsearch._types.query_dsl.TextQueryType;
 import co.elastic.clients.elasticsearch.core.GetResponse;
 import co.elastic.clients.elasticsearch.core.MgetResponse;
-import co.elastic.clients.elasticsearch.core.SearchRequest;
 import co.elastic.clients.elasticsearch.core.SearchResponse;
 import co.elastic.clients.elasticsearch.core.get.GetResult;
 import co.elastic.clients.elasticsearch.core.mget.MultiGetResponseItem;
-import co.elastic.clients.elasticsearch.core.search.HighlighterEncoder;
-import co.elastic.clients.elasticsearch.core.search.HighlighterOrder;
 import co.elastic.clients.elasticsearch.core.search.Hit;
+import com.github.benmanes.caffeine.cache.Ticker;
 import io.chainfeed.api.reference.CompanyResolver;
 import io.chainfeed.api.web.GoneException;
 import io.chainfeed.platform.ReadsIndex;
@@ -29,6 +25,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HexFormat;
@@ -36,6 +33,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.stereotype.Component;
 
 /**
@@ -72,28 +70,25 @@ public class ReadSearch {
     /** Most pieces (required and excluded) a query may have: a real limit, answered with a 400. */
     public static final int MAX_PIECES = 48;
     static final String KEEP_ALIVE = "2m";
-    /**
-     * Keys of a stored read that only filters and facets use (flat copies of the tags): left out of search
-     * answers, which show the tags themselves.
-     */
-    static final List<String> INDEX_ONLY = List.of("layerIds", "primaryLayerIds", "layerRefs", "companySymbols",
-            "primaryCompanySymbols", "companyRefs", "termSlugs", "termRefs");
-    static final List<String> WITHOUT_EVIDENCE = java.util.stream.Stream.concat(INDEX_ONLY.stream(),
-            // Company evidence stays: the snippet of a read found through a company quotes it (Snippets).
-            // Term evidence stays too: a read's related terms are the term tags whose evidence is the
-            // declared-related rule (ReadViews).
-            java.util.stream.Stream.of("layers.evidence")).toList();
 
     private final ElasticsearchClient client;
     private final ElasticsearchAsyncClient asyncClient;
     private final SearchCatalog catalog;
     private final CompanyResolver companies;
+    private final FirstPageCache firstPages;
 
-    ReadSearch(ElasticsearchClient client, SearchCatalog catalog, CompanyResolver companies) {
+    /**
+     * @param cacheTtl how long a first page is kept for identical requests ({@link FirstPageCache}:
+     *                 {@code chainfeed.api.search.cache-ttl}, at most the reads index's 1 s refresh
+     *                 interval; 0 turns it off)
+     */
+    ReadSearch(ElasticsearchClient client, SearchCatalog catalog, CompanyResolver companies,
+            @Value("${chainfeed.api.search.cache-ttl:1s}") Duration cacheTtl) {
         this.client = client;
         this.asyncClient = new ElasticsearchAsyncClient(client._transport());
         this.catalog = catalog;
         this.companies = companies;
+        this.firstPages = new FirstPageCache(cacheTtl, Ticker.systemTicker());
     }
 
     /**
@@ -163,10 +158,12 @@ public class ReadSearch {
      * @param filters  filters
      * @param size     page size, 1..50
      * @param cursor   the previous page's {@code nextCursor}, or null for the first page
-     * @param evidence whether the matches' sources keep the tag evidence of {@code layers} and {@code terms}
-     *                 entries (about a third of a stored read); without it Elasticsearch leaves it out of
-     *                 the answer (company evidence is always kept: company snippets quote it)
-     * @return a page of matches; sources never hold the index-only keys of {@link #INDEX_ONLY}
+     * @param evidence whether the matches' sources keep the tag evidence of {@code layers}, {@code companies}
+     *                 and {@code terms} entries (about a third of a stored read); without it Elasticsearch
+     *                 leaves it out of the answer ({@link PageRequests#WITHOUT_EVIDENCE}), except the company evidence
+     *                 of a query that names a company (company snippets quote it) and the rule of each
+     *                 term evidence (related terms)
+     * @return a page of matches; sources never hold the index-only keys of {@link PageRequests#INDEX_ONLY}
      * @throws IOException on a transport failure
      */
     public Page search(String text, Filters filters, int size, String cursor, boolean evidence) throws IOException {
@@ -198,6 +195,7 @@ public class ReadSearch {
             return new Page(0, List.of(), Map.of(), null, "all", 0);
         }
         String hash = hash(text, filters);
+        List<String> excludes = PageRequests.excludes(evidence, !QueryWords.companies(parsed, companies).isEmpty());
         if (cursor != null) {
             Cursor c = Cursor.decode(cursor);
             if (!c.queryHash().equals(hash)) {
@@ -205,23 +203,31 @@ public class ReadSearch {
                         "the cursor belongs to another query or other filters");
             }
             if (c.pit() != null) {
-                return run(parsed, text, filters, size, c.all(), c.pit(), c, evidence);
+                return run(parsed, text, filters, size, c.all(), c.pit(), c, excludes);
             }
             // The second page opens the point in time that it and the pages after it run in.
             String pit = client.openPointInTime(o -> o.index(ReadsIndex.ALIAS).keepAlive(t -> t.time(KEEP_ALIVE))).id();
             try {
-                return run(parsed, text, filters, size, c.all(), pit, c, evidence);
+                return run(parsed, text, filters, size, c.all(), pit, c, excludes);
             } catch (IOException | RuntimeException e) {
                 closeQuietly(pit);
                 throw e;
             }
         }
-        // The first page runs on the live index: no point in time, so a reader who never asks for a
-        // second page leaves no search context open on Elasticsearch.
-        Page page = run(parsed, text, filters, size, true, null, null, evidence);
+        return firstPages.get(new FirstPageCache.Key(text, filters, size, evidence),
+                () -> firstPage(parsed, text, filters, size, excludes));
+    }
+
+    /**
+     * The first page runs on the live index: no point in time, so a reader who never asks for a second
+     * page leaves no search context open on Elasticsearch.
+     */
+    private Page firstPage(QueryText parsed, String text, Filters filters, int size, List<String> excludes)
+            throws IOException {
+        Page page = run(parsed, text, filters, size, true, null, null, excludes);
         if (page.total() == 0 && parsed.size() > 1) {
             long first = page.tookMs();
-            Page any = run(parsed, text, filters, size, false, null, null, evidence);
+            Page any = run(parsed, text, filters, size, false, null, null, excludes);
             page = new Page(any.total(), any.matches(), any.facets(), any.nextCursor(), any.mode(), first + any.tookMs());
         }
         return page;
@@ -395,52 +401,14 @@ public class ReadSearch {
         return Query.of(q -> q.multiMatch(m -> m.query(text).fields(FIELDS).type(TextQueryType.Phrase).boost(boost)));
     }
 
-    /**
-     * The search request of one page: the query, page size, exact total, sort by score then id, highlight
-     * and the five facet aggregations; in the point in time if one is given (else on the alias
-     * {@value ReadsIndex#ALIAS}), after the cursor's sort values if one is given; sources without the
-     * index-only keys, and without tag evidence unless {@code evidence}.
-     */
-    static SearchRequest request(Query query, int size, String pit, Cursor after, boolean evidence) {
-        List<String> excludes = evidence ? INDEX_ONLY : WITHOUT_EVIDENCE;
-        return SearchRequest.of(s -> {
-            if (pit != null) {
-                s.pit(p -> p.id(pit).keepAlive(t -> t.time(KEEP_ALIVE)));
-            } else {
-                s.index(ReadsIndex.ALIAS);
-            }
-            s.query(query)
-                    .source(src -> src.filter(f -> f.excludes(excludes)))
-                    .size(size)
-                    .trackTotalHits(t -> t.enabled(true))
-                    .sort(o -> o.score(sc -> sc.order(SortOrder.Desc)))
-                    .sort(o -> o.field(f -> f.field("id").order(SortOrder.Asc)))
-                    .highlight(h -> h.encoder(HighlighterEncoder.Html)
-                            .preTags("<mark>").postTags("</mark>")
-                            .fields("sections.body", f -> f.fragmentSize(180).numberOfFragments(3)
-                                    .order(HighlighterOrder.Score))
-                            .fields("summary", f -> f.numberOfFragments(0)));
-            if (after != null) {
-                s.searchAfter(FieldValue.of(after.score()), FieldValue.of(after.id()));
-            }
-            s.aggregations("layer", a -> a.terms(t -> t.field("layerRefs").size(50)))
-                    .aggregations("company", a -> a.terms(t -> t.field("companyRefs").size(50)))
-                    .aggregations("term", a -> a.terms(t -> t.field("termRefs").size(50)))
-                    .aggregations("kind", a -> a.terms(t -> t.field("kind").size(10)))
-                    .aggregations("updated", a -> a.dateHistogram(d -> d.field("updatedAt")
-                            .calendarInterval(CalendarInterval.Month).minDocCount(1).format("yyyy-MM")));
-            return s;
-        });
-    }
-
     /** One page; {@code pit} null runs on the live index (the first page). */
     @SuppressWarnings({"rawtypes"})
     private Page run(QueryText parsed, String text, Filters filters, int size, boolean all, String pit, Cursor after,
-            boolean evidence) throws IOException {
+            List<String> excludes) throws IOException {
         Query query = query(parsed, text, filters, all);
         SearchResponse<Map> response;
         try {
-            response = client.search(request(query, size, pit, after, evidence), Map.class);
+            response = client.search(PageRequests.request(query, size, pit, after, excludes), Map.class);
         } catch (ElasticsearchException e) {
             if (after != null && e.status() == 404) {
                 throw new GoneException("the cursor expired; search again from the first page");

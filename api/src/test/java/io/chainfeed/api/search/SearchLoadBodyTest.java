@@ -33,19 +33,20 @@ class SearchLoadBodyTest {
                 RestClient.builder(HttpHost.create("http://127.0.0.1:9")).build(), new JacksonJsonpMapper())), catalog,
                 // No company directory: the words checked here name no company.
                 new io.chainfeed.api.reference.CompanyResolver(io.chainfeed.schemas.CompanyDirectory::empty,
-                        () -> true));
+                        () -> true), java.time.Duration.ZERO);
         String template = Files.readString(Path.of("load/search-body.json"));
         for (String word : List.of("memory", "network", "packaging")) {
-            var request = ReadSearch.request(search.query(QueryText.parse(word), word, ReadSearch.Filters.NONE, true),
-                    10, null, null, false);
+            var request = PageRequests.request(search.query(QueryText.parse(word), word, ReadSearch.Filters.NONE, true),
+                    10, null, null, PageRequests.excludes(false, false));
             assertThat(request.index()).containsExactly(io.chainfeed.platform.ReadsIndex.ALIAS);
             String sent = JsonpUtils.toJsonString(request, new JacksonJsonpMapper());
             assertThat(JSON.readTree(sent)).as(word).isEqualTo(JSON.readTree(template.replace("__Q__", word)));
         }
         // A word that names a glossary term adds synonyms and a boost: the template does not fit it, and
         // this test would say so.
-        String hbm = JsonpUtils.toJsonString(ReadSearch.request(search.query(QueryText.parse("hbm"), "hbm",
-                ReadSearch.Filters.NONE, true), 10, null, null, false), new JacksonJsonpMapper());
+        String hbm = JsonpUtils.toJsonString(PageRequests.request(search.query(QueryText.parse("hbm"), "hbm",
+                ReadSearch.Filters.NONE, true), 10, null, null, PageRequests.excludes(false, false)),
+                new JacksonJsonpMapper());
         assertThat(JSON.readTree(hbm)).isNotEqualTo(JSON.readTree(template.replace("__Q__", "hbm")));
     }
 }
