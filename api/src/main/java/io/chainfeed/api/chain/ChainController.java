@@ -14,7 +14,6 @@ import io.chainfeed.schemas.CompanyDirectory;
 import java.io.IOException;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -58,34 +57,16 @@ class ChainController {
     /** Most causes per page. */
     static final int MAX_CAUSES = 200;
 
-    private final ChainStateCache cache;
+    private final ChainStates states;
     private final ChainCauseIndex causes;
     private final ReadSearch search;
     private final CompanyResolver companies;
-    private final ChainTimeTravel travel;
 
-    ChainController(ChainStateCache cache, ChainCauseIndex causes, ReadSearch search, CompanyResolver companies,
-            ChainTimeTravel travel) {
-        this.cache = cache;
-        this.travel = travel;
+    ChainController(ChainStates states, ChainCauseIndex causes, ReadSearch search, CompanyResolver companies) {
+        this.states = states;
         this.causes = causes;
         this.search = search;
         this.companies = companies;
-    }
-
-    /**
-     * The layer states now, or as of an instant.
-     *
-     * @param asOf null for the live state, else an RFC 3339 instant not in the future
-     * @return a mutable list of the states
-     * @throws BadRequestException ({@code invalid-as-of}) for a bad instant
-     * @throws ChainUnavailableException when the streams service cannot answer an {@code asOf} query
-     */
-    private List<LayerState> states(String asOf) {
-        if (asOf == null) {
-            return new ArrayList<>(cache.all());
-        }
-        return new ArrayList<>(travel.chainAt(ChainTimeTravel.pastInstant("asOf", asOf, "invalid-as-of", Instant.now())));
     }
 
     /** A layer view as of an instant: no link to the paged causes, which are live only. */
@@ -98,7 +79,7 @@ class ChainController {
 
     @GetMapping("/chain")
     Map<String, Object> chain(@RequestParam(required = false) String asOf) {
-        List<LayerState> layers = states(asOf);
+        List<LayerState> layers = states.all(asOf);
         layers.sort(Comparator.comparingDouble((LayerState s) -> -s.getPressure()).thenComparing(LayerState::getId));
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("asOf", layers.stream().map(ChainViews::asOf).filter(a -> a != null)
@@ -110,9 +91,7 @@ class ChainController {
 
     @GetMapping("/layers/{id}")
     Map<String, Object> layer(@PathVariable String id, @RequestParam(required = false) String asOf) {
-        LayerState state = (asOf == null ? cache.layer(id)
-                : states(asOf).stream().filter(s -> s.getId().equals(id)).findFirst())
-                .orElseThrow(() -> new NotFoundException("no layer with id '" + id + "'"));
+        LayerState state = states.layer(id, asOf).orElseThrow(() -> new NotFoundException("no layer with id '" + id + "'"));
         Map<String, Object> out = past(ChainViews.layer(state), asOf);
         out.put("disclaimer", DISCLAIMER);
         return out;
@@ -124,7 +103,7 @@ class ChainController {
         if (size < 1 || size > MAX_CAUSES) {
             throw new BadRequestException("invalid-size", "size must be between 1 and " + MAX_CAUSES + ", got " + size);
         }
-        LayerState state = cache.layer(id).orElseThrow(() -> new NotFoundException("no layer with id '" + id + "'"));
+        LayerState state = states.layer(id, null).orElseThrow(() -> new NotFoundException("no layer with id '" + id + "'"));
         ChainCauseIndex.Page page;
         try {
             page = causes.page(state, cursor == null || cursor.isEmpty() ? null : cursor, size);
@@ -146,7 +125,7 @@ class ChainController {
     @GetMapping("/companies/{symbol}")
     Map<String, Object> company(@PathVariable String symbol, @RequestParam(required = false) String asOf)
             throws IOException {
-        List<LayerState> layers = states(asOf);
+        List<LayerState> layers = states.all(asOf);
         Company company = companies.find(symbol).orElseThrow(() -> {
             List<String> near = companies.closeMatches(symbol);
             return new NotFoundException("no company '" + symbol + "' in the reference data"

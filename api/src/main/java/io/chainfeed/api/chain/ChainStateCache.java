@@ -10,7 +10,8 @@ import org.springframework.stereotype.Component;
 
 /**
  * The chain state in memory: the latest {@link LayerState} per layer from the compacted
- * {@value Topics#CHAIN_STATE} topic (see {@link CompactedTopicView}); streams creates that topic.
+ * {@value Topics#CHAIN_STATE} topic (see {@link CompactedTopicView}); streams creates that topic. Read it through
+ * {@link ChainStates}, which also answers past instants.
  */
 @Component
 public class ChainStateCache extends CompactedTopicView<LayerState> {

@@ -4,7 +4,7 @@ import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import co.elastic.clients.elasticsearch._types.SortOrder;
 import co.elastic.clients.elasticsearch.core.SearchResponse;
 import co.elastic.clients.elasticsearch.core.search.Hit;
-import io.chainfeed.api.chain.ChainStateCache;
+import io.chainfeed.api.chain.ChainStates;
 import io.chainfeed.api.chain.ChainViews;
 import io.chainfeed.api.feed.LogPosition;
 import io.chainfeed.api.feed.ReadLog;
@@ -56,12 +56,12 @@ class WidgetDataController {
     private final PartnerAccess access;
     private final ReadSearch search;
     private final ElasticsearchClient es;
-    private final ChainStateCache chain;
+    private final ChainStates chain;
     private final ReadLog readLog;
     private final WidgetUrls urls;
     private final TopicParser topics;
 
-    WidgetDataController(PartnerAccess access, ReadSearch search, ElasticsearchClient es, ChainStateCache chain,
+    WidgetDataController(PartnerAccess access, ReadSearch search, ElasticsearchClient es, ChainStates chain,
             ReadLog readLog, WidgetUrls urls, TopicParser topics) {
         this.topics = topics;
         this.access = access;
@@ -134,7 +134,7 @@ class WidgetDataController {
     ResponseEntity<Map<String, Object>> chain(@RequestParam(required = false) String key,
             HttpServletRequest request, HttpServletResponse response) {
         access.check(key, PartnerAccess.Use.DATA, request, response);
-        List<LayerState> layers = new ArrayList<>(chain.all());
+        List<LayerState> layers = chain.all(null);
         layers.sort(Comparator.comparingDouble((LayerState s) -> -s.getPressure()).thenComparing(LayerState::getId));
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("asOf", layers.stream().map(ChainViews::asOf).filter(a -> a != null).max(Comparator.naturalOrder())

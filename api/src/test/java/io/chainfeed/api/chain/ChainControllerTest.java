@@ -36,6 +36,7 @@ import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.autoconfigure.web.servlet.WebMvcTest;
+import org.springframework.context.annotation.Import;
 import org.springframework.test.context.bean.override.mockito.MockitoBean;
 import org.springframework.test.web.servlet.MockMvc;
 
@@ -45,6 +46,7 @@ import org.springframework.test.web.servlet.MockMvc;
  * refused, with which problem, before the streams service is asked, and what it is asked.
  */
 @WebMvcTest({ChainController.class, ChainHistoryController.class})
+@Import(ChainStates.class)
 class ChainControllerTest {
     private static final LayerCompany SK_HYNIX = new LayerCompany("sk-hynix", "SK hynix", "000660.KS");
 
