@@ -4,8 +4,8 @@ import static io.chainfeed.api.webhook.LoopbackReceiver.reply;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.chainfeed.platform.net.AddressGuard;
+import io.chainfeed.platform.net.ChunkedResponses;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -38,17 +38,7 @@ class WebhookSenderTest {
                         Map.of("Location", "http://169.254.169.254/latest/meta-data/"), null);
                 case "/to-ftp" -> reply(exchange, 307, Map.of("Location", "ftp://example.com/"), null);
                 case "/loop" -> reply(exchange, 307, Map.of("Location", "/loop"), null);
-                case "/big" -> {
-                    exchange.sendResponseHeaders(200, 0);
-                    try (OutputStream out = exchange.getResponseBody()) {
-                        byte[] chunk = new byte[64 * 1024];
-                        for (int i = 0; i < 32; i++) {
-                            out.write(chunk);
-                        }
-                    } catch (IOException e) {
-                        // the sender hung up after its limit: expected
-                    }
-                }
+                case "/big" -> ChunkedResponses.streamUntilHungUp(exchange, 32);
                 default -> reply(exchange, 500, Map.of(), "boom");
             }
         });

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.chainfeed.platform.net.AddressGuard;
+import io.chainfeed.platform.net.ChunkedResponses;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;
@@ -62,18 +63,8 @@ class SafeFetcherTest {
                 case "/loop" -> reply(exchange, 302, null, "/loop", null);
                 case "/exactly-max" -> reply(exchange, 200, "text/plain", null, "a".repeat(SafeFetcher.MAX_BYTES));
                 case "/too-big" -> reply(exchange, 200, "text/plain", null, "a".repeat(SafeFetcher.MAX_BYTES + 1));
-                case "/too-big-chunked" -> {
-                    // no Content-Length: the limit is found while reading
-                    exchange.sendResponseHeaders(200, 0);
-                    try (OutputStream out = exchange.getResponseBody()) {
-                        byte[] chunk = new byte[64 * 1024];
-                        for (int i = 0; i < 24; i++) {
-                            out.write(chunk);
-                        }
-                    } catch (IOException e) {
-                        // the fetcher hung up at its limit: expected
-                    }
-                }
+                // no Content-Length: the limit is found while reading
+                case "/too-big-chunked" -> ChunkedResponses.streamUntilHungUp(exchange, 24);
                 case "/trickle" -> {
                     exchange.sendResponseHeaders(200, 0);
                     try (OutputStream out = exchange.getResponseBody()) {
