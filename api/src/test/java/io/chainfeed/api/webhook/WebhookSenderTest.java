@@ -21,6 +21,8 @@ import org.junit.jupiter.api.Test;
 /** The sender against a real HTTP server on loopback (the JDK's), with the guard checking each connection. */
 class WebhookSenderTest {
     private LoopbackReceiver receiver;
+    /** A sender whose guard lets loopback through, as the tests' receiver needs; one per test. */
+    private WebhookSender loopback;
     private final List<String> seen = new CopyOnWriteArrayList<>();
 
     @BeforeEach
@@ -44,8 +46,14 @@ class WebhookSenderTest {
         });
     }
 
+    @BeforeEach
+    void openSender() {
+        loopback = sender(new TargetGuard(true, InetAddress::getAllByName));
+    }
+
     @AfterEach
     void stopServer() {
+        loopback.close();
         receiver.close();
     }
 
@@ -53,9 +61,9 @@ class WebhookSenderTest {
         return new WebhookSender(guard, Duration.ofSeconds(2), Duration.ofSeconds(5), 4, 3);
     }
 
-    /** @return a sender whose guard lets loopback through, as the tests' receiver needs */
-    private WebhookSender loopbackSender() {
-        return sender(new TargetGuard(true, InetAddress::getAllByName));
+    /** @return what the loopback sender got for an empty JSON object posted to {@code path} on 127.0.0.1 */
+    private WebhookSender.Outcome post(String path) {
+        return loopback.send(url("127.0.0.1", path), "{}", HEADERS);
     }
 
     private URI url(String host, String path) {
@@ -67,16 +75,14 @@ class WebhookSenderTest {
 
     @Test
     void postsTheBodyAndHeadersAndReadsTheStatus() {
-        try (WebhookSender s = loopbackSender()) {
-            WebhookSender.Outcome o = s.send(url("127.0.0.1", "/ok"), "{\"a\":1}", HEADERS);
-            assertThat(o.success()).isTrue();
-            assertThat(o.status()).hasValue(204);
-            assertThat(seen).containsExactly("POST /ok msg_1 {\"a\":1}");
-            WebhookSender.Outcome busy = s.send(url("localhost", "/busy"), "{}", HEADERS);
-            assertThat(busy.status()).hasValue(429);
-            assertThat(busy.retryAfter()).hasValue("7");
-            assertThat(busy.error()).hasValue("the endpoint answered 429");
-        }
+        WebhookSender.Outcome o = loopback.send(url("127.0.0.1", "/ok"), "{\"a\":1}", HEADERS);
+        assertThat(o.success()).isTrue();
+        assertThat(o.status()).hasValue(204);
+        assertThat(seen).containsExactly("POST /ok msg_1 {\"a\":1}");
+        WebhookSender.Outcome busy = loopback.send(url("localhost", "/busy"), "{}", HEADERS);
+        assertThat(busy.status()).hasValue(429);
+        assertThat(busy.retryAfter()).hasValue("7");
+        assertThat(busy.error()).hasValue("the endpoint answered 429");
     }
 
     @Test
@@ -112,42 +118,35 @@ class WebhookSenderTest {
 
     @Test
     void follows307And308KeepingThePostAndChecksEveryHop() {
-        try (WebhookSender s = loopbackSender()) {
-            assertThat(s.send(url("127.0.0.1", "/moved"), "{\"b\":2}", HEADERS).status()).hasValue(204);
-            assertThat(seen).containsExactly("POST /moved msg_1 {\"b\":2}", "POST /ok msg_1 {\"b\":2}");
-            seen.clear();
+        assertThat(loopback.send(url("127.0.0.1", "/moved"), "{\"b\":2}", HEADERS).status()).hasValue(204);
+        assertThat(seen).containsExactly("POST /moved msg_1 {\"b\":2}", "POST /ok msg_1 {\"b\":2}");
+        seen.clear();
 
-            WebhookSender.Outcome metadata = s.send(url("127.0.0.1", "/to-metadata"), "{}", HEADERS);
-            assertThat(metadata.refused()).isTrue();
-            assertThat(metadata.error().orElseThrow()).startsWith("redirect refused").contains("169.254.169.254");
+        WebhookSender.Outcome metadata = post("/to-metadata");
+        assertThat(metadata.refused()).isTrue();
+        assertThat(metadata.error().orElseThrow()).startsWith("redirect refused").contains("169.254.169.254");
 
-            WebhookSender.Outcome ftp = s.send(url("127.0.0.1", "/to-ftp"), "{}", HEADERS);
-            assertThat(ftp.success()).isFalse();
-            assertThat(ftp.error().orElseThrow()).startsWith("redirect refused");
+        WebhookSender.Outcome ftp = post("/to-ftp");
+        assertThat(ftp.success()).isFalse();
+        assertThat(ftp.error().orElseThrow()).startsWith("redirect refused");
 
-            WebhookSender.Outcome loop = s.send(url("127.0.0.1", "/loop"), "{}", HEADERS);
-            assertThat(loop.error()).hasValue("more than 3 redirects");
-            assertThat(seen).filteredOn(l -> l.startsWith("POST /loop")).hasSize(4);
-        }
+        assertThat(post("/loop").error()).hasValue("more than 3 redirects");
+        assertThat(seen).filteredOn(l -> l.startsWith("POST /loop")).hasSize(4);
     }
 
     @Test
     void otherRedirectsAreFailuresNotFollowed() {
-        try (WebhookSender s = loopbackSender()) {
-            WebhookSender.Outcome o = s.send(url("127.0.0.1", "/found"), "{}", HEADERS);
-            assertThat(o.success()).isFalse();
-            assertThat(o.status()).hasValue(302);
-            assertThat(o.error().orElseThrow()).contains("not followed");
-        }
+        WebhookSender.Outcome o = post("/found");
+        assertThat(o.success()).isFalse();
+        assertThat(o.status()).hasValue(302);
+        assertThat(o.error().orElseThrow()).contains("not followed");
         assertThat(seen).hasSize(1);
     }
 
     @Test
     void readsOnlyTheStartOfALongAnswer() {
-        try (WebhookSender s = loopbackSender()) {
-            assertThat(s.send(url("127.0.0.1", "/big"), "{}", HEADERS).status()).hasValue(200);
-            assertThat(s.send(url("127.0.0.1", "/ok"), "{}", HEADERS).status()).hasValue(204);
-        }
+        assertThat(post("/big").status()).hasValue(200);
+        assertThat(post("/ok").status()).hasValue(204);
     }
 
     @Test
@@ -156,11 +155,9 @@ class WebhookSenderTest {
         try (java.net.ServerSocket probe = new java.net.ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             closed = probe.getLocalPort();
         }
-        try (WebhookSender s = loopbackSender()) {
-            WebhookSender.Outcome o = s.send(URI.create("http://127.0.0.1:" + closed + "/"), "{}", HEADERS);
-            assertThat(o.status()).isEmpty();
-            assertThat(o.refused()).isFalse();
-            assertThat(o.error().orElseThrow()).isNotBlank();
-        }
+        WebhookSender.Outcome o = loopback.send(URI.create("http://127.0.0.1:" + closed + "/"), "{}", HEADERS);
+        assertThat(o.status()).isEmpty();
+        assertThat(o.refused()).isFalse();
+        assertThat(o.error().orElseThrow()).isNotBlank();
     }
 }
