@@ -185,11 +185,20 @@ class FeedPollerTest {
         assertThat(s.getObservedAtBasis()).isEqualTo(ObservedAtBasis.FIRST_SEEN);
     }
 
+    /**
+     * Serves {@code body} at {@code path}, polls it as a feed with these defaults, and returns the first
+     * signal published.
+     */
+    private ConstraintSignal pollFirst(String path, String body, String name, List<String> layers, String direction,
+            int magnitude) {
+        server.put(path, body);
+        poller.poll(new FeedSource(server.url(path), name, layers, direction, magnitude));
+        return signals().get(0);
+    }
+
     @Test
     void rss092IsRead() {
-        server.put("/p92", fixture("rss092.xml"));
-        poller.poll(new FeedSource(server.url("/p92"), null, List.of(), "easing", 1));
-        ConstraintSignal s = signals().get(0);
+        ConstraintSignal s = pollFirst("/p92", fixture("rss092.xml"), null, List.of(), "easing", 1);
         assertThat(s.getHeadline()).isEqualTo("Neon gas supply steadies");
         assertThat(s.getSource().getUrl()).isEqualTo("http://p92.example.com/neon");
         assertThat(s.getLayerHints()).containsExactly("memory");
@@ -197,9 +206,7 @@ class FeedPollerTest {
 
     @Test
     void rss10RdfIsRead() {
-        server.put("/rdf", fixture("rss10-rdf.xml"));
-        poller.poll(new FeedSource(server.url("/rdf"), "RDF desk", List.of("memory"), "tightening", 2));
-        ConstraintSignal s = signals().get(0);
+        ConstraintSignal s = pollFirst("/rdf", fixture("rss10-rdf.xml"), "RDF desk", List.of("memory"), "tightening", 2);
         assertThat(s.getHeadline()).isEqualTo("Photoresist makers raise prices");
         assertThat(s.getSource().getUrl()).isEqualTo("http://rdf.example.com/photoresist");
         assertThat(s.getObservedAt()).isEqualTo(Instant.parse("2026-11-18T09:00:00Z"));
@@ -208,9 +215,7 @@ class FeedPollerTest {
 
     @Test
     void atom03IsRead() {
-        server.put("/a03", fixture("atom03.xml"));
-        poller.poll(new FeedSource(server.url("/a03"), null, List.of("memory"), "tightening", 2));
-        ConstraintSignal s = signals().get(0);
+        ConstraintSignal s = pollFirst("/a03", fixture("atom03.xml"), null, List.of("memory"), "tightening", 2);
         assertThat(s.getHeadline()).isEqualTo("Cleanroom builds slip");
         assertThat(s.getBody()).isEqualTo("Two cleanroom projects slip a quarter.");
         assertThat(s.getSource().getUrl()).isEqualTo("http://a03.example.com/cleanrooms");
@@ -220,9 +225,8 @@ class FeedPollerTest {
 
     @Test
     void rss20ItemsTakeTheFeedsDefaultsAndTheFeedTitle() {
-        server.put("/pkg", fixture("rss2-html.xml").replaceAll("<category>[^<]*</category>", ""));
-        poller.poll(new FeedSource(server.url("/pkg"), null, List.of("advanced-packaging"), "easing", 3));
-        ConstraintSignal s = signals().get(0);
+        String uncategorised = fixture("rss2-html.xml").replaceAll("<category>[^<]*</category>", "");
+        ConstraintSignal s = pollFirst("/pkg", uncategorised, null, List.of("advanced-packaging"), "easing", 3);
         assertThat(s.getLayerHints()).containsExactly("advanced-packaging");
         assertThat(s.getDirection()).isEqualTo(Direction.EASING);
         assertThat(s.getMagnitude()).isEqualTo(3);
