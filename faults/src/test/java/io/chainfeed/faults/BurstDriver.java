@@ -19,7 +19,10 @@ import org.slf4j.LoggerFactory;
  * Posts a burst of constraint signals to {@code POST /ingest/v1/signals}, one signal a request, from a
  * few threads, and writes every answer into a {@link Ledger}: a 202 acknowledges the signal's read id,
  * anything else (an error status, a timeout, a refused connection) records an unacknowledged attempt.
- * Nothing is retried: a retry of an unanswered request would blur what was acknowledged.
+ * By default nothing is retried: a retry of an unanswered request would blur what was acknowledged. With
+ * {@link #retryingRefused} a 503 is posted again after its {@code Retry-After}, as a client should: ingest
+ * answers 503 only when nothing of the request was published (docs/resilience.md), so the retry cannot
+ * double anything; a 504 or a lost answer is still never retried.
  */
 public final class BurstDriver {
     private static final Logger LOG = LoggerFactory.getLogger(BurstDriver.class);
@@ -30,6 +33,8 @@ public final class BurstDriver {
     private final Ledger ledger;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     private final AtomicInteger answered = new AtomicInteger();
+    private final AtomicInteger retried = new AtomicInteger();
+    private int attemptsOn503 = 1;
 
     /**
      * @param ingest    the ingest service's base URI
@@ -64,9 +69,32 @@ public final class BurstDriver {
         return CompletableFuture.allOf(all).whenComplete((v, e) -> pool.shutdown());
     }
 
+    /**
+     * Posts a signal refused with 503 again after the answer's {@code Retry-After} (1 s when absent), up to
+     * {@code attempts} posts in all.
+     *
+     * @param attempts posts of one signal at most, at least 1
+     * @return this driver
+     */
+    public BurstDriver retryingRefused(int attempts) {
+        this.attemptsOn503 = Math.max(1, attempts);
+        return this;
+    }
+
+    /** How many 503 answers were followed by another post of the same signal. */
+    public int retried() {
+        return retried.get();
+    }
+
     /** How many requests have been answered or have failed so far. */
     public int answered() {
         return answered.get();
+    }
+
+    private HttpResponse<String> send(String body) throws java.io.IOException, InterruptedException {
+        return http.send(HttpRequest.newBuilder(signals).timeout(Duration.ofSeconds(30))
+                .header("Authorization", "Bearer " + editorKey).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
     }
 
     private void post(String id) {
@@ -75,9 +103,13 @@ public final class BurstDriver {
                  "direction": "tightening", "magnitude": 3, "observedAt": "2026-03-01T00:00:00Z",
                  "source": {"name": "Fault drill", "url": "https://example.com/drill/%s"}}""".formatted(id, id, id);
         try {
-            HttpResponse<String> r = http.send(HttpRequest.newBuilder(signals).timeout(Duration.ofSeconds(30))
-                    .header("Authorization", "Bearer " + editorKey).header("Content-Type", "application/json")
-                    .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> r = send(body);
+            for (int attempt = 1; r.statusCode() == 503 && attempt < attemptsOn503; attempt++) {
+                retried.incrementAndGet();
+                // The server's Retry-After, as any client honours it (not a wait for state in the test).
+                Thread.sleep(1000L * r.headers().firstValue("Retry-After").map(Long::parseLong).orElse(1L));
+                r = send(body);
+            }
             if (r.statusCode() == 202) {
                 JsonNode accepted = JSON.readTree(r.body()).path("accepted");
                 for (JsonNode a : accepted) {

@@ -28,6 +28,29 @@ public final class FaultReport {
      * @param duplicated acknowledged records found more than once, summed over the audits
      * @param notes      anything else measured
      */
+    /**
+     * Appends a table of audits, one row an audit (owed, found exactly once, lost, duplicated), under a heading.
+     *
+     * @param heading  what was audited
+     * @param accounts the audits
+     * @return the table, as appended
+     */
+    public static synchronized String accounts(String heading, java.util.List<Ledger.Account> accounts) {
+        StringBuilder table = new StringBuilder(String.format("%n%s%n%n| audit | owed | exactly once | lost |"
+                + " duplicated |%n|---|---|---|---|---|%n", heading));
+        for (Ledger.Account a : accounts) {
+            table.append(String.format("| %s | %d | %d | %d | %d |%n", a.where(), a.owed(),
+                    a.owed() - a.lost().size() - a.duplicated().size(), a.lost().size(), a.duplicated().size()));
+        }
+        try {
+            Files.createDirectories(FILE.getParent());
+            Files.writeString(FILE, table + "\n", StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return table.toString();
+    }
+
     public static synchronized void row(String scenario, String injected, Duration recovered, int lost, int duplicated,
             String notes) {
         try {

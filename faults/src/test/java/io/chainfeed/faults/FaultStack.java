@@ -31,6 +31,7 @@ public final class FaultStack implements AutoCloseable {
     private final Path runDir;
     private final List<String> args;
     private Stack stack;
+    private Duration lastStart;
 
     private FaultStack(Path runDir, List<String> args) {
         this.runDir = runDir;
@@ -45,19 +46,37 @@ public final class FaultStack implements AutoCloseable {
      * @throws IOException when it does not start
      */
     public static FaultStack startFresh(String name) throws IOException {
-        Path runDir = Path.of(System.getProperty("chainfeed.fault.run.dir", "target/fault-run")).resolve(name)
-                .toAbsolutePath().normalize();
-        Path project = Path.of(System.getProperty("chainfeed.project.dir", "..")).toAbsolutePath().normalize();
-        List<String> args = new ArrayList<>(List.of("--run-dir", runDir.toString(), "--project-dir", project.toString(),
-                "--no-demo", "--quick-jit", "--kafka-heap", "256m", "--es-heap", "384m", "--service-heap", "256m",
-                "--partitions", "3",
-                // The machine is shared: starts can be slow; a start that never comes still fails.
-                "--start-timeout-seconds", "480", "--health-timeout-seconds", "480", "--stagger-seconds", "60"));
+        List<String> args = new ArrayList<>();
         for (String option : List.of("--kafka-port", "--kafka-controller-port", "--es-port", "--es-transport-port",
                 "--api-port", "--ingest-port", "--streams-port")) {
             args.add(option);
             args.add(Integer.toString(freePort()));
         }
+        return start(name, args);
+    }
+
+    /**
+     * Starts an empty local cluster ({@code --cluster --fresh}): three brokers, two Elasticsearch nodes, two
+     * instances of each service, on the ports of a port base.
+     *
+     * @param name     the run dir's name under {@code chainfeed.fault.run.dir}
+     * @param portBase the first of the ports (see {@code --port-base})
+     * @return the running cluster
+     * @throws IOException when it does not start
+     */
+    public static FaultStack startCluster(String name, int portBase) throws IOException {
+        return start(name, List.of("--cluster", "--port-base", Integer.toString(portBase), "--partitions", "6"));
+    }
+
+    private static FaultStack start(String name, List<String> layout) throws IOException {
+        Path runDir = Path.of(System.getProperty("chainfeed.fault.run.dir", "target/fault-run")).resolve(name)
+                .toAbsolutePath().normalize();
+        Path project = Path.of(System.getProperty("chainfeed.project.dir", "..")).toAbsolutePath().normalize();
+        List<String> args = new ArrayList<>(List.of("--run-dir", runDir.toString(), "--project-dir", project.toString(),
+                "--no-demo", "--quick-jit", "--kafka-heap", "256m", "--es-heap", "384m", "--service-heap", "256m",
+                // The machine is shared: starts can be slow; a start that never comes still fails.
+                "--start-timeout-seconds", "480", "--health-timeout-seconds", "480", "--stagger-seconds", "60"));
+        args.addAll(layout);
         FaultStack fs = new FaultStack(runDir, List.copyOf(args));
         fs.start(true);
         return fs;
@@ -72,6 +91,7 @@ public final class FaultStack implements AutoCloseable {
         stack = Stack.fromArgs(a.toArray(String[]::new)).start();
         Duration took = ProcessControl.since(t0);
         LOG.info("stack up in {} ms (run dir {})", took.toMillis(), runDir);
+        lastStart = took;
         return took;
     }
 
@@ -84,6 +104,11 @@ public final class FaultStack implements AutoCloseable {
     public Duration stopAndStart() throws IOException {
         stack.close();
         return start(false);
+    }
+
+    /** How long the last start took, until every service was healthy. */
+    public Duration lastStart() {
+        return lastStart;
     }
 
     /** The running launcher. */

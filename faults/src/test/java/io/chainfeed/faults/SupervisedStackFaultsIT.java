@@ -23,6 +23,7 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
@@ -105,8 +106,7 @@ class SupervisedStackFaultsIT {
     void streamsKilledMidBurstIsRestartedAndEverySignalArrivesOnce() throws Exception {
         Ledger ledger = new Ledger();
         ProcessHandle streams = stack.service("streams");
-        CompletableFuture<Void> burst = new BurstDriver(stack.ingest(), FaultStack.EDITOR_KEY, ledger)
-                .start("streams-kill", 200, 4);
+        CompletableFuture<Void> burst = burst(ledger, "streams-kill", 200);
         await().atMost(Duration.ofMinutes(3)).until(() -> ledger.acknowledgedIds().size() >= 50);
         long t0 = System.nanoTime();
         ProcessControl.kill9(streams, "streams");
@@ -128,17 +128,16 @@ class SupervisedStackFaultsIT {
 
     @Test
     @Order(2)
+    @DisplayName("api kill -9 with SSE subscribers and webhook deliveries in flight")
     void apiKilledWithSseAndWebhooksInFlightResumesWithoutLossOrRepeats() throws Exception {
         Ledger ledger = new Ledger();
-        ProcessHandle api = stack.service("api");
-        CompletableFuture<Void> burst = new BurstDriver(stack.ingest(), FaultStack.EDITOR_KEY, ledger)
-                .start("api-kill", 150, 4);
+        CompletableFuture<Void> burst = burst(ledger, "api-kill", 150);
         // Kill once the subscribers and the webhook endpoint are in the middle of this burst.
         await().atMost(Duration.ofMinutes(5)).until(() -> webhooks.deliveries().stream()
                 .filter(d -> d.readId().startsWith("signal:api-kill-")).count() >= 20
                 && subscribers.stream().allMatch(s -> s.received().stream().anyMatch(id -> id.startsWith("signal:api-kill-"))));
         long t0 = System.nanoTime();
-        ProcessControl.kill9(api, "api");
+        ProcessControl.kill9(stack.service("api"), "api");
         burst.get(5, TimeUnit.MINUTES);
         assertThat(ledger.unacknowledgedAttempts()).isEmpty();
 
@@ -187,6 +186,11 @@ class SupervisedStackFaultsIT {
                 + " launcher on the same run dir", healed, accounts, String.format("stack up again in %.1f s; reader"
                 + " key, webhook subscription and reads kept; terms topic unchanged by the corpus reload",
                 startedIn.toMillis() / 1000.0));
+    }
+
+    /** Starts posting {@code count} signals to ingest from four threads, answers into the ledger. */
+    private CompletableFuture<Void> burst(Ledger ledger, String prefix, int count) {
+        return new BurstDriver(stack.ingest(), FaultStack.EDITOR_KEY, ledger).start(prefix, count, 4);
     }
 
     /** Waits until the ledger's ids are all in the topic, the index, every SSE subscriber and the webhook endpoint. */

@@ -26,8 +26,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A real single-node Elasticsearch (the unpacked {@code integ-test-zip} distribution) run as a child
- * process on 127.0.0.1, with its own data, logs, tmp and config copy under a run directory.
+ * A real Elasticsearch node (the unpacked {@code integ-test-zip} distribution) run as a child process on
+ * 127.0.0.1, with its own data, logs, tmp and config copy under a run directory: a single-node cluster by
+ * default, or a member of a local cluster ({@link Builder#discovery}: seed hosts and, for the first
+ * start, the initial master nodes).
  *
  * <p>Elasticsearch refuses to run as root: when this JVM runs as uid 0, the run directory is handed to
  * an unprivileged uid (default 1999, no passwd entry needed) and the node is started through
@@ -54,6 +56,29 @@ public final class ElasticsearchNode extends LocalNode<ElasticsearchNode> {
     private final String clusterName;
     private final List<Path> plugins;
     private final List<String> extraJavaOpts;
+    private final Discovery discovery;
+
+    /**
+     * How a node finds its cluster.
+     *
+     * @param nodeName           {@code node.name}
+     * @param seedHosts          {@code discovery.seed_hosts} (transport addresses {@code host:port}); empty for
+     *                           a single-node cluster ({@code discovery.type=single-node})
+     * @param initialMasterNodes {@code cluster.initial_master_nodes}: the node names that bootstrap a new
+     *                           cluster; given only while the node has no cluster state yet, as Elasticsearch
+     *                           asks (a formed cluster must not be bootstrapped again)
+     */
+    public record Discovery(String nodeName, List<String> seedHosts, List<String> initialMasterNodes) {
+        /** A single-node cluster whose node is {@code n1}. */
+        public static final Discovery SINGLE = new Discovery("n1", List.of(), List.of());
+
+        /** Copies the lists. */
+        public Discovery {
+            Objects.requireNonNull(nodeName, "nodeName");
+            seedHosts = List.copyOf(seedHosts);
+            initialMasterNodes = List.copyOf(initialMasterNodes);
+        }
+    }
 
     private ElasticsearchNode(Builder b) {
         super("Elasticsearch", PID_FILE, b);
@@ -62,6 +87,7 @@ public final class ElasticsearchNode extends LocalNode<ElasticsearchNode> {
         this.clusterName = b.clusterName;
         this.plugins = List.copyOf(b.plugins);
         this.extraJavaOpts = List.copyOf(b.extraJavaOpts);
+        this.discovery = b.discovery;
     }
 
     /**
@@ -91,10 +117,8 @@ public final class ElasticsearchNode extends LocalNode<ElasticsearchNode> {
 
     @Override
     protected synchronized Process launch() throws IOException {
-        requireNotStarted();
-        requireDistribution();
-        stopStale(runDir);
-        choosePorts(new String[] {"Elasticsearch HTTP", "Elasticsearch transport"}, "http and transport port");
+        beginLaunch(this::requireDistribution, () -> stopStale(runDir),
+                new String[] {"Elasticsearch HTTP", "Elasticsearch transport"}, "http and transport port");
         installPlugins();
         prepareRunDir();
 
@@ -126,20 +150,36 @@ public final class ElasticsearchNode extends LocalNode<ElasticsearchNode> {
 
     /** The settings passed as {@code -E key=value}, in order. */
     Map<String, String> settings() {
-        return settings(clusterName, runDir, httpPort(), transportPort());
+        // Elasticsearch keeps its cluster state under path.data/_state once the node has joined a cluster.
+        boolean bootstrapped = Files.isDirectory(runDir.resolve("data").resolve("_state"));
+        return settings(clusterName, runDir, httpPort(), transportPort(), discovery, bootstrapped);
     }
 
-    static Map<String, String> settings(String clusterName, Path runDir, int httpPort, int transportPort) {
+    /**
+     * The node settings.
+     *
+     * @param bootstrapped whether the node has cluster state from an earlier start (then the initial master
+     *                     nodes are left out)
+     */
+    static Map<String, String> settings(String clusterName, Path runDir, int httpPort, int transportPort,
+            Discovery discovery, boolean bootstrapped) {
         Map<String, String> s = new LinkedHashMap<>();
         s.put("cluster.name", clusterName);
-        s.put("node.name", "n1");
+        s.put("node.name", discovery.nodeName());
         s.put("path.data", runDir.resolve("data").toString());
         s.put("path.logs", runDir.resolve("logs").toString());
         // Loopback only: the bootstrap checks stay warnings (vm.max_map_count, file descriptors).
         s.put("network.host", "127.0.0.1");
         s.put("http.port", Integer.toString(httpPort));
         s.put("transport.port", Integer.toString(transportPort));
-        s.put("discovery.type", "single-node");
+        if (discovery.seedHosts().isEmpty()) {
+            s.put("discovery.type", "single-node");
+        } else {
+            s.put("discovery.seed_hosts", String.join(",", discovery.seedHosts()));
+            if (!bootstrapped && !discovery.initialMasterNodes().isEmpty()) {
+                s.put("cluster.initial_master_nodes", String.join(",", discovery.initialMasterNodes()));
+            }
+        }
         s.put("xpack.security.enabled", "false");
         // A nearly full disk would otherwise block writes (429) and leave new indices unassigned (red).
         s.put("cluster.routing.allocation.disk.threshold_enabled", "false");
@@ -278,14 +318,14 @@ public final class ElasticsearchNode extends LocalNode<ElasticsearchNode> {
         return Processes.tails(30, runDir.resolve(OUTPUT_FILE), runDir.resolve("logs").resolve(clusterName + ".log"));
     }
 
-    /** The HTTP endpoint, {@code http://127.0.0.1:<port>}. */
-    public URI httpUri() {
-        return URI.create("http://127.0.0.1:" + httpPort());
-    }
-
     /** The HTTP port (the chosen one when the builder asked for 0). */
     public int httpPort() {
         return mainPort();
+    }
+
+    /** The HTTP endpoint, {@code http://127.0.0.1:<port>}. */
+    public URI httpUri() {
+        return URI.create("http://127.0.0.1:" + httpPort());
     }
 
     /** The transport port (the chosen one when the builder asked for 0). */
@@ -295,6 +335,7 @@ public final class ElasticsearchNode extends LocalNode<ElasticsearchNode> {
 
     /** Builder of {@link ElasticsearchNode}; free ports and a start timeout of 180 s unless set. */
     public static final class Builder extends LocalNode.Builder<Builder, ElasticsearchNode> {
+        private Discovery discovery = Discovery.SINGLE;
         private final Path esHome;
         private int unprivilegedUid = 1999;
         private String clusterName = "chainfeed";
@@ -306,8 +347,9 @@ public final class ElasticsearchNode extends LocalNode<ElasticsearchNode> {
             this.esHome = Objects.requireNonNull(esHome, "esHome");
         }
 
-        @Override
-        protected Builder self() {
+        /** How the node finds its cluster (default {@link Discovery#SINGLE}). */
+        public Builder discovery(Discovery discovery) {
+            this.discovery = Objects.requireNonNull(discovery, "discovery");
             return this;
         }
 

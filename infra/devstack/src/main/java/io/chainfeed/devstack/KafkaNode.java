@@ -25,9 +25,11 @@ import org.slf4j.LoggerFactory;
  * {@code server.properties}, {@code log4j.properties}, the log dirs ({@code data/}) and the logs
  * ({@code logs/server.log}, {@code logs/kafka.out}).
  *
- * <p>The broker is tuned for one node: replication factor 1 for the internal topics (transactions
- * included, since Kafka Streams runs {@code exactly_once_v2}), no topic auto-creation, no initial
- * rebalance delay.
+ * <p>By default the broker is tuned for one node: replication factor 1 for the internal topics
+ * (transactions included, since Kafka Streams runs {@code exactly_once_v2}), no topic auto-creation, no
+ * initial rebalance delay. As a member of a local cluster ({@link Builder#member}) it takes its node id,
+ * the controller quorum's voters, the cluster id every member is formatted with, and the replication
+ * factor and {@code min.insync.replicas} for new topics and the internal ones.
  *
  * <pre>{@code
  * try (KafkaNode kafka = KafkaNode.builder(libDir, runDir).port(0).build().start()) {
@@ -46,13 +48,43 @@ public final class KafkaNode extends LocalNode<KafkaNode> {
 
     private final Path libDir;
     private final int numPartitions;
+    private final Membership membership;
     private final Map<String, String> overrides;
+
+    /**
+     * A broker's place in a KRaft cluster whose members are all combined broker + controller nodes.
+     *
+     * @param nodeId            {@code node.id}, 1..n
+     * @param quorumVoters      {@code controller.quorum.voters}, e.g. {@code 1@127.0.0.1:29010,2@127.0.0.1:29011},
+     *                          or null for this node alone
+     * @param clusterId         the id {@code kafka-storage format} gives every member's log dir (base64 UUID),
+     *                          or null for a random one (a single node)
+     * @param replicationFactor default replication factor of new topics and of the offsets and transaction
+     *                          state topics
+     * @param minInsyncReplicas {@code min.insync.replicas}, also the transaction state log's min ISR
+     */
+    public record Membership(int nodeId, String quorumVoters, String clusterId, int replicationFactor,
+            int minInsyncReplicas) {
+        /** This node alone: node id 1, replication factor 1. */
+        public static final Membership SINGLE = new Membership(1, null, null, 1, 1);
+
+        /**
+         * @throws IllegalArgumentException when the replication factor is below 1 or min ISR is not in 1..rf
+         */
+        public Membership {
+            if (replicationFactor < 1 || minInsyncReplicas < 1 || minInsyncReplicas > replicationFactor) {
+                throw new IllegalArgumentException("need 1 <= min.insync.replicas (" + minInsyncReplicas
+                        + ") <= replication factor (" + replicationFactor + ")");
+            }
+        }
+    }
 
     private KafkaNode(Builder b) {
         super("Kafka", PID_FILE, b);
         this.libDir = b.libDir.toAbsolutePath().normalize();
-        this.numPartitions = b.numPartitions;
         this.overrides = Map.copyOf(b.overrides);
+        this.numPartitions = b.numPartitions;
+        this.membership = b.membership;
     }
 
     /**
@@ -82,10 +114,8 @@ public final class KafkaNode extends LocalNode<KafkaNode> {
     /** Writes the configs, formats the log dir (KRaft) on first use and starts the broker. */
     @Override
     protected synchronized Process launch() throws IOException {
-        requireNotStarted();
-        requireLibs();
-        stopStale(runDir);
-        choosePorts(new String[] {"Kafka broker", "Kafka controller"}, "broker and controller port");
+        beginLaunch(this::requireLibs, () -> stopStale(runDir), new String[] {"Kafka broker", "Kafka controller"},
+                "broker and controller port");
         int port = port();
         int controllerPort = controllerPort();
 
@@ -100,7 +130,7 @@ public final class KafkaNode extends LocalNode<KafkaNode> {
         Files.createDirectories(logs);
         Path serverProperties = runDir.resolve(SERVER_PROPERTIES);
         Files.writeString(serverProperties,
-                render(serverProperties(port, controllerPort, data, numPartitions, overrides)));
+                render(serverProperties(port, controllerPort, data, numPartitions, membership, overrides)));
         Path log4j = runDir.resolve("log4j.properties");
         Files.writeString(log4j, log4jProperties(logs.resolve("server.log")));
         format(serverProperties, logs);
@@ -114,8 +144,8 @@ public final class KafkaNode extends LocalNode<KafkaNode> {
                 "-Dkafka.logs.dir=" + logs,
                 "-cp", libDir + "/*",
                 "kafka.Kafka", serverProperties.toString()));
-        LOG.info("starting Kafka on 127.0.0.1:{} (controller {}, heap {}), run dir {}", port, controllerPort, heap,
-                runDir);
+        LOG.info("starting Kafka node {} on 127.0.0.1:{} (controller {}, heap {}), run dir {}", membership.nodeId(),
+                port, controllerPort, heap, runDir);
         return startTracked(new ProcessBuilder(command), logs.resolve("kafka.out"));
     }
 
@@ -126,14 +156,18 @@ public final class KafkaNode extends LocalNode<KafkaNode> {
      * @param controllerPort controller port
      * @param dataDir        the log dir
      * @param numPartitions  default partition count
+     * @param member         node id, quorum and replication ({@link Membership#SINGLE} for one node)
      * @param overrides      extra or overriding properties, applied last
      */
     static Map<String, String> serverProperties(int port, int controllerPort, Path dataDir, int numPartitions,
-            Map<String, String> overrides) {
+            Membership member, Map<String, String> overrides) {
+        String rf = Integer.toString(member.replicationFactor());
+        String minIsr = Integer.toString(member.minInsyncReplicas());
         Map<String, String> p = new LinkedHashMap<>();
         p.put("process.roles", "broker,controller");
-        p.put("node.id", "1");
-        p.put("controller.quorum.voters", "1@127.0.0.1:" + controllerPort);
+        p.put("node.id", Integer.toString(member.nodeId()));
+        p.put("controller.quorum.voters", member.quorumVoters() != null ? member.quorumVoters()
+                : member.nodeId() + "@127.0.0.1:" + controllerPort);
         p.put("listeners", "PLAINTEXT://127.0.0.1:" + port + ",CONTROLLER://127.0.0.1:" + controllerPort);
         p.put("advertised.listeners", "PLAINTEXT://127.0.0.1:" + port);
         p.put("controller.listener.names", "CONTROLLER");
@@ -141,17 +175,21 @@ public final class KafkaNode extends LocalNode<KafkaNode> {
         p.put("inter.broker.listener.name", "PLAINTEXT");
         p.put("log.dirs", dataDir.toString());
         p.put("num.partitions", Integer.toString(numPartitions));
-        p.put("default.replication.factor", "1");
-        p.put("min.insync.replicas", "1");
+        // A write is acknowledged (acks=all) once min.insync.replicas replicas have it; a replica that
+        // missed writes never becomes leader (that would drop acknowledged records).
+        p.put("default.replication.factor", rf);
+        p.put("min.insync.replicas", minIsr);
+        p.put("unclean.leader.election.enable", "false");
         // Topics are created by TopicSetup (and Kafka Streams for its internal ones), never by a typo.
         p.put("auto.create.topics.enable", "false");
-        // One node: the internal topics cannot have more than one replica. Fewer partitions than the
-        // default 50 keep their creation (first consumer group, first transaction) quick.
-        p.put("offsets.topic.replication.factor", "1");
-        p.put("offsets.topic.num.partitions", "10");
-        p.put("transaction.state.log.replication.factor", "1");
-        p.put("transaction.state.log.min.isr", "1");
-        p.put("transaction.state.log.num.partitions", "10");
+        // The internal topics (consumer offsets; transactions, since Kafka Streams runs exactly_once_v2) are
+        // replicated as the data is. Fewer partitions than the default 50 keep their creation (first
+        // consumer group, first transaction) quick.
+        for (String internal : List.of("offsets.topic", "transaction.state.log")) {
+            p.put(internal + ".replication.factor", rf);
+            p.put(internal + ".num.partitions", "10");
+        }
+        p.put("transaction.state.log.min.isr", minIsr);
         p.put("group.initial.rebalance.delay.ms", "0");
         // Two cores shared by everything.
         p.put("num.network.threads", "2");
@@ -192,7 +230,7 @@ public final class KafkaNode extends LocalNode<KafkaNode> {
                 """.formatted(logFile);
     }
 
-    private void requireLibs() throws IOException {
+    private void requireLibs() {
         boolean hasBroker;
         try (var files = Files.list(libDir)) {
             hasBroker = files.anyMatch(f -> f.getFileName().toString().startsWith("kafka_2.13-"));
@@ -218,7 +256,8 @@ public final class KafkaNode extends LocalNode<KafkaNode> {
                 "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
                 "-Dlog4j.configuration=" + runDir.resolve("log4j.properties").toUri(),
                 "-cp", libDir + "/*", "kafka.tools.StorageTool", "format",
-                "-t", Uuid.randomUuid().toString(), "-c", serverProperties.toString(), "--ignore-formatted");
+                "-t", membership.clusterId() != null ? membership.clusterId() : Uuid.randomUuid().toString(),
+                "-c", serverProperties.toString(), "--ignore-formatted");
         Process format = new ProcessBuilder(command).directory(runDir.toFile()).redirectErrorStream(true)
                 .redirectOutput(out.toFile()).start();
         try {
@@ -282,16 +321,12 @@ public final class KafkaNode extends LocalNode<KafkaNode> {
     public static final class Builder extends LocalNode.Builder<Builder, KafkaNode> {
         private final Path libDir;
         private int numPartitions = 3;
+        private Membership membership = Membership.SINGLE;
         private final Map<String, String> overrides = new LinkedHashMap<>();
 
         private Builder(Path libDir, Path runDir) {
             super(runDir, DEFAULT_PORT, DEFAULT_CONTROLLER_PORT, Duration.ofSeconds(120));
             this.libDir = Objects.requireNonNull(libDir, "libDir");
-        }
-
-        @Override
-        protected Builder self() {
-            return this;
         }
 
         /** Broker port on 127.0.0.1 (default 19092); 0 picks a free one. */
@@ -310,6 +345,12 @@ public final class KafkaNode extends LocalNode<KafkaNode> {
                 throw new IllegalArgumentException("partitions must be >= 1");
             }
             this.numPartitions = partitions;
+            return this;
+        }
+
+        /** This broker's place in a cluster (default {@link Membership#SINGLE}: a node alone). */
+        public Builder member(Membership member) {
+            this.membership = Objects.requireNonNull(member, "member");
             return this;
         }
 

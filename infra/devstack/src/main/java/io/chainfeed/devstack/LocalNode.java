@@ -154,6 +154,31 @@ public abstract class LocalNode<N extends LocalNode<N>> implements AutoCloseable
         return self;
     }
 
+    /** A step of a launch that may fail with an {@link IOException}. */
+    @FunctionalInterface
+    protected interface LaunchStep {
+        /** @throws IOException when the step cannot be done */
+        void run() throws IOException;
+    }
+
+    /**
+     * The first steps every launch takes: the node must not run yet, must be installed, a process an
+     * earlier run left for this run dir is stopped, and the two ports are settled ({@link #choosePorts}).
+     *
+     * @param requireInstalled throws {@link IllegalStateException} naming what is missing and how to build it
+     * @param stopStale        stops an earlier run's process for this run dir
+     * @param names            what each port is, for errors
+     * @param conflict         the start of the error when both ports are the same
+     * @throws IOException when a stale process cannot be stopped
+     */
+    protected final void beginLaunch(Runnable requireInstalled, LaunchStep stopStale, String[] names, String conflict)
+            throws IOException {
+        requireNotStarted();
+        requireInstalled.run();
+        stopStale.run();
+        choosePorts(names, conflict);
+    }
+
     /** @throws IllegalStateException if the node already has a process */
     protected final void requireNotStarted() {
         if (process != null) {
@@ -315,7 +340,10 @@ public abstract class LocalNode<N extends LocalNode<N>> implements AutoCloseable
         }
 
         /** @return this builder, as its own type */
-        protected abstract B self();
+        @SuppressWarnings("unchecked") // B is the concrete builder by the declaration of every subclass
+        protected final B self() {
+            return (B) this;
+        }
 
         /** The configured, not yet started node. */
         public abstract N build();

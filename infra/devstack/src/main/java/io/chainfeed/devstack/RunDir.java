@@ -13,7 +13,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Where a stack keeps its files: {@code kafka/}, {@code elasticsearch/}, {@code logs/<service>.log} (and
+ * Where a stack keeps its files: {@code kafka/}, {@code elasticsearch/} (on a cluster {@code kafka-<n>/} and
+ * {@code elasticsearch-<n>/} a node), {@code logs/<service>.log} (and
  * {@code .out}), {@code pids/<service>.pid}, {@code streams-state/<service>/}, the admin key, the webhook
  * master key, the demo page's partner key and {@code control.sock}. Everything but the logs and the
  * socket is data a run keeps for the next one.
@@ -34,9 +35,27 @@ record RunDir(Path root) {
         return root.resolve("kafka");
     }
 
+    /**
+     * A broker's run dir: {@link #kafka()} for a broker alone, else {@code kafka-<node id>}.
+     *
+     * @param nodeId  the broker's node id, from 1
+     * @param brokers how many brokers the stack has
+     */
+    Path kafka(int nodeId, int brokers) {
+        return brokers == 1 ? kafka() : root.resolve("kafka-" + nodeId);
+    }
+
     /** The embedded Elasticsearch's run dir. */
     Path elasticsearch() {
         return root.resolve("elasticsearch");
+    }
+
+    /**
+     * An Elasticsearch node's run dir: {@link #elasticsearch()} for a node alone, else
+     * {@code elasticsearch-<n>} from 1.
+     */
+    Path elasticsearch(int node, int nodes) {
+        return nodes == 1 ? elasticsearch() : root.resolve("elasticsearch-" + node);
     }
 
     /** The logs dir. */
@@ -67,8 +86,13 @@ record RunDir(Path root) {
      */
     void deleteKeptData() throws IOException {
         LOG.info("--fresh: deleting the data kept in {}", root);
-        Processes.deleteTree(kafka().resolve("data"));
-        Processes.deleteTree(elasticsearch().resolve("data"));
+        try (var dirs = Files.list(root)) {
+            for (Path dir : (Iterable<Path>) dirs::iterator) {
+                if (dir.getFileName().toString().matches("(kafka|elasticsearch)(-\\d+)?")) {
+                    Processes.deleteTree(dir.resolve("data"));
+                }
+            }
+        }
         Processes.deleteTree(root.resolve("streams-state"));
         Files.deleteIfExists(root.resolve(AdminKey.FILE));
         Files.deleteIfExists(root.resolve(WEBHOOK_MASTER_KEY_FILE));

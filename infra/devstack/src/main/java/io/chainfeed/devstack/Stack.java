@@ -1,7 +1,5 @@
 package io.chainfeed.devstack;
 
-import io.chainfeed.platform.IndexSetup;
-import io.chainfeed.platform.TopicSetup;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
@@ -17,8 +15,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.CountDownLatch;
 
 import io.chainfeed.platform.auth.HashedKeys;
@@ -26,9 +22,6 @@ import io.chainfeed.devstack.demo.DemoPartnerKey;
 import io.chainfeed.devstack.demo.DemoPartnerSite;
 import io.chainfeed.devstack.keys.AdminKey;
 import io.chainfeed.devstack.keys.AdminKeysClient;
-import io.chainfeed.schemas.Topics;
-import org.apache.http.HttpHost;
-import org.elasticsearch.client.RestClient;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
@@ -51,6 +44,10 @@ import picocli.CommandLine.Option;
  * a run keeps its files (the data in it is kept across runs unless {@code --fresh}; processes left by a
  * killed earlier run are stopped first), {@link StackServices} what each service JVM runs with. Services that
  * exit unexpectedly are restarted ({@link RestartPolicy}); {@link StackControl} takes requests to restart one.
+ *
+ * <p>With {@code --cluster} the same launcher runs a local cluster ({@link StackLayout#cluster}): three KRaft
+ * brokers, two Elasticsearch nodes and two instances of each service, started by {@link StackInfrastructure}
+ * and {@link StackServices} as the single stack is; docs/cluster.md says what changes.
  */
 @Command(name = "chainfeed-stack", mixinStandardHelpOptions = true, sortOptions = false,
         description = "Runs Kafka, Elasticsearch and the chainfeed services on this machine.")
@@ -67,8 +64,9 @@ public final class Stack implements Callable<Integer>, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Stack.class);
     private static final Properties BUILD = buildInfo();
 
-    @Option(names = "--run-dir", description = "Run dir: configs, data, logs (default: ${DEFAULT-VALUE}).")
-    Path runDir = Path.of(".run");
+    @Option(names = "--run-dir", description = "Run dir: configs, data, logs (default: .run; .run-cluster with"
+            + " --cluster).")
+    Path runDir;
 
     @Option(names = "--project-dir", description = "Project checkout holding the built jars (default: ${DEFAULT-VALUE}).")
     Path projectDir = Path.of(".");
@@ -94,6 +92,17 @@ public final class Stack implements Callable<Integer>, AutoCloseable {
     @Option(names = "--streams-port", description = "streams HTTP (actuator) port (default: ${DEFAULT-VALUE}).")
     int streamsPort = 8082;
 
+    @Option(names = "--cluster", description = "Run a local cluster instead of one of everything: three Kafka brokers"
+            + " (KRaft, each broker and controller; replication factor 3, min.insync.replicas 2), two Elasticsearch"
+            + " nodes (the reads index with one replica) and two instances of each service, on the ports of"
+            + " --port-base (default 29000), with its data in --run-dir (default .run-cluster).")
+    boolean cluster;
+
+    @Option(names = "--port-base", description = "Lay every port out from this one: brokers at +0.., controllers"
+            + " +10.., Elasticsearch HTTP +20.. and transport +30.., streams +40.., ingest +50.., api +60.., demo +70"
+            + " (overrides the single port options; so that a stack runs beside another).")
+    Integer portBase;
+
     @Option(names = "--fresh", description = "Start empty: delete the Kafka logs, Elasticsearch data, streams state,"
             + " admin key and webhook master key an earlier run kept in the run dir (logs are kept).")
     boolean fresh;
@@ -112,8 +121,9 @@ public final class Stack implements Callable<Integer>, AutoCloseable {
             description = "Use this Kafka (bootstrap servers) instead of starting one.")
     String externalKafka;
 
-    @Option(names = "--external-es", paramLabel = "URL", description = "Use this Elasticsearch instead of starting one.")
-    URI externalEs;
+    @Option(names = "--external-es", paramLabel = "URL[,URL...]",
+            description = "Use this Elasticsearch (one or more node URLs) instead of starting one.")
+    String externalEs;
 
     @Option(names = "--es-home", description = "Unpacked Elasticsearch (default: <project-dir>/infra/devstack/target/elasticsearch/elasticsearch-<version>).")
     Path esHome;
@@ -121,44 +131,42 @@ public final class Stack implements Callable<Integer>, AutoCloseable {
     @Option(names = "--kafka-lib", description = "Kafka broker jars (default: <project-dir>/infra/devstack/target/kafka-lib).")
     Path kafkaLib;
 
-    @Option(names = "--es-heap", description = "Elasticsearch heap (default: ${DEFAULT-VALUE}).")
-    String esHeap = "512m";
+    @Option(names = "--es-heap", description = "Heap of each Elasticsearch node (default: 512m; 384m with --cluster).")
+    String esHeap;
 
-    @Option(names = "--kafka-heap", description = "Kafka heap (default: ${DEFAULT-VALUE}).")
-    String kafkaHeap = "512m";
+    @Option(names = "--kafka-heap", description = "Heap of each Kafka broker (default: 512m; 256m with --cluster).")
+    String kafkaHeap;
 
-    @Option(names = "--service-heap", description = "Heap of each service JVM (default: ${DEFAULT-VALUE}).")
-    String serviceHeap = "320m";
+    @Option(names = "--service-heap", description = "Heap of each service JVM (default: 320m; 256m with --cluster).")
+    String serviceHeap;
 
     @Option(names = "--quick-jit", description = "Run the services with the C1 compiler only: they start"
             + " sooner but process records more slowly (for test stacks, not for benchmarks).")
     boolean quickJit;
 
-    @Option(names = "--partitions", description = "Partitions of the keyed data topics (default: ${DEFAULT-VALUE}).")
-    int partitions = 3;
+    @Option(names = "--partitions", description = "Partitions of the keyed data topics (default: 3; 6 with --cluster).")
+    Integer partitions;
 
-    @Option(names = "--replication-factor", description = "Replication factor of created topics (default: ${DEFAULT-VALUE}).")
-    short replicationFactor = 1;
+    @Option(names = "--replication-factor", description = "Replication factor of created topics (default: 1; 3 with"
+            + " --cluster).")
+    Short replicationFactor;
 
     @Option(names = "--stagger-seconds", description = "A service starts when the previous one is healthy, or after"
             + " this many seconds (default: ${DEFAULT-VALUE}).")
     int staggerSeconds = 20;
 
     @Option(names = "--start-timeout-seconds", description = "How long Kafka and Elasticsearch may each take to"
-            + " start (default: ${DEFAULT-VALUE}).")
-    int startTimeoutSeconds = 180;
+            + " start (default: 180; 480 with --cluster, whose eleven JVMs start together).")
+    Integer startTimeoutSeconds;
 
     @Option(names = "--health-timeout-seconds", description = "How long each service may take to be healthy"
-            + " (default: ${DEFAULT-VALUE}).")
-    int healthTimeoutSeconds = 180;
+            + " (default: 180; 480 with --cluster).")
+    Integer healthTimeoutSeconds;
 
 
     private final List<AutoCloseable> started = new ArrayList<>();
     private volatile boolean closed;
-    private KafkaNode kafka;
-    private ElasticsearchNode elasticsearch;
-    private String bootstrapServers;
-    private URI esUri;
+    private StackInfrastructure infra;
     /** The services, once {@link #start} has read the options (none before). */
     private volatile StackServices services = new StackServices(Map.of());
     private DemoPartnerSite demo;
@@ -219,8 +227,10 @@ public final class Stack implements Callable<Integer>, AutoCloseable {
      */
     public Stack start() throws IOException {
         long t0 = System.nanoTime();
-        RunDir run = new RunDir(runDir);
+        RunDir run = new RunDir(runDir());
         Path project = projectDir.toAbsolutePath().normalize();
+        StackLayout layout = layout();
+        infra = new StackInfrastructure(layout, infrastructureSettings(project));
         services = serviceSpecs(project);
         if (!noServices) {
             services.requireJars();
@@ -232,12 +242,12 @@ public final class Stack implements Callable<Integer>, AutoCloseable {
             if (fresh) {
                 run.deleteKeptData();
             }
-            checkPorts();
-            startInfrastructure(run, project);
-            setUpTopicsAndIndex();
+            checkPorts(layout);
+            infra.start(run, this::register);
+            infra.setUpTopicsAndIndex();
             if (!noServices) {
                 services.start(run, wiring(run), Duration.ofSeconds(staggerSeconds),
-                        Duration.ofSeconds(healthTimeoutSeconds), this::register);
+                        Duration.ofSeconds(orDefault(healthTimeoutSeconds, 180, 480)), this::register);
                 if (!noDemo) {
                     startDemo(run);
                 }
@@ -247,32 +257,82 @@ public final class Stack implements Callable<Integer>, AutoCloseable {
             close();
             throw e;
         }
-        printBanner(run.root(), Duration.ofNanos(System.nanoTime() - t0));
+        printBanner(run.root(), layout, Duration.ofNanos(System.nanoTime() - t0));
         return this;
+    }
+
+    /** Where everything listens: from {@code --port-base} (the cluster's default 29000), else the port options. */
+    StackLayout layout() {
+        if (cluster) {
+            return StackLayout.cluster(portBase != null ? portBase : 29000);
+        }
+        return portBase != null ? StackLayout.fromBase(portBase, 1, 1, 1)
+                : StackLayout.single(kafkaPort, kafkaControllerPort, esPort, esTransportPort, streamsPort, ingestPort,
+                        apiPort, demoPort);
+    }
+
+    private StackInfrastructure.Settings infrastructureSettings(Path project) {
+        Path home = esHome != null ? esHome
+                : project.resolve("infra/devstack/target/elasticsearch/elasticsearch-" + BUILD.getProperty("elasticsearch.version"));
+        return new StackInfrastructure.Settings(kafkaLib != null ? kafkaLib : project.resolve("infra/devstack/target/kafka-lib"),
+                home, orDefault(kafkaHeap, "512m", "256m"), orDefault(esHeap, "512m", "384m"), partitions(),
+                replicationFactor(), cluster ? 2 : 1, cluster ? 1 : 0,
+                Duration.ofSeconds(orDefault(startTimeoutSeconds, 180, 480)), externalKafka, externalEs);
+    }
+
+    /** An option's value, or its default for a single stack or a cluster. */
+    private <T> T orDefault(T value, T single, T ofCluster) {
+        return value != null ? value : cluster ? ofCluster : single;
+    }
+
+    private int partitions() {
+        return partitions != null ? partitions : cluster ? 6 : 3;
+    }
+
+    private short replicationFactor() {
+        return replicationFactor != null ? replicationFactor : (short) (cluster ? 3 : 1);
     }
 
     /** The services of this stack's options, in start order (not started). */
     StackServices serviceSpecs(Path project) {
-        return StackServices.of(project, BUILD.getProperty("project.version"), streamsPort, ingestPort, apiPort);
+        // On a cluster each store gets a warm copy on another instance, for a quick fail-over.
+        return StackServices.of(project, BUILD.getProperty("project.version"), layout(),
+                cluster ? List.of("--chainfeed.streams.standby-replicas=1") : List.of());
     }
 
     /** What the services connect to and run with; makes this run's admin key on first use. */
     StackServices.Wiring wiring(RunDir run) throws IOException {
-        return new StackServices.Wiring(bootstrapServers, esUri, HashedKeys.hash(AdminKey.readOrCreate(run.root())),
-                serviceHeap, quickJit);
+        List<String> clusterArgs = cluster ? List.of("--chainfeed.kafka.partitions=" + partitions(),
+                "--chainfeed.kafka.replication-factor=" + replicationFactor()) : List.of();
+        return new StackServices.Wiring(bootstrapServers(), infra == null ? null : infra.elasticsearchUris(),
+                HashedKeys.hash(AdminKey.readOrCreate(run.root())), orDefault(serviceHeap, "320m", "256m"), quickJit,
+                clusterArgs);
     }
 
     private void stopStaleProcesses(RunDir run) throws IOException {
         services.stopStale(run);
-        if (externalKafka == null) {
-            KafkaNode.stopStale(run.kafka());
+        StackLayout layout = layout();
+        int brokers = layout.kafkaPorts().size();
+        int esNodes = layout.esHttpPorts().size();
+        for (int i = 1; externalKafka == null && i <= brokers; i++) {
+            KafkaNode.stopStale(run.kafka(i, brokers));
         }
-        if (externalEs == null) {
-            ElasticsearchNode.stopStale(run.elasticsearch());
+        for (int i = 1; externalEs == null && i <= esNodes; i++) {
+            ElasticsearchNode.stopStale(run.elasticsearch(i, esNodes));
         }
     }
 
-    private void checkPorts() {
+    private void checkPorts(StackLayout layout) {
+        if (cluster || portBase != null) {
+            layout.allPorts(!noServices, !noDemo).forEach((port, what) -> {
+                boolean kafkaPort = what.startsWith("Kafka");
+                boolean esPort = what.startsWith("Elasticsearch");
+                if (!(kafkaPort && externalKafka != null) && !(esPort && externalEs != null)) {
+                    Processes.requireFree(port, what, "--port-base");
+                }
+            });
+            return;
+        }
         if (externalKafka == null) {
             Processes.requireFree(kafkaPort, "Kafka broker", "--kafka-port");
             Processes.requireFree(kafkaControllerPort, "Kafka controller", "--kafka-controller-port");
@@ -291,66 +351,12 @@ public final class Stack implements Callable<Integer>, AutoCloseable {
         }
     }
 
-    private void startInfrastructure(RunDir run, Path project) throws IOException {
-        CompletableFuture<KafkaNode> kafkaStart = CompletableFuture.completedFuture(null);
-        CompletableFuture<ElasticsearchNode> esStart = CompletableFuture.completedFuture(null);
-        if (externalKafka == null) {
-            KafkaNode node = KafkaNode.builder(kafkaLib != null ? kafkaLib : project.resolve("infra/devstack/target/kafka-lib"),
-                            run.kafka())
-                    .port(kafkaPort).controllerPort(kafkaControllerPort).heap(kafkaHeap).numPartitions(partitions)
-                    .keepData(true).startTimeout(Duration.ofSeconds(startTimeoutSeconds)).shutdownHook(false).build();
-            register(node);
-            kafka = node;
-            kafkaStart = CompletableFuture.supplyAsync(() -> startUnchecked(node::start));
-        }
-        if (externalEs == null) {
-            Path home = esHome != null ? esHome
-                    : project.resolve("infra/devstack/target/elasticsearch/elasticsearch-" + BUILD.getProperty("elasticsearch.version"));
-            ElasticsearchNode node = ElasticsearchNode.builder(home, run.elasticsearch())
-                    .httpPort(esPort).transportPort(esTransportPort).heap(esHeap).keepData(true)
-                    .startTimeout(Duration.ofSeconds(startTimeoutSeconds)).shutdownHook(false).build();
-            register(node);
-            elasticsearch = node;
-            esStart = CompletableFuture.supplyAsync(() -> startUnchecked(node::start));
-        }
-        try {
-            CompletableFuture.allOf(kafkaStart, esStart).join();
-        } catch (CompletionException e) {
-            Throwable cause = e.getCause();
-            if (cause instanceof UncheckedIOException io) {
-                throw io.getCause();
-            }
-            throw cause instanceof RuntimeException r ? r : new IllegalStateException(cause);
-        }
-        bootstrapServers = kafka != null ? kafka.bootstrapServers() : externalKafka;
-        esUri = elasticsearch != null ? elasticsearch.httpUri() : externalEs;
-    }
-
-    private interface IoSupplier<T> {
-        T get() throws IOException;
-    }
-
-    private static <T> T startUnchecked(IoSupplier<T> start) {
-        try {
-            return start.get();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    private void setUpTopicsAndIndex() throws IOException {
-        TopicSetup.ensure(bootstrapServers, Topics.all(partitions), replicationFactor);
-        try (RestClient client = RestClient.builder(HttpHost.create(esUri.toString())).build()) {
-            IndexSetup.waitForYellow(client, Duration.ofSeconds(60));
-            IndexSetup.ensureReadsIndex(client);
-        }
-    }
-
     /**
      * Issues a publishable partner key for the demo page's origin through the api's admin endpoint and
      * serves the page on loopback, on {@code --demo-port}.
      */
     private void startDemo(RunDir run) throws IOException {
+        int demoPort = layout().demoPort();
         String pageOrigin = "http://localhost:" + demoPort;
         String token;
         try {
@@ -360,7 +366,7 @@ public final class Stack implements Callable<Integer>, AutoCloseable {
             throw new IOException("interrupted while issuing the demo page's key", e);
         }
         DemoPartnerSite site = DemoPartnerSite.start(InetAddress.getLoopbackAddress(), demoPort,
-                URI.create("http://localhost:" + apiPort), token, pageOrigin);
+                URI.create("http://localhost:" + apiPort()), token, pageOrigin);
         register(site);
         demo = site;
     }
@@ -372,72 +378,119 @@ public final class Stack implements Callable<Integer>, AutoCloseable {
         started.add(component);
     }
 
-    private void printBanner(Path run, Duration took) {
+    private void printBanner(Path run, StackLayout layout, Duration took) {
         StringBuilder out = new StringBuilder();
         out.append(String.format("%nchainfeed is up in %.1f s%n", took.toMillis() / 1000.0));
         if (!noServices) {
+            int api = apiPort();
             out.append(String.format("  web      http://localhost:%d/ (search), http://localhost:%d/chain (chain map)%n",
-                    apiPort, apiPort));
-            out.append(String.format("  api      http://localhost:%d/api/v1/search?q=rdma%n", apiPort));
-            out.append(String.format("  ingest   http://localhost:%d/ingest/v1/pages%n", ingestPort));
-            out.append(String.format("  streams  http://localhost:%d/actuator/health%n", streamsPort));
+                    api, api));
+            Map<String, String> paths = Map.of("api", "/api/v1/search?q=rdma", "ingest", "/ingest/v1/pages",
+                    "streams", "/actuator/health");
+            for (String service : List.of("api", "ingest", "streams")) {
+                List<Integer> ports = layout.servicePorts().get(service);
+                for (int i = 0; i < ports.size(); i++) {
+                    out.append(String.format("  %-8s http://localhost:%d%s%n", layout.instanceName(service, i),
+                            ports.get(i), paths.get(service)));
+                }
+            }
             if (demo != null) {
                 out.append(String.format("  demo     http://localhost:%d/ (a partner page on another origin embedding the widgets;"
                         + " http://127.0.0.1:%d/ is an origin its key does not allow)%n", demo.port(), demo.port()));
             }
-            out.append("  restart  ./chainfeed restart streams|ingest|api (one service; a service that exits is restarted"
-                    + " on its own)\n");
+            out.append(String.format("  restart  ./chainfeed restart %s%s (one service; a service that exits is restarted"
+                    + " on its own)%n", String.join("|", services.names()), cluster ? " --run-dir " + run : ""));
             out.append(String.format("  keys     ./chainfeed keys create --kind partner --origin https://partner.example"
                     + " --label NAME (admin key in %s)%n", run.resolve(AdminKey.FILE)));
         }
-        out.append(String.format("  ES       %s%s%n", esUri,
-                elasticsearch != null ? String.format(" (ready in %.1f s)", elasticsearch.readyAfter().toMillis() / 1000.0) : " (external)"));
-        out.append(String.format("  Kafka    %s%s%n", bootstrapServers,
-                kafka != null ? String.format(" (ready in %.1f s)", kafka.readyAfter().toMillis() / 1000.0) : " (external)"));
+        out.append(String.format("  ES       %s%s%n", infra.elasticsearchUris(),
+                StackInfrastructure.readyAfter(infra.elasticsearchNodes())));
+        out.append(String.format("  Kafka    %s%s%n", infra.bootstrapServers(),
+                StackInfrastructure.readyAfter(infra.brokers())));
         out.append(String.format("  run dir  %s (logs in %s)%n", run, run.resolve("logs")));
         out.append("Press Ctrl-C to stop.\n");
         console.print(out);
         console.flush();
     }
 
-    /** Kafka's bootstrap servers (the embedded broker's or the external one), once started. */
+    /** Kafka's bootstrap servers (the embedded brokers' or the external ones, comma-separated), once started. */
     public String bootstrapServers() {
-        return bootstrapServers;
+        return infra == null ? null : infra.bootstrapServers();
     }
 
-    /** Elasticsearch's HTTP endpoint (the embedded node's or the external one), once started. */
+    /** Elasticsearch's HTTP endpoint (the first embedded node's or external URL), once started. */
     public URI elasticsearchUri() {
-        return esUri;
+        return infra == null ? null : StackInfrastructure.first(infra.elasticsearchUris());
     }
 
-    /** The api's base URI ({@code http://127.0.0.1:<api port>}). */
+    /** Every Elasticsearch HTTP endpoint, comma-separated, once started. */
+    public String elasticsearchUris() {
+        return infra == null ? null : infra.elasticsearchUris();
+    }
+
+    private int apiPort() {
+        return layout().servicePorts().get("api").get(0);
+    }
+
+    /** The (first) api's base URI ({@code http://127.0.0.1:<api port>}). */
     public URI apiUri() {
-        return URI.create("http://127.0.0.1:" + apiPort);
+        return serviceUri(layout().instanceName("api", 0));
     }
 
-    /** The ingest service's base URI. */
+    /** The (first) ingest service's base URI. */
     public URI ingestUri() {
-        return URI.create("http://127.0.0.1:" + ingestPort);
+        return serviceUri(layout().instanceName("ingest", 0));
     }
 
-    /** The streams service's base URI (actuator). */
+    /** The (first) streams service's base URI (actuator). */
     public URI streamsUri() {
-        return URI.create("http://127.0.0.1:" + streamsPort);
+        return serviceUri(layout().instanceName("streams", 0));
     }
 
-    /** The run dir, absolute. */
+    /**
+     * The base URI of one service instance.
+     *
+     * @param name e.g. {@code api}, or {@code api-2} on a cluster
+     * @return {@code http://127.0.0.1:<its port>}
+     * @throws IllegalArgumentException for an unknown name
+     */
+    public URI serviceUri(String name) {
+        StackLayout layout = layout();
+        for (String service : StackLayout.SERVICES) {
+            List<Integer> ports = layout.servicePorts().get(service);
+            for (int i = 0; i < ports.size(); i++) {
+                if (layout.instanceName(service, i).equals(name)) {
+                    return URI.create("http://127.0.0.1:" + ports.get(i));
+                }
+            }
+        }
+        throw new IllegalArgumentException("no service instance named '" + name + "'");
+    }
+
+    /** The run dir, absolute ({@code --run-dir}; {@code .run}, or {@code .run-cluster} with {@code --cluster}). */
     public Path runDir() {
-        return runDir.toAbsolutePath().normalize();
+        Path dir = runDir != null ? runDir : Path.of(cluster ? ".run-cluster" : ".run");
+        return dir.toAbsolutePath().normalize();
     }
 
-    /** The embedded Kafka node, or empty with {@code --external-kafka}. */
+    /** The (first) embedded Kafka broker, or empty with {@code --external-kafka}. */
     public Optional<KafkaNode> kafkaNode() {
-        return Optional.ofNullable(kafka);
+        return infra == null ? Optional.empty() : infra.firstBroker();
     }
 
-    /** The embedded Elasticsearch node, or empty with {@code --external-es}. */
+    /** The embedded Kafka brokers by node id (one, or three with {@code --cluster}); empty when external. */
+    public List<KafkaNode> kafkaNodes() {
+        return infra == null ? List.of() : infra.brokers();
+    }
+
+    /** The (first) embedded Elasticsearch node, or empty with {@code --external-es}. */
     public Optional<ElasticsearchNode> elasticsearchNode() {
-        return Optional.ofNullable(elasticsearch);
+        return infra == null ? Optional.empty() : infra.firstElasticsearchNode();
+    }
+
+    /** The embedded Elasticsearch nodes (one, or two with {@code --cluster}); empty when external. */
+    public List<ElasticsearchNode> elasticsearchNodes() {
+        return infra == null ? List.of() : infra.elasticsearchNodes();
     }
 
     /** Names of the supervised services, in start order. */

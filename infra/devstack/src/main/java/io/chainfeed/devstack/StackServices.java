@@ -1,7 +1,6 @@
 package io.chainfeed.devstack;
 
 import java.io.IOException;
-import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -15,14 +14,15 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 
 /**
- * The service JVMs of a stack (streams, ingest, api, started in that order): what each runs with (jar,
- * port, JVM options, Spring arguments) and, once started, their supervised processes.
+ * The service JVMs of a stack (streams, ingest, api, started in that order, one or more instances of
+ * each): what each runs with (jar, port, JVM options, Spring arguments) and, once started, their
+ * supervised processes.
  */
 final class StackServices {
     /**
      * One service to launch.
      *
-     * @param name      {@code streams}, {@code ingest} or {@code api}
+     * @param name      {@code streams}, {@code ingest} or {@code api}, or one instance of several ({@code api-2})
      * @param jar       its Spring Boot fat jar
      * @param port      its HTTP port on loopback
      * @param extraArgs arguments only this service gets
@@ -33,13 +33,19 @@ final class StackServices {
     /**
      * What the services connect to and how their JVMs run.
      *
-     * @param bootstrapServers Kafka's bootstrap servers
-     * @param elasticsearch    Elasticsearch's HTTP endpoint
+     * @param bootstrapServers Kafka's bootstrap servers, comma-separated ({@code host:port,...})
+     * @param elasticsearch    Elasticsearch's HTTP endpoints, comma-separated URLs
      * @param adminKeyHash     SHA-256 of this run's admin key (given to the api), or null
      * @param heap             heap of each JVM, as for -Xmx
      * @param quickJit         C1 only: a faster start, a lower steady-state throughput
+     * @param clusterArgs      arguments every service gets on a cluster (topic partitions and replication
+     *                         factor); empty for the embedded default, whose services use their defaults
      */
-    record Wiring(String bootstrapServers, URI elasticsearch, String adminKeyHash, String heap, boolean quickJit) {
+    record Wiring(String bootstrapServers, String elasticsearch, String adminKeyHash, String heap, boolean quickJit,
+            List<String> clusterArgs) {
+        Wiring {
+            clusterArgs = List.copyOf(clusterArgs);
+        }
     }
 
     private final Map<String, ServiceSpec> specs;
@@ -51,20 +57,38 @@ final class StackServices {
     }
 
     /**
-     * The three services of a project checkout, in start order: streams (consumes), then ingest (loads
-     * the corpus), then api (serves).
+     * The services of a project checkout, in start order: the streams instances (they consume), then the
+     * ingest instances (the first loads the corpus), then the api instances (they serve). Each api instance
+     * asks the streams instance of the same number for the chain as of a past instant. Every api instance
+     * may deliver webhooks: each subscription goes to one of them through the lease's consumer group.
      *
      * @param project the checkout holding {@code <module>/target/chainfeed-<module>-<version>-exec.jar}
      * @param version the project version
+     * @param layout  the instances and their ports
+     * @param streamsArgs arguments only the streams instances get (e.g. standby replicas on a cluster)
      */
-    static StackServices of(Path project, String version, int streamsPort, int ingestPort, int apiPort) {
+    static StackServices of(Path project, String version, StackLayout layout, List<String> streamsArgs) {
         Map<String, ServiceSpec> specs = new LinkedHashMap<>();
-        specs.put("streams", new ServiceSpec("streams", jar(project, "streams", version), streamsPort, List.of()));
-        specs.put("ingest", new ServiceSpec("ingest", jar(project, "ingest", version), ingestPort,
-                List.of("--chainfeed.ingest.load-corpus=true")));
-        // The api asks streams for the chain as of a past instant (interactive queries on its port).
-        specs.put("api", new ServiceSpec("api", jar(project, "api", version), apiPort,
-                List.of("--chainfeed.api.streams.base-url=http://127.0.0.1:" + streamsPort)));
+        Map<String, List<Integer>> ports = layout.servicePorts();
+        for (String service : StackLayout.SERVICES) {
+            for (int i = 0; i < ports.get(service).size(); i++) {
+                String name = layout.instanceName(service, i);
+                List<String> extra = new ArrayList<>();
+                switch (service) {
+                    case "streams" -> extra.addAll(streamsArgs);
+                    case "ingest" -> {
+                        if (i == 0) {
+                            extra.add("--chainfeed.ingest.load-corpus=true");
+                        }
+                    }
+                    default -> {
+                        // The api asks streams for the chain as of a past instant (interactive queries on its port).
+                        extra.add("--chainfeed.api.streams.base-url=http://127.0.0.1:" + ports.get("streams").get(i));
+                    }
+                }
+                specs.put(name, new ServiceSpec(name, jar(project, service, version), ports.get(service).get(i), extra));
+            }
+        }
         return new StackServices(specs);
     }
 
@@ -120,8 +144,10 @@ final class StackServices {
                 "--server.address=127.0.0.1",
                 "--spring.kafka.bootstrap-servers=" + wiring.bootstrapServers(),
                 "--spring.elasticsearch.uris=" + wiring.elasticsearch(),
+                // Instances sharing an application.id each need a state dir of their own.
                 "--chainfeed.streams.state-dir=" + run.streamsState(spec.name())));
-        if (spec.name().equals("api")) {
+        args.addAll(wiring.clusterArgs());
+        if (spec.name().startsWith("api")) {
             if (wiring.adminKeyHash() != null) {
                 // The admin key of this run (for ./chainfeed keys and the demo page), next to any configured ones.
                 String configured = System.getenv("CHAINFEED_API_ADMINKEYHASHES");

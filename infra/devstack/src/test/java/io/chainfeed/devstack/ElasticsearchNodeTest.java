@@ -21,7 +21,8 @@ class ElasticsearchNodeTest {
 
     @Test
     void settingsAreSingleNodeLoopbackWithoutSecurityOrDiskThresholds() {
-        Map<String, String> s = ElasticsearchNode.settings("c1", Path.of("/r"), 19200, 19300);
+        Map<String, String> s = ElasticsearchNode.settings("c1", Path.of("/r"), 19200, 19300,
+                ElasticsearchNode.Discovery.SINGLE, false);
         assertThat(s).containsEntry("cluster.name", "c1")
                 .containsEntry("path.data", "/r/data")
                 .containsEntry("path.logs", "/r/logs")
@@ -32,6 +33,20 @@ class ElasticsearchNodeTest {
                 .containsEntry("xpack.security.enabled", "false")
                 .containsEntry("cluster.routing.allocation.disk.threshold_enabled", "false")
                 .containsEntry("xpack.ml.enabled", "false");
+    }
+
+    @Test
+    void aClusterMemberSeedsFromItsPeersAndBootstrapsOnlyOnItsFirstStart() {
+        ElasticsearchNode.Discovery discovery = new ElasticsearchNode.Discovery("n2",
+                java.util.List.of("127.0.0.1:45030", "127.0.0.1:45031"), java.util.List.of("n1", "n2"));
+        Map<String, String> first = ElasticsearchNode.settings("c1", Path.of("/r"), 45021, 45031, discovery, false);
+        assertThat(first).containsEntry("node.name", "n2")
+                .containsEntry("discovery.seed_hosts", "127.0.0.1:45030,127.0.0.1:45031")
+                .containsEntry("cluster.initial_master_nodes", "n1,n2")
+                .doesNotContainKey("discovery.type");
+        assertThat(ElasticsearchNode.settings("c1", Path.of("/r"), 45021, 45031, discovery, true))
+                .containsEntry("discovery.seed_hosts", "127.0.0.1:45030,127.0.0.1:45031")
+                .doesNotContainKey("cluster.initial_master_nodes");
     }
 
     @Test

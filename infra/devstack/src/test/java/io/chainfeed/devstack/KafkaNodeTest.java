@@ -19,7 +19,7 @@ class KafkaNodeTest {
     @Test
     void serverPropertiesAreKraftCombinedOnLoopbackForOneNode() throws IOException {
         Map<String, String> props = KafkaNode.serverProperties(29092, 29093, Path.of("/r/data"), 3,
-                Map.of("log.retention.hours", "1"));
+                KafkaNode.Membership.SINGLE, Map.of("log.retention.hours", "1"));
         Properties parsed = new Properties();
         parsed.load(new StringReader(KafkaNode.render(props)));
 
@@ -40,8 +40,29 @@ class KafkaNodeTest {
     }
 
     @Test
+    void aClusterMemberReplicatesDataAndInternalTopicsAndNeverElectsAnUncleanLeader() {
+        KafkaNode.Membership member = new KafkaNode.Membership(2, "1@127.0.0.1:45010,2@127.0.0.1:45011,3@127.0.0.1:45012",
+                "q1Sh-9_ISia_zwGINzRvyQ", 3, 2);
+        Map<String, String> props = KafkaNode.serverProperties(45001, 45011, Path.of("/d"), 6, member, Map.of());
+        assertThat(props).containsEntry("node.id", "2")
+                .containsEntry("process.roles", "broker,controller")
+                .containsEntry("controller.quorum.voters", "1@127.0.0.1:45010,2@127.0.0.1:45011,3@127.0.0.1:45012")
+                .containsEntry("listeners", "PLAINTEXT://127.0.0.1:45001,CONTROLLER://127.0.0.1:45011")
+                .containsEntry("default.replication.factor", "3")
+                .containsEntry("min.insync.replicas", "2")
+                .containsEntry("unclean.leader.election.enable", "false")
+                .containsEntry("offsets.topic.replication.factor", "3")
+                .containsEntry("transaction.state.log.replication.factor", "3")
+                .containsEntry("transaction.state.log.min.isr", "2")
+                .containsEntry("num.partitions", "6");
+        assertThatThrownBy(() -> new KafkaNode.Membership(1, null, null, 3, 4))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
     void overridesWin() {
-        Map<String, String> props = KafkaNode.serverProperties(1, 2, Path.of("/d"), 3, Map.of("num.partitions", "6"));
+        Map<String, String> props = KafkaNode.serverProperties(1, 2, Path.of("/d"), 3, KafkaNode.Membership.SINGLE,
+                Map.of("num.partitions", "6"));
         assertThat(props).containsEntry("num.partitions", "6");
     }
 

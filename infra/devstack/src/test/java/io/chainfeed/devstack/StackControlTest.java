@@ -35,25 +35,24 @@ class StackControlTest {
         try (StackControl control = StackControl.listen(run, stack)) {
             assertThat(Files.getPosixFilePermissions(run.resolve(StackControl.SOCKET)))
                     .isEqualTo(java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
-            StackControl.Client client = new StackControl.Client();
-            client.service = "nosuch";
-            client.runDir = run;
-            ByteArrayOutputStream err = new ByteArrayOutputStream();
-            client.err = new PrintStream(err, true, StandardCharsets.UTF_8);
-            assertThat(client.call()).isEqualTo(1);
-            assertThat(err.toString(StandardCharsets.UTF_8)).startsWith("chainfeed restart: no service named 'nosuch'");
+            assertThat(restart("nosuch")).startsWith("chainfeed restart: no service named 'nosuch'");
         }
         assertThat(run.resolve(StackControl.SOCKET)).doesNotExist();
     }
 
     @Test
     void theClientSaysWhenNoLauncherRuns() throws Exception {
+        assertThat(restart("streams")).contains("no running stack at");
+    }
+
+    /** Runs the {@code ./chainfeed restart SERVICE} client against the run dir; expects exit code 1. */
+    private String restart(String service) throws Exception {
         StackControl.Client client = new StackControl.Client();
-        client.service = "streams";
+        client.service = service;
         client.runDir = run;
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         client.err = new PrintStream(err, true, StandardCharsets.UTF_8);
         assertThat(client.call()).isEqualTo(1);
-        assertThat(err.toString(StandardCharsets.UTF_8)).contains("no running stack at");
+        return err.toString(StandardCharsets.UTF_8);
     }
 }

@@ -70,6 +70,52 @@ class StackTest {
     }
 
     @Test
+    void aClusterHasTwoInstancesOfEachServiceOnPortsFromTheBaseWithOwnStateDirs()
+            throws IOException {
+        Stack stack = Stack.fromArgs("--cluster", "--port-base", "45000", "--run-dir", tmp.resolve("run").toString());
+        StackLayout layout = stack.layout();
+        assertThat(layout.kafkaPorts()).containsExactly(45000, 45001, 45002);
+        assertThat(layout.quorumVoters()).isEqualTo("1@127.0.0.1:45010,2@127.0.0.1:45011,3@127.0.0.1:45012");
+        assertThat(layout.esHttpPorts()).containsExactly(45020, 45021);
+        assertThat(layout.esSeedHosts()).containsExactly("127.0.0.1:45030", "127.0.0.1:45031");
+        assertThat(layout.demoPort()).isEqualTo(45070);
+        assertThat(layout.allPorts(true, true)).hasSize(3 * 2 + 2 * 2 + 3 * 2 + 1);
+
+        Map<String, StackServices.ServiceSpec> specs = stack.serviceSpecs(Path.of("/p")).specs();
+        assertThat(specs.keySet()).containsExactly("streams-1", "streams-2", "ingest-1", "ingest-2", "api-1", "api-2");
+        assertThat(specs.get("streams-2").port()).isEqualTo(45041);
+        assertThat(specs.get("streams-2").extraArgs()).containsExactly("--chainfeed.streams.standby-replicas=1");
+        assertThat(specs.get("ingest-1").extraArgs()).containsExactly("--chainfeed.ingest.load-corpus=true");
+        assertThat(specs.get("ingest-2").extraArgs()).isEmpty();
+        assertThat(specs.get("api-1").extraArgs()).containsExactly("--chainfeed.api.streams.base-url=http://127.0.0.1:45040");
+        assertThat(specs.get("api-2").extraArgs()).as("both deliver webhooks, one subscription each through the lease")
+                .containsExactly("--chainfeed.api.streams.base-url=http://127.0.0.1:45041");
+
+        RunDir run = new RunDir(Files.createDirectories(tmp.resolve("run")));
+        StackServices.Wiring wiring = stack.wiring(run);
+        assertThat(StackServices.args(run, specs.get("streams-1"), wiring)).contains(
+                "--chainfeed.streams.state-dir=" + run.streamsState("streams-1"),
+                "--chainfeed.kafka.partitions=6", "--chainfeed.kafka.replication-factor=3");
+        assertThat(run.streamsState("streams-1")).isNotEqualTo(run.streamsState("streams-2"));
+        assertThat(StackServices.jvmOptions(wiring)).contains("-Xmx256m");
+        assertThat(stack.serviceUri("api-2")).hasToString("http://127.0.0.1:45061");
+        assertThat(run.kafka(2, 3)).isEqualTo(run.root().resolve("kafka-2"));
+        assertThat(run.kafka(1, 1)).isEqualTo(run.kafka());
+    }
+
+    @Test
+    void theSingleStackKeepsItsPortsRunDirAndArguments() throws IOException {
+        Stack stack = Stack.fromArgs();
+        assertThat(stack.runDir()).isEqualTo(Path.of(".run").toAbsolutePath().normalize());
+        StackLayout layout = stack.layout();
+        assertThat(layout.kafkaPorts()).containsExactly(19092);
+        assertThat(layout.servicePorts().get("api")).containsExactly(8080);
+        RunDir run = new RunDir(Files.createDirectories(tmp.resolve("run")));
+        assertThat(stack.wiring(run).clusterArgs()).isEmpty();
+        assertThat(Stack.fromArgs("--port-base", "45100").layout().servicePorts().get("ingest")).containsExactly(45150);
+    }
+
+    @Test
     void theApiGetsAWebhookMasterKeyFileKeptInTheRunDir() throws IOException {
         Path run = tmp.resolve("run-keys");
         Path file = new RunDir(run).webhookMasterKeyFile();
