@@ -4,9 +4,6 @@ import co.elastic.clients.elasticsearch.ElasticsearchAsyncClient;
 import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import co.elastic.clients.elasticsearch._types.ElasticsearchException;
 import co.elastic.clients.elasticsearch._types.FieldValue;
-import co.elastic.clients.elasticsearch._types.aggregations.Aggregate;
-import co.elastic.clients.elasticsearch._types.aggregations.DateHistogramBucket;
-import co.elastic.clients.elasticsearch._types.aggregations.StringTermsBucket;
 import co.elastic.clients.elasticsearch._types.query_dsl.BoolQuery;
 import co.elastic.clients.elasticsearch._types.query_dsl.Operator;
 import co.elastic.clients.elasticsearch._types.query_dsl.Query;
@@ -65,6 +62,9 @@ import org.springframework.stereotype.Component;
 public class ReadSearch {
     private static final List<String> FIELDS = List.of("title^4", "aliases^4", "summary^2", "companies.name^2",
             "layers.name^2", "terms.title", "sections.heading", "sections.body");
+    /** The terms facets of a page, in the order of the answer's {@code facets}. */
+    private static final List<String> FACETS = List.of("layer", "company", "term", "kind");
+
     /** Beyond this many required pieces, words are no longer fuzzy and synonyms are not expanded. */
     static final int FUZZY_MAX_PIECES = 12;
     /** Most pieces (required and excluded) a query may have: a real limit, answered with a 400. */
@@ -76,6 +76,8 @@ public class ReadSearch {
     private final SearchCatalog catalog;
     private final CompanyResolver companies;
     private final FirstPageCache firstPages;
+    /** The search timer of each outcome (ok, refused, error), registered once instead of looked up per search. */
+    private final Map<String, io.micrometer.core.instrument.Timer> timers = new java.util.concurrent.ConcurrentHashMap<>();
 
     /**
      * @param cacheTtl how long a first page is kept for identical requests ({@link FirstPageCache}:
@@ -177,10 +179,10 @@ public class ReadSearch {
             outcome = "refused";
             throw e;
         } finally {
-            sample.stop(io.micrometer.core.instrument.Timer.builder("chainfeed.search")
+            sample.stop(timers.computeIfAbsent(outcome, o -> io.micrometer.core.instrument.Timer.builder("chainfeed.search")
                     .description("Searches of the reads index, Elasticsearch round trips included")
-                    .tag("outcome", outcome).publishPercentileHistogram()
-                    .register(io.micrometer.core.instrument.Metrics.globalRegistry));
+                    .tag("outcome", o).publishPercentileHistogram()
+                    .register(io.micrometer.core.instrument.Metrics.globalRegistry)));
         }
     }
 
@@ -402,28 +404,30 @@ public class ReadSearch {
     }
 
     /** One page; {@code pit} null runs on the live index (the first page). */
-    @SuppressWarnings({"rawtypes"})
     private Page run(QueryText parsed, String text, Filters filters, int size, boolean all, String pit, Cursor after,
             List<String> excludes) throws IOException {
         Query query = query(parsed, text, filters, all);
-        SearchResponse<Map> response;
+        SearchAnswer response;
         try {
-            response = client.search(PageRequests.request(query, size, pit, after, excludes), Map.class);
+            response = SearchAnswer.search(client._transport(), PageRequests.request(query, size, pit, after, excludes));
         } catch (ElasticsearchException e) {
             if (after != null && e.status() == 404) {
                 throw new GoneException("the cursor expired; search again from the first page");
             }
             throw e;
         }
-        List<Match> matches = new ArrayList<>();
+        List<SearchAnswer.Hit> hits = response.hits() == null || response.hits().hits() == null ? List.of()
+                : response.hits().hits();
+        List<Match> matches = new ArrayList<>(hits.size());
         String lastId = null;
         double lastScore = 0;
-        for (Hit<Map> hit : response.hits().hits()) {
+        for (SearchAnswer.Hit hit : hits) {
             matches.add(match(hit));
-            lastScore = hit.sort().get(0).doubleValue();
-            lastId = hit.sort().get(1).stringValue();
+            lastScore = ((Number) hit.sort().get(0)).doubleValue();
+            lastId = (String) hit.sort().get(1);
         }
-        long total = response.hits().total() == null ? matches.size() : response.hits().total().value();
+        long total = response.hits() == null || response.hits().total() == null ? matches.size()
+                : response.hits().total().value();
         String nextPit = pit == null ? null : response.pitId() != null ? response.pitId() : pit;
         String next = null;
         if (matches.size() == size && lastId != null) {
@@ -433,18 +437,17 @@ public class ReadSearch {
             closeQuietly(nextPit);
         }
         Map<String, List<FacetValue>> facets = new LinkedHashMap<>();
-        for (String name : List.of("layer", "company", "term", "kind")) {
+        for (String name : FACETS) {
             List<FacetValue> values = new ArrayList<>();
-            for (StringTermsBucket bucket : response.aggregations().get(name).sterms().buckets().array()) {
-                String key = bucket.key().stringValue();
+            for (SearchAnswer.Bucket bucket : response.buckets(name)) {
+                String key = String.valueOf(bucket.key());
                 String[] ref = "kind".equals(name) ? new String[] {key, key} : SearchCatalog.split(key);
                 values.add(new FacetValue(ref[0], ref[1], bucket.docCount()));
             }
             facets.put(name, values);
         }
-        Aggregate updated = response.aggregations().get("updated");
         List<FacetValue> months = new ArrayList<>();
-        for (DateHistogramBucket bucket : updated.dateHistogram().buckets().array()) {
+        for (SearchAnswer.Bucket bucket : response.buckets("updated")) {
             months.add(new FacetValue(bucket.keyAsString(), bucket.keyAsString(), bucket.docCount()));
         }
         facets.put("updated", months);
@@ -460,13 +463,14 @@ public class ReadSearch {
         }
     }
 
-    @SuppressWarnings({"rawtypes", "unchecked"})
-    private static Match match(Hit<Map> hit) {
-        Map<String, Object> source = new LinkedHashMap<String, Object>(hit.source());
+    @SuppressWarnings("unchecked")
+    private static Match match(SearchAnswer.Hit hit) {
+        Map<String, Object> source = hit.source();
+        Map<String, List<String>> highlight = hit.highlight() == null ? Map.of() : hit.highlight();
         List<String> snippets = new ArrayList<>();
-        List<String> body = hit.highlight().getOrDefault("sections.body", List.of());
+        List<String> body = highlight.getOrDefault("sections.body", List.of());
         snippets.addAll(body);
-        hit.highlight().getOrDefault("summary", List.of()).forEach(snippets::add);
+        snippets.addAll(highlight.getOrDefault("summary", List.of()));
         String bestSection = null;
         if (!body.isEmpty()) {
             String plain = unhighlight(body.get(0));

@@ -1,0 +1,53 @@
+package io.chainfeed.api.search;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class SearchAnswerTest {
+    private static SearchAnswer read(String json) throws IOException {
+        return SearchAnswer.read(new ByteArrayInputStream(json.getBytes(StandardCharsets.UTF_8)));
+    }
+
+    @Test
+    void readsHitsTotalsAndTypedKeyAggregations() throws IOException {
+        SearchAnswer a = read("""
+                {"took":12,"timed_out":false,"pit_id":"p1","_shards":{"total":1},
+                 "hits":{"total":{"value":1469,"relation":"eq"},"max_score":null,"hits":[
+                   {"_index":"chainfeed-reads-v1","_id":"term:dram","_score":41.5,
+                    "_source":{"id":"term:dram","version":3,"weight":0.25,"sections":[{"key":"a","body":"b"}]},
+                    "highlight":{"summary":["<mark>DRAM</mark>"]},"sort":[41.5,"term:dram"]}]},
+                 "aggregations":{"sterms#layer":{"doc_count_error_upper_bound":0,"buckets":[
+                     {"key":"memory|Memory","doc_count":7}]},
+                   "date_histogram#updated":{"buckets":[
+                     {"key_as_string":"2026-11","key":1793491200000,"doc_count":9}]}}}
+                """);
+        assertThat(a.took()).isEqualTo(12);
+        assertThat(a.pitId()).isEqualTo("p1");
+        assertThat(a.hits().total().value()).isEqualTo(1469);
+        SearchAnswer.Hit hit = a.hits().hits().get(0);
+        assertThat(hit.score()).isEqualTo(41.5);
+        assertThat(hit.sort()).containsExactly(41.5, "term:dram");
+        assertThat(hit.source()).containsExactly(Map.entry("id", "term:dram"), Map.entry("version", 3),
+                Map.entry("weight", 0.25), Map.entry("sections", List.of(Map.of("key", "a", "body", "b"))));
+        assertThat(hit.highlight()).containsEntry("summary", List.of("<mark>DRAM</mark>"));
+        assertThat(a.buckets("layer")).containsExactly(new SearchAnswer.Bucket("memory|Memory", null, 7));
+        assertThat(a.buckets("updated")).extracting(SearchAnswer.Bucket::keyAsString, SearchAnswer.Bucket::docCount)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("2026-11", 9L));
+        assertThat(a.buckets("company")).isEmpty();
+    }
+
+    @Test
+    void anAnswerWithoutHighlightsOrPitLeavesThemNull() throws IOException {
+        SearchAnswer a = read("""
+                {"took":1,"hits":{"total":{"value":0,"relation":"eq"},"hits":[]}}""");
+        assertThat(a.pitId()).isNull();
+        assertThat(a.hits().hits()).isEmpty();
+        assertThat(a.buckets("layer")).isEmpty();
+    }
+}
