@@ -90,14 +90,6 @@ class ChainControllerTest {
     }
 
     @Test
-    void anUnknownLayerIsANotFoundProblem() throws Exception {
-        when(cache.layer("nope")).thenReturn(Optional.empty());
-
-        mvc.perform(get("/api/v1/layers/nope"))
-                .andExpect(problem(404, "not-found", "no layer with id 'nope'"));
-    }
-
-    @Test
     void aCompanyShowsTheLayersItOwnsItsExposureToTightLayersAndItsLatestReads() throws Exception {
         SqueezedCompany squeezed = new SqueezedCompany(SK_HYNIX, "memory", 1, List.of("sig-1"));
         when(cache.all()).thenReturn(List.of(
@@ -137,9 +129,12 @@ class ChainControllerTest {
     }
 
     @Test
-    void aCompanyNotOnTheChainIsANotFoundProblem() throws Exception {
+    void anUnknownLayerOrACompanyNotOnTheChainIsANotFoundProblem() throws Exception {
+        when(cache.layer("nope")).thenReturn(Optional.empty());
         when(cache.all()).thenReturn(List.of());
 
+        mvc.perform(get("/api/v1/layers/nope"))
+                .andExpect(problem(404, "not-found", "no layer with id 'nope'"));
         mvc.perform(get("/api/v1/companies/NOPE"))
                 .andExpect(problem(404, "not-found", "no company 'NOPE' in the reference data"));
     }
