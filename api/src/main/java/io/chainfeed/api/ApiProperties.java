@@ -1,6 +1,6 @@
 package io.chainfeed.api;
 
-import io.chainfeed.api.feed.FeedLinks;
+import io.chainfeed.api.syndication.FeedLinks;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotBlank;

@@ -530,7 +530,7 @@ class SearchPipelineIT {
                 "company:arista-networks", "term:rdma", "kind:term", "kind:signal",
                 "layer:memory OR layer:advanced-packaging", "layer:network-fabric AND NOT term:infiniband",
                 "(company:NVDA OR company:AMD) AND NOT layer:accelerators", "NOT all")) {
-            io.chainfeed.api.feed.Selector selector = io.chainfeed.api.feed.Selector.parse(text);
+            io.chainfeed.api.selector.Selector selector = io.chainfeed.api.selector.Selector.parse(text);
             Set<String> expected = new java.util.TreeSet<>();
             all.stream().filter(selector::matches).forEach(d -> expected.add((String) d.get("id")));
             Set<String> got = new java.util.TreeSet<>();

@@ -23,7 +23,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  */
 @ConfigurationProperties("chainfeed.ingest")
 public record IngestProperties(boolean loadCorpus, String corpusDir, int maxPageBytes,
-        java.util.List<String> editorKeyHashes, java.util.List<io.chainfeed.ingest.feed.FeedSource> feeds,
+        java.util.List<String> editorKeyHashes, java.util.List<io.chainfeed.ingest.newsfeed.FeedSource> feeds,
         java.time.Duration feedInterval, boolean feedsAllowPrivate, java.time.Duration deadline, int producers,
         String instanceId) {
     public IngestProperties {

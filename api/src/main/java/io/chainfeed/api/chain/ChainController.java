@@ -2,9 +2,9 @@ package io.chainfeed.api.chain;
 
 import io.chainfeed.api.reference.CompanyResolver;
 import io.chainfeed.api.search.ReadSearch;
-import io.chainfeed.api.web.BadRequestException;
-import io.chainfeed.api.web.NotFoundException;
-import io.chainfeed.api.web.ReadViews;
+import io.chainfeed.api.problem.BadRequestException;
+import io.chainfeed.api.problem.NotFoundException;
+import io.chainfeed.api.reads.ReadViews;
 import io.chainfeed.avro.Company;
 import io.chainfeed.avro.LayerCompany;
 import io.chainfeed.avro.LayerState;

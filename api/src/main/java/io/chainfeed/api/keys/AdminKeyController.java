@@ -1,8 +1,8 @@
 package io.chainfeed.api.keys;
 
 import io.chainfeed.api.ApiProperties;
-import io.chainfeed.api.web.NotFoundException;
-import io.chainfeed.api.web.UnauthorizedException;
+import io.chainfeed.api.problem.NotFoundException;
+import io.chainfeed.api.problem.UnauthorizedException;
 import io.chainfeed.avro.ApiKeyKind;
 import io.chainfeed.platform.auth.HashedKeys;
 import io.swagger.v3.oas.annotations.Operation;

@@ -1,6 +1,6 @@
 package io.chainfeed.api.keys;
 
-import io.chainfeed.api.web.TooManyRequestsException;
+import io.chainfeed.api.problem.TooManyRequestsException;
 import io.github.bucket4j.Bandwidth;
 import io.github.bucket4j.Bucket;
 import io.github.bucket4j.ConsumptionProbe;

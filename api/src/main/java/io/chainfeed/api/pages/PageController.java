@@ -1,9 +1,9 @@
 package io.chainfeed.api.pages;
 
-import io.chainfeed.api.feed.FeedLinks;
-import io.chainfeed.api.feed.Selector;
-import io.chainfeed.api.feed.TopicParser;
-import io.chainfeed.api.web.BadRequestException;
+import io.chainfeed.api.syndication.FeedLinks;
+import io.chainfeed.api.selector.Selector;
+import io.chainfeed.api.selector.TopicParser;
+import io.chainfeed.api.problem.BadRequestException;
 import io.chainfeed.api.widget.OEmbedDiscovery;
 import io.chainfeed.api.widget.WidgetUrls;
 import jakarta.servlet.http.HttpServletRequest;

@@ -1,8 +1,7 @@
 package io.chainfeed.api.reads;
 
 import io.chainfeed.api.search.ReadSearch;
-import io.chainfeed.api.web.NotFoundException;
-import io.chainfeed.api.web.ReadViews;
+import io.chainfeed.api.problem.NotFoundException;
 import java.io.IOException;
 import java.util.Map;
 import org.springframework.web.bind.annotation.GetMapping;

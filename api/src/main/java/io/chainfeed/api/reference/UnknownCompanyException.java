@@ -1,6 +1,6 @@
 package io.chainfeed.api.reference;
 
-import io.chainfeed.api.web.BadRequestException;
+import io.chainfeed.api.problem.BadRequestException;
 import java.util.List;
 
 /**

@@ -2,9 +2,9 @@ package io.chainfeed.api.search;
 
 import io.chainfeed.api.reference.CompanyResolver;
 import io.chainfeed.api.reference.ReferenceLayers;
-import io.chainfeed.api.web.NotFoundException;
+import io.chainfeed.api.problem.NotFoundException;
 import io.chainfeed.avro.ChainLayer;
-import io.chainfeed.api.web.ReadViews;
+import io.chainfeed.api.reads.ReadViews;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.tags.Tag;

@@ -16,7 +16,7 @@ import co.elastic.clients.elasticsearch.core.mget.MultiGetResponseItem;
 import co.elastic.clients.elasticsearch.core.search.Hit;
 import com.github.benmanes.caffeine.cache.Ticker;
 import io.chainfeed.api.reference.CompanyResolver;
-import io.chainfeed.api.web.GoneException;
+import io.chainfeed.api.problem.GoneException;
 import io.chainfeed.platform.ReadsIndex;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -175,7 +175,7 @@ public class ReadSearch {
             Page page = searchUntimed(text, filters, size, cursor, evidence);
             outcome = "ok";
             return page;
-        } catch (io.chainfeed.api.web.BadRequestException | GoneException e) {
+        } catch (io.chainfeed.api.problem.BadRequestException | GoneException e) {
             outcome = "refused";
             throw e;
         } finally {
@@ -190,7 +190,7 @@ public class ReadSearch {
             throws IOException {
         QueryText parsed = QueryText.parse(text);
         if (parsed.groups().size() + parsed.excluded().size() > MAX_PIECES) {
-            throw new io.chainfeed.api.web.BadRequestException("query-too-long",
+            throw new io.chainfeed.api.problem.BadRequestException("query-too-long",
                     "at most " + MAX_PIECES + " words or phrases per query");
         }
         if (parsed.isEmpty()) {
@@ -201,7 +201,7 @@ public class ReadSearch {
         if (cursor != null) {
             Cursor c = Cursor.decode(cursor);
             if (!c.queryHash().equals(hash)) {
-                throw new io.chainfeed.api.web.BadRequestException("invalid-cursor",
+                throw new io.chainfeed.api.problem.BadRequestException("invalid-cursor",
                         "the cursor belongs to another query or other filters");
             }
             if (c.pit() != null) {

@@ -1,8 +1,8 @@
 package io.chainfeed.api.search;
 
 import io.chainfeed.api.reference.CompanyResolver;
-import io.chainfeed.api.web.BadRequestException;
-import io.chainfeed.api.web.ReadViews;
+import io.chainfeed.api.problem.BadRequestException;
+import io.chainfeed.api.reads.ReadViews;
 import io.chainfeed.avro.Company;
 import io.chainfeed.schemas.CompanyDirectory;
 import io.swagger.v3.oas.annotations.Operation;

@@ -1,10 +1,10 @@
 package io.chainfeed.api.webhook;
 
-import io.chainfeed.api.feed.LogPosition;
-import io.chainfeed.api.feed.ReadEvent;
-import io.chainfeed.api.feed.ReadListener;
-import io.chainfeed.api.feed.ReadLog;
-import io.chainfeed.api.feed.Selector;
+import io.chainfeed.api.readlog.LogPosition;
+import io.chainfeed.api.readlog.ReadEvent;
+import io.chainfeed.api.readlog.ReadListener;
+import io.chainfeed.api.readlog.ReadLog;
+import io.chainfeed.api.selector.Selector;
 import java.util.Map;
 import org.springframework.stereotype.Component;
 

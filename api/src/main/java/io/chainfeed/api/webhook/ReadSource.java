@@ -1,6 +1,6 @@
 package io.chainfeed.api.webhook;
 
-import io.chainfeed.api.feed.Selector;
+import io.chainfeed.api.selector.Selector;
 import java.util.Map;
 
 /**

@@ -1,9 +1,9 @@
 package io.chainfeed.api.webhook;
 
-import io.chainfeed.api.feed.Selector;
-import io.chainfeed.api.feed.TopicParser;
-import io.chainfeed.api.web.BadRequestException;
-import io.chainfeed.api.web.NotFoundException;
+import io.chainfeed.api.selector.Selector;
+import io.chainfeed.api.selector.TopicParser;
+import io.chainfeed.api.problem.BadRequestException;
+import io.chainfeed.api.problem.NotFoundException;
 import io.chainfeed.avro.PartitionOffset;
 import io.chainfeed.avro.SealedSecret;
 import io.chainfeed.avro.WebhookDeliveryState;
@@ -97,7 +97,7 @@ public class SubscriptionService {
      * @param url         the target URL
      * @param description free text, at most {@value #MAX_DESCRIPTION} characters, may be null
      * @return the stored subscription and its secret
-     * @throws io.chainfeed.api.feed.SelectorException for a bad selector (400)
+     * @throws io.chainfeed.api.selector.SelectorException for a bad selector (400)
      * @throws io.chainfeed.api.reference.UnknownCompanyException for a company the reference data does not know (400)
      * @throws BadRequestException                      for a refused URL, a long description, or a key over its limit
      * @throws WebhooksUnavailableException             without a master key, or when Kafka cannot be read or written

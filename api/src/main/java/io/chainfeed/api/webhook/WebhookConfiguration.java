@@ -1,7 +1,7 @@
 package io.chainfeed.api.webhook;
 
 import io.chainfeed.api.KafkaConnectionProperties;
-import io.chainfeed.api.feed.TopicParser;
+import io.chainfeed.api.selector.TopicParser;
 import java.net.InetAddress;
 import java.time.Clock;
 import java.time.Duration;

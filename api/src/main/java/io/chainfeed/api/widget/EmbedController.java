@@ -1,10 +1,10 @@
 package io.chainfeed.api.widget;
 
-import io.chainfeed.api.feed.Selector;
-import io.chainfeed.api.feed.TopicParser;
+import io.chainfeed.api.selector.Selector;
+import io.chainfeed.api.selector.TopicParser;
 import io.chainfeed.api.keys.ApiPrincipal;
-import io.chainfeed.api.web.BadRequestException;
-import io.chainfeed.api.web.NotFoundException;
+import io.chainfeed.api.problem.BadRequestException;
+import io.chainfeed.api.problem.NotFoundException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.util.Locale;

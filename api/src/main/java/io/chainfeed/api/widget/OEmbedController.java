@@ -1,11 +1,11 @@
 package io.chainfeed.api.widget;
 
-import io.chainfeed.api.feed.Selector;
-import io.chainfeed.api.feed.TopicParser;
+import io.chainfeed.api.selector.Selector;
+import io.chainfeed.api.selector.TopicParser;
 import io.chainfeed.api.reference.ReferenceLayers;
 import io.chainfeed.api.search.ReadSearch;
-import io.chainfeed.api.web.BadRequestException;
-import io.chainfeed.api.web.NotFoundException;
+import io.chainfeed.api.problem.BadRequestException;
+import io.chainfeed.api.problem.NotFoundException;
 import io.chainfeed.avro.ChainLayer;
 import io.chainfeed.platform.web.ProblemDetailsHandler;
 import jakarta.servlet.http.HttpServletRequest;

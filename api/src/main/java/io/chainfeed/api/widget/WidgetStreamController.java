@@ -1,6 +1,6 @@
 package io.chainfeed.api.widget;
 
-import io.chainfeed.api.feed.SseStreams;
+import io.chainfeed.api.sse.SseStreams;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;

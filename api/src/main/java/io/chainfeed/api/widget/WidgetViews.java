@@ -1,6 +1,6 @@
 package io.chainfeed.api.widget;
 
-import io.chainfeed.api.feed.Selector;
+import io.chainfeed.api.selector.Selector;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,6 +1,6 @@
 package io.chainfeed.api.webhook;
 
-import io.chainfeed.api.feed.Selector;
+import io.chainfeed.api.selector.Selector;
 import io.chainfeed.avro.Read;
 import io.chainfeed.avro.ReadKind;
 import java.nio.charset.StandardCharsets;

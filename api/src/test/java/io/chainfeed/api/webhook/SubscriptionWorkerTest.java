@@ -3,7 +3,7 @@ package io.chainfeed.api.webhook;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.chainfeed.api.feed.Selector;
+import io.chainfeed.api.selector.Selector;
 import io.chainfeed.avro.PartitionOffset;
 import io.chainfeed.avro.WebhookDeliveryState;
 import java.io.IOException;

@@ -2,7 +2,7 @@ package io.chainfeed.api.widget;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.chainfeed.api.feed.Selector;
+import io.chainfeed.api.selector.Selector;
 import org.junit.jupiter.api.Test;
 
 class OEmbedUrlsTest {

@@ -2,7 +2,7 @@ package io.chainfeed.api.widget;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.chainfeed.api.feed.LogPosition;
+import io.chainfeed.api.readlog.LogPosition;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 

@@ -44,13 +44,13 @@ final class CompanySectionExtractor {
      * @param refusal where a missing company line or a line that cannot be split is reported
      * @return the companies and the disclaimer; none and the default without the section
      */
-    Companies extract(PageLayout page, String prose, ParseRefusal refusal) {
+    Companies extract(GlossaryPageLayout page, String prose, ParseRefusal refusal) {
         List<CompanyMention> companies = new ArrayList<>();
         String disclaimer = TermContent.DEFAULT_DISCLAIMER;
-        if (page.has(PageLayout.Part.COMPANIES)) {
+        if (page.has(GlossaryPageLayout.Part.COMPANIES)) {
             List<String> lines = new ArrayList<>();
             boolean seenDisclaimer = false;
-            for (Block b : page.part(PageLayout.Part.COMPANIES)) {
+            for (Block b : page.part(GlossaryPageLayout.Part.COMPANIES)) {
                 for (String line : b.lines()) {
                     if (PageText.isDisclaimer(line)) {
                         if (!seenDisclaimer) {

@@ -28,7 +28,7 @@ import java.util.Objects;
  * split company names from tickers; with {@link ReferenceData#empty()} the parser relies on the
  * page alone (tickers the prose mentions in parentheses). Instances are immutable and thread-safe.
  *
- * <p>{@link PageLayout} sorts the blocks into parts; one extractor per part reads it
+ * <p>{@link GlossaryPageLayout} sorts the blocks into parts; one extractor per part reads it
  * ({@link PreambleExtractor}, {@link CompanySectionExtractor}, {@link RelatedSectionExtractor}), and
  * {@link AliasExtractor} and {@link LayerHintExtractor} read the prose. Every problem goes to one
  * {@link ParseRefusal}, so a refused page lists all of them.
@@ -138,17 +138,17 @@ public final class GlossaryPageParser {
             throw new PageParseException("Cannot parse glossary page: it has no text (missing: content)",
                     List.of("content"));
         }
-        PageLayout page = PageLayout.of(blocks);
+        GlossaryPageLayout page = GlossaryPageLayout.of(blocks);
         ParseRefusal refusal = new ParseRefusal();
 
-        PreambleExtractor.Preamble preamble = PreambleExtractor.extract(page.part(PageLayout.Part.PREAMBLE), refusal);
+        PreambleExtractor.Preamble preamble = PreambleExtractor.extract(page.part(GlossaryPageLayout.Part.PREAMBLE), refusal);
         String title = preamble.title();
         String definition = preamble.definition();
-        String what = page.body(PageLayout.Part.WHAT);
+        String what = page.body(GlossaryPageLayout.Part.WHAT);
         if (what.isEmpty()) {
             refusal.missing(WHAT_HEADING);
         }
-        String why = page.body(PageLayout.Part.WHY);
+        String why = page.body(GlossaryPageLayout.Part.WHY);
         if (why.isEmpty()) {
             refusal.missing(WHY_HEADING);
         }

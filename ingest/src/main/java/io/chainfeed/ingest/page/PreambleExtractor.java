@@ -58,7 +58,7 @@ final class PreambleExtractor {
             refusal.missing("title");
             title = null;
         }
-        String definition = PageLayout.body(definitionBlocks);
+        String definition = GlossaryPageLayout.body(definitionBlocks);
         if (definition.isEmpty()) {
             refusal.missing("definition");
         }

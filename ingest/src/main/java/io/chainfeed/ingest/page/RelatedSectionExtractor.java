@@ -31,10 +31,10 @@ final class RelatedSectionExtractor {
      * @param refusal where a missing line or a first line that cannot be split is reported
      * @return the related terms, in page order; none without the section
      */
-    List<RelatedTerm> extract(PageLayout page, ParseRefusal refusal) {
+    List<RelatedTerm> extract(GlossaryPageLayout page, ParseRefusal refusal) {
         List<RelatedTerm> related = new ArrayList<>();
-        if (page.has(PageLayout.Part.RELATED)) {
-            List<Block> relatedBlocks = page.part(PageLayout.Part.RELATED);
+        if (page.has(GlossaryPageLayout.Part.RELATED)) {
+            List<Block> relatedBlocks = page.part(GlossaryPageLayout.Part.RELATED);
             if (relatedBlocks.isEmpty()) {
                 refusal.missing("related terms line under \"" + HEADING + "\"");
             }

@@ -61,7 +61,7 @@ class SignalController {
                     : "signal posting is disabled: no editor keys are configured");
         }
         if (body.length > props.maxPageBytes()) {
-            throw new PageController.PageTooLargeException(body.length, props.maxPageBytes());
+            throw new PageIngestController.PageTooLargeException(body.length, props.maxPageBytes());
         }
         String text = new String(body, StandardCharsets.UTF_8);
         boolean ndjson = MediaType.parseMediaType(contentType).isCompatibleWith(MediaType.parseMediaType(NDJSON));

@@ -1,0 +1,123 @@
+package io.chainfeed.api.problem;
+
+import co.elastic.clients.elasticsearch._types.ElasticsearchException;
+import co.elastic.clients.transport.TransportException;
+import io.chainfeed.platform.web.ProblemDetailsHandler;
+import jakarta.validation.ConstraintViolationException;
+import java.io.IOException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ProblemDetail;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.ExceptionHandler;
+import org.springframework.web.bind.annotation.RestControllerAdvice;
+
+/**
+ * Every error as an RFC 9457 problem detail. Elasticsearch's own errors (the server answered) and
+ * transport errors (it did not) map to different statuses; their internals are logged, not shown. Spring's
+ * own errors get their type in {@link ProblemDetailsHandler}.
+ */
+@RestControllerAdvice
+class ProblemHandler extends ProblemDetailsHandler {
+    private static final Logger log = LoggerFactory.getLogger(ProblemHandler.class);
+    /** Seconds a client is asked to wait after a 503 of a dependency that is down. */
+    private static final long RETRY_AFTER_SECONDS = 5;
+
+    /** Not found, bad request, forbidden, gone: the problem detail the exception carries. */
+    @ExceptionHandler(ProblemException.class)
+    ProblemDetail carried(ProblemException e) {
+        return e.problem();
+    }
+
+    /** A bad request that names an unknown company, with the close matches the client may have meant. */
+    @ExceptionHandler(io.chainfeed.api.reference.UnknownCompanyException.class)
+    ProblemDetail unknownCompany(io.chainfeed.api.reference.UnknownCompanyException e) {
+        ProblemDetail p = e.problem();
+        p.setTitle("Unknown company");
+        p.setProperty("company", e.company());
+        p.setProperty("closeMatches", e.closeMatches());
+        return p;
+    }
+
+    @ExceptionHandler(UnauthorizedException.class)
+    ResponseEntity<ProblemDetail> unauthorized(UnauthorizedException e) {
+        return bearerChallenge(problem(HttpStatus.UNAUTHORIZED, "unauthorized", "Unauthorized", e.getMessage()),
+                "chainfeed");
+    }
+
+    @ExceptionHandler(TooManyRequestsException.class)
+    ResponseEntity<ProblemDetail> tooManyRequests(TooManyRequestsException e) {
+        return retryAfter(problem(HttpStatus.TOO_MANY_REQUESTS, "too-many-requests", "Too many requests",
+                e.getMessage()), e.retryAfterSeconds());
+    }
+
+    @ExceptionHandler(io.chainfeed.api.webhook.WebhooksUnavailableException.class)
+    ProblemDetail webhooksUnavailable(io.chainfeed.api.webhook.WebhooksUnavailableException e) {
+        return problem(HttpStatus.SERVICE_UNAVAILABLE, "webhooks-unavailable", "Webhooks are unavailable",
+                e.getMessage());
+    }
+
+    @ExceptionHandler(io.chainfeed.api.webhook.WebhookStoreException.class)
+    ProblemDetail webhookStore(io.chainfeed.api.webhook.WebhookStoreException e) {
+        log.error("Kafka did not store a webhook change", e);
+        return problem(HttpStatus.SERVICE_UNAVAILABLE, "webhooks-unavailable", "Webhooks are unavailable",
+                "The change could not be stored; try again shortly.");
+    }
+
+    @ExceptionHandler(ConstraintViolationException.class)
+    ProblemDetail invalid(ConstraintViolationException e) {
+        ProblemDetail p = problem(HttpStatus.BAD_REQUEST, "invalid-parameter", "Invalid request parameter",
+                e.getConstraintViolations().stream()
+                        .map(v -> lastNode(v.getPropertyPath().toString()) + ": " + v.getMessage())
+                        .sorted().reduce((a, b) -> a + "; " + b).orElse(e.getMessage()));
+        return p;
+    }
+
+    @ExceptionHandler(ElasticsearchException.class)
+    ProblemDetail search(ElasticsearchException e) {
+        log.error("Elasticsearch refused a request", e);
+        return problem(HttpStatus.BAD_GATEWAY, "search-failed", "The search engine refused the request",
+                "The search engine could not answer this request.");
+    }
+
+    @ExceptionHandler({TransportException.class, IOException.class})
+    ResponseEntity<ProblemDetail> unavailable(Exception e) {
+        log.error("Elasticsearch unreachable: {}", e.toString());
+        return searchUnavailable("The search engine cannot be reached; try again shortly.");
+    }
+
+    /** The Elasticsearch circuit breaker is open: answered at once, without asking Elasticsearch. */
+    @ExceptionHandler(io.github.resilience4j.circuitbreaker.CallNotPermittedException.class)
+    ResponseEntity<ProblemDetail> breakerOpen(
+            io.github.resilience4j.circuitbreaker.CallNotPermittedException e) {
+        log.debug("Elasticsearch breaker open: {}", e.getMessage());
+        return searchUnavailable("The search engine is not answering; try again shortly.");
+    }
+
+    private static ResponseEntity<ProblemDetail> searchUnavailable(String detail) {
+        return retryAfter(problem(HttpStatus.SERVICE_UNAVAILABLE, "search-unavailable", "Search is unavailable",
+                detail), RETRY_AFTER_SECONDS);
+    }
+
+    /** The streams service cannot compute the chain as of an instant now (see {@code ChainTimeTravel}). */
+    @ExceptionHandler(io.chainfeed.api.chain.ChainUnavailableException.class)
+    ResponseEntity<ProblemDetail> chainUnavailable(io.chainfeed.api.chain.ChainUnavailableException e) {
+        log.warn("chain time travel unavailable: {}", e.getCause() == null ? e.getMessage() : e.getCause().toString());
+        return retryAfter(problem(HttpStatus.SERVICE_UNAVAILABLE, "chain-unavailable",
+                "The chain history is unavailable", e.getMessage()), RETRY_AFTER_SECONDS);
+    }
+
+    /** Anything else: a 500 problem detail; the details are logged, not shown. */
+    @ExceptionHandler(Exception.class)
+    ProblemDetail unexpected(Exception e) {
+        log.error("Unexpected error", e);
+        return problem(HttpStatus.INTERNAL_SERVER_ERROR, "internal-error", "Internal error",
+                "The request could not be answered; this is a fault of the service.");
+    }
+
+    private static String lastNode(String path) {
+        int dot = path.lastIndexOf('.');
+        return dot < 0 ? path : path.substring(dot + 1);
+    }
+}
