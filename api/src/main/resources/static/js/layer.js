@@ -1,8 +1,26 @@
 // A chain layer's page: /layers/{id} -> the reference graph (GET /api/v1/layers), the live state
 // (GET /api/v1/layers/{id}) and the layer's reads, primary ones apart from passing ones
 // (GET /api/v1/layers/{id}/reads); without the chain model (404/503) it shows the reference data and says so.
-import { el, getJson, message, footer, pageItem, companyHref, layerHref, termHref, statusLabel, causeItem } from './common.js';
-import { historyChart } from './history-chart.js';
+import { el, getJson, message, footer, pageItem, companyHref, layerHref, termHref, statusLabel, causeItem, safeHref } from './common.js';
+import { historyChart, markId } from './history-chart.js';
+
+/** Where the layer's chart starts: the first month of the bundled history. */
+const HISTORY_FROM = '2023-01-01T00:00:00Z';
+
+/** The signals marked on the chart, newest first: date, headline, direction, horizon, source and read. */
+function signalList(h) {
+  const marks = h.signals || [];
+  if (!marks.length) return [el('p', {}, 'No signal named this layer in this period.')];
+  const items = marks.map((m, i) => ({ m, i })).reverse().map(({ m, i }) => el('li', { id: markId(i), tabindex: '-1' },
+    el('time', { datetime: m.observedAt }, m.observedAt.slice(0, 10)), ' ',
+    el('span', { class: `direction direction-${m.direction === 'tightening' ? 'tightening' : 'easing'}` },
+      m.direction === 'tightening' ? '▲ tightening' : '▼ easing'), ` ${m.magnitude} — `, m.headline,
+    m.until ? ` (holds until ${m.until.slice(0, 10)})` : '', ' — ',
+    m.source && safeHref(m.source.url) ? el('a', { href: m.source.url, rel: 'nofollow noopener' }, m.source.name || m.source.url) : 'no source',
+    ' · ', el('a', { href: `/api/v1/reads/${encodeURIComponent(m.readId)}` }, 'read')));
+  return [el('h3', { id: 'signals-heading' }, `Signals on this layer since ${HISTORY_FROM.slice(0, 4)} (${marks.length}${h.otherSignals ? ` of ${marks.length + h.otherSignals}: the largest` : ''})`),
+    el('ol', { class: 'marked-signals', 'aria-labelledby': 'signals-heading', reversed: true }, items)];
+}
 
 const content = document.getElementById('content');
 
@@ -39,11 +57,18 @@ async function main() {
       ? `The live chain model is not available right now (${stateError.message}).`
       : 'The live chain model has no state for this layer yet (or is not available on this server yet).'));
   }
-  // the last 31 days, one point a day (the history endpoint's default)
+  // the whole period since the bundled history starts (2023), the step chosen by the API (at most 500 points),
+  // with the signals that named the layer marked on the chart and listed under it
   const chart = el('div', { class: 'history', id: 'history' }, el('p', { class: 'notice', role: 'status' }, 'Loading the pressure history…'));
-  parts.push(el('h2', {}, 'Pressure over the last 30 days'), chart);
-  getJson(`/api/v1/layers/${encodeURIComponent(id)}/history`)
-    .then((h) => chart.replaceChildren(historyChart(h, name)))
+  const marked = el('div', { id: 'history-signals' });
+  parts.push(el('h2', { id: 'history-heading' }, `Pressure since ${HISTORY_FROM.slice(0, 4)}`), chart, marked);
+  getJson(`/api/v1/layers/${encodeURIComponent(id)}/history?${new URLSearchParams({ from: HISTORY_FROM })}`)
+    .then((h) => {
+      chart.replaceChildren(historyChart(h, name), el('p', { class: 'summary-line' },
+        `One point every ${h.step.replace(/^PT(\d+)H$/, (m, hours) => (hours % 24 ? `${hours} hours` : `${hours / 24} day${hours === '24' ? '' : 's'}`))}; `
+        + 'the lines mark the tight (3), critical (6) and loose (−1) thresholds; ▲ a tightening and ▼ an easing signal on this layer, larger for a larger magnitude.'));
+      marked.replaceChildren(...signalList(h));
+    })
     .catch((e) => message(chart, `The pressure history is not available right now (${e.message}).`));
   parts.push(el('h2', {}, 'Supplied by'), upstream.length ? el('ul', {}, upstream.map(link)) : el('p', {}, 'No upstream layer.'));
   parts.push(el('h2', {}, 'Supplies'), downstream.length ? el('ul', {}, downstream.map(link)) : el('p', {}, 'No downstream layer.'));

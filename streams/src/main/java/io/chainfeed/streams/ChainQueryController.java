@@ -1,5 +1,6 @@
 package io.chainfeed.streams;
 
+import io.chainfeed.avro.ConstraintSignal;
 import io.chainfeed.avro.LayerState;
 import io.chainfeed.platform.web.TimeParameters;
 import io.chainfeed.streams.chain.ChainQueries;
@@ -8,6 +9,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -72,9 +74,21 @@ class ChainQueryController {
     record Point(String at, double pressure, double directPressure, String status, String trend, int signalCount) {
     }
 
-    /** A layer's history: its points in time order. */
-    record History(String layer, List<Point> points) {
+    /** A signal that names the layer, observed within the history's period: a mark on its chart. */
+    record Mark(String id, String headline, String observedAt, String until, String direction, int magnitude,
+            String sourceName, String sourceUrl) {
     }
+
+    /**
+     * A layer's history: its points in time order, and the signals naming it observed from the first
+     * point to the last (at most {@value #MAX_MARKS}, the largest by magnitude, then the newest; in time
+     * order), with how many more there were.
+     */
+    record History(String layer, List<Point> points, List<Mark> signals, int otherSignals) {
+    }
+
+    /** Most signals one history lists. */
+    static final int MAX_MARKS = 200;
 
     @GetMapping("/layers/{id}/history")
     History history(@PathVariable String id, @RequestParam String from, @RequestParam String step,
@@ -100,7 +114,21 @@ class ChainQueryController {
                     s.getStatus().name().toLowerCase(Locale.ROOT), s.getTrend().name().toLowerCase(Locale.ROOT),
                     s.getSignalCount()));
         });
-        return new History(id, out);
+        List<ConstraintSignal> named = q.signalsOn(id, start, start + (points - 1) * every);
+        List<ConstraintSignal> kept = named;
+        if (named.size() > MAX_MARKS) {
+            kept = new ArrayList<>(named);
+            kept.sort(Comparator.comparingInt(ConstraintSignal::getMagnitude).reversed()
+                    .thenComparing(Comparator.comparingLong((ConstraintSignal s) -> s.getObservedAt().toEpochMilli()).reversed()));
+            kept = new ArrayList<>(kept.subList(0, MAX_MARKS));
+            kept.sort(Comparator.comparingLong((ConstraintSignal s) -> s.getObservedAt().toEpochMilli())
+                    .thenComparing(ConstraintSignal::getId));
+        }
+        List<Mark> marks = kept.stream().map(s -> new Mark(s.getId(), s.getHeadline(), s.getObservedAt().toString(),
+                s.getUntil() == null ? null : s.getUntil().toString(), s.getDirection().name().toLowerCase(Locale.ROOT),
+                s.getMagnitude(), s.getSource() == null ? null : s.getSource().getName(),
+                s.getSource() == null ? null : s.getSource().getUrl())).toList();
+        return new History(id, out, marks, named.size() - marks.size());
     }
 
     @ExceptionHandler(InvalidStateStoreException.class)

@@ -4,9 +4,7 @@ import io.chainfeed.api.problem.BadRequestException;
 import io.chainfeed.platform.web.TimeParameters;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RequestMapping;
@@ -21,12 +19,15 @@ import org.springframework.web.bind.annotation.RestController;
  * <ul>
  *   <li>{@code to}: an RFC 3339 instant, not in the future; default now.</li>
  *   <li>{@code step}: an ISO-8601 duration ({@code PT6H}, {@code P1D}), at least one minute; default
- *       {@value #DEFAULT_STEP}.</li>
+ *       {@value #DEFAULT_STEP}, or, when {@code from} is given and one point a day would be more than
+ *       {@value #MAX_POINTS}, the fewest whole days per step that keep it within (so
+ *       {@code ?from=2023-01-01T00:00:00Z} charts the whole period since then).</li>
  *   <li>{@code from}: an RFC 3339 instant, not after {@code to}; default {@code to} minus
  *       {@value #DEFAULT_POINTS} − 1 steps, so the default answer has {@value #DEFAULT_POINTS} points
  *       ending at {@code to}.</li>
  * </ul>
- * At most {@value #MAX_POINTS} points ({@code floor((to − from) / step) + 1}); more is a 400 problem
+ * The answer also lists the signals naming the layer observed from the first point to the last
+ * ({@link LayerHistory#signals()}), for marking a chart. At most {@value #MAX_POINTS} points ({@code floor((to − from) / step) + 1}); more is a 400 problem
  * of type {@code too-many-points}, a bad or inverted range {@code invalid-time-range}; an unknown layer
  * 404; 503 {@code chain-unavailable} when the streams service cannot answer.
  */
@@ -49,10 +50,11 @@ class ChainHistoryController {
     }
 
     @GetMapping("/layers/{id}/history")
-    Map<String, Object> history(@PathVariable String id, @RequestParam(required = false) String from,
+    LayerHistory history(@PathVariable String id, @RequestParam(required = false) String from,
             @RequestParam(required = false) String to, @RequestParam(required = false) String step) {
         Instant now = Instant.now();
         Instant end = to == null ? now : ChainTimeTravel.pastInstant("to", to, "invalid-time-range", now);
+        Instant given = from == null ? null : ChainTimeTravel.pastInstant("from", from, "invalid-time-range", now);
         Duration every;
         try {
             every = TimeParameters.positiveDuration("step", step == null ? DEFAULT_STEP : step);
@@ -62,24 +64,25 @@ class ChainHistoryController {
         if (every.compareTo(MIN_STEP) < 0) {
             throw new BadRequestException("invalid-time-range", "step must be at least " + MIN_STEP + ", got " + step);
         }
-        Instant start = from == null ? end.minus(every.multipliedBy(DEFAULT_POINTS - 1))
-                : ChainTimeTravel.pastInstant("from", from, "invalid-time-range", now);
-        if (start.isAfter(end)) {
-            throw new BadRequestException("invalid-time-range", "from (" + start + ") is after to (" + end + ")");
+        if (given != null && given.isAfter(end)) {
+            throw new BadRequestException("invalid-time-range", "from (" + given + ") is after to (" + end + ")");
         }
+        if (step == null && given != null) {
+            long days = Duration.between(given, end).toDays();
+            every = Duration.ofDays(Math.max(1, (days + MAX_POINTS - 1) / (MAX_POINTS - 1)));
+            while (Duration.between(given, end).toMillis() / every.toMillis() + 1 > MAX_POINTS) {
+                every = every.plusDays(1);
+            }
+        }
+        Instant start = given == null ? end.minus(every.multipliedBy(DEFAULT_POINTS - 1)) : given;
         long points = Duration.between(start, end).toMillis() / every.toMillis() + 1;
         if (points > MAX_POINTS) {
             throw new BadRequestException("too-many-points", "from, to and step give " + points
                     + " points; at most " + MAX_POINTS + " (use a longer step or a shorter range)");
         }
-        List<Map<String, Object>> series = travel.history(id, start, every, (int) points);
-        Map<String, Object> out = new LinkedHashMap<>();
-        out.put("layer", id);
-        out.put("from", start.toString());
-        out.put("to", end.toString());
-        out.put("step", every.toString());
-        out.put("points", series);
-        out.put("disclaimer", ChainController.DISCLAIMER);
-        return out;
+        LayerHistory.Series series = travel.history(id, start, every, (int) points);
+        return new LayerHistory(id, start.toString(), end.toString(), every.toString(),
+                series.points() == null ? List.of() : series.points(), series.marks(), series.otherSignals(),
+                ChainController.DISCLAIMER);
     }
 }

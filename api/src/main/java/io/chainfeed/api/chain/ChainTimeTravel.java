@@ -20,7 +20,6 @@ import java.util.function.Supplier;
 import org.apache.avro.file.DataFileStream;
 import org.apache.avro.specific.SpecificDatumReader;
 import org.springframework.beans.factory.annotation.Value;
-import org.springframework.core.ParameterizedTypeReference;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.client.JdkClientHttpRequestFactory;
 import org.springframework.stereotype.Component;
@@ -87,25 +86,22 @@ public class ChainTimeTravel {
     }
 
     /**
-     * A layer's pressure at {@code points} instants {@code from, from + step, ...}.
+     * A layer's pressure at {@code points} instants {@code from, from + step, ...}, and the signals
+     * naming it observed in that period.
      *
      * @param layerId the layer id
      * @param from    the first instant (UTC)
      * @param step    the time between instants
      * @param points  how many instants (1 to 500)
-     * @return the points in time order, each with {@code at} (ISO-8601 UTC), {@code pressure},
-     *         {@code directPressure}, {@code status}, {@code trend} and {@code signalCount}
+     * @return the points in time order and the signals
      * @throws NotFoundException when the layer is unknown
      * @throws ChainUnavailableException when streams cannot answer now
      */
-    public List<Map<String, Object>> history(String layerId, Instant from, Duration step, int points) {
-        Map<String, Object> body = call(() -> http.get()
+    public LayerHistory.Series history(String layerId, Instant from, Duration step, int points) {
+        return call(() -> http.get()
                 .uri(u -> u.path("/internal/v1/layers/{id}/history").queryParam("from", from.toString())
                         .queryParam("step", step.toString()).queryParam("points", points).build(layerId))
-                .retrieve().body(new ParameterizedTypeReference<Map<String, Object>>() { }));
-        @SuppressWarnings("unchecked")
-        List<Map<String, Object>> list = (List<Map<String, Object>>) body.get("points");
-        return list;
+                .retrieve().body(LayerHistory.Series.class));
     }
 
     /**

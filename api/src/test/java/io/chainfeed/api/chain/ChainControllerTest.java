@@ -48,6 +48,8 @@ import org.springframework.test.web.servlet.MockMvc;
 @WebMvcTest({ChainController.class, ChainHistoryController.class})
 @Import(ChainStates.class)
 class ChainControllerTest {
+    private static final LayerHistory.Series EMPTY_SERIES = new LayerHistory.Series("memory", List.of(), List.of(), 0);
+
     private static final LayerCompany SK_HYNIX = new LayerCompany("sk-hynix", "SK hynix", "000660.KS");
 
     @Autowired
@@ -193,7 +195,8 @@ class ChainControllerTest {
 
     @Test
     void theHistoryDefaultsTo31DailyPointsEndingNow() throws Exception {
-        when(travel.history(eq("memory"), any(), any(), anyInt())).thenReturn(List.of(Map.of("pressure", 1.0)));
+        when(travel.history(eq("memory"), any(), any(), anyInt())).thenReturn(new LayerHistory.Series("memory",
+                List.of(new LayerHistory.Point("2026-11-01T00:00:00Z", 1.0, 1.0, "balanced", "steady", 1)), List.of(), 0));
         Instant before = Instant.now();
 
         mvc.perform(get("/api/v1/layers/memory/history")).andExpect(status().isOk())
@@ -207,6 +210,7 @@ class ChainControllerTest {
 
     @Test
     void theHistoryAsksForEveryStepFromFromToTo() throws Exception {
+        when(travel.history(eq("memory"), any(), any(), anyInt())).thenReturn(EMPTY_SERIES);
         mvc.perform(get("/api/v1/layers/memory/history").param("from", "2026-11-01T00:00:00Z")
                 .param("to", "2026-11-03T00:00:00Z").param("step", "PT6H")).andExpect(status().isOk())
                 .andExpect(jsonPath("$.from").value("2026-11-01T00:00:00Z"))
@@ -215,7 +219,27 @@ class ChainControllerTest {
     }
 
     @Test
+    void aHistoryFromALongTimeAgoWithoutAStepTakesTheFewestDaysPerStepThatFit() throws Exception {
+        when(travel.history(eq("memory"), any(), any(), anyInt())).thenReturn(new LayerHistory.Series("memory", List.of(),
+                List.of(new LayerHistory.InternalMark("h-1", "HBM sold out", "2024-05-02T00:00:00Z", "2025-12-31T00:00:00Z",
+                        "tightening", 5, "Reuters", "https://www.reuters.com/x")), 3));
+        mvc.perform(get("/api/v1/layers/memory/history").param("from", "2023-01-01T00:00:00Z")
+                .param("to", "2026-12-01T00:00:00Z")).andExpect(status().isOk())
+                .andExpect(jsonPath("$.step").value("PT72H"))
+                .andExpect(jsonPath("$.signals[0].readId").value("signal:h-1"))
+                .andExpect(jsonPath("$.signals[0].until").value("2025-12-31T00:00:00Z"))
+                .andExpect(jsonPath("$.signals[0].source.url").value("https://www.reuters.com/x"))
+                .andExpect(jsonPath("$.otherSignals").value(3));
+        // 1430 days: three days a step, 477 points
+        verify(travel).history("memory", Instant.parse("2023-01-01T00:00:00Z"), Duration.ofDays(3), 477);
+        // a short range keeps one point a day
+        mvc.perform(get("/api/v1/layers/memory/history").param("from", "2026-11-01T00:00:00Z")
+                .param("to", "2026-11-03T00:00:00Z")).andExpect(jsonPath("$.step").value("PT24H"));
+    }
+
+    @Test
     void aHistoryOfMoreThan500PointsOrABadRangeIsABadRequest() throws Exception {
+        when(travel.history(eq("memory"), any(), any(), anyInt())).thenReturn(EMPTY_SERIES);
         String path = "/api/v1/layers/memory/history";
         mvc.perform(get(path).param("from", "2026-01-01T00:00:00Z").param("to", "2026-11-01T00:00:00Z")
                 .param("step", "PT12H")).andExpect(problemType(400, "too-many-points"))

@@ -110,6 +110,29 @@ public final class ChainQueries {
         s.model().history(s.signals(), from, step, points, each);
     }
 
+    /**
+     * The kept signals that name a layer and were observed in a period: the signals that moved the
+     * layer's own pressure then (for marking a history chart).
+     *
+     * @param layerId a layer id
+     * @param from    epoch ms, inclusive
+     * @param to      epoch ms, inclusive
+     * @return those signals, in time order (then id)
+     * @throws InvalidStateStoreException while the stores cannot be queried
+     */
+    public List<ConstraintSignal> signalsOn(String layerId, long from, long to) {
+        List<ConstraintSignal> out = new java.util.ArrayList<>();
+        for (ConstraintSignal s : values(stores.<ConstraintSignal>store(ChainStateTopology.SIGNALS_STORE))) {
+            long t = s.getObservedAt().toEpochMilli();
+            if (t >= from && t <= to && s.getLayerHints().contains(layerId)) {
+                out.add(s);
+            }
+        }
+        out.sort(java.util.Comparator.comparingLong((ConstraintSignal s) -> s.getObservedAt().toEpochMilli())
+                .thenComparing(ConstraintSignal::getId));
+        return out;
+    }
+
     private Snapshot snapshot() {
         List<ChainLayer> layers = values(stores.<ChainLayer>store(ChainStateTopology.REFERENCE_STORES.layers()));
         List<Company> companies = values(stores.<Company>store(ChainStateTopology.REFERENCE_STORES.companies()));

@@ -9,6 +9,7 @@ import io.chainfeed.avro.LayerState;
 import io.chainfeed.avro.LayerStatus;
 import io.chainfeed.avro.Read;
 import io.chainfeed.schemas.AvroSerde;
+import io.chainfeed.schemas.ChainDecay;
 import io.chainfeed.schemas.Topics;
 import io.chainfeed.streams.reference.ReferenceStores;
 import io.chainfeed.streams.tagging.ReadVersions;
@@ -58,7 +59,11 @@ import org.apache.kafka.streams.state.Stores;
  * signals in order of weight, updated per signal in O(layers it names), never by a scan of all
  * kept signals (the book is rebuilt from the store once when the task starts and when reference
  * data changes). Signals older than {@value ChainModel#FORGET_AFTER_HALF_LIVES} half-lives before
- * the newest one are dropped: they weigh nothing any more. Each signal change also writes one
+ * the newest one leave the book: they weigh nothing any more. They stay in {@value #SIGNALS_STORE}
+ * for time travel ({@link ChainQueries}: the chain as of a past instant needs the signals of then)
+ * until their decay started more than {@link #KEPT_FOR_TIME_TRAVEL} before the newest signal; an
+ * in-memory index of those archived signals by decay start removes them from the store as the
+ * newest signal passes that age (each once). Each signal change also writes one
  * {@code ChainCause} per layer the signal names to {@value Topics#CHAIN_CAUSES} (key
  * {@code <layer id>/<signal id>}; tombstones for what it no longer names or when it is removed or
  * forgotten), from which the api pages a layer's full cause list.
@@ -86,6 +91,12 @@ public final class ChainStateTopology {
     public static final String SIGNAL_READS_STORE = "signal-reads-store";
     /** How often the chain state is published while signals arrive, and reference data checked (wall clock). */
     static final Duration PUBLISH_INTERVAL = Duration.ofMillis(250);
+    /**
+     * How long a signal the book has forgotten stays in {@value #SIGNALS_STORE} for time travel,
+     * measured from its decay start to the newest signal: ten years, so the chain and a layer's
+     * history can be replayed over the bundled history since 2023.
+     */
+    public static final Duration KEPT_FOR_TIME_TRAVEL = Duration.ofDays(3653);
 
     private ChainStateTopology() {
     }
@@ -144,6 +155,15 @@ public final class ChainStateTopology {
         READ
     }
 
+    /** A signal kept in the store for time travel only: when its decay started, and its id. */
+    record Archived(long decayStart, String id) implements Comparable<Archived> {
+        @Override
+        public int compareTo(Archived o) {
+            int c = Long.compare(decayStart, o.decayStart);
+            return c != 0 ? c : id.compareTo(o.id);
+        }
+    }
+
     /** What the chain-state processor emits; value null for a tombstone. */
     record ChainOutput(Output kind, Object value) {
     }
@@ -160,6 +180,9 @@ public final class ChainStateTopology {
         private ChainModel model;
         private StateReads stateReads;
         private ChainBook book;
+        /** The signals the book has forgotten but the store keeps for time travel, by decay start then id. */
+        private final TreeSet<Archived> archived = new TreeSet<>();
+        private final Map<String, Archived> archivedById = new HashMap<>();
         private long builtFor = -1;
         private boolean dirty;
 
@@ -202,6 +225,7 @@ public final class ChainStateTopology {
                     return;
                 }
                 signals.delete(record.key());
+                unarchive(record.key());
                 ChainBook.Change change = book.remove(record.key());
                 causes(record.key(), kept.getLayerHints(), record.timestamp());
                 recounted(change, record.timestamp());
@@ -212,15 +236,50 @@ public final class ChainStateTopology {
                 signals.put(record.key(), incoming);
                 ChainBook.Change change = book.put(incoming);
                 causes(record.key(), kept == null ? List.of() : kept.getLayerHints(), record.timestamp());
+                unarchive(record.key());
                 for (ChainBook.Entry e : change.forgotten()) {
-                    ConstraintSignal gone = signals.delete(e.id); // weighs nothing any more
+                    ConstraintSignal gone = signals.get(e.id); // weighs nothing any more: archived
                     if (gone != null) {
+                        archive(e);
                         causes(e.id, gone.getLayerHints(), record.timestamp());
                     }
                 }
+                expire();
                 recounted(change, record.timestamp());
             }
             dirty = true;
+        }
+
+        private void archive(ChainBook.Entry e) {
+            unarchive(e.id);
+            Archived a = new Archived(e.decayStart, e.id);
+            archived.add(a);
+            archivedById.put(e.id, a);
+        }
+
+        private void archive(String id, ConstraintSignal s) {
+            unarchive(id);
+            Archived a = new Archived(ChainDecay.decayStart(s.getObservedAt().toEpochMilli(),
+                    s.getUntil() == null ? null : s.getUntil().toEpochMilli()), id);
+            archived.add(a);
+            archivedById.put(id, a);
+        }
+
+        private void unarchive(String id) {
+            Archived a = archivedById.remove(id);
+            if (a != null) {
+                archived.remove(a);
+            }
+        }
+
+        /** Deletes the archived signals whose decay started more than {@link #KEPT_FOR_TIME_TRAVEL} before the book's asOf. */
+        private void expire() {
+            long limit = book.asOf() - KEPT_FOR_TIME_TRAVEL.toMillis();
+            while (!archived.isEmpty() && archived.first().decayStart() < limit) {
+                Archived a = archived.pollFirst();
+                archivedById.remove(a.id());
+                signals.delete(a.id());
+            }
         }
 
         /** Rewrites the chain causes of the other signals that began or stopped counting (one story's leaders). */
@@ -287,10 +346,13 @@ public final class ChainStateTopology {
                     forgotten.add(signals.get(e.id));
                 }
             }
+            archived.clear();
+            archivedById.clear();
             for (ConstraintSignal s : forgotten) {
-                signals.delete(s.getId());
+                archive(s.getId(), s);
                 causes(s.getId(), s.getLayerHints(), timestamp);
             }
+            expire();
             for (ConstraintSignal s : all) {
                 if (book.entry(s.getId()) != null) {
                     causes(s.getId(), s.getLayerHints(), timestamp);

@@ -193,12 +193,26 @@ class ChainStateTopologyTest extends TopologyTest {
         signals.pipeInput("old", signal("old", "memory", Direction.TIGHTENING, 5, T0));
         signals.pipeInput("new", signal("new", "foundry-none", Direction.TIGHTENING, 1, T0.plus(Duration.ofDays(421))));
         var store = topology.<ConstraintSignal>store(ChainStateTopology.SIGNALS_STORE);
-        assertThat(store.get("old")).isNull();
+        assertThat(store.get("old")).as("kept for time travel").isNotNull();
         assertThat(store.get("new")).isNotNull();
         LayerState memory = finalStates().get("memory");
         assertThat(memory.getDirectPressure()).isZero();
         assertThat(memory.getCauses()).isEmpty();
         assertThat(memory.getAsOf()).isEqualTo(T0.plus(Duration.ofDays(421)));
+        // the chain as of its own day still sees it
+        var queries = new ChainQueries(new ChainQueries.Stores() {
+            @Override
+            public <V> org.apache.kafka.streams.state.ReadOnlyKeyValueStore<String, V> store(String name) {
+                return topology.store(name);
+            }
+        });
+        assertThat(queries.at(T0.toEpochMilli()).get("memory").getDirectPressure()).isEqualTo(5.0);
+
+        // once the newest signal is more than KEPT_FOR_TIME_TRAVEL later, the store lets it go
+        signals.pipeInput("newer", signal("newer", "foundry-none", Direction.TIGHTENING, 1,
+                T0.plus(ChainStateTopology.KEPT_FOR_TIME_TRAVEL).plus(Duration.ofDays(1))));
+        assertThat(store.get("old")).isNull();
+        assertThat(store.get("new")).as("younger than the limit").isNotNull();
     }
 
     @Test
