@@ -15,7 +15,7 @@ export function el(tag, attrs = {}, ...children) {
 }
 
 export function append(parent, ...children) {
-  for (const c of children.flat()) {
+  for (const c of children.flat(Infinity)) {
     if (c === null || c === undefined || c === false) continue;
     parent.append(c instanceof Node ? c : document.createTextNode(String(c)));
   }
@@ -170,4 +170,32 @@ export function svg(tag, attrs = {}, ...children) {
   for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
   for (const c of children) e.append(c instanceof Node ? c : document.createTextNode(String(c)));
   return e;
+}
+
+/**
+ * The live state of some layers as a list: each layer's name (a link to its page), its status, pressure
+ * and trend, and its largest cause. `layers` are [{ id, name }], `states` a Map from layer id to the
+ * layer's entry in GET /api/v1/chain (a layer without one shows "no live state").
+ */
+export function layerStatusList(layers, states) {
+  return el('ul', { class: 'layer-status' }, layers.map((l) => {
+    const s = states.get(l.id);
+    const cause = s && (s.causes || [])[0];
+    return el('li', { 'data-layer': l.id },
+      el('a', { href: layerHref(l.id) }, l.name || (s && s.name) || l.id), ' ',
+      s ? [el('span', { class: `status-badge status-${s.status}` }, statusLabel(s.status)),
+        ` pressure ${Number(s.pressure).toFixed(2)}, ${s.trend}${s.squeezed ? ', squeezed from upstream' : ''}`,
+        cause ? [' — largest cause: ', cause.headline, cause.source && safeHref(cause.source.url)
+          ? [' (', el('a', { href: cause.source.url, rel: 'nofollow noopener' }, cause.source.name || cause.source.url), ')'] : ''] : '']
+        : el('span', { class: 'summary-line' }, 'no live state'));
+  }));
+}
+
+/** The live chain's layers by id (GET /api/v1/chain), or an empty map when the chain model does not answer. */
+export async function liveStates() {
+  const states = new Map();
+  try {
+    for (const s of (await getJson('/api/v1/chain')).layers || []) states.set(s.id, s);
+  } catch (e) { /* the page stands without them */ }
+  return states;
 }

@@ -47,8 +47,9 @@ async function main() {
     return;
   }
   document.title = `${c.name} (${c.symbol}) · chainfeed`;
-  const layers = (c.layers || []).map((l) => el('li', {}, el('a', { href: layerHref(l.id) }, l.name || l.id), ' ',
-    el('span', { class: `status-badge status-${l.status}` }, statusLabel(l.status)), causeList(l.causes)));
+  const layers = (c.layers || []).map((l) => el('li', { 'data-layer': l.id }, el('a', { href: layerHref(l.id) }, l.name || l.id), ' ',
+    el('span', { class: `status-badge status-${l.status}` }, statusLabel(l.status)),
+    typeof l.pressure === 'number' ? ` pressure ${l.pressure.toFixed(2)}${l.trend ? `, ${l.trend}` : ''}` : '', causeList(l.causes)));
   const exposure = (c.exposure || []).map((x) => el('li', {},
     el('a', { href: layerHref(x.tightLayer) }, x.tightLayerName || x.tightLayer), ` is ${x.status}, ${x.hops} hop${x.hops === 1 ? '' : 's'} upstream (via ${x.viaLayer})`,
     causeList(x.signals)));
@@ -57,7 +58,8 @@ async function main() {
     el('h1', {}, `${c.name} (${c.symbol})`),
     (c.listings || []).length > 1 ? el('p', { class: 'listings' }, 'Listed as ',
       c.listings.map((l) => `${l.symbol} (${l.mic})`).join(', '), '.') : null,
-    el('h2', {}, 'Layers it owns'), layers.length ? el('ul', {}, layers) : el('p', {}, 'None.'),
+    el('h2', { id: 'layers-now-heading' }, 'Its layers now'), c.asOf ? el('p', { class: 'summary-line' }, `Live state as of ${c.asOf}.`) : null,
+    layers.length ? el('ul', { id: 'layers-now', class: 'layer-status' }, layers) : el('p', {}, 'None.'),
     el('h2', {}, 'Exposure to tight layers upstream'), exposure.length ? el('ul', {}, exposure) : el('p', {}, 'No tight layer upstream.'),
     el('h2', {}, 'Latest reads'), reads.length ? el('ol', { class: 'results' }, reads.map(readItem)) : el('p', {}, 'No reads yet.'));
   footer(c.disclaimer, sourcesOf(reads));

@@ -1,5 +1,5 @@
 // A glossary term's page: /terms/{slug} -> GET /api/v1/terms/{slug}.
-import { el, message, footer, pageItem, tagList, layerTags, termHref, companyHref } from './common.js';
+import { el, message, footer, pageItem, tagList, layerTags, termHref, companyHref, layerStatusList, liveStates } from './common.js';
 
 const content = document.getElementById('content');
 
@@ -29,6 +29,9 @@ async function main() {
       el('div', { class: 'panel' },
         ...layerTags(t.layers),
         tagList('Companies', t.companies, (c) => companyHref(c.symbol), (c) => `${c.name} (${c.symbol})`)),
+      (t.layers || []).length ? el('section', { class: 'section', id: 'layers-now', 'aria-labelledby': 'layers-now-heading' },
+        el('h2', { id: 'layers-now-heading' }, 'Its layers now'),
+        el('p', { class: 'notice', role: 'status' }, 'Loading the live chain…')) : null,
       (t.sections || []).map((s) => el('section', { class: 'section' }, el('h2', {}, s.heading || s.key), paragraphs(s.body))),
       related.length ? el('section', { class: 'section' }, el('h2', {}, 'Related terms'), el('ul', {}, related)) : null,
       changes.length ? el('section', { class: 'section', 'aria-labelledby': 'changes-heading' },
@@ -37,6 +40,12 @@ async function main() {
       el('p', { class: 'summary-line' }, `Version ${t.version}${t.updatedAt ? `, updated ${t.updatedAt}` : ''}`
         + (t.previousVersion != null ? ` (previous version ${t.previousVersion})` : ''))));
   footer(t.disclaimer, t.sources);
+  const now = document.getElementById('layers-now');
+  if (now) {
+    const states = await liveStates();
+    now.replaceChildren(now.firstChild, states.size ? layerStatusList(t.layers, states)
+      : el('p', { class: 'notice', role: 'status' }, 'The live chain model is not available right now.'));
+  }
 }
 
 main();

@@ -142,6 +142,7 @@ class ChainController {
                     m.put("name", s.getName());
                     m.put("status", lower(s.getStatus()));
                     m.put("pressure", s.getPressure());
+                    m.put("trend", s.getTrend().name().toLowerCase(java.util.Locale.ROOT));
                     m.put("causes", s.getCauses().stream().limit(COMPANY_CAUSES).map(ChainViews::cause).toList());
                     owns.add(m);
                 }

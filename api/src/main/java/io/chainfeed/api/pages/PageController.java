@@ -30,6 +30,8 @@ import org.springframework.web.bind.annotation.PathVariable;
  *       {@code /terms/{slug}}: {@code term:<slug>}; {@code /companies/{symbol}}: {@code company:<symbol>};
  *       {@code /layers/{id}}: {@code layer:<id>}); a path value that is not a valid selector value gets no
  *       feed links (the page itself says the item does not exist);</li>
+ *   <li>({@code /terms}, the glossary index: {@code kind:term}; {@code /companies}, the company index: every
+ *       read);</li>
  *   <li>oEmbed discovery ({@link OEmbedDiscovery}) for the term, company, layer and chain pages.</li>
  * </ul>
  * The links are elements in a jsoup document, whose serializer escapes attribute values.
@@ -48,6 +50,16 @@ class PageController {
     @GetMapping("/")
     ResponseEntity<String> search() {
         return page("index.html", Selector.all(), null);
+    }
+
+    @GetMapping("/terms")
+    ResponseEntity<String> terms() {
+        return page("terms.html", selector("kind:", "term"), null);
+    }
+
+    @GetMapping("/companies")
+    ResponseEntity<String> companies() {
+        return page("companies.html", Selector.all(), null);
     }
 
     @GetMapping("/terms/{slug}")
