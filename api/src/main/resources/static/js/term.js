@@ -37,6 +37,12 @@ async function main() {
       changes.length ? el('section', { class: 'section', 'aria-labelledby': 'changes-heading' },
         el('h2', { id: 'changes-heading' }, 'What changed in this version'),
         el('ul', { class: 'changes' }, changes.map((c) => el('li', {}, c.text)))) : null,
+      el('nav', { class: 'section', 'aria-label': 'More', id: 'term-more' }, el('ul', { class: 'inline' },
+        el('li', {}, el('a', { href: '/chain' }, `See ${t.title} in the live AI chain`)),
+        el('li', {}, el('a', { href: '/terms' }, 'All glossary terms')),
+        (t.layers || []).length ? el('li', {}, el('a', { href: `/terms?${new URLSearchParams({ layer: (t.layers.find((l) => l.primary) || t.layers[0]).id })}` },
+          `Terms in ${(t.layers.find((l) => l.primary) || t.layers[0]).name}`)) : null,
+        el('li', {}, el('a', { href: '/companies' }, 'Companies by layer')))),
       el('p', { class: 'summary-line' }, `Version ${t.version}${t.updatedAt ? `, updated ${t.updatedAt}` : ''}`
         + (t.previousVersion != null ? ` (previous version ${t.previousVersion})` : ''))));
   footer(t.disclaimer, t.sources);

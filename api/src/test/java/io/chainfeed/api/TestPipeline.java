@@ -325,6 +325,27 @@ final class TestPipeline implements BeforeAllCallback, BeforeEachCallback, After
     }
 
     /**
+     * Publishes the bundled history's signals (ingest's {@code History}, checked against the corpus) to the
+     * signals topic, keyed by id, as ingest's history loader does at start.
+     *
+     * @return the signals published
+     */
+    List<io.chainfeed.avro.ConstraintSignal> loadHistory() {
+        List<io.chainfeed.avro.ConstraintSignal> signals = io.chainfeed.ingest.corpus.History.loadBundled(Corpus.loadBundled())
+                .signals();
+        io.chainfeed.schemas.AvroSerde<io.chainfeed.avro.ConstraintSignal> serde =
+                io.chainfeed.schemas.AvroSerde.of(io.chainfeed.avro.ConstraintSignal.class);
+        try (KafkaProducer<String, byte[]> producer = KafkaClients.producer(bootstrap, name + "-history")) {
+            for (io.chainfeed.avro.ConstraintSignal s : signals) {
+                producer.send(new org.apache.kafka.clients.producer.ProducerRecord<>(Topics.SIGNALS, s.getId(),
+                        serde.serialize(Topics.SIGNALS, s)));
+            }
+            producer.flush();
+        }
+        return signals;
+    }
+
+    /**
      * Publishes constraint signals through the real signal ingest (validation included).
      *
      * @param json one signal or an array, as {@code POST /ingest/v1/signals} takes them
