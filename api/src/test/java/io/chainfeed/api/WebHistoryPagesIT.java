@@ -125,9 +125,15 @@ class WebHistoryPagesIT {
         List<ConstraintSignal> history = pipeline.loadHistory();
         String newest = history.stream().map(s -> s.getObservedAt()).max(Comparator.naturalOrder()).orElseThrow().toString();
         // The live chain is as of the newest signal of the history, and the history makes layers tight.
-        Map<String, Object> live = await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(500))
-                .until(() -> http.exchange("/api/v1/chain", HttpMethod.GET, null, JSON).getBody(),
-                        c -> c != null && newest.equals(c.get("asOf")));
+        // (and it has settled: two answers 1.5 s apart are equal, every signal processed)
+        Object[] previous = {null};
+        Map<String, Object> live = await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(1500))
+                .until(() -> {
+                    Map<String, Object> c = http.exchange("/api/v1/chain", HttpMethod.GET, null, JSON).getBody();
+                    boolean settled = c != null && newest.equals(c.get("asOf")) && c.equals(previous[0]);
+                    previous[0] = c;
+                    return settled ? c : null;
+                }, c -> c != null);
         List<Map<String, Object>> states = (List<Map<String, Object>>) live.get("layers");
         assertThat(states).anyMatch(l -> List.of("tight", "critical").contains(l.get("status")));
         Map<String, Object> tightest = states.get(0);
@@ -168,10 +174,8 @@ class WebHistoryPagesIT {
         d.get(url("/chain"));
         waiting().until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("svg#chain-map a.node")));
         waiting().until(x -> x.findElement(By.id("chain-status")).getText().contains("Live state as of"));
-        for (Map<String, Object> s : states) {
-            assertThat(d.findElement(By.cssSelector("a.node[data-layer='" + s.get("id") + "']")).getAttribute("data-status"))
-                    .as("live %s", s.get("id")).isEqualTo(s.get("status"));
-        }
+        waiting().until(x -> states.stream().allMatch(s -> String.valueOf(s.get("status")).equals(
+                x.findElement(By.cssSelector("a.node[data-layer='" + s.get("id") + "']")).getAttribute("data-status"))));
         WebElement slider = d.findElement(By.id("timeline"));
         long days = ChronoUnit.DAYS.between(LocalDate.parse("2023-01-01"), LocalDate.now(ZoneOffset.UTC));
         assertThat(slider.getAttribute("max")).isEqualTo(String.valueOf(days));

@@ -203,6 +203,25 @@ class ChainTimeTravelTest extends TopologyTest {
     }
 
     @Test
+    void aLayersSignalsInAPeriodAreListedInTimeOrderAndTheOldOnesStayForTheirDay() {
+        put(signal("a", List.of("memory"), Direction.TIGHTENING, 4, T0));
+        put(signal("c", List.of("accelerators"), Direction.EASING, 2, T0.plus(Duration.ofDays(5))));
+        put(signal("b", List.of("accelerators", "memory"), Direction.EASING, 1, T0.plus(Duration.ofDays(10))));
+        // 500 days on: the live book forgets a, b and c; the store keeps them for time travel
+        put(signal("d", List.of("memory"), Direction.TIGHTENING, 3, T0.plus(Duration.ofDays(500))));
+
+        assertThat(queries.signalsOn("memory", T0.toEpochMilli(), T0.toEpochMilli() + 600 * DAY))
+                .extracting(ConstraintSignal::getId).containsExactly("a", "b", "d");
+        assertThat(queries.signalsOn("memory", T0.toEpochMilli() + DAY, T0.toEpochMilli() + 100 * DAY))
+                .extracting(ConstraintSignal::getId).containsExactly("b");
+        assertThat(queries.signalsOn("accelerators", T0.toEpochMilli(), T0.toEpochMilli() + 600 * DAY))
+                .extracting(ConstraintSignal::getId).containsExactly("c", "b");
+        assertThat(queries.at(T0.toEpochMilli() + DAY).get("memory").getDirectPressure())
+                .isCloseTo(4 * Math.pow(2, -1.0 / 14), within(0.0001));
+        assertThat(queries.at(T0.toEpochMilli() + 500 * DAY).get("memory").getSignalCount()).isEqualTo(1);
+    }
+
+    @Test
     void signalsThirtyHalfLivesOlderThanTheInstantAreForgotten() {
         put(signal("old", List.of("memory"), Direction.TIGHTENING, 5, T0));
         assertThat(queries.at(T0.toEpochMilli() + 419 * DAY).get("memory").getSignalCount()).isEqualTo(1);
