@@ -77,6 +77,7 @@ import org.springframework.test.context.ContextCustomizer;
 import org.springframework.test.context.ContextCustomizerFactory;
 import org.springframework.test.context.MergedContextConfiguration;
 import org.springframework.test.context.junit.jupiter.SpringExtension;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The real pipeline behind the api ITs, as a JUnit 5 extension: an Elasticsearch process, the chosen Kafka
@@ -286,15 +287,14 @@ final class TestPipeline implements BeforeAllCallback, BeforeEachCallback, After
                             .getStatusCode() == HttpStatus.OK);
         }
         // Tagging re-runs when reference data arrives after a term: wait until the index is quiet.
-        long last = -1;
-        for (int stable = 0; stable < 3; ) {
-            Thread.sleep(1500);
-            ResponseEntity<Map<String, Object>> r = http.exchange(
-                    URI.create("/api/v1/search?q=memory+OR+network+OR+chip"), HttpMethod.GET, null, JSON);
-            long now = r.getBody() != null && r.getBody().get("total") instanceof Number n ? n.longValue() : -2;
-            stable = now == last ? stable + 1 : 0;
-            last = now;
-        }
+        AtomicLong last = new AtomicLong(-1);
+        await().atMost(Duration.ofSeconds(120)).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(500))
+                .during(Duration.ofMillis(4500)).until(() -> {
+                    ResponseEntity<Map<String, Object>> r = http.exchange(
+                            URI.create("/api/v1/search?q=memory+OR+network+OR+chip"), HttpMethod.GET, null, JSON);
+                    long now = r.getBody() != null && r.getBody().get("total") instanceof Number n ? n.longValue() : -2;
+                    return last.getAndSet(now) == now;
+                });
         corpus = bundled;
         return corpus;
     }

@@ -396,8 +396,7 @@ class WebhookDeliveryIT {
         List<Hit> all = hitsOn("a");
         assertThat(all.subList(6, 8).stream().map(h -> readId(h) + " v" + versionOf(h)).toList())
                 .containsExactlyInAnyOrder("term:wh-mem-5 v1", "term:wh-mem-1 v2");
-        Thread.sleep(2000);
-        assertThat(hitsOn("a")).hasSize(8);
+        await().atMost(Duration.ofSeconds(10)).during(Duration.ofSeconds(2)).until(() -> hitsOn("a").size() == 8);
         assertThat(hitsOn("gone")).as("a disabled subscription stays disabled after the restart").hasSize(1);
         assertThat(all.stream().filter(h -> h.answered() == 200).map(Hit::webhookId).distinct().count()).isEqualTo(6);
         assertThat(violations).isEmpty();
@@ -437,8 +436,7 @@ class WebhookDeliveryIT {
         assertThat(call("GET", "/api/v1/subscriptions/" + aId, owner, null).statusCode()).isEqualTo(404);
         int settled = hitsOn("a").size();
         publish("term:wh-mem-6", 1, "memory");
-        Thread.sleep(1500);
-        assertThat(hitsOn("a")).hasSize(settled);
+        await().atMost(Duration.ofSeconds(10)).during(Duration.ofMillis(1500)).until(() -> hitsOn("a").size() == settled);
     }
 
     /** Every subscription call counts against the READER key's rate per minute; over it, a 429 problem. */

@@ -18,14 +18,11 @@ import com.github.benmanes.caffeine.cache.Ticker;
 import io.chainfeed.api.reference.CompanyResolver;
 import io.chainfeed.api.problem.GoneException;
 import io.chainfeed.platform.ReadsIndex;
+import io.chainfeed.platform.Sha256;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -236,13 +233,7 @@ public class ReadSearch {
     }
 
     private static String hash(String text, Filters f) {
-        try {
-            MessageDigest md = MessageDigest.getInstance("SHA-256");
-            md.update((text + "\u0000" + f).getBytes(StandardCharsets.UTF_8));
-            return HexFormat.of().formatHex(md.digest(), 0, 8);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
+        return Sha256.hexPrefix(text + "\u0000" + f, 8);
     }
 
     /** The query for the text and filters; {@code all}: every required piece must match. */

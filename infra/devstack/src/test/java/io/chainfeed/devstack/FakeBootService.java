@@ -1,5 +1,6 @@
 package io.chainfeed.devstack;
 
+import io.chainfeed.platform.Sha256;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
@@ -69,11 +70,6 @@ public final class FakeBootService {
     }
 
     private static String sha256(String text) {
-        try {
-            return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
-                    .digest(text.getBytes(StandardCharsets.UTF_8)));
-        } catch (java.security.NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
+        return Sha256.hex(text);
     }
 }

@@ -88,7 +88,8 @@ class StackTest {
         assertThat(specs.keySet()).containsExactly("streams-1", "streams-2", "ingest-1", "ingest-2", "api-1", "api-2");
         assertThat(specs.get("streams-2").port()).isEqualTo(45041);
         assertThat(specs.get("streams-2").extraArgs()).containsExactly("--chainfeed.streams.standby-replicas=1");
-        assertThat(specs.get("ingest-1").extraArgs()).containsExactly("--chainfeed.ingest.load-corpus=true");
+        assertThat(specs.get("ingest-1").extraArgs()).containsExactly("--chainfeed.ingest.load-corpus=true",
+                "--chainfeed.ingest.load-history=true");
         assertThat(specs.get("ingest-2").extraArgs()).isEmpty();
         assertThat(specs.get("api-1").extraArgs()).containsExactly("--chainfeed.api.streams.base-url=http://127.0.0.1:45040");
         assertThat(specs.get("api-2").extraArgs()).as("both deliver webhooks, one subscription each through the lease")
