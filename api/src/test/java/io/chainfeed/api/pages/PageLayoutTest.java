@@ -22,7 +22,7 @@ class PageLayoutTest {
 
         assertThat(doc.body().child(0).is("a.skip")).isTrue();
         assertThat(doc.body().child(0).attr("href")).isEqualTo("#main");
-        assertThat(doc.select("header.site nav a").eachAttr("href")).containsExactly("/", "/chain");
+        assertThat(doc.select("header.site nav a").eachAttr("href")).containsExactly("/", "/chain", "/terms", "/companies");
         Element main = doc.getElementById("main");
         assertThat(doc.select("main")).hasSize(1);
         assertThat(main.attr("tabindex")).isEqualTo("-1");
@@ -65,6 +65,21 @@ class PageLayoutTest {
             assertThat(doc.select("#main #content").text()).as(name).isEqualTo("Loading…");
             assertThat(doc.select("footer #sources li").eachText()).as(name).containsExactly("Loading…");
         }
+    }
+
+    @Test
+    void theIndexPagesKeepTheirOwnContentAndScript() {
+        Document terms = PageLayout.page("terms.html");
+        assertThat(terms.title()).isEqualTo("Glossary terms A to Z · chainfeed");
+        assertThat(terms.select("script[type=module]").eachAttr("src")).containsExactly("/js/terms-index.js");
+        assertThat(terms.select("#main > h1").text()).isEqualTo("Glossary terms A to Z");
+        assertThat(terms.select("#main #terms-filter, #main #terms-index")).hasSize(2);
+        Document companies = PageLayout.page("companies.html");
+        assertThat(companies.title()).isEqualTo("Companies by chain layer · chainfeed");
+        assertThat(companies.select("script[type=module]").eachAttr("src")).containsExactly("/js/companies-index.js");
+        assertThat(companies.select("#main #companies-filter, #main #companies-index")).hasSize(2);
+        assertThat(companies.select("footer #sources li").eachText()).containsExactly(
+                "chainfeed reference data: companies and chain layers.");
     }
 
     @Test
