@@ -306,6 +306,15 @@ final class TestPipeline implements BeforeAllCallback, BeforeEachCallback, After
      * @param port its HTTP port on 127.0.0.1
      */
     synchronized void startStreamsService(int port) {
+        // The broker is new on every run: state kept from an earlier run would only be found stale and rebuilt.
+        Path stateDir = Path.of("target", "it-streams-service-" + name).toAbsolutePath();
+        if (java.nio.file.Files.exists(stateDir)) {
+            try (var paths = java.nio.file.Files.walk(stateDir)) {
+                paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }
         streamsService = new org.springframework.boot.builder.SpringApplicationBuilder(
                 io.chainfeed.streams.StreamsApplication.class).run(
                 "--server.port=" + port,

@@ -118,7 +118,6 @@ class WebHistoryPagesIT {
     @Test
     @SuppressWarnings("unchecked")
     void theHistorySince2023OnTheChainMapLayerTermCompanyAndIndexPages() throws Exception {
-        pipeline.start();
         pipeline.publishReference();
         pipeline.startStreamsService(STREAMS_PORT);
         pipeline.loadCorpus();
