@@ -1,6 +1,5 @@
 package io.chainfeed.devstack;
 
-import io.chainfeed.platform.Sha256;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
@@ -69,7 +68,13 @@ public final class FakeBootService {
         Thread.currentThread().join();
     }
 
+    /** The JDK's own: this fake runs as a child JVM with the test classes and the JDK only on its class path. */
     private static String sha256(String text) {
-        return Sha256.hex(text);
+        try {
+            return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
+                    .digest(text.getBytes(StandardCharsets.UTF_8)));
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
     }
 }

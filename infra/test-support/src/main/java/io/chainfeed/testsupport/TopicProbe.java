@@ -3,6 +3,7 @@ package io.chainfeed.testsupport;
 import static org.awaitility.Awaitility.await;
 
 import io.chainfeed.schemas.AvroSerde;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,6 +16,8 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.awaitility.core.ConditionTimeoutException;
@@ -35,9 +38,18 @@ public final class TopicProbe<V> implements AutoCloseable {
      * @param value     its decoded value, null for a tombstone
      * @param partition its partition
      * @param offset    its offset
+     * @param headers   its headers
      * @param <V>       the value type
      */
-    public record Rec<V>(String key, V value, int partition, long offset) {
+    public record Rec<V>(String key, V value, int partition, long offset, Headers headers) {
+        /**
+         * @param name a header name
+         * @return the last value of that header as UTF-8 text, or null when the record has none
+         */
+        public String header(String name) {
+            Header h = headers.lastHeader(name);
+            return h == null || h.value() == null ? null : new String(h.value(), StandardCharsets.UTF_8);
+        }
     }
 
     private static final Duration POLL = Duration.ofMillis(100);
@@ -148,7 +160,7 @@ public final class TopicProbe<V> implements AutoCloseable {
 
     private void pollOnce() {
         for (ConsumerRecord<String, byte[]> r : consumer.poll(POLL)) {
-            seen.add(new Rec<>(r.key(), decode.apply(r.value()), r.partition(), r.offset()));
+            seen.add(new Rec<>(r.key(), decode.apply(r.value()), r.partition(), r.offset(), r.headers()));
         }
     }
 
