@@ -188,31 +188,25 @@ class IngestConfiguration {
         return new IngestService(corpus, publisher);
     }
 
+    /** At start: the bundled corpus, then the bundled history (its signals name the corpus's layers), each when asked. */
     @Bean
-    ApplicationRunner corpusLoader(IngestProperties props, IngestService service, Corpus corpus) {
+    ApplicationRunner bundledDataLoader(IngestProperties props, IngestService service, Corpus corpus,
+            KafkaTransactions transactions) {
         return args -> {
-            if (!props.loadCorpus()) {
-                return;
-            }
             long start = System.nanoTime();
-            IngestService.CorpusResult r = service.loadCorpus(corpus);
-            log.info("corpus loaded in {} ms: {} reference records and {} of {} terms published, {} changed by users"
-                    + " kept, the others unchanged", (System.nanoTime() - start) / 1_000_000, r.referenceRecords(),
-                    r.published(), r.terms().size(), r.kept());
-        };
-    }
-
-    @Bean
-    ApplicationRunner historyLoader(IngestProperties props, Corpus corpus, KafkaTransactions transactions) {
-        return args -> {
-            if (!props.loadHistory()) {
-                return;
+            if (props.loadCorpus()) {
+                IngestService.CorpusResult r = service.loadCorpus(corpus);
+                log.info("corpus loaded in {} ms: {} reference records and {} of {} terms published, {} changed by"
+                        + " users kept, the others unchanged", (System.nanoTime() - start) / 1_000_000,
+                        r.referenceRecords(), r.published(), r.terms().size(), r.kept());
             }
-            long start = System.nanoTime();
-            int n = IngestService.loadHistory(History.loadBundled(corpus), transactions,
-                    Deadline.after(Duration.ofSeconds(60)));
-            log.info("bundled history loaded in {} ms: {} signals published (unchanged ones change nothing downstream)",
-                    (System.nanoTime() - start) / 1_000_000, n);
+            if (props.loadHistory()) {
+                start = System.nanoTime();
+                int n = IngestService.loadHistory(History.loadBundled(corpus), transactions,
+                        Deadline.after(Duration.ofSeconds(60)));
+                log.info("bundled history loaded in {} ms: {} signals published (unchanged ones change nothing"
+                        + " downstream)", (System.nanoTime() - start) / 1_000_000, n);
+            }
         };
     }
 }
