@@ -2,6 +2,7 @@ package io.chainfeed.ingest;
 
 import org.apache.kafka.clients.producer.ProducerRecord;
 import java.util.ArrayList;
+import java.util.Comparator;
 import io.chainfeed.schemas.Topics;
 import io.chainfeed.schemas.AvroSerde;
 import io.chainfeed.ingest.publish.RecordSink;
@@ -144,7 +145,10 @@ public final class IngestService {
     public static int loadHistory(History history, RecordSink sink, Deadline until) {
         AvroSerde<ConstraintSignal> serde = AvroSerde.of(ConstraintSignal.class);
         List<ProducerRecord<String, byte[]>> records = new ArrayList<>();
-        for (ConstraintSignal s : history.signals()) {
+        // Oldest first, so that readers of the signals topic (and the reads made from it) meet them in date order.
+        List<ConstraintSignal> byDate = new ArrayList<>(history.signals());
+        byDate.sort(Comparator.comparing(ConstraintSignal::getObservedAt).thenComparing(ConstraintSignal::getId));
+        for (ConstraintSignal s : byDate) {
             records.add(new ProducerRecord<>(Topics.SIGNALS, s.getId(), serde.serialize(Topics.SIGNALS, s)));
         }
         sink.publish(records, until);
