@@ -55,13 +55,14 @@ public final class Horizons {
             + "(?:the\\s+)?(next\\s+year|this\\s+year|rest\\s+of\\s+(?:the|this)\\s+year|remainder\\s+of\\s+"
             + "(?:the|this)\\s+year|next\\s+quarter|this\\s+quarter|rest\\s+of\\s+the\\s+quarter|"
             + "coming\\s+year|year\\s+ahead)\\b", FLAGS);
-    private static final Pattern DURATION = Pattern.compile("\\b(?:for|over|during|through|within|in)\\s+"
+    private static final Pattern DURATION = Pattern.compile("\\b(?:for|over|during|through)\\s+"
             + "(?:at\\s+least\\s+|up\\s+to\\s+|another\\s+|the\\s+(?:next|coming)\\s+)?" + NUM
             + "\\s+(weeks?|months?|quarters?|years?)\\b", FLAGS);
     private static final Pattern LEAD_TIME = Pattern.compile("\\b(?:lead[\\s-]+times?|waits?|wait(?:ing)?[\\s-]+times?|delivery[\\s-]+times?)\\s+(?:of|at|to|near|around|"
             + "reaching|now|stretch(?:ed|ing)?\\s+to|(?:have\\s+|has\\s+)?(?:grown|risen|lengthened|extended|"
             + "doubled)\\s+to|(?:are|is)\\s+(?:now\\s+)?(?:at\\s+)?)\\s*(?:about\\s+|around\\s+|roughly\\s+|"
-            + "up\\s+to\\s+|over\\s+|more\\s+than\\s+|nearly\\s+|almost\\s+)?(\\d{1,3})\\s+(weeks?|months?)\\b", FLAGS);
+            + "up\\s+to\\s+|over\\s+|more\\s+than\\s+|nearly\\s+|almost\\s+)?" + NUM + "\\s+(weeks?|months?|years?)\\b",
+            FLAGS);
     private static final Pattern WEEK_LEAD = Pattern.compile("\\b(\\d{1,3})[\\s-]+(week|month)s?\\s+lead[\\s-]+times?",
             FLAGS);
 
@@ -138,7 +139,10 @@ public final class Horizons {
         }
         m = LEAD_TIME.matcher(text).region(from, to);
         if (m.find()) {
-            return of(plus(seen, Integer.parseInt(m.group(1)), m.group(2)), m, "lead-time");
+            int count = count(m.group(1));
+            if (count > 0) {
+                return of(plus(seen, count, m.group(2)), m, "lead-time");
+            }
         }
         m = WEEK_LEAD.matcher(text).region(from, to);
         if (m.find()) {
@@ -146,13 +150,17 @@ public final class Horizons {
         }
         m = DURATION.matcher(text).region(from, to);
         if (m.find()) {
-            String n = m.group(1).toLowerCase(Locale.ROOT);
-            int count = n.chars().allMatch(Character::isDigit) ? Integer.parseInt(n) : WORDS.getOrDefault(n, 0);
+            int count = count(m.group(1));
             if (count > 0) {
                 return of(plus(seen, count, m.group(2)), m, "duration");
             }
         }
         return null;
+    }
+
+    private static int count(String number) {
+        String n = number.toLowerCase(Locale.ROOT);
+        return n.chars().allMatch(Character::isDigit) ? Integer.parseInt(n) : WORDS.getOrDefault(n, 0);
     }
 
     private static LocalDate plus(LocalDate seen, int count, String unit) {

@@ -34,6 +34,8 @@ public final class SignalDecider {
     static final int FLIP_WINDOW = 5;
     /** Headline cues weigh this much more than body cues. */
     static final double HEADLINE_WEIGHT = 2.0;
+    /** The top layer must score at least this: one weak word in the body, away from any cue, is not enough. */
+    static final double MIN_LAYER_SCORE = 3.0;
 
     private final PhraseLexicon<Cue> cues = new PhraseLexicon<>();
     private final PhraseLexicon<LayerWord> layerWords = new PhraseLexicon<>();
@@ -145,7 +147,7 @@ public final class SignalDecider {
                     : skip("no supply-constraint wording", List.of());
         }
         List<Decision.LayerPick> layers = layers(h, b, votes);
-        if (layers.isEmpty()) {
+        if (layers.isEmpty() || layers.get(0).score() < MIN_LAYER_SCORE) {
             return skip("names no part of the AI chain", votes.stream().map(v -> v.hit.span("supply wording")).toList());
         }
 
@@ -379,8 +381,10 @@ public final class SignalDecider {
     /**
      * Scores each layer named: its phrase weight, times 3 in the headline, times 2 in a sentence with a
      * direction cue; plus twice the weight (headline: six times) for the layer word right beside a cue
-     * (at most one word between) or once (three times) within four words; the first layer the headline
-     * names counts half as much again there.
+     * (at most one word between) or once (three times) within four words; twice (six times) again for
+     * the object of a cue ("a shortage of X", "waits for X": "of" or "for" just before it, within six
+     * words after the cue); once (three times) again for the word that names a condition's thing
+     * ("HBM shortage", "CoWoS crunch"); the first layer the headline names counts half as much again there.
      */
     private static List<Decision.LayerPick> layers(Field h, Field b, List<Vote> votes) {
         Map<String, double[]> scores = new LinkedHashMap<>();
@@ -403,6 +407,17 @@ public final class SignalDecider {
                 } else if (distance <= 4) {
                     s += m.value().weight() * fieldFactor;
                 }
+                boolean modifier = votes.stream().anyMatch(v -> v.hit.field.equals(f.name) && v.hit.cue.condition
+                        && v.hit.first == m.last() + 1);
+                if (modifier) {
+                    s += m.value().weight() * fieldFactor;
+                }
+                if (objectOfCue(f, m, votes)) {
+                    s += 2 * m.value().weight() * fieldFactor;
+                }
+                if (m.value().weight() == 0) {
+                    continue;
+                }
                 if (firstInHeadline) {
                     s *= 1.5;
                     firstInHeadline = false;
@@ -422,6 +437,32 @@ public final class SignalDecider {
                 Math.round(s[0] * 100) / 100.0, evidence.get(id))));
         out.sort(Comparator.comparing((Decision.LayerPick p) -> !p.primary()).thenComparing(p -> -p.score()));
         return out;
+    }
+
+    /**
+     * Whether a layer match is the object of a cue: "of" before it (at most two words between) within six
+     * words after the cue ("a shortage of X"), or "for" right after the cue and X within three words of it
+     * ("scramble for X", "waits for X"; not "lengthens for data centers", where the cue is further away).
+     */
+    private static boolean objectOfCue(Field f, PhraseLexicon.Match<LayerWord> m, List<Vote> votes) {
+        int sentence = f.tokens.get(m.first()).sentence();
+        for (Vote v : votes) {
+            if (!v.hit.field.equals(f.name) || v.hit.sentence() != sentence || v.hit.last >= m.first()) {
+                continue;
+            }
+            int after = v.hit.last + 1;
+            if (after < m.first() && f.tokens.get(after).lower().equals("for") && m.first() - after <= 3) {
+                return true;
+            }
+            if (m.first() - v.hit.last <= 6) {
+                for (int k = m.first() - 1; k >= Math.max(after, m.first() - 3); k--) {
+                    if (f.tokens.get(k).lower().equals("of")) {
+                        return true;
+                    }
+                }
+            }
+        }
+        return false;
     }
 
     private void readCues() {
