@@ -101,14 +101,16 @@ export function safeHref(url) {
 
 /**
  * One signal behind a layer's state, as a list item: its headline, its source (a link for http(s)
- * URLs), its signed contribution to the layer's pressure and, when it came from upstream, how far.
+ * URLs), its signed contribution to the layer's pressure, when it came from upstream how far, and
+ * its horizon when it has one (full weight until that day).
  */
 export function causeItem(c) {
   const src = c.source ? [' — ', safeHref(c.source.url)
     ? el('a', { href: c.source.url, rel: 'nofollow noopener' }, c.source.name || c.source.url) : (c.source.name || '')] : '';
   const n = Number(c.contribution);
   const hops = c.hops ? `, ${c.hops} hop${c.hops === 1 ? '' : 's'} from ${c.originLayer}` : '';
-  return el('li', {}, c.headline, src, ` (${n >= 0 ? '+' : ''}${n.toFixed(2)}${c.direction ? `, ${c.direction}` : ''}${hops})`);
+  const until = typeof c.until === 'string' ? `, holds until ${c.until.slice(0, 10)}` : '';
+  return el('li', {}, c.headline, src, ` (${n >= 0 ? '+' : ''}${n.toFixed(2)}${c.direction ? `, ${c.direction}` : ''}${hops}${until})`);
 }
 
 export function termHref(slug) { return `/terms/${encodeURIComponent(slug)}`; }

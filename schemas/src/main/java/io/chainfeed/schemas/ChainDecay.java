@@ -6,12 +6,14 @@ import io.chainfeed.avro.Direction;
  * The arithmetic of the chain model that both its writer (the chain-state topology in streams) and
  * its readers (the api, which pages a layer's causes) need, so they agree to the last bit.
  *
- * <p>A signal of magnitude {@code m} observed at {@code t} weighs {@code ±m × 2^(−(asOf − t) / H)}
- * at an instant {@code asOf} (+ for TIGHTENING, − for EASING), with half-life {@code H} =
- * {@value #HALF_LIFE_DAYS} days; downstream of the layer it named, each hop multiplies it by
- * {@value #ATTENUATION}. Because every signal decays by the same factor as {@code asOf} moves, the
- * order of signals by absolute weight never changes: {@link #weight} gives a sort key that holds
- * at every instant.
+ * <p>A signal of magnitude {@code m} whose decay starts at {@code t} weighs
+ * {@code ±m × 2^(−max(0, asOf − t) / H)} at an instant {@code asOf} (+ for TIGHTENING, − for EASING),
+ * with half-life {@code H} = {@value #HALF_LIFE_DAYS} days; downstream of the layer it named, each hop
+ * multiplies it by {@value #ATTENUATION}. Its decay starts when it was observed, or at the end of the
+ * period it speaks of ({@code until}, e.g. "sold out through 2025") when that is later
+ * ({@link #decayStart}): until then it keeps its full weight. Because every decaying signal decays by
+ * the same factor as {@code asOf} moves, {@link #weight} (taken at the decay start) orders signals by
+ * absolute weight at every instant after both have started to decay.
  */
 public final class ChainDecay {
     /** Half-life of a signal's weight, in days. */
@@ -32,27 +34,40 @@ public final class ChainDecay {
     }
 
     /**
+     * When a signal starts to decay.
+     *
+     * @param observedAt when it was observed, epoch ms (UTC)
+     * @param until      the end of the period it speaks of, epoch ms (UTC), or null when it states none
+     * @return {@code until} when it is later than {@code observedAt}, else {@code observedAt}
+     */
+    public static long decayStart(long observedAt, Long until) {
+        return until == null ? observedAt : Math.max(observedAt, until);
+    }
+
+    /**
      * @param direction  the signal's direction
      * @param magnitude  its magnitude (1-5)
-     * @param observedAt when it was observed, epoch ms
-     * @param asOf       the instant to weigh it at, epoch ms (an earlier instant counts as {@code observedAt})
+     * @param decayStart when its decay starts, epoch ms ({@link #decayStart}: when it was observed, or
+     *                   its horizon when later)
+     * @param asOf       the instant to weigh it at, epoch ms (an earlier instant weighs it in full)
      * @param hops       hops downstream of the layer it named (0 for that layer)
-     * @return its signed contribution: {@code ±magnitude × 2^(−max(0, asOf − observedAt) / H) × A^hops}
+     * @return its signed contribution: {@code ±magnitude × 2^(−max(0, asOf − decayStart) / H) × A^hops}
      */
-    public static double contribution(Direction direction, int magnitude, long observedAt, long asOf, int hops) {
+    public static double contribution(Direction direction, int magnitude, long decayStart, long asOf, int hops) {
         double sign = direction == Direction.TIGHTENING ? 1 : -1;
-        double age = Math.max(0, asOf - observedAt);
+        double age = Math.max(0, asOf - decayStart);
         return sign * magnitude * Math.pow(2, -age / HALF_LIFE_MS) * Math.pow(ATTENUATION, hops);
     }
 
     /**
      * @param magnitude  a signal's magnitude (positive)
-     * @param observedAt when it was observed, epoch ms
-     * @return its sort key, {@code log2(magnitude) + observedAt / H} (half-lives since the epoch): of
-     *         two signals the one with the larger key has the larger absolute contribution at any instant
+     * @param decayStart when its decay starts, epoch ms ({@link #decayStart})
+     * @return its sort key, {@code log2(magnitude) + decayStart / H} (half-lives since the epoch): of
+     *         two signals the one with the larger key has the larger absolute contribution at any
+     *         instant after both decay starts (and, for signals without a horizon, at any instant)
      */
-    public static double weight(int magnitude, long observedAt) {
-        return Math.log(magnitude) / Math.log(2) + observedAt / HALF_LIFE_MS;
+    public static double weight(int magnitude, long decayStart) {
+        return Math.log(magnitude) / Math.log(2) + decayStart / HALF_LIFE_MS;
     }
 
     /**

@@ -149,8 +149,9 @@ public class ChainCauseIndex extends CompactedTopicView<ChainCause> {
         boolean advance() {
             while (it.hasNext()) {
                 ChainCause c = it.next();
-                double contribution = ChainDecay.contribution(c.getDirection(), c.getMagnitude(),
-                        c.getObservedAt().toEpochMilli(), asOf, hops);
+                long decayStart = ChainDecay.decayStart(c.getObservedAt().toEpochMilli(),
+                        c.getUntil() == null ? null : c.getUntil().toEpochMilli());
+                double contribution = ChainDecay.contribution(c.getDirection(), c.getMagnitude(), decayStart, asOf, hops);
                 if (Math.abs(contribution) < ChainDecay.MIN_CAUSE) {
                     return false;
                 }

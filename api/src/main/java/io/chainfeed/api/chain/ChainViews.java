@@ -7,6 +7,7 @@ import io.chainfeed.avro.SqueezeSource;
 import io.chainfeed.avro.SqueezedCompany;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -126,7 +127,8 @@ public final class ChainViews {
     public static Map<String, Object> cause(ChainCauseIndex.Cause c) {
         return cause(SignalCause.newBuilder().setSignalId(c.cause().getSignalId()).setHeadline(c.cause().getHeadline())
                 .setDirection(c.cause().getDirection()).setOriginLayer(c.originLayer()).setHops(c.hops())
-                .setContribution(round(c.contribution())).build());
+                .setContribution(round(c.contribution()))
+                .setUntil(c.cause().getUntil() == null ? null : c.cause().getUntil().toEpochMilli()).build());
     }
 
     private static double round(double v) {
@@ -137,7 +139,8 @@ public final class ChainViews {
     /**
      * @param c a cause as listed in a layer state
      * @return its JSON view: signalId, readId, headline, direction, originLayer, hops, contribution and,
-     *         when known, source (name, url)
+     *         when known, source (name, url) and until (the signal's horizon, ISO-8601 UTC: it keeps its
+     *         full weight until then)
      */
     public static Map<String, Object> cause(SignalCause c) {
         Map<String, Object> m = new LinkedHashMap<>();
@@ -150,6 +153,9 @@ public final class ChainViews {
         m.put("contribution", c.getContribution());
         if (c.getSource() != null) {
             m.put("source", new Source(c.getSource().getName(), c.getSource().getUrl()));
+        }
+        if (c.getUntil() != null) {
+            m.put("until", Instant.ofEpochMilli(c.getUntil()).toString());
         }
         return m;
     }

@@ -30,8 +30,10 @@ import java.util.regex.Pattern;
  * {@code layers} or {@code layerHints} (required: layer ids or names, a list or a {@code ;}-separated
  * string), {@code direction} ({@code tightening} or {@code easing}), {@code magnitude} (integer 1-5),
  * {@code observedAt} (see {@link SignalDates}), {@code observedAtBasis} (optional: an
- * {@link ObservedAtBasis} symbol saying where observedAt came from), {@code source} ({@code name} and absolute http(s)
- * {@code url}, both required).
+ * {@link ObservedAtBasis} symbol saying where observedAt came from), {@code until} (optional, in
+ * the forms of {@link SignalDates}: the end of the period the signal speaks of, such as "sold out
+ * through 2025"; the chain model keeps its full weight until then), {@code source} ({@code name} and
+ * absolute http(s) {@code url}, both required).
  */
 public final class SignalValidator {
     private static final Pattern ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,127}");
@@ -86,6 +88,7 @@ public final class SignalValidator {
         Integer magnitude = magnitude(f.get("magnitude"), e);
         Instant observedAt = observedAt(f.containsKey("observedat") ? f.get("observedat") : f.get("observed"), e);
         ObservedAtBasis basis = basis(f.get("observedatbasis"), e);
+        Instant until = f.get("until") == null ? null : date(f.get("until"), "until", e);
         Source source = source(f.get("source"), e);
         String id = text(f.get("id"), "id", false, 128, e);
         if (id != null && !ID.matcher(id).matches()) {
@@ -99,7 +102,7 @@ public final class SignalValidator {
         }
         ConstraintSignal signal = ConstraintSignal.newBuilder().setId(id).setHeadline(headline)
                 .setBody(body == null ? "" : body).setLayerHints(layers).setDirection(direction)
-                .setMagnitude(magnitude).setObservedAt(observedAt).setObservedAtBasis(basis).setSource(source).setVersion(0).build();
+                .setMagnitude(magnitude).setObservedAt(observedAt).setObservedAtBasis(basis).setUntil(until).setSource(source).setVersion(0).build();
         return new Checked(input, signal, errors);
     }
 
@@ -192,10 +195,14 @@ public final class SignalValidator {
             e.add("observedAt", "is required");
             return null;
         }
+        return date(value, "observedAt", e);
+    }
+
+    private static Instant date(Object value, String field, Errors e) {
         try {
             return SignalDates.parse(String.valueOf(value));
         } catch (IllegalArgumentException ex) {
-            e.add("observedAt", ex.getMessage());
+            e.add(field, ex.getMessage());
             return null;
         }
     }

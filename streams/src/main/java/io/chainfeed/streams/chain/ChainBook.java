@@ -18,13 +18,16 @@ import java.util.TreeSet;
  * The incremental half of the chain model: the kept signals and, per chain layer, the running sums
  * {@link ChainModel} turns into layer states. Adding, replacing or removing one signal costs
  * O(layers it names × log signals) plus, when it moves {@code asOf} forward, one multiplication per
- * layer (every signal decays by the same factor, so a decayed sum is rebased to a new instant by
- * multiplying it) and the signals that cross the trend window's start, each of which crosses once.
+ * layer (every decaying signal decays by the same factor, so a decayed sum is rebased to a new instant
+ * by multiplying it), the signals that cross the trend window's start and the signals whose horizon
+ * passes ({@link ChainDecay#decayStart}), each of which crosses once.
  * Nothing here scans all kept signals, except {@link #remove} of the newest signal, which moves
  * {@code asOf} back and recomputes the sums once.
  *
  * <p>Kept per layer: {@code direct} = Σ c(s, asOf) over the signals naming it, {@code before} =
- * Σ c(s, asOf − 7 d) over those observed by then (for the trend), the count, and the signals ordered
+ * Σ c(s, asOf − 7 d) over those observed by then (for the trend), the parts of both sums that do not
+ * decay yet ({@code held}, {@code heldBefore}: signals whose horizon, {@code until}, is still ahead, at
+ * full weight), the count, and the signals ordered
  * by {@link ChainDecay#weight} (largest absolute contribution first, then signal id), from which the
  * top causes are read in O(causes listed). Sums are kept in floating point: the same signals in
  * another order give sums equal to within rounding error far below the four decimals published.
@@ -51,6 +54,10 @@ public final class ChainBook {
         final Direction direction;
         final int magnitude;
         final long observedAt;
+        /** The horizon, epoch ms, or null. */
+        final Long until;
+        /** When it starts to decay: {@link ChainDecay#decayStart}. */
+        final long decayStart;
         final double weight;
         /** The distinct known layers it names, in id order. */
         final List<String> layers;
@@ -72,7 +79,9 @@ public final class ChainBook {
             this.direction = s.getDirection();
             this.magnitude = s.getMagnitude();
             this.observedAt = s.getObservedAt().toEpochMilli();
-            this.weight = ChainDecay.weight(Math.max(1, magnitude), observedAt);
+            this.until = s.getUntil() == null ? null : s.getUntil().toEpochMilli();
+            this.decayStart = ChainDecay.decayStart(observedAt, until);
+            this.weight = ChainDecay.weight(Math.max(1, magnitude), decayStart);
             this.layers = new TreeSet<>(s.getLayerHints()).stream().filter(known::contains).toList();
         }
 
@@ -83,6 +92,8 @@ public final class ChainBook {
             this.direction = Direction.TIGHTENING;
             this.magnitude = 0;
             this.observedAt = observedAt;
+            this.until = null;
+            this.decayStart = observedAt;
             this.weight = 0;
             this.layers = List.of();
             this.sourceName = "";
@@ -92,7 +103,12 @@ public final class ChainBook {
         }
 
         double at(long instant) {
-            return ChainDecay.contribution(direction, magnitude, observedAt, instant, 0);
+            return ChainDecay.contribution(direction, magnitude, decayStart, instant, 0);
+        }
+
+        /** @return its full, undecayed contribution: ±magnitude */
+        double full() {
+            return direction == Direction.TIGHTENING ? magnitude : -magnitude;
         }
     }
 
@@ -100,6 +116,10 @@ public final class ChainBook {
     static final class Sums {
         double direct;
         double before;
+        /** The part of {@link #direct} from signals whose decay starts after asOf (not rebased by decay). */
+        double held;
+        /** The part of {@link #before} from signals whose decay starts after the trend window's start. */
+        double heldBefore;
         int count;
         /** Largest weight first, then signal id. */
         final NavigableSet<Entry> byWeight = new TreeSet<>(
@@ -108,6 +128,8 @@ public final class ChainBook {
 
     private static final Comparator<Entry> BY_TIME =
             Comparator.comparingLong((Entry e) -> e.observedAt).thenComparing(e -> e.id);
+    private static final Comparator<Entry> BY_DECAY_START =
+            Comparator.comparingLong((Entry e) -> e.decayStart).thenComparing(e -> e.id);
     /** The rank within a story group: largest weight first, then signal id. */
     private static final Comparator<Entry> BY_RANK =
             Comparator.comparingDouble((Entry e) -> -e.weight).thenComparing(e -> e.id);
@@ -126,6 +148,8 @@ public final class ChainBook {
     private final Set<String> known;
     private final Map<String, Entry> byId = new HashMap<>();
     private final NavigableSet<Entry> byTime = new TreeSet<>(BY_TIME);
+    /** The kept signals by when their decay starts: for horizons passing and for forgetting. */
+    private final NavigableSet<Entry> byDecayStart = new TreeSet<>(BY_DECAY_START);
     private final Map<String, Sums> sums = new HashMap<>();
     /** Story group key -> its signals by rank. */
     private final Map<String, NavigableSet<Entry>> stories = new HashMap<>();
@@ -209,8 +233,9 @@ public final class ChainBook {
     }
 
     /**
-     * Adds a signal, replacing the kept one with the same id, then forgets the signals older than
-     * {@value ChainModel#FORGET_AFTER_HALF_LIVES} half-lives before the new {@code asOf}.
+     * Adds a signal, replacing the kept one with the same id, then forgets the signals whose decay
+     * started more than {@value ChainModel#FORGET_AFTER_HALF_LIVES} half-lives before the new
+     * {@code asOf}.
      *
      * @param signal the signal (its version already resolved by the caller)
      * @return the forgotten entries (never the one just added unless it was itself too old), in time
@@ -288,8 +313,8 @@ public final class ChainBook {
 
     private List<Entry> forget() {
         List<Entry> gone = new ArrayList<>();
-        while (!byTime.isEmpty() && asOf - byTime.first().observedAt > FORGET_AFTER_MS) {
-            Entry first = byTime.first();
+        while (!byDecayStart.isEmpty() && asOf - byDecayStart.first().decayStart > FORGET_AFTER_MS) {
+            Entry first = byDecayStart.first();
             leave(first);
             gone.add(first);
         }
@@ -300,6 +325,7 @@ public final class ChainBook {
     private void join(Entry e) {
         byId.put(e.id, e);
         byTime.add(e);
+        byDecayStart.add(e);
         Entry urlLeader = leader(e.urlGroup);
         Entry headlineLeader = leader(e.headlineGroup);
         stories.computeIfAbsent(e.urlGroup, k -> new TreeSet<>(BY_RANK)).add(e);
@@ -317,6 +343,7 @@ public final class ChainBook {
         }
         byId.remove(e.id);
         byTime.remove(e);
+        byDecayStart.remove(e);
         for (String group : List.of(e.urlGroup, e.headlineGroup)) {
             NavigableSet<Entry> members = stories.get(group);
             if (members != null) {
@@ -358,13 +385,9 @@ public final class ChainBook {
 
     /** Adds a counted entry to the sums of the layers it names. */
     private void attach(Entry e) {
-        long start = asOf - TREND_WINDOW_MS;
+        add(e, 1);
         for (String l : e.layers) {
             Sums s = sums.get(l);
-            s.direct += e.at(asOf);
-            if (e.observedAt <= start) {
-                s.before += e.at(start);
-            }
             s.count++;
             s.byWeight.add(e);
         }
@@ -372,38 +395,79 @@ public final class ChainBook {
 
     /** Takes a counted entry out of the sums of the layers it names. */
     private void detach(Entry e) {
-        long start = asOf - TREND_WINDOW_MS;
+        add(e, -1);
         for (String l : e.layers) {
             Sums s = sums.get(l);
-            s.direct -= e.at(asOf);
-            if (e.observedAt <= start) {
-                s.before -= e.at(start);
-            }
             s.count--;
             s.byWeight.remove(e);
         }
     }
 
-    /** Moves asOf forward: rebases every sum by one factor and adds the signals entering the trend window's start. */
+    /** Adds (+1) or subtracts (−1) an entry's contribution at asOf and at the trend window's start, held parts included. */
+    private void add(Entry e, int sign) {
+        long start = asOf - TREND_WINDOW_MS;
+        for (String l : e.layers) {
+            Sums s = sums.get(l);
+            s.direct += sign * e.at(asOf);
+            if (e.decayStart > asOf) {
+                s.held += sign * e.full();
+            }
+            if (e.observedAt <= start) {
+                s.before += sign * e.at(start);
+                if (e.decayStart > start) {
+                    s.heldBefore += sign * e.full();
+                }
+            }
+        }
+    }
+
+    /**
+     * Moves asOf forward: rebases the decaying part of every sum by one factor, lets the signals whose
+     * horizon passed start to decay, and adds the signals entering the trend window's start.
+     */
     private void moveForward(long to) {
         double factor = Math.pow(2, -(to - asOf) / ChainDecay.HALF_LIFE_MS);
+        long oldAsOf = asOf;
         long oldStart = asOf - TREND_WINDOW_MS;
         long newStart = to - TREND_WINDOW_MS;
         for (Sums s : sums.values()) {
-            s.direct *= factor;
-            s.before *= factor;
+            s.direct = (s.direct - s.held) * factor + s.held;
+            s.before = (s.before - s.heldBefore) * factor + s.heldBefore;
         }
         asOf = to;
-        Entry from = new Entry(oldStart, "\uffff");
-        Entry until = new Entry(newStart, "\uffff");
-        for (Entry e : byTime.subSet(from, false, until, false)) {
-            if (!e.counted) {
-                continue;
-            }
+        // Horizons passed by asOf: from full weight to decaying from their end.
+        for (Entry e : counted(byDecayStart.subSet(new Entry(oldAsOf, "\uffff"), false, new Entry(to, "\uffff"), false))) {
             for (String l : e.layers) {
-                sums.get(l).before += e.at(newStart);
+                Sums s = sums.get(l);
+                s.held -= e.full();
+                s.direct += e.at(to) - e.full();
             }
         }
+        // Horizons passed by the trend window's start, for the signals already inside the window.
+        for (Entry e : counted(byDecayStart.subSet(new Entry(oldStart, "\uffff"), false, new Entry(newStart, "\uffff"), false))) {
+            if (e.observedAt > oldStart) {
+                continue; // enters the window below, at its value then
+            }
+            for (String l : e.layers) {
+                Sums s = sums.get(l);
+                s.heldBefore -= e.full();
+                s.before += e.at(newStart) - e.full();
+            }
+        }
+        // Signals entering the trend window.
+        for (Entry e : counted(byTime.subSet(new Entry(oldStart, "\uffff"), false, new Entry(newStart, "\uffff"), false))) {
+            for (String l : e.layers) {
+                Sums s = sums.get(l);
+                s.before += e.at(newStart);
+                if (e.decayStart > newStart) {
+                    s.heldBefore += e.full();
+                }
+            }
+        }
+    }
+
+    private static Iterable<Entry> counted(NavigableSet<Entry> entries) {
+        return () -> entries.stream().filter(e -> e.counted).iterator();
     }
 
     /** After the newest signal left: asOf moves back to the newest kept one; the sums are recomputed once. */
@@ -417,18 +481,8 @@ public final class ChainBook {
             return;
         }
         zero(newest);
-        long start = newest - TREND_WINDOW_MS;
-        for (Entry e : byTime) {
-            if (!e.counted) {
-                continue;
-            }
-            for (String l : e.layers) {
-                Sums s = sums.get(l);
-                s.direct += e.at(newest);
-                if (e.observedAt <= start) {
-                    s.before += e.at(start);
-                }
-            }
+        for (Entry e : counted(byTime)) {
+            add(e, 1);
         }
     }
 
@@ -437,6 +491,8 @@ public final class ChainBook {
         for (Sums s : sums.values()) {
             s.direct = 0;
             s.before = 0;
+            s.held = 0;
+            s.heldBefore = 0;
         }
     }
 }

@@ -39,9 +39,11 @@ import java.util.function.BiConsumer;
  *
  * <p><b>Decay.</b> Decay is computed at {@code asOf} = the newest {@code observedAt} of all signals
  * (event time). A counted signal {@code s} naming layer {@code l} contributes
- * <pre>  c(s) = sign(s) × magnitude(s) × 2^(−(asOf − observedAt(s)) / H)</pre>
- * with {@code sign} +1 for TIGHTENING and −1 for EASING, and half-life {@code H} =
- * {@value #HALF_LIFE_DAYS} days ({@link ChainDecay}). A signal naming several layers contributes
+ * <pre>  c(s) = sign(s) × magnitude(s) × 2^(−max(0, asOf − decayStart(s)) / H)</pre>
+ * with {@code sign} +1 for TIGHTENING and −1 for EASING, half-life {@code H} =
+ * {@value #HALF_LIFE_DAYS} days, and {@code decayStart} the signal's {@code observedAt}, or its horizon
+ * {@code until} when later ({@link ChainDecay#decayStart}): a signal that speaks of a period ("sold
+ * out through 2025") keeps its full weight until the period ends, then decays as any other. A signal naming several layers contributes
  * fully to each. {@code raw(l) = Σ c(s)} over the counted signals naming {@code l}; the
  * {@link ChainBook} keeps that sum up to date per signal (rebasing it by one multiplication when
  * {@code asOf} moves), so a signal costs the same however many are kept.
@@ -284,7 +286,8 @@ public final class ChainModel {
                         .setDirection(c.entry.direction).setOriginLayer(c.origin).setHops(c.hops)
                         .setContribution(round(c.contribution))
                         .setSource(c.entry.sourceUrl.isEmpty() && c.entry.sourceName.isEmpty() ? null
-                                : new io.chainfeed.avro.Source(c.entry.sourceName, c.entry.sourceUrl)).build());
+                                : new io.chainfeed.avro.Source(c.entry.sourceName, c.entry.sourceUrl))
+                        .setUntil(c.entry.until).build());
             }
             int total = own.count;
             for (SqueezeSource src : sources) {
@@ -339,7 +342,7 @@ public final class ChainModel {
     private static void collect(ChainBook book, String origin, int hops, double scale, long asOf, List<Cause> into) {
         int n = 0;
         for (ChainBook.Entry e : book.sums(origin).byWeight) {
-            double c = ChainDecay.contribution(e.direction, e.magnitude, e.observedAt, asOf, hops);
+            double c = ChainDecay.contribution(e.direction, e.magnitude, e.decayStart, asOf, hops);
             if (Math.abs(c) < MIN_CAUSE || n++ == TOP_CAUSES) {
                 break;
             }
@@ -363,12 +366,14 @@ public final class ChainModel {
      * The weight of one signal at an instant.
      *
      * @param signal the signal
-     * @param asOf   the instant (epoch ms), not before it was observed for a full weight
-     * @return {@code sign × magnitude × 2^(−age / half-life)}
+     * @param asOf   the instant (epoch ms)
+     * @return {@code sign × magnitude × 2^(−max(0, asOf − decayStart) / half-life)}, where the decay
+     *         starts at its horizon ({@code until}) when that is later than when it was observed
      */
     public static double contribution(ConstraintSignal signal, long asOf) {
         return ChainDecay.contribution(signal.getDirection(), signal.getMagnitude(),
-                signal.getObservedAt().toEpochMilli(), asOf, 0);
+                ChainDecay.decayStart(signal.getObservedAt().toEpochMilli(),
+                        signal.getUntil() == null ? null : signal.getUntil().toEpochMilli()), asOf, 0);
     }
 
     /** The tightening signals among the listed causes (net of their shares), largest first, at most {@value #SQUEEZE_CAUSES}. */

@@ -265,7 +265,8 @@ public final class ChainStateTopology {
         private static ChainCause cause(ChainBook.Entry e, String layer) {
             return ChainCause.newBuilder().setLayerId(layer).setSignalId(e.id).setHeadline(e.headline)
                     .setDirection(e.direction).setMagnitude(e.magnitude)
-                    .setObservedAt(java.time.Instant.ofEpochMilli(e.observedAt)).setWeight(e.weight).build();
+                    .setObservedAt(java.time.Instant.ofEpochMilli(e.observedAt)).setWeight(e.weight)
+                    .setUntil(e.until == null ? null : Instant.ofEpochMilli(e.until)).build();
         }
 
         /**

@@ -156,6 +156,39 @@ class ChainStateTopologyTest extends TopologyTest {
     }
 
     @Test
+    void aSignalWithAHorizonKeepsItsFullWeightUntilThenAndDecaysFromThen() {
+        Instant until = T0.plus(Duration.ofDays(60));
+        signals.pipeInput("held", ConstraintSignal.newBuilder(signal("held", "memory", Direction.TIGHTENING, 4, T0))
+                .setUntil(until).build());
+        signals.pipeInput("plain", signal("plain", "semiconductor-equipment", Direction.TIGHTENING, 4, T0));
+        // 30 days on (a newer signal elsewhere moves "as of"): the plain signal has decayed to
+        // 4 × 2^(−30/14), the one with a horizon still weighs 4 and keeps memory tight
+        signals.pipeInput("later", signal("later", "servers-systems", Direction.EASING, 1, T0.plus(Duration.ofDays(30))));
+        Map<String, LayerState> s = finalStates();
+        assertThat(s.get("memory").getDirectPressure()).isEqualTo(4.0);
+        assertThat(s.get("memory").getStatus()).isEqualTo(LayerStatus.TIGHT);
+        assertThat(s.get("semiconductor-equipment").getDirectPressure())
+                .isCloseTo(4 * Math.pow(2, -30 / 14.0), within(0.0001));
+        assertThat(s.get("memory").getCauses()).singleElement().satisfies(c -> {
+            assertThat(c.getUntil()).isEqualTo(until.toEpochMilli());
+            assertThat(c.getContribution()).isEqualTo(4.0);
+        });
+        assertThat(causes.readKeyValuesToMap().get("memory/held").getUntil()).isEqualTo(until);
+        // the last day of the horizon: still full weight
+        signals.pipeInput("edge", signal("edge", "servers-systems", Direction.EASING, 1, until));
+        assertThat(finalStates().get("memory").getDirectPressure()).isEqualTo(4.0);
+        // one half-life after the horizon ends it has halved, as a signal observed at the horizon would
+        signals.pipeInput("after", signal("after", "servers-systems", Direction.EASING, 1, until.plus(Duration.ofDays(14))));
+        LayerState memory = finalStates().get("memory");
+        assertThat(memory.getDirectPressure()).isEqualTo(2.0);
+        assertThat(memory.getStatus()).isEqualTo(LayerStatus.BALANCED);
+        // a horizon before the signal was observed changes nothing
+        assertThat(ChainModel.contribution(ConstraintSignal.newBuilder(signal("x", "memory", Direction.EASING, 3, T0))
+                .setUntil(T0.minus(Duration.ofDays(5))).build(), T0.plus(Duration.ofDays(28)).toEpochMilli()))
+                .isCloseTo(-0.75, within(1e-12));
+    }
+
+    @Test
     void signalsThirtyHalfLivesOldAreForgotten() {
         signals.pipeInput("old", signal("old", "memory", Direction.TIGHTENING, 5, T0));
         signals.pipeInput("new", signal("new", "foundry-none", Direction.TIGHTENING, 1, T0.plus(Duration.ofDays(421))));
@@ -334,10 +367,12 @@ class ChainStateTopologyTest extends TopologyTest {
             for (int h = 0; h <= random.nextInt(2); h++) {
                 hints.add(layerIds[random.nextInt(layerIds.length)]);
             }
+            Instant at = T0.plus(Duration.ofMinutes(random.nextInt(60 * 24 * 60)));
+            // a third carry a horizon, up to 90 days after they were observed
+            Instant until = random.nextInt(3) == 0 ? at.plus(Duration.ofMinutes(random.nextInt(90 * 24 * 60))) : null;
             ConstraintSignal s = ConstraintSignal.newBuilder(signal(id, hints.get(0),
-                            random.nextBoolean() ? Direction.TIGHTENING : Direction.EASING, 1 + random.nextInt(5),
-                            T0.plus(Duration.ofMinutes(random.nextInt(60 * 24 * 60)))))
-                    .setLayerHints(hints).setVersion(version).build();
+                            random.nextBoolean() ? Direction.TIGHTENING : Direction.EASING, 1 + random.nextInt(5), at))
+                    .setLayerHints(hints).setVersion(version).setUntil(until).build();
             signals.pipeInput(id, s);
             kept.put(id, s);
             if (i % 50 == 0) {
@@ -359,6 +394,17 @@ class ChainStateTopologyTest extends TopologyTest {
             assertThat(published.get(layer).getRawDirectPressure()).as(layer).isCloseTo(raw, within(0.00011));
             assertThat(published.get(layer).getDirectPressure()).as(layer)
                     .isCloseTo(io.chainfeed.schemas.ChainDecay.softCap(raw), within(0.00011));
+        }
+        // as of later instants too, as the horizons pass (the book advanced, against the definition)
+        for (int days : new int[] {10, 40, 75, 120}) {
+            long at = asOf + Duration.ofDays(days).toMillis();
+            Map<String, LayerState> then = model.statesAt(kept.values(), at);
+            for (String layer : List.of("semiconductor-equipment", "memory", "advanced-packaging", "accelerators")) {
+                double raw = kept.values().stream().filter(x -> x.getLayerHints().contains(layer))
+                        .mapToDouble(x -> ChainModel.contribution(x, at)).sum();
+                assertThat(then.get(layer).getRawDirectPressure()).as(layer + " +" + days + " d")
+                        .isCloseTo(raw, within(0.00011));
+            }
         }
     }
 
