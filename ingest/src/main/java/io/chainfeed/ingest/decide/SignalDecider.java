@@ -38,12 +38,15 @@ public final class SignalDecider {
     static final double MIN_LAYER_SCORE = 3.0;
 
     private final PhraseLexicon<Cue> cues = new PhraseLexicon<>();
+    /** Negations, hedges and intensity words, matched on their own so that they count inside a gap ("prices may rise"). */
+    private final PhraseLexicon<Cue> modifiers = new PhraseLexicon<>();
     private final PhraseLexicon<LayerWord> layerWords = new PhraseLexicon<>();
 
     enum Kind { T, E, FLIP, NEG, HEDGE, UP, DOWN, CLAUSE, SKIP }
 
     /** One cue of cues.tsv. */
-    record Cue(Kind kind, int magnitude, boolean condition, String reason, String phrase) {
+    record Cue(Kind kind, int magnitude, boolean condition, String reason, String phrase, boolean gap,
+            java.util.Set<String> words) {
     }
 
     /** One phrase naming a layer. */
@@ -244,9 +247,19 @@ public final class SignalDecider {
     private Field field(String name, String text) {
         List<TextAnalysis.Token> tokens = TextAnalysis.tokens(text);
         List<Hit> hits = new ArrayList<>();
-        for (PhraseLexicon.Match<Cue> m : cues.find(text, tokens)) {
+        List<PhraseLexicon.Match<Cue>> main = cues.find(text, tokens);
+        for (PhraseLexicon.Match<Cue> m : main) {
             hits.add(new Hit(m.value(), name, text, tokens, m.first(), m.last()));
         }
+        for (PhraseLexicon.Match<Cue> m : modifiers.find(text, tokens)) {
+            boolean inWords = main.stream().anyMatch(c -> m.first() <= c.last() && m.last() >= c.first()
+                    && !(c.value().gap() && !c.value().words().contains(tokens.get(m.first()).stem())
+                            && m.first() > c.first() && m.last() < c.last()));
+            if (!inWords) {
+                hits.add(new Hit(m.value(), name, text, tokens, m.first(), m.last()));
+            }
+        }
+        hits.sort(Comparator.comparingInt(Hit::first));
         return new Field(name, text, tokens, hits, layerWords.find(text, tokens),
                 text.isEmpty() ? new int[] {0} : TextAnalysis.sentenceEnds(text));
     }
@@ -470,8 +483,11 @@ public final class SignalDecider {
             Kind kind = Kind.valueOf(row[0]);
             int magnitude = Integer.parseInt(row[1]);
             String flags = row.length > 3 ? row[3] : "";
-            cues.add(row[2], new Cue(kind, magnitude, kind != Kind.SKIP && flags.contains("n"),
-                    kind == Kind.SKIP ? flags : null, row[2]), false);
+            boolean modifier = kind == Kind.NEG || kind == Kind.HEDGE || kind == Kind.UP || kind == Kind.DOWN;
+            Cue cue = new Cue(kind, magnitude, kind != Kind.SKIP && flags.contains("n"),
+                    kind == Kind.SKIP ? flags : null, row[2], row[2].contains("~"),
+                    java.util.Set.copyOf(TextAnalysis.stems(row[2].replace("~", " ").replace("=", ""))));
+            (modifier ? modifiers : cues).add(row[2], cue, false);
         }
     }
 
