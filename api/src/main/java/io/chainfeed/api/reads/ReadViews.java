@@ -40,7 +40,7 @@ public final class ReadViews {
         }
         v.put("changes", changes(doc));
         if (doc.get("signal") != null) {
-            v.put("signal", doc.get("signal"));
+            v.put("signal", signal(doc.get("signal")));
         }
         return v;
     }
@@ -132,5 +132,18 @@ public final class ReadViews {
             }
             return copy;
         }).toList();
+    }
+
+    /**
+     * @param stored a read document's {@code signal} object, as stored (the index leaves out null members)
+     * @return a new map with every member of {@code io.chainfeed.schemas.SignalViews}, {@code until} and
+     *         {@code review} null when absent
+     */
+    @SuppressWarnings("unchecked")
+    public static Map<String, Object> signal(Object stored) {
+        Map<String, Object> s = new LinkedHashMap<>((Map<String, Object>) stored);
+        s.putIfAbsent("until", null);
+        s.putIfAbsent("review", null);
+        return s;
     }
 }

@@ -112,7 +112,7 @@ public record FeedEntry(String readId, String id, String kind, String title, Str
         long version = doc.get("version") instanceof Number n ? n.longValue() : 0L;
         return new FeedEntry(readId, links.entryId(readId), kind, title, text(doc.get("summary")), sections, updated,
                 observedAt, version, previous, categories, sources, text(doc.get("disclaimer")), changes, link,
-                doc.get("signal") instanceof Map<?, ?> sig ? (Map<String, Object>) sig : null);
+                doc.get("signal") instanceof Map<?, ?> sig ? ReadViews.signal(sig) : null);
     }
 
     /** @return whether the URL is an absolute http(s) URI (RFC 3986) with a host: only such URLs become links */
