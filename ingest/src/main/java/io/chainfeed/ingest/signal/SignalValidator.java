@@ -258,7 +258,8 @@ public final class SignalValidator {
     }
 
     private static boolean missing(Object value) {
-        return value == null || (value instanceof String s && s.isBlank()) || (value instanceof List<?> l && l.isEmpty());
+        return value == null || (value instanceof String s && s.isBlank())
+                || (value instanceof List<?> l && l.stream().allMatch(o -> o == null || (o instanceof String s && s.isBlank())));
     }
 
     private static DecidedValue value(String field, String value, boolean decided, List<Decision.Span> spans) {
