@@ -1,7 +1,7 @@
 // A company's page: /companies/{any ticker, id or name} -> GET /api/v1/companies/{...} (reference data and
 // the chain model); for an unknown company (404) the page says so with the API's close matches; while the
 // api is not there (503) it lists the company's reads from search.
-import { el, getJson, message, footer, pageItem, sourceItems, tagList, layerTags, termHref, layerHref, statusLabel, causeItem } from './common.js';
+import { el, getJson, footer, pageItem, layerTags, termHref, layerHref, statusLabel, causeItem } from './common.js';
 
 const content = document.getElementById('content');
 

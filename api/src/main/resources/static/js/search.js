@@ -1,6 +1,6 @@
 // The search page: instant results as you type, suggestions (ARIA combobox with a listbox popup, after the
 // WAI-ARIA Authoring Practices' combobox pattern), facets that filter, highlights, cursor pages.
-import { el, getJson, highlight, message, sourceItems, tagList, layerTags, termHref, companyHref, layerHref, footer } from './common.js';
+import { el, getJson, highlight, sourceItems, tagList, layerTags, termHref, companyHref, layerHref, footer } from './common.js';
 
 const FACETS = [
   ['layer', 'Chain layer'], ['company', 'Company'], ['term', 'Related term'], ['kind', 'Kind'],

@@ -9,7 +9,6 @@ import com.sun.net.httpserver.HttpServer;
 import io.chainfeed.avro.LayerTag;
 import io.chainfeed.avro.Read;
 import io.chainfeed.avro.ReadKind;
-import io.chainfeed.platform.TopicSetup;
 import io.chainfeed.platform.auth.HashedKeys;
 import io.chainfeed.schemas.AvroSerde;
 import io.chainfeed.schemas.Topics;

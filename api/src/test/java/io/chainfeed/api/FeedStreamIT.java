@@ -19,6 +19,7 @@ import io.chainfeed.platform.TopicSetup;
 import io.chainfeed.schemas.AvroSerde;
 import io.chainfeed.schemas.TopicSpec;
 import io.chainfeed.schemas.Topics;
+import io.chainfeed.testsupport.TopicProbe;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.net.ServerSocket;
@@ -35,12 +36,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -306,34 +301,18 @@ class FeedStreamIT {
     private static List<Received> expected(String bootstrap, LogPosition from, String topic, LogPosition to) {
         Selector selector = Selector.parse(topic);
         AvroSerde<Read> serde = AvroSerde.of(Read.class);
-        Map<String, Object> config = new HashMap<>();
-        config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-        List<ConsumerRecord<String, byte[]>> records = new ArrayList<>();
-        try (KafkaConsumer<String, byte[]> c = new KafkaConsumer<>(config, new StringDeserializer(), new ByteArrayDeserializer())) {
-            List<TopicPartition> tps = new ArrayList<>();
-            for (int p = 0; p < 3; p++) {
-                tps.add(new TopicPartition(Topics.READS, p));
-            }
-            c.assign(tps);
-            tps.forEach(tp -> c.seek(tp, from.next(tp.partition())));
-            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-            while (tps.stream().anyMatch(tp -> c.position(tp) < to.next(tp.partition())) && System.nanoTime() < deadline) {
-                for (ConsumerRecord<String, byte[]> r : c.poll(Duration.ofMillis(200))) {
-                    if (r.offset() < to.next(r.partition())) {
-                        records.add(r);
-                    }
-                }
-            }
+        List<TopicProbe.Rec<byte[]>> records;
+        try (TopicProbe<byte[]> reads = TopicProbe.bytes(bootstrap, Topics.READS)) {
+            records = reads.toEnd(Duration.ofSeconds(30)).stream()
+                    .filter(r -> r.offset() >= from.next(r.partition()) && r.offset() < to.next(r.partition())).toList();
         }
         List<Received> out = new ArrayList<>();
-        for (ConsumerRecord<String, byte[]> r : records) {
+        for (TopicProbe.Rec<byte[]> r : records) {
             if (r.value() == null) {
                 out.add(new Received("deleted", r.key(), -1, null));
                 continue;
             }
-            Read read = serde.deserialize(r.topic(), r.value());
+            Read read = serde.deserialize(Topics.READS, r.value());
             if (selector.matches(read)) {
                 // The version people see: the read's sequence (ReadDocuments), the internal one only for
                 // reads written before sequences existed.

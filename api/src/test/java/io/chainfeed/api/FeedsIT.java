@@ -30,6 +30,7 @@ import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpMethod;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Atom and JSON Feed over the real pipeline (Kafka broker, tagging topology, indexer, Elasticsearch): a
@@ -102,8 +103,11 @@ class FeedsIT {
             Entry first = await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(300))
                     .until(() -> entry(atom("term%3Ardma"), RDMA_ID), e -> e != null && e.getCategories().stream()
                             .anyMatch(c -> c.getTerm().equals("ANET")));
-            Thread.sleep(2500);
-            first = entry(atom("term%3Ardma"), RDMA_ID);
+            // ... and then quiet: the same version for 2.5 s on end.
+            AtomicLong seen = new AtomicLong(version(first));
+            first = await().atMost(Duration.ofSeconds(60)).during(Duration.ofMillis(2500))
+                    .pollInterval(Duration.ofMillis(300))
+                    .until(() -> entry(atom("term%3Ardma"), RDMA_ID), e -> seen.getAndSet(version(e)) == version(e));
             long v1 = version(first);
 
             // Conditional GET on the unchanged feed.

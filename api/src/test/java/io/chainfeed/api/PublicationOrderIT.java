@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.rometools.rome.feed.atom.Entry;
 import com.rometools.rome.feed.atom.Feed;
+import io.chainfeed.testsupport.TopicProbe;
 import io.chainfeed.api.syndication.FeedChecks;
 import io.chainfeed.avro.Read;
 import io.chainfeed.schemas.AvroSerde;
@@ -17,7 +18,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.jdom2.Element;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -125,9 +125,9 @@ class PublicationOrderIT {
     /** Every signal read record on the reads topic so far, per read id, in log order (read_committed). */
     private Map<String, List<Read>> signalReadsOnTheTopic() {
         Map<String, List<Read>> out = new HashMap<>();
-        for (ConsumerRecord<String, byte[]> r : pipeline.committedRecords(Topics.READS)) {
+        for (TopicProbe.Rec<byte[]> r : pipeline.committedRecords(Topics.READS)) {
             if (r.key() != null && r.key().startsWith("signal:") && r.value() != null) {
-                out.computeIfAbsent(r.key(), k -> new ArrayList<>()).add(READS.deserialize(r.topic(), r.value()));
+                out.computeIfAbsent(r.key(), k -> new ArrayList<>()).add(READS.deserialize(Topics.READS, r.value()));
             }
         }
         return out;

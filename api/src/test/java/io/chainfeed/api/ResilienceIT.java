@@ -3,6 +3,7 @@ package io.chainfeed.api;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.chainfeed.testsupport.TopicProbe;
 import io.chainfeed.platform.kafka.DeadLetters;
 import io.chainfeed.schemas.Topics;
 import java.io.IOException;
@@ -19,7 +20,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -206,7 +206,7 @@ class ResilienceIT {
     /** @return the dead letters on a dead-letter topic, their headers by the origin they name */
     private static Map<String, List<Map<String, String>>> deadLetters(String dlq) {
         Map<String, List<Map<String, String>>> byOrigin = new HashMap<>();
-        for (ConsumerRecord<String, byte[]> r : PIPELINE.committedRecords(dlq)) {
+        for (TopicProbe.Rec<byte[]> r : PIPELINE.committedRecords(dlq)) {
             Map<String, String> h = new HashMap<>();
             for (Header header : r.headers()) {
                 h.put(header.key(), new String(header.value(), StandardCharsets.UTF_8));

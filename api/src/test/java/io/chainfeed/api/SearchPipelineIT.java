@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import co.elastic.clients.elasticsearch.ElasticsearchClient;
+import io.chainfeed.testsupport.TopicProbe;
 import io.chainfeed.ingest.corpus.Corpus;
 import io.chainfeed.ingest.publish.TermPublisher;
 import java.nio.charset.StandardCharsets;
@@ -11,7 +12,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.elasticsearch.client.RestClient;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -581,16 +581,8 @@ class SearchPipelineIT {
                 .isEmpty();
 
         // The topic holds the hash, never the token.
-        try (KafkaConsumer<String, byte[]> c = new KafkaConsumer<>(Map.of(
-                "bootstrap.servers", pipeline.bootstrap(), "auto.offset.reset", "earliest",
-                "group.id", "keys-check"), new org.apache.kafka.common.serialization.StringDeserializer(),
-                new org.apache.kafka.common.serialization.ByteArrayDeserializer())) {
-            c.subscribe(List.of(io.chainfeed.schemas.Topics.API_KEYS));
-            List<byte[]> values = new java.util.ArrayList<>();
-            await().atMost(Duration.ofSeconds(20)).until(() -> {
-                c.poll(Duration.ofMillis(200)).forEach(r -> values.add(r.value()));
-                return !values.isEmpty();
-            });
+        try (TopicProbe<byte[]> apiKeys = TopicProbe.bytes(pipeline.bootstrap(), io.chainfeed.schemas.Topics.API_KEYS)) {
+            List<byte[]> values = apiKeys.atLeast(1, Duration.ofSeconds(20)).stream().map(TopicProbe.Rec::value).toList();
             String secret = token.substring(token.lastIndexOf('_') + 1);
             values.forEach(v -> assertThat(new String(v, StandardCharsets.ISO_8859_1)).doesNotContain(secret)
                     .contains(io.chainfeed.platform.auth.HashedKeys.hash(token)));

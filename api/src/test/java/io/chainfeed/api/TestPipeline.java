@@ -20,6 +20,8 @@ import io.chainfeed.platform.ReadsIndex;
 import io.chainfeed.platform.TopicSetup;
 import io.chainfeed.platform.auth.HashedKeys;
 import io.chainfeed.schemas.Topics;
+import io.chainfeed.testsupport.ElasticsearchExtension;
+import io.chainfeed.testsupport.TopicProbe;
 import io.chainfeed.streams.chain.ChainStateTopology;
 import io.chainfeed.streams.index.ReadIndexer;
 import io.chainfeed.streams.tagging.DeadLetterDeserializationHandler;
@@ -45,11 +47,9 @@ import java.util.Set;
 import java.util.function.Function;
 import org.apache.http.HttpHost;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
@@ -77,6 +77,7 @@ import org.springframework.test.context.ContextCustomizer;
 import org.springframework.test.context.ContextCustomizerFactory;
 import org.springframework.test.context.MergedContextConfiguration;
 import org.springframework.test.context.junit.jupiter.SpringExtension;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The real pipeline behind the api ITs, as a JUnit 5 extension: an Elasticsearch process, the chosen Kafka
@@ -130,13 +131,7 @@ final class TestPipeline implements BeforeAllCallback, BeforeEachCallback, After
 
     @Override
     public void beforeAll(ExtensionContext context) throws Exception {
-        es = ElasticsearchNode.builder(Path.of(System.getProperty("chainfeed.es.home")), Path.of("target", "it-es-" + name))
-                .httpPort(0)
-                // The machine is shared by several builds: Elasticsearch has taken over three minutes to
-                // reach yellow under that load.
-                .startTimeout(Duration.ofMinutes(8))
-                .build();
-        es.start();
+        es = ElasticsearchExtension.start(name);
     }
 
     @Override
@@ -168,18 +163,9 @@ final class TestPipeline implements BeforeAllCallback, BeforeEachCallback, After
      * @return every record committed to it so far (a read_committed consumer from the beginning to the end
      *         offsets it finds first), each partition's records in offset order
      */
-    List<ConsumerRecord<String, byte[]>> committedRecords(String topic) {
-        try (KafkaConsumer<String, byte[]> c = committedReader(Map.of())) {
-            List<TopicPartition> partitions = c.partitionsFor(topic).stream()
-                    .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
-            c.assign(partitions);
-            c.seekToBeginning(partitions);
-            Map<TopicPartition, Long> end = c.endOffsets(partitions);
-            List<ConsumerRecord<String, byte[]>> out = new ArrayList<>();
-            while (partitions.stream().anyMatch(p -> c.position(p) < end.get(p))) {
-                c.poll(Duration.ofMillis(200)).forEach(out::add);
-            }
-            return out;
+    List<TopicProbe.Rec<byte[]>> committedRecords(String topic) {
+        try (TopicProbe<byte[]> probe = TopicProbe.bytes(bootstrap, topic)) {
+            return probe.toEnd(Duration.ofSeconds(60));
         }
     }
 
@@ -287,15 +273,14 @@ final class TestPipeline implements BeforeAllCallback, BeforeEachCallback, After
                             .getStatusCode() == HttpStatus.OK);
         }
         // Tagging re-runs when reference data arrives after a term: wait until the index is quiet.
-        long last = -1;
-        for (int stable = 0; stable < 3; ) {
-            Thread.sleep(1500);
-            ResponseEntity<Map<String, Object>> r = http.exchange(
-                    URI.create("/api/v1/search?q=memory+OR+network+OR+chip"), HttpMethod.GET, null, JSON);
-            long now = r.getBody() != null && r.getBody().get("total") instanceof Number n ? n.longValue() : -2;
-            stable = now == last ? stable + 1 : 0;
-            last = now;
-        }
+        AtomicLong last = new AtomicLong(-1);
+        await().atMost(Duration.ofSeconds(120)).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(500))
+                .during(Duration.ofMillis(4500)).until(() -> {
+                    ResponseEntity<Map<String, Object>> r = http.exchange(
+                            URI.create("/api/v1/search?q=memory+OR+network+OR+chip"), HttpMethod.GET, null, JSON);
+                    long now = r.getBody() != null && r.getBody().get("total") instanceof Number n ? n.longValue() : -2;
+                    return last.getAndSet(now) == now;
+                });
         corpus = bundled;
         return corpus;
     }

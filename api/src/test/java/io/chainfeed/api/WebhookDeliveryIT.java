@@ -13,6 +13,7 @@ import io.chainfeed.platform.TopicSetup;
 import io.chainfeed.platform.auth.HashedKeys;
 import io.chainfeed.schemas.AvroSerde;
 import io.chainfeed.schemas.Topics;
+import io.chainfeed.testsupport.TopicProbe;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -34,16 +35,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.IntSupplier;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -342,12 +337,12 @@ class WebhookDeliveryIT {
         assertThat(goneView.get("statusReason")).isEqualTo("the endpoint answered 410 Gone");
         assertThat(hitsOn("gone")).hasSize(1);
         await().atMost(Duration.ofSeconds(60)).until(() -> hitsOn("fail").size() == 12);
-        List<ConsumerRecord<String, byte[]>> dead = readAll(Topics.WEBHOOK_DELIVERIES_DLQ, 3);
+        List<TopicProbe.Rec<byte[]>> dead = readAll(Topics.WEBHOOK_DELIVERIES_DLQ, 3);
         assertThat(dead).hasSize(3).allSatisfy(r -> {
             assertThat(r.key()).isEqualTo(failing.get("id"));
-            assertThat(header(r, Topics.DLQ_REASON_HEADER)).isEqualTo("gave up after 4 attempts; last: the endpoint answered 500");
-            assertThat(header(r, Topics.DLQ_ORIGIN_HEADER)).startsWith("chainfeed.reads.v1-");
-            assertThat(header(r, "webhook-id")).startsWith("msg_");
+            assertThat(r.header(Topics.DLQ_REASON_HEADER)).isEqualTo("gave up after 4 attempts; last: the endpoint answered 500");
+            assertThat(r.header(Topics.DLQ_ORIGIN_HEADER)).startsWith("chainfeed.reads.v1-");
+            assertThat(r.header("webhook-id")).startsWith("msg_");
         });
 
         // Delivery state is visible to the owner.
@@ -378,7 +373,7 @@ class WebhookDeliveryIT {
                 afterRotation.signature())).isTrue();
 
         // Secrets are stored sealed: neither one appears in the subscriptions topic.
-        for (ConsumerRecord<String, byte[]> r : readAll(Topics.WEBHOOK_SUBSCRIPTIONS, 1)) {
+        for (TopicProbe.Rec<byte[]> r : readAll(Topics.WEBHOOK_SUBSCRIPTIONS, 1)) {
             String raw = new String(r.value() == null ? new byte[0] : r.value(), StandardCharsets.ISO_8859_1);
             for (String s : List.of(oldSecret, newSecret)) {
                 byte[] key = Base64.getDecoder().decode(s.substring(6));
@@ -396,8 +391,7 @@ class WebhookDeliveryIT {
         List<Hit> all = hitsOn("a");
         assertThat(all.subList(6, 8).stream().map(h -> readId(h) + " v" + versionOf(h)).toList())
                 .containsExactlyInAnyOrder("term:wh-mem-5 v1", "term:wh-mem-1 v2");
-        Thread.sleep(2000);
-        assertThat(hitsOn("a")).hasSize(8);
+        await().atMost(Duration.ofSeconds(10)).during(Duration.ofSeconds(2)).until(() -> hitsOn("a").size() == 8);
         assertThat(hitsOn("gone")).as("a disabled subscription stays disabled after the restart").hasSize(1);
         assertThat(all.stream().filter(h -> h.answered() == 200).map(Hit::webhookId).distinct().count()).isEqualTo(6);
         assertThat(violations).isEmpty();
@@ -437,8 +431,7 @@ class WebhookDeliveryIT {
         assertThat(call("GET", "/api/v1/subscriptions/" + aId, owner, null).statusCode()).isEqualTo(404);
         int settled = hitsOn("a").size();
         publish("term:wh-mem-6", 1, "memory");
-        Thread.sleep(1500);
-        assertThat(hitsOn("a")).hasSize(settled);
+        await().atMost(Duration.ofSeconds(10)).during(Duration.ofMillis(1500)).until(() -> hitsOn("a").size() == settled);
     }
 
     /** Every subscription call counts against the READER key's rate per minute; over it, a 429 problem. */
@@ -474,29 +467,11 @@ class WebhookDeliveryIT {
         }
     }
 
-    private static String header(ConsumerRecord<String, byte[]> r, String name) {
-        var h = r.headers().lastHeader(name);
-        return h == null ? null : new String(h.value(), StandardCharsets.UTF_8);
-    }
-
-    /** Reads a topic from the beginning until {@code atLeast} records are there (or 30 s pass). */
-    private static List<ConsumerRecord<String, byte[]>> readAll(String topic, int atLeast) {
-        Map<String, Object> config = new HashMap<>();
-        config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-        List<ConsumerRecord<String, byte[]>> out = new ArrayList<>();
-        try (KafkaConsumer<String, byte[]> c = new KafkaConsumer<>(config, new StringDeserializer(),
-                new ByteArrayDeserializer())) {
-            TopicPartition tp = new TopicPartition(topic, 0);
-            c.assign(List.of(tp));
-            c.seekToBeginning(List.of(tp));
-            long end = c.endOffsets(List.of(tp)).get(tp);
-            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-            while ((c.position(tp) < end || out.size() < atLeast) && System.nanoTime() < deadline) {
-                c.poll(Duration.ofMillis(200)).forEach(out::add);
-                end = c.endOffsets(List.of(tp)).get(tp);
-            }
+    /** Reads a topic from the beginning until {@code atLeast} records are there, then to its end (30 s at most). */
+    private static List<TopicProbe.Rec<byte[]>> readAll(String topic, int atLeast) {
+        try (TopicProbe<byte[]> probe = TopicProbe.bytes(bootstrap, topic)) {
+            probe.atLeast(atLeast, Duration.ofSeconds(30));
+            return probe.toEnd(Duration.ofSeconds(30));
         }
-        return out;
     }
 }

@@ -2,6 +2,7 @@ package io.chainfeed.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
+import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -530,7 +531,10 @@ class WidgetIT {
                  "observedAt": "%s",
                  "source": {"name": "Example wire", "url": "https://example.com/news/optics-2"}}
                 """.formatted(Instant.now()));
-        Thread.sleep(2000);
+        // It is readable (so in the read log) while the stream is down: the client has to catch up on it.
+        await().atMost(Duration.ofSeconds(60)).until(() -> HTTP.send(HttpRequest.newBuilder(
+                URI.create(api() + "/api/v1/reads/signal:widget-live-fabric-2")).build(),
+                HttpResponse.BodyHandlers.discarding()).statusCode() == 200);
         sseStreams.start();
         new WebDriverWait(d, Duration.ofSeconds(90)).until(x -> shadowText("#feed-fabric").contains("A second optics maker"));
         List<String> ids = (List<String>) js("return [...document.querySelector('#feed-fabric').shadowRoot"

@@ -3,6 +3,7 @@ package io.chainfeed.ingest;
 import io.chainfeed.platform.KafkaHealthIndicator;
 import io.chainfeed.platform.TopicSetup;
 import io.chainfeed.ingest.corpus.Corpus;
+import io.chainfeed.ingest.corpus.History;
 import io.chainfeed.ingest.newsfeed.FeedPoller;
 import io.chainfeed.ingest.newsfeed.FeedSchedule;
 import io.chainfeed.ingest.newsfeed.FeedsEndpoint;
@@ -10,6 +11,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.chainfeed.ingest.fetch.SafeFetcher;
 import io.chainfeed.platform.kafka.DeadLetters;
 import io.chainfeed.ingest.publish.KafkaClients;
+import io.chainfeed.ingest.publish.Deadline;
 import io.chainfeed.ingest.publish.KafkaTransactions;
 import io.chainfeed.ingest.publish.RecordLimits;
 import io.chainfeed.ingest.publish.TermPublisher;
@@ -205,17 +207,25 @@ class IngestConfiguration {
         return new IngestService(corpus, publisher);
     }
 
+    /** At start: the bundled corpus, then the bundled history (its signals name the corpus's layers), each when asked. */
     @Bean
-    ApplicationRunner corpusLoader(IngestProperties props, IngestService service, Corpus corpus) {
+    ApplicationRunner bundledDataLoader(IngestProperties props, IngestService service, Corpus corpus,
+            KafkaTransactions transactions) {
         return args -> {
-            if (!props.loadCorpus()) {
-                return;
-            }
             long start = System.nanoTime();
-            IngestService.CorpusResult r = service.loadCorpus(corpus);
-            log.info("corpus loaded in {} ms: {} reference records and {} of {} terms published, {} changed by users"
-                    + " kept, the others unchanged", (System.nanoTime() - start) / 1_000_000, r.referenceRecords(),
-                    r.published(), r.terms().size(), r.kept());
+            if (props.loadCorpus()) {
+                IngestService.CorpusResult r = service.loadCorpus(corpus);
+                log.info("corpus loaded in {} ms: {} reference records and {} of {} terms published, {} changed by"
+                        + " users kept, the others unchanged", (System.nanoTime() - start) / 1_000_000,
+                        r.referenceRecords(), r.published(), r.terms().size(), r.kept());
+            }
+            if (props.loadHistory()) {
+                start = System.nanoTime();
+                int n = IngestService.loadHistory(History.loadBundled(corpus), transactions,
+                        Deadline.after(Duration.ofSeconds(60)));
+                log.info("bundled history loaded in {} ms: {} signals published (unchanged ones change nothing"
+                        + " downstream)", (System.nanoTime() - start) / 1_000_000, n);
+            }
         };
     }
 }

@@ -6,6 +6,8 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * Settings under {@code chainfeed.ingest}.
  *
  * @param loadCorpus   publish the corpus (bundled, or {@code corpusDir}) at start
+ * @param loadHistory  publish the bundled history of constraint signals since 2023 at start (idempotent:
+ *                     see {@link io.chainfeed.ingest.corpus.History})
  * @param corpusDir    a corpus directory on disk instead of the bundled one; null for bundled
  * @param maxPageBytes largest page (or signal batch) body accepted over HTTP, in bytes
  * @param editorKeyHashes SHA-256 hashes (hex) of the editor keys that may post signals; never the
@@ -25,7 +27,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  *                        chain model until an editor confirms or corrects it
  */
 @ConfigurationProperties("chainfeed.ingest")
-public record IngestProperties(boolean loadCorpus, String corpusDir, int maxPageBytes,
+public record IngestProperties(boolean loadCorpus, boolean loadHistory, String corpusDir, int maxPageBytes,
         java.util.List<String> editorKeyHashes, java.util.List<io.chainfeed.ingest.newsfeed.FeedSource> feeds,
         java.time.Duration feedInterval, boolean feedsAllowPrivate, java.time.Duration deadline, int producers,
         String instanceId, Double holdBelow) {

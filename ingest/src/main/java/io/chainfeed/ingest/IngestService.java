@@ -1,5 +1,13 @@
 package io.chainfeed.ingest;
 
+import org.apache.kafka.clients.producer.ProducerRecord;
+import java.util.ArrayList;
+import io.chainfeed.schemas.Topics;
+import io.chainfeed.schemas.AvroSerde;
+import io.chainfeed.ingest.publish.RecordSink;
+import io.chainfeed.ingest.publish.Deadline;
+import io.chainfeed.ingest.corpus.History;
+import io.chainfeed.avro.ConstraintSignal;
 import io.chainfeed.ingest.corpus.Corpus;
 import io.chainfeed.ingest.page.GlossaryPageParser;
 import io.chainfeed.ingest.page.PageParseException;
@@ -119,5 +127,27 @@ public final class IngestService {
         }
         int ref = publisher.publishReference(corpus.layers(), corpus.companies());
         return new CorpusResult(ref, publisher.publishCorpus(corpus.terms()));
+    }
+
+    /**
+     * Publishes the bundled history's signals to {@value io.chainfeed.schemas.Topics#SIGNALS}, keyed by
+     * id, in one Kafka transaction. Each keeps its entry's revision as version, so loading the same
+     * history again writes records that change nothing downstream (the same version and content), and an
+     * editor's correction (a later, larger version) is never overridden.
+     *
+     * @param history the loaded history
+     * @param sink    the transactional sink
+     * @param until   when the publish must have answered
+     * @return how many signals were published
+     * @throws io.chainfeed.ingest.publish.PublishException if Kafka did not take them (none became visible)
+     */
+    public static int loadHistory(History history, RecordSink sink, Deadline until) {
+        AvroSerde<ConstraintSignal> serde = AvroSerde.of(ConstraintSignal.class);
+        List<ProducerRecord<String, byte[]>> records = new ArrayList<>();
+        for (ConstraintSignal s : history.signals()) {
+            records.add(new ProducerRecord<>(Topics.SIGNALS, s.getId(), serde.serialize(Topics.SIGNALS, s)));
+        }
+        sink.publish(records, until);
+        return records.size();
     }
 }

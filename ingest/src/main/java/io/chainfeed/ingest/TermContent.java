@@ -5,11 +5,8 @@ import io.chainfeed.avro.RelatedTerm;
 import io.chainfeed.avro.Section;
 import io.chainfeed.avro.Source;
 import io.chainfeed.avro.TermUpdate;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
+import io.chainfeed.platform.Sha256;
 import java.time.Instant;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Objects;
 
@@ -76,12 +73,7 @@ public record TermContent(
         related.forEach(r -> sb.append('\u0004').append(r.getSlug()).append('\u0002').append(r.getTitle())
                 .append('\u0002').append(r.getSummary()));
         sources.forEach(s -> sb.append('\u0005').append(s.getName()).append('\u0002').append(s.getUrl()));
-        try {
-            byte[] digest = MessageDigest.getInstance("SHA-256").digest(sb.toString().getBytes(StandardCharsets.UTF_8));
-            return HexFormat.of().formatHex(digest);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is required by every Java platform", e);
-        }
+        return Sha256.hex(sb.toString());
     }
 
     /**

@@ -5,8 +5,11 @@ import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 
 /**
- * The streams service: the tagging topology (terms to tagged reads) and the indexer (reads to
- * Elasticsearch). Default HTTP port 8082 serves only actuator health.
+ * The streams service: the tagging topology (terms and signals to tagged reads), the chain-state
+ * topology (signals to layer states, causes and state reads) and the indexer (reads to
+ * Elasticsearch). Its HTTP port (default 8082) serves actuator health and metrics and the chain's
+ * interactive queries under {@code /internal/v1} ({@link ChainQueryController}: the chain as of an
+ * instant, a layer's history), which the api calls for time travel.
  */
 @SpringBootApplication
 @EnableConfigurationProperties({StreamsProperties.class, KafkaTopicsSettings.class})

@@ -1,7 +1,7 @@
 package io.chainfeed.api.chain;
 
 import io.chainfeed.api.reference.CompanyResolver;
-import io.chainfeed.api.search.ReadSearch;
+import io.chainfeed.api.search.ReadLookups;
 import io.chainfeed.api.problem.BadRequestException;
 import io.chainfeed.api.problem.NotFoundException;
 import io.chainfeed.api.reads.ReadViews;
@@ -59,13 +59,13 @@ class ChainController {
 
     private final ChainStates states;
     private final ChainCauseIndex causes;
-    private final ReadSearch search;
+    private final ReadLookups reads;
     private final CompanyResolver companies;
 
-    ChainController(ChainStates states, ChainCauseIndex causes, ReadSearch search, CompanyResolver companies) {
+    ChainController(ChainStates states, ChainCauseIndex causes, ReadLookups reads, CompanyResolver companies) {
         this.states = states;
         this.causes = causes;
-        this.search = search;
+        this.reads = reads;
         this.companies = companies;
     }
 
@@ -182,7 +182,7 @@ class ChainController {
         if (asOf != null) {
             out.put("asOf", layers.stream().map(ChainViews::asOf).filter(a -> a != null).findFirst().orElse(null));
         }
-        out.put("latestReads", search.latestForCompany(company.getId(), 10).stream()
+        out.put("latestReads", reads.latestForCompany(company.getId(), 10).stream()
                 .map(doc -> ReadViews.view(doc, false)).toList());
         out.put("disclaimer", DISCLAIMER);
         return out;

@@ -1,6 +1,6 @@
 package io.chainfeed.api.reads;
 
-import io.chainfeed.api.search.ReadSearch;
+import io.chainfeed.api.search.ReadLookups;
 import io.chainfeed.api.problem.NotFoundException;
 import java.io.IOException;
 import java.util.Map;
@@ -13,15 +13,15 @@ import org.springframework.web.bind.annotation.RestController;
 @RestController
 @RequestMapping("/api/v1/reads")
 class ReadController {
-    private final ReadSearch search;
+    private final ReadLookups reads;
 
-    ReadController(ReadSearch search) {
-        this.search = search;
+    ReadController(ReadLookups reads) {
+        this.reads = reads;
     }
 
     @GetMapping("/{id}")
     Map<String, Object> read(@PathVariable String id) throws IOException {
-        return search.get(id).map(doc -> ReadViews.view(doc, true))
+        return reads.get(id).map(doc -> ReadViews.view(doc, true))
                 .orElseThrow(() -> new NotFoundException("no read with id '" + id + "'"));
     }
 }

@@ -38,17 +38,17 @@ import org.springframework.web.bind.annotation.RestController;
 @Tag(name = "search", description = "Search research notes")
 class CatalogController {
     private final SearchCatalog catalog;
-    private final ReadSearch search;
+    private final ReadLookups reads;
     private final ReferenceLayers referenceLayers;
     private final Suggester suggester;
     private final CompanyResolver companies;
     private final LayerReads layerReads;
 
-    CatalogController(SearchCatalog catalog, ReadSearch search, ReferenceLayers referenceLayers, Suggester suggester,
+    CatalogController(SearchCatalog catalog, ReadLookups reads, ReferenceLayers referenceLayers, Suggester suggester,
             CompanyResolver companies, LayerReads layerReads) {
         this.layerReads = layerReads;
         this.catalog = catalog;
-        this.search = search;
+        this.reads = reads;
         this.referenceLayers = referenceLayers;
         this.suggester = suggester;
         this.companies = companies;
@@ -182,7 +182,7 @@ class CatalogController {
             + "companies, related terms resolved to their own reads, sources and version history.")
     @SuppressWarnings("unchecked")
     Map<String, Object> term(@PathVariable String slug) throws IOException {
-        Map<String, Object> doc = search.get("term:" + slug)
+        Map<String, Object> doc = reads.get("term:" + slug)
                 .orElseThrow(() -> new NotFoundException("no glossary term '" + slug + "'"));
         Map<String, Object> view = ReadViews.view(doc, false);
         List<Map<String, Object>> layers = new ArrayList<>((List<Map<String, Object>>) view.get("layers"));
@@ -190,7 +190,7 @@ class CatalogController {
         view.put("layers", layers);
         view.put("layer", layers.isEmpty() ? null : layers.get(0));
         List<Map<String, Object>> related = (List<Map<String, Object>>) view.get("related");
-        Map<String, Map<String, Object>> found = search.getAll(related.stream()
+        Map<String, Map<String, Object>> found = reads.getAll(related.stream()
                 .map(t -> "term:" + t.get("slug")).toList());
         List<Map<String, Object>> resolved = new ArrayList<>();
         for (Map<String, Object> t : related) {

@@ -3,6 +3,7 @@ package io.chainfeed.api.syndication;
 import io.chainfeed.api.selector.Selector;
 import io.chainfeed.api.selector.TopicParser;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.chainfeed.platform.Sha256;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.tags.Tag;
@@ -12,12 +13,9 @@ import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.Size;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import org.springframework.http.CacheControl;
@@ -138,10 +136,6 @@ public class SyndicationController {
 
     /** @return a strong entity tag: the first 16 bytes of the body's SHA-256, hex, quoted */
     static String etag(byte[] body) {
-        try {
-            return "\"" + HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(body), 0, 16) + "\"";
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
+        return "\"" + Sha256.hexPrefix(body, 16) + "\"";
     }
 }

@@ -2,12 +2,9 @@ package io.chainfeed.api.webhook;
 
 import com.standardwebhooks.Webhook;
 import com.standardwebhooks.exceptions.WebhookSigningException;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
+import io.chainfeed.platform.Sha256;
 import java.security.SecureRandom;
 import java.util.Base64;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.stream.Collectors;
 
@@ -57,12 +54,7 @@ public final class WebhookSignatures {
      */
     public static String webhookId(String subscriptionId, int partition, long offset, String readId, long version) {
         String material = subscriptionId + "\n" + partition + "\n" + offset + "\n" + readId + "\n" + version;
-        try {
-            byte[] digest = MessageDigest.getInstance("SHA-256").digest(material.getBytes(StandardCharsets.UTF_8));
-            return "msg_" + HexFormat.of().formatHex(digest, 0, 16);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
+        return "msg_" + Sha256.hexPrefix(material, 16);
     }
 
     /**

@@ -3,7 +3,7 @@ package io.chainfeed.api.widget;
 import io.chainfeed.api.selector.Selector;
 import io.chainfeed.api.selector.TopicParser;
 import io.chainfeed.api.reference.ReferenceLayers;
-import io.chainfeed.api.search.ReadSearch;
+import io.chainfeed.api.search.ReadLookups;
 import io.chainfeed.api.problem.BadRequestException;
 import io.chainfeed.api.problem.NotFoundException;
 import io.chainfeed.avro.ChainLayer;
@@ -54,16 +54,16 @@ class OEmbedController {
     }
 
     private final PartnerAccess access;
-    private final ReadSearch search;
+    private final ReadLookups reads;
     private final ReferenceLayers layers;
     private final WidgetUrls urls;
     private final TopicParser topics;
 
-    OEmbedController(PartnerAccess access, ReadSearch search, ReferenceLayers layers, WidgetUrls urls,
+    OEmbedController(PartnerAccess access, ReadLookups reads, ReferenceLayers layers, WidgetUrls urls,
             TopicParser topics) {
         this.topics = topics;
         this.access = access;
-        this.search = search;
+        this.reads = reads;
         this.layers = layers;
         this.urls = urls;
     }
@@ -135,7 +135,7 @@ class OEmbedController {
         Matcher m = TERM.matcher(p);
         if (m.matches() && WidgetDataController.SLUG.matcher(m.group(1)).matches()) {
             String slug = m.group(1);
-            return search.get("term:" + slug).map(doc -> new Embed("/embed/term/" + slug,
+            return reads.get("term:" + slug).map(doc -> new Embed("/embed/term/" + slug,
                     "chainfeed: " + doc.get("title"), 480, 360));
         }
         m = LAYER.matcher(p);
@@ -153,7 +153,7 @@ class OEmbedController {
                 return Optional.empty();
             }
             Optional<io.chainfeed.avro.Company> company = topics.companies().find(m.group(1));
-            if (company.isEmpty() || search.latestForCompany(company.get().getId(), 1).isEmpty()) {
+            if (company.isEmpty() || reads.latestForCompany(company.get().getId(), 1).isEmpty()) {
                 return Optional.empty();
             }
             return Optional.of(new Embed("/embed/feed?topic=" + WidgetUrls.encode(selector.canonical()),

@@ -11,7 +11,7 @@ import io.chainfeed.api.readlog.ReadLog;
 import io.chainfeed.api.syndication.FeedQuery;
 import io.chainfeed.api.selector.Selector;
 import io.chainfeed.api.selector.TopicParser;
-import io.chainfeed.api.search.ReadSearch;
+import io.chainfeed.api.search.ReadLookups;
 import io.chainfeed.api.problem.BadRequestException;
 import io.chainfeed.api.problem.NotFoundException;
 import io.chainfeed.avro.LayerState;
@@ -54,18 +54,18 @@ class WidgetDataController {
     private static final CacheControl CACHE = CacheControl.maxAge(java.time.Duration.ofSeconds(30));
 
     private final PartnerAccess access;
-    private final ReadSearch search;
+    private final ReadLookups reads;
     private final ElasticsearchClient es;
     private final ChainStates chain;
     private final ReadLog readLog;
     private final WidgetUrls urls;
     private final TopicParser topics;
 
-    WidgetDataController(PartnerAccess access, ReadSearch search, ElasticsearchClient es, ChainStates chain,
+    WidgetDataController(PartnerAccess access, ReadLookups reads, ElasticsearchClient es, ChainStates chain,
             ReadLog readLog, WidgetUrls urls, TopicParser topics) {
         this.topics = topics;
         this.access = access;
-        this.search = search;
+        this.reads = reads;
         this.es = es;
         this.chain = chain;
         this.readLog = readLog;
@@ -79,7 +79,7 @@ class WidgetDataController {
         if (!SLUG.matcher(slug).matches()) {
             throw new NotFoundException("no glossary term '" + slug + "'");
         }
-        Map<String, Object> doc = search.get("term:" + slug)
+        Map<String, Object> doc = reads.get("term:" + slug)
                 .orElseThrow(() -> new NotFoundException("no glossary term '" + slug + "'"));
         Map<String, Object> body = WidgetViews.read(doc, true);
         body.put("url", urls.origin(request) + "/terms/" + slug);

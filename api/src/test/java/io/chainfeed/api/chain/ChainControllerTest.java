@@ -23,7 +23,7 @@ import static org.springframework.test.web.servlet.request.MockMvcRequestBuilder
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
-import io.chainfeed.api.search.ReadSearch;
+import io.chainfeed.api.search.ReadLookups;
 import io.chainfeed.avro.LayerCompany;
 import io.chainfeed.avro.LayerState;
 import io.chainfeed.avro.LayerStatus;
@@ -60,7 +60,7 @@ class ChainControllerTest {
     ChainCauseIndex causes;
 
     @MockitoBean
-    ReadSearch search;
+    ReadLookups search;
 
     @MockitoBean
     CompanyResolver companies;

@@ -278,7 +278,7 @@ final class RawSseClients implements AutoCloseable {
                         events.opened(index);
                         return i;
                     } else if (h.regionMatches(true, 0, "transfer-encoding:", 0, 18)
-                            && h.toLowerCase().contains("chunked")) {
+                            && h.toLowerCase(java.util.Locale.ROOT).contains("chunked")) {
                         chunked = true;
                     }
                 } else {

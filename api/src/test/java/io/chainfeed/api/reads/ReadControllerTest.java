@@ -7,7 +7,7 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
-import io.chainfeed.api.search.ReadSearch;
+import io.chainfeed.api.search.ReadLookups;
 import java.io.IOException;
 import java.util.List;
 import java.util.Map;
@@ -26,7 +26,7 @@ class ReadControllerTest {
     MockMvc mvc;
 
     @MockitoBean
-    ReadSearch search;
+    ReadLookups search;
 
     @Test
     void aStoredReadComesBackWithItsTagsAndEvidenceKept() throws Exception {

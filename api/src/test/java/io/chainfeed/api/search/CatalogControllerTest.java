@@ -30,7 +30,7 @@ class CatalogControllerTest {
     SearchCatalog catalog;
 
     @MockitoBean
-    ReadSearch search;
+    ReadLookups search;
 
     @MockitoBean
     ReferenceLayers referenceLayers;

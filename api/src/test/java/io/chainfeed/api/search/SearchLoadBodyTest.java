@@ -2,17 +2,13 @@ package io.chainfeed.api.search;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import co.elastic.clients.json.JsonpUtils;
 import co.elastic.clients.json.jackson.JacksonJsonpMapper;
-import co.elastic.clients.transport.rest_client.RestClientTransport;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.chainfeed.ingest.corpus.Corpus;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import org.apache.http.HttpHost;
-import org.elasticsearch.client.RestClient;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -28,15 +24,12 @@ class SearchLoadBodyTest {
         Corpus corpus = Corpus.loadBundled();
         SearchCatalog catalog = SearchCatalog.of(corpus.terms().stream()
                 .map(t -> new SearchCatalog.TermNames(t.slug(), t.title(), t.aliases())).toList(), List.of(), List.of());
-        // A client that is never called: the request is only built and serialised here.
-        ReadSearch search = new ReadSearch(new ElasticsearchClient(new RestClientTransport(
-                RestClient.builder(HttpHost.create("http://127.0.0.1:9")).build(), new JacksonJsonpMapper())), catalog,
-                // No company directory: the words checked here name no company.
-                new io.chainfeed.api.reference.CompanyResolver(io.chainfeed.schemas.CompanyDirectory::empty,
-                        () -> true), java.time.Duration.ZERO);
+        // No company directory: the words checked here name no company.
+        SearchQuery search = new SearchQuery(catalog, io.chainfeed.api.reference.CompanyResolver.of(
+                io.chainfeed.schemas.CompanyDirectory.empty()));
         String template = Files.readString(Path.of("load/search-body.json"));
         for (String word : List.of("memory", "network", "packaging")) {
-            var request = PageRequests.request(search.query(QueryText.parse(word), word, ReadSearch.Filters.NONE, true),
+            var request = PageRequests.request(search.build(QueryText.parse(word), ReadSearch.Filters.NONE, true),
                     10, null, null, PageRequests.excludes(false, false));
             assertThat(request.index()).containsExactly(io.chainfeed.platform.ReadsIndex.ALIAS);
             String sent = JsonpUtils.toJsonString(request, new JacksonJsonpMapper());
@@ -44,7 +37,7 @@ class SearchLoadBodyTest {
         }
         // A word that names a glossary term adds synonyms and a boost: the template does not fit it, and
         // this test would say so.
-        String hbm = JsonpUtils.toJsonString(PageRequests.request(search.query(QueryText.parse("hbm"), "hbm",
+        String hbm = JsonpUtils.toJsonString(PageRequests.request(search.build(QueryText.parse("hbm"),
                 ReadSearch.Filters.NONE, true), 10, null, null, PageRequests.excludes(false, false)),
                 new JacksonJsonpMapper());
         assertThat(JSON.readTree(hbm)).isNotEqualTo(JSON.readTree(template.replace("__Q__", "hbm")));

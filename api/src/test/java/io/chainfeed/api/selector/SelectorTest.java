@@ -22,7 +22,7 @@ class SelectorTest {
 
     static Read read(ReadKind kind, String slug, List<String> layers, List<String[]> companies, List<String> terms) {
         return Read.newBuilder()
-                .setId(kind.name().toLowerCase() + ":" + slug).setKind(kind).setSlug(slug).setTitle(slug)
+                .setId(kind.name().toLowerCase(java.util.Locale.ROOT) + ":" + slug).setKind(kind).setSlug(slug).setTitle(slug)
                 .setSummary("s").setDisclaimer("research, not advice").setVersion(1)
                 .setUpdatedAt(Instant.parse("2026-11-29T00:00:00Z"))
                 .setLayers(layers.stream().map(l -> LayerTag.newBuilder().setId(l).setName(l).setConfidence(1)
@@ -37,7 +37,7 @@ class SelectorTest {
     /** The same read as the indexer stores it (see streams ReadDocuments). */
     static Map<String, Object> doc(Read r) {
         Map<String, Object> d = new LinkedHashMap<>();
-        d.put("kind", r.getKind().name().toLowerCase());
+        d.put("kind", r.getKind().name().toLowerCase(java.util.Locale.ROOT));
         d.put("slug", r.getSlug());
         d.put("layerIds", r.getLayers().stream().map(LayerTag::getId).toList());
         d.put("companySymbols", r.getCompanies().stream().map(CompanyTag::getSymbol).toList());

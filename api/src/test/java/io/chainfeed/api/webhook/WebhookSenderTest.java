@@ -8,7 +8,6 @@ import io.chainfeed.platform.net.ChunkedResponses;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

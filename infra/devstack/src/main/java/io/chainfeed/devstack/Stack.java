@@ -117,6 +117,10 @@ public final class Stack implements Callable<Integer>, AutoCloseable {
     @Option(names = "--no-demo", description = "Do not serve the demo partner page.")
     boolean noDemo;
 
+    @Option(names = "--no-history", description = "Do not load the bundled history of constraint signals since 2023"
+            + " (loaded by default, idempotently like the corpus).")
+    boolean noHistory;
+
     @Option(names = "--external-kafka", paramLabel = "HOST:PORT",
             description = "Use this Kafka (bootstrap servers) instead of starting one.")
     String externalKafka;
@@ -297,7 +301,7 @@ public final class Stack implements Callable<Integer>, AutoCloseable {
     StackServices serviceSpecs(Path project) {
         // On a cluster each store gets a warm copy on another instance, for a quick fail-over.
         return StackServices.of(project, BUILD.getProperty("project.version"), layout(),
-                cluster ? List.of("--chainfeed.streams.standby-replicas=1") : List.of());
+                cluster ? List.of("--chainfeed.streams.standby-replicas=1") : List.of(), !noHistory);
     }
 
     /** What the services connect to and run with; makes this run's admin key on first use. */

@@ -58,7 +58,7 @@ final class StackServices {
 
     /**
      * The services of a project checkout, in start order: the streams instances (they consume), then the
-     * ingest instances (the first loads the corpus), then the api instances (they serve). Each api instance
+     * ingest instances (the first loads the corpus and, unless told not to, the bundled history), then the api instances (they serve). Each api instance
      * asks the streams instance of the same number for the chain as of a past instant. Every api instance
      * may deliver webhooks: each subscription goes to one of them through the lease's consumer group.
      *
@@ -66,8 +66,10 @@ final class StackServices {
      * @param version the project version
      * @param layout  the instances and their ports
      * @param streamsArgs arguments only the streams instances get (e.g. standby replicas on a cluster)
+     * @param history     whether the first ingest instance loads the bundled history
      */
-    static StackServices of(Path project, String version, StackLayout layout, List<String> streamsArgs) {
+    static StackServices of(Path project, String version, StackLayout layout, List<String> streamsArgs,
+            boolean history) {
         Map<String, ServiceSpec> specs = new LinkedHashMap<>();
         Map<String, List<Integer>> ports = layout.servicePorts();
         for (String service : StackLayout.SERVICES) {
@@ -79,6 +81,9 @@ final class StackServices {
                     case "ingest" -> {
                         if (i == 0) {
                             extra.add("--chainfeed.ingest.load-corpus=true");
+                            if (history) {
+                                extra.add("--chainfeed.ingest.load-history=true");
+                            }
                         }
                     }
                     default -> {

@@ -4,6 +4,7 @@ import io.chainfeed.platform.ReadsIndex;
 import io.chainfeed.platform.IndexSetup;
 import io.chainfeed.platform.TopicSetup;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -49,6 +50,8 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.Timeout;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import java.util.concurrent.atomic.AtomicReference;
+import org.awaitility.core.ConditionTimeoutException;
 
 /**
  * Starts a real Kafka and a real Elasticsearch (free ports, run dirs under target/), exercises the topic and
@@ -207,14 +210,16 @@ class EmbeddedDefaultIT {
     }
 
     /** Polls the topic's cleanup.policy for up to 60 s until it reads {@code wanted}; returns the last value seen. */
-    private static String awaitPolicy(Admin admin, ConfigResource topic, String wanted) throws Exception {
-        String policy = null;
-        for (long deadline = System.nanoTime() + 60_000_000_000L; System.nanoTime() < deadline; Thread.sleep(100)) {
-            policy = admin.describeConfigs(List.of(topic)).all().get().get(topic).get("cleanup.policy").value();
-            if (wanted.equals(policy)) {
-                break;
-            }
+    private static String awaitPolicy(Admin admin, ConfigResource topic, String wanted) {
+        AtomicReference<String> policy = new AtomicReference<>();
+        try {
+            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100)).until(() -> {
+                policy.set(admin.describeConfigs(List.of(topic)).all().get().get(topic).get("cleanup.policy").value());
+                return wanted.equals(policy.get());
+            });
+        } catch (ConditionTimeoutException e) {
+            // the caller asserts on the last value seen, which names it
         }
-        return policy;
+        return policy.get();
     }
 }

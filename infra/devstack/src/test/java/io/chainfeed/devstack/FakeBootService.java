@@ -68,6 +68,7 @@ public final class FakeBootService {
         Thread.currentThread().join();
     }
 
+    /** The JDK's own: this fake runs as a child JVM with the test classes and the JDK only on its class path. */
     private static String sha256(String text) {
         try {
             return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")

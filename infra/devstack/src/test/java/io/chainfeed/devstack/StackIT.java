@@ -3,6 +3,7 @@ package io.chainfeed.devstack;
 import io.chainfeed.platform.ReadsIndex;
 import io.chainfeed.platform.IndexSetup;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -28,6 +29,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.awaitility.core.ConditionTimeoutException;
 
 /**
  * Runs the packaged launcher ({@code java -jar target/chainfeed-devstack-*-launcher.jar}, the real {@code infra-lib}
@@ -186,18 +188,18 @@ class StackIT {
     private Process launch(List<String> command, Path log) throws IOException, InterruptedException {
         Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
         launchers.add(process);
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(240);
-        while (System.nanoTime() < deadline) {
-            String out = Files.readString(log);
-            if (out.contains("Press Ctrl-C to stop.")) {
-                LOG.info("launcher up:\n{}", out);
-                return process;
-            }
-            if (!process.isAlive()) {
-                throw new AssertionError("launcher exited with " + process.exitValue() + ":\n" + out);
-            }
-            Thread.sleep(250);
+        try {
+            await().atMost(Duration.ofSeconds(240)).pollInterval(Duration.ofMillis(250)).until(() -> {
+                String out = Files.readString(log);
+                if (!out.contains("Press Ctrl-C to stop.") && !process.isAlive()) {
+                    throw new AssertionError("launcher exited with " + process.exitValue() + ":\n" + out);
+                }
+                return out.contains("Press Ctrl-C to stop.");
+            });
+        } catch (ConditionTimeoutException e) {
+            throw new AssertionError("launcher not up in 240 s:\n" + Files.readString(log), e);
         }
-        throw new AssertionError("launcher not up in 240 s:\n" + Files.readString(log));
+        LOG.info("launcher up:\n{}", Files.readString(log));
+        return process;
     }
 }

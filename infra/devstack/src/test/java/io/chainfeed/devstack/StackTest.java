@@ -55,7 +55,10 @@ class StackTest {
         assertThat(api.port()).isEqualTo(9080);
         assertThat(api.extraArgs()).as("the api asks this run's streams for the chain as of an instant")
                 .containsExactly("--chainfeed.api.streams.base-url=http://127.0.0.1:9082");
-        assertThat(specs.get("ingest").extraArgs()).containsExactly("--chainfeed.ingest.load-corpus=true");
+        assertThat(specs.get("ingest").extraArgs()).containsExactly("--chainfeed.ingest.load-corpus=true",
+                "--chainfeed.ingest.load-history=true");
+        assertThat(Stack.fromArgs("--no-history").serviceSpecs(Path.of("/p")).specs().get("ingest").extraArgs())
+                .as("--no-history leaves the bundled history out").containsExactly("--chainfeed.ingest.load-corpus=true");
         assertThat(specs.keySet()).containsExactly("streams", "ingest", "api");
 
         RunDir run = new RunDir(Files.createDirectories(tmp.resolve("run")));
@@ -85,7 +88,8 @@ class StackTest {
         assertThat(specs.keySet()).containsExactly("streams-1", "streams-2", "ingest-1", "ingest-2", "api-1", "api-2");
         assertThat(specs.get("streams-2").port()).isEqualTo(45041);
         assertThat(specs.get("streams-2").extraArgs()).containsExactly("--chainfeed.streams.standby-replicas=1");
-        assertThat(specs.get("ingest-1").extraArgs()).containsExactly("--chainfeed.ingest.load-corpus=true");
+        assertThat(specs.get("ingest-1").extraArgs()).containsExactly("--chainfeed.ingest.load-corpus=true",
+                "--chainfeed.ingest.load-history=true");
         assertThat(specs.get("ingest-2").extraArgs()).isEmpty();
         assertThat(specs.get("api-1").extraArgs()).containsExactly("--chainfeed.api.streams.base-url=http://127.0.0.1:45040");
         assertThat(specs.get("api-2").extraArgs()).as("both deliver webhooks, one subscription each through the lease")

@@ -33,6 +33,16 @@ final class CorpusLoader {
     record NamedText(String name, String fileName, String text) {
     }
 
+    /**
+     * @param name a path on the classpath, e.g. {@code history/signals.yaml}
+     * @return its text, named by that path
+     * @throws CorpusException if it is missing, unreadable or not UTF-8
+     */
+    static NamedText readBundled(String name) {
+        return read(new PathMatchingResourcePatternResolver(Corpus.class.getClassLoader())
+                .getResource("classpath:" + name), name);
+    }
+
     /** @see Corpus#loadBundled() */
     static Corpus loadBundled() {
         PathMatchingResourcePatternResolver resolver =

@@ -12,17 +12,15 @@ import io.chainfeed.ingest.fetch.SafeFetcher;
 import io.chainfeed.ingest.signal.SignalError;
 import io.chainfeed.ingest.signal.SignalIngest;
 import io.chainfeed.ingest.signal.SignalInput;
+import io.chainfeed.platform.Sha256;
 import io.chainfeed.schemas.Topics;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -215,7 +213,7 @@ public final class FeedPoller {
                 Map<String, Object> fields = fields(item, doc.atom(), feed, sourceName, state, feedDate, now);
                 ids.add(String.valueOf(fields.get("id")));
                 input = new SignalInput(inputs.size(), 0, fields, null);
-                hash = sha256(feed.url() + "\n" + fields);
+                hash = Sha256.hex(feed.url() + "\n" + fields);
             } catch (RuntimeException e) {
                 // one item the poller cannot make sense of goes to the dead-letter topic, not the whole feed
                 String what = item.entry().getUri() != null ? item.entry().getUri() : item.entry().getTitle();
@@ -223,7 +221,7 @@ public final class FeedPoller {
                 known.put("id", id(feed, String.valueOf(what)));
                 put(known, "title", item.entry().getTitle());
                 input = new SignalInput(inputs.size(), 0, known, "item unreadable: " + e);
-                hash = sha256(feed.url() + "\nunreadable\n" + what + "\n" + e);
+                hash = Sha256.hex(feed.url() + "\nunreadable\n" + what + "\n" + e);
             }
             if (seen.contains(hash)) {
                 unchanged++;
@@ -315,7 +313,7 @@ public final class FeedPoller {
     }
 
     private static String id(FeedSource feed, String key) {
-        return "feed-" + sha256(feed.url() + "\n" + key).substring(0, 20);
+        return "feed-" + Sha256.hex(feed.url() + "\n" + key).substring(0, 20);
     }
 
     private static void put(Map<String, Object> m, String k, Object v) {
@@ -352,14 +350,6 @@ public final class FeedPoller {
             Thread.currentThread().interrupt();
         } catch (ExecutionException | TimeoutException e) {
             log.error("could not dead-letter an item of {} ({}): {}", feed.url(), reason, e.getMessage());
-        }
-    }
-
-    private static String sha256(String s) {
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8)));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
         }
     }
 }

@@ -4,17 +4,15 @@ import io.chainfeed.avro.ChainLayer;
 import io.chainfeed.avro.Company;
 import io.chainfeed.avro.TermUpdate;
 import io.chainfeed.ingest.TermContent;
+import io.chainfeed.platform.Sha256;
 import io.chainfeed.platform.kafka.DeadLetters;
 import io.chainfeed.schemas.AvroSerde;
 import io.chainfeed.schemas.Topics;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -217,7 +215,7 @@ public final class TermPublisher {
                 skip(r, e);
                 return;
             }
-            referenceHashes.put(r.topic() + "/" + r.key(), sha256(r.value()));
+            referenceHashes.put(r.topic() + "/" + r.key(), Sha256.hex(r.value()));
         }
     }
 
@@ -373,19 +371,11 @@ public final class TermPublisher {
     private void addIfChanged(String topic, String key, byte[] value, List<ProducerRecord<String, byte[]>> records,
             List<Runnable> commits) {
         String ledgerKey = topic + "/" + key;
-        String hash = sha256(value);
+        String hash = Sha256.hex(value);
         if (hash.equals(referenceHashes.get(ledgerKey))) {
             return;
         }
         records.add(new ProducerRecord<>(topic, key, value));
         commits.add(() -> referenceHashes.put(ledgerKey, hash));
-    }
-
-    private static String sha256(byte[] bytes) {
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
     }
 }

@@ -10,10 +10,8 @@ import io.chainfeed.avro.SignalDecision;
 import io.chainfeed.avro.Source;
 import io.chainfeed.ingest.decide.Decision;
 import io.chainfeed.ingest.decide.SignalDecider;
+import io.chainfeed.platform.Sha256;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -137,7 +135,7 @@ public final class SignalValidator {
             return new Checked(input, null, errors);
         }
         if (id == null) {
-            id = "sig-" + sha256(source.getUrl() + "\n" + headline + "\n" + observedAt).substring(0, 20);
+            id = "sig-" + Sha256.hex(source.getUrl() + "\n" + headline + "\n" + observedAt).substring(0, 20);
         }
         Decision decision = null;
         SignalDecision record = null;
@@ -424,15 +422,6 @@ public final class SignalValidator {
 
     private static String norm(String s) {
         return s.strip().toLowerCase(Locale.ROOT).replaceAll("[\\s_]+", "-");
-    }
-
-    private static String sha256(String s) {
-        try {
-            return java.util.HexFormat.of().formatHex(
-                    MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8)));
-        } catch (NoSuchAlgorithmException ex) {
-            throw new IllegalStateException(ex);
-        }
     }
 
     private record Errors(SignalInput input, List<SignalError> list) {

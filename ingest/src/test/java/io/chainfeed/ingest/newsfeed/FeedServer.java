@@ -1,5 +1,6 @@
 package io.chainfeed.ingest.newsfeed;
 
+import io.chainfeed.platform.Sha256;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import java.io.ByteArrayOutputStream;
@@ -9,12 +10,10 @@ import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayDeque;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Queue;
@@ -47,11 +46,7 @@ public final class FeedServer implements AutoCloseable {
      */
     record Doc(byte[] body, String contentType, Encoding encoding, boolean validators, Instant lastModified) {
         String etag() {
-            try {
-                return "\"" + HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(body), 0, 8) + "\"";
-            } catch (java.security.NoSuchAlgorithmException e) {
-                throw new IllegalStateException(e);
-            }
+            return "\"" + Sha256.hexPrefix(body, 8) + "\"";
         }
     }
 

@@ -71,7 +71,7 @@ class TermPublisherTest {
     }
 
     private static TermContent term(String slug, String definition, String origin) {
-        return new TermContent(slug, slug.toUpperCase(), List.of(), definition, List.of(), null, List.of(), List.of(),
+        return new TermContent(slug, slug.toUpperCase(java.util.Locale.ROOT), List.of(), definition, List.of(), null, List.of(), List.of(),
                 List.of(), TermContent.DEFAULT_DISCLAIMER, origin);
     }
 

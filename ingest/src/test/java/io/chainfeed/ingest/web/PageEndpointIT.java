@@ -3,19 +3,13 @@ package io.chainfeed.ingest.web;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.chainfeed.avro.TermUpdate;
-import io.chainfeed.schemas.AvroSerde;
 import io.chainfeed.schemas.Topics;
+import io.chainfeed.testsupport.TopicProbe;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -70,23 +64,12 @@ class PageEndpointIT {
         assertThat(again.getBody()).containsEntry("published", false)
                 .containsEntry("version", first.getBody().get("version"));
 
-        List<TermUpdate> pageRecords = new ArrayList<>();
-        AvroSerde<TermUpdate> serde = AvroSerde.of(TermUpdate.class);
-        try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.getBrokersAsString(),
-                ConsumerConfig.GROUP_ID_CONFIG, "page-endpoint-it",
-                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"),
-                new StringDeserializer(), new ByteArrayDeserializer())) {
-            consumer.subscribe(List.of(Topics.TERMS));
-            long deadline = System.currentTimeMillis() + 15_000;
-            while (System.currentTimeMillis() < deadline) {
-                for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(500))) {
-                    TermUpdate t = serde.deserialize(r.topic(), r.value());
-                    if (r.key().equals("rdma") && t.getOrigin().equals("page")) {
-                        pageRecords.add(t);
-                    }
-                }
-            }
+        // Both posts were answered, so both publishes are committed: read the topic to its end.
+        List<TermUpdate> pageRecords;
+        try (TopicProbe<TermUpdate> terms = TopicProbe.avro(broker.getBrokersAsString(), Topics.TERMS, TermUpdate.class)) {
+            pageRecords = terms.toEnd(Duration.ofSeconds(30)).stream()
+                    .filter(r -> r.key().equals("rdma") && r.value().getOrigin().equals("page"))
+                    .map(TopicProbe.Rec::value).toList();
         }
         assertThat(pageRecords).hasSize(1);
         assertThat(pageRecords.get(0).getVersion()).isEqualTo(((Number) first.getBody().get("version")).longValue());

@@ -16,15 +16,15 @@ import io.chainfeed.platform.TopicSetup;
 import io.chainfeed.schemas.AvroSerde;
 import io.chainfeed.schemas.ReadDocuments;
 import io.chainfeed.schemas.Topics;
+import io.chainfeed.testsupport.ElasticsearchExtension;
+import io.chainfeed.testsupport.TopicProbe;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import org.apache.http.HttpHost;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -56,11 +56,7 @@ class ReadIndexerIT {
     static void start() throws Exception {
         kafka = new EmbeddedKafkaKraftBroker(1, 1);
         kafka.afterPropertiesSet();
-        es = ElasticsearchNode.builder(Path.of(System.getProperty("chainfeed.es.home")),
-                        Path.of("target", "it-es-" + ReadIndexerIT.class.getSimpleName()))
-                .httpPort(0)
-                .build();
-        es.start();
+        es = ElasticsearchExtension.start(ReadIndexerIT.class.getSimpleName());
         rest = RestClient.builder(HttpHost.create(es.httpUri().toString())).build();
         client = new ElasticsearchClient(new RestClientTransport(rest, new JacksonJsonpMapper()));
         TopicSetup.ensure(kafka.getBrokersAsString(), Topics.all(1), (short) 1);
@@ -164,17 +160,13 @@ class ReadIndexerIT {
                     java.util.Set.of(new TopicPartition(Topics.READS, 0)));
             assertThat(committed.get(new TopicPartition(Topics.READS, 0)).offset()).isEqualTo(4L);
 
-            check.assign(List.of(new TopicPartition(Topics.READS_DLQ, 0)));
-            check.seekToBeginning(check.assignment());
-            List<ConsumerRecord<String, byte[]>> dead = new java.util.ArrayList<>();
-            long deadline = System.currentTimeMillis() + 10_000;
-            while (dead.isEmpty() && System.currentTimeMillis() < deadline) {
-                check.poll(Duration.ofMillis(500)).forEach(dead::add);
-            }
+        }
+        try (TopicProbe<byte[]> deadLetters = TopicProbe.bytes(bootstrap, Topics.READS_DLQ)) {
+            List<TopicProbe.Rec<byte[]>> dead = deadLetters.atLeast(1, Duration.ofSeconds(10));
+            deadLetters.nothingMoreFor(Duration.ofSeconds(1));
             assertThat(dead).hasSize(1);
             assertThat(dead.get(0).key()).isEqualTo("term:bad");
-            assertThat(new String(dead.get(0).headers().lastHeader(Topics.DLQ_REASON_HEADER).value(),
-                    StandardCharsets.UTF_8)).contains("cannot decode Read");
+            assertThat(dead.get(0).header(Topics.DLQ_REASON_HEADER)).contains("cannot decode Read");
         }
     }
 }

@@ -20,7 +20,6 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
@@ -327,6 +326,5 @@ class TaggingTopologyTest extends TopologyTest {
                 "reference-companies-source", TaggingTopology.REFERENCE_STORES.terms(), "reference-terms-source",
                 "reference-terms-sink", Topics.REFERENCE_TERMS, TaggingTopology.READS_STORE);
         assertThat(described).doesNotContain("KSTREAM-");
-        assertThat(Serdes.String()).isNotNull();
     }
 }

@@ -1,8 +1,7 @@
 package io.chainfeed.platform.auth;
 
-import java.nio.charset.StandardCharsets;
+import io.chainfeed.platform.Sha256;
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
@@ -68,10 +67,6 @@ public final class HashedKeys {
      * @return its SHA-256 digest (32 bytes)
      */
     public static byte[] sha256(String s) {
-        try {
-            return MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
+        return Sha256.digest(s);
     }
 }

@@ -25,9 +25,10 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The delivery state machine end to end in memory: the real engine, sender and signer against a real
- * HTTP receiver on loopback that answers from a script, fed by {@link InMemoryReadSource}.
+ * HTTP receiver on loopback that answers from a script, fed by {@link InMemoryReadSource}. An integration
+ * test (Failsafe): it waits on the wall clock for retries and talks to a real server over loopback.
  */
-class SubscriptionWorkerTest {
+class SubscriptionWorkerIT {
     /** A request the receiver saw. */
     record Hit(String webhookId, String timestamp, String signature, String body) {
     }

@@ -1,0 +1,234 @@
+package io.chainfeed.api.search;
+
+import co.elastic.clients.elasticsearch._types.FieldValue;
+import co.elastic.clients.elasticsearch._types.query_dsl.BoolQuery;
+import co.elastic.clients.elasticsearch._types.query_dsl.Operator;
+import co.elastic.clients.elasticsearch._types.query_dsl.Query;
+import co.elastic.clients.elasticsearch._types.query_dsl.TextQueryType;
+import io.chainfeed.api.reference.CompanyResolver;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Builds the Elasticsearch query of a search from the parsed text and the filters: no I/O of its own
+ * (only the {@link SearchCatalog}'s names, which it loads once), and the same input with the same
+ * catalogue always gives the same query (checked against golden JSON by {@code SearchQueryTest}).
+ *
+ * <p>Each required piece of the text ({@link QueryText}) becomes a {@code multi_match} over the read's
+ * fields with the {@link Boosts}, analysed with the index's {@code english} analyzer; words are fuzzy
+ * ({@link Boosts#FUZZINESS}: one edit from five letters, two from nine, since shorter words have too
+ * many false friends), upper-case and digit pieces (tickers, acronyms) are exact and also match a
+ * company's symbol exactly. A run of words that spells a glossary term's name also matches every other
+ * name of that term ({@link SearchCatalog}); a piece that names a company by any listing, id, name or
+ * alias ({@link QueryWords}) also matches the reads tagged with it. With {@code all}, every piece is
+ * required; otherwise ({@link #FALLBACK_PIECE_SCORE}) reads with more of the pieces rank first and a stop
+ * word alone lets nothing in. Whole-text matches of a title, an alias or a term's name lift that read.
+ */
+public final class SearchQuery {
+    /** The boosts and text-matching settings of a search, named so that a change shows in review. */
+    public static final class Boosts {
+        /** A read's title and aliases: the name of what it explains. */
+        public static final int TITLE = 4;
+        /** Its summary, the companies' and layers' names it is tagged with. */
+        public static final int SUMMARY = 2;
+        /** A read whose title equals the whole text. */
+        public static final float EXACT_TITLE = 20f;
+        /** A read one of whose aliases equals the whole text. */
+        public static final float EXACT_ALIAS = 15f;
+        /** The read of the glossary term the whole text names. */
+        public static final float NAMED_TERM = 20f;
+        /** A read tagged with a company the piece names, or carrying the ticker the piece spells. */
+        public static final float COMPANY = 3f;
+        /** Fuzziness of words: no edit below five letters, one from five, two from nine. */
+        public static final String FUZZINESS = "AUTO:5,8";
+        /** Share of the other fields' scores added to the best field's in a {@code best_fields} match. */
+        public static final double TIE_BREAKER = 0.3;
+
+        private Boosts() {
+        }
+    }
+
+    /** The fields a piece of text is matched against, with their {@link Boosts}. */
+    static final List<String> FIELDS = List.of("title^" + Boosts.TITLE, "aliases^" + Boosts.TITLE,
+            "summary^" + Boosts.SUMMARY, "companies.name^" + Boosts.SUMMARY, "layers.name^" + Boosts.SUMMARY,
+            "terms.title", "sections.heading", "sections.body");
+    /** Beyond this many required pieces, words are no longer fuzzy and synonyms are not expanded. */
+    static final int FUZZY_MAX_PIECES = 12;
+    /** Score of each non-stop piece a read has in the fall-back: far above any relevance score. */
+    static final float FALLBACK_PIECE_SCORE = 10_000f;
+
+    private final SearchCatalog catalog;
+    private final CompanyResolver companies;
+
+    /**
+     * @param catalog   the glossary terms' names (synonyms) and the catalogue's names
+     * @param companies resolves pieces that name a company
+     */
+    public SearchQuery(SearchCatalog catalog, CompanyResolver companies) {
+        this.catalog = catalog;
+        this.companies = companies;
+    }
+
+    /**
+     * @param parsed  the parsed text
+     * @param filters the filters, AND'ed as Elasticsearch filters (no effect on scores)
+     * @param all     whether every required piece must match ({@code false}: the fall-back)
+     * @return the query
+     * @throws IOException if the catalogue's names could not be loaded
+     */
+    public Query build(QueryText parsed, ReadSearch.Filters filters, boolean all) throws IOException {
+        BoolQuery.Builder b = new BoolQuery.Builder();
+        boolean fuzzy = parsed.size() <= FUZZY_MAX_PIECES;
+        List<SearchCatalog.NameMatch> names = fuzzy ? catalog.names(parsed) : List.of();
+        List<Query> required = new ArrayList<>();
+        // Per required query: whether it may, on its own, let a read into the fall-back (not a stop word).
+        List<Boolean> counts = new ArrayList<>();
+        int i = 0;
+        int next = 0;
+        while (i < parsed.size()) {
+            SearchCatalog.NameMatch name = next < names.size() && names.get(next).from() == i ? names.get(next++) : null;
+            if (name != null) {
+                // The words as typed, or any other name of the term, as a phrase.
+                List<Query> alternatives = new ArrayList<>();
+                List<QueryText.Piece> typed = new ArrayList<>();
+                for (int g = name.from(); g < name.to(); g++) {
+                    typed.add(parsed.groups().get(g).get(0));
+                }
+                alternatives.add(typed.size() == 1 ? piece(typed.get(0), fuzzy)
+                        : bool(typed.stream().map(p -> piece(p, fuzzy)).toList(), true));
+                for (String synonym : name.names()) {
+                    alternatives.add(phrase(synonym, 1f));
+                }
+                required.add(bool(alternatives, false));
+                counts.add(true);
+                i = name.to();
+            } else {
+                List<QueryText.Piece> group = parsed.groups().get(i);
+                required.add(bool(group.stream().map(p -> piece(p, fuzzy)).toList(), false));
+                counts.add(!group.stream().allMatch(QueryWords::isStopWord));
+                i++;
+            }
+        }
+        if (required.isEmpty()) {
+            b.must(m -> m.matchAll(a -> a));
+        } else if (all) {
+            b.must(required);
+        } else {
+            fallBack(b, required, counts);
+        }
+        for (QueryText.Piece p : parsed.excluded()) {
+            b.mustNot(piece(p, false));
+        }
+        // Exact names lift the term's own read to the top.
+        String plain = parsed.plain();
+        if (!plain.isEmpty()) {
+            b.should(s -> s.term(t -> t.field("title.exact").value(plain).boost(Boosts.EXACT_TITLE)));
+            b.should(s -> s.term(t -> t.field("aliases.exact").value(plain).boost(Boosts.EXACT_ALIAS)));
+            SearchCatalog.TermNames named = catalog.termNamed(plain);
+            if (named != null) {
+                b.should(s -> s.term(t -> t.field("id").value("term:" + named.slug()).boost(Boosts.NAMED_TERM)));
+            }
+        }
+        filters(b, filters);
+        return Query.of(q -> q.bool(b.build()));
+    }
+
+    /**
+     * The fall-back to some of the pieces: a read needs at least one piece that is not a stop word (a
+     * lone "out" or "of" lets nothing in), and scores {@link #FALLBACK_PIECE_SCORE} per such piece it has,
+     * so reads with more of the words rank first; relevance orders reads with as many.
+     */
+    private static void fallBack(BoolQuery.Builder b, List<Query> required, List<Boolean> counts) {
+        List<Query> counted = new ArrayList<>();
+        for (int k = 0; k < required.size(); k++) {
+            if (counts.get(k)) {
+                Query r = required.get(k);
+                counted.add(Query.of(q -> q.constantScore(c -> c.filter(r).boost(FALLBACK_PIECE_SCORE))));
+            }
+        }
+        if (counted.isEmpty()) {
+            b.must(m -> m.matchNone(n -> n));
+            return;
+        }
+        b.must(m -> m.bool(x -> x.should(counted).minimumShouldMatch("1")));
+        b.should(required);
+    }
+
+    private static void filters(BoolQuery.Builder b, ReadSearch.Filters f) {
+        if (!f.layers().isEmpty()) {
+            b.filter(terms("layerIds", f.layers()));
+        }
+        if (!f.companies().isEmpty()) {
+            b.filter(terms(f.primaryOnly() ? "primaryCompanySymbols" : "companySymbols", f.companies()));
+        }
+        if (!f.terms().isEmpty()) {
+            b.filter(terms("termSlugs", f.terms()));
+        }
+        if (!f.kinds().isEmpty()) {
+            b.filter(terms("kind", f.kinds()));
+        }
+        if (f.from() != null || f.to() != null) {
+            b.filter(q -> q.range(r -> r.date(d -> {
+                d.field("updatedAt");
+                if (f.from() != null) {
+                    d.gte(f.from().toString());
+                }
+                if (f.to() != null) {
+                    d.lt(f.to().toString());
+                }
+                return d;
+            })));
+        }
+    }
+
+    private static Query terms(String field, List<String> values) {
+        return Query.of(q -> q.terms(t -> t.field(field)
+                .terms(v -> v.value(values.stream().map(FieldValue::of).toList()))));
+    }
+
+    private static Query bool(List<Query> queries, boolean all) {
+        if (queries.size() == 1) {
+            return queries.get(0);
+        }
+        return Query.of(q -> q.bool(b -> all ? b.must(queries) : b.should(queries).minimumShouldMatch("1")));
+    }
+
+    /**
+     * One word or phrase: text fields, plus the exact symbol for ticker-like pieces, plus the company's
+     * tags when the piece names a company by any listing, id, name or alias ({@link QueryWords#company}).
+     */
+    private Query piece(QueryText.Piece p, boolean fuzzy) {
+        Query text = textPiece(p, fuzzy);
+        var company = QueryWords.company(p, companies);
+        if (company.isEmpty()) {
+            return text;
+        }
+        String id = company.get().getId();
+        Query tagged = Query.of(q -> q.term(t -> t.field("companies.id").value(id).boost(Boosts.COMPANY)));
+        return Query.of(q -> q.bool(b -> b.should(text, tagged).minimumShouldMatch("1")));
+    }
+
+    private static Query textPiece(QueryText.Piece p, boolean fuzzy) {
+        if (p.phrase()) {
+            return phrase(p.text(), 1f);
+        }
+        Query words = Query.of(q -> q.multiMatch(m -> {
+            m.query(p.text()).fields(FIELDS).type(TextQueryType.BestFields).operator(Operator.And)
+                    .tieBreaker(Boosts.TIE_BREAKER);
+            if (fuzzy && !p.tickerLike()) {
+                m.fuzziness(Boosts.FUZZINESS).prefixLength(1).maxExpansions(10);
+            }
+            return m;
+        }));
+        if (!p.tickerLike()) {
+            return words;
+        }
+        Query symbol = Query.of(q -> q.term(t -> t.field("companySymbols").value(p.text()).boost(Boosts.COMPANY)));
+        return Query.of(q -> q.bool(b -> b.should(words, symbol).minimumShouldMatch("1")));
+    }
+
+    private static Query phrase(String text, float boost) {
+        return Query.of(q -> q.multiMatch(m -> m.query(text).fields(FIELDS).type(TextQueryType.Phrase).boost(boost)));
+    }
+}

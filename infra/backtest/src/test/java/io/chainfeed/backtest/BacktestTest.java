@@ -1,0 +1,59 @@
+package io.chainfeed.backtest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.chainfeed.avro.LayerStatus;
+import io.chainfeed.ingest.corpus.Corpus;
+import io.chainfeed.ingest.corpus.History;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.time.LocalDate;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** The backtest of the chain model on the bundled history, against the floor of issue 24. */
+class BacktestTest {
+    private static Corpus corpus;
+    private static History history;
+    private static Backtest.Result result;
+
+    @BeforeAll
+    static void run() {
+        corpus = Corpus.loadBundled();
+        history = History.loadBundled(corpus);
+        result = Backtest.run(corpus, history, Backtest.lastQuarter(history));
+    }
+
+    /**
+     * The floor is the agreement measured when the backtest was written (68 of 110, 61.8%; see
+     * docs/backtest.md), so a change that makes the model agree less with what happened fails here. The
+     * goal of issue 24 is 85%: raise the floor as the history and the calibration get there.
+     */
+    @Test
+    void theModelAgreesWithTheReferenceAtLeastAsWellAsWhenMeasured() {
+        ByteArrayOutputStream text = new ByteArrayOutputStream();
+        Backtest.print(result, new PrintStream(text, true, StandardCharsets.UTF_8), true);
+        assertThat(result.scored()).hasSameSizeAs(history.reference());
+        assertThat(result.agreement()).as(text.toString(StandardCharsets.UTF_8)).isGreaterThanOrEqualTo(0.61);
+    }
+
+    @Test
+    void everyLayerHasAStateAtEveryQuarterEnd() {
+        assertThat(result.quarters()).startsWith("2023Q1", "2023Q2").contains("2025Q4");
+        assertThat(result.layers()).hasSize(corpus.layers().size());
+        result.cells().values().forEach(byQuarter -> assertThat(byQuarter.keySet()).containsExactlyElementsOf(result.quarters()));
+        assertThat(result.cells().get("memory").get("2025Q4").state().getAsOf().toString()).isEqualTo("2025-12-31T23:59:59.999Z");
+    }
+
+    @Test
+    void statusesBucketAsTheReferenceLabelsThem() {
+        assertThat(Backtest.bucket(LayerStatus.CRITICAL)).isEqualTo(History.Status.TIGHT);
+        assertThat(Backtest.bucket(LayerStatus.TIGHT)).isEqualTo(History.Status.TIGHT);
+        assertThat(Backtest.bucket(LayerStatus.BALANCED)).isEqualTo(History.Status.BALANCED);
+        assertThat(Backtest.bucket(LayerStatus.LOOSE)).isEqualTo(History.Status.LOOSE);
+        assertThat(Backtest.quarterOf(LocalDate.of(2024, 9, 30))).isEqualTo("2024Q3");
+        assertThat(Backtest.quarterOf(LocalDate.of(2024, 10, 1))).isEqualTo("2024Q4");
+        assertThat(Backtest.quarters("2023Q3")).containsExactly("2023Q1", "2023Q2", "2023Q3");
+    }
+}

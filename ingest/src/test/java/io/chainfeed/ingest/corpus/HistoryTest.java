@@ -1,0 +1,135 @@
+package io.chainfeed.ingest.corpus;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.chainfeed.avro.ChainLayer;
+import io.chainfeed.avro.ConstraintSignal;
+import io.chainfeed.avro.Direction;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** The bundled history: every entry checked, the floors of issue 24 held, and the parser's errors. */
+class HistoryTest {
+    private static Corpus corpus;
+    private static History history;
+
+    @BeforeAll
+    static void load() {
+        corpus = Corpus.loadBundled();
+        history = History.loadBundled(corpus);
+    }
+
+    @Test
+    void theBundledHistoryCoversEveryLayerInBothDirectionsSince2023() {
+        assertThat(history.entries()).hasSizeGreaterThanOrEqualTo(200);
+        Map<String, Long> primaryAndOther = new TreeMap<>();
+        for (ConstraintSignal s : history.signals()) {
+            s.getLayerHints().forEach(l -> primaryAndOther.merge(l, 1L, Long::sum));
+        }
+        for (ChainLayer layer : corpus.layers()) {
+            assertThat(primaryAndOther.getOrDefault(layer.getId(), 0L)).as("signals on %s", layer.getId())
+                    .isGreaterThanOrEqualTo(5);
+        }
+        Map<Direction, Long> byDirection = history.signals().stream()
+                .collect(Collectors.groupingBy(ConstraintSignal::getDirection, Collectors.counting()));
+        assertThat(byDirection.get(Direction.EASING)).as("gluts and recoveries").isGreaterThanOrEqualTo(40);
+        assertThat(byDirection.get(Direction.TIGHTENING)).isGreaterThanOrEqualTo(40);
+        assertThat(history.signals()).extracting(s -> s.getObservedAt())
+                .allSatisfy(at -> assertThat(at).isBetween(Instant.parse("2023-01-01T00:00:00Z"), Instant.now()));
+        assertThat(history.signals()).filteredOn(s -> s.getObservedAt().isBefore(Instant.parse("2024-01-01T00:00:00Z")))
+                .as("signals from 2023").hasSizeGreaterThanOrEqualTo(20);
+    }
+
+    @Test
+    void everyEntryIsSourcedOverHttpsOnceAndWithKnownCompanies() {
+        Set<String> companies = corpus.companies().stream().map(c -> c.getId()).collect(Collectors.toSet());
+        assertThat(history.entries()).allSatisfy(e -> {
+            assertThat(e.signal().getSource().getUrl()).startsWith("https://");
+            assertThat(e.signal().getSource().getName()).isNotBlank();
+            assertThat(companies).containsAll(e.companies());
+            assertThat(e.signal().getVersion()).isPositive();
+        });
+        assertThat(history.signals()).extracting(s -> s.getSource().getUrl()).doesNotHaveDuplicates();
+        assertThat(history.signals()).filteredOn(s -> s.getUntil() != null).as("signals with a horizon").isNotEmpty()
+                .allSatisfy(s -> assertThat(s.getUntil()).isAfter(s.getObservedAt()));
+    }
+
+    @Test
+    void theReferenceLabelsEveryLayer() {
+        Map<String, Long> cells = history.reference().stream()
+                .collect(Collectors.groupingBy(History.Cell::layer, Collectors.counting()));
+        for (ChainLayer layer : corpus.layers()) {
+            assertThat(cells.getOrDefault(layer.getId(), 0L)).as("labelled quarters of %s", layer.getId())
+                    .isGreaterThanOrEqualTo(3);
+        }
+        assertThat(history.reference()).allSatisfy(c -> assertThat(c.source()).startsWith("https://"));
+        History.Cell q = history.reference().get(0);
+        assertThat(new History.Cell("memory", "2024Q3", q.status(), "", "").end())
+                .isEqualTo(Instant.parse("2024-09-30T23:59:59.999Z"));
+    }
+
+    private static final String ENTRY = """
+            signals:
+              - id: h-2024-05-02-hbm-booked
+                date: 2024-05-02
+                headline: A memory maker books its HBM output for two years
+                body: Its stacked memory is spoken for.
+                layers: [memory]
+                companies: [sk-hynix]
+                direction: tightening
+                magnitude: 4
+                until: 2025-12-31
+                source: {name: Example, url: "https://example.com/a"}
+            """;
+    private static final String REFERENCE = """
+            reference:
+              - layer: memory
+                quarters:
+                  - {quarter: 2024Q2, status: tight, note: "sold out", source: "https://example.com/r"}
+            """;
+
+    private static History parse(String signals) {
+        return History.parse("signals.yaml", signals, "reference.yaml", REFERENCE, corpus, LocalDate.of(2026, 12, 1));
+    }
+
+    @Test
+    void anEntryBecomesASignalHeldToTheEndOfItsHorizonDay() {
+        ConstraintSignal s = parse(ENTRY).signals().get(0);
+        assertThat(s.getObservedAt()).isEqualTo(Instant.parse("2024-05-02T00:00:00Z"));
+        assertThat(s.getUntil()).isEqualTo(Instant.parse("2026-01-01T00:00:00Z"));
+        assertThat(s.getLayerHints()).containsExactly("memory");
+        assertThat(s.getVersion()).isEqualTo(1);
+        assertThat(s.getDirection()).isEqualTo(Direction.TIGHTENING);
+    }
+
+    @Test
+    void badEntriesAreRefusedNamingTheFieldAndWhy() {
+        assertThatThrownBy(() -> parse(ENTRY.replace("layers: [memory]", "layers: [hbm-land]")))
+                .isInstanceOf(CorpusException.class).hasMessageContaining("signals[0].layers")
+                .hasMessageContaining("'hbm-land' is not a layer id");
+        assertThatThrownBy(() -> parse(ENTRY.replace("companies: [sk-hynix]", "companies: [acme]")))
+                .hasMessageContaining("'acme' is not a company id");
+        assertThatThrownBy(() -> parse(ENTRY.replace("https://example.com/a", "http://example.com/a")))
+                .hasMessageContaining("not an absolute https URL");
+        assertThatThrownBy(() -> parse(ENTRY.replace("date: 2024-05-02", "date: 2024-05-03")))
+                .hasMessageContaining("does not start with its date").isInstanceOf(CorpusException.class);
+        assertThatThrownBy(() -> parse(ENTRY.replace("2024-05-02", "2022-05-02")))
+                .hasMessageContaining("2022-05-02 is outside 2023-01-01");
+        assertThatThrownBy(() -> parse(ENTRY.replace("magnitude: 4", "magnitude: 7")))
+                .hasMessageContaining("signals[0].magnitude").hasMessageContaining("1 to 5");
+        assertThatThrownBy(() -> parse(ENTRY.replace("direction: tightening", "direction: up")))
+                .hasMessageContaining("tightening or easing");
+        assertThatThrownBy(() -> parse(ENTRY.replace("magnitude: 4", "magnitude: 4\n    sentiment: 3")))
+                .hasMessageContaining("unknown field");
+        String twice = ENTRY + ENTRY.substring(ENTRY.indexOf("  - id"))
+                .replace("h-2024-05-02-hbm-booked", "h-2024-05-02-hbm-booked-again");
+        assertThatThrownBy(() -> parse(twice)).hasMessageContaining("the same story as h-2024-05-02-hbm-booked");
+    }
+}
