@@ -15,7 +15,9 @@ import io.chainfeed.ingest.publish.Deadline;
 import io.chainfeed.ingest.publish.KafkaTransactions;
 import io.chainfeed.ingest.publish.RecordLimits;
 import io.chainfeed.ingest.publish.TermPublisher;
+import io.chainfeed.ingest.decide.SignalDecider;
 import io.chainfeed.ingest.signal.SignalIngest;
+import io.chainfeed.ingest.signal.SignalLookup;
 import io.chainfeed.ingest.signal.SignalValidator;
 import io.chainfeed.platform.auth.HashedKeys;
 import io.chainfeed.schemas.Topics;
@@ -99,7 +101,8 @@ class IngestConfiguration {
                 AdminClientConfig.CLIENT_ID_CONFIG, "chainfeed-ingest-limits",
                 AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 10_000,
                 AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 5_000)), KafkaClients.MAX_REQUEST_SIZE);
-        limits.load(List.of(Topics.TERMS, Topics.SIGNALS, Topics.LAYERS, Topics.COMPANIES), Duration.ofSeconds(10));
+        limits.load(List.of(Topics.TERMS, Topics.SIGNALS, Topics.SIGNALS_SKIPPED, Topics.LAYERS, Topics.COMPANIES),
+                Duration.ofSeconds(10));
         return limits;
     }
 
@@ -146,10 +149,26 @@ class IngestConfiguration {
         return publisher;
     }
 
+    /** Decides missing signal values from the text (rules and lexicon: docs/decisions.md). */
     @Bean
-    SignalIngest signalIngest(Corpus corpus, KafkaTransactions transactions, IngestProperties props) {
-        return new SignalIngest(new SignalValidator(corpus.layers()), transactions, props.deadline(),
-                Clock.systemUTC());
+    SignalDecider signalDecider(Corpus corpus) {
+        return SignalDecider.of(corpus);
+    }
+
+    @Bean
+    SignalValidator signalValidator(Corpus corpus, SignalDecider decider, IngestProperties props) {
+        return new SignalValidator(corpus.layers(), decider, props.holdBelow());
+    }
+
+    @Bean
+    SignalIngest signalIngest(SignalValidator signalValidator, KafkaTransactions transactions, IngestProperties props) {
+        return new SignalIngest(signalValidator, transactions, props.deadline(), Clock.systemUTC());
+    }
+
+    /** Finds a signal's latest version for a review (one read-committed consumer per lookup). */
+    @Bean
+    SignalLookup signalLookup(@Value("${spring.kafka.bootstrap-servers}") String bootstrap) {
+        return new SignalLookup(() -> KafkaClients.ledgerConsumer(bootstrap));
     }
 
     @Bean(destroyMethod = "close")

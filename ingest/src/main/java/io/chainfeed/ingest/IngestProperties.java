@@ -22,12 +22,15 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * @param instanceId      this instance's name in its producers' {@code transactional.id}
  *                        ({@code chainfeed-ingest-<instanceId>-<n>}): keep it across restarts, unique among
  *                        instances running at once. Default: host name and HTTP port.
+ * @param holdBelow       a signal whose direction or layers were decided from its text with a confidence below
+ *                        this (0-1, default 0.6) is held for review: published and searchable, not counted by the
+ *                        chain model until an editor confirms or corrects it
  */
 @ConfigurationProperties("chainfeed.ingest")
 public record IngestProperties(boolean loadCorpus, boolean loadHistory, String corpusDir, int maxPageBytes,
         java.util.List<String> editorKeyHashes, java.util.List<io.chainfeed.ingest.newsfeed.FeedSource> feeds,
         java.time.Duration feedInterval, boolean feedsAllowPrivate, java.time.Duration deadline, int producers,
-        String instanceId) {
+        String instanceId, Double holdBelow) {
     public IngestProperties {
         maxPageBytes = maxPageBytes <= 0 ? 1 << 20 : maxPageBytes;
         editorKeyHashes = editorKeyHashes == null ? java.util.List.of() : java.util.List.copyOf(editorKeyHashes);
@@ -37,5 +40,6 @@ public record IngestProperties(boolean loadCorpus, boolean loadHistory, String c
         deadline = deadline == null || deadline.isNegative() || deadline.isZero() ? java.time.Duration.ofSeconds(5)
                 : deadline;
         producers = producers <= 0 ? 3 : producers;
+        holdBelow = holdBelow == null || holdBelow < 0 || holdBelow > 1 ? 0.6 : holdBelow;
     }
 }

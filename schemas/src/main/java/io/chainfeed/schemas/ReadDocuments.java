@@ -17,7 +17,8 @@ import org.apache.avro.generic.IndexedRecord;
  * {@code io/chainfeed/platform/reads-index-v1.json}). Field names are the Avro field names; {@code kind}
  * is lower case; {@code updatedAt}, {@code publishedAt} and {@code observedAt} are ISO-8601 UTC instants
  * ({@code observedAt} null for a term); {@code changes} lists {@code field}, {@code change}, {@code key},
- * {@code detail} (computed by the streams module's {@code ReadChanges}).
+ * {@code detail} (computed by the streams module's {@code ReadChanges}); {@code signal} is a signal read's
+ * values and who decided them ({@link SignalViews}), null for other reads.
  *
  * <p>Versions: the document's {@code version} is the version people see, the read's {@code sequence}
  * (1, 2, 3 ...), and {@code previousVersion} the one before it (null for version 1). The Avro
@@ -70,6 +71,8 @@ public final class ReadDocuments {
         doc.put("publishedAt", published == null ? null : published.toString());
         doc.put("observedAt", read.getObservedAt() == null ? null : read.getObservedAt().toString());
         doc.put("changes", value(read.getChanges()));
+        doc.put("signal", read.getSignal() == null ? null : SignalViews.view(read.getSignal().getDirection(),
+                read.getSignal().getMagnitude(), read.getSignal().getUntil(), read.getSignal().getDecision()));
         // Derived, flat copies of the tags: filters (a company as primary subject needs its own field, the
         // tags being plain objects, not nested), facet labels and the API's suggest catalogue.
         doc.put("layerIds", read.getLayers().stream().map(LayerTag::getId).distinct().toList());

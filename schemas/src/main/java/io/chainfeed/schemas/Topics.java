@@ -15,6 +15,7 @@ import java.util.Map;
  *   <tr><td>{@value #TERMS}</td><td>term slug</td><td>TermUpdate</td><td>compact</td></tr>
  *   <tr><td>{@value #REFERENCE_TERMS}</td><td>term slug</td><td>TermUpdate (copy of {@value #TERMS})</td><td>compact</td></tr>
  *   <tr><td>{@value #SIGNALS}</td><td>signal id</td><td>ConstraintSignal</td><td>delete</td></tr>
+ *   <tr><td>{@value #SIGNALS_SKIPPED}</td><td>signal id</td><td>JSON: the item, the reason it was skipped and the evidence; reason also in header {@value #SKIP_REASON_HEADER}</td><td>delete</td></tr>
  *   <tr><td>{@value #READS}</td><td>read id</td><td>Read</td><td>compact</td></tr>
  *   <tr><td>{@value #CHAIN_STATE}</td><td>layer id</td><td>LayerState</td><td>compact</td></tr>
  *   <tr><td>{@value #CHAIN_CAUSES}</td><td>layer id/signal id</td><td>ChainCause</td><td>compact</td></tr>
@@ -54,6 +55,14 @@ public final class Topics {
      * (too old to weigh anything) leaves a tombstone.
      */
     public static final String CHAIN_CAUSES = "chainfeed.chain-causes.v1";
+    /**
+     * Items that were read but are not about a supply constraint on the chain (decided from their text:
+     * results dates, appointments, launches ...): never signals, kept here with the reason as JSON so an
+     * editor can look ({@code chainfeed.ingest.decide}).
+     */
+    public static final String SIGNALS_SKIPPED = "chainfeed.signals-skipped.v1";
+    /** Header of a {@link #SIGNALS_SKIPPED} record: why the item was skipped. */
+    public static final String SKIP_REASON_HEADER = "chainfeed.skip.reason";
     /** Signals refused by the poller, with the reason in {@link #DLQ_REASON_HEADER}. */
     public static final String SIGNALS_DLQ = dlqOf(SIGNALS);
     /** API keys (key id -> ApiKey: hash only, never the secret), compacted, one partition. */
@@ -119,6 +128,8 @@ public final class Topics {
                 new TopicSpec(CHAIN_CAUSES, partitions, COMPACT));
         List<TopicSpec> all = new java.util.ArrayList<>(data);
         data.forEach(t -> all.add(new TopicSpec(dlqOf(t.name()), 1, DELETE)));
+        // Skipped items (JSON, written by ingest only): kept for editors, never read by the pipeline.
+        all.add(new TopicSpec(SIGNALS_SKIPPED, 1, DELETE));
         // Written only by the api's admin endpoints, which validate first; its dead-letter topic takes what
         // the api's reader cannot decode (written by any other Kafka client).
         all.add(new TopicSpec(API_KEYS, 1, COMPACT));

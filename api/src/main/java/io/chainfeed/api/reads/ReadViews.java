@@ -18,7 +18,10 @@ public final class ReadViews {
      *         and mentioned), sources, disclaimer, version (1, 2, 3 ...), updatedAt, previousVersion (null
      *         for a first version), publishedAt (when chainfeed published this version, ISO-8601 UTC),
      *         observedAt (a signal's observation instant; null for a term) and changes (what changed against it: field, change, key, detail and {@code text},
-     *         a sentence from {@link #changeText})
+     *         a sentence from {@link #changeText}), and for a signal read {@code signal}: direction, magnitude,
+     *         until, decidedBy (editor or text), confidence, held, decided (per value, who), evidence (per
+     *         decided value, the spans: field, offset, length, text, rule) and review
+     *         ({@code io.chainfeed.schemas.SignalViews})
      */
     @SuppressWarnings("unchecked")
     public static Map<String, Object> view(Map<String, Object> doc, boolean evidence) {
@@ -36,6 +39,9 @@ public final class ReadViews {
             v.put(k, doc.get(k));
         }
         v.put("changes", changes(doc));
+        if (doc.get("signal") != null) {
+            v.put("signal", signal(doc.get("signal")));
+        }
         return v;
     }
 
@@ -126,5 +132,18 @@ public final class ReadViews {
             }
             return copy;
         }).toList();
+    }
+
+    /**
+     * @param stored a read document's {@code signal} object, as stored (the index leaves out null members)
+     * @return a new map with every member of {@code io.chainfeed.schemas.SignalViews}, {@code until} and
+     *         {@code review} null when absent
+     */
+    @SuppressWarnings("unchecked")
+    public static Map<String, Object> signal(Object stored) {
+        Map<String, Object> s = new LinkedHashMap<>((Map<String, Object>) stored);
+        s.putIfAbsent("until", null);
+        s.putIfAbsent("review", null);
+        return s;
     }
 }

@@ -13,6 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Date;
 import java.util.List;
+import java.util.Map;
 import org.jdom2.Element;
 import org.jdom2.Namespace;
 import org.jdom2.output.Format;
@@ -115,6 +116,9 @@ public final class AtomFeedWriter {
         if (e.observedAt() != null) {
             extensions.add(element("observedAt", e.observedAt().toString()));
         }
+        if (e.signal() != null) {
+            extensions.add(signal(e.signal()));
+        }
         for (FeedEntry.Change c : e.changes()) {
             extensions.add(element("change", c.text()).setAttribute("field", c.field())
                     .setAttribute("change", c.change()).setAttribute("key", c.key()));
@@ -145,5 +149,49 @@ public final class AtomFeedWriter {
         l.setHref(href);
         l.setTitle(title);
         return l;
+    }
+
+    /**
+     * {@code <cf:signal direction= magnitude= until= decidedBy= confidence= held=>} with one
+     * {@code <cf:evidence value= field= offset= length= rule=>text</cf:evidence>} per span behind a decided value
+     * and {@code <cf:review outcome= reviewedAt=/>} once reviewed.
+     */
+    @SuppressWarnings("unchecked")
+    private static Element signal(Map<String, Object> signal) {
+        Element el = new Element("signal", CF);
+        for (String k : List.of("direction", "magnitude", "until", "decidedBy", "confidence", "held")) {
+            if (signal.get(k) != null) {
+                el.setAttribute(k, String.valueOf(signal.get(k)));
+            }
+        }
+        if (signal.get("evidence") instanceof Map<?, ?> evidence) {
+            for (Map.Entry<?, ?> v : evidence.entrySet()) {
+                if (!(v.getValue() instanceof List<?> spans)) {
+                    continue;
+                }
+                for (Object o : spans) {
+                    if (o instanceof Map<?, ?> span) {
+                        Element ev = element("evidence", String.valueOf(span.get("text")));
+                        ev.setAttribute("value", String.valueOf(v.getKey()));
+                        for (String k : List.of("field", "offset", "length", "rule")) {
+                            if (span.get(k) != null) {
+                                ev.setAttribute(k, String.valueOf(span.get(k)));
+                            }
+                        }
+                        el.addContent(ev);
+                    }
+                }
+            }
+        }
+        if (signal.get("review") instanceof Map<?, ?> review) {
+            Element r = new Element("review", CF);
+            for (String k : List.of("outcome", "reviewedAt")) {
+                if (review.get(k) != null) {
+                    r.setAttribute(k, String.valueOf(review.get(k)));
+                }
+            }
+            el.addContent(r);
+        }
+        return el;
     }
 }

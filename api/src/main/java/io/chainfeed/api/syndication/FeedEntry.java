@@ -32,11 +32,14 @@ import java.util.Set;
  * @param changes         what changed against the previous version (term history)
  * @param link            the absolute URL of the read's page: the term page, the layer page for a state
  *                        read, or for a signal its source
+ * @param signal          for a signal read, its {@code signal} object (direction, magnitude, until, decidedBy,
+ *                        confidence, held, decided, evidence, review: {@code io.chainfeed.schemas.SignalViews});
+ *                        null otherwise
  */
 public record FeedEntry(String readId, String id, String kind, String title, String summary,
                         List<Section> sections, Instant updated, Instant observedAt, long version, Long previousVersion,
                         List<Category> categories, List<Source> sources, String disclaimer, List<Change> changes,
-                        String link) {
+                        String link, Map<String, Object> signal) {
 
     /** A titled block of text. */
     public record Section(String heading, String body) {
@@ -108,7 +111,8 @@ public record FeedEntry(String readId, String id, String kind, String title, Str
         Long previous = doc.get("previousVersion") instanceof Number n ? n.longValue() : null;
         long version = doc.get("version") instanceof Number n ? n.longValue() : 0L;
         return new FeedEntry(readId, links.entryId(readId), kind, title, text(doc.get("summary")), sections, updated,
-                observedAt, version, previous, categories, sources, text(doc.get("disclaimer")), changes, link);
+                observedAt, version, previous, categories, sources, text(doc.get("disclaimer")), changes, link,
+                doc.get("signal") instanceof Map<?, ?> sig ? ReadViews.signal(sig) : null);
     }
 
     /** @return whether the URL is an absolute http(s) URI (RFC 3986) with a host: only such URLs become links */

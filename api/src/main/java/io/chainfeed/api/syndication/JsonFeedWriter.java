@@ -87,6 +87,9 @@ public final class JsonFeedWriter {
         if (e.observedAt() != null) {
             ext.put("observedAt", e.observedAt().toString());
         }
+        if (e.signal() != null) {
+            ext.put("signal", e.signal());
+        }
         // the records' components, in declaration order, are the JSON members
         ext.put("categories", e.categories());
         ext.put("sources", e.sources());

@@ -21,7 +21,8 @@ final class WidgetViews {
             + "nothing about what to buy or sell.";
     /** The read fields a widget needs (Elasticsearch source filter). */
     static final List<String> FIELDS = List.of("id", "kind", "slug", "title", "summary", "layers.id", "layers.name",
-            "layers.primary", "companies.name", "companies.symbol", "companies.primary", "sources", "updatedAt", "publishedAt", "observedAt", "version");
+            "layers.primary", "companies.name", "companies.symbol", "companies.primary", "sources", "updatedAt", "publishedAt", "observedAt", "version",
+            "signal.direction", "signal.magnitude", "signal.until", "signal.decidedBy", "signal.confidence", "signal.held");
     private static final int MAX_COMPANIES = 12;
     /** Primary tags (layers, companies) before passing ones; the stored order otherwise. */
     private static final Comparator<Map<String, Object>> PRIMARY_FIRST =
@@ -36,7 +37,8 @@ final class WidgetViews {
      * @param details also the companies (primary subjects first, at most 12) and the sources (term card)
      * @return id, kind, slug, title, summary, layers [{id, name, primary}] (primary first), updatedAt, publishedAt, observedAt (null
      *         for a term), version, and with details companies
-     *         [{name, symbol}] and sources [{name, url}]
+     *         [{name, symbol}] and sources [{name, url}]; for a signal read {@code signal} (direction, magnitude,
+     *         until, decidedBy, confidence, held: the evidence is on the read's own answer)
      */
     @SuppressWarnings("unchecked")
     static Map<String, Object> read(Map<String, Object> doc, boolean details) {
@@ -56,6 +58,10 @@ final class WidgetViews {
         v.put("publishedAt", doc.get("publishedAt"));
         v.put("observedAt", doc.get("observedAt"));
         v.put("version", doc.get("version"));
+        if (doc.get("signal") instanceof Map<?, ?> signal) {
+            v.put("signal", pick((Map<String, Object>) signal, "direction", "magnitude", "until", "decidedBy",
+                    "confidence", "held"));
+        }
         return v;
     }
 

@@ -12,6 +12,9 @@ import io.chainfeed.avro.Section;
 import io.chainfeed.avro.Source;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import io.chainfeed.avro.DecidedValue;
+import io.chainfeed.avro.SignalDecision;
+import io.chainfeed.avro.SignalPart;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -43,6 +46,30 @@ class ReadPayloadsTest {
             assertThat(l).containsEntry("id", "memory").containsEntry("primary", true);
             assertThat(l).doesNotContainKey("evidence");
         });
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void aSignalReadCarriesItsSignalObjectWithWhoDecidedWhatAndTheEvidence() {
+        SignalDecision decision = SignalDecision.newBuilder().setDecidedBy("text").setConfidence(0.45).setHeld(true)
+                .setValues(List.of(
+                        DecidedValue.newBuilder().setField("direction").setValue("tightening").setDecidedBy("text")
+                                .setEvidence(List.of(new Evidence("tightening cue", "headline", 4, 12, "sold out")))
+                                .build(),
+                        DecidedValue.newBuilder().setField("magnitude").setValue("4").setDecidedBy("editor")
+                                .setEvidence(List.of()).build()))
+                .build();
+        Read read = Read.newBuilder(READ).setSignal(SignalPart.newBuilder().setDirection("tightening").setMagnitude(4)
+                .setUntil(Instant.parse("2028-01-01T00:00:00Z")).setDecision(decision).build()).build();
+        Map<String, Object> signal = (Map<String, Object>) ReadPayloads.view(read).get("signal");
+        assertThat(signal).containsEntry("direction", "tightening").containsEntry("magnitude", 4)
+                .containsEntry("until", "2028-01-01T00:00:00Z").containsEntry("decidedBy", "text")
+                .containsEntry("confidence", 0.45).containsEntry("held", true)
+                .containsEntry("decided", Map.of("direction", "text", "magnitude", "editor"));
+        assertThat((List<Map<String, Object>>) ((Map<String, Object>) signal.get("evidence")).get("direction"))
+                .singleElement().isEqualTo(Map.of("field", "headline", "offset", 4, "length", 8, "text", "sold out",
+                        "rule", "tightening cue"));
+        assertThat(ReadPayloads.view(READ)).as("a signal read written before v5").doesNotContainKey("signal");
     }
 
     @Test

@@ -8,6 +8,16 @@ import org.junit.jupiter.api.Test;
 
 class ReadViewsTest {
     @Test
+    @SuppressWarnings("unchecked")
+    void aStoredSignalObjectGetsItsNullMembersBack() {
+        Map<String, Object> doc = Map.of("id", "signal:x", "kind", "signal",
+                "signal", Map.of("direction", "easing", "magnitude", 1, "decidedBy", "text", "held", true));
+        Map<String, Object> signal = (Map<String, Object>) ReadViews.view(doc, false).get("signal");
+        assertThat(signal).containsEntry("held", true).containsEntry("until", null).containsEntry("review", null);
+        assertThat(ReadViews.view(Map.of("id", "term:x", "kind", "term"), false)).doesNotContainKey("signal");
+    }
+
+    @Test
     void eachChangeReadsAsASentence() {
         assertThat(ReadViews.changeText("title", "changed", "", "HBM3E")).isEqualTo("Title changed to “HBM3E”");
         assertThat(ReadViews.changeText("summary", "changed", "", "long new text")).isEqualTo("Summary changed");

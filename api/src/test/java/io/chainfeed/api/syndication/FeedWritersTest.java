@@ -109,6 +109,35 @@ class FeedWritersTest {
         assertThat(item.path("_chainfeed").path("observedAt").asText()).isEqualTo("2026-11-20T00:00:00Z");
         assertThat(item.path("_chainfeed").path("version").asLong()).isEqualTo(2L);
 
+        d.put("signal", Map.of("direction", "tightening", "magnitude", 4, "until", "2028-01-01T00:00:00Z",
+                "decidedBy", "text", "confidence", 0.9, "held", false,
+                "decided", Map.of("direction", "text"),
+                "evidence", Map.of("direction", List.of(Map.of("field", "headline", "offset", 4, "length", 8,
+                        "text", "sold out", "rule", "tightening cue")))));
+        FeedEntry decided = FeedEntry.of(d, links, BASE);
+        FeedDocument withSignal = new FeedDocument(links.feedId(topic), "t", "s. " + FeedDocument.DISCLAIMER,
+                topic.canonical(), decided.updated(), links.feedUrl(BASE, FeedLinks.ATOM_PATH, topic, 2, null),
+                links.feedUrl(BASE, FeedLinks.ATOM_PATH, topic, 2, null), null, BASE + FeedLinks.pagePath(topic),
+                List.of(decided));
+        byte[] signalXml = AtomFeedWriter.write(withSignal);
+        assertThat(FeedChecks.atomErrors(signalXml)).isEmpty();
+        assertThat(FeedChecks.readAtom(signalXml).getEntries().get(0).getForeignMarkup()).anySatisfy(x -> {
+            assertThat(x.getName()).isEqualTo("signal");
+            assertThat(x.getAttributeValue("direction")).isEqualTo("tightening");
+            assertThat(x.getAttributeValue("decidedBy")).isEqualTo("text");
+            assertThat(x.getChildren()).singleElement().satisfies(ev -> {
+                assertThat(ev.getText()).isEqualTo("sold out");
+                assertThat(ev.getAttributeValue("value")).isEqualTo("direction");
+                assertThat(ev.getAttributeValue("offset")).isEqualTo("4");
+            });
+        });
+        byte[] signalJson = JsonFeedWriter.write(withSignal, BASE + "/v3/api-docs",
+                new com.fasterxml.jackson.databind.ObjectMapper());
+        assertThat(FeedChecks.jsonFeedErrors(signalJson)).isEmpty();
+        assertThat(FeedChecks.readJson(signalJson).path("items").get(0).path("_chainfeed").path("signal")
+                .path("evidence").path("direction").get(0).path("text").asText()).isEqualTo("sold out");
+        d.remove("signal");
+
         d.remove("publishedAt");
         assertThat(FeedEntry.of(d, links, BASE).updated()).as("indexed before publishedAt existed")
                 .isEqualTo(Instant.parse("2026-11-20T00:00:00Z"));

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import io.chainfeed.ingest.IngestService;
 import io.chainfeed.ingest.TermJson;
 import io.chainfeed.ingest.corpus.Corpus;
+import io.chainfeed.ingest.decide.SignalDecider;
 import io.chainfeed.ingest.fetch.SafeFetcher;
 import io.chainfeed.ingest.publish.KafkaClients;
 import io.chainfeed.ingest.publish.TermPublisher;
@@ -176,8 +177,13 @@ public final class IngestCli {
     }
 
     @Command(name = "signals", description = "Validate and publish constraint signals from a JSON Lines (.jsonl, "
-            + ".ndjson) or CSV (.csv, with a header row) file; invalid lines are reported, valid ones published.")
+            + ".ndjson) or CSV (.csv, with a header row) file; invalid lines are reported, valid ones published. "
+            + "Layers, direction and magnitude left out are decided from the text; lines not about a supply "
+            + "constraint are skipped (to chainfeed.signals-skipped.v1), with the reason.")
     static final class SignalsCommand extends IngestCommand {
+        /** The service's default hold threshold ({@code chainfeed.ingest.hold-below}). */
+        static final double HOLD_BELOW = 0.6;
+
         @Parameters(paramLabel = "FILE", description = "Signals, one a line (JSON Lines) or a CSV with a header row.")
         Path file;
 
@@ -190,7 +196,8 @@ public final class IngestCli {
             boolean csv = format != null ? format.equalsIgnoreCase("csv")
                     : file.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".csv");
             List<SignalInput> inputs = csv ? SignalReader.csv(text) : SignalReader.jsonLines(text);
-            SignalValidator validator = new SignalValidator(Corpus.loadBundled().layers());
+            Corpus corpus = Corpus.loadBundled();
+            SignalValidator validator = new SignalValidator(corpus.layers(), SignalDecider.of(corpus), HOLD_BELOW);
             PrintWriter out = out();
             PrintWriter err = err();
             SignalIngest.BatchResult r;
@@ -206,12 +213,16 @@ public final class IngestCli {
                 err.printf("%s:%d: %s: %s%n", file, e.line(), e.field(), e.reason());
             }
             for (SignalIngest.Accepted a : r.accepted()) {
-                out.printf("%s line %d: %s %s%n", r.published() ? "published" : "valid", a.line(),
-                        a.signal().getId(), a.readId());
+                boolean held = a.signal().getDecision() != null && a.signal().getDecision().getHeld();
+                out.printf("%s line %d: %s %s%s%n", r.published() ? "published" : "valid", a.line(),
+                        a.signal().getId(), a.readId(), held ? " (held for review)" : "");
+            }
+            for (SignalIngest.Skipped k : r.skipped()) {
+                out.printf("skipped line %d: %s (%s)%n", k.line(), k.signal().getId(), k.reason());
             }
             long bad = r.rejected().stream().mapToInt(SignalError::line).distinct().count();
-            out.printf("%s: %d signals %s, %d refused%n", file, r.accepted().size(),
-                    r.published() ? "published" : "valid (dry run, nothing published)", bad);
+            out.printf("%s: %d signals %s, %d skipped, %d refused%n", file, r.accepted().size(),
+                    r.published() ? "published" : "valid (dry run, nothing published)", r.skipped().size(), bad);
             return bad == 0 ? 0 : 1;
         }
     }

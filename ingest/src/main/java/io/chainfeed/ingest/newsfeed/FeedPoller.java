@@ -55,7 +55,9 @@ import org.slf4j.LoggerFactory;
  * (plain text through jsoup). An item becomes a raw signal: title as headline, description or
  * content as body, link as source URL, the feed's configured name (else its title) as source name.
  * Layers, direction and magnitude come from the item's categories, {@code layer:memory},
- * {@code direction:tightening}, {@code magnitude:4}, else from the feed's configured defaults. The
+ * {@code direction:tightening}, {@code magnitude:4}, else from the feed's configured defaults, else they
+ * are decided from the item's title and description ({@link io.chainfeed.ingest.decide.SignalDecider}); an
+ * item decided not to be about a supply constraint is skipped (to {@value Topics#SIGNALS_SKIPPED}, once). The
  * signal id is derived from the feed URL and the item's guid/id (or link), so a re-poll is the same
  * signal.
  *
@@ -114,8 +116,13 @@ public final class FeedPoller {
      * @param published  signals published
      * @param unchanged  items already published (or dead-lettered) with the same content
      * @param deadLetter items refused and dead-lettered
+     * @param skipped    items skipped as not about a supply constraint (decided from their text)
      */
-    public record PollResult(Fetch fetch, int published, int unchanged, int deadLetter) {
+    public record PollResult(Fetch fetch, int published, int unchanged, int deadLetter, int skipped) {
+        /** A poll that skipped nothing. */
+        public PollResult(Fetch fetch, int published, int unchanged, int deadLetter) {
+            this(fetch, published, unchanged, deadLetter, 0);
+        }
     }
 
     /**
@@ -228,6 +235,9 @@ public final class FeedPoller {
         SignalIngest.BatchResult r = ingest.ingest(readable, false);
         // accepted and rejected name each input by its own index, its position in `inputs`
         r.accepted().forEach(a -> seen.add(hashes.get(a.index())));
+        r.skipped().forEach(k -> seen.add(hashes.get(k.index()))); // skipped once, not again at every poll
+        int held = (int) r.accepted().stream().filter(a -> a.signal().getDecision() != null
+                && a.signal().getDecision().getHeld()).count();
         Map<Integer, List<SignalError>> byItem = new java.util.TreeMap<>();
         r.rejected().forEach(e -> byItem.computeIfAbsent(e.index(), k -> new ArrayList<>()).add(e));
         inputs.stream().filter(i -> i.unreadable() != null).forEach(i -> byItem.put(i.index(),
@@ -239,11 +249,13 @@ public final class FeedPoller {
         if (!byItem.isEmpty()) {
             log.warn("feed {}: {} items refused and dead-lettered", feed.url(), byItem.size());
         }
-        state.counted(r.accepted().size(), byItem.size());
+        state.counted(r.accepted().size(), byItem.size(), r.skipped().size(), held);
         itemCounter(feed, "published").increment(r.accepted().size());
+        itemCounter(feed, "skipped").increment(r.skipped().size());
+        itemCounter(feed, "held").increment(held);
         itemCounter(feed, "unchanged").increment(unchanged);
         itemCounter(feed, "dead-lettered").increment(byItem.size());
-        return new PollResult(Fetch.FETCHED, r.accepted().size(), unchanged, byItem.size());
+        return new PollResult(Fetch.FETCHED, r.accepted().size(), unchanged, byItem.size(), r.skipped().size());
     }
 
     private static Map<String, Object> fields(NewsFeedDocument.Item item, boolean atom, FeedSource feed,

@@ -39,6 +39,8 @@ final class FeedState {
     private long notModified;
     private long published;
     private long deadLettered;
+    private long skipped;
+    private long held;
     /** Fallback observed-at (feed date or first seen) given to each undated item, by signal id. */
     private final Map<String, Fallback> fallbacks = new HashMap<>();
 
@@ -139,8 +141,14 @@ final class FeedState {
     }
 
     synchronized void counted(int publishedNow, int deadLetteredNow) {
+        counted(publishedNow, deadLetteredNow, 0, 0);
+    }
+
+    synchronized void counted(int publishedNow, int deadLetteredNow, int skippedNow, int heldNow) {
         published += publishedNow;
         deadLettered += deadLetteredNow;
+        skipped += skippedNow;
+        held += heldNow;
     }
 
     /**
@@ -160,7 +168,7 @@ final class FeedState {
     synchronized FeedStatus status() {
         return new FeedStatus(url, fetchUri.toString(), str(lastFetch), str(lastSuccess), lastOutcome, lastError,
                 str(lastErrorAt), failures, str(notBefore), etag, lastModified, fetches, notModified, published,
-                deadLettered);
+                deadLettered, skipped, held);
     }
 
     private static String str(Instant i) {

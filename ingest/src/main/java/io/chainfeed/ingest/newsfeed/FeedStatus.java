@@ -21,8 +21,12 @@ package io.chainfeed.ingest.newsfeed;
  * @param notModified        of which answered 304
  * @param itemsPublished     signals published from the feed since start
  * @param itemsDeadLettered  items refused and dead-lettered since start
+ * @param itemsSkipped       items skipped since start: decided from their text not to be about a supply constraint
+ *                           (on {@code chainfeed.signals-skipped.v1} with the reason)
+ * @param itemsHeld          of the published signals, those held for review (decided below the confidence threshold)
  */
 public record FeedStatus(String url, String fetchUrl, String lastFetch, String lastSuccess, String lastOutcome,
         String lastError, String lastErrorAt, int consecutiveFailures, String notBefore, String etag,
-        String lastModified, long fetches, long notModified, long itemsPublished, long itemsDeadLettered) {
+        String lastModified, long fetches, long notModified, long itemsPublished, long itemsDeadLettered,
+        long itemsSkipped, long itemsHeld) {
 }

@@ -30,4 +30,13 @@ public final class IngestMeters {
         Counter.builder("chainfeed.records.published").description("Records committed to Kafka by ingest")
                 .tag("kind", kind).register(Metrics.globalRegistry).increment(count);
     }
+
+    /**
+     * @param reason why the items were skipped (not about a supply constraint)
+     * @param count  how many
+     */
+    public static void skipped(String reason, int count) {
+        Counter.builder("chainfeed.signals.skipped").description("Items skipped as not about a supply constraint")
+                .tag("reason", reason).register(Metrics.globalRegistry).increment(count);
+    }
 }

@@ -1,6 +1,7 @@
 package io.chainfeed.ingest.signal;
 
 import io.chainfeed.avro.ConstraintSignal;
+import io.chainfeed.ingest.decide.Decision;
 import io.chainfeed.ingest.publish.AwaitedSends;
 import io.chainfeed.ingest.publish.Deadline;
 import io.chainfeed.ingest.publish.IngestMeters;
@@ -70,11 +71,29 @@ public final class SignalIngest {
     }
 
     /**
-     * @param accepted the valid signals, published unless a dry run
-     * @param rejected every problem with the invalid ones
-     * @param published whether the accepted ones were written
+     * An item of the batch that was skipped: its text is not about a supply constraint on the chain.
+     *
+     * @param index    0-based position in the batch
+     * @param line     1-based input line, or 0
+     * @param signal   the item as read (its values are placeholders where none were given)
+     * @param reason   why it was skipped
+     * @param decision what the decider found, with the words
      */
-    public record BatchResult(List<Accepted> accepted, List<SignalError> rejected, boolean published) {
+    public record Skipped(int index, int line, ConstraintSignal signal, String reason, Decision decision) {
+    }
+
+    /**
+     * @param accepted  the valid signals, published unless a dry run
+     * @param rejected  every problem with the invalid ones
+     * @param published whether the accepted ones (and the skipped ones, to {@value Topics#SIGNALS_SKIPPED}) were written
+     * @param skipped   the items skipped as not about a supply constraint
+     */
+    public record BatchResult(List<Accepted> accepted, List<SignalError> rejected, boolean published,
+            List<Skipped> skipped) {
+        /** A batch with nothing skipped. */
+        public BatchResult(List<Accepted> accepted, List<SignalError> rejected, boolean published) {
+            this(accepted, rejected, published, List.of());
+        }
     }
 
     /**
@@ -98,27 +117,51 @@ public final class SignalIngest {
     public BatchResult ingest(List<SignalInput> inputs, boolean dryRun, Deadline until) {
         List<Accepted> accepted = new ArrayList<>();
         List<SignalError> rejected = new ArrayList<>();
+        List<Skipped> skipped = new ArrayList<>();
         for (SignalInput in : inputs) {
             SignalValidator.Checked c = validator.check(in);
             if (c.valid()) {
                 accepted.add(new Accepted(in.index(), in.line(), c.signal()));
+            } else if (c.skipped() != null) {
+                skipped.add(new Skipped(in.index(), in.line(), c.signal(), c.skipped(), c.decision()));
             } else {
                 rejected.addAll(c.errors());
             }
         }
-        boolean publish = !dryRun && sink != null && !accepted.isEmpty();
+        boolean publish = !dryRun && sink != null && !(accepted.isEmpty() && skipped.isEmpty());
         if (publish) {
-            List<ProducerRecord<String, byte[]>> records = new ArrayList<>();
-            for (Accepted a : accepted) {
-                a.signal().setVersion(nextVersion());
-                records.add(new ProducerRecord<>(Topics.SIGNALS, a.signal().getId(),
-                        serde.serialize(Topics.SIGNALS, a.signal())));
-            }
-            IngestMeters.accepted("signal", records.size());
-            sink.publish(records, until);
-            IngestMeters.published("signal", records.size());
+            publish(accepted, skipped, until);
         }
-        return new BatchResult(accepted, rejected, publish);
+        return new BatchResult(accepted, rejected, publish, skipped);
+    }
+
+    /**
+     * Publishes signals as they are (a reviewed version, already checked), in one transaction.
+     *
+     * @param signals signals, each given the next version
+     * @param until   when the publish must have answered
+     */
+    public void republish(List<ConstraintSignal> signals, Deadline until) {
+        publish(signals.stream().map(s -> new Accepted(0, 0, s)).toList(), List.of(), until);
+    }
+
+    private void publish(List<Accepted> accepted, List<Skipped> skipped, Deadline until) {
+        List<ProducerRecord<String, byte[]>> records = new ArrayList<>();
+        for (Accepted a : accepted) {
+            a.signal().setVersion(nextVersion());
+            records.add(new ProducerRecord<>(Topics.SIGNALS, a.signal().getId(),
+                    serde.serialize(Topics.SIGNALS, a.signal())));
+        }
+        for (Skipped s : skipped) {
+            ProducerRecord<String, byte[]> r = new ProducerRecord<>(Topics.SIGNALS_SKIPPED, s.signal().getId(),
+                    SkippedRecords.json(s));
+            r.headers().add(Topics.SKIP_REASON_HEADER, s.reason().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            records.add(r);
+        }
+        IngestMeters.accepted("signal", accepted.size());
+        sink.publish(records, until);
+        IngestMeters.published("signal", accepted.size());
+        skipped.forEach(s -> IngestMeters.skipped(s.reason(), 1));
     }
 
     private long nextVersion() {

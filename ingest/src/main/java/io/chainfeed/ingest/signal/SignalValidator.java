@@ -2,9 +2,14 @@ package io.chainfeed.ingest.signal;
 
 import io.chainfeed.avro.ChainLayer;
 import io.chainfeed.avro.ConstraintSignal;
+import io.chainfeed.avro.DecidedValue;
 import io.chainfeed.avro.Direction;
+import io.chainfeed.avro.Evidence;
 import io.chainfeed.avro.ObservedAtBasis;
+import io.chainfeed.avro.SignalDecision;
 import io.chainfeed.avro.Source;
+import io.chainfeed.ingest.decide.Decision;
+import io.chainfeed.ingest.decide.SignalDecider;
 import io.chainfeed.platform.Sha256;
 import java.net.URI;
 import java.time.Instant;
@@ -32,6 +37,13 @@ import java.util.regex.Pattern;
  * the forms of {@link SignalDates}: the end of the period the signal speaks of, such as "sold out
  * through 2025"; the chain model keeps its full weight until then), {@code source} ({@code name} and
  * absolute http(s) {@code url}, both required).
+ *
+ * <p>With a {@link SignalDecider}, {@code layers}, {@code direction} and {@code magnitude} may be left out:
+ * the missing ones (and {@code until}, unless given) are decided from the headline and body, and the
+ * signal carries a {@link SignalDecision} saying who decided what, with the words. A given value always
+ * wins. An item the decider finds not about a supply constraint is skipped, with the reason; one decided
+ * below the hold threshold is held for review (published, not counted by the chain model). A signal with
+ * all three given is the editor's: nothing is decided and it carries no decision.
  */
 public final class SignalValidator {
     private static final Pattern ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,127}");
@@ -40,9 +52,22 @@ public final class SignalValidator {
 
     private final Map<String, String> layerIds = new HashMap<>();
     private final List<String> knownIds = new ArrayList<>();
+    private final SignalDecider decider;
+    private final double holdBelow;
 
     /** @param layers the known chain layers; hints may name them by id, name or alias */
     public SignalValidator(Collection<ChainLayer> layers) {
+        this(layers, null, 0);
+    }
+
+    /**
+     * @param layers    the known chain layers; hints may name them by id, name or alias
+     * @param decider   decides missing values from the text; null to require every value
+     * @param holdBelow a signal decided with a confidence below this is held for review
+     */
+    public SignalValidator(Collection<ChainLayer> layers, SignalDecider decider, double holdBelow) {
+        this.decider = decider;
+        this.holdBelow = holdBelow;
         for (ChainLayer l : layers) {
             knownIds.add(l.getId());
             layerIds.put(norm(l.getId()), l.getId());
@@ -52,16 +77,25 @@ public final class SignalValidator {
     }
 
     /**
-     * Outcome of validating one raw signal: the signal (version 0, set on publishing) or the errors.
+     * Outcome of validating one raw signal: the signal (version 0, set on publishing), the errors, or
+     * the reason it was skipped.
      *
-     * @param input  the raw signal
-     * @param signal the signal, null if there are errors
-     * @param errors every problem found, empty if valid
+     * @param input    the raw signal
+     * @param signal   the signal, null if there are errors or it was skipped
+     * @param errors   every problem found, empty if valid or skipped
+     * @param skipped  why the text is not a supply constraint (it was decided so), null otherwise
+     * @param decision what the decider found, null when nothing was decided
      */
-    public record Checked(SignalInput input, ConstraintSignal signal, List<SignalError> errors) {
-        /** @return whether the signal is valid */
+    public record Checked(SignalInput input, ConstraintSignal signal, List<SignalError> errors, String skipped,
+            Decision decision) {
+        /** Valid or refused, nothing decided. */
+        public Checked(SignalInput input, ConstraintSignal signal, List<SignalError> errors) {
+            this(input, signal, errors, null, null);
+        }
+
+        /** @return whether the signal is valid (and not skipped) */
         public boolean valid() {
-            return errors.isEmpty();
+            return errors.isEmpty() && skipped == null;
         }
     }
 
@@ -81,9 +115,14 @@ public final class SignalValidator {
 
         String headline = text(f.get("headline"), "headline", true, MAX_HEADLINE, e);
         String body = text(f.get("body"), "body", false, MAX_BODY, e);
-        List<String> layers = layers(f.containsKey("layers") ? f.get("layers") : f.get("layerhints"), e);
-        Direction direction = direction(f.get("direction"), e);
-        Integer magnitude = magnitude(f.get("magnitude"), e);
+        Object layersGiven = f.containsKey("layers") ? f.get("layers") : f.get("layerhints");
+        boolean decide = decider != null;
+        boolean layersMissing = decide && missing(layersGiven);
+        boolean directionMissing = decide && missing(f.get("direction"));
+        boolean magnitudeMissing = decide && missing(f.get("magnitude"));
+        List<String> layers = layersMissing ? null : layers(layersGiven, e);
+        Direction direction = directionMissing ? null : direction(f.get("direction"), e);
+        Integer magnitude = magnitudeMissing ? null : magnitude(f.get("magnitude"), e);
         Instant observedAt = observedAt(f.containsKey("observedat") ? f.get("observedat") : f.get("observed"), e);
         ObservedAtBasis basis = basis(f.get("observedatbasis"), e);
         Instant until = f.get("until") == null ? null : date(f.get("until"), "until", e);
@@ -98,10 +137,141 @@ public final class SignalValidator {
         if (id == null) {
             id = "sig-" + Sha256.hex(source.getUrl() + "\n" + headline + "\n" + observedAt).substring(0, 20);
         }
+        Decision decision = null;
+        SignalDecision record = null;
+        if (layersMissing || directionMissing || magnitudeMissing) {
+            decision = decider.decide(headline, body, observedAt);
+            if (!decision.relevant()) {
+                ConstraintSignal skipped = ConstraintSignal.newBuilder().setId(id).setHeadline(headline)
+                        .setBody(body == null ? "" : body).setLayerHints(layers == null ? List.of() : layers)
+                        .setDirection(direction == null ? Direction.TIGHTENING : direction)
+                        .setMagnitude(magnitude == null ? 1 : magnitude).setObservedAt(observedAt)
+                        .setObservedAtBasis(basis).setUntil(until).setSource(source).setVersion(0).build();
+                return new Checked(input, skipped, errors, decision.skipReason(), decision);
+            }
+            boolean untilMissing = f.get("until") == null;
+            List<DecidedValue> values = new ArrayList<>();
+            if (layersMissing) {
+                layers = decision.primaryLayers();
+            }
+            values.add(value("layers", String.join(";", layers), layersMissing,
+                    layersMissing ? decision.layers().stream().filter(Decision.LayerPick::primary)
+                            .flatMap(l -> l.evidence().stream()).toList() : List.of()));
+            if (directionMissing) {
+                direction = decision.direction();
+            }
+            values.add(value("direction", direction.name().toLowerCase(Locale.ROOT), directionMissing,
+                    directionMissing ? decision.directionEvidence() : List.of()));
+            if (magnitudeMissing) {
+                magnitude = decision.magnitude();
+            }
+            values.add(value("magnitude", String.valueOf(magnitude), magnitudeMissing,
+                    magnitudeMissing ? decision.magnitudeEvidence() : List.of()));
+            if (untilMissing) {
+                until = decision.until();
+            }
+            values.add(value("until", until == null ? "" : until.toString(), untilMissing,
+                    untilMissing ? decision.untilEvidence() : List.of()));
+            boolean held = (layersMissing || directionMissing) && decision.confidence() < holdBelow;
+            record = SignalDecision.newBuilder().setDecidedBy("text").setConfidence(decision.confidence())
+                    .setHeld(held).setValues(values).setRelevance(evidence(decision.relevanceEvidence()))
+                    .setReview(null).build();
+        }
         ConstraintSignal signal = ConstraintSignal.newBuilder().setId(id).setHeadline(headline)
                 .setBody(body == null ? "" : body).setLayerHints(layers).setDirection(direction)
-                .setMagnitude(magnitude).setObservedAt(observedAt).setObservedAtBasis(basis).setUntil(until).setSource(source).setVersion(0).build();
-        return new Checked(input, signal, errors);
+                .setMagnitude(magnitude).setObservedAt(observedAt).setObservedAtBasis(basis).setUntil(until)
+                .setSource(source).setVersion(0).setDecision(record).build();
+        return new Checked(input, signal, errors, null, decision);
+    }
+
+    /**
+     * An editor's review of a kept signal: confirms its values, or corrects those given (a new version).
+     *
+     * @param current    the latest version of the signal
+     * @param fields     the review: {@code direction}, {@code magnitude}, {@code layers}, {@code until} (each
+     *                   optional; none given confirms), as in a posted signal
+     * @param reviewedAt when the review happened
+     * @param index      the review's position, for its errors (0)
+     * @return the reviewed signal (version 0, set on publishing), or the errors
+     */
+    public Checked review(ConstraintSignal current, Map<String, Object> fields, Instant reviewedAt, int index) {
+        List<SignalError> errors = new ArrayList<>();
+        SignalInput input = new SignalInput(index, 0, fields, null);
+        Map<String, Object> f = new HashMap<>();
+        fields.forEach((k, v) -> f.put(SignalReader.canonical(k), v));
+        Errors e = new Errors(input, errors);
+        Object layersGiven = f.containsKey("layers") ? f.get("layers") : f.get("layerhints");
+        List<String> layers = missing(layersGiven) ? null : layers(layersGiven, e);
+        Direction direction = missing(f.get("direction")) ? null : direction(f.get("direction"), e);
+        Integer magnitude = missing(f.get("magnitude")) ? null : magnitude(f.get("magnitude"), e);
+        boolean untilGiven = f.containsKey("until");
+        Instant until = f.get("until") == null || (f.get("until") instanceof String u && u.isBlank()) ? null
+                : date(f.get("until"), "until", e);
+        if (!errors.isEmpty()) {
+            return new Checked(input, null, errors);
+        }
+        boolean corrected = layers != null || direction != null || magnitude != null || untilGiven;
+        SignalDecision old = current.getDecision();
+        List<DecidedValue> values = new ArrayList<>();
+        Map<String, DecidedValue> before = new java.util.LinkedHashMap<>();
+        if (old != null) {
+            old.getValues().forEach(v -> before.put(v.getField(), v));
+        }
+        ConstraintSignal.Builder b = ConstraintSignal.newBuilder(current).setVersion(0);
+        values.add(reviewed("layers", layers == null ? null : String.join(";", layers), before));
+        values.add(reviewed("direction", direction == null ? null : direction.name().toLowerCase(Locale.ROOT), before));
+        values.add(reviewed("magnitude", magnitude == null ? null : String.valueOf(magnitude), before));
+        values.add(reviewed("until", untilGiven ? (until == null ? "" : until.toString()) : null, before));
+        if (layers != null) {
+            b.setLayerHints(layers);
+        }
+        if (direction != null) {
+            b.setDirection(direction);
+        }
+        if (magnitude != null) {
+            b.setMagnitude(magnitude);
+        }
+        if (untilGiven) {
+            b.setUntil(until);
+        }
+        b.setDecision(SignalDecision.newBuilder().setDecidedBy("editor")
+                .setConfidence(old == null ? 1.0 : old.getConfidence()).setHeld(false).setValues(values)
+                .setRelevance(old == null ? List.of() : old.getRelevance())
+                .setReview(new io.chainfeed.avro.SignalReview(corrected ? "corrected" : "confirmed", reviewedAt,
+                        current.getVersion()))
+                .build());
+        return new Checked(input, b.build(), errors);
+    }
+
+    /** A value after review: the editor's when corrected, else as it was (text or editor, with its evidence). */
+    private static DecidedValue reviewed(String field, String corrected, Map<String, DecidedValue> before) {
+        if (corrected != null) {
+            return DecidedValue.newBuilder().setField(field).setValue(corrected).setDecidedBy("editor")
+                    .setEvidence(List.of()).build();
+        }
+        DecidedValue was = before.get(field);
+        return was != null ? DecidedValue.newBuilder(was).build()
+                : DecidedValue.newBuilder().setField(field).setValue("").setDecidedBy("editor").setEvidence(List.of())
+                        .build();
+    }
+
+    private static boolean missing(Object value) {
+        return value == null || (value instanceof String s && s.isBlank())
+                || (value instanceof List<?> l && l.stream().allMatch(o -> o == null || (o instanceof String s && s.isBlank())));
+    }
+
+    private static DecidedValue value(String field, String value, boolean decided, List<Decision.Span> spans) {
+        return DecidedValue.newBuilder().setField(field).setValue(value).setDecidedBy(decided ? "text" : "editor")
+                .setEvidence(evidence(spans)).build();
+    }
+
+    /**
+     * @param spans spans of a decision
+     * @return the same as Avro evidence (start and end offsets in their field)
+     */
+    public static List<Evidence> evidence(List<Decision.Span> spans) {
+        return spans.stream().map(sp -> new Evidence(sp.rule(), sp.field(), sp.offset(), sp.offset() + sp.length(),
+                sp.text())).toList();
     }
 
     private static String text(Object value, String field, boolean required, int max, Errors e) {

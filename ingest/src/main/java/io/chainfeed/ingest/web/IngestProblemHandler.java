@@ -44,6 +44,11 @@ class IngestProblemHandler extends ProblemDetailsHandler {
     }
 
     /** Nothing of the request was published (its transaction is aborted or never began): try again later. */
+    @ExceptionHandler(SignalController.SignalNotFoundException.class)
+    ProblemDetail signalNotFound(SignalController.SignalNotFoundException e) {
+        return problem(HttpStatus.NOT_FOUND, "signal-not-found", "No such signal", e.getMessage());
+    }
+
     @ExceptionHandler(PublishException.class)
     ResponseEntity<ProblemDetail> unpublished(PublishException e) {
         ProblemDetail p = problem(HttpStatus.SERVICE_UNAVAILABLE, "publish-failed",

@@ -29,7 +29,7 @@ import java.util.zip.GZIPOutputStream;
  * set to be sent compressed and the request accepts it. Scripted answers (redirects, 429/503) can be
  * queued per path ahead of the document. Every request is recorded with the headers tests look at.
  */
-final class FeedServer implements AutoCloseable {
+public final class FeedServer implements AutoCloseable {
     private static final DateTimeFormatter HTTP_DATE = DateTimeFormatter.RFC_1123_DATE_TIME.withZone(ZoneOffset.UTC);
 
     /** How a document is sent. */
@@ -76,7 +76,7 @@ final class FeedServer implements AutoCloseable {
     private final Map<String, Queue<Scripted>> scripts = new ConcurrentHashMap<>();
     final List<Request> requests = new CopyOnWriteArrayList<>();
 
-    FeedServer() {
+    public FeedServer() {
         try {
             server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
         } catch (IOException e) {
@@ -86,7 +86,7 @@ final class FeedServer implements AutoCloseable {
         server.start();
     }
 
-    String url(String path) {
+    public String url(String path) {
         return "http://127.0.0.1:" + server.getAddress().getPort() + path;
     }
 
@@ -94,7 +94,7 @@ final class FeedServer implements AutoCloseable {
         docs.put(path, new Doc(body, contentType, encoding, validators, Instant.parse("2026-11-05T10:00:00Z")));
     }
 
-    void put(String path, String body) {
+    public void put(String path, String body) {
         put(path, body.getBytes(StandardCharsets.UTF_8), "application/rss+xml; charset=utf-8", Encoding.IDENTITY, true);
     }
 

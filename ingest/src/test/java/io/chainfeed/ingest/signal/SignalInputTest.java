@@ -102,6 +102,8 @@ class SignalInputTest {
                 headline,layers,direction,magnitude,observedAt,sourceName,sourceUrl
                 HBM tight,memory,tightening,4,2026-03-01,Example,https://e.com/1
                 Bad date,memory,easing,2,the other day,Example,https://e.com/2
+                CoWoS capacity is sold out through 2027,,,,2026-03-01,Example,https://e.com/3
+                Nvidia names a new chief financial officer,,,,2026-03-01,Example,https://e.com/4
                 """);
         var out = new java.io.StringWriter();
         var err = new java.io.StringWriter();
@@ -111,7 +113,9 @@ class SignalInputTest {
         int code = cl.execute("signals", file.toString(), "--dry-run");
         assertThat(code).isEqualTo(1);
         assertThat(err.toString()).contains(file + ":3: observedAt: 'the other day' is not a date");
-        assertThat(out.toString()).contains("valid line 2: sig-").contains("1 signals valid (dry run");
+        assertThat(out.toString()).contains("valid line 2: sig-").contains("valid line 4: sig-")
+                .contains("skipped line 5: sig-").contains("(appointment)")
+                .contains("2 signals valid (dry run, nothing published), 1 skipped, 1 refused");
     }
 
     @Test

@@ -17,7 +17,11 @@ import io.chainfeed.avro.ConstraintSignal;
 import io.chainfeed.avro.Direction;
 import io.chainfeed.avro.Source;
 import io.chainfeed.ingest.signal.SignalError;
+import io.chainfeed.ingest.corpus.Corpus;
+import io.chainfeed.ingest.decide.SignalDecider;
 import io.chainfeed.ingest.signal.SignalIngest;
+import io.chainfeed.ingest.signal.SignalLookup;
+import io.chainfeed.ingest.signal.SignalValidator;
 import io.chainfeed.platform.auth.HashedKeys;
 import io.chainfeed.ingest.publish.Deadline;
 import java.time.Instant;
@@ -53,6 +57,20 @@ class SignalControllerTest {
         @Bean
         HashedKeys editorKeys() {
             return new HashedKeys("chainfeed.ingest.editor-key-hashes", List.of(HashedKeys.hash("editor-secret")));
+        }
+
+        @Bean
+        SignalValidator signalValidator() {
+            Corpus corpus = Corpus.loadBundled();
+            return new SignalValidator(corpus.layers(), SignalDecider.of(corpus), 0.6);
+        }
+
+        /** Reviews need Kafka: SignalEndpointIT covers them. */
+        @Bean
+        SignalLookup signalLookup() {
+            return new SignalLookup(() -> {
+                throw new IllegalStateException("no Kafka in a web slice");
+            });
         }
     }
 

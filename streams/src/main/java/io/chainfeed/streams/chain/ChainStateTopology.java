@@ -220,6 +220,12 @@ public final class ChainStateTopology {
             }
             ConstraintSignal incoming = record.value();
             ConstraintSignal kept = signals.get(record.key());
+            if (incoming != null && held(incoming)) {
+                if (kept != null && newer(kept, incoming)) {
+                    return; // an older held version arrived late
+                }
+                incoming = null; // held for review: not counted (a counted earlier version stops counting)
+            }
             if (incoming == null) {
                 if (kept == null) {
                     return;
@@ -287,6 +293,11 @@ public final class ChainStateTopology {
             for (ChainBook.Entry e : change.recounted()) {
                 causes(e.id, e.layers, timestamp);
             }
+        }
+
+        /** Whether a signal is held for review (decided from its text below the confidence threshold). */
+        static boolean held(ConstraintSignal s) {
+            return s.getDecision() != null && s.getDecision().getHeld();
         }
 
         /** Whether {@code a} wins over {@code b}: higher version, then larger encoded form, as a tie-break. */

@@ -8,6 +8,7 @@ import io.chainfeed.avro.LayerTag;
 import io.chainfeed.avro.Read;
 import io.chainfeed.avro.ReadKind;
 import io.chainfeed.avro.Section;
+import io.chainfeed.avro.SignalPart;
 import io.chainfeed.avro.TermUpdate;
 import io.chainfeed.streams.tagging.Tagger;
 import java.util.ArrayList;
@@ -56,9 +57,14 @@ public final class SignalReads {
         if (!signal.getBody().isBlank()) {
             sections.add(new Section("body", "What was observed", signal.getBody()));
         }
+        boolean held = signal.getDecision() != null && signal.getDecision().getHeld();
         sections.add(new Section("signal", "Signal",
                 "A " + direction + " signal of magnitude " + signal.getMagnitude() + " (1-5), observed "
-                        + signal.getObservedAt() + "."));
+                        + signal.getObservedAt() + "."
+                        + (signal.getDecision() != null && "text".equals(signal.getDecision().getDecidedBy())
+                                ? " Decided from its text (confidence " + signal.getDecision().getConfidence() + ")."
+                                : "")
+                        + (held ? " Held for review: not counted in the chain until an editor confirms it." : "")));
         TermUpdate shaped = TermUpdate.newBuilder()
                 .setSlug(signal.getId())
                 .setTitle(signal.getHeadline())
@@ -89,6 +95,8 @@ public final class SignalReads {
         read.setKind(ReadKind.SIGNAL);
         read.setSlug(signal.getId());
         read.setObservedAt(signal.getObservedAt());
+        read.setSignal(SignalPart.newBuilder().setDirection(direction).setMagnitude(signal.getMagnitude())
+                .setUntil(signal.getUntil()).setDecision(signal.getDecision()).build());
         return read;
     }
 

@@ -7,6 +7,10 @@ import io.chainfeed.avro.ChainCause;
 import io.chainfeed.avro.ChainLayer;
 import io.chainfeed.avro.Company;
 import io.chainfeed.avro.ConstraintSignal;
+import io.chainfeed.avro.DecidedValue;
+import io.chainfeed.avro.Evidence;
+import io.chainfeed.avro.SignalDecision;
+import io.chainfeed.avro.SignalReview;
 import io.chainfeed.avro.Direction;
 import io.chainfeed.avro.LayerCompany;
 import io.chainfeed.avro.LayerState;
@@ -272,6 +276,38 @@ class ChainStateTopologyTest extends TopologyTest {
             assertThat(finalStates()).as("order %s", shuffled.stream().map(kv -> kv.key).toList())
                     .isEqualTo(expected);
         }
+    }
+
+    @Test
+    void aHeldSignalIsReadButNotCountedUntilAReviewConfirmsIt() {
+        SignalDecision held = SignalDecision.newBuilder().setDecidedBy("text").setConfidence(0.4).setHeld(true)
+                .setValues(List.of(DecidedValue.newBuilder().setField("direction").setValue("tightening")
+                        .setDecidedBy("text").setEvidence(List.of(new Evidence("tightening cue", "headline", 11, 17,
+                                "supply"))).build()))
+                .build();
+        signals.pipeInput("s1", ConstraintSignal.newBuilder(signal("s1", "memory", Direction.TIGHTENING, 4, T0))
+                .setDecision(held).build());
+        Read read = reads.readValue();
+        assertThat(read.getSignal().getDecision().getHeld()).isTrue();
+        assertThat(read.getSignal().getDirection()).isEqualTo("tightening");
+        assertThat(read.getSections()).filteredOn(x -> x.getKey().equals("signal")).singleElement()
+                .satisfies(x -> assertThat(x.getBody()).contains("Held for review"));
+        assertThat(finalStates().getOrDefault("memory", null)).satisfies(m -> {
+            if (m != null) {
+                assertThat(m.getPressure()).isZero();
+            }
+        });
+
+        SignalDecision confirmed = SignalDecision.newBuilder(held).setDecidedBy("editor").setHeld(false)
+                .setReview(new SignalReview("confirmed", T0.plusSeconds(60), 1L)).build();
+        signals.pipeInput("s1", ConstraintSignal.newBuilder(signal("s1", "memory", Direction.TIGHTENING, 4, T0))
+                .setDecision(confirmed).setVersion(2).build());
+        assertThat(finalStates().get("memory").getPressure()).isEqualTo(4.0);
+
+        // held again (a corrected version that is itself held) stops counting
+        signals.pipeInput("s1", ConstraintSignal.newBuilder(signal("s1", "memory", Direction.TIGHTENING, 4, T0))
+                .setDecision(held).setVersion(3).build());
+        assertThat(finalStates().get("memory").getPressure()).isZero();
     }
 
     @Test
