@@ -97,10 +97,23 @@ public final class Backtest implements Callable<Integer> {
      * @return every layer's state at every quarter end from 2023Q1 to {@code last}, with the reference labels
      */
     public static Result run(Corpus corpus, History history, String last) {
+        return run(corpus, history, last, history.reference());
+    }
+
+    /**
+     * Runs the backtest against given labels.
+     *
+     * @param corpus  the layers and companies
+     * @param history the signals
+     * @param last    the last quarter to include
+     * @param labelled the labels to score against (the reference, or the held-out reference)
+     * @return every layer's state at every quarter end from 2023Q1 to {@code last}, with those labels
+     */
+    public static Result run(Corpus corpus, History history, String last, List<History.Cell> labelled) {
         ChainModel model = new ChainModel(corpus.layers(), corpus.companies());
         List<ConstraintSignal> signals = history.signals();
         Map<String, History.Cell> labels = new HashMap<>();
-        history.reference().forEach(c -> labels.put(c.layer() + " " + c.quarter(), c));
+        labelled.forEach(c -> labels.put(c.layer() + " " + c.quarter(), c));
         List<String> quarters = quarters(last);
         List<String> layers = corpus.layers().stream().map(ChainLayer::getId).toList();
         Map<String, Map<String, Cell>> cells = new LinkedHashMap<>();
@@ -193,7 +206,13 @@ public final class Backtest implements Callable<Integer> {
     public Integer call() {
         Corpus corpus = Corpus.loadBundled();
         History history = History.loadBundled(corpus);
-        print(run(corpus, history, lastQuarter(history)), System.out, !noDisagreements);
+        String last = lastQuarter(history);
+        print(run(corpus, history, last), System.out, !noDisagreements);
+        Result held = run(corpus, history, last, history.holdout());
+        System.out.println();
+        System.out.printf(Locale.ROOT, "held-out reference (history/reference-holdout.yaml, other cells, not tuned on):"
+                + " %d of %d labelled cells (%.1f%%)%n", held.scored().stream().filter(Cell::agrees).count(),
+                held.scored().size(), 100 * held.agreement());
         return 0;
     }
 

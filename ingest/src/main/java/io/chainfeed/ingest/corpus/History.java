@@ -47,6 +47,7 @@ public final class History {
     public static final String BUNDLED_LOCATION = "history";
     static final String SIGNALS_FILE = "signals.yaml";
     static final String REFERENCE_FILE = "reference.yaml";
+    static final String HOLDOUT_FILE = "reference-holdout.yaml";
     /** The earliest day an entry may carry. */
     public static final LocalDate START = LocalDate.of(2023, 1, 1);
 
@@ -93,10 +94,12 @@ public final class History {
 
     private final List<Entry> entries;
     private final List<Cell> reference;
+    private final List<Cell> holdout;
 
-    private History(List<Entry> entries, List<Cell> reference) {
+    private History(List<Entry> entries, List<Cell> reference, List<Cell> holdout) {
         this.entries = List.copyOf(entries);
         this.reference = List.copyOf(reference);
+        this.holdout = List.copyOf(holdout);
     }
 
     /**
@@ -112,7 +115,19 @@ public final class History {
         String base = BUNDLED_LOCATION + "/";
         CorpusLoader.NamedText signals = CorpusLoader.readBundled(base + SIGNALS_FILE);
         CorpusLoader.NamedText reference = CorpusLoader.readBundled(base + REFERENCE_FILE);
-        return parse(signals.name(), signals.text(), reference.name(), reference.text(), corpus, LocalDate.now(ZoneOffset.UTC));
+        CorpusLoader.NamedText holdout = CorpusLoader.readBundled(base + HOLDOUT_FILE);
+        History h = parse(signals.name(), signals.text(), reference.name(), reference.text(), corpus,
+                LocalDate.now(ZoneOffset.UTC));
+        Set<String> layers = corpus.layers().stream().map(ChainLayer::getId).collect(Collectors.toSet());
+        List<Cell> held = reference(holdout.name(), holdout.text(), layers);
+        Set<String> labelled = h.reference.stream().map(c -> c.layer() + " " + c.quarter()).collect(Collectors.toSet());
+        for (Cell c : held) {
+            if (labelled.contains(c.layer() + " " + c.quarter())) {
+                throw new CorpusException(holdout.name(), c.layer() + " " + c.quarter(),
+                        "is labelled in " + REFERENCE_FILE + " too: the held-out reference labels other cells");
+            }
+        }
+        return new History(h.entries, h.reference, held);
     }
 
     /**
@@ -193,7 +208,7 @@ public final class History {
                     .setSource(new Source(sourceName, url)).setVersion(revision).build();
             entries.add(new Entry(signal, List.copyOf(about)));
         }
-        return new History(entries, reference(referenceName, referenceText, layers));
+        return new History(entries, reference(referenceName, referenceText, layers), List.of());
     }
 
     private static List<Cell> reference(String name, String text, Set<String> layers) {
@@ -288,5 +303,14 @@ public final class History {
     /** @return the labelled cells of the reference timeline, in file order */
     public List<Cell> reference() {
         return reference;
+    }
+
+    /**
+     * @return the cells of the held-out reference ({@code history/reference-holdout.yaml}): other
+     *     layer-quarters, labelled from other reports after the calibration was chosen, so that the
+     *     backtest is also checked where it was not tuned; empty when parsed without it
+     */
+    public List<Cell> holdout() {
+        return holdout;
     }
 }
