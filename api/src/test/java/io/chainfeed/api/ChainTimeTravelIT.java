@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 import static org.awaitility.Awaitility.await;
 
-import java.net.ServerSocket;
 import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
@@ -35,24 +34,14 @@ class ChainTimeTravelIT {
     };
     @RegisterExtension
     static final TestPipeline pipeline = new TestPipeline("chain-time-travel-it");
-    private static final int STREAMS_PORT = freePort();
+    private static final int STREAMS_PORT = TestPipeline.freePort();
 
     @Autowired
     TestRestTemplate http;
 
-    private static int freePort() {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
-    }
-
     @DynamicPropertySource
     static void properties(DynamicPropertyRegistry registry) {
-        registry.add("chainfeed.api.streams.base-url", () -> "http://127.0.0.1:" + STREAMS_PORT);
-        registry.add("chainfeed.api.streams.timeout", () -> "10s");
-        registry.add("chainfeed.api.streams.breaker.slow-call", () -> "10s");
+        TestPipeline.streamsServiceAt(registry, STREAMS_PORT, "10s");
     }
 
     @Test

@@ -28,8 +28,10 @@ import io.chainfeed.streams.tagging.DeadLetterDeserializationHandler;
 import io.chainfeed.streams.tagging.TaggingTopology;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
+import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -75,6 +77,7 @@ import org.springframework.kafka.test.EmbeddedKafkaBroker;
 import org.springframework.test.context.ContextConfigurationAttributes;
 import org.springframework.test.context.ContextCustomizer;
 import org.springframework.test.context.ContextCustomizerFactory;
+import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.MergedContextConfiguration;
 import org.springframework.test.context.junit.jupiter.SpringExtension;
 import java.util.concurrent.atomic.AtomicLong;
@@ -283,6 +286,29 @@ final class TestPipeline implements BeforeAllCallback, BeforeEachCallback, After
                 });
         corpus = bundled;
         return corpus;
+    }
+
+    /** @return a free loopback port, for the streams service an IT starts with {@link #startStreamsService} */
+    static int freePort() {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * Points the api under test at the streams service an IT starts on {@code port} (time travel and
+     * history), with {@code timeout} for its calls and its slow-call breaker, as a loaded machine needs.
+     *
+     * @param registry the IT's dynamic properties
+     * @param port     the streams service's port ({@link #freePort})
+     * @param timeout  a duration, e.g. {@code 10s}
+     */
+    static void streamsServiceAt(DynamicPropertyRegistry registry, int port, String timeout) {
+        registry.add("chainfeed.api.streams.base-url", () -> "http://127.0.0.1:" + port);
+        registry.add("chainfeed.api.streams.timeout", () -> timeout);
+        registry.add("chainfeed.api.streams.breaker.slow-call", () -> timeout);
     }
 
     /**

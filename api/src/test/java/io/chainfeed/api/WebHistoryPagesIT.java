@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.chainfeed.avro.ConstraintSignal;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -52,7 +51,7 @@ class WebHistoryPagesIT {
     };
     @RegisterExtension
     static final TestPipeline pipeline = new TestPipeline("web-history-it");
-    private static final int STREAMS_PORT = freePort();
+    private static final int STREAMS_PORT = TestPipeline.freePort();
     private static HeadlessChromium chromium;
     private static WebDriver driver;
 
@@ -61,19 +60,9 @@ class WebHistoryPagesIT {
     @Autowired
     TestRestTemplate http;
 
-    private static int freePort() {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
-    }
-
     @DynamicPropertySource
     static void properties(DynamicPropertyRegistry registry) {
-        registry.add("chainfeed.api.streams.base-url", () -> "http://127.0.0.1:" + STREAMS_PORT);
-        registry.add("chainfeed.api.streams.timeout", () -> "20s");
-        registry.add("chainfeed.api.streams.breaker.slow-call", () -> "20s");
+        TestPipeline.streamsServiceAt(registry, STREAMS_PORT, "20s");
     }
 
     @BeforeAll
