@@ -119,7 +119,7 @@ public final class Backtest implements Callable<Integer> {
         Map<String, Map<String, Cell>> cells = new LinkedHashMap<>();
         layers.forEach(l -> cells.put(l, new LinkedHashMap<>()));
         for (String q : quarters) {
-            Instant end = new History.Cell("", q, History.Status.BALANCED, "", "").end();
+            Instant end = History.quarterEnd(q);
             Map<String, LayerState> states = model.statesAt(signals, end.toEpochMilli());
             for (String l : layers) {
                 cells.get(l).put(q, new Cell(l, q, states.get(l), labels.get(l + " " + q)));

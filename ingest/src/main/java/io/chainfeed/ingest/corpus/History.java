@@ -79,17 +79,24 @@ public final class History {
      * @param source  the https URL of the report
      */
     public record Cell(String layer, String quarter, Status status, String note, String source) {
-        /**
-         * @return the last instant of the quarter: the start of the next quarter (UTC) minus one millisecond
-         */
+        /** @return the last instant of its quarter ({@link History#quarterEnd}) */
         public Instant end() {
-            var m = QUARTER.matcher(quarter);
-            if (!m.matches()) {
-                throw new IllegalStateException("not a quarter: " + quarter);
-            }
-            YearMonth next = YearMonth.of(Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)) * 3).plusMonths(1);
-            return next.atDay(1).atStartOfDay().toInstant(ZoneOffset.UTC).minusMillis(1);
+            return quarterEnd(quarter);
         }
+    }
+
+    /**
+     * @param quarter a calendar quarter, e.g. {@code 2024Q3}
+     * @return its last instant: the start of the next quarter (UTC) minus one millisecond
+     * @throws IllegalArgumentException if the text is not {@code <year>Q<1-4>}
+     */
+    public static Instant quarterEnd(String quarter) {
+        var m = QUARTER.matcher(quarter);
+        if (!m.matches()) {
+            throw new IllegalArgumentException("not a quarter: " + quarter);
+        }
+        YearMonth next = YearMonth.of(Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)) * 3).plusMonths(1);
+        return next.atDay(1).atStartOfDay().toInstant(ZoneOffset.UTC).minusMillis(1);
     }
 
     private final List<Entry> entries;

@@ -70,9 +70,9 @@ class HistoryTest {
                     .isGreaterThanOrEqualTo(3);
         }
         assertThat(history.reference()).allSatisfy(c -> assertThat(c.source()).startsWith("https://"));
-        History.Cell q = history.reference().get(0);
-        assertThat(new History.Cell("memory", "2024Q3", q.status(), "", "").end())
-                .isEqualTo(Instant.parse("2024-09-30T23:59:59.999Z"));
+        assertThat(History.quarterEnd("2024Q3")).isEqualTo(Instant.parse("2024-09-30T23:59:59.999Z"));
+        assertThat(History.quarterEnd("2024Q4")).isEqualTo(Instant.parse("2024-12-31T23:59:59.999Z"));
+        assertThat(history.reference().get(0).end()).isEqualTo(History.quarterEnd(history.reference().get(0).quarter()));
     }
 
     private static final String ENTRY = """
