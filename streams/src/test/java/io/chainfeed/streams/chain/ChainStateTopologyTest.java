@@ -54,9 +54,9 @@ class ChainStateTopologyTest extends TopologyTest {
         loadReference();
     }
 
-    /** A fresh topology (empty stores) and its topics. */
+    /** A fresh topology (empty stores) and its topics, its wall clock at {@link #T0}. */
     private void startTopology() {
-        open("chain-test", ChainStateTopology::buildTopology, null);
+        open("chain-test", ChainStateTopology::buildTopology, T0);
         signals = topology.input(Topics.SIGNALS, ConstraintSignal.class);
         states = topology.output(Topics.CHAIN_STATE, LayerState.class);
         causes = topology.output(Topics.CHAIN_CAUSES, ChainCause.class);
@@ -511,6 +511,32 @@ class ChainStateTopologyTest extends TopologyTest {
         });
         var store = topology.<String>store(ChainStateTopology.ANNOUNCED_STORE);
         assertThat(store.get("memory")).isEqualTo("BALANCED 2");
+    }
+
+    @Test
+    void aReplayedPastIsRecordedWithoutStateReadsAndTheFirstLiveChangeIsAnnouncedFromIt() {
+        // the bundled history on a fresh start: memory turns tight, then balanced, then critical, all long ago
+        Instant past = T0.minus(Duration.ofDays(400));
+        signals.pipeInput("h1", signal("h1", "memory", Direction.TIGHTENING, 4, past));
+        finalStates();
+        signals.pipeInput("h2", signal("h2", "memory", Direction.EASING, 4, past.plus(Duration.ofDays(1))));
+        finalStates();
+        signals.pipeInput("h3", signal("h3", "memory", Direction.TIGHTENING, 5, past.plus(Duration.ofDays(2))));
+        signals.pipeInput("h4", signal("h4", "memory", Direction.TIGHTENING, 5, past.plus(Duration.ofDays(2))));
+        assertThat(finalStates().get("memory").getStatus()).isEqualTo(LayerStatus.CRITICAL);
+        assertThat(stateReads()).as("changes of 400 days ago are not news").isEmpty();
+        assertThat(topology.<String>store(ChainStateTopology.ANNOUNCED_STORE).get("memory"))
+                .isEqualTo(new StateReads.Announced(LayerStatus.CRITICAL, 0).encode());
+
+        // a signal within the last seven days: the chain is current; memory falls from the replayed critical,
+        // and the layers it squeezed in the replay (recorded critical too) turn balanced
+        signals.pipeInput("live", signal("live", "memory", Direction.EASING, 5,
+                T0.minus(ChainStateTopology.ANNOUNCED_WITHIN).plus(Duration.ofHours(1))));
+        assertThat(finalStates().get("memory").getStatus()).isEqualTo(LayerStatus.LOOSE);
+        assertThat(stateReads()).extracting(Read::getId, Read::getTitle).containsExactlyInAnyOrder(
+                org.assertj.core.groups.Tuple.tuple("state:memory:1", "Memory turned loose"),
+                org.assertj.core.groups.Tuple.tuple("state:advanced-packaging:1", "Advanced packaging turned balanced"),
+                org.assertj.core.groups.Tuple.tuple("state:accelerators:1", "Accelerators turned balanced"));
     }
 
     @Test
