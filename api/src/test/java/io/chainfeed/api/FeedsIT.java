@@ -116,7 +116,7 @@ class FeedsIT {
             long lastModified = full.getHeaders().getLastModified();
             assertThat(etag).startsWith("\"");
             assertThat(lastModified).isEqualTo(first.getUpdated().getTime());
-            assertThat(full.getHeaders().getCacheControl()).isEqualTo("no-cache");
+            assertThat(full.getHeaders().getCacheControl()).isEqualTo("max-age=0, public, s-maxage=30, stale-while-revalidate=60");
             HttpHeaders ifNoneMatch = new HttpHeaders();
             ifNoneMatch.setIfNoneMatch(etag);
             ResponseEntity<byte[]> notModified = get("/api/v1/feeds/atom?topic=term%3Ardma", ifNoneMatch);

@@ -201,6 +201,14 @@ class WidgetIT {
         assertThat(header(term, "Access-Control-Allow-Origin")).isEqualTo(allowed);
         assertThat(header(term, "Access-Control-Allow-Credentials")).isNull();
         assertThat(term.headers().allValues("Vary")).anyMatch(v -> v.toLowerCase(java.util.Locale.ROOT).contains("origin"));
+        // Cacheable by a shared cache, keyed by the headers the answer depends on, with a strong ETag.
+        assertThat(header(term, "Cache-Control")).isEqualTo("max-age=30, public, s-maxage=30, stale-while-revalidate=60");
+        assertThat(String.join(",", term.headers().allValues("Vary"))).contains("Sec-Fetch-Site");
+        String cardTag = header(term, "ETag");
+        assertThat(cardTag).startsWith("\"");
+        HttpResponse<String> same = get("/widget/v1/data/term/rdma?" + k, allowed, "If-None-Match", cardTag);
+        assertThat(same.statusCode()).isEqualTo(304);
+        assertThat(same.body()).isEmpty();
         JsonNode card = json(term);
         assertThat(card.path("title").asText()).isEqualTo("RDMA");
         assertThat(card.path("kind").asText()).isEqualTo("term");
@@ -286,6 +294,9 @@ class WidgetIT {
                 .doesNotContain("unsafe-inline");
         assertThat(embed.headers().allValues("Content-Security-Policy")).hasSize(1);
         assertThat(header(embed, "X-Frame-Options")).isNull();
+        assertThat(header(embed, "Cache-Control")).isEqualTo("max-age=0, public, s-maxage=60, stale-while-revalidate=300");
+        assertThat(get("/embed/term/rdma?" + k + "&theme=dark&locale=de-DE", null, "If-None-Match", header(embed, "ETag"))
+                .statusCode()).as("a strong ETag, revalidated with a 304").isEqualTo(304);
         assertThat(embed.body()).contains("<chainfeed-term key=\"" + partnerKey + "\" theme=\"dark\" locale=\"de-DE\" term=\"rdma\">",
                 "<title>chainfeed: glossary term rdma</title>");
         HttpResponse<String> embedFeed = get("/embed/feed?topic=" + enc("LAYER:memory or kind:signal") + "&live=true&" + k, null);

@@ -1,5 +1,6 @@
 package io.chainfeed.api.pages;
 
+import io.chainfeed.api.server.CachePolicies;
 import io.chainfeed.api.syndication.FeedLinks;
 import io.chainfeed.api.selector.Selector;
 import io.chainfeed.api.selector.TopicParser;
@@ -12,7 +13,6 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.jsoup.nodes.Document;
 import org.jsoup.nodes.Element;
-import org.springframework.http.CacheControl;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.stereotype.Controller;
@@ -119,6 +119,6 @@ class PageController {
             doc.head().append(oEmbedLink);
         }
         return ResponseEntity.ok().contentType(new MediaType(MediaType.TEXT_HTML, StandardCharsets.UTF_8))
-                .cacheControl(CacheControl.noCache()).body(doc.outerHtml());
+                .cacheControl(CachePolicies.PAGES).body(doc.outerHtml());
     }
 }

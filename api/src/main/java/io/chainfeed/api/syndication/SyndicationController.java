@@ -3,6 +3,7 @@ package io.chainfeed.api.syndication;
 import io.chainfeed.api.selector.Selector;
 import io.chainfeed.api.selector.TopicParser;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.chainfeed.api.server.CachePolicies;
 import io.chainfeed.platform.Sha256;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
@@ -18,7 +19,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import org.springframework.http.CacheControl;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.validation.annotation.Validated;
@@ -35,7 +35,7 @@ import org.springframework.web.bind.annotation.RestController;
  * <p>Conditional GET (RFC 9110 section 13): every answer carries a strong {@code ETag} (a hash of the exact
  * bytes) and {@code Last-Modified} (the newest entry's {@code updated}); a request whose
  * {@code If-None-Match} matches, or without one, whose {@code If-Modified-Since} is not older, gets
- * {@code 304 Not Modified} with no body. {@code Cache-Control: no-cache} asks caches to revalidate.
+ * {@code 304 Not Modified} with no body. {@code Cache-Control} lets shared caches keep a feed 30 s ({@link CachePolicies#FEEDS}).
  *
  * <p>A bad {@code topic} or {@code cursor} is a 400 problem detail.
  */
@@ -130,7 +130,7 @@ public class SyndicationController {
                 .contentType(new MediaType(MediaType.parseMediaType(type), StandardCharsets.UTF_8))
                 .eTag(etag(body))
                 .lastModified(lastModified)
-                .cacheControl(CacheControl.noCache())
+                .cacheControl(CachePolicies.FEEDS)
                 .body(body);
     }
 

@@ -5,11 +5,11 @@ import io.chainfeed.api.selector.TopicParser;
 import io.chainfeed.api.keys.ApiPrincipal;
 import io.chainfeed.api.problem.BadRequestException;
 import io.chainfeed.api.problem.NotFoundException;
+import io.chainfeed.api.server.CachePolicies;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.util.Locale;
 import java.util.Map;
-import org.springframework.http.CacheControl;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -82,7 +82,7 @@ class EmbedController {
 
     private static ResponseEntity<String> html(ApiPrincipal partner, String page) {
         return ResponseEntity.ok().contentType(new MediaType(MediaType.TEXT_HTML, java.nio.charset.StandardCharsets.UTF_8))
-                .cacheControl(CacheControl.noCache())
+                .cacheControl(CachePolicies.PAGES)
                 .header("Content-Security-Policy", EmbedPages.csp(partner.allowedOrigins()))
                 .body(page);
     }

@@ -8,6 +8,7 @@ import io.chainfeed.api.chain.ChainStates;
 import io.chainfeed.api.chain.ChainViews;
 import io.chainfeed.api.readlog.LogPosition;
 import io.chainfeed.api.readlog.ReadLog;
+import io.chainfeed.api.server.CachePolicies;
 import io.chainfeed.api.syndication.FeedQuery;
 import io.chainfeed.api.selector.Selector;
 import io.chainfeed.api.selector.TopicParser;
@@ -26,7 +27,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Pattern;
-import org.springframework.http.CacheControl;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -51,7 +51,6 @@ import org.springframework.web.bind.annotation.RestController;
 class WidgetDataController {
     static final Pattern SLUG = Pattern.compile("[a-z0-9][a-z0-9-]{0,79}");
     static final int MAX_LIMIT = 20;
-    private static final CacheControl CACHE = CacheControl.maxAge(java.time.Duration.ofSeconds(30));
 
     private final PartnerAccess access;
     private final ReadLookups reads;
@@ -84,7 +83,7 @@ class WidgetDataController {
         Map<String, Object> body = WidgetViews.read(doc, true);
         body.put("url", urls.origin(request) + "/terms/" + slug);
         body.put("disclaimer", WidgetViews.DISCLAIMER);
-        return ResponseEntity.ok().cacheControl(CACHE).body(body);
+        return ResponseEntity.ok().cacheControl(CachePolicies.WIDGET_DATA).varyBy(CachePolicies.WIDGET_DATA_VARY).body(body);
     }
 
     @GetMapping("/feed")
@@ -120,7 +119,7 @@ class WidgetDataController {
         body.put("items", items);
         body.put("lastEventId", end.map(p -> back(p, limit).text()).orElse(null));
         body.put("disclaimer", WidgetViews.DISCLAIMER);
-        return ResponseEntity.ok().cacheControl(CACHE).body(body);
+        return ResponseEntity.ok().cacheControl(CachePolicies.WIDGET_DATA).varyBy(CachePolicies.WIDGET_DATA_VARY).body(body);
     }
 
     /** @return the position {@code n} records before {@code p} on every partition (not before offset 0) */
@@ -142,6 +141,6 @@ class WidgetDataController {
         body.put("layers", layers.stream().map(ChainViews::brief).toList());
         body.put("url", urls.origin(request) + "/chain");
         body.put("disclaimer", WidgetViews.DISCLAIMER);
-        return ResponseEntity.ok().cacheControl(CACHE).body(body);
+        return ResponseEntity.ok().cacheControl(CachePolicies.WIDGET_DATA).varyBy(CachePolicies.WIDGET_DATA_VARY).body(body);
     }
 }
