@@ -290,7 +290,34 @@ public abstract class LocalNode<N extends LocalNode<N>> implements AutoCloseable
             return;
         }
         long t0 = System.nanoTime();
+        // A node that died on its own is reported as such, not as one this stop took down.
+        boolean wasRunning = p.isAlive();
         Processes.stopTree(p, STOP_GRACE);
+        forget();
+        if (wasRunning) {
+            LOG.info("{} stopped in {} ms (exit code {})", describe(), (System.nanoTime() - t0) / 1_000_000,
+                    exitCode(p));
+        } else {
+            LOG.warn("{} was already gone (exit code {}): nothing to stop", describe(), exitCode(p));
+        }
+    }
+
+    /**
+     * Drops a child that has exited on its own (its pid file, its shutdown hook), so that {@link #start()}
+     * may launch the node again; does nothing while the child runs.
+     *
+     * @return whether there was an exited child to drop
+     */
+    synchronized boolean forgetExited() {
+        Process p = process;
+        if (p == null || p.isAlive()) {
+            return false;
+        }
+        forget();
+        return true;
+    }
+
+    private void forget() {
         process = null;
         Processes.removeShutdownHook(hook);
         hook = null;
@@ -299,7 +326,21 @@ public abstract class LocalNode<N extends LocalNode<N>> implements AutoCloseable
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        LOG.info("{} stopped in {} ms", describe(), (System.nanoTime() - t0) / 1_000_000);
+    }
+
+    /** The child process, if started (for the launcher's supervision, which needs its exit code). */
+    Process currentProcess() {
+        return process;
+    }
+
+    /** The exit code once the JVM has reaped the child, which can lag the process tree's stop. */
+    static String exitCode(Process p) {
+        try {
+            return p.waitFor(5, java.util.concurrent.TimeUnit.SECONDS) ? String.valueOf(p.exitValue()) : "unknown";
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "unknown";
+        }
     }
 
     /** {@link #close()}, logging instead of throwing; for failed starts and the shutdown hook. */
