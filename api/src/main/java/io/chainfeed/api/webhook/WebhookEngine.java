@@ -96,6 +96,31 @@ public final class WebhookEngine implements AutoCloseable {
     }
 
     /**
+     * Retries now every webhook due for a subscription this engine delivers, unless an attempt was made since
+     * the request (see {@link SubscriptionService#recover}).
+     *
+     * @param subscriptionId the subscription
+     * @param requestedAt    when the owner asked
+     */
+    public void recover(String subscriptionId, java.time.Instant requestedAt) {
+        SubscriptionWorker w = workers.get(subscriptionId);
+        if (w != null) {
+            w.recover(requestedAt);
+        }
+    }
+
+    /**
+     * @param threshold how long an endpoint must have kept failing
+     * @return how many of the subscriptions this engine delivers have had no 2xx since a first failed attempt
+     *         longer ago than {@code threshold}
+     */
+    public long failing(Duration threshold) {
+        java.time.Instant before = parts.clock().instant().minus(threshold);
+        return workers.values().stream().filter(w -> w.failingSince() != null && w.failingSince().isBefore(before))
+                .count();
+    }
+
+    /**
      * Stops delivering a subscription (deleted or disabled); its stored progress stays as it is.
      *
      * @param subscriptionId the subscription

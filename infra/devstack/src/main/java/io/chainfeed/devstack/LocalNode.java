@@ -33,6 +33,7 @@ public abstract class LocalNode<N extends LocalNode<N>> implements AutoCloseable
     private final String product;
     private final String pidFile;
     private final boolean shutdownHook;
+    private final boolean ownSession;
     private final int requestedPort;
     private final int requestedSecondPort;
     private volatile int port;
@@ -51,6 +52,7 @@ public abstract class LocalNode<N extends LocalNode<N>> implements AutoCloseable
         this.runDir = b.runDir.toAbsolutePath().normalize();
         this.pidFile = pidFile;
         this.shutdownHook = b.shutdownHook;
+        this.ownSession = b.ownSession;
         this.heap = b.heap;
         this.keepData = b.keepData;
         this.startTimeout = b.startTimeout;
@@ -231,6 +233,9 @@ public abstract class LocalNode<N extends LocalNode<N>> implements AutoCloseable
         pb.directory(runDir.toFile()).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(output.toFile()));
         pb.environment().remove("JAVA_TOOL_OPTIONS");
+        if (ownSession) {
+            pb.command(Processes.inOwnSession(pb.command()));
+        }
         return track(pb.start());
     }
 
@@ -366,6 +371,7 @@ public abstract class LocalNode<N extends LocalNode<N>> implements AutoCloseable
         private Duration startTimeout;
         private boolean keepData;
         private boolean shutdownHook = true;
+        private boolean ownSession;
 
         /**
          * @param runDir       where the node's configs, data and logs go
@@ -428,6 +434,16 @@ public abstract class LocalNode<N extends LocalNode<N>> implements AutoCloseable
          */
         public final B shutdownHook(boolean enabled) {
             this.shutdownHook = enabled;
+            return self();
+        }
+
+        /**
+         * Whether the node runs in a session (and process group) of its own (default false): a signal to the
+         * caller's process group then does not reach it, and the caller stops it in its own order
+         * ({@link Processes#inOwnSession}).
+         */
+        public final B ownSession(boolean enabled) {
+            this.ownSession = enabled;
             return self();
         }
 

@@ -117,7 +117,8 @@ final class ServiceProcess implements AutoCloseable {
             throw new IllegalStateException(name + " is stopped");
         }
         Files.createDirectories(logFile.getParent());
-        ProcessBuilder pb = new ProcessBuilder(command())
+        // In a session of its own: a signal to the launcher's process group reaches the launcher only.
+        ProcessBuilder pb = new ProcessBuilder(Processes.inOwnSession(command()))
                 .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(outFile.toFile()));
         pb.environment().remove("JAVA_TOOL_OPTIONS");

@@ -32,8 +32,11 @@ import picocli.CommandLine.Option;
  * The embedded default: starts a real Kafka (KRaft) and a real Elasticsearch on loopback, creates the
  * topics and the reads index, then the streams, ingest and api services (Spring Boot fat jars, as child
  * JVMs), issues a partner key and serves a demo partner page on another port (unless {@code --no-demo}),
- * prints the URLs and blocks. Ctrl-C (SIGINT) or SIGTERM stops everything it started, in reverse
- * order.
+ * prints the URLs and blocks. Ctrl-C (SIGINT) or SIGTERM, to the launcher or to its whole process group,
+ * stops everything it started in reverse order (the services, then Kafka, then Elasticsearch; its children
+ * run in sessions of their own, so a signal to the group reaches the launcher only); a second one forces
+ * (SIGKILL). Kafka, Elasticsearch and the services are supervised: restarted after an unexpected exit
+ * ({@link NodeSupervisor}, {@link ServiceProcess}).
  *
  * <p>Run it from the project dir after {@code mvn -B -DskipTests install}:
  * <pre>
@@ -439,8 +442,9 @@ public final class Stack implements Callable<Integer>, AutoCloseable {
                 out.append(String.format("  demo     http://localhost:%d/ (a partner page on another origin embedding the widgets;"
                         + " http://127.0.0.1:%d/ is an origin its key does not allow)%n", demo.port(), demo.port()));
             }
-            out.append(String.format("  restart  ./chainfeed restart %s%s (one service; a service that exits is restarted"
-                    + " on its own)%n", String.join("|", services.names()), cluster ? " --run-dir " + run : ""));
+            out.append(String.format("  restart  ./chainfeed restart %s%s (one part; a part that exits is restarted"
+                    + " on its own; ./chainfeed status says what each is doing)%n", String.join("|", partNames()),
+                    cluster ? " --run-dir " + run : ""));
             out.append(String.format("  keys     ./chainfeed keys create --kind partner --origin https://partner.example"
                     + " --label NAME (admin key in %s)%n", run.resolve(AdminKey.FILE)));
         }

@@ -102,7 +102,7 @@ final class StackInfrastructure {
                 KafkaNode node = KafkaNode.builder(settings.kafkaLib(), run.kafka(i + 1, n))
                         .port(layout.kafkaPorts().get(i)).controllerPort(layout.controllerPorts().get(i))
                         .heap(settings.kafkaHeap()).numPartitions(settings.partitions()).member(member)
-                        .keepData(true).startTimeout(settings.startTimeout()).shutdownHook(false).build();
+                        .keepData(true).startTimeout(settings.startTimeout()).shutdownHook(false).ownSession(true).build();
                 brokers.add(node);
                 kafkaSupervisors.add(new NodeSupervisor(n == 1 ? "kafka" : "kafka-" + (i + 1), node,
                         RestartPolicy.DEFAULT, stop));
@@ -118,7 +118,7 @@ final class StackInfrastructure {
                 ElasticsearchNode node = ElasticsearchNode.builder(settings.esHome(), run.elasticsearch(i + 1, m))
                         .httpPort(layout.esHttpPorts().get(i)).transportPort(layout.esTransportPorts().get(i))
                         .discovery(discovery).heap(settings.esHeap()).keepData(true)
-                        .startTimeout(settings.startTimeout()).shutdownHook(false).build();
+                        .startTimeout(settings.startTimeout()).shutdownHook(false).ownSession(true).build();
                 esNodes.add(node);
                 esSupervisors.add(new NodeSupervisor(m == 1 ? "elasticsearch" : "elasticsearch-" + (i + 1), node,
                         RestartPolicy.DEFAULT, stop));
