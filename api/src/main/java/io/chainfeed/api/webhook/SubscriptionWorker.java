@@ -340,6 +340,9 @@ final class SubscriptionWorker {
                 lastError = d.reason();
                 nextAttemptAt = null;
                 disable = true;
+                // No further attempt from here on: a read arriving before the engine removes this worker
+                // would otherwise send the 410'd webhook again (pump() sees nothing in flight and no timer).
+                draining = true;
             }
             if (!(decision instanceof DeliveryPolicy.Delivered) && failingSince == null) {
                 failingSince = done;
