@@ -26,6 +26,8 @@ import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
  */
 public final class WebhookEngine implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(WebhookEngine.class);
+    /** How long a hand-over waits, in all, for Kafka to acknowledge the positions it stores. */
+    static final Duration HAND_OVER_FLUSH = Duration.ofSeconds(5);
 
     /**
      * What the workers share: the read source, the sender, the policy, the journal, the clock and the reads
@@ -135,8 +137,9 @@ public final class WebhookEngine implements AutoCloseable {
     /**
      * Hands subscriptions over to another instance: starts no further attempt for any of them, waits (up to
      * {@code grace} in all) for the attempts in flight to record their outcome, stores each position
-     * durably and stops the workers. A webhook cut off by the grace is sent again by the next owner under
-     * the same {@code webhook-id}.
+     * durably (waiting at most {@link #HAND_OVER_FLUSH} in all for Kafka; past that the positions are sent
+     * without waiting) and stops the workers. A webhook cut off by the grace, or whose position was not
+     * stored, is sent again by the next owner under the same {@code webhook-id}.
      *
      * @param subscriptionIds the subscriptions (those this engine does not deliver are skipped)
      * @param grace           how long to wait for attempts in flight, in all
@@ -146,12 +149,23 @@ public final class WebhookEngine implements AutoCloseable {
                 .filter(java.util.Objects::nonNull).toList();
         leaving.forEach(SubscriptionWorker::quiesce);
         long deadline = System.nanoTime() + grace.toNanos();
+        long flushDeadline = -1;
         for (SubscriptionWorker w : leaving) {
             if (!w.awaitIdle(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())))) {
                 log.warn("{}: attempt still in flight after {}; the next owner sends it again", w, grace);
             }
+            if (flushDeadline < 0) {
+                flushDeadline = System.nanoTime() + HAND_OVER_FLUSH.toNanos();
+            }
             try {
-                parts.journal().flush(w.snapshot());
+                // One budget for all the positions: a Kafka that is gone (the whole stack stopping at once)
+                // holds the hand-over up for HAND_OVER_FLUSH, not for a write timeout per subscription.
+                long left = flushDeadline - System.nanoTime();
+                if (left <= 0) {
+                    parts.journal().save(w.snapshot());
+                } else {
+                    parts.journal().flush(w.snapshot(), Duration.ofNanos(left));
+                }
             } catch (RuntimeException e) {
                 log.warn("{}: cannot store the position at hand-over ({}); the next owner resumes from the last"
                         + " stored one and sends the webhooks since under the same ids", w, e.getMessage());
