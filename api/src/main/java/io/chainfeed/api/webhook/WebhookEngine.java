@@ -149,29 +149,42 @@ public final class WebhookEngine implements AutoCloseable {
                 .filter(java.util.Objects::nonNull).toList();
         leaving.forEach(SubscriptionWorker::quiesce);
         long deadline = System.nanoTime() + grace.toNanos();
-        long flushDeadline = -1;
         for (SubscriptionWorker w : leaving) {
             if (!w.awaitIdle(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())))) {
                 log.warn("{}: attempt still in flight after {}; the next owner sends it again", w, grace);
             }
-            if (flushDeadline < 0) {
-                flushDeadline = System.nanoTime() + HAND_OVER_FLUSH.toNanos();
-            }
-            try {
-                // One budget for all the positions: a Kafka that is gone (the whole stack stopping at once)
-                // holds the hand-over up for HAND_OVER_FLUSH, not for a write timeout per subscription.
-                long left = flushDeadline - System.nanoTime();
-                if (left <= 0) {
-                    parts.journal().save(w.snapshot());
-                } else {
-                    parts.journal().flush(w.snapshot(), Duration.ofNanos(left));
-                }
-            } catch (RuntimeException e) {
-                log.warn("{}: cannot store the position at hand-over ({}); the next owner resumes from the last"
-                        + " stored one and sends the webhooks since under the same ids", w, e.getMessage());
-            }
-            w.stop();
         }
+        // One budget for all the positions, on a thread of its own: a broker that is gone (every process of
+        // the machine stopping at once) can block even the producer's send() for its max.block.ms.
+        Thread store = new Thread(() -> {
+            long flushDeadline = System.nanoTime() + HAND_OVER_FLUSH.toNanos();
+            for (SubscriptionWorker w : leaving) {
+                try {
+                    long left = flushDeadline - System.nanoTime();
+                    if (left <= 0) {
+                        parts.journal().save(w.snapshot());
+                    } else {
+                        parts.journal().flush(w.snapshot(), Duration.ofNanos(left));
+                    }
+                } catch (RuntimeException e) {
+                    log.warn("{}: cannot store the position at hand-over ({}); the next owner resumes from the"
+                            + " last stored one and sends the webhooks since under the same ids", w, e.getMessage());
+                }
+            }
+        }, "webhook-hand-over");
+        store.setDaemon(true);
+        store.start();
+        try {
+            store.join(HAND_OVER_FLUSH.toMillis() + 100);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        if (store.isAlive()) {
+            log.warn("positions of {} subscription(s) not stored within {} at hand-over; the next owner resumes from"
+                    + " the last stored ones and sends the webhooks since under the same ids", leaving.size(),
+                    HAND_OVER_FLUSH);
+        }
+        leaving.forEach(SubscriptionWorker::stop);
     }
 
     /**
