@@ -42,6 +42,7 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.common.utils.Utils;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
@@ -86,7 +87,8 @@ class ApiInstancesIT {
 
     private static final List<Hit> hits = Collections.synchronizedList(new ArrayList<>());
     private static final Map<String, Process> processes = new ConcurrentHashMap<>();
-    private static final Map<String, Integer> ports = Map.of("b", 48180, "c", 48280);
+    /** Ports the kernel hands out now: a fixed port can be taken by another IT's node or client socket. */
+    private static final Map<String, Integer> ports = Map.of("b", TestPipeline.freePort(), "c", TestPipeline.freePort());
     private static HttpServer receiver;
 
     @Value("${local.server.port}")
@@ -278,8 +280,29 @@ class ApiInstancesIT {
                 "--chainfeed.rate-limits.instance-id=" + name);
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
         processes.put(name, p);
-        await().atMost(Duration.ofSeconds(100)).pollInterval(Duration.ofMillis(500)).ignoreExceptions()
-                .until(() -> call("http://127.0.0.1:" + port, "GET", "/actuator/health", null, null).statusCode() == 200);
+        try {
+            await().atMost(Duration.ofSeconds(150)).pollInterval(Duration.ofMillis(500))
+                    .ignoreExceptionsMatching(e -> !(e instanceof IllegalStateException))
+                    .until(() -> {
+                        if (!p.isAlive()) {
+                            throw new IllegalStateException("exited with code " + p.exitValue());
+                        }
+                        return call("http://127.0.0.1:" + port, "GET", "/actuator/health", null, null).statusCode() == 200;
+                    });
+        } catch (ConditionTimeoutException | IllegalStateException e) {
+            throw new AssertionError("api instance " + name + " on port " + port + " not healthy (alive: " + p.isAlive()
+                    + "); the end of " + log + ":\n" + tail(log, 40), e);
+        }
+    }
+
+    /** @return the last {@code lines} lines of a log file, or why it could not be read */
+    private static String tail(Path log, int lines) {
+        try {
+            List<String> all = Files.readAllLines(log, StandardCharsets.UTF_8);
+            return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
+        } catch (IOException | RuntimeException e) {
+            return "(unreadable: " + e + ")";
+        }
     }
 
     private static void receive(HttpExchange exchange) throws IOException {

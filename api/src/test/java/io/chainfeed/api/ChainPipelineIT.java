@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -29,6 +31,11 @@ class ChainPipelineIT {
     private static final ParameterizedTypeReference<Map<String, Object>> JSON = new ParameterizedTypeReference<>() {
     };
     private static final String EDITOR_KEY = "chain-it-editor-key";
+    /**
+     * The day of the first signal, two days ago (UTC): a change of the chain is announced with a state read
+     * only while the chain is within {@code ChainStateTopology.ANNOUNCED_WITHIN} (seven days) of the wall clock.
+     */
+    private static final LocalDate DAY1 = LocalDate.now(ZoneOffset.UTC).minusDays(2);
     @RegisterExtension
     static final TestPipeline pipeline = new TestPipeline("chain-pipeline-it", TestPipeline.Streams.CHAIN_STATE);
 
@@ -54,15 +61,15 @@ class ChainPipelineIT {
                 {"id": "hbm-sold-out", "headline": "SK hynix says its HBM supply is sold out for next year",
                  "body": "Samsung Electronics and Micron report the same: HBM allocation is fully booked.",
                  "layers": ["HBM"], "direction": "tightening", "magnitude": 4,
-                 "observedAt": "2026-03-02T09:00:00+09:00",
+                 "observedAt": "%sT09:00:00+09:00",
                  "source": {"name": "Example wire", "url": "https://example.com/news/hbm-sold-out"}}
-                """, EDITOR_KEY);
+                """.formatted(DAY1), EDITOR_KEY);
         assertThat(posted.getStatusCode()).isEqualTo(HttpStatus.ACCEPTED);
 
         Map<String, Object> tight = await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250))
                 .until(this::chain, c -> "tight".equals(layer(c, "memory").get("status")));
         Map<String, Object> memory = layer(tight, "memory");
-        assertThat(tight).containsEntry("asOf", "2026-03-02T00:00:00Z");
+        assertThat(tight).containsEntry("asOf", DAY1 + "T00:00:00Z");
         assertThat(symbols(memory.get("owners"))).contains("000660.KS", "005930.KS", "MU");
         assertThat(names(memory.get("owners"))).contains("SK hynix", "Samsung Electronics", "Micron Technology");
         assertThat((List<Map<String, Object>>) memory.get("causes")).singleElement().satisfies(c -> {
@@ -70,7 +77,7 @@ class ChainPipelineIT {
                     .containsEntry("direction", "tightening").containsEntry("hops", 0);
             assertThat(((Number) c.get("contribution")).doubleValue()).isEqualTo(4.0);
         });
-        assertThat(memory.get("asOf")).isEqualTo("2026-03-02T00:00:00Z");
+        assertThat(memory.get("asOf")).isEqualTo(DAY1 + "T00:00:00Z");
         for (String downstream : List.of("advanced-packaging", "accelerators", "servers-systems", "cloud-compute",
                 "models-software", "applications")) {
             Map<String, Object> d = layer(tight, downstream);
@@ -138,12 +145,12 @@ class ChainPipelineIT {
         // A later easing signal relaxes memory and lifts the squeeze downstream.
         ResponseEntity<Map<String, Object>> easing = postSignal(ingestUrl, """
                 {"id": "hbm-capacity-added", "headline": "New HBM lines come online early",
-                 "layers": "memory", "direction": "easing", "magnitude": 4, "observedAt": "2026-03-03",
+                 "layers": "memory", "direction": "easing", "magnitude": 4, "observedAt": "%s",
                  "source": {"name": "Example wire", "url": "https://example.com/news/hbm-lines"}}
-                """, EDITOR_KEY);
+                """.formatted(DAY1.plusDays(1)), EDITOR_KEY);
         assertThat(easing.getStatusCode()).isEqualTo(HttpStatus.ACCEPTED);
         Map<String, Object> relaxed = await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250))
-                .until(this::chain, c -> "2026-03-03T00:00:00Z".equals(layer(c, "memory").get("asOf")));
+                .until(this::chain, c -> (DAY1.plusDays(1) + "T00:00:00Z").equals(layer(c, "memory").get("asOf")));
         Map<String, Object> memoryAfter = layer(relaxed, "memory");
         assertThat(memoryAfter.get("status")).isEqualTo("balanced");
         assertThat(((Number) memoryAfter.get("pressure")).doubleValue()).isLessThan(1.0);
@@ -179,9 +186,9 @@ class ChainPipelineIT {
     private static String repost(int i) {
         return """
                 {"id": "wafer-repost-%d", "headline": "Foundry wafer starts are fully booked",
-                 "layers": ["foundry"], "direction": "tightening", "magnitude": 2, "observedAt": "2026-03-03T00:%02d:00Z",
+                 "layers": ["foundry"], "direction": "tightening", "magnitude": 2, "observedAt": "%sT00:%02d:00Z",
                  "source": {"name": "Example wire", "url": "https://example.com/news/wafers?copy=%d"}}
-                """.formatted(i, i, i);
+                """.formatted(i, DAY1.plusDays(1), i, i);
     }
 
     private ResponseEntity<Map<String, Object>> postSignal(String ingestUrl, String body, String key) {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 import static org.awaitility.Awaitility.await;
 
+import io.chainfeed.schemas.ChainDecay;
 import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
@@ -67,8 +68,8 @@ class ChainTimeTravelIT {
                   "source": {"name": "Example wire", "url": "https://example.com/news/tt-now"}}]
                 """.formatted(now.minus(Duration.ofDays(5)), now));
 
-        // the live chain is as of the newest signal: 5 + 1 × 2^(−5/14), under the soft cap's knee (6)
-        double earlierNow = Math.pow(2, -5.0 / 14);
+        // the live chain is as of the newest signal: 5 + 1 × 2^(−5 d / half-life), under the soft cap's knee (6)
+        double earlierNow = Math.pow(2, -5.0 / ChainDecay.HALF_LIFE_DAYS);
         Map<String, Object> live = await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(250))
                 .until(() -> get("/api/v1/chain"), c -> c != null && now.toString().equals(c.get("asOf")));
         assertThat(pressure(layer(live, "memory"))).isCloseTo(5 + earlierNow, within(0.0001));
@@ -76,7 +77,7 @@ class ChainTimeTravelIT {
         Map<String, Object> past = get("/api/v1/chain?asOf=" + twoDaysAgo);
         assertThat(past).containsEntry("asOf", twoDaysAgo.toString());
         Map<String, Object> memoryPast = layer(past, "memory");
-        double earlierThen = Math.pow(2, -3.0 / 14);
+        double earlierThen = Math.pow(2, -3.0 / ChainDecay.HALF_LIFE_DAYS);
         assertThat(pressure(memoryPast)).isCloseTo(earlierThen, within(0.0001));
         assertThat((List<Map<String, Object>>) memoryPast.get("causes")).extracting(c -> c.get("signalId"))
                 .containsExactly("tt-earlier");
@@ -106,7 +107,7 @@ class ChainTimeTravelIT {
         for (int i = 0; i < 7; i++) {
             Instant at = now.minus(Duration.ofDays(6 - i));
             double daysSinceEarlier = i - 1; // the earlier signal is observed at now − 5 d = point 1
-            double expected = (daysSinceEarlier < 0 ? 0 : Math.pow(2, -daysSinceEarlier / 14)) + (i == 6 ? 5 : 0);
+            double expected = (daysSinceEarlier < 0 ? 0 : Math.pow(2, -daysSinceEarlier / ChainDecay.HALF_LIFE_DAYS)) + (i == 6 ? 5 : 0);
             assertThat(points.get(i)).containsEntry("at", at.toString());
             assertThat(pressure(points.get(i))).as("point %s", i).isCloseTo(expected, within(0.0001));
         }

@@ -16,6 +16,7 @@ import io.chainfeed.ingest.publish.KafkaTransactions;
 import io.chainfeed.ingest.publish.RecordLimits;
 import io.chainfeed.ingest.publish.TermPublisher;
 import io.chainfeed.ingest.decide.SignalDecider;
+import io.chainfeed.ingest.publish.IngestMeters;
 import io.chainfeed.ingest.signal.SignalIngest;
 import io.chainfeed.ingest.signal.SignalLookup;
 import io.chainfeed.ingest.signal.SignalValidator;
@@ -152,7 +153,10 @@ class IngestConfiguration {
     /** Decides missing signal values from the text (rules and lexicon: docs/decisions.md). */
     @Bean
     SignalDecider signalDecider(Corpus corpus) {
-        return SignalDecider.of(corpus);
+        SignalDecider decider = SignalDecider.of(corpus);
+        // the counters of records and skips, at zero until used: present right after a (re)start
+        IngestMeters.registerAtStart(decider.skipReasons());
+        return decider;
     }
 
     @Bean

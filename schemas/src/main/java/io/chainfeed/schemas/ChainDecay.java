@@ -17,7 +17,7 @@ import io.chainfeed.avro.Direction;
  */
 public final class ChainDecay {
     /** Half-life of a signal's weight, in days. */
-    public static final double HALF_LIFE_DAYS = 14;
+    public static final double HALF_LIFE_DAYS = 60;
     /** The half-life in milliseconds. */
     public static final double HALF_LIFE_MS = 86_400_000d * HALF_LIFE_DAYS;
     /** Share of a layer's positive pressure passed to each direct downstream layer. */

@@ -8,10 +8,19 @@ import io.micrometer.core.instrument.Metrics;
  * registry to it; in topology tests nothing is registered and they count nowhere):
  * {@code chainfeed_records_tagged_total{kind}} (reads a topology sent: {@code term}, {@code signal}; under
  * exactly-once a batch redone after a failure counts again) and
- * {@code chainfeed_records_indexed_total} (documents the indexer wrote or found already current).
+ * {@code chainfeed_records_indexed_total} (documents the indexer wrote or found already current). Both
+ * are registered at start ({@link #registerAtStart}), at zero, so a restarted service shows them before
+ * its first record.
  */
 public final class StreamsMeters {
     private StreamsMeters() {
+    }
+
+    /** Registers every counter of this class for every known label value, at zero (idempotent). */
+    public static void registerAtStart() {
+        tagged("term", 0);
+        tagged("signal", 0);
+        indexed(0);
     }
 
     /**

@@ -69,6 +69,7 @@ public class StreamsRunner implements SmartLifecycle {
 
     @Override
     public void start() {
+        StreamsMeters.registerAtStart();
         if (topics.createTopics()) {
             TopicSetup.ensure(bootstrapServers, Topics.all(topics.partitions()), topics.replicationFactor());
         }

@@ -5,7 +5,11 @@ import co.elastic.clients.json.JsonpMapper;
 import co.elastic.clients.transport.ElasticsearchTransport;
 import co.elastic.clients.transport.rest_client.RestClientTransport;
 import io.chainfeed.api.server.Breakers;
+import io.github.resilience4j.bulkhead.Bulkhead;
+import io.github.resilience4j.bulkhead.BulkheadConfig;
+import io.github.resilience4j.bulkhead.BulkheadRegistry;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
+import io.github.resilience4j.micrometer.tagged.TaggedBulkheadMetrics;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import org.elasticsearch.client.RestClient;
@@ -22,7 +26,15 @@ import org.springframework.context.annotation.Configuration;
  * <p>Breaker settings ({@code chainfeed.api.es.breaker.*}): opens when at least half of the last
  * {@code window} calls (at least {@code minimum-calls} of them) failed or were slower than
  * {@code slow-call}; stays open {@code open-for}, then lets {@code half-open-calls} through to probe.
- * Its state and calls are meters ({@code resilience4j_circuitbreaker_*{name="elasticsearch"}}).
+ * Its state and calls are meters ({@code resilience4j_circuitbreaker_*{name="elasticsearch"}}). The
+ * slow-call rule is off by default ({@code slow-call} 60 s, longer than any socket timeout): a slow but
+ * answering Elasticsearch is busy, not down; a frozen one is caught by the socket timeout.
+ *
+ * <p>Bulkhead settings ({@code chainfeed.api.es.bulkhead.*}): at most {@code max-concurrent} requests in
+ * flight to Elasticsearch (default 8, twice the search thread pool Elasticsearch sizes on two cores:
+ * {@code 3 × cores / 2 + 1}); a request beyond waits up to {@code max-wait} (default 2 s) for a slot,
+ * then is answered 503 {@code busy} with {@code Retry-After} ({@link GuardedTransport}). Meters:
+ * {@code resilience4j_bulkhead_*{name="elasticsearch"}}.
  */
 @Configuration(proxyBeanMethods = false)
 public class ElasticsearchGuard {
@@ -33,7 +45,7 @@ public class ElasticsearchGuard {
     CircuitBreaker elasticsearchBreaker(MeterRegistry registry,
             @Value("${chainfeed.api.es.breaker.window:10}") int window,
             @Value("${chainfeed.api.es.breaker.minimum-calls:3}") int minimumCalls,
-            @Value("${chainfeed.api.es.breaker.slow-call:1s}") Duration slowCall,
+            @Value("${chainfeed.api.es.breaker.slow-call:60s}") Duration slowCall,
             @Value("${chainfeed.api.es.breaker.open-for:5s}") Duration openFor,
             @Value("${chainfeed.api.es.breaker.half-open-calls:2}") int halfOpenCalls) {
         // An error answer is still an answer: only transport failures count.
@@ -42,8 +54,24 @@ public class ElasticsearchGuard {
     }
 
     @Bean
+    Bulkhead elasticsearchBulkhead(MeterRegistry registry,
+            @Value("${chainfeed.api.es.bulkhead.max-concurrent:8}") int maxConcurrent,
+            @Value("${chainfeed.api.es.bulkhead.max-wait:2s}") Duration maxWait) {
+        if (maxConcurrent < 1 || maxWait.isNegative()) {
+            throw new IllegalArgumentException("chainfeed.api.es.bulkhead.max-concurrent must be at least 1 and"
+                    + " max-wait not negative, got " + maxConcurrent + " and " + maxWait);
+        }
+        BulkheadRegistry bulkheads = BulkheadRegistry.of(BulkheadConfig.custom()
+                .maxConcurrentCalls(maxConcurrent).maxWaitDuration(maxWait).fairCallHandlingStrategyEnabled(true)
+                .build());
+        TaggedBulkheadMetrics.ofBulkheadRegistry(bulkheads).bindTo(registry);
+        return bulkheads.bulkhead(BREAKER);
+    }
+
+    @Bean
     ElasticsearchTransport elasticsearchTransport(RestClient restClient, JsonpMapper jsonpMapper,
-            CircuitBreaker elasticsearchBreaker) {
-        return new GuardedTransport(new RestClientTransport(restClient, jsonpMapper), elasticsearchBreaker);
+            CircuitBreaker elasticsearchBreaker, Bulkhead elasticsearchBulkhead) {
+        return new GuardedTransport(new RestClientTransport(restClient, jsonpMapper), elasticsearchBreaker,
+                elasticsearchBulkhead);
     }
 }

@@ -95,6 +95,17 @@ class ProblemHandler extends ProblemDetailsHandler {
         return searchUnavailable("The search engine is not answering; try again shortly.");
     }
 
+    /**
+     * More Elasticsearch requests are in flight than the bulkhead allows and this one waited its queue
+     * deadline: the api is busy (Elasticsearch may be fine), answered fast with {@code Retry-After}.
+     */
+    @ExceptionHandler(io.github.resilience4j.bulkhead.BulkheadFullException.class)
+    ResponseEntity<ProblemDetail> busy(io.github.resilience4j.bulkhead.BulkheadFullException e) {
+        log.debug("Elasticsearch bulkhead full: {}", e.getMessage());
+        return retryAfter(problem(HttpStatus.SERVICE_UNAVAILABLE, "busy", "The service is busy",
+                "More searches are running than this instance takes at once; try again in a second."), 1);
+    }
+
     private static ResponseEntity<ProblemDetail> searchUnavailable(String detail) {
         return retryAfter(problem(HttpStatus.SERVICE_UNAVAILABLE, "search-unavailable", "Search is unavailable",
                 detail), RETRY_AFTER_SECONDS);

@@ -41,8 +41,16 @@ public final class SignalDecider {
     /** Negations, hedges and intensity words, matched on their own so that they count inside a gap ("prices may rise"). */
     private final PhraseLexicon<Cue> modifiers = new PhraseLexicon<>();
     private final PhraseLexicon<LayerWord> layerWords = new PhraseLexicon<>();
+    /** Every reason an item can be skipped for: the lexicon's off-topic reasons and the two fixed ones. */
+    private final java.util.SortedSet<String> skipReasons = new java.util.TreeSet<>(
+            List.of(NO_CONSTRAINT_WORDING, NO_CHAIN_LAYER));
 
     enum Kind { T, E, FLIP, NEG, HEDGE, UP, DOWN, CLAUSE, SKIP }
+
+    /** The skip reason of an item with no supply-constraint wording. */
+    static final String NO_CONSTRAINT_WORDING = "no supply-constraint wording";
+    /** The skip reason of an item whose constraint wording names no part of the AI chain. */
+    static final String NO_CHAIN_LAYER = "names no part of the AI chain";
 
     /** One cue of cues.tsv. */
     record Cue(Kind kind, int magnitude, boolean condition, String reason, String phrase, boolean gap,
@@ -147,11 +155,11 @@ public final class SignalDecider {
         if (votes.isEmpty()) {
             Hit any = b.hits.stream().filter(x -> x.cue.kind == Kind.SKIP).findFirst().orElse(null);
             return any != null ? skip(any.cue.reason, List.of(any.span("off-topic: " + any.cue.reason)))
-                    : skip("no supply-constraint wording", List.of());
+                    : skip(NO_CONSTRAINT_WORDING, List.of());
         }
         List<Decision.LayerPick> layers = layers(h, b, votes);
         if (layers.isEmpty() || layers.get(0).score() < MIN_LAYER_SCORE) {
-            return skip("names no part of the AI chain", votes.stream().map(v -> v.hit.span("supply wording")).toList());
+            return skip(NO_CHAIN_LAYER, votes.stream().map(v -> v.hit.span("supply wording")).toList());
         }
 
         // direction: signed weights, headline counted double
@@ -488,7 +496,19 @@ public final class SignalDecider {
                     kind == Kind.SKIP ? flags : null, row[2], row[2].contains("~"),
                     java.util.Set.copyOf(TextAnalysis.stems(row[2].replace("~", " ").replace("=", ""))));
             (modifier ? modifiers : cues).add(row[2], cue, false);
+            if (kind == Kind.SKIP) {
+                skipReasons.add(flags);
+            }
         }
+    }
+
+    /**
+     * @return every reason {@link #decide} can give for skipping an item (the off-topic reasons of
+     *         {@code cues.tsv} and the two fixed ones), sorted: the label values of
+     *         {@code chainfeed_signals_skipped_total}
+     */
+    public java.util.SortedSet<String> skipReasons() {
+        return java.util.Collections.unmodifiableSortedSet(skipReasons);
     }
 
     private void readLayerWords() {

@@ -2,15 +2,35 @@ package io.chainfeed.ingest.publish;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Metrics;
+import java.util.Collection;
+import java.util.List;
 
 /**
  * The ingest's own counters, on Micrometer's global registry (Spring Boot adds the Prometheus registry to
  * it): {@code chainfeed_records_accepted_total{kind}} (valid records a request or feed poll offered for
  * publishing) and {@code chainfeed_records_published_total{kind}} (records Kafka committed);
- * {@code kind} is {@code signal}, {@code term} or {@code reference}.
+ * {@code kind} is {@code signal}, {@code term} or {@code reference}; {@code chainfeed_signals_skipped_total{reason}}.
+ * Every series with a known label value is registered at start ({@link #registerAtStart}), at zero, so a
+ * restarted service shows them before its first record and {@code increase()} sees the first one.
  */
 public final class IngestMeters {
+    /** The record kinds ingest publishes. */
+    static final List<String> KINDS = List.of("signal", "term", "reference");
+
     private IngestMeters() {
+    }
+
+    /**
+     * Registers every counter of this class for every known label value, at zero (idempotent).
+     *
+     * @param skipReasons the reasons an item can be skipped for ({@code SignalDecider#skipReasons})
+     */
+    public static void registerAtStart(Collection<String> skipReasons) {
+        KINDS.forEach(kind -> {
+            accepted(kind, 0);
+            published(kind, 0);
+        });
+        skipReasons.forEach(reason -> skipped(reason, 0));
     }
 
     /**

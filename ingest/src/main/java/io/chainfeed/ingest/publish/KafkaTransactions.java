@@ -66,6 +66,9 @@ public final class KafkaTransactions implements RecordSink, AutoCloseable {
     private final BlockingQueue<Slot> ready = new LinkedBlockingQueue<>();
     private final ExecutorService workers;
     private final ScheduledExecutorService repairs;
+    /** The outcomes {@code chainfeed_ingest_transactions_total} counts, each registered at start. */
+    static final List<String> TRANSACTION_OUTCOMES = List.of("committed", "aborted", "unknown", "committed_late",
+            "failed_late");
     private final MeterRegistry registry;
     private final AtomicInteger readyCount = new AtomicInteger();
     private volatile boolean closed;
@@ -103,6 +106,7 @@ public final class KafkaTransactions implements RecordSink, AutoCloseable {
         this.repairs = Executors.newScheduledThreadPool(1, r -> daemon(r, "ingest-txn-repair"));
         io.micrometer.core.instrument.Gauge.builder("chainfeed.ingest.producers.ready", readyCount, AtomicInteger::get)
                 .description("Transactional producers initialised and free for a request").register(this.registry);
+        TRANSACTION_OUTCOMES.forEach(this::counter); // at zero until used
         for (int i = 0; i < size; i++) {
             Slot s = new Slot(prefix + "-" + i);
             slots.add(s);
@@ -358,8 +362,12 @@ public final class KafkaTransactions implements RecordSink, AutoCloseable {
     }
 
     private void count(String outcome) {
-        Counter.builder("chainfeed.ingest.transactions").description("Ingest request transactions by outcome")
-                .tag("outcome", outcome).register(registry).increment();
+        counter(outcome).increment();
+    }
+
+    private Counter counter(String outcome) {
+        return Counter.builder("chainfeed.ingest.transactions").description("Ingest request transactions by outcome")
+                .tag("outcome", outcome).register(registry);
     }
 
     @Override

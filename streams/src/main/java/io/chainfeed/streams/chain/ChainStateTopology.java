@@ -75,6 +75,12 @@ import org.apache.kafka.streams.state.Stores;
  * the same publish writes a read of kind STATE to {@value Topics#READS} and the layer's announced
  * status and count to {@value #ANNOUNCED_STORE}; both go out in the same transaction as the state
  * under exactly-once processing, so no change is announced twice or with another id after a restart.
+ * A change is news only while the chain is current: when the chain's {@code asOf} (the newest signal's
+ * {@code observedAt}) is more than {@link #ANNOUNCED_WITHIN} older than the publish (wall clock), as
+ * while the bundled history or a backlog is replayed, the new status is recorded in
+ * {@value #ANNOUNCED_STORE} without a read (its count unchanged), so a fresh start's feeds are not
+ * filled with changes of years ago posted today, and the first live change is measured from the
+ * replayed status.
  * The
  * state is a function of the set of signals, not of their order. When reference data changes
  * (checked at the same interval) the chain is recomputed too, and the signal reads are re-tagged
@@ -97,6 +103,11 @@ public final class ChainStateTopology {
      * history can be replayed over the bundled history since 2023.
      */
     public static final Duration KEPT_FOR_TIME_TRAVEL = Duration.ofDays(3653);
+    /**
+     * How far the chain's {@code asOf} may lag the wall clock for a status change to be announced with a
+     * state read: the trend window, seven days. Older changes (a replay) are recorded silently.
+     */
+    public static final Duration ANNOUNCED_WITHIN = Duration.ofDays(ChainModel.TREND_WINDOW_DAYS);
 
     private ChainStateTopology() {
     }
@@ -393,11 +404,18 @@ public final class ChainStateTopology {
             });
         }
 
-        /** Writes a state read when the published state changes the layer's announced status. */
+        /**
+         * Writes a state read when the published state changes the layer's announced status, or only records
+         * the new status when the chain is older than {@link #ANNOUNCED_WITHIN} at the publish.
+         */
         private void announce(LayerState before, LayerState after, long timestamp) {
             StateReads.Announced was = StateReads.Announced.parse(announced.get(after.getId()));
             LayerStatus to = StateReads.announce(after.getPressure(), was.status());
             if (to == was.status()) {
+                return;
+            }
+            if (book.asOf() < timestamp - ANNOUNCED_WITHIN.toMillis()) {
+                announced.put(after.getId(), new StateReads.Announced(to, was.count()).encode());
                 return;
             }
             long n = was.count() + 1;

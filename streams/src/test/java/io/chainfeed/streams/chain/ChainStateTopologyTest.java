@@ -25,6 +25,7 @@ import io.chainfeed.avro.TermUpdate;
 import io.chainfeed.avro.Trend;
 import io.chainfeed.streams.TopologyTest;
 import io.chainfeed.streams.tagging.RetaggingProcessor;
+import io.chainfeed.schemas.ChainDecay;
 import io.chainfeed.schemas.Topics;
 import java.time.Duration;
 import java.time.Instant;
@@ -41,6 +42,8 @@ import org.junit.jupiter.api.Test;
 
 class ChainStateTopologyTest extends TopologyTest {
     private static final Instant T0 = Instant.parse("2026-03-01T00:00:00Z");
+    /** One half-life of a signal's weight ({@link ChainDecay#HALF_LIFE_DAYS}). */
+    private static final Duration HALF_LIFE = Duration.ofMillis((long) ChainDecay.HALF_LIFE_MS);
 
     private TestInputTopic<String, ConstraintSignal> signals;
     private TestOutputTopic<String, LayerState> states;
@@ -51,9 +54,9 @@ class ChainStateTopologyTest extends TopologyTest {
         loadReference();
     }
 
-    /** A fresh topology (empty stores) and its topics. */
+    /** A fresh topology (empty stores) and its topics, its wall clock at {@link #T0}. */
     private void startTopology() {
-        open("chain-test", ChainStateTopology::buildTopology, null);
+        open("chain-test", ChainStateTopology::buildTopology, T0);
         signals = topology.input(Topics.SIGNALS, ConstraintSignal.class);
         states = topology.output(Topics.CHAIN_STATE, LayerState.class);
         causes = topology.output(Topics.CHAIN_CAUSES, ChainCause.class);
@@ -142,21 +145,21 @@ class ChainStateTopologyTest extends TopologyTest {
     }
 
     @Test
-    void pressureDecaysWithAFourteenDayHalfLife() {
+    void pressureHalvesEachHalfLife() {
         signals.pipeInput("s1", signal("s1", "memory", Direction.TIGHTENING, 4, T0));
         assertThat(finalStates().get("memory").getStatus()).isEqualTo(LayerStatus.TIGHT);
         // a newer signal elsewhere moves "as of" forward by one half-life
         signals.pipeInput("s2", signal("s2", "semiconductor-equipment", Direction.TIGHTENING, 1,
-                T0.plus(Duration.ofDays(14))));
+                T0.plus(HALF_LIFE)));
         LayerState memory = finalStates().get("memory");
         assertThat(memory.getDirectPressure()).isEqualTo(2.0);
         assertThat(memory.getStatus()).isEqualTo(LayerStatus.BALANCED);
-        assertThat(memory.getAsOf()).isEqualTo(T0.plus(Duration.ofDays(14)));
+        assertThat(memory.getAsOf()).isEqualTo(T0.plus(HALF_LIFE));
         // equipment (1.0) is balanced, so it squeezes nothing
         assertThat(memory.getPressure()).isEqualTo(2.0);
         assertThat(memory.getSqueezedBy()).isEmpty();
         assertThat(ChainModel.contribution(signal("x", "memory", Direction.EASING, 3, T0),
-                T0.plus(Duration.ofDays(28)).toEpochMilli())).isCloseTo(-0.75, within(1e-12));
+                T0.plus(HALF_LIFE.multipliedBy(2)).toEpochMilli())).isCloseTo(-0.75, within(1e-12));
     }
 
     @Test
@@ -166,13 +169,13 @@ class ChainStateTopologyTest extends TopologyTest {
                 .setUntil(until).build());
         signals.pipeInput("plain", signal("plain", "semiconductor-equipment", Direction.TIGHTENING, 4, T0));
         // 30 days on (a newer signal elsewhere moves "as of"): the plain signal has decayed to
-        // 4 × 2^(−30/14), the one with a horizon still weighs 4 and keeps memory tight
+        // 4 × 2^(−30 d / half-life), the one with a horizon still weighs 4 and keeps memory tight
         signals.pipeInput("later", signal("later", "servers-systems", Direction.EASING, 1, T0.plus(Duration.ofDays(30))));
         Map<String, LayerState> s = finalStates();
         assertThat(s.get("memory").getDirectPressure()).isEqualTo(4.0);
         assertThat(s.get("memory").getStatus()).isEqualTo(LayerStatus.TIGHT);
         assertThat(s.get("semiconductor-equipment").getDirectPressure())
-                .isCloseTo(4 * Math.pow(2, -30 / 14.0), within(0.0001));
+                .isCloseTo(4 * Math.pow(2, -30 / ChainDecay.HALF_LIFE_DAYS), within(0.0001));
         assertThat(s.get("memory").getCauses()).singleElement().satisfies(c -> {
             assertThat(c.getUntil()).isEqualTo(until.toEpochMilli());
             assertThat(c.getContribution()).isEqualTo(4.0);
@@ -182,27 +185,27 @@ class ChainStateTopologyTest extends TopologyTest {
         signals.pipeInput("edge", signal("edge", "servers-systems", Direction.EASING, 1, until));
         assertThat(finalStates().get("memory").getDirectPressure()).isEqualTo(4.0);
         // one half-life after the horizon ends it has halved, as a signal observed at the horizon would
-        signals.pipeInput("after", signal("after", "servers-systems", Direction.EASING, 1, until.plus(Duration.ofDays(14))));
+        signals.pipeInput("after", signal("after", "servers-systems", Direction.EASING, 1, until.plus(HALF_LIFE)));
         LayerState memory = finalStates().get("memory");
         assertThat(memory.getDirectPressure()).isEqualTo(2.0);
         assertThat(memory.getStatus()).isEqualTo(LayerStatus.BALANCED);
         // a horizon before the signal was observed changes nothing
         assertThat(ChainModel.contribution(ConstraintSignal.newBuilder(signal("x", "memory", Direction.EASING, 3, T0))
-                .setUntil(T0.minus(Duration.ofDays(5))).build(), T0.plus(Duration.ofDays(28)).toEpochMilli()))
+                .setUntil(T0.minus(Duration.ofDays(5))).build(), T0.plus(HALF_LIFE.multipliedBy(2)).toEpochMilli()))
                 .isCloseTo(-0.75, within(1e-12));
     }
 
     @Test
     void signalsThirtyHalfLivesOldAreForgotten() {
         signals.pipeInput("old", signal("old", "memory", Direction.TIGHTENING, 5, T0));
-        signals.pipeInput("new", signal("new", "foundry-none", Direction.TIGHTENING, 1, T0.plus(Duration.ofDays(421))));
+        signals.pipeInput("new", signal("new", "foundry-none", Direction.TIGHTENING, 1, T0.plus(HALF_LIFE.multipliedBy(30).plusDays(1))));
         var store = topology.<ConstraintSignal>store(ChainStateTopology.SIGNALS_STORE);
         assertThat(store.get("old")).as("kept for time travel").isNotNull();
         assertThat(store.get("new")).isNotNull();
         LayerState memory = finalStates().get("memory");
         assertThat(memory.getDirectPressure()).isZero();
         assertThat(memory.getCauses()).isEmpty();
-        assertThat(memory.getAsOf()).isEqualTo(T0.plus(Duration.ofDays(421)));
+        assertThat(memory.getAsOf()).isEqualTo(T0.plus(HALF_LIFE.multipliedBy(30).plusDays(1)));
         // the chain as of its own day still sees it
         var queries = new ChainQueries(new ChainQueries.Stores() {
             @Override
@@ -511,6 +514,32 @@ class ChainStateTopologyTest extends TopologyTest {
     }
 
     @Test
+    void aReplayedPastIsRecordedWithoutStateReadsAndTheFirstLiveChangeIsAnnouncedFromIt() {
+        // the bundled history on a fresh start: memory turns tight, then balanced, then critical, all long ago
+        Instant past = T0.minus(Duration.ofDays(400));
+        signals.pipeInput("h1", signal("h1", "memory", Direction.TIGHTENING, 4, past));
+        finalStates();
+        signals.pipeInput("h2", signal("h2", "memory", Direction.EASING, 4, past.plus(Duration.ofDays(1))));
+        finalStates();
+        signals.pipeInput("h3", signal("h3", "memory", Direction.TIGHTENING, 5, past.plus(Duration.ofDays(2))));
+        signals.pipeInput("h4", signal("h4", "memory", Direction.TIGHTENING, 5, past.plus(Duration.ofDays(2))));
+        assertThat(finalStates().get("memory").getStatus()).isEqualTo(LayerStatus.CRITICAL);
+        assertThat(stateReads()).as("changes of 400 days ago are not news").isEmpty();
+        assertThat(topology.<String>store(ChainStateTopology.ANNOUNCED_STORE).get("memory"))
+                .isEqualTo(new StateReads.Announced(LayerStatus.CRITICAL, 0).encode());
+
+        // a signal within the last seven days: the chain is current; memory falls from the replayed critical,
+        // and the layers it squeezed in the replay (recorded critical too) turn balanced
+        signals.pipeInput("live", signal("live", "memory", Direction.EASING, 5,
+                T0.minus(ChainStateTopology.ANNOUNCED_WITHIN).plus(Duration.ofHours(1))));
+        assertThat(finalStates().get("memory").getStatus()).isEqualTo(LayerStatus.LOOSE);
+        assertThat(stateReads()).extracting(Read::getId, Read::getTitle).containsExactlyInAnyOrder(
+                org.assertj.core.groups.Tuple.tuple("state:memory:1", "Memory turned loose"),
+                org.assertj.core.groups.Tuple.tuple("state:advanced-packaging:1", "Advanced packaging turned balanced"),
+                org.assertj.core.groups.Tuple.tuple("state:accelerators:1", "Accelerators turned balanced"));
+    }
+
+    @Test
     void aPressureWobblingAtAThresholdIsAnnouncedOnce() {
         // memory's direct pressure: 3 (tight by status, not yet 0.25 past the threshold: nothing announced)
         signals.pipeInput("a", signal("a", "memory", Direction.TIGHTENING, 3, T0));
@@ -521,20 +550,20 @@ class ChainStateTopologyTest extends TopologyTest {
         finalStates();
         assertThat(stateReads()).extracting(Read::getId).containsExactly("state:memory:1");
         // down to 3, to 2.75 (balanced by status, but not more than 0.25 below 3) and up again: nothing
-        signals.pipeInput("c", signal("c", "memory", Direction.EASING, 2, T0.minus(Duration.ofDays(14)))); // -1 at T0
+        signals.pipeInput("c", signal("c", "memory", Direction.EASING, 2, T0.minus(HALF_LIFE))); // -1 at T0
         assertThat(finalStates().get("memory").getPressure()).isEqualTo(3.0);
-        signals.pipeInput("d", signal("d", "memory", Direction.EASING, 1, T0.minus(Duration.ofDays(28)))); // -0.25
+        signals.pipeInput("d", signal("d", "memory", Direction.EASING, 1, T0.minus(HALF_LIFE.multipliedBy(2)))); // -0.25
         LayerState wobbled = finalStates().get("memory");
         assertThat(wobbled.getPressure()).isEqualTo(2.75);
         assertThat(wobbled.getStatus()).isEqualTo(LayerStatus.BALANCED);
         signals.pipeInput("d", (ConstraintSignal) null);
         finalStates();
-        signals.pipeInput("d", ConstraintSignal.newBuilder(signal("d", "memory", Direction.EASING, 1, T0.minus(Duration.ofDays(28))))
+        signals.pipeInput("d", ConstraintSignal.newBuilder(signal("d", "memory", Direction.EASING, 1, T0.minus(HALF_LIFE.multipliedBy(2))))
                 .setVersion(2).build());
         finalStates();
         assertThat(stateReads()).isEmpty();
         // clearly below: 2.75 - 0.5 = 2.25 announces balanced
-        signals.pipeInput("e", signal("e", "memory", Direction.EASING, 2, T0.minus(Duration.ofDays(28))));
+        signals.pipeInput("e", signal("e", "memory", Direction.EASING, 2, T0.minus(HALF_LIFE.multipliedBy(2))));
         finalStates();
         assertThat(stateReads()).extracting(Read::getId, Read::getTitle)
                 .containsExactly(org.assertj.core.groups.Tuple.tuple("state:memory:2", "Memory turned balanced"));

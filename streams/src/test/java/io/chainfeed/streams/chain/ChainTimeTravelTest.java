@@ -13,6 +13,7 @@ import io.chainfeed.avro.LayerStatus;
 import io.chainfeed.avro.Listing;
 import io.chainfeed.avro.Source;
 import io.chainfeed.avro.Trend;
+import io.chainfeed.schemas.ChainDecay;
 import io.chainfeed.schemas.Topics;
 import io.chainfeed.streams.TopologyTest;
 import java.time.Duration;
@@ -37,7 +38,9 @@ import org.junit.jupiter.api.Test;
 class ChainTimeTravelTest extends TopologyTest {
     private static final Instant T0 = Instant.parse("2026-03-01T00:00:00Z");
     private static final long DAY = Duration.ofDays(1).toMillis();
-    private static final double H = Duration.ofDays(14).toMillis();
+    private static final double H = ChainDecay.HALF_LIFE_MS;
+    /** Thirty half-lives, in days: older signals are forgotten by the live book. */
+    private static final long FORGET_DAYS = (long) (30 * ChainDecay.HALF_LIFE_DAYS);
     private static final String[] LAYERS = {"semiconductor-equipment", "memory", "advanced-packaging", "accelerators",
         "servers-systems"};
     /** Fewest hops downstream from each layer of the test graph (docs/chain-model.md, Propagation). */
@@ -104,7 +107,7 @@ class ChainTimeTravelTest extends TopologyTest {
                 direct.computeIfPresent(l, (k, v) -> v + c);
             }
         }
-        direct.replaceAll((l, raw) -> io.chainfeed.schemas.ChainDecay.softCap(raw)); // the soft cap
+        direct.replaceAll((l, raw) -> ChainDecay.softCap(raw)); // the soft cap
         return direct;
     }
 
@@ -120,24 +123,24 @@ class ChainTimeTravelTest extends TopologyTest {
 
     @Test
     void theChainAsOfAnInstantLeavesOutLaterSignalsAndDecaysAtThatInstant() {
-        ConstraintSignal early = signal("early", List.of("memory"), Direction.TIGHTENING, 4, T0);
+        ConstraintSignal early = signal("early", List.of("memory"), Direction.TIGHTENING, 2, T0);
         ConstraintSignal late = signal("late", List.of("memory"), Direction.TIGHTENING, 5, T0.plus(Duration.ofDays(10)));
         put(early);
         put(late);
 
         Map<String, LayerState> before = queries.at(T0.toEpochMilli() + 8 * DAY);
-        assertThat(before.get("memory").getDirectPressure()).isEqualTo(ChainModel.round(4 * Math.pow(2, -8.0 / 14)));
+        assertThat(before.get("memory").getDirectPressure()).isEqualTo(ChainModel.round(2 * Math.pow(2, -8.0 / ChainDecay.HALF_LIFE_DAYS)));
         assertThat(before.get("memory").getSignalCount()).isEqualTo(1);
         assertThat(before.get("memory").getAsOf()).isEqualTo(T0.plus(Duration.ofDays(8)));
-        // memory (2.69) is balanced, so it squeezes nothing downstream
+        // memory (1.82) is balanced, so it squeezes nothing downstream
         assertThat(before.get("advanced-packaging").getPressure()).isZero();
         assertThat(before.get("memory").getCauses()).extracting(c -> c.getSignalId()).containsExactly("early");
 
         Map<String, LayerState> after = queries.at(T0.toEpochMilli() + 10 * DAY);
         assertThat(after.get("memory").getPressure())
-                .isEqualTo(ChainModel.round(io.chainfeed.schemas.ChainDecay.softCap(5 + 4 * Math.pow(2, -10.0 / 14))));
+                .isEqualTo(ChainModel.round(ChainDecay.softCap(5 + 2 * Math.pow(2, -10.0 / ChainDecay.HALF_LIFE_DAYS))));
         assertThat(after.get("advanced-packaging").getPressure())
-                .isEqualTo(ChainModel.round(io.chainfeed.schemas.ChainDecay.softCap(5 + 4 * Math.pow(2, -10.0 / 14)) / 2));
+                .isEqualTo(ChainModel.round(ChainDecay.softCap(5 + 2 * Math.pow(2, -10.0 / ChainDecay.HALF_LIFE_DAYS)) / 2));
         assertThat(after.get("memory").getStatus()).isEqualTo(LayerStatus.CRITICAL);
 
         Map<String, LayerState> none = queries.at(T0.toEpochMilli() - 1);
@@ -151,7 +154,7 @@ class ChainTimeTravelTest extends TopologyTest {
     @Test
     void aMagnitudeFiveSignalObservedNowIsAbsentTwoDaysEarlierAndWeighsFiveNow() {
         Instant now = T0.plus(Duration.ofDays(40));
-        // magnitude 1 (0.64 now): with the new signal memory stays under the soft cap's knee, where a signal adds its weight
+        // magnitude 1 (0.90 now): with the new signal memory stays under the soft cap's knee, where a signal adds its weight
         put(signal("older", List.of("memory"), Direction.TIGHTENING, 1, now.minus(Duration.ofDays(9))));
         Map<String, LayerState> withoutAt2 = queries.at(now.toEpochMilli() - 2 * DAY);
         Map<String, LayerState> withoutNow = queries.at(now.toEpochMilli());
@@ -207,28 +210,28 @@ class ChainTimeTravelTest extends TopologyTest {
         put(signal("a", List.of("memory"), Direction.TIGHTENING, 4, T0));
         put(signal("c", List.of("accelerators"), Direction.EASING, 2, T0.plus(Duration.ofDays(5))));
         put(signal("b", List.of("accelerators", "memory"), Direction.EASING, 1, T0.plus(Duration.ofDays(10))));
-        // 500 days on: the live book forgets a, b and c; the store keeps them for time travel
-        put(signal("d", List.of("memory"), Direction.TIGHTENING, 3, T0.plus(Duration.ofDays(500))));
+        // thirty half-lives and more on: the live book forgets a, b and c; the store keeps them for time travel
+        put(signal("d", List.of("memory"), Direction.TIGHTENING, 3, T0.plus(Duration.ofDays(FORGET_DAYS + 20))));
 
-        assertThat(queries.signalsOn("memory", T0.toEpochMilli(), T0.toEpochMilli() + 600 * DAY))
+        assertThat(queries.signalsOn("memory", T0.toEpochMilli(), T0.toEpochMilli() + (FORGET_DAYS + 100) * DAY))
                 .extracting(ConstraintSignal::getId).containsExactly("a", "b", "d");
         assertThat(queries.signalsOn("memory", T0.toEpochMilli() + DAY, T0.toEpochMilli() + 100 * DAY))
                 .extracting(ConstraintSignal::getId).containsExactly("b");
-        assertThat(queries.signalsOn("accelerators", T0.toEpochMilli(), T0.toEpochMilli() + 600 * DAY))
+        assertThat(queries.signalsOn("accelerators", T0.toEpochMilli(), T0.toEpochMilli() + (FORGET_DAYS + 100) * DAY))
                 .extracting(ConstraintSignal::getId).containsExactly("c", "b");
         assertThat(queries.at(T0.toEpochMilli() + DAY).get("memory").getDirectPressure())
-                .isCloseTo(4 * Math.pow(2, -1.0 / 14), within(0.0001));
-        assertThat(queries.at(T0.toEpochMilli() + 500 * DAY).get("memory").getSignalCount()).isEqualTo(1);
+                .isCloseTo(4 * Math.pow(2, -1.0 / ChainDecay.HALF_LIFE_DAYS), within(0.0001));
+        assertThat(queries.at(T0.toEpochMilli() + (FORGET_DAYS + 20) * DAY).get("memory").getSignalCount()).isEqualTo(1);
     }
 
     @Test
     void signalsThirtyHalfLivesOlderThanTheInstantAreForgotten() {
         put(signal("old", List.of("memory"), Direction.TIGHTENING, 5, T0));
-        assertThat(queries.at(T0.toEpochMilli() + 419 * DAY).get("memory").getSignalCount()).isEqualTo(1);
-        Map<String, LayerState> later = queries.at(T0.toEpochMilli() + 421 * DAY);
+        assertThat(queries.at(T0.toEpochMilli() + (FORGET_DAYS - 1) * DAY).get("memory").getSignalCount()).isEqualTo(1);
+        Map<String, LayerState> later = queries.at(T0.toEpochMilli() + (FORGET_DAYS + 1) * DAY);
         assertThat(later.get("memory").getSignalCount()).isZero();
         assertThat(later.get("memory").getDirectPressure()).isZero();
-        assertThat(later.get("memory").getAsOf()).isEqualTo(T0.plus(Duration.ofDays(421)));
+        assertThat(later.get("memory").getAsOf()).isEqualTo(T0.plus(Duration.ofDays(FORGET_DAYS + 1)));
     }
 
     @Test

@@ -28,7 +28,7 @@ import org.junit.jupiter.api.Test;
  */
 class SignalReadProcessorTest extends TopologyTest {
     private static final Instant WALL = Instant.parse("2026-11-30T12:00:00Z");
-    private static final Instant OBSERVED = WALL.minus(Duration.ofDays(10));
+    private static final Instant OBSERVED = WALL.minus(Duration.ofDays(2));
 
     private TestInputTopic<String, ConstraintSignal> signals;
     private TestInputTopic<String, TermUpdate> glossary;
