@@ -126,6 +126,8 @@ class WebhookDeliveryIT {
                 "--chainfeed.webhooks.multiplier=2",
                 "--chainfeed.webhooks.max-delay=1s",
                 "--chainfeed.webhooks.max-retry-after=5s",
+                // so that the subscription whose endpoint keeps answering 500 shows as failing in this test
+                "--chainfeed.webhooks.failing-after=1s",
                 // small, so the burst below overflows it and the paused subscription is replayed from Kafka
                 "--chainfeed.webhooks.queue-capacity=16",
                 "--logging.level.io.chainfeed.api.webhook.SubscriptionWorker=DEBUG",
@@ -303,6 +305,7 @@ class WebhookDeliveryIT {
         assertThat(call("GET", "/api/v1/subscriptions/" + aId, stranger, null).statusCode()).isEqualTo(404);
         assertThat(call("DELETE", "/api/v1/subscriptions/" + aId, stranger, null).statusCode()).isEqualTo(404);
         assertThat(call("POST", "/api/v1/subscriptions/" + aId + "/secret", stranger, null).statusCode()).isEqualTo(404);
+        assertThat(call("POST", "/api/v1/subscriptions/" + aId + "/recover", stranger, null).statusCode()).isEqualTo(404);
         assertThat((List<Object>) json(call("GET", "/api/v1/subscriptions", stranger, null)).get("subscriptions")).isEmpty();
         List<Map<String, Object>> mine = (List<Map<String, Object>>) json(call("GET", "/api/v1/subscriptions", owner, null))
                 .get("subscriptions");
@@ -355,6 +358,20 @@ class WebhookDeliveryIT {
                 owner, null)).get("delivery");
         assertThat(failView).containsEntry("deadLettered", 3).containsEntry("delivered", 0)
                 .containsEntry("lastStatus", 500).containsEntry("consecutiveFailures", 12);
+        assertThat(failView.get("failingSince")).isNotNull();
+        Map<String, Object> failSub = json(call("GET", "/api/v1/subscriptions/" + failing.get("id"), owner, null));
+        assertThat(failSub.get("status")).as("no 2xx for longer than failing-after").isEqualTo("failing");
+        assertThat(failSub.get("statusReason")).asString().startsWith("no 2xx since ").endsWith("last: HTTP 500");
+        assertThat(aView.get("status")).isEqualTo("active");
+        assertThat(delivery).containsEntry("failingSince", null);
+
+        // Recover: the owner's call is taken (202), a disabled subscription's refused (409).
+        HttpResponse<String> recover = call("POST", "/api/v1/subscriptions/" + failing.get("id") + "/recover", owner,
+                null);
+        assertThat(recover.statusCode()).as(recover.body()).isEqualTo(202);
+        assertThat(json(recover).get("recoverRequestedAt")).isNotNull();
+        assertThat(call("POST", "/api/v1/subscriptions/" + gone.get("id") + "/recover", owner, null).statusCode())
+                .isEqualTo(409);
 
         // Rotate a's secret: the next webhooks carry two signatures, each verifiable on its own.
         HttpResponse<String> rotated = call("POST", "/api/v1/subscriptions/" + aId + "/secret", owner, null);

@@ -201,6 +201,23 @@ class IngestConfiguration {
         return new HashedKeys("chainfeed.ingest.editor-key-hashes", props.editorKeyHashes());
     }
 
+    /**
+     * Whether reads can be indexed now (Elasticsearch up and taking writes), checked every 2 s; only where
+     * Elasticsearch is configured ({@code spring.elasticsearch.uris}, as the launcher does).
+     */
+    @Bean(destroyMethod = "close")
+    @org.springframework.boot.autoconfigure.condition.ConditionalOnProperty("spring.elasticsearch.uris")
+    io.chainfeed.platform.IndexingProbe indexingProbe(@Value("${spring.elasticsearch.uris}") String uris) {
+        return new io.chainfeed.platform.IndexingProbe(uris, Duration.ofSeconds(2));
+    }
+
+    /** Health component {@code indexing}: WAITING while reads cannot be indexed (overall status stays UP). */
+    @Bean("indexing")
+    @org.springframework.boot.autoconfigure.condition.ConditionalOnBean(io.chainfeed.platform.IndexingProbe.class)
+    io.chainfeed.platform.IndexingHealthIndicator indexingHealthIndicator(io.chainfeed.platform.IndexingProbe probe) {
+        return new io.chainfeed.platform.IndexingHealthIndicator(probe);
+    }
+
     @Bean("kafka")
     KafkaHealthIndicator kafkaHealthIndicator(@Value("${spring.kafka.bootstrap-servers}") String bootstrap) {
         return new KafkaHealthIndicator(bootstrap, Duration.ofSeconds(3));

@@ -23,6 +23,17 @@ public interface DeliveryJournal {
     }
 
     /**
+     * {@link #flush(WebhookDeliveryState)}, waiting at most {@code timeout} for it to be durable.
+     *
+     * @param state   the state
+     * @param timeout the longest wait
+     * @throws RuntimeException if it could not be stored in time
+     */
+    default void flush(WebhookDeliveryState state, java.time.Duration timeout) {
+        flush(state);
+    }
+
+    /**
      * Records a webhook given up after its last attempt; returns once it is durable.
      *
      * @param subscriptionId the subscription

@@ -69,8 +69,19 @@ public class DeliveryStateStore extends CompactedTopicView<WebhookDeliveryState>
      * @throws WebhookStoreException if Kafka did not acknowledge it in time
      */
     public void put(WebhookDeliveryState state) {
+        put(state, WRITE_TIMEOUT);
+    }
+
+    /**
+     * Writes a state and waits at most {@code timeout} for Kafka to acknowledge it.
+     *
+     * @param state   the new state
+     * @param timeout the longest wait
+     * @throws WebhookStoreException if Kafka did not acknowledge it in time
+     */
+    public void put(WebhookDeliveryState state, Duration timeout) {
         await(send(state.getSubscriptionId(), serde.serialize(Topics.WEBHOOK_DELIVERIES, state)),
-                state.getSubscriptionId());
+                state.getSubscriptionId(), timeout);
         remember(state.getSubscriptionId(), state);
     }
 
@@ -104,8 +115,12 @@ public class DeliveryStateStore extends CompactedTopicView<WebhookDeliveryState>
     }
 
     private static void await(Future<RecordMetadata> f, String key) {
+        await(f, key, WRITE_TIMEOUT);
+    }
+
+    private static void await(Future<RecordMetadata> f, String key, Duration timeout) {
         try {
-            f.get(WRITE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            f.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new WebhookStoreException("interrupted while storing the delivery state of " + key, e);

@@ -35,6 +35,11 @@ final class KafkaDeliveryJournal implements DeliveryJournal {
     }
 
     @Override
+    public void flush(WebhookDeliveryState state, java.time.Duration timeout) {
+        states.put(state, timeout);
+    }
+
+    @Override
     public void deadLetter(String subscriptionId, String webhookId, String body, String reason, String origin)
             throws Exception {
         ProducerRecord<String, byte[]> r = new ProducerRecord<>(Topics.WEBHOOK_DELIVERIES_DLQ, subscriptionId,

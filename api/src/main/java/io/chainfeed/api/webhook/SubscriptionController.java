@@ -40,13 +40,15 @@ class SubscriptionController {
     private final SubscriptionService service;
     private final WebhookDeliveries deliveries;
     private final KeyRateLimits limits;
+    private final java.time.Duration failingAfter;
 
     SubscriptionController(ApiKeys keys, SubscriptionService service, WebhookDeliveries deliveries,
-            KeyRateLimits limits) {
+            KeyRateLimits limits, WebhookProperties props) {
         this.keys = keys;
         this.service = service;
         this.deliveries = deliveries;
         this.limits = limits;
+        this.failingAfter = props.failingAfter();
     }
 
     /**
@@ -74,7 +76,8 @@ class SubscriptionController {
     @GetMapping
     ResponseEntity<Map<String, Object>> list(HttpServletRequest request) {
         String owner = owner(request);
-        List<Map<String, Object>> items = service.list(owner).stream().map(SubscriptionController::view).toList();
+        List<Map<String, Object>> items = service.list(owner).stream()
+                .map(sub -> view(sub, deliveries.progress(sub.getId()).orElse(null))).toList();
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("subscriptions", items);
         return ResponseEntity.ok().cacheControl(CacheControl.noStore()).body(body);
@@ -84,9 +87,22 @@ class SubscriptionController {
     @GetMapping("/{id}")
     ResponseEntity<Map<String, Object>> get(HttpServletRequest request, @PathVariable String id) {
         WebhookSubscription sub = service.get(owner(request), id);
-        Map<String, Object> view = view(sub);
-        view.put("delivery", deliveries.progress(id).map(SubscriptionController::delivery).orElse(null));
+        WebhookDeliveryState progress = deliveries.progress(id).orElse(null);
+        Map<String, Object> view = view(sub, progress);
+        view.put("delivery", progress == null ? null : delivery(progress));
         return ResponseEntity.ok().cacheControl(CacheControl.noStore()).body(view);
+    }
+
+    @Operation(summary = "Retry now every webhook due for this subscription (as Svix's recover); 202, the retry"
+            + " runs on the instance that delivers it")
+    @PostMapping("/{id}/recover")
+    ResponseEntity<Map<String, Object>> recover(HttpServletRequest request, @PathVariable String id) {
+        WebhookSubscription sub = service.recover(owner(request), id);
+        WebhookDeliveryState progress = deliveries.progress(id).orElse(null);
+        Map<String, Object> view = view(sub, progress);
+        view.put("recoverRequestedAt", sub.getRecoverRequestedAt().toString());
+        view.put("delivery", progress == null ? null : delivery(progress));
+        return ResponseEntity.accepted().cacheControl(CacheControl.noStore()).body(view);
     }
 
     @Operation(summary = "Replace the signing secret; the old one keeps signing for the grace period")
@@ -123,13 +139,34 @@ class SubscriptionController {
 
     /** The subscription as shown to its owner: never a secret, only when each was made and expires. */
     static Map<String, Object> view(WebhookSubscription s) {
+        return view(s, null, null);
+    }
+
+    /** The subscription with the status its delivery gives it: {@code failing} past the threshold. */
+    private Map<String, Object> view(WebhookSubscription s, WebhookDeliveryState progress) {
+        return view(s, progress, Instant.now().minus(failingAfter));
+    }
+
+    /**
+     * @param failingBefore an active subscription whose endpoint has failed since before this instant is shown
+     *                      {@code failing} (null: never)
+     */
+    static Map<String, Object> view(WebhookSubscription s, WebhookDeliveryState progress, Instant failingBefore) {
         Map<String, Object> v = new LinkedHashMap<>();
         v.put("id", s.getId());
         v.put("topic", s.getTopic());
         v.put("url", s.getUrl());
         v.put("description", s.getDescription());
-        v.put("status", s.getStatus().name().toLowerCase(java.util.Locale.ROOT));
-        v.put("statusReason", s.getStatusReason());
+        String status = s.getStatus().name().toLowerCase(java.util.Locale.ROOT);
+        String reason = s.getStatusReason();
+        if (s.getStatus() == io.chainfeed.avro.WebhookStatus.ACTIVE && failingBefore != null && progress != null
+                && progress.getFailingSince() != null && progress.getFailingSince().isBefore(failingBefore)) {
+            status = "failing";
+            reason = "no 2xx since " + progress.getFailingSince() + "; last: "
+                    + (progress.getLastStatus() != null ? "HTTP " + progress.getLastStatus() : progress.getLastError());
+        }
+        v.put("status", status);
+        v.put("statusReason", reason);
         v.put("createdAt", s.getCreatedAt().toString());
         v.put("updatedAt", s.getUpdatedAt().toString());
         v.put("secrets", s.getSecrets().stream().map(SubscriptionController::secret).toList());
@@ -159,6 +196,7 @@ class SubscriptionController {
         v.put("lastError", d.getLastError());
         v.put("lastSuccessAt", text(d.getLastSuccessAt()));
         v.put("nextAttemptAt", text(d.getNextAttemptAt()));
+        v.put("failingSince", text(d.getFailingSince()));
         return v;
     }
 

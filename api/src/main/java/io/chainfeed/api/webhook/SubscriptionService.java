@@ -3,6 +3,7 @@ package io.chainfeed.api.webhook;
 import io.chainfeed.api.selector.Selector;
 import io.chainfeed.api.selector.TopicParser;
 import io.chainfeed.api.problem.BadRequestException;
+import io.chainfeed.api.problem.ConflictException;
 import io.chainfeed.api.problem.NotFoundException;
 import io.chainfeed.avro.PartitionOffset;
 import io.chainfeed.avro.SealedSecret;
@@ -210,6 +211,31 @@ public class SubscriptionService {
                 .setRevision(sub.getRevision() + 1).build();
         subscriptions.put(next);
         return new Rotated(next, WebhookSignatures.format(secret), expires);
+    }
+
+    /**
+     * Asks for every webhook due for a subscription to be tried now, as Svix's "recover": the request is
+     * stored on the subscription (so that whichever instance delivers it hears of it); that instance cancels
+     * the backoff of the webhook it is retrying and sends it at once, and the rest of the backlog follows in
+     * order. Webhooks already dead-lettered are not sent again.
+     *
+     * @param owner the asking key's id
+     * @param id    the subscription id
+     * @return the subscription, with the request's time
+     * @throws NotFoundException if there is none with that id for this key
+     * @throws ConflictException if the subscription is disabled (nothing is delivered to it)
+     */
+    public synchronized WebhookSubscription recover(String owner, String id) {
+        WebhookSubscription sub = get(owner, id);
+        if (sub.getStatus() != WebhookStatus.ACTIVE) {
+            throw new ConflictException("subscription-disabled", "subscription " + id + " is disabled ("
+                    + sub.getStatusReason() + "); nothing is delivered to it: subscribe again");
+        }
+        Instant now = clock.instant();
+        WebhookSubscription next = WebhookSubscription.newBuilder(sub).setRecoverRequestedAt(now).setUpdatedAt(now)
+                .setRevision(sub.getRevision() + 1).build();
+        subscriptions.put(next);
+        return next;
     }
 
     /**

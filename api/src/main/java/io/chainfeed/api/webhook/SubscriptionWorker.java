@@ -55,6 +55,7 @@ final class SubscriptionWorker {
     private String lastError;
     private Instant lastSuccessAt;
     private Instant nextAttemptAt;
+    private Instant failingSince;
     private long revision;
 
     private boolean inFlight;
@@ -83,6 +84,7 @@ final class SubscriptionWorker {
         lastError = stored.getLastError();
         lastSuccessAt = stored.getLastSuccessAt();
         nextAttemptAt = stored.getNextAttemptAt();
+        failingSince = stored.getFailingSince();
         revision = stored.getRevision();
     }
 
@@ -220,6 +222,35 @@ final class SubscriptionWorker {
         engine.attempt(this::attempt);
     }
 
+    /**
+     * The owner asked to retry now ({@code POST .../recover}): unless an attempt was made after the request,
+     * cancels the wait before the next attempt and starts it. Once it succeeds, the webhooks queued behind it
+     * follow one after another without waiting.
+     *
+     * @param requestedAt when the owner asked
+     */
+    synchronized void recover(Instant requestedAt) {
+        if (stopped || draining || (lastAttemptAt != null && !lastAttemptAt.isBefore(requestedAt))) {
+            return;
+        }
+        if (nextAttemptAt == null && timer == null) {
+            return; // nothing waits: idle, or an attempt in flight
+        }
+        log.info("webhook {}: recover asked at {}: retrying {} now instead of at {}", id, requestedAt,
+                pendingWebhookId, nextAttemptAt);
+        if (timer != null) {
+            timer.cancel(false);
+            timer = null;
+        }
+        nextAttemptAt = null;
+        pump();
+    }
+
+    /** @return the first failed attempt since the last success, or null while the endpoint takes webhooks */
+    synchronized Instant failingSince() {
+        return failingSince;
+    }
+
     private synchronized void onTimer() {
         timer = null;
         nextAttemptAt = null;
@@ -295,6 +326,7 @@ final class SubscriptionWorker {
                 delivered++;
                 consecutiveFailures = 0;
                 lastSuccessAt = done;
+                failingSince = null;
             } else if (decision instanceof DeliveryPolicy.Retry r) {
                 consecutiveFailures++;
                 nextAttemptAt = done.plus(r.delay());
@@ -308,6 +340,12 @@ final class SubscriptionWorker {
                 lastError = d.reason();
                 nextAttemptAt = null;
                 disable = true;
+                // No further attempt from here on: a read arriving before the engine removes this worker
+                // would otherwise send the 410'd webhook again (pump() sees nothing in flight and no timer).
+                draining = true;
+            }
+            if (!(decision instanceof DeliveryPolicy.Delivered) && failingSince == null) {
+                failingSince = done;
             }
             revision++;
             snapshot = snapshotLocked();
@@ -363,6 +401,7 @@ final class SubscriptionWorker {
                 .setLastError(lastError)
                 .setLastSuccessAt(lastSuccessAt)
                 .setNextAttemptAt(nextAttemptAt)
+                .setFailingSince(failingSince)
                 .setUpdatedAt(engine.parts().clock().instant())
                 .setRevision(revision)
                 .build();

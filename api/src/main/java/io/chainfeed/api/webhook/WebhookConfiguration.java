@@ -115,6 +115,11 @@ class WebhookConfiguration {
                 io.micrometer.core.instrument.Gauge.builder("chainfeed.webhook.lag.max", e, WebhookEngine::maxLag)
                         .description("the largest such lag of one webhook subscription")
                         .baseUnit("records").register(m);
+                io.micrometer.core.instrument.Gauge.builder("chainfeed.webhook.failing.subscriptions", e,
+                        engine1 -> engine1.failing(props.failingAfter()))
+                        .description("subscriptions delivered here whose endpoint has answered no 2xx for longer"
+                                + " than chainfeed.webhooks.failing-after")
+                        .register(m);
             });
         }
         WebhookDeliveries.Delivering delivering = engine == null ? null

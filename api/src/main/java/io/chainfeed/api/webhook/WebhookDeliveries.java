@@ -125,6 +125,9 @@ public class WebhookDeliveries implements SmartLifecycle {
             return;
         }
         engine.upsert(target.get(), state.get());
+        if (sub.get().getRecoverRequestedAt() != null) {
+            engine.recover(id, sub.get().getRecoverRequestedAt());
+        }
     }
 
     /** The lease's partitions moved: resume those assigned, hand over or drop those revoked. */

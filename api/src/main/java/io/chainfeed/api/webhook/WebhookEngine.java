@@ -26,6 +26,8 @@ import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
  */
 public final class WebhookEngine implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(WebhookEngine.class);
+    /** How long a hand-over waits, in all, for Kafka to acknowledge the positions it stores. */
+    static final Duration HAND_OVER_FLUSH = Duration.ofSeconds(5);
 
     /**
      * What the workers share: the read source, the sender, the policy, the journal, the clock and the reads
@@ -96,6 +98,31 @@ public final class WebhookEngine implements AutoCloseable {
     }
 
     /**
+     * Retries now every webhook due for a subscription this engine delivers, unless an attempt was made since
+     * the request (see {@link SubscriptionService#recover}).
+     *
+     * @param subscriptionId the subscription
+     * @param requestedAt    when the owner asked
+     */
+    public void recover(String subscriptionId, java.time.Instant requestedAt) {
+        SubscriptionWorker w = workers.get(subscriptionId);
+        if (w != null) {
+            w.recover(requestedAt);
+        }
+    }
+
+    /**
+     * @param threshold how long an endpoint must have kept failing
+     * @return how many of the subscriptions this engine delivers have had no 2xx since a first failed attempt
+     *         longer ago than {@code threshold}
+     */
+    public long failing(Duration threshold) {
+        java.time.Instant before = parts.clock().instant().minus(threshold);
+        return workers.values().stream().filter(w -> w.failingSince() != null && w.failingSince().isBefore(before))
+                .count();
+    }
+
+    /**
      * Stops delivering a subscription (deleted or disabled); its stored progress stays as it is.
      *
      * @param subscriptionId the subscription
@@ -110,8 +137,9 @@ public final class WebhookEngine implements AutoCloseable {
     /**
      * Hands subscriptions over to another instance: starts no further attempt for any of them, waits (up to
      * {@code grace} in all) for the attempts in flight to record their outcome, stores each position
-     * durably and stops the workers. A webhook cut off by the grace is sent again by the next owner under
-     * the same {@code webhook-id}.
+     * durably (waiting at most {@link #HAND_OVER_FLUSH} in all for Kafka; past that the positions are sent
+     * without waiting) and stops the workers. A webhook cut off by the grace, or whose position was not
+     * stored, is sent again by the next owner under the same {@code webhook-id}.
      *
      * @param subscriptionIds the subscriptions (those this engine does not deliver are skipped)
      * @param grace           how long to wait for attempts in flight, in all
@@ -125,14 +153,38 @@ public final class WebhookEngine implements AutoCloseable {
             if (!w.awaitIdle(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())))) {
                 log.warn("{}: attempt still in flight after {}; the next owner sends it again", w, grace);
             }
-            try {
-                parts.journal().flush(w.snapshot());
-            } catch (RuntimeException e) {
-                log.warn("{}: cannot store the position at hand-over ({}); the next owner resumes from the last"
-                        + " stored one and sends the webhooks since under the same ids", w, e.getMessage());
-            }
-            w.stop();
         }
+        // One budget for all the positions, on a thread of its own: a broker that is gone (every process of
+        // the machine stopping at once) can block even the producer's send() for its max.block.ms.
+        Thread store = new Thread(() -> {
+            long flushDeadline = System.nanoTime() + HAND_OVER_FLUSH.toNanos();
+            for (SubscriptionWorker w : leaving) {
+                try {
+                    long left = flushDeadline - System.nanoTime();
+                    if (left <= 0) {
+                        parts.journal().save(w.snapshot());
+                    } else {
+                        parts.journal().flush(w.snapshot(), Duration.ofNanos(left));
+                    }
+                } catch (RuntimeException e) {
+                    log.warn("{}: cannot store the position at hand-over ({}); the next owner resumes from the"
+                            + " last stored one and sends the webhooks since under the same ids", w, e.getMessage());
+                }
+            }
+        }, "webhook-hand-over");
+        store.setDaemon(true);
+        store.start();
+        try {
+            store.join(HAND_OVER_FLUSH.toMillis() + 100);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        if (store.isAlive()) {
+            log.warn("positions of {} subscription(s) not stored within {} at hand-over; the next owner resumes from"
+                    + " the last stored ones and sends the webhooks since under the same ids", leaving.size(),
+                    HAND_OVER_FLUSH);
+        }
+        leaving.forEach(SubscriptionWorker::stop);
     }
 
     /**

@@ -31,13 +31,15 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * @param leaseSessionTimeout how long a silent instance keeps its subscriptions before another takes them
  *                       over ({@code session.timeout.ms}; the broker allows 6 s to 5 min by default)
  * @param instanceId     this instance's name in the lease group's client ids (default: host name and pid)
+ * @param failingAfter   how long a subscription's endpoint may keep failing (no 2xx since its first failed
+ *                       attempt) before the subscription is shown as {@code failing}
  */
 @ConfigurationProperties("chainfeed.webhooks")
 public record WebhookProperties(Boolean deliver, Boolean allowLoopback, String masterKey, Path masterKeyFile,
         Duration secretGrace, Integer maxAttempts, Duration initialDelay, Double multiplier, Duration maxDelay,
         Duration maxRetryAfter, Duration connectTimeout, Duration requestTimeout, Integer workers,
         Integer queueCapacity, Integer maxPerKey, Integer maxRedirects, String leaseGroup,
-        Duration leaseSessionTimeout, String instanceId) {
+        Duration leaseSessionTimeout, String instanceId, Duration failingAfter) {
 
     public WebhookProperties {
         deliver = deliver == null || deliver;
@@ -57,6 +59,7 @@ public record WebhookProperties(Boolean deliver, Boolean allowLoopback, String m
         leaseGroup = leaseGroup != null && !leaseGroup.isBlank() ? leaseGroup : "chainfeed-api-webhook-lease";
         leaseSessionTimeout = leaseSessionTimeout != null ? leaseSessionTimeout : Duration.ofSeconds(10);
         instanceId = instanceId != null && !instanceId.isBlank() ? instanceId : defaultInstanceId();
+        failingAfter = failingAfter != null ? failingAfter : Duration.ofMinutes(5);
         if (maxAttempts < 1 || workers < 1 || queueCapacity < 1 || maxPerKey < 0 || maxRedirects < 0 || multiplier < 1) {
             throw new IllegalArgumentException("chainfeed.webhooks: max-attempts, workers and queue-capacity must be"
                     + " at least 1, multiplier at least 1, max-per-key and max-redirects not negative");

@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 
 class RetryScheduleTest {
     private final RetrySchedule defaults = new WebhookProperties(null, null, null, null, null, null, null, null, null,
-            null, null, null, null, null, null, null, null, null, null).retrySchedule();
+            null, null, null, null, null, null, null, null, null, null, null).retrySchedule();
 
     @Test
     void ceilingsGrowExponentiallyUpToTheCap() {

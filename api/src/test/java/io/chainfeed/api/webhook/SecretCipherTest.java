@@ -20,7 +20,7 @@ class SecretCipherTest {
 
     private static WebhookProperties props(String masterKey, Path file) {
         return new WebhookProperties(null, null, masterKey, file, null, null, null, null, null, null, null, null,
-                null, null, null, null, null, null, null);
+                null, null, null, null, null, null, null, null);
     }
 
     @Test

@@ -157,6 +157,46 @@ class SubscriptionWorkerIT {
     }
 
     @Test
+    void recoverRetriesAtOnceAndTheBacklogFollowsInOrder() {
+        // An hour's backoff: without the recover call the second attempt would be far away.
+        WebhookEngine engine = new WebhookEngine(source, sender, new DeliveryPolicy(new RetrySchedule(10,
+                Duration.ofHours(1), 3, Duration.ofHours(6), Duration.ofHours(1)), new java.util.random.RandomGenerator() {
+                    @Override
+                    public long nextLong() {
+                        return Long.MAX_VALUE;
+                    }
+
+                    @Override
+                    public long nextLong(long bound) {
+                        return bound - 1; // the top of the jitter range: the longest wait
+                    }
+                }), journal, Clock.systemUTC(), 2, 16);
+        engines.add(engine);
+        engine.upsert(target("all"), startAt(source.end()));
+        Instant beforeTheOutage = Instant.now();
+        script.add(503);
+        for (String id : List.of("term:a", "term:b", "term:c", "term:d")) {
+            source.append(0, id, 1, "memory");
+        }
+        await().atMost(Duration.ofSeconds(10)).until(() -> !journal.saved.isEmpty());
+        WebhookDeliveryState failed = journal.last();
+        assertThat(failed.getNextAttemptAt()).isAfter(Instant.now().plus(Duration.ofMinutes(30)));
+        assertThat(failed.getFailingSince()).isEqualTo(failed.getLastAttemptAt());
+        assertThat(engine.failing(Duration.ZERO)).isEqualTo(1);
+
+        // A request older than the last attempt has been answered by that attempt already.
+        engine.recover("sub_test", beforeTheOutage);
+        await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(5)).until(() -> hits.size() == 1);
+
+        engine.recover("sub_test", Instant.now());
+        await().atMost(Duration.ofSeconds(10)).until(() -> hits.size() == 5);
+        assertThat(deliveredIds()).containsExactly("term:a", "term:a", "term:b", "term:c", "term:d");
+        await().atMost(Duration.ofSeconds(5)).until(() -> journal.last().getDelivered() == 4);
+        assertThat(journal.last().getFailingSince()).isNull();
+        assertThat(engine.failing(Duration.ZERO)).isZero();
+    }
+
+    @Test
     void deadLettersAfterTheLastAttemptAndMovesOn() {
         WebhookEngine engine = engine(3, 16);
         engine.upsert(target("all"), startAt(source.end()));

@@ -33,6 +33,7 @@ public abstract class LocalNode<N extends LocalNode<N>> implements AutoCloseable
     private final String product;
     private final String pidFile;
     private final boolean shutdownHook;
+    private final boolean ownSession;
     private final int requestedPort;
     private final int requestedSecondPort;
     private volatile int port;
@@ -51,6 +52,7 @@ public abstract class LocalNode<N extends LocalNode<N>> implements AutoCloseable
         this.runDir = b.runDir.toAbsolutePath().normalize();
         this.pidFile = pidFile;
         this.shutdownHook = b.shutdownHook;
+        this.ownSession = b.ownSession;
         this.heap = b.heap;
         this.keepData = b.keepData;
         this.startTimeout = b.startTimeout;
@@ -231,6 +233,9 @@ public abstract class LocalNode<N extends LocalNode<N>> implements AutoCloseable
         pb.directory(runDir.toFile()).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(output.toFile()));
         pb.environment().remove("JAVA_TOOL_OPTIONS");
+        if (ownSession) {
+            pb.command(Processes.inOwnSession(pb.command()));
+        }
         return track(pb.start());
     }
 
@@ -290,7 +295,34 @@ public abstract class LocalNode<N extends LocalNode<N>> implements AutoCloseable
             return;
         }
         long t0 = System.nanoTime();
+        // A node that died on its own is reported as such, not as one this stop took down.
+        boolean wasRunning = p.isAlive();
         Processes.stopTree(p, STOP_GRACE);
+        forget();
+        if (wasRunning) {
+            LOG.info("{} stopped in {} ms (exit code {})", describe(), (System.nanoTime() - t0) / 1_000_000,
+                    exitCode(p));
+        } else {
+            LOG.warn("{} was already gone (exit code {}): nothing to stop", describe(), exitCode(p));
+        }
+    }
+
+    /**
+     * Drops a child that has exited on its own (its pid file, its shutdown hook), so that {@link #start()}
+     * may launch the node again; does nothing while the child runs.
+     *
+     * @return whether there was an exited child to drop
+     */
+    synchronized boolean forgetExited() {
+        Process p = process;
+        if (p == null || p.isAlive()) {
+            return false;
+        }
+        forget();
+        return true;
+    }
+
+    private void forget() {
         process = null;
         Processes.removeShutdownHook(hook);
         hook = null;
@@ -299,7 +331,21 @@ public abstract class LocalNode<N extends LocalNode<N>> implements AutoCloseable
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        LOG.info("{} stopped in {} ms", describe(), (System.nanoTime() - t0) / 1_000_000);
+    }
+
+    /** The child process, if started (for the launcher's supervision, which needs its exit code). */
+    Process currentProcess() {
+        return process;
+    }
+
+    /** The exit code once the JVM has reaped the child, which can lag the process tree's stop. */
+    static String exitCode(Process p) {
+        try {
+            return p.waitFor(5, java.util.concurrent.TimeUnit.SECONDS) ? String.valueOf(p.exitValue()) : "unknown";
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "unknown";
+        }
     }
 
     /** {@link #close()}, logging instead of throwing; for failed starts and the shutdown hook. */
@@ -325,6 +371,7 @@ public abstract class LocalNode<N extends LocalNode<N>> implements AutoCloseable
         private Duration startTimeout;
         private boolean keepData;
         private boolean shutdownHook = true;
+        private boolean ownSession;
 
         /**
          * @param runDir       where the node's configs, data and logs go
@@ -387,6 +434,16 @@ public abstract class LocalNode<N extends LocalNode<N>> implements AutoCloseable
          */
         public final B shutdownHook(boolean enabled) {
             this.shutdownHook = enabled;
+            return self();
+        }
+
+        /**
+         * Whether the node runs in a session (and process group) of its own (default false): a signal to the
+         * caller's process group then does not reach it, and the caller stops it in its own order
+         * ({@link Processes#inOwnSession}).
+         */
+        public final B ownSession(boolean enabled) {
+            this.ownSession = enabled;
             return self();
         }
 

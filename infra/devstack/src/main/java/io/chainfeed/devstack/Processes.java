@@ -329,6 +329,27 @@ final class Processes {
         terminate(all, grace);
     }
 
+    /**
+     * The command run through {@code setsid} (util-linux) when it is installed: the child leads a session
+     * and process group of its own, so a signal to the launcher's process group (Ctrl-C in a terminal,
+     * {@code kill -TERM -- -<pgid>}) reaches the launcher only, which then stops its children in order. The
+     * pid stays the child's: a child of a JVM never leads a process group, so {@code setsid} execs in place.
+     *
+     * @param command the command
+     * @return the command behind {@code setsid}, or as it was where there is none
+     */
+    static List<String> inOwnSession(List<String> command) {
+        Path setsid = Stream.of("/usr/bin/setsid", "/bin/setsid").map(Path::of).filter(Files::isExecutable)
+                .findFirst().orElse(null);
+        if (setsid == null) {
+            return command;
+        }
+        List<String> wrapped = new ArrayList<>();
+        wrapped.add(setsid.toString());
+        wrapped.addAll(command);
+        return wrapped;
+    }
+
     /** The java launcher of the running JVM. */
     static Path javaExecutable() {
         return Path.of(System.getProperty("java.home"), "bin", "java");

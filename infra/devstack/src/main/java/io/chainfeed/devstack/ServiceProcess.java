@@ -47,6 +47,7 @@ final class ServiceProcess implements AutoCloseable {
     private final Path pidFile;
     private final RestartPolicy policy;
     private final RestartPolicy.Tracker crashes;
+    private final StackStop stop;
     private final ScheduledExecutorService supervisor;
     private volatile Process process;
     /** Set once by {@link #close()}: the service is never started again. */
@@ -57,17 +58,18 @@ final class ServiceProcess implements AutoCloseable {
     private volatile boolean gaveUp;
 
     ServiceProcess(String name, Path jar, List<String> jvmOptions, List<String> appArgs, int port, Path logFile,
-            Path pidFile) {
-        this(name, jar, jvmOptions, appArgs, port, logFile, pidFile, RestartPolicy.DEFAULT);
+            Path pidFile, StackStop stop) {
+        this(name, jar, jvmOptions, appArgs, port, logFile, pidFile, RestartPolicy.DEFAULT, stop);
     }
 
     /**
      * @param logFile the service's log file ({@code <name>.log}); the JVM's own output goes next to it,
      *                as {@code <name>.out}
      * @param policy  when to restart it after an unexpected exit
+     * @param stop    the stack's stop, after which nothing is restarted
      */
     ServiceProcess(String name, Path jar, List<String> jvmOptions, List<String> appArgs, int port, Path logFile,
-            Path pidFile, RestartPolicy policy) {
+            Path pidFile, RestartPolicy policy, StackStop stop) {
         this.name = name;
         this.jar = jar.toAbsolutePath().normalize();
         this.jvmOptions = List.copyOf(jvmOptions);
@@ -77,6 +79,7 @@ final class ServiceProcess implements AutoCloseable {
         this.outFile = this.logFile.resolveSibling(name + ".out");
         this.pidFile = pidFile;
         this.policy = policy;
+        this.stop = stop;
         this.crashes = policy.tracker();
         this.supervisor = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, name + "-supervisor");
@@ -114,7 +117,8 @@ final class ServiceProcess implements AutoCloseable {
             throw new IllegalStateException(name + " is stopped");
         }
         Files.createDirectories(logFile.getParent());
-        ProcessBuilder pb = new ProcessBuilder(command())
+        // In a session of its own: a signal to the launcher's process group reaches the launcher only.
+        ProcessBuilder pb = new ProcessBuilder(Processes.inOwnSession(command()))
                 .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(outFile.toFile()));
         pb.environment().remove("JAVA_TOOL_OPTIONS");
@@ -128,9 +132,32 @@ final class ServiceProcess implements AutoCloseable {
     }
 
     /** Called when a child JVM has exited: unless it was asked to, schedules a restart or gives up. */
-    private synchronized void exited(Process p) {
+    private void exited(Process p) {
+        int code = p.exitValue();
+        synchronized (this) {
+            if (closed || process != p) {
+                return; // asked to stop, or an operator's restart already replaced it
+            }
+        }
+        if (stop.begun()) {
+            LOG.info("{} exited with code {} as the stack stops", name, code);
+            return;
+        }
+        if (StackStop.byStopSignal(code)) {
+            // Maybe a signal to the whole process group: give the launcher's own stop a moment to begin.
+            supervisor.schedule(() -> crashed(p, code), StackStop.SIGNAL_GRACE.toMillis(), TimeUnit.MILLISECONDS);
+        } else {
+            crashed(p, code);
+        }
+    }
+
+    private synchronized void crashed(Process p, int code) {
         if (closed || process != p) {
-            return; // asked to stop, or an operator's restart already replaced it
+            return;
+        }
+        if (stop.begun()) {
+            LOG.info("{} exited with code {} as the stack stops; not restarting it", name, code);
+            return;
         }
         Instant at = Instant.now();
         Optional<Duration> wait = crashes.onCrash(at);
@@ -138,12 +165,12 @@ final class ServiceProcess implements AutoCloseable {
         if (wait.isEmpty()) {
             gaveUp = true;
             LOG.error("{} exited unexpectedly with code {}: {} crashes inside {} s, a crash loop; NOT restarting it"
-                    + " (see {}; restart it by hand with ./chainfeed restart {}){}", name, p.exitValue(),
+                    + " (see {}; restart it by hand with ./chainfeed restart {}){}", name, code,
                     crashes.recentCrashes(), policy.window().toSeconds(), logFile, name, tail);
             return;
         }
         LOG.error("{} exited unexpectedly with code {}; restarting it in {} ms (crash {} in the last {} s; see {}){}",
-                name, p.exitValue(), wait.get().toMillis(), crashes.recentCrashes(),
+                name, code, wait.get().toMillis(), crashes.recentCrashes(),
                 policy.window().toSeconds(), logFile, tail);
         long downSince = System.nanoTime();
         supervisor.schedule(() -> restartAfterCrash(p, downSince), wait.get().toMillis(), TimeUnit.MILLISECONDS);
@@ -151,7 +178,7 @@ final class ServiceProcess implements AutoCloseable {
 
     private void restartAfterCrash(Process crashed, long downSince) {
         synchronized (this) {
-            if (closed || process != crashed) {
+            if (closed || process != crashed || stop.begun()) {
                 return;
             }
             try {
@@ -188,7 +215,7 @@ final class ServiceProcess implements AutoCloseable {
     Duration restart(Duration timeout) throws IOException {
         long t0 = System.nanoTime();
         synchronized (this) {
-            if (closed) {
+            if (closed || stop.begun()) {
                 throw new IllegalStateException(name + " is stopped");
             }
             Process old = process;
@@ -215,6 +242,18 @@ final class ServiceProcess implements AutoCloseable {
     /** Whether the supervisor gave up on the service (a crash loop). */
     boolean gaveUp() {
         return gaveUp;
+    }
+
+    /** What the service is doing, for {@code ./chainfeed status}. */
+    String state() {
+        Process p = process;
+        if (closed) {
+            return "stopped";
+        }
+        if (p == null || !p.isAlive()) {
+            return gaveUp ? "down (crash loop; not restarted)" : "down (restarting)";
+        }
+        return reportedHealthy ? "up" : "starting";
     }
 
     /** Whether the JVM is running. */
@@ -294,6 +333,7 @@ final class ServiceProcess implements AutoCloseable {
             return;
         }
         long t0 = System.nanoTime();
+        boolean wasRunning = p.isAlive();
         Processes.stopTree(p, Duration.ofSeconds(30));
         process = null;
         try {
@@ -301,16 +341,11 @@ final class ServiceProcess implements AutoCloseable {
         } catch (IOException e) {
             LOG.warn("could not delete {}: {}", pidFile, e.toString());
         }
-        LOG.info("{} stopped in {} ms (exit code {})", name, (System.nanoTime() - t0) / 1_000_000, exitCode(p));
-    }
-
-    /** The exit code once the JVM has reaped the child, which can lag the process tree's stop. */
-    private static String exitCode(Process p) {
-        try {
-            return p.waitFor(5, java.util.concurrent.TimeUnit.SECONDS) ? String.valueOf(p.exitValue()) : "unknown";
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return "unknown";
+        if (wasRunning) {
+            LOG.info("{} stopped in {} ms (exit code {})", name, (System.nanoTime() - t0) / 1_000_000,
+                    LocalNode.exitCode(p));
+        } else {
+            LOG.info("{} had already exited (exit code {}): nothing to stop", name, LocalNode.exitCode(p));
         }
     }
 }

@@ -32,8 +32,11 @@ import picocli.CommandLine.Option;
  * The embedded default: starts a real Kafka (KRaft) and a real Elasticsearch on loopback, creates the
  * topics and the reads index, then the streams, ingest and api services (Spring Boot fat jars, as child
  * JVMs), issues a partner key and serves a demo partner page on another port (unless {@code --no-demo}),
- * prints the URLs and blocks. Ctrl-C (SIGINT) or SIGTERM stops everything it started, in reverse
- * order.
+ * prints the URLs and blocks. Ctrl-C (SIGINT) or SIGTERM, to the launcher or to its whole process group,
+ * stops everything it started in reverse order (the services, then Kafka, then Elasticsearch; its children
+ * run in sessions of their own, so a signal to the group reaches the launcher only); a second one forces
+ * (SIGKILL). Kafka, Elasticsearch and the services are supervised: restarted after an unexpected exit
+ * ({@link NodeSupervisor}, {@link ServiceProcess}).
  *
  * <p>Run it from the project dir after {@code mvn -B -DskipTests install}:
  * <pre>
@@ -169,6 +172,8 @@ public final class Stack implements Callable<Integer>, AutoCloseable {
 
 
     private final List<AutoCloseable> started = new ArrayList<>();
+    private final StackStop stop = new StackStop();
+    private final java.util.concurrent.atomic.AtomicInteger stopSignals = new java.util.concurrent.atomic.AtomicInteger();
     private volatile boolean closed;
     private StackInfrastructure infra;
     /** The services, once {@link #start} has read the options (none before). */
@@ -217,9 +222,44 @@ public final class Stack implements Callable<Integer>, AutoCloseable {
     /** Runs the command: start, then block (stopping happens in the shutdown hook). */
     @Override
     public Integer call() throws Exception {
+        handleStopSignals();
         start();
         new CountDownLatch(1).await();
         return 0;
+    }
+
+    /**
+     * Takes SIGINT and SIGTERM from the JVM's default handling: the first marks the stop as begun at once (so
+     * that no supervisor restarts a child the same signal ended, when the whole process group was signalled)
+     * and exits, which runs the shutdown hook that stops everything in order; a second one while that runs
+     * kills every child with SIGKILL and halts.
+     */
+    @SuppressWarnings("restriction") // sun.misc.Signal (jdk.unsupported): the JDK's only handler for SIGINT/SIGTERM
+    private void handleStopSignals() {
+        for (String name : List.of("INT", "TERM")) {
+            try {
+                sun.misc.Signal.handle(new sun.misc.Signal(name), this::onStopSignal);
+            } catch (IllegalArgumentException e) {
+                LOG.debug("cannot handle SIG{} (the JVM runs with -Xrs?): {}", name, e.getMessage());
+            }
+        }
+    }
+
+    @SuppressWarnings("restriction")
+    private void onStopSignal(sun.misc.Signal signal) {
+        int exitCode = 128 + signal.getNumber();
+        if (stopSignals.incrementAndGet() == 1) {
+            stop.begin();
+            LOG.info("SIG{} received: stopping the services (api, ingest, streams), then Kafka, then Elasticsearch;"
+                    + " Ctrl-C again forces", signal.getName());
+            // System.exit blocks until the shutdown hooks are done: not on the signal's thread.
+            Thread exit = new Thread(() -> System.exit(exitCode), "chainfeed-stack-exit");
+            exit.start();
+            return;
+        }
+        LOG.warn("SIG{} received again: killing every process of the stack (SIGKILL)", signal.getName());
+        ProcessHandle.current().descendants().forEach(ProcessHandle::destroyForcibly);
+        Runtime.getRuntime().halt(exitCode);
     }
 
     /**
@@ -247,16 +287,16 @@ public final class Stack implements Callable<Integer>, AutoCloseable {
                 run.deleteKeptData();
             }
             checkPorts(layout);
-            infra.start(run, this::register);
+            infra.start(run, this::register, stop);
             infra.setUpTopicsAndIndex();
             if (!noServices) {
                 services.start(run, wiring(run), Duration.ofSeconds(staggerSeconds),
-                        Duration.ofSeconds(orDefault(healthTimeoutSeconds, 180, 480)), this::register);
+                        Duration.ofSeconds(orDefault(healthTimeoutSeconds, 180, 480)), this::register, stop);
                 if (!noDemo) {
                     startDemo(run);
                 }
-                register(StackControl.listen(run.root(), this));
             }
+            register(StackControl.listen(run.root(), this));
         } catch (IOException | RuntimeException | Error e) {
             close();
             throw e;
@@ -402,8 +442,9 @@ public final class Stack implements Callable<Integer>, AutoCloseable {
                 out.append(String.format("  demo     http://localhost:%d/ (a partner page on another origin embedding the widgets;"
                         + " http://127.0.0.1:%d/ is an origin its key does not allow)%n", demo.port(), demo.port()));
             }
-            out.append(String.format("  restart  ./chainfeed restart %s%s (one service; a service that exits is restarted"
-                    + " on its own)%n", String.join("|", services.names()), cluster ? " --run-dir " + run : ""));
+            out.append(String.format("  restart  ./chainfeed restart %s%s (one part; a part that exits is restarted"
+                    + " on its own; ./chainfeed status says what each is doing)%n", String.join("|", partNames()),
+                    cluster ? " --run-dir " + run : ""));
             out.append(String.format("  keys     ./chainfeed keys create --kind partner --origin https://partner.example"
                     + " --label NAME (admin key in %s)%n", run.resolve(AdminKey.FILE)));
         }
@@ -524,22 +565,75 @@ public final class Stack implements Callable<Integer>, AutoCloseable {
     }
 
     /**
-     * Restarts one service (SIGTERM, then a new JVM) and waits until it is healthy.
+     * Restarts one service or one embedded Kafka broker or Elasticsearch node (SIGTERM, then a new process)
+     * and waits until it is healthy.
      *
-     * @param name    the service
-     * @param timeout how long it may take to be healthy
+     * @param name    the service ({@code streams}, {@code ingest}, {@code api}) or node ({@code kafka},
+     *                {@code elasticsearch}; {@code kafka-2}, {@code elasticsearch-2} on a cluster)
+     * @param timeout how long a service may take to be healthy (a node has its start timeout)
      * @return how long the restart took
      * @throws IllegalArgumentException for an unknown name
-     * @throws IllegalStateException    when it does not become healthy in time
-     * @throws IOException              when the JVM cannot be launched
+     * @throws IllegalStateException    when it does not become healthy in time, or the stack is stopping
+     * @throws IOException              when the process cannot be launched
      */
     public Duration restartService(String name, Duration timeout) throws IOException {
+        Optional<NodeSupervisor> node = nodeSupervisor(name);
+        if (node.isPresent()) {
+            return node.get().restart();
+        }
+        if (!services.has(name)) {
+            throw new IllegalArgumentException("no service named '" + name + "'; the parts are " + partNames());
+        }
         return services.restart(name, timeout);
     }
 
-    /** Stops everything this stack started, in reverse order (services, then Elasticsearch, then Kafka). */
+    /**
+     * What each part of the stack is doing: every embedded broker and node, then every service, with
+     * {@code up}, {@code starting}, {@code down (...)} (why, and whether it is being restarted) or {@code stopped}.
+     *
+     * @return part name to state, in start order
+     */
+    public Map<String, String> status() {
+        Map<String, String> status = new java.util.LinkedHashMap<>();
+        if (infra != null) {
+            infra.supervisors().forEach(s -> status.put(s.name(), s.state()));
+        }
+        status.putAll(services.states());
+        return status;
+    }
+
+    /**
+     * How many times the supervisor restarted a Kafka broker or an Elasticsearch node after it exited
+     * unexpectedly.
+     *
+     * @param name {@code kafka} or {@code elasticsearch} (a cluster's: {@code kafka-2}, ...)
+     * @return the count since this stack started
+     * @throws IllegalArgumentException for an unknown name
+     */
+    public int nodeRestarts(String name) {
+        return nodeSupervisor(name).orElseThrow(() -> new IllegalArgumentException("no node named '" + name + "'"))
+                .restarts();
+    }
+
+    private Optional<NodeSupervisor> nodeSupervisor(String name) {
+        return infra == null ? Optional.empty()
+                : infra.supervisors().stream().filter(s -> s.name().equals(name)).findFirst();
+    }
+
+    private List<String> partNames() {
+        List<String> names = new ArrayList<>(infra == null ? List.of()
+                : infra.supervisors().stream().map(NodeSupervisor::name).toList());
+        names.addAll(services.names());
+        return names;
+    }
+
+    /**
+     * Stops everything this stack started, in reverse order: the demo page and the services (api, ingest,
+     * streams), then Kafka, then Elasticsearch. Nothing is restarted from the first moment of the stop.
+     */
     @Override
     public void close() {
+        stop.begin();
         List<AutoCloseable> toStop;
         synchronized (this) {
             if (closed) {

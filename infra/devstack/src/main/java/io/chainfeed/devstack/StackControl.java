@@ -14,6 +14,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.Callable;
 
 import org.slf4j.Logger;
@@ -26,11 +27,12 @@ import picocli.CommandLine.Parameters;
 /**
  * The running launcher's control channel: a Unix domain socket at {@code <run dir>/control.sock} (so only
  * local users allowed by the file's permissions reach it; no TCP port) taking one request a connection,
- * one line of UTF-8: {@code restart <service>}. The answer is one line, {@code ok <message>} or
- * {@code error <message>}, sent once the service is healthy again (or failed to be).
+ * one line of UTF-8: {@code restart <part>} (a service, or the embedded {@code kafka} or {@code elasticsearch})
+ * or {@code status}. The answer is one line, {@code ok <message>} or {@code error <message>}, sent once the
+ * part is healthy again (or failed to be); a status lists each part's state, separated by {@code "; "}.
  *
  * <p>{@link #main} is the client: {@code ./chainfeed restart streams} runs
- * {@code StackControl restart streams --run-dir .run}.
+ * {@code StackControl streams --run-dir .run}, {@code ./chainfeed status} runs {@code StackControl status}.
  */
 public final class StackControl implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(StackControl.class);
@@ -90,8 +92,14 @@ public final class StackControl implements AutoCloseable {
     /** Runs one request line; returns the answer line. */
     static String handle(Stack stack, String request) {
         String[] words = request == null ? new String[0] : request.strip().split("\\s+");
+        if (words.length == 1 && words[0].equals("status")) {
+            java.util.Map<String, String> status = stack.status();
+            boolean allUp = status.values().stream().allMatch("up"::equals);
+            return (allUp ? "ok " : "error ") + status.entrySet().stream().map(e -> e.getKey() + ": " + e.getValue())
+                    .collect(java.util.stream.Collectors.joining("; "));
+        }
         if (words.length != 2 || !words[0].equals("restart")) {
-            return "error unknown request '" + request + "'; expected: restart <service>";
+            return "error unknown request '" + request + "'; expected: restart <service> or status";
         }
         try {
             Duration took = stack.restartService(words[1], RESTART_TIMEOUT);
@@ -109,10 +117,14 @@ public final class StackControl implements AutoCloseable {
 
     /** The client: {@code restart <service> [--run-dir DIR]}. */
     @Command(name = "chainfeed restart", mixinStandardHelpOptions = true,
-            description = "Restarts one service of the running stack and waits until it is healthy.")
+            description = "Restarts one part of the running stack and waits until it is healthy"
+                    + " (or, as chainfeed status, lists what each part is doing).")
     static final class Client implements Callable<Integer> {
-        @Parameters(index = "0", description = "streams, ingest or api")
+        @Parameters(index = "0", description = "streams, ingest, api, kafka or elasticsearch")
         String service;
+
+        /** Asks for the status instead of a restart ({@code ./chainfeed status}). */
+        boolean status;
 
         @Option(names = "--run-dir", description = "Run dir of the running stack (default: ${DEFAULT-VALUE}).")
         Path runDir = Path.of(".run");
@@ -130,10 +142,15 @@ public final class StackControl implements AutoCloseable {
             }
             try (SocketChannel channel = SocketChannel.open(UnixDomainSocketAddress.of(socket))) {
                 Writer w = Channels.newWriter(channel, StandardCharsets.UTF_8);
-                w.write("restart " + service + "\n");
+                w.write((status ? "status" : "restart " + service) + "\n");
                 w.flush();
                 String answer = new BufferedReader(new InputStreamReader(Channels.newInputStream(channel),
                         StandardCharsets.UTF_8)).readLine();
+                if (status && answer != null && (answer.startsWith("ok ") || answer.startsWith("error "))) {
+                    // One part a line; exit code 1 unless every part is up.
+                    List.of(answer.substring(answer.indexOf(' ') + 1).split("; ")).forEach(out::println);
+                    return answer.startsWith("ok ") ? 0 : 1;
+                }
                 if (answer != null && answer.startsWith("ok ")) {
                     out.println(answer.substring(3));
                     return 0;
@@ -150,9 +167,13 @@ public final class StackControl implements AutoCloseable {
     /**
      * Command-line client.
      *
-     * @param args {@code <service> [--run-dir DIR]}
+     * @param args {@code <part> [--run-dir DIR]}, or {@code status [--run-dir DIR]}
      */
     public static void main(String[] args) {
-        System.exit(new CommandLine(new Client()).execute(args));
+        Client client = new Client();
+        if (args.length > 0 && args[0].equals("status")) {
+            client.status = true;
+        }
+        System.exit(new CommandLine(client).execute(args));
     }
 }

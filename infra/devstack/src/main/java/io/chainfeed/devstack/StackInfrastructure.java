@@ -62,6 +62,8 @@ final class StackInfrastructure {
     private final Settings settings;
     private final List<KafkaNode> brokers = new CopyOnWriteArrayList<>();
     private final List<ElasticsearchNode> esNodes = new CopyOnWriteArrayList<>();
+    private final List<NodeSupervisor> kafkaSupervisors = new CopyOnWriteArrayList<>();
+    private final List<NodeSupervisor> esSupervisors = new CopyOnWriteArrayList<>();
     private String bootstrapServers;
     private String esUris;
 
@@ -74,18 +76,23 @@ final class StackInfrastructure {
      * Starts the brokers and nodes (all at once: a controller quorum and a new Elasticsearch cluster form
      * only when their members are up together) and waits until each answers.
      *
-     * @param register called before any node starts with what stops the brokers and what stops the nodes,
-     *                 so a failed start still stops them
+     * Once up, each is watched by a {@link NodeSupervisor}: restarted after an unexpected exit, never once
+     * {@code stop} has begun.
+     *
+     * @param register called before any node starts with what stops the nodes and what stops the brokers
+     *                 (stopped in the reverse order: the brokers first, then Elasticsearch), so a failed start
+     *                 still stops them
+     * @param stop     the stack's stop
      * @throws IllegalStateException when a node does not start
      * @throws IOException           when a run dir cannot be prepared
      */
-    void start(RunDir run, Consumer<AutoCloseable> register) throws IOException {
+    void start(RunDir run, Consumer<AutoCloseable> register, StackStop stop) throws IOException {
         List<CompletableFuture<?>> starts = new ArrayList<>();
         int n = layout.kafkaPorts().size();
         // Each kind stops as a group, its nodes in parallel: the last broker of a cluster stopped alone
         // would wait in vain for a controller quorum to let it shut down.
-        register.accept(() -> closeAll(brokers));
-        register.accept(() -> closeAll(esNodes));
+        register.accept(() -> closeAll(esSupervisors));
+        register.accept(() -> closeAll(kafkaSupervisors));
         if (settings.externalKafka() == null) {
             String clusterId = n > 1 ? Uuid.randomUuid().toString() : null;
             for (int i = 0; i < n; i++) {
@@ -95,8 +102,10 @@ final class StackInfrastructure {
                 KafkaNode node = KafkaNode.builder(settings.kafkaLib(), run.kafka(i + 1, n))
                         .port(layout.kafkaPorts().get(i)).controllerPort(layout.controllerPorts().get(i))
                         .heap(settings.kafkaHeap()).numPartitions(settings.partitions()).member(member)
-                        .keepData(true).startTimeout(settings.startTimeout()).shutdownHook(false).build();
+                        .keepData(true).startTimeout(settings.startTimeout()).shutdownHook(false).ownSession(true).build();
                 brokers.add(node);
+                kafkaSupervisors.add(new NodeSupervisor(n == 1 ? "kafka" : "kafka-" + (i + 1), node,
+                        RestartPolicy.DEFAULT, stop));
                 starts.add(CompletableFuture.supplyAsync(() -> startUnchecked(node::start)));
             }
         }
@@ -109,8 +118,10 @@ final class StackInfrastructure {
                 ElasticsearchNode node = ElasticsearchNode.builder(settings.esHome(), run.elasticsearch(i + 1, m))
                         .httpPort(layout.esHttpPorts().get(i)).transportPort(layout.esTransportPorts().get(i))
                         .discovery(discovery).heap(settings.esHeap()).keepData(true)
-                        .startTimeout(settings.startTimeout()).shutdownHook(false).build();
+                        .startTimeout(settings.startTimeout()).shutdownHook(false).ownSession(true).build();
                 esNodes.add(node);
+                esSupervisors.add(new NodeSupervisor(m == 1 ? "elasticsearch" : "elasticsearch-" + (i + 1), node,
+                        RestartPolicy.DEFAULT, stop));
                 starts.add(CompletableFuture.supplyAsync(() -> startUnchecked(node::start)));
             }
         }
@@ -123,15 +134,24 @@ final class StackInfrastructure {
             }
             throw cause instanceof RuntimeException r ? r : new IllegalStateException(cause);
         }
+        kafkaSupervisors.forEach(NodeSupervisor::watch);
+        esSupervisors.forEach(NodeSupervisor::watch);
         bootstrapServers = settings.externalKafka() != null ? settings.externalKafka()
                 : brokers.stream().map(KafkaNode::bootstrapServers).collect(Collectors.joining(","));
         esUris = settings.externalEs() != null ? settings.externalEs()
                 : esNodes.stream().map(node -> node.httpUri().toString()).collect(Collectors.joining(","));
     }
 
-    private static void closeAll(List<? extends LocalNode<?>> nodes) {
+    private static void closeAll(List<NodeSupervisor> nodes) {
         CompletableFuture.allOf(nodes.stream().map(node -> CompletableFuture.runAsync(node::close))
                 .toArray(CompletableFuture<?>[]::new)).join();
+    }
+
+    /** The supervisors of the started brokers and nodes (brokers first). */
+    List<NodeSupervisor> supervisors() {
+        List<NodeSupervisor> all = new ArrayList<>(kafkaSupervisors);
+        all.addAll(esSupervisors);
+        return all;
     }
 
     private interface IoSupplier<T> {

@@ -173,14 +173,15 @@ final class StackServices {
      * from its local stores.
      *
      * @param register called with each service before it starts, so a failed start still stops it
+     * @param stop     the stack's stop, after which the supervisors restart nothing
      * @throws IllegalStateException when a service is not healthy within {@code healthTimeout}
      * @throws IOException           when a JVM cannot be launched
      */
     void start(RunDir run, Wiring wiring, Duration stagger, Duration healthTimeout,
-            Consumer<AutoCloseable> register) throws IOException {
+            Consumer<AutoCloseable> register, StackStop stop) throws IOException {
         for (ServiceSpec spec : specs.values()) {
             ServiceProcess service = new ServiceProcess(spec.name(), spec.jar(), jvmOptions(wiring),
-                    args(run, spec, wiring), spec.port(), run.serviceLog(spec.name()), run.pidFile(spec.name()));
+                    args(run, spec, wiring), spec.port(), run.serviceLog(spec.name()), run.pidFile(spec.name()), stop);
             register.accept(service);
             started.add(service);
             service.start();
@@ -206,6 +207,18 @@ final class StackServices {
     /** How many times the supervisor restarted a service after it exited unexpectedly. */
     int restarts(String name) {
         return service(name).restarts();
+    }
+
+    /** Whether a service of this name was started. */
+    boolean has(String name) {
+        return started.stream().anyMatch(s -> s.name().equals(name));
+    }
+
+    /** Each started service's name and state, in start order. */
+    Map<String, String> states() {
+        Map<String, String> states = new LinkedHashMap<>();
+        started.forEach(s -> states.put(s.name(), s.state()));
+        return states;
     }
 
     /** Restarts one service and waits until it is healthy; see {@link Stack#restartService}. */

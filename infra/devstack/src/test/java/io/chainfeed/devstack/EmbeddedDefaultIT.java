@@ -170,6 +170,36 @@ class EmbeddedDefaultIT {
     }
 
     @Test
+    void theIndexingProbeSaysWhenTheReadsIndexRefusesWrites() throws Exception {
+        IndexSetup.waitForYellow(rest, Duration.ofSeconds(30));
+        IndexSetup.ensureReadsIndex(rest);
+        try (io.chainfeed.platform.IndexingProbe probe = new io.chainfeed.platform.IndexingProbe(
+                es.httpUri().toString(), Duration.ofMillis(100))) {
+            assertThat(probe.state().indexable()).isTrue();
+            // What Elasticsearch sets at the flood-stage disk watermark.
+            Request block = new Request("PUT", "/" + ReadsIndex.ALIAS + "/_settings");
+            block.setJsonEntity("{\"index.blocks.read_only_allow_delete\": true}");
+            rest.performRequest(block);
+            try {
+                org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10))
+                        .until(() -> !probe.state().indexable());
+                assertThat(probe.state().view()).containsEntry("state", "waiting")
+                        .containsEntry("reason", "Elasticsearch refuses writes to the reads index"
+                                + " (index.blocks.read_only_allow_delete: the disk is past the flood-stage watermark)");
+            } finally {
+                block.setJsonEntity("{\"index.blocks.read_only_allow_delete\": null}");
+                rest.performRequest(block);
+            }
+            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> probe.state().indexable());
+            assertThat(probe.state().view()).containsExactly(java.util.Map.entry("state", "ok"));
+        }
+        try (io.chainfeed.platform.IndexingProbe nobody = new io.chainfeed.platform.IndexingProbe(
+                "http://127.0.0.1:" + Processes.freePort(), Duration.ofMinutes(1))) {
+            assertThat(nobody.state().reason()).startsWith("Elasticsearch does not answer (ConnectException");
+        }
+    }
+
+    @Test
     void readsIndexIsCreatedOnceBehindTheAliasAndSearchable() throws Exception {
         IndexSetup.waitForYellow(rest, Duration.ofSeconds(30));
         IndexSetup.ensureReadsIndex(rest);

@@ -26,7 +26,8 @@ class StackControlTest {
         assertThat(StackControl.handle(stack, "reboot everything")).startsWith("error unknown request");
         assertThat(StackControl.handle(stack, null)).startsWith("error unknown request");
         assertThat(StackControl.handle(stack, "restart nosuch")).isEqualTo("error no service named 'nosuch'; the"
-                + " services are []");
+                + " parts are []");
+        assertThat(StackControl.handle(stack, "status now")).startsWith("error unknown request");
     }
 
     @Test

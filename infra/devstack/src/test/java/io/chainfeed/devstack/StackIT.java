@@ -35,8 +35,10 @@ import org.awaitility.core.ConditionTimeoutException;
  * Runs the packaged launcher ({@code java -jar target/chainfeed-devstack-*-launcher.jar}, the real {@code infra-lib}
  * class path) as a child process: a first run is killed with SIGKILL, leaving Kafka, Elasticsearch and the
  * services orphaned; a second run on the same run dir and ports must clean up and come up, set up
- * topics and the reads alias, start the three services (here {@link FakeBootService} jars) in order, and
- * stop everything on SIGTERM, services first and in reverse order.
+ * topics and the reads alias, start the three services (here {@link FakeBootService} jars) in order, restart a
+ * service and the Kafka broker killed with SIGKILL, restart both on request, and stop everything when its whole
+ * process group gets SIGTERM: services first and in reverse order, then Kafka, then Elasticsearch, nothing
+ * restarted and nothing force-killed.
  */
 @Timeout(value = 8, unit = TimeUnit.MINUTES)
 class StackIT {
@@ -78,7 +80,10 @@ class StackIT {
         assertThat(Processes.canConnect("127.0.0.1", esPort, Duration.ofMillis(500)))
                 .as("Elasticsearch outlives a SIGKILLed launcher (what the next run must clean up)").isTrue();
 
-        Process second = launch(common, target.resolve("stack-it-2.log"));
+        // The second launcher leads a process group of its own (setsid), as a shell job or a service unit does.
+        List<String> inItsOwnGroup = new ArrayList<>(List.of("setsid"));
+        inItsOwnGroup.addAll(common);
+        Process second = launch(inItsOwnGroup, target.resolve("stack-it-2.log"));
         assertThat(Files.readString(target.resolve("stack-it-2.log")))
                 .contains("streams: stopping 1 process(es) left by an earlier run")
                 .contains("api: stopping 1 process(es) left by an earlier run")
@@ -136,20 +141,41 @@ class StackIT {
         assertThat(Processes.canConnect("127.0.0.1", streamsPort, Duration.ofMillis(500))).isTrue();
 
         // An operator's restart of one service, through the launcher's control socket (./chainfeed restart api).
-        Process control = new ProcessBuilder(Processes.javaExecutable().toString(), "-cp",
-                System.getProperty("chainfeed.stack.jar"), "io.chainfeed.devstack.StackControl", "api",
-                "--run-dir", runDir.toString()).redirectErrorStream(true).start();
-        assertThat(control.waitFor(90, TimeUnit.SECONDS)).isTrue();
-        String answer = new String(control.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
-        assertThat(control.exitValue()).as(answer).isZero();
-        assertThat(answer).startsWith("api restarted and healthy in ");
+        assertThat(control("api")).startsWith("api restarted and healthy in ");
         assertThat(Files.readString(target.resolve("stack-it-2.log"))).contains("restarting api on request")
                 .doesNotContain("api exited unexpectedly");
 
+        // Kafka is supervised as the services are: killed with SIGKILL, it is started again (same data and port).
+        long broker = Processes.readPidFile(runDir.resolve("kafka/kafka.pid")).get(0);
+        ProcessHandle.of(broker).orElseThrow().destroyForcibly();
+        Awaitility.await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(200)).until(() ->
+                Files.readString(target.resolve("stack-it-2.log")).contains("kafka restarted by the supervisor"));
+        assertThat(Files.readString(target.resolve("stack-it-2.log")))
+                .contains("kafka exited unexpectedly with code 137; restarting it in 1000 ms (crash 1 in the last 600 s");
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:" + kafkaPort))) {
+            assertThat(admin.listTopics().names().get(30, TimeUnit.SECONDS))
+                    .as("the restarted broker kept its data").contains(Topics.READS);
+        }
+        assertThat(control("kafka")).startsWith("kafka restarted and healthy in ");
+        assertThat(control("status")).contains("kafka: up", "elasticsearch: up", "streams: up", "ingest: up",
+                "api: up");
+
+        // SIGTERM to the whole process group (Ctrl-C in a terminal, kill -TERM -- -<pgid>): the children run in
+        // sessions of their own, so the launcher alone gets it and stops them in order.
         long t0 = System.nanoTime();
-        second.destroy();
-        assertThat(second.waitFor(90, TimeUnit.SECONDS)).isTrue();
-        LOG.info("launcher stopped on SIGTERM in {} ms", (System.nanoTime() - t0) / 1_000_000);
+        Process kill = new ProcessBuilder("kill", "-TERM", "--", "-" + second.pid()).inheritIO().start();
+        assertThat(kill.waitFor(10, TimeUnit.SECONDS) && kill.exitValue() == 0).isTrue();
+        assertThat(second.waitFor(20, TimeUnit.SECONDS)).as("stopped within the 20 s bound").isTrue();
+        LOG.info("launcher stopped on SIGTERM to its process group in {} ms", (System.nanoTime() - t0) / 1_000_000);
+        String stopLog = Files.readString(target.resolve("stack-it-2.log"));
+        String stopping = stopLog.substring(stopLog.indexOf("SIGTERM received"));
+        assertThat(stopping).doesNotContain("restarting", "force-killing", "was already gone", "had already exited");
+        assertThat(stopping.indexOf("api stopped")).isLessThan(stopping.indexOf("ingest stopped"));
+        assertThat(stopping.indexOf("ingest stopped")).isLessThan(stopping.indexOf("streams stopped"));
+        assertThat(stopping.indexOf("streams stopped")).isLessThan(stopping.indexOf("Kafka on port " + kafkaPort
+                + " stopped"));
+        assertThat(stopping.indexOf("Kafka on port " + kafkaPort + " stopped"))
+                .isLessThan(stopping.indexOf("Elasticsearch on port " + esPort + " stopped")).isPositive();
         // The first run's services were stopped as stale ones (order unspecified), then the api once for the
         // operator's restart (the SIGKILLed streams could not say), then this run's in reverse order.
         List<String> stopped = Files.readAllLines(fakeOut.resolve("stopped"));
@@ -163,6 +189,17 @@ class StackIT {
         assertThat(ProcessHandle.allProcesses().filter(h -> Processes.commandLine(h).contains(marker))
                 .filter(h -> h.pid() != ProcessHandle.current().pid()).map(ProcessHandle::pid).toList())
                 .as("processes of the run dir still alive").isEmpty();
+    }
+
+    /** Runs {@code ./chainfeed restart PART} (or {@code status}) against the second run; expects exit code 0. */
+    private String control(String request) throws IOException, InterruptedException {
+        Process control = new ProcessBuilder(Processes.javaExecutable().toString(), "-cp",
+                System.getProperty("chainfeed.stack.jar"), "io.chainfeed.devstack.StackControl", request,
+                "--run-dir", runDir.toString()).redirectErrorStream(true).start();
+        assertThat(control.waitFor(120, TimeUnit.SECONDS)).isTrue();
+        String answer = new String(control.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertThat(control.exitValue()).as(answer).isZero();
+        return answer;
     }
 
     /** A project dir whose three service jars run {@link FakeBootService} from target/test-classes. */

@@ -30,8 +30,11 @@ import org.springframework.web.bind.annotation.RestController;
 class PageIngestController {
     private final IngestService service;
     private final IngestProperties props;
+    private final org.springframework.beans.factory.ObjectProvider<io.chainfeed.platform.IndexingProbe> indexing;
 
-    PageIngestController(IngestService service, IngestProperties props) {
+    PageIngestController(IngestService service, IngestProperties props,
+            org.springframework.beans.factory.ObjectProvider<io.chainfeed.platform.IndexingProbe> indexing) {
+        this.indexing = indexing;
         this.service = service;
         this.props = props;
     }
@@ -59,6 +62,10 @@ class PageIngestController {
             out.put("version", r.result().version());
         }
         out.put("term", TermJson.of(r.term()));
+        if (published) {
+            // Committed, but searchable only once Elasticsearch takes writes: say whether that is now.
+            indexing.ifAvailable(probe -> out.put("indexing", probe.state().view()));
+        }
         return ResponseEntity.status(published ? HttpStatus.ACCEPTED : HttpStatus.OK).body(out);
     }
 

@@ -53,9 +53,12 @@ class SignalController {
     private final IngestProperties props;
     private final SignalLookup reviews;
     private final SignalValidator validator;
+    private final org.springframework.beans.factory.ObjectProvider<io.chainfeed.platform.IndexingProbe> indexing;
 
     SignalController(SignalIngest ingest, HashedKeys keys, IngestProperties props, SignalLookup reviews,
-            SignalValidator validator) {
+            SignalValidator validator,
+            org.springframework.beans.factory.ObjectProvider<io.chainfeed.platform.IndexingProbe> indexing) {
+        this.indexing = indexing;
         this.ingest = ingest;
         this.keys = keys;
         this.props = props;
@@ -101,6 +104,10 @@ class SignalController {
         out.put("skipped", r.skipped().stream().map(SignalController::skipped).toList());
         out.put("rejected", r.rejected());
         out.put("items", items(inputs, r));
+        if (r.published()) {
+            // Committed, but searchable only once Elasticsearch takes writes: say whether that is now.
+            indexing.ifAvailable(probe -> out.put("indexing", probe.state().view()));
+        }
         return ResponseEntity.status(r.published() ? HttpStatus.ACCEPTED : HttpStatus.OK).body(out);
     }
 

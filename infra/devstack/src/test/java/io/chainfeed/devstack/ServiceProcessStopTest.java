@@ -1,0 +1,75 @@
+package io.chainfeed.devstack;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.jar.Attributes;
+import java.util.jar.JarOutputStream;
+import java.util.jar.Manifest;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A supervised child JVM ({@link FakeBootService}) that exits on SIGTERM, as every process does when the
+ * whole process group or control group is signalled: restarted when no stop follows (a crash, after
+ * {@link StackStop#SIGNAL_GRACE}), not restarted when the launcher's stop begins within that grace.
+ */
+class ServiceProcessStopTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void aChildEndedBySigtermIsNotRestartedWhenTheStopBeginsWithinTheGrace() throws Exception {
+        StackStop stop = new StackStop();
+        try (ServiceProcess service = service(stop)) {
+            ProcessHandle first = startHealthy(service);
+            first.destroy();
+            first.onExit().get(30, TimeUnit.SECONDS);
+            stop.begin(); // the launcher's own signal handler, a moment after the child's exit
+            await().during(StackStop.SIGNAL_GRACE.plusSeconds(1)).atMost(StackStop.SIGNAL_GRACE.plusSeconds(3))
+                    .until(() -> !service.isRunning() && service.restarts() == 0);
+            assertThat(service.state()).startsWith("down");
+        }
+    }
+
+    @Test
+    void aChildEndedBySigtermWithoutAStopIsRestarted() throws Exception {
+        try (ServiceProcess service = service(new StackStop())) {
+            ProcessHandle first = startHealthy(service);
+            first.destroy();
+            await().atMost(Duration.ofSeconds(60)).until(() -> service.restarts() == 1 && service.isRunning());
+            assertThat(service.handle().pid()).isNotEqualTo(first.pid());
+        }
+    }
+
+    private ProcessHandle startHealthy(ServiceProcess service) throws IOException {
+        service.start();
+        service.awaitHealthy(Duration.ofSeconds(60), true);
+        return service.handle();
+    }
+
+    /** The fake service as {@code <dir>/streams/target/chainfeed-streams-test-exec.jar}, quick to restart. */
+    private ServiceProcess service(StackStop stop) throws IOException {
+        Path testClasses = Path.of(FakeBootService.class.getProtectionDomain().getCodeSource().getLocation().getPath());
+        Manifest manifest = new Manifest();
+        manifest.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
+        manifest.getMainAttributes().put(Attributes.Name.MAIN_CLASS, FakeBootService.class.getName());
+        manifest.getMainAttributes().put(Attributes.Name.CLASS_PATH, testClasses.toUri().toString());
+        Path jar = dir.resolve("streams/target/chainfeed-streams-test-exec.jar");
+        Files.createDirectories(jar.getParent());
+        try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar), manifest)) {
+            out.flush();
+        }
+        int port = Processes.freePort();
+        return new ServiceProcess("streams", jar, List.of("-Xmx32m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC"),
+                List.of("--server.port=" + port), port, dir.resolve("logs/streams.log"), dir.resolve("pids/streams.pid"),
+                new RestartPolicy(Duration.ofMillis(100), Duration.ofMillis(100), 3, Duration.ofMinutes(1)), stop);
+    }
+}
