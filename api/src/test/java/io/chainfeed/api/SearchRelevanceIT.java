@@ -1,0 +1,108 @@
+package io.chainfeed.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import co.elastic.clients.elasticsearch.ElasticsearchClient;
+import io.chainfeed.api.search.RelevanceJudgments;
+import io.chainfeed.platform.ReadsIndex;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.web.client.TestRestTemplate;
+import org.springframework.core.ParameterizedTypeReference;
+import org.springframework.http.HttpMethod;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ResponseEntity;
+
+/**
+ * Measured relevance on what a fresh embedded default holds: the bundled corpus and the bundled history's
+ * signals go through the real pipeline (tagging, chain state, indexer) into a real Elasticsearch, then every
+ * query of the judged set ({@code search/relevance/judged.txt}) and of the held-out set
+ * ({@code held-out.txt}) goes through {@code GET /api/v1/search}. The answer's ranked ids are its
+ * {@code top} entity, if any, then its results. Fails when either set falls under the floors of issue 29:
+ * nDCG@10 {@value #MIN_NDCG}, best answer first {@value #MIN_BEST_FIRST}, no query empty
+ * ({@link RelevanceJudgments} says how each figure is computed). The figures and the per-query lines go to
+ * standard output and to {@code target/search-relevance.txt}.
+ */
+@PipelineTest(properties = {"spring.elasticsearch.socket-timeout=10s", "chainfeed.api.es.breaker.slow-call=10s"})
+class SearchRelevanceIT {
+    /** Lowest mean nDCG@10 a set may have. */
+    static final double MIN_NDCG = 0.85;
+    /** Lowest share of queries whose first answer is a best one. */
+    static final double MIN_BEST_FIRST = 0.80;
+    private static final ParameterizedTypeReference<Map<String, Object>> JSON = new ParameterizedTypeReference<>() {
+    };
+    @RegisterExtension
+    static final TestPipeline pipeline = new TestPipeline("search-relevance-it", TestPipeline.Streams.TAGGING,
+            TestPipeline.Streams.CHAIN_STATE);
+
+    @Autowired
+    TestRestTemplate http;
+    @Autowired
+    ElasticsearchClient es;
+
+    @Test
+    void judgedAndHeldOutQueriesMeetTheFloors() throws Exception {
+        pipeline.start();
+        pipeline.loadCorpus();
+        int signals = pipeline.loadHistory().size();
+        await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofSeconds(1)).until(() -> count("signal") == signals);
+        // The chain's state reads follow the signals: wait until nothing more arrives.
+        AtomicLong last = new AtomicLong(-1);
+        await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(500)).during(Duration.ofSeconds(5))
+                .until(() -> last.getAndSet(count(null)) == last.get());
+
+        RelevanceJudgments.Report judged = RelevanceJudgments.load("/search/relevance/judged.txt").measure(this::ranked);
+        RelevanceJudgments.Report heldOut = RelevanceJudgments.load("/search/relevance/held-out.txt").measure(this::ranked);
+        String report = "judged: " + judged.summary() + "\nheld-out: " + heldOut.summary() + "\n\njudged, worst first:\n"
+                + judged.details() + "\nheld-out, worst first:\n" + heldOut.details();
+        System.out.println(report);
+        Files.writeString(Path.of("target", "search-relevance.txt"), report);
+
+        for (RelevanceJudgments.Report r : List.of(judged, heldOut)) {
+            assertThat(r.queries().stream().filter(RelevanceJudgments.Scored::empty).map(s -> s.query().text()))
+                    .as("queries with no answer").isEmpty();
+            assertThat(r.ndcg()).as("nDCG@10: %s", r.summary()).isGreaterThanOrEqualTo(MIN_NDCG);
+            assertThat(r.bestFirst()).as("best answer first: %s", r.summary()).isGreaterThanOrEqualTo(MIN_BEST_FIRST);
+        }
+    }
+
+    /** Reads of a kind in the index (all reads for null). */
+    private long count(String kind) throws java.io.IOException {
+        es.indices().refresh(r -> r.index(ReadsIndex.ALIAS));
+        return es.count(c -> {
+            c.index(ReadsIndex.ALIAS);
+            if (kind != null) {
+                c.query(q -> q.term(t -> t.field("kind").value(kind)));
+            }
+            return c;
+        }).count();
+    }
+
+    /** The ids a search answers, best first: its top entity, then its results. */
+    @SuppressWarnings("unchecked")
+    private List<String> ranked(String q) {
+        ResponseEntity<Map<String, Object>> r = http.exchange(URI.create("/api/v1/search?size=10&q="
+                + URLEncoder.encode(q, StandardCharsets.UTF_8)), HttpMethod.GET, null, JSON);
+        assertThat(r.getStatusCode()).as("search '%s': %s", q, r.getBody()).isEqualTo(HttpStatus.OK);
+        List<String> ids = new ArrayList<>();
+        if (r.getBody().get("top") instanceof Map<?, ?> top) {
+            ids.add((String) top.get("id"));
+        }
+        for (Map<String, Object> hit : (List<Map<String, Object>>) r.getBody().get("results")) {
+            ids.add((String) hit.get("id"));
+        }
+        return ids;
+    }
+}
