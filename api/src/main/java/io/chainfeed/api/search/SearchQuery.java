@@ -9,6 +9,7 @@ import io.chainfeed.api.reference.CompanyResolver;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * Builds the Elasticsearch query of a search from the parsed text and the filters: no I/O of its own
@@ -40,6 +41,10 @@ public final class SearchQuery {
         public static final float NAMED_TERM = 20f;
         /** A read tagged with a company the piece names, or carrying the ticker the piece spells. */
         public static final float COMPANY = 3f;
+        /** A signal read reporting a change in the direction constraint words talk about ("shortage"). */
+        public static final float CONSTRAINT_SIGNAL = 2f;
+        /** Factor on the score of a state read (a layer's status change, quoting its causes). */
+        public static final double STATE_READ = 0.1;
         /** Fuzziness of words: no edit below five letters, one from five, two from nine. */
         public static final String FUZZINESS = "AUTO:5,8";
         /** Share of the other fields' scores added to the best field's in a {@code best_fields} match. */
@@ -81,13 +86,18 @@ public final class SearchQuery {
         BoolQuery.Builder b = new BoolQuery.Builder();
         boolean fuzzy = parsed.size() <= FUZZY_MAX_PIECES;
         List<SearchCatalog.NameMatch> names = fuzzy ? catalog.names(parsed) : List.of();
+        QueryIntent intent = QueryIntent.of(parsed);
         List<Query> required = new ArrayList<>();
         // Per required query: whether it may, on its own, let a read into the fall-back (not a stop word).
         List<Boolean> counts = new ArrayList<>();
         int i = 0;
         int next = 0;
         while (i < parsed.size()) {
+            while (next < names.size() && names.get(next).from() < i) {
+                next++; // a name that starts inside a two-word constraint phrase
+            }
             SearchCatalog.NameMatch name = next < names.size() && names.get(next).from() == i ? names.get(next++) : null;
+            QueryIntent.Segment segment = intent.segmentAt(i);
             if (name != null) {
                 // The words as typed, or any other name of the term, as a phrase.
                 List<Query> alternatives = new ArrayList<>();
@@ -103,6 +113,19 @@ public final class SearchQuery {
                 required.add(bool(alternatives, false));
                 counts.add(true);
                 i = name.to();
+            } else if (segment.role() == QueryIntent.Role.FILLER) {
+                // Question words and filler: never required, never a reason to let a read in.
+                i = segment.to();
+            } else if (segment.role() == QueryIntent.Role.CONSTRAINT) {
+                List<QueryText.Piece> typed = new ArrayList<>();
+                for (int g = segment.from(); g < segment.to(); g++) {
+                    typed.add(parsed.groups().get(g).get(0));
+                }
+                Query words = typed.size() == 1 ? piece(typed.get(0), fuzzy) : phrase(String.join(" ",
+                        typed.stream().map(QueryText.Piece::text).toList()), 1f);
+                required.add(constraint(words, segment.direction()));
+                counts.add(true);
+                i = segment.to();
             } else {
                 List<QueryText.Piece> group = parsed.groups().get(i);
                 required.add(bool(group.stream().map(p -> piece(p, fuzzy)).toList(), false));
@@ -120,18 +143,56 @@ public final class SearchQuery {
         for (QueryText.Piece p : parsed.excluded()) {
             b.mustNot(piece(p, false));
         }
-        // Exact names lift the term's own read to the top.
+        // Exact names lift the term's own read to the top: of the whole text, or of its subject once the
+        // question words and constraint talk are left out ("what is CoWoS", "CoWoS shortage").
         String plain = parsed.plain();
         if (!plain.isEmpty()) {
             b.should(s -> s.term(t -> t.field("title.exact").value(plain).boost(Boosts.EXACT_TITLE)));
             b.should(s -> s.term(t -> t.field("aliases.exact").value(plain).boost(Boosts.EXACT_ALIAS)));
-            SearchCatalog.TermNames named = catalog.termNamed(plain);
-            if (named != null) {
-                b.should(s -> s.term(t -> t.field("id").value("term:" + named.slug()).boost(Boosts.NAMED_TERM)));
-            }
+        }
+        SearchCatalog.TermNames named = namedTerm(parsed, intent);
+        if (named != null) {
+            b.should(s -> s.term(t -> t.field("id").value("term:" + named.slug()).boost(Boosts.NAMED_TERM)));
         }
         filters(b, filters);
-        return Query.of(q -> q.bool(b.build()));
+        Query matched = Query.of(q -> q.bool(b.build()));
+        // A state read quotes the causes of a layer's change, so it mentions nearly everything: it ranks
+        // after the reads that are about the words.
+        return Query.of(q -> q.boosting(x -> x.positive(matched)
+                .negative(n -> n.term(t -> t.field("kind").value("state"))).negativeBoost(Boosts.STATE_READ)));
+    }
+
+    /**
+     * @param parsed a parsed query
+     * @param intent its reading
+     * @return the glossary term the whole text names, else the one its subject names, else null
+     * @throws IOException if the catalogue's names could not be loaded
+     */
+    SearchCatalog.TermNames namedTerm(QueryText parsed, QueryIntent intent) throws IOException {
+        String plain = parsed.plain();
+        SearchCatalog.TermNames named = plain.isEmpty() ? null : catalog.termNamed(plain);
+        String subject = intent.subject();
+        if (named == null && !subject.isEmpty() && !subject.equals(plain)) {
+            named = catalog.termNamed(subject);
+        }
+        return named;
+    }
+
+    /**
+     * Constraint talk: the words themselves, or a signal read that reports a change in the direction they
+     * talk about, or a term read (it explains the part the rest of the query names).
+     */
+    private static Query constraint(Query words, QueryIntent.Direction direction) {
+        Query signal = Query.of(q -> q.constantScore(c -> c.boost(Boosts.CONSTRAINT_SIGNAL).filter(f -> f.bool(s -> {
+            s.filter(k -> k.term(t -> t.field("kind").value("signal")));
+            if (direction != QueryIntent.Direction.EITHER) {
+                s.filter(k -> k.term(t -> t.field("signal.direction")
+                        .value(direction.name().toLowerCase(Locale.ROOT))));
+            }
+            return s;
+        }))));
+        Query term = Query.of(q -> q.constantScore(c -> c.boost(0f).filter(f -> f.term(t -> t.field("kind").value("term")))));
+        return Query.of(q -> q.bool(x -> x.should(words, signal, term).minimumShouldMatch("1")));
     }
 
     /**
