@@ -104,8 +104,15 @@ public class ReadSearch {
      * @param score       relevance score
      * @param snippets    highlighted fragments, HTML-escaped, matches wrapped in {@code <mark>}, best first
      * @param bestSection the key of the section the best fragment comes from, or null
+     * @param alsoFrom    the other reads of its story (reposts, {@link io.chainfeed.schemas.Stories}), newest
+     *                    first: id, sources and observedAt of each; empty when it has none
      */
-    public record Match(Map<String, Object> source, double score, List<String> snippets, String bestSection) {
+    public record Match(Map<String, Object> source, double score, List<String> snippets, String bestSection,
+                        List<Map<String, Object>> alsoFrom) {
+        /** A match without reposts. */
+        public Match(Map<String, Object> source, double score, List<String> snippets, String bestSection) {
+            this(source, score, snippets, bestSection, List.of());
+        }
     }
 
     /** A facet value with its count. */
@@ -244,15 +251,16 @@ public class ReadSearch {
         double lastScore = 0;
         for (SearchAnswer.Hit hit : hits) {
             matches.add(match(hit));
-            lastScore = ((Number) hit.sort().get(0)).doubleValue();
-            lastId = (String) hit.sort().get(1);
+            lastScore = hit.sort() == null ? 0 : ((Number) hit.sort().get(0)).doubleValue();
+            lastId = hit.sort() == null ? (String) hit.source().get("id") : (String) hit.sort().get(1);
         }
+        int offset = after == null ? matches.size() : after.offset() < 0 ? -1 : after.offset() + matches.size();
         long total = response.hits() == null || response.hits().total() == null ? matches.size()
                 : response.hits().total().value();
         String nextPit = pit == null ? null : response.pitId() != null ? response.pitId() : pit;
         String next = null;
-        if (matches.size() == size && lastId != null) {
-            next = new Cursor(nextPit, all, lastScore, lastId, hash(text, filters)).encode();
+        if (matches.size() == size && lastId != null && offset + size <= PageRequests.MAX_OFFSET) {
+            next = new Cursor(nextPit, all, lastScore, lastId, hash(text, filters), offset).encode();
         } else if (nextPit != null) {
             // The last page closes the point in time.
             closeQuietly(nextPit);
@@ -308,7 +316,23 @@ public class ReadSearch {
                 }
             }
         }
-        return new Match(source, hit.score() == null ? 0 : hit.score(), snippets, bestSection);
+        return new Match(source, hit.score() == null ? 0 : hit.score(), snippets, bestSection, reposts(hit));
+    }
+
+    /** The other reads of a collapsed hit's story, newest first: id, sources and observedAt of each. */
+    private static List<Map<String, Object>> reposts(SearchAnswer.Hit hit) {
+        SearchAnswer.InnerHits group = hit.innerHits() == null ? null : hit.innerHits().get(PageRequests.REPOSTS);
+        if (group == null || group.hits() == null || group.hits().hits() == null) {
+            return List.of();
+        }
+        Object id = hit.source().get("id");
+        List<Map<String, Object>> out = new ArrayList<>();
+        for (SearchAnswer.Hit other : group.hits().hits()) {
+            if (other.source() != null && !id.equals(other.source().get("id"))) {
+                out.add(other.source());
+            }
+        }
+        return out;
     }
 
     /** The text of a highlighted, HTML-escaped fragment. */

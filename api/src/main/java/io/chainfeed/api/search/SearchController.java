@@ -51,11 +51,13 @@ class SearchController {
     private final ReadSearch search;
     private final CompanyResolver companies;
     private final SearchCatalog catalog;
+    private final TopResults tops;
 
-    SearchController(ReadSearch search, CompanyResolver companies, SearchCatalog catalog) {
+    SearchController(ReadSearch search, CompanyResolver companies, SearchCatalog catalog, TopResults tops) {
         this.search = search;
         this.companies = companies;
         this.catalog = catalog;
+        this.tops = tops;
     }
 
     @GetMapping("/search")
@@ -67,7 +69,10 @@ class SearchController {
             listing, a company id, name or alias also finds the reads tagged with that company. Lower-case words tolerate typos; upper-case \
             pieces (tickers such as 2345.TW, acronyms) match exactly. English stemming applies. A glossary \
             term's own read ranks first for its title, aliases and acronym expansions, and each name of a term \
-            also finds its other names. Pages: pass `nextCursor` back as `cursor`, with the same q and filters.""")
+            also finds its other names. Question words and filler ("who makes", "what is") need not match; \
+            constraint words (shortage, sold out, lead times, bottleneck, capacity, glut) are met by signals \
+            reporting that direction. On the first page, `top` is the term, layer or company the query names. \
+            Pages: pass `nextCursor` back as `cursor`, with the same q and filters.""")
     Map<String, Object> search(
             @RequestParam @NotBlank @Size(max = MAX_QUERY_CHARS, message = "must be at most {max} UTF-16 code units (characters outside the BMP, such as emoji, count as two)") String q,
             @RequestParam(defaultValue = "10") @Min(1) @Max(MAX_PAGE_SIZE) int size,
@@ -99,11 +104,17 @@ class SearchController {
         if ("any".equals(page.mode())) {
             out.put("notice", fallBackNotice(parsed));
         }
+        if (cursor == null) {
+            tops.find(q).ifPresent(e -> out.put("top", top(e)));
+        }
         out.put("results", page.matches().stream().map(m -> {
             Map<String, Object> view = ReadViews.view(m.source(), evidence);
             view.put("score", m.score());
             view.put("snippets", snippets(m, named, namedTerm == null ? null : namedTerm.slug()));
             view.put("bestSection", m.bestSection());
+            if (!m.alsoFrom().isEmpty()) {
+                view.put("alsoFrom", alsoFrom(m.alsoFrom()));
+            }
             return view;
         }).toList());
         out.put("facets", mergeCompanyFacets(page.facets()));
@@ -161,6 +172,37 @@ class SearchController {
             return List.of(org.springframework.web.util.HtmlUtils.htmlEscape(summary.strip()));
         }
         return snippets;
+    }
+
+    /**
+     * The other reads of a result's story (reposts): each one's id, first source's name and URL, and
+     * observedAt, newest first.
+     */
+    @SuppressWarnings("unchecked")
+    static List<Map<String, Object>> alsoFrom(List<Map<String, Object>> reposts) {
+        List<Map<String, Object>> out = new ArrayList<>();
+        for (Map<String, Object> r : reposts) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("id", r.get("id"));
+            List<Map<String, Object>> sources = (List<Map<String, Object>>) r.getOrDefault("sources", List.of());
+            Map<String, Object> first = sources.isEmpty() ? Map.of() : sources.get(0);
+            m.put("name", first.get("name"));
+            m.put("url", first.get("url"));
+            m.put("observedAt", r.get("observedAt"));
+            out.add(m);
+        }
+        return out;
+    }
+
+    /** The top result as the answer shows it: kind, id, key, name and page. */
+    private static Map<String, Object> top(TopResults.Entity e) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("kind", e.kind());
+        m.put("id", e.id());
+        m.put("key", e.key());
+        m.put("name", e.name());
+        m.put("url", e.url());
+        return m;
     }
 
     /** "no read has all of: sold, out; showing reads with some" (stop words named as such). */

@@ -49,6 +49,9 @@ class SearchControllerTest {
     @MockitoBean
     SearchCatalog catalog;
 
+    @MockitoBean
+    TopResults tops;
+
     @Test
     void aPageOfMatchesCarriesScoresSnippetsFacetsAndTheCursor() throws Exception {
         Map<String, Object> doc = Map.of("id", "term:hbm", "kind", "term", "title", "HBM",
