@@ -16,7 +16,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.web.client.TestRestTemplate;
@@ -33,9 +36,11 @@ import org.springframework.http.ResponseEntity;
  * {@code top} entity, if any, then its results. Fails when either set falls under the floors of issue 29:
  * nDCG@10 {@value #MIN_NDCG}, best answer first {@value #MIN_BEST_FIRST}, no query empty
  * ({@link RelevanceJudgments} says how each figure is computed). The figures and the per-query lines go to
- * standard output and to {@code target/search-relevance.txt}.
+ * standard output and to {@code target/search-relevance.txt}. After the measurement, fifty reposts of one story
+ * show as one result.
  */
 @PipelineTest(properties = {"spring.elasticsearch.socket-timeout=10s", "chainfeed.api.es.breaker.slow-call=10s"})
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class SearchRelevanceIT {
     /** Lowest mean nDCG@10 a set may have. */
     static final double MIN_NDCG = 0.85;
@@ -52,8 +57,14 @@ class SearchRelevanceIT {
     @Autowired
     ElasticsearchClient es;
 
-    @Test
-    void judgedAndHeldOutQueriesMeetTheFloors() throws Exception {
+    /** Signals in the index once the bundled history is loaded; 0 before. */
+    private static int historySignals;
+
+    /** Loads the corpus and the bundled history once and waits until the index is quiet. */
+    private void loadDefault() throws Exception {
+        if (historySignals > 0) {
+            return;
+        }
         pipeline.start();
         pipeline.loadCorpus();
         int signals = pipeline.loadHistory().size();
@@ -62,6 +73,13 @@ class SearchRelevanceIT {
         AtomicLong last = new AtomicLong(-1);
         await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(500)).during(Duration.ofSeconds(5))
                 .until(() -> last.getAndSet(count(null)) == last.get());
+        historySignals = signals;
+    }
+
+    @Test
+    @Order(1)
+    void judgedAndHeldOutQueriesMeetTheFloors() throws Exception {
+        loadDefault();
 
         RelevanceJudgments.Report judged = RelevanceJudgments.load("/search/relevance/judged.txt").measure(this::ranked);
         RelevanceJudgments.Report heldOut = RelevanceJudgments.load("/search/relevance/held-out.txt").measure(this::ranked);
@@ -76,6 +94,66 @@ class SearchRelevanceIT {
             assertThat(r.ndcg()).as("nDCG@10: %s", r.summary()).isGreaterThanOrEqualTo(MIN_NDCG);
             assertThat(r.bestFirst()).as("best answer first: %s", r.summary()).isGreaterThanOrEqualTo(MIN_BEST_FIRST);
         }
+    }
+
+    /**
+     * Fifty reposts of one story (the chain model's repost rule: the same headline from the same source, each
+     * with its own id and URL) are one result, listing the other sources; paging past it never shows it again.
+     */
+    @Test
+    @Order(2)
+    @SuppressWarnings("unchecked")
+    void fiftyRepostsOfAStoryAreOneResultWithTheOtherSources() throws Exception {
+        loadDefault();
+        StringBuilder batch = new StringBuilder("[");
+        for (int i = 0; i < 50; i++) {
+            batch.append(i == 0 ? "" : ",").append("""
+                    {"id": "crucible-repost-%d", "headline": "Quartz crucible supply for wafer pullers is sold out",
+                     "layers": ["semiconductor-materials"], "direction": "tightening", "magnitude": 2,
+                     "observedAt": "2026-07-10T00:%02d:00Z",
+                     "source": {"name": "Example wire", "url": "https://example.com/news/crucibles?copy=%d"}}
+                    """.formatted(i, i, i));
+        }
+        pipeline.publishSignals(batch.append("]").toString());
+        await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofSeconds(1))
+                .until(() -> count("signal") == historySignals + 50);
+
+        Map<String, Object> body = search("quartz crucible", 10, null);
+        assertThat(body.get("total")).as("every matching read counts").isEqualTo(50);
+        List<Map<String, Object>> results = (List<Map<String, Object>>) body.get("results");
+        assertThat(results).hasSize(1);
+        Map<String, Object> story = results.get(0);
+        assertThat(story.get("id")).asString().startsWith("signal:crucible-repost-");
+        assertThat(story.get("repostCount")).isEqualTo(49);
+        List<Map<String, Object>> also = (List<Map<String, Object>>) story.get("alsoFrom");
+        assertThat(also).isNotEmpty().allSatisfy(a -> {
+            assertThat(a.get("id")).isNotEqualTo(story.get("id"));
+            assertThat(a.get("name")).isEqualTo("Example wire");
+            assertThat((String) a.get("url")).startsWith("https://example.com/news/crucibles?copy=");
+        });
+        assertThat(also.stream().map(a -> a.get("url")).distinct()).hasSize(also.size());
+
+        // Paging a wider query 4 at a time: the story appears once, and no result repeats.
+        List<String> seen = new ArrayList<>();
+        String cursor = null;
+        do {
+            Map<String, Object> page = search("crucible OR wafer", 4, cursor);
+            for (Map<String, Object> r : (List<Map<String, Object>>) page.get("results")) {
+                seen.add((String) r.get("id"));
+            }
+            cursor = (String) page.get("nextCursor");
+        } while (cursor != null);
+        assertThat(seen).doesNotHaveDuplicates();
+        assertThat(seen.stream().filter(id -> id.startsWith("signal:crucible-repost-"))).hasSize(1);
+    }
+
+    private Map<String, Object> search(String q, int size, String cursor) {
+        ResponseEntity<Map<String, Object>> r = http.exchange(URI.create("/api/v1/search?size=" + size + "&q="
+                + URLEncoder.encode(q, StandardCharsets.UTF_8)
+                + (cursor == null ? "" : "&cursor=" + URLEncoder.encode(cursor, StandardCharsets.UTF_8))),
+                HttpMethod.GET, null, JSON);
+        assertThat(r.getStatusCode()).as("search '%s': %s", q, r.getBody()).isEqualTo(HttpStatus.OK);
+        return r.getBody();
     }
 
     /** Reads of a kind in the index (all reads for null). */

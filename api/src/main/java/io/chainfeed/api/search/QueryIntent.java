@@ -111,6 +111,11 @@ public record QueryIntent(QueryText query, List<Segment> segments) {
         return words.size() == 1 ? words.get(0) : null;
     }
 
+    /** @return how many segments must match in mode {@code all}: every one but filler */
+    public int counted() {
+        return (int) segments.stream().filter(g -> g.role() != Role.FILLER).count();
+    }
+
     /**
      * @param group index of a required group
      * @return the segment it is in

@@ -6,6 +6,7 @@ import co.elastic.clients.elasticsearch._types.query_dsl.Operator;
 import co.elastic.clients.elasticsearch._types.query_dsl.Query;
 import co.elastic.clients.elasticsearch._types.query_dsl.TextQueryType;
 import io.chainfeed.api.reference.CompanyResolver;
+import io.chainfeed.schemas.CompanyDirectory;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -41,6 +42,8 @@ public final class SearchQuery {
         public static final float NAMED_TERM = 20f;
         /** A read tagged with a company the piece names, or carrying the ticker the piece spells. */
         public static final float COMPANY = 3f;
+        /** A read whose primary subject is a company the piece names. */
+        public static final float PRIMARY_COMPANY = 3f;
         /** A signal read reporting a change in the direction constraint words talk about ("shortage"). */
         public static final float CONSTRAINT_SIGNAL = 2f;
         /** Factor on the score of a state read (a layer's status change, quoting its causes). */
@@ -267,7 +270,11 @@ public final class SearchQuery {
         }
         String id = company.get().getId();
         Query tagged = Query.of(q -> q.term(t -> t.field("companies.id").value(id).boost(Boosts.COMPANY)));
-        return Query.of(q -> q.bool(b -> b.should(text, tagged).minimumShouldMatch("1")));
+        // A read the company is a primary subject of (not a passing mention) ranks above the others.
+        List<FieldValue> symbols = CompanyDirectory.displaySymbols(company.get()).stream().map(FieldValue::of).toList();
+        Query primary = Query.of(q -> q.constantScore(c -> c.boost(Boosts.PRIMARY_COMPANY).filter(f -> f.terms(t -> t
+                .field("primaryCompanySymbols").terms(v -> v.value(symbols))))));
+        return Query.of(q -> q.bool(b -> b.should(text, tagged, primary).minimumShouldMatch("1")));
     }
 
     private static Query textPiece(QueryText.Piece p, boolean fuzzy) {

@@ -52,6 +52,9 @@ class SearchControllerTest {
     @MockitoBean
     TopResults tops;
 
+    @MockitoBean
+    io.chainfeed.api.chain.ChainStates chain;
+
     @Test
     void aPageOfMatchesCarriesScoresSnippetsFacetsAndTheCursor() throws Exception {
         Map<String, Object> doc = Map.of("id", "term:hbm", "kind", "term", "title", "HBM",
