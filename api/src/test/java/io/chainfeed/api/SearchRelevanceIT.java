@@ -87,6 +87,13 @@ class SearchRelevanceIT {
                 + judged.details() + "\nheld-out, worst first:\n" + heldOut.details();
         System.out.println(report);
         Files.writeString(Path.of("target", "search-relevance.txt"), report);
+        // Every answer's ranked ids, one query a line, to score again against another version of the sets.
+        StringBuilder ranked = new StringBuilder();
+        for (RelevanceJudgments.Report r : List.of(judged, heldOut)) {
+            r.queries().forEach(q -> ranked.append(q.query().text()).append('\t')
+                    .append(String.join(" ", q.ranked())).append('\n'));
+        }
+        Files.writeString(Path.of("target", "search-relevance-ranked.tsv"), ranked.toString());
 
         for (RelevanceJudgments.Report r : List.of(judged, heldOut)) {
             assertThat(r.queries().stream().filter(RelevanceJudgments.Scored::empty).map(s -> s.query().text()))

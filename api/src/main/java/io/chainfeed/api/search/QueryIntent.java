@@ -9,8 +9,8 @@ import java.util.Set;
 /**
  * How a researcher's words are read beyond their text: which groups of a parsed query ({@link QueryText})
  * carry its subject, which are question words and filler that need not match, and which are constraint
- * talk ("shortage", "sold out", "lead times", "glut") that a constraint signal satisfies by what it reports
- * rather than by its wording. The idea is Algolia's optional words and Elasticsearch's
+ * talk ("shortage", "sold out", "lead times", "glut", "prices rising", "shipments down") that a constraint
+ * signal satisfies by what it reports rather than by its wording. The idea is Algolia's optional words and Elasticsearch's
  * {@code minimum_should_match}: a query is not refused because a read lacks "who" or "makes".
  *
  * <ul>
@@ -54,7 +54,7 @@ public record QueryIntent(QueryText query, List<Segment> segments) {
             "supplier", "suppliers", "mean", "means", "meaning", "definition", "define", "explain", "explained",
             "work", "works", "difference", "new", "news", "latest", "recent", "tell", "me", "please", "still",
             "use", "used", "does", "do", "is", "are", "a", "an", "the", "for", "of", "about", "between", "vs",
-            "versus", "other", "than");
+            "versus", "other", "than", "take", "takes", "get", "gets", "many", "much");
 
     /** Constraint words and two-word phrases, with the signal direction each one talks about. */
     static final Map<String, Direction> CONSTRAINTS = Map.ofEntries(
@@ -68,6 +68,14 @@ public record QueryIntent(QueryText query, List<Segment> segments) {
             Map.entry("constrained", Direction.TIGHTENING), Map.entry("scarce", Direction.TIGHTENING),
             Map.entry("scarcity", Direction.TIGHTENING), Map.entry("crunch", Direction.TIGHTENING),
             Map.entry("allocated", Direction.TIGHTENING), Map.entry("rationed", Direction.TIGHTENING),
+            Map.entry("limits", Direction.TIGHTENING), Map.entry("limited", Direction.TIGHTENING),
+            Map.entry("rising", Direction.TIGHTENING), Map.entry("rise", Direction.TIGHTENING),
+            Map.entry("hike", Direction.TIGHTENING), Map.entry("hikes", Direction.TIGHTENING),
+            Map.entry("surge", Direction.TIGHTENING), Map.entry("soar", Direction.TIGHTENING),
+            Map.entry("falling", Direction.EASING), Map.entry("fall", Direction.EASING),
+            Map.entry("down", Direction.EASING), Map.entry("drop", Direction.EASING),
+            Map.entry("decline", Direction.EASING), Map.entry("cut", Direction.EASING),
+            Map.entry("cuts", Direction.EASING),
             Map.entry("glut", Direction.EASING), Map.entry("oversupply", Direction.EASING),
             Map.entry("surplus", Direction.EASING), Map.entry("slump", Direction.EASING),
             Map.entry("capacity", Direction.EITHER), Map.entry("supply", Direction.EITHER));

@@ -45,7 +45,7 @@ public final class SearchQuery {
         /** A read whose primary subject is a company the piece names. */
         public static final float PRIMARY_COMPANY = 3f;
         /** A signal read reporting a change in the direction constraint words talk about ("shortage"). */
-        public static final float CONSTRAINT_SIGNAL = 2f;
+        public static final float CONSTRAINT_SIGNAL = 10f;
         /** Factor on the score of a state read (a layer's status change, quoting its causes). */
         public static final double STATE_READ = 0.1;
         /** Fuzziness of words: no edit below five letters, one from five, two from nine. */
