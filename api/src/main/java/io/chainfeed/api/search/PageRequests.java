@@ -49,7 +49,8 @@ final class PageRequests {
     }
 
     /**
-     * The search request of one page: the query, page size, exact total, sort by score then id, highlight
+     * The search request of one page: the query, page size, exact total, sort by score, then newest
+     * {@code updatedAt} (only when collapsing: old cursors continue in the order they were issued in), then id, highlight
      * and the five facet aggregations; in the point in time if one is given (else on the alias
      * {@value ReadsIndex#ALIAS}); collapsed by {@code story} with the story's reads as inner hits, from the
      * cursor's offset if one is given (a cursor without one continues after its sort values, uncollapsed);
@@ -67,8 +68,12 @@ final class PageRequests {
                     .source(src -> src.filter(f -> f.excludes(excludes)))
                     .size(size)
                     .trackTotalHits(t -> t.enabled(true))
-                    .sort(o -> o.score(sc -> sc.order(SortOrder.Desc)))
-                    .sort(o -> o.field(f -> f.field("id").order(SortOrder.Asc)))
+                    .sort(o -> o.score(sc -> sc.order(SortOrder.Desc)));
+            if (collapse) {
+                // Among equally relevant reads (a company's tagged reads often are), the newest first.
+                s.sort(o -> o.field(f -> f.field("updatedAt").order(SortOrder.Desc)));
+            }
+            s.sort(o -> o.field(f -> f.field("id").order(SortOrder.Asc)))
                     .highlight(h -> h.encoder(HighlighterEncoder.Html)
                             .preTags("<mark>").postTags("</mark>")
                             .fields("sections.body", f -> f.fragmentSize(180).numberOfFragments(3)

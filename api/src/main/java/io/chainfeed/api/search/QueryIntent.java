@@ -146,6 +146,21 @@ public record QueryIntent(QueryText query, List<Segment> segments) {
     }
 
     /**
+     * @return the text of every single-piece, unquoted group that is not filler, in order, joined by a space:
+     *         the words a proximity boost looks for together
+     */
+    public String meaningful() {
+        List<String> parts = new ArrayList<>();
+        for (int g = 0; g < query.groups().size(); g++) {
+            List<QueryText.Piece> group = query.groups().get(g);
+            if (role(g) != Role.FILLER && group.size() == 1 && !group.get(0).phrase()) {
+                parts.add(group.get(0).text());
+            }
+        }
+        return String.join(" ", parts).strip();
+    }
+
+    /**
      * @return the subject groups' text (single-piece groups only, quotes removed), joined by a space and
      *         lower-cased: what names the thing asked about, for exact-name lifts ("what is CoWoS" gives
      *         "cowos")

@@ -30,7 +30,8 @@ import org.springframework.stereotype.Component;
  * companies, the fall-back to some of the words when no read has all of them), pages, facets and
  * highlights, and times each search ({@code chainfeed.search}). Stored reads by id: {@link ReadLookups}.
  *
- * <p>Pages: sorted by score then id (a total order: ids are unique), continued with {@code search_after}.
+ * <p>Pages: sorted by score, then newest {@code updatedAt}, then id (a total order: ids are unique), one result
+ * per story ({@link PageRequests}); later pages continue by offset.
  * The first page runs on the live index and opens nothing on Elasticsearch; the second page opens a point
  * in time (kept {@value #KEEP_ALIVE} between pages, closed by the last page) and every later page runs in
  * it, so from the second page on a cursor never repeats or skips a read, even while the index changes.
@@ -273,7 +274,7 @@ public class ReadSearch {
         for (SearchAnswer.Hit hit : hits) {
             matches.add(match(hit));
             lastScore = hit.sort() == null ? 0 : ((Number) hit.sort().get(0)).doubleValue();
-            lastId = hit.sort() == null ? (String) hit.source().get("id") : (String) hit.sort().get(1);
+            lastId = hit.sort() == null ? (String) hit.source().get("id") : (String) hit.sort().get(hit.sort().size() - 1);
         }
         int offset = after == null ? matches.size() : after.offset() < 0 ? -1 : after.offset() + matches.size();
         long total = response.hits() == null || response.hits().total() == null ? matches.size()

@@ -42,6 +42,10 @@ public final class SearchQuery {
         public static final float NAMED_TERM = 20f;
         /** A read tagged with a company the piece names, or carrying the ticker the piece spells. */
         public static final float COMPANY = 3f;
+        /** A read that has the query's words (filler aside) together, as a phrase within {@link #PHRASE_SLOP}. */
+        public static final float PHRASE = 1.5f;
+        /** How far apart the words of {@link #PHRASE} may stand (positions moved). */
+        public static final int PHRASE_SLOP = 2;
         /** A read whose primary subject is a company the piece names. */
         public static final float PRIMARY_COMPANY = 3f;
         /** A signal read reporting a change in the direction constraint words talk about ("shortage"). */
@@ -152,6 +156,13 @@ public final class SearchQuery {
         if (!plain.isEmpty()) {
             b.should(s -> s.term(t -> t.field("title.exact").value(plain).boost(Boosts.EXACT_TITLE)));
             b.should(s -> s.term(t -> t.field("aliases.exact").value(plain).boost(Boosts.EXACT_ALIAS)));
+        }
+        // Proximity: reads where the query's words (filler aside) stand together, as a phrase with a little
+        // slop, rank above reads that have them scattered ("rate limits", "optical fiber shortage").
+        String together = intent.meaningful();
+        if (fuzzy && together.contains(" ")) {
+            b.should(s -> s.multiMatch(m -> m.query(together).fields(FIELDS).type(TextQueryType.Phrase)
+                    .slop(Boosts.PHRASE_SLOP).boost(Boosts.PHRASE)));
         }
         SearchCatalog.TermNames named = namedTerm(parsed, intent);
         if (named != null) {

@@ -21,7 +21,10 @@ import org.springframework.stereotype.Component;
  * ({@link ReferenceLayers}), or a company's ticker, id, name or alias ({@link QueryWords#company}). "what is
  * CoWoS" and "CoWoS shortage" name the CoWoS term, "memory layer" the memory layer, "NVDA" and "Nvidia
  * suppliers" Nvidia; "Samsung HBM qualification" names nothing as a whole and has no top result. When the
- * subject names more than one kind of thing, a term comes before a layer and a layer before a company.
+ * subject names more than one kind of thing, a term comes before a layer ("HBM" is a term and an alias of
+ * the memory layer) and a layer before a company; but when the term is the layer's own (same slug as the
+ * layer id: "advanced packaging", "network fabric"), the layer is the top result and the term's read, lifted
+ * by its name, the first of the results.
  */
 @Component
 public class TopResults {
@@ -70,17 +73,20 @@ public class TopResults {
         String typed = String.join(" ", subject.stream().map(QueryText.Piece::text).toList());
         List<String> words = QueryText.words(typed);
         SearchCatalog.TermNames term = catalog.termNamed(typed);
-        if (term != null) {
+        Optional<ChainLayer> layer = layers.all().stream().filter(l -> QueryText.words(l.getName()).equals(words)
+                || QueryText.words(l.getId()).equals(words)
+                || l.getAliases().stream().anyMatch(a -> QueryText.words(a).equals(words)))
+                .min(java.util.Comparator.comparing(ChainLayer::getId));
+        if (term != null && !(layer.isPresent() && layer.get().getId().equals(term.slug()))) {
             return Optional.of(new Entity("term", "term:" + term.slug(), term.slug(), term.title(),
                     "/terms/" + enc(term.slug())));
         }
-        for (ChainLayer l : layers.all()) {
-            boolean named = QueryText.words(l.getName()).equals(words) || QueryText.words(l.getId()).equals(words)
-                    || l.getAliases().stream().anyMatch(a -> QueryText.words(a).equals(words));
-            if (named) {
-                return Optional.of(new Entity("layer", "layer:" + l.getId(), l.getId(), l.getName(),
-                        "/layers/" + enc(l.getId())));
-            }
+        if (layer.isPresent()) {
+            // Also when the term of the same name explains the layer itself ("advanced packaging",
+            // "network fabric"): its read is the first result already, the layer's page comes above it.
+            ChainLayer l = layer.get();
+            return Optional.of(new Entity("layer", "layer:" + l.getId(), l.getId(), l.getName(),
+                    "/layers/" + enc(l.getId())));
         }
         QueryText.Piece piece = subject.size() == 1 ? subject.get(0) : new QueryText.Piece(typed, false);
         Optional<Company> company = QueryWords.company(piece, companies);
