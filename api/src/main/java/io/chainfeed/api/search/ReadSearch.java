@@ -6,6 +6,8 @@ import co.elastic.clients.elasticsearch._types.ElasticsearchException;
 import co.elastic.clients.elasticsearch._types.query_dsl.Query;
 import com.github.benmanes.caffeine.cache.Ticker;
 import io.chainfeed.api.reference.CompanyResolver;
+import io.chainfeed.api.reference.ReferenceLayers;
+import io.chainfeed.avro.ChainLayer;
 import io.chainfeed.api.problem.BadRequestException;
 import io.chainfeed.api.problem.GoneException;
 import io.chainfeed.platform.ReadsIndex;
@@ -61,16 +63,18 @@ public class ReadSearch {
      * @param client    the Elasticsearch client
      * @param catalog   the glossary terms' names, for synonyms ({@link SearchQuery})
      * @param companies resolves pieces that name a company
+     * @param layers    the chain layers' names and aliases (a query naming one lifts its reads)
      * @param cacheTtl  how long a first page is kept for identical requests ({@link FirstPageCache}:
      *                  {@code chainfeed.api.search.cache-ttl}, at most the reads index's 1 s refresh
      *                  interval; 0 turns it off)
      * @param meters    where the {@code chainfeed.search} timer (per outcome: ok, refused, error) is registered
      */
-    ReadSearch(ElasticsearchClient client, SearchCatalog catalog, CompanyResolver companies,
+    ReadSearch(ElasticsearchClient client, SearchCatalog catalog, CompanyResolver companies, ReferenceLayers layers,
             @Value("${chainfeed.api.search.cache-ttl:1s}") Duration cacheTtl, MeterRegistry meters) {
         this.client = client;
         this.asyncClient = new ElasticsearchAsyncClient(client._transport());
-        this.queries = new SearchQuery(catalog, companies);
+        this.queries = new SearchQuery(catalog, companies,
+                words -> TopResults.layerNamed(layers.all(), words).map(ChainLayer::getId));
         this.companies = companies;
         this.firstPages = new FirstPageCache(cacheTtl, Ticker.systemTicker());
         Map<String, Timer> byOutcome = new HashMap<>();
@@ -274,7 +278,8 @@ public class ReadSearch {
         for (SearchAnswer.Hit hit : hits) {
             matches.add(match(hit));
             lastScore = hit.sort() == null ? 0 : ((Number) hit.sort().get(0)).doubleValue();
-            lastId = hit.sort() == null ? (String) hit.source().get("id") : (String) hit.sort().get(hit.sort().size() - 1);
+            // The id from the source: in a point in time Elasticsearch adds its own tie-breaker to the sort values.
+            lastId = (String) hit.source().get("id");
         }
         int offset = after == null ? matches.size() : after.offset() < 0 ? -1 : after.offset() + matches.size();
         long total = response.hits() == null || response.hits().total() == null ? matches.size()

@@ -11,6 +11,8 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * Builds the Elasticsearch query of a search from the parsed text and the filters: no I/O of its own
@@ -46,6 +48,10 @@ public final class SearchQuery {
         public static final float PHRASE = 1.5f;
         /** How far apart the words of {@link #PHRASE} may stand (positions moved). */
         public static final int PHRASE_SLOP = 2;
+        /** A term read, for a query without constraint talk. */
+        public static final float TERM_READ = 4f;
+        /** A read whose primary layer is the chain layer the query's subject names. */
+        public static final float NAMED_LAYER = 5f;
         /** A read whose primary subject is a company the piece names. */
         public static final float PRIMARY_COMPANY = 3f;
         /** A signal read reporting a change in the direction constraint words talk about ("shortage"). */
@@ -72,14 +78,27 @@ public final class SearchQuery {
 
     private final SearchCatalog catalog;
     private final CompanyResolver companies;
+    private final Function<List<String>, Optional<String>> layers;
 
     /**
+     * A query builder that knows no chain layer names.
+     *
      * @param catalog   the glossary terms' names (synonyms) and the catalogue's names
      * @param companies resolves pieces that name a company
      */
     public SearchQuery(SearchCatalog catalog, CompanyResolver companies) {
+        this(catalog, companies, words -> Optional.empty());
+    }
+
+    /**
+     * @param catalog   the glossary terms' names (synonyms) and the catalogue's names
+     * @param companies resolves pieces that name a company
+     * @param layers    the id of the chain layer some words name (its name, id or alias), if any
+     */
+    public SearchQuery(SearchCatalog catalog, CompanyResolver companies, Function<List<String>, Optional<String>> layers) {
         this.catalog = catalog;
         this.companies = companies;
+        this.layers = layers;
     }
 
     /**
@@ -163,6 +182,18 @@ public final class SearchQuery {
         if (fuzzy && together.contains(" ")) {
             b.should(s -> s.multiMatch(m -> m.query(together).fields(FIELDS).type(TextQueryType.Phrase)
                     .slop(Boosts.PHRASE_SLOP).boost(Boosts.PHRASE)));
+        }
+        // A subject that names a chain layer ("memory layer", "energy and power") lifts the reads whose
+        // primary layer it is.
+        Optional<String> layer = intent.subject().isEmpty() ? Optional.empty()
+                : layers.apply(QueryText.words(intent.subject()));
+        layer.ifPresent(id -> b.should(s -> s.constantScore(c -> c.boost(Boosts.NAMED_LAYER)
+                .filter(f -> f.term(t -> t.field("primaryLayerIds").value(id))))));
+        // Without constraint talk a query asks what something is more often than what happened to it: a term
+        // read (an explanation) ranks a little above a signal read (news) that matches as well.
+        if (intent.segments().stream().noneMatch(g -> g.role() == QueryIntent.Role.CONSTRAINT)) {
+            b.should(s -> s.constantScore(c -> c.boost(Boosts.TERM_READ).filter(f -> f.term(t -> t.field("kind")
+                    .value("term")))));
         }
         SearchCatalog.TermNames named = namedTerm(parsed, intent);
         if (named != null) {

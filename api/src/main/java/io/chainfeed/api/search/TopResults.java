@@ -73,10 +73,7 @@ public class TopResults {
         String typed = String.join(" ", subject.stream().map(QueryText.Piece::text).toList());
         List<String> words = QueryText.words(typed);
         SearchCatalog.TermNames term = catalog.termNamed(typed);
-        Optional<ChainLayer> layer = layers.all().stream().filter(l -> QueryText.words(l.getName()).equals(words)
-                || QueryText.words(l.getId()).equals(words)
-                || l.getAliases().stream().anyMatch(a -> QueryText.words(a).equals(words)))
-                .min(java.util.Comparator.comparing(ChainLayer::getId));
+        Optional<ChainLayer> layer = layerNamed(layers.all(), words);
         if (term != null && !(layer.isPresent() && layer.get().getId().equals(term.slug()))) {
             return Optional.of(new Entity("term", "term:" + term.slug(), term.slug(), term.title(),
                     "/terms/" + enc(term.slug())));
@@ -92,6 +89,21 @@ public class TopResults {
         Optional<Company> company = QueryWords.company(piece, companies);
         return company.map(c -> new Entity("company", "company:" + c.getId(), c.getId(), c.getName(),
                 "/companies/" + enc(CompanyDirectory.canonicalSymbol(c))));
+    }
+
+    /**
+     * @param all   the chain layers
+     * @param words the words of a text ({@link QueryText#words})
+     * @return the layer whose name, id or one of whose aliases is those words (the smallest id if several)
+     */
+    static Optional<ChainLayer> layerNamed(List<ChainLayer> all, List<String> words) {
+        if (words.isEmpty()) {
+            return Optional.empty();
+        }
+        return all.stream().filter(l -> QueryText.words(l.getName()).equals(words)
+                || QueryText.words(l.getId()).equals(words)
+                || l.getAliases().stream().anyMatch(a -> QueryText.words(a).equals(words)))
+                .min(java.util.Comparator.comparing(ChainLayer::getId));
     }
 
     private static String enc(String s) {
