@@ -48,6 +48,8 @@ public final class SearchQuery {
         public static final float PHRASE = 1.5f;
         /** How far apart the words of {@link #PHRASE} may stand (positions moved). */
         public static final int PHRASE_SLOP = 2;
+        /** A term read the named term's source declares related, for a query without constraint talk. */
+        public static final float RELATED_TERM = 6f;
         /** A term read, for a query without constraint talk. */
         public static final float TERM_READ = 4f;
         /** A read whose primary layer is the chain layer the query's subject names. */
@@ -198,6 +200,13 @@ public final class SearchQuery {
         SearchCatalog.TermNames named = namedTerm(parsed, intent);
         if (named != null) {
             b.should(s -> s.term(t -> t.field("id").value("term:" + named.slug()).boost(Boosts.NAMED_TERM)));
+            boolean constraintTalk = intent.segments().stream().anyMatch(g -> g.role() == QueryIntent.Role.CONSTRAINT);
+            if (!named.related().isEmpty() && !constraintTalk) {
+                // What a researcher reads next: the terms the named term's source declares related.
+                List<FieldValue> related = named.related().stream().map(slug -> FieldValue.of("term:" + slug)).toList();
+                b.should(s -> s.constantScore(c -> c.boost(Boosts.RELATED_TERM).filter(f -> f.terms(t -> t.field("id")
+                        .terms(v -> v.value(related))))));
+            }
         }
         filters(b, filters);
         Query matched = Query.of(q -> q.bool(b.build()));

@@ -31,7 +31,8 @@ class SearchQueryTest {
     static void build() {
         Corpus corpus = Corpus.loadBundled();
         SearchCatalog catalog = SearchCatalog.of(corpus.terms().stream()
-                .map(t -> new SearchCatalog.TermNames(t.slug(), t.title(), t.aliases())).toList(), List.of(), List.of());
+                .map(t -> new SearchCatalog.TermNames(t.slug(), t.title(), t.aliases(),
+                        t.related().stream().map(r -> r.getSlug()).toList())).toList(), List.of(), List.of());
         CompanyDirectory directory = CompanyDirectory.of(corpus.companies());
         queries = new SearchQuery(catalog, CompanyResolver.of(directory));
     }
