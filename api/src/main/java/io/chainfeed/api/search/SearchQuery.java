@@ -48,8 +48,11 @@ public final class SearchQuery {
         public static final float PHRASE = 1.5f;
         /** How far apart the words of {@link #PHRASE} may stand (positions moved). */
         public static final int PHRASE_SLOP = 2;
-        /** A term read the named term's source declares related, for a query without constraint talk. */
-        public static final float RELATED_TERM = 6f;
+        /**
+         * A term read the named term's source declares related, for a query without constraint talk: it is
+         * found even when it does not use the query's words.
+         */
+        public static final float RELATED_TERM = 12f;
         /** A term read, for a query without constraint talk. */
         public static final float TERM_READ = 4f;
         /** A read whose primary layer is the chain layer the query's subject names. */
@@ -161,8 +164,18 @@ public final class SearchQuery {
                 i++;
             }
         }
+        SearchCatalog.TermNames named = namedTerm(parsed, intent);
+        boolean constraintTalk = intent.segments().stream().anyMatch(g -> g.role() == QueryIntent.Role.CONSTRAINT);
+        Query related = named == null || named.related().isEmpty() || constraintTalk ? null
+                : Query.of(q -> q.constantScore(c -> c.boost(Boosts.RELATED_TERM).filter(f -> f.terms(t -> t.field("id")
+                        .terms(v -> v.value(named.related().stream().map(slug -> FieldValue.of("term:" + slug)).toList()))))));
         if (required.isEmpty()) {
             b.must(m -> m.matchAll(a -> a));
+        } else if (all && related != null) {
+            // What a researcher reads next: the terms the named term's source declares related come in
+            // beside the reads that have every word, whether or not they use the words.
+            Query every = Query.of(q -> q.bool(x -> x.must(required)));
+            b.must(m -> m.bool(x -> x.should(every, related).minimumShouldMatch("1")));
         } else if (all) {
             b.must(required);
         } else {
@@ -193,20 +206,12 @@ public final class SearchQuery {
                 .filter(f -> f.term(t -> t.field("primaryLayerIds").value(id))))));
         // Without constraint talk a query asks what something is more often than what happened to it: a term
         // read (an explanation) ranks a little above a signal read (news) that matches as well.
-        if (intent.segments().stream().noneMatch(g -> g.role() == QueryIntent.Role.CONSTRAINT)) {
+        if (!constraintTalk) {
             b.should(s -> s.constantScore(c -> c.boost(Boosts.TERM_READ).filter(f -> f.term(t -> t.field("kind")
                     .value("term")))));
         }
-        SearchCatalog.TermNames named = namedTerm(parsed, intent);
         if (named != null) {
             b.should(s -> s.term(t -> t.field("id").value("term:" + named.slug()).boost(Boosts.NAMED_TERM)));
-            boolean constraintTalk = intent.segments().stream().anyMatch(g -> g.role() == QueryIntent.Role.CONSTRAINT);
-            if (!named.related().isEmpty() && !constraintTalk) {
-                // What a researcher reads next: the terms the named term's source declares related.
-                List<FieldValue> related = named.related().stream().map(slug -> FieldValue.of("term:" + slug)).toList();
-                b.should(s -> s.constantScore(c -> c.boost(Boosts.RELATED_TERM).filter(f -> f.terms(t -> t.field("id")
-                        .terms(v -> v.value(related))))));
-            }
         }
         filters(b, filters);
         Query matched = Query.of(q -> q.bool(b.build()));
