@@ -122,11 +122,53 @@ class SearchRelevanceIT {
     }
 
     /**
+     * Issue 29's example on the bundled default: "CoWoS shortage" names the CoWoS term (top result and first
+     * read), and the answer's sections hold the CoWoS term, the advanced-packaging layer's status now and the
+     * newest tightening CoWoS signals, newest first.
+     */
+    @Test
+    @Order(2)
+    @SuppressWarnings("unchecked")
+    void cowosShortageAnswersWithTheTermAndTheNewestCowosSignalsBesideIt() throws Exception {
+        loadDefault();
+        Map<String, Object> body = search("CoWoS shortage", 10, null);
+        assertThat((Map<String, Object>) body.get("top")).containsEntry("id", "term:cowos").containsEntry("kind", "term");
+        List<Map<String, Object>> results = (List<Map<String, Object>>) body.get("results");
+        assertThat(results.get(0).get("id")).isEqualTo("term:cowos");
+        Map<String, Map<String, Object>> sections = new java.util.LinkedHashMap<>();
+        for (Map<String, Object> section : (List<Map<String, Object>>) body.get("sections")) {
+            sections.put((String) section.get("kind"), section);
+        }
+        assertThat(sections).containsKeys("term", "signal");
+        assertThat(((List<Map<String, Object>>) sections.get("term").get("items")).get(0)).containsEntry("id", "term:cowos");
+        // The bundled history's tightening signals that talk about CoWoS, from the history file itself.
+        java.util.Set<String> cowosSignals = new java.util.HashSet<>();
+        for (var signal : io.chainfeed.ingest.corpus.History.loadBundled(io.chainfeed.ingest.corpus.Corpus.loadBundled())
+                .signals()) {
+            String text = (signal.getHeadline() + " " + signal.getBody()).toLowerCase(java.util.Locale.ROOT);
+            if (text.contains("cowos") && "TIGHTENING".equals(signal.getDirection().name())) {
+                cowosSignals.add("signal:" + signal.getId());
+            }
+        }
+        List<Map<String, Object>> signals = (List<Map<String, Object>>) sections.get("signal").get("items");
+        assertThat(signals).isNotEmpty().allSatisfy(s -> {
+            assertThat(cowosSignals).contains((String) s.get("id"));
+            assertThat(s.get("direction")).isEqualTo("tightening");
+        });
+        List<String> observed = signals.stream().map(s -> (String) s.get("observedAt")).toList();
+        assertThat(observed).isSortedAccordingTo(java.util.Comparator.reverseOrder());
+        if (sections.containsKey("layer")) {
+            assertThat(((List<Map<String, Object>>) sections.get("layer").get("items")).get(0))
+                    .containsEntry("id", "advanced-packaging").containsKey("status");
+        }
+    }
+
+    /**
      * Fifty reposts of one story (the chain model's repost rule: the same headline from the same source, each
      * with its own id and URL) are one result, listing the other sources; paging past it never shows it again.
      */
     @Test
-    @Order(2)
+    @Order(3)
     @SuppressWarnings("unchecked")
     void fiftyRepostsOfAStoryAreOneResultWithTheOtherSources() throws Exception {
         loadDefault();

@@ -28,6 +28,12 @@ import java.util.function.Function;
  * alias ({@link QueryWords}) also matches the reads tagged with it. With {@code all}, every piece is
  * required; otherwise ({@link #FALLBACK_PIECE_SCORE}) reads with more of the pieces rank first and a stop
  * word alone lets nothing in. Whole-text matches of a title, an alias or a term's name lift that read.
+ *
+ * <p>Natural queries ({@link QueryIntent}): question words and filler are never required; constraint talk is
+ * met by the words, a signal of its direction or a term read. The term the subject names is lifted, and
+ * (without constraint talk) its declared related terms come in beside the reads with every word; a named
+ * layer lifts its primary reads, a named company its primary reads; the words together (a phrase) lift a
+ * read; state reads rank after the rest ({@link Boosts}).
  */
 public final class SearchQuery {
     /** The boosts and text-matching settings of a search, named so that a change shows in review. */
