@@ -513,7 +513,7 @@ class SearchPipelineIT {
         Map<String, Object> two = searchBody("q=" + enc("infiniband nvlink") + "&size=50");
         List<String> twoIds = ((List<Map<String, Object>>) two.get("results")).stream().map(r -> (String) r.get("id")).toList();
         int withAll = ((Number) two.getOrDefault("withAll", two.get("total"))).intValue();
-        assertThat(withAll).isPositive();
+        assertThat(withAll).as("reads with both words: %s", two).isPositive();
         Set<String> both = Set.copyOf(twoIds.subList(0, withAll));
         if (withAll < twoIds.size()) {
             assertThat(two.get("mode")).isEqualTo("any");

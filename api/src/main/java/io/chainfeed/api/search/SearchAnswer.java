@@ -29,8 +29,17 @@ import java.util.Map;
  * @param aggregations aggregation name (with the client's {@code typed_keys} prefix, e.g.
  *                     {@code sterms#layer}) to its buckets
  * @param pitId        the point in time id to continue with, or null outside a point in time
+ * @param shards       the shards' outcome; a failed shard makes {@link #search} fail
  */
-record SearchAnswer(long took, Hits hits, Map<String, Buckets> aggregations, @JsonProperty("pit_id") String pitId) {
+record SearchAnswer(long took, Hits hits, Map<String, Buckets> aggregations, @JsonProperty("pit_id") String pitId,
+                    @JsonProperty("_shards") Shards shards) {
+    /**
+     * @param failed   how many shards failed
+     * @param failures why, as Elasticsearch says it; null when none failed
+     */
+    record Shards(int failed, List<Map<String, Object>> failures) {
+    }
+
     private static final ObjectReader READER = new ObjectMapper()
             .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false).readerFor(SearchAnswer.class);
 
@@ -94,7 +103,13 @@ record SearchAnswer(long took, Hits hits, Map<String, Buckets> aggregations, @Js
     static SearchAnswer search(ElasticsearchTransport transport, SearchRequest request) throws IOException {
         try (BinaryResponse response = transport.performRequest(request, ENDPOINT, transport.options());
              InputStream in = response.content()) {
-            return read(in);
+            SearchAnswer answer = read(in);
+            if (answer.shards() != null && answer.shards().failed() > 0) {
+                // A shard that failed answers no hits: an empty page would hide the fault.
+                throw new IOException("search failed on " + answer.shards().failed() + " shard(s): "
+                        + answer.shards().failures());
+            }
+            return answer;
         }
     }
 

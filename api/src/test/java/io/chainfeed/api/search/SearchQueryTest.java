@@ -43,6 +43,7 @@ class SearchQueryTest {
         return List.of(
                 new Object[] {"one-word", "memory", ReadSearch.Filters.NONE, true},
                 new Object[] {"term-with-synonyms", "hbm", ReadSearch.Filters.NONE, true},
+                new Object[] {"two-term-names", "infiniband nvlink", ReadSearch.Filters.NONE, true},
                 new Object[] {"ticker", "TSM", ReadSearch.Filters.NONE, true},
                 new Object[] {"phrase-and-exclusion", "\"advanced packaging\" -glass", ReadSearch.Filters.NONE, true},
                 new Object[] {"company-and-words", "sk hynix hbm shortage", ReadSearch.Filters.NONE, true},
