@@ -53,7 +53,8 @@ class FirstPageCacheTest {
     @Test
     void theKeptPageHasItsSectionsAndHowManyReadsHaveEveryWord() throws IOException {
         FirstPageCache cache = new FirstPageCache(Duration.ofSeconds(1), nanos::get);
-        ReadSearch.Sections sections = new ReadSearch.Sections(List.of(Map.of("id", "term:cowos")), List.of());
+        ReadSearch.Sections sections = new ReadSearch.Sections(List.<Map<String, Object>>of(Map.of("id", "term:cowos")),
+                List.of());
         ReadSearch.Page page = cache.get(MEMORY, () -> new ReadSearch.Page(12, List.of(), Map.of(), null, "any", 3,
                 sections, 2));
         assertThat(page.sections()).isEqualTo(sections);
