@@ -1,6 +1,6 @@
 // The search page: instant results as you type, suggestions (ARIA combobox with a listbox popup, after the
 // WAI-ARIA Authoring Practices' combobox pattern), facets that filter, highlights, cursor pages.
-import { el, getJson, highlight, sourceItems, tagList, layerTags, termHref, companyHref, layerHref, footer } from './common.js';
+import { el, getJson, highlight, sourceItems, tagList, layerTags, termHref, companyHref, layerHref, footer, safeHref, statusLabel } from './common.js';
 
 const FACETS = [
   ['layer', 'Chain layer'], ['company', 'Company'], ['term', 'Related term'], ['kind', 'Kind'],
@@ -11,6 +11,7 @@ const results = document.getElementById('results');
 const facetsBox = document.getElementById('facets');
 const statusLine = document.getElementById('status');
 const more = document.getElementById('more');
+const answer = document.getElementById('answer');
 const listbox = document.getElementById('q-suggestions');
 const suggestStatus = document.getElementById('q-suggestions-status');
 
@@ -41,6 +42,7 @@ async function run(append = false) {
   writeUrl();
   if (controller) controller.abort();
   if (!state.q.trim()) {
+    answer.replaceChildren();
     results.replaceChildren();
     facetsBox.replaceChildren();
     more.hidden = true;
@@ -57,12 +59,14 @@ async function run(append = false) {
     body = await getJson(`/api/v1/search?${p}`, controller.signal);
   } catch (e) {
     if (e.name === 'AbortError') return;
+    answer.replaceChildren();
     results.replaceChildren();
     facetsBox.replaceChildren();
     more.hidden = true;
     statusLine.textContent = e.status === 400 ? `That search cannot run: ${e.message}` : `Search is unavailable: ${e.message}`;
     return;
   }
+  if (!append) answer.replaceChildren(...topResult(body.top), ...(body.sections || []).map(section));
   const items = body.results.map(result);
   if (append) results.append(...items); else results.replaceChildren(...items);
   state.cursor = body.nextCursor;
@@ -75,6 +79,46 @@ async function run(append = false) {
   if (body.results[0]) footer(body.results[0].disclaimer, null);
 }
 
+const SECTION_KIND = { term: 'Glossary term', layer: 'Layer status', signal: 'Signal' };
+const TOP_KIND = { term: 'Glossary term', layer: 'Chain layer', company: 'Company' };
+
+// The thing the query names, first: its page.
+function topResult(top) {
+  if (!top || !safeHref(top.url)) return [];
+  return [el('article', { class: 'top-result', 'aria-label': `Top result: ${top.name}`, 'data-kind': top.kind },
+    el('span', { class: 'kind' }, TOP_KIND[top.kind] || top.kind),
+    el('h3', {}, el('a', { href: top.url }, top.name)))];
+}
+
+// One section of the answer (what it is, the layer's status now, the newest signals), each marked by kind.
+function section(s) {
+  const items = s.items.map((i) => {
+    if (s.kind === 'layer') {
+      return el('li', {}, el('a', { href: layerHref(i.id) }, i.name), ` — ${statusLabel(i.status)}, ${i.trend}, pressure ${Number(i.pressure).toFixed(2)}`);
+    }
+    if (s.kind === 'signal') {
+      const src = i.source ? [' — ', safeHref(i.source.url)
+        ? el('a', { href: i.source.url, rel: 'nofollow noopener' }, i.source.name || i.source.url) : (i.source.name || '')] : '';
+      return el('li', {}, typeof i.observedAt === 'string' ? `${i.observedAt.slice(0, 10)}: ` : '', i.title, src,
+        i.direction ? ` (${i.direction}, magnitude ${i.magnitude})` : '');
+    }
+    return el('li', {}, el('a', { href: termHref(i.id.replace(/^term:/, '')) }, i.title), i.summary ? ` — ${i.summary}` : '');
+  });
+  return el('section', { class: 'answer-section', 'data-kind': s.kind, 'aria-label': s.title },
+    el('h3', {}, el('span', { class: 'kind' }, SECTION_KIND[s.kind] || s.kind), ' ', s.title),
+    el('ul', {}, items));
+}
+
+// Reposts of the same story: the other sources, linked.
+function alsoFrom(r) {
+  if (!r.alsoFrom || !r.alsoFrom.length) return null;
+  const rest = (r.repostCount || 0) - r.alsoFrom.length;
+  return el('p', { class: 'also-from' }, `Also from (${r.repostCount}): `,
+    r.alsoFrom.map((a, k) => [k ? ', ' : '', safeHref(a.url)
+      ? el('a', { href: a.url, rel: 'nofollow noopener' }, a.name || a.url) : (a.name || a.id)]),
+    rest > 0 ? ` and ${rest} more` : '');
+}
+
 function result(r) {
   const href = r.kind === 'term' && r.slug ? termHref(r.slug) : r.kind === 'state' && r.slug ? layerHref(r.slug) : null;
   const title = href ? el('a', { href }, r.title || r.id) : (r.title || r.id);
@@ -84,6 +128,7 @@ function result(r) {
       el('span', { class: 'kind' }, { signal: 'Signal', state: 'State change', term: 'Glossary term' }[r.kind] || r.kind),
       el('h3', {}, title),
       snippets.length ? snippets : (r.summary ? el('p', { class: 'snippet' }, r.summary) : null),
+      alsoFrom(r),
       ...layerTags(r.layers),
       tagList('Companies', (r.companies || []).slice(0, 8), (t) => companyHref(t.symbol), (t) => `${t.name || t.symbol} (${t.symbol})`),
       tagList('Related', (r.related || []).filter((t) => t.slug), (t) => termHref(t.slug), (t) => t.title || t.slug),

@@ -3,6 +3,8 @@ package io.chainfeed.schemas;
 import io.chainfeed.avro.CompanyTag;
 import io.chainfeed.avro.LayerTag;
 import io.chainfeed.avro.Read;
+import io.chainfeed.avro.ReadKind;
+import io.chainfeed.avro.Source;
 import io.chainfeed.avro.TermTag;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -86,7 +88,25 @@ public final class ReadDocuments {
         doc.put("companyRefs", read.getCompanies().stream().map(t -> ref(t.getSymbol(), t.getName())).distinct()
                 .toList());
         doc.put("termRefs", read.getTerms().stream().map(t -> ref(t.getSlug(), t.getTitle())).distinct().toList());
+        doc.put("story", story(read));
         return doc;
+    }
+
+    /**
+     * The story a read belongs to, for collapsing reposts in search: a signal read's headline story key
+     * ({@link Stories#headlineKey} of its first source and its title, the headline), any other read its
+     * own id.
+     *
+     * @param read a tagged read
+     * @return the key
+     */
+    public static String story(Read read) {
+        if (read.getKind() != ReadKind.SIGNAL) {
+            return "read\n" + read.getId();
+        }
+        Source source = read.getSources().isEmpty() ? null : read.getSources().get(0);
+        return Stories.headlineKey(source == null ? null : source.getName(), source == null ? null : source.getUrl(),
+                read.getTitle());
     }
 
     /** {@code <id>|<label>}: ids and symbols never contain {@code |}. */

@@ -11,15 +11,19 @@ import java.util.Base64;
  * An opaque page cursor: the point in time the pages after the first run in (none in the first page's
  * cursor: {@link ReadSearch} opens it when the second page is asked for), the mode the first page settled
  * on (all words, or any word), the sort values of the last hit ({@code _score}, {@code id}) and a hash of
- * the query and filters it belongs to (so that a cursor cannot be replayed on another query).
+ * the query and filters it belongs to (so that a cursor cannot be replayed on another query), and how many
+ * collapsed results the pages so far showed (collapsed pages continue by offset: Elasticsearch allows no
+ * {@code search_after} with collapsing on another field than the sort).
  *
  * @param pit       point-in-time id, or null when none is open yet
  * @param all       all words required (else any)
  * @param score     last hit's score
  * @param id        last hit's id
  * @param queryHash hash of the query text and filters
+ * @param offset    results shown so far, the next page's {@code from}; -1 in a cursor issued before
+ *                  collapsing (it continues after {@code score} and {@code id})
  */
-record Cursor(String pit, boolean all, double score, String id, String queryHash) {
+record Cursor(String pit, boolean all, double score, String id, String queryHash, int offset) {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     String encode() {
@@ -28,6 +32,9 @@ record Cursor(String pit, boolean all, double score, String id, String queryHash
             n.put("p", pit);
         }
         n.put("m", all ? "all" : "any").put("s", score).put("i", id).put("h", queryHash);
+        if (offset >= 0) {
+            n.put("o", offset);
+        }
         return Base64.getUrlEncoder().withoutPadding().encodeToString(n.toString().getBytes(StandardCharsets.UTF_8));
     }
 
@@ -40,11 +47,12 @@ record Cursor(String pit, boolean all, double score, String id, String queryHash
         try {
             JsonNode n = JSON.readTree(Base64.getUrlDecoder().decode(text));
             if (!(n.path("p").isMissingNode() || n.path("p").isTextual()) || !n.path("s").isNumber()
-                    || !n.path("i").isTextual() || !n.path("h").isTextual()) {
+                    || !n.path("i").isTextual() || !n.path("h").isTextual()
+                    || !(n.path("o").isMissingNode() || n.path("o").isInt() && n.get("o").asInt() >= 0)) {
                 throw new IllegalArgumentException("fields");
             }
             return new Cursor(n.has("p") ? n.get("p").asText() : null, "all".equals(n.path("m").asText()),
-                    n.get("s").asDouble(), n.get("i").asText(), n.get("h").asText());
+                    n.get("s").asDouble(), n.get("i").asText(), n.get("h").asText(), n.path("o").asInt(-1));
         } catch (Exception e) {
             throw new BadRequestException("invalid-cursor", "cursor is not one this API issued");
         }

@@ -87,6 +87,6 @@ final class FirstPageCache {
     /** The page with unmodifiable lists, since several answers share it. */
     private static ReadSearch.Page frozen(ReadSearch.Page p) {
         return new ReadSearch.Page(p.total(), List.copyOf(p.matches()), p.facets(), p.nextCursor(), p.mode(),
-                p.tookMs());
+                p.tookMs(), p.sections(), p.withAll());
     }
 }

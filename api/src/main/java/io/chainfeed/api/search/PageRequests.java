@@ -38,16 +38,26 @@ final class PageRequests {
     static final List<String> WITHOUT_ANY_EVIDENCE = Stream.concat(WITHOUT_EVIDENCE.stream(),
             Stream.of("companies.evidence")).toList();
 
+    /** The name of a collapsed result's inner hits: the reads of its story. */
+    static final String REPOSTS = "reposts";
+    /** How many reads of a story a result lists (the result itself among them). */
+    static final int MAX_REPOSTS = 6;
+    /** Elasticsearch's {@code index.max_result_window}: collapsed pages page by offset, up to this many results. */
+    static final int MAX_OFFSET = 10_000;
+
     private PageRequests() {
     }
 
     /**
-     * The search request of one page: the query, page size, exact total, sort by score then id, highlight
+     * The search request of one page: the query, page size, exact total, sort by score, then newest
+     * {@code updatedAt} (only when collapsing: old cursors continue in the order they were issued in), then id, highlight
      * and the five facet aggregations; in the point in time if one is given (else on the alias
-     * {@value ReadsIndex#ALIAS}), after the cursor's sort values if one is given; sources without the
-     * source keys {@code excludes} ({@link #excludes}) left out.
+     * {@value ReadsIndex#ALIAS}); collapsed by {@code story} with the story's reads as inner hits, from the
+     * cursor's offset if one is given (a cursor without one continues after its sort values, uncollapsed);
+     * sources without the source keys {@code excludes} ({@link #excludes}) left out.
      */
     static SearchRequest request(Query query, int size, String pit, Cursor after, List<String> excludes) {
+        boolean collapse = after == null || after.offset() >= 0;
         return SearchRequest.of(s -> {
             if (pit != null) {
                 s.pit(p -> p.id(pit).keepAlive(t -> t.time(ReadSearch.KEEP_ALIVE)));
@@ -58,14 +68,28 @@ final class PageRequests {
                     .source(src -> src.filter(f -> f.excludes(excludes)))
                     .size(size)
                     .trackTotalHits(t -> t.enabled(true))
-                    .sort(o -> o.score(sc -> sc.order(SortOrder.Desc)))
-                    .sort(o -> o.field(f -> f.field("id").order(SortOrder.Asc)))
+                    .sort(o -> o.score(sc -> sc.order(SortOrder.Desc)));
+            if (collapse) {
+                // Among equally relevant reads (a company's tagged reads often are), the newest first.
+                s.sort(o -> o.field(f -> f.field("updatedAt").order(SortOrder.Desc)));
+            }
+            s.sort(o -> o.field(f -> f.field("id").order(SortOrder.Asc)))
                     .highlight(h -> h.encoder(HighlighterEncoder.Html)
                             .preTags("<mark>").postTags("</mark>")
                             .fields("sections.body", f -> f.fragmentSize(180).numberOfFragments(3)
                                     .order(HighlighterOrder.Score))
                             .fields("summary", f -> f.numberOfFragments(0)));
-            if (after != null) {
+            if (collapse) {
+                // One result per story: reposts of a signal (Stories) are the leader's inner hits.
+                s.collapse(c -> c.field("story").innerHits(i -> i.name(REPOSTS).size(MAX_REPOSTS)
+                        .sort(o -> o.field(f -> f.field("observedAt").order(SortOrder.Desc)))
+                        .sort(o -> o.field(f -> f.field("id").order(SortOrder.Asc)))
+                        .source(src -> src.filter(f -> f.includes("id", "sources", "observedAt")))));
+                if (after != null) {
+                    s.from(after.offset());
+                }
+            } else if (after != null) {
+                // A cursor from before collapsing: continued after its last hit, as it was issued.
                 s.searchAfter(FieldValue.of(after.score()), FieldValue.of(after.id()));
             }
             s.aggregations("layer", a -> a.terms(t -> t.field("layerRefs").size(50)))

@@ -6,6 +6,8 @@ import co.elastic.clients.elasticsearch._types.ElasticsearchException;
 import co.elastic.clients.elasticsearch._types.query_dsl.Query;
 import com.github.benmanes.caffeine.cache.Ticker;
 import io.chainfeed.api.reference.CompanyResolver;
+import io.chainfeed.api.reference.ReferenceLayers;
+import io.chainfeed.avro.ChainLayer;
 import io.chainfeed.api.problem.BadRequestException;
 import io.chainfeed.api.problem.GoneException;
 import io.chainfeed.platform.ReadsIndex;
@@ -30,7 +32,8 @@ import org.springframework.stereotype.Component;
  * companies, the fall-back to some of the words when no read has all of them), pages, facets and
  * highlights, and times each search ({@code chainfeed.search}). Stored reads by id: {@link ReadLookups}.
  *
- * <p>Pages: sorted by score then id (a total order: ids are unique), continued with {@code search_after}.
+ * <p>Pages: sorted by score, then newest {@code updatedAt}, then id (a total order: ids are unique), one result
+ * per story ({@link PageRequests}); later pages continue by offset.
  * The first page runs on the live index and opens nothing on Elasticsearch; the second page opens a point
  * in time (kept {@value #KEEP_ALIVE} between pages, closed by the last page) and every later page runs in
  * it, so from the second page on a cursor never repeats or skips a read, even while the index changes.
@@ -60,16 +63,18 @@ public class ReadSearch {
      * @param client    the Elasticsearch client
      * @param catalog   the glossary terms' names, for synonyms ({@link SearchQuery})
      * @param companies resolves pieces that name a company
+     * @param layers    the chain layers' names and aliases (a query naming one lifts its reads)
      * @param cacheTtl  how long a first page is kept for identical requests ({@link FirstPageCache}:
      *                  {@code chainfeed.api.search.cache-ttl}, at most the reads index's 1 s refresh
      *                  interval; 0 turns it off)
      * @param meters    where the {@code chainfeed.search} timer (per outcome: ok, refused, error) is registered
      */
-    ReadSearch(ElasticsearchClient client, SearchCatalog catalog, CompanyResolver companies,
+    ReadSearch(ElasticsearchClient client, SearchCatalog catalog, CompanyResolver companies, ReferenceLayers layers,
             @Value("${chainfeed.api.search.cache-ttl:1s}") Duration cacheTtl, MeterRegistry meters) {
         this.client = client;
         this.asyncClient = new ElasticsearchAsyncClient(client._transport());
-        this.queries = new SearchQuery(catalog, companies);
+        this.queries = new SearchQuery(catalog, companies,
+                words -> TopResults.layerNamed(layers.all(), words).map(ChainLayer::getId));
         this.companies = companies;
         this.firstPages = new FirstPageCache(cacheTtl, Ticker.systemTicker());
         Map<String, Timer> byOutcome = new HashMap<>();
@@ -104,8 +109,17 @@ public class ReadSearch {
      * @param score       relevance score
      * @param snippets    highlighted fragments, HTML-escaped, matches wrapped in {@code <mark>}, best first
      * @param bestSection the key of the section the best fragment comes from, or null
+     * @param alsoFrom    the other reads of its story (reposts, {@link io.chainfeed.schemas.Stories}), newest
+     *                    first, at most {@link PageRequests#MAX_REPOSTS} less one: id, sources and observedAt of
+     *                    each; empty when it has none
+     * @param reposts     how many other reads its story has in all (matching the query)
      */
-    public record Match(Map<String, Object> source, double score, List<String> snippets, String bestSection) {
+    public record Match(Map<String, Object> source, double score, List<String> snippets, String bestSection,
+                        List<Map<String, Object>> alsoFrom, long reposts) {
+        /** A match without reposts. */
+        public Match(Map<String, Object> source, double score, List<String> snippets, String bestSection) {
+            this(source, score, snippets, bestSection, List.of(), 0);
+        }
     }
 
     /** A facet value with its count. */
@@ -121,9 +135,17 @@ public class ReadSearch {
      * @param nextCursor cursor of the next page, null on the last
      * @param mode       {@code all} (every piece matched) or {@code any} (the fall-back)
      * @param tookMs     time Elasticsearch spent on the searches of this page
+     * @param sections   a first page's sections ({@link #sections}); null on later pages and without matches
+     * @param withAll    how many reads have every word: {@code total} in mode {@code all}; in mode {@code any}
+     *                   on a first page, the reads that come first (0 when none has them all); -1 unknown
      */
     public record Page(long total, List<Match> matches, Map<String, List<FacetValue>> facets, String nextCursor,
-                       String mode, long tookMs) {
+                       String mode, long tookMs, Sections sections, long withAll) {
+        /** A page without sections. */
+        public Page(long total, List<Match> matches, Map<String, List<FacetValue>> facets, String nextCursor,
+                String mode, long tookMs) {
+            this(total, matches, facets, nextCursor, mode, tookMs, null, "all".equals(mode) ? total : -1);
+        }
     }
 
     /** Search with no filters, first page. */
@@ -212,12 +234,23 @@ public class ReadSearch {
     private Page firstPage(QueryText parsed, String text, Filters filters, int size, List<String> excludes)
             throws IOException {
         Page page = run(parsed, text, filters, size, true, null, null, excludes);
-        if (page.total() == 0 && parsed.size() > 1) {
+        if (page.total() < size && QueryIntent.of(parsed).counted() > 1) {
+            // Fewer reads than a page have every word: the fall-back ranks them first (they have the most
+            // words), then the reads with some of the words, as Algolia's optional words do.
             long first = page.tookMs();
+            long withAll = page.total();
             Page any = run(parsed, text, filters, size, false, null, null, excludes);
-            page = new Page(any.total(), any.matches(), any.facets(), any.nextCursor(), any.mode(), first + any.tookMs());
+            if (any.total() > withAll) {
+                page = new Page(any.total(), any.matches(), any.facets(), any.nextCursor(), any.mode(),
+                        first + any.tookMs(), null, withAll);
+            }
         }
-        return page;
+        if (page.total() == 0) {
+            return page;
+        }
+        // Kept with the page in the first-page cache: identical requests share the sections' search too.
+        return new Page(page.total(), page.matches(), page.facets(), page.nextCursor(), page.mode(), page.tookMs(),
+                sections(text, filters, "all".equals(page.mode())), page.withAll());
     }
 
     private static String hash(String text, Filters f) {
@@ -244,21 +277,84 @@ public class ReadSearch {
         double lastScore = 0;
         for (SearchAnswer.Hit hit : hits) {
             matches.add(match(hit));
-            lastScore = ((Number) hit.sort().get(0)).doubleValue();
-            lastId = (String) hit.sort().get(1);
+            lastScore = hit.sort() == null ? 0 : ((Number) hit.sort().get(0)).doubleValue();
+            // The id from the source: in a point in time Elasticsearch adds its own tie-breaker to the sort values.
+            lastId = (String) hit.source().get("id");
         }
+        int offset = after == null ? matches.size() : after.offset() < 0 ? -1 : after.offset() + matches.size();
         long total = response.hits() == null || response.hits().total() == null ? matches.size()
                 : response.hits().total().value();
         String nextPit = pit == null ? null : response.pitId() != null ? response.pitId() : pit;
         String next = null;
-        if (matches.size() == size && lastId != null) {
-            next = new Cursor(nextPit, all, lastScore, lastId, hash(text, filters)).encode();
+        if (matches.size() == size && lastId != null && offset + size <= PageRequests.MAX_OFFSET) {
+            next = new Cursor(nextPit, all, lastScore, lastId, hash(text, filters), offset).encode();
         } else if (nextPit != null) {
             // The last page closes the point in time.
             closeQuietly(nextPit);
         }
         Map<String, List<FacetValue>> facets = facets(response);
         return new Page(total, matches, facets, next, all ? "all" : "any", response.took());
+    }
+
+    /**
+     * The answer's sections, each ranked on its own: the term reads that explain what the query asks about
+     * (best match first) and the newest signals about it (newest {@code observedAt} first, one per story).
+     *
+     * @param terms   at most {@link #SECTION_TERMS} term reads, stored documents without evidence
+     * @param signals at most {@link #SECTION_SIGNALS} signal reads, stored documents without evidence
+     */
+    public record Sections(List<Map<String, Object>> terms, List<Map<String, Object>> signals) {
+    }
+
+    /** Term reads in the answer's term section. */
+    static final int SECTION_TERMS = 2;
+    /** Signal reads in the answer's newest-signals section. */
+    static final int SECTION_SIGNALS = 5;
+
+    /**
+     * The sections of a first page, both in one multi-search (one round trip).
+     *
+     * @param text    the user's text
+     * @param filters the page's filters (a kind filter leaves out the sections of other kinds)
+     * @param all     the page's mode: every word required, or the fall-back
+     * @return the sections; empty ones when the text has nothing to search for
+     * @throws IOException on a transport failure
+     */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    public Sections sections(String text, Filters filters, boolean all) throws IOException {
+        QueryText parsed = QueryText.parse(text);
+        if (parsed.groups().isEmpty() || parsed.groups().size() + parsed.excluded().size() > MAX_PIECES) {
+            return new Sections(List.of(), List.of());
+        }
+        boolean wantTerms = filters.kinds().isEmpty() || filters.kinds().contains("term");
+        boolean wantSignals = filters.kinds().isEmpty() || filters.kinds().contains("signal");
+        Query terms = queries.build(parsed, withKind(filters, "term"), all);
+        Query signals = queries.build(parsed, withKind(filters, "signal"), all);
+        var answer = client.msearch(m -> m
+                .searches(x -> x.header(h -> h.index(ReadsIndex.ALIAS)).body(b -> b.query(terms)
+                        .size(wantTerms ? SECTION_TERMS : 0)
+                        .source(src -> src.filter(f -> f.excludes(PageRequests.WITHOUT_ANY_EVIDENCE)))))
+                .searches(x -> x.header(h -> h.index(ReadsIndex.ALIAS)).body(b -> b.query(signals)
+                        .size(wantSignals ? SECTION_SIGNALS : 0)
+                        .collapse(c -> c.field("story"))
+                        .sort(o -> o.field(f -> f.field("observedAt").order(co.elastic.clients.elasticsearch._types.SortOrder.Desc)))
+                        .sort(o -> o.field(f -> f.field("id").order(co.elastic.clients.elasticsearch._types.SortOrder.Asc)))
+                        .source(src -> src.filter(f -> f.excludes(PageRequests.WITHOUT_ANY_EVIDENCE))))), Map.class);
+        List<List<Map<String, Object>>> out = new ArrayList<>();
+        for (var item : answer.responses()) {
+            List<Map<String, Object>> docs = new ArrayList<>();
+            if (item.isResult()) {
+                for (var hit : item.result().hits().hits()) {
+                    docs.add(new LinkedHashMap<String, Object>((Map<String, Object>) hit.source()));
+                }
+            }
+            out.add(docs);
+        }
+        return new Sections(out.get(0), out.get(1));
+    }
+
+    private static Filters withKind(Filters f, String kind) {
+        return new Filters(f.layers(), f.companies(), f.primaryOnly(), f.terms(), List.of(kind), f.from(), f.to());
     }
 
     /** The facets of an answer: the terms facets of {@link #FACETS} (ids with labels), then {@code updated} (months). */
@@ -308,7 +404,26 @@ public class ReadSearch {
                 }
             }
         }
-        return new Match(source, hit.score() == null ? 0 : hit.score(), snippets, bestSection);
+        SearchAnswer.InnerHits group = hit.innerHits() == null ? null : hit.innerHits().get(PageRequests.REPOSTS);
+        long others = group == null || group.hits() == null || group.hits().total() == null ? 0
+                : Math.max(0, group.hits().total().value() - 1);
+        return new Match(source, hit.score() == null ? 0 : hit.score(), snippets, bestSection, reposts(group, source),
+                others);
+    }
+
+    /** The other reads of a collapsed hit's story (its inner hits less itself), newest first: id, sources and observedAt of each. */
+    private static List<Map<String, Object>> reposts(SearchAnswer.InnerHits group, Map<String, Object> source) {
+        if (group == null || group.hits() == null || group.hits().hits() == null) {
+            return List.of();
+        }
+        Object id = source.get("id");
+        List<Map<String, Object>> out = new ArrayList<>();
+        for (SearchAnswer.Hit other : group.hits().hits()) {
+            if (other.source() != null && !id.equals(other.source().get("id"))) {
+                out.add(other.source());
+            }
+        }
+        return out;
     }
 
     /** The text of a highlighted, HTML-escaped fragment. */

@@ -29,8 +29,17 @@ import java.util.Map;
  * @param aggregations aggregation name (with the client's {@code typed_keys} prefix, e.g.
  *                     {@code sterms#layer}) to its buckets
  * @param pitId        the point in time id to continue with, or null outside a point in time
+ * @param shards       the shards' outcome; a failed shard makes {@link #search} fail
  */
-record SearchAnswer(long took, Hits hits, Map<String, Buckets> aggregations, @JsonProperty("pit_id") String pitId) {
+record SearchAnswer(long took, Hits hits, Map<String, Buckets> aggregations, @JsonProperty("pit_id") String pitId,
+                    @JsonProperty("_shards") Shards shards) {
+    /**
+     * @param failed   how many shards failed
+     * @param failures why, as Elasticsearch says it; null when none failed
+     */
+    record Shards(int failed, List<Map<String, Object>> failures) {
+    }
+
     private static final ObjectReader READER = new ObjectMapper()
             .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false).readerFor(SearchAnswer.class);
 
@@ -59,9 +68,17 @@ record SearchAnswer(long took, Hits hits, Map<String, Buckets> aggregations, @Js
      * @param sort      the hit's sort values: score, then id
      * @param source    the stored document (less the excluded keys)
      * @param highlight field to HTML-escaped fragments, best first; null without any
+     * @param innerHits  a collapsed hit's group: inner hits name to their hits; null without collapsing
      */
     record Hit(@JsonProperty("_score") Double score, List<Object> sort, @JsonProperty("_source") Map<String, Object> source,
-               Map<String, List<String>> highlight) {
+               Map<String, List<String>> highlight, @JsonProperty("inner_hits") Map<String, InnerHits> innerHits) {
+        Hit(Double score, List<Object> sort, Map<String, Object> source, Map<String, List<String>> highlight) {
+            this(score, sort, source, highlight, null);
+        }
+    }
+
+    /** @param hits the hits of one inner hits request and their total */
+    record InnerHits(Hits hits) {
     }
 
     /** @param buckets the aggregation's buckets, in Elasticsearch's order */
@@ -86,7 +103,13 @@ record SearchAnswer(long took, Hits hits, Map<String, Buckets> aggregations, @Js
     static SearchAnswer search(ElasticsearchTransport transport, SearchRequest request) throws IOException {
         try (BinaryResponse response = transport.performRequest(request, ENDPOINT, transport.options());
              InputStream in = response.content()) {
-            return read(in);
+            SearchAnswer answer = read(in);
+            if (answer.shards() != null && answer.shards().failed() > 0) {
+                // A shard that failed answers no hits: an empty page would hide the fault.
+                throw new IOException("search failed on " + answer.shards().failed() + " shard(s): "
+                        + answer.shards().failures());
+            }
+            return answer;
         }
     }
 

@@ -43,8 +43,21 @@ public class SearchCatalog {
     static final Duration TTL = Duration.ofSeconds(30);
     private static final int MAX_NAME_WORDS = 8;
 
-    /** A glossary term's names. */
-    public record TermNames(String slug, String title, List<String> aliases) {
+    /**
+     * A glossary term's names, and the terms its source declares related.
+     *
+     * @param slug    its slug
+     * @param title   its title
+     * @param aliases its aliases
+     * @param related the slugs of the terms its source declares related (term tags with
+     *                {@code declared-related} evidence), in order
+     */
+    public record TermNames(String slug, String title, List<String> aliases, List<String> related) {
+        /** A term without related terms. */
+        public TermNames(String slug, String title, List<String> aliases) {
+            this(slug, title, aliases, List.of());
+        }
+
         List<String> names() {
             List<String> all = new ArrayList<>();
             all.add(title);
@@ -141,12 +154,22 @@ public class SearchCatalog {
         SearchResponse<Map> r = client.search(s -> s.index(ReadsIndex.ALIAS)
                 .query(q -> q.term(t -> t.field("kind").value("term")))
                 .size(2000)
-                .source(src -> src.filter(f -> f.includes("slug", "title", "aliases"))), Map.class);
+                .source(src -> src.filter(f -> f.includes("slug", "title", "aliases", "terms.slug", "terms.evidence.rule"))),
+                Map.class);
         List<TermNames> terms = new ArrayList<>();
         for (Hit<Map> hit : r.hits().hits()) {
             Map src = hit.source();
+            List<String> related = new ArrayList<>();
+            for (Map tag : (List<Map>) src.getOrDefault("terms", List.of())) {
+                boolean declared = ((List<Map>) tag.getOrDefault("evidence", List.of())).stream()
+                        .anyMatch(e -> "declared-related".equals(e.get("rule")));
+                if (declared && tag.get("slug") instanceof String slug) {
+                    related.add(slug);
+                }
+            }
             terms.add(new TermNames((String) src.get("slug"), (String) src.get("title"),
-                    src.get("aliases") == null ? List.of() : List.copyOf((List<String>) src.get("aliases"))));
+                    src.get("aliases") == null ? List.of() : List.copyOf((List<String>) src.get("aliases")),
+                    List.copyOf(related)));
         }
         SearchResponse<Void> all = client.search(s -> s.index(ReadsIndex.ALIAS).size(0)
                 .aggregations("companies", a -> a.terms(t -> t.field("companyRefs").size(5000)))

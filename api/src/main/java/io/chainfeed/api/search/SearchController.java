@@ -1,5 +1,7 @@
 package io.chainfeed.api.search;
 
+import io.chainfeed.api.chain.ChainStates;
+import io.chainfeed.api.chain.ChainViews;
 import io.chainfeed.api.reference.CompanyResolver;
 import io.chainfeed.api.problem.BadRequestException;
 import io.chainfeed.api.reads.ReadViews;
@@ -47,15 +49,22 @@ class SearchController {
     static final int MAX_QUERY_CHARS = 1000;
     /** Largest page. */
     static final int MAX_PAGE_SIZE = 50;
+    /** Most layers whose status the answer's layer section shows. */
+    static final int MAX_SECTION_LAYERS = 2;
 
     private final ReadSearch search;
     private final CompanyResolver companies;
     private final SearchCatalog catalog;
+    private final TopResults tops;
+    private final ChainStates chain;
 
-    SearchController(ReadSearch search, CompanyResolver companies, SearchCatalog catalog) {
+    SearchController(ReadSearch search, CompanyResolver companies, SearchCatalog catalog, TopResults tops,
+            ChainStates chain) {
         this.search = search;
         this.companies = companies;
         this.catalog = catalog;
+        this.tops = tops;
+        this.chain = chain;
     }
 
     @GetMapping("/search")
@@ -67,7 +76,12 @@ class SearchController {
             listing, a company id, name or alias also finds the reads tagged with that company. Lower-case words tolerate typos; upper-case \
             pieces (tickers such as 2345.TW, acronyms) match exactly. English stemming applies. A glossary \
             term's own read ranks first for its title, aliases and acronym expansions, and each name of a term \
-            also finds its other names. Pages: pass `nextCursor` back as `cursor`, with the same q and filters.""")
+            also finds its other names. Question words and filler ("who makes", "what is") need not match; \
+            constraint words (shortage, sold out, lead times, bottleneck, capacity, glut) are met by signals \
+            reporting that direction. On the first page, `top` is the term, layer or company the query names, and \
+            `sections` the term that explains it, its layer's status now and the newest signals, each ranked on its own. \
+            Reposts of one story are one result, the others in `alsoFrom` (`repostCount` in all). \
+            Pages: pass `nextCursor` back as `cursor`, with the same q and filters.""")
     Map<String, Object> search(
             @RequestParam @NotBlank @Size(max = MAX_QUERY_CHARS, message = "must be at most {max} UTF-16 code units (characters outside the BMP, such as emoji, count as two)") String q,
             @RequestParam(defaultValue = "10") @Min(1) @Max(MAX_PAGE_SIZE) int size,
@@ -97,13 +111,23 @@ class SearchController {
         out.put("total", page.total());
         out.put("mode", page.mode());
         if ("any".equals(page.mode())) {
-            out.put("notice", fallBackNotice(parsed));
+            out.put("notice", page.withAll() > 0 ? fillUpNotice(parsed, page.withAll()) : fallBackNotice(parsed));
+            out.put("withAll", Math.max(0, page.withAll()));
+        }
+        Optional<TopResults.Entity> top = cursor == null ? tops.find(q) : Optional.empty();
+        top.ifPresent(e -> out.put("top", top(e)));
+        if (page.sections() != null) {
+            out.put("sections", sections(page.sections(), top.orElse(null)));
         }
         out.put("results", page.matches().stream().map(m -> {
             Map<String, Object> view = ReadViews.view(m.source(), evidence);
             view.put("score", m.score());
             view.put("snippets", snippets(m, named, namedTerm == null ? null : namedTerm.slug()));
             view.put("bestSection", m.bestSection());
+            if (m.reposts() > 0) {
+                view.put("alsoFrom", alsoFrom(m.alsoFrom()));
+                view.put("repostCount", m.reposts());
+            }
             return view;
         }).toList());
         out.put("facets", mergeCompanyFacets(page.facets()));
@@ -161,6 +185,122 @@ class SearchController {
             return List.of(org.springframework.web.util.HtmlUtils.htmlEscape(summary.strip()));
         }
         return snippets;
+    }
+
+    /**
+     * The other reads of a result's story (reposts): each one's id, first source's name and URL, and
+     * observedAt, newest first.
+     */
+    @SuppressWarnings("unchecked")
+    static List<Map<String, Object>> alsoFrom(List<Map<String, Object>> reposts) {
+        List<Map<String, Object>> out = new ArrayList<>();
+        for (Map<String, Object> r : reposts) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("id", r.get("id"));
+            List<Map<String, Object>> sources = (List<Map<String, Object>>) r.getOrDefault("sources", List.of());
+            Map<String, Object> first = sources.isEmpty() ? Map.of() : sources.get(0);
+            m.put("name", first.get("name"));
+            m.put("url", first.get("url"));
+            m.put("observedAt", r.get("observedAt"));
+            out.add(m);
+        }
+        return out;
+    }
+
+    /**
+     * The answer's sections, each ranked on its own and marked by {@code kind}: {@code term} (the term reads
+     * that explain it), {@code layer} (the status now of the layer the query names, else of the primary
+     * layers of the first term or signal in the sections) and {@code signal} (the newest signals about it,
+     * one per story). Empty sections are left out.
+     */
+    @SuppressWarnings("unchecked")
+    private List<Map<String, Object>> sections(ReadSearch.Sections found, TopResults.Entity top) {
+        List<Map<String, Object>> out = new ArrayList<>();
+        List<Map<String, Object>> terms = found.terms().stream().map(d -> {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("id", d.get("id"));
+            m.put("title", d.get("title"));
+            m.put("summary", d.get("summary"));
+            m.put("url", "/terms/" + d.get("slug"));
+            return m;
+        }).toList();
+        section(out, "term", "What it is", terms);
+        Set<String> layerIds = new LinkedHashSet<>();
+        if (top != null && "layer".equals(top.kind())) {
+            layerIds.add(top.key());
+        } else {
+            List<Map<String, Object>> from = !found.terms().isEmpty() ? found.terms() : found.signals();
+            if (!from.isEmpty()) {
+                for (Map<String, Object> l : (List<Map<String, Object>>) from.get(0).getOrDefault("layers", List.of())) {
+                    if (Boolean.TRUE.equals(l.get("primary")) && layerIds.size() < MAX_SECTION_LAYERS) {
+                        layerIds.add((String) l.get("id"));
+                    }
+                }
+            }
+        }
+        List<Map<String, Object>> layers = new ArrayList<>();
+        for (String id : layerIds) {
+            chain.layer(id, null).ifPresent(s -> {
+                Map<String, Object> m = ChainViews.brief(s);
+                m.put("url", "/layers/" + id);
+                layers.add(m);
+            });
+        }
+        section(out, "layer", "Status now", layers);
+        List<Map<String, Object>> signals = found.signals().stream().map(d -> {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("id", d.get("id"));
+            m.put("title", d.get("title"));
+            m.put("observedAt", d.get("observedAt"));
+            if (d.get("signal") instanceof Map<?, ?> sig) {
+                m.put("direction", sig.get("direction"));
+                m.put("magnitude", sig.get("magnitude"));
+            }
+            List<Map<String, Object>> sources = (List<Map<String, Object>>) d.getOrDefault("sources", List.of());
+            m.put("source", sources.isEmpty() ? null : sources.get(0));
+            return m;
+        }).toList();
+        section(out, "signal", "Newest signals", signals);
+        return out;
+    }
+
+    private static void section(List<Map<String, Object>> out, String kind, String title, List<Map<String, Object>> items) {
+        if (!items.isEmpty()) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("kind", kind);
+            m.put("title", title);
+            m.put("items", items);
+            out.add(m);
+        }
+    }
+
+    /** The top result as the answer shows it: kind, id, key, name and page. */
+    private static Map<String, Object> top(TopResults.Entity e) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("kind", e.kind());
+        m.put("id", e.id());
+        m.put("key", e.key());
+        m.put("name", e.name());
+        m.put("url", e.url());
+        return m;
+    }
+
+    /** "only 3 reads have all of: contract, manufacturers, servers; after them, reads with some". */
+    static String fillUpNotice(QueryText parsed, long withAll) {
+        QueryIntent intent = QueryIntent.of(parsed);
+        List<String> words = new ArrayList<>();
+        for (QueryIntent.Segment g : intent.segments()) {
+            if (g.role() != QueryIntent.Role.FILLER) {
+                List<String> texts = new ArrayList<>();
+                for (int i = g.from(); i < g.to(); i++) {
+                    texts.add(String.join(" or ", parsed.groups().get(i).stream()
+                            .map(p -> p.phrase() ? "\"" + p.text() + "\"" : p.text()).toList()));
+                }
+                words.add(String.join(" ", texts));
+            }
+        }
+        return "only " + withAll + (withAll == 1 ? " read has" : " reads have") + " all of: " + String.join(", ", words)
+                + "; after " + (withAll == 1 ? "it" : "them") + ", reads with some";
     }
 
     /** "no read has all of: sold, out; showing reads with some" (stop words named as such). */

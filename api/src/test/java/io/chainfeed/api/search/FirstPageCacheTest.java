@@ -51,6 +51,18 @@ class FirstPageCacheTest {
     }
 
     @Test
+    void theKeptPageHasItsSectionsAndHowManyReadsHaveEveryWord() throws IOException {
+        FirstPageCache cache = new FirstPageCache(Duration.ofSeconds(1), nanos::get);
+        ReadSearch.Sections sections = new ReadSearch.Sections(List.<Map<String, Object>>of(Map.of("id", "term:cowos")),
+                List.of());
+        ReadSearch.Page page = cache.get(MEMORY, () -> new ReadSearch.Page(12, List.of(), Map.of(), null, "any", 3,
+                sections, 2));
+        assertThat(page.sections()).isEqualTo(sections);
+        assertThat(page.withAll()).isEqualTo(2);
+        assertThat(cache.get(MEMORY, this::search).sections()).isEqualTo(sections);
+    }
+
+    @Test
     void aFailedSearchIsNotKept() throws IOException {
         FirstPageCache cache = new FirstPageCache(Duration.ofSeconds(1), nanos::get);
         assertThatThrownBy(() -> cache.get(MEMORY, () -> {

@@ -49,6 +49,12 @@ class SearchControllerTest {
     @MockitoBean
     SearchCatalog catalog;
 
+    @MockitoBean
+    TopResults tops;
+
+    @MockitoBean
+    io.chainfeed.api.chain.ChainStates chain;
+
     @Test
     void aPageOfMatchesCarriesScoresSnippetsFacetsAndTheCursor() throws Exception {
         Map<String, Object> doc = Map.of("id", "term:hbm", "kind", "term", "title", "HBM",

@@ -31,7 +31,8 @@ class SearchQueryTest {
     static void build() {
         Corpus corpus = Corpus.loadBundled();
         SearchCatalog catalog = SearchCatalog.of(corpus.terms().stream()
-                .map(t -> new SearchCatalog.TermNames(t.slug(), t.title(), t.aliases())).toList(), List.of(), List.of());
+                .map(t -> new SearchCatalog.TermNames(t.slug(), t.title(), t.aliases(),
+                        t.related().stream().map(r -> r.getSlug()).toList())).toList(), List.of(), List.of());
         CompanyDirectory directory = CompanyDirectory.of(corpus.companies());
         queries = new SearchQuery(catalog, CompanyResolver.of(directory));
     }
@@ -42,6 +43,7 @@ class SearchQueryTest {
         return List.of(
                 new Object[] {"one-word", "memory", ReadSearch.Filters.NONE, true},
                 new Object[] {"term-with-synonyms", "hbm", ReadSearch.Filters.NONE, true},
+                new Object[] {"two-term-names", "infiniband nvlink", ReadSearch.Filters.NONE, true},
                 new Object[] {"ticker", "TSM", ReadSearch.Filters.NONE, true},
                 new Object[] {"phrase-and-exclusion", "\"advanced packaging\" -glass", ReadSearch.Filters.NONE, true},
                 new Object[] {"company-and-words", "sk hynix hbm shortage", ReadSearch.Filters.NONE, true},

@@ -183,27 +183,18 @@ public final class ChainBook {
     }
 
     /**
-     * The URL story key: the source URL trimmed, lower-cased, without fragment or trailing slash.
+     * The URL story key ({@link io.chainfeed.schemas.Stories#urlKey}).
      *
      * @param id  the signal id (the key when the URL is blank, so such a signal is its own story)
      * @param url the source URL
      * @return the group key
      */
     static String urlKey(String id, String url) {
-        String u = url == null ? "" : url.trim().toLowerCase(java.util.Locale.ROOT);
-        int hash = u.indexOf('#');
-        if (hash >= 0) {
-            u = u.substring(0, hash);
-        }
-        while (u.endsWith("/")) {
-            u = u.substring(0, u.length() - 1);
-        }
-        return u.isEmpty() ? "id\n" + id : "url\n" + u;
+        return io.chainfeed.schemas.Stories.urlKey(id, url);
     }
 
     /**
-     * The headline story key: the source (its name, or its URL's host when unnamed) and the headline,
-     * each lower-cased with runs of white space made one space.
+     * The headline story key ({@link io.chainfeed.schemas.Stories#headlineKey}).
      *
      * @param sourceName the source's name
      * @param sourceUrl  the source's URL
@@ -211,20 +202,7 @@ public final class ChainBook {
      * @return the group key
      */
     static String headlineKey(String sourceName, String sourceUrl, String headline) {
-        String source = plain(sourceName);
-        if (source.isEmpty()) {
-            try {
-                String host = java.net.URI.create(sourceUrl.trim()).getHost();
-                source = host == null ? "" : plain(host);
-            } catch (IllegalArgumentException e) {
-                source = plain(sourceUrl);
-            }
-        }
-        return "headline\n" + source + "\n" + plain(headline);
-    }
-
-    private static String plain(String text) {
-        return text == null ? "" : text.strip().replaceAll("\\s+", " ").toLowerCase(java.util.Locale.ROOT);
+        return io.chainfeed.schemas.Stories.headlineKey(sourceName, sourceUrl, headline);
     }
 
     /** @return a layer's sums (must be a known layer) */
