@@ -292,6 +292,7 @@ public final class Stack implements Callable<Integer>, AutoCloseable {
             if (!noServices) {
                 services.start(run, wiring(run), Duration.ofSeconds(staggerSeconds),
                         Duration.ofSeconds(orDefault(healthTimeoutSeconds, 180, 480)), this::register, stop);
+                SearchWarmUp.warm(apiUri(), Duration.ofSeconds(30));
                 if (!noDemo) {
                     startDemo(run);
                 }
