@@ -5,8 +5,9 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.validation.annotation.Validated;
 
 /**
- * Where the api's own Kafka clients connect: {@code spring.kafka.bootstrap-servers}, the same key Spring
- * Boot uses (the api builds its consumers, producers and admin clients itself). Required.
+ * Where the api's own Kafka clients connect: {@code spring.kafka.bootstrap-servers}, the
+ * same key Spring Boot uses (the api builds its consumers, producers and admin clients
+ * itself). Required.
  *
  * @param bootstrapServers {@code host:port} pairs, comma-separated
  */

@@ -23,18 +23,22 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 /**
- * Time travel end to end, on a real Kafka broker and a real Elasticsearch: the real streams service
- * (both topologies, the indexer and its interactive-query endpoint) and the api under test, which asks
- * it for the chain as of an instant. While streams is not up, an {@code asOf} query is a 503 problem;
- * then a tightening signal of magnitude 5 observed now on memory is in the live chain and missing from
- * the chain two days earlier, and the layer's history follows the model's definition step by step.
+ * Time travel end to end, on a real Kafka broker and a real Elasticsearch: the real
+ * streams service (both topologies, the indexer and its interactive-query endpoint) and
+ * the api under test, which asks it for the chain as of an instant. While streams is not
+ * up, an {@code asOf} query is a 503 problem; then a tightening signal of magnitude 5
+ * observed now on memory is in the live chain and missing from the chain two days
+ * earlier, and the layer's history follows the model's definition step by step.
  */
 @PipelineTest
 class ChainTimeTravelIT {
+
     private static final ParameterizedTypeReference<Map<String, Object>> JSON = new ParameterizedTypeReference<>() {
     };
+
     @RegisterExtension
     static final TestPipeline pipeline = new TestPipeline("chain-time-travel-it");
+
     private static final int STREAMS_PORT = TestPipeline.freePort();
 
     @Autowired
@@ -68,10 +72,12 @@ class ChainTimeTravelIT {
                   "source": {"name": "Example wire", "url": "https://example.com/news/tt-now"}}]
                 """.formatted(now.minus(Duration.ofDays(5)), now));
 
-        // the live chain is as of the newest signal: 5 + 1 × 2^(−5 d / half-life), under the soft cap's knee (6)
+        // the live chain is as of the newest signal: 5 + 1 × 2^(−5 d / half-life), under
+        // the soft cap's knee (6)
         double earlierNow = Math.pow(2, -5.0 / ChainDecay.HALF_LIFE_DAYS);
-        Map<String, Object> live = await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(250))
-                .until(() -> get("/api/v1/chain"), c -> c != null && now.toString().equals(c.get("asOf")));
+        Map<String, Object> live = await().atMost(Duration.ofSeconds(90))
+            .pollInterval(Duration.ofMillis(250))
+            .until(() -> get("/api/v1/chain"), c -> c != null && now.toString().equals(c.get("asOf")));
         assertThat(pressure(layer(live, "memory"))).isCloseTo(5 + earlierNow, within(0.0001));
 
         Map<String, Object> past = get("/api/v1/chain?asOf=" + twoDaysAgo);
@@ -80,13 +86,15 @@ class ChainTimeTravelIT {
         double earlierThen = Math.pow(2, -3.0 / ChainDecay.HALF_LIFE_DAYS);
         assertThat(pressure(memoryPast)).isCloseTo(earlierThen, within(0.0001));
         assertThat((List<Map<String, Object>>) memoryPast.get("causes")).extracting(c -> c.get("signalId"))
-                .containsExactly("tt-earlier");
+            .containsExactly("tt-earlier");
         assertThat(memoryPast.get("causesUrl")).isNull();
-        // as of now, the new signal weighs its full magnitude: the difference is exactly its weight
+        // as of now, the new signal weighs its full magnitude: the difference is exactly
+        // its weight
         Map<String, Object> atNow = get("/api/v1/chain?asOf=" + now);
         assertThat(pressure(layer(atNow, "memory")) - 5).isCloseTo(earlierNow, within(0.0001));
         assertThat(layer(atNow, "memory")).containsEntry("status", "tight");
-        // squeeze as of the instant: a tight memory gives packaging half its pressure; two days ago memory
+        // squeeze as of the instant: a tight memory gives packaging half its pressure;
+        // two days ago memory
         // was balanced, and a balanced layer squeezes nothing
         assertThat(pressure(layer(atNow, "advanced-packaging"))).isCloseTo((5 + earlierNow) / 2, within(0.0001));
         assertThat(layer(past, "memory")).containsEntry("status", "balanced");
@@ -97,24 +105,27 @@ class ChainTimeTravelIT {
         Map<String, Object> nvidia = get("/api/v1/companies/NVDA?asOf=" + now.minus(Duration.ofDays(6)));
         assertThat((List<?>) nvidia.get("exposure")).isEmpty();
         assertThat(http.exchange(URI.create("/api/v1/chain?asOf=2026-02-30T00:00:00Z"), HttpMethod.GET, null, JSON)
-                .getStatusCode()).isEqualTo(HttpStatus.BAD_REQUEST);
+            .getStatusCode()).isEqualTo(HttpStatus.BAD_REQUEST);
 
-        // the history: one point a day for 7 days ending now, each the definition at that instant
-        Map<String, Object> history = get("/api/v1/layers/memory/history?from=" + now.minus(Duration.ofDays(6))
-                + "&to=" + now + "&step=P1D");
+        // the history: one point a day for 7 days ending now, each the definition at that
+        // instant
+        Map<String, Object> history = get(
+                "/api/v1/layers/memory/history?from=" + now.minus(Duration.ofDays(6)) + "&to=" + now + "&step=P1D");
         List<Map<String, Object>> points = (List<Map<String, Object>>) history.get("points");
         assertThat(points).hasSize(7);
         for (int i = 0; i < 7; i++) {
             Instant at = now.minus(Duration.ofDays(6 - i));
-            double daysSinceEarlier = i - 1; // the earlier signal is observed at now − 5 d = point 1
-            double expected = (daysSinceEarlier < 0 ? 0 : Math.pow(2, -daysSinceEarlier / ChainDecay.HALF_LIFE_DAYS)) + (i == 6 ? 5 : 0);
+            double daysSinceEarlier = i - 1; // the earlier signal is observed at now − 5
+                                             // d = point 1
+            double expected = (daysSinceEarlier < 0 ? 0 : Math.pow(2, -daysSinceEarlier / ChainDecay.HALF_LIFE_DAYS))
+                    + (i == 6 ? 5 : 0);
             assertThat(points.get(i)).containsEntry("at", at.toString());
             assertThat(pressure(points.get(i))).as("point %s", i).isCloseTo(expected, within(0.0001));
         }
-        assertThat(http.exchange(URI.create("/api/v1/layers/nope/history"), HttpMethod.GET, null, JSON)
-                .getStatusCode()).isEqualTo(HttpStatus.NOT_FOUND);
+        assertThat(http.exchange(URI.create("/api/v1/layers/nope/history"), HttpMethod.GET, null, JSON).getStatusCode())
+            .isEqualTo(HttpStatus.NOT_FOUND);
         assertThat(http.exchange(URI.create("/api/v1/layers/memory/history?step=PT30S"), HttpMethod.GET, null, JSON)
-                .getStatusCode()).isEqualTo(HttpStatus.BAD_REQUEST);
+            .getStatusCode()).isEqualTo(HttpStatus.BAD_REQUEST);
     }
 
     private Map<String, Object> get(String path) {
@@ -124,11 +135,14 @@ class ChainTimeTravelIT {
 
     @SuppressWarnings("unchecked")
     private static Map<String, Object> layer(Map<String, Object> chain, String id) {
-        return ((List<Map<String, Object>>) chain.get("layers")).stream().filter(l -> id.equals(l.get("id")))
-                .findFirst().orElseThrow();
+        return ((List<Map<String, Object>>) chain.get("layers")).stream()
+            .filter(l -> id.equals(l.get("id")))
+            .findFirst()
+            .orElseThrow();
     }
 
     private static double pressure(Map<String, Object> layer) {
         return ((Number) layer.get("pressure")).doubleValue();
     }
+
 }

@@ -19,17 +19,21 @@ import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 
 /**
- * Signals decided from their text, end to end on a real Kafka broker and a real Elasticsearch: posted
- * with headline, body, source and date only to the real ingest service, a confident one is counted by
- * the real chain-state topology and its read (indexed, served by the API) carries the {@code signal}
- * object with the words that decided it; a low-confidence one is held: readable, marked held, not
- * counted, until a review confirms it and the chain counts it.
+ * Signals decided from their text, end to end on a real Kafka broker and a real
+ * Elasticsearch: posted with headline, body, source and date only to the real ingest
+ * service, a confident one is counted by the real chain-state topology and its read
+ * (indexed, served by the API) carries the {@code signal} object with the words that
+ * decided it; a low-confidence one is held: readable, marked held, not counted, until a
+ * review confirms it and the chain counts it.
  */
 @PipelineTest
 class DecidedSignalPipelineIT {
+
     private static final ParameterizedTypeReference<Map<String, Object>> JSON = new ParameterizedTypeReference<>() {
     };
+
     private static final String EDITOR_KEY = "decided-it-editor-key";
+
     @RegisterExtension
     static final TestPipeline pipeline = new TestPipeline("decided-pipeline-it", TestPipeline.Streams.CHAIN_STATE);
 
@@ -40,55 +44,64 @@ class DecidedSignalPipelineIT {
     @SuppressWarnings("unchecked")
     void aDecidedSignalCountsAHeldOneCountsOnlyAfterReview() {
         String ingestUrl = pipeline.startWithIngestService(EDITOR_KEY);
-        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250))
-                .until(() -> get("/api/v1/chain"), c -> c != null && ((List<?>) c.get("layers")).size() == 14);
+        await().atMost(Duration.ofSeconds(60))
+            .pollInterval(Duration.ofMillis(250))
+            .until(() -> get("/api/v1/chain"), c -> c != null && ((List<?>) c.get("layers")).size() == 14);
 
-        ResponseEntity<Map<String, Object>> posted = post(ingestUrl + "/ingest/v1/signals", """
-                [{"id": "grid-short", "headline": "Utility pauses new data-center connections as power runs short",
-                  "body": "The utility said it lacks the generating capacity for new large loads until 2028.",
-                  "observedAt": "2026-11-02T13:00:00Z",
-                  "source": {"name": "Example wire", "url": "https://news.example.com/decide/06"}},
-                 {"id": "dram-mixed", "headline": "DRAM prices may rise next quarter even as new memory lines come online",
-                  "body": "Analysts are split on whether new supply will catch up.",
-                  "observedAt": "2026-11-02T18:00:00Z",
-                  "source": {"name": "Example wire", "url": "https://news.example.com/decide/11"}},
-                 {"id": "cfo", "headline": "Nvidia names a new chief financial officer",
-                  "body": "The appointment takes effect in January.", "observedAt": "2026-11-03T09:00:00Z",
-                  "source": {"name": "Example wire", "url": "https://news.example.com/decide/14"}}]
-                """);
+        ResponseEntity<Map<String, Object>> posted = post(ingestUrl + "/ingest/v1/signals",
+                """
+                        [{"id": "grid-short", "headline": "Utility pauses new data-center connections as power runs short",
+                          "body": "The utility said it lacks the generating capacity for new large loads until 2028.",
+                          "observedAt": "2026-11-02T13:00:00Z",
+                          "source": {"name": "Example wire", "url": "https://news.example.com/decide/06"}},
+                         {"id": "dram-mixed", "headline": "DRAM prices may rise next quarter even as new memory lines come online",
+                          "body": "Analysts are split on whether new supply will catch up.",
+                          "observedAt": "2026-11-02T18:00:00Z",
+                          "source": {"name": "Example wire", "url": "https://news.example.com/decide/11"}},
+                         {"id": "cfo", "headline": "Nvidia names a new chief financial officer",
+                          "body": "The appointment takes effect in January.", "observedAt": "2026-11-03T09:00:00Z",
+                          "source": {"name": "Example wire", "url": "https://news.example.com/decide/14"}}]
+                        """);
         assertThat(posted.getStatusCode()).isEqualTo(HttpStatus.ACCEPTED);
         assertThat((List<Map<String, Object>>) posted.getBody().get("items")).extracting(i -> i.get("outcome"))
-                .containsExactly("accepted", "accepted", "skipped");
+            .containsExactly("accepted", "accepted", "skipped");
 
         // the confident one counts, and its read says what decided it
-        Map<String, Object> counted = await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250))
-                .until(() -> get("/api/v1/chain"), c -> c != null
-                        && ((Number) layer(c, "energy-power").get("signalCount")).intValue() == 1);
+        Map<String, Object> counted = await().atMost(Duration.ofSeconds(60))
+            .pollInterval(Duration.ofMillis(250))
+            .until(() -> get("/api/v1/chain"),
+                    c -> c != null && ((Number) layer(c, "energy-power").get("signalCount")).intValue() == 1);
         assertThat(((Number) layer(counted, "energy-power").get("pressure")).doubleValue()).isPositive();
-        Map<String, Object> read = await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250))
-                .until(() -> get("/api/v1/reads/signal:grid-short"), r -> r != null);
+        Map<String, Object> read = await().atMost(Duration.ofSeconds(60))
+            .pollInterval(Duration.ofMillis(250))
+            .until(() -> get("/api/v1/reads/signal:grid-short"), r -> r != null);
         Map<String, Object> signal = (Map<String, Object>) read.get("signal");
-        assertThat(signal).containsEntry("direction", "tightening").containsEntry("decidedBy", "text")
-                .containsEntry("held", false).containsEntry("until", "2029-01-01T00:00:00Z");
+        assertThat(signal).containsEntry("direction", "tightening")
+            .containsEntry("decidedBy", "text")
+            .containsEntry("held", false)
+            .containsEntry("until", "2029-01-01T00:00:00Z");
         assertThat((List<Map<String, Object>>) ((Map<String, Object>) signal.get("evidence")).get("direction"))
-                .anySatisfy(e -> assertThat(e).containsEntry("text", "runs short").containsEntry("field", "headline"));
+            .anySatisfy(e -> assertThat(e).containsEntry("text", "runs short").containsEntry("field", "headline"));
 
         // the held one is readable and marked, but memory does not count it
-        Map<String, Object> heldRead = await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250))
-                .until(() -> get("/api/v1/reads/signal:dram-mixed"), r -> r != null);
+        Map<String, Object> heldRead = await().atMost(Duration.ofSeconds(60))
+            .pollInterval(Duration.ofMillis(250))
+            .until(() -> get("/api/v1/reads/signal:dram-mixed"), r -> r != null);
         assertThat((Map<String, Object>) heldRead.get("signal")).containsEntry("held", true);
         assertThat(layer(get("/api/v1/chain"), "memory")).containsEntry("signalCount", 0);
 
         ResponseEntity<Map<String, Object>> review = post(ingestUrl + "/ingest/v1/signals/dram-mixed/review", "{}");
         assertThat(review.getStatusCode()).isEqualTo(HttpStatus.ACCEPTED);
-        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250))
-                .until(() -> get("/api/v1/chain"), c -> c != null
-                        && ((Number) layer(c, "memory").get("signalCount")).intValue() == 1);
-        Map<String, Object> reviewed = await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250))
-                .until(() -> get("/api/v1/reads/signal:dram-mixed"), r -> r != null
-                        && Boolean.FALSE.equals(((Map<String, Object>) r.get("signal")).get("held")));
+        await().atMost(Duration.ofSeconds(60))
+            .pollInterval(Duration.ofMillis(250))
+            .until(() -> get("/api/v1/chain"),
+                    c -> c != null && ((Number) layer(c, "memory").get("signalCount")).intValue() == 1);
+        Map<String, Object> reviewed = await().atMost(Duration.ofSeconds(60))
+            .pollInterval(Duration.ofMillis(250))
+            .until(() -> get("/api/v1/reads/signal:dram-mixed"),
+                    r -> r != null && Boolean.FALSE.equals(((Map<String, Object>) r.get("signal")).get("held")));
         assertThat((Map<String, Object>) ((Map<String, Object>) reviewed.get("signal")).get("review"))
-                .containsEntry("outcome", "confirmed");
+            .containsEntry("outcome", "confirmed");
         assertThat(get("/api/v1/reads/signal:cfo")).as("a skipped item is never a read").isNull();
     }
 
@@ -106,7 +119,10 @@ class DecidedSignalPipelineIT {
 
     @SuppressWarnings("unchecked")
     private static Map<String, Object> layer(Map<String, Object> chain, String id) {
-        return ((List<Map<String, Object>>) chain.get("layers")).stream().filter(l -> id.equals(l.get("id")))
-                .findFirst().orElse(Map.of());
+        return ((List<Map<String, Object>>) chain.get("layers")).stream()
+            .filter(l -> id.equals(l.get("id")))
+            .findFirst()
+            .orElse(Map.of());
     }
+
 }

@@ -33,16 +33,19 @@ import org.springframework.http.ResponseEntity;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Atom and JSON Feed over the real pipeline (Kafka broker, tagging topology, indexer, Elasticsearch): a
- * glossary page goes in through the real ingest, its entry appears in both feeds, the page is edited and
- * the same entry comes back updated with what changed. Conditional GET, paging, discovery links on the
- * web pages and bad input are checked on the same pipeline; every Atom answer is validated against RFC
- * 4287's grammar with Jing and read back with Rome, every JSON Feed against the JSON Feed 1.1 schema.
+ * Atom and JSON Feed over the real pipeline (Kafka broker, tagging topology, indexer,
+ * Elasticsearch): a glossary page goes in through the real ingest, its entry appears in
+ * both feeds, the page is edited and the same entry comes back updated with what changed.
+ * Conditional GET, paging, discovery links on the web pages and bad input are checked on
+ * the same pipeline; every Atom answer is validated against RFC 4287's grammar with Jing
+ * and read back with Rome, every JSON Feed against the JSON Feed 1.1 schema.
  */
 @PipelineTest
 class FeedsIT {
+
     @RegisterExtension
     static final TestPipeline pipeline = new TestPipeline("feeds-it", TestPipeline.Streams.TAGGING);
+
     private static final String RDMA_ID = "tag:chainfeed.io,2026:read/term:rdma";
 
     @Autowired
@@ -99,15 +102,18 @@ class FeedsIT {
             ingest.publishTerms("infiniband", "roce");
             ingest.service().ingestPage(original, false, "https://example.org/glossary/rdma", false);
 
-            // The first version, tagged with the reference data (a re-tag may come first: wait for it).
-            Entry first = await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(300))
-                    .until(() -> entry(atom("term%3Ardma"), RDMA_ID), e -> e != null && e.getCategories().stream()
-                            .anyMatch(c -> c.getTerm().equals("ANET")));
+            // The first version, tagged with the reference data (a re-tag may come first:
+            // wait for it).
+            Entry first = await().atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(300))
+                .until(() -> entry(atom("term%3Ardma"), RDMA_ID),
+                        e -> e != null && e.getCategories().stream().anyMatch(c -> c.getTerm().equals("ANET")));
             // ... and then quiet: the same version for 2.5 s on end.
             AtomicLong seen = new AtomicLong(version(first));
-            first = await().atMost(Duration.ofSeconds(60)).during(Duration.ofMillis(2500))
-                    .pollInterval(Duration.ofMillis(300))
-                    .until(() -> entry(atom("term%3Ardma"), RDMA_ID), e -> seen.getAndSet(version(e)) == version(e));
+            first = await().atMost(Duration.ofSeconds(60))
+                .during(Duration.ofMillis(2500))
+                .pollInterval(Duration.ofMillis(300))
+                .until(() -> entry(atom("term%3Ardma"), RDMA_ID), e -> seen.getAndSet(version(e)) == version(e));
             long v1 = version(first);
 
             // Conditional GET on the unchanged feed.
@@ -116,7 +122,8 @@ class FeedsIT {
             long lastModified = full.getHeaders().getLastModified();
             assertThat(etag).startsWith("\"");
             assertThat(lastModified).isEqualTo(first.getUpdated().getTime());
-            assertThat(full.getHeaders().getCacheControl()).isEqualTo("max-age=0, public, s-maxage=30, stale-while-revalidate=60");
+            assertThat(full.getHeaders().getCacheControl())
+                .isEqualTo("max-age=0, public, s-maxage=30, stale-while-revalidate=60");
             HttpHeaders ifNoneMatch = new HttpHeaders();
             ifNoneMatch.setIfNoneMatch(etag);
             ResponseEntity<byte[]> notModified = get("/api/v1/feeds/atom?topic=term%3Ardma", ifNoneMatch);
@@ -126,27 +133,31 @@ class FeedsIT {
             HttpHeaders ifModifiedSince = new HttpHeaders();
             ifModifiedSince.setIfModifiedSince(lastModified);
             assertThat(get("/api/v1/feeds/atom?topic=term%3Ardma", ifModifiedSince).getStatusCode())
-                    .isEqualTo(HttpStatus.NOT_MODIFIED);
+                .isEqualTo(HttpStatus.NOT_MODIFIED);
             ifModifiedSince.setIfModifiedSince(lastModified - 1000);
             assertThat(get("/api/v1/feeds/atom?topic=term%3Ardma", ifModifiedSince).getStatusCode())
-                    .as("modified since a second before").isEqualTo(HttpStatus.OK);
+                .as("modified since a second before")
+                .isEqualTo(HttpStatus.OK);
             HttpHeaders both = new HttpHeaders();
             both.setIfNoneMatch("\"something-else\"");
             both.setIfModifiedSince(lastModified);
             assertThat(get("/api/v1/feeds/atom?topic=term%3Ardma", both).getStatusCode())
-                    .as("If-None-Match wins over If-Modified-Since (RFC 9110 13.2.2)").isEqualTo(HttpStatus.OK);
+                .as("If-None-Match wins over If-Modified-Since (RFC 9110 13.2.2)")
+                .isEqualTo(HttpStatus.OK);
             ResponseEntity<byte[]> jsonFull = get("/api/v1/feeds/json?topic=term%3Ardma");
             HttpHeaders jsonMatch = new HttpHeaders();
             jsonMatch.setIfNoneMatch(jsonFull.getHeaders().getETag());
             assertThat(get("/api/v1/feeds/json?topic=term%3Ardma", jsonMatch).getStatusCode())
-                    .isEqualTo(HttpStatus.NOT_MODIFIED);
+                .isEqualTo(HttpStatus.NOT_MODIFIED);
 
             // The edit.
-            var result = ingest.service().ingestPage(edited, false, "https://example.org/glossary/rdma?rev=2&lang=en", false);
+            var result = ingest.service()
+                .ingestPage(edited, false, "https://example.org/glossary/rdma?rev=2&lang=en", false);
             assertThat(result.result().outcome()).isEqualTo(TermPublisher.Outcome.PUBLISHED);
-            Entry updated = await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(300))
-                    .until(() -> entry(atom("term%3Ardma"), RDMA_ID), e -> e != null && version(e) > v1
-                            && e.getContents().get(0).getValue().contains("Celestica"));
+            Entry updated = await().atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(300))
+                .until(() -> entry(atom("term%3Ardma"), RDMA_ID),
+                        e -> e != null && version(e) > v1 && e.getContents().get(0).getValue().contains("Celestica"));
             assertThat(updated.getId()).as("the same entry id across versions").isEqualTo(first.getId());
             assertThat(updated.getUpdated()).isAfter(first.getUpdated());
             String content = updated.getContents().get(0).getValue();
@@ -163,20 +174,24 @@ class FeedsIT {
                             + e.getAttributeValue("key"));
                 }
             }
-            assertThat(changes).contains("companies added celestica", "sources added https://example.org/glossary/rdma?rev=2&lang=en");
+            assertThat(changes).contains("companies added celestica",
+                    "sources added https://example.org/glossary/rdma?rev=2&lang=en");
             assertThat(updated.getOtherLinks()).extracting(Link::getRel, Link::getHref)
-                    .contains(org.assertj.core.groups.Tuple.tuple("related", "https://example.org/glossary/rdma?rev=2&lang=en"));
-            assertThat(updated.getCategories()).extracting(Category::getScheme).contains("tag:chainfeed.io,2026:layer",
-                    "tag:chainfeed.io,2026:company", "tag:chainfeed.io,2026:term");
+                .contains(org.assertj.core.groups.Tuple.tuple("related",
+                        "https://example.org/glossary/rdma?rev=2&lang=en"));
+            assertThat(updated.getCategories()).extracting(Category::getScheme)
+                .contains("tag:chainfeed.io,2026:layer", "tag:chainfeed.io,2026:company", "tag:chainfeed.io,2026:term");
             assertThat(updated.getForeignMarkup()).anySatisfy(e -> {
                 assertThat(e.getName()).isEqualTo("disclaimer");
                 assertThat(e.getText()).contains("research, not advice");
             });
             String raw = new String(get("/api/v1/feeds/atom?topic=term%3Ardma").getBody(), StandardCharsets.UTF_8);
-            assertThat(raw).contains("AT&amp;T &lt;tests&gt; it ]]&gt; too \uD83D\uDE80").doesNotContain("&amp;amp;", "&amp;lt;");
+            assertThat(raw).contains("AT&amp;T &lt;tests&gt; it ]]&gt; too \uD83D\uDE80")
+                .doesNotContain("&amp;amp;", "&amp;lt;");
 
             assertThat(get("/api/v1/feeds/atom?topic=term%3Ardma", ifNoneMatch).getStatusCode())
-                    .as("the old ETag no longer matches").isEqualTo(HttpStatus.OK);
+                .as("the old ETag no longer matches")
+                .isEqualTo(HttpStatus.OK);
 
             JsonNode item = item(json("/api/v1/feeds/json?topic=term%3Ardma"), RDMA_ID);
             assertThat(item).isNotNull();
@@ -184,9 +199,9 @@ class FeedsIT {
             JsonNode ext = item.path("_chainfeed");
             assertThat(ext.path("previousVersion").asLong()).isEqualTo(v1);
             assertThat(ext.path("changes")).extracting(c -> c.path("text").asText())
-                    .contains("Section “Why it matters to investors” changed", "Company “Celestica (CLS)” added");
+                .contains("Section “Why it matters to investors” changed", "Company “Celestica (CLS)” added");
             assertThat(ext.path("sources")).extracting(s -> s.path("url").asText())
-                    .containsExactly("https://example.org/glossary/rdma?rev=2&lang=en");
+                .containsExactly("https://example.org/glossary/rdma?rev=2&lang=en");
             assertThat(ext.path("disclaimer").asText()).contains("research, not advice");
 
             // The read view and the term page's API carry the same history.
@@ -198,8 +213,12 @@ class FeedsIT {
     }
 
     private static long version(Entry e) {
-        return e.getForeignMarkup().stream().filter(x -> x.getName().equals("version")).mapToLong(x -> Long.parseLong(x.getText()))
-                .findFirst().orElseThrow();
+        return e.getForeignMarkup()
+            .stream()
+            .filter(x -> x.getName().equals("version"))
+            .mapToLong(x -> Long.parseLong(x.getText()))
+            .findFirst()
+            .orElseThrow();
     }
 
     @Test
@@ -229,8 +248,12 @@ class FeedsIT {
             Feed feed = FeedChecks.readAtom(r.getBody());
             feed.getEntries().forEach(e -> atomWalked.add(e.getId()));
             assertThat(feed.getOtherLinks()).extracting(Link::getRel).contains("self", "first");
-            next = feed.getOtherLinks().stream().filter(l -> l.getRel().equals("next")).map(Link::getHref).findFirst()
-                    .orElse(null);
+            next = feed.getOtherLinks()
+                .stream()
+                .filter(l -> l.getRel().equals("next"))
+                .map(Link::getHref)
+                .findFirst()
+                .orElse(null);
         }
         assertThat(atomWalked).containsExactlyElementsOf(all);
     }
@@ -241,8 +264,9 @@ class FeedsIT {
             ingest.publishReference();
             ingest.publishTerms("infiniband", "roce", "hbm");
         }
-        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(300))
-                .until(() -> json("/api/v1/feeds/json?topic=all&size=100").path("items").size() >= 3);
+        await().atMost(Duration.ofSeconds(60))
+            .pollInterval(Duration.ofMillis(300))
+            .until(() -> json("/api/v1/feeds/json?topic=all&size=100").path("items").size() >= 3);
     }
 
     @Test
@@ -264,12 +288,16 @@ class FeedsIT {
 
         for (String path : List.of("/", "/chain", "/layers/memory", "/companies/2345.TW")) {
             var doc = Jsoup.parse(http.getForObject(path, String.class));
-            assertThat(doc.head().select("link[rel=alternate][type=application/atom+xml], "
-                    + "link[rel=alternate][type=application/feed+json]")).as(path).hasSize(2);
+            assertThat(doc.head()
+                .select("link[rel=alternate][type=application/atom+xml], "
+                        + "link[rel=alternate][type=application/feed+json]"))
+                .as(path)
+                .hasSize(2);
         }
-        assertThat(Jsoup.parse(http.getForObject("/companies/2345.TW", String.class)).head()
-                .selectFirst("link[type=application/atom+xml]").attr("href"))
-                .isEqualTo("/api/v1/feeds/atom?topic=company%3A2345.TW");
+        assertThat(Jsoup.parse(http.getForObject("/companies/2345.TW", String.class))
+            .head()
+            .selectFirst("link[type=application/atom+xml]")
+            .attr("href")).isEqualTo("/api/v1/feeds/atom?topic=company%3A2345.TW");
     }
 
     @Test
@@ -279,10 +307,12 @@ class FeedsIT {
         for (String url : List.of("/api/v1/feeds/atom?topic=layer%3A", "/api/v1/feeds/json?topic=nonsense%3Ax",
                 "/api/v1/feeds/atom?topic=all&cursor=!!!", "/api/v1/feeds/json?topic=all&size=0",
                 "/api/v1/feeds/atom")) {
-            ResponseEntity<String> r = http.exchange(URI.create(url), HttpMethod.GET, new HttpEntity<>(atom), String.class);
+            ResponseEntity<String> r = http.exchange(URI.create(url), HttpMethod.GET, new HttpEntity<>(atom),
+                    String.class);
             assertThat(r.getStatusCode()).as(url).isEqualTo(HttpStatus.BAD_REQUEST);
             assertThat(r.getHeaders().getContentType().toString()).as(url).startsWith("application/problem+json");
             assertThat(r.getBody()).as(url).contains("\"type\"", "\"detail\"");
         }
     }
+
 }

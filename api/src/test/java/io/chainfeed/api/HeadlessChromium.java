@@ -21,20 +21,22 @@ import org.openqa.selenium.logging.LogType;
 import org.openqa.selenium.logging.LoggingPreferences;
 
 /**
- * Debian's {@code chromium} and {@code chromium-driver} for the browser ITs: where they are, the skip (or,
- * with {@code CI=true}, the failure) when they are missing, and a headless driver with its own profile
- * that keeps the browser console log.
+ * Debian's {@code chromium} and {@code chromium-driver} for the browser ITs: where they
+ * are, the skip (or, with {@code CI=true}, the failure) when they are missing, and a
+ * headless driver with its own profile that keeps the browser console log.
  *
- * @param chromium     the browser executable
+ * @param chromium the browser executable
  * @param chromedriver the driver executable
  */
 record HeadlessChromium(Path chromium, Path chromedriver) {
     private static final Path SCREENSHOTS = Path.of("target", "screenshots");
 
     /**
-     * @param missing the start of the message when either is missing, e.g. {@code WebPagesIT needs ...}
+     * @param missing the start of the message when either is missing, e.g.
+     * {@code WebPagesIT needs ...}
      * @return both executables
-     * @throws org.opentest4j.TestAbortedException when either is missing and {@code CI} is not {@code true}
+     * @throws org.opentest4j.TestAbortedException when either is missing and {@code CI}
+     * is not {@code true}
      */
     static HeadlessChromium find(String missing) {
         Path chromium = firstExecutable("/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome");
@@ -51,7 +53,7 @@ record HeadlessChromium(Path chromium, Path chromedriver) {
 
     /**
      * @param profilePrefix prefix of the temporary profile directory
-     * @param windowSize    {@code width,height} in CSS pixels
+     * @param windowSize {@code width,height} in CSS pixels
      * @return a started driver (30 s page-load timeout); the caller quits it
      */
     ChromeDriver start(String profilePrefix, String windowSize) throws Exception {
@@ -64,8 +66,9 @@ record HeadlessChromium(Path chromium, Path chromedriver) {
         LoggingPreferences logs = new LoggingPreferences();
         logs.enable(LogType.BROWSER, Level.ALL);
         options.setCapability("goog:loggingPrefs", logs);
-        ChromeDriverService service = new ChromeDriverService.Builder()
-                .usingDriverExecutable(chromedriver.toFile()).usingAnyFreePort().build();
+        ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(chromedriver.toFile())
+            .usingAnyFreePort()
+            .build();
         ChromeDriver driver = new ChromeDriver(service, options);
         driver.manage().timeouts().pageLoadTimeout(Duration.ofSeconds(30));
         return driver;
@@ -73,8 +76,8 @@ record HeadlessChromium(Path chromium, Path chromedriver) {
 
     /**
      * @param driver a driver {@link #start} made (it keeps the browser console log)
-     * @return the console entries since the last call that a Content-Security-Policy violation or a script
-     *         error leaves
+     * @return the console entries since the last call that a Content-Security-Policy
+     * violation or a script error leaves
      */
     static List<String> consoleProblems(WebDriver driver) {
         List<String> out = new ArrayList<>();
@@ -87,7 +90,10 @@ record HeadlessChromium(Path chromium, Path chromedriver) {
         return out;
     }
 
-    /** Saves what the driver's window shows as {@code target/screenshots/<name>.png}, for a person to look at. */
+    /**
+     * Saves what the driver's window shows as {@code target/screenshots/<name>.png}, for
+     * a person to look at.
+     */
     static void screenshot(WebDriver driver, String name) throws IOException {
         Files.createDirectories(SCREENSHOTS);
         Files.write(SCREENSHOTS.resolve(name + ".png"), ((TakesScreenshot) driver).getScreenshotAs(OutputType.BYTES));

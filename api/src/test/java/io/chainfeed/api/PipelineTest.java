@@ -13,11 +13,12 @@ import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.ContextCustomizerFactories;
 
 /**
- * An api integration test over the real pipeline: the api on a random port, an embedded KRaft broker (one
- * partition per topic unless a test creates a topic itself) as {@code spring.kafka.bootstrap-servers}, and
- * {@code spring.elasticsearch.uris} pointing at the Elasticsearch of the class's {@link TestPipeline}, which
- * the class registers as a static {@code @RegisterExtension} field. The context is closed after the class:
- * the next class gets a broker and an Elasticsearch of its own.
+ * An api integration test over the real pipeline: the api on a random port, an embedded
+ * KRaft broker (one partition per topic unless a test creates a topic itself) as
+ * {@code spring.kafka.bootstrap-servers}, and {@code spring.elasticsearch.uris} pointing
+ * at the Elasticsearch of the class's {@link TestPipeline}, which the class registers as
+ * a static {@code @RegisterExtension} field. The context is closed after the class: the
+ * next class gets a broker and an Elasticsearch of its own.
  */
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.RUNTIME)
@@ -28,7 +29,12 @@ import org.springframework.test.context.ContextCustomizerFactories;
 @DirtiesContext
 @ContextCustomizerFactories(TestPipeline.ElasticsearchUris.class)
 @interface PipelineTest {
-    /** @return extra {@code key=value} properties for the api under test, as {@link SpringBootTest#properties()} */
+
+    /**
+     * @return extra {@code key=value} properties for the api under test, as
+     * {@link SpringBootTest#properties()}
+     */
     @AliasFor(annotation = SpringBootTest.class, attribute = "properties")
     String[] properties() default {};
+
 }

@@ -32,19 +32,23 @@ import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 
 /**
- * Feeds by publication and versions people can read, end to end on a real Kafka broker and a real
- * Elasticsearch, with the real ingest service, both topologies (tagging, chain state) under exactly-once
- * and the indexer: a signal observed ten days ago and posted now is the first entry of the {@code all}
- * JSON Feed and Atom feed, its observation instant a field of its own; versions read 1, 2; and posting a
- * glossary page writes a new version to {@value Topics#READS} only for the signal read whose tags it
- * changes.
+ * Feeds by publication and versions people can read, end to end on a real Kafka broker
+ * and a real Elasticsearch, with the real ingest service, both topologies (tagging, chain
+ * state) under exactly-once and the indexer: a signal observed ten days ago and posted
+ * now is the first entry of the {@code all} JSON Feed and Atom feed, its observation
+ * instant a field of its own; versions read 1, 2; and posting a glossary page writes a
+ * new version to {@value Topics#READS} only for the signal read whose tags it changes.
  */
 @PipelineTest
 class PublicationOrderIT {
+
     private static final ParameterizedTypeReference<Map<String, Object>> JSON = new ParameterizedTypeReference<>() {
     };
+
     private static final String EDITOR_KEY = "publication-it-editor-key";
+
     private static final AvroSerde<Read> READS = AvroSerde.of(Read.class);
+
     @RegisterExtension
     static final TestPipeline pipeline = new TestPipeline("publication-it", TestPipeline.Streams.TAGGING,
             TestPipeline.Streams.CHAIN_STATE);
@@ -53,28 +57,30 @@ class PublicationOrderIT {
     TestRestTemplate http;
 
     @Test
-    void newReadsLeadTheFeedsVersionsCountFromOneAndAGlossaryPageRepublishesOnlyChangedSignalReads()
-            throws Exception {
+    void newReadsLeadTheFeedsVersionsCountFromOneAndAGlossaryPageRepublishesOnlyChangedSignalReads() throws Exception {
         String ingestUrl = pipeline.startWithIngestService(EDITOR_KEY);
         Instant today = Instant.now().truncatedTo(ChronoUnit.DAYS);
         post(ingestUrl + "/ingest/v1/signals", MediaType.APPLICATION_JSON, signal("fresh-substrates",
                 "Substrate lead times stretch again", "Suppliers quote longer lead times for substrates.", today));
         post(ingestUrl + "/ingest/v1/signals", MediaType.APPLICATION_JSON, signal("rdma-nics-allocated",
                 "RDMA network cards on allocation", "Vendors ration RDMA network cards for new clusters.", today));
-        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250))
-                .until(() -> read("signal:fresh-substrates") != null && read("signal:rdma-nics-allocated") != null);
+        await().atMost(Duration.ofSeconds(60))
+            .pollInterval(Duration.ofMillis(250))
+            .until(() -> read("signal:fresh-substrates") != null && read("signal:rdma-nics-allocated") != null);
 
-        // Observed ten days ago, posted now: first in both feeds, because feeds follow publication.
+        // Observed ten days ago, posted now: first in both feeds, because feeds follow
+        // publication.
         Instant tenDaysAgo = today.minus(Duration.ofDays(10));
         Instant posted = Instant.now().truncatedTo(ChronoUnit.SECONDS);
         post(ingestUrl + "/ingest/v1/signals", MediaType.APPLICATION_JSON, signal("late-hbm-report",
                 "HBM allocation was sold out in the autumn", "A late report on HBM allocation.", tenDaysAgo));
-        JsonNode feed = await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(250))
-                .until(() -> jsonFeed("all"), f -> f.path("items").size() > 0
-                        && "signal:late-hbm-report".equals(f.path("items").get(0).path("_chainfeed").path("readId").asText()));
+        JsonNode feed = await().atMost(Duration.ofSeconds(30))
+            .pollInterval(Duration.ofMillis(250))
+            .until(() -> jsonFeed("all"), f -> f.path("items").size() > 0 && "signal:late-hbm-report"
+                .equals(f.path("items").get(0).path("_chainfeed").path("readId").asText()));
         JsonNode item = feed.path("items").get(0);
         assertThat(Instant.parse(item.path("date_modified").asText())).as("when chainfeed published it")
-                .isAfterOrEqualTo(posted);
+            .isAfterOrEqualTo(posted);
         assertThat(item.path("_chainfeed").path("observedAt").asText()).isEqualTo(tenDaysAgo.toString());
         assertThat(item.path("_chainfeed").path("version").asLong()).isEqualTo(1L);
         assertThat(item.path("_chainfeed").path("previousVersion").isNull()).isTrue();
@@ -87,42 +93,52 @@ class PublicationOrderIT {
         assertThat(extension(first, "version")).isEqualTo("1");
 
         Map<String, Object> lateRead = read("signal:late-hbm-report");
-        assertThat(lateRead).containsEntry("version", 1).containsEntry("previousVersion", null)
-                .containsEntry("observedAt", tenDaysAgo.toString());
+        assertThat(lateRead).containsEntry("version", 1)
+            .containsEntry("previousVersion", null)
+            .containsEntry("observedAt", tenDaysAgo.toString());
 
-        // A glossary page only one signal mentions (RDMA): only that signal read gets a new version.
+        // A glossary page only one signal mentions (RDMA): only that signal read gets a
+        // new version.
         Map<String, List<Read>> before = signalReadsOnTheTopic();
-        assertThat(before.keySet()).containsExactlyInAnyOrder("signal:fresh-substrates",
-                "signal:rdma-nics-allocated", "signal:late-hbm-report");
+        assertThat(before.keySet()).containsExactlyInAnyOrder("signal:fresh-substrates", "signal:rdma-nics-allocated",
+                "signal:late-hbm-report");
         assertThat(before.values()).allSatisfy(versions -> assertThat(versions).hasSize(1));
         ResponseEntity<Map<String, Object>> page = post(ingestUrl + "/ingest/v1/pages", MediaType.TEXT_PLAIN,
                 TestPipeline.rdmaPage());
         assertThat(page.getStatusCode().is2xxSuccessful()).isTrue();
 
-        Map<String, List<Read>> after = await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250))
-                .until(this::signalReadsOnTheTopic, m -> m.get("signal:rdma-nics-allocated").size() == 2);
+        Map<String, List<Read>> after = await().atMost(Duration.ofSeconds(60))
+            .pollInterval(Duration.ofMillis(250))
+            .until(this::signalReadsOnTheTopic, m -> m.get("signal:rdma-nics-allocated").size() == 2);
         Read retagged = after.get("signal:rdma-nics-allocated").get(1);
         assertThat(retagged.getSequence()).isEqualTo(2L);
         assertThat(retagged.getTerms()).extracting(t -> t.getSlug()).contains("rdma");
-        // The re-tag of every kept signal ran in one punctuation and one transaction: the other reads would
+        // The re-tag of every kept signal ran in one punctuation and one transaction: the
+        // other reads would
         // be on the topic by now had any been written.
         assertThat(after.get("signal:fresh-substrates")).hasSize(1);
         assertThat(after.get("signal:late-hbm-report")).hasSize(1);
 
-        Map<String, Object> v2 = await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(250))
-                .until(() -> read("signal:rdma-nics-allocated"), r -> r != null && Integer.valueOf(2).equals(r.get("version")));
+        Map<String, Object> v2 = await().atMost(Duration.ofSeconds(30))
+            .pollInterval(Duration.ofMillis(250))
+            .until(() -> read("signal:rdma-nics-allocated"),
+                    r -> r != null && Integer.valueOf(2).equals(r.get("version")));
         assertThat(v2).containsEntry("previousVersion", 1);
-        // The feed searches the index, which shows a document once it is refreshed (about a second after a
+        // The feed searches the index, which shows a document once it is refreshed (about
+        // a second after a
         // realtime GET does): wait for that state.
         await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(250)).untilAsserted(() -> {
             List<String> ids = new ArrayList<>();
             jsonFeed("all").path("items").forEach(i -> ids.add(i.path("_chainfeed").path("readId").asText()));
             assertThat(ids.subList(0, 2)).as("the changed read and the page's term lead the feed")
-                    .containsExactlyInAnyOrder("signal:rdma-nics-allocated", "term:rdma");
+                .containsExactlyInAnyOrder("signal:rdma-nics-allocated", "term:rdma");
         });
     }
 
-    /** Every signal read record on the reads topic so far, per read id, in log order (read_committed). */
+    /**
+     * Every signal read record on the reads topic so far, per read id, in log order
+     * (read_committed).
+     */
     private Map<String, List<Read>> signalReadsOnTheTopic() {
         Map<String, List<Read>> out = new HashMap<>();
         for (TopicProbe.Rec<byte[]> r : pipeline.committedRecords(Topics.READS)) {
@@ -133,7 +149,10 @@ class PublicationOrderIT {
         return out;
     }
 
-    /** A signal of magnitude 1: together they leave memory balanced, so no state read joins the feeds under test. */
+    /**
+     * A signal of magnitude 1: together they leave memory balanced, so no state read
+     * joins the feeds under test.
+     */
     private static String signal(String id, String headline, String body, Instant observedAt) {
         return """
                 {"id": "%s", "headline": "%s", "body": "%s", "layers": ["memory"], "direction": "tightening",
@@ -146,8 +165,8 @@ class PublicationOrderIT {
         HttpHeaders headers = new HttpHeaders();
         headers.setContentType(type);
         headers.setBearerAuth(EDITOR_KEY);
-        ResponseEntity<Map<String, Object>> r = http.getRestTemplate().exchange(url, HttpMethod.POST,
-                new HttpEntity<>(body, headers), JSON);
+        ResponseEntity<Map<String, Object>> r = http.getRestTemplate()
+            .exchange(url, HttpMethod.POST, new HttpEntity<>(body, headers), JSON);
         assertThat(r.getStatusCode().is2xxSuccessful()).as("POST %s: %s", url, r.getBody()).isTrue();
         return r;
     }
@@ -172,8 +191,12 @@ class PublicationOrderIT {
     }
 
     private static String extension(Entry e, String name) {
-        return e.getForeignMarkup().stream().filter(x -> x.getName().equals(name)).map(Element::getText)
-                .findFirst().orElse(null);
+        return e.getForeignMarkup()
+            .stream()
+            .filter(x -> x.getName().equals(name))
+            .map(Element::getText)
+            .findFirst()
+            .orElse(null);
     }
 
 }

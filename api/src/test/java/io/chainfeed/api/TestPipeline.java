@@ -83,53 +83,81 @@ import org.springframework.test.context.junit.jupiter.SpringExtension;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The real pipeline behind the api ITs, as a JUnit 5 extension: an Elasticsearch process, the chosen Kafka
- * Streams topologies and the indexer on the test's embedded broker, and, on demand, the bundled corpus loaded
- * through the real ingest publisher and the real ingest service. One per IT class, in a static field:
- * <pre>{@code
- * @PipelineTest
+ * The real pipeline behind the api ITs, as a JUnit 5 extension: an Elasticsearch process,
+ * the chosen Kafka Streams topologies and the indexer on the test's embedded broker, and,
+ * on demand, the bundled corpus loaded through the real ingest publisher and the real
+ * ingest service. One per IT class, in a static field: <pre>{@code
+ * &#64;PipelineTest
  * class FeedsIT {
- *     @RegisterExtension
+ *
+
+&#64;RegisterExtension
  *     static final TestPipeline pipeline = new TestPipeline("feeds-it", TestPipeline.Streams.TAGGING);
  * }
- * }</pre>
- * Elasticsearch starts before the class's {@code @BeforeAll} methods and everything stops after its
- * {@code @AfterAll} methods; before each test the pipeline takes the broker and the api's
- * {@link TestRestTemplate} from the test's Spring context. {@link PipelineTest} points the api at this
- * Elasticsearch ({@link ElasticsearchUris}). Topics, index, topologies and indexer start on the first
- * {@link #start()}, not before: tests that need no pipeline do not wait for one.
+ * }</pre> Elasticsearch starts before the class's {@code @BeforeAll} methods and
+ * everything stops after its {@code @AfterAll} methods; before each test the pipeline
+ * takes the broker and the api's {@link TestRestTemplate} from the test's Spring context.
+ * {@link PipelineTest} points the api at this Elasticsearch ({@link ElasticsearchUris}).
+ * Topics, index, topologies and indexer start on the first {@link #start()}, not before:
+ * tests that need no pipeline do not wait for one.
  */
 final class TestPipeline implements BeforeAllCallback, BeforeEachCallback, AfterAllCallback {
-    /** The Kafka Streams applications a pipeline runs, configured as the streams service runs them. */
+
+    /**
+     * The Kafka Streams applications a pipeline runs, configured as the streams service
+     * runs them.
+     */
     enum Streams {
-        /** Terms and signals to tagged reads ({@code chainfeed.reads.v1}); application id: the pipeline's name. */
+
+        /**
+         * Terms and signals to tagged reads ({@code chainfeed.reads.v1}); application id:
+         * the pipeline's name.
+         */
         TAGGING,
-        /** Signals to the chain state ({@code chainfeed.chain-state.v1}); application id: name + {@code -chain}. */
+        /**
+         * Signals to the chain state ({@code chainfeed.chain-state.v1}); application id:
+         * name + {@code -chain}.
+         */
         CHAIN_STATE
+
     }
 
     private static final ParameterizedTypeReference<Map<String, Object>> JSON = new ParameterizedTypeReference<>() {
     };
+
     private final String name;
+
     private final Set<Streams> topologies;
+
     private final List<KafkaStreams> streams = new ArrayList<>();
+
     private final List<ConfigurableApplicationContext> services = new ArrayList<>();
+
     private ElasticsearchNode es;
+
     private RestClient pipelineRest;
+
     private String bootstrap;
+
     private TestRestTemplate http;
+
     private ReadIndexer indexer;
+
     private Thread indexerThread;
+
     private Corpus corpus;
+
     private ConfigurableApplicationContext streamsService;
 
     /**
-     * @param name       the IT's name: streams application ids, consumer groups, Elasticsearch and state directories
+     * @param name the IT's name: streams application ids, consumer groups, Elasticsearch
+     * and state directories
      * @param topologies the topologies {@link #start()} runs besides the indexer
      */
     TestPipeline(String name, Streams... topologies) {
         this.name = name;
-        this.topologies = topologies.length == 0 ? EnumSet.noneOf(Streams.class) : EnumSet.copyOf(Arrays.asList(topologies));
+        this.topologies = topologies.length == 0 ? EnumSet.noneOf(Streams.class)
+                : EnumSet.copyOf(Arrays.asList(topologies));
     }
 
     @Override
@@ -144,14 +172,17 @@ final class TestPipeline implements BeforeAllCallback, BeforeEachCallback, After
         http = spring.getBean(TestRestTemplate.class);
     }
 
-    /** @return the embedded broker's {@code bootstrap.servers} (set before each test) */
+    /**
+     * @return the embedded broker's {@code bootstrap.servers} (set before each test)
+     */
     String bootstrap() {
         return bootstrap;
     }
 
     /**
      * @param more settings beyond the common ones, e.g. a group id
-     * @return a consumer of the embedded broker that sees committed records only and commits no offsets itself
+     * @return a consumer of the embedded broker that sees committed records only and
+     * commits no offsets itself
      */
     private KafkaConsumer<String, byte[]> committedReader(Map<String, Object> more) {
         Map<String, Object> config = new HashMap<>(more);
@@ -163,8 +194,9 @@ final class TestPipeline implements BeforeAllCallback, BeforeEachCallback, After
 
     /**
      * @param topic a topic on the embedded broker
-     * @return every record committed to it so far (a read_committed consumer from the beginning to the end
-     *         offsets it finds first), each partition's records in offset order
+     * @return every record committed to it so far (a read_committed consumer from the
+     * beginning to the end offsets it finds first), each partition's records in offset
+     * order
      */
     List<TopicProbe.Rec<byte[]>> committedRecords(String topic) {
         try (TopicProbe<byte[]> probe = TopicProbe.bytes(bootstrap, topic)) {
@@ -172,27 +204,35 @@ final class TestPipeline implements BeforeAllCallback, BeforeEachCallback, After
         }
     }
 
-    /** @return the Elasticsearch HTTP address (after {@code beforeAll}) */
+    /**
+     * @return the Elasticsearch HTTP address (after {@code beforeAll})
+     */
     URI esUri() {
         return es.httpUri();
     }
 
-    /** @return the Elasticsearch process, for fault tests that freeze it */
+    /**
+     * @return the Elasticsearch process, for fault tests that freeze it
+     */
     Optional<ProcessHandle> esProcess() {
         return es == null ? Optional.empty() : es.processHandle();
     }
 
-    /** Creates the topics and the index and starts the topologies and the indexer, once. */
+    /**
+     * Creates the topics and the index and starts the topologies and the indexer, once.
+     */
     synchronized void start() {
         if (indexer != null) {
             return;
         }
-        // The pipeline's own Elasticsearch clients with default timeouts, as the streams service has: the api's
+        // The pipeline's own Elasticsearch clients with default timeouts, as the streams
+        // service has: the api's
         // are tuned to give up within a second and sit behind the api's circuit breaker.
         RestClient restClient = RestClient.builder(HttpHost.create(es.httpUri().toString())).build();
         pipelineRest = restClient;
         TopicSetup.ensure(bootstrap, Topics.all(1), (short) 1);
-        // Idempotent; retried while a loaded machine makes Elasticsearch answer slower than the client waits.
+        // Idempotent; retried while a loaded machine makes Elasticsearch answer slower
+        // than the client waits.
         await().atMost(Duration.ofMinutes(3)).ignoreExceptions().until(() -> {
             IndexSetup.ensureReadsIndex(restClient);
             return true;
@@ -204,20 +244,24 @@ final class TestPipeline implements BeforeAllCallback, BeforeEachCallback, After
             run(name + "-chain", ChainStateTopology::buildTopology);
         }
         await().atMost(Duration.ofSeconds(90))
-                .until(() -> streams.stream().allMatch(s -> s.state() == KafkaStreams.State.RUNNING));
+            .until(() -> streams.stream().allMatch(s -> s.state() == KafkaStreams.State.RUNNING));
 
-        KafkaConsumer<String, byte[]> consumer = committedReader(Map.of(ConsumerConfig.GROUP_ID_CONFIG, name + "-indexer",
-                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"));
-        KafkaProducer<byte[], byte[]> dlq = new KafkaProducer<>(Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap, ProducerConfig.ACKS_CONFIG, "all"),
+        KafkaConsumer<String, byte[]> consumer = committedReader(Map.of(ConsumerConfig.GROUP_ID_CONFIG,
+                name + "-indexer", ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"));
+        KafkaProducer<byte[], byte[]> dlq = new KafkaProducer<>(
+                Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap, ProducerConfig.ACKS_CONFIG, "all"),
                 new ByteArraySerializer(), new ByteArraySerializer());
-        ElasticsearchClient esClient = new ElasticsearchClient(new RestClientTransport(restClient, new JacksonJsonpMapper()));
+        ElasticsearchClient esClient = new ElasticsearchClient(
+                new RestClientTransport(restClient, new JacksonJsonpMapper()));
         indexer = new ReadIndexer(consumer, dlq, esClient, ReadsIndex.ALIAS);
         indexerThread = new Thread(indexer, name + "-indexer");
         indexerThread.start();
     }
 
-    /** Starts one topology under exactly-once, with the streams service's dead-letter handling. */
+    /**
+     * Starts one topology under exactly-once, with the streams service's dead-letter
+     * handling.
+     */
     private void run(String applicationId, Function<Properties, Topology> build) {
         Properties config = new Properties();
         config.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
@@ -225,28 +269,32 @@ final class TestPipeline implements BeforeAllCallback, BeforeEachCallback, After
         config.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
         config.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 100);
         config.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, 1);
-        config.put(StreamsConfig.STATE_DIR_CONFIG, Path.of("target", "it-streams-state-" + applicationId)
-                .toAbsolutePath().toString());
-        // As the streams service runs them: undecodable records go to the dead-letter topics.
+        config.put(StreamsConfig.STATE_DIR_CONFIG,
+                Path.of("target", "it-streams-state-" + applicationId).toAbsolutePath().toString());
+        // As the streams service runs them: undecodable records go to the dead-letter
+        // topics.
         config.put(StreamsConfig.DEFAULT_DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG,
                 DeadLetterDeserializationHandler.class);
         KafkaStreams s = new KafkaStreams(build.apply(config), config);
-        s.cleanUp(); // every class has a broker of its own: local state an earlier run left is stale
+        s.cleanUp(); // every class has a broker of its own: local state an earlier run
+                     // left is stale
         streams.add(s);
         s.start();
     }
 
     /**
-     * A real term publisher on the broker and the ingest service over it, with the bundled corpus's
-     * reference data; the caller closes it.
-     *
+     * A real term publisher on the broker and the ingest service over it, with the
+     * bundled corpus's reference data; the caller closes it.
      * @param clientId the producer's client id
      */
     Ingest ingest(String clientId) {
         return Ingest.on(KafkaClients.producer(bootstrap, clientId), KafkaClients.ledgerConsumer(bootstrap));
     }
 
-    /** Publishes the bundled corpus's chain layers and companies (reference data); creates the topics first. */
+    /**
+     * Publishes the bundled corpus's chain layers and companies (reference data); creates
+     * the topics first.
+     */
     void publishReference() {
         TopicSetup.ensure(bootstrap, Topics.all(1), (short) 1);
         try (Ingest ingest = ingest(name + "-reference")) {
@@ -255,9 +303,9 @@ final class TestPipeline implements BeforeAllCallback, BeforeEachCallback, After
     }
 
     /**
-     * Loads the whole bundled corpus (reference data and terms) through the real pipeline, once, and
-     * waits until every term is readable through the api and the index is quiet.
-     *
+     * Loads the whole bundled corpus (reference data and terms) through the real
+     * pipeline, once, and waits until every term is readable through the api and the
+     * index is quiet.
      * @return the bundled corpus
      */
     synchronized Corpus loadCorpus() throws Exception {
@@ -271,39 +319,48 @@ final class TestPipeline implements BeforeAllCallback, BeforeEachCallback, After
         }
         assertThat(bundled.terms()).hasSizeGreaterThanOrEqualTo(50);
         for (var term : bundled.terms()) {
-            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
-                    .until(() -> http.exchange("/api/v1/reads/term:" + term.slug(), HttpMethod.GET, null, JSON)
-                            .getStatusCode() == HttpStatus.OK);
+            await().atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(200))
+                .until(() -> http.exchange("/api/v1/reads/term:" + term.slug(), HttpMethod.GET, null, JSON)
+                    .getStatusCode() == HttpStatus.OK);
         }
-        // Tagging re-runs when reference data arrives after a term: wait until the index is quiet.
+        // Tagging re-runs when reference data arrives after a term: wait until the index
+        // is quiet.
         AtomicLong last = new AtomicLong(-1);
-        await().atMost(Duration.ofSeconds(120)).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(500))
-                .during(Duration.ofMillis(4500)).until(() -> {
-                    ResponseEntity<Map<String, Object>> r = http.exchange(
-                            URI.create("/api/v1/search?q=memory+OR+network+OR+chip"), HttpMethod.GET, null, JSON);
-                    long now = r.getBody() != null && r.getBody().get("total") instanceof Number n ? n.longValue() : -2;
-                    return last.getAndSet(now) == now;
-                });
+        await().atMost(Duration.ofSeconds(120))
+            .pollDelay(Duration.ZERO)
+            .pollInterval(Duration.ofMillis(500))
+            .during(Duration.ofMillis(4500))
+            .until(() -> {
+                ResponseEntity<Map<String, Object>> r = http
+                    .exchange(URI.create("/api/v1/search?q=memory+OR+network+OR+chip"), HttpMethod.GET, null, JSON);
+                long now = r.getBody() != null && r.getBody().get("total") instanceof Number n ? n.longValue() : -2;
+                return last.getAndSet(now) == now;
+            });
         corpus = bundled;
         return corpus;
     }
 
-    /** @return a free loopback port, for the streams service an IT starts with {@link #startStreamsService} */
+    /**
+     * @return a free loopback port, for the streams service an IT starts with
+     * {@link #startStreamsService}
+     */
     static int freePort() {
         try (ServerSocket s = new ServerSocket(0)) {
             return s.getLocalPort();
-        } catch (IOException e) {
+        }
+        catch (IOException e) {
             throw new UncheckedIOException(e);
         }
     }
 
     /**
-     * Points the api under test at the streams service an IT starts on {@code port} (time travel and
-     * history), with {@code timeout} for its calls and its slow-call breaker, as a loaded machine needs.
-     *
+     * Points the api under test at the streams service an IT starts on {@code port} (time
+     * travel and history), with {@code timeout} for its calls and its slow-call breaker,
+     * as a loaded machine needs.
      * @param registry the IT's dynamic properties
-     * @param port     the streams service's port ({@link #freePort})
-     * @param timeout  a duration, e.g. {@code 10s}
+     * @param port the streams service's port ({@link #freePort})
+     * @param timeout a duration, e.g. {@code 10s}
      */
     static void streamsServiceAt(DynamicPropertyRegistry registry, int port, String timeout) {
         registry.add("chainfeed.api.streams.base-url", () -> "http://127.0.0.1:" + port);
@@ -312,50 +369,52 @@ final class TestPipeline implements BeforeAllCallback, BeforeEachCallback, After
     }
 
     /**
-     * Starts the real streams service (both topologies, the indexer and its HTTP port, with the chain's
-     * interactive queries) instead of {@link #start}, and waits until its health is UP.
-     *
+     * Starts the real streams service (both topologies, the indexer and its HTTP port,
+     * with the chain's interactive queries) instead of {@link #start}, and waits until
+     * its health is UP.
      * @param port its HTTP port on 127.0.0.1
      */
     synchronized void startStreamsService(int port) {
-        // The broker is new on every run: state kept from an earlier run would only be found stale and rebuilt.
+        // The broker is new on every run: state kept from an earlier run would only be
+        // found stale and rebuilt.
         Path stateDir = Path.of("target", "it-streams-service-" + name).toAbsolutePath();
         if (java.nio.file.Files.exists(stateDir)) {
             try (var paths = java.nio.file.Files.walk(stateDir)) {
                 paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-            } catch (IOException e) {
+            }
+            catch (IOException e) {
                 throw new java.io.UncheckedIOException(e);
             }
         }
         streamsService = new org.springframework.boot.builder.SpringApplicationBuilder(
-                io.chainfeed.streams.StreamsApplication.class).run(
-                "--server.port=" + port,
-                "--server.address=127.0.0.1",
-                "--spring.application.name=chainfeed-streams-" + name,
-                "--spring.kafka.bootstrap-servers=" + bootstrap,
-                "--spring.elasticsearch.uris=" + es.httpUri(),
-                "--spring.elasticsearch.socket-timeout=30s",
-                "--chainfeed.kafka.partitions=1",
-                "--chainfeed.streams.application-id=" + name,
-                "--chainfeed.streams.chain-application-id=" + name + "-chain",
-                "--chainfeed.streams.indexer-group-id=" + name + "-indexer",
-                "--chainfeed.streams.state-dir=" + Path.of("target", "it-streams-service-" + name).toAbsolutePath());
+                io.chainfeed.streams.StreamsApplication.class)
+            .run("--server.port=" + port, "--server.address=127.0.0.1",
+                    "--spring.application.name=chainfeed-streams-" + name,
+                    "--spring.kafka.bootstrap-servers=" + bootstrap, "--spring.elasticsearch.uris=" + es.httpUri(),
+                    "--spring.elasticsearch.socket-timeout=30s", "--chainfeed.kafka.partitions=1",
+                    "--chainfeed.streams.application-id=" + name,
+                    "--chainfeed.streams.chain-application-id=" + name + "-chain",
+                    "--chainfeed.streams.indexer-group-id=" + name + "-indexer", "--chainfeed.streams.state-dir="
+                            + Path.of("target", "it-streams-service-" + name).toAbsolutePath());
         TestRestTemplate health = new TestRestTemplate();
-        await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(500)).until(() -> health.exchange(
-                "http://127.0.0.1:" + port + "/actuator/health", HttpMethod.GET, null, JSON).getStatusCode() == HttpStatus.OK);
+        await().atMost(Duration.ofSeconds(90))
+            .pollInterval(Duration.ofMillis(500))
+            .until(() -> health.exchange("http://127.0.0.1:" + port + "/actuator/health", HttpMethod.GET, null, JSON)
+                .getStatusCode() == HttpStatus.OK);
     }
 
     /**
-     * Publishes the bundled history's signals (ingest's {@code History}, checked against the corpus) to the
-     * signals topic, keyed by id, as ingest's history loader does at start.
-     *
+     * Publishes the bundled history's signals (ingest's {@code History}, checked against
+     * the corpus) to the signals topic, keyed by id, as ingest's history loader does at
+     * start.
      * @return the signals published
      */
     List<io.chainfeed.avro.ConstraintSignal> loadHistory() {
-        List<io.chainfeed.avro.ConstraintSignal> signals = io.chainfeed.ingest.corpus.History.loadBundled(Corpus.loadBundled())
-                .signals();
-        io.chainfeed.schemas.AvroSerde<io.chainfeed.avro.ConstraintSignal> serde =
-                io.chainfeed.schemas.AvroSerde.of(io.chainfeed.avro.ConstraintSignal.class);
+        List<io.chainfeed.avro.ConstraintSignal> signals = io.chainfeed.ingest.corpus.History
+            .loadBundled(Corpus.loadBundled())
+            .signals();
+        io.chainfeed.schemas.AvroSerde<io.chainfeed.avro.ConstraintSignal> serde = io.chainfeed.schemas.AvroSerde
+            .of(io.chainfeed.avro.ConstraintSignal.class);
         try (KafkaProducer<String, byte[]> producer = KafkaClients.producer(bootstrap, name + "-history")) {
             for (io.chainfeed.avro.ConstraintSignal s : signals) {
                 producer.send(new org.apache.kafka.clients.producer.ProducerRecord<>(Topics.SIGNALS, s.getId(),
@@ -368,57 +427,58 @@ final class TestPipeline implements BeforeAllCallback, BeforeEachCallback, After
 
     /**
      * Publishes constraint signals through the real signal ingest (validation included).
-     *
      * @param json one signal or an array, as {@code POST /ingest/v1/signals} takes them
      */
     void publishSignals(String json) {
         try (KafkaProducer<String, byte[]> producer = KafkaClients.producer(bootstrap, name + "-signals")) {
             SignalIngest.BatchResult r = new SignalIngest(new SignalValidator(Corpus.loadBundled().layers()), producer,
-                    Clock.systemUTC()).ingest(SignalReader.json(json), false);
+                    Clock.systemUTC())
+                .ingest(SignalReader.json(json), false);
             assertThat(r.rejected()).isEmpty();
             assertThat(r.published()).isTrue();
         }
     }
 
     /**
-     * Waits until {@code GET /api/v1/chain} shows the layer with the status, as the chain-state topology and
-     * the api's chain view see it.
-     *
-     * @param layer  a chain layer id, e.g. {@code memory}
+     * Waits until {@code GET /api/v1/chain} shows the layer with the status, as the
+     * chain-state topology and the api's chain view see it.
+     * @param layer a chain layer id, e.g. {@code memory}
      * @param status {@code tight}, {@code balanced} ...
      */
     @SuppressWarnings("unchecked")
     void awaitLayerStatus(String layer, String status) {
         await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250)).until(() -> {
             ResponseEntity<Map<String, Object>> chain = http.exchange("/api/v1/chain", HttpMethod.GET, null, JSON);
-            return chain.getStatusCode() == HttpStatus.OK && ((List<Map<String, Object>>) chain.getBody().get("layers"))
-                    .stream().anyMatch(l -> layer.equals(l.get("id")) && status.equals(l.get("status")));
+            return chain.getStatusCode() == HttpStatus.OK
+                    && ((List<Map<String, Object>>) chain.getBody().get("layers")).stream()
+                        .anyMatch(l -> layer.equals(l.get("id")) && status.equals(l.get("status")));
         });
     }
 
     /**
-     * The pipeline as the services run it: the reference data first, then {@link #start()}, then the real
-     * ingest service on a free port (stopped with the pipeline), through which a test posts signals and pages.
-     *
-     * @param editorKey the one editor key the ingest service accepts (only its hash is configured)
+     * The pipeline as the services run it: the reference data first, then
+     * {@link #start()}, then the real ingest service on a free port (stopped with the
+     * pipeline), through which a test posts signals and pages.
+     * @param editorKey the one editor key the ingest service accepts (only its hash is
+     * configured)
      * @return the ingest service's base URL, {@code http://127.0.0.1:<port>}
      */
     synchronized String startWithIngestService(String editorKey) {
         publishReference();
         start();
         ConfigurableApplicationContext ingest = new SpringApplicationBuilder(IngestApplication.class).run(
-                "--server.port=0",
-                "--spring.application.name=chainfeed-ingest-" + name,
-                "--spring.kafka.bootstrap-servers=" + bootstrap,
-                "--spring.elasticsearch.uris=" + es.httpUri(),
-                "--management.health.elasticsearch.enabled=false",
-                "--chainfeed.kafka.partitions=1",
+                "--server.port=0", "--spring.application.name=chainfeed-ingest-" + name,
+                "--spring.kafka.bootstrap-servers=" + bootstrap, "--spring.elasticsearch.uris=" + es.httpUri(),
+                "--management.health.elasticsearch.enabled=false", "--chainfeed.kafka.partitions=1",
                 "--chainfeed.ingest.editor-key-hashes=" + HashedKeys.hash(editorKey));
         services.add(ingest);
         return "http://127.0.0.1:" + ((WebServerApplicationContext) ingest).getWebServer().getPort();
     }
 
-    /** @return the RDMA glossary page fixture ({@code /pages/rdma.txt}): the text ingest takes as a page */
+    /**
+     * @return the RDMA glossary page fixture ({@code /pages/rdma.txt}): the text ingest
+     * takes as a page
+     */
     static String rdmaPage() throws IOException {
         try (InputStream in = TestPipeline.class.getResourceAsStream("/pages/rdma.txt")) {
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);
@@ -427,7 +487,8 @@ final class TestPipeline implements BeforeAllCallback, BeforeEachCallback, After
 
     @Override
     public void afterAll(ExtensionContext context) throws Exception {
-        // The ingest services first (they produce), then the streams service or the indexer, the topologies,
+        // The ingest services first (they produce), then the streams service or the
+        // indexer, the topologies,
         // the client and Elasticsearch.
         services.forEach(ConfigurableApplicationContext::close);
         if (streamsService != null) {
@@ -449,13 +510,14 @@ final class TestPipeline implements BeforeAllCallback, BeforeEachCallback, After
     }
 
     /**
-     * A term publisher and the ingest service over it, with the bundled corpus; closes its Kafka clients.
+     * A term publisher and the ingest service over it, with the bundled corpus; closes
+     * its Kafka clients.
      *
-     * @param producer  the publisher's producer
-     * @param ledger    the publisher's ledger consumer
-     * @param corpus    the bundled corpus (the parser's reference data)
+     * @param producer the publisher's producer
+     * @param ledger the publisher's ledger consumer
+     * @param corpus the bundled corpus (the parser's reference data)
      * @param publisher the real term publisher
-     * @param service   the real ingest service (pages, corpus loads)
+     * @param service the real ingest service (pages, corpus loads)
      */
     record Ingest(KafkaProducer<String, byte[]> producer, KafkaConsumer<String, byte[]> ledger, Corpus corpus,
             TermPublisher publisher, IngestService service) implements AutoCloseable {
@@ -463,8 +525,7 @@ final class TestPipeline implements BeforeAllCallback, BeforeEachCallback, After
         private static Ingest on(KafkaProducer<String, byte[]> producer, KafkaConsumer<String, byte[]> ledger) {
             Corpus corpus = Corpus.loadBundled();
             TermPublisher publisher = new TermPublisher(producer, ledger, Clock.systemUTC());
-            return new Ingest(producer, ledger, corpus, publisher,
-                    new IngestService(corpus, publisher));
+            return new Ingest(producer, ledger, corpus, publisher, new IngestService(corpus, publisher));
         }
 
         /** Publishes the corpus's chain layers and companies. */
@@ -481,19 +542,22 @@ final class TestPipeline implements BeforeAllCallback, BeforeEachCallback, After
         public void close() {
             try {
                 producer.close();
-            } finally {
+            }
+            finally {
                 ledger.close();
             }
         }
     }
 
     /**
-     * Sets {@code spring.elasticsearch.uris} of a {@link PipelineTest} class's context to the Elasticsearch
-     * of the class's static {@link TestPipeline} field, which has started by the time the context loads
-     * (JUnit runs {@code beforeAll} callbacks before it creates the test instance). The pipeline is part of
-     * the context's cache key, so no other class reuses the context.
+     * Sets {@code spring.elasticsearch.uris} of a {@link PipelineTest} class's context to
+     * the Elasticsearch of the class's static {@link TestPipeline} field, which has
+     * started by the time the context loads (JUnit runs {@code beforeAll} callbacks
+     * before it creates the test instance). The pipeline is part of the context's cache
+     * key, so no other class reuses the context.
      */
     static final class ElasticsearchUris implements ContextCustomizerFactory {
+
         @Override
         public ContextCustomizer createContextCustomizer(Class<?> testClass,
                 List<ContextConfigurationAttributes> configAttributes) {
@@ -503,7 +567,8 @@ final class TestPipeline implements BeforeAllCallback, BeforeEachCallback, After
                         try {
                             f.setAccessible(true);
                             return new Customizer((TestPipeline) f.get(null));
-                        } catch (IllegalAccessException e) {
+                        }
+                        catch (IllegalAccessException e) {
                             throw new IllegalStateException(e);
                         }
                     }
@@ -520,5 +585,7 @@ final class TestPipeline implements BeforeAllCallback, BeforeEachCallback, After
                 TestPropertyValues.of("spring.elasticsearch.uris=" + pipeline.esUri()).applyTo(context);
             }
         }
+
     }
+
 }

@@ -27,28 +27,35 @@ import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 
 /**
- * The web pages in a real headless Chromium (Debian's {@code chromium} and {@code chromium-driver},
- * driven by Selenium) over the real pipeline with the bundled corpus: instant search with highlights and
- * facets, a facet filter, a term page, then (after a tightening signal through the real chain-state
- * topology) company and layer pages and the chain map coloured by state; the disclaimer and the
- * sources on every page; no Content-Security-Policy violation. Screenshots go to
- * {@code target/screenshots}. Without chromium and chromedriver the class is skipped, or fails when
- * {@code CI=true}.
+ * The web pages in a real headless Chromium (Debian's {@code chromium} and
+ * {@code chromium-driver}, driven by Selenium) over the real pipeline with the bundled
+ * corpus: instant search with highlights and facets, a facet filter, a term page, then
+ * (after a tightening signal through the real chain-state topology) company and layer
+ * pages and the chain map coloured by state; the disclaimer and the sources on every
+ * page; no Content-Security-Policy violation. Screenshots go to
+ * {@code target/screenshots}. Without chromium and chromedriver the class is skipped, or
+ * fails when {@code CI=true}.
  */
-// The pages, not the outage guard (ResilienceIT keeps the api's 1 s socket timeout): a slow search on a busy
+// The pages, not the outage guard (ResilienceIT keeps the api's 1 s socket timeout): a
+// slow search on a busy
 // 2-core machine must not turn into a 503 in the middle of the walk through the pages.
-@PipelineTest(properties = {"spring.elasticsearch.socket-timeout=10s", "chainfeed.api.es.breaker.slow-call=10s"})
+@PipelineTest(properties = { "spring.elasticsearch.socket-timeout=10s", "chainfeed.api.es.breaker.slow-call=10s" })
 class WebPagesIT {
+
     private static final ParameterizedTypeReference<Map<String, Object>> JSON = new ParameterizedTypeReference<>() {
     };
+
     @RegisterExtension
     static final TestPipeline pipeline = new TestPipeline("web-pages-it", TestPipeline.Streams.TAGGING,
             TestPipeline.Streams.CHAIN_STATE);
+
     private static HeadlessChromium chromium;
+
     private static WebDriver driver;
 
     @LocalServerPort
     int port;
+
     @Autowired
     TestRestTemplate http;
 
@@ -80,10 +87,14 @@ class WebPagesIT {
         return new WebDriverWait(driver, Duration.ofSeconds(20));
     }
 
-    /** The footer of every page: the disclaimer, and a non-empty sources list once the page has loaded. */
+    /**
+     * The footer of every page: the disclaimer, and a non-empty sources list once the
+     * page has loaded.
+     */
     private void assertDisclaimerAndSources(String page) {
         waiting().until(d -> !d.findElement(By.id("sources")).getText().contains("Loading"));
-        assertThat(driver.findElement(By.id("disclaimer")).getText()).as(page).containsIgnoringCase("research, not advice");
+        assertThat(driver.findElement(By.id("disclaimer")).getText()).as(page)
+            .containsIgnoringCase("research, not advice");
         List<WebElement> sources = driver.findElements(By.cssSelector("#sources li"));
         assertThat(sources).as(page + " sources").isNotEmpty();
         assertThat(driver.findElement(By.tagName("html")).getAttribute("lang")).isEqualTo("en");
@@ -95,12 +106,16 @@ class WebPagesIT {
     void searchFacetsTermCompanyLayerAndChainPagesInChromium() throws Exception {
         pipeline.start();
         pipeline.loadCorpus();
-        // The layers endpoint carries the upstream edges the map is drawn from (read from the reference topic).
-        List<Map<String, Object>> layers = await().atMost(Duration.ofSeconds(30)).until(
-                () -> (List<Map<String, Object>>) http.exchange("/api/v1/layers", HttpMethod.GET, null, JSON).getBody().get("layers"),
-                l -> l.stream().anyMatch(x -> x.get("id").equals("network-fabric") && !((List<?>) x.get("upstream")).isEmpty()));
+        // The layers endpoint carries the upstream edges the map is drawn from (read from
+        // the reference topic).
+        List<Map<String, Object>> layers = await().atMost(Duration.ofSeconds(30))
+            .until(() -> (List<Map<String, Object>>) http.exchange("/api/v1/layers", HttpMethod.GET, null, JSON)
+                .getBody()
+                .get("layers"), l -> l.stream()
+                    .anyMatch(x -> x.get("id").equals("network-fabric") && !((List<?>) x.get("upstream")).isEmpty()));
 
-        // One tightening signal: the memory layer turns tight, and the layers downstream are squeezed.
+        // One tightening signal: the memory layer turns tight, and the layers downstream
+        // are squeezed.
         pipeline.publishSignals("""
                 {"id": "web-hbm-sold-out", "headline": "SK hynix says its HBM supply is sold out for next year",
                  "body": "Samsung Electronics and Micron report the same: HBM allocation is fully booked.",
@@ -127,15 +142,17 @@ class WebPagesIT {
         assertThat(d.switchTo().activeElement().getAttribute("id")).isEqualTo("q");
         d.findElement(By.id("q")).sendKeys("memory");
         waiting().until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("#results .result .snippet mark")));
-        waiting().until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("#facets fieldset[data-facet=layer] input")));
+        waiting().until(ExpectedConditions
+            .presenceOfElementLocated(By.cssSelector("#facets fieldset[data-facet=layer] input")));
         assertThat(d.findElement(By.id("status")).getText()).contains("match");
         assertThat(d.getCurrentUrl()).contains("q=memory");
-        // Suggestions opened while typing; Escape closes them (they would cover the facets).
+        // Suggestions opened while typing; Escape closes them (they would cover the
+        // facets).
         d.findElement(By.id("q")).sendKeys(Keys.ESCAPE);
         waiting().until(x -> "false".equals(x.findElement(By.id("q")).getAttribute("aria-expanded")));
         // Highlights: only <mark> elements inside snippets, never other markup from data.
-        List<String> tags = (List<String>) ((JavascriptExecutor) d).executeScript(
-                "return [...document.querySelectorAll('.snippet *')].map(e => e.tagName)");
+        List<String> tags = (List<String>) ((JavascriptExecutor) d)
+            .executeScript("return [...document.querySelectorAll('.snippet *')].map(e => e.tagName)");
         assertThat(tags).isNotEmpty().containsOnly("MARK");
         assertThat(d.findElements(By.cssSelector("#results .result details.sources li"))).isNotEmpty();
         HeadlessChromium.screenshot(driver, "search");
@@ -149,19 +166,22 @@ class WebPagesIT {
                 && !x.findElement(By.id("status")).getText().equals(before)
                 && !x.findElement(By.id("status")).getText().startsWith("Searching"));
         List<WebElement> results = d.findElements(By.cssSelector("#results .result"));
-        assertThat(results).isNotEmpty().allSatisfy(r ->
-                assertThat(r.findElements(By.cssSelector("a[href='/layers/" + layerId + "']"))).isNotEmpty());
+        assertThat(results).isNotEmpty()
+            .allSatisfy(
+                    r -> assertThat(r.findElements(By.cssSelector("a[href='/layers/" + layerId + "']"))).isNotEmpty());
         assertThat(d.findElement(By.cssSelector("#facets fieldset[data-facet=layer] input[value='" + layerId + "']"))
-                .isSelected()).isTrue();
+            .isSelected()).isTrue();
 
-        // The highlight renderer builds <mark> elements and nothing else, whatever the snippet holds.
-        Map<String, Object> rendered = (Map<String, Object>) ((JavascriptExecutor) d).executeAsyncScript("""
-                const done = arguments[arguments.length - 1];
-                import('/js/common.js').then(m => {
-                  const box = document.createElement('p');
-                  box.append(m.highlight('<mark>HBM</mark> &lt;b&gt;x&lt;/b&gt; &amp; <img src=x onerror=alert(1)><mark>y</mark><script>z</script>'));
-                  done({tags: [...box.querySelectorAll('*')].map(e => e.tagName), text: box.textContent});
-                });""");
+        // The highlight renderer builds <mark> elements and nothing else, whatever the
+        // snippet holds.
+        Map<String, Object> rendered = (Map<String, Object>) ((JavascriptExecutor) d).executeAsyncScript(
+                """
+                        const done = arguments[arguments.length - 1];
+                        import('/js/common.js').then(m => {
+                          const box = document.createElement('p');
+                          box.append(m.highlight('<mark>HBM</mark> &lt;b&gt;x&lt;/b&gt; &amp; <img src=x onerror=alert(1)><mark>y</mark><script>z</script>'));
+                          done({tags: [...box.querySelectorAll('*')].map(e => e.tagName), text: box.textContent});
+                        });""");
         assertThat((List<String>) rendered.get("tags")).containsExactly("MARK", "MARK");
         assertThat(rendered.get("text")).isEqualTo("HBM <b>x</b> & <img src=x onerror=alert(1)>y<script>z</script>");
 
@@ -173,7 +193,8 @@ class WebPagesIT {
 
         // The phone layout: one column, still usable.
         d.manage().window().setSize(new Dimension(390, 844));
-        d.get(url("/?q=" + java.net.URLEncoder.encode("through-silicon vias", java.nio.charset.StandardCharsets.UTF_8)));
+        d.get(url(
+                "/?q=" + java.net.URLEncoder.encode("through-silicon vias", java.nio.charset.StandardCharsets.UTF_8)));
         waiting().until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("#results .result .snippet mark")));
         Long scrollWidth = (Long) ((JavascriptExecutor) d).executeScript("return document.documentElement.scrollWidth");
         assertThat(scrollWidth).as("no horizontal scrolling on a phone").isLessThanOrEqualTo(390L);
@@ -190,11 +211,14 @@ class WebPagesIT {
         assertDisclaimerAndSources("term page");
         assertThat(d.findElements(By.cssSelector("#sources li a[href^='http']"))).isNotEmpty();
         HeadlessChromium.screenshot(driver, "term");
-        // The RDMA term's layers: its primary layer, and apart from it the layers it touches through companies.
+        // The RDMA term's layers: its primary layer, and apart from it the layers it
+        // touches through companies.
         d.get(url("/terms/rdma"));
         waiting().until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("article .tags")));
-        List<String> tagLines = d.findElements(By.cssSelector("article .panel .tags")).stream().map(WebElement::getText)
-                .toList();
+        List<String> tagLines = d.findElements(By.cssSelector("article .panel .tags"))
+            .stream()
+            .map(WebElement::getText)
+            .toList();
         assertThat(tagLines).contains("Layers: Network fabric").anyMatch(t -> t.startsWith("Also touches: "));
         d.get(url("/terms/no-such-term"));
         waiting().until(x -> x.findElement(By.id("content")).getText().contains("no glossary term"));
@@ -223,43 +247,51 @@ class WebPagesIT {
         waiting().until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("main .status-badge")));
         assertThat(d.findElement(By.cssSelector("main .status-badge")).getText()).isEqualTo("Tight");
         assertThat(d.findElement(By.tagName("main")).getText()).contains("SK hynix says its HBM supply is sold out");
-        // Reads whose primary layer is memory, and apart from them the reads that only touch it.
+        // Reads whose primary layer is memory, and apart from them the reads that only
+        // touch it.
         waiting().until(ExpectedConditions.presenceOfElementLocated(By.id("passing-reads")));
         List<String> primaryReads = d.findElements(By.xpath("//h2[@id='primary-reads']/following-sibling::ul[1]/li"))
-                .stream().map(WebElement::getText).toList();
+            .stream()
+            .map(WebElement::getText)
+            .toList();
         assertThat(primaryReads).anyMatch(t -> t.startsWith("HBM"))
-                .noneMatch(t -> t.startsWith("EUV lithography") || t.startsWith("Foundry model")
-                        || t.startsWith("Process node"));
+            .noneMatch(t -> t.startsWith("EUV lithography") || t.startsWith("Foundry model")
+                    || t.startsWith("Process node"));
         assertThat(d.findElements(By.xpath("//h2[@id='passing-reads']/following-sibling::ul[1]/li"))).isNotEmpty();
         assertThat(d.findElements(By.cssSelector("main a[href^='/layers/']"))).isNotEmpty();
         assertDisclaimerAndSources("layer page");
         assertThat(d.findElement(By.id("sources")).getText()).contains("Signal: SK hynix says");
         HeadlessChromium.screenshot(driver, "layer");
 
-        // The chain map: every layer a node, upstream to the left of downstream, named for screen readers.
+        // The chain map: every layer a node, upstream to the left of downstream, named
+        // for screen readers.
         d.manage().window().setSize(new Dimension(1400, 1100));
         d.get(url("/chain"));
         waiting().until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("svg#chain-map a.node")));
         assertThat(d.findElements(By.cssSelector("svg#chain-map a.node"))).hasSize(layers.size());
-        assertThat(d.findElement(By.cssSelector("svg#chain-map title")).getAttribute("textContent")).contains("Chain map");
+        assertThat(d.findElement(By.cssSelector("svg#chain-map title")).getAttribute("textContent"))
+            .contains("Chain map");
         assertThat(d.findElement(By.cssSelector("svg#chain-map desc")).getAttribute("textContent")).contains("layers");
-        List<Map<String, Object>> misplaced = (List<Map<String, Object>>) ((JavascriptExecutor) d).executeScript("""
-                const x = id => +document.querySelector(`a.node[data-layer="${id}"] rect`).getAttribute('x');
-                return [...document.querySelectorAll('path.edge')]
-                  .filter(e => x(e.dataset.from) >= x(e.dataset.to)).map(e => ({from: e.dataset.from, to: e.dataset.to}));""");
+        List<Map<String, Object>> misplaced = (List<Map<String, Object>>) ((JavascriptExecutor) d).executeScript(
+                """
+                        const x = id => +document.querySelector(`a.node[data-layer="${id}"] rect`).getAttribute('x');
+                        return [...document.querySelectorAll('path.edge')]
+                          .filter(e => x(e.dataset.from) >= x(e.dataset.to)).map(e => ({from: e.dataset.from, to: e.dataset.to}));""");
         assertThat(misplaced).isEmpty();
         assertThat(d.findElements(By.cssSelector("path.edge"))).hasSizeGreaterThanOrEqualTo(layers.size() - 4);
-        List<Map<String, Object>> states = (List<Map<String, Object>>) http.exchange("/api/v1/chain", HttpMethod.GET,
-                null, JSON).getBody().get("layers");
+        List<Map<String, Object>> states = (List<Map<String, Object>>) http
+            .exchange("/api/v1/chain", HttpMethod.GET, null, JSON)
+            .getBody()
+            .get("layers");
         assertThat(states).hasSize(layers.size());
         for (Map<String, Object> s : states) {
-            assertThat(d.findElement(By.cssSelector("a.node[data-layer='" + s.get("id") + "']")).getAttribute("data-status"))
-                    .isEqualTo(s.get("status"));
+            assertThat(d.findElement(By.cssSelector("a.node[data-layer='" + s.get("id") + "']"))
+                .getAttribute("data-status")).isEqualTo(s.get("status"));
         }
         assertThat(d.findElement(By.cssSelector("a.node[data-layer='memory']")).getAttribute("aria-label"))
-                .isEqualTo("Memory and storage: Tight");
+            .isEqualTo("Memory and storage: Tight");
         assertThat(d.findElement(By.cssSelector("a.node[data-layer='advanced-packaging']")).getAttribute("aria-label"))
-                .endsWith("squeezed");
+            .endsWith("squeezed");
         assertThat(d.findElement(By.id("chain-status")).getText()).contains("Live state as of");
         assertThat(d.findElements(By.cssSelector("#layer-table tbody tr"))).hasSize(layers.size());
         assertDisclaimerAndSources("chain map");
@@ -267,9 +299,10 @@ class WebPagesIT {
         // Keyboard: the nodes are links reachable with Tab.
         assertThat((Boolean) ((JavascriptExecutor) d).executeScript(
                 "const a = document.querySelector('svg#chain-map a.node'); a.focus(); return document.activeElement === a"))
-                .isTrue();
+            .isTrue();
 
-        // Suggestions as you type: the ARIA combobox pattern, driven by the keyboard alone.
+        // Suggestions as you type: the ARIA combobox pattern, driven by the keyboard
+        // alone.
         d.get(url("/"));
         WebElement box = d.findElement(By.id("q"));
         assertThat(box.getAttribute("role")).isEqualTo("combobox");
@@ -288,7 +321,8 @@ class WebPagesIT {
         assertThat(box.getAttribute("aria-activedescendant")).isEqualTo(options.get(0).getAttribute("id"));
         assertThat(options.get(0).getAttribute("aria-selected")).isEqualTo("true");
         box.sendKeys(Keys.ARROW_UP);
-        assertThat(box.getAttribute("aria-activedescendant")).isEqualTo(options.get(options.size() - 1).getAttribute("id"));
+        assertThat(box.getAttribute("aria-activedescendant"))
+            .isEqualTo(options.get(options.size() - 1).getAttribute("id"));
         box.sendKeys(Keys.ESCAPE);
         assertThat(box.getAttribute("aria-expanded")).isEqualTo("false");
         assertThat(d.findElement(By.id("q-suggestions")).isDisplayed()).isFalse();
@@ -299,6 +333,8 @@ class WebPagesIT {
         waiting().until(x -> x.getCurrentUrl().endsWith("/companies/2330.TW"));
         waiting().until(x -> x.findElements(By.tagName("h1")).stream().anyMatch(h -> h.getText().contains("Taiwan")));
 
-        assertThat(HeadlessChromium.consoleProblems(driver)).as("CSP violations or script errors in the console").isEmpty();
+        assertThat(HeadlessChromium.consoleProblems(driver)).as("CSP violations or script errors in the console")
+            .isEmpty();
     }
+
 }

@@ -50,18 +50,22 @@ import org.springframework.kafka.test.EmbeddedKafkaBroker;
 import org.springframework.kafka.test.context.EmbeddedKafka;
 
 /**
- * Webhooks end to end on a real Kafka broker: the API (started, stopped and started again in this
- * test) delivers reads published on {@code chainfeed.reads.v1} (three partitions) to a real HTTP receiver
- * on loopback (the JDK's server). The receiver checks every signature with its own HMAC-SHA256 code (not
- * the sender's library), fails the first attempts (500, then 429 with {@code Retry-After}), answers
- * {@code 410} on another endpoint and {@code 500} for good on a third, and records each
- * {@code webhook-id} it accepted, so a second delivery after success is caught. Elasticsearch is not
- * needed: webhooks read only Kafka (its URI points at a closed port).
+ * Webhooks end to end on a real Kafka broker: the API (started, stopped and started again
+ * in this test) delivers reads published on {@code chainfeed.reads.v1} (three partitions)
+ * to a real HTTP receiver on loopback (the JDK's server). The receiver checks every
+ * signature with its own HMAC-SHA256 code (not the sender's library), fails the first
+ * attempts (500, then 429 with {@code Retry-After}), answers {@code 410} on another
+ * endpoint and {@code 500} for good on a third, and records each {@code webhook-id} it
+ * accepted, so a second delivery after success is caught. Elasticsearch is not needed:
+ * webhooks read only Kafka (its URI points at a closed port).
  */
 @EmbeddedKafka(kraft = true, partitions = 1)
 class WebhookDeliveryIT {
+
     private static final ObjectMapper JSON = new ObjectMapper();
+
     private static final String ADMIN_KEY = "admin-" + java.util.UUID.randomUUID();
+
     private static final String MASTER_KEY;
 
     static {
@@ -71,29 +75,40 @@ class WebhookDeliveryIT {
     }
 
     /** One request the receiver got, with what it answered. */
-    record Hit(String path, String webhookId, long timestamp, String signature, String body, int answered, long atNanos) {
+    record Hit(String path, String webhookId, long timestamp, String signature, String body, int answered,
+            long atNanos) {
     }
 
     private static HttpServer receiver;
+
     private static final List<Hit> hits = Collections.synchronizedList(new ArrayList<>());
+
     private static final Map<String, IntSupplier> scripts = new ConcurrentHashMap<>();
+
     private static final Set<String> succeeded = ConcurrentHashMap.newKeySet();
+
     private static final List<String> violations = Collections.synchronizedList(new ArrayList<>());
+
     /** Secrets the receiver trusts per path, as the owner would configure them. */
     private static final Map<String, List<String>> secrets = new ConcurrentHashMap<>();
 
     private static String bootstrap;
+
     private static ConfigurableApplicationContext api;
+
     private static int apiPort;
+
     private static KafkaProducer<String, byte[]> producer;
+
     private static final AvroSerde<Read> READS = AvroSerde.of(Read.class);
 
     @BeforeAll
     static void start(EmbeddedKafkaBroker broker) throws Exception {
         bootstrap = broker.getBrokersAsString();
         TopicSetup.ensure(bootstrap, Topics.all(3), (short) 1);
-        producer = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-                ProducerConfig.ACKS_CONFIG, "all"), new StringSerializer(), new ByteArraySerializer());
+        producer = new KafkaProducer<>(
+                Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap, ProducerConfig.ACKS_CONFIG, "all"),
+                new StringSerializer(), new ByteArraySerializer());
         receiver = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
         receiver.createContext("/hooks/", WebhookDeliveryIT::receive);
         receiver.start();
@@ -114,24 +129,20 @@ class WebhookDeliveryIT {
     }
 
     private static ConfigurableApplicationContext startApi() {
-        ConfigurableApplicationContext ctx = new SpringApplicationBuilder(ApiApplication.class).run(
-                "--server.port=0",
-                "--spring.kafka.bootstrap-servers=" + bootstrap,
-                "--spring.elasticsearch.uris=http://127.0.0.1:9",
+        ConfigurableApplicationContext ctx = new SpringApplicationBuilder(ApiApplication.class).run("--server.port=0",
+                "--spring.kafka.bootstrap-servers=" + bootstrap, "--spring.elasticsearch.uris=http://127.0.0.1:9",
                 "--chainfeed.api.admin-key-hashes=" + HashedKeys.hash(ADMIN_KEY),
-                "--chainfeed.webhooks.master-key=" + MASTER_KEY,
-                "--chainfeed.webhooks.allow-loopback=true",
-                "--chainfeed.webhooks.max-attempts=4",
-                "--chainfeed.webhooks.initial-delay=200ms",
-                "--chainfeed.webhooks.multiplier=2",
-                "--chainfeed.webhooks.max-delay=1s",
+                "--chainfeed.webhooks.master-key=" + MASTER_KEY, "--chainfeed.webhooks.allow-loopback=true",
+                "--chainfeed.webhooks.max-attempts=4", "--chainfeed.webhooks.initial-delay=200ms",
+                "--chainfeed.webhooks.multiplier=2", "--chainfeed.webhooks.max-delay=1s",
                 "--chainfeed.webhooks.max-retry-after=5s",
-                // so that the subscription whose endpoint keeps answering 500 shows as failing in this test
+                // so that the subscription whose endpoint keeps answering 500 shows as
+                // failing in this test
                 "--chainfeed.webhooks.failing-after=1s",
-                // small, so the burst below overflows it and the paused subscription is replayed from Kafka
+                // small, so the burst below overflows it and the paused subscription is
+                // replayed from Kafka
                 "--chainfeed.webhooks.queue-capacity=16",
-                "--logging.level.io.chainfeed.api.webhook.SubscriptionWorker=DEBUG",
-                "--spring.jmx.enabled=false");
+                "--logging.level.io.chainfeed.api.webhook.SubscriptionWorker=DEBUG", "--spring.jmx.enabled=false");
         apiPort = ((WebServerApplicationContext) ctx).getWebServer().getPort();
         return ctx;
     }
@@ -170,9 +181,10 @@ class WebhookDeliveryIT {
     }
 
     /**
-     * Standard Webhooks verification written here from the specification, independent of the sender's
-     * library: HMAC-SHA256 keyed with the base64 after {@code whsec_}, over {@code id.timestamp.body},
-     * base64, compared in constant time with each {@code v1,} entry of the space-separated header.
+     * Standard Webhooks verification written here from the specification, independent of
+     * the sender's library: HMAC-SHA256 keyed with the base64 after {@code whsec_}, over
+     * {@code id.timestamp.body}, base64, compared in constant time with each {@code v1,}
+     * entry of the space-separated header.
      */
     static boolean verifies(List<String> trusted, String id, long timestamp, String body, String header) {
         if (id == null || header == null || trusted.isEmpty()) {
@@ -181,17 +193,19 @@ class WebhookDeliveryIT {
         try {
             for (String secret : trusted) {
                 Mac mac = Mac.getInstance("HmacSHA256");
-                mac.init(new SecretKeySpec(Base64.getDecoder().decode(secret.substring("whsec_".length())), "HmacSHA256"));
+                mac.init(new SecretKeySpec(Base64.getDecoder().decode(secret.substring("whsec_".length())),
+                        "HmacSHA256"));
                 byte[] expected = mac.doFinal((id + "." + timestamp + "." + body).getBytes(StandardCharsets.UTF_8));
                 for (String entry : header.split(" ")) {
-                    if (entry.startsWith("v1,") && MessageDigest.isEqual(expected,
-                            Base64.getDecoder().decode(entry.substring(3)))) {
+                    if (entry.startsWith("v1,")
+                            && MessageDigest.isEqual(expected, Base64.getDecoder().decode(entry.substring(3)))) {
                         return true;
                     }
                 }
             }
             return false;
-        } catch (Exception e) {
+        }
+        catch (Exception e) {
             return false;
         }
     }
@@ -227,22 +241,28 @@ class WebhookDeliveryIT {
         assertThat(r.statusCode()).as(r.body()).isEqualTo(201);
         Map<String, Object> sub = json(r);
         secrets.computeIfAbsent("/hooks/" + hook, k -> new java.util.concurrent.CopyOnWriteArrayList<>())
-                .add((String) sub.get("secret"));
+            .add((String) sub.get("secret"));
         return sub;
     }
 
     private static void publish(String id, long version, String layer) throws Exception {
         producer.send(new ProducerRecord<>(Topics.READS, id, READS.serialize(Topics.READS, read(id, version, layer))))
-                .get(10, TimeUnit.SECONDS);
+            .get(10, TimeUnit.SECONDS);
     }
 
     private static Read read(String id, long version, String layer) {
-        return Read.newBuilder().setId(id).setKind(ReadKind.TERM).setSlug(id.substring(id.indexOf(':') + 1))
-                .setTitle("Webhook test read " + id).setSummary("A read for the webhook test.")
-                .setDisclaimer("research, not advice").setVersion(version).setUpdatedAt(Instant.now())
-                .setLayers(List.of(LayerTag.newBuilder().setId(layer).setName(layer).setConfidence(1.0).setPrimary(true)
-                        .build()))
-                .build();
+        return Read.newBuilder()
+            .setId(id)
+            .setKind(ReadKind.TERM)
+            .setSlug(id.substring(id.indexOf(':') + 1))
+            .setTitle("Webhook test read " + id)
+            .setSummary("A read for the webhook test.")
+            .setDisclaimer("research, not advice")
+            .setVersion(version)
+            .setUpdatedAt(Instant.now())
+            .setLayers(List
+                .of(LayerTag.newBuilder().setId(layer).setName(layer).setConfidence(1.0).setPrimary(true).build()))
+            .build();
     }
 
     private static List<Hit> hitsOn(String hook) {
@@ -256,7 +276,8 @@ class WebhookDeliveryIT {
         try {
             Map<String, Object> body = JSON.readValue(h.body(), Map.class);
             return (String) ((Map<String, Object>) body.get("data")).get("id");
-        } catch (IOException e) {
+        }
+        catch (IOException e) {
             throw new AssertionError(e);
         }
     }
@@ -268,7 +289,8 @@ class WebhookDeliveryIT {
         String stranger = issueKey("READER", "someone else");
         String partner = issueKey("PARTNER", "widget site");
 
-        // Refusals: no key, a partner key, a bad selector, private targets, a non-http URL.
+        // Refusals: no key, a partner key, a bad selector, private targets, a non-http
+        // URL.
         assertThat(call("GET", "/api/v1/subscriptions", null, null).statusCode()).isEqualTo(401);
         assertThat(call("GET", "/api/v1/subscriptions", partner, null).statusCode()).isEqualTo(403);
         HttpResponse<String> badTopic = call("POST", "/api/v1/subscriptions", owner,
@@ -304,11 +326,15 @@ class WebhookDeliveryIT {
         // Owner isolation: another key sees nothing of them.
         assertThat(call("GET", "/api/v1/subscriptions/" + aId, stranger, null).statusCode()).isEqualTo(404);
         assertThat(call("DELETE", "/api/v1/subscriptions/" + aId, stranger, null).statusCode()).isEqualTo(404);
-        assertThat(call("POST", "/api/v1/subscriptions/" + aId + "/secret", stranger, null).statusCode()).isEqualTo(404);
-        assertThat(call("POST", "/api/v1/subscriptions/" + aId + "/recover", stranger, null).statusCode()).isEqualTo(404);
-        assertThat((List<Object>) json(call("GET", "/api/v1/subscriptions", stranger, null)).get("subscriptions")).isEmpty();
-        List<Map<String, Object>> mine = (List<Map<String, Object>>) json(call("GET", "/api/v1/subscriptions", owner, null))
-                .get("subscriptions");
+        assertThat(call("POST", "/api/v1/subscriptions/" + aId + "/secret", stranger, null).statusCode())
+            .isEqualTo(404);
+        assertThat(call("POST", "/api/v1/subscriptions/" + aId + "/recover", stranger, null).statusCode())
+            .isEqualTo(404);
+        assertThat((List<Object>) json(call("GET", "/api/v1/subscriptions", stranger, null)).get("subscriptions"))
+            .isEmpty();
+        List<Map<String, Object>> mine = (List<Map<String, Object>>) json(
+                call("GET", "/api/v1/subscriptions", owner, null))
+            .get("subscriptions");
         assertThat(mine).extracting(m -> m.get("id")).containsExactly(aId, gone.get("id"), failing.get("id"));
         assertThat(mine).allSatisfy(m -> assertThat(m).doesNotContainKey("secret"));
 
@@ -318,24 +344,27 @@ class WebhookDeliveryIT {
         publish("term:wh-mem-2", 1, "memory");
         publish("term:wh-mem-3", 1, "memory");
 
-        await().atMost(Duration.ofSeconds(60)).until(() -> hitsOn("a").stream().filter(h -> h.answered() == 200).count() == 3);
+        await().atMost(Duration.ofSeconds(60))
+            .until(() -> hitsOn("a").stream().filter(h -> h.answered() == 200).count() == 3);
         List<Hit> aHits = hitsOn("a");
         assertThat(aHits).hasSize(5);
         assertThat(aHits.subList(0, 3)).extracting(Hit::answered).containsExactly(500, 429, 200);
         assertThat(aHits.subList(0, 3)).extracting(Hit::webhookId).containsOnly(aHits.get(0).webhookId());
-        assertThat(aHits.get(2).atNanos() - aHits.get(1).atNanos())
-                .as("Retry-After: 1 honoured").isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(990));
+        assertThat(aHits.get(2).atNanos() - aHits.get(1).atNanos()).as("Retry-After: 1 honoured")
+            .isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(990));
         assertThat(aHits.stream().map(WebhookDeliveryIT::readId).distinct().toList())
-                .containsExactlyInAnyOrder("term:wh-mem-1", "term:wh-mem-2", "term:wh-mem-3");
+            .containsExactlyInAnyOrder("term:wh-mem-1", "term:wh-mem-2", "term:wh-mem-3");
         Map<String, Object> first = JSON.readValue(aHits.get(2).body(), Map.class);
         assertThat(first.get("type")).isEqualTo("read.published");
         assertThat(first.get("timestamp")).asString().matches("\\d{4}-\\d\\d-\\d\\dT.*Z");
         assertThat((Map<String, Object>) first.get("data")).containsEntry("version", 1)
-                .containsEntry("disclaimer", "research, not advice");
+            .containsEntry("disclaimer", "research, not advice");
 
-        // 410 disables "gone" after one request; "fail" is dead-lettered after its 4 attempts and moves on.
-        await().atMost(Duration.ofSeconds(30)).until(() -> "disabled".equals(
-                json(call("GET", "/api/v1/subscriptions/" + gone.get("id"), owner, null)).get("status")));
+        // 410 disables "gone" after one request; "fail" is dead-lettered after its 4
+        // attempts and moves on.
+        await().atMost(Duration.ofSeconds(30))
+            .until(() -> "disabled"
+                .equals(json(call("GET", "/api/v1/subscriptions/" + gone.get("id"), owner, null)).get("status")));
         Map<String, Object> goneView = json(call("GET", "/api/v1/subscriptions/" + gone.get("id"), owner, null));
         assertThat(goneView.get("statusReason")).isEqualTo("the endpoint answered 410 Gone");
         assertThat(hitsOn("gone")).hasSize(1);
@@ -343,7 +372,8 @@ class WebhookDeliveryIT {
         List<TopicProbe.Rec<byte[]>> dead = readAll(Topics.WEBHOOK_DELIVERIES_DLQ, 3);
         assertThat(dead).hasSize(3).allSatisfy(r -> {
             assertThat(r.key()).isEqualTo(failing.get("id"));
-            assertThat(r.header(Topics.DLQ_REASON_HEADER)).isEqualTo("gave up after 4 attempts; last: the endpoint answered 500");
+            assertThat(r.header(Topics.DLQ_REASON_HEADER))
+                .isEqualTo("gave up after 4 attempts; last: the endpoint answered 500");
             assertThat(r.header(Topics.DLQ_ORIGIN_HEADER)).startsWith("chainfeed.reads.v1-");
             assertThat(r.header("webhook-id")).startsWith("msg_");
         });
@@ -351,13 +381,18 @@ class WebhookDeliveryIT {
         // Delivery state is visible to the owner.
         Map<String, Object> aView = json(call("GET", "/api/v1/subscriptions/" + aId, owner, null));
         Map<String, Object> delivery = (Map<String, Object>) aView.get("delivery");
-        assertThat(delivery).containsEntry("delivered", 3).containsEntry("consecutiveFailures", 0)
-                .containsEntry("lastStatus", 200).containsEntry("pendingWebhookId", null);
+        assertThat(delivery).containsEntry("delivered", 3)
+            .containsEntry("consecutiveFailures", 0)
+            .containsEntry("lastStatus", 200)
+            .containsEntry("pendingWebhookId", null);
         assertThat((Map<String, Object>) delivery.get("position")).containsOnlyKeys("0", "1", "2");
-        Map<String, Object> failView = (Map<String, Object>) json(call("GET", "/api/v1/subscriptions/" + failing.get("id"),
-                owner, null)).get("delivery");
-        assertThat(failView).containsEntry("deadLettered", 3).containsEntry("delivered", 0)
-                .containsEntry("lastStatus", 500).containsEntry("consecutiveFailures", 12);
+        Map<String, Object> failView = (Map<String, Object>) json(
+                call("GET", "/api/v1/subscriptions/" + failing.get("id"), owner, null))
+            .get("delivery");
+        assertThat(failView).containsEntry("deadLettered", 3)
+            .containsEntry("delivered", 0)
+            .containsEntry("lastStatus", 500)
+            .containsEntry("consecutiveFailures", 12);
         assertThat(failView.get("failingSince")).isNotNull();
         Map<String, Object> failSub = json(call("GET", "/api/v1/subscriptions/" + failing.get("id"), owner, null));
         assertThat(failSub.get("status")).as("no 2xx for longer than failing-after").isEqualTo("failing");
@@ -365,15 +400,17 @@ class WebhookDeliveryIT {
         assertThat(aView.get("status")).isEqualTo("active");
         assertThat(delivery).containsEntry("failingSince", null);
 
-        // Recover: the owner's call is taken (202), a disabled subscription's refused (409).
+        // Recover: the owner's call is taken (202), a disabled subscription's refused
+        // (409).
         HttpResponse<String> recover = call("POST", "/api/v1/subscriptions/" + failing.get("id") + "/recover", owner,
                 null);
         assertThat(recover.statusCode()).as(recover.body()).isEqualTo(202);
         assertThat(json(recover).get("recoverRequestedAt")).isNotNull();
         assertThat(call("POST", "/api/v1/subscriptions/" + gone.get("id") + "/recover", owner, null).statusCode())
-                .isEqualTo(409);
+            .isEqualTo(409);
 
-        // Rotate a's secret: the next webhooks carry two signatures, each verifiable on its own.
+        // Rotate a's secret: the next webhooks carry two signatures, each verifiable on
+        // its own.
         HttpResponse<String> rotated = call("POST", "/api/v1/subscriptions/" + aId + "/secret", owner, null);
         assertThat(rotated.statusCode()).isEqualTo(200);
         String oldSecret = (String) a.get("secret");
@@ -384,21 +421,25 @@ class WebhookDeliveryIT {
         await().atMost(Duration.ofSeconds(30)).until(() -> hitsOn("a").size() == 6);
         Hit afterRotation = hitsOn("a").get(5);
         assertThat(afterRotation.signature().split(" ")).hasSize(2);
-        assertThat(verifies(List.of(newSecret), afterRotation.webhookId(), afterRotation.timestamp(), afterRotation.body(),
-                afterRotation.signature())).isTrue();
-        assertThat(verifies(List.of(oldSecret), afterRotation.webhookId(), afterRotation.timestamp(), afterRotation.body(),
-                afterRotation.signature())).isTrue();
+        assertThat(verifies(List.of(newSecret), afterRotation.webhookId(), afterRotation.timestamp(),
+                afterRotation.body(), afterRotation.signature()))
+            .isTrue();
+        assertThat(verifies(List.of(oldSecret), afterRotation.webhookId(), afterRotation.timestamp(),
+                afterRotation.body(), afterRotation.signature()))
+            .isTrue();
 
         // Secrets are stored sealed: neither one appears in the subscriptions topic.
         for (TopicProbe.Rec<byte[]> r : readAll(Topics.WEBHOOK_SUBSCRIPTIONS, 1)) {
             String raw = new String(r.value() == null ? new byte[0] : r.value(), StandardCharsets.ISO_8859_1);
             for (String s : List.of(oldSecret, newSecret)) {
                 byte[] key = Base64.getDecoder().decode(s.substring(6));
-                assertThat(raw).doesNotContain(s.substring(6)).doesNotContain(new String(key, StandardCharsets.ISO_8859_1));
+                assertThat(raw).doesNotContain(s.substring(6))
+                    .doesNotContain(new String(key, StandardCharsets.ISO_8859_1));
             }
         }
 
-        // Restart the API; reads published while it is down are delivered after, nothing twice.
+        // Restart the API; reads published while it is down are delivered after, nothing
+        // twice.
         api.close();
         api = null;
         publish("term:wh-mem-5", 1, "memory");
@@ -407,14 +448,16 @@ class WebhookDeliveryIT {
         await().atMost(Duration.ofSeconds(90)).until(() -> hitsOn("a").size() == 8);
         List<Hit> all = hitsOn("a");
         assertThat(all.subList(6, 8).stream().map(h -> readId(h) + " v" + versionOf(h)).toList())
-                .containsExactlyInAnyOrder("term:wh-mem-5 v1", "term:wh-mem-1 v2");
+            .containsExactlyInAnyOrder("term:wh-mem-5 v1", "term:wh-mem-1 v2");
         await().atMost(Duration.ofSeconds(10)).during(Duration.ofSeconds(2)).until(() -> hitsOn("a").size() == 8);
         assertThat(hitsOn("gone")).as("a disabled subscription stays disabled after the restart").hasSize(1);
         assertThat(all.stream().filter(h -> h.answered() == 200).map(Hit::webhookId).distinct().count()).isEqualTo(6);
         assertThat(violations).isEmpty();
 
-        // A burst: 30 reads with 10 versions each, published as fast as Kafka takes them. Each arrives once,
-        // every read's versions in order, although the subscription's queue (16) overflows on the way.
+        // A burst: 30 reads with 10 versions each, published as fast as Kafka takes them.
+        // Each arrives once,
+        // every read's versions in order, although the subscription's queue (16)
+        // overflows on the way.
         int before = hitsOn("a").size();
         Map<String, Long> publishedAt = new ConcurrentHashMap<>();
         long t0 = System.nanoTime();
@@ -422,7 +465,8 @@ class WebhookDeliveryIT {
             for (int k = 0; k < 30; k++) {
                 String id = "term:wh-burst-" + k;
                 publishedAt.put(id + " v" + v, System.nanoTime());
-                producer.send(new ProducerRecord<>(Topics.READS, id, READS.serialize(Topics.READS, read(id, v, "memory"))));
+                producer
+                    .send(new ProducerRecord<>(Topics.READS, id, READS.serialize(Topics.READS, read(id, v, "memory"))));
             }
         }
         producer.flush();
@@ -448,10 +492,15 @@ class WebhookDeliveryIT {
         assertThat(call("GET", "/api/v1/subscriptions/" + aId, owner, null).statusCode()).isEqualTo(404);
         int settled = hitsOn("a").size();
         publish("term:wh-mem-6", 1, "memory");
-        await().atMost(Duration.ofSeconds(10)).during(Duration.ofMillis(1500)).until(() -> hitsOn("a").size() == settled);
+        await().atMost(Duration.ofSeconds(10))
+            .during(Duration.ofMillis(1500))
+            .until(() -> hitsOn("a").size() == settled);
     }
 
-    /** Every subscription call counts against the READER key's rate per minute; over it, a 429 problem. */
+    /**
+     * Every subscription call counts against the READER key's rate per minute; over it, a
+     * 429 problem.
+     */
     @Test
     void subscriptionCallsAreLimitedToTheKeysRatePerMinute() throws Exception {
         String slow = issueKey("READER", "slow reader", 3);
@@ -459,7 +508,8 @@ class WebhookDeliveryIT {
         assertThat(call("GET", "/api/v1/subscriptions", slow, null).statusCode()).isEqualTo(200);
         assertThat(call("GET", "/api/v1/subscriptions/sub_unknown", slow, null).statusCode()).isEqualTo(404);
         assertThat(call("DELETE", "/api/v1/subscriptions/sub_unknown", slow, null).statusCode()).isEqualTo(404);
-        // The fourth call in the minute: refused before its body is looked at (this topic would be a 400).
+        // The fourth call in the minute: refused before its body is looked at (this topic
+        // would be a 400).
         HttpResponse<String> limited = call("POST", "/api/v1/subscriptions", slow,
                 "{\"topic\":\"layer:memory AND (\",\"url\":\"" + hookUrl("never") + "\"}");
         assertThat(limited.statusCode()).as(limited.body()).isEqualTo(429);
@@ -471,7 +521,7 @@ class WebhookDeliveryIT {
         assertThat(Long.parseLong(limited.headers().firstValue("Retry-After").orElseThrow())).isBetween(1L, 20L);
         assertThat(call("GET", "/api/v1/subscriptions", slow, null).statusCode()).isEqualTo(429);
         assertThat(call("GET", "/api/v1/subscriptions", other, null).statusCode()).as("each key has its own bucket")
-                .isEqualTo(200);
+            .isEqualTo(200);
     }
 
     @SuppressWarnings("unchecked")
@@ -479,16 +529,21 @@ class WebhookDeliveryIT {
         try {
             Map<String, Object> body = JSON.readValue(h.body(), Map.class);
             return ((Number) ((Map<String, Object>) body.get("data")).get("version")).intValue();
-        } catch (IOException e) {
+        }
+        catch (IOException e) {
             throw new AssertionError(e);
         }
     }
 
-    /** Reads a topic from the beginning until {@code atLeast} records are there, then to its end (30 s at most). */
+    /**
+     * Reads a topic from the beginning until {@code atLeast} records are there, then to
+     * its end (30 s at most).
+     */
     private static List<TopicProbe.Rec<byte[]>> readAll(String topic, int atLeast) {
         try (TopicProbe<byte[]> probe = TopicProbe.bytes(bootstrap, topic)) {
             probe.atLeast(atLeast, Duration.ofSeconds(30));
             return probe.toEnd(Duration.ofSeconds(30));
         }
     }
+
 }

@@ -53,37 +53,50 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 /**
- * The embeddable widget end to end, over the real pipeline with the bundled corpus: partner keys issued
- * with the keys CLI through the real admin endpoint; the widget data, embed and oEmbed paths over HTTP
- * (key, origin, CORS, 401/403/429, no cookies, discovery links); then, in a real headless Chromium, the
- * demo partner page served from a second local port (another origin) with every widget as a custom
- * element and as an iframe: rendering as text, the disclaimer and links, dates by locale, dark mode
- * from the reader's preference (CDP) and from the host page, iframes that grow and shrink with their
- * content under the keyboard, an origin the key does not allow refused, and a live update. Screenshots
- * go to {@code target/screenshots}. Without chromium and chromedriver the browser test is skipped, or
- * fails when {@code CI=true}.
+ * The embeddable widget end to end, over the real pipeline with the bundled corpus:
+ * partner keys issued with the keys CLI through the real admin endpoint; the widget data,
+ * embed and oEmbed paths over HTTP (key, origin, CORS, 401/403/429, no cookies, discovery
+ * links); then, in a real headless Chromium, the demo partner page served from a second
+ * local port (another origin) with every widget as a custom element and as an iframe:
+ * rendering as text, the disclaimer and links, dates by locale, dark mode from the
+ * reader's preference (CDP) and from the host page, iframes that grow and shrink with
+ * their content under the keyboard, an origin the key does not allow refused, and a live
+ * update. Screenshots go to {@code target/screenshots}. Without chromium and chromedriver
+ * the browser test is skipped, or fails when {@code CI=true}.
  */
 @PipelineTest
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class WidgetIT {
+
     private static final ParameterizedTypeReference<Map<String, Object>> JSON = new ParameterizedTypeReference<>() {
     };
+
     private static final ObjectMapper MAPPER = new ObjectMapper();
+
     private static final String ADMIN_KEY = "widget-it-admin-" + UUID.randomUUID();
+
     @RegisterExtension
     static final TestPipeline pipeline = new TestPipeline("widget-it", TestPipeline.Streams.TAGGING,
             TestPipeline.Streams.CHAIN_STATE);
+
     private static final HttpClient HTTP = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER).build();
+
     private static final List<HttpResponse<String>> responses = new ArrayList<>();
+
     private static int partnerPort;
+
     private static String partnerKey;
+
     private static DemoPartnerSite partnerSite;
+
     private static ChromeDriver driver;
 
     @LocalServerPort
     int port;
+
     @Autowired
     TestRestTemplate http;
+
     @Autowired
     SseStreams sseStreams;
 
@@ -105,7 +118,8 @@ class WidgetIT {
             if (driver != null) {
                 driver.quit();
             }
-        } finally {
+        }
+        finally {
             if (partnerSite != null) {
                 partnerSite.close();
             }
@@ -120,7 +134,10 @@ class WidgetIT {
         return "http://localhost:" + partnerPort;
     }
 
-    /** The pipeline with the corpus and a tightening signal (the chain widget's state), and the partner key. */
+    /**
+     * The pipeline with the corpus and a tightening signal (the chain widget's state),
+     * and the partner key.
+     */
     @SuppressWarnings("unchecked")
     private synchronized void ready() throws Exception {
         if (partnerKey != null) {
@@ -135,14 +152,17 @@ class WidgetIT {
                  "source": {"name": "Example wire", "url": "https://example.com/news/hbm-sold-out"}}
                 """);
         pipeline.awaitLayerStatus("memory", "tight");
-        JsonNode created = keys(0, "create", "--kind", "partner", "--origin", partnerOrigin(), "--label", "widget-it partner");
+        JsonNode created = keys(0, "create", "--kind", "partner", "--origin", partnerOrigin(), "--label",
+                "widget-it partner");
         assertThat(created.path("kind").asText()).isEqualTo("PARTNER");
         assertThat(created.path("allowedOrigins").toString()).isEqualTo("[\"" + partnerOrigin() + "\"]");
         partnerKey = created.path("token").asText();
         assertThat(partnerKey).startsWith("cf_" + created.path("id").asText() + "_");
     }
 
-    /** Runs the keys CLI against this api with the test's admin key; checks its exit code. */
+    /**
+     * Runs the keys CLI against this api with the test's admin key; checks its exit code.
+     */
     private JsonNode keys(int expectedExit, String command, String... args) throws Exception {
         Path keyFile = Files.createTempFile("widget-it-admin", ".key");
         Files.writeString(keyFile, ADMIN_KEY + "\n");
@@ -195,14 +215,18 @@ class WidgetIT {
         String other = "http://127.0.0.1:" + partnerPort;
         String k = "key=" + partnerKey;
 
-        // A term card for an allowed origin: CORS for exactly that origin, Vary: Origin, the disclaimer.
+        // A term card for an allowed origin: CORS for exactly that origin, Vary: Origin,
+        // the disclaimer.
         HttpResponse<String> term = get("/widget/v1/data/term/rdma?" + k, allowed);
         assertThat(term.statusCode()).as(term.body()).isEqualTo(200);
         assertThat(header(term, "Access-Control-Allow-Origin")).isEqualTo(allowed);
         assertThat(header(term, "Access-Control-Allow-Credentials")).isNull();
-        assertThat(term.headers().allValues("Vary")).anyMatch(v -> v.toLowerCase(java.util.Locale.ROOT).contains("origin"));
-        // Cacheable by a shared cache, keyed by the headers the answer depends on, with a strong ETag.
-        assertThat(header(term, "Cache-Control")).isEqualTo("max-age=30, public, s-maxage=30, stale-while-revalidate=60");
+        assertThat(term.headers().allValues("Vary"))
+            .anyMatch(v -> v.toLowerCase(java.util.Locale.ROOT).contains("origin"));
+        // Cacheable by a shared cache, keyed by the headers the answer depends on, with a
+        // strong ETag.
+        assertThat(header(term, "Cache-Control"))
+            .isEqualTo("max-age=30, public, s-maxage=30, stale-while-revalidate=60");
         assertThat(String.join(",", term.headers().allValues("Vary"))).contains("Sec-Fetch-Site");
         String cardTag = header(term, "ETag");
         assertThat(cardTag).startsWith("\"");
@@ -215,26 +239,31 @@ class WidgetIT {
         assertThat(card.path("url").asText()).isEqualTo(api() + "/terms/rdma");
         assertThat(card.path("sources").size()).isPositive();
         assertThat(card.path("disclaimer").asText()).contains("research, not advice");
-        // Our own embed pages call it same-origin (Fetch Metadata), with no Origin header.
-        assertThat(get("/widget/v1/data/term/rdma?" + k, null, "Sec-Fetch-Site", "same-origin").statusCode()).isEqualTo(200);
+        // Our own embed pages call it same-origin (Fetch Metadata), with no Origin
+        // header.
+        assertThat(get("/widget/v1/data/term/rdma?" + k, null, "Sec-Fetch-Site", "same-origin").statusCode())
+            .isEqualTo(200);
 
         // Any other origin, or none, is refused: 403 problem, no CORS header.
         HttpResponse<String> refused = get("/widget/v1/data/term/rdma?" + k, other);
         assertProblem(refused, 403, "origin-not-allowed");
         assertThat(header(refused, "Access-Control-Allow-Origin")).isNull();
-        assertThat(refused.headers().allValues("Vary")).anyMatch(v -> v.toLowerCase(java.util.Locale.ROOT).contains("origin"));
+        assertThat(refused.headers().allValues("Vary"))
+            .anyMatch(v -> v.toLowerCase(java.util.Locale.ROOT).contains("origin"));
         assertProblem(get("/widget/v1/data/term/rdma?" + k, "https://evil.example"), 403, "origin-not-allowed");
         assertProblem(get("/widget/v1/data/term/rdma?" + k, null), 403, "origin-not-allowed");
         assertProblem(get("/widget/v1/data/term/rdma?" + k, "null"), 403, "origin-not-allowed");
         // No key, a made-up key, a key that is not a partner key.
         assertProblem(get("/widget/v1/data/term/rdma", allowed), 401, "unauthorized");
-        assertProblem(get("/widget/v1/data/term/rdma?key=cf_aaaaaaaaaaaa_" + "A".repeat(43), allowed), 401, "unauthorized");
+        assertProblem(get("/widget/v1/data/term/rdma?key=cf_aaaaaaaaaaaa_" + "A".repeat(43), allowed), 401,
+                "unauthorized");
         String reader = keys(0, "create", "--kind", "reader", "--label", "widget-it reader").path("token").asText();
         assertProblem(get("/widget/v1/data/term/rdma?key=" + reader, allowed), 403, "not-a-partner-key");
         assertProblem(get("/widget/v1/data/term/no-such-term?" + k, allowed), 404, "not-found");
 
         // A topic feed: newest first, every item on the topic, the topic's page.
-        HttpResponse<String> feed = get("/widget/v1/data/feed?topic=" + enc("layer:network-fabric") + "&limit=3&" + k, allowed);
+        HttpResponse<String> feed = get("/widget/v1/data/feed?topic=" + enc("layer:network-fabric") + "&limit=3&" + k,
+                allowed);
         assertThat(feed.statusCode()).as(feed.body()).isEqualTo(200);
         JsonNode items = json(feed).path("items");
         assertThat(items.size()).isEqualTo(3);
@@ -248,7 +277,8 @@ class WidgetIT {
         assertThat(json(feed).path("url").asText()).isEqualTo(api() + "/layers/network-fabric");
         HttpResponse<String> badTopic = get("/widget/v1/data/feed?topic=" + enc("layer:") + "&" + k, allowed);
         assertProblem(badTopic, 400, "invalid-selector");
-        assertThat(header(badTopic, "Access-Control-Allow-Origin")).as("an allowed page can read the problem").isEqualTo(allowed);
+        assertThat(header(badTopic, "Access-Control-Allow-Origin")).as("an allowed page can read the problem")
+            .isEqualTo(allowed);
         assertProblem(get("/widget/v1/data/feed?topic=all&limit=21&" + k, allowed), 400, "invalid-parameter");
 
         // The chain, tightest first.
@@ -257,13 +287,16 @@ class WidgetIT {
         assertThat(chain.path("layers").get(0).path("status").asText()).isEqualTo("tight");
         assertThat(chain.path("asOf").asText()).isEqualTo("2026-03-02T00:00:00Z");
 
-        // The live stream: an event stream for the allowed origin, refused for another; the feed says where to
+        // The live stream: an event stream for the allowed origin, refused for another;
+        // the feed says where to
         // start it.
         String start = json(feed).path("lastEventId").asText();
         assertThat(start).isNotBlank();
-        HttpResponse<java.io.InputStream> stream = HTTP.send(HttpRequest.newBuilder(URI.create(api()
-                + "/widget/v1/data/stream?topic=" + enc("layer:memory") + "&" + k + "&lastEventId=" + enc(start)))
-                .header("Origin", allowed).build(), HttpResponse.BodyHandlers.ofInputStream());
+        HttpResponse<java.io.InputStream> stream = HTTP.send(HttpRequest
+            .newBuilder(URI.create(api() + "/widget/v1/data/stream?topic=" + enc("layer:memory") + "&" + k
+                    + "&lastEventId=" + enc(start)))
+            .header("Origin", allowed)
+            .build(), HttpResponse.BodyHandlers.ofInputStream());
         try (java.io.InputStream events = stream.body()) {
             assertThat(stream.statusCode()).isEqualTo(200);
             assertThat(stream.headers().firstValue("Content-Type").orElse("")).startsWith("text/event-stream");
@@ -275,7 +308,8 @@ class WidgetIT {
         assertProblem(get("/widget/v1/data/stream?topic=" + enc("layer:") + "&" + k, allowed), 400, "invalid-selector");
 
         // Rate: 3 a minute, then 429 with Retry-After that the allowed page can read.
-        JsonNode slow = keys(0, "create", "--kind", "partner", "--origin", allowed, "--label", "widget-it slow", "--rate", "3");
+        JsonNode slow = keys(0, "create", "--kind", "partner", "--origin", allowed, "--label", "widget-it slow",
+                "--rate", "3");
         String slowKey = slow.path("token").asText();
         for (int i = 0; i < 3; i++) {
             assertThat(get("/widget/v1/data/chain?key=" + slowKey, allowed).statusCode()).isEqualTo(200);
@@ -286,20 +320,27 @@ class WidgetIT {
         assertThat(header(limited, "Access-Control-Allow-Origin")).isEqualTo(allowed);
         assertThat(header(limited, "Access-Control-Expose-Headers")).contains("Retry-After");
 
-        // The iframe form: framed only by the key's origins; attributes carried over, validated.
+        // The iframe form: framed only by the key's origins; attributes carried over,
+        // validated.
         HttpResponse<String> embed = get("/embed/term/rdma?" + k + "&theme=dark&locale=de-DE", null);
         assertThat(embed.statusCode()).as(embed.body()).isEqualTo(200);
         assertThat(header(embed, "Content-Type")).startsWith("text/html");
         assertThat(header(embed, "Content-Security-Policy")).endsWith("; frame-ancestors " + allowed)
-                .doesNotContain("unsafe-inline");
+            .doesNotContain("unsafe-inline");
         assertThat(embed.headers().allValues("Content-Security-Policy")).hasSize(1);
         assertThat(header(embed, "X-Frame-Options")).isNull();
-        assertThat(header(embed, "Cache-Control")).isEqualTo("max-age=0, public, s-maxage=60, stale-while-revalidate=300");
-        assertThat(get("/embed/term/rdma?" + k + "&theme=dark&locale=de-DE", null, "If-None-Match", header(embed, "ETag"))
-                .statusCode()).as("a strong ETag, revalidated with a 304").isEqualTo(304);
-        assertThat(embed.body()).contains("<chainfeed-term key=\"" + partnerKey + "\" theme=\"dark\" locale=\"de-DE\" term=\"rdma\">",
+        assertThat(header(embed, "Cache-Control"))
+            .isEqualTo("max-age=0, public, s-maxage=60, stale-while-revalidate=300");
+        assertThat(
+                get("/embed/term/rdma?" + k + "&theme=dark&locale=de-DE", null, "If-None-Match", header(embed, "ETag"))
+                    .statusCode())
+            .as("a strong ETag, revalidated with a 304")
+            .isEqualTo(304);
+        assertThat(embed.body()).contains(
+                "<chainfeed-term key=\"" + partnerKey + "\" theme=\"dark\" locale=\"de-DE\" term=\"rdma\">",
                 "<title>chainfeed: glossary term rdma</title>");
-        HttpResponse<String> embedFeed = get("/embed/feed?topic=" + enc("LAYER:memory or kind:signal") + "&live=true&" + k, null);
+        HttpResponse<String> embedFeed = get(
+                "/embed/feed?topic=" + enc("LAYER:memory or kind:signal") + "&live=true&" + k, null);
         assertThat(embedFeed.body()).contains("topic=\"kind:signal OR layer:memory\"", " live>");
         assertProblem(get("/embed/term/rdma?" + k + "&theme=" + enc("\"><b>"), null), 400, "invalid-parameter");
         assertProblem(get("/embed/feed?topic=" + enc("layer:(") + "&" + k, null), 400, "invalid-selector");
@@ -326,18 +367,21 @@ class WidgetIT {
         assertThat(layer.path("html").asText()).contains("/embed/feed?topic=layer%3Amemory&amp;key=");
         assertThat(layer.path("title").asText()).isEqualTo("chainfeed: Memory and storage");
         assertThat(json(get("/oembed?url=" + enc(api() + "/chain") + "&" + k, null)).path("html").asText())
-                .contains("/embed/chain?key=");
+            .contains("/embed/chain?key=");
         assertThat(get("/oembed?url=" + enc(rdmaPage) + "&format=xml&" + k, null).statusCode()).isEqualTo(501);
         assertProblem(get("/oembed?url=" + enc(api() + "/terms/no-such-term") + "&" + k, null), 404, "not-found");
         assertProblem(get("/oembed?url=" + enc(api() + "/layers/no-such-layer") + "&" + k, null), 404, "not-found");
-        assertProblem(get("/oembed?url=" + enc("https://elsewhere.example/terms/rdma") + "&" + k, null), 404, "not-found");
+        assertProblem(get("/oembed?url=" + enc("https://elsewhere.example/terms/rdma") + "&" + k, null), 404,
+                "not-found");
         assertProblem(get("/oembed?url=" + enc(api() + "/") + "&" + k, null), 404, "not-found");
         assertProblem(get("/oembed?url=" + enc(rdmaPage), null), 401, "unauthorized");
         assertProblem(get("/oembed?url=" + enc(rdmaPage) + "&maxwidth=wide&" + k, null), 400, "invalid-parameter");
 
-        // Discovery, in the served HTML of a term page; the link works once the partner adds its key.
+        // Discovery, in the served HTML of a term page; the link works once the partner
+        // adds its key.
         String page = get("/terms/rdma", null).body();
-        Matcher m = Pattern.compile("<link rel=\"alternate\" type=\"application/json\\+oembed\" href=\"([^\"]+)\"").matcher(page);
+        Matcher m = Pattern.compile("<link rel=\"alternate\" type=\"application/json\\+oembed\" href=\"([^\"]+)\"")
+            .matcher(page);
         assertThat(m.find()).as("discovery link in\n" + page).isTrue();
         String href = m.group(1).replace("&amp;", "&");
         assertThat(href).isEqualTo(api() + "/oembed?url=" + enc(rdmaPage) + "&format=json");
@@ -352,7 +396,8 @@ class WidgetIT {
         assertThat(etag).isNotBlank();
         assertThat(get("/widget/v1/chainfeed.js", allowed, "If-None-Match", etag).statusCode()).isEqualTo(304);
         HttpResponse<byte[]> gzipped = HTTP.send(HttpRequest.newBuilder(URI.create(api() + "/widget/v1/chainfeed.js"))
-                .header("Accept-Encoding", "gzip").build(), HttpResponse.BodyHandlers.ofByteArray());
+            .header("Accept-Encoding", "gzip")
+            .build(), HttpResponse.BodyHandlers.ofByteArray());
         assertThat(gzipped.headers().firstValue("Content-Encoding")).hasValue("gzip");
         assertThat(gzipped.body().length).as("gzipped script on the wire").isLessThan(8 * 1024);
 
@@ -360,26 +405,29 @@ class WidgetIT {
         keys(0, "revoke", slow.path("id").asText());
         assertProblem(get("/widget/v1/data/term/rdma?key=" + slowKey, allowed), 401, "unauthorized");
         assertThat(keys(0, "list").findValuesAsText("id")).contains(partnerKey.substring(3, 15))
-                .doesNotContain(slow.path("id").asText());
+            .doesNotContain(slow.path("id").asText());
         // A wrong admin key: the CLI reports the refusal with exit code 1.
         Path wrong = Files.createTempFile("widget-it-wrong", ".key");
         Files.writeString(wrong, "not-the-admin-key");
         StringWriter err = new StringWriter();
         assertThat(KeysCli.execute(new PrintWriter(new StringWriter()), new PrintWriter(err), "list", "--api", api(),
-                "--admin-key-file", wrong.toString())).isEqualTo(1);
+                "--admin-key-file", wrong.toString()))
+            .isEqualTo(1);
         assertThat(err.toString()).contains("401");
         Files.delete(wrong);
 
         // No cookie on any of these paths.
-        assertThat(responses).allSatisfy(r -> assertThat(r.headers().allValues("Set-Cookie")).as(r.uri().toString()).isEmpty());
+        assertThat(responses)
+            .allSatisfy(r -> assertThat(r.headers().allValues("Set-Cookie")).as(r.uri().toString()).isEmpty());
     }
 
-    // ---- the browser ---------------------------------------------------------------------------------
+    // ---- the browser
+    // ---------------------------------------------------------------------------------
 
     private ChromeDriver browser() throws Exception {
         if (driver == null) {
             driver = HeadlessChromium.find("WidgetIT's browser test needs Debian's chromium and chromium-driver")
-                    .start("chainfeed-widget-chromium-", "1280,1400");
+                .start("chainfeed-widget-chromium-", "1280,1400");
         }
         return driver;
     }
@@ -404,12 +452,15 @@ class WidgetIT {
     }
 
     private boolean dark(String css) {
-        return (Boolean) js("return document.querySelector(arguments[0]).shadowRoot.querySelector('.cf').classList.contains('dark')", css);
+        return (Boolean) js(
+                "return document.querySelector(arguments[0]).shadowRoot.querySelector('.cf').classList.contains('dark')",
+                css);
     }
 
     /** Height of an iframe on the current page, in CSS pixels. */
     private double frameHeight(String css) {
-        return ((Number) js("return document.querySelector(arguments[0]).getBoundingClientRect().height", css)).doubleValue();
+        return ((Number) js("return document.querySelector(arguments[0]).getBoundingClientRect().height", css))
+            .doubleValue();
     }
 
     /** Height of the content of a frame on the current page (its body), in CSS pixels. */
@@ -417,7 +468,8 @@ class WidgetIT {
         driver.switchTo().frame(driver.findElement(By.cssSelector(frameCss)));
         try {
             return ((Number) js("return document.body.getBoundingClientRect().height")).doubleValue();
-        } finally {
+        }
+        finally {
             driver.switchTo().defaultContent();
         }
     }
@@ -428,47 +480,61 @@ class WidgetIT {
     void widgetsOnAPartnerPageOfAnotherOriginInChromium() throws Exception {
         ChromeDriver d = browser();
         ready();
-        partnerSite = DemoPartnerSite.start(InetAddress.getLoopbackAddress(), partnerPort, URI.create(api()), partnerKey,
-                partnerOrigin());
+        partnerSite = DemoPartnerSite.start(InetAddress.getLoopbackAddress(), partnerPort, URI.create(api()),
+                partnerKey, partnerOrigin());
         colorScheme("light");
         d.get(partnerOrigin() + "/");
 
-        // Every custom element renders, on another origin, with the disclaimer and a link to the read.
+        // Every custom element renders, on another origin, with the disclaimer and a link
+        // to the read.
         waiting().until(x -> shadowText("#term-rdma").contains("RDMA"));
         waiting().until(x -> shadowText("#chain").contains("Tight"));
-        waiting().until(x -> !(Boolean) js("return !document.querySelector('#feed-fabric').shadowRoot.querySelector('li[data-id]')"));
+        waiting().until(x -> !(Boolean) js(
+                "return !document.querySelector('#feed-fabric').shadowRoot.querySelector('li[data-id]')"));
         waiting().until(x -> shadowText("#term-hbm-dark").contains("HBM"));
         for (String w : List.of("#term-rdma", "#feed-fabric", "#chain", "#term-hbm-dark")) {
             assertThat(shadowText(w)).as(w).contains("Research, not advice.", "Read on chainfeed");
             List<String> hrefs = (List<String>) js("return [...document.querySelector(arguments[0]).shadowRoot"
                     + ".querySelectorAll('a')].map(a => a.href)", w);
-            assertThat(hrefs).as(w + " links").isNotEmpty().allMatch(h -> h.startsWith(api() + "/") || h.startsWith("https://"));
+            assertThat(hrefs).as(w + " links")
+                .isNotEmpty()
+                .allMatch(h -> h.startsWith(api() + "/") || h.startsWith("https://"));
             // Data is text: the shadow roots hold only the elements the script builds.
-            List<String> tags = (List<String>) js("return [...new Set([...document.querySelector(arguments[0]).shadowRoot"
-                    + ".querySelectorAll('*')].map(e => e.tagName))]", w);
+            List<String> tags = (List<String>) js(
+                    "return [...new Set([...document.querySelector(arguments[0]).shadowRoot"
+                            + ".querySelectorAll('*')].map(e => e.tagName))]",
+                    w);
             assertThat(tags).as(w).isSubsetOf("DIV", "P", "A", "UL", "LI", "DETAILS", "SUMMARY", "SPAN", "TIME");
         }
         assertThat((String) js("return document.querySelector('#term-rdma').shadowRoot.querySelector('.t a').href"))
-                .isEqualTo(api() + "/terms/rdma");
-        assertThat((List<String>) js("return [...document.querySelector('#chain').shadowRoot.querySelectorAll('a')]"
-                + ".map(a => a.href)")).contains(api() + "/layers/memory", api() + "/chain");
+            .isEqualTo(api() + "/terms/rdma");
+        assertThat((List<String>) js(
+                "return [...document.querySelector('#chain').shadowRoot.querySelectorAll('a')]" + ".map(a => a.href)"))
+            .contains(api() + "/layers/memory", api() + "/chain");
         // Dates in each widget's locale: en-GB and de-DE.
-        assertThat((String) js("return document.querySelector('#term-rdma').shadowRoot.querySelector('time').textContent"))
-                .matches("\\d{1,2} [A-Z][a-z]{2,3} \\d{4}");
-        assertThat((String) js("return document.querySelector('#term-hbm-dark').shadowRoot.querySelector('time').textContent"))
-                .matches("\\d{2}\\.\\d{2}\\.\\d{4}");
+        assertThat(
+                (String) js("return document.querySelector('#term-rdma').shadowRoot.querySelector('time').textContent"))
+            .matches("\\d{1,2} [A-Z][a-z]{2,3} \\d{4}");
+        assertThat((String) js(
+                "return document.querySelector('#term-hbm-dark').shadowRoot.querySelector('time').textContent"))
+            .matches("\\d{2}\\.\\d{2}\\.\\d{4}");
         assertThat((String) js("return document.cookie")).isEmpty();
 
-        // Theme: auto follows the reader's preference (CDP) and the host page; dark stays dark.
+        // Theme: auto follows the reader's preference (CDP) and the host page; dark stays
+        // dark.
         assertThat(dark("#term-rdma")).isFalse();
         assertThat(dark("#term-hbm-dark")).isTrue();
-        assertThat((String) js("return getComputedStyle(document.querySelector('#term-rdma').shadowRoot.querySelector('.cf'))"
-                + ".backgroundColor")).isEqualTo("rgb(255, 255, 255)");
+        assertThat((String) js(
+                "return getComputedStyle(document.querySelector('#term-rdma').shadowRoot.querySelector('.cf'))"
+                        + ".backgroundColor"))
+            .isEqualTo("rgb(255, 255, 255)");
         HeadlessChromium.screenshot(driver, "widget-partner-light");
         colorScheme("dark");
         waiting().until(x -> dark("#term-rdma") && dark("#chain") && dark("#feed-fabric"));
-        assertThat((String) js("return getComputedStyle(document.querySelector('#term-rdma').shadowRoot.querySelector('.cf'))"
-                + ".backgroundColor")).isEqualTo("rgb(22, 27, 34)");
+        assertThat((String) js(
+                "return getComputedStyle(document.querySelector('#term-rdma').shadowRoot.querySelector('.cf'))"
+                        + ".backgroundColor"))
+            .isEqualTo("rgb(22, 27, 34)");
         HeadlessChromium.screenshot(driver, "widget-partner-dark");
         d.findElement(By.cssSelector("[data-theme-choice=light]")).click();
         waiting().until(x -> !dark("#term-rdma"));
@@ -479,33 +545,44 @@ class WidgetIT {
         d.findElement(By.cssSelector("[data-theme-choice=system]")).click();
         waiting().until(x -> !dark("#term-rdma"));
 
-        // The iframe form renders in each frame, and the frames take their content's height.
-        for (String[] f : new String[][] {{"#frame-term", "chainfeed-term", "CoWoS"}, {"#frame-chain", "chainfeed-chain", "Tight"},
-                {"#frame-feed", "chainfeed-feed", "Research, not advice."}}) {
+        // The iframe form renders in each frame, and the frames take their content's
+        // height.
+        for (String[] f : new String[][] { { "#frame-term", "chainfeed-term", "CoWoS" },
+                { "#frame-chain", "chainfeed-chain", "Tight" },
+                { "#frame-feed", "chainfeed-feed", "Research, not advice." } }) {
             d.switchTo().frame(d.findElement(By.cssSelector(f[0])));
             waiting().until(x -> shadowText(f[1]).contains(f[2]));
             assertThat((String) js("return document.title")).startsWith("chainfeed: ");
             d.switchTo().defaultContent();
-            // The frame follows its content: compare with the content's height now (a live feed's status
-            // line may still appear, which the frame must follow too). In view: Chromium defers rendering
-            // work, ResizeObserver included, in cross-origin frames out of view, as a reader's scrolling would not.
+            // The frame follows its content: compare with the content's height now (a
+            // live feed's status
+            // line may still appear, which the frame must follow too). In view: Chromium
+            // defers rendering
+            // work, ResizeObserver included, in cross-origin frames out of view, as a
+            // reader's scrolling would not.
             js("arguments[0].scrollIntoView({block: 'center'})", d.findElement(By.cssSelector(f[0])));
             try {
                 waiting().until(x -> Math.abs(frameHeight(f[0]) - contentHeight(f[0])) <= 1);
-            } catch (org.openqa.selenium.TimeoutException e) {
-                fail(f[0] + ": content " + contentHeight(f[0]) + " px, frames " + js("return JSON.stringify([...document"
-                        + ".querySelectorAll('iframe')].map(f => [f.id, f.getBoundingClientRect().height, f.style.height]))")
+            }
+            catch (org.openqa.selenium.TimeoutException e) {
+                fail(f[0] + ": content " + contentHeight(f[0]) + " px, frames "
+                        + js("return JSON.stringify([...document"
+                                + ".querySelectorAll('iframe')].map(f => [f.id, f.getBoundingClientRect().height, f.style.height]))")
                         + "; console: " + driver.manage().logs().get(LogType.BROWSER).getAll(), e);
             }
         }
         assertThat(d.findElement(By.cssSelector("#frame-term")).getAttribute("title")).isNotBlank();
         double closed = frameHeight("#frame-term");
-        // Keyboard: open the companies list inside the framed card with Enter; the frame grows, then shrinks.
+        // Keyboard: open the companies list inside the framed card with Enter; the frame
+        // grows, then shrinks.
         d.switchTo().frame(d.findElement(By.cssSelector("#frame-term")));
-        WebElement summary = d.findElement(By.cssSelector("chainfeed-term")).getShadowRoot().findElement(By.cssSelector("summary"));
+        WebElement summary = d.findElement(By.cssSelector("chainfeed-term"))
+            .getShadowRoot()
+            .findElement(By.cssSelector("summary"));
         js("arguments[0].focus()", summary);
         new Actions(d).sendKeys(Keys.ENTER).perform();
-        waiting().until(x -> (Boolean) js("return document.querySelector('chainfeed-term').shadowRoot.querySelector('details').open"));
+        waiting().until(x -> (Boolean) js(
+                "return document.querySelector('chainfeed-term').shadowRoot.querySelector('details').open"));
         d.switchTo().defaultContent();
         waiting().until(x -> frameHeight("#frame-term") > closed + 20);
         HeadlessChromium.screenshot(driver, "widget-iframe-open");
@@ -515,8 +592,10 @@ class WidgetIT {
         d.switchTo().defaultContent();
         waiting().until(x -> Math.abs(frameHeight("#frame-term") - closed) <= 1);
 
-        // Live: a new read on the topic arrives in the feed without a reload, as text, in the custom element and
-        // in the framed feed of the other layer it names (feeds are newest first by updatedAt, a signal's
+        // Live: a new read on the topic arrives in the feed without a reload, as text, in
+        // the custom element and
+        // in the framed feed of the other layer it names (feeds are newest first by
+        // updatedAt, a signal's
         // observedAt).
         waiting().until(x -> shadowText("#feed-fabric").contains("Live"));
         pipeline.publishSignals("""
@@ -525,14 +604,17 @@ class WidgetIT {
                  "observedAt": "%s",
                  "source": {"name": "Example wire", "url": "https://example.com/news/optics"}}
                 """.formatted(Instant.now()));
-        waiting().until(x -> shadowText("#feed-fabric").contains("Switch makers say <b>800G</b> optics are back-ordered"));
-        assertThat((Boolean) js("return !document.querySelector('#feed-fabric').shadowRoot.querySelector('b')")).isTrue();
+        waiting()
+            .until(x -> shadowText("#feed-fabric").contains("Switch makers say <b>800G</b> optics are back-ordered"));
+        assertThat((Boolean) js("return !document.querySelector('#feed-fabric').shadowRoot.querySelector('b')"))
+            .isTrue();
         assertThat(shadowText("#feed-fabric")).contains("Live · new: Switch makers say");
         d.switchTo().frame(d.findElement(By.cssSelector("#frame-feed")));
         waiting().until(x -> shadowText("chainfeed-feed").contains("Switch makers say <b>800G</b>"));
         d.switchTo().defaultContent();
         HeadlessChromium.screenshot(driver, "widget-live");
-        // Exact resume: the server drops every stream; a read published meanwhile arrives after the widget
+        // Exact resume: the server drops every stream; a read published meanwhile arrives
+        // after the widget
         // reconnects from its last event id, and nothing shows twice.
         sseStreams.stop();
         waiting().until(x -> shadowText("#feed-fabric").contains("Reconnecting"));
@@ -542,18 +624,24 @@ class WidgetIT {
                  "observedAt": "%s",
                  "source": {"name": "Example wire", "url": "https://example.com/news/optics-2"}}
                 """.formatted(Instant.now()));
-        // It is readable (so in the read log) while the stream is down: the client has to catch up on it.
-        await().atMost(Duration.ofSeconds(60)).until(() -> HTTP.send(HttpRequest.newBuilder(
-                URI.create(api() + "/api/v1/reads/signal:widget-live-fabric-2")).build(),
-                HttpResponse.BodyHandlers.discarding()).statusCode() == 200);
+        // It is readable (so in the read log) while the stream is down: the client has to
+        // catch up on it.
+        await().atMost(Duration.ofSeconds(60))
+            .until(() -> HTTP
+                .send(HttpRequest.newBuilder(URI.create(api() + "/api/v1/reads/signal:widget-live-fabric-2")).build(),
+                        HttpResponse.BodyHandlers.discarding())
+                .statusCode() == 200);
         sseStreams.start();
-        new WebDriverWait(d, Duration.ofSeconds(90)).until(x -> shadowText("#feed-fabric").contains("A second optics maker"));
+        new WebDriverWait(d, Duration.ofSeconds(90))
+            .until(x -> shadowText("#feed-fabric").contains("A second optics maker"));
         List<String> ids = (List<String>) js("return [...document.querySelector('#feed-fabric').shadowRoot"
                 + ".querySelectorAll('li[data-id]')].map(li => li.dataset.id)");
         assertThat(ids).doesNotHaveDuplicates().startsWith("signal:widget-live-fabric-2", "signal:widget-live-optics");
         assertThat(ids).hasSizeLessThanOrEqualTo(5);
 
-        assertThat(HeadlessChromium.consoleProblems(driver)).as("CSP violations or script errors on the allowed partner page").isEmpty();
+        assertThat(HeadlessChromium.consoleProblems(driver))
+            .as("CSP violations or script errors on the allowed partner page")
+            .isEmpty();
 
         // The same page on an origin the key does not allow: no data, no frames.
         d.get("http://127.0.0.1:" + partnerPort + "/");
@@ -565,4 +653,5 @@ class WidgetIT {
         HeadlessChromium.screenshot(driver, "widget-refused-origin");
         assertThat(String.join("\n", HeadlessChromium.consoleProblems(driver))).contains("frame-ancestors");
     }
+
 }

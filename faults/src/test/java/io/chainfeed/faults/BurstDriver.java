@@ -16,30 +16,40 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Posts a burst of constraint signals to {@code POST /ingest/v1/signals}, one signal a request, from a
- * few threads, and writes every answer into a {@link Ledger}: a 202 acknowledges the signal's read id,
- * anything else (an error status, a timeout, a refused connection) records an unacknowledged attempt.
- * By default nothing is retried: a retry of an unanswered request would blur what was acknowledged. With
- * {@link #retryingRefused} a 503 is posted again after its {@code Retry-After}, as a client should: ingest
- * answers 503 only when nothing of the request was published (docs/resilience.md), so the retry cannot
- * double anything; a 504 or a lost answer is still never retried.
+ * Posts a burst of constraint signals to {@code POST /ingest/v1/signals}, one signal a
+ * request, from a few threads, and writes every answer into a {@link Ledger}: a 202
+ * acknowledges the signal's read id, anything else (an error status, a timeout, a refused
+ * connection) records an unacknowledged attempt. By default nothing is retried: a retry
+ * of an unanswered request would blur what was acknowledged. With
+ * {@link #retryingRefused} a 503 is posted again after its {@code Retry-After}, as a
+ * client should: ingest answers 503 only when nothing of the request was published
+ * (docs/resilience.md), so the retry cannot double anything; a 504 or a lost answer is
+ * still never retried.
  */
 public final class BurstDriver {
+
     private static final Logger LOG = LoggerFactory.getLogger(BurstDriver.class);
+
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final URI signals;
+
     private final String editorKey;
+
     private final Ledger ledger;
+
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+
     private final AtomicInteger answered = new AtomicInteger();
+
     private final AtomicInteger retried = new AtomicInteger();
+
     private int attemptsOn503 = 1;
 
     /**
-     * @param ingest    the ingest service's base URI
+     * @param ingest the ingest service's base URI
      * @param editorKey the editor key
-     * @param ledger    where answers go
+     * @param ledger where answers go
      */
     public BurstDriver(URI ingest, String editorKey, Ledger ledger) {
         this.signals = ingest.resolve("/ingest/v1/signals");
@@ -48,11 +58,11 @@ public final class BurstDriver {
     }
 
     /**
-     * Starts posting {@code count} signals with ids {@code <prefix>-0 .. <prefix>-(count-1)}.
-     *
-     * @param prefix   id prefix, unique per burst
-     * @param count    how many signals
-     * @param threads  concurrent posters
+     * Starts posting {@code count} signals with ids
+     * {@code <prefix>-0 .. <prefix>-(count-1)}.
+     * @param prefix id prefix, unique per burst
+     * @param count how many signals
+     * @param threads concurrent posters
      * @return completes when every request has been answered or has failed
      */
     public CompletableFuture<Void> start(String prefix, int count, int threads) {
@@ -70,9 +80,8 @@ public final class BurstDriver {
     }
 
     /**
-     * Posts a signal refused with 503 again after the answer's {@code Retry-After} (1 s when absent), up to
-     * {@code attempts} posts in all.
-     *
+     * Posts a signal refused with 503 again after the answer's {@code Retry-After} (1 s
+     * when absent), up to {@code attempts} posts in all.
      * @param attempts posts of one signal at most, at least 1
      * @return this driver
      */
@@ -92,9 +101,12 @@ public final class BurstDriver {
     }
 
     private HttpResponse<String> send(String body) throws java.io.IOException, InterruptedException {
-        return http.send(HttpRequest.newBuilder(signals).timeout(Duration.ofSeconds(30))
-                .header("Authorization", "Bearer " + editorKey).header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+        return http.send(HttpRequest.newBuilder(signals)
+            .timeout(Duration.ofSeconds(30))
+            .header("Authorization", "Bearer " + editorKey)
+            .header("Content-Type", "application/json")
+            .POST(HttpRequest.BodyPublishers.ofString(body))
+            .build(), HttpResponse.BodyHandlers.ofString());
     }
 
     private void post(String id) {
@@ -106,7 +118,8 @@ public final class BurstDriver {
             HttpResponse<String> r = send(body);
             for (int attempt = 1; r.statusCode() == 503 && attempt < attemptsOn503; attempt++) {
                 retried.incrementAndGet();
-                // The server's Retry-After, as any client honours it (not a wait for state in the test).
+                // The server's Retry-After, as any client honours it (not a wait for
+                // state in the test).
                 Thread.sleep(1000L * r.headers().firstValue("Retry-After").map(Long::parseLong).orElse(1L));
                 r = send(body);
             }
@@ -118,19 +131,23 @@ public final class BurstDriver {
                 if (accepted.size() != 1) {
                     ledger.unacknowledged("signal:" + id, "202 with " + accepted.size() + " accepted");
                 }
-            } else {
+            }
+            else {
                 ledger.unacknowledged("signal:" + id, "HTTP " + r.statusCode());
             }
-        } catch (Exception e) {
+        }
+        catch (Exception e) {
             if (e instanceof InterruptedException) {
                 Thread.currentThread().interrupt();
             }
             ledger.unacknowledged("signal:" + id, e.toString());
-        } finally {
+        }
+        finally {
             int n = answered.incrementAndGet();
             if (n % 50 == 0) {
                 LOG.info("burst: {} answered", n);
             }
         }
     }
+
 }

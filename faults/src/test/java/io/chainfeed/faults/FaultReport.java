@@ -12,32 +12,32 @@ import java.time.Duration;
  * {@code target/fault-report.md} (the source of the table in {@code docs/operations.md}).
  */
 public final class FaultReport {
+
     private static final Path FILE = Path.of(System.getProperty("chainfeed.fault.run.dir", "target/fault-run"))
-            .resolveSibling("fault-report.md");
+        .resolveSibling("fault-report.md");
 
     private FaultReport() {
     }
 
     /**
      * Appends one row.
-     *
-     * @param scenario   what happened
-     * @param injected   how the fault was injected
-     * @param recovered  from the fault to everything accounted for
-     * @param lost       acknowledged records not found, summed over the audits
+     * @param scenario what happened
+     * @param injected how the fault was injected
+     * @param recovered from the fault to everything accounted for
+     * @param lost acknowledged records not found, summed over the audits
      * @param duplicated acknowledged records found more than once, summed over the audits
-     * @param notes      anything else measured
+     * @param notes anything else measured
      */
     /**
-     * Appends a table of audits, one row an audit (owed, found exactly once, lost, duplicated), under a heading.
-     *
-     * @param heading  what was audited
+     * Appends a table of audits, one row an audit (owed, found exactly once, lost,
+     * duplicated), under a heading.
+     * @param heading what was audited
      * @param accounts the audits
      * @return the table, as appended
      */
     public static synchronized String accounts(String heading, java.util.List<Ledger.Account> accounts) {
-        StringBuilder table = new StringBuilder(String.format("%n%s%n%n| audit | owed | exactly once | lost |"
-                + " duplicated |%n|---|---|---|---|---|%n", heading));
+        StringBuilder table = new StringBuilder(String.format(
+                "%n%s%n%n| audit | owed | exactly once | lost |" + " duplicated |%n|---|---|---|---|---|%n", heading));
         for (Ledger.Account a : accounts) {
             table.append(String.format("| %s | %d | %d | %d | %d |%n", a.where(), a.owed(),
                     a.owed() - a.lost().size() - a.duplicated().size(), a.lost().size(), a.duplicated().size()));
@@ -45,7 +45,8 @@ public final class FaultReport {
         try {
             Files.createDirectories(FILE.getParent());
             Files.writeString(FILE, table + "\n", StandardOpenOption.CREATE, StandardOpenOption.APPEND);
-        } catch (IOException e) {
+        }
+        catch (IOException e) {
             throw new UncheckedIOException(e);
         }
         return table.toString();
@@ -61,8 +62,10 @@ public final class FaultReport {
             }
             Files.writeString(FILE, String.format("| %s | %s | %.1f s | %d | %d | %s |%n", scenario, injected,
                     recovered.toMillis() / 1000.0, lost, duplicated, notes), StandardOpenOption.APPEND);
-        } catch (IOException e) {
+        }
+        catch (IOException e) {
             throw new UncheckedIOException(e);
         }
     }
+
 }

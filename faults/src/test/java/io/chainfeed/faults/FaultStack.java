@@ -15,22 +15,32 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The embedded default as the fault tests run it: the launcher ({@link Stack}) in this JVM, starting the
- * real Kafka, Elasticsearch and the three service JVMs from the built jars, on free loopback ports kept
- * for the whole test (so a stop and start finds the same addresses), with its run dir under
- * {@code target/}. Small heaps: two cores and several stacks share the machine.
+ * The embedded default as the fault tests run it: the launcher ({@link Stack}) in this
+ * JVM, starting the real Kafka, Elasticsearch and the three service JVMs from the built
+ * jars, on free loopback ports kept for the whole test (so a stop and start finds the
+ * same addresses), with its run dir under {@code target/}. Small heaps: two cores and
+ * several stacks share the machine.
  *
- * <p>Needs the environment the failsafe configuration sets: the hash of {@link #EDITOR_KEY} as ingest's
- * editor key, and webhooks allowed to loopback targets.
+ * <p>
+ * Needs the environment the failsafe configuration sets: the hash of {@link #EDITOR_KEY}
+ * as ingest's editor key, and webhooks allowed to loopback targets.
  */
 public final class FaultStack implements AutoCloseable {
+
     private static final Logger LOG = LoggerFactory.getLogger(FaultStack.class);
-    /** The editor key the tests post signals with (ingest is given its SHA-256 through the environment). */
+
+    /**
+     * The editor key the tests post signals with (ingest is given its SHA-256 through the
+     * environment).
+     */
     public static final String EDITOR_KEY = "fault-editor-key";
 
     private final Path runDir;
+
     private final List<String> args;
+
     private Stack stack;
+
     private Duration lastStart;
 
     private FaultStack(Path runDir, List<String> args) {
@@ -40,7 +50,6 @@ public final class FaultStack implements AutoCloseable {
 
     /**
      * Starts an empty stack ({@code --fresh}) in a run dir.
-     *
      * @param name the run dir's name under {@code chainfeed.fault.run.dir}
      * @return the running stack
      * @throws IOException when it does not start
@@ -56,10 +65,9 @@ public final class FaultStack implements AutoCloseable {
     }
 
     /**
-     * Starts an empty local cluster ({@code --cluster --fresh}): three brokers, two Elasticsearch nodes, two
-     * instances of each service, on the ports of a port base.
-     *
-     * @param name     the run dir's name under {@code chainfeed.fault.run.dir}
+     * Starts an empty local cluster ({@code --cluster --fresh}): three brokers, two
+     * Elasticsearch nodes, two instances of each service, on the ports of a port base.
+     * @param name the run dir's name under {@code chainfeed.fault.run.dir}
      * @param portBase the first of the ports (see {@code --port-base})
      * @return the running cluster
      * @throws IOException when it does not start
@@ -69,12 +77,15 @@ public final class FaultStack implements AutoCloseable {
     }
 
     private static FaultStack start(String name, List<String> layout) throws IOException {
-        Path runDir = Path.of(System.getProperty("chainfeed.fault.run.dir", "target/fault-run")).resolve(name)
-                .toAbsolutePath().normalize();
+        Path runDir = Path.of(System.getProperty("chainfeed.fault.run.dir", "target/fault-run"))
+            .resolve(name)
+            .toAbsolutePath()
+            .normalize();
         Path project = Path.of(System.getProperty("chainfeed.project.dir", "..")).toAbsolutePath().normalize();
         List<String> args = new ArrayList<>(List.of("--run-dir", runDir.toString(), "--project-dir", project.toString(),
                 "--no-demo", "--quick-jit", "--kafka-heap", "256m", "--es-heap", "384m", "--service-heap", "256m",
-                // The machine is shared: starts can be slow; a start that never comes still fails.
+                // The machine is shared: starts can be slow; a start that never comes
+                // still fails.
                 "--start-timeout-seconds", "480", "--health-timeout-seconds", "480", "--stagger-seconds", "60"));
         args.addAll(layout);
         FaultStack fs = new FaultStack(runDir, List.copyOf(args));
@@ -96,8 +107,8 @@ public final class FaultStack implements AutoCloseable {
     }
 
     /**
-     * Stops the whole stack (as Ctrl-C does) and starts it again on the same run dir and ports, keeping the data.
-     *
+     * Stops the whole stack (as Ctrl-C does) and starts it again on the same run dir and
+     * ports, keeping the data.
      * @return how long the start took, until every service was healthy
      * @throws IOException when it does not start again
      */
@@ -148,7 +159,6 @@ public final class FaultStack implements AutoCloseable {
 
     /**
      * The running JVM of a service.
-     *
      * @param service {@code streams}, {@code ingest} or {@code api}
      * @throws IllegalStateException while it is down
      */
@@ -166,8 +176,10 @@ public final class FaultStack implements AutoCloseable {
     private static int freePort() {
         try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
             return s.getLocalPort();
-        } catch (IOException e) {
+        }
+        catch (IOException e) {
             throw new java.io.UncheckedIOException(e);
         }
     }
+
 }

@@ -32,14 +32,18 @@ import org.elasticsearch.client.Request;
 import org.elasticsearch.client.RestClient;
 
 /**
- * What the system acknowledged, and the audits that account for every acknowledged read id after a
- * fault: exactly once in the {@code read_committed} reads topic (one record per key, so no version that
- * changes nothing), present in Elasticsearch, and (per subscriber) pushed exactly once over SSE.
- * Thread-safe; the audits read the real Kafka and Elasticsearch.
+ * What the system acknowledged, and the audits that account for every acknowledged read
+ * id after a fault: exactly once in the {@code read_committed} reads topic (one record
+ * per key, so no version that changes nothing), present in Elasticsearch, and (per
+ * subscriber) pushed exactly once over SSE. Thread-safe; the audits read the real Kafka
+ * and Elasticsearch.
  */
 public final class Ledger {
+
     private static final ObjectMapper JSON = new ObjectMapper();
+
     private final Set<String> acknowledged = ConcurrentHashMap.newKeySet();
+
     private final Map<String, String> unacknowledged = new ConcurrentHashMap<>();
 
     /** Records an id the system answered 2xx for. */
@@ -47,7 +51,10 @@ public final class Ledger {
         acknowledged.add(readId);
     }
 
-    /** Records an attempt that got no 2xx (it may or may not have been published; it is not owed). */
+    /**
+     * Records an attempt that got no 2xx (it may or may not have been published; it is
+     * not owed).
+     */
     public void unacknowledged(String readId, String why) {
         unacknowledged.put(readId, why);
     }
@@ -65,9 +72,9 @@ public final class Ledger {
     /**
      * What an audit found for the acknowledged ids.
      *
-     * @param where      e.g. {@code reads topic}
-     * @param owed       how many ids were acknowledged
-     * @param lost       acknowledged ids not found
+     * @param where e.g. {@code reads topic}
+     * @param owed how many ids were acknowledged
+     * @param lost acknowledged ids not found
      * @param duplicated acknowledged ids found more than once (with the count)
      */
     public record Account(String where, int owed, List<String> lost, Map<String, Integer> duplicated) {
@@ -89,8 +96,7 @@ public final class Ledger {
 
     /**
      * Accounts for the acknowledged ids in a multiset of ids that arrived somewhere.
-     *
-     * @param where    a name for the report
+     * @param where a name for the report
      * @param arrivals how many times each id arrived
      * @return the account
      */
@@ -101,7 +107,8 @@ public final class Ledger {
             int n = arrivals.getOrDefault(id, 0);
             if (n == 0) {
                 lost.add(id);
-            } else if (n > 1) {
+            }
+            else if (n > 1) {
                 duplicated.put(id, n);
             }
         }
@@ -110,20 +117,20 @@ public final class Ledger {
 
     /**
      * Reads {@value Topics#READS} from the beginning to its last committed offset with a
-     * {@code read_committed}, group-less consumer and counts the records per key for the acknowledged ids.
-     * A signal's read is written once; a second record for the same key is a duplicate version.
-     *
+     * {@code read_committed}, group-less consumer and counts the records per key for the
+     * acknowledged ids. A signal's read is written once; a second record for the same key
+     * is a duplicate version.
      * @param bootstrapServers Kafka
      * @return the account
      */
     public Account auditReadsTopic(String bootstrapServers) {
         Map<String, Integer> counts = new HashMap<>();
         AvroSerde<Read> serde = AvroSerde.of(Read.class);
-        try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
-                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
-                ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 2000), new StringDeserializer(), new ByteArrayDeserializer())) {
+        try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(
+                Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers, ConsumerConfig.ISOLATION_LEVEL_CONFIG,
+                        "read_committed", ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
+                        ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 2000),
+                new StringDeserializer(), new ByteArrayDeserializer())) {
             List<TopicPartition> partitions = new ArrayList<>();
             for (PartitionInfo p : consumer.partitionsFor(Topics.READS, Duration.ofSeconds(30))) {
                 partitions.add(new TopicPartition(p.topic(), p.partition()));
@@ -151,9 +158,9 @@ public final class Ledger {
     }
 
     /**
-     * Looks the acknowledged ids up in the reads alias ({@code _mget} by document id, which is the read
-     * id) and counts, with a terms query on the {@code id} field, how many documents carry each id.
-     *
+     * Looks the acknowledged ids up in the reads alias ({@code _mget} by document id,
+     * which is the read id) and counts, with a terms query on the {@code id} field, how
+     * many documents carry each id.
      * @param elasticsearch the node's HTTP endpoint
      * @return the account
      * @throws IOException when Elasticsearch does not answer
@@ -166,10 +173,11 @@ public final class Ledger {
             for (int from = 0; from < ids.size(); from += 500) {
                 List<String> chunk = ids.subList(from, Math.min(ids.size(), from + 500));
                 Request search = new Request("POST", "/" + ReadsIndex.ALIAS + "/_search");
-                search.setJsonEntity(JSON.writeValueAsString(Map.of("size", chunk.size() * 2, "_source", false,
-                        "query", Map.of("ids", Map.of("values", chunk)))));
+                search.setJsonEntity(JSON.writeValueAsString(Map.of("size", chunk.size() * 2, "_source", false, "query",
+                        Map.of("ids", Map.of("values", chunk)))));
                 JsonNode hits = JSON.readTree(EntityUtils.toString(rest.performRequest(search).getEntity()))
-                        .path("hits").path("hits");
+                    .path("hits")
+                    .path("hits");
                 for (JsonNode hit : hits) {
                     counts.merge(hit.path("_id").asText(), 1, Integer::sum);
                 }
@@ -180,11 +188,11 @@ public final class Ledger {
 
     /**
      * Counts occurrences in a collection of ids.
-     *
      * @param ids ids as they arrived, with repeats
      * @return id to count
      */
     public static Map<String, Integer> counts(Collection<String> ids) {
         return ids.stream().collect(Collectors.toMap(id -> id, id -> 1, Integer::sum));
     }
+
 }

@@ -10,11 +10,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Fault injection on real processes (Linux): {@code kill -9}, {@code SIGSTOP} and {@code SIGCONT} of a
- * process and its descendants (Elasticsearch runs as a launcher script and a server JVM). Only ever
- * used on processes the test's own stack started.
+ * Fault injection on real processes (Linux): {@code kill -9}, {@code SIGSTOP} and
+ * {@code SIGCONT} of a process and its descendants (Elasticsearch runs as a launcher
+ * script and a server JVM). Only ever used on processes the test's own stack started.
  */
 public final class ProcessControl {
+
     private static final Logger LOG = LoggerFactory.getLogger(ProcessControl.class);
 
     private ProcessControl() {
@@ -22,9 +23,8 @@ public final class ProcessControl {
 
     /**
      * Sends SIGKILL to the process and its descendants and waits until they are gone.
-     *
      * @param process the process
-     * @param what    a name for the log
+     * @param what a name for the log
      * @throws IllegalStateException when a process is still alive 10 s later
      */
     public static void kill9(ProcessHandle process, String what) {
@@ -34,17 +34,18 @@ public final class ProcessControl {
         for (ProcessHandle h : all) {
             try {
                 h.onExit().get(10, TimeUnit.SECONDS);
-            } catch (Exception e) {
+            }
+            catch (Exception e) {
                 throw new IllegalStateException(what + " (pid " + h.pid() + ") survived SIGKILL", e);
             }
         }
     }
 
     /**
-     * Freezes the process and its descendants ({@code SIGSTOP}): sockets stay open, nothing answers.
-     *
+     * Freezes the process and its descendants ({@code SIGSTOP}): sockets stay open,
+     * nothing answers.
      * @param process the process
-     * @param what    a name for the log
+     * @param what a name for the log
      */
     public static void freeze(ProcessHandle process, String what) {
         List<ProcessHandle> all = tree(process);
@@ -54,9 +55,8 @@ public final class ProcessControl {
 
     /**
      * Thaws a frozen process and its descendants ({@code SIGCONT}).
-     *
      * @param process the process
-     * @param what    a name for the log
+     * @param what a name for the log
      */
     public static void thaw(ProcessHandle process, String what) {
         List<ProcessHandle> all = tree(process);
@@ -77,12 +77,14 @@ public final class ProcessControl {
         try {
             Process kill = new ProcessBuilder(command).redirectErrorStream(true).start();
             if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
-                throw new IllegalStateException(String.join(" ", command) + " failed: "
-                        + new String(kill.getInputStream().readAllBytes()));
+                throw new IllegalStateException(
+                        String.join(" ", command) + " failed: " + new String(kill.getInputStream().readAllBytes()));
             }
-        } catch (IOException e) {
+        }
+        catch (IOException e) {
             throw new IllegalStateException("cannot run kill", e);
-        } catch (InterruptedException e) {
+        }
+        catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted", e);
         }
@@ -92,4 +94,5 @@ public final class ProcessControl {
     public static Duration since(long t0) {
         return Duration.ofNanos(System.nanoTime() - t0);
     }
+
 }

@@ -20,33 +20,45 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * An SSE client of {@code GET /api/v1/feeds/stream} that behaves as a browser's {@code EventSource}:
- * it keeps the last event id it saw and, when the stream ends or the connection fails (the api was
- * killed), reconnects with {@code Last-Event-ID}, waiting the server's {@code retry:} hint (or 1 s)
- * between attempts. Every {@code read} event's id is recorded, with repeats, for the {@link Ledger}.
+ * An SSE client of {@code GET /api/v1/feeds/stream} that behaves as a browser's
+ * {@code EventSource}: it keeps the last event id it saw and, when the stream ends or the
+ * connection fails (the api was killed), reconnects with {@code Last-Event-ID}, waiting
+ * the server's {@code retry:} hint (or 1 s) between attempts. Every {@code read} event's
+ * id is recorded, with repeats, for the {@link Ledger}.
  */
 public final class SseSubscriber implements AutoCloseable {
+
     private static final Logger LOG = LoggerFactory.getLogger(SseSubscriber.class);
+
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final URI stream;
+
     private final String name;
+
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+
     private final List<String> received = new CopyOnWriteArrayList<>();
+
     private final AtomicInteger connections = new AtomicInteger();
+
     private final Thread thread;
+
     private volatile String lastEventId;
+
     private volatile boolean ready;
+
     private volatile long retryMillis = 1000;
+
     private volatile boolean closed;
+
     private volatile InputStream body;
 
     /**
      * Connects (on its own thread) and keeps reconnecting until closed.
-     *
-     * @param api   the api's base URI
+     * @param api the api's base URI
      * @param topic the topic selector, e.g. {@code kind:signal}
-     * @param name  a name for the log
+     * @param name a name for the log
      */
     public SseSubscriber(URI api, String topic, String name) {
         this.stream = api.resolve("/api/v1/feeds/stream?topic=" + URLEncoder.encode(topic, StandardCharsets.UTF_8));
@@ -71,7 +83,8 @@ public final class SseSubscriber implements AutoCloseable {
                 }
                 connections.incrementAndGet();
                 read(new BufferedReader(new InputStreamReader(r.body(), StandardCharsets.UTF_8)));
-            } catch (Exception e) {
+            }
+            catch (Exception e) {
                 if (e instanceof InterruptedException) {
                     return;
                 }
@@ -79,8 +92,10 @@ public final class SseSubscriber implements AutoCloseable {
             }
             if (!closed) {
                 try {
-                    Thread.sleep(retryMillis); // EventSource's reconnection delay, not a wait for state
-                } catch (InterruptedException e) {
+                    Thread.sleep(retryMillis); // EventSource's reconnection delay, not a
+                                               // wait for state
+                }
+                catch (InterruptedException e) {
                     return;
                 }
             }
@@ -98,19 +113,24 @@ public final class SseSubscriber implements AutoCloseable {
                 }
                 if (event.equals("ready")) {
                     ready = true;
-                } else if (event.equals("read") && data.length() > 0) {
+                }
+                else if (event.equals("read") && data.length() > 0) {
                     received.add(JSON.readTree(data.toString()).path("id").asText());
                 }
                 event = "message";
                 id = null;
                 data.setLength(0);
-            } else if (line.startsWith("id:")) {
+            }
+            else if (line.startsWith("id:")) {
                 id = line.substring(3).strip();
-            } else if (line.startsWith("event:")) {
+            }
+            else if (line.startsWith("event:")) {
                 event = line.substring(6).strip();
-            } else if (line.startsWith("data:")) {
+            }
+            else if (line.startsWith("data:")) {
                 data.append(line.substring(5).strip());
-            } else if (line.startsWith("retry:")) {
+            }
+            else if (line.startsWith("retry:")) {
                 retryMillis = Long.parseLong(line.substring(6).strip());
             }
         }
@@ -149,9 +169,11 @@ public final class SseSubscriber implements AutoCloseable {
         if (b != null) {
             try {
                 b.close();
-            } catch (java.io.IOException e) {
+            }
+            catch (java.io.IOException e) {
                 // closing anyway
             }
         }
     }
+
 }

@@ -15,12 +15,14 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpServer;
 
 /**
- * A webhook endpoint on 127.0.0.1 (JDK HTTP server) that answers every delivery 204 and records its
- * {@code webhook-id} header and the read id in the body's {@code data.id}. Deliveries are at least
- * once (a delivery whose answer a crash cut off is sent again, under the same {@code webhook-id}), so
- * the ledger counts distinct webhook ids per read and reports repeats of one id separately.
+ * A webhook endpoint on 127.0.0.1 (JDK HTTP server) that answers every delivery 204 and
+ * records its {@code webhook-id} header and the read id in the body's {@code data.id}.
+ * Deliveries are at least once (a delivery whose answer a crash cut off is sent again,
+ * under the same {@code webhook-id}), so the ledger counts distinct webhook ids per read
+ * and reports repeats of one id separately.
  */
 public final class WebhookReceiver implements AutoCloseable {
+
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /** One delivery as received. */
@@ -28,6 +30,7 @@ public final class WebhookReceiver implements AutoCloseable {
     }
 
     private final HttpServer server;
+
     private final List<Delivery> deliveries = new CopyOnWriteArrayList<>();
 
     private WebhookReceiver(HttpServer server) {
@@ -36,7 +39,6 @@ public final class WebhookReceiver implements AutoCloseable {
 
     /**
      * Listens on a free port of 127.0.0.1.
-     *
      * @return the started receiver
      * @throws IOException when it cannot bind
      */
@@ -65,14 +67,20 @@ public final class WebhookReceiver implements AutoCloseable {
         return List.copyOf(deliveries);
     }
 
-    /** Per read id, the number of distinct {@code webhook-id}s it arrived under (1 when exactly once). */
+    /**
+     * Per read id, the number of distinct {@code webhook-id}s it arrived under (1 when
+     * exactly once).
+     */
     public Map<String, Integer> distinctDeliveriesPerRead() {
         Map<String, Set<String>> ids = new ConcurrentHashMap<>();
         deliveries.forEach(d -> ids.computeIfAbsent(d.readId(), k -> ConcurrentHashMap.newKeySet()).add(d.webhookId()));
         return ids.entrySet().stream().collect(Collectors.toMap(Map.Entry::getKey, e -> e.getValue().size()));
     }
 
-    /** How many deliveries repeated a {@code webhook-id} already received (at-least-once redeliveries). */
+    /**
+     * How many deliveries repeated a {@code webhook-id} already received (at-least-once
+     * redeliveries).
+     */
     public long redeliveries() {
         return deliveries.size() - deliveries.stream().map(Delivery::webhookId).distinct().count();
     }
@@ -81,4 +89,5 @@ public final class WebhookReceiver implements AutoCloseable {
     public void close() {
         server.stop(0);
     }
+
 }

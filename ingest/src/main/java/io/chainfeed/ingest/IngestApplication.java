@@ -13,18 +13,22 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 @SpringBootApplication
 @EnableConfigurationProperties(IngestProperties.class)
 public class IngestApplication {
+
     private static final Set<String> CLI_COMMANDS = Set.of("page", "corpus", "signals", "help", "--help", "-h");
 
     /**
-     * @param args {@code page FILE|URL ...}, {@code corpus DIR ...}, {@code signals FILE ...}, or Spring Boot arguments for the service
+     * @param args {@code page FILE|URL ...}, {@code corpus DIR ...},
+     * {@code signals FILE ...}, or Spring Boot arguments for the service
      */
     public static void main(String[] args) {
         if (args.length > 0 && CLI_COMMANDS.contains(args[0])) {
-            // The CLI prints its result on stdout; client INFO chatter (Kafka config dumps) would bury it.
+            // The CLI prints its result on stdout; client INFO chatter (Kafka config
+            // dumps) would bury it.
             ((ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME))
-                    .setLevel(ch.qos.logback.classic.Level.WARN);
+                .setLevel(ch.qos.logback.classic.Level.WARN);
             System.exit(IngestCli.run(args));
         }
         SpringApplication.run(IngestApplication.class, args);
     }
+
 }

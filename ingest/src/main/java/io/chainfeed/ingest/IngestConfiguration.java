@@ -39,15 +39,19 @@ import org.springframework.boot.ApplicationRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
-/** Wires the ingest service: corpus, parser, producer, publisher, and the corpus load at start. */
+/**
+ * Wires the ingest service: corpus, parser, producer, publisher, and the corpus load at
+ * start.
+ */
 @Configuration(proxyBeanMethods = false)
 class IngestConfiguration {
+
     private static final Logger log = LoggerFactory.getLogger(IngestConfiguration.class);
 
     @Bean
     Corpus corpus(IngestProperties props) {
-        return props.corpusDir() == null || props.corpusDir().isBlank()
-                ? Corpus.loadBundled() : Corpus.load(Path.of(props.corpusDir()));
+        return props.corpusDir() == null || props.corpusDir().isBlank() ? Corpus.loadBundled()
+                : Corpus.load(Path.of(props.corpusDir()));
     }
 
     @Bean(destroyMethod = "close")
@@ -60,7 +64,10 @@ class IngestConfiguration {
         return KafkaClients.ledgerConsumer(bootstrap);
     }
 
-    /** Kafka client metrics (Micrometer's binder) of the long-lived clients; the pool binds its own. */
+    /**
+     * Kafka client metrics (Micrometer's binder) of the long-lived clients; the pool
+     * binds its own.
+     */
     @Bean(destroyMethod = "close")
     KafkaClientMetrics ingestProducerMetrics(KafkaProducer<String, byte[]> ingestProducer, MeterRegistry registry) {
         KafkaClientMetrics m = new KafkaClientMetrics(ingestProducer);
@@ -91,25 +98,29 @@ class IngestConfiguration {
         return new TopicsReady();
     }
 
-    /** Marks that the topics exist (created at start unless {@code chainfeed.kafka.create-topics=false}). */
+    /**
+     * Marks that the topics exist (created at start unless
+     * {@code chainfeed.kafka.create-topics=false}).
+     */
     static final class TopicsReady {
+
     }
 
     @Bean(destroyMethod = "close")
     RecordLimits recordLimits(TopicsReady topics, @Value("${spring.kafka.bootstrap-servers}") String bootstrap) {
-        RecordLimits limits = new RecordLimits(Admin.create(Map.of(
-                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-                AdminClientConfig.CLIENT_ID_CONFIG, "chainfeed-ingest-limits",
-                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 10_000,
-                AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 5_000)), KafkaClients.MAX_REQUEST_SIZE);
+        RecordLimits limits = new RecordLimits(Admin
+            .create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap, AdminClientConfig.CLIENT_ID_CONFIG,
+                    "chainfeed-ingest-limits", AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 10_000,
+                    AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 5_000)),
+                KafkaClients.MAX_REQUEST_SIZE);
         limits.load(List.of(Topics.TERMS, Topics.SIGNALS, Topics.SIGNALS_SKIPPED, Topics.LAYERS, Topics.COMPANIES),
                 Duration.ofSeconds(10));
         return limits;
     }
 
     /**
-     * One Kafka transaction per publishing request, from a pool of transactional producers named after this
-     * instance ({@link IngestProperties#instanceId()}).
+     * One Kafka transaction per publishing request, from a pool of transactional
+     * producers named after this instance ({@link IngestProperties#instanceId()}).
      */
     @Bean(destroyMethod = "close")
     KafkaTransactions kafkaTransactions(TopicsReady topics, IngestProperties props, RecordLimits limits,
@@ -122,12 +133,15 @@ class IngestConfiguration {
         if (!txns.awaitReady(Duration.ofSeconds(60))) {
             log.warn("no transactional producer ready after 60 s; publishing requests get 503 until one is");
         }
-        log.info("publishing with {} transactional producers {}-0..{}, deadline {}", props.producers(),
-                txns.prefix(), props.producers() - 1, props.deadline());
+        log.info("publishing with {} transactional producers {}-0..{}, deadline {}", props.producers(), txns.prefix(),
+                props.producers() - 1, props.deadline());
         return txns;
     }
 
-    /** Host name and HTTP port: stable across restarts, distinct for instances on one host; random on port 0. */
+    /**
+     * Host name and HTTP port: stable across restarts, distinct for instances on one
+     * host; random on port 0.
+     */
     static String defaultInstanceId(int port) {
         if (port <= 0) {
             return "ephemeral-" + java.util.UUID.randomUUID();
@@ -135,7 +149,8 @@ class IngestConfiguration {
         String host;
         try {
             host = java.net.InetAddress.getLocalHost().getHostName();
-        } catch (java.net.UnknownHostException e) {
+        }
+        catch (java.net.UnknownHostException e) {
             host = "localhost";
         }
         return host.replaceAll("[^A-Za-z0-9._-]", "_") + "-" + port;
@@ -150,11 +165,14 @@ class IngestConfiguration {
         return publisher;
     }
 
-    /** Decides missing signal values from the text (rules and lexicon: docs/decisions.md). */
+    /**
+     * Decides missing signal values from the text (rules and lexicon: docs/decisions.md).
+     */
     @Bean
     SignalDecider signalDecider(Corpus corpus) {
         SignalDecider decider = SignalDecider.of(corpus);
-        // the counters of records and skips, at zero until used: present right after a (re)start
+        // the counters of records and skips, at zero until used: present right after a
+        // (re)start
         IngestMeters.registerAtStart(decider.skipReasons());
         return decider;
     }
@@ -169,7 +187,10 @@ class IngestConfiguration {
         return new SignalIngest(signalValidator, transactions, props.deadline(), Clock.systemUTC());
     }
 
-    /** Finds a signal's latest version for a review (one read-committed consumer per lookup). */
+    /**
+     * Finds a signal's latest version for a review (one read-committed consumer per
+     * lookup).
+     */
     @Bean
     SignalLookup signalLookup(@Value("${spring.kafka.bootstrap-servers}") String bootstrap) {
         return new SignalLookup(() -> KafkaClients.ledgerConsumer(bootstrap));
@@ -202,8 +223,9 @@ class IngestConfiguration {
     }
 
     /**
-     * Whether reads can be indexed now (Elasticsearch up and taking writes), checked every 2 s; only where
-     * Elasticsearch is configured ({@code spring.elasticsearch.uris}, as the launcher does).
+     * Whether reads can be indexed now (Elasticsearch up and taking writes), checked
+     * every 2 s; only where Elasticsearch is configured
+     * ({@code spring.elasticsearch.uris}, as the launcher does).
      */
     @Bean(destroyMethod = "close")
     @org.springframework.boot.autoconfigure.condition.ConditionalOnProperty("spring.elasticsearch.uris")
@@ -211,7 +233,10 @@ class IngestConfiguration {
         return new io.chainfeed.platform.IndexingProbe(uris, Duration.ofSeconds(2));
     }
 
-    /** Health component {@code indexing}: WAITING while reads cannot be indexed (overall status stays UP). */
+    /**
+     * Health component {@code indexing}: WAITING while reads cannot be indexed (overall
+     * status stays UP).
+     */
     @Bean("indexing")
     @org.springframework.boot.autoconfigure.condition.ConditionalOnBean(io.chainfeed.platform.IndexingProbe.class)
     io.chainfeed.platform.IndexingHealthIndicator indexingHealthIndicator(io.chainfeed.platform.IndexingProbe probe) {
@@ -228,7 +253,10 @@ class IngestConfiguration {
         return new IngestService(corpus, publisher);
     }
 
-    /** At start: the bundled corpus, then the bundled history (its signals name the corpus's layers), each when asked. */
+    /**
+     * At start: the bundled corpus, then the bundled history (its signals name the
+     * corpus's layers), each when asked.
+     */
     @Bean
     ApplicationRunner bundledDataLoader(IngestProperties props, IngestService service, Corpus corpus,
             KafkaTransactions transactions) {
@@ -236,9 +264,11 @@ class IngestConfiguration {
             long start = System.nanoTime();
             if (props.loadCorpus()) {
                 IngestService.CorpusResult r = service.loadCorpus(corpus);
-                log.info("corpus loaded in {} ms: {} reference records and {} of {} terms published, {} changed by"
-                        + " users kept, the others unchanged", (System.nanoTime() - start) / 1_000_000,
-                        r.referenceRecords(), r.published(), r.terms().size(), r.kept());
+                log.info(
+                        "corpus loaded in {} ms: {} reference records and {} of {} terms published, {} changed by"
+                                + " users kept, the others unchanged",
+                        (System.nanoTime() - start) / 1_000_000, r.referenceRecords(), r.published(), r.terms().size(),
+                        r.kept());
             }
             if (props.loadHistory()) {
                 start = System.nanoTime();
@@ -249,4 +279,5 @@ class IngestConfiguration {
             }
         };
     }
+
 }

@@ -5,14 +5,14 @@ import java.util.Locale;
 
 /** Stable, URL-safe identifiers derived from titles. */
 public final class Slugs {
+
     private Slugs() {
     }
 
     /**
-     * Turns a title into a slug: NFKD-folded, lower case (ROOT locale), runs of anything but
-     * {@code [a-z0-9]} collapsed to one hyphen, no leading or trailing hyphen.
+     * Turns a title into a slug: NFKD-folded, lower case (ROOT locale), runs of anything
+     * but {@code [a-z0-9]} collapsed to one hyphen, no leading or trailing hyphen.
      * {@code "AI Ethernet (RoCE)"} gives {@code "ai-ethernet-roce"}.
-     *
      * @param title any text, not null
      * @return the slug; empty if the title holds no letter or digit
      */
@@ -21,4 +21,5 @@ public final class Slugs {
         String slug = folded.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]+", "-");
         return slug.replaceAll("^-+|-+$", "");
     }
+
 }

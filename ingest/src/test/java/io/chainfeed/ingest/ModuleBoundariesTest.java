@@ -3,10 +3,14 @@ package io.chainfeed.ingest;
 import io.chainfeed.testsupport.ModuleBoundaries;
 import org.junit.jupiter.api.Test;
 
-/** This service's main classes depend on schemas and platform only, checked on bytecode. */
+/**
+ * This service's main classes depend on schemas and platform only, checked on bytecode.
+ */
 class ModuleBoundariesTest {
+
     @Test
     void dependsOnNoOtherServiceAndNotOnDevstack() {
         ModuleBoundaries.assertServiceStaysInItsLane("io.chainfeed.ingest");
     }
+
 }

@@ -17,33 +17,40 @@ import java.util.Set;
 
 /**
  * The one resolver of company identifiers, built from the company reference data
- * ({@value Topics#COMPANIES}): every surface that takes a company from a person (company API and page,
- * search filter, feed selectors, webhooks, widget data, suggest) and the tagger's output go through it.
+ * ({@value Topics#COMPANIES}): every surface that takes a company from a person (company
+ * API and page, search filter, feed selectors, webhooks, widget data, suggest) and the
+ * tagger's output go through it.
  *
- * <p>An identifier is any of, case-insensitively and with Unicode compatibility forms folded (NFKC):
- * the company id ({@code tsmc}), any listing's display symbol ({@code TSM}, {@code 2330.TW}), a listing
- * qualified by its ISO 10383 MIC ({@code XNYS:TSM}, {@code XTAI:2330}), the name, an alias, or a
- * listing's exchange-local symbol ({@code 2330}). When the same text names two companies, the more
- * specific kind wins, in that order (id, display symbol, MIC-qualified, name, alias, local symbol); two
+ * <p>
+ * An identifier is any of, case-insensitively and with Unicode compatibility forms folded
+ * (NFKC): the company id ({@code tsmc}), any listing's display symbol ({@code TSM},
+ * {@code 2330.TW}), a listing qualified by its ISO 10383 MIC ({@code XNYS:TSM},
+ * {@code XTAI:2330}), the name, an alias, or a listing's exchange-local symbol
+ * ({@code 2330}). When the same text names two companies, the more specific kind wins, in
+ * that order (id, display symbol, MIC-qualified, name, alias, local symbol); two
  * companies of the same kind make the text ambiguous and it resolves to nothing.
  *
- * <p>A company's <b>canonical listing</b> is its first listing in the reference data (the home
- * exchange, e.g. {@code 2330.TW} for TSMC); tags and selectors name a company by that listing's display
- * symbol, so the same company is always labelled the same way. Instances are immutable and
- * thread-safe.
+ * <p>
+ * A company's <b>canonical listing</b> is its first listing in the reference data (the
+ * home exchange, e.g. {@code 2330.TW} for TSMC); tags and selectors name a company by
+ * that listing's display symbol, so the same company is always labelled the same way.
+ * Instances are immutable and thread-safe.
  */
 public final class CompanyDirectory {
+
     /** How an identifier named the company, most specific first. */
     public enum Via {
+
         ID, DISPLAY_SYMBOL, MIC_SYMBOL, NAME, ALIAS, LOCAL_SYMBOL
+
     }
 
     /**
      * One resolvable identifier of a company.
      *
-     * @param text    the identifier as the reference data writes it, e.g. {@code XNYS:TSM}
-     * @param key     its folded form, see {@link #fold(String)}
-     * @param via     what kind of identifier it is
+     * @param text the identifier as the reference data writes it, e.g. {@code XNYS:TSM}
+     * @param key its folded form, see {@link #fold(String)}
+     * @param via what kind of identifier it is
      * @param company the company
      */
     public record Key(String text, String key, Via via, Company company) {
@@ -52,8 +59,11 @@ public final class CompanyDirectory {
     private static final CompanyDirectory EMPTY = new CompanyDirectory(List.of());
 
     private final List<Company> companies;
+
     private final Map<String, Company> byId;
+
     private final List<Map<String, Company>> tiers;
+
     private final List<Key> keys;
 
     private CompanyDirectory(Collection<Company> companies) {
@@ -88,7 +98,8 @@ public final class CompanyDirectory {
     }
 
     /**
-     * @param companies the latest record of every company (duplicated ids: the last one wins)
+     * @param companies the latest record of every company (duplicated ids: the last one
+     * wins)
      * @return a directory over them
      */
     public static CompanyDirectory of(Collection<Company> companies) {
@@ -99,22 +110,30 @@ public final class CompanyDirectory {
         return new CompanyDirectory(latest.values());
     }
 
-    /** @return a directory that knows no company */
+    /**
+     * @return a directory that knows no company
+     */
     public static CompanyDirectory empty() {
         return EMPTY;
     }
 
-    /** @return every company, by id */
+    /**
+     * @return every company, by id
+     */
     public List<Company> companies() {
         return companies;
     }
 
-    /** @return every identifier of every company (see the class comment), companies by id */
+    /**
+     * @return every identifier of every company (see the class comment), companies by id
+     */
     public List<Key> keys() {
         return keys;
     }
 
-    /** @return whether no company is known */
+    /**
+     * @return whether no company is known
+     */
     public boolean isEmpty() {
         return companies.isEmpty();
     }
@@ -128,8 +147,8 @@ public final class CompanyDirectory {
     }
 
     /**
-     * @param identifier any identifier of a company (see the class comment), any case; null or blank
-     *                   resolves to nothing
+     * @param identifier any identifier of a company (see the class comment), any case;
+     * null or blank resolves to nothing
      * @return the company it names, unless it names none or is ambiguous
      */
     public Optional<Company> resolve(String identifier) {
@@ -192,15 +211,16 @@ public final class CompanyDirectory {
     }
 
     /**
-     * The folded form identifiers are compared in: NFKC, lower case (root locale), runs of white space
-     * as one space, trimmed.
-     *
+     * The folded form identifiers are compared in: NFKC, lower case (root locale), runs
+     * of white space as one space, trimmed.
      * @param text any text
      * @return its folded form
      */
     public static String fold(String text) {
-        return Normalizer.normalize(text, Normalizer.Form.NFKC).toLowerCase(Locale.ROOT).strip()
-                .replaceAll("\\s+", " ");
+        return Normalizer.normalize(text, Normalizer.Form.NFKC)
+            .toLowerCase(Locale.ROOT)
+            .strip()
+            .replaceAll("\\s+", " ");
     }
 
     private static List<Key> keysOf(Company c) {
@@ -232,4 +252,5 @@ public final class CompanyDirectory {
             out.add(new Key(text, key, via, c));
         }
     }
+
 }

@@ -14,21 +14,24 @@ import org.apache.avro.Schema;
 import org.apache.avro.generic.IndexedRecord;
 
 /**
- * Maps a {@link Read} to the JSON document stored in the reads index (written by the streams indexer,
- * read back by the api; mapping:
- * {@code io/chainfeed/platform/reads-index-v1.json}). Field names are the Avro field names; {@code kind}
- * is lower case; {@code updatedAt}, {@code publishedAt} and {@code observedAt} are ISO-8601 UTC instants
- * ({@code observedAt} null for a term); {@code changes} lists {@code field}, {@code change}, {@code key},
- * {@code detail} (computed by the streams module's {@code ReadChanges}); {@code signal} is a signal read's
- * values and who decided them ({@link SignalViews}), null for other reads.
+ * Maps a {@link Read} to the JSON document stored in the reads index (written by the
+ * streams indexer, read back by the api; mapping:
+ * {@code io/chainfeed/platform/reads-index-v1.json}). Field names are the Avro field
+ * names; {@code kind} is lower case; {@code updatedAt}, {@code publishedAt} and
+ * {@code observedAt} are ISO-8601 UTC instants ({@code observedAt} null for a term);
+ * {@code changes} lists {@code field}, {@code change}, {@code key}, {@code detail}
+ * (computed by the streams module's {@code ReadChanges}); {@code signal} is a signal
+ * read's values and who decided them ({@link SignalViews}), null for other reads.
  *
- * <p>Versions: the document's {@code version} is the version people see, the read's {@code sequence}
- * (1, 2, 3 ...), and {@code previousVersion} the one before it (null for version 1). The Avro
- * {@code version}, an internal ordering key, is not in the document: the indexer passes it as the
- * document's external version. A read written before sequences existed (sequence 0) keeps its old
- * numbers until its next version.
+ * <p>
+ * Versions: the document's {@code version} is the version people see, the read's
+ * {@code sequence} (1, 2, 3 ...), and {@code previousVersion} the one before it (null for
+ * version 1). The Avro {@code version}, an internal ordering key, is not in the document:
+ * the indexer passes it as the document's external version. A read written before
+ * sequences existed (sequence 0) keeps its old numbers until its next version.
  */
 public final class ReadDocuments {
+
     private ReadDocuments() {
     }
 
@@ -41,10 +44,10 @@ public final class ReadDocuments {
     }
 
     /**
-     * @param read               a tagged read
-     * @param recordPublishedAt  when the read's record was written to its topic (the Kafka record
-     *                           timestamp), used as {@code publishedAt} when the read itself carries
-     *                           none (written before the field existed); null: none known
+     * @param read a tagged read
+     * @param recordPublishedAt when the read's record was written to its topic (the Kafka
+     * record timestamp), used as {@code publishedAt} when the read itself carries none
+     * (written before the field existed); null: none known
      * @return a JSON-ready tree of maps, lists, strings, numbers and booleans
      */
     public static Map<String, Object> toDocument(Read read, java.time.Instant recordPublishedAt) {
@@ -64,7 +67,8 @@ public final class ReadDocuments {
         if (read.getSequence() > 0) {
             doc.put("version", read.getSequence());
             doc.put("previousVersion", read.getSequence() > 1 ? read.getSequence() - 1 : null);
-        } else {
+        }
+        else {
             doc.put("version", read.getVersion());
             doc.put("previousVersion", read.getPreviousVersion());
         }
@@ -75,28 +79,34 @@ public final class ReadDocuments {
         doc.put("changes", value(read.getChanges()));
         doc.put("signal", read.getSignal() == null ? null : SignalViews.view(read.getSignal().getDirection(),
                 read.getSignal().getMagnitude(), read.getSignal().getUntil(), read.getSignal().getDecision()));
-        // Derived, flat copies of the tags: filters (a company as primary subject needs its own field, the
-        // tags being plain objects, not nested), facet labels and the API's suggest catalogue.
+        // Derived, flat copies of the tags: filters (a company as primary subject needs
+        // its own field, the
+        // tags being plain objects, not nested), facet labels and the API's suggest
+        // catalogue.
         doc.put("layerIds", read.getLayers().stream().map(LayerTag::getId).distinct().toList());
-        doc.put("primaryLayerIds", read.getLayers().stream().filter(LayerTag::getPrimary).map(LayerTag::getId)
-                .distinct().toList());
+        doc.put("primaryLayerIds",
+                read.getLayers().stream().filter(LayerTag::getPrimary).map(LayerTag::getId).distinct().toList());
         doc.put("companySymbols", read.getCompanies().stream().map(CompanyTag::getSymbol).distinct().toList());
-        doc.put("primaryCompanySymbols", read.getCompanies().stream().filter(CompanyTag::getPrimary)
-                .map(CompanyTag::getSymbol).distinct().toList());
+        doc.put("primaryCompanySymbols",
+                read.getCompanies()
+                    .stream()
+                    .filter(CompanyTag::getPrimary)
+                    .map(CompanyTag::getSymbol)
+                    .distinct()
+                    .toList());
         doc.put("termSlugs", read.getTerms().stream().map(TermTag::getSlug).distinct().toList());
         doc.put("layerRefs", read.getLayers().stream().map(t -> ref(t.getId(), t.getName())).distinct().toList());
-        doc.put("companyRefs", read.getCompanies().stream().map(t -> ref(t.getSymbol(), t.getName())).distinct()
-                .toList());
+        doc.put("companyRefs",
+                read.getCompanies().stream().map(t -> ref(t.getSymbol(), t.getName())).distinct().toList());
         doc.put("termRefs", read.getTerms().stream().map(t -> ref(t.getSlug(), t.getTitle())).distinct().toList());
         doc.put("story", story(read));
         return doc;
     }
 
     /**
-     * The story a read belongs to, for collapsing reposts in search: a signal read's headline story key
-     * ({@link Stories#headlineKey} of its first source and its title, the headline), any other read its
-     * own id.
-     *
+     * The story a read belongs to, for collapsing reposts in search: a signal read's
+     * headline story key ({@link Stories#headlineKey} of its first source and its title,
+     * the headline), any other read its own id.
      * @param read a tagged read
      * @return the key
      */
@@ -115,11 +125,10 @@ public final class ReadDocuments {
     }
 
     /**
-     * The document form of a nested Avro record (a section, tag, source, change or evidence): one entry
-     * per Avro field, named as the field and in schema order; a nested record becomes a map the same
-     * way and a list a list of the document forms of its items. Strings, numbers and booleans stay as
-     * they are.
-     *
+     * The document form of a nested Avro record (a section, tag, source, change or
+     * evidence): one entry per Avro field, named as the field and in schema order; a
+     * nested record becomes a map the same way and a list a list of the document forms of
+     * its items. Strings, numbers and booleans stay as they are.
      * @param record a record of the read's schema
      * @return its fields by name
      */
@@ -140,4 +149,5 @@ public final class ReadDocuments {
         }
         return v;
     }
+
 }

@@ -10,22 +10,25 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The {@code signal} object of a signal read and of the signal endpoint's answer: {@code direction},
- * {@code magnitude}, {@code until} (ISO-8601 or null), {@code decidedBy} ({@code editor} or {@code text}),
- * {@code confidence} (0-1), {@code held} (waiting for an editor's review: not counted by the chain model),
- * {@code decided} (per value, who decided it), {@code evidence} (per decided value and {@code relevance},
- * the spans behind it: {@code field}, {@code offset}, {@code length}, {@code text}, {@code rule}) and
- * {@code review} (null, or {@code outcome}, {@code reviewedAt}, {@code reviewedVersion}).
+ * The {@code signal} object of a signal read and of the signal endpoint's answer:
+ * {@code direction}, {@code magnitude}, {@code until} (ISO-8601 or null),
+ * {@code decidedBy} ({@code editor} or {@code text}), {@code confidence} (0-1),
+ * {@code held} (waiting for an editor's review: not counted by the chain model),
+ * {@code decided} (per value, who decided it), {@code evidence} (per decided value and
+ * {@code relevance}, the spans behind it: {@code field}, {@code offset}, {@code length},
+ * {@code text}, {@code rule}) and {@code review} (null, or {@code outcome},
+ * {@code reviewedAt}, {@code reviewedVersion}).
  */
 public final class SignalViews {
+
     private SignalViews() {
     }
 
     /**
      * @param direction tightening or easing (any case)
      * @param magnitude 1-5
-     * @param until     the horizon, or null
-     * @param decision  the decision record, or null for an editor's signal
+     * @param until the horizon, or null
+     * @param decision the decision record, or null for an editor's signal
      * @return the JSON-ready object
      */
     public static Map<String, Object> view(String direction, int magnitude, Instant until, SignalDecision decision) {
@@ -42,7 +45,8 @@ public final class SignalViews {
             for (String f : List.of("direction", "magnitude", "layers", "until")) {
                 decided.put(f, "editor");
             }
-        } else {
+        }
+        else {
             m.put("decidedBy", decision.getDecidedBy());
             m.put("confidence", decision.getConfidence());
             m.put("held", decision.getHeld());
@@ -61,7 +65,8 @@ public final class SignalViews {
         SignalReview r = decision == null ? null : decision.getReview();
         if (r == null) {
             m.put("review", null);
-        } else {
+        }
+        else {
             Map<String, Object> review = new LinkedHashMap<>();
             review.put("outcome", r.getOutcome());
             review.put("reviewedAt", r.getReviewedAt().toString());
@@ -73,7 +78,8 @@ public final class SignalViews {
 
     /**
      * @param evidence Avro evidence of a decision (start and end offsets)
-     * @return each as {@code field}, {@code offset}, {@code length}, {@code text}, {@code rule}
+     * @return each as {@code field}, {@code offset}, {@code length}, {@code text},
+     * {@code rule}
      */
     public static List<Map<String, Object>> spans(List<Evidence> evidence) {
         return evidence.stream().map(e -> {
@@ -86,4 +92,5 @@ public final class SignalViews {
             return s;
         }).toList();
     }
+
 }

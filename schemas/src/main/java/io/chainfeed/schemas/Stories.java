@@ -3,20 +3,22 @@ package io.chainfeed.schemas;
 import java.util.Locale;
 
 /**
- * When two constraint signals are repeats of one story (a wire item reposted under new ids and URLs):
- * they share a source URL ({@link #urlKey}) or the same headline from the same source
- * ({@link #headlineKey}). The one rule the chain model (streams {@code ChainBook}: a story counts once)
- * and search (reposts collapse into one result, {@link ReadDocuments}' {@code story} field) both use;
- * see docs/chain-model.md.
+ * When two constraint signals are repeats of one story (a wire item reposted under new
+ * ids and URLs): they share a source URL ({@link #urlKey}) or the same headline from the
+ * same source ({@link #headlineKey}). The one rule the chain model (streams
+ * {@code ChainBook}: a story counts once) and search (reposts collapse into one result,
+ * {@link ReadDocuments}' {@code story} field) both use; see docs/chain-model.md.
  */
 public final class Stories {
+
     private Stories() {
     }
 
     /**
-     * The URL story key: the source URL trimmed, lower-cased, without fragment or trailing slash.
-     *
-     * @param id  the signal id (the key when the URL is blank, so such a signal is its own story)
+     * The URL story key: the source URL trimmed, lower-cased, without fragment or
+     * trailing slash.
+     * @param id the signal id (the key when the URL is blank, so such a signal is its own
+     * story)
      * @param url the source URL, or null
      * @return the group key
      */
@@ -33,12 +35,11 @@ public final class Stories {
     }
 
     /**
-     * The headline story key: the source (its name, or its URL's host when unnamed) and the headline,
-     * each lower-cased with runs of white space made one space.
-     *
+     * The headline story key: the source (its name, or its URL's host when unnamed) and
+     * the headline, each lower-cased with runs of white space made one space.
      * @param sourceName the source's name, or null
-     * @param sourceUrl  the source's URL, or null
-     * @param headline   the headline
+     * @param sourceUrl the source's URL, or null
+     * @param headline the headline
      * @return the group key
      */
     public static String headlineKey(String sourceName, String sourceUrl, String headline) {
@@ -47,7 +48,8 @@ public final class Stories {
             try {
                 String host = java.net.URI.create(sourceUrl == null ? "" : sourceUrl.trim()).getHost();
                 source = host == null ? "" : plain(host);
-            } catch (IllegalArgumentException e) {
+            }
+            catch (IllegalArgumentException e) {
                 source = plain(sourceUrl);
             }
         }
@@ -57,4 +59,5 @@ public final class Stories {
     private static String plain(String text) {
         return text == null ? "" : text.strip().replaceAll("\\s+", " ").toLowerCase(Locale.ROOT);
     }
+
 }

@@ -4,12 +4,13 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * An immutable description of one Kafka topic: its name, the number of partitions, and the topic
- * configs it is created with (e.g. {@code cleanup.policy=compact}).
+ * An immutable description of one Kafka topic: its name, the number of partitions, and
+ * the topic configs it is created with (e.g. {@code cleanup.policy=compact}).
  *
- * @param name       topic name, {@code chainfeed.<entity>.v<N>}
- * @param partitions partition count at creation (keys keep one key's records on one partition)
- * @param configs    topic-level configs
+ * @param name topic name, {@code chainfeed.<entity>.v<N>}
+ * @param partitions partition count at creation (keys keep one key's records on one
+ * partition)
+ * @param configs topic-level configs
  */
 public record TopicSpec(String name, int partitions, Map<String, String> configs) {
     public TopicSpec {
@@ -20,7 +21,9 @@ public record TopicSpec(String name, int partitions, Map<String, String> configs
         configs = Map.copyOf(configs);
     }
 
-    /** @return whether the topic keeps only the latest record per key */
+    /**
+     * @return whether the topic keeps only the latest record per key
+     */
     public boolean compacted() {
         return "compact".equals(configs.get("cleanup.policy"));
     }

@@ -28,8 +28,10 @@ class ChainDecayTest {
         assertThat(ChainDecay.softCap(6543)).isLessThanOrEqualTo(ChainDecay.SOFT_CAP);
         // slope 1 at the knee: no kink
         double h = 1e-6;
-        assertThat((ChainDecay.softCap(ChainDecay.SOFT_CAP_KNEE + h) - ChainDecay.softCap(ChainDecay.SOFT_CAP_KNEE)) / h)
-                .isCloseTo(1.0, within(1e-5));
+        assertThat(
+                (ChainDecay.softCap(ChainDecay.SOFT_CAP_KNEE + h) - ChainDecay.softCap(ChainDecay.SOFT_CAP_KNEE)) / h)
+            .isCloseTo(1.0, within(1e-5));
         assertThat(ChainDecay.softCapScale(15) * 15).isCloseTo(ChainDecay.softCap(15), within(1e-12));
     }
+
 }

@@ -8,9 +8,15 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class CompanyDirectoryTest {
+
     static Company company(String id, String name, List<String> aliases, Listing... listings) {
-        return Company.newBuilder().setId(id).setName(name).setAliases(aliases).setListings(List.of(listings))
-                .setPrimaryLayer("foundry").build();
+        return Company.newBuilder()
+            .setId(id)
+            .setName(name)
+            .setAliases(aliases)
+            .setListings(List.of(listings))
+            .setPrimaryLayer("foundry")
+            .build();
     }
 
     static Listing listing(String symbol, String mic, String display) {
@@ -18,9 +24,11 @@ class CompanyDirectoryTest {
     }
 
     static final Company TSMC = company("tsmc", "Taiwan Semiconductor Manufacturing Company",
-            List.of("TSMC", "Taiwan Semiconductor", "台積電"), listing("2330", "XTAI", "2330.TW"), listing("TSM", "XNYS", "TSM"));
+            List.of("TSMC", "Taiwan Semiconductor", "台積電"), listing("2330", "XTAI", "2330.TW"),
+            listing("TSM", "XNYS", "TSM"));
     static final Company ON = company("onsemi", "onsemi", List.of("ON Semiconductor"), listing("ON", "XNAS", "ON"));
-    static final Company SKH = company("sk-hynix", "SK hynix", List.of("Hynix"), listing("000660", "XKRX", "000660.KS"));
+    static final Company SKH = company("sk-hynix", "SK hynix", List.of("Hynix"),
+            listing("000660", "XKRX", "000660.KS"));
     static final Company ACME_A = company("acme-a", "Acme A", List.of("Acme"), listing("ACA", "XNYS", "ACA"));
     static final Company ACME_B = company("acme-b", "Acme B", List.of("Acme"), listing("ACB", "XNAS", "ACB"));
 
@@ -43,7 +51,7 @@ class CompanyDirectoryTest {
         assertThat(dir.resolve("")).isEmpty();
         assertThat(dir.resolve(null)).isEmpty();
         assertThat(dir.resolve("XNAS:TSM")).isEmpty(); // TSM is not listed on Nasdaq
-        assertThat(dir.resolve("acme")).isEmpty();      // an alias of two companies
+        assertThat(dir.resolve("acme")).isEmpty(); // an alias of two companies
         assertThat(dir.resolve("acme a")).map(Company::getId).contains("acme-a");
     }
 
@@ -64,4 +72,5 @@ class CompanyDirectoryTest {
         assertThat(d.resolve("2330.TW")).isEmpty();
         assertThat(d.resolve("tsm")).map(Company::getName).contains("TSMC Limited");
     }
+
 }

@@ -16,17 +16,25 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class ReadDocumentsTest {
+
     @Test
     void derivedFieldsFlattenTheTagsForFiltersAndFacets() {
-        Read read = Read.newBuilder().setId("term:rdma").setKind(ReadKind.TERM).setSlug("rdma").setTitle("RDMA")
-                .setSummary("s").setSources(List.of(new Source("x", "https://example.org/")))
-                .setDisclaimer("Research, not advice.").setVersion(1).setUpdatedAt(Instant.ofEpochMilli(1))
-                .setLayers(List.of(new LayerTag("network-fabric", "Network fabric", 0.9, true, List.of()),
-                        new LayerTag("memory", "Memory", 0.4, false, List.of())))
-                .setCompanies(List.of(new CompanyTag("arista", "Arista Networks", "ANET", "XNYS", 0.9, true, List.of()),
-                        new CompanyTag("accton", "Accton Technology", "2345.TW", "XTAI", 0.5, false, List.of())))
-                .setTerms(List.of(new TermTag("infiniband", "InfiniBand", "", 0.8, List.of())))
-                .build();
+        Read read = Read.newBuilder()
+            .setId("term:rdma")
+            .setKind(ReadKind.TERM)
+            .setSlug("rdma")
+            .setTitle("RDMA")
+            .setSummary("s")
+            .setSources(List.of(new Source("x", "https://example.org/")))
+            .setDisclaimer("Research, not advice.")
+            .setVersion(1)
+            .setUpdatedAt(Instant.ofEpochMilli(1))
+            .setLayers(List.of(new LayerTag("network-fabric", "Network fabric", 0.9, true, List.of()),
+                    new LayerTag("memory", "Memory", 0.4, false, List.of())))
+            .setCompanies(List.of(new CompanyTag("arista", "Arista Networks", "ANET", "XNYS", 0.9, true, List.of()),
+                    new CompanyTag("accton", "Accton Technology", "2345.TW", "XTAI", 0.5, false, List.of())))
+            .setTerms(List.of(new TermTag("infiniband", "InfiniBand", "", 0.8, List.of())))
+            .build();
         Map<String, Object> doc = ReadDocuments.toDocument(read);
         assertThat(doc.get("layerIds")).isEqualTo(List.of("network-fabric", "memory"));
         assertThat(doc.get("primaryLayerIds")).isEqualTo(List.of("network-fabric"));
@@ -41,22 +49,30 @@ class ReadDocumentsTest {
     }
 
     private static Read.Builder signalRead() {
-        return Read.newBuilder().setId("signal:s1").setKind(ReadKind.SIGNAL).setSlug("s1").setTitle("HBM sold out")
-                .setSummary("s").setDisclaimer("Research, not advice.")
-                .setUpdatedAt(Instant.parse("2026-11-20T08:00:00Z"));
+        return Read.newBuilder()
+            .setId("signal:s1")
+            .setKind(ReadKind.SIGNAL)
+            .setSlug("s1")
+            .setTitle("HBM sold out")
+            .setSummary("s")
+            .setDisclaimer("Research, not advice.")
+            .setUpdatedAt(Instant.parse("2026-11-20T08:00:00Z"));
     }
 
     @Test
     void theVersionPeopleSeeIsTheSequenceAndTheOrderingKeyStaysOut() {
-        Read read = signalRead().setVersion(1_796_052_572_585L).setPreviousVersion(1_796_052_572_584L).setSequence(3)
-                .setPublishedAt(Instant.parse("2026-11-30T12:00:00Z"))
-                .setObservedAt(Instant.parse("2026-11-20T08:00:00Z")).build();
+        Read read = signalRead().setVersion(1_796_052_572_585L)
+            .setPreviousVersion(1_796_052_572_584L)
+            .setSequence(3)
+            .setPublishedAt(Instant.parse("2026-11-30T12:00:00Z"))
+            .setObservedAt(Instant.parse("2026-11-20T08:00:00Z"))
+            .build();
         Map<String, Object> doc = ReadDocuments.toDocument(read, Instant.parse("2026-11-30T12:00:01Z"));
         assertThat(doc.get("version")).isEqualTo(3L);
         assertThat(doc.get("previousVersion")).isEqualTo(2L);
         assertThat(doc.values()).doesNotContain(1_796_052_572_585L, 1_796_052_572_584L);
         assertThat(doc.get("publishedAt")).as("the read's own instant wins over the record timestamp")
-                .isEqualTo("2026-11-30T12:00:00Z");
+            .isEqualTo("2026-11-30T12:00:00Z");
         assertThat(doc.get("observedAt")).isEqualTo("2026-11-20T08:00:00Z");
 
         Map<String, Object> first = ReadDocuments.toDocument(signalRead().setVersion(5).setSequence(1).build());
@@ -77,21 +93,23 @@ class ReadDocumentsTest {
 
     @Test
     void nestedRecordsBecomeMapsOfTheirAvroFieldsInSchemaOrder() {
-        Read read = signalRead().setVersion(1).setSources(List.of(new Source("Example", "https://example.org/a")))
-                .setCompanies(List.of(new CompanyTag("arista", "Arista Networks", "ANET", "XNYS", 0.9, true,
-                        List.of(new Evidence("alias", "summary", 3, 9, "Arista")))))
-                .setChanges(List.of(new ReadChange("tags", "added", "ANET", "Arista Networks")))
-                .build();
+        Read read = signalRead().setVersion(1)
+            .setSources(List.of(new Source("Example", "https://example.org/a")))
+            .setCompanies(List.of(new CompanyTag("arista", "Arista Networks", "ANET", "XNYS", 0.9, true,
+                    List.of(new Evidence("alias", "summary", 3, 9, "Arista")))))
+            .setChanges(List.of(new ReadChange("tags", "added", "ANET", "Arista Networks")))
+            .build();
         Map<String, Object> doc = ReadDocuments.toDocument(read);
         assertThat(doc.get("sources")).isEqualTo(List.of(Map.of("name", "Example", "url", "https://example.org/a")));
         @SuppressWarnings("unchecked")
         Map<String, Object> company = ((List<Map<String, Object>>) doc.get("companies")).get(0);
         assertThat(company).containsExactly(Map.entry("id", "arista"), Map.entry("name", "Arista Networks"),
                 Map.entry("symbol", "ANET"), Map.entry("mic", "XNYS"), Map.entry("confidence", 0.9),
-                Map.entry("primary", true), Map.entry("evidence", List.of(Map.of("rule", "alias", "field", "summary",
-                        "start", 3, "end", 9, "text", "Arista"))));
-        assertThat(doc.get("changes")).isEqualTo(List.of(Map.of("field", "tags", "change", "added", "key", "ANET",
-                "detail", "Arista Networks")));
+                Map.entry("primary", true), Map.entry("evidence",
+                        List.of(Map.of("rule", "alias", "field", "summary", "start", 3, "end", 9, "text", "Arista"))));
+        assertThat(doc.get("changes"))
+            .isEqualTo(List.of(Map.of("field", "tags", "change", "added", "key", "ANET", "detail", "Arista Networks")));
         assertThat(doc.get("sections")).isEqualTo(List.of());
     }
+
 }

@@ -29,23 +29,28 @@ import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.server.ResponseStatusException;
 
 /**
- * Read-only interactive queries on the chain-state topology (time travel), for the api service; on
- * the streams service's own port, beside actuator health. See {@link ChainQueries} for the cost.
+ * Read-only interactive queries on the chain-state topology (time travel), for the api
+ * service; on the streams service's own port, beside actuator health. See
+ * {@link ChainQueries} for the cost.
  * <ul>
- *   <li>{@code GET /internal/v1/chain?asOf=<instant>}: every layer's {@link LayerState} as of the
- *       instant, as an Avro object container file (content type {@value #AVRO}, the Avro
- *       specification's type for binary Avro over HTTP), the writer schema inside.</li>
- *   <li>{@code GET /internal/v1/layers/{id}/history?from=<instant>&step=<duration>&points=<n>}: one
- *       layer's pressure, status and trend at {@code points} instants {@code from, from + step, ...}
- *       (JSON; {@code points} 1 to {@value ChainQueries#MAX_POINTS}).</li>
+ * <li>{@code GET /internal/v1/chain?asOf=<instant>}: every layer's {@link LayerState} as
+ * of the instant, as an Avro object container file (content type {@value #AVRO}, the Avro
+ * specification's type for binary Avro over HTTP), the writer schema inside.</li>
+ * <li>{@code GET
+ * /internal/v1/layers/{id}/history?from=<instant>&step=<duration>&points=<n>}: one
+ * layer's pressure, status and trend at {@code points} instants
+ * {@code from, from + step, ...} (JSON; {@code points} 1 to
+ * {@value ChainQueries#MAX_POINTS}).</li>
  * </ul>
- * Instants are ISO-8601 / RFC 3339 (e.g. {@code 2026-11-30T12:00:00Z}, an offset is converted to UTC),
- * durations ISO-8601 ({@code PT6H}, {@code P1D}). A bad parameter is a 400 problem detail (RFC 9457), an
- * unknown layer 404, stores that cannot be queried yet (starting, rebalancing) 503.
+ * Instants are ISO-8601 / RFC 3339 (e.g. {@code 2026-11-30T12:00:00Z}, an offset is
+ * converted to UTC), durations ISO-8601 ({@code PT6H}, {@code P1D}). A bad parameter is a
+ * 400 problem detail (RFC 9457), an unknown layer 404, stores that cannot be queried yet
+ * (starting, rebalancing) 503.
  */
 @RestController
 @RequestMapping("/internal/v1")
 class ChainQueryController {
+
     /** Content type of the chain answer. */
     static final String AVRO = "avro/binary";
 
@@ -64,7 +69,8 @@ class ChainQueryController {
             for (LayerState s : states.values()) {
                 writer.append(s);
             }
-        } catch (IOException e) {
+        }
+        catch (IOException e) {
             throw new UncheckedIOException(e);
         }
         return ResponseEntity.ok().contentType(MediaType.parseMediaType(AVRO)).body(out.toByteArray());
@@ -74,15 +80,18 @@ class ChainQueryController {
     record Point(String at, double pressure, double directPressure, String status, String trend, int signalCount) {
     }
 
-    /** A signal that names the layer, observed within the history's period: a mark on its chart. */
+    /**
+     * A signal that names the layer, observed within the history's period: a mark on its
+     * chart.
+     */
     record Mark(String id, String headline, String observedAt, String until, String direction, int magnitude,
             String sourceName, String sourceUrl) {
     }
 
     /**
-     * A layer's history: its points in time order, and the signals naming it observed from the first
-     * point to the last (at most {@value #MAX_MARKS}, the largest by magnitude, then the newest; in time
-     * order), with how many more there were.
+     * A layer's history: its points in time order, and the signals naming it observed
+     * from the first point to the last (at most {@value #MAX_MARKS}, the largest by
+     * magnitude, then the newest; in time order), with how many more there were.
      */
     record History(String layer, List<Point> points, List<Mark> signals, int otherSignals) {
     }
@@ -97,7 +106,8 @@ class ChainQueryController {
         long every;
         try {
             every = TimeParameters.positiveDuration("step", step).toMillis();
-        } catch (IllegalArgumentException e) {
+        }
+        catch (IllegalArgumentException e) {
             throw bad(e.getMessage());
         }
         if (points < 1 || points > ChainQueries.MAX_POINTS) {
@@ -118,16 +128,21 @@ class ChainQueryController {
         List<ConstraintSignal> kept = named;
         if (named.size() > MAX_MARKS) {
             kept = new ArrayList<>(named);
-            kept.sort(Comparator.comparingInt(ConstraintSignal::getMagnitude).reversed()
-                    .thenComparing(Comparator.comparingLong((ConstraintSignal s) -> s.getObservedAt().toEpochMilli()).reversed()));
+            kept.sort(Comparator.comparingInt(ConstraintSignal::getMagnitude)
+                .reversed()
+                .thenComparing(
+                        Comparator.comparingLong((ConstraintSignal s) -> s.getObservedAt().toEpochMilli()).reversed()));
             kept = new ArrayList<>(kept.subList(0, MAX_MARKS));
             kept.sort(Comparator.comparingLong((ConstraintSignal s) -> s.getObservedAt().toEpochMilli())
-                    .thenComparing(ConstraintSignal::getId));
+                .thenComparing(ConstraintSignal::getId));
         }
-        List<Mark> marks = kept.stream().map(s -> new Mark(s.getId(), s.getHeadline(), s.getObservedAt().toString(),
-                s.getUntil() == null ? null : s.getUntil().toString(), s.getDirection().name().toLowerCase(Locale.ROOT),
-                s.getMagnitude(), s.getSource() == null ? null : s.getSource().getName(),
-                s.getSource() == null ? null : s.getSource().getUrl())).toList();
+        List<Mark> marks = kept.stream()
+            .map(s -> new Mark(s.getId(), s.getHeadline(), s.getObservedAt().toString(),
+                    s.getUntil() == null ? null : s.getUntil().toString(),
+                    s.getDirection().name().toLowerCase(Locale.ROOT), s.getMagnitude(),
+                    s.getSource() == null ? null : s.getSource().getName(),
+                    s.getSource() == null ? null : s.getSource().getUrl()))
+            .toList();
         return new History(id, out, marks, named.size() - marks.size());
     }
 
@@ -149,7 +164,8 @@ class ChainQueryController {
     private static Instant instant(String name, String value) {
         try {
             return TimeParameters.instant(name, value);
-        } catch (IllegalArgumentException e) {
+        }
+        catch (IllegalArgumentException e) {
             throw bad(e.getMessage());
         }
     }
@@ -157,4 +173,5 @@ class ChainQueryController {
     private static ResponseStatusException bad(String detail) {
         return new ResponseStatusException(HttpStatus.BAD_REQUEST, detail);
     }
+
 }

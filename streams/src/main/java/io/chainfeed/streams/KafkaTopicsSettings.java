@@ -5,9 +5,11 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 /**
  * Settings under {@code chainfeed.kafka}, shared in name with the other services.
  *
- * @param createTopics      create missing topics at start (off when a cluster's topics are managed elsewhere)
- * @param partitions        partitions of keyed data topics created here
- * @param replicationFactor replication factor of topics created here, and of Kafka Streams' internal topics
+ * @param createTopics create missing topics at start (off when a cluster's topics are
+ * managed elsewhere)
+ * @param partitions partitions of keyed data topics created here
+ * @param replicationFactor replication factor of topics created here, and of Kafka
+ * Streams' internal topics
  */
 @ConfigurationProperties("chainfeed.kafka")
 public record KafkaTopicsSettings(Boolean createTopics, Integer partitions, Short replicationFactor) {

@@ -10,15 +10,19 @@ import org.springframework.boot.actuate.health.HealthIndicator;
 import org.springframework.stereotype.Component;
 
 /**
- * Health of the Kafka side: UP only while both the tagging and the chain-state topologies are
- * RUNNING, the broker answers (a cluster description within {@value #PROBE_MILLIS} ms) and the
- * indexer's last bulk succeeded; DOWN otherwise (a rebalance, a dead stream thread, an unreachable
- * broker), with the reason in the details. Elasticsearch has its own indicator from Spring Boot.
+ * Health of the Kafka side: UP only while both the tagging and the chain-state topologies
+ * are RUNNING, the broker answers (a cluster description within {@value #PROBE_MILLIS}
+ * ms) and the indexer's last bulk succeeded; DOWN otherwise (a rebalance, a dead stream
+ * thread, an unreachable broker), with the reason in the details. Elasticsearch has its
+ * own indicator from Spring Boot.
  */
 @Component("kafka")
 class StreamsHealth implements HealthIndicator {
+
     static final int PROBE_MILLIS = 2000;
+
     private final StreamsRunner runner;
+
     private final String bootstrapServers;
 
     StreamsHealth(StreamsRunner runner, @Value("${spring.kafka.bootstrap-servers}") String bootstrapServers) {
@@ -38,16 +42,18 @@ class StreamsHealth implements HealthIndicator {
         try {
             broker = "reachable: " + KafkaProbe.describe(bootstrapServers, Duration.ofMillis(PROBE_MILLIS));
             brokerOk = true;
-        } catch (RuntimeException e) {
+        }
+        catch (RuntimeException e) {
             broker = e.getMessage();
             brokerOk = false;
         }
         Health.Builder b = streamsOk && indexerOk && brokerOk ? Health.up() : Health.down();
         return b.withDetail("streamsState", String.valueOf(state))
-                .withDetail("chainStreamsState", String.valueOf(chainState))
-                .withDetail("broker", broker)
-                .withDetail("indexerHealthy", indexerOk)
-                .withDetail("readsIndexed", indexer == null ? 0 : indexer.indexedCount())
-                .build();
+            .withDetail("chainStreamsState", String.valueOf(chainState))
+            .withDetail("broker", broker)
+            .withDetail("indexerHealthy", indexerOk)
+            .withDetail("readsIndexed", indexer == null ? 0 : indexer.indexedCount())
+            .build();
     }
+
 }

@@ -36,26 +36,42 @@ import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
 
 /**
- * Owns the lifecycle of the two {@link KafkaStreams} instances (tagging, and chain state with signal
- * reads, each with its own application id) and the {@link ReadIndexer} thread: ensures topics and
- * the reads index exist, starts all three, and stops them on shutdown.
+ * Owns the lifecycle of the two {@link KafkaStreams} instances (tagging, and chain state
+ * with signal reads, each with its own application id) and the {@link ReadIndexer}
+ * thread: ensures topics and the reads index exist, starts all three, and stops them on
+ * shutdown.
  */
 @Component
 public class StreamsRunner implements SmartLifecycle {
+
     private static final Logger log = LoggerFactory.getLogger(StreamsRunner.class);
-    /** Stream-thread failures tolerated (each replaces the thread) before the instance shuts down. */
+
+    /**
+     * Stream-thread failures tolerated (each replaces the thread) before the instance
+     * shuts down.
+     */
     private static final int FAILURE_BUDGET = 10;
 
     private final StreamsProperties props;
+
     private final String bootstrapServers;
+
     private final KafkaTopicsSettings topics;
+
     private final RestClient restClient;
+
     private final ElasticsearchClient esClient;
+
     private volatile KafkaStreams streams;
+
     private volatile KafkaStreams chainStreams;
+
     private volatile ReadIndexer indexer;
+
     private Thread indexerThread;
+
     private volatile boolean running;
+
     private final List<AutoCloseable> binders = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     StreamsRunner(StreamsProperties props, @Value("${spring.kafka.bootstrap-servers}") String bootstrapServers,
@@ -75,7 +91,8 @@ public class StreamsRunner implements SmartLifecycle {
         }
         try {
             IndexSetup.ensureReadsIndex(restClient);
-        } catch (java.io.IOException e) {
+        }
+        catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException("cannot set up the reads index " + ReadsIndex.INDEX, e);
         }
 
@@ -103,7 +120,10 @@ public class StreamsRunner implements SmartLifecycle {
         log.info("tagging and chain-state topologies and indexer started against {}", bootstrapServers);
     }
 
-    /** Kafka Streams metrics (Micrometer's binder): {@code kafka_stream_*}, tagged with the client and thread. */
+    /**
+     * Kafka Streams metrics (Micrometer's binder): {@code kafka_stream_*}, tagged with
+     * the client and thread.
+     */
     private static KafkaStreamsMetrics bind(KafkaStreams instance) {
         KafkaStreamsMetrics m = new KafkaStreamsMetrics(instance);
         m.bindTo(Metrics.globalRegistry);
@@ -125,7 +145,8 @@ public class StreamsRunner implements SmartLifecycle {
         p.put(StreamsConfig.APPLICATION_ID_CONFIG, props.applicationId());
         p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
-        // EOS commits every 100 ms by default; said here so the latency budget is visible.
+        // EOS commits every 100 ms by default; said here so the latency budget is
+        // visible.
         p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 100);
         p.put(StreamsConfig.STATE_DIR_CONFIG, props.stateDir());
         p.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, (int) topics.replicationFactor());
@@ -136,47 +157,51 @@ public class StreamsRunner implements SmartLifecycle {
     }
 
     private KafkaConsumer<String, byte[]> indexerConsumer() {
-        return new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
-                ConsumerConfig.GROUP_ID_CONFIG, props.indexerGroupId(),
-                ConsumerConfig.CLIENT_ID_CONFIG, "chainfeed-streams-indexer",
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
-                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
-                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
-                ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 1000),
+        return new KafkaConsumer<>(
+                Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers, ConsumerConfig.GROUP_ID_CONFIG,
+                        props.indexerGroupId(), ConsumerConfig.CLIENT_ID_CONFIG, "chainfeed-streams-indexer",
+                        ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false, ConsumerConfig.ISOLATION_LEVEL_CONFIG,
+                        "read_committed", ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
+                        ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 1000),
                 new StringDeserializer(), new ByteArrayDeserializer());
     }
 
     private KafkaProducer<byte[], byte[]> dlqProducer() {
-        return new KafkaProducer<>(Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
-                ProducerConfig.CLIENT_ID_CONFIG, "chainfeed-streams-indexer-dlq",
-                ProducerConfig.ACKS_CONFIG, "all",
-                ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true),
+        return new KafkaProducer<>(
+                Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers, ProducerConfig.CLIENT_ID_CONFIG,
+                        "chainfeed-streams-indexer-dlq", ProducerConfig.ACKS_CONFIG, "all",
+                        ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true),
                 new ByteArraySerializer(), new ByteArraySerializer());
     }
 
-    /** @return the Kafka Streams state, or null before start */
+    /**
+     * @return the Kafka Streams state, or null before start
+     */
     public KafkaStreams.State streamsState() {
         KafkaStreams s = streams;
         return s == null ? null : s.state();
     }
 
-    /** @return the chain-state Kafka Streams state, or null before start */
+    /**
+     * @return the chain-state Kafka Streams state, or null before start
+     */
     public KafkaStreams.State chainStreamsState() {
         KafkaStreams s = chainStreams;
         return s == null ? null : s.state();
     }
 
     /**
-     * @return interactive queries over the chain-state topology's stores (time travel), or null before start
+     * @return interactive queries over the chain-state topology's stores (time travel),
+     * or null before start
      */
     public ChainQueries chainQueries() {
         KafkaStreams s = chainStreams;
         return s == null ? null : new ChainQueries(ChainQueries.Stores.of(s));
     }
 
-    /** @return the indexer, or null before start */
+    /**
+     * @return the indexer, or null before start
+     */
     public ReadIndexer indexer() {
         return indexer;
     }
@@ -188,7 +213,8 @@ public class StreamsRunner implements SmartLifecycle {
             indexer.close();
             try {
                 indexerThread.join(10_000);
-            } catch (InterruptedException e) {
+            }
+            catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
         }
@@ -201,7 +227,8 @@ public class StreamsRunner implements SmartLifecycle {
         for (AutoCloseable b : binders) {
             try {
                 b.close();
-            } catch (Exception e) {
+            }
+            catch (Exception e) {
                 log.debug("closing a meter binder: {}", e.toString());
             }
         }
@@ -212,4 +239,5 @@ public class StreamsRunner implements SmartLifecycle {
     public boolean isRunning() {
         return running;
     }
+
 }

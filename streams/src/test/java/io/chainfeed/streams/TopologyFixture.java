@@ -22,19 +22,24 @@ import org.apache.kafka.streams.TopologyTestDriver;
 import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
- * A {@link TopologyTestDriver} over one of the service's topologies, built by the same factory the
- * service calls (it takes the Streams configuration), with the record shape of every chainfeed topic:
- * String keys, Avro values. One fixture a test; {@link #close()} drops its state.
+ * A {@link TopologyTestDriver} over one of the service's topologies, built by the same
+ * factory the service calls (it takes the Streams configuration), with the record shape
+ * of every chainfeed topic: String keys, Avro values. One fixture a test;
+ * {@link #close()} drops its state.
  *
- * <p>The topologies keep RocksDB stores, and the driver commits after every record: each commit flushes
- * the stores and writes checkpoint files with fsync. On a shared disk that costs tens of milliseconds a
- * record, so the state dir goes to memory-backed {@code /dev/shm} where the machine has it (an fsync
- * there returns at once; what the stores hold and emit is the same), else to the temp dir.
+ * <p>
+ * The topologies keep RocksDB stores, and the driver commits after every record: each
+ * commit flushes the stores and writes checkpoint files with fsync. On a shared disk that
+ * costs tens of milliseconds a record, so the state dir goes to memory-backed
+ * {@code /dev/shm} where the machine has it (an fsync there returns at once; what the
+ * stores hold and emit is the same), else to the temp dir.
  */
 public final class TopologyFixture implements AutoCloseable {
+
     private static final Path MEMORY_BACKED = Path.of("/dev/shm");
 
     private final TopologyTestDriver driver;
+
     private final Path stateDir;
 
     private TopologyFixture(TopologyTestDriver driver, Path stateDir) {
@@ -44,8 +49,8 @@ public final class TopologyFixture implements AutoCloseable {
 
     /**
      * @param applicationId the Streams application id (one a test class)
-     * @param topology      the production factory, e.g. {@code TaggingTopology::buildTopology}
-     * @param wallClock     the driver's wall clock at the start, or null for now
+     * @param topology the production factory, e.g. {@code TaggingTopology::buildTopology}
+     * @param wallClock the driver's wall clock at the start, or null for now
      * @return a driver over the topology; no broker is involved
      */
     public static TopologyFixture of(String applicationId, Function<Properties, Topology> topology, Instant wallClock) {
@@ -64,17 +69,23 @@ public final class TopologyFixture implements AutoCloseable {
             return Files.isDirectory(MEMORY_BACKED) && Files.isWritable(MEMORY_BACKED)
                     ? Files.createTempDirectory(MEMORY_BACKED, "chainfeed-ttd-")
                     : Files.createTempDirectory("chainfeed-ttd-");
-        } catch (IOException e) {
+        }
+        catch (IOException e) {
             throw new UncheckedIOException(e);
         }
     }
 
-    /** An input topic; each record is stamped with the driver's current wall-clock time. */
+    /**
+     * An input topic; each record is stamped with the driver's current wall-clock time.
+     */
     public <V extends SpecificRecord> TestInputTopic<String, V> input(String topic, Class<V> type) {
         return driver.createInputTopic(topic, new StringSerializer(), AvroSerde.of(type));
     }
 
-    /** An input topic whose record times start at {@code start} and advance by {@code autoAdvance} a record. */
+    /**
+     * An input topic whose record times start at {@code start} and advance by
+     * {@code autoAdvance} a record.
+     */
     public <V extends SpecificRecord> TestInputTopic<String, V> input(String topic, Class<V> type, Instant start,
             Duration autoAdvance) {
         return driver.createInputTopic(topic, new StringSerializer(), AvroSerde.of(type), start, autoAdvance);
@@ -101,8 +112,10 @@ public final class TopologyFixture implements AutoCloseable {
         driver.close();
         try (Stream<Path> files = Files.walk(stateDir)) {
             files.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
-        } catch (IOException e) {
+        }
+        catch (IOException e) {
             throw new UncheckedIOException(e);
         }
     }
+
 }

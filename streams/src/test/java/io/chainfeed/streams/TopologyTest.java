@@ -14,22 +14,26 @@ import org.apache.kafka.streams.Topology;
 import org.junit.jupiter.api.AfterEach;
 
 /**
- * What every test of a chainfeed topology sets up: a {@link TopologyFixture} over the topology, the
- * reference inputs each topology reads (chain layers, companies) and the reads topic each writes. The
- * fixture last opened is closed after each test.
+ * What every test of a chainfeed topology sets up: a {@link TopologyFixture} over the
+ * topology, the reference inputs each topology reads (chain layers, companies) and the
+ * reads topic each writes. The fixture last opened is closed after each test.
  */
 public abstract class TopologyTest {
+
     protected TopologyFixture topology;
+
     protected TestInputTopic<String, ChainLayer> layers;
+
     protected TestInputTopic<String, Company> companies;
+
     protected TestOutputTopic<String, Read> reads;
 
     /**
-     * Opens a fresh topology (empty stores); reference records are stamped with the driver's wall clock.
-     *
+     * Opens a fresh topology (empty stores); reference records are stamped with the
+     * driver's wall clock.
      * @param applicationId the Streams application id
-     * @param factory       the production factory, e.g. {@code TaggingTopology::buildTopology}
-     * @param wallClock     the driver's wall clock at the start, or null for now
+     * @param factory the production factory, e.g. {@code TaggingTopology::buildTopology}
+     * @param wallClock the driver's wall clock at the start, or null for now
      */
     protected void open(String applicationId, Function<Properties, Topology> factory, Instant wallClock) {
         open(applicationId, factory, wallClock, null);
@@ -37,11 +41,11 @@ public abstract class TopologyTest {
 
     /**
      * Opens a fresh topology (empty stores).
-     *
      * @param applicationId the Streams application id
-     * @param factory       the production factory
-     * @param wallClock     the driver's wall clock at the start, or null for now
-     * @param referenceTime the timestamp of every layer and company record, or null for the wall clock
+     * @param factory the production factory
+     * @param wallClock the driver's wall clock at the start, or null for now
+     * @param referenceTime the timestamp of every layer and company record, or null for
+     * the wall clock
      */
     protected void open(String applicationId, Function<Properties, Topology> factory, Instant wallClock,
             Instant referenceTime) {
@@ -59,4 +63,5 @@ public abstract class TopologyTest {
             topology.close();
         }
     }
+
 }

@@ -21,26 +21,31 @@ import org.springframework.beans.factory.annotation.Value;
 import org.springframework.stereotype.Component;
 
 /**
- * Every layer's full cause list, for paging: the compacted {@value Topics#CHAIN_CAUSES} topic (one
- * {@link ChainCause} per kept signal and layer it names, written by the chain-state topology) held in
- * memory, per layer in order of {@link ChainDecay#weight} (largest absolute contribution first).
+ * Every layer's full cause list, for paging: the compacted {@value Topics#CHAIN_CAUSES}
+ * topic (one {@link ChainCause} per kept signal and layer it names, written by the
+ * chain-state topology) held in memory, per layer in order of {@link ChainDecay#weight}
+ * (largest absolute contribution first).
  *
- * <p>A layer's causes are its own signals (hops 0) and, for each layer squeezing it (its
- * {@code squeezedBy}, with hops), that layer's own signals attenuated per hop and scaled by that
- * layer's soft-cap factor ({@code directScale}, {@code SqueezeSource.scale}); a page merges these
- * lists in the order the chain model lists causes (absolute contribution, then signal id, origin
- * layer, hops), weighed at the layer state's {@code asOf}, leaving out causes under
- * {@value ChainDecay#MIN_CAUSE}. That order does not change as time passes, so a cursor stays valid
- * while signals arrive (a signal arriving between two pages appears on the later page only if it
- * sorts after the cursor). Cost of a page: O(squeezing layers × (log n + page size)).
+ * <p>
+ * A layer's causes are its own signals (hops 0) and, for each layer squeezing it (its
+ * {@code squeezedBy}, with hops), that layer's own signals attenuated per hop and scaled
+ * by that layer's soft-cap factor ({@code directScale}, {@code SqueezeSource.scale}); a
+ * page merges these lists in the order the chain model lists causes (absolute
+ * contribution, then signal id, origin layer, hops), weighed at the layer state's
+ * {@code asOf}, leaving out causes under {@value ChainDecay#MIN_CAUSE}. That order does
+ * not change as time passes, so a cursor stays valid while signals arrive (a signal
+ * arriving between two pages appears on the later page only if it sorts after the
+ * cursor). Cost of a page: O(squeezing layers × (log n + page size)).
  */
 @Component
 public class ChainCauseIndex extends CompactedTopicView<ChainCause> {
+
     /** Largest weight first, then signal id. */
-    private static final Comparator<ChainCause> ORDER =
-            Comparator.comparingDouble((ChainCause c) -> -c.getWeight()).thenComparing(ChainCause::getSignalId);
+    private static final Comparator<ChainCause> ORDER = Comparator.comparingDouble((ChainCause c) -> -c.getWeight())
+        .thenComparing(ChainCause::getSignalId);
 
     private final Map<String, NavigableSet<ChainCause>> byLayer = new ConcurrentHashMap<>();
+
     private final Map<String, ChainCause> held = new ConcurrentHashMap<>();
 
     ChainCauseIndex(@Value("${spring.kafka.bootstrap-servers}") String bootstrapServers) {
@@ -64,11 +69,11 @@ public class ChainCauseIndex extends CompactedTopicView<ChainCause> {
     /**
      * One cause of a layer, weighed at the layer state's {@code asOf}.
      *
-     * @param cause        the signal as kept
-     * @param originLayer  the layer it named
-     * @param hops         hops from there to the layer asked for
+     * @param cause the signal as kept
+     * @param originLayer the layer it named
+     * @param hops hops from there to the layer asked for
      * @param contribution its signed share of the layer's pressure
-     * @param key          its sort key ({@link ChainDecay#weightAt})
+     * @param key its sort key ({@link ChainDecay#weightAt})
      */
     public record Cause(ChainCause cause, String originLayer, int hops, double contribution, double key) {
     }
@@ -76,16 +81,17 @@ public class ChainCauseIndex extends CompactedTopicView<ChainCause> {
     /**
      * A page of causes.
      *
-     * @param causes     up to the size asked for, in order
+     * @param causes up to the size asked for, in order
      * @param nextCursor the cursor of the next page, or null on the last one
      */
     public record Page(List<Cause> causes, String nextCursor) {
     }
 
     /**
-     * @param state  the layer's state (its id, {@code asOf} and {@code squeezedBy})
-     * @param cursor a {@link Page#nextCursor} of the same layer, or null for the first page
-     * @param size   causes per page, at least 1
+     * @param state the layer's state (its id, {@code asOf} and {@code squeezedBy})
+     * @param cursor a {@link Page#nextCursor} of the same layer, or null for the first
+     * page
+     * @param size causes per page, at least 1
      * @return the page
      * @throws IllegalArgumentException if the cursor cannot be read
      */
@@ -93,8 +99,9 @@ public class ChainCauseIndex extends CompactedTopicView<ChainCause> {
         Position after = cursor == null ? null : Position.parse(cursor);
         long asOf = state.getAsOf().toEpochMilli();
         PriorityQueue<Head> heads = new PriorityQueue<>(Comparator.comparingDouble((Head h) -> -h.current.key)
-                .thenComparing(h -> h.current.cause.getSignalId()).thenComparing(h -> h.current.originLayer)
-                .thenComparingInt(h -> h.current.hops));
+            .thenComparing(h -> h.current.cause.getSignalId())
+            .thenComparing(h -> h.current.originLayer)
+            .thenComparingInt(h -> h.current.hops));
         List<SqueezeSource> lists = new ArrayList<>();
         lists.add(new SqueezeSource(state.getId(), 0.0, 0, state.getDirectScale()));
         lists.addAll(state.getSqueezedBy());
@@ -106,9 +113,15 @@ public class ChainCauseIndex extends CompactedTopicView<ChainCause> {
             Iterable<ChainCause> from = set;
             if (after != null) {
                 double weight = after.key - ChainDecay.weightAt(0, src.getHops()) + 1e-9;
-                from = set.tailSet(ChainCause.newBuilder().setLayerId(src.getLayerId()).setSignalId("")
-                        .setHeadline("").setDirection(io.chainfeed.avro.Direction.TIGHTENING).setMagnitude(1)
-                        .setObservedAt(java.time.Instant.EPOCH).setWeight(weight).build(), true);
+                from = set.tailSet(ChainCause.newBuilder()
+                    .setLayerId(src.getLayerId())
+                    .setSignalId("")
+                    .setHeadline("")
+                    .setDirection(io.chainfeed.avro.Direction.TIGHTENING)
+                    .setMagnitude(1)
+                    .setObservedAt(java.time.Instant.EPOCH)
+                    .setWeight(weight)
+                    .build(), true);
             }
             Head head = new Head(from.iterator(), src.getLayerId(), src.getHops(), src.getScale(), asOf, after);
             if (head.advance()) {
@@ -129,12 +142,19 @@ public class ChainCauseIndex extends CompactedTopicView<ChainCause> {
 
     /** The next cause of one list after the cursor, above the smallest cause listed. */
     private static final class Head {
+
         private final Iterator<ChainCause> it;
+
         private final String origin;
+
         private final int hops;
+
         private final double scale;
+
         private final long asOf;
+
         private final Position after;
+
         Cause current;
 
         Head(Iterator<ChainCause> it, String origin, int hops, double scale, long asOf, Position after) {
@@ -151,11 +171,13 @@ public class ChainCauseIndex extends CompactedTopicView<ChainCause> {
                 ChainCause c = it.next();
                 long decayStart = ChainDecay.decayStart(c.getObservedAt().toEpochMilli(),
                         c.getUntil() == null ? null : c.getUntil().toEpochMilli());
-                double contribution = ChainDecay.contribution(c.getDirection(), c.getMagnitude(), decayStart, asOf, hops);
+                double contribution = ChainDecay.contribution(c.getDirection(), c.getMagnitude(), decayStart, asOf,
+                        hops);
                 if (Math.abs(contribution) < ChainDecay.MIN_CAUSE) {
                     return false;
                 }
-                Cause cause = new Cause(c, origin, hops, contribution * scale, ChainDecay.weightAt(c.getWeight(), hops));
+                Cause cause = new Cause(c, origin, hops, contribution * scale,
+                        ChainDecay.weightAt(c.getWeight(), hops));
                 if (after == null || after.before(cause)) {
                     current = cause;
                     return true;
@@ -163,9 +185,12 @@ public class ChainCauseIndex extends CompactedTopicView<ChainCause> {
             }
             return false;
         }
+
     }
 
-    /** Where a page ended: the last cause's sort key, signal id, origin layer and hops. */
+    /**
+     * Where a page ended: the last cause's sort key, signal id, origin layer and hops.
+     */
     private record Position(double key, String signalId, String origin, int hops) {
         static Position of(Cause c) {
             return new Position(c.key, c.cause.getSignalId(), c.originLayer, c.hops);
@@ -198,9 +223,11 @@ public class ChainCauseIndex extends CompactedTopicView<ChainCause> {
                 }
                 return new Position(Double.longBitsToDouble(Long.parseUnsignedLong(p[0], 16)), p[3], p[2],
                         Integer.parseInt(p[1]));
-            } catch (IllegalArgumentException e) {
+            }
+            catch (IllegalArgumentException e) {
                 throw new IllegalArgumentException("not a cause cursor: " + e.getMessage(), e);
             }
         }
     }
+
 }

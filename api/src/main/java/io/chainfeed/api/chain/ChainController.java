@@ -27,39 +27,50 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * The live chain model: {@code GET /api/v1/chain} (every layer with its state, tightest first, in
- * the compact {@link ChainViews#summary} form), {@code GET /api/v1/layers/{id}} (one layer),
- * {@code GET /api/v1/layers/{id}/causes?cursor=&size=} (its full cause list, paged; see
- * {@link ChainCauseIndex}) and {@code GET /api/v1/companies/{symbol}} (a company named by any identifier
- * {@link CompanyResolver} takes: its listings, the layers it owns with each one's largest
- * {@value #COMPANY_CAUSES} causes, its exposure to tight layers upstream of it with the signals behind
- * each ({@code signals}: headline, source, contribution to the tight layer, largest first), and its
- * latest reads). Every answer is bounded in
- * size whatever the number of signals. Unknown ids are 404 problem details, a bad cursor or size 400.
+ * The live chain model: {@code GET /api/v1/chain} (every layer with its state, tightest
+ * first, in the compact {@link ChainViews#summary} form), {@code GET /api/v1/layers/{id}}
+ * (one layer), {@code GET /api/v1/layers/{id}/causes?cursor=&size=} (its full cause list,
+ * paged; see {@link ChainCauseIndex}) and {@code GET /api/v1/companies/{symbol}} (a
+ * company named by any identifier {@link CompanyResolver} takes: its listings, the layers
+ * it owns with each one's largest {@value #COMPANY_CAUSES} causes, its exposure to tight
+ * layers upstream of it with the signals behind each ({@code signals}: headline, source,
+ * contribution to the tight layer, largest first), and its latest reads). Every answer is
+ * bounded in size whatever the number of signals. Unknown ids are 404 problem details, a
+ * bad cursor or size 400.
  *
- * <p>The chain, layer and company answers take {@code asOf=<instant>} (RFC 3339, UTC or with an offset,
- * not in the future; else a 400 problem of type {@code invalid-as-of}): the same answer computed from
- * the signals observed by then, with decay measured at that instant ({@link ChainTimeTravel}; 503
- * {@code chain-unavailable} when the streams service cannot answer). Such a layer view has
- * {@code causesUrl} null (the paged cause list is live only); a company's {@code latestReads} are the
- * latest now.
+ * <p>
+ * The chain, layer and company answers take {@code asOf=<instant>} (RFC 3339, UTC or with
+ * an offset, not in the future; else a 400 problem of type {@code invalid-as-of}): the
+ * same answer computed from the signals observed by then, with decay measured at that
+ * instant ({@link ChainTimeTravel}; 503 {@code chain-unavailable} when the streams
+ * service cannot answer). Such a layer view has {@code causesUrl} null (the paged cause
+ * list is live only); a company's {@code latestReads} are the latest now.
  */
 @RestController
 @RequestMapping("/api/v1")
 class ChainController {
+
     static final String DISCLAIMER = "The chain model summarises public signals about supply and demand; "
             + "research, not advice.";
 
     /** Causes per page when the client does not say. */
     static final int DEFAULT_CAUSES = 50;
-    /** Most causes a company answer lists per layer it owns (the layer's largest, in order). */
+
+    /**
+     * Most causes a company answer lists per layer it owns (the layer's largest, in
+     * order).
+     */
     static final int COMPANY_CAUSES = 3;
+
     /** Most causes per page. */
     static final int MAX_CAUSES = 200;
 
     private final ChainStates states;
+
     private final ChainCauseIndex causes;
+
     private final ReadLookups reads;
+
     private final CompanyResolver companies;
 
     ChainController(ChainStates states, ChainCauseIndex causes, ReadLookups reads, CompanyResolver companies) {
@@ -69,7 +80,9 @@ class ChainController {
         this.companies = companies;
     }
 
-    /** A layer view as of an instant: no link to the paged causes, which are live only. */
+    /**
+     * A layer view as of an instant: no link to the paged causes, which are live only.
+     */
     private static Map<String, Object> past(Map<String, Object> view, String asOf) {
         if (asOf != null) {
             view.put("causesUrl", null);
@@ -82,8 +95,12 @@ class ChainController {
         List<LayerState> layers = states.all(asOf);
         layers.sort(Comparator.comparingDouble((LayerState s) -> -s.getPressure()).thenComparing(LayerState::getId));
         Map<String, Object> out = new LinkedHashMap<>();
-        out.put("asOf", layers.stream().map(ChainViews::asOf).filter(a -> a != null)
-                .max(Comparator.naturalOrder()).orElse(null));
+        out.put("asOf",
+                layers.stream()
+                    .map(ChainViews::asOf)
+                    .filter(a -> a != null)
+                    .max(Comparator.naturalOrder())
+                    .orElse(null));
         out.put("layers", layers.stream().map(s -> past(ChainViews.summary(s), asOf)).toList());
         out.put("disclaimer", DISCLAIMER);
         return out;
@@ -91,7 +108,8 @@ class ChainController {
 
     @GetMapping("/layers/{id}")
     Map<String, Object> layer(@PathVariable String id, @RequestParam(required = false) String asOf) {
-        LayerState state = states.layer(id, asOf).orElseThrow(() -> new NotFoundException("no layer with id '" + id + "'"));
+        LayerState state = states.layer(id, asOf)
+            .orElseThrow(() -> new NotFoundException("no layer with id '" + id + "'"));
         Map<String, Object> out = past(ChainViews.layer(state), asOf);
         out.put("disclaimer", DISCLAIMER);
         return out;
@@ -103,21 +121,25 @@ class ChainController {
         if (size < 1 || size > MAX_CAUSES) {
             throw new BadRequestException("invalid-size", "size must be between 1 and " + MAX_CAUSES + ", got " + size);
         }
-        LayerState state = states.layer(id, null).orElseThrow(() -> new NotFoundException("no layer with id '" + id + "'"));
+        LayerState state = states.layer(id, null)
+            .orElseThrow(() -> new NotFoundException("no layer with id '" + id + "'"));
         ChainCauseIndex.Page page;
         try {
             page = causes.page(state, cursor == null || cursor.isEmpty() ? null : cursor, size);
-        } catch (IllegalArgumentException e) {
-            throw new BadRequestException("invalid-cursor", "the cursor is not one this endpoint gave: " + e.getMessage());
+        }
+        catch (IllegalArgumentException e) {
+            throw new BadRequestException("invalid-cursor",
+                    "the cursor is not one this endpoint gave: " + e.getMessage());
         }
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("layer", state.getId());
         out.put("asOf", ChainViews.asOf(state));
         out.put("causes", page.causes().stream().map(ChainViews::cause).toList());
         out.put("nextCursor", page.nextCursor());
-        out.put("next", page.nextCursor() == null ? null : "/api/v1/layers/"
-                + URLEncoder.encode(state.getId(), StandardCharsets.UTF_8) + "/causes?size=" + size + "&cursor="
-                + page.nextCursor());
+        out.put("next",
+                page.nextCursor() == null ? null
+                        : "/api/v1/layers/" + URLEncoder.encode(state.getId(), StandardCharsets.UTF_8) + "/causes?size="
+                                + size + "&cursor=" + page.nextCursor());
         out.put("disclaimer", DISCLAIMER);
         return out;
     }
@@ -160,8 +182,12 @@ class ChainController {
                     m.put("viaLayer", q.getViaLayer());
                     m.put("hops", q.getHops());
                     m.put("causes", q.getCauses());
-                    m.put("signals", s.getCauses().stream().filter(c -> q.getCauses().contains(c.getSignalId()))
-                            .map(ChainViews::cause).toList());
+                    m.put("signals",
+                            s.getCauses()
+                                .stream()
+                                .filter(c -> q.getCauses().contains(c.getSignalId()))
+                                .map(ChainViews::cause)
+                                .toList());
                     exposure.add(m);
                 }
             }
@@ -183,8 +209,8 @@ class ChainController {
         if (asOf != null) {
             out.put("asOf", layers.stream().map(ChainViews::asOf).filter(a -> a != null).findFirst().orElse(null));
         }
-        out.put("latestReads", reads.latestForCompany(company.getId(), 10).stream()
-                .map(doc -> ReadViews.view(doc, false)).toList());
+        out.put("latestReads",
+                reads.latestForCompany(company.getId(), 10).stream().map(doc -> ReadViews.view(doc, false)).toList());
         out.put("disclaimer", DISCLAIMER);
         return out;
     }
@@ -192,4 +218,5 @@ class ChainController {
     private static String lower(Enum<?> e) {
         return e.name().toLowerCase(Locale.ROOT);
     }
+
 }

@@ -12,34 +12,42 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * A layer's pressure over time: {@code GET /api/v1/layers/{id}/history?from=&to=&step=}, the layer's
- * state at the instants {@code from, from + step, ...} up to {@code to} (each as
- * {@code GET /api/v1/layers/{id}?asOf=} would give it, computed in one pass by the streams service).
+ * A layer's pressure over time: {@code GET /api/v1/layers/{id}/history?from=&to=&step=},
+ * the layer's state at the instants {@code from, from + step, ...} up to {@code to} (each
+ * as {@code GET /api/v1/layers/{id}?asOf=} would give it, computed in one pass by the
+ * streams service).
  *
  * <ul>
- *   <li>{@code to}: an RFC 3339 instant, not in the future; default now.</li>
- *   <li>{@code step}: an ISO-8601 duration ({@code PT6H}, {@code P1D}), at least one minute; default
- *       {@value #DEFAULT_STEP}, or, when {@code from} is given and one point a day would be more than
- *       {@value #MAX_POINTS}, the fewest whole days per step that keep it within (so
- *       {@code ?from=2023-01-01T00:00:00Z} charts the whole period since then).</li>
- *   <li>{@code from}: an RFC 3339 instant, not after {@code to}; default {@code to} minus
- *       {@value #DEFAULT_POINTS} − 1 steps, so the default answer has {@value #DEFAULT_POINTS} points
- *       ending at {@code to}.</li>
+ * <li>{@code to}: an RFC 3339 instant, not in the future; default now.</li>
+ * <li>{@code step}: an ISO-8601 duration ({@code PT6H}, {@code P1D}), at least one
+ * minute; default {@value #DEFAULT_STEP}, or, when {@code from} is given and one point a
+ * day would be more than {@value #MAX_POINTS}, the fewest whole days per step that keep
+ * it within (so {@code ?from=2023-01-01T00:00:00Z} charts the whole period since
+ * then).</li>
+ * <li>{@code from}: an RFC 3339 instant, not after {@code to}; default {@code to} minus
+ * {@value #DEFAULT_POINTS} − 1 steps, so the default answer has {@value #DEFAULT_POINTS}
+ * points ending at {@code to}.</li>
  * </ul>
- * The answer also lists the signals naming the layer observed from the first point to the last
- * ({@link LayerHistory#signals()}), for marking a chart. At most {@value #MAX_POINTS} points ({@code floor((to − from) / step) + 1}); more is a 400 problem
- * of type {@code too-many-points}, a bad or inverted range {@code invalid-time-range}; an unknown layer
- * 404; 503 {@code chain-unavailable} when the streams service cannot answer.
+ * The answer also lists the signals naming the layer observed from the first point to the
+ * last ({@link LayerHistory#signals()}), for marking a chart. At most
+ * {@value #MAX_POINTS} points ({@code floor((to − from) / step) + 1}); more is a 400
+ * problem of type {@code too-many-points}, a bad or inverted range
+ * {@code invalid-time-range}; an unknown layer 404; 503 {@code chain-unavailable} when
+ * the streams service cannot answer.
  */
 @RestController
 @RequestMapping("/api/v1")
 class ChainHistoryController {
+
     /** Step when the client does not give one. */
     static final String DEFAULT_STEP = "P1D";
+
     /** Points when the client gives no {@code from}. */
     static final int DEFAULT_POINTS = 31;
+
     /** Most points one answer holds. */
     static final int MAX_POINTS = 500;
+
     /** Shortest step. */
     static final Duration MIN_STEP = Duration.ofMinutes(1);
 
@@ -58,7 +66,8 @@ class ChainHistoryController {
         Duration every;
         try {
             every = TimeParameters.positiveDuration("step", step == null ? DEFAULT_STEP : step);
-        } catch (IllegalArgumentException e) {
+        }
+        catch (IllegalArgumentException e) {
             throw new BadRequestException("invalid-time-range", e.getMessage());
         }
         if (every.compareTo(MIN_STEP) < 0) {
@@ -77,12 +86,13 @@ class ChainHistoryController {
         Instant start = given == null ? end.minus(every.multipliedBy(DEFAULT_POINTS - 1)) : given;
         long points = Duration.between(start, end).toMillis() / every.toMillis() + 1;
         if (points > MAX_POINTS) {
-            throw new BadRequestException("too-many-points", "from, to and step give " + points
-                    + " points; at most " + MAX_POINTS + " (use a longer step or a shorter range)");
+            throw new BadRequestException("too-many-points", "from, to and step give " + points + " points; at most "
+                    + MAX_POINTS + " (use a longer step or a shorter range)");
         }
         LayerHistory.Series series = travel.history(id, start, every, (int) points);
         return new LayerHistory(id, start.toString(), end.toString(), every.toString(),
                 series.points() == null ? List.of() : series.points(), series.marks(), series.otherSignals(),
                 ChainController.DISCLAIMER);
     }
+
 }

@@ -10,8 +10,8 @@ import org.springframework.stereotype.Component;
 
 /**
  * The chain state in memory: the latest {@link LayerState} per layer from the compacted
- * {@value Topics#CHAIN_STATE} topic (see {@link CompactedTopicView}); streams creates that topic. Read it through
- * {@link ChainStates}, which also answers past instants.
+ * {@value Topics#CHAIN_STATE} topic (see {@link CompactedTopicView}); streams creates
+ * that topic. Read it through {@link ChainStates}, which also answers past instants.
  */
 @Component
 public class ChainStateCache extends CompactedTopicView<LayerState> {
@@ -20,7 +20,9 @@ public class ChainStateCache extends CompactedTopicView<LayerState> {
         super(kafka.bootstrapServers(), Topics.CHAIN_STATE, "chainfeed-api-chain-state", LayerState.class);
     }
 
-    /** @return every layer's latest state, in no particular order */
+    /**
+     * @return every layer's latest state, in no particular order
+     */
     public Collection<LayerState> all() {
         return values();
     }
@@ -32,4 +34,5 @@ public class ChainStateCache extends CompactedTopicView<LayerState> {
     public Optional<LayerState> layer(String layerId) {
         return value(layerId);
     }
+
 }

@@ -9,13 +9,16 @@ import java.util.Optional;
 import org.springframework.stereotype.Component;
 
 /**
- * The chain's layer states now or as of a past instant: the one place that decides which source
- * answers. Now is the latest record per layer of the compacted chain-state topic
- * ({@link ChainStateCache}); a past instant is computed by the streams service ({@link ChainTimeTravel}).
+ * The chain's layer states now or as of a past instant: the one place that decides which
+ * source answers. Now is the latest record per layer of the compacted chain-state topic
+ * ({@link ChainStateCache}); a past instant is computed by the streams service
+ * ({@link ChainTimeTravel}).
  */
 @Component
 public class ChainStates {
+
     private final ChainStateCache live;
+
     private final ChainTimeTravel travel;
 
     ChainStates(ChainStateCache live, ChainTimeTravel travel) {
@@ -25,27 +28,29 @@ public class ChainStates {
 
     /**
      * Every layer's state.
-     *
      * @param asOf null for the live state, else an RFC 3339 instant not in the future
      * @return a mutable list of the states, in no particular order
      * @throws BadRequestException ({@code invalid-as-of}) for a bad instant
-     * @throws ChainUnavailableException when the streams service cannot answer an {@code asOf} query
+     * @throws ChainUnavailableException when the streams service cannot answer an
+     * {@code asOf} query
      */
     public List<LayerState> all(String asOf) {
         if (asOf == null) {
             return new ArrayList<>(live.all());
         }
-        return new ArrayList<>(travel.chainAt(ChainTimeTravel.pastInstant("asOf", asOf, "invalid-as-of", Instant.now())));
+        return new ArrayList<>(
+                travel.chainAt(ChainTimeTravel.pastInstant("asOf", asOf, "invalid-as-of", Instant.now())));
     }
 
     /**
      * One layer's state.
-     *
-     * @param id   the layer id
+     * @param id the layer id
      * @param asOf null for the live state, else an RFC 3339 instant not in the future
-     * @return its state, empty when the layer is unknown (or had no state yet at {@code asOf})
+     * @return its state, empty when the layer is unknown (or had no state yet at
+     * {@code asOf})
      * @throws BadRequestException ({@code invalid-as-of}) for a bad instant
-     * @throws ChainUnavailableException when the streams service cannot answer an {@code asOf} query
+     * @throws ChainUnavailableException when the streams service cannot answer an
+     * {@code asOf} query
      */
     public Optional<LayerState> layer(String id, String asOf) {
         if (asOf == null) {
@@ -53,4 +58,5 @@ public class ChainStates {
         }
         return all(asOf).stream().filter(s -> s.getId().equals(id)).findFirst();
     }
+
 }

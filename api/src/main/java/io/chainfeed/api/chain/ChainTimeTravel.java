@@ -28,24 +28,29 @@ import org.springframework.web.client.RestClient;
 import org.springframework.web.client.RestClientException;
 
 /**
- * The chain as of a past instant, asked of the streams service, which keeps every signal in its
- * chain-state topology and computes the answer there with the live model's code (its interactive
- * queries, {@code /internal/v1/...} on the streams port). The api keeps no signals itself.
+ * The chain as of a past instant, asked of the streams service, which keeps every signal
+ * in its chain-state topology and computes the answer there with the live model's code
+ * (its interactive queries, {@code /internal/v1/...} on the streams port). The api keeps
+ * no signals itself.
  *
- * <p>Settings ({@code chainfeed.api.streams.*}): {@code base-url} (default
- * {@code http://127.0.0.1:8082}), {@code timeout} (connect and read, default 5 s) and the breaker
- * {@value #BREAKER} ({@code breaker.window} 10, {@code breaker.minimum-calls} 3, {@code breaker.slow-call}
- * 5 s, {@code breaker.open-for} 5 s, {@code breaker.half-open-calls} 2; see {@link Breakers}). A
- * connection failure, a timeout, a 5xx answer or an open breaker is a {@link ChainUnavailableException}
- * (503); a 4xx answer from streams is passed on (404 unknown layer, 400 bad parameter) and does not
- * count against the breaker.
+ * <p>
+ * Settings ({@code chainfeed.api.streams.*}): {@code base-url} (default
+ * {@code http://127.0.0.1:8082}), {@code timeout} (connect and read, default 5 s) and the
+ * breaker {@value #BREAKER} ({@code breaker.window} 10, {@code breaker.minimum-calls} 3,
+ * {@code breaker.slow-call} 5 s, {@code breaker.open-for} 5 s,
+ * {@code breaker.half-open-calls} 2; see {@link Breakers}). A connection failure, a
+ * timeout, a 5xx answer or an open breaker is a {@link ChainUnavailableException} (503);
+ * a 4xx answer from streams is passed on (404 unknown layer, 400 bad parameter) and does
+ * not count against the breaker.
  */
 @Component
 public class ChainTimeTravel {
+
     /** The breaker's name (meters, logs). */
     public static final String BREAKER = "streams";
 
     private final RestClient http;
+
     private final CircuitBreaker breaker;
 
     ChainTimeTravel(MeterRegistry meters,
@@ -66,51 +71,56 @@ public class ChainTimeTravel {
     }
 
     /**
-     * Every layer's state as of an instant, from the signals observed by then (decay measured at it).
-     *
+     * Every layer's state as of an instant, from the signals observed by then (decay
+     * measured at it).
      * @param asOf the instant (UTC)
      * @return the layer states, in layer id order
      * @throws ChainUnavailableException when streams cannot answer now
      */
     public List<LayerState> chainAt(Instant asOf) {
-        byte[] body = call(() -> http.get().uri(u -> u.path("/internal/v1/chain").queryParam("asOf", asOf.toString()).build())
-                .retrieve().body(byte[].class));
+        byte[] body = call(() -> http.get()
+            .uri(u -> u.path("/internal/v1/chain").queryParam("asOf", asOf.toString()).build())
+            .retrieve()
+            .body(byte[].class));
         List<LayerState> out = new ArrayList<>();
         try (DataFileStream<LayerState> in = new DataFileStream<>(new ByteArrayInputStream(body),
                 new SpecificDatumReader<>(LayerState.class))) {
             in.forEach(out::add);
-        } catch (IOException e) {
+        }
+        catch (IOException e) {
             throw new ChainUnavailableException("the streams service sent a chain that cannot be read", e);
         }
         return out;
     }
 
     /**
-     * A layer's pressure at {@code points} instants {@code from, from + step, ...}, and the signals
-     * naming it observed in that period.
-     *
+     * A layer's pressure at {@code points} instants {@code from, from + step, ...}, and
+     * the signals naming it observed in that period.
      * @param layerId the layer id
-     * @param from    the first instant (UTC)
-     * @param step    the time between instants
-     * @param points  how many instants (1 to 500)
+     * @param from the first instant (UTC)
+     * @param step the time between instants
+     * @param points how many instants (1 to 500)
      * @return the points in time order and the signals
      * @throws NotFoundException when the layer is unknown
      * @throws ChainUnavailableException when streams cannot answer now
      */
     public LayerHistory.Series history(String layerId, Instant from, Duration step, int points) {
         return call(() -> http.get()
-                .uri(u -> u.path("/internal/v1/layers/{id}/history").queryParam("from", from.toString())
-                        .queryParam("step", step.toString()).queryParam("points", points).build(layerId))
-                .retrieve().body(LayerHistory.Series.class));
+            .uri(u -> u.path("/internal/v1/layers/{id}/history")
+                .queryParam("from", from.toString())
+                .queryParam("step", step.toString())
+                .queryParam("points", points)
+                .build(layerId))
+            .retrieve()
+            .body(LayerHistory.Series.class));
     }
 
     /**
      * Reads a time parameter: an RFC 3339 instant, not later than now.
-     *
-     * @param name  the parameter's name
+     * @param name the parameter's name
      * @param value its text
-     * @param type  the problem type when it is bad
-     * @param now   the present
+     * @param type the problem type when it is bad
+     * @param now the present
      * @return the instant (UTC)
      * @throws BadRequestException when it is not an instant or lies in the future
      */
@@ -118,7 +128,8 @@ public class ChainTimeTravel {
         Instant t;
         try {
             t = TimeParameters.instant(name, value);
-        } catch (IllegalArgumentException e) {
+        }
+        catch (IllegalArgumentException e) {
             throw new BadRequestException(type, e.getMessage());
         }
         if (t.isAfter(now)) {
@@ -134,14 +145,17 @@ public class ChainTimeTravel {
                 throw new ChainUnavailableException("the streams service sent an empty answer", null);
             }
             return body;
-        } catch (HttpClientErrorException e) {
+        }
+        catch (HttpClientErrorException e) {
             if (e.getStatusCode().value() == HttpStatus.NOT_FOUND.value()) {
                 throw new NotFoundException(detail(e));
             }
             throw new BadRequestException("invalid-time-range", detail(e));
-        } catch (CallNotPermittedException e) {
+        }
+        catch (CallNotPermittedException e) {
             throw new ChainUnavailableException("the chain history is not answering; try again shortly", e);
-        } catch (RestClientException e) {
+        }
+        catch (RestClientException e) {
             throw new ChainUnavailableException("the chain history cannot be reached; try again shortly", e);
         }
     }
@@ -150,10 +164,12 @@ public class ChainTimeTravel {
         Map<?, ?> problem;
         try {
             problem = e.getResponseBodyAs(Map.class);
-        } catch (RuntimeException notJson) {
+        }
+        catch (RuntimeException notJson) {
             problem = null;
         }
         Object detail = problem == null ? null : problem.get("detail");
         return detail == null ? e.getStatusText() : detail.toString();
     }
+
 }

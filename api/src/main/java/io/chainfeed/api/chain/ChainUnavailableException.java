@@ -1,16 +1,19 @@
 package io.chainfeed.api.chain;
 
 /**
- * The chain as of an instant cannot be computed now: the streams service, which holds the kept
- * signals, did not answer in time, is down, is not ready to be queried, or its circuit breaker is
- * open. Rendered as a 503 problem detail of type {@code chain-unavailable} with {@code Retry-After}.
+ * The chain as of an instant cannot be computed now: the streams service, which holds the
+ * kept signals, did not answer in time, is down, is not ready to be queried, or its
+ * circuit breaker is open. Rendered as a 503 problem detail of type
+ * {@code chain-unavailable} with {@code Retry-After}.
  */
 public class ChainUnavailableException extends RuntimeException {
+
     /**
      * @param message what failed, for the client (no internals)
-     * @param cause   the underlying failure, for the log; may be null
+     * @param cause the underlying failure, for the log; may be null
      */
     public ChainUnavailableException(String message, Throwable cause) {
         super(message, cause);
     }
+
 }

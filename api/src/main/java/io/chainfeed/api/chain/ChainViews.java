@@ -14,12 +14,14 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * JSON views of {@link LayerState}: enums in lower case, instants as ISO-8601 UTC, {@code asOf}
- * null before the first signal. Every view is bounded whatever the number of signals: a layer lists
- * at most its 20 largest causes (the chain summary {@value #SUMMARY_CAUSES}), sums the rest in
- * {@code otherCauses} and links the full, paged list ({@code causesUrl}).
+ * JSON views of {@link LayerState}: enums in lower case, instants as ISO-8601 UTC,
+ * {@code asOf} null before the first signal. Every view is bounded whatever the number of
+ * signals: a layer lists at most its 20 largest causes (the chain summary
+ * {@value #SUMMARY_CAUSES}), sums the rest in {@code otherCauses} and links the full,
+ * paged list ({@code causesUrl}).
  */
 public final class ChainViews {
+
     /** Causes each layer lists in the chain summary ({@code GET /api/v1/chain}). */
     public static final int SUMMARY_CAUSES = 5;
 
@@ -27,9 +29,9 @@ public final class ChainViews {
     }
 
     /**
-     * The compact view of a layer for the whole chain: at most {@value #SUMMARY_CAUSES} causes and the
-     * number of squeezed companies ({@code squeezedCompanyCount}) instead of their list.
-     *
+     * The compact view of a layer for the whole chain: at most {@value #SUMMARY_CAUSES}
+     * causes and the number of squeezed companies ({@code squeezedCompanyCount}) instead
+     * of their list.
      * @param s a layer state
      * @return its JSON view (a mutable map)
      */
@@ -50,7 +52,6 @@ public final class ChainViews {
 
     /**
      * The head of every layer view, which the widgets show alone.
-     *
      * @param s a layer state
      * @return id, name, status and trend (lower case), pressure (a mutable map)
      */
@@ -75,7 +76,8 @@ public final class ChainViews {
         List<SignalCause> cut = s.getCauses().subList(listed.size(), s.getCauses().size());
         Map<String, Object> other = new LinkedHashMap<>();
         other.put("count", s.getOtherCauseCount() + cut.size());
-        other.put("total", round(s.getOtherCauseTotal() + cut.stream().mapToDouble(SignalCause::getContribution).sum()));
+        other.put("total",
+                round(s.getOtherCauseTotal() + cut.stream().mapToDouble(SignalCause::getContribution).sum()));
         m.put("otherCauses", other);
         m.put("causesUrl", "/api/v1/layers/" + URLEncoder.encode(s.getId(), StandardCharsets.UTF_8) + "/causes");
         m.put("owners", s.getOwners().stream().map(Owner::of).toList());
@@ -87,13 +89,17 @@ public final class ChainViews {
 
     /**
      * @param s a layer state
-     * @return its {@code asOf} as ISO-8601, or null while no signal exists (the model's epoch 0)
+     * @return its {@code asOf} as ISO-8601, or null while no signal exists (the model's
+     * epoch 0)
      */
     public static String asOf(LayerState s) {
         return s.getAsOf().toEpochMilli() == 0 ? null : s.getAsOf().toString();
     }
 
-    /** A layer that squeezes another: its id, the pressure it passes on, and how many edges away it is. */
+    /**
+     * A layer that squeezes another: its id, the pressure it passes on, and how many
+     * edges away it is.
+     */
     record Squeeze(String layer, double amount, int hops) {
         static Squeeze of(SqueezeSource s) {
             return new Squeeze(s.getLayerId(), s.getAmount(), s.getHops());
@@ -107,7 +113,10 @@ public final class ChainViews {
         }
     }
 
-    /** A company squeezed through a tight layer upstream of one it owns, with the signal ids behind it. */
+    /**
+     * A company squeezed through a tight layer upstream of one it owns, with the signal
+     * ids behind it.
+     */
     record Squeezed(String id, String name, String symbol, String viaLayer, int hops, List<String> causes) {
         static Squeezed of(SqueezedCompany q) {
             LayerCompany c = q.getCompany();
@@ -125,10 +134,15 @@ public final class ChainViews {
      * @return its JSON view, as the causes of a layer view
      */
     public static Map<String, Object> cause(ChainCauseIndex.Cause c) {
-        return cause(SignalCause.newBuilder().setSignalId(c.cause().getSignalId()).setHeadline(c.cause().getHeadline())
-                .setDirection(c.cause().getDirection()).setOriginLayer(c.originLayer()).setHops(c.hops())
-                .setContribution(round(c.contribution()))
-                .setUntil(c.cause().getUntil() == null ? null : c.cause().getUntil().toEpochMilli()).build());
+        return cause(SignalCause.newBuilder()
+            .setSignalId(c.cause().getSignalId())
+            .setHeadline(c.cause().getHeadline())
+            .setDirection(c.cause().getDirection())
+            .setOriginLayer(c.originLayer())
+            .setHops(c.hops())
+            .setContribution(round(c.contribution()))
+            .setUntil(c.cause().getUntil() == null ? null : c.cause().getUntil().toEpochMilli())
+            .build());
     }
 
     private static double round(double v) {
@@ -138,9 +152,9 @@ public final class ChainViews {
 
     /**
      * @param c a cause as listed in a layer state
-     * @return its JSON view: signalId, readId, headline, direction, originLayer, hops, contribution and,
-     *         when known, source (name, url) and until (the signal's horizon, ISO-8601 UTC: it keeps its
-     *         full weight until then)
+     * @return its JSON view: signalId, readId, headline, direction, originLayer, hops,
+     * contribution and, when known, source (name, url) and until (the signal's horizon,
+     * ISO-8601 UTC: it keeps its full weight until then)
      */
     public static Map<String, Object> cause(SignalCause c) {
         Map<String, Object> m = new LinkedHashMap<>();
@@ -159,4 +173,5 @@ public final class ChainViews {
         }
         return m;
     }
+
 }

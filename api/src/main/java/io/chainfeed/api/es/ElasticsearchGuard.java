@@ -18,26 +18,33 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * The api's Elasticsearch transport: Spring Boot's {@link RestClient} (connect and socket timeouts from
- * {@code spring.elasticsearch.connection-timeout} / {@code socket-timeout}, short in this service) behind
- * a circuit breaker named {@value #BREAKER}. Spring Boot builds its {@code ElasticsearchClient} on this
- * transport, so every Elasticsearch-backed endpoint is guarded.
+ * The api's Elasticsearch transport: Spring Boot's {@link RestClient} (connect and socket
+ * timeouts from {@code spring.elasticsearch.connection-timeout} / {@code socket-timeout},
+ * short in this service) behind a circuit breaker named {@value #BREAKER}. Spring Boot
+ * builds its {@code ElasticsearchClient} on this transport, so every Elasticsearch-backed
+ * endpoint is guarded.
  *
- * <p>Breaker settings ({@code chainfeed.api.es.breaker.*}): opens when at least half of the last
- * {@code window} calls (at least {@code minimum-calls} of them) failed or were slower than
- * {@code slow-call}; stays open {@code open-for}, then lets {@code half-open-calls} through to probe.
- * Its state and calls are meters ({@code resilience4j_circuitbreaker_*{name="elasticsearch"}}). The
- * slow-call rule is off by default ({@code slow-call} 60 s, longer than any socket timeout): a slow but
- * answering Elasticsearch is busy, not down; a frozen one is caught by the socket timeout.
+ * <p>
+ * Breaker settings ({@code chainfeed.api.es.breaker.*}): opens when at least half of the
+ * last {@code window} calls (at least {@code minimum-calls} of them) failed or were
+ * slower than {@code slow-call}; stays open {@code open-for}, then lets
+ * {@code half-open-calls} through to probe. Its state and calls are meters
+ * ({@code resilience4j_circuitbreaker_*{name="elasticsearch"}}). The slow-call rule is
+ * off by default ({@code slow-call} 60 s, longer than any socket timeout): a slow but
+ * answering Elasticsearch is busy, not down; a frozen one is caught by the socket
+ * timeout.
  *
- * <p>Bulkhead settings ({@code chainfeed.api.es.bulkhead.*}): at most {@code max-concurrent} requests in
- * flight to Elasticsearch (default 8, twice the search thread pool Elasticsearch sizes on two cores:
- * {@code 3 × cores / 2 + 1}); a request beyond waits up to {@code max-wait} (default 2 s) for a slot,
- * then is answered 503 {@code busy} with {@code Retry-After} ({@link GuardedTransport}). Meters:
+ * <p>
+ * Bulkhead settings ({@code chainfeed.api.es.bulkhead.*}): at most {@code max-concurrent}
+ * requests in flight to Elasticsearch (default 8, twice the search thread pool
+ * Elasticsearch sizes on two cores: {@code 3 × cores / 2 + 1}); a request beyond waits up
+ * to {@code max-wait} (default 2 s) for a slot, then is answered 503 {@code busy} with
+ * {@code Retry-After} ({@link GuardedTransport}). Meters:
  * {@code resilience4j_bulkhead_*{name="elasticsearch"}}.
  */
 @Configuration(proxyBeanMethods = false)
 public class ElasticsearchGuard {
+
     /** The breaker's name (meters, health, logs). */
     public static final String BREAKER = "elasticsearch";
 
@@ -50,7 +57,8 @@ public class ElasticsearchGuard {
             @Value("${chainfeed.api.es.breaker.half-open-calls:2}") int halfOpenCalls) {
         // An error answer is still an answer: only transport failures count.
         return Breakers.create(registry, BREAKER,
-                new Breakers.Settings(window, minimumCalls, slowCall, openFor, halfOpenCalls), ElasticsearchException.class);
+                new Breakers.Settings(window, minimumCalls, slowCall, openFor, halfOpenCalls),
+                ElasticsearchException.class);
     }
 
     @Bean
@@ -62,8 +70,10 @@ public class ElasticsearchGuard {
                     + " max-wait not negative, got " + maxConcurrent + " and " + maxWait);
         }
         BulkheadRegistry bulkheads = BulkheadRegistry.of(BulkheadConfig.custom()
-                .maxConcurrentCalls(maxConcurrent).maxWaitDuration(maxWait).fairCallHandlingStrategyEnabled(true)
-                .build());
+            .maxConcurrentCalls(maxConcurrent)
+            .maxWaitDuration(maxWait)
+            .fairCallHandlingStrategyEnabled(true)
+            .build());
         TaggedBulkheadMetrics.ofBulkheadRegistry(bulkheads).bindTo(registry);
         return bulkheads.bulkhead(BREAKER);
     }
@@ -74,4 +84,5 @@ public class ElasticsearchGuard {
         return new GuardedTransport(new RestClientTransport(restClient, jsonpMapper), elasticsearchBreaker,
                 elasticsearchBulkhead);
     }
+
 }

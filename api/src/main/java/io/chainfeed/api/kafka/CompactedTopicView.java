@@ -23,45 +23,59 @@ import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
 
 /**
- * A small compacted topic held in memory: a thread reads it from the beginning by assignment (no
- * consumer group, so every API instance holds the whole topic), keeps the latest value per key, and
- * drops a key on its tombstone. While Kafka or the topic is missing it keeps asking; it never creates
- * the topic. A record that cannot be decoded is copied to the topic's dead-letter topic
- * ({@link OnDemandDeadLetters}, reader = the client id) and skipped. The consumer's Kafka metrics are
- * bound to Micrometer ({@link ClientMeters}).
+ * A small compacted topic held in memory: a thread reads it from the beginning by
+ * assignment (no consumer group, so every API instance holds the whole topic), keeps the
+ * latest value per key, and drops a key on its tombstone. While Kafka or the topic is
+ * missing it keeps asking; it never creates the topic. A record that cannot be decoded is
+ * copied to the topic's dead-letter topic ({@link OnDemandDeadLetters}, reader = the
+ * client id) and skipped. The consumer's Kafka metrics are bound to Micrometer
+ * ({@link ClientMeters}).
  *
- * <p>Subclasses may keep the highest revision of a key rather than the last record ({@link #accept}),
- * hear each change ({@link #changed}), apply their own writes at once for read-your-writes
- * ({@link #remember}, {@link #forget}), and wait until the topic has been read to its end as it was at
- * start ({@link #awaitLoaded}).
+ * <p>
+ * Subclasses may keep the highest revision of a key rather than the last record
+ * ({@link #accept}), hear each change ({@link #changed}), apply their own writes at once
+ * for read-your-writes ({@link #remember}, {@link #forget}), and wait until the topic has
+ * been read to its end as it was at start ({@link #awaitLoaded}).
  *
  * @param <V> the Avro record type of the values
  */
 public abstract class CompactedTopicView<V extends SpecificRecord> implements SmartLifecycle {
+
     private static final Logger log = LoggerFactory.getLogger(CompactedTopicView.class);
 
     private final String bootstrapServers;
+
     private final String topic;
+
     private final String clientId;
+
     private final AvroSerde<V> serde;
+
     private final Map<String, V> values = new ConcurrentHashMap<>();
+
     private volatile KafkaConsumer<String, byte[]> consumer;
+
     private volatile boolean running;
+
     private Thread thread;
+
     private final java.util.concurrent.CountDownLatch loaded = new java.util.concurrent.CountDownLatch(1);
+
     private final OnDemandDeadLetters deadLetters;
+
     private volatile io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics clientMetrics;
+
     private Map<TopicPartition, Long> loadTarget;
-    private final java.util.Queue<java.util.concurrent.CompletableFuture<Void>> catchUps =
-            new java.util.concurrent.ConcurrentLinkedQueue<>();
-    private final Map<java.util.concurrent.CompletableFuture<Void>, Map<TopicPartition, Long>> catchUpTargets =
-            new java.util.HashMap<>();
+
+    private final java.util.Queue<java.util.concurrent.CompletableFuture<Void>> catchUps = new java.util.concurrent.ConcurrentLinkedQueue<>();
+
+    private final Map<java.util.concurrent.CompletableFuture<Void>, Map<TopicPartition, Long>> catchUpTargets = new java.util.HashMap<>();
 
     /**
      * @param bootstrapServers Kafka bootstrap servers
-     * @param topic            the compacted topic
-     * @param clientId         client id, also the reader thread's name prefix
-     * @param type             the value's generated Avro class
+     * @param topic the compacted topic
+     * @param clientId client id, also the reader thread's name prefix
+     * @param type the value's generated Avro class
      */
     protected CompactedTopicView(String bootstrapServers, String topic, String clientId, Class<V> type) {
         this.bootstrapServers = bootstrapServers;
@@ -71,7 +85,9 @@ public abstract class CompactedTopicView<V extends SpecificRecord> implements Sm
         this.deadLetters = new OnDemandDeadLetters(bootstrapServers, clientId);
     }
 
-    /** @return the latest value of every key, in no particular order */
+    /**
+     * @return the latest value of every key, in no particular order
+     */
     protected List<V> values() {
         return List.copyOf(values.values());
     }
@@ -85,10 +101,9 @@ public abstract class CompactedTopicView<V extends SpecificRecord> implements Sm
     }
 
     /**
-     * Whether an incoming value replaces the one held for its key; by default always (the topic's last
-     * record wins).
-     *
-     * @param key      the key
+     * Whether an incoming value replaces the one held for its key; by default always (the
+     * topic's last record wins).
+     * @param key the key
      * @param existing the value held, or null
      * @param incoming the new value, or null for a tombstone
      * @return true to take the incoming value
@@ -98,20 +113,18 @@ public abstract class CompactedTopicView<V extends SpecificRecord> implements Sm
     }
 
     /**
-     * Hears a change of a key, after it is applied: from the topic (reader thread) or from
-     * {@link #remember}/{@link #forget} (the caller's thread). Must return quickly.
-     *
-     * @param key   the key
+     * Hears a change of a key, after it is applied: from the topic (reader thread) or
+     * from {@link #remember}/{@link #forget} (the caller's thread). Must return quickly.
+     * @param key the key
      * @param value its new value, or null if it was removed
      */
     protected void changed(String key, V value) {
     }
 
     /**
-     * Applies a value this process has just written to the topic, so it is visible before the reader
-     * gets to it (subject to {@link #accept}).
-     *
-     * @param key   the key
+     * Applies a value this process has just written to the topic, so it is visible before
+     * the reader gets to it (subject to {@link #accept}).
+     * @param key the key
      * @param value the value written
      */
     protected final void remember(String key, V value) {
@@ -120,7 +133,6 @@ public abstract class CompactedTopicView<V extends SpecificRecord> implements Sm
 
     /**
      * Applies a tombstone this process has just written to the topic.
-     *
      * @param key the key
      */
     protected final void forget(String key) {
@@ -135,7 +147,8 @@ public abstract class CompactedTopicView<V extends SpecificRecord> implements Sm
             if (applied) {
                 if (incoming == null) {
                     values.remove(key);
-                } else {
+                }
+                else {
                     values.put(key, incoming);
                 }
             }
@@ -146,8 +159,8 @@ public abstract class CompactedTopicView<V extends SpecificRecord> implements Sm
     }
 
     /**
-     * Waits until the reader has read every record the topic held when the reader was assigned.
-     *
+     * Waits until the reader has read every record the topic held when the reader was
+     * assigned.
      * @param timeout how long to wait
      * @return whether it has
      * @throws InterruptedException if interrupted while waiting
@@ -156,15 +169,17 @@ public abstract class CompactedTopicView<V extends SpecificRecord> implements Sm
         return loaded.await(timeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
     }
 
-    /** @return whether the topic has been read to its end as it was at the reader's assignment */
+    /**
+     * @return whether the topic has been read to its end as it was at the reader's
+     * assignment
+     */
     public boolean isLoaded() {
         return loaded.getCount() == 0;
     }
 
     /**
-     * Waits until the reader has read every record the topic holds now (its end offsets when the reader
-     * next looks): a read barrier after another process wrote.
-     *
+     * Waits until the reader has read every record the topic holds now (its end offsets
+     * when the reader next looks): a read barrier after another process wrote.
      * @param timeout how long to wait
      * @return whether it has
      * @throws InterruptedException if interrupted while waiting
@@ -175,17 +190,21 @@ public abstract class CompactedTopicView<V extends SpecificRecord> implements Sm
         try {
             f.get(timeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
             return true;
-        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+        }
+        catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
             return false;
         }
     }
 
-    /** On the reader thread: fixes the end offsets of new catch-up requests and completes those reached. */
+    /**
+     * On the reader thread: fixes the end offsets of new catch-up requests and completes
+     * those reached.
+     */
     private void checkCaughtUp() {
         if (loadTarget == null) {
             return;
         }
-        for (java.util.concurrent.CompletableFuture<Void> f; (f = catchUps.poll()) != null; ) {
+        for (java.util.concurrent.CompletableFuture<Void> f; (f = catchUps.poll()) != null;) {
             catchUpTargets.put(f, consumer.endOffsets(loadTarget.keySet(), Duration.ofSeconds(10)));
         }
         catchUpTargets.entrySet().removeIf(e -> {
@@ -201,14 +220,11 @@ public abstract class CompactedTopicView<V extends SpecificRecord> implements Sm
 
     @Override
     public void start() {
-        consumer = new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
-                ConsumerConfig.CLIENT_ID_CONFIG, clientId,
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
-                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
-                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
-                ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, false),
-                new StringDeserializer(), new ByteArrayDeserializer());
+        consumer = new KafkaConsumer<>(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
+                ConsumerConfig.CLIENT_ID_CONFIG, clientId, ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
+                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed", ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
+                "earliest", ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, false), new StringDeserializer(),
+                new ByteArrayDeserializer());
         clientMetrics = ClientMeters.bind(consumer, null);
         running = true;
         thread = new Thread(this::run, clientId + "-reader");
@@ -228,7 +244,8 @@ public abstract class CompactedTopicView<V extends SpecificRecord> implements Sm
                     }
                     checkLoaded();
                     checkCaughtUp();
-                } catch (KafkaException e) {
+                }
+                catch (KafkaException e) {
                     if (e instanceof WakeupException) {
                         throw e;
                     }
@@ -236,11 +253,14 @@ public abstract class CompactedTopicView<V extends SpecificRecord> implements Sm
                     Thread.sleep(1000);
                 }
             }
-        } catch (WakeupException | InterruptedException e) {
+        }
+        catch (WakeupException | InterruptedException e) {
             // stopping
-        } catch (RuntimeException e) {
+        }
+        catch (RuntimeException e) {
             log.error("{} reader stopped", topic, e);
-        } finally {
+        }
+        finally {
             ClientMeters.close(clientMetrics);
             consumer.close(Duration.ofSeconds(5));
             deadLetters.close();
@@ -281,7 +301,8 @@ public abstract class CompactedTopicView<V extends SpecificRecord> implements Sm
         V value;
         try {
             value = serde.deserialize(r.topic(), r.value());
-        } catch (RuntimeException e) {
+        }
+        catch (RuntimeException e) {
             deadLetters.send(r, r.key().getBytes(java.nio.charset.StandardCharsets.UTF_8), r.value(),
                     DeadLetters.UNDECODABLE, e);
             return;
@@ -299,7 +320,8 @@ public abstract class CompactedTopicView<V extends SpecificRecord> implements Sm
         if (thread != null) {
             try {
                 thread.join(10_000);
-            } catch (InterruptedException e) {
+            }
+            catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
         }
@@ -309,4 +331,5 @@ public abstract class CompactedTopicView<V extends SpecificRecord> implements Sm
     public boolean isRunning() {
         return running;
     }
+
 }

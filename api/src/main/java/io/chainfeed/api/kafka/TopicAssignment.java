@@ -12,28 +12,35 @@ import org.apache.kafka.common.errors.WakeupException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** Manual assignment of a whole topic, for readers that need every record and no consumer group. */
+/**
+ * Manual assignment of a whole topic, for readers that need every record and no consumer
+ * group.
+ */
 public final class TopicAssignment {
+
     private static final Logger log = LoggerFactory.getLogger(TopicAssignment.class);
 
     private TopicAssignment() {
     }
 
     /**
-     * Assigns every partition of a topic to a consumer (positions are left to the caller).
-     *
+     * Assigns every partition of a topic to a consumer (positions are left to the
+     * caller).
      * @param consumer the consumer, on its own thread
-     * @param topic    the topic
-     * @return the partitions assigned; empty if Kafka or the topic is not there yet (logged; ask again later)
+     * @param topic the topic
+     * @return the partitions assigned; empty if Kafka or the topic is not there yet
+     * (logged; ask again later)
      * @throws WakeupException if the consumer was woken up (it is stopping)
      */
     public static Optional<List<TopicPartition>> assignAll(Consumer<?, ?> consumer, String topic) {
         List<PartitionInfo> infos;
         try {
             infos = consumer.partitionsFor(topic, Duration.ofSeconds(10));
-        } catch (WakeupException e) {
+        }
+        catch (WakeupException e) {
             throw e;
-        } catch (KafkaException e) {
+        }
+        catch (KafkaException e) {
             log.info("{} not readable yet ({}); retrying", topic, e.getMessage());
             return Optional.empty();
         }
@@ -45,4 +52,5 @@ public final class TopicAssignment {
         consumer.assign(partitions);
         return Optional.of(partitions);
     }
+
 }

@@ -21,14 +21,17 @@ import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * Issues, lists and revokes API keys. Every call needs {@code Authorization: Bearer <admin key>}; admin
- * keys are configured only as SHA-256 hashes in {@code chainfeed.api.admin-key-hashes} (comma-separated;
- * make one with {@code printf %s "$KEY" | sha256sum}). With none configured, every call is refused.
+ * Issues, lists and revokes API keys. Every call needs
+ * {@code Authorization: Bearer <admin key>}; admin keys are configured only as SHA-256
+ * hashes in {@code chainfeed.api.admin-key-hashes} (comma-separated; make one with
+ * {@code printf %s "$KEY" | sha256sum}). With none configured, every call is refused.
  */
 @RestController
 @RequestMapping("/api/v1/admin/keys")
 class AdminKeyController {
+
     private final ApiKeys keys;
+
     private final HashedKeys adminKeys;
 
     AdminKeyController(ApiKeys keys, ApiProperties props) {
@@ -39,10 +42,10 @@ class AdminKeyController {
     /**
      * Body of a key request.
      *
-     * @param kind           READER or PARTNER
-     * @param label          who or what the key is for
+     * @param kind READER or PARTNER
+     * @param label who or what the key is for
      * @param allowedOrigins browser origins allowed to use the key (required for PARTNER)
-     * @param ratePerMinute  requests per minute; 600 when absent
+     * @param ratePerMinute requests per minute; 600 when absent
      */
     record KeyRequest(ApiKeyKind kind, String label, List<String> allowedOrigins, Integer ratePerMinute) {
     }
@@ -79,8 +82,8 @@ class AdminKeyController {
 
     private void requireAdmin(String authorization) {
         if (!adminKeys.configured()) {
-            throw new UnauthorizedException("this instance has no admin key configured "
-                    + "(chainfeed.api.admin-key-hashes)");
+            throw new UnauthorizedException(
+                    "this instance has no admin key configured " + "(chainfeed.api.admin-key-hashes)");
         }
         if (!adminKeys.allows(authorization)) {
             throw new UnauthorizedException("an admin key is required: Authorization: Bearer <admin key>");
@@ -97,4 +100,5 @@ class AdminKeyController {
         v.put("createdAt", p.createdAt().toString());
         return v;
     }
+
 }

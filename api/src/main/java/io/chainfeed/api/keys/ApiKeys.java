@@ -36,27 +36,38 @@ import org.apache.kafka.common.serialization.StringSerializer;
 import org.springframework.stereotype.Component;
 
 /**
- * API keys: issued here, stored on the compacted topic {@value Topics#API_KEYS} as {@link ApiKey}
- * records that hold only the SHA-256 of the token, and held in memory by every API instance.
+ * API keys: issued here, stored on the compacted topic {@value Topics#API_KEYS} as
+ * {@link ApiKey} records that hold only the SHA-256 of the token, and held in memory by
+ * every API instance.
  *
- * <p>A token reads {@code cf_<id>_<secret>}: {@code id} is 12 lower-case base32 characters (the
- * record key, so a lookup needs no scan), {@code secret} 32 random bytes in unpadded base64url. A
- * presented token is hashed and compared with the stored hash in constant time; revoked keys are
- * refused. A write is applied to this instance's view once Kafka acknowledges it, so a key works (or stops
- * working) here as soon as the call returns; other instances follow when they read the topic.
+ * <p>
+ * A token reads {@code cf_<id>_<secret>}: {@code id} is 12 lower-case base32 characters
+ * (the record key, so a lookup needs no scan), {@code secret} 32 random bytes in unpadded
+ * base64url. A presented token is hashed and compared with the stored hash in constant
+ * time; revoked keys are refused. A write is applied to this instance's view once Kafka
+ * acknowledges it, so a key works (or stops working) here as soon as the call returns;
+ * other instances follow when they read the topic.
  */
 @Component
 public class ApiKeys extends CompactedTopicView<ApiKey> {
+
     private static final Pattern TOKEN = Pattern.compile("cf_([a-z2-7]{12})_([A-Za-z0-9_-]{43})");
+
     private static final char[] BASE32 = "abcdefghijklmnopqrstuvwxyz234567".toCharArray();
+
     private static final Duration WRITE_TIMEOUT = Duration.ofSeconds(15);
+
     /** Upper bound of a key's rate, per minute. */
     public static final int MAX_RATE_PER_MINUTE = 100_000;
 
     private final SecureRandom random = new SecureRandom();
+
     private final AvroSerde<ApiKey> serde = AvroSerde.of(ApiKey.class);
+
     private final String bootstrapServers;
+
     private final Clock clock;
+
     private volatile KafkaProducer<String, byte[]> producer;
 
     @org.springframework.beans.factory.annotation.Autowired
@@ -72,8 +83,9 @@ public class ApiKeys extends CompactedTopicView<ApiKey> {
 
     /**
      * @param token a presented token, may be null or malformed
-     * @return the key's principal if the token is well formed, known, matches its stored hash and
-     *         is not revoked; empty otherwise (the caller answers 401 without saying which)
+     * @return the key's principal if the token is well formed, known, matches its stored
+     * hash and is not revoked; empty otherwise (the caller answers 401 without saying
+     * which)
      */
     public Optional<ApiPrincipal> authenticate(String token) {
         if (token == null) {
@@ -93,8 +105,9 @@ public class ApiKeys extends CompactedTopicView<ApiKey> {
 
     /**
      * @param request an HTTP request
-     * @return the principal of the token in its {@code Authorization: Bearer <token>} header (RFC 6750),
-     *         if valid; empty when the header is missing or the token is not valid
+     * @return the principal of the token in its {@code Authorization: Bearer <token>}
+     * header (RFC 6750), if valid; empty when the header is missing or the token is not
+     * valid
      */
     public Optional<ApiPrincipal> fromRequest(HttpServletRequest request) {
         String h = request.getHeader("Authorization");
@@ -106,14 +119,13 @@ public class ApiKeys extends CompactedTopicView<ApiKey> {
 
     /**
      * Issues a key and waits until this instance can authenticate it.
-     *
-     * @param kind           READER or PARTNER
-     * @param label          who or what it is for (1-200 characters)
-     * @param allowedOrigins browser origins allowed to use it ({@code scheme://host[:port]}); required
-     *                       (at least one) for PARTNER keys
-     * @param ratePerMinute  requests per minute, 1 to {@value #MAX_RATE_PER_MINUTE}
+     * @param kind READER or PARTNER
+     * @param label who or what it is for (1-200 characters)
+     * @param allowedOrigins browser origins allowed to use it
+     * ({@code scheme://host[:port]}); required (at least one) for PARTNER keys
+     * @param ratePerMinute requests per minute, 1 to {@value #MAX_RATE_PER_MINUTE}
      * @return the key with its token, shown only now
-     * @throws BadRequestException   if an argument is invalid (names which)
+     * @throws BadRequestException if an argument is invalid (names which)
      * @throws IllegalStateException if Kafka does not acknowledge the record within 15 s
      */
     public IssuedKey create(ApiKeyKind kind, String label, List<String> allowedOrigins, int ratePerMinute) {
@@ -143,19 +155,27 @@ public class ApiKeys extends CompactedTopicView<ApiKey> {
         byte[] secret = new byte[32];
         random.nextBytes(secret);
         String token = "cf_" + id + "_" + Base64.getUrlEncoder().withoutPadding().encodeToString(secret);
-        ApiKey key = ApiKey.newBuilder().setId(id).setKind(kind).setLabel(label.strip())
-                .setSecretSha256(HashedKeys.hash(token)).setAllowedOrigins(origins).setRatePerMinute(ratePerMinute)
-                .setCreatedAt(now()).setRevokedAt(null).build();
+        ApiKey key = ApiKey.newBuilder()
+            .setId(id)
+            .setKind(kind)
+            .setLabel(label.strip())
+            .setSecretSha256(HashedKeys.hash(token))
+            .setAllowedOrigins(origins)
+            .setRatePerMinute(ratePerMinute)
+            .setCreatedAt(now())
+            .setRevokedAt(null)
+            .build();
         write(key);
         return new IssuedKey(principal(key), token);
     }
 
     /**
-     * Revokes a key; it stops working on this instance before this returns, on others within their
-     * read lag. The record stays (with its revocation time) so the id is never reused.
-     *
+     * Revokes a key; it stops working on this instance before this returns, on others
+     * within their read lag. The record stays (with its revocation time) so the id is
+     * never reused.
      * @param keyId the key's id
-     * @return false if no such key exists; true if it is now revoked (also if it already was)
+     * @return false if no such key exists; true if it is now revoked (also if it already
+     * was)
      */
     public boolean revoke(String keyId) {
         Optional<ApiKey> key = keyId == null ? Optional.empty() : value(keyId);
@@ -177,19 +197,23 @@ public class ApiKeys extends CompactedTopicView<ApiKey> {
         return value(keyId).filter(k -> k.getRevokedAt() == null).map(ApiKeys::principal);
     }
 
-    /** @return every key that is not revoked, oldest first */
+    /**
+     * @return every key that is not revoked, oldest first
+     */
     public List<ApiPrincipal> list() {
-        return values().stream().filter(k -> k.getRevokedAt() == null).map(ApiKeys::principal)
-                .sorted(Comparator.comparing(ApiPrincipal::createdAt).thenComparing(ApiPrincipal::keyId)).toList();
+        return values().stream()
+            .filter(k -> k.getRevokedAt() == null)
+            .map(ApiKeys::principal)
+            .sorted(Comparator.comparing(ApiPrincipal::createdAt).thenComparing(ApiPrincipal::keyId))
+            .toList();
     }
 
     /**
-     * Normalises a web origin as RFC 6454 serialises it: lower-case scheme and host, the port only if it is
-     * not the scheme's default, no path, query, fragment or user info.
-     *
+     * Normalises a web origin as RFC 6454 serialises it: lower-case scheme and host, the
+     * port only if it is not the scheme's default, no path, query, fragment or user info.
      * @param origin text such as {@code https://Partner.example:443}
-     * @return the serialised origin ({@code https://partner.example}), or empty if the text is not an
-     *         http(s) origin
+     * @return the serialised origin ({@code https://partner.example}), or empty if the
+     * text is not an http(s) origin
      */
     public static Optional<String> normaliseOrigin(String origin) {
         if (origin == null || origin.isBlank() || origin.length() > 300) {
@@ -207,14 +231,15 @@ public class ApiKeys extends CompactedTopicView<ApiKey> {
             boolean defaultPort = port == -1 || (scheme.equals("http") && port == 80)
                     || (scheme.equals("https") && port == 443);
             return Optional.of(scheme + "://" + u.getHost().toLowerCase(Locale.ROOT) + (defaultPort ? "" : ":" + port));
-        } catch (URISyntaxException e) {
+        }
+        catch (URISyntaxException e) {
             return Optional.empty();
         }
     }
 
     /**
-     * Now, to the millisecond: the precision Avro's timestamp-millis keeps, so the value held here equals
-     * the one on the topic.
+     * Now, to the millisecond: the precision Avro's timestamp-millis keeps, so the value
+     * held here equals the one on the topic.
      */
     private Instant now() {
         return clock.instant().truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
@@ -228,15 +253,20 @@ public class ApiKeys extends CompactedTopicView<ApiKey> {
         return b.toString();
     }
 
-    /** Writes a key, waits for Kafka's acknowledgement, and applies it here at once (read-your-writes). */
+    /**
+     * Writes a key, waits for Kafka's acknowledgement, and applies it here at once
+     * (read-your-writes).
+     */
     private void write(ApiKey key) {
         try {
             producer().send(new ProducerRecord<>(Topics.API_KEYS, key.getId(), serde.serialize(Topics.API_KEYS, key)))
-                    .get(WRITE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (ExecutionException | TimeoutException e) {
+                .get(WRITE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+        }
+        catch (ExecutionException | TimeoutException e) {
             throw new IllegalStateException("the key store (Kafka topic " + Topics.API_KEYS + ") did not take the key",
                     e);
-        } catch (InterruptedException e) {
+        }
+        catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while storing a key", e);
         }
@@ -248,11 +278,10 @@ public class ApiKeys extends CompactedTopicView<ApiKey> {
         if (p == null) {
             synchronized (this) {
                 if (producer == null) {
-                    producer = new KafkaProducer<>(Map.of(
-                            ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
-                            ProducerConfig.CLIENT_ID_CONFIG, "chainfeed-api-keys-writer",
-                            ProducerConfig.ACKS_CONFIG, "all",
-                            ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true),
+                    producer = new KafkaProducer<>(
+                            Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
+                                    ProducerConfig.CLIENT_ID_CONFIG, "chainfeed-api-keys-writer",
+                                    ProducerConfig.ACKS_CONFIG, "all", ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true),
                             new StringSerializer(), new ByteArraySerializer());
                 }
                 p = producer;
@@ -274,4 +303,5 @@ public class ApiKeys extends CompactedTopicView<ApiKey> {
         return new ApiPrincipal(k.getId(), k.getKind(), k.getLabel(), List.copyOf(k.getAllowedOrigins()),
                 k.getRatePerMinute(), k.getCreatedAt());
     }
+
 }

@@ -11,17 +11,19 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.springframework.stereotype.Component;
 
 /**
- * Per-key rate limits, for every path that takes an API key (the widget paths under PARTNER keys, the
- * webhook subscriptions under READER keys): a Bucket4j token bucket per key id, holding the key's rate
- * per minute and refilled greedily (a token every {@code 60 s / rate}), so a key may burst up to a
- * minute's worth and then goes on at its rate. All paths a key uses draw on its one bucket. Buckets live
- * in this API instance's memory; with several instances, {@link KeyUsageExchange} publishes what this one
- * granted ({@link #drainUsage}) and takes what the others granted out of the same buckets ({@link #charge}),
- * so the rate holds across instances within the bound it documents. A key whose rate changes gets a new,
- * full bucket.
+ * Per-key rate limits, for every path that takes an API key (the widget paths under
+ * PARTNER keys, the webhook subscriptions under READER keys): a Bucket4j token bucket per
+ * key id, holding the key's rate per minute and refilled greedily (a token every
+ * {@code 60 s / rate}), so a key may burst up to a minute's worth and then goes on at its
+ * rate. All paths a key uses draw on its one bucket. Buckets live in this API instance's
+ * memory; with several instances, {@link KeyUsageExchange} publishes what this one
+ * granted ({@link #drainUsage}) and takes what the others granted out of the same buckets
+ * ({@link #charge}), so the rate holds across instances within the bound it documents. A
+ * key whose rate changes gets a new, full bucket.
  */
 @Component
 public class KeyRateLimits {
+
     private record Limited(int ratePerMinute, Bucket bucket) {
     }
 
@@ -29,21 +31,22 @@ public class KeyRateLimits {
      * Requests granted here to one key since the last {@link #drainUsage}.
      *
      * @param ratePerMinute the key's rate when they were granted
-     * @param tokens        how many
+     * @param tokens how many
      */
     public record Usage(int ratePerMinute, long tokens) {
     }
 
     private final Map<String, Limited> buckets = new ConcurrentHashMap<>();
+
     private final Map<String, Usage> unsent = new ConcurrentHashMap<>();
+
     private volatile boolean recordUsage;
 
     /**
      * Takes one request from the key's bucket, or refuses it.
-     *
      * @param key the authenticated key (its id and rate per minute)
-     * @throws TooManyRequestsException (a 429 problem with {@code Retry-After}, RFC 9457 / RFC 9110) when
-     *                                  the key is over its rate; the message names the rate and the wait
+     * @throws TooManyRequestsException (a 429 problem with {@code Retry-After}, RFC 9457
+     * / RFC 9110) when the key is over its rate; the message names the rate and the wait
      */
     public void take(ApiPrincipal key) {
         OptionalLong wait = tryTake(key.keyId(), key.ratePerMinute());
@@ -55,11 +58,10 @@ public class KeyRateLimits {
 
     /**
      * Takes one request from the key's bucket.
-     *
-     * @param keyId         the key's id
+     * @param keyId the key's id
      * @param ratePerMinute the key's rate, requests per minute (at least 1)
-     * @return empty if the request is allowed; otherwise the whole seconds (at least 1) until a
-     *         request will be taken again, for {@code Retry-After}
+     * @return empty if the request is allowed; otherwise the whole seconds (at least 1)
+     * until a request will be taken again, for {@code Retry-After}
      */
     public OptionalLong tryTake(String keyId, int ratePerMinute) {
         int rate = Math.max(1, ratePerMinute);
@@ -75,30 +77,36 @@ public class KeyRateLimits {
     }
 
     private Bucket bucket(String keyId, int rate) {
-        return buckets.compute(keyId, (id, old) -> old != null && old.ratePerMinute() == rate ? old
-                : new Limited(rate, Bucket.builder()
-                        .addLimit(Bandwidth.builder().capacity(rate).refillGreedy(rate, Duration.ofMinutes(1)).build())
-                        .build())).bucket();
+        return buckets.compute(keyId,
+                (id, old) -> old != null && old.ratePerMinute() == rate ? old : new Limited(rate, Bucket.builder()
+                    .addLimit(Bandwidth.builder().capacity(rate).refillGreedy(rate, Duration.ofMinutes(1)).build())
+                    .build()))
+            .bucket();
     }
 
     /**
-     * Takes requests another api instance granted out of the key's bucket here, even below zero (a debt
-     * the refill pays back before this instance grants the key again).
-     *
-     * @param keyId         the key's id
+     * Takes requests another api instance granted out of the key's bucket here, even
+     * below zero (a debt the refill pays back before this instance grants the key again).
+     * @param keyId the key's id
      * @param ratePerMinute the key's rate as the other instance knew it
-     * @param tokens        requests granted there
+     * @param tokens requests granted there
      */
     public void charge(String keyId, int ratePerMinute, long tokens) {
         bucket(keyId, Math.max(1, ratePerMinute)).consumeIgnoringRateLimits(tokens);
     }
 
-    /** @param on whether {@link #tryTake} counts its grants for {@link #drainUsage} (off: nothing is kept) */
+    /**
+     * @param on whether {@link #tryTake} counts its grants for {@link #drainUsage} (off:
+     * nothing is kept)
+     */
     void recordUsage(boolean on) {
         recordUsage = on;
     }
 
-    /** @return the requests granted per key id since the last call, which resets the counts */
+    /**
+     * @return the requests granted per key id since the last call, which resets the
+     * counts
+     */
     public Map<String, Usage> drainUsage() {
         Map<String, Usage> out = new java.util.HashMap<>();
         for (String key : unsent.keySet()) {
@@ -110,8 +118,12 @@ public class KeyRateLimits {
         return out;
     }
 
-    /** Forgets a key's bucket (after it is revoked, say); the next request starts a full one. */
+    /**
+     * Forgets a key's bucket (after it is revoked, say); the next request starts a full
+     * one.
+     */
     public void forget(String keyId) {
         buckets.remove(keyId);
     }
+
 }

@@ -31,28 +31,36 @@ import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
 
 /**
- * Shares each key's usage between api instances over Kafka, so a key's rate holds across them. Every
- * {@code sync-interval} this instance publishes, per key it granted requests to since the last report, one
- * record to {@value Topics#API_KEY_USAGE}: key = key id, value = JSON
- * {@code {"instance":"<id>","ratePerMinute":<n>,"tokens":<granted>}}. It reads that topic (by assignment,
- * no consumer group: every instance reads every report) and takes the tokens other instances granted out of
- * its own bucket for the key ({@link KeyRateLimits#charge}), which may go negative: a debt the refill pays
- * back before the key is granted again here. At start it replays the reports of the last minute (a bucket's
- * refill period), so a restarted instance does not start a busy key with a full bucket.
+ * Shares each key's usage between api instances over Kafka, so a key's rate holds across
+ * them. Every {@code sync-interval} this instance publishes, per key it granted requests
+ * to since the last report, one record to {@value Topics#API_KEY_USAGE}: key = key id,
+ * value = JSON {@code {"instance":"<id>","ratePerMinute":<n>,"tokens":<granted>}}. It
+ * reads that topic (by assignment, no consumer group: every instance reads every report)
+ * and takes the tokens other instances granted out of its own bucket for the key
+ * ({@link KeyRateLimits#charge}), which may go negative: a debt the refill pays back
+ * before the key is granted again here. At start it replays the reports of the last
+ * minute (a bucket's refill period), so a restarted instance does not start a busy key
+ * with a full bucket.
  *
- * <p>Error bound: a request granted on one instance reaches the others after at most D = sync interval +
- * Kafka's produce-to-fetch latency; until then they may grant it again. Over any period of T seconds a key
- * of rate r per minute (bucket capacity r) is granted at most r + r*T/60 + (N-1)*G, where N is the number of
- * api instances and G the most one instance grants within D: with the bucket drained (sustained load) G is
- * at most the refill r*D/60 plus requests the instance saw in D; with a full bucket and a burst landing on
- * all instances at once G can reach the capacity r. The over-grant is repaid: once the reports arrive the
- * buckets hold the debt. A record that cannot be decoded is logged and skipped (it only ever under-counts).
+ * <p>
+ * Error bound: a request granted on one instance reaches the others after at most D =
+ * sync interval + Kafka's produce-to-fetch latency; until then they may grant it again.
+ * Over any period of T seconds a key of rate r per minute (bucket capacity r) is granted
+ * at most r + r*T/60 + (N-1)*G, where N is the number of api instances and G the most one
+ * instance grants within D: with the bucket drained (sustained load) G is at most the
+ * refill r*D/60 plus requests the instance saw in D; with a full bucket and a burst
+ * landing on all instances at once G can reach the capacity r. The over-grant is repaid:
+ * once the reports arrive the buckets hold the debt. A record that cannot be decoded is
+ * logged and skipped (it only ever under-counts).
  */
 @Component
 @EnableConfigurationProperties(RateLimitProperties.class)
 public class KeyUsageExchange implements SmartLifecycle {
+
     private static final Logger log = LoggerFactory.getLogger(KeyUsageExchange.class);
+
     private static final ObjectMapper JSON = new ObjectMapper();
+
     private static final Duration REPLAY = Duration.ofMinutes(1);
 
     /** One usage report, as published. */
@@ -60,17 +68,23 @@ public class KeyUsageExchange implements SmartLifecycle {
     }
 
     private final KeyRateLimits limits;
+
     private final RateLimitProperties props;
+
     private final String bootstrapServers;
+
     private volatile boolean running;
+
     private Thread thread;
+
     private KafkaProducer<String, byte[]> producer;
+
     private KafkaConsumer<String, byte[]> consumer;
 
     /**
      * @param limits the buckets to share
-     * @param props  the settings
-     * @param kafka  where the usage topic lives
+     * @param props the settings
+     * @param kafka where the usage topic lives
      */
     public KeyUsageExchange(KeyRateLimits limits, RateLimitProperties props, KafkaConnectionProperties kafka) {
         this.limits = limits;
@@ -85,20 +99,15 @@ public class KeyUsageExchange implements SmartLifecycle {
             return;
         }
         limits.recordUsage(true);
-        producer = new KafkaProducer<>(Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
-                ProducerConfig.CLIENT_ID_CONFIG, "chainfeed-api-key-usage-" + props.instanceId(),
-                ProducerConfig.ACKS_CONFIG, "1",
-                ProducerConfig.LINGER_MS_CONFIG, 5,
-                ProducerConfig.MAX_BLOCK_MS_CONFIG, 5_000),
+        producer = new KafkaProducer<>(
+                Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers, ProducerConfig.CLIENT_ID_CONFIG,
+                        "chainfeed-api-key-usage-" + props.instanceId(), ProducerConfig.ACKS_CONFIG, "1",
+                        ProducerConfig.LINGER_MS_CONFIG, 5, ProducerConfig.MAX_BLOCK_MS_CONFIG, 5_000),
                 new StringSerializer(), new ByteArraySerializer());
-        consumer = new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
+        consumer = new KafkaConsumer<>(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
                 ConsumerConfig.CLIENT_ID_CONFIG, "chainfeed-api-key-usage-reader-" + props.instanceId(),
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
-                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "latest",
-                ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 100,
-                ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, false),
+                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false, ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "latest",
+                ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 100, ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, false),
                 new StringDeserializer(), new ByteArrayDeserializer());
         running = true;
         thread = new Thread(this::run, "key-usage-exchange");
@@ -106,15 +115,19 @@ public class KeyUsageExchange implements SmartLifecycle {
         thread.start();
     }
 
-    /** Sends what this instance granted since the last report; a failed send is logged (others under-count). */
+    /**
+     * Sends what this instance granted since the last report; a failed send is logged
+     * (others under-count).
+     */
     private void publish() {
         Map<String, KeyRateLimits.Usage> granted = limits.drainUsage();
         for (Map.Entry<String, KeyRateLimits.Usage> e : granted.entrySet()) {
             byte[] value;
             try {
-                value = JSON.writeValueAsBytes(new Report(props.instanceId(), e.getValue().ratePerMinute(),
-                        e.getValue().tokens()));
-            } catch (IOException ex) {
+                value = JSON.writeValueAsBytes(
+                        new Report(props.instanceId(), e.getValue().ratePerMinute(), e.getValue().tokens()));
+            }
+            catch (IOException ex) {
                 throw new IllegalStateException(ex);
             }
             try {
@@ -123,15 +136,17 @@ public class KeyUsageExchange implements SmartLifecycle {
                         log.warn("key usage report for {} not stored: {}", e.getKey(), ex.getMessage());
                     }
                 });
-            } catch (KafkaException ex) {
+            }
+            catch (KafkaException ex) {
                 log.warn("key usage report for {} not sent: {}", e.getKey(), ex.getMessage());
             }
         }
     }
 
     /**
-     * One thread does both: it reads the others' reports (each poll waits at most a sync interval) and,
-     * once a sync interval has passed since its last report, publishes its own.
+     * One thread does both: it reads the others' reports (each poll waits at most a sync
+     * interval) and, once a sync interval has passed since its last report, publishes its
+     * own.
      */
     private void run() {
         long interval = props.syncInterval().toMillis();
@@ -143,12 +158,15 @@ public class KeyUsageExchange implements SmartLifecycle {
                     assigned = assigned || assign();
                     if (assigned) {
                         consumer.poll(Duration.ofMillis(interval)).forEach(this::apply);
-                    } else {
+                    }
+                    else {
                         Thread.sleep(interval);
                     }
-                } catch (WakeupException e) {
+                }
+                catch (WakeupException e) {
                     throw e;
-                } catch (KafkaException e) {
+                }
+                catch (KafkaException e) {
                     log.warn("{}: {}; retrying", Topics.API_KEY_USAGE, e.getMessage());
                     Thread.sleep(interval);
                 }
@@ -157,9 +175,11 @@ public class KeyUsageExchange implements SmartLifecycle {
                     nextReport = System.currentTimeMillis() + interval;
                 }
             }
-        } catch (WakeupException | InterruptedException e) {
+        }
+        catch (WakeupException | InterruptedException e) {
             // stopping
-        } finally {
+        }
+        finally {
             publish();
             consumer.close(Duration.ofSeconds(5));
             producer.close(Duration.ofSeconds(5));
@@ -180,7 +200,8 @@ public class KeyUsageExchange implements SmartLifecycle {
             OffsetAndTimestamp o = offsets.get(tp);
             if (o != null) {
                 consumer.seek(tp, o.offset());
-            } else {
+            }
+            else {
                 consumer.seekToEnd(List.of(tp));
             }
         }
@@ -194,8 +215,10 @@ public class KeyUsageExchange implements SmartLifecycle {
         Report report;
         try {
             report = JSON.readValue(r.value(), Report.class);
-        } catch (IOException e) {
-            log.warn("{}-{}@{}: not a usage report ({}); skipped", r.topic(), r.partition(), r.offset(), e.getMessage());
+        }
+        catch (IOException e) {
+            log.warn("{}-{}@{}: not a usage report ({}); skipped", r.topic(), r.partition(), r.offset(),
+                    e.getMessage());
             return;
         }
         if (props.instanceId().equals(report.instance()) || report.tokens() <= 0) {
@@ -213,7 +236,8 @@ public class KeyUsageExchange implements SmartLifecycle {
         consumer.wakeup();
         try {
             thread.join(15_000); // the thread sends a last report and closes its clients
-        } catch (InterruptedException e) {
+        }
+        catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
     }
@@ -222,4 +246,5 @@ public class KeyUsageExchange implements SmartLifecycle {
     public boolean isRunning() {
         return running;
     }
+
 }

@@ -4,13 +4,15 @@ import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
- * Settings under {@code chainfeed.rate-limits}: how the api instances share each key's usage.
+ * Settings under {@code chainfeed.rate-limits}: how the api instances share each key's
+ * usage.
  *
- * @param shared       exchange per-key usage with the other api instances over Kafka ({@code true}); with
- *                     {@code false} each instance enforces each key's rate on its own
- * @param syncInterval how often this instance publishes the requests it granted since the last report; the
- *                     over-grant across instances grows with it (see docs/configuration.md)
- * @param instanceId   this instance's name on the usage records (default: a random UUID per start)
+ * @param shared exchange per-key usage with the other api instances over Kafka
+ * ({@code true}); with {@code false} each instance enforces each key's rate on its own
+ * @param syncInterval how often this instance publishes the requests it granted since the
+ * last report; the over-grant across instances grows with it (see docs/configuration.md)
+ * @param instanceId this instance's name on the usage records (default: a random UUID per
+ * start)
  */
 @ConfigurationProperties("chainfeed.rate-limits")
 public record RateLimitProperties(Boolean shared, Duration syncInterval, String instanceId) {

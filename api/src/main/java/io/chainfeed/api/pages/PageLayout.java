@@ -9,22 +9,26 @@ import org.jsoup.nodes.Document;
 import org.jsoup.nodes.Element;
 
 /**
- * The frame the web pages share, {@code pages/layout.html} on the class path: the document head (charset,
- * viewport, style sheet), the skip link, the site header with the main navigation, a
- * {@code <main id="main">} that says the page is loading, and the footer with the disclaimer and a sources
- * list that says the same. A page ({@code pages/<name>.html}) holds only what is its own, in this order:
- * <pre>{@code
+ * The frame the web pages share, {@code pages/layout.html} on the class path: the
+ * document head (charset, viewport, style sheet), the skip link, the site header with the
+ * main navigation, a {@code <main id="main">} that says the page is loading, and the
+ * footer with the disclaimer and a sources list that says the same. A page
+ * ({@code pages/<name>.html}) holds only what is its own, in this order: <pre>{@code
  * <title>Chain map · chainfeed</title>
  * <script type="module" src="/js/chain.js"></script>
  * <main>...the page's content...</main>
- * <ul id="sources"><li>...what the sources list shows until the script fills it...</li></ul>
- * }</pre>
- * {@link #page} puts the page's head elements (title, scripts, links) at the end of the layout's head; the
- * children of the page's {@code <main>} and {@code <ul id="sources">}, where it has them, replace those of
- * the layout's. A page whose script renders everything (a term, company or layer page) has only its title
- * and script, and keeps the layout's loading notices.
+ * <ul id=
+"sources"><li>...what the sources list shows until the script fills it...</li></ul>
+ * }</pre> {@link #page} puts the page's head elements (title, scripts, links) at the end
+ * of the layout's head; the children of the page's {@code <main>} and {@code
+ *
+<ul id="sources">
+ * }, where it has them, replace those of the layout's. A page whose script renders
+ * everything (a term, company or layer page) has only its title and script, and keeps the
+ * layout's loading notices.
  */
 final class PageLayout {
+
     private static final String DIRECTORY = "/pages/";
 
     private PageLayout() {
@@ -44,7 +48,10 @@ final class PageLayout {
         return layout;
     }
 
-    /** Puts copies of the children of {@code own}, when the page has it, in place of those of {@code frame}. */
+    /**
+     * Puts copies of the children of {@code own}, when the page has it, in place of those
+     * of {@code frame}.
+     */
     private static void replaceChildren(Element frame, Element own) {
         if (own != null) {
             frame.empty().appendChildren(own.childNodesCopy());
@@ -64,8 +71,10 @@ final class PageLayout {
             Document doc = Jsoup.parse(in, StandardCharsets.UTF_8.name(), "");
             doc.outputSettings().prettyPrint(false).charset(StandardCharsets.UTF_8);
             return doc;
-        } catch (IOException e) {
+        }
+        catch (IOException e) {
             throw new UncheckedIOException(e);
         }
     }
+
 }

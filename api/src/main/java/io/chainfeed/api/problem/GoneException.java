@@ -3,12 +3,16 @@ package io.chainfeed.api.problem;
 import org.springframework.http.HttpStatus;
 
 /**
- * The resource existed but does not any more (an expired cursor); rendered as a 410 problem detail of type
- * {@code cursor-expired}.
+ * The resource existed but does not any more (an expired cursor); rendered as a 410
+ * problem detail of type {@code cursor-expired}.
  */
 public class GoneException extends ProblemException {
-    /** @param message what expired */
+
+    /**
+     * @param message what expired
+     */
     public GoneException(String message) {
         super(HttpStatus.GONE, "cursor-expired", "Cursor expired", message);
     }
+
 }

@@ -14,23 +14,31 @@ import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
 
 /**
- * Every error as an RFC 9457 problem detail. Elasticsearch's own errors (the server answered) and
- * transport errors (it did not) map to different statuses; their internals are logged, not shown. Spring's
- * own errors get their type in {@link ProblemDetailsHandler}.
+ * Every error as an RFC 9457 problem detail. Elasticsearch's own errors (the server
+ * answered) and transport errors (it did not) map to different statuses; their internals
+ * are logged, not shown. Spring's own errors get their type in
+ * {@link ProblemDetailsHandler}.
  */
 @RestControllerAdvice
 class ProblemHandler extends ProblemDetailsHandler {
+
     private static final Logger log = LoggerFactory.getLogger(ProblemHandler.class);
+
     /** Seconds a client is asked to wait after a 503 of a dependency that is down. */
     private static final long RETRY_AFTER_SECONDS = 5;
 
-    /** Not found, bad request, forbidden, gone: the problem detail the exception carries. */
+    /**
+     * Not found, bad request, forbidden, gone: the problem detail the exception carries.
+     */
     @ExceptionHandler(ProblemException.class)
     ProblemDetail carried(ProblemException e) {
         return e.problem();
     }
 
-    /** A bad request that names an unknown company, with the close matches the client may have meant. */
+    /**
+     * A bad request that names an unknown company, with the close matches the client may
+     * have meant.
+     */
     @ExceptionHandler(io.chainfeed.api.reference.UnknownCompanyException.class)
     ProblemDetail unknownCompany(io.chainfeed.api.reference.UnknownCompanyException e) {
         ProblemDetail p = e.problem();
@@ -48,8 +56,9 @@ class ProblemHandler extends ProblemDetailsHandler {
 
     @ExceptionHandler(TooManyRequestsException.class)
     ResponseEntity<ProblemDetail> tooManyRequests(TooManyRequestsException e) {
-        return retryAfter(problem(HttpStatus.TOO_MANY_REQUESTS, "too-many-requests", "Too many requests",
-                e.getMessage()), e.retryAfterSeconds());
+        return retryAfter(
+                problem(HttpStatus.TOO_MANY_REQUESTS, "too-many-requests", "Too many requests", e.getMessage()),
+                e.retryAfterSeconds());
     }
 
     @ExceptionHandler(io.chainfeed.api.webhook.WebhooksUnavailableException.class)
@@ -68,9 +77,12 @@ class ProblemHandler extends ProblemDetailsHandler {
     @ExceptionHandler(ConstraintViolationException.class)
     ProblemDetail invalid(ConstraintViolationException e) {
         ProblemDetail p = problem(HttpStatus.BAD_REQUEST, "invalid-parameter", "Invalid request parameter",
-                e.getConstraintViolations().stream()
-                        .map(v -> lastNode(v.getPropertyPath().toString()) + ": " + v.getMessage())
-                        .sorted().reduce((a, b) -> a + "; " + b).orElse(e.getMessage()));
+                e.getConstraintViolations()
+                    .stream()
+                    .map(v -> lastNode(v.getPropertyPath().toString()) + ": " + v.getMessage())
+                    .sorted()
+                    .reduce((a, b) -> a + "; " + b)
+                    .orElse(e.getMessage()));
         return p;
     }
 
@@ -81,23 +93,26 @@ class ProblemHandler extends ProblemDetailsHandler {
                 "The search engine could not answer this request.");
     }
 
-    @ExceptionHandler({TransportException.class, IOException.class})
+    @ExceptionHandler({ TransportException.class, IOException.class })
     ResponseEntity<ProblemDetail> unavailable(Exception e) {
         log.error("Elasticsearch unreachable: {}", e.toString());
         return searchUnavailable("The search engine cannot be reached; try again shortly.");
     }
 
-    /** The Elasticsearch circuit breaker is open: answered at once, without asking Elasticsearch. */
+    /**
+     * The Elasticsearch circuit breaker is open: answered at once, without asking
+     * Elasticsearch.
+     */
     @ExceptionHandler(io.github.resilience4j.circuitbreaker.CallNotPermittedException.class)
-    ResponseEntity<ProblemDetail> breakerOpen(
-            io.github.resilience4j.circuitbreaker.CallNotPermittedException e) {
+    ResponseEntity<ProblemDetail> breakerOpen(io.github.resilience4j.circuitbreaker.CallNotPermittedException e) {
         log.debug("Elasticsearch breaker open: {}", e.getMessage());
         return searchUnavailable("The search engine is not answering; try again shortly.");
     }
 
     /**
-     * More Elasticsearch requests are in flight than the bulkhead allows and this one waited its queue
-     * deadline: the api is busy (Elasticsearch may be fine), answered fast with {@code Retry-After}.
+     * More Elasticsearch requests are in flight than the bulkhead allows and this one
+     * waited its queue deadline: the api is busy (Elasticsearch may be fine), answered
+     * fast with {@code Retry-After}.
      */
     @ExceptionHandler(io.github.resilience4j.bulkhead.BulkheadFullException.class)
     ResponseEntity<ProblemDetail> busy(io.github.resilience4j.bulkhead.BulkheadFullException e) {
@@ -107,11 +122,15 @@ class ProblemHandler extends ProblemDetailsHandler {
     }
 
     private static ResponseEntity<ProblemDetail> searchUnavailable(String detail) {
-        return retryAfter(problem(HttpStatus.SERVICE_UNAVAILABLE, "search-unavailable", "Search is unavailable",
-                detail), RETRY_AFTER_SECONDS);
+        return retryAfter(
+                problem(HttpStatus.SERVICE_UNAVAILABLE, "search-unavailable", "Search is unavailable", detail),
+                RETRY_AFTER_SECONDS);
     }
 
-    /** The streams service cannot compute the chain as of an instant now (see {@code ChainTimeTravel}). */
+    /**
+     * The streams service cannot compute the chain as of an instant now (see
+     * {@code ChainTimeTravel}).
+     */
     @ExceptionHandler(io.chainfeed.api.chain.ChainUnavailableException.class)
     ResponseEntity<ProblemDetail> chainUnavailable(io.chainfeed.api.chain.ChainUnavailableException e) {
         log.warn("chain time travel unavailable: {}", e.getCause() == null ? e.getMessage() : e.getCause().toString());
@@ -131,4 +150,5 @@ class ProblemHandler extends ProblemDetailsHandler {
         int dot = path.lastIndexOf('.');
         return dot < 0 ? path : path.substring(dot + 1);
     }
+
 }

@@ -8,42 +8,53 @@ import java.util.SortedMap;
 import java.util.TreeMap;
 
 /**
- * A reader's place in {@code chainfeed.reads.v1}: for each partition, the offset of the next record the
- * reader has not yet seen (Kafka's "position" sense: one past the last record consumed). A partition
- * that is not named is read from its beginning.
+ * A reader's place in {@code chainfeed.reads.v1}: for each partition, the offset of the
+ * next record the reader has not yet seen (Kafka's "position" sense: one past the last
+ * record consumed). A partition that is not named is read from its beginning.
  *
- * <p>The text form is the SSE event id ({@code Last-Event-ID}): {@code <partition>:<offset>} pairs in
- * partition order, joined by commas, e.g. {@code 0:15,1:7,2:22}. It uses only digits, {@code :} and
- * {@code ,}, so it is safe in the SSE {@code id:} field (no CR, LF or NUL) and in a URL query. Offsets
- * refer to Kafka's log, so an id stays valid across API restarts and on every API instance.
+ * <p>
+ * The text form is the SSE event id ({@code Last-Event-ID}): {@code <partition>:<offset>}
+ * pairs in partition order, joined by commas, e.g. {@code 0:15,1:7,2:22}. It uses only
+ * digits, {@code :} and {@code ,}, so it is safe in the SSE {@code id:} field (no CR, LF
+ * or NUL) and in a URL query. Offsets refer to Kafka's log, so an id stays valid across
+ * API restarts and on every API instance.
  *
- * <p>Immutable and thread-safe.
+ * <p>
+ * Immutable and thread-safe.
  */
 public final class LogPosition {
+
     /** Longest text form accepted by {@link #parse(String)}, in characters. */
     public static final int MAX_TEXT_LENGTH = 4096;
+
     /** Highest partition number accepted by {@link #parse(String)}. */
     public static final int MAX_PARTITION = 1023;
 
     private static final LogPosition START = new LogPosition(new long[0]);
 
-    /** Next offset per partition, indexed by partition number; -1 where the partition is not named. */
+    /**
+     * Next offset per partition, indexed by partition number; -1 where the partition is
+     * not named.
+     */
     private final long[] next;
 
     private LogPosition(long[] next) {
         this.next = next;
     }
 
-    /** @return the position before every record: each partition from its beginning */
+    /**
+     * @return the position before every record: each partition from its beginning
+     */
     public static LogPosition start() {
         return START;
     }
 
     /**
-     * @param nextOffsets next offset per partition (partition numbers 0..{@value #MAX_PARTITION},
-     *                    offsets &ge; 0)
+     * @param nextOffsets next offset per partition (partition numbers
+     * 0..{@value #MAX_PARTITION}, offsets &ge; 0)
      * @return the position
-     * @throws IllegalArgumentException for a negative or too large partition or a negative offset
+     * @throws IllegalArgumentException for a negative or too large partition or a
+     * negative offset
      */
     public static LogPosition of(Map<Integer, Long> nextOffsets) {
         int size = nextOffsets.keySet().stream().mapToInt(Integer::intValue).max().orElse(-1) + 1;
@@ -62,7 +73,8 @@ public final class LogPosition {
     }
 
     /**
-     * @param nextOffsets next offset per partition, indexed by partition number; every entry &ge; 0
+     * @param nextOffsets next offset per partition, indexed by partition number; every
+     * entry &ge; 0
      * @return the position (the array is copied)
      * @throws IllegalArgumentException for a negative offset
      */
@@ -77,13 +89,12 @@ public final class LogPosition {
 
     /**
      * Parses the text form (see the class comment).
-     *
      * @param text an SSE event id, e.g. {@code 0:15,1:7,2:22}
      * @return the position
-     * @throws InvalidEventIdException if the text is empty, longer than {@value #MAX_TEXT_LENGTH}
-     *                                 characters, not of the form above, names a partition twice or
-     *                                 above {@value #MAX_PARTITION}, or an offset beyond a long; the
-     *                                 message names the 1-based character position of the fault
+     * @throws InvalidEventIdException if the text is empty, longer than
+     * {@value #MAX_TEXT_LENGTH} characters, not of the form above, names a partition
+     * twice or above {@value #MAX_PARTITION}, or an offset beyond a long; the message
+     * names the 1-based character position of the fault
      */
     public static LogPosition parse(String text) {
         if (text == null || text.isEmpty()) {
@@ -132,7 +143,8 @@ public final class LogPosition {
         }
         try {
             return Long.parseLong(text, at, end, 10);
-        } catch (NumberFormatException e) {
+        }
+        catch (NumberFormatException e) {
             throw fault(text, at, what + " is too large");
         }
     }
@@ -156,7 +168,8 @@ public final class LogPosition {
 
     /**
      * @param partition a partition number
-     * @return the next offset to read in that partition: 0 (its beginning) if the position does not name it
+     * @return the next offset to read in that partition: 0 (its beginning) if the
+     * position does not name it
      */
     public long next(int partition) {
         return partition >= 0 && partition < next.length && next[partition] >= 0 ? next[partition] : 0;
@@ -170,12 +183,16 @@ public final class LogPosition {
         return partition >= 0 && partition < next.length && next[partition] >= 0;
     }
 
-    /** @return one more than the highest partition named, 0 for {@link #start()} */
+    /**
+     * @return one more than the highest partition named, 0 for {@link #start()}
+     */
     public int partitionLimit() {
         return next.length;
     }
 
-    /** @return the named partitions and their next offsets, in partition order */
+    /**
+     * @return the named partitions and their next offsets, in partition order
+     */
     public SortedMap<Integer, Long> offsets() {
         TreeMap<Integer, Long> m = new TreeMap<>();
         for (int p = 0; p < next.length; p++) {
@@ -188,8 +205,8 @@ public final class LogPosition {
 
     /**
      * @param other another position
-     * @return whether this position is at or past {@code other} in every partition that either names
-     *         (a partition not named counts as offset 0)
+     * @return whether this position is at or past {@code other} in every partition that
+     * either names (a partition not named counts as offset 0)
      */
     public boolean atOrPast(LogPosition other) {
         int n = Math.max(next.length, other.next.length);
@@ -201,7 +218,9 @@ public final class LogPosition {
         return true;
     }
 
-    /** @return the text form, e.g. {@code 0:15,1:7,2:22}; empty for {@link #start()} */
+    /**
+     * @return the text form, e.g. {@code 0:15,1:7,2:22}; empty for {@link #start()}
+     */
     public String text() {
         StringBuilder b = new StringBuilder(next.length * 8);
         for (int p = 0; p < next.length; p++) {
@@ -215,7 +234,10 @@ public final class LogPosition {
         return b.toString();
     }
 
-    /** Equal when they name the same partitions with the same next offsets (as {@link #offsets()}). */
+    /**
+     * Equal when they name the same partitions with the same next offsets (as
+     * {@link #offsets()}).
+     */
     @Override
     public boolean equals(Object o) {
         if (this == o) {
@@ -244,4 +266,5 @@ public final class LogPosition {
     public String toString() {
         return text();
     }
+
 }

@@ -41,63 +41,88 @@ import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
 
 /**
- * The reads log ({@value Topics#READS}) as a stream that many readers follow from where each of them is.
+ * The reads log ({@value Topics#READS}) as a stream that many readers follow from where
+ * each of them is.
  *
- * <p>One tail consumer (read_committed, partitions assigned, no consumer group, so every API instance
- * reads the whole log) starts at the log's end and hands each batch to every live subscription. A reader
- * that resumes from an earlier {@link LogPosition} is first replayed from Kafka by one of a few replay
- * workers (each with its own consumer, seeking to the reader's offsets), paced by the reader's free
- * buffer, and then handed over to the tail ({@link FanOut}) with no gap and no duplicate. A reader
- * already at the tail's position skips the replay. A slow reader never holds up the tail or the others:
- * its listener refuses records when its own bounded buffer is full, and the subscription is closed
- * ({@link ReadListener.CloseReason#OVERFLOW}); the reader resumes from its last position.
+ * <p>
+ * One tail consumer (read_committed, partitions assigned, no consumer group, so every API
+ * instance reads the whole log) starts at the log's end and hands each batch to every
+ * live subscription. A reader that resumes from an earlier {@link LogPosition} is first
+ * replayed from Kafka by one of a few replay workers (each with its own consumer, seeking
+ * to the reader's offsets), paced by the reader's free buffer, and then handed over to
+ * the tail ({@link FanOut}) with no gap and no duplicate. A reader already at the tail's
+ * position skips the replay. A slow reader never holds up the tail or the others: its
+ * listener refuses records when its own bounded buffer is full, and the subscription is
+ * closed ({@link ReadListener.CloseReason#OVERFLOW}); the reader resumes from its last
+ * position.
  *
- * <p>Compaction may remove records between two offsets a reader has; that is fine, a later version of
- * the same key follows. Tombstones reach every subscriber as deletions. Unreadable records are logged
- * and skipped. The partitions are read once, at start.
+ * <p>
+ * Compaction may remove records between two offsets a reader has; that is fine, a later
+ * version of the same key follows. Tombstones reach every subscriber as deletions.
+ * Unreadable records are logged and skipped. The partitions are read once, at start.
  */
 @Component
 public class ReadLog implements SmartLifecycle {
+
     private static final Logger log = LoggerFactory.getLogger(ReadLog.class);
+
     /** Starts before, and stops after, the SSE streams that use it. */
     public static final int PHASE = SmartLifecycle.DEFAULT_PHASE - 100;
 
     private final String bootstrapServers;
+
     private final String topic;
+
     private final int replayWorkers;
+
     private final Duration replayStallTimeout;
+
     private final AvroSerde<Read> serde = AvroSerde.of(Read.class);
+
     private final FanOut fanOut = new FanOut();
+
     private final BlockingQueue<Subscription> replays = new LinkedBlockingQueue<>();
+
     private final AtomicInteger replaying = new AtomicInteger();
+
     /** Readers being replayed whose buffer is full, and since when (System.nanoTime). */
     private final java.util.Map<Subscription, Long> stalledSince = new java.util.concurrent.ConcurrentHashMap<>();
+
     private final List<Thread> threads = new ArrayList<>();
+
     private final List<KafkaConsumer<?, ?>> consumers = new ArrayList<>();
-    private final java.util.Map<KafkaConsumer<?, ?>, io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics>
-            clientMetrics = new java.util.HashMap<>();
+
+    private final java.util.Map<KafkaConsumer<?, ?>, io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics> clientMetrics = new java.util.HashMap<>();
+
     private final OnDemandDeadLetters deadLetters;
+
     private final java.util.concurrent.atomic.AtomicLong tailLag = new java.util.concurrent.atomic.AtomicLong(-1);
+
     private volatile int partitionCount = -1;
+
     private volatile boolean running;
 
     /**
-     * @param bootstrapServers   Kafka bootstrap servers
-     * @param replayWorkers      how many replays run at once (each holds one Kafka consumer)
-     * @param replayStallTimeout how long a replay waits for a full reader before closing it
-     * @param meters             where the subscriber gauges go, if metrics are on
+     * @param bootstrapServers Kafka bootstrap servers
+     * @param replayWorkers how many replays run at once (each holds one Kafka consumer)
+     * @param replayStallTimeout how long a replay waits for a full reader before closing
+     * it
+     * @param meters where the subscriber gauges go, if metrics are on
      */
     @Autowired
     ReadLog(KafkaConnectionProperties kafka, ApiProperties props, ObjectProvider<MeterRegistry> meters) {
         this(kafka.bootstrapServers(), Topics.READS, props.feed().replayWorkers(), props.feed().replayStallTimeout());
         meters.ifAvailable(m -> {
             Gauge.builder("chainfeed.feed.subscribers", fanOut, FanOut::liveCount)
-                    .description("readers following the reads log live").register(m);
+                .description("readers following the reads log live")
+                .register(m);
             Gauge.builder("chainfeed.feed.replays", replaying, AtomicInteger::get)
-                    .description("readers being replayed from Kafka").register(m);
+                .description("readers being replayed from Kafka")
+                .register(m);
             Gauge.builder("chainfeed.read.log.lag", tailLag, java.util.concurrent.atomic.AtomicLong::get)
-                    .description("records of the reads topic the read log's tail has not read yet (-1: unknown)")
-                    .baseUnit("records").register(m);
+                .description("records of the reads topic the read log's tail has not read yet (-1: unknown)")
+                .baseUnit("records")
+                .register(m);
         });
     }
 
@@ -114,13 +139,13 @@ public class ReadLog implements SmartLifecycle {
 
     /**
      * Follows the log.
-     *
-     * @param fromOrNull where the reader is (records before it count as seen), or null to start at the
-     *                   log's end now
-     * @param selector   which reads the listener gets (deletions it always gets)
-     * @param listener   where records go; {@link ReadListener#onStart} is called first
+     * @param fromOrNull where the reader is (records before it count as seen), or null to
+     * start at the log's end now
+     * @param selector which reads the listener gets (deletions it always gets)
+     * @param listener where records go; {@link ReadListener#onStart} is called first
      * @return the subscription; close it when the reader goes
-     * @throws InvalidEventIdException if the position names a partition the log does not have
+     * @throws InvalidEventIdException if the position names a partition the log does not
+     * have
      */
     public Subscription subscribe(LogPosition fromOrNull, Selector selector, ReadListener listener) {
         if (fromOrNull != null) {
@@ -130,7 +155,8 @@ public class ReadLog implements SmartLifecycle {
                 this::forget);
         if (fromOrNull == null) {
             fanOut.subscribeAtTail(s);
-        } else {
+        }
+        else {
             listener.onStart(fromOrNull);
             if (!fanOut.goLive(s)) {
                 replaying.incrementAndGet();
@@ -142,11 +168,12 @@ public class ReadLog implements SmartLifecycle {
 
     /**
      * Where a client asks to resume an SSE stream, checked before the stream starts.
-     *
-     * @param lastEventIdHeader the {@code Last-Event-ID} header (wins when not blank), may be null
-     * @param lastEventIdParam  the {@code lastEventId} query parameter, may be null
+     * @param lastEventIdHeader the {@code Last-Event-ID} header (wins when not blank),
+     * may be null
+     * @param lastEventIdParam the {@code lastEventId} query parameter, may be null
      * @return the position, or null when neither is given (start at the log's end)
-     * @throws InvalidEventIdException if the id is malformed or names a partition the log does not have
+     * @throws InvalidEventIdException if the id is malformed or names a partition the log
+     * does not have
      */
     public LogPosition resumePosition(String lastEventIdHeader, String lastEventIdParam) {
         String id = lastEventIdHeader != null && !lastEventIdHeader.isBlank() ? lastEventIdHeader : lastEventIdParam;
@@ -161,8 +188,8 @@ public class ReadLog implements SmartLifecycle {
     private void requireKnownPartitions(LogPosition from) {
         int partitions = partitionCount;
         if (partitions > 0 && from.partitionLimit() > partitions) {
-            throw new InvalidEventIdException("the event id names partition " + (from.partitionLimit() - 1)
-                    + ", but " + topic + " has " + partitions + " partitions");
+            throw new InvalidEventIdException("the event id names partition " + (from.partitionLimit() - 1) + ", but "
+                    + topic + " has " + partitions + " partitions");
         }
     }
 
@@ -174,17 +201,24 @@ public class ReadLog implements SmartLifecycle {
         }
     }
 
-    /** @return the tail's position (every record before it has gone to the live readers), once known */
+    /**
+     * @return the tail's position (every record before it has gone to the live readers),
+     * once known
+     */
     public Optional<LogPosition> end() {
         return Optional.ofNullable(fanOut.tail());
     }
 
-    /** @return how many readers follow the tail now */
+    /**
+     * @return how many readers follow the tail now
+     */
     public int liveSubscribers() {
         return fanOut.liveCount();
     }
 
-    /** @return how many readers are being (or wait to be) replayed from Kafka */
+    /**
+     * @return how many readers are being (or wait to be) replayed from Kafka
+     */
     public int replayingSubscribers() {
         return replaying.get();
     }
@@ -213,7 +247,8 @@ public class ReadLog implements SmartLifecycle {
             t.interrupt();
             try {
                 t.join(10_000);
-            } catch (InterruptedException e) {
+            }
+            catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
         }
@@ -221,13 +256,16 @@ public class ReadLog implements SmartLifecycle {
         for (Subscription s : fanOut.live()) {
             s.end(ReadListener.CloseReason.SHUTDOWN);
         }
-        for (Subscription s; (s = replays.poll()) != null; ) {
+        for (Subscription s; (s = replays.poll()) != null;) {
             s.end(ReadListener.CloseReason.SHUTDOWN);
         }
         deadLetters.close();
     }
 
-    /** @return the tail's position (every record before it has been handed out), or null before it started */
+    /**
+     * @return the tail's position (every record before it has been handed out), or null
+     * before it started
+     */
     public LogPosition tailPosition() {
         return fanOut.tail();
     }
@@ -251,7 +289,8 @@ public class ReadLog implements SmartLifecycle {
         config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         config.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, false);
         config.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 200);
-        KafkaConsumer<String, byte[]> c = new KafkaConsumer<>(config, new StringDeserializer(), new ByteArrayDeserializer());
+        KafkaConsumer<String, byte[]> c = new KafkaConsumer<>(config, new StringDeserializer(),
+                new ByteArrayDeserializer());
         synchronized (consumers) {
             consumers.add(c);
             clientMetrics.put(c, ClientMeters.bind(c, null));
@@ -266,12 +305,14 @@ public class ReadLog implements SmartLifecycle {
         }
         try {
             c.close(Duration.ofSeconds(5));
-        } catch (RuntimeException e) {
+        }
+        catch (RuntimeException e) {
             log.debug("closing a consumer: {}", e.getMessage());
         }
     }
 
-    // ---- the tail ----------------------------------------------------------------------------------
+    // ---- the tail
+    // ----------------------------------------------------------------------------------
 
     private void tail() {
         KafkaConsumer<String, byte[]> consumer = consumer("chainfeed-api-read-log-tail");
@@ -302,18 +343,23 @@ public class ReadLog implements SmartLifecycle {
                         fanOut.dispatch(batch, after);
                         position = after;
                     }
-                } catch (WakeupException | InterruptException e) {
+                }
+                catch (WakeupException | InterruptException e) {
                     throw e;
-                } catch (KafkaException e) {
+                }
+                catch (KafkaException e) {
                     log.warn("{} tail: {}; retrying", topic, e.getMessage());
                     Thread.sleep(1000);
                 }
             }
-        } catch (WakeupException | InterruptException | InterruptedException e) {
+        }
+        catch (WakeupException | InterruptException | InterruptedException e) {
             // stopping
-        } catch (RuntimeException e) {
+        }
+        catch (RuntimeException e) {
             log.error("{} tail stopped", topic, e);
-        } finally {
+        }
+        finally {
             closeConsumer(consumer);
         }
     }
@@ -326,7 +372,10 @@ public class ReadLog implements SmartLifecycle {
         return LogPosition.ofArray(next);
     }
 
-    /** Records the tail has not read yet, from the consumer's last fetch (no broker call); -1 if unknown. */
+    /**
+     * Records the tail has not read yet, from the consumer's last fetch (no broker call);
+     * -1 if unknown.
+     */
     private static long lag(KafkaConsumer<?, ?> consumer, List<TopicPartition> partitions) {
         long sum = 0;
         for (TopicPartition tp : partitions) {
@@ -340,8 +389,9 @@ public class ReadLog implements SmartLifecycle {
     }
 
     /**
-     * @param deadLetter whether an undecodable record is copied to the dead-letter topic: the tail's job,
-     *                   which reads each record once; replays read the same records again and only skip
+     * @param deadLetter whether an undecodable record is copied to the dead-letter topic:
+     * the tail's job, which reads each record once; replays read the same records again
+     * and only skip
      */
     private ReadEvent event(ConsumerRecord<String, byte[]> r, boolean deadLetter) {
         if (r.key() == null) {
@@ -351,11 +401,13 @@ public class ReadLog implements SmartLifecycle {
         if (r.value() != null) {
             try {
                 read = serde.deserialize(r.topic(), r.value());
-            } catch (RuntimeException e) {
+            }
+            catch (RuntimeException e) {
                 if (deadLetter) {
                     deadLetters.send(r, r.key().getBytes(java.nio.charset.StandardCharsets.UTF_8), r.value(),
                             DeadLetters.UNDECODABLE, e);
-                } else {
+                }
+                else {
                     log.debug("replay skips an undecodable record at {}", DeadLetters.origin(r));
                 }
                 return null;
@@ -364,7 +416,8 @@ public class ReadLog implements SmartLifecycle {
         return new ReadEvent(r.partition(), r.offset(), r.key(), read, r.timestamp());
     }
 
-    // ---- replays -----------------------------------------------------------------------------------
+    // ---- replays
+    // -----------------------------------------------------------------------------------
 
     private void replayWorker() {
         KafkaConsumer<String, byte[]> consumer = null;
@@ -379,13 +432,15 @@ public class ReadLog implements SmartLifecycle {
                         consumer = consumer("chainfeed-api-read-log-" + Thread.currentThread().getName());
                     }
                     if (replay(consumer, s)) {
-                        // The reader's buffer is full: serve the others and come back to it (a short pause so
+                        // The reader's buffer is full: serve the others and come back to
+                        // it (a short pause so
                         // that a lone full reader does not spin this thread).
                         replays.add(s);
                         Thread.sleep(5);
                         continue;
                     }
-                } catch (KafkaException e) {
+                }
+                catch (KafkaException e) {
                     if (e instanceof WakeupException || e instanceof InterruptException) {
                         throw e;
                     }
@@ -400,11 +455,14 @@ public class ReadLog implements SmartLifecycle {
                 }
                 replaying.decrementAndGet();
             }
-        } catch (WakeupException | InterruptException | InterruptedException e) {
+        }
+        catch (WakeupException | InterruptException | InterruptedException e) {
             // stopping
-        } catch (RuntimeException e) {
+        }
+        catch (RuntimeException e) {
             log.error("replay worker stopped", e);
-        } finally {
+        }
+        finally {
             if (consumer != null) {
                 closeConsumer(consumer);
             }
@@ -412,11 +470,12 @@ public class ReadLog implements SmartLifecycle {
     }
 
     /**
-     * Feeds {@code s} from Kafka until it has caught up with the tail, then hands it over.
-     *
-     * @return true if the reader's buffer filled up first: the caller queues it again and serves the other
-     *         readers meanwhile, so one reader that stopped reading (or went away unnoticed) never holds
-     *         up a replay worker; a reader full for longer than the stall timeout is closed
+     * Feeds {@code s} from Kafka until it has caught up with the tail, then hands it
+     * over.
+     * @return true if the reader's buffer filled up first: the caller queues it again and
+     * serves the other readers meanwhile, so one reader that stopped reading (or went
+     * away unnoticed) never holds up a replay worker; a reader full for longer than the
+     * stall timeout is closed
      */
     private boolean replay(KafkaConsumer<String, byte[]> consumer, Subscription s) throws InterruptedException {
         LogPosition target;
@@ -440,8 +499,10 @@ public class ReadLog implements SmartLifecycle {
         }
         while (running && !s.isClosed()) {
             if (caughtUp(consumer, partitions, fanOut.tail())) {
-                // Every record the consumer returned has been offered; what lies between them and its
-                // position are transaction markers or aborted records: count them as seen.
+                // Every record the consumer returned has been offered; what lies between
+                // them and its
+                // position are transaction markers or aborted records: count them as
+                // seen.
                 s.skipTo(positionOf(consumer, partitions));
                 if (fanOut.goLive(s)) {
                     stalledSince.remove(s);
@@ -454,7 +515,8 @@ public class ReadLog implements SmartLifecycle {
                     continue;
                 }
                 if (s.listener().capacity() <= 0) {
-                    // Records polled after this one are read again next time, from the reader's position.
+                    // Records polled after this one are read again next time, from the
+                    // reader's position.
                     return stalled(s);
                 }
                 if (!s.offer(List.of(e))) {
@@ -468,7 +530,10 @@ public class ReadLog implements SmartLifecycle {
         return false;
     }
 
-    /** A reader whose buffer is full: yield (true), or close it (false) once full beyond the stall timeout. */
+    /**
+     * A reader whose buffer is full: yield (true), or close it (false) once full beyond
+     * the stall timeout.
+     */
     private boolean stalled(Subscription s) {
         long since = stalledSince.computeIfAbsent(s, k -> System.nanoTime());
         if (System.nanoTime() - since > replayStallTimeout.toNanos()) {
@@ -495,4 +560,5 @@ public class ReadLog implements SmartLifecycle {
         }
         return true;
     }
+
 }

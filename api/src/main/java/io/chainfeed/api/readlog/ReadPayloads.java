@@ -10,15 +10,18 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * The one JSON shape of a read that is pushed to readers (SSE, webhooks, the widget's live feed). It is
- * the shape {@code GET /api/v1/reads/{id}} answers with ({@link ReadViews#view}), built from the Avro
- * {@link Read} through the same mapping the indexer uses ({@link ReadDocuments}), without tag evidence:
+ * The one JSON shape of a read that is pushed to readers (SSE, webhooks, the widget's
+ * live feed). It is the shape {@code GET /api/v1/reads/{id}} answers with
+ * ({@link ReadViews#view}), built from the Avro {@link Read} through the same mapping the
+ * indexer uses ({@link ReadDocuments}), without tag evidence:
  * {@code id, kind, slug, title, aliases, summary, sections, layers, companies, related, terms, sources,
- * disclaimer, version, updatedAt, previousVersion, changes} ({@code kind} lower case, {@code updatedAt} an
- * ISO-8601 UTC instant; {@code changes}: what changed against {@code previousVersion}, each with a {@code text}).
- * A deleted read (a tombstone on {@code chainfeed.reads.v1}) is pushed as {@code {"id": <read id>}}.
+ * disclaimer, version, updatedAt, previousVersion, changes} ({@code kind} lower case,
+ * {@code updatedAt} an ISO-8601 UTC instant; {@code changes}: what changed against
+ * {@code previousVersion}, each with a {@code text}). A deleted read (a tombstone on
+ * {@code chainfeed.reads.v1}) is pushed as {@code {"id": <read id>}}.
  */
 public final class ReadPayloads {
+
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private ReadPayloads() {
@@ -44,16 +47,19 @@ public final class ReadPayloads {
 
     /**
      * @param readOrNull a read, or null for a deletion
-     * @param id         the read id (the record key)
-     * @return the compact UTF-8 JSON of {@link #view} or {@link #deleted}: one line, no line breaks
-     * @throws UncheckedIOException if Jackson cannot write the value (it always can: maps, lists,
-     *                              strings, numbers and booleans only)
+     * @param id the read id (the record key)
+     * @return the compact UTF-8 JSON of {@link #view} or {@link #deleted}: one line, no
+     * line breaks
+     * @throws UncheckedIOException if Jackson cannot write the value (it always can:
+     * maps, lists, strings, numbers and booleans only)
      */
     public static byte[] json(Read readOrNull, String id) {
         try {
             return JSON.writeValueAsBytes(readOrNull == null ? deleted(id) : view(readOrNull));
-        } catch (JsonProcessingException e) {
+        }
+        catch (JsonProcessingException e) {
             throw new UncheckedIOException(e);
         }
     }
+
 }

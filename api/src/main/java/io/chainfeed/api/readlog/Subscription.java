@@ -6,30 +6,38 @@ import java.util.List;
 import java.util.function.Consumer;
 
 /**
- * One reader's subscription to the {@link ReadLog}. It keeps its own position (next offset per
- * partition) and takes a record only if its offset is at or past that position in its partition, so
- * records seen twice (the replay from Kafka and the live tail overlap at the hand-over) are dropped,
- * and a gap left by compaction is simply skipped (a later version of the same key follows). Records
- * that do not match the selector advance the position without reaching the listener; deletions always
- * reach it.
+ * One reader's subscription to the {@link ReadLog}. It keeps its own position (next
+ * offset per partition) and takes a record only if its offset is at or past that position
+ * in its partition, so records seen twice (the replay from Kafka and the live tail
+ * overlap at the hand-over) are dropped, and a gap left by compaction is simply skipped
+ * (a later version of the same key follows). Records that do not match the selector
+ * advance the position without reaching the listener; deletions always reach it.
  *
- * <p>Thread-safe: records come from one thread at a time (the replay worker, then the tail), and
- * {@link #atPosition} may be called from any thread.
+ * <p>
+ * Thread-safe: records come from one thread at a time (the replay worker, then the tail),
+ * and {@link #atPosition} may be called from any thread.
  */
 public final class Subscription implements AutoCloseable {
+
     private final Selector selector;
+
     private final ReadListener listener;
+
     private final Consumer<Subscription> onClose;
+
     /** Next offset per partition; grows when a record of a higher partition arrives. */
     private long[] next;
+
     private boolean closed;
+
     private boolean live;
 
     /**
-     * @param from     where the reader is: records before it are taken as seen
+     * @param from where the reader is: records before it are taken as seen
      * @param selector which reads reach the listener
      * @param listener where they go
-     * @param onClose  called once when the subscription closes (by itself or by the reader)
+     * @param onClose called once when the subscription closes (by itself or by the
+     * reader)
      */
     Subscription(LogPosition from, Selector selector, ReadListener listener, Consumer<Subscription> onClose) {
         this.selector = selector;
@@ -41,7 +49,9 @@ public final class Subscription implements AutoCloseable {
         }
     }
 
-    /** @return the selector */
+    /**
+     * @return the selector
+     */
     public Selector selector() {
         return selector;
     }
@@ -50,7 +60,10 @@ public final class Subscription implements AutoCloseable {
         return listener;
     }
 
-    /** Moves the position to {@code position}: only before the first record, for a reader starting at the log's end. */
+    /**
+     * Moves the position to {@code position}: only before the first record, for a reader
+     * starting at the log's end.
+     */
     synchronized void startAt(LogPosition position) {
         next = new long[position.partitionLimit()];
         for (int p = 0; p < next.length; p++) {
@@ -60,9 +73,9 @@ public final class Subscription implements AutoCloseable {
 
     /**
      * Offers records in log order (per partition by offset).
-     *
      * @param events records of the log
-     * @return false if the subscription is closed (already, or now because the listener refused a record)
+     * @return false if the subscription is closed (already, or now because the listener
+     * refused a record)
      */
     boolean offer(List<ReadEvent> events) {
         boolean overflow = false;
@@ -100,12 +113,13 @@ public final class Subscription implements AutoCloseable {
     }
 
     /**
-     * Moves the position forward to {@code position} where it is behind, for offsets a replay consumer has
-     * passed without records to offer: transaction markers and aborted records, which a
-     * {@code read_committed} consumer skips. Without this a replay that has read everything before the
-     * tail would still sit below the tail position (which counts the markers) and never hand over.
-     *
-     * @param position a position every record before which has already been offered to this subscription
+     * Moves the position forward to {@code position} where it is behind, for offsets a
+     * replay consumer has passed without records to offer: transaction markers and
+     * aborted records, which a {@code read_committed} consumer skips. Without this a
+     * replay that has read everything before the tail would still sit below the tail
+     * position (which counts the markers) and never hand over.
+     * @param position a position every record before which has already been offered to
+     * this subscription
      */
     synchronized void skipTo(LogPosition position) {
         if (position.partitionLimit() > next.length) {
@@ -126,15 +140,17 @@ public final class Subscription implements AutoCloseable {
         return position().atOrPast(target);
     }
 
-    /** @return the current position: every record before it has been taken or skipped */
+    /**
+     * @return the current position: every record before it has been taken or skipped
+     */
     public synchronized LogPosition position() {
         return LogPosition.ofArray(next);
     }
 
     /**
-     * Runs {@code action} with the current position while no record can be delivered, so that anything
-     * the action queues is ordered correctly against the records (e.g. an SSE heartbeat carrying the id).
-     *
+     * Runs {@code action} with the current position while no record can be delivered, so
+     * that anything the action queues is ordered correctly against the records (e.g. an
+     * SSE heartbeat carrying the id).
      * @param action what to do with the position; must return at once
      */
     public synchronized void atPosition(Consumer<LogPosition> action) {
@@ -147,19 +163,22 @@ public final class Subscription implements AutoCloseable {
         live = true;
     }
 
-    /** @return whether the subscription has been handed over to the live tail */
+    /**
+     * @return whether the subscription has been handed over to the live tail
+     */
     public synchronized boolean isLive() {
         return live;
     }
 
-    /** @return whether the subscription is closed */
+    /**
+     * @return whether the subscription is closed
+     */
     public synchronized boolean isClosed() {
         return closed;
     }
 
     /**
      * Ends the subscription by the log (not the reader): the listener hears the reason.
-     *
      * @param reason why
      */
     void end(ReadListener.CloseReason reason) {
@@ -173,7 +192,10 @@ public final class Subscription implements AutoCloseable {
         onClose.accept(this);
     }
 
-    /** Ends the subscription by the reader; no more records reach the listener. Idempotent. */
+    /**
+     * Ends the subscription by the reader; no more records reach the listener.
+     * Idempotent.
+     */
     @Override
     public void close() {
         synchronized (this) {
@@ -184,4 +206,5 @@ public final class Subscription implements AutoCloseable {
         }
         onClose.accept(this);
     }
+
 }

@@ -9,10 +9,14 @@ import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 
-/** {@code GET /api/v1/reads/{id}}: one read with every tag and its evidence; 404 problem if absent. */
+/**
+ * {@code GET /api/v1/reads/{id}}: one read with every tag and its evidence; 404 problem
+ * if absent.
+ */
 @RestController
 @RequestMapping("/api/v1/reads")
 class ReadController {
+
     private final ReadLookups reads;
 
     ReadController(ReadLookups reads) {
@@ -21,7 +25,9 @@ class ReadController {
 
     @GetMapping("/{id}")
     Map<String, Object> read(@PathVariable String id) throws IOException {
-        return reads.get(id).map(doc -> ReadViews.view(doc, true))
-                .orElseThrow(() -> new NotFoundException("no read with id '" + id + "'"));
+        return reads.get(id)
+            .map(doc -> ReadViews.view(doc, true))
+            .orElseThrow(() -> new NotFoundException("no read with id '" + id + "'"));
     }
+
 }

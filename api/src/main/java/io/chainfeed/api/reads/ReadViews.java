@@ -7,21 +7,24 @@ import java.util.Map;
 
 /** Shapes a stored read document for API responses. */
 public final class ReadViews {
+
     private ReadViews() {
     }
 
     /**
-     * @param doc      the read as stored in the index
+     * @param doc the read as stored in the index
      * @param evidence keep tag evidence (offsets, matched text, rule) or drop it
-     * @return a new ordered map: id, kind, slug, title, aliases, summary, sections, layers, companies,
-     *         related (the terms the source itself lists as related), terms (every term tag: related
-     *         and mentioned), sources, disclaimer, version (1, 2, 3 ...), updatedAt, previousVersion (null
-     *         for a first version), publishedAt (when chainfeed published this version, ISO-8601 UTC),
-     *         observedAt (a signal's observation instant; null for a term) and changes (what changed against it: field, change, key, detail and {@code text},
-     *         a sentence from {@link #changeText}), and for a signal read {@code signal}: direction, magnitude,
-     *         until, decidedBy (editor or text), confidence, held, decided (per value, who), evidence (per
-     *         decided value, the spans: field, offset, length, text, rule) and review
-     *         ({@code io.chainfeed.schemas.SignalViews})
+     * @return a new ordered map: id, kind, slug, title, aliases, summary, sections,
+     * layers, companies, related (the terms the source itself lists as related), terms
+     * (every term tag: related and mentioned), sources, disclaimer, version (1, 2, 3
+     * ...), updatedAt, previousVersion (null for a first version), publishedAt (when
+     * chainfeed published this version, ISO-8601 UTC), observedAt (a signal's observation
+     * instant; null for a term) and changes (what changed against it: field, change, key,
+     * detail and {@code text}, a sentence from {@link #changeText}), and for a signal
+     * read {@code signal}: direction, magnitude, until, decidedBy (editor or text),
+     * confidence, held, decided (per value, who), evidence (per decided value, the spans:
+     * field, offset, length, text, rule) and review
+     * ({@code io.chainfeed.schemas.SignalViews})
      */
     @SuppressWarnings("unchecked")
     public static Map<String, Object> view(Map<String, Object> doc, boolean evidence) {
@@ -47,10 +50,10 @@ public final class ReadViews {
 
     /**
      * The term history of a stored read.
-     *
      * @param doc the read as stored in the index
-     * @return its {@code changes}, each a new map with field, change, key, detail and text; empty when the
-     *         document has none (a first version, or indexed before term history existed)
+     * @return its {@code changes}, each a new map with field, change, key, detail and
+     * text; empty when the document has none (a first version, or indexed before term
+     * history existed)
      */
     public static List<Map<String, Object>> changes(Map<String, Object> doc) {
         if (!(doc.get("changes") instanceof List<?> list)) {
@@ -72,15 +75,16 @@ public final class ReadViews {
     }
 
     /**
-     * One change as a plain-English sentence, e.g. {@code Section “Why it matters” changed},
-     * {@code Company “Arista Networks (ANET)” added} or {@code Source “JEDEC” added (https://www.jedec.org/)}.
-     * Plain text: escape it for the output format.
-     *
-     * @param field  title, aliases, summary, sections, layers, companies, related, terms, sources,
-     *               disclaimer (anything else is named as it is)
+     * One change as a plain-English sentence, e.g.
+     * {@code Section “Why it matters” changed},
+     * {@code Company “Arista Networks (ANET)” added} or
+     * {@code Source “JEDEC” added (https://www.jedec.org/)}. Plain text: escape it for
+     * the output format.
+     * @param field title, aliases, summary, sections, layers, companies, related, terms,
+     * sources, disclaimer (anything else is named as it is)
      * @param change added, removed or changed
-     * @param key    the item's stable key (for a source: its URL, which the sentence names, since two
-     *               sources may share a name)
+     * @param key the item's stable key (for a source: its URL, which the sentence names,
+     * since two sources may share a name)
      * @param detail the label of the item (for title: the new title)
      * @return the sentence, without a final full stop
      */
@@ -105,10 +109,14 @@ public final class ReadViews {
             return what + " " + change;
         }
         String sentence = what + " “" + detail + "” " + change;
-        return field.equals("sources") && !key.isEmpty() && !key.equals(detail) ? sentence + " (" + key + ")" : sentence;
+        return field.equals("sources") && !key.isEmpty() && !key.equals(detail) ? sentence + " (" + key + ")"
+                : sentence;
     }
 
-    /** The term tags with {@code declared-related} evidence: the related terms the source lists. */
+    /**
+     * The term tags with {@code declared-related} evidence: the related terms the source
+     * lists.
+     */
     @SuppressWarnings("unchecked")
     private static List<Map<String, Object>> declaredRelated(List<Map<String, Object>> termTags) {
         if (termTags == null) {
@@ -117,7 +125,7 @@ public final class ReadViews {
         return termTags.stream().filter(t -> {
             Object ev = t.get("evidence");
             return ev instanceof List<?> list && list.stream()
-                    .anyMatch(e -> e instanceof Map<?, ?> m && "declared-related".equals(m.get("rule")));
+                .anyMatch(e -> e instanceof Map<?, ?> m && "declared-related".equals(m.get("rule")));
         }).toList();
     }
 
@@ -135,9 +143,10 @@ public final class ReadViews {
     }
 
     /**
-     * @param stored a read document's {@code signal} object, as stored (the index leaves out null members)
-     * @return a new map with every member of {@code io.chainfeed.schemas.SignalViews}, {@code until} and
-     *         {@code review} null when absent
+     * @param stored a read document's {@code signal} object, as stored (the index leaves
+     * out null members)
+     * @return a new map with every member of {@code io.chainfeed.schemas.SignalViews},
+     * {@code until} and {@code review} null when absent
      */
     @SuppressWarnings("unchecked")
     public static Map<String, Object> signal(Object stored) {
@@ -146,4 +155,5 @@ public final class ReadViews {
         s.putIfAbsent("review", null);
         return s;
     }
+
 }

@@ -14,18 +14,20 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.stereotype.Component;
 
 /**
- * The API's one way to turn what a person wrote for a company ({@code TSM}, {@code 2330.tw},
- * {@code XNYS:TSM}, {@code tsmc}, {@code Taiwan Semiconductor}) into the company, over the live
- * {@link CompanyDirectory}; used by the company API and page, the search filter and facets, feed
- * selectors (feeds, webhooks, widget) and suggest. Unknown identifiers raise
- * {@link UnknownCompanyException} with close matches.
+ * The API's one way to turn what a person wrote for a company ({@code TSM},
+ * {@code 2330.tw}, {@code XNYS:TSM}, {@code tsmc}, {@code Taiwan Semiconductor}) into the
+ * company, over the live {@link CompanyDirectory}; used by the company API and page, the
+ * search filter and facets, feed selectors (feeds, webhooks, widget) and suggest. Unknown
+ * identifiers raise {@link UnknownCompanyException} with close matches.
  */
 @Component
 public class CompanyResolver {
+
     /** Most close matches offered for an unknown company. */
     public static final int MAX_CLOSE_MATCHES = 5;
 
     private final Supplier<CompanyDirectory> directory;
+
     private final Supplier<Boolean> loaded;
 
     @Autowired
@@ -35,25 +37,30 @@ public class CompanyResolver {
 
     /**
      * @param directory the current directory
-     * @param loaded    whether the reference data has been read to its end once
+     * @param loaded whether the reference data has been read to its end once
      */
     public CompanyResolver(Supplier<CompanyDirectory> directory, Supplier<Boolean> loaded) {
         this.directory = directory;
         this.loaded = loaded;
     }
 
-    /** @return a resolver over a fixed directory: for tests and tools */
+    /**
+     * @return a resolver over a fixed directory: for tests and tools
+     */
     public static CompanyResolver of(CompanyDirectory directory) {
         return new CompanyResolver(() -> directory, () -> true);
     }
 
-    /** @return the current directory */
+    /**
+     * @return the current directory
+     */
     public CompanyDirectory directory() {
         return directory.get();
     }
 
     /**
-     * @return whether the reference data is known; before that, nothing can be called unknown
+     * @return whether the reference data is known; before that, nothing can be called
+     * unknown
      */
     public boolean ready() {
         return loaded.get() && !directory.get().isEmpty();
@@ -77,11 +84,12 @@ public class CompanyResolver {
     }
 
     /**
-     * Identifiers close to one that resolves to nothing: identifiers that start with it, then those within
-     * a small edit distance (one edit up to four characters, two beyond), nearest first.
-     *
+     * Identifiers close to one that resolves to nothing: identifiers that start with it,
+     * then those within a small edit distance (one edit up to four characters, two
+     * beyond), nearest first.
      * @param identifier what was written
-     * @return up to {@link #MAX_CLOSE_MATCHES} suggestions, each {@code "<symbol> (<name>)"}
+     * @return up to {@link #MAX_CLOSE_MATCHES} suggestions, each
+     * {@code "<symbol> (<name>)"}
      */
     public List<String> closeMatches(String identifier) {
         String key = CompanyDirectory.fold(identifier == null ? "" : identifier);
@@ -97,7 +105,8 @@ public class CompanyResolver {
             int score;
             if (k.key().startsWith(key)) {
                 score = 0;
-            } else {
+            }
+            else {
                 int d = distance.apply(key, k.key());
                 if (d < 0) {
                     continue;
@@ -117,8 +126,11 @@ public class CompanyResolver {
         return List.copyOf(out);
     }
 
-    /** @return {@code "<canonical symbol> (<name>)"} */
+    /**
+     * @return {@code "<canonical symbol> (<name>)"}
+     */
     public static String label(Company c) {
         return CompanyDirectory.canonicalSymbol(c) + " (" + c.getName() + ")";
     }
+
 }

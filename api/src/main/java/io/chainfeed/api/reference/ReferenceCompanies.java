@@ -9,19 +9,24 @@ import org.springframework.stereotype.Component;
 
 /**
  * The companies' reference data (names, aliases, listings) in memory, from the compacted
- * {@value Topics#COMPANIES} topic (see {@link CompactedTopicView}), as a {@link CompanyDirectory}
- * rebuilt after each change.
+ * {@value Topics#COMPANIES} topic (see {@link CompactedTopicView}), as a
+ * {@link CompanyDirectory} rebuilt after each change.
  */
 @Component
 public class ReferenceCompanies extends CompactedTopicView<Company> {
+
     private volatile CompanyDirectory directory = CompanyDirectory.empty();
+
     private volatile boolean stale = true;
 
     ReferenceCompanies(@Value("${spring.kafka.bootstrap-servers}") String bootstrapServers) {
         super(bootstrapServers, Topics.COMPANIES, "chainfeed-api-reference-companies", Company.class);
     }
 
-    /** @return the directory over every company read so far (empty until the topic is read) */
+    /**
+     * @return the directory over every company read so far (empty until the topic is
+     * read)
+     */
     public CompanyDirectory directory() {
         if (stale) {
             synchronized (this) {
@@ -38,4 +43,5 @@ public class ReferenceCompanies extends CompactedTopicView<Company> {
     protected void changed(String key, Company value) {
         stale = true;
     }
+
 }

@@ -9,8 +9,8 @@ import java.util.Optional;
 import org.springframework.stereotype.Component;
 
 /**
- * The chain layers' reference data (name, summary, upstream edges) in memory, from the compacted
- * {@value Topics#LAYERS} topic (see {@link CompactedTopicView}).
+ * The chain layers' reference data (name, summary, upstream edges) in memory, from the
+ * compacted {@value Topics#LAYERS} topic (see {@link CompactedTopicView}).
  */
 @Component
 public class ReferenceLayers extends CompactedTopicView<ChainLayer> {
@@ -19,7 +19,9 @@ public class ReferenceLayers extends CompactedTopicView<ChainLayer> {
         super(kafka.bootstrapServers(), Topics.LAYERS, "chainfeed-api-reference-layers", ChainLayer.class);
     }
 
-    /** @return every known layer's latest reference record, in no particular order */
+    /**
+     * @return every known layer's latest reference record, in no particular order
+     */
     public List<ChainLayer> all() {
         return values();
     }
@@ -31,4 +33,5 @@ public class ReferenceLayers extends CompactedTopicView<ChainLayer> {
     public Optional<ChainLayer> layer(String id) {
         return value(id);
     }
+
 }

@@ -27,21 +27,28 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * Autocomplete ({@code GET /api/v1/suggest}), a glossary term's page ({@code GET /api/v1/terms/{slug}}),
- * the chain layers that reads are tagged with ({@code GET /api/v1/layers}) and one layer's reads, split
- * into those whose primary layer it is and those that touch it in passing
- * ({@code GET /api/v1/layers/{id}/reads}, {@link LayerReads}).
+ * Autocomplete ({@code GET /api/v1/suggest}), a glossary term's page ({@code GET
+ * /api/v1/terms/{slug}}), the chain layers that reads are tagged with
+ * ({@code GET /api/v1/layers}) and one layer's reads, split into those whose primary
+ * layer it is and those that touch it in passing ({@code GET /api/v1/layers/{id}/reads},
+ * {@link LayerReads}).
  */
 @RestController
 @RequestMapping("/api/v1")
 @Validated
 @Tag(name = "search", description = "Search research notes")
 class CatalogController {
+
     private final SearchCatalog catalog;
+
     private final ReadLookups reads;
+
     private final ReferenceLayers referenceLayers;
+
     private final Suggester suggester;
+
     private final CompanyResolver companies;
+
     private final LayerReads layerReads;
 
     CatalogController(SearchCatalog catalog, ReadLookups reads, ReferenceLayers referenceLayers, Suggester suggester,
@@ -80,10 +87,10 @@ class CatalogController {
             switch (s.kind()) {
                 case COMPANY -> add(companyList, new CompanySuggestion(s.symbol(), s.id(), s.label(), s.matched(),
                         companyReads.getOrDefault(s.id(), 0L), "/api/v1/companies/" + s.symbol()), size);
-                case TERM -> add(terms, new TermSuggestion(s.id(), s.label(), s.matched(), "/api/v1/terms/" + s.id()),
-                        size);
-                case LAYER -> add(layers, new LayerSuggestion(s.id(), s.label(), s.matched(),
-                        layerReads.getOrDefault(s.id(), 0L)), size);
+                case TERM ->
+                    add(terms, new TermSuggestion(s.id(), s.label(), s.matched(), "/api/v1/terms/" + s.id()), size);
+                case LAYER -> add(layers,
+                        new LayerSuggestion(s.id(), s.label(), s.matched(), layerReads.getOrDefault(s.id(), 0L)), size);
             }
             add(merged, new AnySuggestion(s.kind().name().toLowerCase(java.util.Locale.ROOT), s.id(), s.label(),
                     s.symbol(), s.matched(), s.href()), size);
@@ -103,7 +110,10 @@ class CatalogController {
         }
     }
 
-    /** A company suggestion as {@code companies} lists it; {@code name} is the label, {@code reads} its read count. */
+    /**
+     * A company suggestion as {@code companies} lists it; {@code name} is the label,
+     * {@code reads} its read count.
+     */
     record CompanySuggestion(String symbol, String id, String name, String matched, long reads, String href) {
     }
 
@@ -115,7 +125,10 @@ class CatalogController {
     record LayerSuggestion(String id, String name, String matched, long reads) {
     }
 
-    /** A suggestion of any kind as {@code suggestions} lists it; {@code page} is the web page's path. */
+    /**
+     * A suggestion of any kind as {@code suggestions} lists it; {@code page} is the web
+     * page's path.
+     */
     record AnySuggestion(String kind, String id, String label, String symbol, String matched, String page) {
     }
 
@@ -178,20 +191,22 @@ class CatalogController {
     }
 
     @GetMapping("/terms/{slug}")
-    @Operation(summary = "A glossary term's page", description = "Definition, sections, layers (primary first), "
-            + "companies, related terms resolved to their own reads, sources and version history.")
+    @Operation(summary = "A glossary term's page",
+            description = "Definition, sections, layers (primary first), "
+                    + "companies, related terms resolved to their own reads, sources and version history.")
     @SuppressWarnings("unchecked")
     Map<String, Object> term(@PathVariable String slug) throws IOException {
         Map<String, Object> doc = reads.get("term:" + slug)
-                .orElseThrow(() -> new NotFoundException("no glossary term '" + slug + "'"));
+            .orElseThrow(() -> new NotFoundException("no glossary term '" + slug + "'"));
         Map<String, Object> view = ReadViews.view(doc, false);
         List<Map<String, Object>> layers = new ArrayList<>((List<Map<String, Object>>) view.get("layers"));
-        layers.sort((a, b) -> Boolean.compare(Boolean.TRUE.equals(b.get("primary")), Boolean.TRUE.equals(a.get("primary"))));
+        layers.sort((a, b) -> Boolean.compare(Boolean.TRUE.equals(b.get("primary")),
+                Boolean.TRUE.equals(a.get("primary"))));
         view.put("layers", layers);
         view.put("layer", layers.isEmpty() ? null : layers.get(0));
         List<Map<String, Object>> related = (List<Map<String, Object>>) view.get("related");
-        Map<String, Map<String, Object>> found = reads.getAll(related.stream()
-                .map(t -> "term:" + t.get("slug")).toList());
+        Map<String, Map<String, Object>> found = reads
+            .getAll(related.stream().map(t -> "term:" + t.get("slug")).toList());
         List<Map<String, Object>> resolved = new ArrayList<>();
         for (Map<String, Object> t : related) {
             Map<String, Object> r = new LinkedHashMap<>(t);
@@ -205,8 +220,10 @@ class CatalogController {
             resolved.add(r);
         }
         view.put("related", resolved);
-        // The index keeps the latest version of each read; earlier versions live in the compacted topic
-        // only until compaction, so the history is the current entry, with what changed against the
+        // The index keeps the latest version of each read; earlier versions live in the
+        // compacted topic
+        // only until compaction, so the history is the current entry, with what changed
+        // against the
         // version before it.
         Map<String, Object> current = new LinkedHashMap<>();
         current.put("version", doc.get("version"));
@@ -216,4 +233,5 @@ class CatalogController {
         view.put("history", List.of(current));
         return view;
     }
+
 }

@@ -8,22 +8,24 @@ import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 
 /**
- * An opaque page cursor: the point in time the pages after the first run in (none in the first page's
- * cursor: {@link ReadSearch} opens it when the second page is asked for), the mode the first page settled
- * on (all words, or any word), the sort values of the last hit ({@code _score}, {@code id}) and a hash of
- * the query and filters it belongs to (so that a cursor cannot be replayed on another query), and how many
- * collapsed results the pages so far showed (collapsed pages continue by offset: Elasticsearch allows no
+ * An opaque page cursor: the point in time the pages after the first run in (none in the
+ * first page's cursor: {@link ReadSearch} opens it when the second page is asked for),
+ * the mode the first page settled on (all words, or any word), the sort values of the
+ * last hit ({@code _score}, {@code id}) and a hash of the query and filters it belongs to
+ * (so that a cursor cannot be replayed on another query), and how many collapsed results
+ * the pages so far showed (collapsed pages continue by offset: Elasticsearch allows no
  * {@code search_after} with collapsing on another field than the sort).
  *
- * @param pit       point-in-time id, or null when none is open yet
- * @param all       all words required (else any)
- * @param score     last hit's score
- * @param id        last hit's id
+ * @param pit point-in-time id, or null when none is open yet
+ * @param all all words required (else any)
+ * @param score last hit's score
+ * @param id last hit's id
  * @param queryHash hash of the query text and filters
- * @param offset    results shown so far, the next page's {@code from}; -1 in a cursor issued before
- *                  collapsing (it continues after {@code score} and {@code id})
+ * @param offset results shown so far, the next page's {@code from}; -1 in a cursor issued
+ * before collapsing (it continues after {@code score} and {@code id})
  */
 record Cursor(String pit, boolean all, double score, String id, String queryHash, int offset) {
+
     private static final ObjectMapper JSON = new ObjectMapper();
 
     String encode() {
@@ -41,7 +43,8 @@ record Cursor(String pit, boolean all, double score, String id, String queryHash
     /**
      * @param text an encoded cursor
      * @return the cursor
-     * @throws BadRequestException ({@code invalid-cursor}) when the text is not a cursor this API issued
+     * @throws BadRequestException ({@code invalid-cursor}) when the text is not a cursor
+     * this API issued
      */
     static Cursor decode(String text) {
         try {
@@ -53,7 +56,8 @@ record Cursor(String pit, boolean all, double score, String id, String queryHash
             }
             return new Cursor(n.has("p") ? n.get("p").asText() : null, "all".equals(n.path("m").asText()),
                     n.get("s").asDouble(), n.get("i").asText(), n.get("h").asText(), n.path("o").asInt(-1));
-        } catch (Exception e) {
+        }
+        catch (Exception e) {
             throw new BadRequestException("invalid-cursor", "cursor is not one this API issued");
         }
     }

@@ -26,24 +26,28 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * The site's indexes: every glossary term A to Z ({@code GET /api/v1/terms?layer=}) and every company of
- * the reference data by chain layer ({@code GET /api/v1/companies?layer=}), behind the {@code /terms} and
+ * The site's indexes: every glossary term A to Z ({@code GET /api/v1/terms?layer=}) and
+ * every company of the reference data by chain layer
+ * ({@code GET /api/v1/companies?layer=}), behind the {@code /terms} and
  * {@code /companies} pages.
  *
  * <ul>
- *   <li>Terms come from the reads index (the term reads: slug, title, summary, layers with their
- *       {@code primary} flag), at most {@value #MAX_TERMS}, sorted by title ignoring case; with
- *       {@code layer=<id>} only the terms tagged with that layer (primary or in passing).</li>
- *   <li>Companies come from the reference data ({@code chainfeed.reference.companies.v1}) and the
- *       layers from {@code chainfeed.reference.layers.v1}: per layer, by layer name, the companies whose
- *       primary layer it is, then those that list it among their other layers, each by name; a company
- *       appears under each of its layers. With {@code layer=<id>}, that layer only.</li>
+ * <li>Terms come from the reads index (the term reads: slug, title, summary, layers with
+ * their {@code primary} flag), at most {@value #MAX_TERMS}, sorted by title ignoring
+ * case; with {@code layer=<id>} only the terms tagged with that layer (primary or in
+ * passing).</li>
+ * <li>Companies come from the reference data ({@code chainfeed.reference.companies.v1})
+ * and the layers from {@code chainfeed.reference.layers.v1}: per layer, by layer name,
+ * the companies whose primary layer it is, then those that list it among their other
+ * layers, each by name; a company appears under each of its layers. With
+ * {@code layer=<id>}, that layer only.</li>
  * </ul>
  */
 @RestController
 @RequestMapping("/api/v1")
 @Tag(name = "search", description = "Search research notes")
 class IndexController {
+
     /** Most terms the index lists (the catalogue's bound). */
     static final int MAX_TERMS = 2000;
     static final String DISCLAIMER = "chainfeed is research, not advice: it summarises public sources and says "
@@ -61,7 +65,9 @@ class IndexController {
     record TermIndex(String layer, int total, List<TermEntry> terms, String disclaimer) {
     }
 
-    /** A company under one layer: {@code primary} when it is the company's primary layer. */
+    /**
+     * A company under one layer: {@code primary} when it is the company's primary layer.
+     */
     record CompanyEntry(String id, String name, String symbol, boolean primary, String page) {
     }
 
@@ -74,7 +80,9 @@ class IndexController {
     }
 
     private final ElasticsearchClient client;
+
     private final ReferenceLayers layers;
+
     private final CompanyResolver companies;
 
     IndexController(ElasticsearchClient client, ReferenceLayers layers, CompanyResolver companies) {
@@ -84,15 +92,18 @@ class IndexController {
     }
 
     @GetMapping("/terms")
-    @Operation(summary = "Every glossary term, A to Z", description = "Slug, title, summary and layers of every "
-            + "glossary term read; layer=<id> keeps the terms tagged with that layer.")
-    @SuppressWarnings({"rawtypes", "unchecked"})
+    @Operation(summary = "Every glossary term, A to Z",
+            description = "Slug, title, summary and layers of every "
+                    + "glossary term read; layer=<id> keeps the terms tagged with that layer.")
+    @SuppressWarnings({ "rawtypes", "unchecked" })
     TermIndex terms(@RequestParam(required = false) String layer) throws IOException {
-        SearchResponse<Map> r = client.search(s -> s.index(ReadsIndex.ALIAS)
-                .query(q -> q.term(t -> t.field("kind").value("term")))
-                .size(MAX_TERMS)
-                .source(src -> src.filter(f -> f.includes("slug", "title", "summary", "layers.id", "layers.name",
-                        "layers.primary"))), Map.class);
+        SearchResponse<Map> r = client.search(
+                s -> s.index(ReadsIndex.ALIAS)
+                    .query(q -> q.term(t -> t.field("kind").value("term")))
+                    .size(MAX_TERMS)
+                    .source(src -> src.filter(
+                            f -> f.includes("slug", "title", "summary", "layers.id", "layers.name", "layers.primary"))),
+                Map.class);
         List<TermEntry> out = new ArrayList<>();
         for (Hit<Map> hit : r.hits().hits()) {
             Map<String, Object> src = hit.source();
@@ -101,8 +112,9 @@ class IndexController {
             }
             List<LayerRef> refs = new ArrayList<>();
             for (Map<String, Object> l : (List<Map<String, Object>>) src.getOrDefault("layers", List.of())) {
-                refs.add(new LayerRef(String.valueOf(l.get("id")), l.get("name") == null ? String.valueOf(l.get("id"))
-                        : String.valueOf(l.get("name")), Boolean.TRUE.equals(l.get("primary"))));
+                refs.add(new LayerRef(String.valueOf(l.get("id")),
+                        l.get("name") == null ? String.valueOf(l.get("id")) : String.valueOf(l.get("name")),
+                        Boolean.TRUE.equals(l.get("primary"))));
             }
             refs.sort(Comparator.comparing((LayerRef l) -> !l.primary()).thenComparing(LayerRef::name));
             if (layer != null && refs.stream().noneMatch(l -> l.id().equals(layer))) {
@@ -112,35 +124,39 @@ class IndexController {
             out.add(new TermEntry(slug, src.get("title") == null ? slug : String.valueOf(src.get("title")),
                     (String) src.get("summary"), refs, "/terms/" + URLEncoder.encode(slug, StandardCharsets.UTF_8)));
         }
-        out.sort(Comparator.comparing((TermEntry t) -> t.title().toLowerCase(Locale.ROOT)).thenComparing(TermEntry::slug));
+        out.sort(Comparator.comparing((TermEntry t) -> t.title().toLowerCase(Locale.ROOT))
+            .thenComparing(TermEntry::slug));
         return new TermIndex(layer, out.size(), out, DISCLAIMER);
     }
 
     @GetMapping("/companies")
-    @Operation(summary = "Every company by chain layer", description = "Per layer of the reference data, the "
-            + "companies whose primary layer it is, then those that list it among their other layers; "
-            + "layer=<id> keeps that layer only.")
+    @Operation(summary = "Every company by chain layer",
+            description = "Per layer of the reference data, the "
+                    + "companies whose primary layer it is, then those that list it among their other layers; "
+                    + "layer=<id> keeps that layer only.")
     CompanyIndex companies(@RequestParam(required = false) String layer) {
         CompanyDirectory dir = companies.directory();
         Map<String, List<CompanyEntry>> byLayer = new HashMap<>();
         List<Company> all = new ArrayList<>(dir.companies());
-        all.sort(Comparator.comparing((Company c) -> c.getName().toLowerCase(Locale.ROOT)).thenComparing(Company::getId));
+        all.sort(Comparator.comparing((Company c) -> c.getName().toLowerCase(Locale.ROOT))
+            .thenComparing(Company::getId));
         int counted = 0;
         for (Company c : all) {
             String symbol = CompanyDirectory.canonicalSymbol(c);
-            String page = "/companies/" + URLEncoder.encode(symbol == null ? c.getId() : symbol, StandardCharsets.UTF_8);
+            String page = "/companies/"
+                    + URLEncoder.encode(symbol == null ? c.getId() : symbol, StandardCharsets.UTF_8);
             boolean listed = false;
             if (c.getPrimaryLayer() != null && (layer == null || layer.equals(c.getPrimaryLayer()))) {
                 byLayer.computeIfAbsent(c.getPrimaryLayer(), k -> new ArrayList<>())
-                        .add(new CompanyEntry(c.getId(), c.getName(), symbol, true, page));
+                    .add(new CompanyEntry(c.getId(), c.getName(), symbol, true, page));
                 listed = true;
             }
             for (String other : c.getLayers()) {
                 if (other.equals(c.getPrimaryLayer()) || (layer != null && !layer.equals(other))) {
                     continue;
                 }
-                byLayer.computeIfAbsent(other, k -> new ArrayList<>()).add(new CompanyEntry(c.getId(), c.getName(), symbol,
-                        false, page));
+                byLayer.computeIfAbsent(other, k -> new ArrayList<>())
+                    .add(new CompanyEntry(c.getId(), c.getName(), symbol, false, page));
                 listed = true;
             }
             counted += listed ? 1 : 0;
@@ -158,11 +174,13 @@ class IndexController {
         }
         for (ChainLayer l : layers.all()) {
             if (!byLayer.containsKey(l.getId()) && (layer == null || layer.equals(l.getId()))) {
-                out.add(new LayerCompanies(l.getId(), l.getName(), "/layers/" + URLEncoder.encode(l.getId(),
-                        StandardCharsets.UTF_8), List.of()));
+                out.add(new LayerCompanies(l.getId(), l.getName(),
+                        "/layers/" + URLEncoder.encode(l.getId(), StandardCharsets.UTF_8), List.of()));
             }
         }
-        out.sort(Comparator.comparing((LayerCompanies l) -> l.name().toLowerCase(Locale.ROOT)).thenComparing(LayerCompanies::id));
+        out.sort(Comparator.comparing((LayerCompanies l) -> l.name().toLowerCase(Locale.ROOT))
+            .thenComparing(LayerCompanies::id));
         return new CompanyIndex(layer, counted, out, DISCLAIMER);
     }
+
 }

@@ -16,13 +16,15 @@ import java.util.Map;
 import org.springframework.stereotype.Component;
 
 /**
- * The reads of one chain layer, in two lists: those whose primary layer it is (the source declares it, or
- * the title names it: index field {@code primaryLayerIds}) and those that only touch it (a company or term
- * on the layer, a passing mention: in {@code layerIds} but not in {@code primaryLayerIds}). Each list is
- * newest {@code updatedAt} first, then by id; queries go to the alias {@value ReadsIndex#ALIAS}.
+ * The reads of one chain layer, in two lists: those whose primary layer it is (the source
+ * declares it, or the title names it: index field {@code primaryLayerIds}) and those that
+ * only touch it (a company or term on the layer, a passing mention: in {@code layerIds}
+ * but not in {@code primaryLayerIds}). Each list is newest {@code updatedAt} first, then
+ * by id; queries go to the alias {@value ReadsIndex#ALIAS}.
  */
 @Component
 public class LayerReads {
+
     private final ElasticsearchClient client;
 
     LayerReads(ElasticsearchClient client) {
@@ -32,9 +34,9 @@ public class LayerReads {
     /**
      * One list of reads: how many there are in all, and the first of them.
      *
-     * @param total   how many reads the list has in the index
-     * @param sources the stored read documents of the first {@code size}, without tag evidence and
-     *                index-only keys
+     * @param total how many reads the list has in the index
+     * @param sources the stored read documents of the first {@code size}, without tag
+     * evidence and index-only keys
      */
     public record Slice(long total, List<Map<String, Object>> sources) {
     }
@@ -48,14 +50,15 @@ public class LayerReads {
 
     /**
      * @param layerId a layer id (an unknown one has no reads)
-     * @param kinds   {@code term}, {@code signal}: only these kinds; empty for every kind
-     * @param size    how many reads of each list to return, 1..50
+     * @param kinds {@code term}, {@code signal}: only these kinds; empty for every kind
+     * @param size how many reads of each list to return, 1..50
      * @return both lists
      * @throws IOException on a transport failure
      */
     public Split reads(String layerId, List<String> kinds, int size) throws IOException {
         Query primary = query(b -> b.filter(term("primaryLayerIds", layerId)), kinds);
-        Query passing = query(b -> b.filter(term("layerIds", layerId)).mustNot(term("primaryLayerIds", layerId)), kinds);
+        Query passing = query(b -> b.filter(term("layerIds", layerId)).mustNot(term("primaryLayerIds", layerId)),
+                kinds);
         return new Split(slice(primary, size), slice(passing, size));
     }
 
@@ -63,7 +66,8 @@ public class LayerReads {
         BoolQuery.Builder b = new BoolQuery.Builder();
         layer.accept(b);
         if (!kinds.isEmpty()) {
-            b.filter(f -> f.terms(t -> t.field("kind").terms(v -> v.value(kinds.stream().map(FieldValue::of).toList()))));
+            b.filter(f -> f
+                .terms(t -> t.field("kind").terms(v -> v.value(kinds.stream().map(FieldValue::of).toList()))));
         }
         return Query.of(q -> q.bool(b.build()));
     }
@@ -72,13 +76,15 @@ public class LayerReads {
         return Query.of(q -> q.term(t -> t.field(field).value(value)));
     }
 
-    @SuppressWarnings({"rawtypes", "unchecked"})
+    @SuppressWarnings({ "rawtypes", "unchecked" })
     private Slice slice(Query query, int size) throws IOException {
-        SearchResponse<Map> response = client.search(s -> s.index(ReadsIndex.ALIAS).query(query).size(size)
-                .trackTotalHits(t -> t.enabled(true))
-                .source(src -> src.filter(f -> f.excludes(PageRequests.WITHOUT_EVIDENCE)))
-                .sort(o -> o.field(f -> f.field("updatedAt").order(SortOrder.Desc)))
-                .sort(o -> o.field(f -> f.field("id").order(SortOrder.Asc))), Map.class);
+        SearchResponse<Map> response = client.search(s -> s.index(ReadsIndex.ALIAS)
+            .query(query)
+            .size(size)
+            .trackTotalHits(t -> t.enabled(true))
+            .source(src -> src.filter(f -> f.excludes(PageRequests.WITHOUT_EVIDENCE)))
+            .sort(o -> o.field(f -> f.field("updatedAt").order(SortOrder.Desc)))
+            .sort(o -> o.field(f -> f.field("id").order(SortOrder.Asc))), Map.class);
         List<Map<String, Object>> sources = new ArrayList<>();
         for (Hit<Map> hit : response.hits().hits()) {
             sources.add(new LinkedHashMap<String, Object>(hit.source()));
@@ -86,4 +92,5 @@ public class LayerReads {
         long total = response.hits().total() == null ? sources.size() : response.hits().total().value();
         return new Slice(total, sources);
     }
+
 }

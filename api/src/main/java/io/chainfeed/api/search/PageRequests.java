@@ -12,104 +12,131 @@ import java.util.List;
 import java.util.stream.Stream;
 
 /**
- * The Elasticsearch request of one page of {@link ReadSearch}, and which source keys it leaves out.
- * {@code api/load/search-body.json} is this request for a first page (SearchLoadBodyTest).
+ * The Elasticsearch request of one page of {@link ReadSearch}, and which source keys it
+ * leaves out. {@code api/load/search-body.json} is this request for a first page
+ * (SearchLoadBodyTest).
  */
 final class PageRequests {
+
     /**
-     * Keys of a stored read that only filters and facets use (flat copies of the tags): left out of search
-     * answers, which show the tags themselves.
+     * Keys of a stored read that only filters and facets use (flat copies of the tags):
+     * left out of search answers, which show the tags themselves.
      */
     static final List<String> INDEX_ONLY = List.of("layerIds", "primaryLayerIds", "layerRefs", "companySymbols",
             "primaryCompanySymbols", "companyRefs", "termSlugs", "termRefs");
+
     /**
-     * What a search answer without evidence leaves out: the index-only keys, layer evidence, and of term
-     * evidence everything but its {@code rule} (a read's related terms are the term tags whose evidence is
-     * the declared-related rule: ReadViews). Company evidence stays: the snippet of a read found through
-     * a company quotes it (Snippets); {@link #WITHOUT_ANY_EVIDENCE} leaves it out when no company is named.
+     * What a search answer without evidence leaves out: the index-only keys, layer
+     * evidence, and of term evidence everything but its {@code rule} (a read's related
+     * terms are the term tags whose evidence is the declared-related rule: ReadViews).
+     * Company evidence stays: the snippet of a read found through a company quotes it
+     * (Snippets); {@link #WITHOUT_ANY_EVIDENCE} leaves it out when no company is named.
      */
-    static final List<String> WITHOUT_EVIDENCE = Stream.concat(INDEX_ONLY.stream(),
-            Stream.of("layers.evidence", "terms.evidence.field", "terms.evidence.start",
-                    "terms.evidence.end", "terms.evidence.text")).toList();
+    static final List<String> WITHOUT_EVIDENCE = Stream
+        .concat(INDEX_ONLY.stream(), Stream.of("layers.evidence", "terms.evidence.field", "terms.evidence.start",
+                "terms.evidence.end", "terms.evidence.text"))
+        .toList();
+
     /**
-     * {@link #WITHOUT_EVIDENCE} and company evidence too: for a query that names no company, whose
-     * snippets never quote company evidence (about a third of a stored read's bytes).
+     * {@link #WITHOUT_EVIDENCE} and company evidence too: for a query that names no
+     * company, whose snippets never quote company evidence (about a third of a stored
+     * read's bytes).
      */
-    static final List<String> WITHOUT_ANY_EVIDENCE = Stream.concat(WITHOUT_EVIDENCE.stream(),
-            Stream.of("companies.evidence")).toList();
+    static final List<String> WITHOUT_ANY_EVIDENCE = Stream
+        .concat(WITHOUT_EVIDENCE.stream(), Stream.of("companies.evidence"))
+        .toList();
 
     /** The name of a collapsed result's inner hits: the reads of its story. */
     static final String REPOSTS = "reposts";
+
     /** How many reads of a story a result lists (the result itself among them). */
     static final int MAX_REPOSTS = 6;
-    /** Elasticsearch's {@code index.max_result_window}: collapsed pages page by offset, up to this many results. */
+
+    /**
+     * Elasticsearch's {@code index.max_result_window}: collapsed pages page by offset, up
+     * to this many results.
+     */
     static final int MAX_OFFSET = 10_000;
 
     private PageRequests() {
     }
 
     /**
-     * The search request of one page: the query, page size, exact total, sort by score, then newest
-     * {@code updatedAt} (only when collapsing: old cursors continue in the order they were issued in), then id, highlight
-     * and the five facet aggregations; in the point in time if one is given (else on the alias
-     * {@value ReadsIndex#ALIAS}); collapsed by {@code story} with the story's reads as inner hits, from the
-     * cursor's offset if one is given (a cursor without one continues after its sort values, uncollapsed);
-     * sources without the source keys {@code excludes} ({@link #excludes}) left out.
+     * The search request of one page: the query, page size, exact total, sort by score,
+     * then newest {@code updatedAt} (only when collapsing: old cursors continue in the
+     * order they were issued in), then id, highlight and the five facet aggregations; in
+     * the point in time if one is given (else on the alias {@value ReadsIndex#ALIAS});
+     * collapsed by {@code story} with the story's reads as inner hits, from the cursor's
+     * offset if one is given (a cursor without one continues after its sort values,
+     * uncollapsed); sources without the source keys {@code excludes} ({@link #excludes})
+     * left out.
      */
     static SearchRequest request(Query query, int size, String pit, Cursor after, List<String> excludes) {
         boolean collapse = after == null || after.offset() >= 0;
         return SearchRequest.of(s -> {
             if (pit != null) {
                 s.pit(p -> p.id(pit).keepAlive(t -> t.time(ReadSearch.KEEP_ALIVE)));
-            } else {
+            }
+            else {
                 s.index(ReadsIndex.ALIAS);
             }
             s.query(query)
-                    .source(src -> src.filter(f -> f.excludes(excludes)))
-                    .size(size)
-                    .trackTotalHits(t -> t.enabled(true))
-                    .sort(o -> o.score(sc -> sc.order(SortOrder.Desc)));
+                .source(src -> src.filter(f -> f.excludes(excludes)))
+                .size(size)
+                .trackTotalHits(t -> t.enabled(true))
+                .sort(o -> o.score(sc -> sc.order(SortOrder.Desc)));
             if (collapse) {
-                // Among equally relevant reads (a company's tagged reads often are), the newest first.
+                // Among equally relevant reads (a company's tagged reads often are), the
+                // newest first.
                 s.sort(o -> o.field(f -> f.field("updatedAt").order(SortOrder.Desc)));
             }
             s.sort(o -> o.field(f -> f.field("id").order(SortOrder.Asc)))
-                    .highlight(h -> h.encoder(HighlighterEncoder.Html)
-                            .preTags("<mark>").postTags("</mark>")
-                            .fields("sections.body", f -> f.fragmentSize(180).numberOfFragments(3)
-                                    .order(HighlighterOrder.Score))
-                            .fields("summary", f -> f.numberOfFragments(0)));
+                .highlight(h -> h.encoder(HighlighterEncoder.Html)
+                    .preTags("<mark>")
+                    .postTags("</mark>")
+                    .fields("sections.body",
+                            f -> f.fragmentSize(180).numberOfFragments(3).order(HighlighterOrder.Score))
+                    .fields("summary", f -> f.numberOfFragments(0)));
             if (collapse) {
-                // One result per story: reposts of a signal (Stories) are the leader's inner hits.
-                s.collapse(c -> c.field("story").innerHits(i -> i.name(REPOSTS).size(MAX_REPOSTS)
+                // One result per story: reposts of a signal (Stories) are the leader's
+                // inner hits.
+                s.collapse(c -> c.field("story")
+                    .innerHits(i -> i.name(REPOSTS)
+                        .size(MAX_REPOSTS)
                         .sort(o -> o.field(f -> f.field("observedAt").order(SortOrder.Desc)))
                         .sort(o -> o.field(f -> f.field("id").order(SortOrder.Asc)))
                         .source(src -> src.filter(f -> f.includes("id", "sources", "observedAt")))));
                 if (after != null) {
                     s.from(after.offset());
                 }
-            } else if (after != null) {
-                // A cursor from before collapsing: continued after its last hit, as it was issued.
+            }
+            else if (after != null) {
+                // A cursor from before collapsing: continued after its last hit, as it
+                // was issued.
                 s.searchAfter(FieldValue.of(after.score()), FieldValue.of(after.id()));
             }
             s.aggregations("layer", a -> a.terms(t -> t.field("layerRefs").size(50)))
-                    .aggregations("company", a -> a.terms(t -> t.field("companyRefs").size(50)))
-                    .aggregations("term", a -> a.terms(t -> t.field("termRefs").size(50)))
-                    .aggregations("kind", a -> a.terms(t -> t.field("kind").size(10)))
-                    .aggregations("updated", a -> a.dateHistogram(d -> d.field("updatedAt")
-                            .calendarInterval(CalendarInterval.Month).minDocCount(1).format("yyyy-MM")));
+                .aggregations("company", a -> a.terms(t -> t.field("companyRefs").size(50)))
+                .aggregations("term", a -> a.terms(t -> t.field("termRefs").size(50)))
+                .aggregations("kind", a -> a.terms(t -> t.field("kind").size(10)))
+                .aggregations("updated",
+                        a -> a.dateHistogram(d -> d.field("updatedAt")
+                            .calendarInterval(CalendarInterval.Month)
+                            .minDocCount(1)
+                            .format("yyyy-MM")));
             return s;
         });
     }
 
     /**
      * The source keys a search leaves out.
-     *
-     * @param evidence      the answer shows tag evidence
-     * @param companyNamed  the query names a company (its snippets quote company evidence)
-     * @return {@link #INDEX_ONLY}, {@link #WITHOUT_EVIDENCE} or {@link #WITHOUT_ANY_EVIDENCE}
+     * @param evidence the answer shows tag evidence
+     * @param companyNamed the query names a company (its snippets quote company evidence)
+     * @return {@link #INDEX_ONLY}, {@link #WITHOUT_EVIDENCE} or
+     * {@link #WITHOUT_ANY_EVIDENCE}
      */
     static List<String> excludes(boolean evidence, boolean companyNamed) {
         return evidence ? INDEX_ONLY : companyNamed ? WITHOUT_EVIDENCE : WITHOUT_ANY_EVIDENCE;
     }
+
 }

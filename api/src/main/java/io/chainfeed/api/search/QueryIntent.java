@@ -7,75 +7,90 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * How a researcher's words are read beyond their text: which groups of a parsed query ({@link QueryText})
- * carry its subject, which are question words and filler that need not match, and which are constraint
- * talk ("shortage", "sold out", "lead times", "glut", "prices rising", "shipments down") that a constraint
- * signal satisfies by what it reports rather than by its wording. The idea is Algolia's optional words and Elasticsearch's
- * {@code minimum_should_match}: a query is not refused because a read lacks "who" or "makes".
+ * How a researcher's words are read beyond their text: which groups of a parsed query
+ * ({@link QueryText}) carry its subject, which are question words and filler that need
+ * not match, and which are constraint talk ("shortage", "sold out", "lead times", "glut",
+ * "prices rising", "shipments down") that a constraint signal satisfies by what it
+ * reports rather than by its wording. The idea is Algolia's optional words and
+ * Elasticsearch's {@code minimum_should_match}: a query is not refused because a read
+ * lacks "who" or "makes".
  *
  * <ul>
- *   <li><b>Filler</b> ({@link #FILLER}, plus the Snowball English stop words): never required. When every
- *       group is filler they are all the subject instead, so "supply" still searches for "supply".</li>
- *   <li><b>Constraint</b> ({@link #CONSTRAINTS}, one or two words): required, but a signal read whose
- *       direction matches ({@code tightening} for shortage talk, {@code easing} for glut talk, either for
- *       "capacity") and a term read (it explains the part named) satisfy it without the words. When no
- *       other group is left they are the subject.</li>
- *   <li><b>Subject</b>: everything else, and every quoted phrase, alternative group or ticker-like piece.</li>
+ * <li><b>Filler</b> ({@link #FILLER}, plus the Snowball English stop words): never
+ * required. When every group is filler they are all the subject instead, so "supply"
+ * still searches for "supply".</li>
+ * <li><b>Constraint</b> ({@link #CONSTRAINTS}, one or two words): required, but a signal
+ * read whose direction matches ({@code tightening} for shortage talk, {@code easing} for
+ * glut talk, either for "capacity") and a term read (it explains the part named) satisfy
+ * it without the words. When no other group is left they are the subject.</li>
+ * <li><b>Subject</b>: everything else, and every quoted phrase, alternative group or
+ * ticker-like piece.</li>
  * </ul>
  *
- * @param query    the parsed query
- * @param segments the required groups of the query in order, each in exactly one segment: a constraint
- *                 phrase of two words is one segment, every other group one of its own
+ * @param query the parsed query
+ * @param segments the required groups of the query in order, each in exactly one segment:
+ * a constraint phrase of two words is one segment, every other group one of its own
  */
 public record QueryIntent(QueryText query, List<Segment> segments) {
     /** What a required group does in the query. */
-    public enum Role { SUBJECT, FILLER, CONSTRAINT }
+    public enum Role {
+
+        SUBJECT, FILLER, CONSTRAINT
+
+    }
 
     /**
      * Consecutive required groups with one role.
      *
-     * @param from      first group index
-     * @param to        one past the last group index
-     * @param role      what the groups do
-     * @param direction for a constraint, the signal direction that satisfies it; null otherwise
+     * @param from first group index
+     * @param to one past the last group index
+     * @param role what the groups do
+     * @param direction for a constraint, the signal direction that satisfies it; null
+     * otherwise
      */
     public record Segment(int from, int to, Role role, Direction direction) {
     }
 
     /** Which way a constraint word points: the signal directions that satisfy it. */
-    public enum Direction { TIGHTENING, EASING, EITHER }
+    public enum Direction {
+
+        TIGHTENING, EASING, EITHER
+
+    }
 
     /**
-     * Question words and filler that say how a researcher asks, not what about (beyond the stop words):
-     * "who makes", "what does ... mean", "how does ... work".
+     * Question words and filler that say how a researcher asks, not what about (beyond
+     * the stop words): "who makes", "what does ... mean", "how does ... work".
      */
-    static final Set<String> FILLER = Set.of("who", "what", "which", "how", "why", "when", "where", "whats",
-            "make", "makes", "made", "maker", "makers", "build", "builds", "built", "supplies",
-            "supplier", "suppliers", "mean", "means", "meaning", "definition", "define", "explain", "explained",
-            "work", "works", "difference", "new", "news", "latest", "recent", "tell", "me", "please", "still",
-            "use", "used", "does", "do", "is", "are", "a", "an", "the", "for", "of", "about", "between", "vs",
-            "versus", "other", "than", "take", "takes", "get", "gets", "many", "much");
+    static final Set<String> FILLER = Set.of("who", "what", "which", "how", "why", "when", "where", "whats", "make",
+            "makes", "made", "maker", "makers", "build", "builds", "built", "supplies", "supplier", "suppliers", "mean",
+            "means", "meaning", "definition", "define", "explain", "explained", "work", "works", "difference", "new",
+            "news", "latest", "recent", "tell", "me", "please", "still", "use", "used", "does", "do", "is", "are", "a",
+            "an", "the", "for", "of", "about", "between", "vs", "versus", "other", "than", "take", "takes", "get",
+            "gets", "many", "much");
 
-    /** Constraint words and two-word phrases, with the signal direction each one talks about. */
-    static final Map<String, Direction> CONSTRAINTS = Map.ofEntries(
-            Map.entry("shortage", Direction.TIGHTENING), Map.entry("shortages", Direction.TIGHTENING),
-            Map.entry("short", Direction.TIGHTENING), Map.entry("shortfall", Direction.TIGHTENING),
-            Map.entry("sold out", Direction.TIGHTENING), Map.entry("bottleneck", Direction.TIGHTENING),
-            Map.entry("bottlenecks", Direction.TIGHTENING), Map.entry("lead time", Direction.TIGHTENING),
-            Map.entry("lead times", Direction.TIGHTENING), Map.entry("tight", Direction.TIGHTENING),
-            Map.entry("tightness", Direction.TIGHTENING), Map.entry("booked", Direction.TIGHTENING),
-            Map.entry("fully booked", Direction.TIGHTENING), Map.entry("backlog", Direction.TIGHTENING),
-            Map.entry("constrained", Direction.TIGHTENING), Map.entry("scarce", Direction.TIGHTENING),
-            Map.entry("scarcity", Direction.TIGHTENING), Map.entry("crunch", Direction.TIGHTENING),
-            Map.entry("allocated", Direction.TIGHTENING), Map.entry("rationed", Direction.TIGHTENING),
-            Map.entry("limits", Direction.TIGHTENING), Map.entry("limited", Direction.TIGHTENING),
-            Map.entry("rising", Direction.TIGHTENING), Map.entry("rise", Direction.TIGHTENING),
-            Map.entry("hike", Direction.TIGHTENING), Map.entry("hikes", Direction.TIGHTENING),
-            Map.entry("surge", Direction.TIGHTENING), Map.entry("soar", Direction.TIGHTENING),
-            Map.entry("falling", Direction.EASING), Map.entry("fall", Direction.EASING),
-            Map.entry("down", Direction.EASING), Map.entry("drop", Direction.EASING),
-            Map.entry("decline", Direction.EASING), Map.entry("cut", Direction.EASING),
-            Map.entry("cuts", Direction.EASING),
+    /**
+     * Constraint words and two-word phrases, with the signal direction each one talks
+     * about.
+     */
+    static final Map<String, Direction> CONSTRAINTS = Map.ofEntries(Map.entry("shortage", Direction.TIGHTENING),
+            Map.entry("shortages", Direction.TIGHTENING), Map.entry("short", Direction.TIGHTENING),
+            Map.entry("shortfall", Direction.TIGHTENING), Map.entry("sold out", Direction.TIGHTENING),
+            Map.entry("bottleneck", Direction.TIGHTENING), Map.entry("bottlenecks", Direction.TIGHTENING),
+            Map.entry("lead time", Direction.TIGHTENING), Map.entry("lead times", Direction.TIGHTENING),
+            Map.entry("tight", Direction.TIGHTENING), Map.entry("tightness", Direction.TIGHTENING),
+            Map.entry("booked", Direction.TIGHTENING), Map.entry("fully booked", Direction.TIGHTENING),
+            Map.entry("backlog", Direction.TIGHTENING), Map.entry("constrained", Direction.TIGHTENING),
+            Map.entry("scarce", Direction.TIGHTENING), Map.entry("scarcity", Direction.TIGHTENING),
+            Map.entry("crunch", Direction.TIGHTENING), Map.entry("allocated", Direction.TIGHTENING),
+            Map.entry("rationed", Direction.TIGHTENING), Map.entry("limits", Direction.TIGHTENING),
+            Map.entry("limited", Direction.TIGHTENING), Map.entry("rising", Direction.TIGHTENING),
+            Map.entry("rise", Direction.TIGHTENING), Map.entry("hike", Direction.TIGHTENING),
+            Map.entry("hikes", Direction.TIGHTENING), Map.entry("surge", Direction.TIGHTENING),
+            Map.entry("soar", Direction.TIGHTENING), Map.entry("falling", Direction.EASING),
+            Map.entry("fall", Direction.EASING), Map.entry("down", Direction.EASING),
+            Map.entry("drop", Direction.EASING), Map.entry("decline", Direction.EASING),
+            Map.entry("cut", Direction.EASING), Map.entry("cuts", Direction.EASING),
             Map.entry("glut", Direction.EASING), Map.entry("oversupply", Direction.EASING),
             Map.entry("surplus", Direction.EASING), Map.entry("slump", Direction.EASING),
             Map.entry("capacity", Direction.EITHER), Map.entry("supply", Direction.EITHER));
@@ -93,16 +108,20 @@ public record QueryIntent(QueryText query, List<Segment> segments) {
             if (one != null && next != null && CONSTRAINTS.containsKey(one + " " + next)) {
                 out.add(new Segment(i, i + 2, Role.CONSTRAINT, CONSTRAINTS.get(one + " " + next)));
                 i++;
-            } else if (one != null && CONSTRAINTS.containsKey(one)) {
+            }
+            else if (one != null && CONSTRAINTS.containsKey(one)) {
                 out.add(new Segment(i, i + 1, Role.CONSTRAINT, CONSTRAINTS.get(one)));
-            } else if (one != null && (FILLER.contains(one) || QueryWords.isStopWord(one))) {
+            }
+            else if (one != null && (FILLER.contains(one) || QueryWords.isStopWord(one))) {
                 out.add(new Segment(i, i + 1, Role.FILLER, null));
-            } else {
+            }
+            else {
                 out.add(new Segment(i, i + 1, Role.SUBJECT, null));
             }
         }
         if (out.stream().noneMatch(g -> g.role() == Role.SUBJECT)) {
-            // Nothing but filler and constraint talk: the constraint words are the subject, else every word.
+            // Nothing but filler and constraint talk: the constraint words are the
+            // subject, else every word.
             boolean constraint = out.stream().anyMatch(g -> g.role() == Role.CONSTRAINT);
             out.replaceAll(g -> !constraint || g.role() == Role.CONSTRAINT
                     ? new Segment(g.from(), g.to(), Role.SUBJECT, null) : g);
@@ -110,7 +129,9 @@ public record QueryIntent(QueryText query, List<Segment> segments) {
         return new QueryIntent(query, List.copyOf(out));
     }
 
-    /** @return the single unquoted, not ticker-like word of a group, lower-cased, or null */
+    /**
+     * @return the single unquoted, not ticker-like word of a group, lower-cased, or null
+     */
     private static String word(List<QueryText.Piece> group) {
         if (group.size() != 1 || group.get(0).phrase() || group.get(0).tickerLike()) {
             return null;
@@ -119,7 +140,9 @@ public record QueryIntent(QueryText query, List<Segment> segments) {
         return words.size() == 1 ? words.get(0) : null;
     }
 
-    /** @return how many segments must match in mode {@code all}: every one but filler */
+    /**
+     * @return how many segments must match in mode {@code all}: every one but filler
+     */
     public int counted() {
         return (int) segments.stream().filter(g -> g.role() != Role.FILLER).count();
     }
@@ -146,8 +169,8 @@ public record QueryIntent(QueryText query, List<Segment> segments) {
     }
 
     /**
-     * @return the text of every single-piece, unquoted group that is not filler, in order, joined by a space:
-     *         the words a proximity boost looks for together
+     * @return the text of every single-piece, unquoted group that is not filler, in
+     * order, joined by a space: the words a proximity boost looks for together
      */
     public String meaningful() {
         List<String> parts = new ArrayList<>();
@@ -161,9 +184,9 @@ public record QueryIntent(QueryText query, List<Segment> segments) {
     }
 
     /**
-     * @return the subject groups' text (single-piece groups only, quotes removed), joined by a space and
-     *         lower-cased: what names the thing asked about, for exact-name lifts ("what is CoWoS" gives
-     *         "cowos")
+     * @return the subject groups' text (single-piece groups only, quotes removed), joined
+     * by a space and lower-cased: what names the thing asked about, for exact-name lifts
+     * ("what is CoWoS" gives "cowos")
      */
     public String subject() {
         List<String> parts = new ArrayList<>();

@@ -6,56 +6,76 @@ import java.util.Locale;
 import java.util.regex.Pattern;
 
 /**
- * The user's search text, parsed by a tiny, total grammar: it accepts every string and never produces
- * query syntax for Elasticsearch (each piece is later passed as the text of a match or term query).
+ * The user's search text, parsed by a tiny, total grammar: it accepts every string and
+ * never produces query syntax for Elasticsearch (each piece is later passed as the text
+ * of a match or term query).
  *
  * <ul>
- *   <li>{@code "two words"}: a phrase (an unclosed quote runs to the end of the text);</li>
- *   <li>{@code -word}, {@code -"a phrase"}: excluded (a {@code -} inside a word, as in {@code co-packaged},
- *       is part of the word);</li>
- *   <li>{@code a OR b}, {@code a | b}: either one; otherwise every piece is required (with a fall-back to
- *       any piece when nothing has all of them);</li>
- *   <li>everything else is a word, taken literally: slashes, colons, brackets, backslashes, {@code AT&T},
- *       {@code 2345.TW}, emoji. A piece without a letter or digit is dropped.</li>
+ * <li>{@code "two words"}: a phrase (an unclosed quote runs to the end of the text);</li>
+ * <li>{@code -word}, {@code -"a phrase"}: excluded (a {@code -} inside a word, as in
+ * {@code co-packaged}, is part of the word);</li>
+ * <li>{@code a OR b}, {@code a | b}: either one; otherwise every piece is required (with
+ * a fall-back to any piece when nothing has all of them);</li>
+ * <li>everything else is a word, taken literally: slashes, colons, brackets, backslashes,
+ * {@code AT&T}, {@code 2345.TW}, emoji. A piece without a letter or digit is
+ * dropped.</li>
  * </ul>
  *
- * @param groups   required groups, each a list of alternatives (OR)
+ * @param groups required groups, each a list of alternatives (OR)
  * @param excluded excluded pieces
  */
 public record QueryText(List<List<Piece>> groups, List<Piece> excluded) {
+
     private static final Pattern HAS_ALNUM = Pattern.compile("[\\p{L}\\p{N}]");
-    /** A listing symbol as the reference data writes them: ANET, 2345.TW, 000660.KS, BRK-B. */
+
+    /**
+     * A listing symbol as the reference data writes them: ANET, 2345.TW, 000660.KS,
+     * BRK-B.
+     */
     private static final Pattern TICKER = Pattern.compile("[A-Z0-9]{1,7}(?:[.\\-][A-Z0-9]{1,4})?");
 
     /**
      * One word or phrase.
      *
-     * @param text   as typed, without quotes or the leading {@code -}
+     * @param text as typed, without quotes or the leading {@code -}
      * @param phrase quoted
      */
     public record Piece(String text, boolean phrase) {
-        /** @return whether it looks like a listing symbol or an acronym (upper case, digits): never fuzzy */
+        /**
+         * @return whether it looks like a listing symbol or an acronym (upper case,
+         * digits): never fuzzy
+         */
         public boolean tickerLike() {
             return !phrase && TICKER.matcher(text).matches();
         }
 
-        /** @return the words of the piece, lower-cased, without punctuation; the key used for synonyms */
+        /**
+         * @return the words of the piece, lower-cased, without punctuation; the key used
+         * for synonyms
+         */
         public List<String> words() {
             return QueryText.words(text);
         }
     }
 
-    /** @return whether nothing is left to search for */
+    /**
+     * @return whether nothing is left to search for
+     */
     public boolean isEmpty() {
         return groups.isEmpty() && excluded.isEmpty();
     }
 
-    /** @return the number of required groups */
+    /**
+     * @return the number of required groups
+     */
     public int size() {
         return groups.size();
     }
 
-    /** @return the required pieces, quotes removed, joined by a space, lower-cased (for exact-name boosts) */
+    /**
+     * @return the required pieces, quotes removed, joined by a space, lower-cased (for
+     * exact-name boosts)
+     */
     public String plain() {
         List<String> parts = new ArrayList<>();
         for (List<Piece> g : groups) {
@@ -66,14 +86,18 @@ public record QueryText(List<List<Piece>> groups, List<Piece> excluded) {
         return String.join(" ", parts).strip().toLowerCase(Locale.ROOT);
     }
 
-    /** @return lower-cased alphanumeric words of a text (any other character separates words) */
+    /**
+     * @return lower-cased alphanumeric words of a text (any other character separates
+     * words)
+     */
     public static List<String> words(String text) {
         List<String> out = new ArrayList<>();
         StringBuilder cur = new StringBuilder();
         text.codePoints().forEach(cp -> {
             if (Character.isLetterOrDigit(cp)) {
                 cur.appendCodePoint(Character.toLowerCase(cp));
-            } else if (!cur.isEmpty()) {
+            }
+            else if (!cur.isEmpty()) {
                 out.add(cur.toString());
                 cur.setLength(0);
             }
@@ -89,7 +113,8 @@ public record QueryText(List<List<Piece>> groups, List<Piece> excluded) {
      * @return its parse; never fails
      */
     public static QueryText parse(String raw) {
-        // Any Unicode space (no-break, thin, ideographic ...) separates words like a plain space.
+        // Any Unicode space (no-break, thin, ideographic ...) separates words like a
+        // plain space.
         String text = raw.replaceAll("\\p{Z}", " ");
         List<List<Piece>> groups = new ArrayList<>();
         List<Piece> excluded = new ArrayList<>();
@@ -114,7 +139,8 @@ public record QueryText(List<List<Piece>> groups, List<Piece> excluded) {
                 String inner = end < 0 ? text.substring(i + 1) : text.substring(i + 1, end);
                 i = end < 0 ? n : end + 1;
                 piece = new Piece(inner.strip(), true);
-            } else {
+            }
+            else {
                 int start = i;
                 while (i < n && !Character.isWhitespace(text.charAt(i)) && text.charAt(i) != '"') {
                     i++;
@@ -136,7 +162,8 @@ public record QueryText(List<List<Piece>> groups, List<Piece> excluded) {
                         if (joinNext) {
                             groups.get(groups.size() - 1).addAll(alternatives);
                             joinNext = false;
-                        } else {
+                        }
+                        else {
                             groups.add(alternatives);
                         }
                     }
@@ -150,10 +177,12 @@ public record QueryText(List<List<Piece>> groups, List<Piece> excluded) {
             if (negated) {
                 excluded.add(piece);
                 joinNext = false;
-            } else if (joinNext) {
+            }
+            else if (joinNext) {
                 groups.get(groups.size() - 1).add(piece);
                 joinNext = false;
-            } else {
+            }
+            else {
                 groups.add(new ArrayList<>(List.of(piece)));
             }
         }

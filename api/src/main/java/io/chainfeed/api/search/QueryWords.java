@@ -19,16 +19,20 @@ import org.apache.lucene.analysis.WordlistLoader;
 import org.apache.lucene.analysis.snowball.SnowballFilter;
 
 /**
- * What the pieces of a query are, beyond their text: stop words (the Snowball project's English stop
- * list, as Lucene ships it: {@code the}, {@code of}, {@code out}, {@code over} ...) and companies named by
- * a ticker, MIC-qualified symbol, id, name or alias ({@link CompanyDirectory}).
+ * What the pieces of a query are, beyond their text: stop words (the Snowball project's
+ * English stop list, as Lucene ships it: {@code the}, {@code of}, {@code out},
+ * {@code over} ...) and companies named by a ticker, MIC-qualified symbol, id, name or
+ * alias ({@link CompanyDirectory}).
  *
- * <p>A piece names a company when it is written like a ticker (upper case, digits: {@code TSM},
- * {@code 2330.TW}) and resolves by any identifier; when written otherwise ({@code tsmc},
- * {@code 2330.tw}), only by the company id, name or alias, or by a symbol containing a digit, dot or
- * colon, and never when it is a stop word: {@code on} is a word, {@code ON} a ticker.
+ * <p>
+ * A piece names a company when it is written like a ticker (upper case, digits:
+ * {@code TSM}, {@code 2330.TW}) and resolves by any identifier; when written otherwise
+ * ({@code tsmc}, {@code 2330.tw}), only by the company id, name or alias, or by a symbol
+ * containing a digit, dot or colon, and never when it is a stop word: {@code on} is a
+ * word, {@code ON} a ticker.
  */
 public final class QueryWords {
+
     private static final CharArraySet STOP_WORDS = load();
 
     private QueryWords() {
@@ -38,7 +42,8 @@ public final class QueryWords {
         try (Reader r = new InputStreamReader(SnowballFilter.class.getResourceAsStream("english_stop.txt"),
                 StandardCharsets.UTF_8)) {
             return CharArraySet.unmodifiableSet(WordlistLoader.getSnowballWordSet(r));
-        } catch (IOException e) {
+        }
+        catch (IOException e) {
             throw new UncheckedIOException(e);
         }
     }
@@ -53,14 +58,15 @@ public final class QueryWords {
 
     /**
      * @param p a piece of a query
-     * @return whether it is a single unquoted word that is a stop word (and not written as a ticker)
+     * @return whether it is a single unquoted word that is a stop word (and not written
+     * as a ticker)
      */
     public static boolean isStopWord(QueryText.Piece p) {
         return !p.phrase() && !p.tickerLike() && p.words().size() == 1 && isStopWord(p.words().get(0));
     }
 
     /**
-     * @param p         a piece of a query
+     * @param p a piece of a query
      * @param companies the resolver
      * @return the company the piece names, if any (see the class comment)
      */
@@ -85,7 +91,7 @@ public final class QueryWords {
     }
 
     /**
-     * @param query     a parsed query
+     * @param query a parsed query
      * @param companies the resolver
      * @return the companies its required pieces name, in order, each once
      */
@@ -99,4 +105,5 @@ public final class QueryWords {
         }
         return out;
     }
+
 }

@@ -18,14 +18,18 @@ import java.util.Optional;
 import org.springframework.stereotype.Component;
 
 /**
- * Reads stored reads from the reads index (alias {@value ReadsIndex#ALIAS}) by id or by company, for the
- * read, term, company and widget answers: no text search (that is {@link ReadSearch}).
+ * Reads stored reads from the reads index (alias {@value ReadsIndex#ALIAS}) by id or by
+ * company, for the read, term, company and widget answers: no text search (that is
+ * {@link ReadSearch}).
  */
 @Component
 public class ReadLookups {
+
     private final ElasticsearchClient client;
 
-    /** @param client the Elasticsearch client */
+    /**
+     * @param client the Elasticsearch client
+     */
     ReadLookups(ElasticsearchClient client) {
         this.client = client;
     }
@@ -35,7 +39,7 @@ public class ReadLookups {
      * @return the stored read, if any
      * @throws IOException on a transport failure
      */
-    @SuppressWarnings({"unchecked", "rawtypes"})
+    @SuppressWarnings({ "unchecked", "rawtypes" })
     public Optional<Map<String, Object>> get(String id) throws IOException {
         GetResponse<Map> r = client.get(g -> g.index(ReadsIndex.ALIAS).id(id), Map.class);
         return r.found() ? Optional.of(new LinkedHashMap<String, Object>(r.source())) : Optional.empty();
@@ -46,7 +50,7 @@ public class ReadLookups {
      * @return the stored reads that exist, by id, in the order asked
      * @throws IOException on a transport failure
      */
-    @SuppressWarnings({"unchecked", "rawtypes"})
+    @SuppressWarnings({ "unchecked", "rawtypes" })
     public Map<String, Map<String, Object>> getAll(List<String> ids) throws IOException {
         Map<String, Map<String, Object>> out = new LinkedHashMap<>();
         if (ids.isEmpty()) {
@@ -64,23 +68,22 @@ public class ReadLookups {
 
     /**
      * The newest reads tagged with a company (whichever of its listings the tag names).
-     *
      * @param companyId the company id, e.g. {@code sk-hynix}
-     * @param size      how many, 1..50
+     * @param size how many, 1..50
      * @return the reads, newest {@code updatedAt} first
      * @throws IOException on a transport failure
      */
-    @SuppressWarnings({"unchecked", "rawtypes"})
+    @SuppressWarnings({ "unchecked", "rawtypes" })
     public List<Map<String, Object>> latestForCompany(String companyId, int size) throws IOException {
-        SearchResponse<Map> response = client.search(s -> s
-                .index(ReadsIndex.ALIAS)
-                .query(q -> q.term(t -> t.field("companies.id").value(companyId)))
-                .sort(o -> o.field(f -> f.field("updatedAt").order(SortOrder.Desc)))
-                .size(size), Map.class);
+        SearchResponse<Map> response = client.search(s -> s.index(ReadsIndex.ALIAS)
+            .query(q -> q.term(t -> t.field("companies.id").value(companyId)))
+            .sort(o -> o.field(f -> f.field("updatedAt").order(SortOrder.Desc)))
+            .size(size), Map.class);
         List<Map<String, Object>> out = new ArrayList<>();
         for (Hit<Map> hit : response.hits().hits()) {
             out.add(new LinkedHashMap<String, Object>(hit.source()));
         }
         return out;
     }
+
 }

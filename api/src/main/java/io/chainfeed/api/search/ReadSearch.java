@@ -27,47 +27,61 @@ import org.springframework.stereotype.Component;
 
 /**
  * Searches the reads index through its alias {@value ReadsIndex#ALIAS}: parses the text
- * ({@link QueryText}: phrases, {@code -exclusion}, {@code OR}; never handed to Elasticsearch as query
- * syntax, so any text is safe), builds the query ({@link SearchQuery}: fields, boosts, synonyms,
- * companies, the fall-back to some of the words when no read has all of them), pages, facets and
- * highlights, and times each search ({@code chainfeed.search}). Stored reads by id: {@link ReadLookups}.
+ * ({@link QueryText}: phrases, {@code -exclusion}, {@code OR}; never handed to
+ * Elasticsearch as query syntax, so any text is safe), builds the query
+ * ({@link SearchQuery}: fields, boosts, synonyms, companies, the fall-back to some of the
+ * words when no read has all of them), pages, facets and highlights, and times each
+ * search ({@code chainfeed.search}). Stored reads by id: {@link ReadLookups}.
  *
- * <p>Pages: sorted by score, then newest {@code updatedAt}, then id (a total order: ids are unique), one result
- * per story ({@link PageRequests}); later pages continue by offset.
- * The first page runs on the live index and opens nothing on Elasticsearch; the second page opens a point
- * in time (kept {@value #KEEP_ALIVE} between pages, closed by the last page) and every later page runs in
- * it, so from the second page on a cursor never repeats or skips a read, even while the index changes.
- * Between the first and the second page a read whose score changed in the meantime (an edit, or new reads
- * shifting the term statistics) can cross the boundary between those two pages. Facets count the filtered
- * matches.
- * Highlights are HTML-escaped with {@code <mark>} tags, the best-scoring section fragment first.
+ * <p>
+ * Pages: sorted by score, then newest {@code updatedAt}, then id (a total order: ids are
+ * unique), one result per story ({@link PageRequests}); later pages continue by offset.
+ * The first page runs on the live index and opens nothing on Elasticsearch; the second
+ * page opens a point in time (kept {@value #KEEP_ALIVE} between pages, closed by the last
+ * page) and every later page runs in it, so from the second page on a cursor never
+ * repeats or skips a read, even while the index changes. Between the first and the second
+ * page a read whose score changed in the meantime (an edit, or new reads shifting the
+ * term statistics) can cross the boundary between those two pages. Facets count the
+ * filtered matches. Highlights are HTML-escaped with {@code <mark>} tags, the
+ * best-scoring section fragment first.
  */
 @Component
 public class ReadSearch {
+
     /** The terms facets of a page, in the order of the answer's {@code facets}. */
     private static final List<String> FACETS = List.of("layer", "company", "term", "kind");
 
-    /** Most pieces (required and excluded) a query may have: a real limit, answered with a 400. */
+    /**
+     * Most pieces (required and excluded) a query may have: a real limit, answered with a
+     * 400.
+     */
     public static final int MAX_PIECES = 48;
     static final String KEEP_ALIVE = "2m";
 
     private final ElasticsearchClient client;
+
     private final ElasticsearchAsyncClient asyncClient;
+
     private final SearchQuery queries;
+
     private final CompanyResolver companies;
+
     private final FirstPageCache firstPages;
+
     /** The search timer of each outcome (ok, refused, error), registered at start. */
     private final Map<String, Timer> timers;
 
     /**
-     * @param client    the Elasticsearch client
-     * @param catalog   the glossary terms' names, for synonyms ({@link SearchQuery})
+     * @param client the Elasticsearch client
+     * @param catalog the glossary terms' names, for synonyms ({@link SearchQuery})
      * @param companies resolves pieces that name a company
-     * @param layers    the chain layers' names and aliases (a query naming one lifts its reads)
-     * @param cacheTtl  how long a first page is kept for identical requests ({@link FirstPageCache}:
-     *                  {@code chainfeed.api.search.cache-ttl}, at most the reads index's 1 s refresh
-     *                  interval; 0 turns it off)
-     * @param meters    where the {@code chainfeed.search} timer (per outcome: ok, refused, error) is registered
+     * @param layers the chain layers' names and aliases (a query naming one lifts its
+     * reads)
+     * @param cacheTtl how long a first page is kept for identical requests
+     * ({@link FirstPageCache}: {@code chainfeed.api.search.cache-ttl}, at most the reads
+     * index's 1 s refresh interval; 0 turns it off)
+     * @param meters where the {@code chainfeed.search} timer (per outcome: ok, refused,
+     * error) is registered
      */
     ReadSearch(ElasticsearchClient client, SearchCatalog catalog, CompanyResolver companies, ReferenceLayers layers,
             @Value("${chainfeed.api.search.cache-ttl:1s}") Duration cacheTtl, MeterRegistry meters) {
@@ -79,9 +93,12 @@ public class ReadSearch {
         this.firstPages = new FirstPageCache(cacheTtl, Ticker.systemTicker());
         Map<String, Timer> byOutcome = new HashMap<>();
         for (String outcome : List.of("ok", "refused", "error")) {
-            byOutcome.put(outcome, Timer.builder("chainfeed.search")
-                    .description("Searches of the reads index, Elasticsearch round trips included")
-                    .tag("outcome", outcome).publishPercentileHistogram().register(meters));
+            byOutcome.put(outcome,
+                    Timer.builder("chainfeed.search")
+                        .description("Searches of the reads index, Elasticsearch round trips included")
+                        .tag("outcome", outcome)
+                        .publishPercentileHistogram()
+                        .register(meters));
         }
         this.timers = Map.copyOf(byOutcome);
     }
@@ -89,33 +106,37 @@ public class ReadSearch {
     /**
      * Filters, all optional; values of one filter are OR'ed, filters are AND'ed.
      *
-     * @param layers             layer ids
-     * @param companies          company symbols, exact (e.g. {@code 2345.TW})
-     * @param primaryOnly        companies must be a primary subject of the read, not a passing mention
-     * @param terms              related-term slugs
-     * @param kinds              {@code term}, {@code signal}, {@code state}
-     * @param from               updated at or after
-     * @param to                 updated before
+     * @param layers layer ids
+     * @param companies company symbols, exact (e.g. {@code 2345.TW})
+     * @param primaryOnly companies must be a primary subject of the read, not a passing
+     * mention
+     * @param terms related-term slugs
+     * @param kinds {@code term}, {@code signal}, {@code state}
+     * @param from updated at or after
+     * @param to updated before
      */
     public record Filters(List<String> layers, List<String> companies, boolean primaryOnly, List<String> terms,
-                          List<String> kinds, Instant from, Instant to) {
+            List<String> kinds, Instant from, Instant to) {
         static final Filters NONE = new Filters(List.of(), List.of(), false, List.of(), List.of(), null, null);
+
     }
 
     /**
      * One search hit.
      *
-     * @param source      the stored read document
-     * @param score       relevance score
-     * @param snippets    highlighted fragments, HTML-escaped, matches wrapped in {@code <mark>}, best first
+     * @param source the stored read document
+     * @param score relevance score
+     * @param snippets highlighted fragments, HTML-escaped, matches wrapped in
+     * {@code <mark>}, best first
      * @param bestSection the key of the section the best fragment comes from, or null
-     * @param alsoFrom    the other reads of its story (reposts, {@link io.chainfeed.schemas.Stories}), newest
-     *                    first, at most {@link PageRequests#MAX_REPOSTS} less one: id, sources and observedAt of
-     *                    each; empty when it has none
-     * @param reposts     how many other reads its story has in all (matching the query)
+     * @param alsoFrom the other reads of its story (reposts,
+     * {@link io.chainfeed.schemas.Stories}), newest first, at most
+     * {@link PageRequests#MAX_REPOSTS} less one: id, sources and observedAt of each;
+     * empty when it has none
+     * @param reposts how many other reads its story has in all (matching the query)
      */
     public record Match(Map<String, Object> source, double score, List<String> snippets, String bestSection,
-                        List<Map<String, Object>> alsoFrom, long reposts) {
+            List<Map<String, Object>> alsoFrom, long reposts) {
         /** A match without reposts. */
         public Match(Map<String, Object> source, double score, List<String> snippets, String bestSection) {
             this(source, score, snippets, bestSection, List.of(), 0);
@@ -129,18 +150,21 @@ public class ReadSearch {
     /**
      * A page of results.
      *
-     * @param total      total matching reads
-     * @param matches    matches, best first
-     * @param facets     facet name to values with counts (layer, company, term, kind, updated)
+     * @param total total matching reads
+     * @param matches matches, best first
+     * @param facets facet name to values with counts (layer, company, term, kind,
+     * updated)
      * @param nextCursor cursor of the next page, null on the last
-     * @param mode       {@code all} (every piece matched) or {@code any} (the fall-back)
-     * @param tookMs     time Elasticsearch spent on the searches of this page
-     * @param sections   a first page's sections ({@link #sections}); null on later pages and without matches
-     * @param withAll    how many reads have every word: {@code total} in mode {@code all}; in mode {@code any}
-     *                   on a first page, the reads that come first (0 when none has them all); -1 unknown
+     * @param mode {@code all} (every piece matched) or {@code any} (the fall-back)
+     * @param tookMs time Elasticsearch spent on the searches of this page
+     * @param sections a first page's sections ({@link #sections}); null on later pages
+     * and without matches
+     * @param withAll how many reads have every word: {@code total} in mode {@code all};
+     * in mode {@code any} on a first page, the reads that come first (0 when none has
+     * them all); -1 unknown
      */
     public record Page(long total, List<Match> matches, Map<String, List<FacetValue>> facets, String nextCursor,
-                       String mode, long tookMs, Sections sections, long withAll) {
+            String mode, long tookMs, Sections sections, long withAll) {
         /** A page without sections. */
         public Page(long total, List<Match> matches, Map<String, List<FacetValue>> facets, String nextCursor,
                 String mode, long tookMs) {
@@ -154,10 +178,10 @@ public class ReadSearch {
     }
 
     /**
-     * @param text    the user's text (any characters)
+     * @param text the user's text (any characters)
      * @param filters filters
-     * @param size    page size, 1..50
-     * @param cursor  the previous page's {@code nextCursor}, or null for the first page
+     * @param size page size, 1..50
+     * @param cursor the previous page's {@code nextCursor}, or null for the first page
      * @return a page of matches
      * @throws IOException on a transport failure
      */
@@ -166,16 +190,18 @@ public class ReadSearch {
     }
 
     /**
-     * @param text     the user's text (any characters)
-     * @param filters  filters
-     * @param size     page size, 1..50
-     * @param cursor   the previous page's {@code nextCursor}, or null for the first page
-     * @param evidence whether the matches' sources keep the tag evidence of {@code layers}, {@code companies}
-     *                 and {@code terms} entries (about a third of a stored read); without it Elasticsearch
-     *                 leaves it out of the answer ({@link PageRequests#WITHOUT_EVIDENCE}), except the company evidence
-     *                 of a query that names a company (company snippets quote it) and the rule of each
-     *                 term evidence (related terms)
-     * @return a page of matches; sources never hold the index-only keys of {@link PageRequests#INDEX_ONLY}
+     * @param text the user's text (any characters)
+     * @param filters filters
+     * @param size page size, 1..50
+     * @param cursor the previous page's {@code nextCursor}, or null for the first page
+     * @param evidence whether the matches' sources keep the tag evidence of
+     * {@code layers}, {@code companies} and {@code terms} entries (about a third of a
+     * stored read); without it Elasticsearch leaves it out of the answer
+     * ({@link PageRequests#WITHOUT_EVIDENCE}), except the company evidence of a query
+     * that names a company (company snippets quote it) and the rule of each term evidence
+     * (related terms)
+     * @return a page of matches; sources never hold the index-only keys of
+     * {@link PageRequests#INDEX_ONLY}
      * @throws IOException on a transport failure
      */
     public Page search(String text, Filters filters, int size, String cursor, boolean evidence) throws IOException {
@@ -185,10 +211,12 @@ public class ReadSearch {
             Page page = searchUntimed(text, filters, size, cursor, evidence);
             outcome = "ok";
             return page;
-        } catch (BadRequestException | GoneException e) {
+        }
+        catch (BadRequestException | GoneException e) {
             outcome = "refused";
             throw e;
-        } finally {
+        }
+        finally {
             sample.stop(timers.get(outcome));
         }
     }
@@ -197,8 +225,7 @@ public class ReadSearch {
             throws IOException {
         QueryText parsed = QueryText.parse(text);
         if (parsed.groups().size() + parsed.excluded().size() > MAX_PIECES) {
-            throw new BadRequestException("query-too-long",
-                    "at most " + MAX_PIECES + " words or phrases per query");
+            throw new BadRequestException("query-too-long", "at most " + MAX_PIECES + " words or phrases per query");
         }
         if (parsed.isEmpty()) {
             return new Page(0, List.of(), Map.of(), null, "all", 0);
@@ -208,17 +235,18 @@ public class ReadSearch {
         if (cursor != null) {
             Cursor c = Cursor.decode(cursor);
             if (!c.queryHash().equals(hash)) {
-                throw new BadRequestException("invalid-cursor",
-                        "the cursor belongs to another query or other filters");
+                throw new BadRequestException("invalid-cursor", "the cursor belongs to another query or other filters");
             }
             if (c.pit() != null) {
                 return run(parsed, text, filters, size, c.all(), c.pit(), c, excludes);
             }
-            // The second page opens the point in time that it and the pages after it run in.
+            // The second page opens the point in time that it and the pages after it run
+            // in.
             String pit = client.openPointInTime(o -> o.index(ReadsIndex.ALIAS).keepAlive(t -> t.time(KEEP_ALIVE))).id();
             try {
                 return run(parsed, text, filters, size, c.all(), pit, c, excludes);
-            } catch (IOException | RuntimeException e) {
+            }
+            catch (IOException | RuntimeException e) {
                 closeQuietly(pit);
                 throw e;
             }
@@ -228,15 +256,17 @@ public class ReadSearch {
     }
 
     /**
-     * The first page runs on the live index: no point in time, so a reader who never asks for a second
-     * page leaves no search context open on Elasticsearch.
+     * The first page runs on the live index: no point in time, so a reader who never asks
+     * for a second page leaves no search context open on Elasticsearch.
      */
     private Page firstPage(QueryText parsed, String text, Filters filters, int size, List<String> excludes)
             throws IOException {
         Page page = run(parsed, text, filters, size, true, null, null, excludes);
         if (page.total() < size && QueryIntent.of(parsed).counted() > 1) {
-            // Fewer reads than a page have every word: the fall-back ranks them first (they have the most
-            // words), then the reads with some of the words, as Algolia's optional words do.
+            // Fewer reads than a page have every word: the fall-back ranks them first
+            // (they have the most
+            // words), then the reads with some of the words, as Algolia's optional words
+            // do.
             long first = page.tookMs();
             long withAll = page.total();
             Page any = run(parsed, text, filters, size, false, null, null, excludes);
@@ -248,7 +278,8 @@ public class ReadSearch {
         if (page.total() == 0) {
             return page;
         }
-        // Kept with the page in the first-page cache: identical requests share the sections' search too.
+        // Kept with the page in the first-page cache: identical requests share the
+        // sections' search too.
         return new Page(page.total(), page.matches(), page.facets(), page.nextCursor(), page.mode(), page.tookMs(),
                 sections(text, filters, "all".equals(page.mode())), page.withAll());
     }
@@ -263,8 +294,10 @@ public class ReadSearch {
         Query query = queries.build(parsed, filters, all);
         SearchAnswer response;
         try {
-            response = SearchAnswer.search(client._transport(), PageRequests.request(query, size, pit, after, excludes));
-        } catch (ElasticsearchException e) {
+            response = SearchAnswer.search(client._transport(),
+                    PageRequests.request(query, size, pit, after, excludes));
+        }
+        catch (ElasticsearchException e) {
             if (after != null && e.status() == 404) {
                 throw new GoneException("the cursor expired; search again from the first page");
             }
@@ -278,7 +311,8 @@ public class ReadSearch {
         for (SearchAnswer.Hit hit : hits) {
             matches.add(match(hit));
             lastScore = hit.sort() == null ? 0 : ((Number) hit.sort().get(0)).doubleValue();
-            // The id from the source: in a point in time Elasticsearch adds its own tie-breaker to the sort values.
+            // The id from the source: in a point in time Elasticsearch adds its own
+            // tie-breaker to the sort values.
             lastId = (String) hit.source().get("id");
         }
         int offset = after == null ? matches.size() : after.offset() < 0 ? -1 : after.offset() + matches.size();
@@ -288,7 +322,8 @@ public class ReadSearch {
         String next = null;
         if (matches.size() == size && lastId != null && offset + size <= PageRequests.MAX_OFFSET) {
             next = new Cursor(nextPit, all, lastScore, lastId, hash(text, filters), offset).encode();
-        } else if (nextPit != null) {
+        }
+        else if (nextPit != null) {
             // The last page closes the point in time.
             closeQuietly(nextPit);
         }
@@ -297,30 +332,34 @@ public class ReadSearch {
     }
 
     /**
-     * The answer's sections, each ranked on its own: the term reads that explain what the query asks about
-     * (best match first) and the newest signals about it (newest {@code observedAt} first, one per story).
+     * The answer's sections, each ranked on its own: the term reads that explain what the
+     * query asks about (best match first) and the newest signals about it (newest
+     * {@code observedAt} first, one per story).
      *
-     * @param terms   at most {@link #SECTION_TERMS} term reads, stored documents without evidence
-     * @param signals at most {@link #SECTION_SIGNALS} signal reads, stored documents without evidence
+     * @param terms at most {@link #SECTION_TERMS} term reads, stored documents without
+     * evidence
+     * @param signals at most {@link #SECTION_SIGNALS} signal reads, stored documents
+     * without evidence
      */
     public record Sections(List<Map<String, Object>> terms, List<Map<String, Object>> signals) {
     }
 
     /** Term reads in the answer's term section. */
     static final int SECTION_TERMS = 2;
+
     /** Signal reads in the answer's newest-signals section. */
     static final int SECTION_SIGNALS = 5;
 
     /**
      * The sections of a first page, both in one multi-search (one round trip).
-     *
-     * @param text    the user's text
-     * @param filters the page's filters (a kind filter leaves out the sections of other kinds)
-     * @param all     the page's mode: every word required, or the fall-back
+     * @param text the user's text
+     * @param filters the page's filters (a kind filter leaves out the sections of other
+     * kinds)
+     * @param all the page's mode: every word required, or the fall-back
      * @return the sections; empty ones when the text has nothing to search for
      * @throws IOException on a transport failure
      */
-    @SuppressWarnings({"unchecked", "rawtypes"})
+    @SuppressWarnings({ "unchecked", "rawtypes" })
     public Sections sections(String text, Filters filters, boolean all) throws IOException {
         QueryText parsed = QueryText.parse(text);
         if (parsed.groups().isEmpty() || parsed.groups().size() + parsed.excluded().size() > MAX_PIECES) {
@@ -331,15 +370,19 @@ public class ReadSearch {
         Query terms = queries.build(parsed, withKind(filters, "term"), all);
         Query signals = queries.build(parsed, withKind(filters, "signal"), all);
         var answer = client.msearch(m -> m
-                .searches(x -> x.header(h -> h.index(ReadsIndex.ALIAS)).body(b -> b.query(terms)
-                        .size(wantTerms ? SECTION_TERMS : 0)
-                        .source(src -> src.filter(f -> f.excludes(PageRequests.WITHOUT_ANY_EVIDENCE)))))
-                .searches(x -> x.header(h -> h.index(ReadsIndex.ALIAS)).body(b -> b.query(signals)
-                        .size(wantSignals ? SECTION_SIGNALS : 0)
-                        .collapse(c -> c.field("story"))
-                        .sort(o -> o.field(f -> f.field("observedAt").order(co.elastic.clients.elasticsearch._types.SortOrder.Desc)))
-                        .sort(o -> o.field(f -> f.field("id").order(co.elastic.clients.elasticsearch._types.SortOrder.Asc)))
-                        .source(src -> src.filter(f -> f.excludes(PageRequests.WITHOUT_ANY_EVIDENCE))))), Map.class);
+            .searches(x -> x.header(h -> h.index(ReadsIndex.ALIAS))
+                .body(b -> b.query(terms)
+                    .size(wantTerms ? SECTION_TERMS : 0)
+                    .source(src -> src.filter(f -> f.excludes(PageRequests.WITHOUT_ANY_EVIDENCE)))))
+            .searches(x -> x.header(h -> h.index(ReadsIndex.ALIAS))
+                .body(b -> b.query(signals)
+                    .size(wantSignals ? SECTION_SIGNALS : 0)
+                    .collapse(c -> c.field("story"))
+                    .sort(o -> o.field(
+                            f -> f.field("observedAt").order(co.elastic.clients.elasticsearch._types.SortOrder.Desc)))
+                    .sort(o -> o.field(f -> f.field("id").order(co.elastic.clients.elasticsearch._types.SortOrder.Asc)))
+                    .source(src -> src.filter(f -> f.excludes(PageRequests.WITHOUT_ANY_EVIDENCE))))),
+                Map.class);
         List<List<Map<String, Object>>> out = new ArrayList<>();
         for (var item : answer.responses()) {
             List<Map<String, Object>> docs = new ArrayList<>();
@@ -357,14 +400,17 @@ public class ReadSearch {
         return new Filters(f.layers(), f.companies(), f.primaryOnly(), f.terms(), List.of(kind), f.from(), f.to());
     }
 
-    /** The facets of an answer: the terms facets of {@link #FACETS} (ids with labels), then {@code updated} (months). */
+    /**
+     * The facets of an answer: the terms facets of {@link #FACETS} (ids with labels),
+     * then {@code updated} (months).
+     */
     static Map<String, List<FacetValue>> facets(SearchAnswer response) {
         Map<String, List<FacetValue>> facets = new LinkedHashMap<>();
         for (String name : FACETS) {
             List<FacetValue> values = new ArrayList<>();
             for (SearchAnswer.Bucket bucket : response.buckets(name)) {
                 String key = String.valueOf(bucket.key());
-                String[] ref = "kind".equals(name) ? new String[] {key, key} : SearchCatalog.split(key);
+                String[] ref = "kind".equals(name) ? new String[] { key, key } : SearchCatalog.split(key);
                 values.add(new FacetValue(ref[0], ref[1], bucket.docCount()));
             }
             facets.put(name, values);
@@ -377,11 +423,15 @@ public class ReadSearch {
         return facets;
     }
 
-    /** Closes a point in time without waiting for the answer (it expires on its own if this fails). */
+    /**
+     * Closes a point in time without waiting for the answer (it expires on its own if
+     * this fails).
+     */
     private void closeQuietly(String pit) {
         try {
             asyncClient.closePointInTime(c -> c.id(pit)).exceptionally(e -> null);
-        } catch (RuntimeException e) {
+        }
+        catch (RuntimeException e) {
             // It expires on its own.
         }
     }
@@ -411,7 +461,10 @@ public class ReadSearch {
                 others);
     }
 
-    /** The other reads of a collapsed hit's story (its inner hits less itself), newest first: id, sources and observedAt of each. */
+    /**
+     * The other reads of a collapsed hit's story (its inner hits less itself), newest
+     * first: id, sources and observedAt of each.
+     */
     private static List<Map<String, Object>> reposts(SearchAnswer.InnerHits group, Map<String, Object> source) {
         if (group == null || group.hits() == null || group.hits().hits() == null) {
             return List.of();
@@ -428,8 +481,16 @@ public class ReadSearch {
 
     /** The text of a highlighted, HTML-escaped fragment. */
     static String unhighlight(String fragment) {
-        return fragment.replace("<mark>", "").replace("</mark>", "").replace("&lt;", "<").replace("&gt;", ">")
-                .replace("&quot;", "\"").replace("&#x27;", "'").replace("&#39;", "'").replace("&#x2F;", "/")
-                .replace("&amp;", "&").strip();
+        return fragment.replace("<mark>", "")
+            .replace("</mark>", "")
+            .replace("&lt;", "<")
+            .replace("&gt;", ">")
+            .replace("&quot;", "\"")
+            .replace("&#x27;", "'")
+            .replace("&#39;", "'")
+            .replace("&#x2F;", "/")
+            .replace("&amp;", "&")
+            .strip();
     }
+
 }

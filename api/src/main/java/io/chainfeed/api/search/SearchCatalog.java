@@ -22,35 +22,39 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.stereotype.Component;
 
 /**
- * What the reads index knows about names, refreshed from the index in the background once older than
- * {@link #TTL} (searches never wait for a refresh, only for the first load): the
- * glossary terms (slug, title, aliases), the companies (symbol, name) and the chain layers (id, name)
- * that reads are tagged with. It feeds two things:
+ * What the reads index knows about names, refreshed from the index in the background once
+ * older than {@link #TTL} (searches never wait for a refresh, only for the first load):
+ * the glossary terms (slug, title, aliases), the companies (symbol, name) and the chain
+ * layers (id, name) that reads are tagged with. It feeds two things:
  *
  * <ul>
- *   <li><b>Synonyms drawn from the corpus.</b> Every name of a term (its title and its aliases: acronym,
- *       expansion, other spellings) is a synonym of the others; a query that contains one name also matches
- *       every other name, as a phrase. This is the query-time equivalent of a {@code synonym_graph} filter,
- *       kept in the API rather than in index settings because the names come from the reads themselves:
- *       a new or edited term changes the synonyms shortly after {@link #TTL}, without closing the index to
- *       update its analysis settings.</li>
- *   <li>The terms, read counts per company and layer, for autocomplete ({@link Suggester}).</li>
+ * <li><b>Synonyms drawn from the corpus.</b> Every name of a term (its title and its
+ * aliases: acronym, expansion, other spellings) is a synonym of the others; a query that
+ * contains one name also matches every other name, as a phrase. This is the query-time
+ * equivalent of a {@code synonym_graph} filter, kept in the API rather than in index
+ * settings because the names come from the reads themselves: a new or edited term changes
+ * the synonyms shortly after {@link #TTL}, without closing the index to update its
+ * analysis settings.</li>
+ * <li>The terms, read counts per company and layer, for autocomplete
+ * ({@link Suggester}).</li>
  * </ul>
  */
 @Component
 public class SearchCatalog {
+
     private static final Logger LOG = LoggerFactory.getLogger(SearchCatalog.class);
     static final Duration TTL = Duration.ofSeconds(30);
+
     private static final int MAX_NAME_WORDS = 8;
 
     /**
      * A glossary term's names, and the terms its source declares related.
      *
-     * @param slug    its slug
-     * @param title   its title
+     * @param slug its slug
+     * @param title its title
      * @param aliases its aliases
      * @param related the slugs of the terms its source declares related (term tags with
-     *                {@code declared-related} evidence), in order
+     * {@code declared-related} evidence), in order
      */
     public record TermNames(String slug, String title, List<String> aliases, List<String> related) {
         /** A term without related terms. */
@@ -76,12 +80,15 @@ public class SearchCatalog {
 
     /** One loaded state of the catalogue. */
     record Snapshot(List<TermNames> terms, List<CompanyName> companies, List<LayerName> layers,
-                    Map<List<String>, TermNames> byNameWords, Instant loadedAt) {
+            Map<List<String>, TermNames> byNameWords, Instant loadedAt) {
     }
 
     private final ElasticsearchClient client;
+
     private final Clock clock;
+
     volatile Snapshot snapshot;
+
     private final AtomicBoolean reloading = new AtomicBoolean();
 
     @Autowired
@@ -103,11 +110,11 @@ public class SearchCatalog {
     }
 
     /**
-     * The loaded state. Only the very first use (or the first after {@link #invalidate}) waits for a load;
-     * once older than {@link #TTL}, the state is still answered while one background thread reloads it,
-     * so that no search waits for the reload (two searches over the whole index) and searches arriving
-     * meanwhile do not queue behind it. A failed reload keeps the old state and is tried again on a
-     * later use.
+     * The loaded state. Only the very first use (or the first after {@link #invalidate})
+     * waits for a load; once older than {@link #TTL}, the state is still answered while
+     * one background thread reloads it, so that no search waits for the reload (two
+     * searches over the whole index) and searches arriving meanwhile do not queue behind
+     * it. A failed reload keeps the old state and is tried again on a later use.
      */
     Snapshot current() throws IOException {
         Snapshot s = snapshot;
@@ -131,10 +138,12 @@ public class SearchCatalog {
     private void reloadInBackground() {
         try {
             snapshot = load();
-        } catch (IOException | RuntimeException e) {
-            LOG.warn("search catalogue reload failed; keeping the names loaded at {}", snapshot == null ? null
-                    : snapshot.loadedAt(), e);
-        } finally {
+        }
+        catch (IOException | RuntimeException e) {
+            LOG.warn("search catalogue reload failed; keeping the names loaded at {}",
+                    snapshot == null ? null : snapshot.loadedAt(), e);
+        }
+        finally {
             reloading.set(false);
         }
     }
@@ -144,17 +153,21 @@ public class SearchCatalog {
         snapshot = null;
     }
 
-    /** @return the layers that reads are tagged with, with read counts, by name */
+    /**
+     * @return the layers that reads are tagged with, with read counts, by name
+     */
     public List<LayerName> layers() throws IOException {
         return current().layers();
     }
 
-    @SuppressWarnings({"rawtypes", "unchecked"})
+    @SuppressWarnings({ "rawtypes", "unchecked" })
     private Snapshot load() throws IOException {
-        SearchResponse<Map> r = client.search(s -> s.index(ReadsIndex.ALIAS)
-                .query(q -> q.term(t -> t.field("kind").value("term")))
-                .size(2000)
-                .source(src -> src.filter(f -> f.includes("slug", "title", "aliases", "terms.slug", "terms.evidence.rule"))),
+        SearchResponse<Map> r = client.search(
+                s -> s.index(ReadsIndex.ALIAS)
+                    .query(q -> q.term(t -> t.field("kind").value("term")))
+                    .size(2000)
+                    .source(src -> src
+                        .filter(f -> f.includes("slug", "title", "aliases", "terms.slug", "terms.evidence.rule"))),
                 Map.class);
         List<TermNames> terms = new ArrayList<>();
         for (Hit<Map> hit : r.hits().hits()) {
@@ -162,7 +175,7 @@ public class SearchCatalog {
             List<String> related = new ArrayList<>();
             for (Map tag : (List<Map>) src.getOrDefault("terms", List.of())) {
                 boolean declared = ((List<Map>) tag.getOrDefault("evidence", List.of())).stream()
-                        .anyMatch(e -> "declared-related".equals(e.get("rule")));
+                    .anyMatch(e -> "declared-related".equals(e.get("rule")));
                 if (declared && tag.get("slug") instanceof String slug) {
                     related.add(slug);
                 }
@@ -171,9 +184,10 @@ public class SearchCatalog {
                     src.get("aliases") == null ? List.of() : List.copyOf((List<String>) src.get("aliases")),
                     List.copyOf(related)));
         }
-        SearchResponse<Void> all = client.search(s -> s.index(ReadsIndex.ALIAS).size(0)
-                .aggregations("companies", a -> a.terms(t -> t.field("companyRefs").size(5000)))
-                .aggregations("layers", a -> a.terms(t -> t.field("layerRefs").size(500))), Void.class);
+        SearchResponse<Void> all = client.search(s -> s.index(ReadsIndex.ALIAS)
+            .size(0)
+            .aggregations("companies", a -> a.terms(t -> t.field("companyRefs").size(5000)))
+            .aggregations("layers", a -> a.terms(t -> t.field("layerRefs").size(500))), Void.class);
         List<CompanyName> companies = new ArrayList<>();
         for (StringTermsBucket b : all.aggregations().get("companies").sterms().buckets().array()) {
             String[] ref = split(b.key().stringValue());
@@ -188,20 +202,22 @@ public class SearchCatalog {
         return build(terms, companies, layers, clock.instant());
     }
 
-    /** @return {@code [id, label]} of an {@code id|label} ref */
+    /**
+     * @return {@code [id, label]} of an {@code id|label} ref
+     */
     static String[] split(String ref) {
         int bar = ref.indexOf('|');
-        return bar < 0 ? new String[] {ref, ref} : new String[] {ref.substring(0, bar), ref.substring(bar + 1)};
+        return bar < 0 ? new String[] { ref, ref } : new String[] { ref.substring(0, bar), ref.substring(bar + 1) };
     }
 
-    static Snapshot build(List<TermNames> terms, List<CompanyName> companies, List<LayerName> layers,
-            Instant at) {
+    static Snapshot build(List<TermNames> terms, List<CompanyName> companies, List<LayerName> layers, Instant at) {
         Map<List<String>, TermNames> byName = new HashMap<>();
         for (TermNames t : terms) {
             for (String name : t.names()) {
                 List<String> words = QueryText.words(name);
                 if (!words.isEmpty() && words.size() <= MAX_NAME_WORDS) {
-                    // A name shared by two terms is ambiguous: it is no synonym of either.
+                    // A name shared by two terms is ambiguous: it is no synonym of
+                    // either.
                     byName.merge(words, t, (a, b) -> a.slug().equals(b.slug()) ? a : AMBIGUOUS);
                 }
             }
@@ -215,17 +231,17 @@ public class SearchCatalog {
     /**
      * A run of the query's words that is a name of a term.
      *
-     * @param from  first group index
-     * @param to    one past the last group index
-     * @param term  the term
+     * @param from first group index
+     * @param to one past the last group index
+     * @param term the term
      * @param names every name of the term (title first), the synonyms
      */
     public record NameMatch(int from, int to, TermNames term, List<String> names) {
     }
 
     /**
-     * Finds, left to right and longest first, the runs of single-word groups of the query that spell a
-     * term's name (case, punctuation and spacing ignored).
+     * Finds, left to right and longest first, the runs of single-word groups of the query
+     * that spell a term's name (case, punctuation and spacing ignored).
      */
     public List<NameMatch> names(QueryText query) throws IOException {
         Map<List<String>, TermNames> byName = current().byNameWords();
@@ -249,14 +265,17 @@ public class SearchCatalog {
             if (best != null) {
                 out.add(best);
                 i = best.to();
-            } else {
+            }
+            else {
                 i++;
             }
         }
         return out;
     }
 
-    /** @return the term whose name the whole text is, if any */
+    /**
+     * @return the term whose name the whole text is, if any
+     */
     public TermNames termNamed(String text) throws IOException {
         return current().byNameWords().get(QueryText.words(text));
     }
@@ -269,8 +288,12 @@ public class SearchCatalog {
         return List.copyOf(byWords.values());
     }
 
-    /** @return the companies reads are tagged with (canonical symbol, name), with read counts */
+    /**
+     * @return the companies reads are tagged with (canonical symbol, name), with read
+     * counts
+     */
     public List<CompanyName> companies() throws IOException {
         return current().companies();
     }
+
 }

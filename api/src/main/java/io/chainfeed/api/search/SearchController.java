@@ -34,28 +34,35 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * {@code GET /api/v1/search}: reads matching the text, best first, each with highlighted snippets,
- * layers, companies (symbol, name, MIC), related terms, sources and the disclaimer; facets with counts;
- * a cursor for the next page. Tag evidence only with {@code evidence=true}. Company filters, facets and
- * query words go through {@link CompanyResolver}; a fall-back to some of the words says so in
- * {@code notice}.
+ * {@code GET /api/v1/search}: reads matching the text, best first, each with highlighted
+ * snippets, layers, companies (symbol, name, MIC), related terms, sources and the
+ * disclaimer; facets with counts; a cursor for the next page. Tag evidence only with
+ * {@code evidence=true}. Company filters, facets and query words go through
+ * {@link CompanyResolver}; a fall-back to some of the words says so in {@code notice}.
  */
 @RestController
 @RequestMapping("/api/v1")
 @Validated
 @Tag(name = "search", description = "Search research notes")
 class SearchController {
+
     /** Longest query accepted, in characters. */
     static final int MAX_QUERY_CHARS = 1000;
+
     /** Largest page. */
     static final int MAX_PAGE_SIZE = 50;
+
     /** Most layers whose status the answer's layer section shows. */
     static final int MAX_SECTION_LAYERS = 2;
 
     private final ReadSearch search;
+
     private final CompanyResolver companies;
+
     private final SearchCatalog catalog;
+
     private final TopResults tops;
+
     private final ChainStates chain;
 
     SearchController(ReadSearch search, CompanyResolver companies, SearchCatalog catalog, TopResults tops,
@@ -68,37 +75,40 @@ class SearchController {
     }
 
     @GetMapping("/search")
-    @Operation(summary = "Search reads", description = """
-            Any text is accepted. "Quoted phrases" match as phrases, -word or -"a phrase" excludes, \
-            `a OR b` (or `a | b`) matches either; every other piece is required, falling back to reads \
-            with some of them when no read has all (`mode`: `all` or `any`, with a `notice` saying so): reads \
-            with more of the pieces first, and never on a stop word such as "out" alone. A ticker of any \
-            listing, a company id, name or alias also finds the reads tagged with that company. Lower-case words tolerate typos; upper-case \
-            pieces (tickers such as 2345.TW, acronyms) match exactly. English stemming applies. A glossary \
-            term's own read ranks first for its title, aliases and acronym expansions, and each name of a term \
-            also finds its other names. Question words and filler ("who makes", "what is") need not match; \
-            constraint words (shortage, sold out, lead times, bottleneck, capacity, glut) are met by signals \
-            reporting that direction. On the first page, `top` is the term, layer or company the query names, and \
-            `sections` the term that explains it, its layer's status now and the newest signals, each ranked on its own. \
-            Reposts of one story are one result, the others in `alsoFrom` (`repostCount` in all). \
-            Pages: pass `nextCursor` back as `cursor`, with the same q and filters.""")
-    Map<String, Object> search(
-            @RequestParam @NotBlank @Size(max = MAX_QUERY_CHARS, message = "must be at most {max} UTF-16 code units (characters outside the BMP, such as emoji, count as two)") String q,
+    @Operation(summary = "Search reads",
+            description = """
+                    Any text is accepted. "Quoted phrases" match as phrases, -word or -"a phrase" excludes, \
+                    `a OR b` (or `a | b`) matches either; every other piece is required, falling back to reads \
+                    with some of them when no read has all (`mode`: `all` or `any`, with a `notice` saying so): reads \
+                    with more of the pieces first, and never on a stop word such as "out" alone. A ticker of any \
+                    listing, a company id, name or alias also finds the reads tagged with that company. Lower-case words tolerate typos; upper-case \
+                    pieces (tickers such as 2345.TW, acronyms) match exactly. English stemming applies. A glossary \
+                    term's own read ranks first for its title, aliases and acronym expansions, and each name of a term \
+                    also finds its other names. Question words and filler ("who makes", "what is") need not match; \
+                    constraint words (shortage, sold out, lead times, bottleneck, capacity, glut) are met by signals \
+                    reporting that direction. On the first page, `top` is the term, layer or company the query names, and \
+                    `sections` the term that explains it, its layer's status now and the newest signals, each ranked on its own. \
+                    Reposts of one story are one result, the others in `alsoFrom` (`repostCount` in all). \
+                    Pages: pass `nextCursor` back as `cursor`, with the same q and filters.""")
+    Map<String, Object> search(@RequestParam @NotBlank @Size(max = MAX_QUERY_CHARS,
+            message = "must be at most {max} UTF-16 code units (characters outside the BMP, such as emoji, count as two)") String q,
             @RequestParam(defaultValue = "10") @Min(1) @Max(MAX_PAGE_SIZE) int size,
             @Parameter(description = "layer ids, repeatable (OR)") @RequestParam(required = false) List<String> layer,
             @Parameter(description = "companies, repeatable (OR): any listing's ticker (TSM, 2330.TW), a "
                     + "MIC-qualified symbol (XNYS:TSM), the company id, name or alias, any case; an unknown one is a "
-                    + "400 problem with close matches")
-            @RequestParam(required = false) List<String> company,
-            @Parameter(description = "only reads where the company is a primary subject")
-            @RequestParam(defaultValue = "false") boolean primary,
-            @Parameter(description = "related-term slugs, repeatable (OR)") @RequestParam(required = false) List<String> term,
-            @Parameter(description = "term, signal or state, repeatable") @RequestParam(required = false) List<String> kind,
-            @Parameter(description = "updated at or after: yyyy-MM-dd or an ISO-8601 instant")
-            @RequestParam(required = false) String from,
-            @Parameter(description = "updated before: yyyy-MM-dd (exclusive) or an ISO-8601 instant")
-            @RequestParam(required = false) String to,
-            @Parameter(description = "nextCursor of the previous page") @RequestParam(required = false) @Size(max = 4096) String cursor,
+                    + "400 problem with close matches") @RequestParam(required = false) List<String> company,
+            @Parameter(description = "only reads where the company is a primary subject") @RequestParam(
+                    defaultValue = "false") boolean primary,
+            @Parameter(description = "related-term slugs, repeatable (OR)") @RequestParam(
+                    required = false) List<String> term,
+            @Parameter(description = "term, signal or state, repeatable") @RequestParam(
+                    required = false) List<String> kind,
+            @Parameter(description = "updated at or after: yyyy-MM-dd or an ISO-8601 instant") @RequestParam(
+                    required = false) String from,
+            @Parameter(description = "updated before: yyyy-MM-dd (exclusive) or an ISO-8601 instant") @RequestParam(
+                    required = false) String to,
+            @Parameter(description = "nextCursor of the previous page") @RequestParam(required = false) @Size(
+                    max = 4096) String cursor,
             @RequestParam(defaultValue = "false") boolean evidence) throws IOException {
         ReadSearch.Filters filters = new ReadSearch.Filters(list(layer), companySymbols(list(company)), primary,
                 list(term), list(kind), instant("from", from), instant("to", to));
@@ -137,11 +147,10 @@ class SearchController {
     }
 
     /**
-     * The display symbols of every listing of the named companies, resolved by {@link CompanyResolver}:
-     * {@code TSM} and {@code 2330.TW} filter the same reads.
-     *
-     * @throws io.chainfeed.api.reference.UnknownCompanyException for a company the reference data does not
-     *         know (once it is loaded)
+     * The display symbols of every listing of the named companies, resolved by
+     * {@link CompanyResolver}: {@code TSM} and {@code 2330.TW} filter the same reads.
+     * @throws io.chainfeed.api.reference.UnknownCompanyException for a company the
+     * reference data does not know (once it is loaded)
      */
     private List<String> companySymbols(List<String> written) {
         Set<String> out = new LinkedHashSet<>();
@@ -150,9 +159,11 @@ class SearchController {
             if (found.isPresent()) {
                 out.addAll(CompanyDirectory.displaySymbols(found.get()));
                 out.add(CompanyDirectory.canonicalSymbol(found.get()));
-            } else if (companies.ready()) {
+            }
+            else if (companies.ready()) {
                 companies.require(c);
-            } else {
+            }
+            else {
                 out.add(c);
             }
         }
@@ -160,8 +171,8 @@ class SearchController {
     }
 
     /**
-     * Snippets that say why: the definition first on the read of the term the query names, the evidence
-     * of a company the query names.
+     * Snippets that say why: the definition first on the read of the term the query
+     * names, the evidence of a company the query names.
      */
     private static List<String> snippets(ReadSearch.Match m, List<Company> named, String namedTermSlug) {
         boolean ownRead = namedTermSlug != null && "term".equals(m.source().get("kind"))
@@ -181,15 +192,16 @@ class SearchController {
             }
         }
         if (snippets.isEmpty() && m.source().get("summary") instanceof String summary && !summary.isBlank()) {
-            // Matched on a tag alone (a company the source declares): the read's own summary says what it is.
+            // Matched on a tag alone (a company the source declares): the read's own
+            // summary says what it is.
             return List.of(org.springframework.web.util.HtmlUtils.htmlEscape(summary.strip()));
         }
         return snippets;
     }
 
     /**
-     * The other reads of a result's story (reposts): each one's id, first source's name and URL, and
-     * observedAt, newest first.
+     * The other reads of a result's story (reposts): each one's id, first source's name
+     * and URL, and observedAt, newest first.
      */
     @SuppressWarnings("unchecked")
     static List<Map<String, Object>> alsoFrom(List<Map<String, Object>> reposts) {
@@ -208,10 +220,11 @@ class SearchController {
     }
 
     /**
-     * The answer's sections, each ranked on its own and marked by {@code kind}: {@code term} (the term reads
-     * that explain it), {@code layer} (the status now of the layer the query names, else of the primary
-     * layers of the first term or signal in the sections) and {@code signal} (the newest signals about it,
-     * one per story). Empty sections are left out.
+     * The answer's sections, each ranked on its own and marked by {@code kind}:
+     * {@code term} (the term reads that explain it), {@code layer} (the status now of the
+     * layer the query names, else of the primary layers of the first term or signal in
+     * the sections) and {@code signal} (the newest signals about it, one per story).
+     * Empty sections are left out.
      */
     @SuppressWarnings("unchecked")
     private List<Map<String, Object>> sections(ReadSearch.Sections found, TopResults.Entity top) {
@@ -228,10 +241,12 @@ class SearchController {
         Set<String> layerIds = new LinkedHashSet<>();
         if (top != null && "layer".equals(top.kind())) {
             layerIds.add(top.key());
-        } else {
+        }
+        else {
             List<Map<String, Object>> from = !found.terms().isEmpty() ? found.terms() : found.signals();
             if (!from.isEmpty()) {
-                for (Map<String, Object> l : (List<Map<String, Object>>) from.get(0).getOrDefault("layers", List.of())) {
+                for (Map<String, Object> l : (List<Map<String, Object>>) from.get(0)
+                    .getOrDefault("layers", List.of())) {
                     if (Boolean.TRUE.equals(l.get("primary")) && layerIds.size() < MAX_SECTION_LAYERS) {
                         layerIds.add((String) l.get("id"));
                     }
@@ -264,7 +279,8 @@ class SearchController {
         return out;
     }
 
-    private static void section(List<Map<String, Object>> out, String kind, String title, List<Map<String, Object>> items) {
+    private static void section(List<Map<String, Object>> out, String kind, String title,
+            List<Map<String, Object>> items) {
         if (!items.isEmpty()) {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("kind", kind);
@@ -285,7 +301,10 @@ class SearchController {
         return m;
     }
 
-    /** "only 3 reads have all of: contract, manufacturers, servers; after them, reads with some". */
+    /**
+     * "only 3 reads have all of: contract, manufacturers, servers; after them, reads with
+     * some".
+     */
     static String fillUpNotice(QueryText parsed, long withAll) {
         QueryIntent intent = QueryIntent.of(parsed);
         List<String> words = new ArrayList<>();
@@ -293,8 +312,12 @@ class SearchController {
             if (g.role() != QueryIntent.Role.FILLER) {
                 List<String> texts = new ArrayList<>();
                 for (int i = g.from(); i < g.to(); i++) {
-                    texts.add(String.join(" or ", parsed.groups().get(i).stream()
-                            .map(p -> p.phrase() ? "\"" + p.text() + "\"" : p.text()).toList()));
+                    texts.add(String.join(" or ",
+                            parsed.groups()
+                                .get(i)
+                                .stream()
+                                .map(p -> p.phrase() ? "\"" + p.text() + "\"" : p.text())
+                                .toList()));
                 }
                 words.add(String.join(" ", texts));
             }
@@ -303,12 +326,16 @@ class SearchController {
                 + "; after " + (withAll == 1 ? "it" : "them") + ", reads with some";
     }
 
-    /** "no read has all of: sold, out; showing reads with some" (stop words named as such). */
+    /**
+     * "no read has all of: sold, out; showing reads with some" (stop words named as
+     * such).
+     */
     static String fallBackNotice(QueryText parsed) {
         List<String> groups = new ArrayList<>();
         List<String> stop = new ArrayList<>();
         for (List<QueryText.Piece> g : parsed.groups()) {
-            String text = String.join(" or ", g.stream().map(p -> p.phrase() ? "\"" + p.text() + "\"" : p.text()).toList());
+            String text = String.join(" or ",
+                    g.stream().map(p -> p.phrase() ? "\"" + p.text() + "\"" : p.text()).toList());
             groups.add(text);
             if (g.stream().allMatch(QueryWords::isStopWord)) {
                 stop.add(text);
@@ -316,11 +343,14 @@ class SearchController {
         }
         return "no read has all of: " + String.join(", ", groups) + "; showing reads with some"
                 + (stop.isEmpty() ? "" : " (" + String.join(", ", stop) + (stop.size() == 1 ? " is" : " are")
-                + " too common to match on " + (stop.size() == 1 ? "its" : "their") + " own)");
+                        + " too common to match on " + (stop.size() == 1 ? "its" : "their") + " own)");
     }
 
-    /** One company facet value per company, whichever listing its reads were tagged with. */
-    private Map<String, List<ReadSearch.FacetValue>> mergeCompanyFacets(Map<String, List<ReadSearch.FacetValue>> facets) {
+    /**
+     * One company facet value per company, whichever listing its reads were tagged with.
+     */
+    private Map<String, List<ReadSearch.FacetValue>> mergeCompanyFacets(
+            Map<String, List<ReadSearch.FacetValue>> facets) {
         List<ReadSearch.FacetValue> values = facets.get("company");
         if (values == null || values.size() < 2) {
             return facets;
@@ -341,8 +371,8 @@ class SearchController {
     }
 
     private static List<String> list(List<String> values) {
-        return values == null ? List.of() : values.stream().map(String::strip).filter(v -> !v.isEmpty()).distinct()
-                .toList();
+        return values == null ? List.of()
+                : values.stream().map(String::strip).filter(v -> !v.isEmpty()).distinct().toList();
     }
 
     static Instant instant(String name, String value) {
@@ -352,9 +382,11 @@ class SearchController {
         try {
             return value.length() == 10 ? LocalDate.parse(value).atStartOfDay(ZoneOffset.UTC).toInstant()
                     : Instant.parse(value);
-        } catch (DateTimeParseException e) {
+        }
+        catch (DateTimeParseException e) {
             throw new BadRequestException("invalid-parameter",
                     name + ": not a date (yyyy-MM-dd) or an ISO-8601 instant: " + value);
         }
     }
+
 }

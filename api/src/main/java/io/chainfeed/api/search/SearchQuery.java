@@ -15,86 +15,139 @@ import java.util.Optional;
 import java.util.function.Function;
 
 /**
- * Builds the Elasticsearch query of a search from the parsed text and the filters: no I/O of its own
- * (only the {@link SearchCatalog}'s names, which it loads once), and the same input with the same
- * catalogue always gives the same query (checked against golden JSON by {@code SearchQueryTest}).
+ * Builds the Elasticsearch query of a search from the parsed text and the filters: no I/O
+ * of its own (only the {@link SearchCatalog}'s names, which it loads once), and the same
+ * input with the same catalogue always gives the same query (checked against golden JSON
+ * by {@code SearchQueryTest}).
  *
- * <p>Each required piece of the text ({@link QueryText}) becomes a {@code multi_match} over the read's
- * fields with the {@link Boosts}, analysed with the index's {@code english} analyzer; words are fuzzy
- * ({@link Boosts#FUZZINESS}: one edit from five letters, two from nine, since shorter words have too
- * many false friends), upper-case and digit pieces (tickers, acronyms) are exact and also match a
- * company's symbol exactly. A run of words that spells a glossary term's name also matches every other
- * name of that term ({@link SearchCatalog}); a piece that names a company by any listing, id, name or
- * alias ({@link QueryWords}) also matches the reads tagged with it. With {@code all}, every piece is
- * required; otherwise ({@link #FALLBACK_PIECE_SCORE}) reads with more of the pieces rank first and a stop
- * word alone lets nothing in. Whole-text matches of a title, an alias or a term's name lift that read.
+ * <p>
+ * Each required piece of the text ({@link QueryText}) becomes a {@code multi_match} over
+ * the read's fields with the {@link Boosts}, analysed with the index's {@code english}
+ * analyzer; words are fuzzy ({@link Boosts#FUZZINESS}: one edit from five letters, two
+ * from nine, since shorter words have too many false friends), upper-case and digit
+ * pieces (tickers, acronyms) are exact and also match a company's symbol exactly. A run
+ * of words that spells a glossary term's name also matches every other name of that term
+ * ({@link SearchCatalog}); a piece that names a company by any listing, id, name or alias
+ * ({@link QueryWords}) also matches the reads tagged with it. With {@code all}, every
+ * piece is required; otherwise ({@link #FALLBACK_PIECE_SCORE}) reads with more of the
+ * pieces rank first and a stop word alone lets nothing in. Whole-text matches of a title,
+ * an alias or a term's name lift that read.
  *
- * <p>Natural queries ({@link QueryIntent}): question words and filler are never required; constraint talk is
- * met by the words, a signal of its direction or a term read. The term the subject names is lifted, and
- * (without constraint talk) its declared related terms come in beside the reads with every word; a named
- * layer lifts its primary reads, a named company its primary reads; the words together (a phrase) lift a
- * read; state reads rank after the rest ({@link Boosts}).
+ * <p>
+ * Natural queries ({@link QueryIntent}): question words and filler are never required;
+ * constraint talk is met by the words, a signal of its direction or a term read. The term
+ * the subject names is lifted, and (without constraint talk) its declared related terms
+ * come in beside the reads with every word; a named layer lifts its primary reads, a
+ * named company its primary reads; the words together (a phrase) lift a read; state reads
+ * rank after the rest ({@link Boosts}).
  */
 public final class SearchQuery {
-    /** The boosts and text-matching settings of a search, named so that a change shows in review. */
+
+    /**
+     * The boosts and text-matching settings of a search, named so that a change shows in
+     * review.
+     */
     public static final class Boosts {
+
         /** A read's title and aliases: the name of what it explains. */
         public static final int TITLE = 4;
+
         /** Its summary, the companies' and layers' names it is tagged with. */
         public static final int SUMMARY = 2;
+
         /** A read whose title equals the whole text. */
         public static final float EXACT_TITLE = 20f;
+
         /** A read one of whose aliases equals the whole text. */
         public static final float EXACT_ALIAS = 15f;
+
         /** The read of the glossary term the whole text names. */
         public static final float NAMED_TERM = 20f;
-        /** A read tagged with a company the piece names, or carrying the ticker the piece spells. */
+
+        /**
+         * A read tagged with a company the piece names, or carrying the ticker the piece
+         * spells.
+         */
         public static final float COMPANY = 3f;
-        /** A read that has the query's words (filler aside) together, as a phrase within {@link #PHRASE_SLOP}. */
+
+        /**
+         * A read that has the query's words (filler aside) together, as a phrase within
+         * {@link #PHRASE_SLOP}.
+         */
         public static final float PHRASE = 1.5f;
+
         /** How far apart the words of {@link #PHRASE} may stand (positions moved). */
         public static final int PHRASE_SLOP = 2;
+
         /**
-         * A term read the named term's source declares related, for a query without constraint talk: it is
-         * found even when it does not use the query's words.
+         * A term read the named term's source declares related, for a query without
+         * constraint talk: it is found even when it does not use the query's words.
          */
         public static final float RELATED_TERM = 12f;
+
         /** A term read, for a query without constraint talk. */
         public static final float TERM_READ = 4f;
+
         /** A read whose primary layer is the chain layer the query's subject names. */
         public static final float NAMED_LAYER = 5f;
+
         /** A read whose primary subject is a company the piece names. */
         public static final float PRIMARY_COMPANY = 3f;
-        /** A signal read reporting a change in the direction constraint words talk about ("shortage"). */
+
+        /**
+         * A signal read reporting a change in the direction constraint words talk about
+         * ("shortage").
+         */
         public static final float CONSTRAINT_SIGNAL = 10f;
-        /** Factor on the score of a state read (a layer's status change, quoting its causes). */
+
+        /**
+         * Factor on the score of a state read (a layer's status change, quoting its
+         * causes).
+         */
         public static final double STATE_READ = 0.1;
-        /** Fuzziness of words: no edit below five letters, one from five, two from nine. */
+
+        /**
+         * Fuzziness of words: no edit below five letters, one from five, two from nine.
+         */
         public static final String FUZZINESS = "AUTO:5,8";
-        /** Share of the other fields' scores added to the best field's in a {@code best_fields} match. */
+
+        /**
+         * Share of the other fields' scores added to the best field's in a
+         * {@code best_fields} match.
+         */
         public static final double TIE_BREAKER = 0.3;
 
         private Boosts() {
         }
+
     }
 
     /** The fields a piece of text is matched against, with their {@link Boosts}. */
     static final List<String> FIELDS = List.of("title^" + Boosts.TITLE, "aliases^" + Boosts.TITLE,
             "summary^" + Boosts.SUMMARY, "companies.name^" + Boosts.SUMMARY, "layers.name^" + Boosts.SUMMARY,
             "terms.title", "sections.heading", "sections.body");
-    /** Beyond this many required pieces, words are no longer fuzzy and synonyms are not expanded. */
+
+    /**
+     * Beyond this many required pieces, words are no longer fuzzy and synonyms are not
+     * expanded.
+     */
     static final int FUZZY_MAX_PIECES = 12;
-    /** Score of each non-stop piece a read has in the fall-back: far above any relevance score. */
+
+    /**
+     * Score of each non-stop piece a read has in the fall-back: far above any relevance
+     * score.
+     */
     static final float FALLBACK_PIECE_SCORE = 10_000f;
 
     private final SearchCatalog catalog;
+
     private final CompanyResolver companies;
+
     private final Function<List<String>, Optional<String>> layers;
 
     /**
      * A query builder that knows no chain layer names.
-     *
-     * @param catalog   the glossary terms' names (synonyms) and the catalogue's names
+     * @param catalog the glossary terms' names (synonyms) and the catalogue's names
      * @param companies resolves pieces that name a company
      */
     public SearchQuery(SearchCatalog catalog, CompanyResolver companies) {
@@ -102,20 +155,22 @@ public final class SearchQuery {
     }
 
     /**
-     * @param catalog   the glossary terms' names (synonyms) and the catalogue's names
+     * @param catalog the glossary terms' names (synonyms) and the catalogue's names
      * @param companies resolves pieces that name a company
-     * @param layers    the id of the chain layer some words name (its name, id or alias), if any
+     * @param layers the id of the chain layer some words name (its name, id or alias), if
+     * any
      */
-    public SearchQuery(SearchCatalog catalog, CompanyResolver companies, Function<List<String>, Optional<String>> layers) {
+    public SearchQuery(SearchCatalog catalog, CompanyResolver companies,
+            Function<List<String>, Optional<String>> layers) {
         this.catalog = catalog;
         this.companies = companies;
         this.layers = layers;
     }
 
     /**
-     * @param parsed  the parsed text
+     * @param parsed the parsed text
      * @param filters the filters, AND'ed as Elasticsearch filters (no effect on scores)
-     * @param all     whether every required piece must match ({@code false}: the fall-back)
+     * @param all whether every required piece must match ({@code false}: the fall-back)
      * @return the query
      * @throws IOException if the catalogue's names could not be loaded
      */
@@ -125,7 +180,8 @@ public final class SearchQuery {
         List<SearchCatalog.NameMatch> names = fuzzy ? catalog.names(parsed) : List.of();
         QueryIntent intent = QueryIntent.of(parsed);
         List<Query> required = new ArrayList<>();
-        // Per required query: whether it may, on its own, let a read into the fall-back (not a stop word).
+        // Per required query: whether it may, on its own, let a read into the fall-back
+        // (not a stop word).
         List<Boolean> counts = new ArrayList<>();
         int i = 0;
         int next = 0;
@@ -133,7 +189,8 @@ public final class SearchQuery {
             while (next < names.size() && names.get(next).from() < i) {
                 next++; // a name that starts inside a two-word constraint phrase
             }
-            SearchCatalog.NameMatch name = next < names.size() && names.get(next).from() == i ? names.get(next++) : null;
+            SearchCatalog.NameMatch name = next < names.size() && names.get(next).from() == i ? names.get(next++)
+                    : null;
             QueryIntent.Segment segment = intent.segmentAt(i);
             if (name != null) {
                 // The words as typed, or any other name of the term, as a phrase.
@@ -150,20 +207,24 @@ public final class SearchQuery {
                 required.add(bool(alternatives, false));
                 counts.add(true);
                 i = name.to();
-            } else if (segment.role() == QueryIntent.Role.FILLER) {
-                // Question words and filler: never required, never a reason to let a read in.
+            }
+            else if (segment.role() == QueryIntent.Role.FILLER) {
+                // Question words and filler: never required, never a reason to let a read
+                // in.
                 i = segment.to();
-            } else if (segment.role() == QueryIntent.Role.CONSTRAINT) {
+            }
+            else if (segment.role() == QueryIntent.Role.CONSTRAINT) {
                 List<QueryText.Piece> typed = new ArrayList<>();
                 for (int g = segment.from(); g < segment.to(); g++) {
                     typed.add(parsed.groups().get(g).get(0));
                 }
-                Query words = typed.size() == 1 ? piece(typed.get(0), fuzzy) : phrase(String.join(" ",
-                        typed.stream().map(QueryText.Piece::text).toList()), 1f);
+                Query words = typed.size() == 1 ? piece(typed.get(0), fuzzy)
+                        : phrase(String.join(" ", typed.stream().map(QueryText.Piece::text).toList()), 1f);
                 required.add(constraint(words, segment.direction()));
                 counts.add(true);
                 i = segment.to();
-            } else {
+            }
+            else {
                 List<QueryText.Piece> group = parsed.groups().get(i);
                 required.add(bool(group.stream().map(p -> piece(p, fuzzy)).toList(), false));
                 counts.add(!group.stream().allMatch(QueryWords::isStopWord));
@@ -173,64 +234,83 @@ public final class SearchQuery {
         SearchCatalog.TermNames named = namedTerm(parsed, intent);
         boolean constraintTalk = intent.segments().stream().anyMatch(g -> g.role() == QueryIntent.Role.CONSTRAINT);
         Query related = named == null || named.related().isEmpty() || constraintTalk ? null
-                : Query.of(q -> q.constantScore(c -> c.boost(Boosts.RELATED_TERM).filter(f -> f.terms(t -> t.field("id")
-                        .terms(v -> v.value(named.related().stream().map(slug -> FieldValue.of("term:" + slug)).toList()))))));
+                : Query.of(q -> q.constantScore(c -> c.boost(Boosts.RELATED_TERM)
+                    .filter(f -> f.terms(t -> t.field("id")
+                        .terms(v -> v
+                            .value(named.related().stream().map(slug -> FieldValue.of("term:" + slug)).toList()))))));
         if (required.isEmpty()) {
             b.must(m -> m.matchAll(a -> a));
-        } else if (all && related != null) {
-            // What a researcher reads next: the terms the named term's source declares related come in
+        }
+        else if (all && related != null) {
+            // What a researcher reads next: the terms the named term's source declares
+            // related come in
             // beside the reads that have every word, whether or not they use the words.
             Query every = Query.of(q -> q.bool(x -> x.must(required)));
             b.must(m -> m.bool(x -> x.should(every, related).minimumShouldMatch("1")));
-        } else if (all) {
+        }
+        else if (all) {
             b.must(required);
-        } else {
+        }
+        else {
             fallBack(b, required, counts);
         }
         for (QueryText.Piece p : parsed.excluded()) {
             b.mustNot(piece(p, false));
         }
-        // Exact names lift the term's own read to the top: of the whole text, or of its subject once the
-        // question words and constraint talk are left out ("what is CoWoS", "CoWoS shortage").
+        // Exact names lift the term's own read to the top: of the whole text, or of its
+        // subject once the
+        // question words and constraint talk are left out ("what is CoWoS", "CoWoS
+        // shortage").
         String plain = parsed.plain();
         if (!plain.isEmpty()) {
             b.should(s -> s.term(t -> t.field("title.exact").value(plain).boost(Boosts.EXACT_TITLE)));
             b.should(s -> s.term(t -> t.field("aliases.exact").value(plain).boost(Boosts.EXACT_ALIAS)));
         }
-        // Proximity: reads where the query's words (filler aside) stand together, as a phrase with a little
-        // slop, rank above reads that have them scattered ("rate limits", "optical fiber shortage").
+        // Proximity: reads where the query's words (filler aside) stand together, as a
+        // phrase with a little
+        // slop, rank above reads that have them scattered ("rate limits", "optical fiber
+        // shortage").
         String together = intent.meaningful();
         if (fuzzy && together.contains(" ")) {
-            b.should(s -> s.multiMatch(m -> m.query(together).fields(FIELDS).type(TextQueryType.Phrase)
-                    .slop(Boosts.PHRASE_SLOP).boost(Boosts.PHRASE)));
+            b.should(s -> s.multiMatch(m -> m.query(together)
+                .fields(FIELDS)
+                .type(TextQueryType.Phrase)
+                .slop(Boosts.PHRASE_SLOP)
+                .boost(Boosts.PHRASE)));
         }
-        // A subject that names a chain layer ("memory layer", "energy and power") lifts the reads whose
+        // A subject that names a chain layer ("memory layer", "energy and power") lifts
+        // the reads whose
         // primary layer it is.
         Optional<String> layer = intent.subject().isEmpty() ? Optional.empty()
                 : layers.apply(QueryText.words(intent.subject()));
-        layer.ifPresent(id -> b.should(s -> s.constantScore(c -> c.boost(Boosts.NAMED_LAYER)
-                .filter(f -> f.term(t -> t.field("primaryLayerIds").value(id))))));
-        // Without constraint talk a query asks what something is more often than what happened to it: a term
-        // read (an explanation) ranks a little above a signal read (news) that matches as well.
+        layer.ifPresent(id -> b.should(s -> s.constantScore(
+                c -> c.boost(Boosts.NAMED_LAYER).filter(f -> f.term(t -> t.field("primaryLayerIds").value(id))))));
+        // Without constraint talk a query asks what something is more often than what
+        // happened to it: a term
+        // read (an explanation) ranks a little above a signal read (news) that matches as
+        // well.
         if (!constraintTalk) {
-            b.should(s -> s.constantScore(c -> c.boost(Boosts.TERM_READ).filter(f -> f.term(t -> t.field("kind")
-                    .value("term")))));
+            b.should(s -> s
+                .constantScore(c -> c.boost(Boosts.TERM_READ).filter(f -> f.term(t -> t.field("kind").value("term")))));
         }
         if (named != null) {
             b.should(s -> s.term(t -> t.field("id").value("term:" + named.slug()).boost(Boosts.NAMED_TERM)));
         }
         filters(b, filters);
         Query matched = Query.of(q -> q.bool(b.build()));
-        // A state read quotes the causes of a layer's change, so it mentions nearly everything: it ranks
+        // A state read quotes the causes of a layer's change, so it mentions nearly
+        // everything: it ranks
         // after the reads that are about the words.
         return Query.of(q -> q.boosting(x -> x.positive(matched)
-                .negative(n -> n.term(t -> t.field("kind").value("state"))).negativeBoost(Boosts.STATE_READ)));
+            .negative(n -> n.term(t -> t.field("kind").value("state")))
+            .negativeBoost(Boosts.STATE_READ)));
     }
 
     /**
      * @param parsed a parsed query
      * @param intent its reading
-     * @return the glossary term the whole text names, else the one its subject names, else null
+     * @return the glossary term the whole text names, else the one its subject names,
+     * else null
      * @throws IOException if the catalogue's names could not be loaded
      */
     SearchCatalog.TermNames namedTerm(QueryText parsed, QueryIntent intent) throws IOException {
@@ -244,26 +324,29 @@ public final class SearchQuery {
     }
 
     /**
-     * Constraint talk: the words themselves, or a signal read that reports a change in the direction they
-     * talk about, or a term read (it explains the part the rest of the query names).
+     * Constraint talk: the words themselves, or a signal read that reports a change in
+     * the direction they talk about, or a term read (it explains the part the rest of the
+     * query names).
      */
     private static Query constraint(Query words, QueryIntent.Direction direction) {
         Query signal = Query.of(q -> q.constantScore(c -> c.boost(Boosts.CONSTRAINT_SIGNAL).filter(f -> f.bool(s -> {
             s.filter(k -> k.term(t -> t.field("kind").value("signal")));
             if (direction != QueryIntent.Direction.EITHER) {
-                s.filter(k -> k.term(t -> t.field("signal.direction")
-                        .value(direction.name().toLowerCase(Locale.ROOT))));
+                s.filter(
+                        k -> k.term(t -> t.field("signal.direction").value(direction.name().toLowerCase(Locale.ROOT))));
             }
             return s;
         }))));
-        Query term = Query.of(q -> q.constantScore(c -> c.boost(0f).filter(f -> f.term(t -> t.field("kind").value("term")))));
+        Query term = Query
+            .of(q -> q.constantScore(c -> c.boost(0f).filter(f -> f.term(t -> t.field("kind").value("term")))));
         return Query.of(q -> q.bool(x -> x.should(words, signal, term).minimumShouldMatch("1")));
     }
 
     /**
-     * The fall-back to some of the pieces: a read needs at least one piece that is not a stop word (a
-     * lone "out" or "of" lets nothing in), and scores {@link #FALLBACK_PIECE_SCORE} per such piece it has,
-     * so reads with more of the words rank first; relevance orders reads with as many.
+     * The fall-back to some of the pieces: a read needs at least one piece that is not a
+     * stop word (a lone "out" or "of" lets nothing in), and scores
+     * {@link #FALLBACK_PIECE_SCORE} per such piece it has, so reads with more of the
+     * words rank first; relevance orders reads with as many.
      */
     private static void fallBack(BoolQuery.Builder b, List<Query> required, List<Boolean> counts) {
         List<Query> counted = new ArrayList<>();
@@ -309,8 +392,8 @@ public final class SearchQuery {
     }
 
     private static Query terms(String field, List<String> values) {
-        return Query.of(q -> q.terms(t -> t.field(field)
-                .terms(v -> v.value(values.stream().map(FieldValue::of).toList()))));
+        return Query
+            .of(q -> q.terms(t -> t.field(field).terms(v -> v.value(values.stream().map(FieldValue::of).toList()))));
     }
 
     private static Query bool(List<Query> queries, boolean all) {
@@ -321,8 +404,9 @@ public final class SearchQuery {
     }
 
     /**
-     * One word or phrase: text fields, plus the exact symbol for ticker-like pieces, plus the company's
-     * tags when the piece names a company by any listing, id, name or alias ({@link QueryWords#company}).
+     * One word or phrase: text fields, plus the exact symbol for ticker-like pieces, plus
+     * the company's tags when the piece names a company by any listing, id, name or alias
+     * ({@link QueryWords#company}).
      */
     private Query piece(QueryText.Piece p, boolean fuzzy) {
         Query text = textPiece(p, fuzzy);
@@ -332,10 +416,11 @@ public final class SearchQuery {
         }
         String id = company.get().getId();
         Query tagged = Query.of(q -> q.term(t -> t.field("companies.id").value(id).boost(Boosts.COMPANY)));
-        // A read the company is a primary subject of (not a passing mention) ranks above the others.
+        // A read the company is a primary subject of (not a passing mention) ranks above
+        // the others.
         List<FieldValue> symbols = CompanyDirectory.displaySymbols(company.get()).stream().map(FieldValue::of).toList();
-        Query primary = Query.of(q -> q.constantScore(c -> c.boost(Boosts.PRIMARY_COMPANY).filter(f -> f.terms(t -> t
-                .field("primaryCompanySymbols").terms(v -> v.value(symbols))))));
+        Query primary = Query.of(q -> q.constantScore(c -> c.boost(Boosts.PRIMARY_COMPANY)
+            .filter(f -> f.terms(t -> t.field("primaryCompanySymbols").terms(v -> v.value(symbols))))));
         return Query.of(q -> q.bool(b -> b.should(text, tagged, primary).minimumShouldMatch("1")));
     }
 
@@ -344,8 +429,11 @@ public final class SearchQuery {
             return phrase(p.text(), 1f);
         }
         Query words = Query.of(q -> q.multiMatch(m -> {
-            m.query(p.text()).fields(FIELDS).type(TextQueryType.BestFields).operator(Operator.And)
-                    .tieBreaker(Boosts.TIE_BREAKER);
+            m.query(p.text())
+                .fields(FIELDS)
+                .type(TextQueryType.BestFields)
+                .operator(Operator.And)
+                .tieBreaker(Boosts.TIE_BREAKER);
             if (fuzzy && !p.tickerLike()) {
                 m.fuzziness(Boosts.FUZZINESS).prefixLength(1).maxExpansions(10);
             }
@@ -361,4 +449,5 @@ public final class SearchQuery {
     private static Query phrase(String text, float boost) {
         return Query.of(q -> q.multiMatch(m -> m.query(text).fields(FIELDS).type(TextQueryType.Phrase).boost(boost)));
     }
+
 }

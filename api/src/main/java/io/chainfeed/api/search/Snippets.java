@@ -8,25 +8,28 @@ import java.util.Map;
 import org.springframework.web.util.HtmlUtils;
 
 /**
- * Snippets that say why a read matched, HTML-escaped with the reason wrapped in {@code <mark>} (the same
- * shape as the index's highlights): the sentence holding a company tag's evidence span, and a term's
- * definition first on the term's own read.
+ * Snippets that say why a read matched, HTML-escaped with the reason wrapped in
+ * {@code <mark>} (the same shape as the index's highlights): the sentence holding a
+ * company tag's evidence span, and a term's definition first on the term's own read.
  */
 public final class Snippets {
-    /** Longest sentence snippet, in characters; a longer sentence is cut around the span. */
+
+    /**
+     * Longest sentence snippet, in characters; a longer sentence is cut around the span.
+     */
     static final int MAX_CHARS = 240;
 
     private Snippets() {
     }
 
     /**
-     * The sentence in which the tagger found a company (its first evidence with a span), the span marked.
-     *
-     * @param doc       a read document as stored in the reads index ({@code title}, {@code summary},
-     *                  {@code sections[].key/body}, {@code companies[].id/evidence[]})
+     * The sentence in which the tagger found a company (its first evidence with a span),
+     * the span marked.
+     * @param doc a read document as stored in the reads index ({@code title},
+     * {@code summary}, {@code sections[].key/body}, {@code companies[].id/evidence[]})
      * @param companyId the company
-     * @return the snippet, or null when the read has no such tag or no evidence with a span that fits
-     *         its field's text
+     * @return the snippet, or null when the read has no such tag or no evidence with a
+     * span that fits its field's text
      */
     @SuppressWarnings("unchecked")
     public static String companyEvidence(Map<String, Object> doc, String companyId) {
@@ -54,7 +57,10 @@ public final class Snippets {
         return null;
     }
 
-    /** The text of an evidence field: {@code title}, {@code definition} (the summary) or a section key. */
+    /**
+     * The text of an evidence field: {@code title}, {@code definition} (the summary) or a
+     * section key.
+     */
     @SuppressWarnings("unchecked")
     static String fieldText(Map<String, Object> doc, String field) {
         switch (field) {
@@ -66,7 +72,8 @@ public final class Snippets {
             default:
                 if (doc.get("sections") instanceof List<?> sections) {
                     for (Object o : sections) {
-                        if (o instanceof Map<?, ?> sec && field.equals(sec.get("key")) && sec.get("body") instanceof String b) {
+                        if (o instanceof Map<?, ?> sec && field.equals(sec.get("key"))
+                                && sec.get("body") instanceof String b) {
                             return b;
                         }
                     }
@@ -76,11 +83,11 @@ public final class Snippets {
     }
 
     /**
-     * @param text  a field's text
+     * @param text a field's text
      * @param start UTF-16 offset of the span's first char
-     * @param end   one past its last char
-     * @return the sentence around the span (cut to about {@link #MAX_CHARS} around it), escaped, the span
-     *         in {@code <mark>}
+     * @param end one past its last char
+     * @return the sentence around the span (cut to about {@link #MAX_CHARS} around it),
+     * escaped, the span in {@code <mark>}
      */
     static String sentence(String text, int start, int end) {
         BreakIterator it = BreakIterator.getSentenceInstance(Locale.ENGLISH);
@@ -118,14 +125,14 @@ public final class Snippets {
         }
         return (lead + HtmlUtils.htmlEscape(text.substring(from, start)) + "<mark>"
                 + HtmlUtils.htmlEscape(text.substring(start, end)) + "</mark>"
-                + HtmlUtils.htmlEscape(text.substring(end, to))).strip() + tail;
+                + HtmlUtils.htmlEscape(text.substring(end, to)))
+            .strip() + tail;
     }
 
     /**
-     * A term's own read leads with its definition: the highlighted summary if the index highlighted it,
-     * else the summary escaped.
-     *
-     * @param doc      the read document
+     * A term's own read leads with its definition: the highlighted summary if the index
+     * highlighted it, else the summary escaped.
+     * @param doc the read document
      * @param snippets the highlights, escaped, best first
      * @return the snippets with the definition first (unchanged for a signal)
      */
@@ -138,7 +145,8 @@ public final class Snippets {
         for (String s : snippets) {
             if (definition == null && ReadSearch.unhighlight(s).equals(summary.strip())) {
                 definition = s;
-            } else {
+            }
+            else {
                 out.add(s);
             }
         }
@@ -148,8 +156,9 @@ public final class Snippets {
 
     /**
      * @param snippets snippets
-     * @param first    a snippet to put first, or null
-     * @return the snippets with {@code first} leading, any other with the same text dropped
+     * @param first a snippet to put first, or null
+     * @return the snippets with {@code first} leading, any other with the same text
+     * dropped
      */
     public static List<String> lead(List<String> snippets, String first) {
         if (first == null) {
@@ -165,4 +174,5 @@ public final class Snippets {
         }
         return out;
     }
+
 }

@@ -17,45 +17,57 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.stereotype.Component;
 
 /**
- * Autocomplete over the reference data: every company (id, name, aliases, every listing's display
- * symbol and MIC-qualified symbol, from {@link CompanyResolver}), every glossary term (title, aliases,
- * from {@link SearchCatalog}) and every chain layer (id, name,
- * aliases, from {@link ReferenceLayers}, and the layers reads are tagged with), whether or not any read
- * mentions it yet.
+ * Autocomplete over the reference data: every company (id, name, aliases, every listing's
+ * display symbol and MIC-qualified symbol, from {@link CompanyResolver}), every glossary
+ * term (title, aliases, from {@link SearchCatalog}) and every chain layer (id, name,
+ * aliases, from {@link ReferenceLayers}, and the layers reads are tagged with), whether
+ * or not any read mentions it yet.
  *
- * <p>Ranks, best first: {@link #EXACT_TICKER} the text is a listing's symbol; {@link #EXACT} it is a
- * whole name; {@link #PREFIX} a name starts with it; {@link #WORD_PREFIX} a later word of a name does;
- * {@link #FUZZY} + edits: a name or one of its words is within one edit (texts of four to seven
- * characters) or two (eight or more), Levenshtein distance. Ties go to the company, then the term, then
- * the layer, then by label. Names are compared as {@link QueryText#words} joined by a space, symbols as
- * {@link CompanyDirectory#fold}. The entry list is rebuilt only when the reference data changes; a
- * lookup is a scan of a few thousand short strings.
+ * <p>
+ * Ranks, best first: {@link #EXACT_TICKER} the text is a listing's symbol; {@link #EXACT}
+ * it is a whole name; {@link #PREFIX} a name starts with it; {@link #WORD_PREFIX} a later
+ * word of a name does; {@link #FUZZY} + edits: a name or one of its words is within one
+ * edit (texts of four to seven characters) or two (eight or more), Levenshtein distance.
+ * Ties go to the company, then the term, then the layer, then by label. Names are
+ * compared as {@link QueryText#words} joined by a space, symbols as
+ * {@link CompanyDirectory#fold}. The entry list is rebuilt only when the reference data
+ * changes; a lookup is a scan of a few thousand short strings.
  */
 @Component
 public class Suggester {
+
     /** The text is a ticker (display, local or MIC-qualified symbol) of a listing. */
     public static final int EXACT_TICKER = 0;
-    /** The text is a whole name (company id, name or alias; term title or alias; layer id or name). */
+
+    /**
+     * The text is a whole name (company id, name or alias; term title or alias; layer id
+     * or name).
+     */
     public static final int EXACT = 1;
+
     /** A name starts with the text. */
     public static final int PREFIX = 2;
+
     /** A later word of a name starts with the text. */
     public static final int WORD_PREFIX = 3;
+
     /** Within a few edits; the rank is this plus the number of edits. */
     public static final int FUZZY = 4;
 
     /** What a suggestion is. */
     public enum Kind {
+
         COMPANY, TERM, LAYER
+
     }
 
     /**
      * One name of one thing.
      *
-     * @param kind   company, term or layer
-     * @param id     company id, term slug or layer id
-     * @param text   the name as written, e.g. {@code XNYS:TSM}
-     * @param key    the compared form
+     * @param kind company, term or layer
+     * @param id company id, term slug or layer id
+     * @param text the name as written, e.g. {@code XNYS:TSM}
+     * @param key the compared form
      * @param ticker whether it is a listing symbol
      */
     record Name(Kind kind, String id, String text, String key, boolean ticker) {
@@ -64,25 +76,28 @@ public class Suggester {
     /**
      * One suggestion.
      *
-     * @param kind    company, term or layer
-     * @param id      company id, term slug or layer id
-     * @param label   what to show: company name, term title, layer name
-     * @param symbol  a company's canonical symbol, else null
+     * @param kind company, term or layer
+     * @param id company id, term slug or layer id
+     * @param label what to show: company name, term title, layer name
+     * @param symbol a company's canonical symbol, else null
      * @param matched the name that matched
-     * @param rank    see the class comment; lower is better
-     * @param href    the thing's web page, e.g. {@code /companies/2330.TW}
+     * @param rank see the class comment; lower is better
+     * @param href the thing's web page, e.g. {@code /companies/2330.TW}
      */
     public record Suggestion(Kind kind, String id, String label, String symbol, String matched, int rank, String href) {
     }
 
     /** The names and labels in force, rebuilt when an input changes. */
     record Entries(Object directory, Object catalog, List<ChainLayer> layers, List<Name> names,
-                   Map<String, Suggestion> things) {
+            Map<String, Suggestion> things) {
     }
 
     private final CompanyResolver companies;
+
     private final SearchCatalog catalog;
+
     private final ReferenceLayers layers;
+
     private volatile Entries entries;
 
     @Autowired
@@ -93,7 +108,7 @@ public class Suggester {
     }
 
     /**
-     * @param text  what was typed so far (any characters)
+     * @param text what was typed so far (any characters)
      * @param limit most suggestions to return
      * @return the suggestions, best first (empty for a text without letters or digits)
      * @throws IOException if the term catalogue cannot be loaded from the index
@@ -118,8 +133,8 @@ public class Suggester {
         Map<String, Suggestion> things = new HashMap<>();
         for (Company c : dir.companies()) {
             String symbol = CompanyDirectory.canonicalSymbol(c);
-            things.put(Kind.COMPANY + ":" + c.getId(), new Suggestion(Kind.COMPANY, c.getId(), c.getName(), symbol,
-                    null, 0, "/companies/" + symbol));
+            things.put(Kind.COMPANY + ":" + c.getId(),
+                    new Suggestion(Kind.COMPANY, c.getId(), c.getName(), symbol, null, 0, "/companies/" + symbol));
         }
         for (CompanyDirectory.Key k : dir.keys()) {
             boolean ticker = switch (k.via()) {
@@ -129,8 +144,8 @@ public class Suggester {
             names.add(new Name(Kind.COMPANY, k.company().getId(), k.text(), ticker ? k.key() : key(k.text()), ticker));
         }
         for (SearchCatalog.TermNames t : terms) {
-            things.put(Kind.TERM + ":" + t.slug(), new Suggestion(Kind.TERM, t.slug(), t.title(), null, null, 0,
-                    "/terms/" + t.slug()));
+            things.put(Kind.TERM + ":" + t.slug(),
+                    new Suggestion(Kind.TERM, t.slug(), t.title(), null, null, 0, "/terms/" + t.slug()));
             for (String n : t.names()) {
                 names.add(new Name(Kind.TERM, t.slug(), n, key(n), false));
             }
@@ -146,8 +161,8 @@ public class Suggester {
             layerNames.putIfAbsent(l.id(), l.name());
         }
         for (Map.Entry<String, String> l : layerNames.entrySet()) {
-            things.put(Kind.LAYER + ":" + l.getKey(), new Suggestion(Kind.LAYER, l.getKey(), l.getValue(), null, null,
-                    0, "/layers/" + l.getKey()));
+            things.put(Kind.LAYER + ":" + l.getKey(),
+                    new Suggestion(Kind.LAYER, l.getKey(), l.getValue(), null, null, 0, "/layers/" + l.getKey()));
             names.add(new Name(Kind.LAYER, l.getKey(), l.getValue(), key(l.getValue()), false));
             names.add(new Name(Kind.LAYER, l.getKey(), l.getKey(), key(l.getKey()), false));
         }
@@ -183,13 +198,17 @@ public class Suggester {
                 }
             }
         }
-        return best.values().stream()
-                .sorted(Comparator.comparingInt(Suggestion::rank).thenComparing(Suggestion::kind)
-                        .thenComparing(Suggestion::label, String.CASE_INSENSITIVE_ORDER))
-                .limit(limit).toList();
+        return best.values()
+            .stream()
+            .sorted(Comparator.comparingInt(Suggestion::rank)
+                .thenComparing(Suggestion::kind)
+                .thenComparing(Suggestion::label, String.CASE_INSENSITIVE_ORDER))
+            .limit(limit)
+            .toList();
     }
 
     private static final LevenshteinDistance ONE_EDIT = new LevenshteinDistance(1);
+
     private static final LevenshteinDistance TWO_EDITS = new LevenshteinDistance(2);
 
     private static int rank(Name n, String typed, String words, LevenshteinDistance fuzzy) {
@@ -217,4 +236,5 @@ public class Suggester {
         }
         return d < 0 ? Integer.MAX_VALUE : FUZZY + d;
     }
+
 }

@@ -14,22 +14,27 @@ import java.util.Optional;
 import org.springframework.stereotype.Component;
 
 /**
- * The "top result" of a search (Algolia's and Elastic Search UI's name for it): the page of the thing a
- * query names, shown before the reads. A query names a thing when its subject ({@link QueryIntent#subject},
- * the words left once question words, filler and constraint talk are set aside) is, as a whole, one of its
- * names: a glossary term's title or alias ({@link SearchCatalog}), a chain layer's name or alias
- * ({@link ReferenceLayers}), or a company's ticker, id, name or alias ({@link QueryWords#company}). "what is
- * CoWoS" and "CoWoS shortage" name the CoWoS term, "memory layer" the memory layer, "NVDA" and "Nvidia
- * suppliers" Nvidia; "Samsung HBM qualification" names nothing as a whole and has no top result. When the
- * subject names more than one kind of thing, a term comes before a layer ("HBM" is a term and an alias of
- * the memory layer) and a layer before a company; but when the term is the layer's own (same slug as the
- * layer id: "advanced packaging", "network fabric"), the layer is the top result and the term's read, lifted
- * by its name, the first of the results.
+ * The "top result" of a search (Algolia's and Elastic Search UI's name for it): the page
+ * of the thing a query names, shown before the reads. A query names a thing when its
+ * subject ({@link QueryIntent#subject}, the words left once question words, filler and
+ * constraint talk are set aside) is, as a whole, one of its names: a glossary term's
+ * title or alias ({@link SearchCatalog}), a chain layer's name or alias
+ * ({@link ReferenceLayers}), or a company's ticker, id, name or alias
+ * ({@link QueryWords#company}). "what is CoWoS" and "CoWoS shortage" name the CoWoS term,
+ * "memory layer" the memory layer, "NVDA" and "Nvidia suppliers" Nvidia; "Samsung HBM
+ * qualification" names nothing as a whole and has no top result. When the subject names
+ * more than one kind of thing, a term comes before a layer ("HBM" is a term and an alias
+ * of the memory layer) and a layer before a company; but when the term is the layer's own
+ * (same slug as the layer id: "advanced packaging", "network fabric"), the layer is the
+ * top result and the term's read, lifted by its name, the first of the results.
  */
 @Component
 public class TopResults {
+
     private final SearchCatalog catalog;
+
     private final ReferenceLayers layers;
+
     private final CompanyResolver companies;
 
     TopResults(SearchCatalog catalog, ReferenceLayers layers, CompanyResolver companies) {
@@ -42,10 +47,11 @@ public class TopResults {
      * The thing a query names.
      *
      * @param kind {@code term}, {@code layer} or {@code company}
-     * @param id   {@code term:<slug>} (the term's read id), {@code layer:<id>} or {@code company:<id>}
-     * @param key  the slug, layer id or company id
+     * @param id {@code term:<slug>} (the term's read id), {@code layer:<id>} or
+     * {@code company:<id>}
+     * @param key the slug, layer id or company id
      * @param name its display name
-     * @param url  its page on this site
+     * @param url its page on this site
      */
     public record Entity(String kind, String id, String key, String name, String url) {
     }
@@ -75,15 +81,17 @@ public class TopResults {
         SearchCatalog.TermNames term = catalog.termNamed(typed);
         Optional<ChainLayer> layer = layerNamed(layers.all(), words);
         if (term != null && !(layer.isPresent() && layer.get().getId().equals(term.slug()))) {
-            return Optional.of(new Entity("term", "term:" + term.slug(), term.slug(), term.title(),
-                    "/terms/" + enc(term.slug())));
+            return Optional
+                .of(new Entity("term", "term:" + term.slug(), term.slug(), term.title(), "/terms/" + enc(term.slug())));
         }
         if (layer.isPresent()) {
-            // Also when the term of the same name explains the layer itself ("advanced packaging",
-            // "network fabric"): its read is the first result already, the layer's page comes above it.
+            // Also when the term of the same name explains the layer itself ("advanced
+            // packaging",
+            // "network fabric"): its read is the first result already, the layer's page
+            // comes above it.
             ChainLayer l = layer.get();
-            return Optional.of(new Entity("layer", "layer:" + l.getId(), l.getId(), l.getName(),
-                    "/layers/" + enc(l.getId())));
+            return Optional
+                .of(new Entity("layer", "layer:" + l.getId(), l.getId(), l.getName(), "/layers/" + enc(l.getId())));
         }
         QueryText.Piece piece = subject.size() == 1 ? subject.get(0) : new QueryText.Piece(typed, false);
         Optional<Company> company = QueryWords.company(piece, companies);
@@ -92,21 +100,23 @@ public class TopResults {
     }
 
     /**
-     * @param all   the chain layers
+     * @param all the chain layers
      * @param words the words of a text ({@link QueryText#words})
-     * @return the layer whose name, id or one of whose aliases is those words (the smallest id if several)
+     * @return the layer whose name, id or one of whose aliases is those words (the
+     * smallest id if several)
      */
     static Optional<ChainLayer> layerNamed(List<ChainLayer> all, List<String> words) {
         if (words.isEmpty()) {
             return Optional.empty();
         }
-        return all.stream().filter(l -> QueryText.words(l.getName()).equals(words)
-                || QueryText.words(l.getId()).equals(words)
-                || l.getAliases().stream().anyMatch(a -> QueryText.words(a).equals(words)))
-                .min(java.util.Comparator.comparing(ChainLayer::getId));
+        return all.stream()
+            .filter(l -> QueryText.words(l.getName()).equals(words) || QueryText.words(l.getId()).equals(words)
+                    || l.getAliases().stream().anyMatch(a -> QueryText.words(a).equals(words)))
+            .min(java.util.Comparator.comparing(ChainLayer::getId));
     }
 
     private static String enc(String s) {
         return URLEncoder.encode(s, StandardCharsets.UTF_8);
     }
+
 }

@@ -11,16 +11,18 @@ import org.springframework.context.annotation.Configuration;
 /**
  * Settings of the embedded Jetty that Spring Boot has no property for.
  *
- * <p>{@code chainfeed.api.server.accept-queue} (default 1024): the listen backlog of each connector
- * (connections the kernel has accepted and Jetty has not yet taken), so that thousands of SSE clients
- * reconnecting at once after a restart are queued, not refused. The server's own error responses (a
- * request Jetty refuses before the application sees it) are problem details: {@link ProblemErrorHandler}.
+ * <p>
+ * {@code chainfeed.api.server.accept-queue} (default 1024): the listen backlog of each
+ * connector (connections the kernel has accepted and Jetty has not yet taken), so that
+ * thousands of SSE clients reconnecting at once after a restart are queued, not refused.
+ * The server's own error responses (a request Jetty refuses before the application sees
+ * it) are problem details: {@link ProblemErrorHandler}.
  */
 @Configuration(proxyBeanMethods = false)
 class ServerTuning {
+
     @Bean
-    WebServerFactoryCustomizer<JettyServletWebServerFactory> jettyServer(
-            ApiProperties props) {
+    WebServerFactoryCustomizer<JettyServletWebServerFactory> jettyServer(ApiProperties props) {
         int acceptQueue = props.server().acceptQueue();
         return factory -> factory.addServerCustomizers(server -> {
             server.setErrorHandler(new ProblemErrorHandler());
@@ -31,4 +33,5 @@ class ServerTuning {
             }
         });
     }
+
 }

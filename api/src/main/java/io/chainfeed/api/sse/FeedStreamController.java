@@ -11,18 +11,22 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * {@code GET /api/v1/feeds/stream?topic=<selector>}: new reads of a topic as Server-Sent Events.
+ * {@code GET /api/v1/feeds/stream?topic=<selector>}: new reads of a topic as Server-Sent
+ * Events.
  *
- * <p>Events: {@code ready} (once, data {@code {}}: the stream is set up; its id is the starting
- * position), {@code read} (data: the read's JSON, {@link ReadPayloads#view}) and {@code deleted} (data:
- * {@code {"id": ...}}). Every id is a {@link LogPosition}; a client that reconnects with it in
- * {@code Last-Event-ID} (or the {@code lastEventId} query parameter, for clients that cannot set
- * headers; the header wins) gets exactly the events it missed, also after an API restart or from
- * another instance. Without an id the stream starts at the newest read. A bad {@code topic} or id is a
- * 400 problem detail ({@code invalid-selector}, {@code invalid-event-id}) before the stream starts.
+ * <p>
+ * Events: {@code ready} (once, data {@code {}}: the stream is set up; its id is the
+ * starting position), {@code read} (data: the read's JSON, {@link ReadPayloads#view}) and
+ * {@code deleted} (data: {@code {"id": ...}}). Every id is a {@link LogPosition}; a
+ * client that reconnects with it in {@code Last-Event-ID} (or the {@code lastEventId}
+ * query parameter, for clients that cannot set headers; the header wins) gets exactly the
+ * events it missed, also after an API restart or from another instance. Without an id the
+ * stream starts at the newest read. A bad {@code topic} or id is a 400 problem detail
+ * ({@code invalid-selector}, {@code invalid-event-id}) before the stream starts.
  */
 @RestController
 class FeedStreamController {
+
     private final SseStreams streams;
 
     FeedStreamController(SseStreams streams) {
@@ -31,9 +35,10 @@ class FeedStreamController {
 
     @GetMapping("/api/v1/feeds/stream")
     void stream(@RequestParam(name = "topic", defaultValue = "all") String topic,
-                @RequestParam(name = "lastEventId", required = false) String lastEventIdParam,
-                @RequestHeader(name = "Last-Event-ID", required = false) String lastEventIdHeader,
-                HttpServletRequest request, HttpServletResponse response) throws IOException {
+            @RequestParam(name = "lastEventId", required = false) String lastEventIdParam,
+            @RequestHeader(name = "Last-Event-ID", required = false) String lastEventIdHeader,
+            HttpServletRequest request, HttpServletResponse response) throws IOException {
         streams.open(request, response, topic, lastEventIdHeader, lastEventIdParam);
     }
+
 }

@@ -20,32 +20,43 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One SSE client, written with Servlet non-blocking IO: no thread waits on its socket. Frames queue in a
- * bounded buffer (counted in events); a drain writes them while the container says the socket can take
- * more ({@code isReady()}), and the container calls back ({@link #onWritePossible}) when it can again.
- * At most one thread drains at a time (a work-in-progress counter), so the output stream is never used
- * concurrently. The log's threads only queue.
+ * One SSE client, written with Servlet non-blocking IO: no thread waits on its socket.
+ * Frames queue in a bounded buffer (counted in events); a drain writes them while the
+ * container says the socket can take more ({@code isReady()}), and the container calls
+ * back ({@link #onWritePossible}) when it can again. At most one thread drains at a time
+ * (a work-in-progress counter), so the output stream is never used concurrently. The
+ * log's threads only queue.
  *
- * <p>Frames follow the SSE format (WHATWG HTML, "Server-sent events"): {@code retry:} first, then
- * {@code event: ready} with the starting id, then {@code event: read} / {@code event: deleted} with the
- * JSON on one {@code data:} line and the reader's {@link LogPosition} as {@code id:}, and heartbeat
- * comments that also carry the id when the position moved past reads the selector skipped (an event with
- * an id and no data updates the client's last event id without firing an event).
+ * <p>
+ * Frames follow the SSE format (WHATWG HTML, "Server-sent events"): {@code retry:} first,
+ * then {@code event: ready} with the starting id, then {@code event: read} /
+ * {@code event: deleted} with the JSON on one {@code data:} line and the reader's
+ * {@link LogPosition} as {@code id:}, and heartbeat comments that also carry the id when
+ * the position moved past reads the selector skipped (an event with an id and no data
+ * updates the client's last event id without firing an event).
  */
 final class SseConnection implements ReadListener, WriteListener, AsyncListener {
+
     private static final Logger log = LoggerFactory.getLogger(SseConnection.class);
 
     private final SseStreams owner;
+
     private final AsyncContext async;
+
     private final ServletOutputStream out;
+
     private final Executor writers;
+
     private final int bufferEvents;
+
     private final LogPosition from;
+
     private final Selector selector;
 
     /**
-     * One whole SSE frame, written with one {@code write} (an event's frame is shared with the other
-     * connections that take it at the same position: {@link ReadEvent#sseFrame}).
+     * One whole SSE frame, written with one {@code write} (an event's frame is shared
+     * with the other connections that take it at the same position:
+     * {@link ReadEvent#sseFrame}).
      */
     private record Frame(byte[] bytes, boolean event) {
         static Frame of(byte[] bytes) {
@@ -55,21 +66,34 @@ final class SseConnection implements ReadListener, WriteListener, AsyncListener 
 
     /** Frames to write; guarded by {@code this}. */
     private final ArrayDeque<Frame> queue = new ArrayDeque<>();
+
     private int queuedEvents;
-    /** The position of the last id queued (ready, event or heartbeat); guarded by {@code this}. */
+
+    /**
+     * The position of the last id queued (ready, event or heartbeat); guarded by
+     * {@code this}.
+     */
     private LogPosition lastQueued;
+
     private final AtomicInteger wip = new AtomicInteger();
+
     private final AtomicBoolean subscribed = new AtomicBoolean();
+
     private volatile boolean closing;
+
     private volatile Subscription subscription;
+
     private volatile long idleSinceNanos = System.nanoTime();
+
     private volatile boolean pending;
+
     // Drain state, touched only by the thread that holds wip.
     private boolean unflushed;
+
     private volatile boolean finished;
 
     SseConnection(SseStreams owner, AsyncContext async, ServletOutputStream out, Executor writers, int bufferEvents,
-                  LogPosition from, Selector selector) {
+            LogPosition from, Selector selector) {
         this.owner = owner;
         this.async = async;
         this.out = out;
@@ -79,12 +103,16 @@ final class SseConnection implements ReadListener, WriteListener, AsyncListener 
         this.selector = selector;
     }
 
-    /** Queues the {@code retry:} field (milliseconds the client waits before reconnecting). */
+    /**
+     * Queues the {@code retry:} field (milliseconds the client waits before
+     * reconnecting).
+     */
     synchronized void retry(long millis) {
         queue.add(Frame.of(("retry: " + millis + "\n\n").getBytes(StandardCharsets.US_ASCII)));
     }
 
-    // ---- ReadListener: called on the log's threads; queue only ---------------------------------
+    // ---- ReadListener: called on the log's threads; queue only
+    // ---------------------------------
 
     @Override
     public void onStart(LogPosition position) {
@@ -124,12 +152,13 @@ final class SseConnection implements ReadListener, WriteListener, AsyncListener 
         close();
     }
 
-    // ---- heartbeats ------------------------------------------------------------------------------
+    // ---- heartbeats
+    // ------------------------------------------------------------------------------
 
     /**
-     * Queues a heartbeat comment, with the id when the position moved since the last id queued; closes
-     * the stream if the client has taken nothing for {@code stallNanos} while data waited.
-     *
+     * Queues a heartbeat comment, with the id when the position moved since the last id
+     * queued; closes the stream if the client has taken nothing for {@code stallNanos}
+     * while data waited.
      * @param stallNanos how long unwritten data may wait
      * @return false if the connection is (now) closed
      */
@@ -147,16 +176,19 @@ final class SseConnection implements ReadListener, WriteListener, AsyncListener 
             synchronized (this) {
                 queue.add(Frame.of(HEARTBEAT));
             }
-        } else {
+        }
+        else {
             s.atPosition(position -> {
                 String id = position.text();
                 synchronized (this) {
                     if (queue.size() > bufferEvents) {
-                        return; // the client is behind; the events already queued keep the stream alive
+                        return; // the client is behind; the events already queued keep
+                                // the stream alive
                     }
                     if (id.isEmpty() || position.equals(lastQueued)) {
                         queue.add(Frame.of(HEARTBEAT));
-                    } else {
+                    }
+                    else {
                         queue.add(Frame.of((": keep-alive\nid: " + id + "\n\n").getBytes(StandardCharsets.US_ASCII)));
                         lastQueued = position;
                     }
@@ -169,15 +201,19 @@ final class SseConnection implements ReadListener, WriteListener, AsyncListener 
 
     private static final byte[] HEARTBEAT = ": keep-alive\n\n".getBytes(StandardCharsets.US_ASCII);
 
-    // ---- writing -----------------------------------------------------------------------------------
+    // ---- writing
+    // -----------------------------------------------------------------------------------
 
-    /** The container can take output (first call: the stream is set up, so subscribe now). */
+    /**
+     * The container can take output (first call: the stream is set up, so subscribe now).
+     */
     @Override
     public void onWritePossible() {
         if (subscribed.compareAndSet(false, true)) {
             try {
                 subscription = owner.readLog().subscribe(from, selector, this);
-            } catch (RuntimeException e) {
+            }
+            catch (RuntimeException e) {
                 log.warn("cannot subscribe an SSE stream: {}", e.getMessage());
                 close();
             }
@@ -189,7 +225,8 @@ final class SseConnection implements ReadListener, WriteListener, AsyncListener 
     }
 
     /**
-     * Makes sure a drain runs: on this thread if {@code inline} (a container thread), else on a writer.
+     * Makes sure a drain runs: on this thread if {@code inline} (a container thread),
+     * else on a writer.
      */
     private void signal(boolean inline) {
         if (wip.getAndIncrement() != 0) {
@@ -197,10 +234,12 @@ final class SseConnection implements ReadListener, WriteListener, AsyncListener 
         }
         if (inline) {
             drain();
-        } else {
+        }
+        else {
             try {
                 writers.execute(this::drain);
-            } catch (RuntimeException e) {
+            }
+            catch (RuntimeException e) {
                 // writers shut down: nothing more will be written
                 wip.set(0);
             }
@@ -237,9 +276,12 @@ final class SseConnection implements ReadListener, WriteListener, AsyncListener 
                 if (frame == null) {
                     if (unflushed) {
                         unflushed = false;
-                        // The flush may still be under way when it returns; the next drain starts with
-                        // isReady(), which asks the container for onWritePossible if it is. Not asking
-                        // again here saves a round through the container's lock on every event.
+                        // The flush may still be under way when it returns; the next
+                        // drain starts with
+                        // isReady(), which asks the container for onWritePossible if it
+                        // is. Not asking
+                        // again here saves a round through the container's lock on every
+                        // event.
                         out.flush();
                     }
                     pending = false;
@@ -254,7 +296,8 @@ final class SseConnection implements ReadListener, WriteListener, AsyncListener 
                 pending = true;
                 idleSinceNanos = System.nanoTime();
             }
-        } catch (IOException | IllegalStateException e) {
+        }
+        catch (IOException | IllegalStateException e) {
             log.debug("SSE write failed: {}", e.getMessage());
             closing = true;
             finish();
@@ -272,12 +315,16 @@ final class SseConnection implements ReadListener, WriteListener, AsyncListener 
         }
         try {
             async.complete();
-        } catch (IllegalStateException e) {
+        }
+        catch (IllegalStateException e) {
             // already completed by the container (client gone)
         }
     }
 
-    /** Ends the stream (idempotent): unsubscribes, forgets the connection and completes the response. */
+    /**
+     * Ends the stream (idempotent): unsubscribes, forgets the connection and completes
+     * the response.
+     */
     void close() {
         if (closing) {
             signal(false);
@@ -309,7 +356,8 @@ final class SseConnection implements ReadListener, WriteListener, AsyncListener 
         owner.forget(this);
     }
 
-    // ---- AsyncListener: the container ends the request -------------------------------------------
+    // ---- AsyncListener: the container ends the request
+    // -------------------------------------------
 
     @Override
     public void onComplete(AsyncEvent event) {
@@ -336,4 +384,5 @@ final class SseConnection implements ReadListener, WriteListener, AsyncListener 
     public void onStartAsync(AsyncEvent event) {
         // not restarted
     }
+
 }

@@ -29,31 +29,46 @@ import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
 
 /**
- * The open SSE streams of this API instance: opens them (Servlet async, non-blocking writes, no timeout),
- * sends every stream a heartbeat comment on a fixed interval (which also finds clients that went away:
- * the write fails and the stream is cleaned up), closes streams whose client has taken nothing for the
- * stall timeout, and closes them all on shutdown so clients reconnect elsewhere. A few writer threads
- * serve every stream; no thread is held per connection.
+ * The open SSE streams of this API instance: opens them (Servlet async, non-blocking
+ * writes, no timeout), sends every stream a heartbeat comment on a fixed interval (which
+ * also finds clients that went away: the write fails and the stream is cleaned up),
+ * closes streams whose client has taken nothing for the stall timeout, and closes them
+ * all on shutdown so clients reconnect elsewhere. A few writer threads serve every
+ * stream; no thread is held per connection.
  *
- * <p>Settings ({@code chainfeed.api.feed.*}): {@code heartbeat} (15s), {@code retry} (3s: the
- * reconnection delay sent to clients), {@code buffer-events} (256: events queued per client before it
- * is closed as too slow), {@code stall-timeout} (60s), {@code writer-threads} (2), {@code response-buffer}
- * (4KB: the container's output buffer of each stream, held as long as the stream is open; a frame larger
- * than it is written straight through).
+ * <p>
+ * Settings ({@code chainfeed.api.feed.*}): {@code heartbeat} (15s), {@code retry} (3s:
+ * the reconnection delay sent to clients), {@code buffer-events} (256: events queued per
+ * client before it is closed as too slow), {@code stall-timeout} (60s),
+ * {@code writer-threads} (2), {@code response-buffer} (4KB: the container's output buffer
+ * of each stream, held as long as the stream is open; a frame larger than it is written
+ * straight through).
  */
 @Component
 public class SseStreams implements SmartLifecycle {
+
     private final ReadLog readLog;
+
     private final TopicParser topics;
+
     private final Duration heartbeat;
+
     private final Duration retry;
+
     private final int bufferEvents;
+
     private final Duration stallTimeout;
+
     private final int writerThreads;
+
     private final int responseBufferBytes;
+
     private final Set<SseConnection> connections = ConcurrentHashMap.newKeySet();
+
     private ExecutorService writers;
+
     private ScheduledExecutorService heartbeats;
+
     private volatile boolean running;
 
     SseStreams(ReadLog readLog, TopicParser topics, ApiProperties props, ObjectProvider<MeterRegistry> meters) {
@@ -67,7 +82,8 @@ public class SseStreams implements SmartLifecycle {
         this.writerThreads = feed.writerThreads();
         this.responseBufferBytes = (int) feed.responseBuffer().toBytes();
         meters.ifAvailable(m -> Gauge.builder("chainfeed.feed.sse.connections", connections, Set::size)
-                .description("open SSE streams").register(m));
+            .description("open SSE streams")
+            .register(m));
     }
 
     ReadLog readLog() {
@@ -75,21 +91,22 @@ public class SseStreams implements SmartLifecycle {
     }
 
     /**
-     * Turns a client's request for a topic into an SSE stream ({@code text/event-stream}, headers that keep
-     * proxies from buffering or caching it), after checking what it asks for: the topic and the position to
-     * resume at are checked before anything is written. The subscription starts once the container is ready
-     * to write.
-     *
-     * @param request           the request (async supported)
-     * @param response          its response, not yet committed
-     * @param topic             the selector text ({@link TopicParser})
-     * @param lastEventIdHeader the {@code Last-Event-ID} header, may be null; wins over the parameter
-     * @param lastEventIdParam  the {@code lastEventId} query parameter (for clients that cannot set headers),
-     *                          may be null; with neither the stream starts at the log's end
-     * @throws SelectorException       (400) if the topic is not a valid selector
-     * @throws InvalidEventIdException (400) if the id is malformed or names a partition the log does not have
-     * @throws IOException             if the response cannot be set up
-     * @throws IllegalStateException   if the streams are shut down
+     * Turns a client's request for a topic into an SSE stream ({@code text/event-stream},
+     * headers that keep proxies from buffering or caching it), after checking what it
+     * asks for: the topic and the position to resume at are checked before anything is
+     * written. The subscription starts once the container is ready to write.
+     * @param request the request (async supported)
+     * @param response its response, not yet committed
+     * @param topic the selector text ({@link TopicParser})
+     * @param lastEventIdHeader the {@code Last-Event-ID} header, may be null; wins over
+     * the parameter
+     * @param lastEventIdParam the {@code lastEventId} query parameter (for clients that
+     * cannot set headers), may be null; with neither the stream starts at the log's end
+     * @throws SelectorException (400) if the topic is not a valid selector
+     * @throws InvalidEventIdException (400) if the id is malformed or names a partition
+     * the log does not have
+     * @throws IOException if the response cannot be set up
+     * @throws IllegalStateException if the streams are shut down
      */
     public void open(HttpServletRequest request, HttpServletResponse response, String topic, String lastEventIdHeader,
             String lastEventIdParam) throws IOException {
@@ -108,7 +125,8 @@ public class SseStreams implements SmartLifecycle {
         response.setCharacterEncoding("UTF-8");
         response.setHeader("Cache-Control", "no-cache, no-transform");
         response.setHeader("X-Accel-Buffering", "no");
-        // The container's output buffer is held as long as the stream lives: keep it small.
+        // The container's output buffer is held as long as the stream lives: keep it
+        // small.
         response.setBufferSize(responseBufferBytes);
         AsyncContext async = request.startAsync();
         async.setTimeout(0);
@@ -124,7 +142,9 @@ public class SseStreams implements SmartLifecycle {
         connections.remove(c);
     }
 
-    /** @return how many SSE streams are open on this instance */
+    /**
+     * @return how many SSE streams are open on this instance
+     */
     public int connections() {
         return connections.size();
     }
@@ -139,8 +159,10 @@ public class SseStreams implements SmartLifecycle {
     @Override
     public void start() {
         AtomicInteger n = new AtomicInteger();
-        // A lock-free hand-off queue: the log's tail hands every stream of a read to the writers in one
-        // burst (10,000 drains for 10,000 streams), where a locking queue's put and take contend.
+        // A lock-free hand-off queue: the log's tail hands every stream of a read to the
+        // writers in one
+        // burst (10,000 drains for 10,000 streams), where a locking queue's put and take
+        // contend.
         writers = new ThreadPoolExecutor(writerThreads, writerThreads, 0, TimeUnit.MILLISECONDS,
                 new LinkedTransferQueue<>(), r -> {
                     Thread t = new Thread(r, "sse-writer-" + n.incrementAndGet());
@@ -152,7 +174,8 @@ public class SseStreams implements SmartLifecycle {
             t.setDaemon(true);
             return t;
         });
-        heartbeats.scheduleWithFixedDelay(this::beat, heartbeat.toMillis(), heartbeat.toMillis(), TimeUnit.MILLISECONDS);
+        heartbeats.scheduleWithFixedDelay(this::beat, heartbeat.toMillis(), heartbeat.toMillis(),
+                TimeUnit.MILLISECONDS);
         running = true;
     }
 
@@ -166,7 +189,8 @@ public class SseStreams implements SmartLifecycle {
         writers.shutdown();
         try {
             writers.awaitTermination(5, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
+        }
+        catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
     }
@@ -180,4 +204,5 @@ public class SseStreams implements SmartLifecycle {
     public int getPhase() {
         return ReadLog.PHASE + 1;
     }
+
 }

@@ -20,23 +20,29 @@ import org.jdom2.output.Format;
 import org.jdom2.output.XMLOutputter;
 
 /**
- * Writes a {@link FeedDocument} as an Atom 1.0 feed (RFC 4287) with Rome, whose JDOM serializer escapes
- * every text and attribute value exactly once ({@code &amp;}, {@code &lt;}, {@code &gt;}, quotes). Each
- * page carries the paging links of RFC 5005 section 3 ({@code self}, {@code first}, {@code next}) and a
- * {@code rel="alternate"} link to the topic's web page.
+ * Writes a {@link FeedDocument} as an Atom 1.0 feed (RFC 4287) with Rome, whose JDOM
+ * serializer escapes every text and attribute value exactly once ({@code &amp;},
+ * {@code &lt;}, {@code &gt;}, quotes). Each page carries the paging links of RFC 5005
+ * section 3 ({@code self}, {@code first}, {@code next}) and a {@code rel="alternate"}
+ * link to the topic's web page.
  *
- * <p>An entry has its stable id, {@code updated} in UTC (when chainfeed published this version of the
- * read), the summary, a plain-text {@code content} (what changed, summary, sections, sources, disclaimer: {@link FeedEntry#contentText()}), a {@code related}
- * link per source, categories with the schemes of {@link FeedLinks}, and extension elements in the
- * {@value #NAMESPACE} namespace: {@code cf:version} (1, 2, 3 ...; attribute {@code previous} when it
- * supersedes one), {@code cf:observedAt} for a signal (RFC 3339 UTC: when its event was observed; the
- * entry's {@code updated} is when chainfeed published this version),
- * one {@code cf:change} per change (attributes {@code field}, {@code change}, {@code key}; text: the
- * sentence), {@code cf:source} per source (attributes {@code name}, {@code href}) and {@code cf:disclaimer}.
+ * <p>
+ * An entry has its stable id, {@code updated} in UTC (when chainfeed published this
+ * version of the read), the summary, a plain-text {@code content} (what changed, summary,
+ * sections, sources, disclaimer: {@link FeedEntry#contentText()}), a {@code related} link
+ * per source, categories with the schemes of {@link FeedLinks}, and extension elements in
+ * the {@value #NAMESPACE} namespace: {@code cf:version} (1, 2, 3 ...; attribute
+ * {@code previous} when it supersedes one), {@code cf:observedAt} for a signal (RFC 3339
+ * UTC: when its event was observed; the entry's {@code updated} is when chainfeed
+ * published this version), one {@code cf:change} per change (attributes {@code field},
+ * {@code change}, {@code key}; text: the sentence), {@code cf:source} per source
+ * (attributes {@code name}, {@code href}) and {@code cf:disclaimer}.
  */
 public final class AtomFeedWriter {
+
     /** The namespace of the extension elements. */
     public static final String NAMESPACE = "https://chainfeed.io/ns/feed/1";
+
     private static final Namespace CF = Namespace.getNamespace("cf", NAMESPACE);
 
     private AtomFeedWriter() {
@@ -45,7 +51,8 @@ public final class AtomFeedWriter {
     /**
      * @param doc the feed page
      * @return the feed as UTF-8 XML with an XML declaration
-     * @throws IllegalStateException if Rome refuses the model (a bug: every value is set and cleaned)
+     * @throws IllegalStateException if Rome refuses the model (a bug: every value is set
+     * and cleaned)
      */
     public static byte[] write(FeedDocument doc) {
         Feed feed = new Feed("atom_1.0");
@@ -72,13 +79,16 @@ public final class AtomFeedWriter {
         }
         feed.setEntries(entries);
         try {
-            // Rome builds the JDOM tree; JDOM writes it. Its default strategy writes characters outside the
-            // BMP (emoji) as character references even in UTF-8; every character is encodable in UTF-8, so
+            // Rome builds the JDOM tree; JDOM writes it. Its default strategy writes
+            // characters outside the
+            // BMP (emoji) as character references even in UTF-8; every character is
+            // encodable in UTF-8, so
             // none needs one: only the XML specials are escaped.
             Format format = Format.getPrettyFormat().setEncoding("UTF-8").setEscapeStrategy(ch -> false);
             return new XMLOutputter(format).outputString(new WireFeedOutput().outputJDom(feed))
-                    .getBytes(StandardCharsets.UTF_8);
-        } catch (FeedException e) {
+                .getBytes(StandardCharsets.UTF_8);
+        }
+        catch (FeedException e) {
             throw new IllegalStateException("Rome refused the Atom feed " + doc.id(), e);
         }
     }
@@ -90,7 +100,8 @@ public final class AtomFeedWriter {
         entry.setUpdated(Date.from(e.updated()));
         entry.setSummary(text(e.summary()));
         entry.setContents(List.of(text(e.contentText())));
-        entry.setAlternateLinks(List.of(link("alternate", "term".equals(e.kind()) ? "text/html" : null, e.link(), null)));
+        entry.setAlternateLinks(
+                List.of(link("alternate", "term".equals(e.kind()) ? "text/html" : null, e.link(), null)));
         List<Link> related = new ArrayList<>();
         for (FeedEntry.Source s : e.sources()) {
             if (FeedEntry.isWebUrl(s.url())) {
@@ -121,7 +132,8 @@ public final class AtomFeedWriter {
         }
         for (FeedEntry.Change c : e.changes()) {
             extensions.add(element("change", c.text()).setAttribute("field", c.field())
-                    .setAttribute("change", c.change()).setAttribute("key", c.key()));
+                .setAttribute("change", c.change())
+                .setAttribute("key", c.key()));
         }
         for (FeedEntry.Source s : e.sources()) {
             extensions.add(new Element("source", CF).setAttribute("name", s.name()).setAttribute("href", s.url()));
@@ -152,9 +164,10 @@ public final class AtomFeedWriter {
     }
 
     /**
-     * {@code <cf:signal direction= magnitude= until= decidedBy= confidence= held=>} with one
-     * {@code <cf:evidence value= field= offset= length= rule=>text</cf:evidence>} per span behind a decided value
-     * and {@code <cf:review outcome= reviewedAt=/>} once reviewed.
+     * {@code <cf:signal direction= magnitude= until= decidedBy= confidence= held=>} with
+     * one {@code <cf:evidence value= field= offset= length= rule=>text</cf:evidence>} per
+     * span behind a decided value and {@code <cf:review outcome= reviewedAt=/>} once
+     * reviewed.
      */
     @SuppressWarnings("unchecked")
     private static Element signal(Map<String, Object> signal) {
@@ -194,4 +207,5 @@ public final class AtomFeedWriter {
         }
         return el;
     }
+
 }

@@ -11,43 +11,48 @@ import java.util.Objects;
 import java.util.Set;
 
 /**
- * One read as a feed entry, format-neutral: both the Atom and the JSON Feed writer render it. Every
- * string is already cleaned of the characters XML 1.0 forbids ({@link XmlChars}); nothing is escaped.
+ * One read as a feed entry, format-neutral: both the Atom and the JSON Feed writer render
+ * it. Every string is already cleaned of the characters XML 1.0 forbids
+ * ({@link XmlChars}); nothing is escaped.
  *
- * @param readId          the read id, e.g. {@code term:rdma}
- * @param id              the entry id, stable across versions ({@link FeedLinks#entryId})
- * @param kind            {@code term}, {@code signal} or {@code state}
- * @param title           the read's title
- * @param summary         its one-line definition or headline
- * @param sections        its sections, in order
- * @param updated         when chainfeed published this version of the read ({@code publishedAt}; its
- *                        {@code updatedAt} for a read indexed before that field existed), UTC, truncated to
- *                        whole seconds: Atom {@code updated}, JSON Feed {@code date_modified}, and the feed order
- * @param observedAt      for a signal, when its event was observed (UTC, whole seconds); null for a term
- * @param version         its version as people count them: 1, 2, 3 ...
- * @param previousVersion the version it supersedes ({@code version - 1}), or null for version 1
- * @param categories      kind, layers, companies and terms (self included for a term read), each with a scheme
- * @param sources         the public references a reader can check it against
- * @param disclaimer      the read's disclaimer
- * @param changes         what changed against the previous version (term history)
- * @param link            the absolute URL of the read's page: the term page, the layer page for a state
- *                        read, or for a signal its source
- * @param signal          for a signal read, its {@code signal} object (direction, magnitude, until, decidedBy,
- *                        confidence, held, decided, evidence, review: {@code io.chainfeed.schemas.SignalViews});
- *                        null otherwise
+ * @param readId the read id, e.g. {@code term:rdma}
+ * @param id the entry id, stable across versions ({@link FeedLinks#entryId})
+ * @param kind {@code term}, {@code signal} or {@code state}
+ * @param title the read's title
+ * @param summary its one-line definition or headline
+ * @param sections its sections, in order
+ * @param updated when chainfeed published this version of the read ({@code publishedAt};
+ * its {@code updatedAt} for a read indexed before that field existed), UTC, truncated to
+ * whole seconds: Atom {@code updated}, JSON Feed {@code date_modified}, and the feed
+ * order
+ * @param observedAt for a signal, when its event was observed (UTC, whole seconds); null
+ * for a term
+ * @param version its version as people count them: 1, 2, 3 ...
+ * @param previousVersion the version it supersedes ({@code version - 1}), or null for
+ * version 1
+ * @param categories kind, layers, companies and terms (self included for a term read),
+ * each with a scheme
+ * @param sources the public references a reader can check it against
+ * @param disclaimer the read's disclaimer
+ * @param changes what changed against the previous version (term history)
+ * @param link the absolute URL of the read's page: the term page, the layer page for a
+ * state read, or for a signal its source
+ * @param signal for a signal read, its {@code signal} object (direction, magnitude,
+ * until, decidedBy, confidence, held, decided, evidence, review:
+ * {@code io.chainfeed.schemas.SignalViews}); null otherwise
  */
-public record FeedEntry(String readId, String id, String kind, String title, String summary,
-                        List<Section> sections, Instant updated, Instant observedAt, long version, Long previousVersion,
-                        List<Category> categories, List<Source> sources, String disclaimer, List<Change> changes,
-                        String link, Map<String, Object> signal) {
+public record FeedEntry(String readId, String id, String kind, String title, String summary, List<Section> sections,
+        Instant updated, Instant observedAt, long version, Long previousVersion, List<Category> categories,
+        List<Source> sources, String disclaimer, List<Change> changes, String link, Map<String, Object> signal) {
 
     /** A titled block of text. */
     public record Section(String heading, String body) {
     }
 
     /**
-     * A category: {@code term} is the machine value (layer id, listing symbol, term slug, kind), {@code label}
-     * what a person reads, {@code type} one of layer, company, term, kind.
+     * A category: {@code term} is the machine value (layer id, listing symbol, term slug,
+     * kind), {@code label} what a person reads, {@code type} one of layer, company, term,
+     * kind.
      */
     public record Category(String type, String scheme, String term, String label) {
     }
@@ -56,14 +61,17 @@ public record FeedEntry(String readId, String id, String kind, String title, Str
     public record Source(String name, String url) {
     }
 
-    /** One change against the previous version; {@code text} is the sentence a reader sees. */
+    /**
+     * One change against the previous version; {@code text} is the sentence a reader
+     * sees.
+     */
     public record Change(String field, String change, String key, String detail, String text) {
     }
 
     /**
-     * @param doc   a read document as stored in the reads index
+     * @param doc a read document as stored in the reads index
      * @param links ids and schemes
-     * @param base  the absolute base URL of the API ({@link FeedLinks#base})
+     * @param base the absolute base URL of the API ({@link FeedLinks#base})
      * @return the entry
      */
     @SuppressWarnings("unchecked")
@@ -102,10 +110,14 @@ public record FeedEntry(String readId, String id, String kind, String title, Str
         }
         String link = "term".equals(kind) ? base + "/terms/" + FeedLinks.segment(slug)
                 : "state".equals(kind) ? base + "/layers/" + FeedLinks.segment(slug)
-                : sources.stream().map(Source::url).filter(FeedEntry::isWebUrl).findFirst()
-                        .orElse(base + "/api/v1/reads/" + FeedLinks.segment(readId));
-        Instant updated = Instant.parse(text(doc.get(doc.get(FeedQuery.PUBLISHED_AT) != null
-                ? FeedQuery.PUBLISHED_AT : "updatedAt"))).truncatedTo(ChronoUnit.SECONDS);
+                        : sources.stream()
+                            .map(Source::url)
+                            .filter(FeedEntry::isWebUrl)
+                            .findFirst()
+                            .orElse(base + "/api/v1/reads/" + FeedLinks.segment(readId));
+        Instant updated = Instant
+            .parse(text(doc.get(doc.get(FeedQuery.PUBLISHED_AT) != null ? FeedQuery.PUBLISHED_AT : "updatedAt")))
+            .truncatedTo(ChronoUnit.SECONDS);
         Instant observedAt = doc.get("observedAt") == null ? null
                 : Instant.parse(text(doc.get("observedAt"))).truncatedTo(ChronoUnit.SECONDS);
         Long previous = doc.get("previousVersion") instanceof Number n ? n.longValue() : null;
@@ -115,22 +127,25 @@ public record FeedEntry(String readId, String id, String kind, String title, Str
                 doc.get("signal") instanceof Map<?, ?> sig ? ReadViews.signal(sig) : null);
     }
 
-    /** @return whether the URL is an absolute http(s) URI (RFC 3986) with a host: only such URLs become links */
+    /**
+     * @return whether the URL is an absolute http(s) URI (RFC 3986) with a host: only
+     * such URLs become links
+     */
     public static boolean isWebUrl(String url) {
         if (url == null || !(url.startsWith("https://") || url.startsWith("http://"))) {
             return false;
         }
         try {
             return new java.net.URI(url).getHost() != null;
-        } catch (java.net.URISyntaxException e) {
+        }
+        catch (java.net.URISyntaxException e) {
             return false;
         }
     }
 
     /**
-     * The entry as plain text, what a reader shows as its body: what changed (for an updated entry), the
-     * summary, the sections, the sources and the disclaimer.
-     *
+     * The entry as plain text, what a reader shows as its body: what changed (for an
+     * updated entry), the summary, the sections, the sources and the disclaimer.
      * @return lines separated by {@code \n}, paragraphs by a blank line; not escaped
      */
     public String contentText() {

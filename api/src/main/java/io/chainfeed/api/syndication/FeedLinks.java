@@ -17,43 +17,61 @@ import org.springframework.web.util.UriUtils;
 /**
  * Identifiers and URLs of the Atom and JSON feeds.
  *
- * <p>Identifiers are {@code tag:} URIs (RFC 4151) under the tagging entity
- * {@code chainfeed.api.feeds.tag-authority} (default {@value #DEFAULT_AUTHORITY}), so they do not depend
- * on the host a feed was fetched from and never change: an entry is {@code tag:<authority>:read/<read id>}
- * across all its versions, a feed {@code tag:<authority>:feed/<canonical selector>}, and the category
- * schemes {@code tag:<authority>:layer}, {@code :company}, {@code :term} and {@code :kind}.
+ * <p>
+ * Identifiers are {@code tag:} URIs (RFC 4151) under the tagging entity
+ * {@code chainfeed.api.feeds.tag-authority} (default {@value #DEFAULT_AUTHORITY}), so
+ * they do not depend on the host a feed was fetched from and never change: an entry is
+ * {@code tag:<authority>:read/<read id>} across all its versions, a feed
+ * {@code tag:<authority>:feed/<canonical selector>}, and the category schemes
+ * {@code tag:<authority>:layer}, {@code :company}, {@code :term} and {@code :kind}.
  *
- * <p>Links are absolute: under {@code chainfeed.api.feeds.base-url} when it is set (the public URL of the
- * API behind a proxy), else under the scheme, host and port the request came to.
+ * <p>
+ * Links are absolute: under {@code chainfeed.api.feeds.base-url} when it is set (the
+ * public URL of the API behind a proxy), else under the scheme, host and port the request
+ * came to.
  */
 @Component
 public class FeedLinks {
-    /** The tagging entity used when none is configured: a domain name and a year, as RFC 4151 asks. */
+
+    /**
+     * The tagging entity used when none is configured: a domain name and a year, as RFC
+     * 4151 asks.
+     */
     public static final String DEFAULT_AUTHORITY = "chainfeed.io,2026";
+
     /** The feeds' paths. */
     public static final String ATOM_PATH = "/api/v1/feeds/atom";
+
     public static final String JSON_PATH = "/api/v1/feeds/json";
+
     /** The media types, with the charset the API writes. */
     public static final String ATOM_TYPE = "application/atom+xml";
+
     public static final String JSON_FEED_TYPE = "application/feed+json";
 
     private final String authority;
+
     private final String baseUrl;
 
     /**
      * @param authority the RFC 4151 tagging entity, {@code <domain or e-mail>,<date>}
-     * @param baseUrl   the public base URL without a trailing slash, or empty to use the request's
+     * @param baseUrl the public base URL without a trailing slash, or empty to use the
+     * request's
      */
     public FeedLinks(String authority, String baseUrl) {
         if (!authority.matches("[A-Za-z0-9.@_-]+,\\d{4}(-\\d{2}(-\\d{2})?)?")) {
-            throw new IllegalArgumentException("chainfeed.api.feeds.tag-authority must be <domain or e-mail>,<yyyy[-mm[-dd]]>"
-                    + " (RFC 4151), not '" + authority + "'");
+            throw new IllegalArgumentException(
+                    "chainfeed.api.feeds.tag-authority must be <domain or e-mail>,<yyyy[-mm[-dd]]>"
+                            + " (RFC 4151), not '" + authority + "'");
         }
         this.authority = authority;
         this.baseUrl = baseUrl.endsWith("/") ? baseUrl.substring(0, baseUrl.length() - 1) : baseUrl;
     }
 
-    /** @param props {@code chainfeed.api.feeds.tag-authority} and {@code chainfeed.api.feeds.base-url} */
+    /**
+     * @param props {@code chainfeed.api.feeds.tag-authority} and
+     * {@code chainfeed.api.feeds.base-url}
+     */
     @Autowired
     FeedLinks(ApiProperties props) {
         this(props.feeds().tagAuthority(), props.feeds().baseUrl());
@@ -70,12 +88,18 @@ public class FeedLinks {
         return ServletUriComponentsBuilder.fromContextPath(request).replaceQuery(null).build().toUriString();
     }
 
-    /** @return the entry id of a read, the same for every version: {@code tag:<authority>:read/<read id>} */
+    /**
+     * @return the entry id of a read, the same for every version:
+     * {@code tag:<authority>:read/<read id>}
+     */
     public String entryId(String readId) {
         return "tag:" + authority + ":read/" + tagSpecific(readId);
     }
 
-    /** @return the feed id of a selector, the same for every page: {@code tag:<authority>:feed/<canonical>} */
+    /**
+     * @return the feed id of a selector, the same for every page:
+     * {@code tag:<authority>:feed/<canonical>}
+     */
     public String feedId(Selector selector) {
         return "tag:" + authority + ":feed/" + tagSpecific(selector.canonical());
     }
@@ -90,12 +114,11 @@ public class FeedLinks {
 
     /**
      * The URL of one page of a feed.
-     *
-     * @param base     from {@link #base}
-     * @param path     {@link #ATOM_PATH} or {@link #JSON_PATH}
+     * @param base from {@link #base}
+     * @param path {@link #ATOM_PATH} or {@link #JSON_PATH}
      * @param selector the topic
-     * @param size     the page size, left out of the URL when it is the default
-     * @param cursor   where the page starts, null for the first page
+     * @param size the page size, left out of the URL when it is the default
+     * @param cursor where the page starts, null for the first page
      * @return the absolute URL, query parameters form-encoded
      */
     public String feedUrl(String base, String path, Selector selector, int size, FeedCursor cursor) {
@@ -110,9 +133,8 @@ public class FeedLinks {
     }
 
     /**
-     * The web page of a topic: a term's, company's or layer's own page for a selector that is just that
-     * one test, else the search page.
-     *
+     * The web page of a topic: a term's, company's or layer's own page for a selector
+     * that is just that one test, else the search page.
      * @return a site path, e.g. {@code /terms/rdma}, or {@code /}
      */
     public static String pagePath(Selector selector) {
@@ -133,7 +155,6 @@ public class FeedLinks {
 
     /**
      * The discovery links of a topic, as HTML {@code <link rel="alternate">} wants them.
-     *
      * @param selector the topic
      * @return relative hrefs by media type: Atom first, then JSON Feed
      */
@@ -153,17 +174,22 @@ public class FeedLinks {
         return URLEncoder.encode(value, StandardCharsets.UTF_8);
     }
 
-    /** Percent-encodes all but unreserved characters, {@code :}, {@code /} and {@code @} (RFC 4151 {@code specific}). */
+    /**
+     * Percent-encodes all but unreserved characters, {@code :}, {@code /} and {@code @}
+     * (RFC 4151 {@code specific}).
+     */
     static String tagSpecific(String text) {
         StringBuilder out = new StringBuilder();
         for (byte b : text.getBytes(StandardCharsets.UTF_8)) {
             char c = (char) (b & 0xFF);
             if (c < 0x80 && (Character.isLetterOrDigit(c) || "-._~:/@".indexOf(c) >= 0)) {
                 out.append(c);
-            } else {
+            }
+            else {
                 out.append('%').append(String.format("%02X", b & 0xFF));
             }
         }
         return out.toString();
     }
+
 }

@@ -16,16 +16,19 @@ import org.springframework.stereotype.Component;
 
 /**
  * Reads a page of a topic from the reads index ({@value ReadsIndex#ALIAS}): the documents
- * {@link Selector#toQuery()} selects, newest {@code publishedAt} first (when chainfeed published the
- * read's current version, so a new or changed read is always on the first page, however long ago its
- * event was observed), then by read id, continued with {@code search_after} from a {@link FeedCursor}. A
- * document without {@code publishedAt} (indexed before the field existed) sorts as published at the
- * epoch, after every other. Tag evidence is left out of the documents.
+ * {@link Selector#toQuery()} selects, newest {@code publishedAt} first (when chainfeed
+ * published the read's current version, so a new or changed read is always on the first
+ * page, however long ago its event was observed), then by read id, continued with
+ * {@code search_after} from a {@link FeedCursor}. A document without {@code publishedAt}
+ * (indexed before the field existed) sorts as published at the epoch, after every other.
+ * Tag evidence is left out of the documents.
  */
 @Component
 public class FeedQuery {
+
     /** The document field feeds are ordered by. */
     public static final String PUBLISHED_AT = "publishedAt";
+
     private final ElasticsearchClient client;
 
     FeedQuery(ElasticsearchClient client) {
@@ -43,22 +46,23 @@ public class FeedQuery {
 
     /**
      * @param selector the topic
-     * @param after    where to start (exclusive), null for the newest
-     * @param size     most documents, at least 1
+     * @param after where to start (exclusive), null for the newest
+     * @param size most documents, at least 1
      * @return the page
      * @throws IOException when Elasticsearch cannot be reached
-     * @throws co.elastic.clients.elasticsearch._types.ElasticsearchException when it refuses the query
+     * @throws co.elastic.clients.elasticsearch._types.ElasticsearchException when it
+     * refuses the query
      */
-    @SuppressWarnings({"unchecked", "rawtypes"})
+    @SuppressWarnings({ "unchecked", "rawtypes" })
     public Page page(Selector selector, FeedCursor after, int size) throws IOException {
         SearchResponse<Map> response = client.search(s -> {
             s.index(ReadsIndex.ALIAS)
-                    .query(q -> q.bool(b -> b.filter(selector.toQuery())))
-                    .sort(o -> o.field(f -> f.field(PUBLISHED_AT).order(SortOrder.Desc).missing(FieldValue.of(0L))))
-                    .sort(o -> o.field(f -> f.field("id").order(SortOrder.Asc)))
-                    .size(size + 1)
-                    .trackTotalHits(t -> t.enabled(false))
-                    .source(src -> src.filter(f -> f.excludes("layers.evidence", "companies.evidence", "terms.evidence")));
+                .query(q -> q.bool(b -> b.filter(selector.toQuery())))
+                .sort(o -> o.field(f -> f.field(PUBLISHED_AT).order(SortOrder.Desc).missing(FieldValue.of(0L))))
+                .sort(o -> o.field(f -> f.field("id").order(SortOrder.Asc)))
+                .size(size + 1)
+                .trackTotalHits(t -> t.enabled(false))
+                .source(src -> src.filter(f -> f.excludes("layers.evidence", "companies.evidence", "terms.evidence")));
             if (after != null) {
                 s.searchAfter(FieldValue.of(after.publishedAt().toEpochMilli()), FieldValue.of(after.readId()));
             }
@@ -79,10 +83,12 @@ public class FeedQuery {
 
     /**
      * @param doc a read document
-     * @return its {@code publishedAt}, or the epoch when it has none (indexed before the field existed)
+     * @return its {@code publishedAt}, or the epoch when it has none (indexed before the
+     * field existed)
      */
     public static Instant publishedAt(Map<String, Object> doc) {
         Object value = doc.get(PUBLISHED_AT);
         return value == null ? Instant.EPOCH : Instant.parse(String.valueOf(value));
     }
+
 }

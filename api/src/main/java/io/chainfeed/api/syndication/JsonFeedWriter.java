@@ -10,21 +10,26 @@ import java.util.Map;
 /**
  * Writes a {@link FeedDocument} as JSON Feed 1.1 (https://www.jsonfeed.org/version/1.1/).
  *
- * <p>The top level has {@code version}, {@code title}, {@code home_page_url} (the topic's web page),
- * {@code feed_url} (the first page: the feed's identity), {@code next_url} (the next page, absent on the
- * last), {@code description}, {@code language} and {@code authors}. Each item has {@code id} (the same
- * stable {@code tag:} URI as the Atom entry), {@code url}, {@code title}, {@code summary},
- * {@code content_text}, {@code date_modified} (RFC 3339, UTC: when chainfeed published this version of the
- * read, the order of the items) and {@code tags} (the category labels).
- * What JSON Feed has no field for goes in the extension object {@value #EXTENSION} (an underscore key, as
- * the spec's extension rule asks), on the feed ({@code about}, {@code topic}, {@code disclaimer}) and on
- * each item ({@code about}, {@code kind}, {@code version} (1, 2, 3 ...), {@code previousVersion},
- * {@code observedAt} (a signal's observation instant, RFC 3339 UTC), {@code categories} with
- * scheme, term and label, {@code sources}, {@code disclaimer}, {@code changes}).
+ * <p>
+ * The top level has {@code version}, {@code title}, {@code home_page_url} (the topic's
+ * web page), {@code feed_url} (the first page: the feed's identity), {@code next_url}
+ * (the next page, absent on the last), {@code description}, {@code language} and
+ * {@code authors}. Each item has {@code id} (the same stable {@code tag:} URI as the Atom
+ * entry), {@code url}, {@code title}, {@code summary}, {@code content_text},
+ * {@code date_modified} (RFC 3339, UTC: when chainfeed published this version of the
+ * read, the order of the items) and {@code tags} (the category labels). What JSON Feed
+ * has no field for goes in the extension object {@value #EXTENSION} (an underscore key,
+ * as the spec's extension rule asks), on the feed ({@code about}, {@code topic},
+ * {@code disclaimer}) and on each item ({@code about}, {@code kind}, {@code version} (1,
+ * 2, 3 ...), {@code previousVersion}, {@code observedAt} (a signal's observation instant,
+ * RFC 3339 UTC), {@code categories} with scheme, term and label, {@code sources},
+ * {@code disclaimer}, {@code changes}).
  */
 public final class JsonFeedWriter {
+
     /** The JSON Feed version URL. */
     public static final String VERSION = "https://jsonfeed.org/version/1.1";
+
     /** The extension key. */
     public static final String EXTENSION = "_chainfeed";
 
@@ -32,11 +37,12 @@ public final class JsonFeedWriter {
     }
 
     /**
-     * @param doc    the feed page
-     * @param about  the absolute URL of the page that documents the extension object
+     * @param doc the feed page
+     * @param about the absolute URL of the page that documents the extension object
      * @param mapper the JSON writer
      * @return the feed as UTF-8 JSON
-     * @throws IllegalStateException if Jackson cannot write the maps, lists and records (a bug)
+     * @throws IllegalStateException if Jackson cannot write the maps, lists and records
+     * (a bug)
      */
     public static byte[] write(FeedDocument doc, String about, ObjectMapper mapper) {
         Map<String, Object> feed = new LinkedHashMap<>();
@@ -63,7 +69,8 @@ public final class JsonFeedWriter {
         feed.put("items", items);
         try {
             return mapper.writeValueAsBytes(feed);
-        } catch (JsonProcessingException e) {
+        }
+        catch (JsonProcessingException e) {
             throw new IllegalStateException("cannot write JSON Feed " + doc.id(), e);
         }
     }
@@ -76,8 +83,13 @@ public final class JsonFeedWriter {
         item.put("summary", e.summary());
         item.put("content_text", e.contentText());
         item.put("date_modified", e.updated().toString());
-        item.put("tags", e.categories().stream().filter(c -> !c.type().equals("kind")).map(FeedEntry.Category::label)
-                .distinct().toList());
+        item.put("tags",
+                e.categories()
+                    .stream()
+                    .filter(c -> !c.type().equals("kind"))
+                    .map(FeedEntry.Category::label)
+                    .distinct()
+                    .toList());
         Map<String, Object> ext = new LinkedHashMap<>();
         ext.put("about", about);
         ext.put("readId", e.readId());
@@ -98,4 +110,5 @@ public final class JsonFeedWriter {
         item.put(EXTENSION, ext);
         return item;
     }
+
 }

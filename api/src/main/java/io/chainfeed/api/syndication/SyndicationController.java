@@ -28,32 +28,42 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * {@code GET /api/v1/feeds/atom} (Atom 1.0, RFC 4287) and {@code GET /api/v1/feeds/json} (JSON Feed 1.1):
- * the reads of a topic, newest {@code publishedAt} first (when chainfeed published the read's current
- * version; see docs/feeds.md), a page at a time.
+ * {@code GET /api/v1/feeds/atom} (Atom 1.0, RFC 4287) and {@code GET /api/v1/feeds/json}
+ * (JSON Feed 1.1): the reads of a topic, newest {@code publishedAt} first (when chainfeed
+ * published the read's current version; see docs/feeds.md), a page at a time.
  *
- * <p>Conditional GET (RFC 9110 section 13): every answer carries a strong {@code ETag} (a hash of the exact
- * bytes) and {@code Last-Modified} (the newest entry's {@code updated}); a request whose
- * {@code If-None-Match} matches, or without one, whose {@code If-Modified-Since} is not older, gets
- * {@code 304 Not Modified} with no body. {@code Cache-Control} lets shared caches keep a feed 30 s ({@link CachePolicies#FEEDS}).
+ * <p>
+ * Conditional GET (RFC 9110 section 13): every answer carries a strong {@code ETag} (a
+ * hash of the exact bytes) and {@code Last-Modified} (the newest entry's
+ * {@code updated}); a request whose {@code If-None-Match} matches, or without one, whose
+ * {@code If-Modified-Since} is not older, gets {@code 304 Not Modified} with no body.
+ * {@code Cache-Control} lets shared caches keep a feed 30 s
+ * ({@link CachePolicies#FEEDS}).
  *
- * <p>A bad {@code topic} or {@code cursor} is a 400 problem detail.
+ * <p>
+ * A bad {@code topic} or {@code cursor} is a 400 problem detail.
  */
 @RestController
 @RequestMapping("/api/v1/feeds")
 @Validated
 @Tag(name = "feeds", description = "Atom and JSON Feed per topic")
 public class SyndicationController {
+
     /** Entries per page unless {@code size} says otherwise. */
     public static final int DEFAULT_SIZE = 20;
+
     /** Most entries per page. */
     public static final int MAX_SIZE = 100;
+
     private static final String TOPIC_HELP = "selector: all, layer:<id>, company:<symbol>, term:<slug>, "
             + "kind:<term|signal|state>, combined with AND, OR, NOT and parentheses";
 
     private final FeedQuery query;
+
     private final FeedLinks links;
+
     private final ObjectMapper mapper;
+
     private final TopicParser topics;
 
     SyndicationController(FeedQuery query, FeedLinks links, ObjectMapper mapper, TopicParser topics) {
@@ -64,19 +74,20 @@ public class SyndicationController {
     }
 
     @GetMapping("/atom")
-    @Operation(summary = "Atom feed of a topic", description = """
-            Atom 1.0 (RFC 4287), newest publication first (entry `updated` is when chainfeed published the read's version; \
-            a signal's observation time is `cf:observedAt`). Entry ids are tag: URIs that stay the same across \
-            versions of a read; `updated` is UTC. Categories carry a scheme (tag:...:layer, :company, :term, \
-            :kind), a term (layer id, listing symbol, term slug) and a label. Every entry has the disclaimer \
-            and its sources (related links and cf:source elements), and an updated entry says what changed \
-            (at the top of its content and as cf:change elements, namespace https://chainfeed.io/ns/feed/1). \
-            Paging per RFC 5005: rel=self, first and next links; next carries a cursor. ETag and \
-            Last-Modified for conditional GET.""")
+    @Operation(summary = "Atom feed of a topic",
+            description = """
+                    Atom 1.0 (RFC 4287), newest publication first (entry `updated` is when chainfeed published the read's version; \
+                    a signal's observation time is `cf:observedAt`). Entry ids are tag: URIs that stay the same across \
+                    versions of a read; `updated` is UTC. Categories carry a scheme (tag:...:layer, :company, :term, \
+                    :kind), a term (layer id, listing symbol, term slug) and a label. Every entry has the disclaimer \
+                    and its sources (related links and cf:source elements), and an updated entry says what changed \
+                    (at the top of its content and as cf:change elements, namespace https://chainfeed.io/ns/feed/1). \
+                    Paging per RFC 5005: rel=self, first and next links; next carries a cursor. ETag and \
+                    Last-Modified for conditional GET.""")
     ResponseEntity<byte[]> atom(@Parameter(description = TOPIC_HELP) @RequestParam String topic,
             @RequestParam(defaultValue = "" + DEFAULT_SIZE) @Min(1) @Max(MAX_SIZE) int size,
-            @Parameter(description = "from the feed's next link") @RequestParam(required = false)
-            @Size(max = FeedCursor.MAX_LENGTH) String cursor,
+            @Parameter(description = "from the feed's next link") @RequestParam(required = false) @Size(
+                    max = FeedCursor.MAX_LENGTH) String cursor,
             HttpServletRequest request) throws IOException {
         FeedDocument doc = document(FeedLinks.ATOM_PATH, topic, size, cursor, request);
         return answer(AtomFeedWriter.write(doc), FeedLinks.ATOM_TYPE, doc.updated());
@@ -93,8 +104,8 @@ public class SyndicationController {
             previousVersion). ETag and Last-Modified for conditional GET.""")
     ResponseEntity<byte[]> json(@Parameter(description = TOPIC_HELP) @RequestParam String topic,
             @RequestParam(defaultValue = "" + DEFAULT_SIZE) @Min(1) @Max(MAX_SIZE) int size,
-            @Parameter(description = "from the feed's next_url") @RequestParam(required = false)
-            @Size(max = FeedCursor.MAX_LENGTH) String cursor,
+            @Parameter(description = "from the feed's next_url") @RequestParam(required = false) @Size(
+                    max = FeedCursor.MAX_LENGTH) String cursor,
             HttpServletRequest request) throws IOException {
         FeedDocument doc = document(FeedLinks.JSON_PATH, topic, size, cursor, request);
         byte[] body = JsonFeedWriter.write(doc, links.base(request) + "/v3/api-docs", mapper);
@@ -122,20 +133,24 @@ public class SyndicationController {
     }
 
     /**
-     * The body with its validators; Spring answers 304 itself when the request's conditions match them
-     * (HttpEntityMethodProcessor: If-None-Match first, else If-Modified-Since).
+     * The body with its validators; Spring answers 304 itself when the request's
+     * conditions match them (HttpEntityMethodProcessor: If-None-Match first, else
+     * If-Modified-Since).
      */
     private static ResponseEntity<byte[]> answer(byte[] body, String type, Instant lastModified) {
         return ResponseEntity.ok()
-                .contentType(new MediaType(MediaType.parseMediaType(type), StandardCharsets.UTF_8))
-                .eTag(etag(body))
-                .lastModified(lastModified)
-                .cacheControl(CachePolicies.FEEDS)
-                .body(body);
+            .contentType(new MediaType(MediaType.parseMediaType(type), StandardCharsets.UTF_8))
+            .eTag(etag(body))
+            .lastModified(lastModified)
+            .cacheControl(CachePolicies.FEEDS)
+            .body(body);
     }
 
-    /** @return a strong entity tag: the first 16 bytes of the body's SHA-256, hex, quoted */
+    /**
+     * @return a strong entity tag: the first 16 bytes of the body's SHA-256, hex, quoted
+     */
     static String etag(byte[] body) {
         return "\"" + Sha256.hexPrefix(body, 16) + "\"";
     }
+
 }

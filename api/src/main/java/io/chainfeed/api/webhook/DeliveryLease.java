@@ -23,79 +23,95 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Which webhook subscriptions this api instance delivers, decided by Kafka: every delivering instance joins
- * one consumer group on {@value Topics#WEBHOOK_LEASES} (a topic nobody writes), and a subscription belongs to
- * the instance that owns the partition its id hashes to (murmur2, as Kafka's default partitioner places a
- * keyed record). The group coordinator gives each partition to exactly one live member; when a member stops
+ * Which webhook subscriptions this api instance delivers, decided by Kafka: every
+ * delivering instance joins one consumer group on {@value Topics#WEBHOOK_LEASES} (a topic
+ * nobody writes), and a subscription belongs to the instance that owns the partition its
+ * id hashes to (murmur2, as Kafka's default partitioner places a keyed record). The group
+ * coordinator gives each partition to exactly one live member; when a member stops
  * heart-beating for {@code session.timeout.ms}, its partitions go to the others.
  *
- * <p>The {@link Listener} hears the changes on this lease's thread, inside {@code poll}: a revocation
- * returns only once the listener has stopped those subscriptions and stored their positions, so with the
- * cooperative assignor the next owner is assigned them only afterwards. A lost assignment (the session
- * expired) is reported without that handshake. {@link #holds} also fences an instance whose poll loop has
- * not run for a session timeout (a paused JVM): it stops sending before the coordinator can have moved
- * its partitions.
+ * <p>
+ * The {@link Listener} hears the changes on this lease's thread, inside {@code poll}: a
+ * revocation returns only once the listener has stopped those subscriptions and stored
+ * their positions, so with the cooperative assignor the next owner is assigned them only
+ * afterwards. A lost assignment (the session expired) is reported without that handshake.
+ * {@link #holds} also fences an instance whose poll loop has not run for a session
+ * timeout (a paused JVM): it stops sending before the coordinator can have moved its
+ * partitions.
  */
 final class DeliveryLease implements AutoCloseable {
+
     private static final Logger log = LoggerFactory.getLogger(DeliveryLease.class);
 
     /** Hears assignment changes, on the lease thread. */
     interface Listener {
+
         /**
          * @param partitions lease partitions this instance now owns in addition
          */
         void assigned(Set<Integer> partitions);
 
         /**
-         * Must stop the subscriptions of these partitions before returning; when {@code lost} is false it
-         * should also store their positions (the next owner resumes from them).
-         *
+         * Must stop the subscriptions of these partitions before returning; when
+         * {@code lost} is false it should also store their positions (the next owner
+         * resumes from them).
          * @param partitions lease partitions this instance no longer owns
-         * @param lost       true if they were taken away (session expired) rather than handed over
+         * @param lost true if they were taken away (session expired) rather than handed
+         * over
          */
         void revoked(Set<Integer> partitions, boolean lost);
+
     }
 
     private final KafkaConsumer<byte[], byte[]> consumer;
+
     private final Clock clock;
+
     private final long sessionTimeoutMs;
+
     private final Set<Integer> owned = ConcurrentHashMap.newKeySet();
+
     private volatile long lastPollMs;
+
     private volatile int partitions;
+
     private volatile boolean running;
+
     private Thread thread;
+
     private Listener listener;
+
     private final java.util.concurrent.CountDownLatch left = new java.util.concurrent.CountDownLatch(1);
 
     /**
      * @param bootstrapServers Kafka
-     * @param groupId          the consumer group all delivering api instances share
-     * @param instanceId       this instance's name (part of the client id, shown by {@code kafka-consumer-groups})
-     * @param sessionTimeout   how long a silent member keeps its partitions: the failover time's main part
-     * @param clock            the time source of the fence
+     * @param groupId the consumer group all delivering api instances share
+     * @param instanceId this instance's name (part of the client id, shown by
+     * {@code kafka-consumer-groups})
+     * @param sessionTimeout how long a silent member keeps its partitions: the failover
+     * time's main part
+     * @param clock the time source of the fence
      */
     DeliveryLease(String bootstrapServers, String groupId, String instanceId, Duration sessionTimeout, Clock clock) {
         this.clock = clock;
         this.sessionTimeoutMs = sessionTimeout.toMillis();
-        this.consumer = new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
-                ConsumerConfig.GROUP_ID_CONFIG, groupId,
-                ConsumerConfig.CLIENT_ID_CONFIG, "chainfeed-api-webhook-lease-" + instanceId,
-                ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, (int) sessionTimeoutMs,
-                ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, (int) Math.max(500, sessionTimeoutMs / 5),
-                // A revocation waits for attempts in flight (up to the request timeout) and a state write.
+        this.consumer = new KafkaConsumer<>(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
+                ConsumerConfig.GROUP_ID_CONFIG, groupId, ConsumerConfig.CLIENT_ID_CONFIG,
+                "chainfeed-api-webhook-lease-" + instanceId, ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG,
+                (int) sessionTimeoutMs, ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG,
+                (int) Math.max(500, sessionTimeoutMs / 5),
+                // A revocation waits for attempts in flight (up to the request timeout)
+                // and a state write.
                 ConsumerConfig.MAX_POLL_INTERVAL_MS_CONFIG, 120_000,
                 ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG, CooperativeStickyAssignor.class.getName(),
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
-                ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, false),
+                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false, ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, false),
                 new ByteArrayDeserializer(), new ByteArrayDeserializer());
     }
 
     /**
      * The lease partition of a subscription.
-     *
      * @param subscriptionId the subscription id (the record key it would have)
-     * @param partitions     the lease topic's partition count
+     * @param partitions the lease topic's partition count
      * @return the partition, as Kafka's default partitioner computes it for that key
      */
     static int partitionOf(String subscriptionId, int partitions) {
@@ -103,8 +119,8 @@ final class DeliveryLease implements AutoCloseable {
     }
 
     /**
-     * Joins the group on a thread of its own; until the first assignment this instance delivers nothing.
-     *
+     * Joins the group on a thread of its own; until the first assignment this instance
+     * delivers nothing.
      * @param l hears assignments and revocations
      */
     void start(Listener l) {
@@ -117,8 +133,8 @@ final class DeliveryLease implements AutoCloseable {
 
     /**
      * @param subscriptionId a subscription
-     * @return whether this instance may send its webhooks now: it owns the subscription's partition and its
-     *         poll loop ran within the last session timeout
+     * @return whether this instance may send its webhooks now: it owns the subscription's
+     * partition and its poll loop ran within the last session timeout
      */
     boolean holds(String subscriptionId) {
         int n = partitions;
@@ -137,7 +153,7 @@ final class DeliveryLease implements AutoCloseable {
 
     /**
      * @param subscriptionId a subscription
-     * @param among          lease partitions
+     * @param among lease partitions
      * @return whether its partition is one of them
      */
     boolean within(String subscriptionId, Set<Integer> among) {
@@ -145,7 +161,9 @@ final class DeliveryLease implements AutoCloseable {
         return n > 0 && among.contains(partitionOf(subscriptionId, n));
     }
 
-    /** @return the lease partitions this instance owns now */
+    /**
+     * @return the lease partitions this instance owns now
+     */
     Set<Integer> owned() {
         return Set.copyOf(owned);
     }
@@ -154,12 +172,14 @@ final class DeliveryLease implements AutoCloseable {
         try {
             while (running && partitions == 0) {
                 try {
-                    List<org.apache.kafka.common.PartitionInfo> infos =
-                            consumer.partitionsFor(Topics.WEBHOOK_LEASES, Duration.ofSeconds(10));
+                    List<org.apache.kafka.common.PartitionInfo> infos = consumer.partitionsFor(Topics.WEBHOOK_LEASES,
+                            Duration.ofSeconds(10));
                     partitions = infos == null ? 0 : infos.size();
-                } catch (WakeupException e) {
+                }
+                catch (WakeupException e) {
                     throw e;
-                } catch (KafkaException e) {
+                }
+                catch (KafkaException e) {
                     log.info("{} not readable yet ({}); retrying", Topics.WEBHOOK_LEASES, e.getMessage());
                 }
                 if (partitions == 0) {
@@ -170,24 +190,32 @@ final class DeliveryLease implements AutoCloseable {
             while (running) {
                 lastPollMs = clock.millis();
                 try {
-                    consumer.poll(Duration.ofMillis(500)); // the topic is empty and its partitions paused
-                } catch (WakeupException e) {
+                    consumer.poll(Duration.ofMillis(500)); // the topic is empty and its
+                                                           // partitions paused
+                }
+                catch (WakeupException e) {
                     throw e;
-                } catch (KafkaException e) {
+                }
+                catch (KafkaException e) {
                     log.warn("webhook lease: {}; retrying", e.getMessage());
                     Thread.sleep(1000);
                 }
             }
-        } catch (WakeupException | InterruptedException e) {
+        }
+        catch (WakeupException | InterruptedException e) {
             // stopping
-        } catch (RuntimeException e) {
+        }
+        catch (RuntimeException e) {
             log.error("webhook lease stopped; this instance delivers no more webhooks", e);
             revokeAll(true);
-        } finally {
-            // close() leaves the group (after the revocation callback): the others take over at once
+        }
+        finally {
+            // close() leaves the group (after the revocation callback): the others take
+            // over at once
             try {
                 consumer.close(Duration.ofSeconds(30));
-            } finally {
+            }
+            finally {
                 left.countDown();
             }
         }
@@ -202,6 +230,7 @@ final class DeliveryLease implements AutoCloseable {
     }
 
     private final class Rebalance implements ConsumerRebalanceListener {
+
         @Override
         public void onPartitionsAssigned(Collection<TopicPartition> assigned) {
             lastPollMs = clock.millis();
@@ -242,9 +271,13 @@ final class DeliveryLease implements AutoCloseable {
             tps.forEach(tp -> s.add(tp.partition()));
             return s;
         }
+
     }
 
-    /** Leaves the group: revokes every partition (positions stored) and lets the others take over at once. */
+    /**
+     * Leaves the group: revokes every partition (positions stored) and lets the others
+     * take over at once.
+     */
     @Override
     public void close() {
         running = false;
@@ -257,8 +290,10 @@ final class DeliveryLease implements AutoCloseable {
             if (!left.await(60, java.util.concurrent.TimeUnit.SECONDS)) {
                 log.warn("webhook lease: still leaving the group after 60 s; its partitions move at session timeout");
             }
-        } catch (InterruptedException e) {
+        }
+        catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
     }
+
 }

@@ -17,21 +17,27 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Each webhook subscription's delivery progress on the compacted topic {@value Topics#WEBHOOK_DELIVERIES}
- * (subscription id -> {@link WebhookDeliveryState}), held in memory; the highest revision wins. Read back
- * at start so deliveries resume where they stopped.
+ * Each webhook subscription's delivery progress on the compacted topic
+ * {@value Topics#WEBHOOK_DELIVERIES} (subscription id -> {@link WebhookDeliveryState}),
+ * held in memory; the highest revision wins. Read back at start so deliveries resume
+ * where they stopped.
  */
 public class DeliveryStateStore extends CompactedTopicView<WebhookDeliveryState> {
+
     private static final Logger log = LoggerFactory.getLogger(DeliveryStateStore.class);
+
     private static final Duration WRITE_TIMEOUT = Duration.ofSeconds(15);
+
     private final Producer<String, byte[]> producer;
+
     private final AvroSerde<WebhookDeliveryState> serde = AvroSerde.of(WebhookDeliveryState.class);
-    private final java.util.List<java.util.function.Consumer<String>> listeners =
-            new java.util.concurrent.CopyOnWriteArrayList<>();
+
+    private final java.util.List<java.util.function.Consumer<String>> listeners = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     /**
      * @param bootstrapServers Kafka
-     * @param producer         writes the states (shared, idempotent: one subscription's writes stay in order)
+     * @param producer writes the states (shared, idempotent: one subscription's writes
+     * stay in order)
      */
     public DeliveryStateStore(String bootstrapServers, Producer<String, byte[]> producer) {
         super(bootstrapServers, Topics.WEBHOOK_DELIVERIES, "chainfeed-api-webhook-deliveries",
@@ -44,7 +50,10 @@ public class DeliveryStateStore extends CompactedTopicView<WebhookDeliveryState>
         return existing == null || incoming == null || incoming.getRevision() >= existing.getRevision();
     }
 
-    /** @param listener hears the id of every subscription whose state changed or was deleted */
+    /**
+     * @param listener hears the id of every subscription whose state changed or was
+     * deleted
+     */
     public void onChange(java.util.function.Consumer<String> listener) {
         listeners.add(listener);
     }
@@ -64,7 +73,6 @@ public class DeliveryStateStore extends CompactedTopicView<WebhookDeliveryState>
 
     /**
      * Writes a state and waits for Kafka to acknowledge it.
-     *
      * @param state the state
      * @throws WebhookStoreException if Kafka did not acknowledge it in time
      */
@@ -74,8 +82,7 @@ public class DeliveryStateStore extends CompactedTopicView<WebhookDeliveryState>
 
     /**
      * Writes a state and waits at most {@code timeout} for Kafka to acknowledge it.
-     *
-     * @param state   the new state
+     * @param state the new state
      * @param timeout the longest wait
      * @throws WebhookStoreException if Kafka did not acknowledge it in time
      */
@@ -87,7 +94,6 @@ public class DeliveryStateStore extends CompactedTopicView<WebhookDeliveryState>
 
     /**
      * Writes a state without waiting; a failure is logged (the next state supersedes it).
-     *
      * @param state the state
      */
     public void save(WebhookDeliveryState state) {
@@ -95,14 +101,14 @@ public class DeliveryStateStore extends CompactedTopicView<WebhookDeliveryState>
         producer.send(new ProducerRecord<>(Topics.WEBHOOK_DELIVERIES, state.getSubscriptionId(),
                 serde.serialize(Topics.WEBHOOK_DELIVERIES, state)), (meta, e) -> {
                     if (e != null) {
-                        log.warn("cannot store the delivery state of {}: {}", state.getSubscriptionId(), e.getMessage());
+                        log.warn("cannot store the delivery state of {}: {}", state.getSubscriptionId(),
+                                e.getMessage());
                     }
                 });
     }
 
     /**
      * Deletes a state (a tombstone) and waits for Kafka to acknowledge it.
-     *
      * @param subscriptionId the subscription
      */
     public void delete(String subscriptionId) {
@@ -121,11 +127,15 @@ public class DeliveryStateStore extends CompactedTopicView<WebhookDeliveryState>
     private static void await(Future<RecordMetadata> f, String key, Duration timeout) {
         try {
             f.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
+        }
+        catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new WebhookStoreException("interrupted while storing the delivery state of " + key, e);
-        } catch (ExecutionException | TimeoutException e) {
-            throw new WebhookStoreException("Kafka did not store the delivery state of " + key + ": " + e.getMessage(), e);
+        }
+        catch (ExecutionException | TimeoutException e) {
+            throw new WebhookStoreException("Kafka did not store the delivery state of " + key + ": " + e.getMessage(),
+                    e);
         }
     }
+
 }

@@ -8,17 +8,22 @@ import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 
 /**
- * The engine's journal on Kafka: progress to {@value Topics#WEBHOOK_DELIVERIES}, given-up webhooks to
- * {@value Topics#WEBHOOK_DELIVERIES_DLQ} (key = subscription id, value = the body, the reason in
- * {@value Topics#DLQ_REASON_HEADER}, the read record in {@value Topics#DLQ_ORIGIN_HEADER}, the id in
- * {@code webhook-id}), and disabling through the subscription service.
+ * The engine's journal on Kafka: progress to {@value Topics#WEBHOOK_DELIVERIES}, given-up
+ * webhooks to {@value Topics#WEBHOOK_DELIVERIES_DLQ} (key = subscription id, value = the
+ * body, the reason in {@value Topics#DLQ_REASON_HEADER}, the read record in
+ * {@value Topics#DLQ_ORIGIN_HEADER}, the id in {@code webhook-id}), and disabling through
+ * the subscription service.
  */
 final class KafkaDeliveryJournal implements DeliveryJournal {
+
     private final DeliveryStateStore states;
+
     private final SubscriptionService subscriptions;
+
     private final Producer<String, byte[]> producer;
 
-    KafkaDeliveryJournal(DeliveryStateStore states, SubscriptionService subscriptions, Producer<String, byte[]> producer) {
+    KafkaDeliveryJournal(DeliveryStateStore states, SubscriptionService subscriptions,
+            Producer<String, byte[]> producer) {
         this.states = states;
         this.subscriptions = subscriptions;
         this.producer = producer;
@@ -54,4 +59,5 @@ final class KafkaDeliveryJournal implements DeliveryJournal {
     public void disable(String subscriptionId, String reason) {
         subscriptions.disable(subscriptionId, reason);
     }
+
 }

@@ -9,13 +9,15 @@ import java.util.Map;
 import org.springframework.stereotype.Component;
 
 /**
- * The webhook engine's read source: the feed's {@link ReadLog}, the same log SSE readers follow. A
- * subscription resumes from its stored position (replayed from Kafka, paced by the worker's free queue,
- * then live), and each record comes with the position after it, which is what the engine stores once the
- * webhook is settled. The pushed JSON of a read ({@link ReadEvent#json()}) is the one SSE sends.
+ * The webhook engine's read source: the feed's {@link ReadLog}, the same log SSE readers
+ * follow. A subscription resumes from its stored position (replayed from Kafka, paced by
+ * the worker's free queue, then live), and each record comes with the position after it,
+ * which is what the engine stores once the webhook is settled. The pushed JSON of a read
+ * ({@link ReadEvent#json()}) is the one SSE sends.
  */
 @Component
 class ReadLogSource implements ReadSource {
+
     private final ReadLog log;
 
     ReadLogSource(ReadLog log) {
@@ -48,4 +50,5 @@ class ReadLogSource implements ReadSource {
             }
         });
     }
+
 }

@@ -8,17 +8,20 @@ import java.time.format.DateTimeParseException;
 import java.util.Optional;
 
 /**
- * Reads an HTTP {@code Retry-After} header (RFC 9110 section 10.2.3): either delay-seconds (a
- * non-negative integer) or an HTTP-date ({@code Sun, 06 Nov 1994 08:49:37 GMT}).
+ * Reads an HTTP {@code Retry-After} header (RFC 9110 section 10.2.3): either
+ * delay-seconds (a non-negative integer) or an HTTP-date
+ * ({@code Sun, 06 Nov 1994 08:49:37 GMT}).
  */
 public final class RetryAfter {
+
     private RetryAfter() {
     }
 
     /**
      * @param header the header value, or null
-     * @param now    the current time, for an HTTP-date
-     * @return the delay it asks for (zero for a date in the past), or empty if absent or unreadable
+     * @param now the current time, for an HTTP-date
+     * @return the delay it asks for (zero for a date in the past), or empty if absent or
+     * unreadable
      */
     public static Optional<Duration> parse(String header, Instant now) {
         if (header == null) {
@@ -37,8 +40,10 @@ public final class RetryAfter {
         try {
             Instant at = ZonedDateTime.parse(v, DateTimeFormatter.RFC_1123_DATE_TIME).toInstant();
             return Optional.of(at.isAfter(now) ? Duration.between(now, at) : Duration.ZERO);
-        } catch (DateTimeParseException e) {
+        }
+        catch (DateTimeParseException e) {
             return Optional.empty();
         }
     }
+
 }

@@ -15,19 +15,25 @@ import javax.crypto.spec.GCMParameterSpec;
 import javax.crypto.spec.SecretKeySpec;
 
 /**
- * Seals webhook signing secrets for storage on a Kafka topic: AES-256-GCM (NIST SP 800-38D) under a
- * master key that lives only in configuration. Each seal draws a fresh 96-bit nonce; the output is the
- * nonce followed by the ciphertext and its 128-bit tag. The associated data (the subscription id) binds
- * a sealed secret to its subscription, so it cannot be moved to another one.
+ * Seals webhook signing secrets for storage on a Kafka topic: AES-256-GCM (NIST SP
+ * 800-38D) under a master key that lives only in configuration. Each seal draws a fresh
+ * 96-bit nonce; the output is the nonce followed by the ciphertext and its 128-bit tag.
+ * The associated data (the subscription id) binds a sealed secret to its subscription, so
+ * it cannot be moved to another one.
  *
- * <p>Thread-safe: a new {@link Cipher} per call.
+ * <p>
+ * Thread-safe: a new {@link Cipher} per call.
  */
 public final class SecretCipher {
+
     private static final int NONCE_BYTES = 12;
+
     private static final int TAG_BITS = 128;
 
     private final SecretKeySpec key;
+
     private final String keyId;
+
     private final SecureRandom random = new SecureRandom();
 
     /**
@@ -44,20 +50,21 @@ public final class SecretCipher {
     }
 
     /**
-     * Loads the master key from {@code chainfeed.webhooks.master-key} (base64) or, failing that, from
-     * {@code chainfeed.webhooks.master-key-file} (a file holding the base64).
-     *
+     * Loads the master key from {@code chainfeed.webhooks.master-key} (base64) or,
+     * failing that, from {@code chainfeed.webhooks.master-key-file} (a file holding the
+     * base64).
      * @param props the webhook settings
      * @return the cipher, or empty when neither is set
      * @throws IllegalArgumentException if a key is set but is not base64 of 32 bytes
-     * @throws UncheckedIOException     if the key file cannot be read
+     * @throws UncheckedIOException if the key file cannot be read
      */
     public static Optional<SecretCipher> fromConfig(WebhookProperties props) {
         String text = props.masterKey();
         if ((text == null || text.isBlank()) && props.masterKeyFile() != null) {
             try {
                 text = Files.readString(props.masterKeyFile(), StandardCharsets.US_ASCII);
-            } catch (IOException e) {
+            }
+            catch (IOException e) {
                 throw new UncheckedIOException("cannot read the webhook master key file " + props.masterKeyFile(), e);
             }
         }
@@ -66,18 +73,21 @@ public final class SecretCipher {
         }
         try {
             return Optional.of(new SecretCipher(Base64.getDecoder().decode(text.trim())));
-        } catch (IllegalArgumentException e) {
+        }
+        catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("chainfeed.webhooks master key: " + e.getMessage());
         }
     }
 
-    /** @return the master key's fingerprint: the first 16 hex digits of its SHA-256 */
+    /**
+     * @return the master key's fingerprint: the first 16 hex digits of its SHA-256
+     */
     public String keyId() {
         return keyId;
     }
 
     /**
-     * @param plaintext      the secret
+     * @param plaintext the secret
      * @param associatedData bound to the ciphertext (the subscription id)
      * @return nonce, then ciphertext and tag
      */
@@ -90,17 +100,18 @@ public final class SecretCipher {
             c.updateAAD(associatedData.getBytes(StandardCharsets.UTF_8));
             byte[] sealed = c.doFinal(plaintext);
             return ByteBuffer.allocate(NONCE_BYTES + sealed.length).put(nonce).put(sealed).array();
-        } catch (GeneralSecurityException e) {
+        }
+        catch (GeneralSecurityException e) {
             throw new IllegalStateException("AES-GCM is not available", e);
         }
     }
 
     /**
-     * @param sealed         output of {@link #seal}
+     * @param sealed output of {@link #seal}
      * @param associatedData the same associated data
      * @return the secret
-     * @throws IllegalArgumentException if the data was sealed under another key or associated data, or
-     *                                  was altered
+     * @throws IllegalArgumentException if the data was sealed under another key or
+     * associated data, or was altered
      */
     public byte[] open(byte[] sealed, String associatedData) {
         if (sealed.length < NONCE_BYTES + TAG_BITS / 8) {
@@ -111,9 +122,11 @@ public final class SecretCipher {
             c.init(Cipher.DECRYPT_MODE, key, new GCMParameterSpec(TAG_BITS, sealed, 0, NONCE_BYTES));
             c.updateAAD(associatedData.getBytes(StandardCharsets.UTF_8));
             return c.doFinal(sealed, NONCE_BYTES, sealed.length - NONCE_BYTES);
-        } catch (javax.crypto.AEADBadTagException e) {
+        }
+        catch (javax.crypto.AEADBadTagException e) {
             throw new IllegalArgumentException("sealed secret does not open under this key for " + associatedData);
-        } catch (GeneralSecurityException e) {
+        }
+        catch (GeneralSecurityException e) {
             throw new IllegalStateException("AES-GCM is not available", e);
         }
     }
@@ -121,4 +134,5 @@ public final class SecretCipher {
     private static String fingerprint(byte[] key) {
         return Sha256.hexPrefix(key, 8);
     }
+
 }

@@ -28,18 +28,25 @@ import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * Webhook subscriptions under a READER API key ({@code Authorization: Bearer cf_<id>_<secret>}): each key
- * sees and changes only its own subscriptions; any other id answers 404, as an unknown one does. Every
- * call counts against the key's rate per minute ({@link KeyRateLimits}); over it, a 429 problem with
- * {@code Retry-After}. Deliveries follow Standard Webhooks (see the README's Webhooks section).
+ * Webhook subscriptions under a READER API key
+ * ({@code Authorization: Bearer cf_<id>_<secret>}): each key sees and changes only its
+ * own subscriptions; any other id answers 404, as an unknown one does. Every call counts
+ * against the key's rate per minute ({@link KeyRateLimits}); over it, a 429 problem with
+ * {@code Retry-After}. Deliveries follow Standard Webhooks (see the README's Webhooks
+ * section).
  */
 @RestController
 @RequestMapping("/api/v1/subscriptions")
 class SubscriptionController {
+
     private final ApiKeys keys;
+
     private final SubscriptionService service;
+
     private final WebhookDeliveries deliveries;
+
     private final KeyRateLimits limits;
+
     private final java.time.Duration failingAfter;
 
     SubscriptionController(ApiKeys keys, SubscriptionService service, WebhookDeliveries deliveries,
@@ -54,8 +61,8 @@ class SubscriptionController {
     /**
      * The body of {@code POST /api/v1/subscriptions}.
      *
-     * @param topic       the topic selector, e.g. {@code layer:memory AND NOT kind:signal}
-     * @param url         the https (or http) endpoint that receives the webhooks
+     * @param topic the topic selector, e.g. {@code layer:memory AND NOT kind:signal}
+     * @param url the https (or http) endpoint that receives the webhooks
      * @param description free text for the owner, at most 500 characters
      */
     record SubscriptionRequest(String topic, String url, String description) {
@@ -69,15 +76,18 @@ class SubscriptionController {
         Map<String, Object> view = view(created.subscription());
         view.put("secret", created.secret());
         return ResponseEntity.created(URI.create("/api/v1/subscriptions/" + created.subscription().getId()))
-                .cacheControl(CacheControl.noStore()).body(view);
+            .cacheControl(CacheControl.noStore())
+            .body(view);
     }
 
     @Operation(summary = "This key's subscriptions, oldest first")
     @GetMapping
     ResponseEntity<Map<String, Object>> list(HttpServletRequest request) {
         String owner = owner(request);
-        List<Map<String, Object>> items = service.list(owner).stream()
-                .map(sub -> view(sub, deliveries.progress(sub.getId()).orElse(null))).toList();
+        List<Map<String, Object>> items = service.list(owner)
+            .stream()
+            .map(sub -> view(sub, deliveries.progress(sub.getId()).orElse(null)))
+            .toList();
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("subscriptions", items);
         return ResponseEntity.ok().cacheControl(CacheControl.noStore()).body(body);
@@ -123,12 +133,13 @@ class SubscriptionController {
     }
 
     /**
-     * The READER key the request acts for, after taking the request from its rate: 401 without a valid
-     * key, 403 for another kind of key (neither counts), 429 with {@code Retry-After} over the rate.
+     * The READER key the request acts for, after taking the request from its rate: 401
+     * without a valid key, 403 for another kind of key (neither counts), 429 with
+     * {@code Retry-After} over the rate.
      */
     private String owner(HttpServletRequest request) {
-        ApiPrincipal p = keys.fromRequest(request).orElseThrow(() -> new UnauthorizedException(
-                "an API key is required: Authorization: Bearer <key>"));
+        ApiPrincipal p = keys.fromRequest(request)
+            .orElseThrow(() -> new UnauthorizedException("an API key is required: Authorization: Bearer <key>"));
         if (p.kind() != ApiKeyKind.READER) {
             throw new ForbiddenException("reader-key-required",
                     "subscriptions need a READER key; this is a " + p.kind() + " key");
@@ -137,19 +148,25 @@ class SubscriptionController {
         return p.keyId();
     }
 
-    /** The subscription as shown to its owner: never a secret, only when each was made and expires. */
+    /**
+     * The subscription as shown to its owner: never a secret, only when each was made and
+     * expires.
+     */
     static Map<String, Object> view(WebhookSubscription s) {
         return view(s, null, null);
     }
 
-    /** The subscription with the status its delivery gives it: {@code failing} past the threshold. */
+    /**
+     * The subscription with the status its delivery gives it: {@code failing} past the
+     * threshold.
+     */
     private Map<String, Object> view(WebhookSubscription s, WebhookDeliveryState progress) {
         return view(s, progress, Instant.now().minus(failingAfter));
     }
 
     /**
-     * @param failingBefore an active subscription whose endpoint has failed since before this instant is shown
-     *                      {@code failing} (null: never)
+     * @param failingBefore an active subscription whose endpoint has failed since before
+     * this instant is shown {@code failing} (null: never)
      */
     static Map<String, Object> view(WebhookSubscription s, WebhookDeliveryState progress, Instant failingBefore) {
         Map<String, Object> v = new LinkedHashMap<>();
@@ -180,7 +197,10 @@ class SubscriptionController {
         return v;
     }
 
-    /** Delivery state for the owner: position, counters, the last attempt and the next one. */
+    /**
+     * Delivery state for the owner: position, counters, the last attempt and the next
+     * one.
+     */
     static Map<String, Object> delivery(WebhookDeliveryState d) {
         Map<String, Object> v = new LinkedHashMap<>();
         Map<String, Long> position = new TreeMap<>();
@@ -203,4 +223,5 @@ class SubscriptionController {
     private static String text(Instant i) {
         return i == null ? null : i.toString();
     }
+
 }

@@ -30,22 +30,26 @@ import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.TopicPartition;
 
 /**
- * Creates, lists, shows, rotates and deletes webhook subscriptions on behalf of an API key: a key sees
- * only the subscriptions it created (any other id is "not found"). Secrets are generated here, returned
- * once, and stored only sealed ({@link SecretCipher}). A new subscription starts at the current end of
+ * Creates, lists, shows, rotates and deletes webhook subscriptions on behalf of an API
+ * key: a key sees only the subscriptions it created (any other id is "not found").
+ * Secrets are generated here, returned once, and stored only sealed
+ * ({@link SecretCipher}). A new subscription starts at the current end of
  * {@value Topics#READS}: it receives the reads published after it was created.
  */
 public class SubscriptionService {
+
     /** Longest description accepted. */
     public static final int MAX_DESCRIPTION = 500;
+
     private static final char[] BASE32 = "abcdefghijklmnopqrstuvwxyz234567".toCharArray();
+
     private static final SecureRandom RANDOM = new SecureRandom();
 
     /**
      * A new subscription and its signing secret, which is never shown again.
      *
      * @param subscription the stored subscription
-     * @param secret       {@code whsec_...}
+     * @param secret {@code whsec_...}
      */
     public record Created(WebhookSubscription subscription, String secret) {
     }
@@ -53,34 +57,42 @@ public class SubscriptionService {
     /**
      * A rotated secret.
      *
-     * @param subscription    the stored subscription
-     * @param secret          the new {@code whsec_...}, shown once
+     * @param subscription the stored subscription
+     * @param secret the new {@code whsec_...}, shown once
      * @param previousExpires when the replaced secret stops signing
      */
     public record Rotated(WebhookSubscription subscription, String secret, Instant previousExpires) {
     }
 
     private final SubscriptionStore subscriptions;
+
     private final DeliveryStateStore states;
+
     private final Optional<SecretCipher> cipher;
+
     private final TargetGuard guard;
+
     private final Admin admin;
+
     private final WebhookProperties props;
+
     private final Clock clock;
+
     private final TopicParser topics;
 
     /**
      * @param subscriptions the subscription store
-     * @param states        the delivery state store
-     * @param cipher        seals secrets; empty when no master key is configured (creation then refused)
-     * @param guard         checks target URLs
-     * @param admin         finds the end of {@value Topics#READS}
-     * @param props         limits and the secret grace period
-     * @param clock         the time source
-     * @param topics        parses topics, resolving companies
+     * @param states the delivery state store
+     * @param cipher seals secrets; empty when no master key is configured (creation then
+     * refused)
+     * @param guard checks target URLs
+     * @param admin finds the end of {@value Topics#READS}
+     * @param props limits and the secret grace period
+     * @param clock the time source
+     * @param topics parses topics, resolving companies
      */
-    public SubscriptionService(SubscriptionStore subscriptions, DeliveryStateStore states, Optional<SecretCipher> cipher,
-            TargetGuard guard, Admin admin, WebhookProperties props, Clock clock,
+    public SubscriptionService(SubscriptionStore subscriptions, DeliveryStateStore states,
+            Optional<SecretCipher> cipher, TargetGuard guard, Admin admin, WebhookProperties props, Clock clock,
             TopicParser topics) {
         this.topics = topics;
         this.subscriptions = subscriptions;
@@ -93,24 +105,29 @@ public class SubscriptionService {
     }
 
     /**
-     * @param owner       the creating key's id
-     * @param topic       the topic selector
-     * @param url         the target URL
-     * @param description free text, at most {@value #MAX_DESCRIPTION} characters, may be null
+     * @param owner the creating key's id
+     * @param topic the topic selector
+     * @param url the target URL
+     * @param description free text, at most {@value #MAX_DESCRIPTION} characters, may be
+     * null
      * @return the stored subscription and its secret
      * @throws io.chainfeed.api.selector.SelectorException for a bad selector (400)
-     * @throws io.chainfeed.api.reference.UnknownCompanyException for a company the reference data does not know (400)
-     * @throws BadRequestException                      for a refused URL, a long description, or a key over its limit
-     * @throws WebhooksUnavailableException             without a master key, or when Kafka cannot be read or written
+     * @throws io.chainfeed.api.reference.UnknownCompanyException for a company the
+     * reference data does not know (400)
+     * @throws BadRequestException for a refused URL, a long description, or a key over
+     * its limit
+     * @throws WebhooksUnavailableException without a master key, or when Kafka cannot be
+     * read or written
      */
     public synchronized Created create(String owner, String topic, String url, String description) {
-        SecretCipher c = cipher.orElseThrow(() -> new WebhooksUnavailableException(
-                "webhooks are not configured on this server (no master key)"));
+        SecretCipher c = cipher.orElseThrow(
+                () -> new WebhooksUnavailableException("webhooks are not configured on this server (no master key)"));
         Selector selector = topics.parse(topic == null ? "" : topic);
         URI target;
         try {
             target = guard.check(url);
-        } catch (RefusedTargetException e) {
+        }
+        catch (RefusedTargetException e) {
             throw new BadRequestException("invalid-target-url", e.getMessage());
         }
         String text = description == null ? "" : description.strip();
@@ -130,12 +147,20 @@ public class SubscriptionService {
         Instant now = clock.instant();
         byte[] secret = WebhookSignatures.newSecret();
         WebhookSubscription sub = WebhookSubscription.newBuilder()
-                .setId(id).setOwnerKeyId(owner).setTopic(selector.canonical()).setUrl(target.toString())
-                .setDescription(text).setStatus(WebhookStatus.ACTIVE).setStatusReason(null)
-                .setSecrets(List.of(new SealedSecret(c.keyId(), ByteBuffer.wrap(c.seal(secret, id)), now, null)))
-                .setCreatedAt(now).setUpdatedAt(now).setRevision(0L)
-                .build();
-        // The start position first: the engine picks the subscription up only once both exist.
+            .setId(id)
+            .setOwnerKeyId(owner)
+            .setTopic(selector.canonical())
+            .setUrl(target.toString())
+            .setDescription(text)
+            .setStatus(WebhookStatus.ACTIVE)
+            .setStatusReason(null)
+            .setSecrets(List.of(new SealedSecret(c.keyId(), ByteBuffer.wrap(c.seal(secret, id)), now, null)))
+            .setCreatedAt(now)
+            .setUpdatedAt(now)
+            .setRevision(0L)
+            .build();
+        // The start position first: the engine picks the subscription up only once both
+        // exist.
         states.put(initialState(id, now));
         subscriptions.put(sub);
         return new Created(sub, WebhookSignatures.format(secret));
@@ -151,13 +176,14 @@ public class SubscriptionService {
 
     /**
      * @param owner the asking key's id
-     * @param id    a subscription id
+     * @param id a subscription id
      * @return the subscription
      * @throws NotFoundException if there is none with that id for this key
      */
     public WebhookSubscription get(String owner, String id) {
-        return subscriptions.get(id).filter(s -> s.getOwnerKeyId().equals(owner))
-                .orElseThrow(() -> new NotFoundException("no subscription " + id));
+        return subscriptions.get(id)
+            .filter(s -> s.getOwnerKeyId().equals(owner))
+            .orElseThrow(() -> new NotFoundException("no subscription " + id));
     }
 
     /**
@@ -170,9 +196,8 @@ public class SubscriptionService {
 
     /**
      * Deletes a subscription and its progress; deliveries stop.
-     *
      * @param owner the asking key's id
-     * @param id    the subscription id
+     * @param id the subscription id
      * @throws NotFoundException if there is none with that id for this key
      */
     public synchronized void delete(String owner, String id) {
@@ -183,18 +208,17 @@ public class SubscriptionService {
 
     /**
      * Replaces the signing secret. The old one keeps signing (a second signature in
-     * {@code webhook-signature}) for the grace period, so receivers can switch without losing a webhook;
-     * secrets already past their grace are dropped.
-     *
+     * {@code webhook-signature}) for the grace period, so receivers can switch without
+     * losing a webhook; secrets already past their grace are dropped.
      * @param owner the asking key's id
-     * @param id    the subscription id
+     * @param id the subscription id
      * @return the new secret, shown once
-     * @throws NotFoundException            if there is none with that id for this key
+     * @throws NotFoundException if there is none with that id for this key
      * @throws WebhooksUnavailableException without a master key
      */
     public synchronized Rotated rotate(String owner, String id) {
-        SecretCipher c = cipher.orElseThrow(() -> new WebhooksUnavailableException(
-                "webhooks are not configured on this server (no master key)"));
+        SecretCipher c = cipher.orElseThrow(
+                () -> new WebhooksUnavailableException("webhooks are not configured on this server (no master key)"));
         WebhookSubscription sub = get(owner, id);
         Instant now = clock.instant();
         Instant expires = now.plus(props.secretGrace());
@@ -207,23 +231,27 @@ public class SubscriptionService {
                 kept.add(SealedSecret.newBuilder(s).setExpiresAt(end).build());
             }
         }
-        WebhookSubscription next = WebhookSubscription.newBuilder(sub).setSecrets(kept).setUpdatedAt(now)
-                .setRevision(sub.getRevision() + 1).build();
+        WebhookSubscription next = WebhookSubscription.newBuilder(sub)
+            .setSecrets(kept)
+            .setUpdatedAt(now)
+            .setRevision(sub.getRevision() + 1)
+            .build();
         subscriptions.put(next);
         return new Rotated(next, WebhookSignatures.format(secret), expires);
     }
 
     /**
-     * Asks for every webhook due for a subscription to be tried now, as Svix's "recover": the request is
-     * stored on the subscription (so that whichever instance delivers it hears of it); that instance cancels
-     * the backoff of the webhook it is retrying and sends it at once, and the rest of the backlog follows in
-     * order. Webhooks already dead-lettered are not sent again.
-     *
+     * Asks for every webhook due for a subscription to be tried now, as Svix's "recover":
+     * the request is stored on the subscription (so that whichever instance delivers it
+     * hears of it); that instance cancels the backoff of the webhook it is retrying and
+     * sends it at once, and the rest of the backlog follows in order. Webhooks already
+     * dead-lettered are not sent again.
      * @param owner the asking key's id
-     * @param id    the subscription id
+     * @param id the subscription id
      * @return the subscription, with the request's time
      * @throws NotFoundException if there is none with that id for this key
-     * @throws ConflictException if the subscription is disabled (nothing is delivered to it)
+     * @throws ConflictException if the subscription is disabled (nothing is delivered to
+     * it)
      */
     public synchronized WebhookSubscription recover(String owner, String id) {
         WebhookSubscription sub = get(owner, id);
@@ -232,29 +260,35 @@ public class SubscriptionService {
                     + sub.getStatusReason() + "); nothing is delivered to it: subscribe again");
         }
         Instant now = clock.instant();
-        WebhookSubscription next = WebhookSubscription.newBuilder(sub).setRecoverRequestedAt(now).setUpdatedAt(now)
-                .setRevision(sub.getRevision() + 1).build();
+        WebhookSubscription next = WebhookSubscription.newBuilder(sub)
+            .setRecoverRequestedAt(now)
+            .setUpdatedAt(now)
+            .setRevision(sub.getRevision() + 1)
+            .build();
         subscriptions.put(next);
         return next;
     }
 
     /**
      * Marks a subscription disabled (no owner check: the delivery engine calls it).
-     *
-     * @param id     the subscription id
+     * @param id the subscription id
      * @param reason why, shown to the owner
      */
     public synchronized void disable(String id, String reason) {
-        subscriptions.get(id).ifPresent(sub -> subscriptions.put(WebhookSubscription.newBuilder(sub)
-                .setStatus(WebhookStatus.DISABLED).setStatusReason(reason).setUpdatedAt(clock.instant())
-                .setRevision(sub.getRevision() + 1).build()));
+        subscriptions.get(id)
+            .ifPresent(sub -> subscriptions.put(WebhookSubscription.newBuilder(sub)
+                .setStatus(WebhookStatus.DISABLED)
+                .setStatusReason(reason)
+                .setUpdatedAt(clock.instant())
+                .setRevision(sub.getRevision() + 1)
+                .build()));
     }
 
     /**
      * Opens a subscription's secrets and parses its URL and selector for delivery.
-     *
      * @param sub a stored subscription
-     * @return what the engine needs, or empty if its secrets do not open under the configured key
+     * @return what the engine needs, or empty if its secrets do not open under the
+     * configured key
      */
     public Optional<WebhookTarget> target(WebhookSubscription sub) {
         if (cipher.isEmpty()) {
@@ -266,14 +300,16 @@ public class SubscriptionService {
             s.getSealed().duplicate().get(sealed);
             try {
                 keys.add(new WebhookTarget.SigningKey(cipher.get().open(sealed, sub.getId()), s.getExpiresAt()));
-            } catch (IllegalArgumentException e) {
+            }
+            catch (IllegalArgumentException e) {
                 return Optional.empty();
             }
         }
         try {
-            return Optional.of(new WebhookTarget(sub.getId(), guard.parse(sub.getUrl()), topics.parseStored(sub.getTopic()),
-                    keys));
-        } catch (RefusedTargetException | RuntimeException e) {
+            return Optional.of(new WebhookTarget(sub.getId(), guard.parse(sub.getUrl()),
+                    topics.parseStored(sub.getTopic()), keys));
+        }
+        catch (RefusedTargetException | RuntimeException e) {
             return Optional.empty();
         }
     }
@@ -281,27 +317,38 @@ public class SubscriptionService {
     private WebhookDeliveryState initialState(String id, Instant now) {
         List<PartitionOffset> position = new ArrayList<>();
         readsEnd().forEach((p, o) -> position.add(new PartitionOffset(p, o)));
-        return WebhookDeliveryState.newBuilder().setSubscriptionId(id).setPosition(position).setUpdatedAt(now)
-                .setRevision(0L).build();
+        return WebhookDeliveryState.newBuilder()
+            .setSubscriptionId(id)
+            .setPosition(position)
+            .setUpdatedAt(now)
+            .setRevision(0L)
+            .build();
     }
 
-    /** @return the committed end of every partition of {@value Topics#READS} */
+    /**
+     * @return the committed end of every partition of {@value Topics#READS}
+     */
     private Map<Integer, Long> readsEnd() {
         try {
-            var description = admin.describeTopics(List.of(Topics.READS)).allTopicNames().get(15, TimeUnit.SECONDS)
-                    .get(Topics.READS);
+            var description = admin.describeTopics(List.of(Topics.READS))
+                .allTopicNames()
+                .get(15, TimeUnit.SECONDS)
+                .get(Topics.READS);
             Map<TopicPartition, OffsetSpec> request = new java.util.HashMap<>();
-            description.partitions().forEach(p -> request.put(new TopicPartition(Topics.READS, p.partition()),
-                    OffsetSpec.latest()));
-            var offsets = admin.listOffsets(request, new ListOffsetsOptions(IsolationLevel.READ_COMMITTED)).all()
-                    .get(15, TimeUnit.SECONDS);
+            description.partitions()
+                .forEach(p -> request.put(new TopicPartition(Topics.READS, p.partition()), OffsetSpec.latest()));
+            var offsets = admin.listOffsets(request, new ListOffsetsOptions(IsolationLevel.READ_COMMITTED))
+                .all()
+                .get(15, TimeUnit.SECONDS);
             Map<Integer, Long> end = new TreeMap<>();
             offsets.forEach((tp, info) -> end.put(tp.partition(), info.offset()));
             return end;
-        } catch (InterruptedException e) {
+        }
+        catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new WebhooksUnavailableException("interrupted while reading the end of " + Topics.READS);
-        } catch (Exception e) {
+        }
+        catch (Exception e) {
             throw new WebhooksUnavailableException("cannot read the end of " + Topics.READS + ": " + e.getMessage());
         }
     }

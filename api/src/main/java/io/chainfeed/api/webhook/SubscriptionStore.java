@@ -17,19 +17,24 @@ import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 
 /**
- * Webhook subscriptions on the compacted topic {@value Topics#WEBHOOK_SUBSCRIPTIONS}, held in memory
- * (every API node reads the whole topic). The highest revision of a subscription wins; writes are
- * acknowledged by Kafka before they return and are visible here at once.
+ * Webhook subscriptions on the compacted topic {@value Topics#WEBHOOK_SUBSCRIPTIONS},
+ * held in memory (every API node reads the whole topic). The highest revision of a
+ * subscription wins; writes are acknowledged by Kafka before they return and are visible
+ * here at once.
  */
 public class SubscriptionStore extends CompactedTopicView<WebhookSubscription> {
+
     private static final Duration WRITE_TIMEOUT = Duration.ofSeconds(15);
+
     private final Producer<String, byte[]> producer;
+
     private final AvroSerde<WebhookSubscription> serde = AvroSerde.of(WebhookSubscription.class);
+
     private final List<Consumer<String>> listeners = new CopyOnWriteArrayList<>();
 
     /**
      * @param bootstrapServers Kafka
-     * @param producer         writes the subscriptions (shared, idempotent)
+     * @param producer writes the subscriptions (shared, idempotent)
      */
     public SubscriptionStore(String bootstrapServers, Producer<String, byte[]> producer) {
         super(bootstrapServers, Topics.WEBHOOK_SUBSCRIPTIONS, "chainfeed-api-webhook-subscriptions",
@@ -37,7 +42,9 @@ public class SubscriptionStore extends CompactedTopicView<WebhookSubscription> {
         this.producer = producer;
     }
 
-    /** @param listener hears the id of every subscription that changed or was deleted */
+    /**
+     * @param listener hears the id of every subscription that changed or was deleted
+     */
     public void onChange(Consumer<String> listener) {
         listeners.add(listener);
     }
@@ -60,15 +67,17 @@ public class SubscriptionStore extends CompactedTopicView<WebhookSubscription> {
         return value(id);
     }
 
-    /** @return every subscription, oldest first */
+    /**
+     * @return every subscription, oldest first
+     */
     public List<WebhookSubscription> all() {
-        return values().stream().sorted(Comparator.comparing(WebhookSubscription::getCreatedAt)
-                .thenComparing(WebhookSubscription::getId)).toList();
+        return values().stream()
+            .sorted(Comparator.comparing(WebhookSubscription::getCreatedAt).thenComparing(WebhookSubscription::getId))
+            .toList();
     }
 
     /**
      * Writes a subscription and waits for Kafka to acknowledge it.
-     *
      * @param subscription the new value (a higher revision than the stored one)
      * @throws WebhookStoreException if Kafka did not acknowledge it in time
      */
@@ -79,7 +88,6 @@ public class SubscriptionStore extends CompactedTopicView<WebhookSubscription> {
 
     /**
      * Deletes a subscription (a tombstone) and waits for Kafka to acknowledge it.
-     *
      * @param id the subscription id
      * @throws WebhookStoreException if Kafka did not acknowledge it in time
      */
@@ -91,12 +99,15 @@ public class SubscriptionStore extends CompactedTopicView<WebhookSubscription> {
     private void send(String key, byte[] value) {
         try {
             producer.send(new ProducerRecord<>(Topics.WEBHOOK_SUBSCRIPTIONS, key, value))
-                    .get(WRITE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
+                .get(WRITE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+        }
+        catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new WebhookStoreException("interrupted while storing subscription " + key, e);
-        } catch (ExecutionException | TimeoutException e) {
+        }
+        catch (ExecutionException | TimeoutException e) {
             throw new WebhookStoreException("Kafka did not store subscription " + key + ": " + e.getMessage(), e);
         }
     }
+
 }

@@ -16,21 +16,26 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Delivers one subscription, one webhook at a time and in order: a read is posted only after every
- * earlier one was delivered or dead-lettered, so a failing endpoint holds up its own subscription and
- * no other. Reads arrive from the {@link ReadSource} into a bounded queue; when it is full the source is
- * closed and opened again from the last queued record once the queue has half drained (the reads are
- * replayed from Kafka rather than held in memory). The position stored after each attempt is the
- * completed prefix of each partition, so a restart resumes with the first read not yet settled, under
- * the same {@code webhook-id}, with the attempts already made counted.
+ * Delivers one subscription, one webhook at a time and in order: a read is posted only
+ * after every earlier one was delivered or dead-lettered, so a failing endpoint holds up
+ * its own subscription and no other. Reads arrive from the {@link ReadSource} into a
+ * bounded queue; when it is full the source is closed and opened again from the last
+ * queued record once the queue has half drained (the reads are replayed from Kafka rather
+ * than held in memory). The position stored after each attempt is the completed prefix of
+ * each partition, so a restart resumes with the first read not yet settled, under the
+ * same {@code webhook-id}, with the attempts already made counted.
  *
- * <p>States: idle (queue empty), attempting (one request in flight), waiting (a retry timer set),
- * paused (queue full, source closed), stopped (deleted, disabled or shutting down).
+ * <p>
+ * States: idle (queue empty), attempting (one request in flight), waiting (a retry timer
+ * set), paused (queue full, source closed), stopped (deleted, disabled or shutting down).
  */
 final class SubscriptionWorker {
+
     private static final Logger log = LoggerFactory.getLogger(SubscriptionWorker.class);
+
     /** Wait before trying again when the dead-letter topic could not be written. */
     static final Duration DEAD_LETTER_RETRY = Duration.ofSeconds(30);
+
     /** Wait before checking the delivery lease again when it held a webhook back. */
     static final Duration LEASE_RECHECK = Duration.ofSeconds(1);
 
@@ -38,32 +43,58 @@ final class SubscriptionWorker {
     }
 
     private final WebhookEngine engine;
+
     private final String id;
+
     private volatile WebhookTarget target;
+
     private final ArrayDeque<Pending> queue = new ArrayDeque<>();
+
     /** The source's position after the last read queued: where to reopen it from. */
     private final TreeMap<Integer, Long> accepted = new TreeMap<>();
-    /** The source's position after the last read settled (delivered or dead-lettered): the stored position. */
+
+    /**
+     * The source's position after the last read settled (delivered or dead-lettered): the
+     * stored position.
+     */
     private final TreeMap<Integer, Long> position = new TreeMap<>();
+
     private long delivered;
+
     private long deadLettered;
+
     private int consecutiveFailures;
+
     private String pendingWebhookId;
+
     private int attempts;
+
     private Instant lastAttemptAt;
+
     private Integer lastStatus;
+
     private String lastError;
+
     private Instant lastSuccessAt;
+
     private Instant nextAttemptAt;
+
     private Instant failingSince;
+
     private long revision;
 
     private boolean inFlight;
+
     private boolean paused;
+
     private boolean stopped;
+
     private boolean draining;
+
     private int generation;
+
     private AutoCloseable handle;
+
     private ScheduledFuture<?> timer;
 
     SubscriptionWorker(WebhookEngine engine, WebhookTarget target, WebhookDeliveryState stored) {
@@ -129,7 +160,8 @@ final class SubscriptionWorker {
                     SubscriptionWorker.this.onClosed(gen);
                 }
             });
-        } catch (RuntimeException e) {
+        }
+        catch (RuntimeException e) {
             log.warn("webhook {}: cannot open the read source ({}); retrying in 5 s", id, e.getMessage());
             engine.later(this::openSource, Duration.ofSeconds(5));
             return;
@@ -149,13 +181,15 @@ final class SubscriptionWorker {
     private boolean onRead(int gen, WebhookRead r, Map<Integer, Long> after) {
         synchronized (this) {
             if (stopped || draining || gen != generation || paused) {
-                return true; // an old or ended subscription: ignore, the reopened one replays it
+                return true; // an old or ended subscription: ignore, the reopened one
+                             // replays it
             }
             if (r.offset() < accepted.getOrDefault(r.partition(), 0L)) {
                 return true; // already queued (a replay overlap)
             }
             if (queue.size() >= engine.parts().queueCapacity()) {
-                // Full: the source ends this subscription; it is reopened from the last queued read
+                // Full: the source ends this subscription; it is reopened from the last
+                // queued read
                 // once the queue has half drained (see attempt()).
                 paused = true;
                 generation++;
@@ -177,7 +211,10 @@ final class SubscriptionWorker {
         return Math.max(0, engine.parts().queueCapacity() - queue.size());
     }
 
-    /** The source ended the subscription (listener full, or the source stops): reopen once drained. */
+    /**
+     * The source ended the subscription (listener full, or the source stops): reopen once
+     * drained.
+     */
     private void onClosed(int gen) {
         boolean reopen;
         synchronized (this) {
@@ -199,13 +236,13 @@ final class SubscriptionWorker {
 
     /**
      * The webhook body, in the payload shape Standard Webhooks recommends: {@code type}
-     * ({@code read.published} or {@code read.deleted}), {@code timestamp} (when the read record was
-     * written, ISO-8601 UTC) and {@code data} (the read's pushed JSON view).
+     * ({@code read.published} or {@code read.deleted}), {@code timestamp} (when the read
+     * record was written, ISO-8601 UTC) and {@code data} (the read's pushed JSON view).
      */
     static String body(WebhookRead r) {
         String type = r.deleted() ? "read.deleted" : "read.published";
-        return "{\"type\":\"" + type + "\",\"timestamp\":\"" + Instant.ofEpochMilli(r.timestampMs())
-                + "\",\"data\":" + new String(r.dataJson(), StandardCharsets.UTF_8) + "}";
+        return "{\"type\":\"" + type + "\",\"timestamp\":\"" + Instant.ofEpochMilli(r.timestampMs()) + "\",\"data\":"
+                + new String(r.dataJson(), StandardCharsets.UTF_8) + "}";
     }
 
     /** Starts the next attempt if one is due; must hold the lock. */
@@ -223,10 +260,9 @@ final class SubscriptionWorker {
     }
 
     /**
-     * The owner asked to retry now ({@code POST .../recover}): unless an attempt was made after the request,
-     * cancels the wait before the next attempt and starts it. Once it succeeds, the webhooks queued behind it
-     * follow one after another without waiting.
-     *
+     * The owner asked to retry now ({@code POST .../recover}): unless an attempt was made
+     * after the request, cancels the wait before the next attempt and starts it. Once it
+     * succeeds, the webhooks queued behind it follow one after another without waiting.
      * @param requestedAt when the owner asked
      */
     synchronized void recover(Instant requestedAt) {
@@ -236,8 +272,8 @@ final class SubscriptionWorker {
         if (nextAttemptAt == null && timer == null) {
             return; // nothing waits: idle, or an attempt in flight
         }
-        log.info("webhook {}: recover asked at {}: retrying {} now instead of at {}", id, requestedAt,
-                pendingWebhookId, nextAttemptAt);
+        log.info("webhook {}: recover asked at {}: retrying {} now instead of at {}", id, requestedAt, pendingWebhookId,
+                nextAttemptAt);
         if (timer != null) {
             timer.cancel(false);
             timer = null;
@@ -246,7 +282,10 @@ final class SubscriptionWorker {
         pump();
     }
 
-    /** @return the first failed attempt since the last success, or null while the endpoint takes webhooks */
+    /**
+     * @return the first failed attempt since the last success, or null while the endpoint
+     * takes webhooks
+     */
     synchronized Instant failingSince() {
         return failingSince;
     }
@@ -268,7 +307,8 @@ final class SubscriptionWorker {
                 return;
             }
             if (!engine.mayDeliver(id)) {
-                // Fenced (the lease may be gone): hold the webhook; a hand-over or a loss stops this worker.
+                // Fenced (the lease may be gone): hold the webhook; a hand-over or a loss
+                // stops this worker.
                 inFlight = false;
                 notifyAll();
                 timer = engine.later(this::onTimer, LEASE_RECHECK);
@@ -307,9 +347,12 @@ final class SubscriptionWorker {
         }
         if (decision instanceof DeliveryPolicy.DeadLetter dl) {
             try {
-                engine.parts().journal().deadLetter(id, head.webhookId(), head.body(), dl.reason(),
-                        "chainfeed.reads.v1-" + head.read().partition() + "@" + head.read().offset());
-            } catch (Exception e) {
+                engine.parts()
+                    .journal()
+                    .deadLetter(id, head.webhookId(), head.body(), dl.reason(),
+                            "chainfeed.reads.v1-" + head.read().partition() + "@" + head.read().offset());
+            }
+            catch (Exception e) {
                 log.warn("webhook {}: cannot write the dead letter for {} ({}); keeping it", id, head.webhookId(),
                         e.getMessage());
                 decision = new DeliveryPolicy.Retry(DEAD_LETTER_RETRY);
@@ -327,21 +370,26 @@ final class SubscriptionWorker {
                 consecutiveFailures = 0;
                 lastSuccessAt = done;
                 failingSince = null;
-            } else if (decision instanceof DeliveryPolicy.Retry r) {
+            }
+            else if (decision instanceof DeliveryPolicy.Retry r) {
                 consecutiveFailures++;
                 nextAttemptAt = done.plus(r.delay());
-            } else if (decision instanceof DeliveryPolicy.DeadLetter dl) {
+            }
+            else if (decision instanceof DeliveryPolicy.DeadLetter dl) {
                 settle(head);
                 deadLettered++;
                 consecutiveFailures++;
                 lastError = dl.reason();
-            } else if (decision instanceof DeliveryPolicy.Disable d) {
+            }
+            else if (decision instanceof DeliveryPolicy.Disable d) {
                 consecutiveFailures++;
                 lastError = d.reason();
                 nextAttemptAt = null;
                 disable = true;
-                // No further attempt from here on: a read arriving before the engine removes this worker
-                // would otherwise send the 410'd webhook again (pump() sees nothing in flight and no timer).
+                // No further attempt from here on: a read arriving before the engine
+                // removes this worker
+                // would otherwise send the 410'd webhook again (pump() sees nothing in
+                // flight and no timer).
                 draining = true;
             }
             if (!(decision instanceof DeliveryPolicy.Delivered) && failingSince == null) {
@@ -370,7 +418,10 @@ final class SubscriptionWorker {
         }
     }
 
-    /** The head webhook is done with (delivered or dead-lettered): move the position past it. */
+    /**
+     * The head webhook is done with (delivered or dead-lettered): move the position past
+     * it.
+     */
     private void settle(Pending head) {
         queue.poll();
         position.clear();
@@ -380,7 +431,9 @@ final class SubscriptionWorker {
         nextAttemptAt = null;
     }
 
-    /** @return the current state, as stored */
+    /**
+     * @return the current state, as stored
+     */
     synchronized WebhookDeliveryState snapshot() {
         return snapshotLocked();
     }
@@ -389,32 +442,34 @@ final class SubscriptionWorker {
         List<PartitionOffset> offsets = new ArrayList<>();
         position.forEach((p, o) -> offsets.add(new PartitionOffset(p, o)));
         return WebhookDeliveryState.newBuilder()
-                .setSubscriptionId(id)
-                .setPosition(offsets)
-                .setDelivered(delivered)
-                .setDeadLettered(deadLettered)
-                .setConsecutiveFailures(consecutiveFailures)
-                .setPendingWebhookId(pendingWebhookId)
-                .setAttempts(attempts)
-                .setLastAttemptAt(lastAttemptAt)
-                .setLastStatus(lastStatus)
-                .setLastError(lastError)
-                .setLastSuccessAt(lastSuccessAt)
-                .setNextAttemptAt(nextAttemptAt)
-                .setFailingSince(failingSince)
-                .setUpdatedAt(engine.parts().clock().instant())
-                .setRevision(revision)
-                .build();
+            .setSubscriptionId(id)
+            .setPosition(offsets)
+            .setDelivered(delivered)
+            .setDeadLettered(deadLettered)
+            .setConsecutiveFailures(consecutiveFailures)
+            .setPendingWebhookId(pendingWebhookId)
+            .setAttempts(attempts)
+            .setLastAttemptAt(lastAttemptAt)
+            .setLastStatus(lastStatus)
+            .setLastError(lastError)
+            .setLastSuccessAt(lastSuccessAt)
+            .setNextAttemptAt(nextAttemptAt)
+            .setFailingSince(failingSince)
+            .setUpdatedAt(engine.parts().clock().instant())
+            .setRevision(revision)
+            .build();
     }
 
-    /** @return webhooks queued in memory, the one being tried included */
+    /**
+     * @return webhooks queued in memory, the one being tried included
+     */
     synchronized int queued() {
         return queue.size();
     }
 
     /**
-     * Starts no further attempt and closes the source; an attempt in flight still records its outcome.
-     * Used at shutdown, before {@link #stop()}.
+     * Starts no further attempt and closes the source; an attempt in flight still records
+     * its outcome. Used at shutdown, before {@link #stop()}.
      */
     void quiesce() {
         AutoCloseable h;
@@ -427,7 +482,6 @@ final class SubscriptionWorker {
 
     /**
      * Waits until no attempt is in flight (after {@link #quiesce()} none starts again).
-     *
      * @param timeout how long to wait
      * @return whether none is in flight
      */
@@ -441,7 +495,8 @@ final class SubscriptionWorker {
                 }
                 wait(Math.max(1, left / 1_000_000));
             }
-        } catch (InterruptedException e) {
+        }
+        catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return false;
         }
@@ -460,8 +515,9 @@ final class SubscriptionWorker {
     }
 
     /**
-     * Under this worker's lock: outdates scheduled and in-flight work (a new generation), cancels the timer
-     * and takes the source handle for the caller to close outside the lock.
+     * Under this worker's lock: outdates scheduled and in-flight work (a new generation),
+     * cancels the timer and takes the source handle for the caller to close outside the
+     * lock.
      */
     private AutoCloseable detach() {
         generation++;
@@ -480,14 +536,16 @@ final class SubscriptionWorker {
         }
         try {
             h.close();
-        } catch (Exception e) {
+        }
+        catch (Exception e) {
             log.debug("webhook {}: closing the read source: {}", id, e.getMessage());
         }
     }
 
     /**
      * @param head the source's head (next offset per partition)
-     * @return records between this subscription's stored position and the head: what it has not settled yet
+     * @return records between this subscription's stored position and the head: what it
+     * has not settled yet
      */
     synchronized long lag(Map<Integer, Long> head) {
         long sum = 0;
@@ -501,4 +559,5 @@ final class SubscriptionWorker {
     public String toString() {
         return "webhook " + id;
     }
+
 }

@@ -26,16 +26,15 @@ import org.springframework.context.annotation.Configuration;
 @Configuration
 @EnableConfigurationProperties(WebhookProperties.class)
 class WebhookConfiguration {
+
     private static final Logger log = LoggerFactory.getLogger(WebhookConfiguration.class);
 
     @Bean(destroyMethod = "")
     Producer<String, byte[]> webhookProducer(KafkaConnectionProperties kafka) {
-        KafkaProducer<String, byte[]> p = new KafkaProducer<>(Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
-                ProducerConfig.CLIENT_ID_CONFIG, "chainfeed-api-webhooks",
-                ProducerConfig.ACKS_CONFIG, "all",
-                ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true,
-                ProducerConfig.MAX_BLOCK_MS_CONFIG, 15_000),
+        KafkaProducer<String, byte[]> p = new KafkaProducer<>(
+                Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
+                        ProducerConfig.CLIENT_ID_CONFIG, "chainfeed-api-webhooks", ProducerConfig.ACKS_CONFIG, "all",
+                        ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true, ProducerConfig.MAX_BLOCK_MS_CONFIG, 15_000),
                 new StringSerializer(), new ByteArraySerializer());
         io.chainfeed.platform.kafka.ClientMeters.bind(p, null);
         return p;
@@ -45,8 +44,8 @@ class WebhookConfiguration {
     Admin webhookAdmin(KafkaConnectionProperties kafka) {
         return Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
                 AdminClientConfig.CLIENT_ID_CONFIG, "chainfeed-api-webhooks-admin",
-                AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000,
-                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 15_000));
+                AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000, AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG,
+                15_000));
     }
 
     @Bean
@@ -71,25 +70,25 @@ class WebhookConfiguration {
 
     @Bean
     SubscriptionService webhookSubscriptionService(SubscriptionStore subscriptions, DeliveryStateStore states,
-            TargetGuard guard, Admin webhookAdmin, WebhookProperties props,
-            TopicParser topics) {
+            TargetGuard guard, Admin webhookAdmin, WebhookProperties props, TopicParser topics) {
         Optional<SecretCipher> cipher = SecretCipher.fromConfig(props);
         if (cipher.isEmpty()) {
             log.warn("no webhook master key (chainfeed.webhooks.master-key or master-key-file): subscriptions cannot"
                     + " be created and none is delivered");
         }
-        return new SubscriptionService(subscriptions, states, cipher, guard, webhookAdmin, props, Clock.systemUTC(), topics);
+        return new SubscriptionService(subscriptions, states, cipher, guard, webhookAdmin, props, Clock.systemUTC(),
+                topics);
     }
 
     @Bean(destroyMethod = "close")
     WebhookSender webhookSender(TargetGuard guard, WebhookProperties props) {
-        return new WebhookSender(guard, props.connectTimeout(), props.requestTimeout(), Math.max(4, props.workers() * 2),
-                props.maxRedirects());
+        return new WebhookSender(guard, props.connectTimeout(), props.requestTimeout(),
+                Math.max(4, props.workers() * 2), props.maxRedirects());
     }
 
     /**
-     * The deliveries; the engine and the delivery lease run only when this instance may deliver, a master key
-     * is set and a read source (the feed's read log) is there.
+     * The deliveries; the engine and the delivery lease run only when this instance may
+     * deliver, a master key is set and a read source (the feed's read log) is there.
      */
     @Bean
     WebhookDeliveries webhookDeliveries(SubscriptionStore subscriptions, DeliveryStateStore states,
@@ -107,19 +106,23 @@ class WebhookConfiguration {
                     new KafkaDeliveryJournal(states, service, webhookProducer), Clock.systemUTC(), props.workers(),
                     props.queueCapacity());
             WebhookEngine e = engine;
-            // Consumer lag of the webhook workers: records of the reads log each subscription has not settled.
+            // Consumer lag of the webhook workers: records of the reads log each
+            // subscription has not settled.
             meters.ifAvailable(m -> {
                 io.micrometer.core.instrument.Gauge.builder("chainfeed.webhook.lag", e, WebhookEngine::lag)
-                        .description("records of the reads log the webhook subscriptions have yet to settle, summed")
-                        .baseUnit("records").register(m);
+                    .description("records of the reads log the webhook subscriptions have yet to settle, summed")
+                    .baseUnit("records")
+                    .register(m);
                 io.micrometer.core.instrument.Gauge.builder("chainfeed.webhook.lag.max", e, WebhookEngine::maxLag)
-                        .description("the largest such lag of one webhook subscription")
-                        .baseUnit("records").register(m);
-                io.micrometer.core.instrument.Gauge.builder("chainfeed.webhook.failing.subscriptions", e,
-                        engine1 -> engine1.failing(props.failingAfter()))
-                        .description("subscriptions delivered here whose endpoint has answered no 2xx for longer"
-                                + " than chainfeed.webhooks.failing-after")
-                        .register(m);
+                    .description("the largest such lag of one webhook subscription")
+                    .baseUnit("records")
+                    .register(m);
+                io.micrometer.core.instrument.Gauge
+                    .builder("chainfeed.webhook.failing.subscriptions", e,
+                            engine1 -> engine1.failing(props.failingAfter()))
+                    .description("subscriptions delivered here whose endpoint has answered no 2xx for longer"
+                            + " than chainfeed.webhooks.failing-after")
+                    .register(m);
             });
         }
         WebhookDeliveries.Delivering delivering = engine == null ? null
@@ -132,4 +135,5 @@ class WebhookConfiguration {
             }
         };
     }
+
 }

@@ -11,35 +11,50 @@ import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
 
 /**
- * Keeps the {@link WebhookEngine} in step with the stored subscriptions and the {@link DeliveryLease}:
- * once both webhook topics have been read back, this instance joins the lease group, and every active
- * subscription whose lease partition it owns is delivered from its stored position; later creations,
- * rotations, disablings and deletions (from any API instance) start, update or stop its worker. A
- * partition handed over stops its subscriptions and stores their positions first; a partition assigned
- * waits until the stored positions have been read up to the topic's end, then resumes them. Without
- * delivery on this instance ({@code chainfeed.webhooks.deliver=false}) or without a master key, it only
- * serves the stored progress and never joins the lease group.
+ * Keeps the {@link WebhookEngine} in step with the stored subscriptions and the
+ * {@link DeliveryLease}: once both webhook topics have been read back, this instance
+ * joins the lease group, and every active subscription whose lease partition it owns is
+ * delivered from its stored position; later creations, rotations, disablings and
+ * deletions (from any API instance) start, update or stop its worker. A partition handed
+ * over stops its subscriptions and stores their positions first; a partition assigned
+ * waits until the stored positions have been read up to the topic's end, then resumes
+ * them. Without delivery on this instance ({@code chainfeed.webhooks.deliver=false}) or
+ * without a master key, it only serves the stored progress and never joins the lease
+ * group.
  */
 public class WebhookDeliveries implements SmartLifecycle {
+
     private static final Logger log = LoggerFactory.getLogger(WebhookDeliveries.class);
 
     private final SubscriptionStore subscriptions;
+
     private final DeliveryStateStore states;
+
     private final SubscriptionService service;
+
     private final WebhookEngine engine;
+
     private final DeliveryLease lease;
+
     private final Duration handOverGrace;
-    /** Lease partitions assigned and caught up with the stored positions: their subscriptions may start. */
+
+    /**
+     * Lease partitions assigned and caught up with the stored positions: their
+     * subscriptions may start.
+     */
     private final java.util.Set<Integer> resumable = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
     private volatile boolean ready;
+
     private volatile boolean running;
+
     private Thread bootstrap;
 
     /**
      * This instance's part in the deliveries.
      *
-     * @param engine        delivers the subscriptions this instance holds
-     * @param lease         which subscriptions those are
+     * @param engine delivers the subscriptions this instance holds
+     * @param lease which subscriptions those are
      * @param handOverGrace how long a hand-over waits for attempts in flight
      */
     record Delivering(WebhookEngine engine, DeliveryLease lease, Duration handOverGrace) {
@@ -47,9 +62,10 @@ public class WebhookDeliveries implements SmartLifecycle {
 
     /**
      * @param subscriptions the subscription store
-     * @param states        the delivery state store
-     * @param service       opens subscriptions into targets
-     * @param delivering    the engine and the lease; null when this instance does not deliver
+     * @param states the delivery state store
+     * @param service opens subscriptions into targets
+     * @param delivering the engine and the lease; null when this instance does not
+     * deliver
      */
     WebhookDeliveries(SubscriptionStore subscriptions, DeliveryStateStore states, SubscriptionService service,
             Delivering delivering) {
@@ -60,7 +76,8 @@ public class WebhookDeliveries implements SmartLifecycle {
             engine = null;
             lease = null;
             handOverGrace = Duration.ZERO;
-        } else {
+        }
+        else {
             engine = delivering.engine();
             lease = delivering.lease();
             handOverGrace = delivering.handOverGrace();
@@ -84,12 +101,18 @@ public class WebhookDeliveries implements SmartLifecycle {
         return live.isPresent() ? live : states.get(subscriptionId);
     }
 
-    /** @return whether this node delivers webhooks and has read back the stored subscriptions */
+    /**
+     * @return whether this node delivers webhooks and has read back the stored
+     * subscriptions
+     */
     public boolean ready() {
         return ready;
     }
 
-    /** @return the ids of the subscriptions this instance delivers now (none without delivery) */
+    /**
+     * @return the ids of the subscriptions this instance delivers now (none without
+     * delivery)
+     */
     public java.util.Set<String> delivering() {
         return engine == null ? java.util.Set.of() : engine.delivering();
     }
@@ -101,10 +124,11 @@ public class WebhookDeliveries implements SmartLifecycle {
     }
 
     /**
-     * Starts, updates or stops one subscription's worker to match the stores. Idempotent. Serialised: the
-     * stores' reader threads and the workers (a 410 disables) call it at once, and a call that read the
-     * subscription as active must not start a worker after another call has stopped it for good (that
-     * restarted a disabled subscription from its stored position and sent the 410'd webhook again).
+     * Starts, updates or stops one subscription's worker to match the stores. Idempotent.
+     * Serialised: the stores' reader threads and the workers (a 410 disables) call it at
+     * once, and a call that read the subscription as active must not start a worker after
+     * another call has stopped it for good (that restarted a disabled subscription from
+     * its stored position and sent the 410'd webhook again).
      */
     private synchronized void sync(String id) {
         Optional<WebhookSubscription> sub = subscriptions.get(id);
@@ -130,22 +154,31 @@ public class WebhookDeliveries implements SmartLifecycle {
         }
     }
 
-    /** The lease's partitions moved: resume those assigned, hand over or drop those revoked. */
+    /**
+     * The lease's partitions moved: resume those assigned, hand over or drop those
+     * revoked.
+     */
     private final class LeaseChanges implements DeliveryLease.Listener {
+
         @Override
         public void assigned(java.util.Set<Integer> partitions) {
             try {
-                // A read barrier: the previous owner stored its positions before its partitions were revoked.
+                // A read barrier: the previous owner stored its positions before its
+                // partitions were revoked.
                 if (!states.awaitCaughtUp(Duration.ofSeconds(30))) {
                     log.warn("webhook lease: stored positions not read up to date in 30 s; resuming from those read");
                 }
-            } catch (InterruptedException e) {
+            }
+            catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return;
             }
             resumable.addAll(partitions);
-            List<String> ids = subscriptions.all().stream().map(WebhookSubscription::getId)
-                    .filter(id -> lease.within(id, partitions)).toList();
+            List<String> ids = subscriptions.all()
+                .stream()
+                .map(WebhookSubscription::getId)
+                .filter(id -> lease.within(id, partitions))
+                .toList();
             ids.forEach(WebhookDeliveries.this::sync);
             log.info("webhook lease: resumed {} subscription(s) of partitions {}", ids.size(), partitions);
         }
@@ -157,11 +190,13 @@ public class WebhookDeliveries implements SmartLifecycle {
                 List<String> ids = engine.delivering().stream().filter(id -> lease.within(id, partitions)).toList();
                 if (lost) {
                     ids.forEach(engine::remove);
-                } else {
+                }
+                else {
                     engine.handOver(ids, handOverGrace);
                 }
             }
         }
+
     }
 
     @Override
@@ -183,7 +218,8 @@ public class WebhookDeliveries implements SmartLifecycle {
                 ready = true;
                 lease.start(new LeaseChanges());
                 log.info("webhook deliveries started; joining the delivery lease group");
-            } catch (InterruptedException e) {
+            }
+            catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
         }, "webhook-bootstrap");
@@ -199,7 +235,8 @@ public class WebhookDeliveries implements SmartLifecycle {
             bootstrap.interrupt();
         }
         if (lease != null) {
-            lease.close(); // hands every partition over: positions stored, the others take over at once
+            lease.close(); // hands every partition over: positions stored, the others
+                           // take over at once
         }
         if (engine != null) {
             engine.close(Duration.ofSeconds(30));
@@ -210,4 +247,5 @@ public class WebhookDeliveries implements SmartLifecycle {
     public boolean isRunning() {
         return running;
     }
+
 }

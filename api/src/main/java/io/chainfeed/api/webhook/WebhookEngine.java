@@ -19,38 +19,48 @@ import org.slf4j.LoggerFactory;
 import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
 
 /**
- * Runs one {@link SubscriptionWorker} per active subscription. Attempts run on a fixed pool of
- * {@code workers} threads (each worker has at most one in flight, so one slow endpoint takes at most one
- * thread); retry timers on one scheduler thread; opening and closing read sources on another.
- * Thread-safe.
+ * Runs one {@link SubscriptionWorker} per active subscription. Attempts run on a fixed
+ * pool of {@code workers} threads (each worker has at most one in flight, so one slow
+ * endpoint takes at most one thread); retry timers on one scheduler thread; opening and
+ * closing read sources on another. Thread-safe.
  */
 public final class WebhookEngine implements AutoCloseable {
+
     private static final Logger log = LoggerFactory.getLogger(WebhookEngine.class);
-    /** How long a hand-over waits, in all, for Kafka to acknowledge the positions it stores. */
+
+    /**
+     * How long a hand-over waits, in all, for Kafka to acknowledge the positions it
+     * stores.
+     */
     static final Duration HAND_OVER_FLUSH = Duration.ofSeconds(5);
 
     /**
-     * What the workers share: the read source, the sender, the policy, the journal, the clock and the reads
-     * held in memory per subscription.
+     * What the workers share: the read source, the sender, the policy, the journal, the
+     * clock and the reads held in memory per subscription.
      */
     record Parts(ReadSource source, WebhookSender sender, DeliveryPolicy policy, DeliveryJournal journal, Clock clock,
             int queueCapacity) {
     }
 
     private final Parts parts;
+
     private final ThreadPoolExecutor attempts;
+
     private final ScheduledExecutorService timers;
+
     private final ExecutorService background;
+
     private final Map<String, SubscriptionWorker> workers = new ConcurrentHashMap<>();
+
     private volatile java.util.function.Predicate<String> fence = id -> true;
 
     /**
-     * @param source        where reads come from
-     * @param sender        posts webhooks
-     * @param policy        what follows an attempt
-     * @param journal       where progress, dead letters and disabled subscriptions are recorded
-     * @param clock         the time source
-     * @param threads       attempts in flight at once
+     * @param source where reads come from
+     * @param sender posts webhooks
+     * @param policy what follows an attempt
+     * @param journal where progress, dead letters and disabled subscriptions are recorded
+     * @param clock the time source
+     * @param threads attempts in flight at once
      * @param queueCapacity reads held in memory per subscription
      */
     public WebhookEngine(ReadSource source, WebhookSender sender, DeliveryPolicy policy, DeliveryJournal journal,
@@ -63,23 +73,25 @@ public final class WebhookEngine implements AutoCloseable {
     }
 
     /**
-     * @return the records every running subscription has yet to settle, summed (0 when the source's head is
-     *         not known yet)
+     * @return the records every running subscription has yet to settle, summed (0 when
+     * the source's head is not known yet)
      */
     public long lag() {
         Map<Integer, Long> head = parts.source().head();
         return head == null ? 0 : workers.values().stream().mapToLong(w -> w.lag(head)).sum();
     }
 
-    /** @return the largest lag of one running subscription, in records */
+    /**
+     * @return the largest lag of one running subscription, in records
+     */
     public long maxLag() {
         Map<Integer, Long> head = parts.source().head();
         return head == null ? 0 : workers.values().stream().mapToLong(w -> w.lag(head)).max().orElse(0);
     }
 
     /**
-     * Starts delivering a subscription, or gives a running one its new target (a rotated secret).
-     *
+     * Starts delivering a subscription, or gives a running one its new target (a rotated
+     * secret).
      * @param target the subscription's target and keys
      * @param stored its stored progress (the position to resume from)
      */
@@ -92,17 +104,17 @@ public final class WebhookEngine implements AutoCloseable {
         SubscriptionWorker worker = new SubscriptionWorker(this, target, stored);
         if (workers.putIfAbsent(target.subscriptionId(), worker) == null) {
             worker.start();
-        } else {
+        }
+        else {
             workers.get(target.subscriptionId()).update(target);
         }
     }
 
     /**
-     * Retries now every webhook due for a subscription this engine delivers, unless an attempt was made since
-     * the request (see {@link SubscriptionService#recover}).
-     *
+     * Retries now every webhook due for a subscription this engine delivers, unless an
+     * attempt was made since the request (see {@link SubscriptionService#recover}).
      * @param subscriptionId the subscription
-     * @param requestedAt    when the owner asked
+     * @param requestedAt when the owner asked
      */
     public void recover(String subscriptionId, java.time.Instant requestedAt) {
         SubscriptionWorker w = workers.get(subscriptionId);
@@ -113,18 +125,20 @@ public final class WebhookEngine implements AutoCloseable {
 
     /**
      * @param threshold how long an endpoint must have kept failing
-     * @return how many of the subscriptions this engine delivers have had no 2xx since a first failed attempt
-     *         longer ago than {@code threshold}
+     * @return how many of the subscriptions this engine delivers have had no 2xx since a
+     * first failed attempt longer ago than {@code threshold}
      */
     public long failing(Duration threshold) {
         java.time.Instant before = parts.clock().instant().minus(threshold);
-        return workers.values().stream().filter(w -> w.failingSince() != null && w.failingSince().isBefore(before))
-                .count();
+        return workers.values()
+            .stream()
+            .filter(w -> w.failingSince() != null && w.failingSince().isBefore(before))
+            .count();
     }
 
     /**
-     * Stops delivering a subscription (deleted or disabled); its stored progress stays as it is.
-     *
+     * Stops delivering a subscription (deleted or disabled); its stored progress stays as
+     * it is.
      * @param subscriptionId the subscription
      */
     public void remove(String subscriptionId) {
@@ -135,18 +149,21 @@ public final class WebhookEngine implements AutoCloseable {
     }
 
     /**
-     * Hands subscriptions over to another instance: starts no further attempt for any of them, waits (up to
-     * {@code grace} in all) for the attempts in flight to record their outcome, stores each position
-     * durably (waiting at most {@link #HAND_OVER_FLUSH} in all for Kafka; past that the positions are sent
-     * without waiting) and stops the workers. A webhook cut off by the grace, or whose position was not
-     * stored, is sent again by the next owner under the same {@code webhook-id}.
-     *
-     * @param subscriptionIds the subscriptions (those this engine does not deliver are skipped)
-     * @param grace           how long to wait for attempts in flight, in all
+     * Hands subscriptions over to another instance: starts no further attempt for any of
+     * them, waits (up to {@code grace} in all) for the attempts in flight to record their
+     * outcome, stores each position durably (waiting at most {@link #HAND_OVER_FLUSH} in
+     * all for Kafka; past that the positions are sent without waiting) and stops the
+     * workers. A webhook cut off by the grace, or whose position was not stored, is sent
+     * again by the next owner under the same {@code webhook-id}.
+     * @param subscriptionIds the subscriptions (those this engine does not deliver are
+     * skipped)
+     * @param grace how long to wait for attempts in flight, in all
      */
     public void handOver(java.util.Collection<String> subscriptionIds, Duration grace) {
-        java.util.List<SubscriptionWorker> leaving = subscriptionIds.stream().map(workers::remove)
-                .filter(java.util.Objects::nonNull).toList();
+        java.util.List<SubscriptionWorker> leaving = subscriptionIds.stream()
+            .map(workers::remove)
+            .filter(java.util.Objects::nonNull)
+            .toList();
         leaving.forEach(SubscriptionWorker::quiesce);
         long deadline = System.nanoTime() + grace.toNanos();
         for (SubscriptionWorker w : leaving) {
@@ -154,8 +171,10 @@ public final class WebhookEngine implements AutoCloseable {
                 log.warn("{}: attempt still in flight after {}; the next owner sends it again", w, grace);
             }
         }
-        // One budget for all the positions, on a thread of its own: a broker that is gone (every process of
-        // the machine stopping at once) can block even the producer's send() for its max.block.ms.
+        // One budget for all the positions, on a thread of its own: a broker that is gone
+        // (every process of
+        // the machine stopping at once) can block even the producer's send() for its
+        // max.block.ms.
         Thread store = new Thread(() -> {
             long flushDeadline = System.nanoTime() + HAND_OVER_FLUSH.toNanos();
             for (SubscriptionWorker w : leaving) {
@@ -163,12 +182,16 @@ public final class WebhookEngine implements AutoCloseable {
                     long left = flushDeadline - System.nanoTime();
                     if (left <= 0) {
                         parts.journal().save(w.snapshot());
-                    } else {
+                    }
+                    else {
                         parts.journal().flush(w.snapshot(), Duration.ofNanos(left));
                     }
-                } catch (RuntimeException e) {
-                    log.warn("{}: cannot store the position at hand-over ({}); the next owner resumes from the"
-                            + " last stored one and sends the webhooks since under the same ids", w, e.getMessage());
+                }
+                catch (RuntimeException e) {
+                    log.warn(
+                            "{}: cannot store the position at hand-over ({}); the next owner resumes from the"
+                                    + " last stored one and sends the webhooks since under the same ids",
+                            w, e.getMessage());
                 }
             }
         }, "webhook-hand-over");
@@ -176,22 +199,25 @@ public final class WebhookEngine implements AutoCloseable {
         store.start();
         try {
             store.join(HAND_OVER_FLUSH.toMillis() + 100);
-        } catch (InterruptedException e) {
+        }
+        catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
         if (store.isAlive()) {
-            log.warn("positions of {} subscription(s) not stored within {} at hand-over; the next owner resumes from"
-                    + " the last stored ones and sends the webhooks since under the same ids", leaving.size(),
-                    HAND_OVER_FLUSH);
+            log.warn(
+                    "positions of {} subscription(s) not stored within {} at hand-over; the next owner resumes from"
+                            + " the last stored ones and sends the webhooks since under the same ids",
+                    leaving.size(), HAND_OVER_FLUSH);
         }
         leaving.forEach(SubscriptionWorker::stop);
     }
 
     /**
-     * Sets the check each worker makes right before it sends: false holds the webhook back (checked again a
-     * second later). The delivery lease uses it to fence an instance that may have lost its partitions.
-     *
-     * @param mayDeliver subscription id -> whether this instance may send its webhooks now
+     * Sets the check each worker makes right before it sends: false holds the webhook
+     * back (checked again a second later). The delivery lease uses it to fence an
+     * instance that may have lost its partitions.
+     * @param mayDeliver subscription id -> whether this instance may send its webhooks
+     * now
      */
     public void fence(java.util.function.Predicate<String> mayDeliver) {
         this.fence = mayDeliver;
@@ -201,7 +227,9 @@ public final class WebhookEngine implements AutoCloseable {
         return fence.test(subscriptionId);
     }
 
-    /** @return the ids of the subscriptions this engine delivers now */
+    /**
+     * @return the ids of the subscriptions this engine delivers now
+     */
     public java.util.Set<String> delivering() {
         return java.util.Set.copyOf(workers.keySet());
     }
@@ -222,7 +250,9 @@ public final class WebhookEngine implements AutoCloseable {
         return workers.containsKey(subscriptionId);
     }
 
-    /** @return the number of subscriptions being delivered */
+    /**
+     * @return the number of subscriptions being delivered
+     */
     public int size() {
         return workers.size();
     }
@@ -246,9 +276,9 @@ public final class WebhookEngine implements AutoCloseable {
     }
 
     /**
-     * Stops every worker and waits (up to {@code grace}) for attempts in flight to finish and record
-     * their outcome; a webhook cut off here is sent again after a restart, under the same id.
-     *
+     * Stops every worker and waits (up to {@code grace}) for attempts in flight to finish
+     * and record their outcome; a webhook cut off here is sent again after a restart,
+     * under the same id.
      * @param grace how long to wait for attempts in flight
      */
     public void close(Duration grace) {
@@ -261,7 +291,8 @@ public final class WebhookEngine implements AutoCloseable {
                 log.warn("webhook attempts still in flight after {}; they will be sent again after a restart", grace);
                 attempts.shutdownNow();
             }
-        } catch (InterruptedException e) {
+        }
+        catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
         workers.values().forEach(SubscriptionWorker::stop);
@@ -282,4 +313,5 @@ public final class WebhookEngine implements AutoCloseable {
         f.setDaemon(true);
         return f;
     }
+
 }

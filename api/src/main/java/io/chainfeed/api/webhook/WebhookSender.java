@@ -26,30 +26,39 @@ import org.apache.hc.core5.http.io.entity.EntityUtils;
 import org.apache.hc.core5.io.CloseMode;
 
 /**
- * Posts one webhook: Apache HttpClient 5 with infra's {@link io.chainfeed.platform.net.GuardedDnsResolver} (through {@link GuardedHttpClients}) (the target guard's
- * address check as the DNS step, so it connects to exactly the checked addresses), no proxy, no cookies, no
- * automatic retries and no redirect handling of its own. A {@code 307} or {@code 308} answer is followed
- * by hand (the method and body are kept), at most {@code maxRedirects} times, each new URL checked for
- * its form and, on connecting, for its addresses; any other {@code 3xx} is a failure, as Standard
- * Webhooks advises (the owner should update the URL). Pooled connections live at most a minute, so the
- * target is resolved and checked again at least that often. An attempt that has no complete answer
- * within connect timeout plus twice the request timeout is cancelled; at most 64 KiB of an answer's body
- * is read.
+ * Posts one webhook: Apache HttpClient 5 with infra's
+ * {@link io.chainfeed.platform.net.GuardedDnsResolver} (through
+ * {@link GuardedHttpClients}) (the target guard's address check as the DNS step, so it
+ * connects to exactly the checked addresses), no proxy, no cookies, no automatic retries
+ * and no redirect handling of its own. A {@code 307} or {@code 308} answer is followed by
+ * hand (the method and body are kept), at most {@code maxRedirects} times, each new URL
+ * checked for its form and, on connecting, for its addresses; any other {@code 3xx} is a
+ * failure, as Standard Webhooks advises (the owner should update the URL). Pooled
+ * connections live at most a minute, so the target is resolved and checked again at least
+ * that often. An attempt that has no complete answer within connect timeout plus twice
+ * the request timeout is cancelled; at most 64 KiB of an answer's body is read.
  */
 public final class WebhookSender implements AutoCloseable {
-    /** How much of an answer's body is read (and thrown away) so the connection can be reused. */
+
+    /**
+     * How much of an answer's body is read (and thrown away) so the connection can be
+     * reused.
+     */
     static final int MAX_DRAIN_BYTES = 64 * 1024;
 
     /**
      * How an attempt went.
      *
-     * @param status     the final HTTP status, or empty when no answer came
+     * @param status the final HTTP status, or empty when no answer came
      * @param retryAfter the {@code Retry-After} header, if any
-     * @param error      why it failed, for the owner (empty on a 2xx)
-     * @param refused    whether the target (or a redirect) was refused by the address check
+     * @param error why it failed, for the owner (empty on a 2xx)
+     * @param refused whether the target (or a redirect) was refused by the address check
      */
-    public record Outcome(Optional<Integer> status, Optional<String> retryAfter, Optional<String> error, boolean refused) {
-        /** @return whether the endpoint accepted the webhook (2xx) */
+    public record Outcome(Optional<Integer> status, Optional<String> retryAfter, Optional<String> error,
+            boolean refused) {
+        /**
+         * @return whether the endpoint accepted the webhook (2xx)
+         */
         public boolean success() {
             return status.map(s -> s >= 200 && s < 300).orElse(false);
         }
@@ -64,18 +73,22 @@ public final class WebhookSender implements AutoCloseable {
     }
 
     private final TargetGuard guard;
+
     private final int maxRedirects;
+
     private final CloseableHttpClient client;
+
     private final Duration totalTimeout;
-    private final ScheduledExecutorService timer =
-            Executors.newSingleThreadScheduledExecutor(WebhookEngine.named("webhook-deadlines"));
+
+    private final ScheduledExecutorService timer = Executors
+        .newSingleThreadScheduledExecutor(WebhookEngine.named("webhook-deadlines"));
 
     /**
-     * @param guard          the target check, also used on every connection
+     * @param guard the target check, also used on every connection
      * @param connectTimeout TCP connect timeout
      * @param requestTimeout time allowed for the answer (socket read timeout)
      * @param maxConnections connections open at once, in all
-     * @param maxRedirects   307/308 redirects followed per attempt
+     * @param maxRedirects 307/308 redirects followed per attempt
      */
     public WebhookSender(TargetGuard guard, Duration connectTimeout, Duration requestTimeout, int maxConnections,
             int maxRedirects) {
@@ -88,17 +101,16 @@ public final class WebhookSender implements AutoCloseable {
 
     /**
      * Posts a webhook.
-     *
-     * @param target  the subscription's URL
-     * @param body    the exact body, UTF-8 JSON
-     * @param headers the Standard Webhooks headers ({@code webhook-id}, {@code webhook-timestamp},
-     *                {@code webhook-signature})
+     * @param target the subscription's URL
+     * @param body the exact body, UTF-8 JSON
+     * @param headers the Standard Webhooks headers ({@code webhook-id},
+     * {@code webhook-timestamp}, {@code webhook-signature})
      * @return how it went; never throws for network, address or HTTP failures
      */
     public Outcome send(URI target, String body, Map<String, String> headers) {
         byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
         URI current = target;
-        for (int hop = 0; ; hop++) {
+        for (int hop = 0;; hop++) {
             HttpPost post = new HttpPost(current);
             headers.forEach(post::setHeader);
             post.setEntity(new ByteArrayEntity(bytes, ContentType.APPLICATION_JSON));
@@ -111,15 +123,19 @@ public final class WebhookSender implements AutoCloseable {
                 retryAfter = headerValue(response, "Retry-After");
                 location = headerValue(response, "Location");
                 drain(response.getEntity());
-            } catch (RefusedAddressException e) {
+            }
+            catch (RefusedAddressException e) {
                 String why = TargetGuard.explain(e);
                 return Outcome.failed(hop == 0 ? why : "redirect refused: " + why, true);
-            } catch (UnknownHostException e) {
+            }
+            catch (UnknownHostException e) {
                 return Outcome.failed("the host " + current.getHost() + " does not resolve", false);
-            } catch (IOException e) {
-                return Outcome.failed(post.isCancelled() ? "no complete answer within " + totalTimeout.toSeconds() + " s"
-                        : describe(e), false);
-            } finally {
+            }
+            catch (IOException e) {
+                return Outcome.failed(post.isCancelled()
+                        ? "no complete answer within " + totalTimeout.toSeconds() + " s" : describe(e), false);
+            }
+            finally {
                 deadline.cancel(false);
             }
             if (status == 307 || status == 308) {
@@ -131,7 +147,8 @@ public final class WebhookSender implements AutoCloseable {
                 }
                 try {
                     current = guard.parse(current.resolve(location.trim()).toString());
-                } catch (RefusedTargetException | IllegalArgumentException e) {
+                }
+                catch (RefusedTargetException | IllegalArgumentException e) {
                     return Outcome.answered(status, retryAfter, "redirect refused: " + e.getMessage());
                 }
                 continue;
@@ -153,9 +170,9 @@ public final class WebhookSender implements AutoCloseable {
     }
 
     /**
-     * Reads and drops at most {@link #MAX_DRAIN_BYTES} of the answer. A short body is consumed, so the
-     * connection goes back to the pool; a longer one is left, and closing the response then drops the
-     * connection instead of reading on.
+     * Reads and drops at most {@link #MAX_DRAIN_BYTES} of the answer. A short body is
+     * consumed, so the connection goes back to the pool; a longer one is left, and
+     * closing the response then drops the connection instead of reading on.
      */
     private static void drain(HttpEntity entity) throws IOException {
         if (entity == null) {
@@ -186,4 +203,5 @@ public final class WebhookSender implements AutoCloseable {
         timer.shutdownNow();
         client.close(CloseMode.IMMEDIATE);
     }
+
 }

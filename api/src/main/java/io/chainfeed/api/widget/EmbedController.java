@@ -25,15 +25,18 @@ import org.springframework.web.bind.annotation.RestController;
  * <li>{@code GET /embed/feed?topic=<selector>[&limit=1..20][&live=true]}</li>
  * <li>{@code GET /embed/chain[?limit=]}</li>
  * </ul>
- * each with {@code key} (a publishable partner key, required), {@code theme} ({@code auto} (default),
- * {@code light}, {@code dark}) and {@code locale} (BCP 47, for dates). The page may be framed only by
- * the key's allowed origins ({@code Content-Security-Policy: frame-ancestors}); it posts its height to
- * the parent page, which our script there applies to the iframe. Bad parameters are 400 problems.
+ * each with {@code key} (a publishable partner key, required), {@code theme}
+ * ({@code auto} (default), {@code light}, {@code dark}) and {@code locale} (BCP 47, for
+ * dates). The page may be framed only by the key's allowed origins
+ * ({@code Content-Security-Policy: frame-ancestors}); it posts its height to the parent
+ * page, which our script there applies to the iframe. Bad parameters are 400 problems.
  */
 @RestController
 @RequestMapping("/embed")
 class EmbedController {
+
     private final PartnerAccess access;
+
     private final TopicParser topics;
 
     EmbedController(PartnerAccess access, TopicParser topics) {
@@ -55,36 +58,35 @@ class EmbedController {
     }
 
     @GetMapping("/feed")
-    ResponseEntity<String> feed(@RequestParam(required = false) String topic, @RequestParam(defaultValue = "5") int limit,
-            @RequestParam(defaultValue = "false") boolean live, @RequestParam(required = false) String key,
-            @RequestParam(defaultValue = "auto") String theme, @RequestParam(required = false) String locale,
-            HttpServletRequest request, HttpServletResponse response) {
+    ResponseEntity<String> feed(@RequestParam(required = false) String topic,
+            @RequestParam(defaultValue = "5") int limit, @RequestParam(defaultValue = "false") boolean live,
+            @RequestParam(required = false) String key, @RequestParam(defaultValue = "auto") String theme,
+            @RequestParam(required = false) String locale, HttpServletRequest request, HttpServletResponse response) {
         ApiPrincipal partner = access.check(key, PartnerAccess.Use.FRAME, request, response);
         Selector selector = topics.parse(topic);
         Map<String, String> attrs = EmbedPages.common(key, theme(theme), locale(locale));
         attrs.put("topic", selector.canonical());
         attrs.put("limit", Integer.toString(limit(limit)));
         attrs.put("live", live ? "" : null);
-        return html(partner, EmbedPages.page("chainfeed-feed", "chainfeed: feed " + selector.canonical(),
-                attrs));
+        return html(partner, EmbedPages.page("chainfeed-feed", "chainfeed: feed " + selector.canonical(), attrs));
     }
 
     @GetMapping("/chain")
-    ResponseEntity<String> chain(@RequestParam(defaultValue = "5") int limit, @RequestParam(required = false) String key,
-            @RequestParam(defaultValue = "auto") String theme, @RequestParam(required = false) String locale,
-            HttpServletRequest request, HttpServletResponse response) {
+    ResponseEntity<String> chain(@RequestParam(defaultValue = "5") int limit,
+            @RequestParam(required = false) String key, @RequestParam(defaultValue = "auto") String theme,
+            @RequestParam(required = false) String locale, HttpServletRequest request, HttpServletResponse response) {
         ApiPrincipal partner = access.check(key, PartnerAccess.Use.FRAME, request, response);
         Map<String, String> attrs = EmbedPages.common(key, theme(theme), locale(locale));
         attrs.put("limit", Integer.toString(limit(limit)));
-        return html(partner, EmbedPages.page("chainfeed-chain", "chainfeed: state of the AI supply chain",
-                attrs));
+        return html(partner, EmbedPages.page("chainfeed-chain", "chainfeed: state of the AI supply chain", attrs));
     }
 
     private static ResponseEntity<String> html(ApiPrincipal partner, String page) {
-        return ResponseEntity.ok().contentType(new MediaType(MediaType.TEXT_HTML, java.nio.charset.StandardCharsets.UTF_8))
-                .cacheControl(CachePolicies.PAGES)
-                .header("Content-Security-Policy", EmbedPages.csp(partner.allowedOrigins()))
-                .body(page);
+        return ResponseEntity.ok()
+            .contentType(new MediaType(MediaType.TEXT_HTML, java.nio.charset.StandardCharsets.UTF_8))
+            .cacheControl(CachePolicies.PAGES)
+            .header("Content-Security-Policy", EmbedPages.csp(partner.allowedOrigins()))
+            .body(page);
     }
 
     static String theme(String theme) {
@@ -108,4 +110,5 @@ class EmbedController {
         }
         return limit;
     }
+
 }

@@ -7,14 +7,19 @@ import java.util.regex.Pattern;
 import org.springframework.web.util.HtmlUtils;
 
 /**
- * The HTML of the iframe form: a page that holds one widget element and the widget script, which, in
- * an embed page, posts the page's height to the parent on every size change. Every value from the
- * request goes in as an HTML-escaped attribute value; nothing is inline (no script, no style), so the
- * page runs under a CSP without {@code 'unsafe-inline'}. The text of the widgets is English
- * ({@code lang="en"}); the locale only formats dates.
+ * The HTML of the iframe form: a page that holds one widget element and the widget
+ * script, which, in an embed page, posts the page's height to the parent on every size
+ * change. Every value from the request goes in as an HTML-escaped attribute value;
+ * nothing is inline (no script, no style), so the page runs under a CSP without
+ * {@code 'unsafe-inline'}. The text of the widgets is English ({@code lang="en"}); the
+ * locale only formats dates.
  */
 final class EmbedPages {
-    /** BCP 47 language tag, the shape {@code Intl} accepts (e.g. {@code en-GB}, {@code zh-Hant-TW}). */
+
+    /**
+     * BCP 47 language tag, the shape {@code Intl} accepts (e.g. {@code en-GB},
+     * {@code zh-Hant-TW}).
+     */
     static final Pattern LOCALE = Pattern.compile("[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8}){0,4}");
     static final List<String> THEMES = List.of("auto", "light", "dark");
 
@@ -22,9 +27,9 @@ final class EmbedPages {
     }
 
     /**
-     * The CSP of an embed page: resources from our origin only, and framing only by the key's origins
-     * (CSP Level 2 {@code frame-ancestors}; {@code 'none'} for a key without origins).
-     *
+     * The CSP of an embed page: resources from our origin only, and framing only by the
+     * key's origins (CSP Level 2 {@code frame-ancestors}; {@code 'none'} for a key
+     * without origins).
      * @param allowedOrigins serialised origins of the partner key
      * @return the {@code Content-Security-Policy} header value
      */
@@ -35,10 +40,11 @@ final class EmbedPages {
     }
 
     /**
-     * @param element    {@code chainfeed-term}, {@code chainfeed-feed} or {@code chainfeed-chain}
-     * @param title      the document title (also what the iframe's {@code title} should say)
-     * @param attributes the element's attributes, in order; a null value is left out, an empty one is a
-     *                   boolean attribute
+     * @param element {@code chainfeed-term}, {@code chainfeed-feed} or
+     * {@code chainfeed-chain}
+     * @param title the document title (also what the iframe's {@code title} should say)
+     * @param attributes the element's attributes, in order; a null value is left out, an
+     * empty one is a boolean attribute
      * @return a complete HTML document
      */
     static String page(String element, String title, Map<String, String> attributes) {
@@ -76,4 +82,5 @@ final class EmbedPages {
         m.put("locale", locale);
         return m;
     }
+
 }

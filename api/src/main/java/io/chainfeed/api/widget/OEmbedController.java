@@ -29,24 +29,33 @@ import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.util.HtmlUtils;
 
 /**
- * oEmbed provider (oEmbed 1.0, https://oembed.com): {@code GET /oembed?url=<page>&maxwidth=&maxheight=&format=json}
- * answers a {@code rich} embed whose {@code html} is the iframe form of a widget.
+ * oEmbed provider (oEmbed 1.0, https://oembed.com):
+ * {@code GET /oembed?url=<page>&maxwidth=&maxheight=&format=json} answers a {@code rich}
+ * embed whose {@code html} is the iframe form of a widget.
  *
- * <p>Pages it embeds (on our own origin): {@code /terms/{slug}} (a term card), {@code /layers/{id}} and
- * {@code /companies/{symbol}} (the feed of that layer or company), {@code /chain} (the chain's state).
- * {@code width} and {@code height} are the widget's defaults, clamped to {@code maxwidth} /
- * {@code maxheight}. Provider parameters: {@code key} (a publishable partner key, required: the iframe
- * may only be framed by the key's origins), {@code theme}, {@code locale}.
+ * <p>
+ * Pages it embeds (on our own origin): {@code /terms/{slug}} (a term card),
+ * {@code /layers/{id}} and {@code /companies/{symbol}} (the feed of that layer or
+ * company), {@code /chain} (the chain's state). {@code width} and {@code height} are the
+ * widget's defaults, clamped to {@code maxwidth} / {@code maxheight}. Provider
+ * parameters: {@code key} (a publishable partner key, required: the iframe may only be
+ * framed by the key's origins), {@code theme}, {@code locale}.
  *
- * <p>Errors as the spec names them: 404 for a URL that is not one of our embeddable pages or names
- * nothing we know, 501 for any {@code format} but {@code json}, 401 without a valid partner key; a
- * malformed {@code maxwidth}/{@code maxheight} is a 400. Bodies are RFC 9457 problem details.
+ * <p>
+ * Errors as the spec names them: 404 for a URL that is not one of our embeddable pages or
+ * names nothing we know, 501 for any {@code format} but {@code json}, 401 without a valid
+ * partner key; a malformed {@code maxwidth}/{@code maxheight} is a 400. Bodies are RFC
+ * 9457 problem details.
  */
 @RestController
 class OEmbedController {
+
     private static final Pattern TERM = Pattern.compile("/terms/([^/]+)");
+
     private static final Pattern LAYER = Pattern.compile("/layers/([^/]+)");
+
     private static final Pattern COMPANY = Pattern.compile("/companies/([^/]+)");
+
     private static final Pattern LAYER_ID = Pattern.compile("[a-z0-9][a-z0-9-]{0,79}");
 
     /** What an embeddable page shows, with the iframe's default size in CSS pixels. */
@@ -54,9 +63,13 @@ class OEmbedController {
     }
 
     private final PartnerAccess access;
+
     private final ReadLookups reads;
+
     private final ReferenceLayers layers;
+
     private final WidgetUrls urls;
+
     private final TopicParser topics;
 
     OEmbedController(PartnerAccess access, ReadLookups reads, ReferenceLayers layers, WidgetUrls urls,
@@ -70,16 +83,19 @@ class OEmbedController {
 
     /** oEmbed's own status for an unsupported format. */
     static final class FormatNotImplemented extends RuntimeException {
+
         FormatNotImplemented(String format) {
             super("format '" + format + "' is not offered; this provider answers json only");
         }
+
     }
 
     @ExceptionHandler(FormatNotImplemented.class)
     ResponseEntity<org.springframework.http.ProblemDetail> notImplemented(FormatNotImplemented e) {
-        return ResponseEntity.status(HttpStatus.NOT_IMPLEMENTED).contentType(MediaType.APPLICATION_PROBLEM_JSON)
-                .body(ProblemDetailsHandler.problem(HttpStatus.NOT_IMPLEMENTED, "unsupported-format",
-                        "Format not implemented", e.getMessage()));
+        return ResponseEntity.status(HttpStatus.NOT_IMPLEMENTED)
+            .contentType(MediaType.APPLICATION_PROBLEM_JSON)
+            .body(ProblemDetailsHandler.problem(HttpStatus.NOT_IMPLEMENTED, "unsupported-format",
+                    "Format not implemented", e.getMessage()));
     }
 
     @GetMapping(value = "/oembed", produces = MediaType.APPLICATION_JSON_VALUE)
@@ -95,9 +111,8 @@ class OEmbedController {
         Integer maxH = dimension("maxheight", maxheight);
         access.check(key, PartnerAccess.Use.OEMBED, request, response);
         String origin = urls.origin(request);
-        Embed embed = resolve(origin, url).orElseThrow(() -> new NotFoundException(
-                "not an embeddable chainfeed page: " + url + " (embeddable: " + origin + "/terms/{slug}, /layers/{id}, "
-                        + "/companies/{symbol}, /chain)"));
+        Embed embed = resolve(origin, url).orElseThrow(() -> new NotFoundException("not an embeddable chainfeed page: "
+                + url + " (embeddable: " + origin + "/terms/{slug}, /layers/{id}, " + "/companies/{symbol}, /chain)"));
         int width = maxW == null ? embed.width() : Math.min(embed.width(), maxW);
         int height = maxH == null ? embed.height() : Math.min(embed.height(), maxH);
         String src = origin + embed.path() + (embed.path().contains("?") ? "&" : "?") + "key=" + WidgetUrls.encode(key)
@@ -110,8 +125,10 @@ class OEmbedController {
         body.put("provider_name", "chainfeed");
         body.put("provider_url", origin + "/");
         body.put("cache_age", 3600);
-        body.put("html", "<iframe src=\"" + HtmlUtils.htmlEscape(src) + "\" width=\"" + width + "\" height=\"" + height
-                + "\" title=\"" + HtmlUtils.htmlEscape(embed.title()) + "\" frameborder=\"0\" loading=\"lazy\"></iframe>");
+        body.put("html",
+                "<iframe src=\"" + HtmlUtils.htmlEscape(src) + "\" width=\"" + width + "\" height=\"" + height
+                        + "\" title=\"" + HtmlUtils.htmlEscape(embed.title())
+                        + "\" frameborder=\"0\" loading=\"lazy\"></iframe>");
         body.put("width", width);
         body.put("height", height);
         body.put("disclaimer", WidgetViews.DISCLAIMER);
@@ -120,8 +137,9 @@ class OEmbedController {
 
     /**
      * @param origin our origin
-     * @param url    the page URL the consumer asks about
-     * @return what the page embeds, if it is one of our embeddable pages and names something we know
+     * @param url the page URL the consumer asks about
+     * @return what the page embeds, if it is one of our embeddable pages and names
+     * something we know
      */
     Optional<Embed> resolve(String origin, String url) throws IOException {
         Optional<String> path = ourPath(origin, url);
@@ -135,8 +153,8 @@ class OEmbedController {
         Matcher m = TERM.matcher(p);
         if (m.matches() && WidgetDataController.SLUG.matcher(m.group(1)).matches()) {
             String slug = m.group(1);
-            return reads.get("term:" + slug).map(doc -> new Embed("/embed/term/" + slug,
-                    "chainfeed: " + doc.get("title"), 480, 360));
+            return reads.get("term:" + slug)
+                .map(doc -> new Embed("/embed/term/" + slug, "chainfeed: " + doc.get("title"), 480, 360));
         }
         m = LAYER.matcher(p);
         if (m.matches() && LAYER_ID.matcher(m.group(1)).matches()) {
@@ -149,7 +167,8 @@ class OEmbedController {
             Selector selector;
             try {
                 selector = topics.parse("company:" + m.group(1));
-            } catch (BadRequestException e) {
+            }
+            catch (BadRequestException e) {
                 return Optional.empty();
             }
             Optional<io.chainfeed.avro.Company> company = topics.companies().find(m.group(1));
@@ -170,13 +189,14 @@ class OEmbedController {
         try {
             URI u = new URI(url.strip());
             String o = io.chainfeed.api.keys.ApiKeys.normaliseOrigin(u.getScheme() + "://" + u.getRawAuthority())
-                    .orElse(null);
+                .orElse(null);
             if (!origin.equals(o) || u.getPath() == null) {
                 return Optional.empty();
             }
             String path = u.getPath();
             return Optional.of(path.length() > 1 && path.endsWith("/") ? path.substring(0, path.length() - 1) : path);
-        } catch (URISyntaxException e) {
+        }
+        catch (URISyntaxException e) {
             return Optional.empty();
         }
     }
@@ -190,9 +210,11 @@ class OEmbedController {
             if (n > 0) {
                 return n;
             }
-        } catch (NumberFormatException e) {
+        }
+        catch (NumberFormatException e) {
             // fall through to the problem below
         }
         throw new BadRequestException("invalid-parameter", name + " must be a positive whole number of pixels");
     }
+
 }

@@ -13,36 +13,53 @@ import org.springframework.http.HttpHeaders;
 import org.springframework.stereotype.Component;
 
 /**
- * The gate of every widget path: a publishable partner key, an origin the key allows, and the key's
- * rate limit, in that order.
+ * The gate of every widget path: a publishable partner key, an origin the key allows, and
+ * the key's rate limit, in that order.
  *
  * <ul>
- * <li>The key is the {@code key} query parameter ({@code cf_<id>_<secret>}; publishable: it is useless
- * from any other origin and is rate limited). A missing, unknown or revoked key is a 401; a key that is
- * not a PARTNER key a 403.</li>
- * <li>Origin (RFC 6454): the browser's {@code Origin} header must be exactly one of the key's allowed
- * origins (no wildcard). Only then does the answer carry {@code Access-Control-Allow-Origin} with that
- * origin (Fetch standard, CORS protocol), never {@code *} and never credentials. Every answer carries
- * {@code Vary: Origin}. A request from our own embed pages is same-origin: the browser sends
- * {@code Sec-Fetch-Site: same-origin} (Fetch Metadata) and no foreign {@code Origin}.</li>
- * <li>Rate: see {@link KeyRateLimits}; over it, a 429 with {@code Retry-After}. The CORS headers
- * are set first, so an allowed page can read the 429 and its {@code Retry-After}.</li>
+ * <li>The key is the {@code key} query parameter ({@code cf_<id>_<secret>}; publishable:
+ * it is useless from any other origin and is rate limited). A missing, unknown or revoked
+ * key is a 401; a key that is not a PARTNER key a 403.</li>
+ * <li>Origin (RFC 6454): the browser's {@code Origin} header must be exactly one of the
+ * key's allowed origins (no wildcard). Only then does the answer carry
+ * {@code Access-Control-Allow-Origin} with that origin (Fetch standard, CORS protocol),
+ * never {@code *} and never credentials. Every answer carries {@code Vary: Origin}. A
+ * request from our own embed pages is same-origin: the browser sends
+ * {@code Sec-Fetch-Site: same-origin} (Fetch Metadata) and no foreign
+ * {@code Origin}.</li>
+ * <li>Rate: see {@link KeyRateLimits}; over it, a 429 with {@code Retry-After}. The CORS
+ * headers are set first, so an allowed page can read the 429 and its
+ * {@code Retry-After}.</li>
  * </ul>
  */
 @Component
 public class PartnerAccess {
+
     /** How a path is reached, which decides what the {@code Origin} must be. */
     public enum Use {
-        /** Fetches and event streams from a partner page: an allowed {@code Origin}, or our own pages. */
+
+        /**
+         * Fetches and event streams from a partner page: an allowed {@code Origin}, or
+         * our own pages.
+         */
         DATA,
-        /** Server-to-server or browser calls: no {@code Origin} is fine, a present one must be allowed. */
+        /**
+         * Server-to-server or browser calls: no {@code Origin} is fine, a present one
+         * must be allowed.
+         */
         OEMBED,
-        /** A page loaded into an iframe: no origin check here; {@code frame-ancestors} limits who frames it. */
+        /**
+         * A page loaded into an iframe: no origin check here; {@code frame-ancestors}
+         * limits who frames it.
+         */
         FRAME
+
     }
 
     private final ApiKeys keys;
+
     private final KeyRateLimits limits;
+
     private final WidgetUrls urls;
 
     PartnerAccess(ApiKeys keys, KeyRateLimits limits, WidgetUrls urls) {
@@ -53,15 +70,16 @@ public class PartnerAccess {
 
     /**
      * Checks a request and sets the CORS headers it earns.
-     *
-     * @param token    the {@code key} parameter, may be null
-     * @param use      how the path is reached
-     * @param request  the request (its {@code Origin} and {@code Sec-Fetch-Site} headers)
-     * @param response gets {@code Vary: Origin} always, and the CORS headers for an allowed origin
+     * @param token the {@code key} parameter, may be null
+     * @param use how the path is reached
+     * @param request the request (its {@code Origin} and {@code Sec-Fetch-Site} headers)
+     * @param response gets {@code Vary: Origin} always, and the CORS headers for an
+     * allowed origin
      * @return the partner key's principal
-     * @throws UnauthorizedException     (401) without a valid, unrevoked key
-     * @throws ForbiddenException        (403, type {@code not-a-partner-key} or {@code origin-not-allowed})
-     * @throws TooManyRequestsException  (429) over the key's rate
+     * @throws UnauthorizedException (401) without a valid, unrevoked key
+     * @throws ForbiddenException (403, type {@code not-a-partner-key} or
+     * {@code origin-not-allowed})
+     * @throws TooManyRequestsException (429) over the key's rate
      */
     public ApiPrincipal check(String token, Use use, HttpServletRequest request, HttpServletResponse response) {
         response.addHeader(HttpHeaders.VARY, HttpHeaders.ORIGIN);
@@ -69,10 +87,10 @@ public class PartnerAccess {
             throw new UnauthorizedException("a publishable partner key is required: add key=cf_... to the request");
         }
         ApiPrincipal partner = keys.authenticate(token)
-                .orElseThrow(() -> new UnauthorizedException("the key is unknown or revoked"));
+            .orElseThrow(() -> new UnauthorizedException("the key is unknown or revoked"));
         if (partner.kind() != ApiKeyKind.PARTNER) {
-            throw new ForbiddenException("not-a-partner-key", "widgets take a publishable PARTNER key, not a "
-                    + partner.kind() + " key");
+            throw new ForbiddenException("not-a-partner-key",
+                    "widgets take a publishable PARTNER key, not a " + partner.kind() + " key");
         }
         String origin = request.getHeader(HttpHeaders.ORIGIN);
         if (use != Use.FRAME) {
@@ -81,7 +99,8 @@ public class PartnerAccess {
                     throw new ForbiddenException("origin-not-allowed",
                             "this path answers pages on the key's allowed origins; the request named no Origin");
                 }
-            } else if (!sameOrigin(origin, request)) {
+            }
+            else if (!sameOrigin(origin, request)) {
                 if (!partner.allowsOrigin(origin)) {
                     throw new ForbiddenException("origin-not-allowed",
                             "the origin " + origin + " is not on this key's list of allowed origins");
@@ -94,7 +113,10 @@ public class PartnerAccess {
         return partner;
     }
 
-    /** Our own embed pages call the data paths same-origin: the browser says so in Fetch Metadata. */
+    /**
+     * Our own embed pages call the data paths same-origin: the browser says so in Fetch
+     * Metadata.
+     */
     private static boolean fromOurPage(HttpServletRequest request) {
         return "same-origin".equals(request.getHeader("Sec-Fetch-Site"));
     }
@@ -102,4 +124,5 @@ public class PartnerAccess {
     private boolean sameOrigin(String origin, HttpServletRequest request) {
         return ApiKeys.normaliseOrigin(origin).map(o -> o.equals(urls.origin(request))).orElse(false);
     }
+
 }

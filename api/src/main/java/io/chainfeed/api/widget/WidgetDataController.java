@@ -35,29 +35,39 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * The data behind the widgets, for pages on a partner's allowed origins (see {@link PartnerAccess}:
- * {@code key} parameter, {@code Origin}, CORS, rate limit):
+ * The data behind the widgets, for pages on a partner's allowed origins (see
+ * {@link PartnerAccess}: {@code key} parameter, {@code Origin}, CORS, rate limit):
  * <ul>
- * <li>{@code GET /widget/v1/data/term/{slug}}: a glossary term card; 404 for an unknown term.</li>
- * <li>{@code GET /widget/v1/data/feed?topic=<selector>&limit=1..20}: the newest reads of a topic
- * (selector grammar in {@link Selector}; a bad one is a 400), newest first, with the topic's page and
- * {@code lastEventId}, where the live stream ({@link WidgetStreamController}) should start.</li>
- * <li>{@code GET /widget/v1/data/chain}: the chain's layers, tightest first, with {@code asOf}.</li>
+ * <li>{@code GET /widget/v1/data/term/{slug}}: a glossary term card; 404 for an unknown
+ * term.</li>
+ * <li>{@code GET /widget/v1/data/feed?topic=<selector>&limit=1..20}: the newest reads of
+ * a topic (selector grammar in {@link Selector}; a bad one is a 400), newest first, with
+ * the topic's page and {@code lastEventId}, where the live stream
+ * ({@link WidgetStreamController}) should start.</li>
+ * <li>{@code GET /widget/v1/data/chain}: the chain's layers, tightest first, with
+ * {@code asOf}.</li>
  * </ul>
  * Every answer carries the disclaimer; no cookie is set.
  */
 @RestController
 @RequestMapping("/widget/v1/data")
 class WidgetDataController {
+
     static final Pattern SLUG = Pattern.compile("[a-z0-9][a-z0-9-]{0,79}");
     static final int MAX_LIMIT = 20;
 
     private final PartnerAccess access;
+
     private final ReadLookups reads;
+
     private final ElasticsearchClient es;
+
     private final ChainStates chain;
+
     private final ReadLog readLog;
+
     private final WidgetUrls urls;
+
     private final TopicParser topics;
 
     WidgetDataController(PartnerAccess access, ReadLookups reads, ElasticsearchClient es, ChainStates chain,
@@ -79,11 +89,14 @@ class WidgetDataController {
             throw new NotFoundException("no glossary term '" + slug + "'");
         }
         Map<String, Object> doc = reads.get("term:" + slug)
-                .orElseThrow(() -> new NotFoundException("no glossary term '" + slug + "'"));
+            .orElseThrow(() -> new NotFoundException("no glossary term '" + slug + "'"));
         Map<String, Object> body = WidgetViews.read(doc, true);
         body.put("url", urls.origin(request) + "/terms/" + slug);
         body.put("disclaimer", WidgetViews.DISCLAIMER);
-        return ResponseEntity.ok().cacheControl(CachePolicies.WIDGET_DATA).varyBy(CachePolicies.WIDGET_DATA_VARY).body(body);
+        return ResponseEntity.ok()
+            .cacheControl(CachePolicies.WIDGET_DATA)
+            .varyBy(CachePolicies.WIDGET_DATA_VARY)
+            .body(body);
     }
 
     @GetMapping("/feed")
@@ -96,17 +109,20 @@ class WidgetDataController {
         if (limit < 1 || limit > MAX_LIMIT) {
             throw new BadRequestException("invalid-parameter", "limit must be 1 to " + MAX_LIMIT);
         }
-        // Where the live stream should start: taken before the query, and a page back on every partition,
-        // so that a read written just before (and not indexed yet) still arrives; the widget replaces a read
+        // Where the live stream should start: taken before the query, and a page back on
+        // every partition,
+        // so that a read written just before (and not indexed yet) still arrives; the
+        // widget replaces a read
         // it already shows and keeps newest first, so the overlap shows nothing twice.
         Optional<LogPosition> end = readLog.end();
         SearchResponse<Map> r = es.search(s -> s.index(ReadsIndex.ALIAS)
-                .query(selector.toQuery())
-                .size(limit)
-                .sort(o -> o.field(f -> f.field(FeedQuery.PUBLISHED_AT).order(SortOrder.Desc)
-                        .missing(co.elastic.clients.elasticsearch._types.FieldValue.of(0L))))
-                .sort(o -> o.field(f -> f.field("id").order(SortOrder.Asc)))
-                .source(src -> src.filter(f -> f.includes(WidgetViews.FIELDS))), Map.class);
+            .query(selector.toQuery())
+            .size(limit)
+            .sort(o -> o.field(f -> f.field(FeedQuery.PUBLISHED_AT)
+                .order(SortOrder.Desc)
+                .missing(co.elastic.clients.elasticsearch._types.FieldValue.of(0L))))
+            .sort(o -> o.field(f -> f.field("id").order(SortOrder.Asc)))
+            .source(src -> src.filter(f -> f.includes(WidgetViews.FIELDS))), Map.class);
         List<Map<String, Object>> items = new ArrayList<>();
         for (Hit<Map> hit : r.hits().hits()) {
             @SuppressWarnings("unchecked")
@@ -119,10 +135,16 @@ class WidgetDataController {
         body.put("items", items);
         body.put("lastEventId", end.map(p -> back(p, limit).text()).orElse(null));
         body.put("disclaimer", WidgetViews.DISCLAIMER);
-        return ResponseEntity.ok().cacheControl(CachePolicies.WIDGET_DATA).varyBy(CachePolicies.WIDGET_DATA_VARY).body(body);
+        return ResponseEntity.ok()
+            .cacheControl(CachePolicies.WIDGET_DATA)
+            .varyBy(CachePolicies.WIDGET_DATA_VARY)
+            .body(body);
     }
 
-    /** @return the position {@code n} records before {@code p} on every partition (not before offset 0) */
+    /**
+     * @return the position {@code n} records before {@code p} on every partition (not
+     * before offset 0)
+     */
     static LogPosition back(LogPosition p, int n) {
         Map<Integer, Long> offsets = new java.util.TreeMap<>();
         p.offsets().forEach((partition, next) -> offsets.put(partition, Math.max(0, next - n)));
@@ -130,17 +152,25 @@ class WidgetDataController {
     }
 
     @GetMapping("/chain")
-    ResponseEntity<Map<String, Object>> chain(@RequestParam(required = false) String key,
-            HttpServletRequest request, HttpServletResponse response) {
+    ResponseEntity<Map<String, Object>> chain(@RequestParam(required = false) String key, HttpServletRequest request,
+            HttpServletResponse response) {
         access.check(key, PartnerAccess.Use.DATA, request, response);
         List<LayerState> layers = chain.all(null);
         layers.sort(Comparator.comparingDouble((LayerState s) -> -s.getPressure()).thenComparing(LayerState::getId));
         Map<String, Object> body = new LinkedHashMap<>();
-        body.put("asOf", layers.stream().map(ChainViews::asOf).filter(a -> a != null).max(Comparator.naturalOrder())
-                .orElse(null));
+        body.put("asOf",
+                layers.stream()
+                    .map(ChainViews::asOf)
+                    .filter(a -> a != null)
+                    .max(Comparator.naturalOrder())
+                    .orElse(null));
         body.put("layers", layers.stream().map(ChainViews::brief).toList());
         body.put("url", urls.origin(request) + "/chain");
         body.put("disclaimer", WidgetViews.DISCLAIMER);
-        return ResponseEntity.ok().cacheControl(CachePolicies.WIDGET_DATA).varyBy(CachePolicies.WIDGET_DATA_VARY).body(body);
+        return ResponseEntity.ok()
+            .cacheControl(CachePolicies.WIDGET_DATA)
+            .varyBy(CachePolicies.WIDGET_DATA_VARY)
+            .body(body);
     }
+
 }

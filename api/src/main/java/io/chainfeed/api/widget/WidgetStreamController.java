@@ -10,16 +10,19 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * {@code GET /widget/v1/data/stream?topic=<selector>&key=<partner key>[&lastEventId=<id>]}: the live
- * feed widget's Server-Sent Events, for pages on the key's allowed origins ({@link PartnerAccess}: CORS,
- * rate limit, one request per connection). The stream is the feeds' own
- * ({@code /api/v1/feeds/stream}: events {@code ready}, {@code read}, {@code deleted}; ids are log
- * positions; {@code Last-Event-ID} or {@code lastEventId} resumes exactly). Errors before the stream
- * starts are problem details (400 for a bad topic or id, 401/403/429 from the access check).
+ * {@code GET /widget/v1/data/stream?topic=<selector>&key=<partner key>[&lastEventId=
+ * <id>]}: the live feed widget's Server-Sent Events, for pages on the key's allowed
+ * origins ({@link PartnerAccess}: CORS, rate limit, one request per connection). The
+ * stream is the feeds' own ({@code /api/v1/feeds/stream}: events {@code ready},
+ * {@code read}, {@code deleted}; ids are log positions; {@code Last-Event-ID} or
+ * {@code lastEventId} resumes exactly). Errors before the stream starts are problem
+ * details (400 for a bad topic or id, 401/403/429 from the access check).
  */
 @RestController
 class WidgetStreamController {
+
     private final PartnerAccess access;
+
     private final SseStreams streams;
 
     WidgetStreamController(PartnerAccess access, SseStreams streams) {
@@ -35,4 +38,5 @@ class WidgetStreamController {
         access.check(key, PartnerAccess.Use.DATA, request, response);
         streams.open(request, response, topic, lastEventIdHeader, lastEventIdParam);
     }
+
 }

@@ -9,36 +9,47 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The small JSON views the widgets render: only what a card or a list line shows, so the answers stay
- * small. Field names follow the read documents ({@code id}, {@code kind}, {@code slug}, {@code title},
- * {@code summary}, {@code layers[].id/name}, {@code updatedAt}, {@code publishedAt} and {@code observedAt}
- * as ISO-8601 UTC, {@code version} 1, 2, 3 ...), which the live events share, so the script renders both the
- * same way. Lists are newest {@code publishedAt} first, like the feeds.
+ * The small JSON views the widgets render: only what a card or a list line shows, so the
+ * answers stay small. Field names follow the read documents ({@code id}, {@code kind},
+ * {@code slug}, {@code title}, {@code summary}, {@code layers[].id/name},
+ * {@code updatedAt}, {@code publishedAt} and {@code observedAt} as ISO-8601 UTC,
+ * {@code version} 1, 2, 3 ...), which the live events share, so the script renders both
+ * the same way. Lists are newest {@code publishedAt} first, like the feeds.
  */
 final class WidgetViews {
+
     /** Shown by every widget, and sent with every answer. */
     static final String DISCLAIMER = "chainfeed is research, not advice: it summarises public sources and says "
             + "nothing about what to buy or sell.";
+
     /** The read fields a widget needs (Elasticsearch source filter). */
     static final List<String> FIELDS = List.of("id", "kind", "slug", "title", "summary", "layers.id", "layers.name",
-            "layers.primary", "companies.name", "companies.symbol", "companies.primary", "sources", "updatedAt", "publishedAt", "observedAt", "version",
-            "signal.direction", "signal.magnitude", "signal.until", "signal.decidedBy", "signal.confidence", "signal.held");
+            "layers.primary", "companies.name", "companies.symbol", "companies.primary", "sources", "updatedAt",
+            "publishedAt", "observedAt", "version", "signal.direction", "signal.magnitude", "signal.until",
+            "signal.decidedBy", "signal.confidence", "signal.held");
+
     private static final int MAX_COMPANIES = 12;
-    /** Primary tags (layers, companies) before passing ones; the stored order otherwise. */
-    private static final Comparator<Map<String, Object>> PRIMARY_FIRST =
-            Comparator.comparing((Map<String, Object> t) -> !Boolean.TRUE.equals(t.get("primary")));
+
+    /**
+     * Primary tags (layers, companies) before passing ones; the stored order otherwise.
+     */
+    private static final Comparator<Map<String, Object>> PRIMARY_FIRST = Comparator
+        .comparing((Map<String, Object> t) -> !Boolean.TRUE.equals(t.get("primary")));
+
     private static final Pattern SINGLE_TEST = Pattern.compile("(layer|company|term):(\\S+)");
 
     private WidgetViews() {
     }
 
     /**
-     * @param doc     a read document from the index
-     * @param details also the companies (primary subjects first, at most 12) and the sources (term card)
-     * @return id, kind, slug, title, summary, layers [{id, name, primary}] (primary first), updatedAt, publishedAt, observedAt (null
-     *         for a term), version, and with details companies
-     *         [{name, symbol}] and sources [{name, url}]; for a signal read {@code signal} (direction, magnitude,
-     *         until, decidedBy, confidence, held: the evidence is on the read's own answer)
+     * @param doc a read document from the index
+     * @param details also the companies (primary subjects first, at most 12) and the
+     * sources (term card)
+     * @return id, kind, slug, title, summary, layers [{id, name, primary}] (primary
+     * first), updatedAt, publishedAt, observedAt (null for a term), version, and with
+     * details companies [{name, symbol}] and sources [{name, url}]; for a signal read
+     * {@code signal} (direction, magnitude, until, decidedBy, confidence, held: the
+     * evidence is on the read's own answer)
      */
     @SuppressWarnings("unchecked")
     static Map<String, Object> read(Map<String, Object> doc, boolean details) {
@@ -50,7 +61,12 @@ final class WidgetViews {
         v.put("layers", layers.stream().sorted(PRIMARY_FIRST).map(l -> pick(l, "id", "name", "primary")).toList());
         if (details) {
             List<Map<String, Object>> companies = (List<Map<String, Object>>) doc.getOrDefault("companies", List.of());
-            v.put("companies", companies.stream().sorted(PRIMARY_FIRST).limit(MAX_COMPANIES).map(c -> pick(c, "name", "symbol")).toList());
+            v.put("companies",
+                    companies.stream()
+                        .sorted(PRIMARY_FIRST)
+                        .limit(MAX_COMPANIES)
+                        .map(c -> pick(c, "name", "symbol"))
+                        .toList());
             List<Map<String, Object>> sources = (List<Map<String, Object>>) doc.getOrDefault("sources", List.of());
             v.put("sources", sources.stream().map(s -> pick(s, "name", "url")).toList());
         }
@@ -66,10 +82,9 @@ final class WidgetViews {
     }
 
     /**
-     * The page of our site a topic's feed links to: the layer, company or term page for a selector of one
-     * such test, the search page otherwise.
-     *
-     * @param origin   our origin
+     * The page of our site a topic's feed links to: the layer, company or term page for a
+     * selector of one such test, the search page otherwise.
+     * @param origin our origin
      * @param selector the topic
      * @return an absolute URL
      */
@@ -93,4 +108,5 @@ final class WidgetViews {
         }
         return m;
     }
+
 }

@@ -19,20 +19,39 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 class ChainCauseIndexTest {
+
     private static final Instant T0 = Instant.parse("2026-03-01T00:00:00Z");
 
-    private final ChainCauseIndex index = new ChainCauseIndex("127.0.0.1:1"); // never started: fed by hand
+    private final ChainCauseIndex index = new ChainCauseIndex("127.0.0.1:1"); // never
+                                                                              // started:
+                                                                              // fed by
+                                                                              // hand
 
     private static ChainCause cause(String layer, String id, Direction d, int magnitude, Instant at) {
-        return ChainCause.newBuilder().setLayerId(layer).setSignalId(id).setHeadline("headline " + id)
-                .setDirection(d).setMagnitude(magnitude).setObservedAt(at)
-                .setWeight(ChainDecay.weight(magnitude, at.toEpochMilli())).build();
+        return ChainCause.newBuilder()
+            .setLayerId(layer)
+            .setSignalId(id)
+            .setHeadline("headline " + id)
+            .setDirection(d)
+            .setMagnitude(magnitude)
+            .setObservedAt(at)
+            .setWeight(ChainDecay.weight(magnitude, at.toEpochMilli()))
+            .build();
     }
 
     private static LayerState state(String id, Instant asOf, SqueezeSource... by) {
-        return LayerState.newBuilder().setId(id).setName(id).setPressure(0).setStatus(LayerStatus.BALANCED)
-                .setTrend(Trend.STEADY).setDirectPressure(0).setSqueezeReceived(0).setSqueezedBy(List.of(by))
-                .setAsOf(asOf).setVersion(asOf.toEpochMilli()).build();
+        return LayerState.newBuilder()
+            .setId(id)
+            .setName(id)
+            .setPressure(0)
+            .setStatus(LayerStatus.BALANCED)
+            .setTrend(Trend.STEADY)
+            .setDirectPressure(0)
+            .setSqueezeReceived(0)
+            .setSqueezedBy(List.of(by))
+            .setAsOf(asOf)
+            .setVersion(asOf.toEpochMilli())
+            .build();
     }
 
     @Test
@@ -41,8 +60,9 @@ class ChainCauseIndexTest {
         Instant asOf = T0.plus(Duration.ofDays(30));
         for (int i = 0; i < 120; i++) {
             String layer = i % 3 == 0 ? "memory" : i % 3 == 1 ? "advanced-packaging" : "foundry";
-            index.changed(layer + "/s" + i, cause(layer, "s" + i, random.nextBoolean() ? Direction.TIGHTENING
-                    : Direction.EASING, 1 + random.nextInt(5), T0.plus(Duration.ofHours(random.nextInt(700)))));
+            index.changed(layer + "/s" + i,
+                    cause(layer, "s" + i, random.nextBoolean() ? Direction.TIGHTENING : Direction.EASING,
+                            1 + random.nextInt(5), T0.plus(Duration.ofHours(random.nextInt(700)))));
         }
         // replaced and removed ones leave the lists
         index.changed("memory/s0", cause("memory", "s0", Direction.TIGHTENING, 5, asOf));
@@ -58,33 +78,43 @@ class ChainCauseIndexTest {
             all.addAll(page.causes());
             cursor = page.nextCursor();
             pages++;
-        } while (cursor != null);
+        }
+        while (cursor != null);
 
         assertThat(pages).isEqualTo((int) Math.ceil(79 / 7.0));
-        assertThat(all).hasSize(40 + 39); // packaging's own 40, memory's 40 less the removed one; foundry's none
+        assertThat(all).hasSize(40 + 39); // packaging's own 40, memory's 40 less the
+                                          // removed one; foundry's none
         assertThat(all).extracting(c -> c.cause().getSignalId()).doesNotHaveDuplicates().doesNotContain("s3");
         assertThat(all).extracting(c -> Math.abs(c.contribution())).isSortedAccordingTo(Comparator.reverseOrder());
         List<ChainCauseIndex.Cause> fromMemory = all.stream().filter(c -> c.originLayer().equals("memory")).toList();
         assertThat(fromMemory).allSatisfy(c -> assertThat(c.hops()).isEqualTo(1));
-        assertThat(fromMemory.get(0).cause().getSignalId()).isEqualTo("s0"); // the corrected one: newest, largest
-        assertThat(fromMemory.get(0).contribution()).isEqualTo(2.5); // 5 at asOf, halved one hop on
+        assertThat(fromMemory.get(0).cause().getSignalId()).isEqualTo("s0"); // the
+                                                                             // corrected
+                                                                             // one:
+                                                                             // newest,
+                                                                             // largest
+        assertThat(fromMemory.get(0).contribution()).isEqualTo(2.5); // 5 at asOf, halved
+                                                                     // one hop on
     }
 
     @Test
     void contributionsCarryTheSoftCapFactorOfTheLayerTheSignalNamed() {
         index.changed("memory/m1", cause("memory", "m1", Direction.TIGHTENING, 4, T0));
         index.changed("advanced-packaging/p1", cause("advanced-packaging", "p1", Direction.TIGHTENING, 2, T0));
-        LayerState packaging = LayerState.newBuilder(state("advanced-packaging", T0,
-                new SqueezeSource("memory", 1.6, 1, 0.8))).setDirectScale(0.5).build();
+        LayerState packaging = LayerState
+            .newBuilder(state("advanced-packaging", T0, new SqueezeSource("memory", 1.6, 1, 0.8)))
+            .setDirectScale(0.5)
+            .build();
         List<ChainCauseIndex.Cause> page = index.page(packaging, null, 10).causes();
         assertThat(page).extracting(c -> c.cause().getSignalId(), ChainCauseIndex.Cause::contribution)
-                .containsExactly(org.assertj.core.groups.Tuple.tuple("m1", 4 * 0.5 * 0.8),
-                        org.assertj.core.groups.Tuple.tuple("p1", 2 * 0.5));
+            .containsExactly(org.assertj.core.groups.Tuple.tuple("m1", 4 * 0.5 * 0.8),
+                    org.assertj.core.groups.Tuple.tuple("p1", 2 * 0.5));
     }
 
     @Test
     void aCursorFromElsewhereIsRefused() {
         assertThatThrownBy(() -> index.page(state("memory", T0), "not-a-cursor", 5))
-                .isInstanceOf(IllegalArgumentException.class);
+            .isInstanceOf(IllegalArgumentException.class);
     }
+
 }

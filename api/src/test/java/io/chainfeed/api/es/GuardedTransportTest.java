@@ -28,24 +28,36 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The transport's two guards on a scripted transport: a full bulkhead answers busy after its queue
- * deadline without sending the request or counting against the breaker, and failures of the transport
- * still open the breaker and give their slots back.
+ * The transport's two guards on a scripted transport: a full bulkhead answers busy after
+ * its queue deadline without sending the request or counting against the breaker, and
+ * failures of the transport still open the breaker and give their slots back.
  */
 class GuardedTransportTest {
+
     private final ExecutorService callers = Executors.newFixedThreadPool(2);
+
     private final Scripted delegate = new Scripted();
+
     private final CircuitBreaker breaker = Breakers.create(new SimpleMeterRegistry(), "es-test",
             new Breakers.Settings(4, 2, Duration.ofSeconds(60), Duration.ofSeconds(30), 1));
-    private final Bulkhead bulkhead = Bulkhead.of("es-test", BulkheadConfig.custom().maxConcurrentCalls(2)
-            .maxWaitDuration(Duration.ofMillis(200)).build());
+
+    private final Bulkhead bulkhead = Bulkhead.of("es-test",
+            BulkheadConfig.custom().maxConcurrentCalls(2).maxWaitDuration(Duration.ofMillis(200)).build());
+
     private final GuardedTransport transport = new GuardedTransport(delegate, breaker, bulkhead);
 
-    /** A transport that holds each request until released, or refuses the connection, as told. */
+    /**
+     * A transport that holds each request until released, or refuses the connection, as
+     * told.
+     */
     private static final class Scripted implements ElasticsearchTransport {
+
         final CountDownLatch release = new CountDownLatch(1);
+
         final CountDownLatch twoInFlight = new CountDownLatch(2);
+
         final AtomicInteger sent = new AtomicInteger();
+
         volatile boolean refuse;
 
         @Override
@@ -59,7 +71,8 @@ class GuardedTransportTest {
             twoInFlight.countDown();
             try {
                 release.await(30, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
+            }
+            catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
             return (ResponseT) "answer";
@@ -84,6 +97,7 @@ class GuardedTransportTest {
         @Override
         public void close() {
         }
+
     }
 
     @AfterEach
@@ -130,4 +144,5 @@ class GuardedTransportTest {
         assertThatThrownBy(this::send).isInstanceOf(CallNotPermittedException.class);
         assertThat(delegate.sent).as("an open breaker sends nothing").hasValue(2);
     }
+
 }

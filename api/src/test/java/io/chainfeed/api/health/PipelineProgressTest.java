@@ -6,8 +6,12 @@ import java.time.Duration;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
 
-/** {@link PipelineHealthIndicator.Progress}: a backlog being worked off is not a stall; one that sits is. */
+/**
+ * {@link PipelineHealthIndicator.Progress}: a backlog being worked off is not a stall;
+ * one that sits is.
+ */
 class PipelineProgressTest {
+
     private final Instant t0 = Instant.parse("2026-01-01T00:00:00Z");
 
     @Test
@@ -30,4 +34,5 @@ class PipelineProgressTest {
         assertThat(p.stalled(d)).isFalse();
         assertThat(p.observe(0, 120, t0.plusSeconds(500))).isZero();
     }
+
 }

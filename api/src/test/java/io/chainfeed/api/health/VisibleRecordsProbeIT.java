@@ -13,22 +13,23 @@ import org.springframework.kafka.test.EmbeddedKafkaBroker;
 import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
 
 /**
- * {@link VisibleRecordsProbe} on a real (embedded KRaft) broker: a range holding only a transaction's
- * commit marker, or an aborted transaction, holds nothing visible; a committed record is visible; an
- * answer that a range is empty stays right on the next checks (the probe remembers it).
+ * {@link VisibleRecordsProbe} on a real (embedded KRaft) broker: a range holding only a
+ * transaction's commit marker, or an aborted transaction, holds nothing visible; a
+ * committed record is visible; an answer that a range is empty stays right on the next
+ * checks (the probe remembers it).
  */
 class VisibleRecordsProbeIT {
 
     @Test
     void markersAndAbortedRecordsAreNotVisibleCommittedRecordsAre() throws Exception {
-        EmbeddedKafkaBroker broker = new EmbeddedKafkaKraftBroker(1, 1, "probe-topic")
-                .brokerProperties(Map.of("transaction.state.log.replication.factor", "1",
-                        "transaction.state.log.min.isr", "1"));
+        EmbeddedKafkaBroker broker = new EmbeddedKafkaKraftBroker(1, 1, "probe-topic").brokerProperties(
+                Map.of("transaction.state.log.replication.factor", "1", "transaction.state.log.min.isr", "1"));
         broker.afterPropertiesSet();
-        try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.getBrokersAsString(),
-                ProducerConfig.TRANSACTIONAL_ID_CONFIG, "probe-it"), new StringSerializer(), new StringSerializer());
-             VisibleRecordsProbe probe = new VisibleRecordsProbe(broker.getBrokersAsString())) {
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(
+                Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.getBrokersAsString(),
+                        ProducerConfig.TRANSACTIONAL_ID_CONFIG, "probe-it"),
+                new StringSerializer(), new StringSerializer());
+                VisibleRecordsProbe probe = new VisibleRecordsProbe(broker.getBrokersAsString())) {
             TopicPartition tp = new TopicPartition("probe-topic", 0);
             producer.initTransactions();
 
@@ -52,8 +53,10 @@ class VisibleRecordsProbeIT {
             // offset 4: a committed record after the remembered empty range
             assertThat(probe.any(tp, 1, 6)).isTrue();
             assertThat(probe.any(tp, 3, 4)).isFalse();
-        } finally {
+        }
+        finally {
             broker.destroy();
         }
     }
+
 }

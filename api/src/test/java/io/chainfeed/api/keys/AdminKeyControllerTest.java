@@ -26,15 +26,21 @@ import org.springframework.test.context.bean.override.mockito.MockitoBean;
 import org.springframework.test.context.TestPropertySource;
 import org.springframework.test.web.servlet.MockMvc;
 
-/** The admin key endpoints in a web slice: the admin key check is real, the key store a Mockito stand-in. */
+/**
+ * The admin key endpoints in a web slice: the admin key check is real, the key store a
+ * Mockito stand-in.
+ */
 @WebMvcTest(AdminKeyController.class)
 @TestPropertySource(properties = "chainfeed.api.admin-key-hashes=" + AdminKeyControllerTest.ADMIN_HASH)
 class AdminKeyControllerTest {
+
     private static final String ADMIN = "Bearer admin-secret";
+
     /** SHA-256 of {@code admin-secret}. */
     static final String ADMIN_HASH = "16175223c8ddce5ace0493c948569c211b03c4c6bb3d3e484434999448cffe01";
-    private static final ApiPrincipal READER = new ApiPrincipal("abcdefghijkl", ApiKeyKind.READER, "ops",
-            List.of(), 600, Instant.parse("2026-03-01T10:00:00Z"));
+
+    private static final ApiPrincipal READER = new ApiPrincipal("abcdefghijkl", ApiKeyKind.READER, "ops", List.of(),
+            600, Instant.parse("2026-03-01T10:00:00Z"));
 
     @Autowired
     MockMvc mvc;
@@ -52,14 +58,15 @@ class AdminKeyControllerTest {
         when(keys.create(ApiKeyKind.READER, "ops", null, 600)).thenReturn(new IssuedKey(READER, "cf_token"));
 
         mvc.perform(post("/api/v1/admin/keys").header("Authorization", ADMIN)
-                        .contentType(MediaType.APPLICATION_JSON).content("{\"kind\":\"READER\",\"label\":\"ops\"}"))
-                .andExpect(status().isCreated())
-                .andExpect(header().string("Location", "/api/v1/admin/keys/abcdefghijkl"))
-                .andExpect(jsonPath("$.id").value("abcdefghijkl"))
-                .andExpect(jsonPath("$.kind").value("READER"))
-                .andExpect(jsonPath("$.ratePerMinute").value(600))
-                .andExpect(jsonPath("$.createdAt").value("2026-03-01T10:00:00Z"))
-                .andExpect(jsonPath("$.token").value("cf_token"));
+            .contentType(MediaType.APPLICATION_JSON)
+            .content("{\"kind\":\"READER\",\"label\":\"ops\"}"))
+            .andExpect(status().isCreated())
+            .andExpect(header().string("Location", "/api/v1/admin/keys/abcdefghijkl"))
+            .andExpect(jsonPath("$.id").value("abcdefghijkl"))
+            .andExpect(jsonPath("$.kind").value("READER"))
+            .andExpect(jsonPath("$.ratePerMinute").value(600))
+            .andExpect(jsonPath("$.createdAt").value("2026-03-01T10:00:00Z"))
+            .andExpect(jsonPath("$.token").value("cf_token"));
     }
 
     @Test
@@ -67,9 +74,9 @@ class AdminKeyControllerTest {
         when(keys.list()).thenReturn(List.of(READER));
 
         mvc.perform(get("/api/v1/admin/keys").header("Authorization", ADMIN))
-                .andExpect(status().isOk())
-                .andExpect(jsonPath("$[0].id").value("abcdefghijkl"))
-                .andExpect(jsonPath("$[0]", not(hasKey("token"))));
+            .andExpect(status().isOk())
+            .andExpect(jsonPath("$[0].id").value("abcdefghijkl"))
+            .andExpect(jsonPath("$[0]", not(hasKey("token"))));
     }
 
     @Test
@@ -77,22 +84,24 @@ class AdminKeyControllerTest {
         when(keys.revoke("abcdefghijkl")).thenReturn(true);
 
         mvc.perform(delete("/api/v1/admin/keys/abcdefghijkl").header("Authorization", ADMIN))
-                .andExpect(status().isNoContent());
+            .andExpect(status().isNoContent());
         mvc.perform(delete("/api/v1/admin/keys/unknown").header("Authorization", ADMIN))
-                .andExpect(problem(404, "not-found", "no API key with id 'unknown'"));
+            .andExpect(problem(404, "not-found", "no API key with id 'unknown'"));
         verify(keys).revoke("unknown");
     }
 
     @Test
     void withoutTheAdminKeyEveryCallIsAnUnauthorizedProblemWithAChallenge() throws Exception {
         mvc.perform(get("/api/v1/admin/keys"))
-                .andExpect(status().isUnauthorized())
-                .andExpect(header().string("WWW-Authenticate", "Bearer realm=\"chainfeed\""))
-                .andExpect(jsonPath("$.type").value("https://chainfeed.io/problems/unauthorized"));
+            .andExpect(status().isUnauthorized())
+            .andExpect(header().string("WWW-Authenticate", "Bearer realm=\"chainfeed\""))
+            .andExpect(jsonPath("$.type").value("https://chainfeed.io/problems/unauthorized"));
         mvc.perform(delete("/api/v1/admin/keys/abcdefghijkl").header("Authorization", "Bearer wrong"))
-                .andExpect(problem(401, "unauthorized", "an admin key is required: Authorization: Bearer <admin key>"));
-        // ApiKeys is a lifecycle bean, so the context itself talks to the mock; the key store was never asked
+            .andExpect(problem(401, "unauthorized", "an admin key is required: Authorization: Bearer <admin key>"));
+        // ApiKeys is a lifecycle bean, so the context itself talks to the mock; the key
+        // store was never asked
         verify(keys, never()).list();
         verify(keys, never()).revoke(anyString());
     }
+
 }

@@ -11,6 +11,7 @@ import java.util.OptionalLong;
 import org.junit.jupiter.api.Test;
 
 class KeyRateLimitsTest {
+
     @Test
     void aKeyGetsItsRatePerMinuteThenAWaitInWholeSeconds() {
         KeyRateLimits limits = new KeyRateLimits();
@@ -26,12 +27,14 @@ class KeyRateLimitsTest {
     @Test
     void takeRefusesOverTheRateWithTheWaitForRetryAfter() {
         KeyRateLimits limits = new KeyRateLimits();
-        ApiPrincipal reader = new ApiPrincipal("aaaabbbbcccc", ApiKeyKind.READER, "reader", List.of(), 2, Instant.EPOCH);
+        ApiPrincipal reader = new ApiPrincipal("aaaabbbbcccc", ApiKeyKind.READER, "reader", List.of(), 2,
+                Instant.EPOCH);
         limits.take(reader);
         limits.take(reader);
-        assertThatThrownBy(() -> limits.take(reader)).isInstanceOfSatisfying(TooManyRequestsException.class,
-                e -> assertThat(e.retryAfterSeconds()).as("a token every 30 s at 2 a minute").isBetween(1L, 30L))
-                .hasMessageStartingWith("this key allows 2 requests a minute; try again in ");
+        assertThatThrownBy(() -> limits.take(reader))
+            .isInstanceOfSatisfying(TooManyRequestsException.class,
+                    e -> assertThat(e.retryAfterSeconds()).as("a token every 30 s at 2 a minute").isBetween(1L, 30L))
+            .hasMessageStartingWith("this key allows 2 requests a minute; try again in ");
         // the same bucket as tryTake: the key id is what counts
         assertThat(limits.tryTake("aaaabbbbcccc", 2)).isPresent();
     }
@@ -53,7 +56,8 @@ class KeyRateLimitsTest {
         KeyRateLimits b = new KeyRateLimits();
         a.recordUsage(true);
         b.recordUsage(true);
-        // Both instances grant before either hears of the other: the over-grant of one sync window.
+        // Both instances grant before either hears of the other: the over-grant of one
+        // sync window.
         int granted = 0;
         for (int i = 0; i < 6; i++) {
             granted += a.tryTake("key-s", 10).isEmpty() ? 1 : 0;
@@ -67,7 +71,8 @@ class KeyRateLimitsTest {
         assertThat(a.drainUsage()).as("drained").isEmpty();
         a.charge("key-s", fromB.ratePerMinute(), fromB.tokens());
         b.charge("key-s", fromA.ratePerMinute(), fromA.tokens());
-        // 12 granted of a bucket of 10: both refuse until the debt of 2 and one more token have refilled
+        // 12 granted of a bucket of 10: both refuse until the debt of 2 and one more
+        // token have refilled
         // (a token every 6 s at 10 a minute): at least 12 s.
         OptionalLong waitA = a.tryTake("key-s", 10);
         assertThat(waitA).isPresent();
@@ -82,4 +87,5 @@ class KeyRateLimitsTest {
         assertThat(single.tryTake("key-u", 5)).isEmpty();
         assertThat(single.drainUsage()).isEmpty();
     }
+
 }

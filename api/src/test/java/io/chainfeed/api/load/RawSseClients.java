@@ -14,57 +14,73 @@ import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
- * Many SSE clients on a few threads, for the load harness: plain non-blocking sockets, one
- * {@link Selector} per thread, HTTP/1.1 parsed by hand (status line, headers, chunked transfer coding
- * per RFC 9112 section 7.1, or a body delimited by the connection's close) and SSE lines split as the
- * WHATWG HTML "Server-sent events" section says (LF, CRLF or CR end a line). Far cheaper per event than
- * a general HTTP client, so the harness, which shares the machine with the API, takes less of the CPU
- * whose latency it measures. The receipt time of an event is taken when the bytes that end its
+ * Many SSE clients on a few threads, for the load harness: plain non-blocking sockets,
+ * one {@link Selector} per thread, HTTP/1.1 parsed by hand (status line, headers, chunked
+ * transfer coding per RFC 9112 section 7.1, or a body delimited by the connection's
+ * close) and SSE lines split as the WHATWG HTML "Server-sent events" section says (LF,
+ * CRLF or CR end a line). Far cheaper per event than a general HTTP client, so the
+ * harness, which shares the machine with the API, takes less of the CPU whose latency it
+ * measures. The receipt time of an event is taken when the bytes that end its
  * {@code data:} line are read from the socket.
  */
 final class RawSseClients implements AutoCloseable {
+
     /** What the clients report; called on the IO threads. */
     interface Events {
-        /** @param client the client whose stream answered 200 */
+
+        /**
+         * @param client the client whose stream answered 200
+         */
         void opened(int client);
 
-        /** @param client the client that got its {@code ready} event */
+        /**
+         * @param client the client that got its {@code ready} event
+         */
         void ready(int client);
 
         /**
-         * @param client    the client
-         * @param dataLine  the {@code data:} line of a {@code read} event (without the line end)
-         * @param nanos     {@link System#nanoTime()} when it was read
+         * @param client the client
+         * @param dataLine the {@code data:} line of a {@code read} event (without the
+         * line end)
+         * @param nanos {@link System#nanoTime()} when it was read
          */
         void read(int client, String dataLine, long nanos);
 
-        /** @param client a stream that ended after it had opened */
+        /**
+         * @param client a stream that ended after it had opened
+         */
         void closed(int client);
 
         /**
          * @param client a stream that did not open
-         * @param why    the reason
+         * @param why the reason
          */
         void failed(int client, String why);
+
     }
 
     private final InetSocketAddress address;
+
     private final byte[] request;
+
     private final Events events;
+
     private final List<Loop> loops = new ArrayList<>();
+
     private final List<Conn> conns = new ArrayList<>();
 
     /**
-     * @param uri     the stream URL (http, loopback)
+     * @param uri the stream URL (http, loopback)
      * @param threads IO threads
-     * @param events  where results go
+     * @param events where results go
      * @throws IOException if a selector cannot be opened
      */
     RawSseClients(URI uri, int threads, Events events) throws IOException {
         this.address = new InetSocketAddress(uri.getHost(), uri.getPort() < 0 ? 80 : uri.getPort());
         String target = uri.getRawPath() + (uri.getRawQuery() == null ? "" : "?" + uri.getRawQuery());
         this.request = ("GET " + target + " HTTP/1.1\r\nHost: " + uri.getHost() + ":" + address.getPort()
-                + "\r\nAccept: text/event-stream\r\nCache-Control: no-cache\r\n\r\n").getBytes(StandardCharsets.US_ASCII);
+                + "\r\nAccept: text/event-stream\r\nCache-Control: no-cache\r\n\r\n")
+            .getBytes(StandardCharsets.US_ASCII);
         this.events = events;
         for (int i = 0; i < threads; i++) {
             Loop loop = new Loop();
@@ -77,7 +93,6 @@ final class RawSseClients implements AutoCloseable {
 
     /**
      * Starts one more client (connects without waiting).
-     *
      * @return its number
      */
     int open() {
@@ -92,7 +107,8 @@ final class RawSseClients implements AutoCloseable {
             Loop loop = loops.get(index % loops.size());
             loop.pending.add(c);
             loop.selector.wakeup();
-        } catch (IOException e) {
+        }
+        catch (IOException e) {
             events.failed(index, e.toString());
         }
         return index;
@@ -107,7 +123,8 @@ final class RawSseClients implements AutoCloseable {
                 if (c.ch != null) {
                     c.ch.close();
                 }
-            } catch (IOException ignored) {
+            }
+            catch (IOException ignored) {
                 // closing anyway
             }
         }
@@ -118,10 +135,15 @@ final class RawSseClients implements AutoCloseable {
     }
 
     private final class Loop implements Runnable {
+
         final Selector selector;
+
         final Queue<Conn> pending = new ConcurrentLinkedQueue<>();
+
         final ByteBuffer buffer = ByteBuffer.allocateDirect(64 * 1024);
+
         final byte[] bytes = new byte[64 * 1024];
+
         volatile boolean stopped;
 
         Loop() throws IOException {
@@ -133,10 +155,11 @@ final class RawSseClients implements AutoCloseable {
             try {
                 while (!stopped) {
                     selector.select(100);
-                    for (Conn c; (c = pending.poll()) != null; ) {
+                    for (Conn c; (c = pending.poll()) != null;) {
                         try {
                             c.ch.register(selector, SelectionKey.OP_CONNECT, c);
-                        } catch (IOException | RuntimeException e) {
+                        }
+                        catch (IOException | RuntimeException e) {
                             fail(c, e.toString());
                         }
                     }
@@ -148,28 +171,33 @@ final class RawSseClients implements AutoCloseable {
                                 c.ch.finishConnect();
                                 ByteBuffer req = ByteBuffer.wrap(request);
                                 while (req.hasRemaining()) {
-                                    c.ch.write(req); // a few hundred bytes into an empty socket buffer
+                                    c.ch.write(req); // a few hundred bytes into an empty
+                                                     // socket buffer
                                 }
                                 key.interestOps(SelectionKey.OP_READ);
-                            } else if (key.isReadable()) {
+                            }
+                            else if (key.isReadable()) {
                                 buffer.clear();
                                 int n = c.ch.read(buffer);
                                 if (n < 0) {
                                     end(c, "connection closed before the response");
                                     key.cancel();
                                     c.ch.close();
-                                } else {
+                                }
+                                else {
                                     buffer.flip();
                                     buffer.get(bytes, 0, n);
                                     c.feed(bytes, n, now);
                                 }
                             }
-                        } catch (IOException | RuntimeException e) {
+                        }
+                        catch (IOException | RuntimeException e) {
                             key.cancel();
                             end(c, e.toString());
                             try {
                                 c.ch.close();
-                            } catch (IOException ignored) {
+                            }
+                            catch (IOException ignored) {
                                 // already failing
                             }
                         }
@@ -177,10 +205,12 @@ final class RawSseClients implements AutoCloseable {
                     selector.selectedKeys().clear();
                 }
                 selector.close();
-            } catch (IOException e) {
+            }
+            catch (IOException e) {
                 throw new IllegalStateException(e);
             }
         }
+
     }
 
     private void fail(Conn c, String why) {
@@ -197,27 +227,48 @@ final class RawSseClients implements AutoCloseable {
         if (c.opened) {
             c.done = true;
             events.closed(c.index);
-        } else {
+        }
+        else {
             fail(c, why);
         }
     }
 
-    /** One client: the HTTP and SSE parser state of its connection; touched by its loop's thread only. */
+    /**
+     * One client: the HTTP and SSE parser state of its connection; touched by its loop's
+     * thread only.
+     */
     private final class Conn {
+
         final int index;
+
         SocketChannel ch;
+
         volatile boolean dropped;
+
         boolean done;
+
         boolean opened;
+
         boolean inBody;
+
         boolean chunked;
+
         int status;
-        /** chunked coding: -1 reading a size line, &gt; 0 data bytes left, 0 after data (its CRLF) */
+
+        /**
+         * chunked coding: -1 reading a size line, &gt; 0 data bytes left, 0 after data
+         * (its CRLF)
+         */
         long chunkLeft = -1;
+
         final StringBuilder sizeLine = new StringBuilder();
+
         byte[] line = new byte[512];
+
         int lineLength;
+
         boolean lastWasCr;
+
         String event;
 
         Conn(int index) {
@@ -229,10 +280,12 @@ final class RawSseClients implements AutoCloseable {
             while (i < n && !done) {
                 if (!inBody) {
                     i = headerBytes(b, i, n);
-                } else if (!chunked) {
+                }
+                else if (!chunked) {
                     body(b, i, n, now);
                     i = n;
-                } else if (chunkLeft < 0) {
+                }
+                else if (chunkLeft < 0) {
                     char ch = (char) b[i++];
                     if (ch == '\n') {
                         String size = sizeLine.toString().strip();
@@ -243,15 +296,18 @@ final class RawSseClients implements AutoCloseable {
                             end(this, "stream ended");
                             return;
                         }
-                    } else {
+                    }
+                    else {
                         sizeLine.append(ch);
                     }
-                } else if (chunkLeft > 0) {
+                }
+                else if (chunkLeft > 0) {
                     int take = (int) Math.min(chunkLeft, n - i);
                     body(b, i, i + take, now);
                     i += take;
                     chunkLeft -= take;
-                } else {
+                }
+                else {
                     if (b[i++] == '\n') { // the CRLF after a chunk's data
                         chunkLeft = -1;
                     }
@@ -268,7 +324,8 @@ final class RawSseClients implements AutoCloseable {
                     if (status == 0) {
                         String[] parts = h.split(" ", 3);
                         status = parts.length > 1 ? Integer.parseInt(parts[1]) : -1;
-                    } else if (h.isEmpty()) {
+                    }
+                    else if (h.isEmpty()) {
                         if (status != 200) {
                             fail(this, "HTTP " + status);
                             return n;
@@ -277,11 +334,13 @@ final class RawSseClients implements AutoCloseable {
                         opened = true;
                         events.opened(index);
                         return i;
-                    } else if (h.regionMatches(true, 0, "transfer-encoding:", 0, 18)
+                    }
+                    else if (h.regionMatches(true, 0, "transfer-encoding:", 0, 18)
                             && h.toLowerCase(java.util.Locale.ROOT).contains("chunked")) {
                         chunked = true;
                     }
-                } else {
+                }
+                else {
                     append(x);
                 }
             }
@@ -306,7 +365,8 @@ final class RawSseClients implements AutoCloseable {
                 if (x == '\n' || x == '\r') {
                     sseLine(now);
                     lineLength = 0;
-                } else {
+                }
+                else {
                     append(x);
                 }
             }
@@ -315,12 +375,15 @@ final class RawSseClients implements AutoCloseable {
         private void sseLine(long now) {
             if (lineLength == 0) {
                 event = null;
-            } else if (startsWith("event: ")) {
+            }
+            else if (startsWith("event: ")) {
                 event = new String(line, 7, lineLength - 7, StandardCharsets.UTF_8);
-            } else if (startsWith("data: ")) {
+            }
+            else if (startsWith("data: ")) {
                 if ("ready".equals(event)) {
                     events.ready(index);
-                } else if ("read".equals(event)) {
+                }
+                else if ("read".equals(event)) {
                     events.read(index, new String(line, 6, lineLength - 6, StandardCharsets.UTF_8), now);
                 }
             }
@@ -337,5 +400,7 @@ final class RawSseClients implements AutoCloseable {
             }
             return true;
         }
+
     }
+
 }

@@ -37,46 +37,70 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 
 /**
- * Load harness for {@code GET /api/v1/feeds/stream} (not a test: run by hand against a running API, see
- * README "SSE load benchmark"). It opens N concurrent SSE subscribers (HTTP/1.1, one connection each, no
- * thread per connection: by default {@link RawSseClients}, plain non-blocking sockets on two threads;
- * with {@code --client jdk} java.net.http parsing line by line, which costs the shared CPU about
- * twice as much per event), waits until every one has its
- * {@code ready} event, measures the API's heap after a full GC ({@code jcmd}), publishes M reads
- * straight to {@code chainfeed.reads.v1} (plain producer, acks=all) at a fixed rate, and records, for
- * every subscriber and read, the time from the broker's acknowledgement (the record is committed and
- * readable) to the subscriber's receipt. Then it closes every subscriber and checks the API forgets them.
+ * Load harness for {@code GET /api/v1/feeds/stream} (not a test: run by hand against a
+ * running API, see README "SSE load benchmark"). It opens N concurrent SSE subscribers
+ * (HTTP/1.1, one connection each, no thread per connection: by default
+ * {@link RawSseClients}, plain non-blocking sockets on two threads; with
+ * {@code --client jdk} java.net.http parsing line by line, which costs the shared CPU
+ * about twice as much per event), waits until every one has its {@code ready} event,
+ * measures the API's heap after a full GC ({@code jcmd}), publishes M reads straight to
+ * {@code chainfeed.reads.v1} (plain producer, acks=all) at a fixed rate, and records, for
+ * every subscriber and read, the time from the broker's acknowledgement (the record is
+ * committed and readable) to the subscriber's receipt. Then it closes every subscriber
+ * and checks the API forgets them.
  *
- * <p>Arguments (all optional): {@code --url http://127.0.0.1:8080 --bootstrap 127.0.0.1:19092
+ * <p>
+ * Arguments (all optional):
+ * {@code --url http://127.0.0.1:8080 --bootstrap 127.0.0.1:19092
  * --subscribers 10000 --connect-rate 1000 --reads 60 --rate 2 --topic all --api-pid <pid>
- * --heartbeat-seconds 15 --client raw|jdk --client-threads 2}. Without {@code --api-pid} the API's pid is looked up with {@code jcmd -l}.
+ * --heartbeat-seconds 15 --client raw|jdk --client-threads 2}. Without {@code --api-pid}
+ * the API's pid is looked up with {@code jcmd -l}.
  */
 public final class SseLoad {
+
     private static final Pattern ID = Pattern.compile("\"id\":\"([^\"]+)\"");
 
     private final Map<String, String> args;
+
     private final HttpClient client;
+
     private final AtomicInteger ready = new AtomicInteger();
+
     private final AtomicInteger open = new AtomicInteger();
+
     private final AtomicInteger failed = new AtomicInteger();
+
     private final AtomicInteger duplicates = new AtomicInteger();
+
     private final Map<String, AtomicInteger> failures = new ConcurrentHashMap<>();
+
     private final Map<String, Long> ackedAt = new ConcurrentHashMap<>();
+
     /** Per read: when its last subscriber got it (System.nanoTime). */
     private final Map<String, Long> slowest = new ConcurrentHashMap<>();
+
     private long[] latencies;
+
     private final AtomicInteger latencyCount = new AtomicInteger();
+
     private final AtomicLong unknown = new AtomicLong();
+
     private final List<Subscriber> subscribers = new ArrayList<>();
+
     private final String run = Long.toString(System.currentTimeMillis(), 36);
 
     private SseLoad(Map<String, String> args) {
         this.args = args;
-        this.client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-                .executor(Executors.newFixedThreadPool(2)).connectTimeout(Duration.ofSeconds(30)).build();
+        this.client = HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
+            .executor(Executors.newFixedThreadPool(2))
+            .connectTimeout(Duration.ofSeconds(30))
+            .build();
     }
 
-    /** @param argv see the class comment */
+    /**
+     * @param argv see the class comment
+     */
     public static void main(String[] argv) throws Exception {
         Map<String, String> args = new HashMap<>();
         for (int i = 0; i + 1 < argv.length; i += 2) {
@@ -108,7 +132,8 @@ public final class SseLoad {
         RawSseClients raw = null;
         if (clientKind.equals("raw")) {
             raw = new RawSseClients(stream, Integer.parseInt(arg("client-threads", "2")), new RawEvents(n));
-        } else if (!clientKind.equals("jdk")) {
+        }
+        else if (!clientKind.equals("jdk")) {
             throw new IllegalArgumentException("--client raw|jdk");
         }
         System.out.printf("client: %s%n", clientKind.equals("raw")
@@ -117,13 +142,15 @@ public final class SseLoad {
         for (int i = 0; i < n; i++) {
             if (raw != null) {
                 raw.open();
-            } else {
+            }
+            else {
                 Subscriber s = new Subscriber();
                 subscribers.add(s);
                 HttpRequest req = HttpRequest.newBuilder(stream).header("Accept", "text/event-stream").build();
                 client.sendAsync(req, HttpResponse.BodyHandlers.fromLineSubscriber(s)).whenComplete((r, e) -> {
                     if (e != null || r.statusCode() != 200) {
-                        failed(e != null ? String.valueOf(e.getCause() != null ? e.getCause() : e) : "HTTP " + r.statusCode());
+                        failed(e != null ? String.valueOf(e.getCause() != null ? e.getCause() : e)
+                                : "HTTP " + r.statusCode());
                     }
                 });
             }
@@ -163,11 +190,15 @@ public final class SseLoad {
             System.out.printf("latency from broker ack to receipt, ms: p50 %d  p90 %d  p99 %d  p99.9 %d  max %d%n",
                     pct(l, 50), pct(l, 90), pct(l, 99), pct(l, 99.9), l[count - 1]);
         }
-        long[] spans = slowest.entrySet().stream().filter(e -> ackedAt.containsKey(e.getKey()))
-                .mapToLong(e -> (e.getValue() - ackedAt.get(e.getKey())) / 1_000_000).sorted().toArray();
+        long[] spans = slowest.entrySet()
+            .stream()
+            .filter(e -> ackedAt.containsKey(e.getKey()))
+            .mapToLong(e -> (e.getValue() - ackedAt.get(e.getKey())) / 1_000_000)
+            .sorted()
+            .toArray();
         if (spans.length > 0) {
-            System.out.printf("per read, ack to its last subscriber, ms: min %d  median %d  max %d  (all: %s)%n", spans[0],
-                    spans[spans.length / 2], spans[spans.length - 1], Arrays.toString(spans));
+            System.out.printf("per read, ack to its last subscriber, ms: min %d  median %d  max %d  (all: %s)%n",
+                    spans[0], spans[spans.length / 2], spans[spans.length - 1], Arrays.toString(spans));
         }
         System.out.printf("streams still open after publishing: %d (closed by the server: %d)%n", open.get(),
                 n - failed.get() - open.get());
@@ -177,7 +208,9 @@ public final class SseLoad {
         if (raw != null) {
             raw.close();
         }
-        Thread.sleep(TimeUnit.SECONDS.toMillis(2L * heartbeat + 3L)); // gone clients are found within two heartbeats
+        Thread.sleep(TimeUnit.SECONDS.toMillis(2L * heartbeat + 3L)); // gone clients are
+                                                                      // found within two
+                                                                      // heartbeats
         System.out.printf("API %d s after every client left: %s%n", 2 * heartbeat + 3, heap(pid));
     }
 
@@ -186,7 +219,10 @@ public final class SseLoad {
         failures.computeIfAbsent(why, k -> new AtomicInteger()).incrementAndGet();
     }
 
-    /** Times a {@code read} event's {@code data:} line against the publisher's ack; counts duplicates. */
+    /**
+     * Times a {@code read} event's {@code data:} line against the publisher's ack; counts
+     * duplicates.
+     */
     private void received(Map<String, Boolean> seen, String dataLine, long now) {
         Matcher m = ID.matcher(dataLine);
         if (!m.find()) {
@@ -197,10 +233,12 @@ public final class SseLoad {
         Long acked = ackedAt.get(id);
         if (seen.put(id, Boolean.TRUE) != null) {
             duplicates.incrementAndGet();
-        } else if (acked == null) {
+        }
+        else if (acked == null) {
             // received before the ack callback ran: count it as zero
             record(0);
-        } else {
+        }
+        else {
             record(Math.max(0, (now - acked) / 1_000_000));
         }
         slowest.merge(id, now, Math::max);
@@ -213,9 +251,14 @@ public final class SseLoad {
         }
     }
 
-    /** The raw clients' reports: per client, what it has seen (each client on one IO thread). */
+    /**
+     * The raw clients' reports: per client, what it has seen (each client on one IO
+     * thread).
+     */
     private final class RawEvents implements RawSseClients.Events {
+
         private final Map<String, Boolean>[] seen;
+
         private final boolean[] counted;
 
         @SuppressWarnings("unchecked")
@@ -252,6 +295,7 @@ public final class SseLoad {
         public void failed(int client, String why) {
             SseLoad.this.failed(why);
         }
+
     }
 
     private static long pct(long[] sorted, double p) {
@@ -262,19 +306,28 @@ public final class SseLoad {
         AvroSerde<Read> serde = AvroSerde.of(Read.class);
         Map<String, Object> config = Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
                 ProducerConfig.ACKS_CONFIG, "all", ProducerConfig.LINGER_MS_CONFIG, 0);
-        try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(config, new StringSerializer(), new ByteArraySerializer())) {
+        try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(config, new StringSerializer(),
+                new ByteArraySerializer())) {
             long t0 = System.nanoTime();
             for (int i = 0; i < reads; i++) {
                 String id = "signal:load-" + run + "-" + i;
-                Read read = Read.newBuilder().setId(id).setKind(ReadKind.SIGNAL).setSlug("load-" + run + "-" + i)
-                        .setTitle("Load test read " + i).setSummary("A synthetic read published by the SSE load harness.")
-                        .setLayers(List.of(new LayerTag("memory", "Memory", 1.0, true, List.of())))
-                        .setSources(List.of(new Source("chainfeed SSE load harness", "https://example.org/load")))
-                        .setDisclaimer("Research, not advice.").setVersion(1).setUpdatedAt(Instant.now()).build();
+                Read read = Read.newBuilder()
+                    .setId(id)
+                    .setKind(ReadKind.SIGNAL)
+                    .setSlug("load-" + run + "-" + i)
+                    .setTitle("Load test read " + i)
+                    .setSummary("A synthetic read published by the SSE load harness.")
+                    .setLayers(List.of(new LayerTag("memory", "Memory", 1.0, true, List.of())))
+                    .setSources(List.of(new Source("chainfeed SSE load harness", "https://example.org/load")))
+                    .setDisclaimer("Research, not advice.")
+                    .setVersion(1)
+                    .setUpdatedAt(Instant.now())
+                    .build();
                 producer.send(new ProducerRecord<>(Topics.READS, id, serde.serialize(Topics.READS, read)), (md, e) -> {
                     if (e == null) {
                         ackedAt.put(id, System.nanoTime());
-                    } else {
+                    }
+                    else {
                         System.err.println("publish failed: " + e);
                     }
                 });
@@ -288,11 +341,18 @@ public final class SseLoad {
         }
     }
 
-    /** One SSE client: counts {@code ready}, times {@code read} events against the publisher's ack. */
+    /**
+     * One SSE client: counts {@code ready}, times {@code read} events against the
+     * publisher's ack.
+     */
     private final class Subscriber implements Flow.Subscriber<String> {
+
         private final Map<String, Boolean> seen = new HashMap<>();
+
         private Flow.Subscription subscription;
+
         private String event;
+
         private boolean counted;
 
         @Override
@@ -307,14 +367,17 @@ public final class SseLoad {
             long now = System.nanoTime();
             if (line.startsWith("event: ")) {
                 event = line.substring(7);
-            } else if (line.startsWith("data: ")) {
+            }
+            else if (line.startsWith("data: ")) {
                 if ("ready".equals(event) && !counted) {
                     counted = true;
                     ready.incrementAndGet();
-                } else if ("read".equals(event)) {
+                }
+                else if ("read".equals(event)) {
                     received(seen, line, now);
                 }
-            } else if (line.isEmpty()) {
+            }
+            else if (line.isEmpty()) {
                 event = null;
             }
         }
@@ -334,16 +397,22 @@ public final class SseLoad {
                 subscription.cancel();
             }
         }
+
     }
 
-    /** @return heap used after a full GC, committed heap, RSS and thread count of the API process */
+    /**
+     * @return heap used after a full GC, committed heap, RSS and thread count of the API
+     * process
+     */
     private static String heap(long pid) throws IOException, InterruptedException {
         jcmd(pid, "GC.run");
         String info = jcmd(pid, "GC.heap_info");
         long used = 0;
         long total = 0;
-        Matcher m = Pattern.compile("(?m)^\\s*(def new generation|tenured generation|garbage-first heap|PSYoungGen|ParOldGen)"
-                + "\\s+total (\\d+)K, used (\\d+)K").matcher(info);
+        Matcher m = Pattern
+            .compile("(?m)^\\s*(def new generation|tenured generation|garbage-first heap|PSYoungGen|ParOldGen)"
+                    + "\\s+total (\\d+)K, used (\\d+)K")
+            .matcher(info);
         while (m.find()) {
             total += Long.parseLong(m.group(2));
             used += Long.parseLong(m.group(3));
@@ -353,11 +422,15 @@ public final class SseLoad {
                 field(status, "VmRSS"), field(status, "Threads"));
     }
 
-    /** @return user + system CPU time of a process so far, from /proc (Linux), in milliseconds */
+    /**
+     * @return user + system CPU time of a process so far, from /proc (Linux), in
+     * milliseconds
+     */
     private static long cpuMillis(long pid) throws IOException {
         String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
         String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-        long ticks = Long.parseLong(f[11]) + Long.parseLong(f[12]); // utime, stime (fields 14 and 15)
+        long ticks = Long.parseLong(f[11]) + Long.parseLong(f[12]); // utime, stime
+                                                                    // (fields 14 and 15)
         return ticks * 10; // USER_HZ is 100 on Linux
     }
 
@@ -378,10 +451,12 @@ public final class SseLoad {
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         p.waitFor(30, TimeUnit.SECONDS);
         for (String line : out.split("\n")) {
-            if (line.contains("chainfeed-api") && line.contains("exec.jar") || line.contains("io.chainfeed.api.ApiApplication")) {
+            if (line.contains("chainfeed-api") && line.contains("exec.jar")
+                    || line.contains("io.chainfeed.api.ApiApplication")) {
                 return Long.parseLong(line.substring(0, line.indexOf(' ')));
             }
         }
         throw new IllegalStateException("no API process found by jcmd -l; pass --api-pid\n" + out);
     }
+
 }

@@ -22,7 +22,8 @@ class PageLayoutTest {
 
         assertThat(doc.body().child(0).is("a.skip")).isTrue();
         assertThat(doc.body().child(0).attr("href")).isEqualTo("#main");
-        assertThat(doc.select("header.site nav a").eachAttr("href")).containsExactly("/", "/chain", "/terms", "/companies");
+        assertThat(doc.select("header.site nav a").eachAttr("href")).containsExactly("/", "/chain", "/terms",
+                "/companies");
         Element main = doc.getElementById("main");
         assertThat(doc.select("main")).hasSize(1);
         assertThat(main.attr("tabindex")).isEqualTo("-1");
@@ -39,7 +40,8 @@ class PageLayoutTest {
 
         assertThat(search.title()).isEqualTo("Search the AI supply chain · chainfeed");
         assertThat(search.getElementById("search-form")).isNotNull();
-        assertThat(search.select("footer #sources li").eachText()).containsExactly("Each result lists the sources of its read.");
+        assertThat(search.select("footer #sources li").eachText())
+            .containsExactly("Each result lists the sources of its read.");
         assertThat(search.getElementById("content")).as("the page's own main replaces the loading notice").isNull();
         assertThat(term.getElementById("search-form")).isNull();
         assertThat(term.select("script[type=module]")).hasSize(1);
@@ -52,16 +54,16 @@ class PageLayoutTest {
         assertThat(chain.title()).isEqualTo("Chain map · chainfeed");
         assertThat(chain.select("#main > h1").text()).isEqualTo("Chain map");
         assertThat(chain.select("#main #map.map-wrap, #main #legend, #main #layer-table")).hasSize(3);
-        assertThat(chain.select("footer #sources li").eachText()).containsExactly(
-                "Layer graph: the chainfeed reference data (chainfeed.reference.layers.v1).");
+        assertThat(chain.select("footer #sources li").eachText())
+            .containsExactly("Layer graph: the chainfeed reference data (chainfeed.reference.layers.v1).");
     }
 
     @Test
     void theCompanyAndLayerPagesKeepTheLayoutsLoadingNotices() {
-        for (String name : new String[] {"company.html", "layer.html"}) {
+        for (String name : new String[] { "company.html", "layer.html" }) {
             Document doc = PageLayout.page(name);
             assertThat(doc.select("script[type=module]").eachAttr("src")).as(name)
-                    .containsExactly("/js/" + name.replace(".html", ".js"));
+                .containsExactly("/js/" + name.replace(".html", ".js"));
             assertThat(doc.select("#main #content").text()).as(name).isEqualTo("Loading…");
             assertThat(doc.select("footer #sources li").eachText()).as(name).containsExactly("Loading…");
         }
@@ -78,13 +80,14 @@ class PageLayoutTest {
         assertThat(companies.title()).isEqualTo("Companies by chain layer · chainfeed");
         assertThat(companies.select("script[type=module]").eachAttr("src")).containsExactly("/js/companies-index.js");
         assertThat(companies.select("#main #companies-filter, #main #companies-index")).hasSize(2);
-        assertThat(companies.select("footer #sources li").eachText()).containsExactly(
-                "chainfeed reference data: companies and chain layers.");
+        assertThat(companies.select("footer #sources li").eachText())
+            .containsExactly("chainfeed reference data: companies and chain layers.");
     }
 
     @Test
     void aMissingPageIsAnError() {
         assertThatThrownBy(() -> PageLayout.page("nope.html")).isInstanceOf(UncheckedIOException.class)
-                .hasMessageContaining("/pages/nope.html");
+            .hasMessageContaining("/pages/nope.html");
     }
+
 }

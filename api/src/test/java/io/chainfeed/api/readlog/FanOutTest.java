@@ -16,17 +16,23 @@ import org.junit.jupiter.api.RepeatedTest;
 import org.junit.jupiter.api.Test;
 
 /**
- * The hand-over between a replay and the live tail ({@link FanOut}, {@link Subscription}) without a
- * broker: records are built here and fed the way {@link ReadLog}'s tail and replay workers feed them.
+ * The hand-over between a replay and the live tail ({@link FanOut}, {@link Subscription})
+ * without a broker: records are built here and fed the way {@link ReadLog}'s tail and
+ * replay workers feed them.
  */
 class FanOutTest {
 
     /** Collects what a subscriber receives. */
     static final class Collector implements ReadListener {
+
         final List<ReadEvent> events = new ArrayList<>();
+
         final List<LogPosition> ids = new ArrayList<>();
+
         LogPosition start;
+
         CloseReason closed;
+
         int capacity = Integer.MAX_VALUE;
 
         @Override
@@ -52,12 +58,21 @@ class FanOutTest {
         List<String> keys() {
             return events.stream().map(e -> e.partition() + ":" + e.offset()).toList();
         }
+
     }
 
     static Read read(String id, ReadKind kind, String layer) {
-        return Read.newBuilder().setId(id).setKind(kind).setSlug(id).setTitle(id).setSummary("s")
-                .setLayers(List.of(new LayerTag(layer, layer, 1.0, true, List.of())))
-                .setDisclaimer("Research, not advice.").setVersion(1).setUpdatedAt(Instant.EPOCH).build();
+        return Read.newBuilder()
+            .setId(id)
+            .setKind(kind)
+            .setSlug(id)
+            .setTitle(id)
+            .setSummary("s")
+            .setLayers(List.of(new LayerTag(layer, layer, 1.0, true, List.of())))
+            .setDisclaimer("Research, not advice.")
+            .setVersion(1)
+            .setUpdatedAt(Instant.EPOCH)
+            .build();
     }
 
     static ReadEvent ev(int partition, long offset) {
@@ -108,11 +123,13 @@ class FanOutTest {
         // Not caught up yet: the tail is at 5.
         assertThat(fanOut.goLive(s)).isFalse();
         s.offer(List.of(ev(0, 2), ev(0, 3)));
-        // The tail moves on while the replay runs; the replaying reader is not live, so it gets nothing.
+        // The tail moves on while the replay runs; the replaying reader is not live, so
+        // it gets nothing.
         fanOut.dispatch(List.of(ev(0, 5), ev(0, 6)), pos("0:7"));
         s.offer(List.of(ev(0, 4)));
         assertThat(fanOut.goLive(s)).isFalse();
-        // The replay reads past the tail position (its poll returned more), then hands over.
+        // The replay reads past the tail position (its poll returned more), then hands
+        // over.
         s.offer(List.of(ev(0, 5), ev(0, 6), ev(0, 7)));
         assertThat(fanOut.goLive(s)).isTrue();
         assertThat(s.isLive()).isTrue();
@@ -129,8 +146,7 @@ class FanOutTest {
         fanOut.subscribeAtTail(subscribe(null, Selector.all(), c));
         fanOut.dispatch(List.of(ev(0, 0), ev(1, 4), ev(0, 3), ev(1, 9)), pos("0:4,1:10"));
         assertThat(c.keys()).containsExactly("0:0", "1:4", "0:3", "1:9");
-        assertThat(c.ids).extracting(LogPosition::text)
-                .containsExactly("0:1,1:0", "0:1,1:5", "0:4,1:5", "0:4,1:10");
+        assertThat(c.ids).extracting(LogPosition::text).containsExactly("0:1,1:0", "0:1,1:5", "0:4,1:5", "0:4,1:10");
     }
 
     @Test
@@ -199,9 +215,10 @@ class FanOutTest {
     }
 
     /**
-     * Random logs (three partitions, compaction gaps, records appended while readers replay), random
-     * resume points and random interleavings of the tail and a replay that polls in random batches: every
-     * reader gets exactly the records at or after its position, each once, in offset order per partition.
+     * Random logs (three partitions, compaction gaps, records appended while readers
+     * replay), random resume points and random interleavings of the tail and a replay
+     * that polls in random batches: every reader gets exactly the records at or after its
+     * position, each once, in offset order per partition.
      */
     @RepeatedTest(200)
     void randomInterleavingsNeverLoseOrRepeatARecord(org.junit.jupiter.api.RepetitionInfo info) {
@@ -232,15 +249,19 @@ class FanOutTest {
             int what = rnd.nextInt(3);
             if (what == 0) {
                 append(log, end, rnd.nextInt(partitions), rnd);
-            } else if (what == 1) {
+            }
+            else if (what == 1) {
                 // The tail reads a random batch of what is there.
                 List<ReadEvent> batch = read(log, tail, rnd.nextInt(5), rnd);
                 fanOut.dispatch(batch, LogPosition.ofArray(tail));
-            } else if (!live) {
-                // The replay: hand over if caught up, else poll a batch (which may go past the tail).
+            }
+            else if (!live) {
+                // The replay: hand over if caught up, else poll a batch (which may go
+                // past the tail).
                 if (LogPosition.ofArray(replay).atOrPast(fanOut.tail()) && fanOut.goLive(s)) {
                     live = true;
-                } else {
+                }
+                else {
                     s.offer(read(log, replay, rnd.nextInt(6), rnd));
                 }
             }
@@ -249,7 +270,8 @@ class FanOutTest {
         while (!live) {
             if (LogPosition.ofArray(replay).atOrPast(fanOut.tail()) && fanOut.goLive(s)) {
                 live = true;
-            } else {
+            }
+            else {
                 s.offer(read(log, replay, 3, rnd));
             }
         }
@@ -266,7 +288,10 @@ class FanOutTest {
         assertThat(s.position()).isEqualTo(LogPosition.ofArray(tail));
     }
 
-    /** Appends a record to partition p; sometimes leaves a gap first (compaction removed offsets). */
+    /**
+     * Appends a record to partition p; sometimes leaves a gap first (compaction removed
+     * offsets).
+     */
     private static void append(List<List<Long>> log, long[] end, int p, Random rnd) {
         end[p] += rnd.nextInt(4) == 0 ? 1 + rnd.nextInt(3) : 0;
         log.get(p).add(end[p]);
@@ -274,8 +299,9 @@ class FanOutTest {
     }
 
     /**
-     * Reads up to {@code max} records from {@code position} (moved past them), across the partitions in
-     * a random order per batch, as a consumer's poll may return them; per partition in offset order.
+     * Reads up to {@code max} records from {@code position} (moved past them), across the
+     * partitions in a random order per batch, as a consumer's poll may return them; per
+     * partition in offset order.
      */
     private static List<ReadEvent> read(List<List<Long>> log, long[] position, int max, Random rnd) {
         List<ReadEvent> out = new ArrayList<>();
@@ -294,4 +320,5 @@ class FanOutTest {
         }
         return out;
     }
+
 }

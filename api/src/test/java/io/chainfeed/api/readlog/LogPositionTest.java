@@ -10,6 +10,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 class LogPositionTest {
+
     @Test
     void textFormRoundTripsInPartitionOrder() {
         LogPosition p = LogPosition.of(Map.of(2, 22L, 0, 15L, 1, 7L));
@@ -37,12 +38,12 @@ class LogPositionTest {
     @Test
     void equalWhenTheSamePartitionsHaveTheSameOffsets() {
         LogPosition p = LogPosition.parse("0:15,1:7,2:22");
-        assertThat(LogPosition.ofArray(new long[] {15, 7, 22})).isEqualTo(p).hasSameHashCodeAs(p);
-        assertThat(LogPosition.ofArray(new long[] {15, 7, 23})).isNotEqualTo(p);
+        assertThat(LogPosition.ofArray(new long[] { 15, 7, 22 })).isEqualTo(p).hasSameHashCodeAs(p);
+        assertThat(LogPosition.ofArray(new long[] { 15, 7, 23 })).isNotEqualTo(p);
         assertThat(LogPosition.parse("0:15,1:7")).isNotEqualTo(p);
         assertThat(p).isNotEqualTo(LogPosition.parse("0:15,1:7"));
         assertThat(LogPosition.parse("1:9")).isEqualTo(LogPosition.of(Map.of(1, 9L)))
-                .isNotEqualTo(LogPosition.parse("0:0,1:9"));
+            .isNotEqualTo(LogPosition.parse("0:0,1:9"));
         assertThat(LogPosition.start()).isEqualTo(LogPosition.of(Map.of())).isNotEqualTo(p);
     }
 
@@ -64,22 +65,22 @@ class LogPositionTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"", "0", "0:", ":1", "0:1,", ",0:1", "0:1;1:2", "0:-1", "-1:0", "0:1,0:2", "a:1",
-            "0:1 ", " 0:1", "0:1\n", "0:99999999999999999999", "0:9223372036854775808", "1024:0", "0::1", "0:1:2",
-            "0:1,,1:2", "０:1"})
+    @ValueSource(strings = { "", "0", "0:", ":1", "0:1,", ",0:1", "0:1;1:2", "0:-1", "-1:0", "0:1,0:2", "a:1", "0:1 ",
+            " 0:1", "0:1\n", "0:99999999999999999999", "0:9223372036854775808", "1024:0", "0::1", "0:1:2", "0:1,,1:2",
+            "０:1" })
     void malformedIdsAreRefusedWithTheirPosition(String text) {
-        assertThatThrownBy(() -> LogPosition.parse(text))
-                .isInstanceOf(InvalidEventIdException.class)
-                .satisfies(e -> assertThat(((InvalidEventIdException) e).type()).isEqualTo("invalid-event-id"))
-                .satisfies(e -> assertThat(e.getMessage()).matches(text.isEmpty() ? ".*empty.*" : ".*position \\d+.*"));
+        assertThatThrownBy(() -> LogPosition.parse(text)).isInstanceOf(InvalidEventIdException.class)
+            .satisfies(e -> assertThat(((InvalidEventIdException) e).type()).isEqualTo("invalid-event-id"))
+            .satisfies(e -> assertThat(e.getMessage()).matches(text.isEmpty() ? ".*empty.*" : ".*position \\d+.*"));
     }
 
     @Test
     void theFaultIsNamedWhereItIs() {
-        assertThatThrownBy(() -> LogPosition.parse("0:15,1:x"))
-                .hasMessageContaining("position 8").hasMessageContaining("expected an offset").hasMessageContaining("'x'");
+        assertThatThrownBy(() -> LogPosition.parse("0:15,1:x")).hasMessageContaining("position 8")
+            .hasMessageContaining("expected an offset")
+            .hasMessageContaining("'x'");
         assertThatThrownBy(() -> LogPosition.parse("0:1,0:2")).hasMessageContaining("position 5")
-                .hasMessageContaining("named twice");
+            .hasMessageContaining("named twice");
         assertThatThrownBy(() -> LogPosition.parse("0:1\u0000")).hasMessageContaining("\\u0000");
     }
 
@@ -87,21 +88,23 @@ class LogPositionTest {
     void overlongIdsAreRefusedBeforeParsing() {
         String text = "0:1," + "1:1".repeat(2000);
         assertThatThrownBy(() -> LogPosition.parse(text)).isInstanceOf(InvalidEventIdException.class)
-                .hasMessageContaining("at most " + LogPosition.MAX_TEXT_LENGTH);
+            .hasMessageContaining("at most " + LogPosition.MAX_TEXT_LENGTH);
     }
 
     @Test
     void badPositionsCannotBeBuilt() {
         assertThatThrownBy(() -> LogPosition.of(Map.of(0, -1L))).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> LogPosition.of(Map.of(-1, 0L))).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> LogPosition.ofArray(new long[] {1, -2})).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> LogPosition.ofArray(new long[] { 1, -2 }))
+            .isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test
     void ofArrayCopies() {
-        long[] next = {1, 2};
+        long[] next = { 1, 2 };
         LogPosition p = LogPosition.ofArray(next);
         next[0] = 99;
         assertThat(p.next(0)).isEqualTo(1);
     }
+
 }

@@ -19,9 +19,13 @@ import org.springframework.http.MediaType;
 import org.springframework.test.context.bean.override.mockito.MockitoBean;
 import org.springframework.test.web.servlet.MockMvc;
 
-/** The read endpoint in a web slice: the search is a Mockito stand-in, the JSON and problems are real. */
+/**
+ * The read endpoint in a web slice: the search is a Mockito stand-in, the JSON and
+ * problems are real.
+ */
 @WebMvcTest(ReadController.class)
 class ReadControllerTest {
+
     @Autowired
     MockMvc mvc;
 
@@ -31,19 +35,19 @@ class ReadControllerTest {
     @Test
     void aStoredReadComesBackWithItsTagsAndEvidenceKept() throws Exception {
         when(search.get("term:hbm")).thenReturn(Optional.of(Map.of("id", "term:hbm", "kind", "term", "slug", "hbm",
-                "title", "HBM", "version", 3L, "layers", List.of(Map.of("id", "memory", "name", "Memory",
-                        "confidence", 0.9, "evidence", List.of(Map.of("text", "HBM")))))));
+                "title", "HBM", "version", 3L, "layers", List.of(Map.of("id", "memory", "name", "Memory", "confidence",
+                        0.9, "evidence", List.of(Map.of("text", "HBM")))))));
 
         mvc.perform(get("/api/v1/reads/term:hbm"))
-                .andExpect(status().isOk())
-                .andExpect(content().contentTypeCompatibleWith(MediaType.APPLICATION_JSON))
-                .andExpect(jsonPath("$.id").value("term:hbm"))
-                .andExpect(jsonPath("$.title").value("HBM"))
-                .andExpect(jsonPath("$.version").value(3))
-                .andExpect(jsonPath("$.layers[0].id").value("memory"))
-                .andExpect(jsonPath("$.layers[0].evidence[0].text").value("HBM"))
-                .andExpect(jsonPath("$.previousVersion").doesNotExist())
-                .andExpect(jsonPath("$.changes").isEmpty());
+            .andExpect(status().isOk())
+            .andExpect(content().contentTypeCompatibleWith(MediaType.APPLICATION_JSON))
+            .andExpect(jsonPath("$.id").value("term:hbm"))
+            .andExpect(jsonPath("$.title").value("HBM"))
+            .andExpect(jsonPath("$.version").value(3))
+            .andExpect(jsonPath("$.layers[0].id").value("memory"))
+            .andExpect(jsonPath("$.layers[0].evidence[0].text").value("HBM"))
+            .andExpect(jsonPath("$.previousVersion").doesNotExist())
+            .andExpect(jsonPath("$.changes").isEmpty());
     }
 
     @Test
@@ -51,8 +55,8 @@ class ReadControllerTest {
         when(search.get("term:nope")).thenReturn(Optional.empty());
 
         mvc.perform(get("/api/v1/reads/term:nope"))
-                .andExpect(problem(404, "not-found", "no read with id 'term:nope'"))
-                .andExpect(jsonPath("$.title").value("Not found"));
+            .andExpect(problem(404, "not-found", "no read with id 'term:nope'"))
+            .andExpect(jsonPath("$.title").value("Not found"));
     }
 
     @Test
@@ -60,6 +64,7 @@ class ReadControllerTest {
         when(search.get("term:hbm")).thenThrow(new IOException("Connection refused: 127.0.0.1:9200"));
 
         mvc.perform(get("/api/v1/reads/term:hbm"))
-                .andExpect(problem(503, "search-unavailable", "The search engine cannot be reached; try again shortly."));
+            .andExpect(problem(503, "search-unavailable", "The search engine cannot be reached; try again shortly."));
     }
+
 }

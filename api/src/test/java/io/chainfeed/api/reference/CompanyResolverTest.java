@@ -10,9 +10,15 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 public class CompanyResolverTest {
+
     static Company company(String id, String name, List<String> aliases, Listing... listings) {
-        return Company.newBuilder().setId(id).setName(name).setAliases(aliases).setListings(List.of(listings))
-                .setPrimaryLayer("foundry").build();
+        return Company.newBuilder()
+            .setId(id)
+            .setName(name)
+            .setAliases(aliases)
+            .setListings(List.of(listings))
+            .setPrimaryLayer("foundry")
+            .build();
     }
 
     static Listing listing(String symbol, String mic, String display) {
@@ -32,13 +38,12 @@ public class CompanyResolverTest {
     @Test
     void unknownCompanyNamesItselfAndOffersCloseMatches() {
         assertThat(resolver.require("tsm").getId()).isEqualTo("tsmc");
-        assertThatThrownBy(() -> resolver.require("NVDAA"))
-                .isInstanceOfSatisfying(UnknownCompanyException.class, e -> {
-                    assertThat(e.company()).isEqualTo("NVDAA");
-                    assertThat(e.closeMatches()).first().isEqualTo("NVDA (NVIDIA)");
-                    assertThat(e.type()).isEqualTo("unknown-company");
-                    assertThat(e.getMessage()).contains("'NVDAA'").contains("NVDA (NVIDIA)");
-                });
+        assertThatThrownBy(() -> resolver.require("NVDAA")).isInstanceOfSatisfying(UnknownCompanyException.class, e -> {
+            assertThat(e.company()).isEqualTo("NVDAA");
+            assertThat(e.closeMatches()).first().isEqualTo("NVDA (NVIDIA)");
+            assertThat(e.type()).isEqualTo("unknown-company");
+            assertThat(e.getMessage()).contains("'NVDAA'").contains("NVDA (NVIDIA)");
+        });
         // A prefix of a name or symbol is close; a nonsense word has no match.
         assertThat(resolver.closeMatches("aris")).containsExactly("ANET (Arista Networks)");
         assertThat(resolver.closeMatches("TSMX")).contains("2330.TW (Taiwan Semiconductor Manufacturing Company)");
@@ -51,4 +56,5 @@ public class CompanyResolverTest {
         assertThat(new CompanyResolver(CompanyDirectory::empty, () -> true).ready()).isFalse();
         assertThat(resolver.ready()).isTrue();
     }
+
 }

@@ -17,9 +17,12 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 class FirstPageCacheTest {
-    private static final FirstPageCache.Key MEMORY = new FirstPageCache.Key("memory", ReadSearch.Filters.NONE, 10, false);
+
+    private static final FirstPageCache.Key MEMORY = new FirstPageCache.Key("memory", ReadSearch.Filters.NONE, 10,
+            false);
 
     private final AtomicLong nanos = new AtomicLong();
+
     private final AtomicInteger searches = new AtomicInteger();
 
     private ReadSearch.Page search() {
@@ -43,8 +46,9 @@ class FirstPageCacheTest {
         FirstPageCache cache = new FirstPageCache(Duration.ofSeconds(1), nanos::get);
         cache.get(MEMORY, this::search);
         cache.get(new FirstPageCache.Key("Memory", ReadSearch.Filters.NONE, 10, false), this::search);
-        cache.get(new FirstPageCache.Key("memory", new ReadSearch.Filters(List.of("memory"), List.of(), false,
-                List.of(), List.of(), null, null), 10, false), this::search);
+        cache.get(new FirstPageCache.Key("memory",
+                new ReadSearch.Filters(List.of("memory"), List.of(), false, List.of(), List.of(), null, null), 10,
+                false), this::search);
         cache.get(new FirstPageCache.Key("memory", ReadSearch.Filters.NONE, 20, false), this::search);
         cache.get(new FirstPageCache.Key("memory", ReadSearch.Filters.NONE, 10, true), this::search);
         assertThat(searches).hasValue(5);
@@ -55,8 +59,8 @@ class FirstPageCacheTest {
         FirstPageCache cache = new FirstPageCache(Duration.ofSeconds(1), nanos::get);
         ReadSearch.Sections sections = new ReadSearch.Sections(List.<Map<String, Object>>of(Map.of("id", "term:cowos")),
                 List.of());
-        ReadSearch.Page page = cache.get(MEMORY, () -> new ReadSearch.Page(12, List.of(), Map.of(), null, "any", 3,
-                sections, 2));
+        ReadSearch.Page page = cache.get(MEMORY,
+                () -> new ReadSearch.Page(12, List.of(), Map.of(), null, "any", 3, sections, 2));
         assertThat(page.sections()).isEqualTo(sections);
         assertThat(page.withAll()).isEqualTo(2);
         assertThat(cache.get(MEMORY, this::search).sections()).isEqualTo(sections);
@@ -78,7 +82,7 @@ class FirstPageCacheTest {
         cache.get(MEMORY, this::search);
         assertThat(searches).hasValue(2);
         assertThatThrownBy(() -> new FirstPageCache(Duration.ofMillis(-1), nanos::get))
-                .isInstanceOf(IllegalArgumentException.class);
+            .isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test
@@ -92,7 +96,8 @@ class FirstPageCacheTest {
                 searching.countDown();
                 try {
                     release.await(10, TimeUnit.SECONDS);
-                } catch (InterruptedException e) {
+                }
+                catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 }
                 return search();
@@ -106,8 +111,10 @@ class FirstPageCacheTest {
                 assertThat(f.get(10, TimeUnit.SECONDS).total()).isEqualTo(1);
             }
             assertThat(searches).hasValue(1);
-        } finally {
+        }
+        finally {
             pool.shutdownNow();
         }
     }
+
 }

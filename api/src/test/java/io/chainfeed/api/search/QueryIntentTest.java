@@ -6,6 +6,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class QueryIntentTest {
+
     private static List<QueryIntent.Role> roles(String text) {
         QueryText parsed = QueryText.parse(text);
         QueryIntent intent = QueryIntent.of(parsed);
@@ -24,13 +25,13 @@ class QueryIntentTest {
     void constraintTalkHasADirectionAndTwoWordPhrasesAreOneSegment() {
         QueryIntent sold = QueryIntent.of(QueryText.parse("HBM sold out"));
         assertThat(sold.segments()).hasSize(2);
-        assertThat(sold.segments().get(1)).isEqualTo(new QueryIntent.Segment(1, 3, QueryIntent.Role.CONSTRAINT,
-                QueryIntent.Direction.TIGHTENING));
+        assertThat(sold.segments().get(1))
+            .isEqualTo(new QueryIntent.Segment(1, 3, QueryIntent.Role.CONSTRAINT, QueryIntent.Direction.TIGHTENING));
         assertThat(sold.subject()).isEqualTo("hbm");
         assertThat(QueryIntent.of(QueryText.parse("memory glut")).segments().get(1).direction())
-                .isEqualTo(QueryIntent.Direction.EASING);
+            .isEqualTo(QueryIntent.Direction.EASING);
         assertThat(QueryIntent.of(QueryText.parse("HBM4 supply")).segments().get(1).direction())
-                .isEqualTo(QueryIntent.Direction.EITHER);
+            .isEqualTo(QueryIntent.Direction.EITHER);
     }
 
     @Test
@@ -47,4 +48,5 @@ class QueryIntentTest {
         assertThat(roles("\"sold out\" WHO")).containsExactly(QueryIntent.Role.SUBJECT, QueryIntent.Role.SUBJECT);
         assertThat(roles("shortage OR glut")).containsExactly(QueryIntent.Role.SUBJECT);
     }
+
 }

@@ -15,16 +15,20 @@ import java.util.Map;
 import java.util.function.Function;
 
 /**
- * A judged query set and the ranking metrics computed over it: nDCG@10, mean reciprocal rank and the
- * share of queries whose first answer is a best one.
+ * A judged query set and the ranking metrics computed over it: nDCG@10, mean reciprocal
+ * rank and the share of queries whose first answer is a best one.
  *
- * <p>The file format ({@code src/test/resources/search/relevance/*.txt}): {@code #} starts a comment line,
- * {@code q: <text>} starts a query, and each following {@code <grade> <id>} line grades one answer 0-2.
+ * <p>
+ * The file format ({@code src/test/resources/search/relevance/*.txt}): {@code #} starts a
+ * comment line, {@code q: <text>} starts a query, and each following {@code <grade> <id>}
+ * line grades one answer 0-2.
  *
- * <p>nDCG uses the exponential gain {@code 2^grade - 1} discounted by {@code log2(rank + 1)}, and its ideal
- * DCG is taken over <em>every</em> judged answer of the query (the best ten grades, whether search returned
- * them or not). Taking the ideal over the returned list instead would let a short list that misses the best
- * answers score 1.0, the pitfall discussed in Elasticsearch pull request #154362.
+ * <p>
+ * nDCG uses the exponential gain {@code 2^grade - 1} discounted by
+ * {@code log2(rank + 1)}, and its ideal DCG is taken over <em>every</em> judged answer of
+ * the query (the best ten grades, whether search returned them or not). Taking the ideal
+ * over the returned list instead would let a short list that misses the best answers
+ * score 1.0, the pitfall discussed in Elasticsearch pull request #154362.
  *
  * @param queries the judged queries, in file order
  */
@@ -35,11 +39,13 @@ public record RelevanceJudgments(List<Query> queries) {
     /**
      * One judged query.
      *
-     * @param text   the text as a researcher types it
+     * @param text the text as a researcher types it
      * @param grades answer id to grade (1 or 2; unlisted answers are 0), in file order
      */
     public record Query(String text, Map<String, Integer> grades) {
-        /** @return the highest grade judged for the query */
+        /**
+         * @return the highest grade judged for the query
+         */
         public int best() {
             return grades.values().stream().max(Integer::compare).orElse(0);
         }
@@ -48,14 +54,17 @@ public record RelevanceJudgments(List<Query> queries) {
     /**
      * The figures of one query.
      *
-     * @param query     the query
-     * @param ranked    the ids search answered, best first (at most {@link #K} are scored)
-     * @param ndcg      DCG@10 of the answer over the ideal DCG@10 of the judgments
-     * @param rr        1 / rank of the first answer graded 1 or more, 0 when none is in the first {@link #K}
+     * @param query the query
+     * @param ranked the ids search answered, best first (at most {@link #K} are scored)
+     * @param ndcg DCG@10 of the answer over the ideal DCG@10 of the judgments
+     * @param rr 1 / rank of the first answer graded 1 or more, 0 when none is in the
+     * first {@link #K}
      * @param bestFirst whether the first answer has the query's highest grade
      */
     public record Scored(Query query, List<String> ranked, double ndcg, double rr, boolean bestFirst) {
-        /** @return whether search answered nothing */
+        /**
+         * @return whether search answered nothing
+         */
         public boolean empty() {
             return ranked.isEmpty();
         }
@@ -64,26 +73,36 @@ public record RelevanceJudgments(List<Query> queries) {
     /**
      * The figures of a set.
      *
-     * @param queries   per query
-     * @param ndcg      mean nDCG@10
-     * @param mrr       mean reciprocal rank
+     * @param queries per query
+     * @param ndcg mean nDCG@10
+     * @param mrr mean reciprocal rank
      * @param bestFirst share of queries whose first answer is a best one, 0..1
-     * @param empty     how many queries got no answer
+     * @param empty how many queries got no answer
      */
     public record Report(List<Scored> queries, double ndcg, double mrr, double bestFirst, long empty) {
-        /** @return one line: the three figures and the count of empty answers */
+        /**
+         * @return one line: the three figures and the count of empty answers
+         */
         public String summary() {
             return String.format(Locale.ROOT, "%d queries: nDCG@10 %.3f, MRR %.3f, best answer first %.1f%%, empty %d",
                     queries.size(), ndcg, mrr, bestFirst * 100, empty);
         }
 
-        /** @return one line per query, worst nDCG first: the figures, the query and the first answers */
+        /**
+         * @return one line per query, worst nDCG first: the figures, the query and the
+         * first answers
+         */
         public String details() {
             StringBuilder out = new StringBuilder();
-            queries.stream().sorted(Comparator.comparingDouble(Scored::ndcg)).forEach(s -> out.append(String.format(
-                    Locale.ROOT, "%.3f rr %.2f %s %-45s %s%n", s.ndcg(), s.rr(), s.bestFirst() ? "best " : "other",
-                    "'" + s.query().text() + "'", s.ranked().stream().limit(5).map(id -> id + "="
-                            + s.query().grades().getOrDefault(id, 0)).toList())));
+            queries.stream()
+                .sorted(Comparator.comparingDouble(Scored::ndcg))
+                .forEach(s -> out.append(String.format(Locale.ROOT, "%.3f rr %.2f %s %-45s %s%n", s.ndcg(), s.rr(),
+                        s.bestFirst() ? "best " : "other", "'" + s.query().text() + "'",
+                        s.ranked()
+                            .stream()
+                            .limit(5)
+                            .map(id -> id + "=" + s.query().grades().getOrDefault(id, 0))
+                            .toList())));
             return out.toString();
         }
     }
@@ -91,8 +110,8 @@ public record RelevanceJudgments(List<Query> queries) {
     /**
      * @param resource a classpath resource in the format above
      * @return its queries
-     * @throws IllegalArgumentException on a malformed line, a grade outside 1-2, a query without judgments or
-     *         a query or answer judged twice
+     * @throws IllegalArgumentException on a malformed line, a grade outside 1-2, a query
+     * without judgments or a query or answer judged twice
      */
     public static RelevanceJudgments load(String resource) {
         try (InputStream in = RelevanceJudgments.class.getResourceAsStream(resource)) {
@@ -100,7 +119,8 @@ public record RelevanceJudgments(List<Query> queries) {
                 throw new IllegalArgumentException("no resource " + resource);
             }
             return parse(new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8)).lines().toList());
-        } catch (IOException e) {
+        }
+        catch (IOException e) {
             throw new UncheckedIOException(e);
         }
     }
@@ -154,7 +174,6 @@ public record RelevanceJudgments(List<Query> queries) {
 
     /**
      * Scores the answers of every query.
-     *
      * @param search the ids search answers for a query text, best first
      * @return the figures
      */
@@ -170,8 +189,9 @@ public record RelevanceJudgments(List<Query> queries) {
     }
 
     /**
-     * @param q      a judged query
-     * @param ranked the ids search answered, best first; a repeated id counts once, where it first appears
+     * @param q a judged query
+     * @param ranked the ids search answered, best first; a repeated id counts once, where
+     * it first appears
      * @return its figures
      */
     public static Scored score(Query q, List<String> ranked) {

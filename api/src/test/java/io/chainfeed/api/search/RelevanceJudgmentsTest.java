@@ -9,12 +9,14 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class RelevanceJudgmentsTest {
+
     private static final RelevanceJudgments.Query Q = new RelevanceJudgments.Query("cowos shortage",
             Map.of("term:cowos", 2, "signal:a", 2, "term:interposer", 1));
 
     @Test
     void aPerfectOrderScoresOne() {
-        RelevanceJudgments.Scored s = RelevanceJudgments.score(Q, List.of("term:cowos", "signal:a", "term:interposer", "x"));
+        RelevanceJudgments.Scored s = RelevanceJudgments.score(Q,
+                List.of("term:cowos", "signal:a", "term:interposer", "x"));
         assertThat(s.ndcg()).isCloseTo(1.0, within(1e-9));
         assertThat(s.rr()).isEqualTo(1.0);
         assertThat(s.bestFirst()).isTrue();
@@ -50,7 +52,8 @@ class RelevanceJudgmentsTest {
 
     @Test
     void measureAveragesOverQueries() {
-        RelevanceJudgments set = RelevanceJudgments.parse(List.of("# c", "q: a", "2 term:a", "", "q: b", "2 term:b", "1 term:c"));
+        RelevanceJudgments set = RelevanceJudgments
+            .parse(List.of("# c", "q: a", "2 term:a", "", "q: b", "2 term:b", "1 term:c"));
         RelevanceJudgments.Report r = set.measure(q -> q.equals("a") ? List.of("term:a") : List.of());
         assertThat(r.ndcg()).isCloseTo(0.5, within(1e-9));
         assertThat(r.mrr()).isCloseTo(0.5, within(1e-9));
@@ -64,7 +67,8 @@ class RelevanceJudgmentsTest {
         assertThatThrownBy(() -> RelevanceJudgments.parse(List.of("q: a", "3 term:a"))).hasMessageContaining("line 2");
         assertThatThrownBy(() -> RelevanceJudgments.parse(List.of("q: a"))).hasMessageContaining("no judged answer");
         assertThatThrownBy(() -> RelevanceJudgments.parse(List.of("q: a", "2 x", "1 x"))).hasMessageContaining("twice");
-        assertThatThrownBy(() -> RelevanceJudgments.parse(List.of("q: a", "2 x", "q: A", "2 y"))).hasMessageContaining("twice");
+        assertThatThrownBy(() -> RelevanceJudgments.parse(List.of("q: a", "2 x", "q: A", "2 y")))
+            .hasMessageContaining("twice");
     }
 
     @Test
@@ -92,4 +96,5 @@ class RelevanceJudgmentsTest {
     private static double log2(double x) {
         return Math.log(x) / Math.log(2);
     }
+
 }

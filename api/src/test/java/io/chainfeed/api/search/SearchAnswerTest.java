@@ -10,6 +10,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class SearchAnswerTest {
+
     private static SearchAnswer read(String json) throws IOException {
         return SearchAnswer.read(new ByteArrayInputStream(json.getBytes(StandardCharsets.UTF_8)));
     }
@@ -38,7 +39,7 @@ class SearchAnswerTest {
         assertThat(hit.highlight()).containsEntry("summary", List.of("<mark>DRAM</mark>"));
         assertThat(a.buckets("layer")).containsExactly(new SearchAnswer.Bucket("memory|Memory", null, 7));
         assertThat(a.buckets("updated")).extracting(SearchAnswer.Bucket::keyAsString, SearchAnswer.Bucket::docCount)
-                .containsExactly(org.assertj.core.groups.Tuple.tuple("2026-11", 9L));
+            .containsExactly(org.assertj.core.groups.Tuple.tuple("2026-11", 9L));
         assertThat(a.buckets("company")).isEmpty();
     }
 
@@ -50,4 +51,5 @@ class SearchAnswerTest {
         assertThat(a.hits().hits()).isEmpty();
         assertThat(a.buckets("layer")).isEmpty();
     }
+
 }

@@ -6,6 +6,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class SearchCatalogTest {
+
     private final SearchCatalog catalog = SearchCatalog.of(
             List.of(new SearchCatalog.TermNames("hbm", "HBM", List.of("High-bandwidth memory", "HBM3E")),
                     new SearchCatalog.TermNames("roce", "AI Ethernet (RoCE)",
@@ -17,7 +18,8 @@ class SearchCatalogTest {
 
     @Test
     void runsOfWordsThatNameATermExpandToItsOtherNames() throws Exception {
-        List<SearchCatalog.NameMatch> names = catalog.names(QueryText.parse("high bandwidth memory for rdma over converged ethernet"));
+        List<SearchCatalog.NameMatch> names = catalog
+            .names(QueryText.parse("high bandwidth memory for rdma over converged ethernet"));
         assertThat(names).hasSize(2);
         assertThat(names.get(0).from()).isZero();
         assertThat(names.get(0).to()).isEqualTo(3);
@@ -29,13 +31,14 @@ class SearchCatalogTest {
     }
 
     /**
-     * A state older than the TTL is still answered, at once, while a background reload runs: here the
-     * reload fails (nothing listens on the client's port), and a search must neither wait for it nor fail.
+     * A state older than the TTL is still answered, at once, while a background reload
+     * runs: here the reload fails (nothing listens on the client's port), and a search
+     * must neither wait for it nor fail.
      */
     @Test
     void aStaleCatalogueIsAnsweredWhileItReloadsInTheBackground() throws Exception {
-        java.util.concurrent.atomic.AtomicReference<java.time.Instant> now =
-                new java.util.concurrent.atomic.AtomicReference<>(java.time.Instant.parse("2026-01-01T00:00:00Z"));
+        java.util.concurrent.atomic.AtomicReference<java.time.Instant> now = new java.util.concurrent.atomic.AtomicReference<>(
+                java.time.Instant.parse("2026-01-01T00:00:00Z"));
         java.time.Clock clock = new java.time.Clock() {
             @Override
             public java.time.ZoneId getZone() {
@@ -53,20 +56,25 @@ class SearchCatalogTest {
             }
         };
         try (org.elasticsearch.client.RestClient rest = org.elasticsearch.client.RestClient
-                .builder(org.apache.http.HttpHost.create("http://127.0.0.1:9")).build()) {
+            .builder(org.apache.http.HttpHost.create("http://127.0.0.1:9"))
+            .build()) {
             SearchCatalog stale = new SearchCatalog(new co.elastic.clients.elasticsearch.ElasticsearchClient(
                     new co.elastic.clients.transport.rest_client.RestClientTransport(rest,
-                            new co.elastic.clients.json.jackson.JacksonJsonpMapper())), clock);
-            stale.snapshot = SearchCatalog.build(List.of(new SearchCatalog.TermNames("hbm", "HBM",
-                    List.of("High-bandwidth memory"))), List.of(), List.of(), now.get());
+                            new co.elastic.clients.json.jackson.JacksonJsonpMapper())),
+                    clock);
+            stale.snapshot = SearchCatalog.build(
+                    List.of(new SearchCatalog.TermNames("hbm", "HBM", List.of("High-bandwidth memory"))), List.of(),
+                    List.of(), now.get());
             now.set(now.get().plus(SearchCatalog.TTL).plusSeconds(1));
             // No exception although every load fails: the old names answer.
             assertThat(stale.termNamed("high bandwidth memory").slug()).isEqualTo("hbm");
             assertThat(stale.names(QueryText.parse("hbm"))).hasSize(1);
-            // After an invalidate there is nothing to answer with: the caller waits for the load and sees it fail.
+            // After an invalidate there is nothing to answer with: the caller waits for
+            // the load and sees it fail.
             stale.invalidate();
             org.assertj.core.api.Assertions.assertThatThrownBy(() -> stale.termNamed("hbm"))
-                    .isInstanceOf(java.io.IOException.class);
+                .isInstanceOf(java.io.IOException.class);
         }
     }
+
 }

@@ -9,10 +9,11 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class SnippetsTest {
+
     private static Map<String, Object> doc(String kind, String summary, String body, Map<String, Object> evidence) {
-        return Map.of("kind", kind, "title", "CoWoS", "summary", summary,
-                "sections", List.of(Map.of("key", "why", "heading", "Why", "body", body)),
-                "companies", List.of(Map.of("id", "tsmc", "symbol", "2330.TW", "evidence", List.of(
+        return Map.of("kind", kind, "title", "CoWoS", "summary", summary, "sections",
+                List.of(Map.of("key", "why", "heading", "Why", "body", body)), "companies",
+                List.of(Map.of("id", "tsmc", "symbol", "2330.TW", "evidence", List.of(
                         Map.of("rule", "declared-company", "field", "metadata", "start", -1, "end", -1, "text", "TSMC"),
                         evidence))));
     }
@@ -21,10 +22,10 @@ class SnippetsTest {
     void theEvidenceSentenceIsEscapedWithTheSpanMarked() {
         String body = "Packaging is scarce. Taiwan <Semi> & co (TSM) runs the lines. Demand keeps rising.";
         int start = body.indexOf("TSM)");
-        Map<String, Object> d = doc("signal", "s", body,
-                Map.of("rule", "ticker-in-parentheses", "field", "why", "start", start, "end", start + 3, "text", "TSM"));
+        Map<String, Object> d = doc("signal", "s", body, Map.of("rule", "ticker-in-parentheses", "field", "why",
+                "start", start, "end", start + 3, "text", "TSM"));
         assertThat(Snippets.companyEvidence(d, "tsmc"))
-                .isEqualTo("Taiwan &lt;Semi&gt; &amp; co (<mark>TSM</mark>) runs the lines.");
+            .isEqualTo("Taiwan &lt;Semi&gt; &amp; co (<mark>TSM</mark>) runs the lines.");
         assertThat(Snippets.companyEvidence(d, "nvidia")).isNull();
         // Offsets that do not fit the text give no snippet rather than a wrong one.
         Map<String, Object> bad = doc("signal", "s", "short",
@@ -45,9 +46,10 @@ class SnippetsTest {
     void aTermsOwnReadLeadsWithItsDefinition() {
         Map<String, Object> term = doc("term", "CoWoS is <TSMC's> packaging.", "body", Map.of());
         assertThat(Snippets.definitionFirst(term, List.of("a <mark>body</mark> fragment")))
-                .containsExactly("CoWoS is &lt;TSMC&#39;s&gt; packaging.", "a <mark>body</mark> fragment");
-        assertThat(Snippets.definitionFirst(term, List.of("a fragment", "CoWoS is &lt;<mark>TSMC</mark>&#39;s&gt; packaging.")))
-                .containsExactly("CoWoS is &lt;<mark>TSMC</mark>&#39;s&gt; packaging.", "a fragment");
+            .containsExactly("CoWoS is &lt;TSMC&#39;s&gt; packaging.", "a <mark>body</mark> fragment");
+        assertThat(Snippets.definitionFirst(term,
+                List.of("a fragment", "CoWoS is &lt;<mark>TSMC</mark>&#39;s&gt; packaging.")))
+            .containsExactly("CoWoS is &lt;<mark>TSMC</mark>&#39;s&gt; packaging.", "a fragment");
         Map<String, Object> signal = doc("signal", "headline", "body", Map.of());
         assertThat(Snippets.definitionFirst(signal, List.of("x"))).containsExactly("x");
     }
@@ -57,10 +59,12 @@ class SnippetsTest {
         CompanyResolver r = CompanyResolver.of(CompanyResolverTest.DIRECTORY);
         assertThat(QueryWords.isStopWord("out")).isTrue();
         assertThat(QueryWords.isStopWord("sold")).isFalse();
-        assertThat(QueryWords.companies(QueryText.parse("cowos TSM"), r)).extracting(c -> c.getId()).containsExactly("tsmc");
+        assertThat(QueryWords.companies(QueryText.parse("cowos TSM"), r)).extracting(c -> c.getId())
+            .containsExactly("tsmc");
         assertThat(QueryWords.companies(QueryText.parse("2330.tw xnys:tsm tsmc"), r)).hasSize(1);
         assertThat(QueryWords.companies(QueryText.parse("\"taiwan semiconductor\""), r)).hasSize(1);
-        // "on" is a word, "ON" a ticker; a lower-case symbol without digits or dots is not a company.
+        // "on" is a word, "ON" a ticker; a lower-case symbol without digits or dots is
+        // not a company.
         assertThat(QueryWords.companies(QueryText.parse("power on"), r)).isEmpty();
         assertThat(QueryWords.companies(QueryText.parse("ON"), r)).extracting(c -> c.getId()).containsExactly("onsemi");
         assertThat(QueryWords.companies(QueryText.parse("anet"), r)).isEmpty();
@@ -69,9 +73,10 @@ class SnippetsTest {
 
     @Test
     void theFallBackSaysWhatItDid() {
-        assertThat(SearchController.fallBackNotice(QueryText.parse("sold out")))
-                .isEqualTo("no read has all of: sold, out; showing reads with some (out is too common to match on its own)");
+        assertThat(SearchController.fallBackNotice(QueryText.parse("sold out"))).isEqualTo(
+                "no read has all of: sold, out; showing reads with some (out is too common to match on its own)");
         assertThat(SearchController.fallBackNotice(QueryText.parse("hbm OR dram \"sold out\"")))
-                .isEqualTo("no read has all of: hbm or dram, \"sold out\"; showing reads with some");
+            .isEqualTo("no read has all of: hbm or dram, \"sold out\"; showing reads with some");
     }
+
 }

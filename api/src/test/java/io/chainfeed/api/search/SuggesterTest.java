@@ -8,9 +8,11 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class SuggesterTest {
+
     private final Suggester.Entries entries = Suggester.build(CompanyResolverTest.DIRECTORY,
             List.of(new SearchCatalog.TermNames("tsmc-cowos", "TSMC capacity", List.of()),
-                    new SearchCatalog.TermNames("roce", "AI Ethernet (RoCE)", List.of("RoCE", "RDMA over Converged Ethernet")),
+                    new SearchCatalog.TermNames("roce", "AI Ethernet (RoCE)",
+                            List.of("RoCE", "RDMA over Converged Ethernet")),
                     new SearchCatalog.TermNames("cowos", "CoWoS", List.of("Chip on Wafer on Substrate"))),
             List.of(ChainLayer.newBuilder().setId("foundry").setName("Foundry").setSummary("").build()),
             List.of(new SearchCatalog.LayerName("network-fabric", "Network fabric", 3)));
@@ -57,8 +59,10 @@ class SuggesterTest {
     @Test
     void layersFromReferenceDataAndFromTagsAndNothingForNoWords() {
         assertThat(suggest("found")).extracting(Suggester.Suggestion::id).containsExactly("foundry");
-        assertThat(suggest("network")).extracting(Suggester.Suggestion::id).containsExactly("network-fabric", "arista-networks");
+        assertThat(suggest("network")).extracting(Suggester.Suggestion::id)
+            .containsExactly("network-fabric", "arista-networks");
         assertThat(suggest("🙂\"/:")).isEmpty();
         assertThat(Suggester.rank(entries, "tsm", 1)).hasSize(1);
     }
+
 }

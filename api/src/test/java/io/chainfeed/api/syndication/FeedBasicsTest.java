@@ -11,6 +11,7 @@ import java.util.Base64;
 import org.junit.jupiter.api.Test;
 
 class FeedBasicsTest {
+
     @Test
     void xmlCharsDropsOnlyWhatXml10Forbids() {
         assertThat(XmlChars.clean(null)).isNull();
@@ -18,7 +19,7 @@ class FeedBasicsTest {
         assertThat(XmlChars.clean(fine)).isSameAs(fine);
         assertThat(XmlChars.clean("a\u0000b\u0008c\u001Fd\uFFFEe\uFFFFf")).isEqualTo("abcdef");
         assertThat(XmlChars.clean("lone \uD800 high, lone \uDC00 low, pair \uD83D\uDE80"))
-                .isEqualTo("lone  high, lone  low, pair \uD83D\uDE80");
+            .isEqualTo("lone  high, lone  low, pair \uD83D\uDE80");
         assertThat(XmlChars.clean("\uDE80\uD83D")).as("a pair in the wrong order is two lone halves").isEmpty();
     }
 
@@ -26,10 +27,12 @@ class FeedBasicsTest {
     void cursorsRoundTripAndGarbageIsA400() {
         FeedCursor c = new FeedCursor(Instant.parse("2026-11-01T09:30:00.123Z"), "signal:a:b");
         assertThat(FeedCursor.decode(c.encode())).isEqualTo(c);
-        for (String bad : new String[] {"", "!!!", Base64.getUrlEncoder().encodeToString("x:y".getBytes(StandardCharsets.UTF_8)),
-                Base64.getUrlEncoder().encodeToString("12:".getBytes(StandardCharsets.UTF_8)), "a".repeat(2000)}) {
+        for (String bad : new String[] { "", "!!!",
+                Base64.getUrlEncoder().encodeToString("x:y".getBytes(StandardCharsets.UTF_8)),
+                Base64.getUrlEncoder().encodeToString("12:".getBytes(StandardCharsets.UTF_8)), "a".repeat(2000) }) {
             assertThatThrownBy(() -> FeedCursor.decode(bad)).isInstanceOf(BadRequestException.class)
-                    .extracting(e -> ((BadRequestException) e).type()).isEqualTo("invalid-cursor");
+                .extracting(e -> ((BadRequestException) e).type())
+                .isEqualTo("invalid-cursor");
         }
     }
 
@@ -37,10 +40,11 @@ class FeedBasicsTest {
     void idsAreTagUrisIndependentOfTheHost() {
         FeedLinks a = new FeedLinks("chainfeed.io,2026", "https://a.example");
         FeedLinks b = new FeedLinks("chainfeed.io,2026", "");
-        assertThat(a.entryId("term:rdma")).isEqualTo(b.entryId("term:rdma")).isEqualTo("tag:chainfeed.io,2026:read/term:rdma");
+        assertThat(a.entryId("term:rdma")).isEqualTo(b.entryId("term:rdma"))
+            .isEqualTo("tag:chainfeed.io,2026:read/term:rdma");
         assertThat(a.entryId("signal:a b&c")).isEqualTo("tag:chainfeed.io,2026:read/signal:a%20b%26c");
         assertThat(a.feedId(Selector.parse("TERM:rdma and company:anet")))
-                .isEqualTo(a.feedId(Selector.parse("company:ANET term:rdma")));
+            .isEqualTo(a.feedId(Selector.parse("company:ANET term:rdma")));
         assertThatThrownBy(() -> new FeedLinks("not a tag authority", "")).isInstanceOf(IllegalArgumentException.class);
     }
 
@@ -51,8 +55,9 @@ class FeedBasicsTest {
         assertThat(FeedLinks.pagePath(Selector.parse("layer:memory"))).isEqualTo("/layers/memory");
         assertThat(FeedLinks.pagePath(Selector.parse("layer:memory OR term:rdma"))).isEqualTo("/");
         assertThat(FeedLinks.pagePath(Selector.parse("NOT term:rdma"))).isEqualTo("/");
-        assertThat(FeedLinks.discovery(Selector.parse("term:rdma")))
-                .containsExactly(java.util.Map.entry("application/atom+xml", "/api/v1/feeds/atom?topic=term%3Ardma"),
-                        java.util.Map.entry("application/feed+json", "/api/v1/feeds/json?topic=term%3Ardma"));
+        assertThat(FeedLinks.discovery(Selector.parse("term:rdma"))).containsExactly(
+                java.util.Map.entry("application/atom+xml", "/api/v1/feeds/atom?topic=term%3Ardma"),
+                java.util.Map.entry("application/feed+json", "/api/v1/feeds/json?topic=term%3Ardma"));
     }
+
 }

@@ -32,18 +32,20 @@ import org.xml.sax.InputSource;
 import org.xml.sax.SAXParseException;
 
 /**
- * Independent checks of the feeds, shared by the unit tests and {@code FeedsIT}: the Atom feed against
- * RFC 4287's RELAX NG grammar with Jing plus the grammar's two Schematron rules, read back with Rome;
- * the JSON Feed against a JSON Schema of the JSON Feed 1.1 spec (see {@code feeds/README.md}).
+ * Independent checks of the feeds, shared by the unit tests and {@code FeedsIT}: the Atom
+ * feed against RFC 4287's RELAX NG grammar with Jing plus the grammar's two Schematron
+ * rules, read back with Rome; the JSON Feed against a JSON Schema of the JSON Feed 1.1
+ * spec (see {@code feeds/README.md}).
  */
 public final class FeedChecks {
+
     private FeedChecks() {
     }
 
     /**
-     * Validates an Atom document with Jing against {@code feeds/atom-rfc4287.rnc} and checks the rules the
-     * grammar states as Schematron annotations, which Jing does not run.
-     *
+     * Validates an Atom document with Jing against {@code feeds/atom-rfc4287.rnc} and
+     * checks the rules the grammar states as Schematron annotations, which Jing does not
+     * run.
      * @return the Jing errors (empty when valid); the Schematron rules are asserted
      */
     public static List<String> atomErrors(byte[] xml) throws Exception {
@@ -63,8 +65,10 @@ public final class FeedChecks {
         PropertyMapBuilder props = new PropertyMapBuilder();
         props.put(ValidateProperty.ERROR_HANDLER, collect);
         ValidationDriver driver = new ValidationDriver(props.toPropertyMap(), CompactSchemaReader.getInstance());
-        assertThat(driver.loadSchema(new InputSource(FeedChecks.class.getResource("/feeds/atom-rfc4287.rnc")
-                .toExternalForm()))).as("the RFC 4287 grammar loads").isTrue();
+        assertThat(driver
+            .loadSchema(new InputSource(FeedChecks.class.getResource("/feeds/atom-rfc4287.rnc").toExternalForm())))
+            .as("the RFC 4287 grammar loads")
+            .isTrue();
         boolean valid = driver.validate(new InputSource(new ByteArrayInputStream(xml)));
         assertThat(valid).as("Jing's verdict agrees with its errors: %s", errors).isEqualTo(errors.isEmpty());
 
@@ -84,10 +88,13 @@ public final class FeedChecks {
             }
         });
         assertThat((Boolean) xpath.evaluate("/a:feed/a:author or not(/a:feed/a:entry[not(a:author)])", dom,
-                XPathConstants.BOOLEAN)).as("an author on the feed or on every entry").isTrue();
-        assertThat(((Number) xpath.evaluate("count(/a:feed/a:entry[not(a:link[@rel='alternate'] or a:link[not(@rel)] "
-                + "or a:content)])", dom, XPathConstants.NUMBER)).intValue())
-                .as("entries without an alternate link or content").isZero();
+                XPathConstants.BOOLEAN))
+            .as("an author on the feed or on every entry")
+            .isTrue();
+        assertThat(((Number) xpath.evaluate(
+                "count(/a:feed/a:entry[not(a:link[@rel='alternate'] or a:link[not(@rel)] " + "or a:content)])", dom,
+                XPathConstants.NUMBER))
+            .intValue()).as("entries without an alternate link or content").isZero();
         return errors;
     }
 
@@ -110,8 +117,8 @@ public final class FeedChecks {
     }
 
     /**
-     * Validates a JSON Feed against {@code feeds/jsonfeed-1.1.schema.json}, URL and date-time formats asserted.
-     *
+     * Validates a JSON Feed against {@code feeds/jsonfeed-1.1.schema.json}, URL and
+     * date-time formats asserted.
      * @return the violations, empty when valid
      */
     public static Set<ValidationMessage> jsonFeedErrors(byte[] json) throws Exception {
@@ -124,8 +131,11 @@ public final class FeedChecks {
         return schema.validate(new ObjectMapper().readTree(json));
     }
 
-    /** @return the JSON tree of a JSON Feed */
+    /**
+     * @return the JSON tree of a JSON Feed
+     */
     public static JsonNode readJson(byte[] json) throws Exception {
         return new ObjectMapper().readTree(json);
     }
+
 }

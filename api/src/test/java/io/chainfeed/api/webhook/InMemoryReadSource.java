@@ -12,28 +12,42 @@ import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * A log of read records kept in memory that honours the {@link ReadSource} contract the feed's ReadLog
- * gives: records after the position, per partition in order, the selector applied (deletions always
- * pass), the position after each record including skipped ones, a replay paced by the listener's
- * capacity, and the subscription ended when the listener refuses a record. For the engine's unit tests;
- * the integration test runs the engine on the real ReadLog over Kafka.
+ * A log of read records kept in memory that honours the {@link ReadSource} contract the
+ * feed's ReadLog gives: records after the position, per partition in order, the selector
+ * applied (deletions always pass), the position after each record including skipped ones,
+ * a replay paced by the listener's capacity, and the subscription ended when the listener
+ * refuses a record. For the engine's unit tests; the integration test runs the engine on
+ * the real ReadLog over Kafka.
  */
 final class InMemoryReadSource implements ReadSource {
+
     private final List<WebhookRead> log = new ArrayList<>();
+
     private final Map<Integer, Long> nextOffset = new TreeMap<>();
+
     final AtomicInteger opened = new AtomicInteger();
-    /** Wait while the listener is full (a replay) rather than offer and be refused (the live tail). */
+
+    /**
+     * Wait while the listener is full (a replay) rather than offer and be refused (the
+     * live tail).
+     */
     volatile boolean paced = true;
 
     /** Appends a read to a partition; returns the record. */
     synchronized WebhookRead append(int partition, String id, long version, String layer) {
         long offset = nextOffset.merge(partition, 1L, Long::sum) - 1;
-        Read read = Read.newBuilder().setId(id).setKind(ReadKind.TERM).setSlug(id.substring(id.indexOf(':') + 1))
-                .setTitle("Title of " + id).setSummary("s").setDisclaimer("research, not advice").setVersion(version)
-                .setUpdatedAt(Instant.parse("2026-03-01T00:00:00Z"))
-                .setLayers(List.of(io.chainfeed.avro.LayerTag.newBuilder().setId(layer).setName(layer).setConfidence(1)
-                        .build()))
-                .build();
+        Read read = Read.newBuilder()
+            .setId(id)
+            .setKind(ReadKind.TERM)
+            .setSlug(id.substring(id.indexOf(':') + 1))
+            .setTitle("Title of " + id)
+            .setSummary("s")
+            .setDisclaimer("research, not advice")
+            .setVersion(version)
+            .setUpdatedAt(Instant.parse("2026-03-01T00:00:00Z"))
+            .setLayers(List
+                .of(io.chainfeed.avro.LayerTag.newBuilder().setId(layer).setName(layer).setConfidence(1).build()))
+            .build();
         WebhookRead r = new WebhookRead(partition, offset, id, read, 1_772_323_200_000L + offset,
                 ("{\"id\":\"" + id + "\",\"version\":" + version + "}").getBytes(StandardCharsets.UTF_8));
         log.add(r);
@@ -41,7 +55,9 @@ final class InMemoryReadSource implements ReadSource {
         return r;
     }
 
-    /** @return the end of each partition */
+    /**
+     * @return the end of each partition
+     */
     synchronized Map<Integer, Long> end() {
         return new TreeMap<>(nextOffset);
     }
@@ -78,7 +94,8 @@ final class InMemoryReadSource implements ReadSource {
                         return;
                     }
                 }
-            } catch (InterruptedException e) {
+            }
+            catch (InterruptedException e) {
                 // closed
             }
         }, "in-memory-read-source");
@@ -86,4 +103,5 @@ final class InMemoryReadSource implements ReadSource {
         t.start();
         return t::interrupt;
     }
+
 }

@@ -11,14 +11,18 @@ import java.nio.charset.StandardCharsets;
 import java.util.Map;
 
 /**
- * A webhook receiver for the sender and worker tests: the JDK's HTTP server on a free loopback port, handing
- * each request under one path, with its body read as UTF-8, to the test's handler, which answers it.
+ * A webhook receiver for the sender and worker tests: the JDK's HTTP server on a free
+ * loopback port, handing each request under one path, with its body read as UTF-8, to the
+ * test's handler, which answers it.
  */
 final class LoopbackReceiver implements AutoCloseable {
+
     /** Answers one request; {@code body} is the request body, already read. */
     @FunctionalInterface
     interface Handler {
+
         void handle(HttpExchange exchange, String body) throws IOException;
+
     }
 
     private final HttpServer server;
@@ -28,7 +32,7 @@ final class LoopbackReceiver implements AutoCloseable {
     }
 
     /**
-     * @param path    the context path the handler gets, e.g. {@code /} or {@code /hook}
+     * @param path the context path the handler gets, e.g. {@code /} or {@code /hook}
      * @param handler answers each request
      * @return the started receiver
      */
@@ -40,17 +44,18 @@ final class LoopbackReceiver implements AutoCloseable {
         return new LoopbackReceiver(server);
     }
 
-    /** @return {@code http://<host>:<port><path>} on this receiver's port */
+    /**
+     * @return {@code http://<host>:<port><path>} on this receiver's port
+     */
     URI url(String host, String path) {
         return URI.create("http://" + host + ":" + server.getAddress().getPort() + path);
     }
 
     /**
      * Answers a request and closes the exchange.
-     *
-     * @param status  the HTTP status
+     * @param status the HTTP status
      * @param headers response headers, e.g. {@code Location} or {@code Retry-After}
-     * @param body    the response body as UTF-8, or null for none
+     * @param body the response body as UTF-8, or null for none
      */
     static void reply(HttpExchange exchange, int status, Map<String, String> headers, String body) throws IOException {
         headers.forEach(exchange.getResponseHeaders()::add);
@@ -66,4 +71,5 @@ final class LoopbackReceiver implements AutoCloseable {
     public void close() {
         server.stop(0);
     }
+
 }

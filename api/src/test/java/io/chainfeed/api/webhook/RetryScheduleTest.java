@@ -10,8 +10,10 @@ import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 class RetryScheduleTest {
+
     private final RetrySchedule defaults = new WebhookProperties(null, null, null, null, null, null, null, null, null,
-            null, null, null, null, null, null, null, null, null, null, null).retrySchedule();
+            null, null, null, null, null, null, null, null, null, null, null)
+        .retrySchedule();
 
     @Test
     void ceilingsGrowExponentiallyUpToTheCap() {
@@ -54,7 +56,8 @@ class RetryScheduleTest {
     void retryAfterIsAFloorCappedAtMaxRetryAfter() {
         SplittableRandom random = new SplittableRandom(7);
         for (int i = 0; i < 200; i++) {
-            assertThat(defaults.delay(2, Optional.of(Duration.ofSeconds(30)), random)).isEqualTo(Duration.ofSeconds(30));
+            assertThat(defaults.delay(2, Optional.of(Duration.ofSeconds(30)), random))
+                .isEqualTo(Duration.ofSeconds(30));
         }
         // a Retry-After shorter than the jittered draw leaves the draw as it is
         Duration drawn = defaults.delay(9, Optional.empty(), new SplittableRandom(1));
@@ -82,4 +85,5 @@ class RetryScheduleTest {
         assertThat(RetryAfter.parse("-5", now)).isEmpty();
         assertThat(RetryAfter.parse(null, now)).isEmpty();
     }
+
 }

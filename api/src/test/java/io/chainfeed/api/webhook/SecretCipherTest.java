@@ -12,6 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class SecretCipherTest {
+
     private static byte[] key() {
         byte[] k = new byte[32];
         new SecureRandom().nextBytes(k);
@@ -19,8 +20,8 @@ class SecretCipherTest {
     }
 
     private static WebhookProperties props(String masterKey, Path file) {
-        return new WebhookProperties(null, null, masterKey, file, null, null, null, null, null, null, null, null,
-                null, null, null, null, null, null, null, null);
+        return new WebhookProperties(null, null, masterKey, file, null, null, null, null, null, null, null, null, null,
+                null, null, null, null, null, null, null);
     }
 
     @Test
@@ -39,7 +40,8 @@ class SecretCipherTest {
         SecretCipher c = new SecretCipher(key());
         byte[] sealed = c.seal(new byte[32], "sub_a");
         assertThatThrownBy(() -> c.open(sealed, "sub_b")).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> new SecretCipher(key()).open(sealed, "sub_a")).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new SecretCipher(key()).open(sealed, "sub_a"))
+            .isInstanceOf(IllegalArgumentException.class);
         byte[] altered = sealed.clone();
         altered[20] ^= 1;
         assertThatThrownBy(() -> c.open(altered, "sub_a")).isInstanceOf(IllegalArgumentException.class);
@@ -55,10 +57,11 @@ class SecretCipherTest {
         Files.writeString(file, b64 + "\n");
         SecretCipher fromFile = SecretCipher.fromConfig(props(null, file)).orElseThrow();
         assertThat(fromFile.keyId()).isEqualTo(fromText.keyId()).hasSize(16);
-        assertThat(fromFile.open(fromText.seal(new byte[] {1, 2}, "x"), "x")).containsExactly(1, 2);
+        assertThat(fromFile.open(fromText.seal(new byte[] { 1, 2 }, "x"), "x")).containsExactly(1, 2);
         assertThatThrownBy(() -> SecretCipher.fromConfig(props(Base64.getEncoder().encodeToString(new byte[16]), null)))
-                .hasMessageContaining("32 bytes");
+            .hasMessageContaining("32 bytes");
         assertThatThrownBy(() -> SecretCipher.fromConfig(props("not base64!", null)))
-                .isInstanceOf(IllegalArgumentException.class);
+            .isInstanceOf(IllegalArgumentException.class);
     }
+
 }

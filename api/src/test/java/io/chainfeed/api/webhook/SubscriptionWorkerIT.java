@@ -24,19 +24,24 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The delivery state machine end to end in memory: the real engine, sender and signer against a real
- * HTTP receiver on loopback that answers from a script, fed by {@link InMemoryReadSource}. An integration
- * test (Failsafe): it waits on the wall clock for retries and talks to a real server over loopback.
+ * The delivery state machine end to end in memory: the real engine, sender and signer
+ * against a real HTTP receiver on loopback that answers from a script, fed by
+ * {@link InMemoryReadSource}. An integration test (Failsafe): it waits on the wall clock
+ * for retries and talks to a real server over loopback.
  */
 class SubscriptionWorkerIT {
+
     /** A request the receiver saw. */
     record Hit(String webhookId, String timestamp, String signature, String body) {
     }
 
     /** Records what the engine journals. */
     static class Journal implements DeliveryJournal {
+
         final List<WebhookDeliveryState> saved = new CopyOnWriteArrayList<>();
+
         final List<String> deadLetters = new CopyOnWriteArrayList<>();
+
         final List<String> disabled = new CopyOnWriteArrayList<>();
 
         @Override
@@ -57,16 +62,25 @@ class SubscriptionWorkerIT {
         WebhookDeliveryState last() {
             return saved.get(saved.size() - 1);
         }
+
     }
 
     private LoopbackReceiver receiver;
+
     private final Queue<Integer> script = new ConcurrentLinkedQueue<>();
+
     private final List<Hit> hits = new CopyOnWriteArrayList<>();
+
     private final InMemoryReadSource source = new InMemoryReadSource();
+
     private final Journal journal = new Journal();
+
     private final byte[] key = WebhookSignatures.newSecret();
+
     private final List<WebhookEngine> engines = new ArrayList<>();
+
     private WebhookSender sender;
+
     private URI url;
 
     @BeforeEach
@@ -112,8 +126,12 @@ class SubscriptionWorkerIT {
     private static WebhookDeliveryState startAt(Map<Integer, Long> position) {
         List<PartitionOffset> p = new ArrayList<>();
         position.forEach((k, v) -> p.add(new PartitionOffset(k, v)));
-        return WebhookDeliveryState.newBuilder().setSubscriptionId("sub_test").setPosition(p)
-                .setUpdatedAt(Instant.now()).setRevision(0L).build();
+        return WebhookDeliveryState.newBuilder()
+            .setSubscriptionId("sub_test")
+            .setPosition(p)
+            .setUpdatedAt(Instant.now())
+            .setRevision(0L)
+            .build();
     }
 
     private List<String> deliveredIds() {
@@ -122,7 +140,8 @@ class SubscriptionWorkerIT {
 
     @Test
     void deliversInOrderRetryingAFailingReadBeforeTheNext() {
-        source.append(0, "term:old", 1, "memory"); // before the subscription's start: never sent
+        source.append(0, "term:old", 1, "memory"); // before the subscription's start:
+                                                   // never sent
         WebhookEngine engine = engine(5, 16);
         engine.upsert(target("layer:memory"), startAt(source.end()));
         script.addAll(List.of(500, 429, 200));
@@ -134,13 +153,14 @@ class SubscriptionWorkerIT {
         await().atMost(Duration.ofSeconds(10)).until(() -> hits.size() == 5);
         assertThat(deliveredIds()).containsExactly("term:a", "term:a", "term:a", "term:b", "term:c");
         assertThat(hits.get(0).webhookId()).isEqualTo(hits.get(1).webhookId()).isEqualTo(hits.get(2).webhookId());
-        // Retry-After: 1 after the 429: the third attempt came at least a second after the second
+        // Retry-After: 1 after the 429: the third attempt came at least a second after
+        // the second
         assertThat(Long.parseLong(hits.get(2).timestamp()) - Long.parseLong(hits.get(1).timestamp()))
-                .isGreaterThanOrEqualTo(1);
+            .isGreaterThanOrEqualTo(1);
         for (Hit h : hits) {
             assertThat(h.body()).startsWith("{\"type\":\"read.published\",\"timestamp\":\"2026-03-01T00:00:00");
-            assertThat(h.signature()).isEqualTo(
-                    WebhookSignatures.signatureHeader(List.of(key), h.webhookId(), Long.parseLong(h.timestamp()), h.body()));
+            assertThat(h.signature()).isEqualTo(WebhookSignatures.signatureHeader(List.of(key), h.webhookId(),
+                    Long.parseLong(h.timestamp()), h.body()));
         }
         await().atMost(Duration.ofSeconds(5)).until(() -> journal.last().getDelivered() == 3);
         WebhookDeliveryState last = journal.last();
@@ -158,19 +178,24 @@ class SubscriptionWorkerIT {
 
     @Test
     void recoverRetriesAtOnceAndTheBacklogFollowsInOrder() {
-        // An hour's backoff: without the recover call the second attempt would be far away.
-        WebhookEngine engine = new WebhookEngine(source, sender, new DeliveryPolicy(new RetrySchedule(10,
-                Duration.ofHours(1), 3, Duration.ofHours(6), Duration.ofHours(1)), new java.util.random.RandomGenerator() {
-                    @Override
-                    public long nextLong() {
-                        return Long.MAX_VALUE;
-                    }
+        // An hour's backoff: without the recover call the second attempt would be far
+        // away.
+        WebhookEngine engine = new WebhookEngine(source, sender,
+                new DeliveryPolicy(
+                        new RetrySchedule(10, Duration.ofHours(1), 3, Duration.ofHours(6), Duration.ofHours(1)),
+                        new java.util.random.RandomGenerator() {
+                            @Override
+                            public long nextLong() {
+                                return Long.MAX_VALUE;
+                            }
 
-                    @Override
-                    public long nextLong(long bound) {
-                        return bound - 1; // the top of the jitter range: the longest wait
-                    }
-                }), journal, Clock.systemUTC(), 2, 16);
+                            @Override
+                            public long nextLong(long bound) {
+                                return bound - 1; // the top of the jitter range: the
+                                                  // longest wait
+                            }
+                        }),
+                journal, Clock.systemUTC(), 2, 16);
         engines.add(engine);
         engine.upsert(target("all"), startAt(source.end()));
         Instant beforeTheOutage = Instant.now();
@@ -184,7 +209,8 @@ class SubscriptionWorkerIT {
         assertThat(failed.getFailingSince()).isEqualTo(failed.getLastAttemptAt());
         assertThat(engine.failing(Duration.ZERO)).isEqualTo(1);
 
-        // A request older than the last attempt has been answered by that attempt already.
+        // A request older than the last attempt has been answered by that attempt
+        // already.
         engine.recover("sub_test", beforeTheOutage);
         await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(5)).until(() -> hits.size() == 1);
 
@@ -205,9 +231,10 @@ class SubscriptionWorkerIT {
         source.append(0, "term:next", 1, "memory");
         await().atMost(Duration.ofSeconds(10)).until(() -> hits.size() == 4);
         assertThat(deliveredIds()).containsExactly("term:doomed", "term:doomed", "term:doomed", "term:next");
-        assertThat(journal.deadLetters).singleElement().asString()
-                .startsWith(hits.get(0).webhookId() + " chainfeed.reads.v1-0@0 gave up after 3 attempts")
-                .endsWith("the endpoint answered 502");
+        assertThat(journal.deadLetters).singleElement()
+            .asString()
+            .startsWith(hits.get(0).webhookId() + " chainfeed.reads.v1-0@0 gave up after 3 attempts")
+            .endsWith("the endpoint answered 502");
         await().atMost(Duration.ofSeconds(5)).until(() -> journal.last().getDelivered() == 1);
         assertThat(journal.last().getDeadLettered()).isEqualTo(1);
         assertThat(journal.last().getPosition()).containsExactly(new PartitionOffset(0, 2L));
@@ -227,14 +254,16 @@ class SubscriptionWorkerIT {
         await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(5)).until(() -> hits.size() == 1);
         assertThat(hits).hasSize(1);
         assertThat(engine.size()).isZero();
-        assertThat(journal.last().getPosition()).as("the read stays unsettled").containsExactly(new PartitionOffset(0, 1L));
+        assertThat(journal.last().getPosition()).as("the read stays unsettled")
+            .containsExactly(new PartitionOffset(0, 1L));
     }
 
     @Test
     void resumesFromTheStoredStateWithTheSameIdAndAttemptCount() {
         WebhookEngine first = engine(4, 16);
         first.upsert(target("all"), startAt(source.end()));
-        script.addAll(List.of(200, 500, 429)); // the 429 asks for a second's pause: stop within it
+        script.addAll(List.of(200, 500, 429)); // the 429 asks for a second's pause: stop
+                                               // within it
         source.append(0, "term:a", 1, "memory");
         source.append(0, "term:b", 1, "memory");
         await().atMost(Duration.ofSeconds(10)).until(() -> hits.size() == 3 && journal.last().getAttempts() == 2);
@@ -246,7 +275,8 @@ class SubscriptionWorkerIT {
         assertThat(stored.getPosition()).containsExactly(new PartitionOffset(0, 1L));
 
         script.clear();
-        script.addAll(List.of(500, 500)); // the fourth attempt in all is the last: dead-lettered
+        script.addAll(List.of(500, 500)); // the fourth attempt in all is the last:
+                                          // dead-lettered
         WebhookEngine second = engine(4, 16);
         second.upsert(target("all"), stored);
         source.append(0, "term:c", 1, "memory");
@@ -303,9 +333,11 @@ class SubscriptionWorkerIT {
         assertThat(engine.delivers("sub_test")).isFalse();
         assertThat(flushed).hasSize(1);
         assertThat(flushed.get(0).getPosition()).filteredOn(p -> p.getPartition() == 0)
-                .extracting(PartitionOffset::getNextOffset).containsExactly(source.end().get(0));
+            .extracting(PartitionOffset::getNextOffset)
+            .containsExactly(source.end().get(0));
         assertThat(flushed.get(0).getDelivered()).isEqualTo(1);
         source.append(0, "term:after", 1, "memory");
         await().during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(2)).until(() -> hits.size() == 1);
     }
+
 }

@@ -17,11 +17,20 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** The sender against a real HTTP server on loopback (the JDK's), with the guard checking each connection. */
+/**
+ * The sender against a real HTTP server on loopback (the JDK's), with the guard checking
+ * each connection.
+ */
 class WebhookSenderTest {
+
     private LoopbackReceiver receiver;
-    /** A sender whose guard lets loopback through, as the tests' receiver needs; one per test. */
+
+    /**
+     * A sender whose guard lets loopback through, as the tests' receiver needs; one per
+     * test.
+     */
     private WebhookSender loopback;
+
     private final List<String> seen = new CopyOnWriteArrayList<>();
 
     @BeforeEach
@@ -35,8 +44,8 @@ class WebhookSenderTest {
                 case "/busy" -> reply(exchange, 429, Map.of("Retry-After", "7"), "slow down");
                 case "/moved" -> reply(exchange, 308, Map.of("Location", "/ok"), null);
                 case "/found" -> reply(exchange, 302, Map.of("Location", "/ok"), null);
-                case "/to-metadata" -> reply(exchange, 307,
-                        Map.of("Location", "http://169.254.169.254/latest/meta-data/"), null);
+                case "/to-metadata" ->
+                    reply(exchange, 307, Map.of("Location", "http://169.254.169.254/latest/meta-data/"), null);
                 case "/to-ftp" -> reply(exchange, 307, Map.of("Location", "ftp://example.com/"), null);
                 case "/loop" -> reply(exchange, 307, Map.of("Location", "/loop"), null);
                 case "/big" -> ChunkedResponses.streamUntilHungUp(exchange, 32);
@@ -60,7 +69,10 @@ class WebhookSenderTest {
         return new WebhookSender(guard, Duration.ofSeconds(2), Duration.ofSeconds(5), 4, 3);
     }
 
-    /** @return what the loopback sender got for an empty JSON object posted to {@code path} on 127.0.0.1 */
+    /**
+     * @return what the loopback sender got for an empty JSON object posted to
+     * {@code path} on 127.0.0.1
+     */
     private WebhookSender.Outcome post(String path) {
         return loopback.send(url("127.0.0.1", path), "{}", HEADERS);
     }
@@ -87,7 +99,7 @@ class WebhookSenderTest {
     @Test
     void refusesLoopbackAtConnectTimeWithoutTheSetting() {
         try (WebhookSender s = sender(new TargetGuard(false, InetAddress::getAllByName))) {
-            for (String host : new String[] {"127.0.0.1", "localhost", "[::ffff:127.0.0.1]"}) {
+            for (String host : new String[] { "127.0.0.1", "localhost", "[::ffff:127.0.0.1]" }) {
                 WebhookSender.Outcome o = s.send(url(host, "/ok"), "{}", HEADERS);
                 assertThat(o.refused()).as(host).isTrue();
                 assertThat(o.status()).isEmpty();
@@ -98,10 +110,12 @@ class WebhookSenderTest {
 
     @Test
     void connectsToTheAddressItCheckedSoADnsAnswerThatChangesIsCaught() {
-        // First answer (the check at creation) is public; every later one (at connect) is loopback.
+        // First answer (the check at creation) is public; every later one (at connect) is
+        // loopback.
         AtomicInteger lookups = new AtomicInteger();
-        AddressGuard.Resolver rebinding = host -> new InetAddress[] {InetAddress.getByAddress(host,
-                lookups.getAndIncrement() == 0 ? new byte[] {93, (byte) 184, (byte) 215, 14} : new byte[] {127, 0, 0, 1})};
+        AddressGuard.Resolver rebinding = host -> new InetAddress[] {
+                InetAddress.getByAddress(host, lookups.getAndIncrement() == 0
+                        ? new byte[] { 93, (byte) 184, (byte) 215, 14 } : new byte[] { 127, 0, 0, 1 }) };
         TargetGuard guard = new TargetGuard(false, rebinding);
         try (WebhookSender s = sender(guard)) {
             URI target = receiver.url("rebind.example.com", "/ok");
@@ -109,7 +123,8 @@ class WebhookSenderTest {
             WebhookSender.Outcome o = s.send(target, "{}", HEADERS);
             assertThat(o.refused()).isTrue();
             assertThat(o.error().orElseThrow()).contains("127.0.0.1", "loopback");
-        } catch (RefusedTargetException e) {
+        }
+        catch (RefusedTargetException e) {
             throw new AssertionError(e);
         }
         assertThat(seen).isEmpty();
@@ -159,4 +174,5 @@ class WebhookSenderTest {
         assertThat(o.refused()).isFalse();
         assertThat(o.error().orElseThrow()).isNotBlank();
     }
+
 }

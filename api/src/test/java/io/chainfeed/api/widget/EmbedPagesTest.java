@@ -9,6 +9,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class EmbedPagesTest {
+
     @Test
     void attributeValuesAreEscapedAndNothingIsInline() {
         Map<String, String> attrs = EmbedPages.common("cf_x\"><script>alert(1)</script>", "dark", null);
@@ -25,8 +26,9 @@ class EmbedPagesTest {
     @Test
     void framedOnlyByTheKeysOrigins() {
         assertThat(EmbedPages.csp(List.of("https://a.example", "http://localhost:8090")))
-                .endsWith("frame-ancestors https://a.example http://localhost:8090")
-                .contains("script-src 'self'", "connect-src 'self'").doesNotContain("unsafe-inline", "*");
+            .endsWith("frame-ancestors https://a.example http://localhost:8090")
+            .contains("script-src 'self'", "connect-src 'self'")
+            .doesNotContain("unsafe-inline", "*");
         assertThat(EmbedPages.csp(List.of())).endsWith("frame-ancestors 'none'");
     }
 
@@ -41,4 +43,5 @@ class EmbedPagesTest {
         assertThatThrownBy(() -> EmbedController.limit(21)).isInstanceOf(BadRequestException.class);
         assertThat(EmbedController.limit(20)).isEqualTo(20);
     }
+
 }

@@ -10,10 +10,11 @@ import java.util.zip.GZIPOutputStream;
 import org.junit.jupiter.api.Test;
 
 /**
- * The widget script as served: at most 8 KB gzipped (gzip at its default level, as a server or CDN
- * compresses it), and it never turns data into markup.
+ * The widget script as served: at most 8 KB gzipped (gzip at its default level, as a
+ * server or CDN compresses it), and it never turns data into markup.
  */
 class WidgetScriptTest {
+
     static final int MAX_GZIPPED_BYTES = 8 * 1024;
 
     private static byte[] script() throws IOException {
@@ -31,7 +32,8 @@ class WidgetScriptTest {
             gz.write(raw);
         }
         int gzipped = out.size();
-        System.out.printf("chainfeed.js: %d bytes, %d bytes gzipped (limit %d)%n", raw.length, gzipped, MAX_GZIPPED_BYTES);
+        System.out.printf("chainfeed.js: %d bytes, %d bytes gzipped (limit %d)%n", raw.length, gzipped,
+                MAX_GZIPPED_BYTES);
         assertThat(gzipped).isPositive().isLessThanOrEqualTo(MAX_GZIPPED_BYTES);
     }
 
@@ -44,4 +46,5 @@ class WidgetScriptTest {
         // The three elements, and the disclaimer every widget shows.
         assertThat(js).contains("'chainfeed-term'", "'chainfeed-feed'", "'chainfeed-chain'", "Research, not advice.");
     }
+
 }

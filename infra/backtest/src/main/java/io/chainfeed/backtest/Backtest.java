@@ -24,16 +24,18 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * Replays the bundled history through the chain model and compares, for each chain layer and each
- * quarter end since 2023, the status the model gives as of that instant ({@link ChainModel#statesAt},
- * the same rules the chain-state topology runs) with the reference timeline written from public
- * reporting ({@link History#reference()}). TIGHT and CRITICAL agree with a reference {@code tight},
- * BALANCED with {@code balanced}, LOOSE with {@code loose}; unlabelled cells are shown but not scored.
+ * Replays the bundled history through the chain model and compares, for each chain layer
+ * and each quarter end since 2023, the status the model gives as of that instant
+ * ({@link ChainModel#statesAt}, the same rules the chain-state topology runs) with the
+ * reference timeline written from public reporting ({@link History#reference()}). TIGHT
+ * and CRITICAL agree with a reference {@code tight}, BALANCED with {@code balanced},
+ * LOOSE with {@code loose}; unlabelled cells are shown but not scored.
  */
 @Command(name = "backtest", mixinStandardHelpOptions = true,
         description = "Replay the bundled history of constraint signals through the chain model and compare each "
                 + "layer's status at every quarter end since 2023 with the reference timeline (history/reference.yaml).")
 public final class Backtest implements Callable<Integer> {
+
     @Option(names = "--no-disagreements", description = "Leave out the list of disagreements (each with its"
             + " reference note and source, and the model's largest causes).")
     boolean noDisagreements;
@@ -41,13 +43,16 @@ public final class Backtest implements Callable<Integer> {
     /**
      * One scored or unscored cell: the model's state of a layer at a quarter end.
      *
-     * @param layer     the layer id
-     * @param quarter   the quarter, e.g. {@code 2024Q3}
-     * @param state     the model's state as of the quarter's last millisecond (UTC)
-     * @param reference the reference label, or null when the quarter is not labelled for the layer
+     * @param layer the layer id
+     * @param quarter the quarter, e.g. {@code 2024Q3}
+     * @param state the model's state as of the quarter's last millisecond (UTC)
+     * @param reference the reference label, or null when the quarter is not labelled for
+     * the layer
      */
     public record Cell(String layer, String quarter, LayerState state, History.Cell reference) {
-        /** @return whether the cell is labelled and the model agrees with it */
+        /**
+         * @return whether the cell is labelled and the model agrees with it
+         */
         public boolean agrees() {
             return reference != null && bucket(state.getStatus()) == reference.status();
         }
@@ -57,19 +62,24 @@ public final class Backtest implements Callable<Integer> {
      * The backtest's outcome.
      *
      * @param quarters the quarters, oldest first
-     * @param layers   the layer ids, in corpus order (upstream first)
-     * @param cells    every layer × quarter, by layer then quarter
+     * @param layers the layer ids, in corpus order (upstream first)
+     * @param cells every layer × quarter, by layer then quarter
      */
     public record Result(List<String> quarters, List<String> layers, Map<String, Map<String, Cell>> cells) {
-        /** @return the labelled cells */
+        /**
+         * @return the labelled cells
+         */
         public List<Cell> scored() {
             List<Cell> out = new ArrayList<>();
-            cells.values().forEach(byQuarter -> byQuarter.values().stream().filter(c -> c.reference() != null)
-                    .forEach(out::add));
+            cells.values()
+                .forEach(byQuarter -> byQuarter.values().stream().filter(c -> c.reference() != null).forEach(out::add));
             return out;
         }
 
-        /** @return the share of labelled cells the model agrees with, 0-1 (0 when none is labelled) */
+        /**
+         * @return the share of labelled cells the model agrees with, 0-1 (0 when none is
+         * labelled)
+         */
         public double agreement() {
             List<Cell> scored = scored();
             return scored.isEmpty() ? 0 : scored.stream().filter(Cell::agrees).count() / (double) scored.size();
@@ -90,11 +100,11 @@ public final class Backtest implements Callable<Integer> {
 
     /**
      * Runs the backtest.
-     *
-     * @param corpus  the layers and companies
+     * @param corpus the layers and companies
      * @param history the signals and the reference timeline
-     * @param last    the last quarter to include (its end need not have passed)
-     * @return every layer's state at every quarter end from 2023Q1 to {@code last}, with the reference labels
+     * @param last the last quarter to include (its end need not have passed)
+     * @return every layer's state at every quarter end from 2023Q1 to {@code last}, with
+     * the reference labels
      */
     public static Result run(Corpus corpus, History history, String last) {
         return run(corpus, history, last, history.reference());
@@ -102,12 +112,13 @@ public final class Backtest implements Callable<Integer> {
 
     /**
      * Runs the backtest against given labels.
-     *
-     * @param corpus  the layers and companies
+     * @param corpus the layers and companies
      * @param history the signals
-     * @param last    the last quarter to include
-     * @param labelled the labels to score against (the reference, or the held-out reference)
-     * @return every layer's state at every quarter end from 2023Q1 to {@code last}, with those labels
+     * @param last the last quarter to include
+     * @param labelled the labels to score against (the reference, or the held-out
+     * reference)
+     * @return every layer's state at every quarter end from 2023Q1 to {@code last}, with
+     * those labels
      */
     public static Result run(Corpus corpus, History history, String last, List<History.Cell> labelled) {
         ChainModel model = new ChainModel(corpus.layers(), corpus.companies());
@@ -128,10 +139,12 @@ public final class Backtest implements Callable<Integer> {
         return new Result(quarters, layers, cells);
     }
 
-    /** @return the quarters from 2023Q1 to {@code last}, e.g. {@code 2026Q3} */
+    /**
+     * @return the quarters from 2023Q1 to {@code last}, e.g. {@code 2026Q3}
+     */
     static List<String> quarters(String last) {
         List<String> out = new ArrayList<>();
-        for (int year = 2023; ; year++) {
+        for (int year = 2023;; year++) {
             for (int q = 1; q <= 4; q++) {
                 String name = year + "Q" + q;
                 out.add(name);
@@ -146,12 +159,11 @@ public final class Backtest implements Callable<Integer> {
     }
 
     /**
-     * Prints the table (one row per layer, one column per quarter), the agreement and, when asked, every
-     * disagreement.
-     *
-     * @param r                  the result
-     * @param out                where to print
-     * @param listDisagreements  whether to list the disagreements
+     * Prints the table (one row per layer, one column per quarter), the agreement and,
+     * when asked, every disagreement.
+     * @param r the result
+     * @param out where to print
+     * @param listDisagreements whether to list the disagreements
      */
     static void print(Result r, PrintStream out, boolean listDisagreements) {
         out.println("chainfeed backtest: the chain model's status of each layer at each quarter end (UTC),");
@@ -169,14 +181,16 @@ public final class Backtest implements Callable<Integer> {
                 Cell c = r.cells().get(l).get(q);
                 String mark = c.reference() == null ? "" : c.agrees() ? "="
                         : "x" + c.reference().status().name().substring(0, 1).toLowerCase(Locale.ROOT);
-                row.append(' ').append(String.format(Locale.ROOT, "%-7s", c.state().getStatus().name().charAt(0) + mark));
+                row.append(' ')
+                    .append(String.format(Locale.ROOT, "%-7s", c.state().getStatus().name().charAt(0) + mark));
             }
             out.println(row);
         }
         List<Cell> scored = r.scored();
         long agreed = scored.stream().filter(Cell::agrees).count();
         out.println();
-        out.printf(Locale.ROOT, "agreement: %d of %d labelled cells (%.1f%%)%n", agreed, scored.size(), 100 * r.agreement());
+        out.printf(Locale.ROOT, "agreement: %d of %d labelled cells (%.1f%%)%n", agreed, scored.size(),
+                100 * r.agreement());
         if (!listDisagreements) {
             return;
         }
@@ -187,9 +201,10 @@ public final class Backtest implements Callable<Integer> {
                 continue;
             }
             LayerState s = c.state();
-            out.printf(Locale.ROOT, "- %s %s: model %s (pressure %.2f, direct %.2f, squeeze %.2f), reference %s: %s (%s)%n",
-                    c.layer(), c.quarter(), s.getStatus().name().toLowerCase(Locale.ROOT), s.getPressure(),
-                    s.getDirectPressure(), s.getSqueezeReceived(), c.reference().status().name().toLowerCase(Locale.ROOT),
+            out.printf(Locale.ROOT,
+                    "- %s %s: model %s (pressure %.2f, direct %.2f, squeeze %.2f), reference %s: %s (%s)%n", c.layer(),
+                    c.quarter(), s.getStatus().name().toLowerCase(Locale.ROOT), s.getPressure(), s.getDirectPressure(),
+                    s.getSqueezeReceived(), c.reference().status().name().toLowerCase(Locale.ROOT),
                     c.reference().note(), c.reference().source());
             for (SignalCause cause : s.getCauses().subList(0, Math.min(3, s.getCauses().size()))) {
                 out.printf(Locale.ROOT, "    cause %+.2f %s%n", cause.getContribution(), cause.getSignalId());
@@ -197,7 +212,9 @@ public final class Backtest implements Callable<Integer> {
         }
     }
 
-    /** @return the quarter holding a day, e.g. {@code 2024Q3} */
+    /**
+     * @return the quarter holding a day, e.g. {@code 2024Q3}
+     */
     static String quarterOf(LocalDate day) {
         return day.getYear() + "Q" + ((day.getMonthValue() - 1) / 3 + 1);
     }
@@ -210,16 +227,23 @@ public final class Backtest implements Callable<Integer> {
         print(run(corpus, history, last), System.out, !noDisagreements);
         Result held = run(corpus, history, last, history.holdout());
         System.out.println();
-        System.out.printf(Locale.ROOT, "held-out reference (history/reference-holdout.yaml, other cells, not tuned on):"
-                + " %d of %d labelled cells (%.1f%%)%n", held.scored().stream().filter(Cell::agrees).count(),
-                held.scored().size(), 100 * held.agreement());
+        System.out.printf(Locale.ROOT,
+                "held-out reference (history/reference-holdout.yaml, other cells, not tuned on):"
+                        + " %d of %d labelled cells (%.1f%%)%n",
+                held.scored().stream().filter(Cell::agrees).count(), held.scored().size(), 100 * held.agreement());
         return 0;
     }
 
-    /** @return the quarter of the newest bundled signal, or the newest labelled quarter when that is later */
+    /**
+     * @return the quarter of the newest bundled signal, or the newest labelled quarter
+     * when that is later
+     */
     static String lastQuarter(History history) {
-        LocalDate newest = history.signals().stream().map(s -> s.getObservedAt().atZone(ZoneOffset.UTC).toLocalDate())
-                .max(LocalDate::compareTo).orElse(History.START);
+        LocalDate newest = history.signals()
+            .stream()
+            .map(s -> s.getObservedAt().atZone(ZoneOffset.UTC).toLocalDate())
+            .max(LocalDate::compareTo)
+            .orElse(History.START);
         String last = quarterOf(newest);
         for (History.Cell c : history.reference()) {
             if (c.quarter().compareTo(last) > 0) {
@@ -231,10 +255,10 @@ public final class Backtest implements Callable<Integer> {
 
     /**
      * Prints the backtest to standard output.
-     *
      * @param args {@code --no-disagreements} to leave out the list of disagreements
      */
     public static void main(String[] args) {
         System.exit(new CommandLine(new Backtest()).execute(args));
     }
+
 }

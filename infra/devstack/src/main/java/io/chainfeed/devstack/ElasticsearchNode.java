@@ -26,16 +26,19 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A real Elasticsearch node (the unpacked {@code integ-test-zip} distribution) run as a child process on
- * 127.0.0.1, with its own data, logs, tmp and config copy under a run directory: a single-node cluster by
- * default, or a member of a local cluster ({@link Builder#discovery}: seed hosts and, for the first
- * start, the initial master nodes).
+ * A real Elasticsearch node (the unpacked {@code integ-test-zip} distribution) run as a
+ * child process on 127.0.0.1, with its own data, logs, tmp and config copy under a run
+ * directory: a single-node cluster by default, or a member of a local cluster
+ * ({@link Builder#discovery}: seed hosts and, for the first start, the initial master
+ * nodes).
  *
- * <p>Elasticsearch refuses to run as root: when this JVM runs as uid 0, the run directory is handed to
- * an unprivileged uid (default 1999, no passwd entry needed) and the node is started through
- * {@code setpriv --reuid=U --regid=U --clear-groups}. Readiness is {@code GET /_cluster/health?
- * wait_for_status=yellow}; never use the client's {@code info()} or {@code ping()}, which answer 405 on
- * this distribution.
+ * <p>
+ * Elasticsearch refuses to run as root: when this JVM runs as uid 0, the run directory is
+ * handed to an unprivileged uid (default 1999, no passwd entry needed) and the node is
+ * started through {@code setpriv --reuid=U --regid=U --clear-groups}. Readiness is
+ * {@code GET /_cluster/health?
+ * wait_for_status=yellow}; never use the client's {@code info()} or {@code ping()}, which
+ * answer 405 on this distribution.
  *
  * <pre>{@code
  * try (ElasticsearchNode es = ElasticsearchNode.builder(esHome, runDir).build().start()) {
@@ -44,31 +47,45 @@ import org.slf4j.LoggerFactory;
  * }</pre>
  */
 public final class ElasticsearchNode extends LocalNode<ElasticsearchNode> {
+
     private static final Logger LOG = LoggerFactory.getLogger(ElasticsearchNode.class);
+
     /** File in the run dir holding the pid of the launcher process of the current run. */
     static final String PID_FILE = "elasticsearch-launcher.pid";
-    /** File in the run dir written by Elasticsearch itself ({@code -p}), holding the server pid. */
+
+    /**
+     * File in the run dir written by Elasticsearch itself ({@code -p}), holding the
+     * server pid.
+     */
     static final String SERVER_PID_FILE = "elasticsearch-server.pid";
+
     private static final String OUTPUT_FILE = "elasticsearch.out";
 
     private final Path esHome;
+
     private final int unprivilegedUid;
+
     private final String clusterName;
+
     private final List<Path> plugins;
+
     private final List<String> extraJavaOpts;
+
     private final Discovery discovery;
 
     /**
      * How a node finds its cluster.
      *
-     * @param nodeName           {@code node.name}
-     * @param seedHosts          {@code discovery.seed_hosts} (transport addresses {@code host:port}); empty for
-     *                           a single-node cluster ({@code discovery.type=single-node})
-     * @param initialMasterNodes {@code cluster.initial_master_nodes}: the node names that bootstrap a new
-     *                           cluster; given only while the node has no cluster state yet, as Elasticsearch
-     *                           asks (a formed cluster must not be bootstrapped again)
+     * @param nodeName {@code node.name}
+     * @param seedHosts {@code discovery.seed_hosts} (transport addresses
+     * {@code host:port}); empty for a single-node cluster
+     * ({@code discovery.type=single-node})
+     * @param initialMasterNodes {@code cluster.initial_master_nodes}: the node names that
+     * bootstrap a new cluster; given only while the node has no cluster state yet, as
+     * Elasticsearch asks (a formed cluster must not be bootstrapped again)
      */
     public record Discovery(String nodeName, List<String> seedHosts, List<String> initialMasterNodes) {
+
         /** A single-node cluster whose node is {@code n1}. */
         public static final Discovery SINGLE = new Discovery("n1", List.of(), List.of());
 
@@ -92,19 +109,20 @@ public final class ElasticsearchNode extends LocalNode<ElasticsearchNode> {
 
     /**
      * Starts building a node.
-     *
-     * @param esHome the unpacked distribution, e.g. {@code infra/devstack/target/elasticsearch/elasticsearch-8.19.21}
-     * @param runDir where data, logs, tmp and the config copy go; data is wiped at each start unless
-     *               {@link Builder#keepData}, logs are kept (Elasticsearch rolls them itself)
+     * @param esHome the unpacked distribution, e.g.
+     * {@code infra/devstack/target/elasticsearch/elasticsearch-8.19.21}
+     * @param runDir where data, logs, tmp and the config copy go; data is wiped at each
+     * start unless {@link Builder#keepData}, logs are kept (Elasticsearch rolls them
+     * itself)
      */
     public static Builder builder(Path esHome, Path runDir) {
         return new Builder(esHome, runDir);
     }
 
     /**
-     * Stops an earlier run's Elasticsearch processes for this run dir (from its pid files, or found by
-     * their command line), e.g. after the JVM that started them was killed with SIGKILL.
-     *
+     * Stops an earlier run's Elasticsearch processes for this run dir (from its pid
+     * files, or found by their command line), e.g. after the JVM that started them was
+     * killed with SIGKILL.
      * @param runDir the run dir of the earlier run
      * @return the number of processes stopped
      */
@@ -118,7 +136,7 @@ public final class ElasticsearchNode extends LocalNode<ElasticsearchNode> {
     @Override
     protected synchronized Process launch() throws IOException {
         beginLaunch(this::requireDistribution, () -> stopStale(runDir),
-                new String[] {"Elasticsearch HTTP", "Elasticsearch transport"}, "http and transport port");
+                new String[] { "Elasticsearch HTTP", "Elasticsearch transport" }, "http and transport port");
         installPlugins();
         prepareRunDir();
 
@@ -150,16 +168,16 @@ public final class ElasticsearchNode extends LocalNode<ElasticsearchNode> {
 
     /** The settings passed as {@code -E key=value}, in order. */
     Map<String, String> settings() {
-        // Elasticsearch keeps its cluster state under path.data/_state once the node has joined a cluster.
+        // Elasticsearch keeps its cluster state under path.data/_state once the node has
+        // joined a cluster.
         boolean bootstrapped = Files.isDirectory(runDir.resolve("data").resolve("_state"));
         return settings(clusterName, runDir, httpPort(), transportPort(), discovery, bootstrapped);
     }
 
     /**
      * The node settings.
-     *
-     * @param bootstrapped whether the node has cluster state from an earlier start (then the initial master
-     *                     nodes are left out)
+     * @param bootstrapped whether the node has cluster state from an earlier start (then
+     * the initial master nodes are left out)
      */
     static Map<String, String> settings(String clusterName, Path runDir, int httpPort, int transportPort,
             Discovery discovery, boolean bootstrapped) {
@@ -168,20 +186,23 @@ public final class ElasticsearchNode extends LocalNode<ElasticsearchNode> {
         s.put("node.name", discovery.nodeName());
         s.put("path.data", runDir.resolve("data").toString());
         s.put("path.logs", runDir.resolve("logs").toString());
-        // Loopback only: the bootstrap checks stay warnings (vm.max_map_count, file descriptors).
+        // Loopback only: the bootstrap checks stay warnings (vm.max_map_count, file
+        // descriptors).
         s.put("network.host", "127.0.0.1");
         s.put("http.port", Integer.toString(httpPort));
         s.put("transport.port", Integer.toString(transportPort));
         if (discovery.seedHosts().isEmpty()) {
             s.put("discovery.type", "single-node");
-        } else {
+        }
+        else {
             s.put("discovery.seed_hosts", String.join(",", discovery.seedHosts()));
             if (!bootstrapped && !discovery.initialMasterNodes().isEmpty()) {
                 s.put("cluster.initial_master_nodes", String.join(",", discovery.initialMasterNodes()));
             }
         }
         s.put("xpack.security.enabled", "false");
-        // A nearly full disk would otherwise block writes (429) and leave new indices unassigned (red).
+        // A nearly full disk would otherwise block writes (429) and leave new indices
+        // unassigned (red).
         s.put("cluster.routing.allocation.disk.threshold_enabled", "false");
         s.put("xpack.ml.enabled", "false");
         return s;
@@ -190,9 +211,11 @@ public final class ElasticsearchNode extends LocalNode<ElasticsearchNode> {
     /** The JVM options given through {@code ES_JAVA_OPTS}. */
     List<String> javaOpts() {
         List<String> opts = new ArrayList<>(List.of("-Xms" + heap, "-Xmx" + heap,
-                // Elasticsearch pre-touches the whole heap by default: slower start and a larger RSS.
+                // Elasticsearch pre-touches the whole heap by default: slower start and a
+                // larger RSS.
                 "-XX:-AlwaysPreTouch",
-                // The unprivileged uid has no passwd entry, so user.home is "?" and JNA would create
+                // The unprivileged uid has no passwd entry, so user.home is "?" and JNA
+                // would create
                 // "?/.cache/JNA" under the logs dir (the server's working dir).
                 "-Djna.tmpdir=" + runDir.resolve("tmp")));
         opts.addAll(extraJavaOpts);
@@ -242,19 +265,22 @@ public final class ElasticsearchNode extends LocalNode<ElasticsearchNode> {
     }
 
     /**
-     * Installs a plugin (a zip or an unpacked dir, with {@code plugin-descriptor.properties} or
-     * {@code stable-plugin-descriptor.properties} at its root) into {@code esHome/plugins/<name>}, unless the
-     * same descriptor is already there. The copy goes to a temp dir first and is then moved into place.
+     * Installs a plugin (a zip or an unpacked dir, with
+     * {@code plugin-descriptor.properties} or {@code stable-plugin-descriptor.properties}
+     * at its root) into {@code esHome/plugins/<name>}, unless the same descriptor is
+     * already there. The copy goes to a temp dir first and is then moved into place.
      */
     static void installPlugin(Path esHome, Path plugin) throws IOException {
-        // Staged next to plugins/ (same file system for the atomic move), not inside it: a node starting
+        // Staged next to plugins/ (same file system for the atomic move), not inside it:
+        // a node starting
         // meanwhile would take a half-copied dir there for a plugin.
         Path staging = Files.createTempDirectory(esHome, ".plugin-install-");
         try {
             if (Files.isDirectory(plugin)) {
                 Processes.deleteTree(staging);
                 Processes.copyTree(plugin, staging);
-            } else {
+            }
+            else {
                 unzip(plugin, staging);
             }
             Path descriptor = Files.exists(staging.resolve("plugin-descriptor.properties"))
@@ -278,7 +304,8 @@ public final class ElasticsearchNode extends LocalNode<ElasticsearchNode> {
             Processes.deleteTree(target);
             Files.move(staging, target, StandardCopyOption.ATOMIC_MOVE);
             LOG.info("installed Elasticsearch plugin {} from {}", name, plugin);
-        } finally {
+        }
+        finally {
             Processes.deleteTree(staging);
         }
     }
@@ -292,7 +319,8 @@ public final class ElasticsearchNode extends LocalNode<ElasticsearchNode> {
                 }
                 if (entry.isDirectory()) {
                     Files.createDirectories(target);
-                } else {
+                }
+                else {
                     Files.createDirectories(target.getParent());
                     Files.copy(in, target);
                 }
@@ -304,8 +332,11 @@ public final class ElasticsearchNode extends LocalNode<ElasticsearchNode> {
     @Override
     protected void awaitReady(Process launched, long t0) {
         HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
-        HttpRequest health = HttpRequest.newBuilder(URI.create(httpUri() + "/_cluster/health?wait_for_status=yellow&timeout=1s"))
-                .timeout(Duration.ofSeconds(3)).GET().build();
+        HttpRequest health = HttpRequest
+            .newBuilder(URI.create(httpUri() + "/_cluster/health?wait_for_status=yellow&timeout=1s"))
+            .timeout(Duration.ofSeconds(3))
+            .GET()
+            .build();
         pollUntilReady(launched, t0, "yellow Elasticsearch on " + httpUri(), () -> {
             HttpResponse<String> response = http.send(health, HttpResponse.BodyHandlers.ofString());
             return response.statusCode() == 200 ? Optional.empty()
@@ -333,13 +364,22 @@ public final class ElasticsearchNode extends LocalNode<ElasticsearchNode> {
         return secondPort();
     }
 
-    /** Builder of {@link ElasticsearchNode}; free ports and a start timeout of 180 s unless set. */
+    /**
+     * Builder of {@link ElasticsearchNode}; free ports and a start timeout of 180 s
+     * unless set.
+     */
     public static final class Builder extends LocalNode.Builder<Builder, ElasticsearchNode> {
+
         private Discovery discovery = Discovery.SINGLE;
+
         private final Path esHome;
+
         private int unprivilegedUid = 1999;
+
         private String clusterName = "chainfeed";
+
         private final List<Path> plugins = new ArrayList<>();
+
         private final List<String> extraJavaOpts = new ArrayList<>();
 
         private Builder(Path esHome, Path runDir) {
@@ -363,7 +403,10 @@ public final class ElasticsearchNode extends LocalNode<ElasticsearchNode> {
             return secondPort(port);
         }
 
-        /** The uid that runs Elasticsearch when this JVM runs as root (default 1999; no passwd entry needed). */
+        /**
+         * The uid that runs Elasticsearch when this JVM runs as root (default 1999; no
+         * passwd entry needed).
+         */
         public Builder unprivilegedUid(int uid) {
             if (uid <= 0) {
                 throw new IllegalArgumentException("uid must be > 0, got " + uid);
@@ -378,7 +421,10 @@ public final class ElasticsearchNode extends LocalNode<ElasticsearchNode> {
             return this;
         }
 
-        /** Plugins (zips or unpacked dirs) installed into the distribution's plugins dir before start. */
+        /**
+         * Plugins (zips or unpacked dirs) installed into the distribution's plugins dir
+         * before start.
+         */
         public Builder plugins(List<Path> pluginZipsOrDirs) {
             this.plugins.addAll(pluginZipsOrDirs);
             return this;
@@ -394,5 +440,7 @@ public final class ElasticsearchNode extends LocalNode<ElasticsearchNode> {
         public ElasticsearchNode build() {
             return new ElasticsearchNode(this);
         }
+
     }
+
 }

@@ -20,16 +20,19 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A real single-node Kafka broker (KRaft, combined broker + controller) run as a child JVM from the
- * broker jars in {@code infra/devstack/target/kafka-lib}, listening on 127.0.0.1. The run directory holds
- * {@code server.properties}, {@code log4j.properties}, the log dirs ({@code data/}) and the logs
- * ({@code logs/server.log}, {@code logs/kafka.out}).
+ * A real single-node Kafka broker (KRaft, combined broker + controller) run as a child
+ * JVM from the broker jars in {@code infra/devstack/target/kafka-lib}, listening on
+ * 127.0.0.1. The run directory holds {@code server.properties}, {@code log4j.properties},
+ * the log dirs ({@code data/}) and the logs ({@code logs/server.log},
+ * {@code logs/kafka.out}).
  *
- * <p>By default the broker is tuned for one node: replication factor 1 for the internal topics
- * (transactions included, since Kafka Streams runs {@code exactly_once_v2}), no topic auto-creation, no
- * initial rebalance delay. As a member of a local cluster ({@link Builder#member}) it takes its node id,
- * the controller quorum's voters, the cluster id every member is formatted with, and the replication
- * factor and {@code min.insync.replicas} for new topics and the internal ones.
+ * <p>
+ * By default the broker is tuned for one node: replication factor 1 for the internal
+ * topics (transactions included, since Kafka Streams runs {@code exactly_once_v2}), no
+ * topic auto-creation, no initial rebalance delay. As a member of a local cluster
+ * ({@link Builder#member}) it takes its node id, the controller quorum's voters, the
+ * cluster id every member is formatted with, and the replication factor and
+ * {@code min.insync.replicas} for new topics and the internal ones.
  *
  * <pre>{@code
  * try (KafkaNode kafka = KafkaNode.builder(libDir, runDir).port(0).build().start()) {
@@ -38,38 +41,48 @@ import org.slf4j.LoggerFactory;
  * }</pre>
  */
 public final class KafkaNode extends LocalNode<KafkaNode> {
+
     private static final Logger LOG = LoggerFactory.getLogger(KafkaNode.class);
+
     /** Default broker port of the embedded default. */
     public static final int DEFAULT_PORT = 19092;
+
     /** Default controller port of the embedded default. */
     public static final int DEFAULT_CONTROLLER_PORT = 19093;
     static final String PID_FILE = "kafka.pid";
     static final String SERVER_PROPERTIES = "server.properties";
 
     private final Path libDir;
+
     private final int numPartitions;
+
     private final Membership membership;
+
     private final Map<String, String> overrides;
 
     /**
-     * A broker's place in a KRaft cluster whose members are all combined broker + controller nodes.
+     * A broker's place in a KRaft cluster whose members are all combined broker +
+     * controller nodes.
      *
-     * @param nodeId            {@code node.id}, 1..n
-     * @param quorumVoters      {@code controller.quorum.voters}, e.g. {@code 1@127.0.0.1:29010,2@127.0.0.1:29011},
-     *                          or null for this node alone
-     * @param clusterId         the id {@code kafka-storage format} gives every member's log dir (base64 UUID),
-     *                          or null for a random one (a single node)
-     * @param replicationFactor default replication factor of new topics and of the offsets and transaction
-     *                          state topics
-     * @param minInsyncReplicas {@code min.insync.replicas}, also the transaction state log's min ISR
+     * @param nodeId {@code node.id}, 1..n
+     * @param quorumVoters {@code controller.quorum.voters}, e.g.
+     * {@code 1@127.0.0.1:29010,2@127.0.0.1:29011}, or null for this node alone
+     * @param clusterId the id {@code kafka-storage format} gives every member's log dir
+     * (base64 UUID), or null for a random one (a single node)
+     * @param replicationFactor default replication factor of new topics and of the
+     * offsets and transaction state topics
+     * @param minInsyncReplicas {@code min.insync.replicas}, also the transaction state
+     * log's min ISR
      */
     public record Membership(int nodeId, String quorumVoters, String clusterId, int replicationFactor,
             int minInsyncReplicas) {
+
         /** This node alone: node id 1, replication factor 1. */
         public static final Membership SINGLE = new Membership(1, null, null, 1, 1);
 
         /**
-         * @throws IllegalArgumentException when the replication factor is below 1 or min ISR is not in 1..rf
+         * @throws IllegalArgumentException when the replication factor is below 1 or min
+         * ISR is not in 1..rf
          */
         public Membership {
             if (replicationFactor < 1 || minInsyncReplicas < 1 || minInsyncReplicas > replicationFactor) {
@@ -89,7 +102,6 @@ public final class KafkaNode extends LocalNode<KafkaNode> {
 
     /**
      * Starts building a node.
-     *
      * @param libDir the broker jars, e.g. {@code infra/devstack/target/kafka-lib}
      * @param runDir where the configs, data and logs go
      */
@@ -98,9 +110,8 @@ public final class KafkaNode extends LocalNode<KafkaNode> {
     }
 
     /**
-     * Stops an earlier run's broker for this run dir (from its pid file, or found by its command line),
-     * e.g. after the JVM that started it was killed with SIGKILL.
-     *
+     * Stops an earlier run's broker for this run dir (from its pid file, or found by its
+     * command line), e.g. after the JVM that started it was killed with SIGKILL.
      * @param runDir the run dir of the earlier run
      * @return the number of processes stopped
      */
@@ -111,10 +122,12 @@ public final class KafkaNode extends LocalNode<KafkaNode> {
                 cmd -> cmd.contains("kafka.Kafka") && cmd.contains(config));
     }
 
-    /** Writes the configs, formats the log dir (KRaft) on first use and starts the broker. */
+    /**
+     * Writes the configs, formats the log dir (KRaft) on first use and starts the broker.
+     */
     @Override
     protected synchronized Process launch() throws IOException {
-        beginLaunch(this::requireLibs, () -> stopStale(runDir), new String[] {"Kafka broker", "Kafka controller"},
+        beginLaunch(this::requireLibs, () -> stopStale(runDir), new String[] { "Kafka broker", "Kafka controller" },
                 "broker and controller port");
         int port = port();
         int controllerPort = controllerPort();
@@ -125,7 +138,8 @@ public final class KafkaNode extends LocalNode<KafkaNode> {
         if (!keepData) {
             Processes.deleteTree(data);
         }
-        // The broker's logs roll (log4j RollingFileAppender) and survive restarts; only the data is wiped
+        // The broker's logs roll (log4j RollingFileAppender) and survive restarts; only
+        // the data is wiped
         // for a fresh broker.
         Files.createDirectories(logs);
         Path serverProperties = runDir.resolve(SERVER_PROPERTIES);
@@ -135,15 +149,13 @@ public final class KafkaNode extends LocalNode<KafkaNode> {
         Files.writeString(log4j, log4jProperties(logs.resolve("server.log")));
         format(serverProperties, logs);
 
-        List<String> command = new ArrayList<>(List.of(Processes.javaExecutable().toString(),
-                "-Xms" + heap, "-Xmx" + heap,
-                // The flags of kafka-run-class.sh.
-                "-XX:+UseG1GC", "-XX:MaxGCPauseMillis=20", "-XX:InitiatingHeapOccupancyPercent=35",
-                "-XX:+ExplicitGCInvokesConcurrent", "-Djava.awt.headless=true",
-                "-Dlog4j.configuration=" + log4j.toUri(),
-                "-Dkafka.logs.dir=" + logs,
-                "-cp", libDir + "/*",
-                "kafka.Kafka", serverProperties.toString()));
+        List<String> command = new ArrayList<>(
+                List.of(Processes.javaExecutable().toString(), "-Xms" + heap, "-Xmx" + heap,
+                        // The flags of kafka-run-class.sh.
+                        "-XX:+UseG1GC", "-XX:MaxGCPauseMillis=20", "-XX:InitiatingHeapOccupancyPercent=35",
+                        "-XX:+ExplicitGCInvokesConcurrent", "-Djava.awt.headless=true",
+                        "-Dlog4j.configuration=" + log4j.toUri(), "-Dkafka.logs.dir=" + logs, "-cp", libDir + "/*",
+                        "kafka.Kafka", serverProperties.toString()));
         LOG.info("starting Kafka node {} on 127.0.0.1:{} (controller {}, heap {}), run dir {}", membership.nodeId(),
                 port, controllerPort, heap, runDir);
         return startTracked(new ProcessBuilder(command), logs.resolve("kafka.out"));
@@ -151,13 +163,13 @@ public final class KafkaNode extends LocalNode<KafkaNode> {
 
     /**
      * The broker configuration, in order.
-     *
-     * @param port           broker port
+     * @param port broker port
      * @param controllerPort controller port
-     * @param dataDir        the log dir
-     * @param numPartitions  default partition count
-     * @param member         node id, quorum and replication ({@link Membership#SINGLE} for one node)
-     * @param overrides      extra or overriding properties, applied last
+     * @param dataDir the log dir
+     * @param numPartitions default partition count
+     * @param member node id, quorum and replication ({@link Membership#SINGLE} for one
+     * node)
+     * @param overrides extra or overriding properties, applied last
      */
     static Map<String, String> serverProperties(int port, int controllerPort, Path dataDir, int numPartitions,
             Membership member, Map<String, String> overrides) {
@@ -175,15 +187,19 @@ public final class KafkaNode extends LocalNode<KafkaNode> {
         p.put("inter.broker.listener.name", "PLAINTEXT");
         p.put("log.dirs", dataDir.toString());
         p.put("num.partitions", Integer.toString(numPartitions));
-        // A write is acknowledged (acks=all) once min.insync.replicas replicas have it; a replica that
+        // A write is acknowledged (acks=all) once min.insync.replicas replicas have it; a
+        // replica that
         // missed writes never becomes leader (that would drop acknowledged records).
         p.put("default.replication.factor", rf);
         p.put("min.insync.replicas", minIsr);
         p.put("unclean.leader.election.enable", "false");
-        // Topics are created by TopicSetup (and Kafka Streams for its internal ones), never by a typo.
+        // Topics are created by TopicSetup (and Kafka Streams for its internal ones),
+        // never by a typo.
         p.put("auto.create.topics.enable", "false");
-        // The internal topics (consumer offsets; transactions, since Kafka Streams runs exactly_once_v2) are
-        // replicated as the data is. Fewer partitions than the default 50 keep their creation (first
+        // The internal topics (consumer offsets; transactions, since Kafka Streams runs
+        // exactly_once_v2) are
+        // replicated as the data is. Fewer partitions than the default 50 keep their
+        // creation (first
         // consumer group, first transaction) quick.
         for (String internal : List.of("offsets.topic", "transaction.state.log")) {
             p.put(internal + ".replication.factor", rf);
@@ -200,7 +216,9 @@ public final class KafkaNode extends LocalNode<KafkaNode> {
         return p;
     }
 
-    /** Renders properties as a {@code key=value} file (values here never need escaping). */
+    /**
+     * Renders properties as a {@code key=value} file (values here never need escaping).
+     */
     static String render(Map<String, String> properties) {
         StringBuilder out = new StringBuilder("# written by io.chainfeed.devstack.KafkaNode at each start\n");
         properties.forEach((k, v) -> out.append(k).append('=').append(v).append('\n'));
@@ -208,8 +226,9 @@ public final class KafkaNode extends LocalNode<KafkaNode> {
     }
 
     /**
-     * A log4j 1 configuration (reload4j) writing to one file that rolls at 10 MB, keeping 5 old files
-     * ({@code server.log.1} .. {@code .5}); without it the broker logs nothing.
+     * A log4j 1 configuration (reload4j) writing to one file that rolls at 10 MB, keeping
+     * 5 old files ({@code server.log.1} .. {@code .5}); without it the broker logs
+     * nothing.
      */
     static String log4jProperties(Path logFile) {
         return """
@@ -234,7 +253,8 @@ public final class KafkaNode extends LocalNode<KafkaNode> {
         boolean hasBroker;
         try (var files = Files.list(libDir)) {
             hasBroker = files.anyMatch(f -> f.getFileName().toString().startsWith("kafka_2.13-"));
-        } catch (IOException e) {
+        }
+        catch (IOException e) {
             hasBroker = false;
         }
         if (!hasBroker) {
@@ -244,55 +264,64 @@ public final class KafkaNode extends LocalNode<KafkaNode> {
     }
 
     private void format(Path serverProperties, Path logs) throws IOException {
-        // A log dir kept from an earlier run is already formatted with its own cluster id; formatting it
-        // again with a new id fails even with --ignore-formatted ("Invalid cluster.id"), so it starts as is.
+        // A log dir kept from an earlier run is already formatted with its own cluster
+        // id; formatting it
+        // again with a new id fails even with --ignore-formatted ("Invalid cluster.id"),
+        // so it starts as is.
         if (Files.exists(runDir.resolve("data").resolve("meta.properties"))) {
             LOG.debug("{} is already formatted; keeping its cluster id", runDir.resolve("data"));
             return;
         }
         long t0 = System.nanoTime();
         Path out = logs.resolve("storage-format.out");
-        List<String> command = List.of(Processes.javaExecutable().toString(), "-Xmx128m",
-                "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
-                "-Dlog4j.configuration=" + runDir.resolve("log4j.properties").toUri(),
-                "-cp", libDir + "/*", "kafka.tools.StorageTool", "format",
-                "-t", membership.clusterId() != null ? membership.clusterId() : Uuid.randomUuid().toString(),
-                "-c", serverProperties.toString(), "--ignore-formatted");
-        Process format = new ProcessBuilder(command).directory(runDir.toFile()).redirectErrorStream(true)
-                .redirectOutput(out.toFile()).start();
+        List<String> command = List.of(Processes.javaExecutable().toString(), "-Xmx128m", "-XX:TieredStopAtLevel=1",
+                "-XX:+UseSerialGC", "-Dlog4j.configuration=" + runDir.resolve("log4j.properties").toUri(), "-cp",
+                libDir + "/*", "kafka.tools.StorageTool", "format", "-t",
+                membership.clusterId() != null ? membership.clusterId() : Uuid.randomUuid().toString(), "-c",
+                serverProperties.toString(), "--ignore-formatted");
+        Process format = new ProcessBuilder(command).directory(runDir.toFile())
+            .redirectErrorStream(true)
+            .redirectOutput(out.toFile())
+            .start();
         try {
             if (!format.waitFor(60, TimeUnit.SECONDS)) {
                 format.destroyForcibly();
-                throw new IllegalStateException("Kafka StorageTool format did not finish in 60 s"
-                        + Processes.tails(20, out));
+                throw new IllegalStateException(
+                        "Kafka StorageTool format did not finish in 60 s" + Processes.tails(20, out));
             }
-        } catch (InterruptedException e) {
+        }
+        catch (InterruptedException e) {
             format.destroyForcibly();
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while formatting the Kafka log dir", e);
         }
         if (format.exitValue() != 0) {
-            throw new IllegalStateException("Kafka StorageTool format failed with exit code " + format.exitValue()
-                    + Processes.tails(20, out));
+            throw new IllegalStateException(
+                    "Kafka StorageTool format failed with exit code " + format.exitValue() + Processes.tails(20, out));
         }
         LOG.debug("formatted {} in {} ms", runDir.resolve("data"), (System.nanoTime() - t0) / 1_000_000);
     }
 
-    /** Ready: the broker port takes connections, then an admin client sees the broker in the cluster metadata. */
+    /**
+     * Ready: the broker port takes connections, then an admin client sees the broker in
+     * the cluster metadata.
+     */
     @Override
     protected void awaitReady(Process launched, long t0) {
-        // A quiet TCP probe first: an admin client logs a warning for every refused connection.
+        // A quiet TCP probe first: an admin client logs a warning for every refused
+        // connection.
         pollUntilReady(launched, t0, "Kafka listening on " + bootstrapServers(),
-                () -> Processes.canConnect("127.0.0.1", port(), Duration.ofMillis(500))
-                        ? Optional.empty() : Optional.of("connection refused"));
+                () -> Processes.canConnect("127.0.0.1", port(), Duration.ofMillis(500)) ? Optional.empty()
+                        : Optional.of("connection refused"));
         Map<String, Object> config = Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers(),
-                AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 2000,
-                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 5000);
+                AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 2000, AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG,
+                5000);
         try (Admin admin = Admin.create(config)) {
             pollUntilReady(launched, t0, "Kafka broker in the cluster metadata on " + bootstrapServers(),
-                    () -> admin.describeCluster(new DescribeClusterOptions().timeoutMs(5000)).nodes()
-                            .get(6, TimeUnit.SECONDS).isEmpty()
-                            ? Optional.of("no broker in the cluster metadata") : Optional.empty());
+                    () -> admin.describeCluster(new DescribeClusterOptions().timeoutMs(5000))
+                        .nodes()
+                        .get(6, TimeUnit.SECONDS)
+                        .isEmpty() ? Optional.of("no broker in the cluster metadata") : Optional.empty());
         }
     }
 
@@ -319,9 +348,13 @@ public final class KafkaNode extends LocalNode<KafkaNode> {
 
     /** Builder of {@link KafkaNode}; start timeout 120 s unless set. */
     public static final class Builder extends LocalNode.Builder<Builder, KafkaNode> {
+
         private final Path libDir;
+
         private int numPartitions = 3;
+
         private Membership membership = Membership.SINGLE;
+
         private final Map<String, String> overrides = new LinkedHashMap<>();
 
         private Builder(Path libDir, Path runDir) {
@@ -348,7 +381,10 @@ public final class KafkaNode extends LocalNode<KafkaNode> {
             return this;
         }
 
-        /** This broker's place in a cluster (default {@link Membership#SINGLE}: a node alone). */
+        /**
+         * This broker's place in a cluster (default {@link Membership#SINGLE}: a node
+         * alone).
+         */
         public Builder member(Membership member) {
             this.membership = Objects.requireNonNull(member, "member");
             return this;
@@ -364,5 +400,7 @@ public final class KafkaNode extends LocalNode<KafkaNode> {
         public KafkaNode build() {
             return new KafkaNode(this);
         }
+
     }
+
 }

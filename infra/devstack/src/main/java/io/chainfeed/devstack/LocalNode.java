@@ -11,41 +11,59 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The lifecycle every local server process of the embedded default shares: one child process per
- * node, its pid in a file under the run dir (so a later run can stop what a killed one left), an
- * optional JVM shutdown hook, a start that polls until the node answers, and a stop that sends SIGTERM
- * to the whole process tree, waits, then kills survivors. {@link Builder} holds the settings every
- * node takes: two loopback ports, the heap, the start timeout, whether data survives a restart.
+ * The lifecycle every local server process of the embedded default shares: one child
+ * process per node, its pid in a file under the run dir (so a later run can stop what a
+ * killed one left), an optional JVM shutdown hook, a start that polls until the node
+ * answers, and a stop that sends SIGTERM to the whole process tree, waits, then kills
+ * survivors. {@link Builder} holds the settings every node takes: two loopback ports, the
+ * heap, the start timeout, whether data survives a restart.
  */
 public abstract class LocalNode<N extends LocalNode<N>> implements AutoCloseable {
+
     private static final Logger LOG = LoggerFactory.getLogger(LocalNode.class);
+
     private static final Duration STOP_GRACE = Duration.ofSeconds(30);
+
     private static final Duration POLL_INTERVAL = Duration.ofMillis(250);
 
     /** The run dir of this node: configs, data, logs, pid file. */
     protected final Path runDir;
+
     /** Heap, as for -Xms/-Xmx, e.g. {@code 512m}. */
     protected final String heap;
+
     /** Whether the data of an earlier run is kept (else wiped at start). */
     protected final boolean keepData;
+
     /** How long a start may take until the node answers. */
     protected final Duration startTimeout;
+
     private final String product;
+
     private final String pidFile;
+
     private final boolean shutdownHook;
+
     private final boolean ownSession;
+
     private final int requestedPort;
+
     private final int requestedSecondPort;
+
     private volatile int port;
+
     private volatile int secondPort;
+
     private volatile Process process;
+
     private volatile Thread hook;
+
     private volatile Duration readyAfter;
 
     /**
      * @param product what the node is, for log lines and errors (e.g. {@code Kafka})
      * @param pidFile file name, in the run dir, that holds the child's pid while it runs
-     * @param b       the settings
+     * @param b the settings
      */
     protected LocalNode(String product, String pidFile, Builder<?, ?> b) {
         this.product = product;
@@ -61,8 +79,8 @@ public abstract class LocalNode<N extends LocalNode<N>> implements AutoCloseable
     }
 
     /**
-     * Prepares the run dir and starts the child (calling {@link #track}); must not wait for readiness.
-     *
+     * Prepares the run dir and starts the child (calling {@link #track}); must not wait
+     * for readiness.
      * @return the started child
      * @throws IOException when the run dir cannot be prepared or the process not launched
      */
@@ -70,14 +88,16 @@ public abstract class LocalNode<N extends LocalNode<N>> implements AutoCloseable
 
     /**
      * Waits until the node answers, typically through {@link #pollUntilReady}.
-     *
      * @param launched the child
-     * @param t0       {@link System#nanoTime()} at the start, for the timeout
+     * @param t0 {@link System#nanoTime()} at the start, for the timeout
      * @throws IllegalStateException when the process dies or the timeout passes
      */
     protected abstract void awaitReady(Process launched, long t0);
 
-    /** @return the last lines of the node's own output and logs, for errors (empty when there are none) */
+    /**
+     * @return the last lines of the node's own output and logs, for errors (empty when
+     * there are none)
+     */
     protected abstract String logTails();
 
     /**
@@ -85,31 +105,35 @@ public abstract class LocalNode<N extends LocalNode<N>> implements AutoCloseable
      */
     @FunctionalInterface
     protected interface ReadinessCheck {
+
         /**
-         * @return empty when the node is ready, else what this attempt saw (for the timeout's error)
+         * @return empty when the node is ready, else what this attempt saw (for the
+         * timeout's error)
          * @throws Exception what the attempt ran into; it counts as "not ready yet"
          */
         Optional<String> notReadyBecause() throws Exception;
+
     }
 
     /**
-     * Repeats a check every 250 ms until it passes, the child exits or {@link #startTimeout} (counted from
-     * {@code t0}) passes.
-     *
+     * Repeats a check every 250 ms until it passes, the child exits or
+     * {@link #startTimeout} (counted from {@code t0}) passes.
      * @param launched the child
-     * @param t0       {@link System#nanoTime()} at the start
-     * @param waitFor  what is awaited, for the error (e.g. {@code Kafka listening on 127.0.0.1:19092})
-     * @param check    the check
-     * @throws IllegalStateException when the child exits, the timeout passes or the thread is interrupted; the
-     *                               message carries what the last attempt saw and {@link #logTails()}
+     * @param t0 {@link System#nanoTime()} at the start
+     * @param waitFor what is awaited, for the error (e.g.
+     * {@code Kafka listening on 127.0.0.1:19092})
+     * @param check the check
+     * @throws IllegalStateException when the child exits, the timeout passes or the
+     * thread is interrupted; the message carries what the last attempt saw and
+     * {@link #logTails()}
      */
     protected final void pollUntilReady(Process launched, long t0, String waitFor, ReadinessCheck check) {
         long deadline = t0 + startTimeout.toNanos();
         String last = "no answer yet";
         while (true) {
             if (!launched.isAlive()) {
-                throw new IllegalStateException(product + " exited with code " + launched.exitValue()
-                        + " before it was ready" + logTails());
+                throw new IllegalStateException(
+                        product + " exited with code " + launched.exitValue() + " before it was ready" + logTails());
             }
             try {
                 Optional<String> notReady = check.notReadyBecause();
@@ -117,41 +141,44 @@ public abstract class LocalNode<N extends LocalNode<N>> implements AutoCloseable
                     return;
                 }
                 last = notReady.get();
-            } catch (InterruptedException e) {
+            }
+            catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new IllegalStateException("interrupted while waiting for " + product, e);
-            } catch (Exception e) {
+            }
+            catch (Exception e) {
                 last = e.toString();
             }
             if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("no " + waitFor + " after " + startTimeout.toSeconds()
-                        + " s (last: " + last + ")" + logTails());
+                throw new IllegalStateException("no " + waitFor + " after " + startTimeout.toSeconds() + " s (last: "
+                        + last + ")" + logTails());
             }
             Processes.sleep(POLL_INTERVAL);
         }
     }
 
     /**
-     * Launches the node ({@link #launch}: configs, data dir, child process) and waits until it answers
-     * ({@link #awaitReady}); stops it again if it never does.
-     *
+     * Launches the node ({@link #launch}: configs, data dir, child process) and waits
+     * until it answers ({@link #awaitReady}); stops it again if it never does.
      * @return this node, started
-     * @throws IllegalStateException when a port is taken, the process dies or the timeout passes; the
-     *                               message carries the last lines of the node's logs
-     * @throws IOException           when the run dir cannot be prepared or the process not launched
+     * @throws IllegalStateException when a port is taken, the process dies or the timeout
+     * passes; the message carries the last lines of the node's logs
+     * @throws IOException when the run dir cannot be prepared or the process not launched
      */
     public final N start() throws IOException {
         long t0 = System.nanoTime();
         Process launched = launch();
         try {
             awaitReady(launched, t0);
-        } catch (RuntimeException e) {
+        }
+        catch (RuntimeException e) {
             stopQuietly();
             throw e;
         }
         readyAfter = Duration.ofNanos(System.nanoTime() - t0);
         LOG.info("{} ready in {} ms (pid {})", describe(), readyAfter.toMillis(), launched.pid());
-        @SuppressWarnings("unchecked") // N is the concrete class by the declaration of every subclass
+        @SuppressWarnings("unchecked") // N is the concrete class by the declaration of
+                                       // every subclass
         N self = (N) this;
         return self;
     }
@@ -159,18 +186,23 @@ public abstract class LocalNode<N extends LocalNode<N>> implements AutoCloseable
     /** A step of a launch that may fail with an {@link IOException}. */
     @FunctionalInterface
     protected interface LaunchStep {
-        /** @throws IOException when the step cannot be done */
+
+        /**
+         * @throws IOException when the step cannot be done
+         */
         void run() throws IOException;
+
     }
 
     /**
-     * The first steps every launch takes: the node must not run yet, must be installed, a process an
-     * earlier run left for this run dir is stopped, and the two ports are settled ({@link #choosePorts}).
-     *
-     * @param requireInstalled throws {@link IllegalStateException} naming what is missing and how to build it
-     * @param stopStale        stops an earlier run's process for this run dir
-     * @param names            what each port is, for errors
-     * @param conflict         the start of the error when both ports are the same
+     * The first steps every launch takes: the node must not run yet, must be installed, a
+     * process an earlier run left for this run dir is stopped, and the two ports are
+     * settled ({@link #choosePorts}).
+     * @param requireInstalled throws {@link IllegalStateException} naming what is missing
+     * and how to build it
+     * @param stopStale stops an earlier run's process for this run dir
+     * @param names what each port is, for errors
+     * @param conflict the start of the error when both ports are the same
      * @throws IOException when a stale process cannot be stopped
      */
     protected final void beginLaunch(Runnable requireInstalled, LaunchStep stopStale, String[] names, String conflict)
@@ -181,7 +213,9 @@ public abstract class LocalNode<N extends LocalNode<N>> implements AutoCloseable
         choosePorts(names, conflict);
     }
 
-    /** @throws IllegalStateException if the node already has a process */
+    /**
+     * @throws IllegalStateException if the node already has a process
+     */
     protected final void requireNotStarted() {
         if (process != null) {
             throw new IllegalStateException("already started");
@@ -189,13 +223,15 @@ public abstract class LocalNode<N extends LocalNode<N>> implements AutoCloseable
     }
 
     /**
-     * Settles the node's two ports (each the requested one, or a free one for 0), checked to differ and to
-     * be free on loopback; {@link #mainPort()} and {@link #secondPort()} answer them from then on.
-     *
-     * @param names    what each port is, for errors (e.g. {@code Kafka broker}, {@code Kafka controller})
-     * @param conflict the start of the error when both are the same (e.g. {@code broker and controller port})
+     * Settles the node's two ports (each the requested one, or a free one for 0), checked
+     * to differ and to be free on loopback; {@link #mainPort()} and {@link #secondPort()}
+     * answer them from then on.
+     * @param names what each port is, for errors (e.g. {@code Kafka broker},
+     * {@code Kafka controller})
+     * @param conflict the start of the error when both are the same (e.g.
+     * {@code broker and controller port})
      * @throws IllegalArgumentException when both are the same
-     * @throws IllegalStateException    when one is taken
+     * @throws IllegalStateException when one is taken
      */
     protected final void choosePorts(String[] names, String conflict) {
         int first = requestedPort == 0 ? Processes.freePort() : requestedPort;
@@ -209,29 +245,35 @@ public abstract class LocalNode<N extends LocalNode<N>> implements AutoCloseable
         secondPort = second;
     }
 
-    /** The node's main port (Kafka's broker port, Elasticsearch's HTTP port), once chosen at start. */
+    /**
+     * The node's main port (Kafka's broker port, Elasticsearch's HTTP port), once chosen
+     * at start.
+     */
     protected final int mainPort() {
         return port;
     }
 
-    /** The node's second port (Kafka's controller port, Elasticsearch's transport port), once chosen. */
+    /**
+     * The node's second port (Kafka's controller port, Elasticsearch's transport port),
+     * once chosen.
+     */
     protected final int secondPort() {
         return secondPort;
     }
 
     /**
-     * Starts the child in the run dir with stdout and stderr appended to one file (earlier runs' output
-     * kept) and without the caller's
-     * {@code JAVA_TOOL_OPTIONS}, then {@link #track tracks} it.
-     *
-     * @param pb     the command and environment
+     * Starts the child in the run dir with stdout and stderr appended to one file
+     * (earlier runs' output kept) and without the caller's {@code JAVA_TOOL_OPTIONS},
+     * then {@link #track tracks} it.
+     * @param pb the command and environment
      * @param output the file the child's output is appended to
      * @return the started child
      * @throws IOException when the process cannot be launched or its pid file not written
      */
     protected final Process startTracked(ProcessBuilder pb, Path output) throws IOException {
-        pb.directory(runDir.toFile()).redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.appendTo(output.toFile()));
+        pb.directory(runDir.toFile())
+            .redirectErrorStream(true)
+            .redirectOutput(ProcessBuilder.Redirect.appendTo(output.toFile()));
         pb.environment().remove("JAVA_TOOL_OPTIONS");
         if (ownSession) {
             pb.command(Processes.inOwnSession(pb.command()));
@@ -240,8 +282,8 @@ public abstract class LocalNode<N extends LocalNode<N>> implements AutoCloseable
     }
 
     /**
-     * Records a freshly started child: writes its pid file and registers the shutdown hook.
-     *
+     * Records a freshly started child: writes its pid file and registers the shutdown
+     * hook.
      * @param started the child process
      * @return the same process
      * @throws IOException if the pid file cannot be written
@@ -255,7 +297,9 @@ public abstract class LocalNode<N extends LocalNode<N>> implements AutoCloseable
         return started;
     }
 
-    /** @return e.g. {@code Kafka on port 19092}, for log lines */
+    /**
+     * @return e.g. {@code Kafka on port 19092}, for log lines
+     */
     protected final String describe() {
         return product + " on port " + port;
     }
@@ -283,9 +327,8 @@ public abstract class LocalNode<N extends LocalNode<N>> implements AutoCloseable
     }
 
     /**
-     * Stops the node: SIGTERM to the process tree, a graceful wait (30 s), then SIGKILL for any
-     * survivor; removes the pid file. Idempotent.
-     *
+     * Stops the node: SIGTERM to the process tree, a graceful wait (30 s), then SIGKILL
+     * for any survivor; removes the pid file. Idempotent.
      * @throws UncheckedIOException if the pid file cannot be removed
      */
     @Override
@@ -295,22 +338,23 @@ public abstract class LocalNode<N extends LocalNode<N>> implements AutoCloseable
             return;
         }
         long t0 = System.nanoTime();
-        // A node that died on its own is reported as such, not as one this stop took down.
+        // A node that died on its own is reported as such, not as one this stop took
+        // down.
         boolean wasRunning = p.isAlive();
         Processes.stopTree(p, STOP_GRACE);
         forget();
         if (wasRunning) {
             LOG.info("{} stopped in {} ms (exit code {})", describe(), (System.nanoTime() - t0) / 1_000_000,
                     exitCode(p));
-        } else {
+        }
+        else {
             LOG.warn("{} was already gone (exit code {}): nothing to stop", describe(), exitCode(p));
         }
     }
 
     /**
-     * Drops a child that has exited on its own (its pid file, its shutdown hook), so that {@link #start()}
-     * may launch the node again; does nothing while the child runs.
-     *
+     * Drops a child that has exited on its own (its pid file, its shutdown hook), so that
+     * {@link #start()} may launch the node again; does nothing while the child runs.
      * @return whether there was an exited child to drop
      */
     synchronized boolean forgetExited() {
@@ -328,55 +372,76 @@ public abstract class LocalNode<N extends LocalNode<N>> implements AutoCloseable
         hook = null;
         try {
             Files.deleteIfExists(runDir.resolve(pidFile));
-        } catch (IOException e) {
+        }
+        catch (IOException e) {
             throw new UncheckedIOException(e);
         }
     }
 
-    /** The child process, if started (for the launcher's supervision, which needs its exit code). */
+    /**
+     * The child process, if started (for the launcher's supervision, which needs its exit
+     * code).
+     */
     Process currentProcess() {
         return process;
     }
 
-    /** The exit code once the JVM has reaped the child, which can lag the process tree's stop. */
+    /**
+     * The exit code once the JVM has reaped the child, which can lag the process tree's
+     * stop.
+     */
     static String exitCode(Process p) {
         try {
             return p.waitFor(5, java.util.concurrent.TimeUnit.SECONDS) ? String.valueOf(p.exitValue()) : "unknown";
-        } catch (InterruptedException e) {
+        }
+        catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return "unknown";
         }
     }
 
-    /** {@link #close()}, logging instead of throwing; for failed starts and the shutdown hook. */
+    /**
+     * {@link #close()}, logging instead of throwing; for failed starts and the shutdown
+     * hook.
+     */
     protected final void stopQuietly() {
         try {
             close();
-        } catch (RuntimeException e) {
+        }
+        catch (RuntimeException e) {
             LOG.warn("stopping {} failed", describe(), e);
         }
     }
 
     /**
-     * The settings every node takes; a node's builder adds its own and names the two ports.
+     * The settings every node takes; a node's builder adds its own and names the two
+     * ports.
      *
      * @param <B> the concrete builder, returned by each setter
      * @param <N> the node it builds
      */
     public abstract static class Builder<B extends Builder<B, N>, N extends LocalNode<N>> {
+
         private final Path runDir;
+
         private int port;
+
         private int secondPort;
+
         private String heap = "512m";
+
         private Duration startTimeout;
+
         private boolean keepData;
+
         private boolean shutdownHook = true;
+
         private boolean ownSession;
 
         /**
-         * @param runDir       where the node's configs, data and logs go
-         * @param port         default main port (0: a free one)
-         * @param secondPort   default second port (0: a free one)
+         * @param runDir where the node's configs, data and logs go
+         * @param port default main port (0: a free one)
+         * @param secondPort default second port (0: a free one)
          * @param startTimeout default start timeout
          */
         protected Builder(Path runDir, int port, int secondPort, Duration startTimeout) {
@@ -386,8 +451,11 @@ public abstract class LocalNode<N extends LocalNode<N>> implements AutoCloseable
             this.startTimeout = startTimeout;
         }
 
-        /** @return this builder, as its own type */
-        @SuppressWarnings("unchecked") // B is the concrete builder by the declaration of every subclass
+        /**
+         * @return this builder, as its own type
+         */
+        @SuppressWarnings("unchecked") // B is the concrete builder by the declaration of
+                                       // every subclass
         protected final B self() {
             return (B) this;
         }
@@ -422,15 +490,18 @@ public abstract class LocalNode<N extends LocalNode<N>> implements AutoCloseable
             return self();
         }
 
-        /** Keep the data of an earlier run instead of wiping it (default false: an empty node). */
+        /**
+         * Keep the data of an earlier run instead of wiping it (default false: an empty
+         * node).
+         */
         public final B keepData(boolean keep) {
             this.keepData = keep;
             return self();
         }
 
         /**
-         * Whether to register a JVM shutdown hook that stops the node (default true). A caller that orders
-         * its own shutdown (such as {@link Stack}) turns it off.
+         * Whether to register a JVM shutdown hook that stops the node (default true). A
+         * caller that orders its own shutdown (such as {@link Stack}) turns it off.
          */
         public final B shutdownHook(boolean enabled) {
             this.shutdownHook = enabled;
@@ -438,9 +509,9 @@ public abstract class LocalNode<N extends LocalNode<N>> implements AutoCloseable
         }
 
         /**
-         * Whether the node runs in a session (and process group) of its own (default false): a signal to the
-         * caller's process group then does not reach it, and the caller stops it in its own order
-         * ({@link Processes#inOwnSession}).
+         * Whether the node runs in a session (and process group) of its own (default
+         * false): a signal to the caller's process group then does not reach it, and the
+         * caller stops it in its own order ({@link Processes#inOwnSession}).
          */
         public final B ownSession(boolean enabled) {
             this.ownSession = enabled;
@@ -453,5 +524,7 @@ public abstract class LocalNode<N extends LocalNode<N>> implements AutoCloseable
             }
             return port;
         }
+
     }
+
 }

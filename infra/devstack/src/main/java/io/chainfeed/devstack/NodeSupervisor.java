@@ -13,33 +13,48 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Watches one Kafka broker or Elasticsearch node of the embedded default, as {@link ServiceProcess} watches
- * a service: when its process exits without being asked to, the death is logged at once (ERROR, with the
- * exit code) and the node is started again (same run dir, same ports, its data kept) after the backoff of a
- * {@link RestartPolicy}, until the policy calls it a crash loop. An exit on SIGTERM or SIGINT is judged after
- * {@link StackStop#SIGNAL_GRACE}, and nothing is restarted once the stack has begun to stop.
+ * Watches one Kafka broker or Elasticsearch node of the embedded default, as
+ * {@link ServiceProcess} watches a service: when its process exits without being asked
+ * to, the death is logged at once (ERROR, with the exit code) and the node is started
+ * again (same run dir, same ports, its data kept) after the backoff of a
+ * {@link RestartPolicy}, until the policy calls it a crash loop. An exit on SIGTERM or
+ * SIGINT is judged after {@link StackStop#SIGNAL_GRACE}, and nothing is restarted once
+ * the stack has begun to stop.
  */
 final class NodeSupervisor implements AutoCloseable {
+
     private static final Logger LOG = LoggerFactory.getLogger(NodeSupervisor.class);
 
     private final String name;
+
     private final LocalNode<?> node;
+
     private final RestartPolicy policy;
+
     private final RestartPolicy.Tracker crashes;
+
     private final StackStop stop;
+
     private final ScheduledExecutorService scheduler;
+
     private final AtomicInteger restarts = new AtomicInteger();
-    /** The process being watched; an exit of any other one (replaced, asked to stop) is not a crash. */
+
+    /**
+     * The process being watched; an exit of any other one (replaced, asked to stop) is
+     * not a crash.
+     */
     private Process watched;
+
     private volatile boolean closed;
+
     private volatile String state = "not started";
 
     /**
-     * @param name         how the node is called in logs, status and {@code ./chainfeed restart}
-     *                     ({@code kafka}, {@code elasticsearch}, {@code kafka-2} on a cluster)
-     * @param node         the node, not started yet or started
-     * @param policy       when to restart it after an unexpected exit
-     * @param stop         the stack's stop, after which nothing is restarted
+     * @param name how the node is called in logs, status and {@code ./chainfeed restart}
+     * ({@code kafka}, {@code elasticsearch}, {@code kafka-2} on a cluster)
+     * @param node the node, not started yet or started
+     * @param policy when to restart it after an unexpected exit
+     * @param stop the stack's stop, after which nothing is restarted
      */
     NodeSupervisor(String name, LocalNode<?> node, RestartPolicy policy, StackStop stop) {
         this.name = name;
@@ -78,15 +93,20 @@ final class NodeSupervisor implements AutoCloseable {
             return;
         }
         if (StackStop.byStopSignal(code)) {
-            // Maybe a signal to the whole process group: give the launcher's own stop a moment to begin.
+            // Maybe a signal to the whole process group: give the launcher's own stop a
+            // moment to begin.
             scheduler.schedule(() -> crashed(p, "exited unexpectedly with code " + code),
                     StackStop.SIGNAL_GRACE.toMillis(), TimeUnit.MILLISECONDS);
-        } else {
+        }
+        else {
             crashed(p, "exited unexpectedly with code " + code);
         }
     }
 
-    /** Decides after a crash: a restart after the policy's backoff, or none (a crash loop). */
+    /**
+     * Decides after a crash: a restart after the policy's backoff, or none (a crash
+     * loop).
+     */
     private synchronized void crashed(Process p, String what) {
         if (closed || watched != p) {
             return;
@@ -99,15 +119,16 @@ final class NodeSupervisor implements AutoCloseable {
         if (wait.isEmpty()) {
             state = "down (crash loop: " + crashes.recentCrashes() + " exits inside " + policy.window().toSeconds()
                     + " s; not restarted)";
-            LOG.error("{} {}: {} crashes inside {} s, a crash loop; NOT restarting it"
-                    + " (see {}; restart it by hand with ./chainfeed restart {}){}", name, what,
-                    crashes.recentCrashes(), policy.window().toSeconds(), node.runDir().resolve("logs"), name,
-                    node.logTails());
+            LOG.error(
+                    "{} {}: {} crashes inside {} s, a crash loop; NOT restarting it"
+                            + " (see {}; restart it by hand with ./chainfeed restart {}){}",
+                    name, what, crashes.recentCrashes(), policy.window().toSeconds(), node.runDir().resolve("logs"),
+                    name, node.logTails());
             return;
         }
         state = "down (" + what.replace(" unexpectedly", "") + "; restarting)";
-        LOG.error("{} {}; restarting it in {} ms (crash {} in the last {} s; see {}){}",
-                name, what, wait.get().toMillis(), crashes.recentCrashes(), policy.window().toSeconds(),
+        LOG.error("{} {}; restarting it in {} ms (crash {} in the last {} s; see {}){}", name, what,
+                wait.get().toMillis(), crashes.recentCrashes(), policy.window().toSeconds(),
                 node.runDir().resolve("logs"), node.logTails());
         long downSince = System.nanoTime();
         scheduler.schedule(() -> restartAfterCrash(p, downSince), wait.get().toMillis(), TimeUnit.MILLISECONDS);
@@ -121,17 +142,21 @@ final class NodeSupervisor implements AutoCloseable {
             node.forgetExited();
             state = "starting (after a crash)";
         }
-        // Started outside the lock: a stop meanwhile closes the node, which ends the wait for it.
+        // Started outside the lock: a stop meanwhile closes the node, which ends the wait
+        // for it.
         try {
             node.start();
-        } catch (IOException | RuntimeException e) {
+        }
+        catch (IOException | RuntimeException e) {
             synchronized (this) {
                 if (closed || stop.begun()) {
                     return;
                 }
-                node.close(); // start() has stopped a node that did not come up; this stops one that hung
+                node.close(); // start() has stopped a node that did not come up; this
+                              // stops one that hung
                 String why = String.valueOf(e.getMessage()).lines().findFirst().orElse(e.toString());
-                // Counts as another crash: the next try after a longer backoff, or a crash loop.
+                // Counts as another crash: the next try after a longer backoff, or a
+                // crash loop.
                 scheduler.execute(() -> crashed(crashed, "did not come back (" + why + ")"));
             }
             return;
@@ -148,12 +173,13 @@ final class NodeSupervisor implements AutoCloseable {
     }
 
     /**
-     * An operator's restart: stops the node (SIGTERM, a grace period, SIGKILL), starts it again and waits until
-     * it answers. Clears the crash history, so a node given up as a crash loop can be brought back this way.
-     *
+     * An operator's restart: stops the node (SIGTERM, a grace period, SIGKILL), starts it
+     * again and waits until it answers. Clears the crash history, so a node given up as a
+     * crash loop can be brought back this way.
      * @return how long the restart took, from the stop to ready
-     * @throws IllegalStateException when the stack is stopping or the node does not come up
-     * @throws IOException           when the node cannot be launched
+     * @throws IllegalStateException when the stack is stopping or the node does not come
+     * up
+     * @throws IOException when the node cannot be launched
      */
     Duration restart() throws IOException {
         long t0 = System.nanoTime();
@@ -194,12 +220,18 @@ final class NodeSupervisor implements AutoCloseable {
         return restarts.get();
     }
 
-    /** What the node is doing, for {@code ./chainfeed status}: up, down (and why), starting, stopped. */
+    /**
+     * What the node is doing, for {@code ./chainfeed status}: up, down (and why),
+     * starting, stopped.
+     */
     String state() {
         return state;
     }
 
-    /** Stops watching and stops the node (reporting whether it was still running); idempotent. */
+    /**
+     * Stops watching and stops the node (reporting whether it was still running);
+     * idempotent.
+     */
     @Override
     public void close() {
         synchronized (this) {
@@ -210,4 +242,5 @@ final class NodeSupervisor implements AutoCloseable {
         node.close();
         state = "stopped";
     }
+
 }

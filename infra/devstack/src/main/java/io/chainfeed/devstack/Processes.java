@@ -33,6 +33,7 @@ import org.slf4j.LoggerFactory;
 
 /** Small process, port and file helpers shared by the launchers. */
 final class Processes {
+
     private static final Logger LOG = LoggerFactory.getLogger(Processes.class);
     static final InetAddress LOOPBACK = InetAddress.getLoopbackAddress();
 
@@ -43,7 +44,8 @@ final class Processes {
     static int freePort() {
         try (ServerSocket socket = new ServerSocket(0, 1, LOOPBACK)) {
             return socket.getLocalPort();
-        } catch (IOException e) {
+        }
+        catch (IOException e) {
             throw new UncheckedIOException("no free port on 127.0.0.1", e);
         }
     }
@@ -54,7 +56,8 @@ final class Processes {
             socket.setReuseAddress(true);
             socket.bind(new InetSocketAddress(LOOPBACK, port), 1);
             return false;
-        } catch (IOException e) {
+        }
+        catch (IOException e) {
             return true;
         }
     }
@@ -64,17 +67,17 @@ final class Processes {
         try (Socket socket = new Socket()) {
             socket.connect(new InetSocketAddress(host, port), (int) timeout.toMillis());
             return true;
-        } catch (IOException e) {
+        }
+        catch (IOException e) {
             return false;
         }
     }
 
     /**
      * Fails with a clear message when the port is taken.
-     *
-     * @param port  the port
-     * @param what  what should listen there, e.g. "Kafka broker"
-     * @param hint  how to pick another port, e.g. "--kafka-port"; may be null
+     * @param port the port
+     * @param what what should listen there, e.g. "Kafka broker"
+     * @param hint how to pick another port, e.g. "--kafka-port"; may be null
      */
     static void requireFree(int port, String what, String hint) {
         if (portInUse(port)) {
@@ -87,7 +90,8 @@ final class Processes {
     static int currentUid() {
         try {
             return ((Number) Files.getAttribute(Path.of("/proc/self"), "unix:uid")).intValue();
-        } catch (IOException | UnsupportedOperationException | IllegalArgumentException e) {
+        }
+        catch (IOException | UnsupportedOperationException | IllegalArgumentException e) {
             return -1;
         }
     }
@@ -122,7 +126,8 @@ final class Processes {
                 Path target = to.resolve(from.relativize(source).toString());
                 if (Files.isDirectory(source)) {
                     Files.createDirectories(target);
-                } else {
+                }
+                else {
                     Files.copy(source, target);
                 }
             }
@@ -140,9 +145,9 @@ final class Processes {
     }
 
     /**
-     * Checks that an unprivileged user (not the owner, not in the group) can reach {@code path}: every
-     * ancestor needs the others-execute bit, and the path itself the given others permissions.
-     *
+     * Checks that an unprivileged user (not the owner, not in the group) can reach
+     * {@code path}: every ancestor needs the others-execute bit, and the path itself the
+     * given others permissions.
      * @return a description of the first problem, or empty when the path is reachable
      */
     static Optional<String> othersCannotReach(Path path, Set<PosixFilePermission> needed) throws IOException {
@@ -159,7 +164,10 @@ final class Processes {
         return Optional.empty();
     }
 
-    /** The last {@code n} lines of a text file (empty when it does not exist); reads at most 256 KB. */
+    /**
+     * The last {@code n} lines of a text file (empty when it does not exist); reads at
+     * most 256 KB.
+     */
     static List<String> tail(Path file, int n) {
         if (!Files.isRegularFile(file)) {
             return List.of();
@@ -172,10 +180,11 @@ final class Processes {
             while (buffer.hasRemaining() && channel.read(buffer) > 0) {
                 // keep reading
             }
-            List<String> lines = new String(buffer.array(), 0, buffer.position(), StandardCharsets.UTF_8)
-                    .lines().collect(Collectors.toList());
+            List<String> lines = new String(buffer.array(), 0, buffer.position(), StandardCharsets.UTF_8).lines()
+                .collect(Collectors.toList());
             return lines.subList(Math.max(0, lines.size() - n), lines.size());
-        } catch (IOException e) {
+        }
+        catch (IOException e) {
             return List.of("(could not read " + file + ": " + e + ")");
         }
     }
@@ -203,7 +212,10 @@ final class Processes {
         Files.writeString(pidFile, text);
     }
 
-    /** The pids in a pid file, one a line; empty when there is no file or it is unreadable. */
+    /**
+     * The pids in a pid file, one a line; empty when there is no file or it is
+     * unreadable.
+     */
     static List<Long> readPidFile(Path pidFile) {
         if (!Files.isRegularFile(pidFile)) {
             return List.of();
@@ -217,7 +229,8 @@ final class Processes {
                 }
             }
             return pids;
-        } catch (IOException e) {
+        }
+        catch (IOException e) {
             return List.of();
         }
     }
@@ -228,37 +241,42 @@ final class Processes {
         if (fromInfo.isPresent()) {
             return fromInfo.get();
         }
-        // ProcessHandle.Info can come back empty for processes of other users; /proc is authoritative.
+        // ProcessHandle.Info can come back empty for processes of other users; /proc is
+        // authoritative.
         Path cmdline = Path.of("/proc", Long.toString(handle.pid()), "cmdline");
         try (InputStream in = Files.newInputStream(cmdline)) {
             return new String(in.readAllBytes(), StandardCharsets.UTF_8).replace('\0', ' ').trim();
-        } catch (IOException e) {
+        }
+        catch (IOException e) {
             return "";
         }
     }
 
     /**
-     * Stops processes left behind by an earlier run: those named in the pid files, plus any live process
-     * whose command line matches. Only processes whose command line passes {@code isOurs} are touched.
-     *
-     * @param what    a name for the log, e.g. "Elasticsearch"
+     * Stops processes left behind by an earlier run: those named in the pid files, plus
+     * any live process whose command line matches. Only processes whose command line
+     * passes {@code isOurs} are touched.
+     * @param what a name for the log, e.g. "Elasticsearch"
      * @param pidFiles pid files of the earlier run (they are deleted afterwards)
-     * @param isOurs  the test on a command line that identifies the earlier run's processes
+     * @param isOurs the test on a command line that identifies the earlier run's
+     * processes
      * @return how many processes were stopped
      */
     static int stopStale(String what, List<Path> pidFiles, Predicate<String> isOurs) throws IOException {
         Set<ProcessHandle> stale = new LinkedHashSet<>();
         for (Path pidFile : pidFiles) {
             for (long pid : readPidFile(pidFile)) {
-                ProcessHandle.of(pid).filter(ProcessHandle::isAlive).filter(h -> isOurs.test(commandLine(h)))
-                        .ifPresent(stale::add);
+                ProcessHandle.of(pid)
+                    .filter(ProcessHandle::isAlive)
+                    .filter(h -> isOurs.test(commandLine(h)))
+                    .ifPresent(stale::add);
             }
         }
         long self = ProcessHandle.current().pid();
         ProcessHandle.allProcesses()
-                .filter(h -> h.pid() != self)
-                .filter(h -> isOurs.test(commandLine(h)))
-                .forEach(stale::add);
+            .filter(h -> h.pid() != self)
+            .filter(h -> isOurs.test(commandLine(h)))
+            .forEach(stale::add);
         for (Path pidFile : pidFiles) {
             Files.deleteIfExists(pidFile);
         }
@@ -273,7 +291,10 @@ final class Processes {
         return stale.size();
     }
 
-    /** SIGTERM to all, wait up to {@code grace}, then SIGKILL the survivors and wait for them. */
+    /**
+     * SIGTERM to all, wait up to {@code grace}, then SIGKILL the survivors and wait for
+     * them.
+     */
     static void terminate(List<ProcessHandle> handles, Duration grace) {
         handles.forEach(ProcessHandle::destroy);
         List<ProcessHandle> survivors = awaitGone(handles, grace);
@@ -287,10 +308,9 @@ final class Processes {
     }
 
     /**
-     * Polls until every process has exited, up to {@code timeout}. A zombie counts as gone: orphans of an
-     * earlier run are reaped by init, which may take its time, and {@code ProcessHandle.onExit()} polls
-     * non-children only about once a second.
-     *
+     * Polls until every process has exited, up to {@code timeout}. A zombie counts as
+     * gone: orphans of an earlier run are reaped by init, which may take its time, and
+     * {@code ProcessHandle.onExit()} polls non-children only about once a second.
      * @return the processes still running
      */
     static List<ProcessHandle> awaitGone(List<ProcessHandle> handles, Duration timeout) {
@@ -310,17 +330,20 @@ final class Processes {
         }
         try {
             String stat = Files.readString(Path.of("/proc", Long.toString(handle.pid()), "stat"));
-            // pid (comm) state ...: comm may contain spaces and parentheses, the state follows the last ')'.
+            // pid (comm) state ...: comm may contain spaces and parentheses, the state
+            // follows the last ')'.
             int close = stat.lastIndexOf(')');
             return close < 0 || close + 2 >= stat.length() || stat.charAt(close + 2) != 'Z';
-        } catch (IOException e) {
+        }
+        catch (IOException e) {
             return handle.isAlive();
         }
     }
 
     /**
-     * Stops a child process and all its descendants: the descendants are collected first (once the
-     * parent is gone they are re-parented and can no longer be found), then SIGTERM, wait, SIGKILL.
+     * Stops a child process and all its descendants: the descendants are collected first
+     * (once the parent is gone they are re-parented and can no longer be found), then
+     * SIGTERM, wait, SIGKILL.
      */
     static void stopTree(Process process, Duration grace) {
         List<ProcessHandle> all = new ArrayList<>();
@@ -330,17 +353,20 @@ final class Processes {
     }
 
     /**
-     * The command run through {@code setsid} (util-linux) when it is installed: the child leads a session
-     * and process group of its own, so a signal to the launcher's process group (Ctrl-C in a terminal,
-     * {@code kill -TERM -- -<pgid>}) reaches the launcher only, which then stops its children in order. The
-     * pid stays the child's: a child of a JVM never leads a process group, so {@code setsid} execs in place.
-     *
+     * The command run through {@code setsid} (util-linux) when it is installed: the child
+     * leads a session and process group of its own, so a signal to the launcher's process
+     * group (Ctrl-C in a terminal, {@code kill -TERM -- -<pgid>}) reaches the launcher
+     * only, which then stops its children in order. The pid stays the child's: a child of
+     * a JVM never leads a process group, so {@code setsid} execs in place.
      * @param command the command
      * @return the command behind {@code setsid}, or as it was where there is none
      */
     static List<String> inOwnSession(List<String> command) {
-        Path setsid = Stream.of("/usr/bin/setsid", "/bin/setsid").map(Path::of).filter(Files::isExecutable)
-                .findFirst().orElse(null);
+        Path setsid = Stream.of("/usr/bin/setsid", "/bin/setsid")
+            .map(Path::of)
+            .filter(Files::isExecutable)
+            .findFirst()
+            .orElse(null);
         if (setsid == null) {
             return command;
         }
@@ -355,11 +381,15 @@ final class Processes {
         return Path.of(System.getProperty("java.home"), "bin", "java");
     }
 
-    /** Sleeps, turning an interrupt into an unchecked exception (the interrupt flag stays set). */
+    /**
+     * Sleeps, turning an interrupt into an unchecked exception (the interrupt flag stays
+     * set).
+     */
     static void sleep(Duration duration) {
         try {
             Thread.sleep(duration.toMillis());
-        } catch (InterruptedException e) {
+        }
+        catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted", e);
         }
@@ -379,8 +409,10 @@ final class Processes {
         }
         try {
             Runtime.getRuntime().removeShutdownHook(hook);
-        } catch (IllegalStateException shuttingDown) {
+        }
+        catch (IllegalStateException shuttingDown) {
             // the hook is running or about to: nothing to remove
         }
     }
+
 }

@@ -8,19 +8,24 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * When the launcher restarts a service that exited unexpectedly: after an exponential backoff
- * ({@code initial * 2^(n-1)}, capped at {@code max}, where n counts the crashes inside the window), and
- * at most {@code limit} times inside a sliding {@code window}; one more crash inside the window is a
- * crash loop and the service stays down (the same idea as systemd's {@code StartLimitBurst} /
- * {@code StartLimitIntervalSec}). Not thread-safe: one instance per service, used under its lock.
+ * When the launcher restarts a service that exited unexpectedly: after an exponential
+ * backoff ({@code initial * 2^(n-1)}, capped at {@code max}, where n counts the crashes
+ * inside the window), and at most {@code limit} times inside a sliding {@code window};
+ * one more crash inside the window is a crash loop and the service stays down (the same
+ * idea as systemd's {@code StartLimitBurst} / {@code StartLimitIntervalSec}). Not
+ * thread-safe: one instance per service, used under its lock.
  *
  * @param initialBackoff wait before the first restart
- * @param maxBackoff     longest wait between restarts
- * @param limit          restarts allowed inside the window
- * @param window         the sliding window over which crashes are counted
+ * @param maxBackoff longest wait between restarts
+ * @param limit restarts allowed inside the window
+ * @param window the sliding window over which crashes are counted
  */
 public record RestartPolicy(Duration initialBackoff, Duration maxBackoff, int limit, Duration window) {
-    /** The launcher's default: 1 s, 2 s, 4 s, ... at most 30 s apart, at most 5 restarts in 10 minutes. */
+
+    /**
+     * The launcher's default: 1 s, 2 s, 4 s, ... at most 30 s apart, at most 5 restarts
+     * in 10 minutes.
+     */
     public static final RestartPolicy DEFAULT = new RestartPolicy(Duration.ofSeconds(1), Duration.ofSeconds(30), 5,
             Duration.ofMinutes(10));
 
@@ -42,6 +47,7 @@ public record RestartPolicy(Duration initialBackoff, Duration maxBackoff, int li
 
     /** Crash times of one service inside the policy's window. */
     public final class Tracker {
+
         private final Deque<Instant> crashes = new ArrayDeque<>();
 
         private Tracker() {
@@ -49,10 +55,9 @@ public record RestartPolicy(Duration initialBackoff, Duration maxBackoff, int li
 
         /**
          * Records a crash and decides what to do.
-         *
          * @param at when the service exited
-         * @return the wait before restarting it, or empty when this crash makes a crash loop (more than
-         *         {@code limit} crashes inside the window): do not restart
+         * @return the wait before restarting it, or empty when this crash makes a crash
+         * loop (more than {@code limit} crashes inside the window): do not restart
          */
         public Optional<Duration> onCrash(Instant at) {
             while (!crashes.isEmpty() && crashes.peekFirst().isBefore(at.minus(window))) {
@@ -77,5 +82,6 @@ public record RestartPolicy(Duration initialBackoff, Duration maxBackoff, int li
         public void reset() {
             crashes.clear();
         }
+
     }
 }

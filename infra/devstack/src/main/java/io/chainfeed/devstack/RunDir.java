@@ -13,16 +13,18 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Where a stack keeps its files: {@code kafka/}, {@code elasticsearch/} (on a cluster {@code kafka-<n>/} and
- * {@code elasticsearch-<n>/} a node), {@code logs/<service>.log} (and
- * {@code .out}), {@code pids/<service>.pid}, {@code streams-state/<service>/}, the admin key, the webhook
- * master key, the demo page's partner key and {@code control.sock}. Everything but the logs and the
- * socket is data a run keeps for the next one.
+ * Where a stack keeps its files: {@code kafka/}, {@code elasticsearch/} (on a cluster
+ * {@code kafka-<n>/} and {@code elasticsearch-<n>/} a node), {@code logs/<service>.log}
+ * (and {@code .out}), {@code pids/<service>.pid}, {@code streams-state/<service>/}, the
+ * admin key, the webhook master key, the demo page's partner key and
+ * {@code control.sock}. Everything but the logs and the socket is data a run keeps for
+ * the next one.
  *
  * @param root the run dir, absolute and normalized
  */
 record RunDir(Path root) {
     private static final Logger LOG = LoggerFactory.getLogger(RunDir.class);
+
     /** The webhook master key's file name. */
     static final String WEBHOOK_MASTER_KEY_FILE = "webhook-master.key";
 
@@ -36,9 +38,9 @@ record RunDir(Path root) {
     }
 
     /**
-     * A broker's run dir: {@link #kafka()} for a broker alone, else {@code kafka-<node id>}.
-     *
-     * @param nodeId  the broker's node id, from 1
+     * A broker's run dir: {@link #kafka()} for a broker alone, else
+     * {@code kafka-<node id>}.
+     * @param nodeId the broker's node id, from 1
      * @param brokers how many brokers the stack has
      */
     Path kafka(int nodeId, int brokers) {
@@ -73,15 +75,17 @@ record RunDir(Path root) {
         return root.resolve("pids").resolve(service + ".pid");
     }
 
-    /** A service's own Kafka Streams state dir: two Streams instances must never share one. */
+    /**
+     * A service's own Kafka Streams state dir: two Streams instances must never share
+     * one.
+     */
     Path streamsState(String service) {
         return root.resolve("streams-state").resolve(service);
     }
 
     /**
-     * What {@code --fresh} deletes: everything a run keeps for the next one (Kafka logs, Elasticsearch
-     * data, streams state, keys), except the logs.
-     *
+     * What {@code --fresh} deletes: everything a run keeps for the next one (Kafka logs,
+     * Elasticsearch data, streams state, keys), except the logs.
      * @throws IOException when something cannot be deleted
      */
     void deleteKeptData() throws IOException {
@@ -100,10 +104,10 @@ record RunDir(Path root) {
     }
 
     /**
-     * The webhook master key of this run dir: {@value #WEBHOOK_MASTER_KEY_FILE}, base64 of 32 random bytes,
-     * made on first use (owner read/write only where the file system has POSIX permissions) and kept
-     * across starts, so subscriptions kept on an external Kafka can still sign.
-     *
+     * The webhook master key of this run dir: {@value #WEBHOOK_MASTER_KEY_FILE}, base64
+     * of 32 random bytes, made on first use (owner read/write only where the file system
+     * has POSIX permissions) and kept across starts, so subscriptions kept on an external
+     * Kafka can still sign.
      * @return the key file
      * @throws UncheckedIOException if it cannot be written
      */
@@ -118,7 +122,8 @@ record RunDir(Path root) {
             Files.createDirectories(root);
             SecretFiles.writeOwnerOnly(file, Base64.getEncoder().encodeToString(key) + "\n");
             return file;
-        } catch (IOException e) {
+        }
+        catch (IOException e) {
             throw new UncheckedIOException("cannot write the webhook master key " + file, e);
         }
     }

@@ -21,40 +21,67 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One Spring Boot fat jar run as a child JVM by {@link Stack}, with its health check, its logs and its
- * supervision: when the JVM exits without being asked to, it is started again after the backoff of a
- * {@link RestartPolicy}, until the policy calls it a crash loop (then it stays down, and says so).
+ * One Spring Boot fat jar run as a child JVM by {@link Stack}, with its health check, its
+ * logs and its supervision: when the JVM exits without being asked to, it is started
+ * again after the backoff of a {@link RestartPolicy}, until the policy calls it a crash
+ * loop (then it stays down, and says so).
  *
- * <p>Logs: the service's own log goes to {@code <logs>/<name>.log} through Spring Boot's rolling file
- * appender (10 MB a file, at most 50 MB with the rolled ones, console logging off); what the JVM prints
- * outside logback (a crash, an out-of-memory) is appended to {@code <logs>/<name>.out}.
+ * <p>
+ * Logs: the service's own log goes to {@code <logs>/<name>.log} through Spring Boot's
+ * rolling file appender (10 MB a file, at most 50 MB with the rolled ones, console
+ * logging off); what the JVM prints outside logback (a crash, an out-of-memory) is
+ * appended to {@code <logs>/<name>.out}.
  */
 final class ServiceProcess implements AutoCloseable {
+
     private static final Logger LOG = LoggerFactory.getLogger(ServiceProcess.class);
+
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
+
     /** Size of one service log file before it rolls. */
     static final String LOG_FILE_SIZE = "10MB";
-    /** Upper bound of a service's log files together (the current one and the rolled ones). */
+
+    /**
+     * Upper bound of a service's log files together (the current one and the rolled
+     * ones).
+     */
     static final String LOG_TOTAL_SIZE = "50MB";
 
     private final String name;
+
     private final Path jar;
+
     private final List<String> jvmOptions;
+
     private final List<String> appArgs;
+
     private final int port;
+
     private final Path logFile;
+
     private final Path outFile;
+
     private final Path pidFile;
+
     private final RestartPolicy policy;
+
     private final RestartPolicy.Tracker crashes;
+
     private final StackStop stop;
+
     private final ScheduledExecutorService supervisor;
+
     private volatile Process process;
+
     /** Set once by {@link #close()}: the service is never started again. */
     private volatile boolean closed;
+
     private volatile boolean reportedHealthy;
+
     private volatile long startedAt;
+
     private final AtomicInteger restarts = new AtomicInteger();
+
     private volatile boolean gaveUp;
 
     ServiceProcess(String name, Path jar, List<String> jvmOptions, List<String> appArgs, int port, Path logFile,
@@ -63,10 +90,10 @@ final class ServiceProcess implements AutoCloseable {
     }
 
     /**
-     * @param logFile the service's log file ({@code <name>.log}); the JVM's own output goes next to it,
-     *                as {@code <name>.out}
-     * @param policy  when to restart it after an unexpected exit
-     * @param stop    the stack's stop, after which nothing is restarted
+     * @param logFile the service's log file ({@code <name>.log}); the JVM's own output
+     * goes next to it, as {@code <name>.out}
+     * @param policy when to restart it after an unexpected exit
+     * @param stop the stack's stop, after which nothing is restarted
      */
     ServiceProcess(String name, Path jar, List<String> jvmOptions, List<String> appArgs, int port, Path logFile,
             Path pidFile, RestartPolicy policy, StackStop stop) {
@@ -103,7 +130,8 @@ final class ServiceProcess implements AutoCloseable {
         command.add("-jar");
         command.add(jar.toString());
         command.addAll(appArgs);
-        // Spring Boot's rolling file appender (SizeAndTimeBasedRollingPolicy): bounded in size and count.
+        // Spring Boot's rolling file appender (SizeAndTimeBasedRollingPolicy): bounded in
+        // size and count.
         command.add("--logging.file.name=" + logFile);
         command.add("--logging.logback.rollingpolicy.max-file-size=" + LOG_FILE_SIZE);
         command.add("--logging.logback.rollingpolicy.total-size-cap=" + LOG_TOTAL_SIZE);
@@ -117,10 +145,10 @@ final class ServiceProcess implements AutoCloseable {
             throw new IllegalStateException(name + " is stopped");
         }
         Files.createDirectories(logFile.getParent());
-        // In a session of its own: a signal to the launcher's process group reaches the launcher only.
-        ProcessBuilder pb = new ProcessBuilder(Processes.inOwnSession(command()))
-                .redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.appendTo(outFile.toFile()));
+        // In a session of its own: a signal to the launcher's process group reaches the
+        // launcher only.
+        ProcessBuilder pb = new ProcessBuilder(Processes.inOwnSession(command())).redirectErrorStream(true)
+            .redirectOutput(ProcessBuilder.Redirect.appendTo(outFile.toFile()));
         pb.environment().remove("JAVA_TOOL_OPTIONS");
         LOG.info("starting {} on port {} (log {})", name, port, logFile);
         startedAt = System.nanoTime();
@@ -131,7 +159,10 @@ final class ServiceProcess implements AutoCloseable {
         started.onExit().thenAccept(this::exited);
     }
 
-    /** Called when a child JVM has exited: unless it was asked to, schedules a restart or gives up. */
+    /**
+     * Called when a child JVM has exited: unless it was asked to, schedules a restart or
+     * gives up.
+     */
     private void exited(Process p) {
         int code = p.exitValue();
         synchronized (this) {
@@ -144,9 +175,11 @@ final class ServiceProcess implements AutoCloseable {
             return;
         }
         if (StackStop.byStopSignal(code)) {
-            // Maybe a signal to the whole process group: give the launcher's own stop a moment to begin.
+            // Maybe a signal to the whole process group: give the launcher's own stop a
+            // moment to begin.
             supervisor.schedule(() -> crashed(p, code), StackStop.SIGNAL_GRACE.toMillis(), TimeUnit.MILLISECONDS);
-        } else {
+        }
+        else {
             crashed(p, code);
         }
     }
@@ -164,14 +197,14 @@ final class ServiceProcess implements AutoCloseable {
         String tail = Processes.tails(20, logFile, outFile);
         if (wait.isEmpty()) {
             gaveUp = true;
-            LOG.error("{} exited unexpectedly with code {}: {} crashes inside {} s, a crash loop; NOT restarting it"
-                    + " (see {}; restart it by hand with ./chainfeed restart {}){}", name, code,
-                    crashes.recentCrashes(), policy.window().toSeconds(), logFile, name, tail);
+            LOG.error(
+                    "{} exited unexpectedly with code {}: {} crashes inside {} s, a crash loop; NOT restarting it"
+                            + " (see {}; restart it by hand with ./chainfeed restart {}){}",
+                    name, code, crashes.recentCrashes(), policy.window().toSeconds(), logFile, name, tail);
             return;
         }
         LOG.error("{} exited unexpectedly with code {}; restarting it in {} ms (crash {} in the last {} s; see {}){}",
-                name, code, wait.get().toMillis(), crashes.recentCrashes(),
-                policy.window().toSeconds(), logFile, tail);
+                name, code, wait.get().toMillis(), crashes.recentCrashes(), policy.window().toSeconds(), logFile, tail);
         long downSince = System.nanoTime();
         supervisor.schedule(() -> restartAfterCrash(p, downSince), wait.get().toMillis(), TimeUnit.MILLISECONDS);
     }
@@ -184,7 +217,8 @@ final class ServiceProcess implements AutoCloseable {
             try {
                 start();
                 restarts.incrementAndGet();
-            } catch (IOException | RuntimeException e) {
+            }
+            catch (IOException | RuntimeException e) {
                 LOG.error("could not restart {}: {}", name, e.toString());
                 return;
             }
@@ -193,23 +227,25 @@ final class ServiceProcess implements AutoCloseable {
             if (awaitHealthy(Duration.ofSeconds(180), false)) {
                 LOG.info("{} restarted by the supervisor: healthy again {} ms after it exited", name,
                         (System.nanoTime() - downSince) / 1_000_000);
-            } else {
+            }
+            else {
                 LOG.warn("{} restarted but not healthy after 180 s; see {}", name, logFile);
             }
-        } catch (IllegalStateException e) {
+        }
+        catch (IllegalStateException e) {
             // it died again while starting: exited() has already taken it from there
             LOG.debug("{} died while restarting", name, e);
         }
     }
 
     /**
-     * An operator's restart: stops the JVM (SIGTERM, a grace period, SIGKILL), starts it again and waits
-     * until it is healthy. Clears the crash history, so a service given up as a crash loop can be brought
-     * back this way.
-     *
+     * An operator's restart: stops the JVM (SIGTERM, a grace period, SIGKILL), starts it
+     * again and waits until it is healthy. Clears the crash history, so a service given
+     * up as a crash loop can be brought back this way.
      * @param timeout how long the new JVM may take to be healthy
      * @return how long the restart took, from the stop to healthy
-     * @throws IllegalStateException when the service is closed, dies while starting or is not healthy in time
+     * @throws IllegalStateException when the service is closed, dies while starting or is
+     * not healthy in time
      * @throws IOException when the JVM cannot be launched
      */
     Duration restart(Duration timeout) throws IOException {
@@ -234,7 +270,9 @@ final class ServiceProcess implements AutoCloseable {
         return took;
     }
 
-    /** How many times the supervisor has restarted the service after an unexpected exit. */
+    /**
+     * How many times the supervisor has restarted the service after an unexpected exit.
+     */
     int restarts() {
         return restarts.get();
     }
@@ -264,11 +302,11 @@ final class ServiceProcess implements AutoCloseable {
 
     /**
      * Waits until {@code GET /actuator/health} answers 200 with status UP.
-     *
-     * @param timeout    how long to wait, counted from the launch
-     * @param mustBeUp   whether a timeout is an error (else this returns false)
+     * @param timeout how long to wait, counted from the launch
+     * @param mustBeUp whether a timeout is an error (else this returns false)
      * @return whether the service is healthy
-     * @throws IllegalStateException when the process died, or on a timeout when {@code mustBeUp}
+     * @throws IllegalStateException when the process died, or on a timeout when
+     * {@code mustBeUp}
      */
     boolean awaitHealthy(Duration timeout, boolean mustBeUp) {
         long deadline = startedAt + timeout.toNanos();
@@ -281,8 +319,9 @@ final class ServiceProcess implements AutoCloseable {
                         + " before it was healthy" + Processes.tails(40, logFile, outFile));
             }
             try {
-                HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(health).timeout(Duration.ofSeconds(3))
-                        .GET().build(), HttpResponse.BodyHandlers.ofString());
+                HttpResponse<String> response = HTTP.send(
+                        HttpRequest.newBuilder(health).timeout(Duration.ofSeconds(3)).GET().build(),
+                        HttpResponse.BodyHandlers.ofString());
                 if (response.statusCode() == 200 && response.body().contains("\"UP\"")) {
                     if (!reportedHealthy) {
                         reportedHealthy = true;
@@ -292,9 +331,11 @@ final class ServiceProcess implements AutoCloseable {
                     return true;
                 }
                 last = "HTTP " + response.statusCode() + " " + response.body();
-            } catch (IOException e) {
+            }
+            catch (IOException e) {
                 last = e.toString();
-            } catch (InterruptedException e) {
+            }
+            catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new IllegalStateException("interrupted while waiting for " + name, e);
             }
@@ -323,7 +364,10 @@ final class ServiceProcess implements AutoCloseable {
         return p == null ? null : p.toHandle();
     }
 
-    /** SIGTERM (Spring's graceful shutdown), a wait, then SIGKILL; no restart afterwards. Idempotent. */
+    /**
+     * SIGTERM (Spring's graceful shutdown), a wait, then SIGKILL; no restart afterwards.
+     * Idempotent.
+     */
     @Override
     public synchronized void close() {
         closed = true;
@@ -338,14 +382,17 @@ final class ServiceProcess implements AutoCloseable {
         process = null;
         try {
             Files.deleteIfExists(pidFile);
-        } catch (IOException e) {
+        }
+        catch (IOException e) {
             LOG.warn("could not delete {}: {}", pidFile, e.toString());
         }
         if (wasRunning) {
             LOG.info("{} stopped in {} ms (exit code {})", name, (System.nanoTime() - t0) / 1_000_000,
                     LocalNode.exitCode(p));
-        } else {
+        }
+        else {
             LOG.info("{} had already exited (exit code {}): nothing to stop", name, LocalNode.exitCode(p));
         }
     }
+
 }

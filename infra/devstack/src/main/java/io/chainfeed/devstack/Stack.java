@@ -29,34 +29,41 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * The embedded default: starts a real Kafka (KRaft) and a real Elasticsearch on loopback, creates the
- * topics and the reads index, then the streams, ingest and api services (Spring Boot fat jars, as child
- * JVMs), issues a partner key and serves a demo partner page on another port (unless {@code --no-demo}),
- * prints the URLs and blocks. Ctrl-C (SIGINT) or SIGTERM, to the launcher or to its whole process group,
- * stops everything it started in reverse order (the services, then Kafka, then Elasticsearch; its children
- * run in sessions of their own, so a signal to the group reaches the launcher only); a second one forces
- * (SIGKILL). Kafka, Elasticsearch and the services are supervised: restarted after an unexpected exit
- * ({@link NodeSupervisor}, {@link ServiceProcess}).
+ * The embedded default: starts a real Kafka (KRaft) and a real Elasticsearch on loopback,
+ * creates the topics and the reads index, then the streams, ingest and api services
+ * (Spring Boot fat jars, as child JVMs), issues a partner key and serves a demo partner
+ * page on another port (unless {@code --no-demo}), prints the URLs and blocks. Ctrl-C
+ * (SIGINT) or SIGTERM, to the launcher or to its whole process group, stops everything it
+ * started in reverse order (the services, then Kafka, then Elasticsearch; its children
+ * run in sessions of their own, so a signal to the group reaches the launcher only); a
+ * second one forces (SIGKILL). Kafka, Elasticsearch and the services are supervised:
+ * restarted after an unexpected exit ({@link NodeSupervisor}, {@link ServiceProcess}).
  *
- * <p>Run it from the project dir after {@code mvn -B -DskipTests install}:
- * <pre>
+ * <p>
+ * Run it from the project dir after {@code mvn -B -DskipTests install}: <pre>
  * java -jar infra/devstack/target/chainfeed-devstack-0.1.0-SNAPSHOT-launcher.jar [--no-services] [--help]
- * </pre>
- * (equivalently {@code java -cp 'infra/devstack/target/chainfeed-devstack-0.1.0-SNAPSHOT-launcher.jar:infra/devstack/target/infra-lib/*'
- * io.chainfeed.devstack.Stack}). This class holds the options and the start order; {@link RunDir} says where
- * a run keeps its files (the data in it is kept across runs unless {@code --fresh}; processes left by a
- * killed earlier run are stopped first), {@link StackServices} what each service JVM runs with. Services that
- * exit unexpectedly are restarted ({@link RestartPolicy}); {@link StackControl} takes requests to restart one.
+ * </pre> (equivalently
+ * {@code java -cp 'infra/devstack/target/chainfeed-devstack-0.1.0-SNAPSHOT-launcher.jar:infra/devstack/target/infra-lib/*'
+ * io.chainfeed.devstack.Stack}). This class holds the options and the start order;
+ * {@link RunDir} says where a run keeps its files (the data in it is kept across runs
+ * unless {@code --fresh}; processes left by a killed earlier run are stopped first),
+ * {@link StackServices} what each service JVM runs with. Services that exit unexpectedly
+ * are restarted ({@link RestartPolicy}); {@link StackControl} takes requests to restart
+ * one.
  *
- * <p>With {@code --cluster} the same launcher runs a local cluster ({@link StackLayout#cluster}): three KRaft
- * brokers, two Elasticsearch nodes and two instances of each service, started by {@link StackInfrastructure}
- * and {@link StackServices} as the single stack is; docs/cluster.md says what changes.
+ * <p>
+ * With {@code --cluster} the same launcher runs a local cluster
+ * ({@link StackLayout#cluster}): three KRaft brokers, two Elasticsearch nodes and two
+ * instances of each service, started by {@link StackInfrastructure} and
+ * {@link StackServices} as the single stack is; docs/cluster.md says what changes.
  */
 @Command(name = "chainfeed-stack", mixinStandardHelpOptions = true, sortOptions = false,
         description = "Runs Kafka, Elasticsearch and the chainfeed services on this machine.")
 public final class Stack implements Callable<Integer>, AutoCloseable {
+
     static {
-        // Before the first logger exists: slf4j-simple reads these once (the launcher's own class path only).
+        // Before the first logger exists: slf4j-simple reads these once (the launcher's
+        // own class path only).
         setIfAbsent("org.slf4j.simpleLogger.showDateTime", "true");
         setIfAbsent("org.slf4j.simpleLogger.dateTimeFormat", "HH:mm:ss.SSS");
         setIfAbsent("org.slf4j.simpleLogger.showThreadName", "false");
@@ -65,13 +72,15 @@ public final class Stack implements Callable<Integer>, AutoCloseable {
     }
 
     private static final Logger LOG = LoggerFactory.getLogger(Stack.class);
+
     private static final Properties BUILD = buildInfo();
 
-    @Option(names = "--run-dir", description = "Run dir: configs, data, logs (default: .run; .run-cluster with"
-            + " --cluster).")
+    @Option(names = "--run-dir",
+            description = "Run dir: configs, data, logs (default: .run; .run-cluster with" + " --cluster).")
     Path runDir;
 
-    @Option(names = "--project-dir", description = "Project checkout holding the built jars (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--project-dir",
+            description = "Project checkout holding the built jars (default: ${DEFAULT-VALUE}).")
     Path projectDir = Path.of(".");
 
     @Option(names = "--kafka-port", description = "Kafka broker port (default: ${DEFAULT-VALUE}).")
@@ -132,10 +141,12 @@ public final class Stack implements Callable<Integer>, AutoCloseable {
             description = "Use this Elasticsearch (one or more node URLs) instead of starting one.")
     String externalEs;
 
-    @Option(names = "--es-home", description = "Unpacked Elasticsearch (default: <project-dir>/infra/devstack/target/elasticsearch/elasticsearch-<version>).")
+    @Option(names = "--es-home",
+            description = "Unpacked Elasticsearch (default: <project-dir>/infra/devstack/target/elasticsearch/elasticsearch-<version>).")
     Path esHome;
 
-    @Option(names = "--kafka-lib", description = "Kafka broker jars (default: <project-dir>/infra/devstack/target/kafka-lib).")
+    @Option(names = "--kafka-lib",
+            description = "Kafka broker jars (default: <project-dir>/infra/devstack/target/kafka-lib).")
     Path kafkaLib;
 
     @Option(names = "--es-heap", description = "Heap of each Elasticsearch node (default: 512m; 384m with --cluster).")
@@ -154,8 +165,8 @@ public final class Stack implements Callable<Integer>, AutoCloseable {
     @Option(names = "--partitions", description = "Partitions of the keyed data topics (default: 3; 6 with --cluster).")
     Integer partitions;
 
-    @Option(names = "--replication-factor", description = "Replication factor of created topics (default: 1; 3 with"
-            + " --cluster).")
+    @Option(names = "--replication-factor",
+            description = "Replication factor of created topics (default: 1; 3 with" + " --cluster).")
     Short replicationFactor;
 
     @Option(names = "--stagger-seconds", description = "A service starts when the previous one is healthy, or after"
@@ -166,23 +177,33 @@ public final class Stack implements Callable<Integer>, AutoCloseable {
             + " start (default: 180; 480 with --cluster, whose eleven JVMs start together).")
     Integer startTimeoutSeconds;
 
-    @Option(names = "--health-timeout-seconds", description = "How long each service may take to be healthy"
-            + " (default: 180; 480 with --cluster).")
+    @Option(names = "--health-timeout-seconds",
+            description = "How long each service may take to be healthy" + " (default: 180; 480 with --cluster).")
     Integer healthTimeoutSeconds;
 
-
     private final List<AutoCloseable> started = new ArrayList<>();
+
     private final StackStop stop = new StackStop();
+
     private final java.util.concurrent.atomic.AtomicInteger stopSignals = new java.util.concurrent.atomic.AtomicInteger();
+
     private volatile boolean closed;
+
     private StackInfrastructure infra;
+
     /** The services, once {@link #start} has read the options (none before). */
     private volatile StackServices services = new StackServices(Map.of());
+
     private DemoPartnerSite demo;
+
     private Thread hook;
+
     private final PrintStream console;
 
-    /** A stack with the default options; set them through picocli ({@link #main}) or {@link #fromArgs}. */
+    /**
+     * A stack with the default options; set them through picocli ({@link #main}) or
+     * {@link #fromArgs}.
+     */
     public Stack() {
         this(System.out);
     }
@@ -192,8 +213,8 @@ public final class Stack implements Callable<Integer>, AutoCloseable {
     }
 
     /**
-     * Parses command-line options into a stack that is not started yet (for tests and embedding).
-     *
+     * Parses command-line options into a stack that is not started yet (for tests and
+     * embedding).
      * @param args the same options as {@link #main}
      */
     public static Stack fromArgs(String... args) {
@@ -203,8 +224,8 @@ public final class Stack implements Callable<Integer>, AutoCloseable {
     }
 
     /**
-     * Starts everything, prints the URLs and blocks until the JVM is stopped (Ctrl-C / SIGTERM).
-     *
+     * Starts everything, prints the URLs and blocks until the JVM is stopped (Ctrl-C /
+     * SIGTERM).
      * @param args options; {@code --help} lists them
      */
     public static void main(String[] args) {
@@ -219,6 +240,7 @@ public final class Stack implements Callable<Integer>, AutoCloseable {
             System.exit(code);
         }
     }
+
     /** Runs the command: start, then block (stopping happens in the shutdown hook). */
     @Override
     public Integer call() throws Exception {
@@ -229,17 +251,20 @@ public final class Stack implements Callable<Integer>, AutoCloseable {
     }
 
     /**
-     * Takes SIGINT and SIGTERM from the JVM's default handling: the first marks the stop as begun at once (so
-     * that no supervisor restarts a child the same signal ended, when the whole process group was signalled)
-     * and exits, which runs the shutdown hook that stops everything in order; a second one while that runs
-     * kills every child with SIGKILL and halts.
+     * Takes SIGINT and SIGTERM from the JVM's default handling: the first marks the stop
+     * as begun at once (so that no supervisor restarts a child the same signal ended,
+     * when the whole process group was signalled) and exits, which runs the shutdown hook
+     * that stops everything in order; a second one while that runs kills every child with
+     * SIGKILL and halts.
      */
-    @SuppressWarnings("restriction") // sun.misc.Signal (jdk.unsupported): the JDK's only handler for SIGINT/SIGTERM
+    @SuppressWarnings("restriction") // sun.misc.Signal (jdk.unsupported): the JDK's only
+                                     // handler for SIGINT/SIGTERM
     private void handleStopSignals() {
         for (String name : List.of("INT", "TERM")) {
             try {
                 sun.misc.Signal.handle(new sun.misc.Signal(name), this::onStopSignal);
-            } catch (IllegalArgumentException e) {
+            }
+            catch (IllegalArgumentException e) {
                 LOG.debug("cannot handle SIG{} (the JVM runs with -Xrs?): {}", name, e.getMessage());
             }
         }
@@ -252,7 +277,8 @@ public final class Stack implements Callable<Integer>, AutoCloseable {
             stop.begin();
             LOG.info("SIG{} received: stopping the services (api, ingest, streams), then Kafka, then Elasticsearch;"
                     + " Ctrl-C again forces", signal.getName());
-            // System.exit blocks until the shutdown hooks are done: not on the signal's thread.
+            // System.exit blocks until the shutdown hooks are done: not on the signal's
+            // thread.
             Thread exit = new Thread(() -> System.exit(exitCode), "chainfeed-stack-exit");
             exit.start();
             return;
@@ -263,11 +289,12 @@ public final class Stack implements Callable<Integer>, AutoCloseable {
     }
 
     /**
-     * Starts Kafka and Elasticsearch (in parallel, unless external), sets up topics and the reads index, and
-     * starts the services (unless {@code --no-services}). On failure everything started so far is stopped.
-     *
+     * Starts Kafka and Elasticsearch (in parallel, unless external), sets up topics and
+     * the reads index, and starts the services (unless {@code --no-services}). On failure
+     * everything started so far is stopped.
      * @return this stack, running
-     * @throws IllegalStateException on a missing jar, a taken port, or a component that does not start
+     * @throws IllegalStateException on a missing jar, a taken port, or a component that
+     * does not start
      */
     public Stack start() throws IOException {
         long t0 = System.nanoTime();
@@ -298,7 +325,8 @@ public final class Stack implements Callable<Integer>, AutoCloseable {
                 }
             }
             register(StackControl.listen(run.root(), this));
-        } catch (IOException | RuntimeException | Error e) {
+        }
+        catch (IOException | RuntimeException | Error e) {
             close();
             throw e;
         }
@@ -306,21 +334,24 @@ public final class Stack implements Callable<Integer>, AutoCloseable {
         return this;
     }
 
-    /** Where everything listens: from {@code --port-base} (the cluster's default 29000), else the port options. */
+    /**
+     * Where everything listens: from {@code --port-base} (the cluster's default 29000),
+     * else the port options.
+     */
     StackLayout layout() {
         if (cluster) {
             return StackLayout.cluster(portBase != null ? portBase : 29000);
         }
-        return portBase != null ? StackLayout.fromBase(portBase, 1, 1, 1)
-                : StackLayout.single(kafkaPort, kafkaControllerPort, esPort, esTransportPort, streamsPort, ingestPort,
-                        apiPort, demoPort);
+        return portBase != null ? StackLayout.fromBase(portBase, 1, 1, 1) : StackLayout.single(kafkaPort,
+                kafkaControllerPort, esPort, esTransportPort, streamsPort, ingestPort, apiPort, demoPort);
     }
 
     private StackInfrastructure.Settings infrastructureSettings(Path project) {
-        Path home = esHome != null ? esHome
-                : project.resolve("infra/devstack/target/elasticsearch/elasticsearch-" + BUILD.getProperty("elasticsearch.version"));
-        return new StackInfrastructure.Settings(kafkaLib != null ? kafkaLib : project.resolve("infra/devstack/target/kafka-lib"),
-                home, orDefault(kafkaHeap, "512m", "256m"), orDefault(esHeap, "512m", "384m"), partitions(),
+        Path home = esHome != null ? esHome : project
+            .resolve("infra/devstack/target/elasticsearch/elasticsearch-" + BUILD.getProperty("elasticsearch.version"));
+        return new StackInfrastructure.Settings(
+                kafkaLib != null ? kafkaLib : project.resolve("infra/devstack/target/kafka-lib"), home,
+                orDefault(kafkaHeap, "512m", "256m"), orDefault(esHeap, "512m", "384m"), partitions(),
                 replicationFactor(), cluster ? 2 : 1, cluster ? 1 : 0,
                 Duration.ofSeconds(orDefault(startTimeoutSeconds, 180, 480)), externalKafka, externalEs);
     }
@@ -340,12 +371,15 @@ public final class Stack implements Callable<Integer>, AutoCloseable {
 
     /** The services of this stack's options, in start order (not started). */
     StackServices serviceSpecs(Path project) {
-        // On a cluster each store gets a warm copy on another instance, for a quick fail-over.
+        // On a cluster each store gets a warm copy on another instance, for a quick
+        // fail-over.
         return StackServices.of(project, BUILD.getProperty("project.version"), layout(),
                 cluster ? List.of("--chainfeed.streams.standby-replicas=1") : List.of(), !noHistory);
     }
 
-    /** What the services connect to and run with; makes this run's admin key on first use. */
+    /**
+     * What the services connect to and run with; makes this run's admin key on first use.
+     */
     StackServices.Wiring wiring(RunDir run) throws IOException {
         List<String> clusterArgs = cluster ? List.of("--chainfeed.kafka.partitions=" + partitions(),
                 "--chainfeed.kafka.replication-factor=" + replicationFactor()) : List.of();
@@ -397,16 +431,18 @@ public final class Stack implements Callable<Integer>, AutoCloseable {
     }
 
     /**
-     * Issues a publishable partner key for the demo page's origin through the api's admin endpoint and
-     * serves the page on loopback, on {@code --demo-port}.
+     * Issues a publishable partner key for the demo page's origin through the api's admin
+     * endpoint and serves the page on loopback, on {@code --demo-port}.
      */
     private void startDemo(RunDir run) throws IOException {
         int demoPort = layout().demoPort();
         String pageOrigin = "http://localhost:" + demoPort;
         String token;
         try {
-            token = DemoPartnerKey.token(run.root(), new AdminKeysClient(apiUri(), AdminKey.read(run.root())), pageOrigin);
-        } catch (InterruptedException e) {
+            token = DemoPartnerKey.token(run.root(), new AdminKeysClient(apiUri(), AdminKey.read(run.root())),
+                    pageOrigin);
+        }
+        catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted while issuing the demo page's key", e);
         }
@@ -428,10 +464,10 @@ public final class Stack implements Callable<Integer>, AutoCloseable {
         out.append(String.format("%nchainfeed is up in %.1f s%n", took.toMillis() / 1000.0));
         if (!noServices) {
             int api = apiPort();
-            out.append(String.format("  web      http://localhost:%d/ (search), http://localhost:%d/chain (chain map)%n",
-                    api, api));
-            Map<String, String> paths = Map.of("api", "/api/v1/search?q=rdma", "ingest", "/ingest/v1/pages",
-                    "streams", "/actuator/health");
+            out.append(String
+                .format("  web      http://localhost:%d/ (search), http://localhost:%d/chain (chain map)%n", api, api));
+            Map<String, String> paths = Map.of("api", "/api/v1/search?q=rdma", "ingest", "/ingest/v1/pages", "streams",
+                    "/actuator/health");
             for (String service : List.of("api", "ingest", "streams")) {
                 List<Integer> ports = layout.servicePorts().get(service);
                 for (int i = 0; i < ports.size(); i++) {
@@ -440,14 +476,18 @@ public final class Stack implements Callable<Integer>, AutoCloseable {
                 }
             }
             if (demo != null) {
-                out.append(String.format("  demo     http://localhost:%d/ (a partner page on another origin embedding the widgets;"
-                        + " http://127.0.0.1:%d/ is an origin its key does not allow)%n", demo.port(), demo.port()));
+                out.append(String.format(
+                        "  demo     http://localhost:%d/ (a partner page on another origin embedding the widgets;"
+                                + " http://127.0.0.1:%d/ is an origin its key does not allow)%n",
+                        demo.port(), demo.port()));
             }
-            out.append(String.format("  restart  ./chainfeed restart %s%s (one part; a part that exits is restarted"
-                    + " on its own; ./chainfeed status says what each is doing)%n", String.join("|", partNames()),
-                    cluster ? " --run-dir " + run : ""));
-            out.append(String.format("  keys     ./chainfeed keys create --kind partner --origin https://partner.example"
-                    + " --label NAME (admin key in %s)%n", run.resolve(AdminKey.FILE)));
+            out.append(String.format(
+                    "  restart  ./chainfeed restart %s%s (one part; a part that exits is restarted"
+                            + " on its own; ./chainfeed status says what each is doing)%n",
+                    String.join("|", partNames()), cluster ? " --run-dir " + run : ""));
+            out.append(
+                    String.format("  keys     ./chainfeed keys create --kind partner --origin https://partner.example"
+                            + " --label NAME (admin key in %s)%n", run.resolve(AdminKey.FILE)));
         }
         out.append(String.format("  ES       %s%s%n", infra.elasticsearchUris(),
                 StackInfrastructure.readyAfter(infra.elasticsearchNodes())));
@@ -459,12 +499,18 @@ public final class Stack implements Callable<Integer>, AutoCloseable {
         console.flush();
     }
 
-    /** Kafka's bootstrap servers (the embedded brokers' or the external ones, comma-separated), once started. */
+    /**
+     * Kafka's bootstrap servers (the embedded brokers' or the external ones,
+     * comma-separated), once started.
+     */
     public String bootstrapServers() {
         return infra == null ? null : infra.bootstrapServers();
     }
 
-    /** Elasticsearch's HTTP endpoint (the first embedded node's or external URL), once started. */
+    /**
+     * Elasticsearch's HTTP endpoint (the first embedded node's or external URL), once
+     * started.
+     */
     public URI elasticsearchUri() {
         return infra == null ? null : StackInfrastructure.first(infra.elasticsearchUris());
     }
@@ -495,7 +541,6 @@ public final class Stack implements Callable<Integer>, AutoCloseable {
 
     /**
      * The base URI of one service instance.
-     *
      * @param name e.g. {@code api}, or {@code api-2} on a cluster
      * @return {@code http://127.0.0.1:<its port>}
      * @throws IllegalArgumentException for an unknown name
@@ -513,7 +558,10 @@ public final class Stack implements Callable<Integer>, AutoCloseable {
         throw new IllegalArgumentException("no service instance named '" + name + "'");
     }
 
-    /** The run dir, absolute ({@code --run-dir}; {@code .run}, or {@code .run-cluster} with {@code --cluster}). */
+    /**
+     * The run dir, absolute ({@code --run-dir}; {@code .run}, or {@code .run-cluster}
+     * with {@code --cluster}).
+     */
     public Path runDir() {
         Path dir = runDir != null ? runDir : Path.of(cluster ? ".run-cluster" : ".run");
         return dir.toAbsolutePath().normalize();
@@ -524,7 +572,10 @@ public final class Stack implements Callable<Integer>, AutoCloseable {
         return infra == null ? Optional.empty() : infra.firstBroker();
     }
 
-    /** The embedded Kafka brokers by node id (one, or three with {@code --cluster}); empty when external. */
+    /**
+     * The embedded Kafka brokers by node id (one, or three with {@code --cluster}); empty
+     * when external.
+     */
     public List<KafkaNode> kafkaNodes() {
         return infra == null ? List.of() : infra.brokers();
     }
@@ -534,7 +585,10 @@ public final class Stack implements Callable<Integer>, AutoCloseable {
         return infra == null ? Optional.empty() : infra.firstElasticsearchNode();
     }
 
-    /** The embedded Elasticsearch nodes (one, or two with {@code --cluster}); empty when external. */
+    /**
+     * The embedded Elasticsearch nodes (one, or two with {@code --cluster}); empty when
+     * external.
+     */
     public List<ElasticsearchNode> elasticsearchNodes() {
         return infra == null ? List.of() : infra.elasticsearchNodes();
     }
@@ -546,7 +600,6 @@ public final class Stack implements Callable<Integer>, AutoCloseable {
 
     /**
      * The running JVM of a service, e.g. to inject a fault.
-     *
      * @param name {@code streams}, {@code ingest} or {@code api}
      * @return its process, or empty while it is down
      * @throws IllegalArgumentException for an unknown name
@@ -557,7 +610,6 @@ public final class Stack implements Callable<Integer>, AutoCloseable {
 
     /**
      * How many times the supervisor restarted a service after it exited unexpectedly.
-     *
      * @param name the service
      * @return the count since this stack started
      */
@@ -566,16 +618,18 @@ public final class Stack implements Callable<Integer>, AutoCloseable {
     }
 
     /**
-     * Restarts one service or one embedded Kafka broker or Elasticsearch node (SIGTERM, then a new process)
-     * and waits until it is healthy.
-     *
-     * @param name    the service ({@code streams}, {@code ingest}, {@code api}) or node ({@code kafka},
-     *                {@code elasticsearch}; {@code kafka-2}, {@code elasticsearch-2} on a cluster)
-     * @param timeout how long a service may take to be healthy (a node has its start timeout)
+     * Restarts one service or one embedded Kafka broker or Elasticsearch node (SIGTERM,
+     * then a new process) and waits until it is healthy.
+     * @param name the service ({@code streams}, {@code ingest}, {@code api}) or node
+     * ({@code kafka}, {@code elasticsearch}; {@code kafka-2}, {@code elasticsearch-2} on
+     * a cluster)
+     * @param timeout how long a service may take to be healthy (a node has its start
+     * timeout)
      * @return how long the restart took
      * @throws IllegalArgumentException for an unknown name
-     * @throws IllegalStateException    when it does not become healthy in time, or the stack is stopping
-     * @throws IOException              when the process cannot be launched
+     * @throws IllegalStateException when it does not become healthy in time, or the stack
+     * is stopping
+     * @throws IOException when the process cannot be launched
      */
     public Duration restartService(String name, Duration timeout) throws IOException {
         Optional<NodeSupervisor> node = nodeSupervisor(name);
@@ -589,9 +643,9 @@ public final class Stack implements Callable<Integer>, AutoCloseable {
     }
 
     /**
-     * What each part of the stack is doing: every embedded broker and node, then every service, with
-     * {@code up}, {@code starting}, {@code down (...)} (why, and whether it is being restarted) or {@code stopped}.
-     *
+     * What each part of the stack is doing: every embedded broker and node, then every
+     * service, with {@code up}, {@code starting}, {@code down (...)} (why, and whether it
+     * is being restarted) or {@code stopped}.
      * @return part name to state, in start order
      */
     public Map<String, String> status() {
@@ -604,16 +658,16 @@ public final class Stack implements Callable<Integer>, AutoCloseable {
     }
 
     /**
-     * How many times the supervisor restarted a Kafka broker or an Elasticsearch node after it exited
-     * unexpectedly.
-     *
-     * @param name {@code kafka} or {@code elasticsearch} (a cluster's: {@code kafka-2}, ...)
+     * How many times the supervisor restarted a Kafka broker or an Elasticsearch node
+     * after it exited unexpectedly.
+     * @param name {@code kafka} or {@code elasticsearch} (a cluster's: {@code kafka-2},
+     * ...)
      * @return the count since this stack started
      * @throws IllegalArgumentException for an unknown name
      */
     public int nodeRestarts(String name) {
         return nodeSupervisor(name).orElseThrow(() -> new IllegalArgumentException("no node named '" + name + "'"))
-                .restarts();
+            .restarts();
     }
 
     private Optional<NodeSupervisor> nodeSupervisor(String name) {
@@ -622,15 +676,16 @@ public final class Stack implements Callable<Integer>, AutoCloseable {
     }
 
     private List<String> partNames() {
-        List<String> names = new ArrayList<>(infra == null ? List.of()
-                : infra.supervisors().stream().map(NodeSupervisor::name).toList());
+        List<String> names = new ArrayList<>(
+                infra == null ? List.of() : infra.supervisors().stream().map(NodeSupervisor::name).toList());
         names.addAll(services.names());
         return names;
     }
 
     /**
-     * Stops everything this stack started, in reverse order: the demo page and the services (api, ingest,
-     * streams), then Kafka, then Elasticsearch. Nothing is restarted from the first moment of the stop.
+     * Stops everything this stack started, in reverse order: the demo page and the
+     * services (api, ingest, streams), then Kafka, then Elasticsearch. Nothing is
+     * restarted from the first moment of the stop.
      */
     @Override
     public void close() {
@@ -647,7 +702,8 @@ public final class Stack implements Callable<Integer>, AutoCloseable {
         for (int i = toStop.size() - 1; i >= 0; i--) {
             try {
                 toStop.get(i).close();
-            } catch (Exception e) {
+            }
+            catch (Exception e) {
                 LOG.warn("stopping {} failed: {}", toStop.get(i), e.toString());
             }
         }
@@ -664,7 +720,8 @@ public final class Stack implements Callable<Integer>, AutoCloseable {
                 throw new IllegalStateException("infra-build.properties missing from the class path");
             }
             props.load(in);
-        } catch (IOException e) {
+        }
+        catch (IOException e) {
             throw new UncheckedIOException(e);
         }
         return props;
@@ -675,4 +732,5 @@ public final class Stack implements Callable<Integer>, AutoCloseable {
             System.setProperty(key, value);
         }
     }
+
 }

@@ -25,23 +25,32 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * The running launcher's control channel: a Unix domain socket at {@code <run dir>/control.sock} (so only
- * local users allowed by the file's permissions reach it; no TCP port) taking one request a connection,
- * one line of UTF-8: {@code restart <part>} (a service, or the embedded {@code kafka} or {@code elasticsearch})
- * or {@code status}. The answer is one line, {@code ok <message>} or {@code error <message>}, sent once the
- * part is healthy again (or failed to be); a status lists each part's state, separated by {@code "; "}.
+ * The running launcher's control channel: a Unix domain socket at
+ * {@code <run dir>/control.sock} (so only local users allowed by the file's permissions
+ * reach it; no TCP port) taking one request a connection, one line of UTF-8:
+ * {@code restart <part>} (a service, or the embedded {@code kafka} or
+ * {@code elasticsearch}) or {@code status}. The answer is one line, {@code ok <message>}
+ * or {@code error <message>}, sent once the part is healthy again (or failed to be); a
+ * status lists each part's state, separated by {@code "; "}.
  *
- * <p>{@link #main} is the client: {@code ./chainfeed restart streams} runs
- * {@code StackControl streams --run-dir .run}, {@code ./chainfeed status} runs {@code StackControl status}.
+ * <p>
+ * {@link #main} is the client: {@code ./chainfeed restart streams} runs
+ * {@code StackControl streams --run-dir .run}, {@code ./chainfeed status} runs
+ * {@code StackControl status}.
  */
 public final class StackControl implements AutoCloseable {
+
     private static final Logger LOG = LoggerFactory.getLogger(StackControl.class);
+
     /** The socket's file name in the run dir. */
     public static final String SOCKET = "control.sock";
+
     private static final Duration RESTART_TIMEOUT = Duration.ofSeconds(180);
 
     private final Path socket;
+
     private final ServerSocketChannel server;
+
     private final Thread acceptor;
 
     private StackControl(Path socket, ServerSocketChannel server, Stack stack) {
@@ -53,10 +62,10 @@ public final class StackControl implements AutoCloseable {
     }
 
     /**
-     * Listens on {@code <run dir>/control.sock}, replacing a socket file left by an earlier run.
-     *
+     * Listens on {@code <run dir>/control.sock}, replacing a socket file left by an
+     * earlier run.
      * @param runDir the stack's run dir
-     * @param stack  the stack whose services the requests restart
+     * @param stack the stack whose services the requests restart
      * @return the listening channel; {@link #close()} stops it and removes the file
      * @throws IOException when the socket cannot be bound
      */
@@ -67,7 +76,8 @@ public final class StackControl implements AutoCloseable {
         server.bind(UnixDomainSocketAddress.of(socket));
         try {
             Files.setPosixFilePermissions(socket, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
-        } catch (UnsupportedOperationException e) {
+        }
+        catch (UnsupportedOperationException e) {
             // not a POSIX file system: the run dir's own permissions apply
         }
         return new StackControl(socket, server, stack);
@@ -76,12 +86,13 @@ public final class StackControl implements AutoCloseable {
     private void serve(Stack stack) {
         while (server.isOpen()) {
             try (SocketChannel client = server.accept()) {
-                BufferedReader in = new BufferedReader(new InputStreamReader(Channels.newInputStream(client),
-                        StandardCharsets.UTF_8));
+                BufferedReader in = new BufferedReader(
+                        new InputStreamReader(Channels.newInputStream(client), StandardCharsets.UTF_8));
                 Writer out = Channels.newWriter(client, StandardCharsets.UTF_8);
                 out.write(handle(stack, in.readLine()) + "\n");
                 out.flush();
-            } catch (IOException e) {
+            }
+            catch (IOException e) {
                 if (server.isOpen()) {
                     LOG.warn("control request failed: {}", e.toString());
                 }
@@ -95,8 +106,10 @@ public final class StackControl implements AutoCloseable {
         if (words.length == 1 && words[0].equals("status")) {
             java.util.Map<String, String> status = stack.status();
             boolean allUp = status.values().stream().allMatch("up"::equals);
-            return (allUp ? "ok " : "error ") + status.entrySet().stream().map(e -> e.getKey() + ": " + e.getValue())
-                    .collect(java.util.stream.Collectors.joining("; "));
+            return (allUp ? "ok " : "error ") + status.entrySet()
+                .stream()
+                .map(e -> e.getKey() + ": " + e.getValue())
+                .collect(java.util.stream.Collectors.joining("; "));
         }
         if (words.length != 2 || !words[0].equals("restart")) {
             return "error unknown request '" + request + "'; expected: restart <service> or status";
@@ -104,7 +117,8 @@ public final class StackControl implements AutoCloseable {
         try {
             Duration took = stack.restartService(words[1], RESTART_TIMEOUT);
             return String.format("ok %s restarted and healthy in %.1f s", words[1], took.toMillis() / 1000.0);
-        } catch (IllegalArgumentException | IllegalStateException | IOException e) {
+        }
+        catch (IllegalArgumentException | IllegalStateException | IOException e) {
             return "error " + e.getMessage().lines().findFirst().orElse(e.toString());
         }
     }
@@ -120,6 +134,7 @@ public final class StackControl implements AutoCloseable {
             description = "Restarts one part of the running stack and waits until it is healthy"
                     + " (or, as chainfeed status, lists what each part is doing).")
     static final class Client implements Callable<Integer> {
+
         @Parameters(index = "0", description = "streams, ingest, api, kafka or elasticsearch")
         String service;
 
@@ -130,22 +145,24 @@ public final class StackControl implements AutoCloseable {
         Path runDir = Path.of(".run");
 
         PrintStream out = System.out;
+
         PrintStream err = System.err;
 
         @Override
         public Integer call() throws IOException {
             Path socket = runDir.resolve(SOCKET);
             if (!Files.exists(socket)) {
-                err.println("chainfeed restart: no running stack at " + runDir.toAbsolutePath().normalize()
-                        + " (no " + SOCKET + "); start it with ./chainfeed run");
+                err.println("chainfeed restart: no running stack at " + runDir.toAbsolutePath().normalize() + " (no "
+                        + SOCKET + "); start it with ./chainfeed run");
                 return 1;
             }
             try (SocketChannel channel = SocketChannel.open(UnixDomainSocketAddress.of(socket))) {
                 Writer w = Channels.newWriter(channel, StandardCharsets.UTF_8);
                 w.write((status ? "status" : "restart " + service) + "\n");
                 w.flush();
-                String answer = new BufferedReader(new InputStreamReader(Channels.newInputStream(channel),
-                        StandardCharsets.UTF_8)).readLine();
+                String answer = new BufferedReader(
+                        new InputStreamReader(Channels.newInputStream(channel), StandardCharsets.UTF_8))
+                    .readLine();
                 if (status && answer != null && (answer.startsWith("ok ") || answer.startsWith("error "))) {
                     // One part a line; exit code 1 unless every part is up.
                     List.of(answer.substring(answer.indexOf(' ') + 1).split("; ")).forEach(out::println);
@@ -155,18 +172,20 @@ public final class StackControl implements AutoCloseable {
                     out.println(answer.substring(3));
                     return 0;
                 }
-                err.println("chainfeed restart: " + (answer == null ? "no answer" : answer.replaceFirst("^error ", "")));
+                err.println(
+                        "chainfeed restart: " + (answer == null ? "no answer" : answer.replaceFirst("^error ", "")));
                 return 1;
-            } catch (IOException e) {
+            }
+            catch (IOException e) {
                 err.println("chainfeed restart: cannot reach the launcher at " + socket + ": " + e.getMessage());
                 return 1;
             }
         }
+
     }
 
     /**
      * Command-line client.
-     *
      * @param args {@code <part> [--run-dir DIR]}, or {@code status [--run-dir DIR]}
      */
     public static void main(String[] args) {
@@ -176,4 +195,5 @@ public final class StackControl implements AutoCloseable {
         }
         System.exit(new CommandLine(client).execute(args));
     }
+
 }

@@ -30,41 +30,53 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The Kafka and Elasticsearch side of a stack: starts the brokers and nodes of a {@link StackLayout} in
- * parallel (one of each for the embedded default; a KRaft cluster of combined broker + controller nodes
- * and an Elasticsearch cluster for {@code --cluster}), or takes external ones, then creates the topics and
- * the reads index with the stack's replication.
+ * The Kafka and Elasticsearch side of a stack: starts the brokers and nodes of a
+ * {@link StackLayout} in parallel (one of each for the embedded default; a KRaft cluster
+ * of combined broker + controller nodes and an Elasticsearch cluster for
+ * {@code --cluster}), or takes external ones, then creates the topics and the reads index
+ * with the stack's replication.
  */
 final class StackInfrastructure {
+
     private static final Logger LOG = LoggerFactory.getLogger(StackInfrastructure.class);
 
     /**
      * How the infrastructure runs.
      *
-     * @param kafkaLib          the broker jars
-     * @param esHome            the unpacked Elasticsearch distribution
-     * @param kafkaHeap         heap of each broker
-     * @param esHeap            heap of each Elasticsearch node
-     * @param partitions        partitions of the keyed data topics
-     * @param replicationFactor replicas of every topic (and of the brokers' internal topics)
+     * @param kafkaLib the broker jars
+     * @param esHome the unpacked Elasticsearch distribution
+     * @param kafkaHeap heap of each broker
+     * @param esHeap heap of each Elasticsearch node
+     * @param partitions partitions of the keyed data topics
+     * @param replicationFactor replicas of every topic (and of the brokers' internal
+     * topics)
      * @param minInsyncReplicas {@code min.insync.replicas} of the brokers
-     * @param esReplicas        replicas of the reads index's shard
-     * @param startTimeout      how long each broker and node may take to start
-     * @param externalKafka     bootstrap servers of a Kafka to use instead of starting brokers, or null
-     * @param externalEs        comma-separated URLs of an Elasticsearch to use instead of starting nodes, or null
+     * @param esReplicas replicas of the reads index's shard
+     * @param startTimeout how long each broker and node may take to start
+     * @param externalKafka bootstrap servers of a Kafka to use instead of starting
+     * brokers, or null
+     * @param externalEs comma-separated URLs of an Elasticsearch to use instead of
+     * starting nodes, or null
      */
     record Settings(Path kafkaLib, Path esHome, String kafkaHeap, String esHeap, int partitions,
-            short replicationFactor, int minInsyncReplicas, int esReplicas, Duration startTimeout,
-            String externalKafka, String externalEs) {
+            short replicationFactor, int minInsyncReplicas, int esReplicas, Duration startTimeout, String externalKafka,
+            String externalEs) {
     }
 
     private final StackLayout layout;
+
     private final Settings settings;
+
     private final List<KafkaNode> brokers = new CopyOnWriteArrayList<>();
+
     private final List<ElasticsearchNode> esNodes = new CopyOnWriteArrayList<>();
+
     private final List<NodeSupervisor> kafkaSupervisors = new CopyOnWriteArrayList<>();
+
     private final List<NodeSupervisor> esSupervisors = new CopyOnWriteArrayList<>();
+
     private String bootstrapServers;
+
     private String esUris;
 
     StackInfrastructure(StackLayout layout, Settings settings) {
@@ -73,39 +85,46 @@ final class StackInfrastructure {
     }
 
     /**
-     * Starts the brokers and nodes (all at once: a controller quorum and a new Elasticsearch cluster form
-     * only when their members are up together) and waits until each answers.
+     * Starts the brokers and nodes (all at once: a controller quorum and a new
+     * Elasticsearch cluster form only when their members are up together) and waits until
+     * each answers.
      *
-     * Once up, each is watched by a {@link NodeSupervisor}: restarted after an unexpected exit, never once
-     * {@code stop} has begun.
-     *
-     * @param register called before any node starts with what stops the nodes and what stops the brokers
-     *                 (stopped in the reverse order: the brokers first, then Elasticsearch), so a failed start
-     *                 still stops them
-     * @param stop     the stack's stop
+     * Once up, each is watched by a {@link NodeSupervisor}: restarted after an unexpected
+     * exit, never once {@code stop} has begun.
+     * @param register called before any node starts with what stops the nodes and what
+     * stops the brokers (stopped in the reverse order: the brokers first, then
+     * Elasticsearch), so a failed start still stops them
+     * @param stop the stack's stop
      * @throws IllegalStateException when a node does not start
-     * @throws IOException           when a run dir cannot be prepared
+     * @throws IOException when a run dir cannot be prepared
      */
     void start(RunDir run, Consumer<AutoCloseable> register, StackStop stop) throws IOException {
         List<CompletableFuture<?>> starts = new ArrayList<>();
         int n = layout.kafkaPorts().size();
-        // Each kind stops as a group, its nodes in parallel: the last broker of a cluster stopped alone
+        // Each kind stops as a group, its nodes in parallel: the last broker of a cluster
+        // stopped alone
         // would wait in vain for a controller quorum to let it shut down.
         register.accept(() -> closeAll(esSupervisors));
         register.accept(() -> closeAll(kafkaSupervisors));
         if (settings.externalKafka() == null) {
             String clusterId = n > 1 ? Uuid.randomUuid().toString() : null;
             for (int i = 0; i < n; i++) {
-                KafkaNode.Membership member = n == 1 ? KafkaNode.Membership.SINGLE
-                        : new KafkaNode.Membership(i + 1, layout.quorumVoters(), clusterId,
-                                settings.replicationFactor(), settings.minInsyncReplicas());
+                KafkaNode.Membership member = n == 1 ? KafkaNode.Membership.SINGLE : new KafkaNode.Membership(i + 1,
+                        layout.quorumVoters(), clusterId, settings.replicationFactor(), settings.minInsyncReplicas());
                 KafkaNode node = KafkaNode.builder(settings.kafkaLib(), run.kafka(i + 1, n))
-                        .port(layout.kafkaPorts().get(i)).controllerPort(layout.controllerPorts().get(i))
-                        .heap(settings.kafkaHeap()).numPartitions(settings.partitions()).member(member)
-                        .keepData(true).startTimeout(settings.startTimeout()).shutdownHook(false).ownSession(true).build();
+                    .port(layout.kafkaPorts().get(i))
+                    .controllerPort(layout.controllerPorts().get(i))
+                    .heap(settings.kafkaHeap())
+                    .numPartitions(settings.partitions())
+                    .member(member)
+                    .keepData(true)
+                    .startTimeout(settings.startTimeout())
+                    .shutdownHook(false)
+                    .ownSession(true)
+                    .build();
                 brokers.add(node);
-                kafkaSupervisors.add(new NodeSupervisor(n == 1 ? "kafka" : "kafka-" + (i + 1), node,
-                        RestartPolicy.DEFAULT, stop));
+                kafkaSupervisors
+                    .add(new NodeSupervisor(n == 1 ? "kafka" : "kafka-" + (i + 1), node, RestartPolicy.DEFAULT, stop));
                 starts.add(CompletableFuture.supplyAsync(() -> startUnchecked(node::start)));
             }
         }
@@ -116,9 +135,15 @@ final class StackInfrastructure {
                         : new ElasticsearchNode.Discovery(layout.esNodeNames().get(i), layout.esSeedHosts(),
                                 layout.esNodeNames());
                 ElasticsearchNode node = ElasticsearchNode.builder(settings.esHome(), run.elasticsearch(i + 1, m))
-                        .httpPort(layout.esHttpPorts().get(i)).transportPort(layout.esTransportPorts().get(i))
-                        .discovery(discovery).heap(settings.esHeap()).keepData(true)
-                        .startTimeout(settings.startTimeout()).shutdownHook(false).ownSession(true).build();
+                    .httpPort(layout.esHttpPorts().get(i))
+                    .transportPort(layout.esTransportPorts().get(i))
+                    .discovery(discovery)
+                    .heap(settings.esHeap())
+                    .keepData(true)
+                    .startTimeout(settings.startTimeout())
+                    .shutdownHook(false)
+                    .ownSession(true)
+                    .build();
                 esNodes.add(node);
                 esSupervisors.add(new NodeSupervisor(m == 1 ? "elasticsearch" : "elasticsearch-" + (i + 1), node,
                         RestartPolicy.DEFAULT, stop));
@@ -127,7 +152,8 @@ final class StackInfrastructure {
         }
         try {
             CompletableFuture.allOf(starts.toArray(CompletableFuture<?>[]::new)).join();
-        } catch (CompletionException e) {
+        }
+        catch (CompletionException e) {
             Throwable cause = e.getCause();
             if (cause instanceof UncheckedIOException io) {
                 throw io.getCause();
@@ -143,8 +169,11 @@ final class StackInfrastructure {
     }
 
     private static void closeAll(List<NodeSupervisor> nodes) {
-        CompletableFuture.allOf(nodes.stream().map(node -> CompletableFuture.runAsync(node::close))
-                .toArray(CompletableFuture<?>[]::new)).join();
+        CompletableFuture
+            .allOf(nodes.stream()
+                .map(node -> CompletableFuture.runAsync(node::close))
+                .toArray(CompletableFuture<?>[]::new))
+            .join();
     }
 
     /** The supervisors of the started brokers and nodes (brokers first). */
@@ -155,22 +184,25 @@ final class StackInfrastructure {
     }
 
     private interface IoSupplier<T> {
+
         T get() throws IOException;
+
     }
 
     private static <T> T startUnchecked(IoSupplier<T> start) {
         try {
             return start.get();
-        } catch (IOException e) {
+        }
+        catch (IOException e) {
             throw new UncheckedIOException(e);
         }
     }
 
     /**
-     * Creates the topics (with the stack's replication factor, once every broker has registered) and the
-     * reads index (with the stack's replica count; green once the replica is assigned).
-     *
-     * @throws IOException           when Elasticsearch refuses
+     * Creates the topics (with the stack's replication factor, once every broker has
+     * registered) and the reads index (with the stack's replica count; green once the
+     * replica is assigned).
+     * @throws IOException when Elasticsearch refuses
      * @throws IllegalStateException when the brokers or the index do not come up in time
      */
     void setUpTopicsAndIndex() throws IOException {
@@ -178,13 +210,17 @@ final class StackInfrastructure {
             awaitBrokers(brokers.size());
         }
         TopicSetup.ensure(bootstrapServers, Topics.all(settings.partitions()), settings.replicationFactor());
-        HttpHost[] hosts = List.of(esUris.split(",")).stream().map(String::strip).map(HttpHost::create)
-                .toArray(HttpHost[]::new);
+        HttpHost[] hosts = List.of(esUris.split(","))
+            .stream()
+            .map(String::strip)
+            .map(HttpHost::create)
+            .toArray(HttpHost[]::new);
         try (RestClient client = RestClient.builder(hosts).build()) {
             IndexSetup.waitForYellow(client, Duration.ofSeconds(60));
             IndexSetup.ensureReadsIndex(client);
             if (settings.esReplicas() > 0) {
-                // The index's file says 0 replicas (one node); a cluster gives the shard its copies here.
+                // The index's file says 0 replicas (one node); a cluster gives the shard
+                // its copies here.
                 Request replicas = new Request("PUT", "/" + ReadsIndex.ALIAS + "/_settings");
                 replicas.setJsonEntity("{\"index\": {\"number_of_replicas\": " + settings.esReplicas() + "}}");
                 client.performRequest(replicas);
@@ -200,15 +236,16 @@ final class StackInfrastructure {
     /** Waits until the cluster metadata lists {@code expected} brokers. */
     private void awaitBrokers(int expected) {
         Map<String, Object> config = Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
-                AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 2000,
-                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 5000);
+                AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 2000, AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG,
+                5000);
         long deadline = System.nanoTime() + settings.startTimeout().toNanos();
         try (Admin admin = Admin.create(config)) {
             while (true) {
                 int seen;
                 try {
                     seen = admin.describeCluster().nodes().get(6, TimeUnit.SECONDS).size();
-                } catch (Exception e) {
+                }
+                catch (Exception e) {
                     if (e instanceof InterruptedException) {
                         Thread.currentThread().interrupt();
                         throw new IllegalStateException("interrupted while waiting for the brokers", e);
@@ -259,12 +296,16 @@ final class StackInfrastructure {
 
     /** How long the slowest started node took to answer, per product, for the banner. */
     static String readyAfter(List<? extends LocalNode<?>> nodes) {
-        return nodes.stream().map(LocalNode::readyAfter).max(Duration::compareTo)
-                .map(d -> String.format(" (ready in %.1f s)", d.toMillis() / 1000.0)).orElse(" (external)");
+        return nodes.stream()
+            .map(LocalNode::readyAfter)
+            .max(Duration::compareTo)
+            .map(d -> String.format(" (ready in %.1f s)", d.toMillis() / 1000.0))
+            .orElse(" (external)");
     }
 
     /** The first URL of a comma-separated list. */
     static URI first(String commaSeparated) {
         return URI.create(commaSeparated.split(",")[0].strip());
     }
+
 }

@@ -7,32 +7,48 @@ import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
 /**
- * Where every process of a stack listens on 127.0.0.1, and how many of each there are: Kafka brokers (each
- * a combined broker + controller with two ports), Elasticsearch nodes (HTTP and transport port), instances
- * of each service (streams, ingest, api) and the demo page.
+ * Where every process of a stack listens on 127.0.0.1, and how many of each there are:
+ * Kafka brokers (each a combined broker + controller with two ports), Elasticsearch nodes
+ * (HTTP and transport port), instances of each service (streams, ingest, api) and the
+ * demo page.
  *
- * <p>{@link #fromBase} lays a stack out from one port base, so that a second stack runs beside the first
- * by choosing another base: brokers at base+0.., controllers base+10.., Elasticsearch HTTP base+20.. and
- * transport base+30.., streams base+40.., ingest base+50.., api base+60.., the demo page base+70 (room for
- * ten of each).
+ * <p>
+ * {@link #fromBase} lays a stack out from one port base, so that a second stack runs
+ * beside the first by choosing another base: brokers at base+0.., controllers base+10..,
+ * Elasticsearch HTTP base+20.. and transport base+30.., streams base+40.., ingest
+ * base+50.., api base+60.., the demo page base+70 (room for ten of each).
  *
- * @param kafkaPorts       broker ports, one a broker (node ids 1..n in this order)
- * @param controllerPorts  controller ports, in the same order
- * @param esHttpPorts      Elasticsearch HTTP ports, one a node
+ * @param kafkaPorts broker ports, one a broker (node ids 1..n in this order)
+ * @param controllerPorts controller ports, in the same order
+ * @param esHttpPorts Elasticsearch HTTP ports, one a node
  * @param esTransportPorts Elasticsearch transport ports, in the same order
- * @param servicePorts     service name to the HTTP ports of its instances, in start order
- * @param demoPort         the demo partner page's port
+ * @param servicePorts service name to the HTTP ports of its instances, in start order
+ * @param demoPort the demo partner page's port
  */
 record StackLayout(List<Integer> kafkaPorts, List<Integer> controllerPorts, List<Integer> esHttpPorts,
         List<Integer> esTransportPorts, Map<String, List<Integer>> servicePorts, int demoPort) {
-    /** The services, in start order: streams (consumes), ingest (loads the corpus), api (serves). */
+
+    /**
+     * The services, in start order: streams (consumes), ingest (loads the corpus), api
+     * (serves).
+     */
     static final List<String> SERVICES = List.of("streams", "ingest", "api");
-    /** Brokers of the local cluster: a controller quorum of three survives the loss of one. */
+
+    /**
+     * Brokers of the local cluster: a controller quorum of three survives the loss of
+     * one.
+     */
     static final int CLUSTER_BROKERS = 3;
-    /** Elasticsearch nodes of the local cluster: a primary and its replica on different nodes. */
+
+    /**
+     * Elasticsearch nodes of the local cluster: a primary and its replica on different
+     * nodes.
+     */
     static final int CLUSTER_ES_NODES = 2;
+
     /** Instances of each service in the local cluster. */
     static final int CLUSTER_INSTANCES = 2;
+
     private static final int STRIDE = 10;
 
     StackLayout {
@@ -58,15 +74,15 @@ record StackLayout(List<Integer> kafkaPorts, List<Integer> controllerPorts, List
 
     /**
      * A layout from one port base (see the class comment for the offsets).
-     *
-     * @param base      the first port
-     * @param brokers   Kafka brokers, 1..10
-     * @param esNodes   Elasticsearch nodes, 1..10
+     * @param base the first port
+     * @param brokers Kafka brokers, 1..10
+     * @param esNodes Elasticsearch nodes, 1..10
      * @param instances instances of each service, 1..10
-     * @throws IllegalArgumentException when a count is out of range or the ports run past 65535
+     * @throws IllegalArgumentException when a count is out of range or the ports run past
+     * 65535
      */
     static StackLayout fromBase(int base, int brokers, int esNodes, int instances) {
-        for (int n : new int[] {brokers, esNodes, instances}) {
+        for (int n : new int[] { brokers, esNodes, instances }) {
             if (n < 1 || n > STRIDE) {
                 throw new IllegalArgumentException("between 1 and " + STRIDE + " of each, got " + n);
             }
@@ -82,7 +98,10 @@ record StackLayout(List<Integer> kafkaPorts, List<Integer> controllerPorts, List
                 range(base + 3 * STRIDE, esNodes), services, base + 7 * STRIDE);
     }
 
-    /** The local cluster from a port base: three brokers, two Elasticsearch nodes, two of each service. */
+    /**
+     * The local cluster from a port base: three brokers, two Elasticsearch nodes, two of
+     * each service.
+     */
     static StackLayout cluster(int base) {
         return fromBase(base, CLUSTER_BROKERS, CLUSTER_ES_NODES, CLUSTER_INSTANCES);
     }
@@ -91,10 +110,14 @@ record StackLayout(List<Integer> kafkaPorts, List<Integer> controllerPorts, List
         return IntStream.range(from, from + n).boxed().toList();
     }
 
-    /** {@code controller.quorum.voters}: {@code 1@127.0.0.1:<controller port>,2@...}, node ids from 1. */
+    /**
+     * {@code controller.quorum.voters}: {@code 1@127.0.0.1:<controller port>,2@...}, node
+     * ids from 1.
+     */
     String quorumVoters() {
         return IntStream.range(0, controllerPorts.size())
-                .mapToObj(i -> (i + 1) + "@127.0.0.1:" + controllerPorts.get(i)).collect(Collectors.joining(","));
+            .mapToObj(i -> (i + 1) + "@127.0.0.1:" + controllerPorts.get(i))
+            .collect(Collectors.joining(","));
     }
 
     /** The Elasticsearch transport addresses, for {@code discovery.seed_hosts}. */
@@ -113,14 +136,16 @@ record StackLayout(List<Integer> kafkaPorts, List<Integer> controllerPorts, List
     }
 
     /**
-     * The name of one instance: the service's name when it has one instance, else {@code <service>-<n>}
-     * from 1.
+     * The name of one instance: the service's name when it has one instance, else
+     * {@code <service>-<n>} from 1.
      */
     String instanceName(String service, int index) {
         return instances() == 1 ? service : service + "-" + (index + 1);
     }
 
-    /** Every port of the layout with what listens there, for the check that they are free. */
+    /**
+     * Every port of the layout with what listens there, for the check that they are free.
+     */
     Map<Integer, String> allPorts(boolean services, boolean demo) {
         Map<Integer, String> all = new LinkedHashMap<>();
         for (int i = 0; i < kafkaPorts.size(); i++) {

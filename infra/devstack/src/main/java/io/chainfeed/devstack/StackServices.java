@@ -14,17 +14,19 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 
 /**
- * The service JVMs of a stack (streams, ingest, api, started in that order, one or more instances of
- * each): what each runs with (jar, port, JVM options, Spring arguments) and, once started, their
- * supervised processes.
+ * The service JVMs of a stack (streams, ingest, api, started in that order, one or more
+ * instances of each): what each runs with (jar, port, JVM options, Spring arguments) and,
+ * once started, their supervised processes.
  */
 final class StackServices {
+
     /**
      * One service to launch.
      *
-     * @param name      {@code streams}, {@code ingest} or {@code api}, or one instance of several ({@code api-2})
-     * @param jar       its Spring Boot fat jar
-     * @param port      its HTTP port on loopback
+     * @param name {@code streams}, {@code ingest} or {@code api}, or one instance of
+     * several ({@code api-2})
+     * @param jar its Spring Boot fat jar
+     * @param port its HTTP port on loopback
      * @param extraArgs arguments only this service gets
      */
     record ServiceSpec(String name, Path jar, int port, List<String> extraArgs) {
@@ -33,13 +35,15 @@ final class StackServices {
     /**
      * What the services connect to and how their JVMs run.
      *
-     * @param bootstrapServers Kafka's bootstrap servers, comma-separated ({@code host:port,...})
-     * @param elasticsearch    Elasticsearch's HTTP endpoints, comma-separated URLs
-     * @param adminKeyHash     SHA-256 of this run's admin key (given to the api), or null
-     * @param heap             heap of each JVM, as for -Xmx
-     * @param quickJit         C1 only: a faster start, a lower steady-state throughput
-     * @param clusterArgs      arguments every service gets on a cluster (topic partitions and replication
-     *                         factor); empty for the embedded default, whose services use their defaults
+     * @param bootstrapServers Kafka's bootstrap servers, comma-separated
+     * ({@code host:port,...})
+     * @param elasticsearch Elasticsearch's HTTP endpoints, comma-separated URLs
+     * @param adminKeyHash SHA-256 of this run's admin key (given to the api), or null
+     * @param heap heap of each JVM, as for -Xmx
+     * @param quickJit C1 only: a faster start, a lower steady-state throughput
+     * @param clusterArgs arguments every service gets on a cluster (topic partitions and
+     * replication factor); empty for the embedded default, whose services use their
+     * defaults
      */
     record Wiring(String bootstrapServers, String elasticsearch, String adminKeyHash, String heap, boolean quickJit,
             List<String> clusterArgs) {
@@ -49,24 +53,30 @@ final class StackServices {
     }
 
     private final Map<String, ServiceSpec> specs;
+
     private final List<ServiceProcess> started = new CopyOnWriteArrayList<>();
 
-    /** @param specs the services in start order */
+    /**
+     * @param specs the services in start order
+     */
     StackServices(Map<String, ServiceSpec> specs) {
         this.specs = Collections.unmodifiableMap(new LinkedHashMap<>(specs));
     }
 
     /**
-     * The services of a project checkout, in start order: the streams instances (they consume), then the
-     * ingest instances (the first loads the corpus and, unless told not to, the bundled history), then the api instances (they serve). Each api instance
-     * asks the streams instance of the same number for the chain as of a past instant. Every api instance
-     * may deliver webhooks: each subscription goes to one of them through the lease's consumer group.
-     *
-     * @param project the checkout holding {@code <module>/target/chainfeed-<module>-<version>-exec.jar}
+     * The services of a project checkout, in start order: the streams instances (they
+     * consume), then the ingest instances (the first loads the corpus and, unless told
+     * not to, the bundled history), then the api instances (they serve). Each api
+     * instance asks the streams instance of the same number for the chain as of a past
+     * instant. Every api instance may deliver webhooks: each subscription goes to one of
+     * them through the lease's consumer group.
+     * @param project the checkout holding
+     * {@code <module>/target/chainfeed-<module>-<version>-exec.jar}
      * @param version the project version
-     * @param layout  the instances and their ports
-     * @param streamsArgs arguments only the streams instances get (e.g. standby replicas on a cluster)
-     * @param history     whether the first ingest instance loads the bundled history
+     * @param layout the instances and their ports
+     * @param streamsArgs arguments only the streams instances get (e.g. standby replicas
+     * on a cluster)
+     * @param history whether the first ingest instance loads the bundled history
      */
     static StackServices of(Path project, String version, StackLayout layout, List<String> streamsArgs,
             boolean history) {
@@ -87,11 +97,13 @@ final class StackServices {
                         }
                     }
                     default -> {
-                        // The api asks streams for the chain as of a past instant (interactive queries on its port).
+                        // The api asks streams for the chain as of a past instant
+                        // (interactive queries on its port).
                         extra.add("--chainfeed.api.streams.base-url=http://127.0.0.1:" + ports.get("streams").get(i));
                     }
                 }
-                specs.put(name, new ServiceSpec(name, jar(project, service, version), ports.get(service).get(i), extra));
+                specs.put(name,
+                        new ServiceSpec(name, jar(project, service, version), ports.get(service).get(i), extra));
             }
         }
         return new StackServices(specs);
@@ -110,8 +122,11 @@ final class StackServices {
      * @throws IllegalStateException naming every missing jar and how to build them
      */
     void requireJars() {
-        List<String> missing = specs.values().stream().filter(s -> !Files.isRegularFile(s.jar()))
-                .map(s -> s.jar().toString()).toList();
+        List<String> missing = specs.values()
+            .stream()
+            .filter(s -> !Files.isRegularFile(s.jar()))
+            .map(s -> s.jar().toString())
+            .toList();
         if (!missing.isEmpty()) {
             throw new IllegalStateException("missing service jar(s): " + String.join(", ", missing)
                     + ". Build them from the project dir with: mvn -B -DskipTests install"
@@ -121,7 +136,6 @@ final class StackServices {
 
     /**
      * Stops the service JVMs an earlier, killed run of this run dir left behind.
-     *
      * @throws IOException when a pid file cannot be read
      */
     void stopStale(RunDir run) throws IOException {
@@ -131,8 +145,9 @@ final class StackServices {
     }
 
     /**
-     * JVM options of each service: the heap, the serial collector (one GC thread on a small machine),
-     * and, with {@code quickJit}, C1 only (faster start, lower steady-state throughput).
+     * JVM options of each service: the heap, the serial collector (one GC thread on a
+     * small machine), and, with {@code quickJit}, C1 only (faster start, lower
+     * steady-state throughput).
      */
     static List<String> jvmOptions(Wiring wiring) {
         List<String> options = new ArrayList<>(List.of("-Xmx" + wiring.heap(), "-XX:+UseSerialGC"));
@@ -145,19 +160,20 @@ final class StackServices {
     /** The command-line arguments of one service. */
     static List<String> args(RunDir run, ServiceSpec spec, Wiring wiring) {
         List<String> args = new ArrayList<>(List.of("--server.port=" + spec.port(),
-                // The embedded default is a local stack: services listen on loopback only.
-                "--server.address=127.0.0.1",
-                "--spring.kafka.bootstrap-servers=" + wiring.bootstrapServers(),
+                // The embedded default is a local stack: services listen on loopback
+                // only.
+                "--server.address=127.0.0.1", "--spring.kafka.bootstrap-servers=" + wiring.bootstrapServers(),
                 "--spring.elasticsearch.uris=" + wiring.elasticsearch(),
                 // Instances sharing an application.id each need a state dir of their own.
                 "--chainfeed.streams.state-dir=" + run.streamsState(spec.name())));
         args.addAll(wiring.clusterArgs());
         if (spec.name().startsWith("api")) {
             if (wiring.adminKeyHash() != null) {
-                // The admin key of this run (for ./chainfeed keys and the demo page), next to any configured ones.
+                // The admin key of this run (for ./chainfeed keys and the demo page),
+                // next to any configured ones.
                 String configured = System.getenv("CHAINFEED_API_ADMINKEYHASHES");
-                args.add("--chainfeed.api.admin-key-hashes=" + (configured == null || configured.isBlank() ? ""
-                        : configured + ",") + wiring.adminKeyHash());
+                args.add("--chainfeed.api.admin-key-hashes="
+                        + (configured == null || configured.isBlank() ? "" : configured + ",") + wiring.adminKeyHash());
             }
             // Seals webhook signing secrets; one per run dir, never in the repository. An
             // environment CHAINFEED_WEBHOOKS_MASTERKEY takes precedence over the file.
@@ -168,17 +184,18 @@ final class StackServices {
     }
 
     /**
-     * Starts the services in order: each one when the previous is healthy or after {@code stagger},
-     * then waits for all of them. streams-state is kept: a restarted Kafka Streams instance resumes
-     * from its local stores.
-     *
-     * @param register called with each service before it starts, so a failed start still stops it
-     * @param stop     the stack's stop, after which the supervisors restart nothing
-     * @throws IllegalStateException when a service is not healthy within {@code healthTimeout}
-     * @throws IOException           when a JVM cannot be launched
+     * Starts the services in order: each one when the previous is healthy or after
+     * {@code stagger}, then waits for all of them. streams-state is kept: a restarted
+     * Kafka Streams instance resumes from its local stores.
+     * @param register called with each service before it starts, so a failed start still
+     * stops it
+     * @param stop the stack's stop, after which the supervisors restart nothing
+     * @throws IllegalStateException when a service is not healthy within
+     * {@code healthTimeout}
+     * @throws IOException when a JVM cannot be launched
      */
-    void start(RunDir run, Wiring wiring, Duration stagger, Duration healthTimeout,
-            Consumer<AutoCloseable> register, StackStop stop) throws IOException {
+    void start(RunDir run, Wiring wiring, Duration stagger, Duration healthTimeout, Consumer<AutoCloseable> register,
+            StackStop stop) throws IOException {
         for (ServiceSpec spec : specs.values()) {
             ServiceProcess service = new ServiceProcess(spec.name(), spec.jar(), jvmOptions(wiring),
                     args(run, spec, wiring), spec.port(), run.serviceLog(spec.name()), run.pidFile(spec.name()), stop);
@@ -221,14 +238,20 @@ final class StackServices {
         return states;
     }
 
-    /** Restarts one service and waits until it is healthy; see {@link Stack#restartService}. */
+    /**
+     * Restarts one service and waits until it is healthy; see
+     * {@link Stack#restartService}.
+     */
     Duration restart(String name, Duration timeout) throws IOException {
         return service(name).restart(timeout);
     }
 
     private ServiceProcess service(String name) {
-        return started.stream().filter(s -> s.name().equals(name)).findFirst()
-                .orElseThrow(() -> new IllegalArgumentException("no service named '" + name + "'; the services are "
-                        + names()));
+        return started.stream()
+            .filter(s -> s.name().equals(name))
+            .findFirst()
+            .orElseThrow(
+                    () -> new IllegalArgumentException("no service named '" + name + "'; the services are " + names()));
     }
+
 }

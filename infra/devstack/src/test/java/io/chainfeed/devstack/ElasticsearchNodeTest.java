@@ -16,6 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class ElasticsearchNodeTest {
+
     @TempDir
     Path tmp;
 
@@ -24,15 +25,15 @@ class ElasticsearchNodeTest {
         Map<String, String> s = ElasticsearchNode.settings("c1", Path.of("/r"), 19200, 19300,
                 ElasticsearchNode.Discovery.SINGLE, false);
         assertThat(s).containsEntry("cluster.name", "c1")
-                .containsEntry("path.data", "/r/data")
-                .containsEntry("path.logs", "/r/logs")
-                .containsEntry("network.host", "127.0.0.1")
-                .containsEntry("http.port", "19200")
-                .containsEntry("transport.port", "19300")
-                .containsEntry("discovery.type", "single-node")
-                .containsEntry("xpack.security.enabled", "false")
-                .containsEntry("cluster.routing.allocation.disk.threshold_enabled", "false")
-                .containsEntry("xpack.ml.enabled", "false");
+            .containsEntry("path.data", "/r/data")
+            .containsEntry("path.logs", "/r/logs")
+            .containsEntry("network.host", "127.0.0.1")
+            .containsEntry("http.port", "19200")
+            .containsEntry("transport.port", "19300")
+            .containsEntry("discovery.type", "single-node")
+            .containsEntry("xpack.security.enabled", "false")
+            .containsEntry("cluster.routing.allocation.disk.threshold_enabled", "false")
+            .containsEntry("xpack.ml.enabled", "false");
     }
 
     @Test
@@ -41,18 +42,20 @@ class ElasticsearchNodeTest {
                 java.util.List.of("127.0.0.1:45030", "127.0.0.1:45031"), java.util.List.of("n1", "n2"));
         Map<String, String> first = ElasticsearchNode.settings("c1", Path.of("/r"), 45021, 45031, discovery, false);
         assertThat(first).containsEntry("node.name", "n2")
-                .containsEntry("discovery.seed_hosts", "127.0.0.1:45030,127.0.0.1:45031")
-                .containsEntry("cluster.initial_master_nodes", "n1,n2")
-                .doesNotContainKey("discovery.type");
+            .containsEntry("discovery.seed_hosts", "127.0.0.1:45030,127.0.0.1:45031")
+            .containsEntry("cluster.initial_master_nodes", "n1,n2")
+            .doesNotContainKey("discovery.type");
         assertThat(ElasticsearchNode.settings("c1", Path.of("/r"), 45021, 45031, discovery, true))
-                .containsEntry("discovery.seed_hosts", "127.0.0.1:45030,127.0.0.1:45031")
-                .doesNotContainKey("cluster.initial_master_nodes");
+            .containsEntry("discovery.seed_hosts", "127.0.0.1:45030,127.0.0.1:45031")
+            .doesNotContainKey("cluster.initial_master_nodes");
     }
 
     @Test
     void heapAndExtraJavaOpts() {
-        ElasticsearchNode node = ElasticsearchNode.builder(tmp, tmp).heap("256m").javaOpts(java.util.List.of("-Dx=y"))
-                .build();
+        ElasticsearchNode node = ElasticsearchNode.builder(tmp, tmp)
+            .heap("256m")
+            .javaOpts(java.util.List.of("-Dx=y"))
+            .build();
         assertThat(node.javaOpts()).containsExactly("-Xms256m", "-Xmx256m", "-XX:-AlwaysPreTouch",
                 "-Djna.tmpdir=" + tmp.toAbsolutePath().resolve("tmp"), "-Dx=y");
     }
@@ -61,7 +64,7 @@ class ElasticsearchNodeTest {
     void missingDistributionIsNamedWithTheBuildCommand() {
         ElasticsearchNode node = ElasticsearchNode.builder(tmp.resolve("no-es"), tmp.resolve("run")).build();
         assertThatThrownBy(node::start).hasMessageContaining("no Elasticsearch distribution")
-                .hasMessageContaining("mvn -B -pl infra -am install");
+            .hasMessageContaining("mvn -B -pl infra -am install");
     }
 
     @Test
@@ -79,7 +82,7 @@ class ElasticsearchNodeTest {
 
         ElasticsearchNode.installPlugin(home, zip);
         assertThat(Files.getLastModifiedTime(installed.resolve("english-analysis-1.0.jar")).toMillis())
-                .isEqualTo(modified);
+            .isEqualTo(modified);
 
         writePluginZip(zip, "1.1");
         ElasticsearchNode.installPlugin(home, zip);
@@ -113,4 +116,5 @@ class ElasticsearchNodeTest {
         stream.write(content.getBytes(StandardCharsets.UTF_8));
         out.closeEntry();
     }
+
 }

@@ -54,27 +54,33 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.awaitility.core.ConditionTimeoutException;
 
 /**
- * Starts a real Kafka and a real Elasticsearch (free ports, run dirs under target/), exercises the topic and
- * index set-up twice each, a produce/consume round trip and an index/search round trip, then stops both and
- * checks that nothing listens any more.
+ * Starts a real Kafka and a real Elasticsearch (free ports, run dirs under target/),
+ * exercises the topic and index set-up twice each, a produce/consume round trip and an
+ * index/search round trip, then stops both and checks that nothing listens any more.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @Timeout(value = 6, unit = TimeUnit.MINUTES)
 class EmbeddedDefaultIT {
+
     private static final Logger LOG = LoggerFactory.getLogger(EmbeddedDefaultIT.class);
+
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private KafkaNode kafka;
+
     private ElasticsearchNode es;
+
     private RestClient rest;
 
     @BeforeAll
     void start() throws Exception {
         Path target = Path.of(System.getProperty("chainfeed.kafka.lib")).getParent();
         kafka = KafkaNode.builder(Path.of(System.getProperty("chainfeed.kafka.lib")), target.resolve("it-run/kafka"))
-                .port(0).controllerPort(0).build();
+            .port(0)
+            .controllerPort(0)
+            .build();
         es = ElasticsearchNode.builder(Path.of(System.getProperty("chainfeed.es.home")), target.resolve("it-run/es"))
-                .build();
+            .build();
         // In parallel, as the Stack does.
         CompletableFuture<Void> k = CompletableFuture.runAsync(() -> startUnchecked(kafka::start));
         CompletableFuture<Void> e = CompletableFuture.runAsync(() -> startUnchecked(es::start));
@@ -85,13 +91,16 @@ class EmbeddedDefaultIT {
     }
 
     private interface Start {
+
         Object run() throws IOException;
+
     }
 
     private static void startUnchecked(Start start) {
         try {
             start.run();
-        } catch (IOException ex) {
+        }
+        catch (IOException ex) {
             throw new UncheckedIOException(ex);
         }
     }
@@ -114,7 +123,8 @@ class EmbeddedDefaultIT {
         }
         for (int port : ports) {
             assertThat(Processes.canConnect("127.0.0.1", port, Duration.ofMillis(500)))
-                    .as("something still listens on port %d", port).isFalse();
+                .as("something still listens on port %d", port)
+                .isFalse();
         }
         assertThat(kafka.processHandle()).isEmpty();
         assertThat(es.processHandle()).isEmpty();
@@ -130,14 +140,21 @@ class EmbeddedDefaultIT {
 
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()))) {
             assertThat(admin.listTopics().names().get()).containsAll(specs.stream().map(TopicSpec::name).toList());
-            assertThat(admin.describeTopics(List.of(Topics.READS)).allTopicNames().get().get(Topics.READS)
-                    .partitions()).hasSize(3);
+            assertThat(admin.describeTopics(List.of(Topics.READS)).allTopicNames().get().get(Topics.READS).partitions())
+                .hasSize(3);
             // A drifted cleanup.policy is put back.
             ConfigResource reads = new ConfigResource(ConfigResource.Type.TOPIC, Topics.READS);
-            admin.incrementalAlterConfigs(Map.of(reads, List.of(new AlterConfigOp(
-                    new ConfigEntry("cleanup.policy", "delete"), AlterConfigOp.OpType.SET)))).all().get();
-            // The broker applies config changes from the metadata log asynchronously: wait until the drift
-            // shows (else ensure() could still read "compact" and rightly do nothing), then until the fix does.
+            admin
+                .incrementalAlterConfigs(
+                        Map.of(reads,
+                                List.of(new AlterConfigOp(new ConfigEntry("cleanup.policy", "delete"),
+                                        AlterConfigOp.OpType.SET))))
+                .all()
+                .get();
+            // The broker applies config changes from the metadata log asynchronously:
+            // wait until the drift
+            // shows (else ensure() could still read "compact" and rightly do nothing),
+            // then until the fix does.
             assertThat(awaitPolicy(admin, reads, "delete")).isEqualTo("delete");
             assertThat(TopicSetup.ensure(admin, specs, (short) 1)).isEmpty();
             assertThat(awaitPolicy(admin, reads, "compact")).isEqualTo("compact");
@@ -148,7 +165,8 @@ class EmbeddedDefaultIT {
         RecordMetadata sent;
         try (KafkaProducer<String, String> producer = new KafkaProducer<>(producerConfig, new StringSerializer(),
                 new StringSerializer())) {
-            sent = producer.send(new ProducerRecord<>(Topics.SIGNALS, "signal:1", "hbm is tight")).get(30, TimeUnit.SECONDS);
+            sent = producer.send(new ProducerRecord<>(Topics.SIGNALS, "signal:1", "hbm is tight"))
+                .get(30, TimeUnit.SECONDS);
         }
         Map<String, Object> consumerConfig = Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
                 ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
@@ -181,12 +199,14 @@ class EmbeddedDefaultIT {
             block.setJsonEntity("{\"index.blocks.read_only_allow_delete\": true}");
             rest.performRequest(block);
             try {
-                org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10))
-                        .until(() -> !probe.state().indexable());
+                org.awaitility.Awaitility.await()
+                    .atMost(Duration.ofSeconds(10))
+                    .until(() -> !probe.state().indexable());
                 assertThat(probe.state().view()).containsEntry("state", "waiting")
-                        .containsEntry("reason", "Elasticsearch refuses writes to the reads index"
-                                + " (index.blocks.read_only_allow_delete: the disk is past the flood-stage watermark)");
-            } finally {
+                    .containsEntry("reason", "Elasticsearch refuses writes to the reads index"
+                            + " (index.blocks.read_only_allow_delete: the disk is past the flood-stage watermark)");
+            }
+            finally {
                 block.setJsonEntity("{\"index.blocks.read_only_allow_delete\": null}");
                 rest.performRequest(block);
             }
@@ -205,7 +225,8 @@ class EmbeddedDefaultIT {
         IndexSetup.ensureReadsIndex(rest);
         IndexSetup.ensureReadsIndex(rest);
         assertThat(IndexSetup.indicesBehindAlias(rest, ReadsIndex.ALIAS)).containsExactly(ReadsIndex.INDEX);
-        // Even when the alias is missing but the index exists (a crash between the two steps).
+        // Even when the alias is missing but the index exists (a crash between the two
+        // steps).
         rest.performRequest(new Request("DELETE", "/" + ReadsIndex.INDEX + "/_alias/" + ReadsIndex.ALIAS));
         IndexSetup.ensureReadsIndex(rest);
         assertThat(IndexSetup.indicesBehindAlias(rest, ReadsIndex.ALIAS)).containsExactly(ReadsIndex.INDEX);
@@ -217,8 +238,9 @@ class EmbeddedDefaultIT {
 
         Request search = new Request("POST", "/" + ReadsIndex.ALIAS + "/_search");
         search.setJsonEntity("{\"query\":{\"match\":{\"title\":\"ethernet\"}}}");
-        JsonNode hits = JSON.readTree(EntityUtils.toString(rest.performRequest(search).getEntity(),
-                StandardCharsets.UTF_8)).path("hits");
+        JsonNode hits = JSON
+            .readTree(EntityUtils.toString(rest.performRequest(search).getEntity(), StandardCharsets.UTF_8))
+            .path("hits");
         assertThat(hits.path("total").path("value").asInt()).isEqualTo(1);
         assertThat(hits.path("hits").get(0).path("_id").asText()).isEqualTo("term:rdma");
 
@@ -228,7 +250,8 @@ class EmbeddedDefaultIT {
         try {
             rest.performRequest(bad);
             throw new AssertionError("strict mapping accepted an unknown field");
-        } catch (ResponseException e) {
+        }
+        catch (ResponseException e) {
             assertThat(e.getResponse().getStatusLine().getStatusCode()).isEqualTo(400);
         }
     }
@@ -239,7 +262,10 @@ class EmbeddedDefaultIT {
         assertThat(es.runDir().resolve("logs/chainfeed.log")).exists();
     }
 
-    /** Polls the topic's cleanup.policy for up to 60 s until it reads {@code wanted}; returns the last value seen. */
+    /**
+     * Polls the topic's cleanup.policy for up to 60 s until it reads {@code wanted};
+     * returns the last value seen.
+     */
     private static String awaitPolicy(Admin admin, ConfigResource topic, String wanted) {
         AtomicReference<String> policy = new AtomicReference<>();
         try {
@@ -247,9 +273,11 @@ class EmbeddedDefaultIT {
                 policy.set(admin.describeConfigs(List.of(topic)).all().get().get(topic).get("cleanup.policy").value());
                 return wanted.equals(policy.get());
             });
-        } catch (ConditionTimeoutException e) {
+        }
+        catch (ConditionTimeoutException e) {
             // the caller asserts on the last value seen, which names it
         }
         return policy.get();
     }
+
 }

@@ -20,6 +20,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class ProcessesTest {
+
     @TempDir
     Path tmp;
 
@@ -31,16 +32,16 @@ class ProcessesTest {
             taken.bind(new InetSocketAddress(Processes.LOOPBACK, port));
             assertThat(Processes.portInUse(port)).isTrue();
             assertThatThrownBy(() -> Processes.requireFree(port, "Kafka broker", "--kafka-port"))
-                    .hasMessageContaining("port " + port + " (Kafka broker)")
-                    .hasMessageContaining("--kafka-port");
+                .hasMessageContaining("port " + port + " (Kafka broker)")
+                .hasMessageContaining("--kafka-port");
         }
     }
 
     @Test
     void tailReturnsTheLastLines() throws IOException {
         Path log = tmp.resolve("x.log");
-        Files.writeString(log, IntStream.rangeClosed(1, 100).mapToObj(i -> "line " + i)
-                .collect(Collectors.joining("\n", "", "\n")));
+        Files.writeString(log,
+                IntStream.rangeClosed(1, 100).mapToObj(i -> "line " + i).collect(Collectors.joining("\n", "", "\n")));
         assertThat(Processes.tail(log, 3)).containsExactly("line 98", "line 99", "line 100");
         assertThat(Processes.tail(tmp.resolve("missing.log"), 3)).isEmpty();
         assertThat(Processes.tails(2, log)).contains("line 99\nline 100\n").contains(log.toString());
@@ -75,8 +76,10 @@ class ProcessesTest {
         Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rwxr-xr-x"));
         Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rwxr-xr-x"));
         Files.setPosixFilePermissions(closed, PosixFilePermissions.fromString("rwx------"));
-        EnumSet<PosixFilePermission> rx = EnumSet.of(PosixFilePermission.OTHERS_READ, PosixFilePermission.OTHERS_EXECUTE);
-        // The temp dir's own ancestors may be private on some machines; only judge what this test controls.
+        EnumSet<PosixFilePermission> rx = EnumSet.of(PosixFilePermission.OTHERS_READ,
+                PosixFilePermission.OTHERS_EXECUTE);
+        // The temp dir's own ancestors may be private on some machines; only judge what
+        // this test controls.
         if (Processes.othersCannotReach(tmp, EnumSet.noneOf(PosixFilePermission.class)).isEmpty()) {
             assertThat(Processes.othersCannotReach(file, rx)).get().asString().contains(closed.toString());
             Files.setPosixFilePermissions(closed, PosixFilePermissions.fromString("rwx--x--x"));
@@ -98,9 +101,11 @@ class ProcessesTest {
             assertThat(stale.waitFor(5, TimeUnit.SECONDS)).isTrue();
             assertThat(other.isAlive()).isTrue();
             assertThat(pidFile).doesNotExist();
-        } finally {
+        }
+        finally {
             stale.destroyForcibly();
             other.destroyForcibly();
         }
     }
+
 }

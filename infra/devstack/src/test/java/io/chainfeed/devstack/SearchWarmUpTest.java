@@ -14,9 +14,14 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** The launcher's search warm-up against a loopback server that answers as a cold api would. */
+/**
+ * The launcher's search warm-up against a loopback server that answers as a cold api
+ * would.
+ */
 class SearchWarmUpTest {
+
     private HttpServer server;
+
     private final List<String> queries = new CopyOnWriteArrayList<>();
 
     private URI serve(int coldAnswers) throws IOException {
@@ -52,4 +57,5 @@ class SearchWarmUpTest {
         assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(Duration.ofSeconds(20));
         assertThat(queries).allMatch("q=memory"::equals);
     }
+
 }

@@ -17,11 +17,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A supervised child JVM ({@link FakeBootService}) that exits on SIGTERM, as every process does when the
- * whole process group or control group is signalled: restarted when no stop follows (a crash, after
- * {@link StackStop#SIGNAL_GRACE}), not restarted when the launcher's stop begins within that grace.
+ * A supervised child JVM ({@link FakeBootService}) that exits on SIGTERM, as every
+ * process does when the whole process group or control group is signalled: restarted when
+ * no stop follows (a crash, after {@link StackStop#SIGNAL_GRACE}), not restarted when the
+ * launcher's stop begins within that grace.
  */
 class ServiceProcessStopTest {
+
     @TempDir
     Path dir;
 
@@ -32,9 +34,11 @@ class ServiceProcessStopTest {
             ProcessHandle first = startHealthy(service);
             first.destroy();
             first.onExit().get(30, TimeUnit.SECONDS);
-            stop.begin(); // the launcher's own signal handler, a moment after the child's exit
-            await().during(StackStop.SIGNAL_GRACE.plusSeconds(1)).atMost(StackStop.SIGNAL_GRACE.plusSeconds(3))
-                    .until(() -> !service.isRunning() && service.restarts() == 0);
+            stop.begin(); // the launcher's own signal handler, a moment after the child's
+                          // exit
+            await().during(StackStop.SIGNAL_GRACE.plusSeconds(1))
+                .atMost(StackStop.SIGNAL_GRACE.plusSeconds(3))
+                .until(() -> !service.isRunning() && service.restarts() == 0);
             assertThat(service.state()).startsWith("down");
         }
     }
@@ -55,7 +59,12 @@ class ServiceProcessStopTest {
         return service.handle();
     }
 
-    /** The fake service as {@code <dir>/streams/target/chainfeed-streams-test-exec.jar}, quick to restart. */
+    /**
+     * The fake service as {@code
+     *
+    <dir>
+     * /streams/target/chainfeed-streams-test-exec.jar}, quick to restart.
+     */
     private ServiceProcess service(StackStop stop) throws IOException {
         Path testClasses = Path.of(FakeBootService.class.getProtectionDomain().getCodeSource().getLocation().getPath());
         Manifest manifest = new Manifest();
@@ -69,7 +78,9 @@ class ServiceProcessStopTest {
         }
         int port = Processes.freePort();
         return new ServiceProcess("streams", jar, List.of("-Xmx32m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC"),
-                List.of("--server.port=" + port), port, dir.resolve("logs/streams.log"), dir.resolve("pids/streams.pid"),
+                List.of("--server.port=" + port), port, dir.resolve("logs/streams.log"),
+                dir.resolve("pids/streams.pid"),
                 new RestartPolicy(Duration.ofMillis(100), Duration.ofMillis(100), 3, Duration.ofMinutes(1)), stop);
     }
+
 }

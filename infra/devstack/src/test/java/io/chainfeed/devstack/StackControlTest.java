@@ -12,11 +12,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@link StackControl}: the request line, and a round trip over the Unix domain socket from the
- * {@code ./chainfeed restart} client to a launcher (here one without services, so the answers are errors;
- * {@code StackIT} restarts a real child process this way).
+ * {@link StackControl}: the request line, and a round trip over the Unix domain socket
+ * from the {@code ./chainfeed restart} client to a launcher (here one without services,
+ * so the answers are errors; {@code StackIT} restarts a real child process this way).
  */
 class StackControlTest {
+
     @TempDir
     Path run;
 
@@ -25,8 +26,8 @@ class StackControlTest {
         Stack stack = Stack.fromArgs("--no-services");
         assertThat(StackControl.handle(stack, "reboot everything")).startsWith("error unknown request");
         assertThat(StackControl.handle(stack, null)).startsWith("error unknown request");
-        assertThat(StackControl.handle(stack, "restart nosuch")).isEqualTo("error no service named 'nosuch'; the"
-                + " parts are []");
+        assertThat(StackControl.handle(stack, "restart nosuch"))
+            .isEqualTo("error no service named 'nosuch'; the" + " parts are []");
         assertThat(StackControl.handle(stack, "status now")).startsWith("error unknown request");
     }
 
@@ -35,7 +36,7 @@ class StackControlTest {
         Stack stack = Stack.fromArgs("--no-services");
         try (StackControl control = StackControl.listen(run, stack)) {
             assertThat(Files.getPosixFilePermissions(run.resolve(StackControl.SOCKET)))
-                    .isEqualTo(java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+                .isEqualTo(java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
             assertThat(restart("nosuch")).startsWith("chainfeed restart: no service named 'nosuch'");
         }
         assertThat(run.resolve(StackControl.SOCKET)).doesNotExist();
@@ -46,7 +47,10 @@ class StackControlTest {
         assertThat(restart("streams")).contains("no running stack at");
     }
 
-    /** Runs the {@code ./chainfeed restart SERVICE} client against the run dir; expects exit code 1. */
+    /**
+     * Runs the {@code ./chainfeed restart SERVICE} client against the run dir; expects
+     * exit code 1.
+     */
     private String restart(String service) throws Exception {
         StackControl.Client client = new StackControl.Client();
         client.service = service;
@@ -56,4 +60,5 @@ class StackControlTest {
         assertThat(client.call()).isEqualTo(1);
         return err.toString(StandardCharsets.UTF_8);
     }
+
 }

@@ -32,19 +32,24 @@ import org.slf4j.LoggerFactory;
 import org.awaitility.core.ConditionTimeoutException;
 
 /**
- * Runs the packaged launcher ({@code java -jar target/chainfeed-devstack-*-launcher.jar}, the real {@code infra-lib}
- * class path) as a child process: a first run is killed with SIGKILL, leaving Kafka, Elasticsearch and the
- * services orphaned; a second run on the same run dir and ports must clean up and come up, set up
- * topics and the reads alias, start the three services (here {@link FakeBootService} jars) in order, restart a
- * service and the Kafka broker killed with SIGKILL, restart both on request, and stop everything when its whole
- * process group gets SIGTERM: services first and in reverse order, then Kafka, then Elasticsearch, nothing
- * restarted and nothing force-killed.
+ * Runs the packaged launcher ({@code java -jar target/chainfeed-devstack-*-launcher.jar},
+ * the real {@code infra-lib} class path) as a child process: a first run is killed with
+ * SIGKILL, leaving Kafka, Elasticsearch and the services orphaned; a second run on the
+ * same run dir and ports must clean up and come up, set up topics and the reads alias,
+ * start the three services (here {@link FakeBootService} jars) in order, restart a
+ * service and the Kafka broker killed with SIGKILL, restart both on request, and stop
+ * everything when its whole process group gets SIGTERM: services first and in reverse
+ * order, then Kafka, then Elasticsearch, nothing restarted and nothing force-killed.
  */
 @Timeout(value = 8, unit = TimeUnit.MINUTES)
 class StackIT {
+
     private static final Logger LOG = LoggerFactory.getLogger(StackIT.class);
+
     private final Path target = Path.of(System.getProperty("chainfeed.kafka.lib")).getParent();
+
     private final Path runDir = target.resolve("stack-it-run").toAbsolutePath();
+
     private final List<Process> launchers = new ArrayList<>();
 
     @AfterEach
@@ -65,102 +70,115 @@ class StackIT {
         int apiPort = Processes.freePort();
         int demoPort = Processes.freePort();
         Path project = fakeProject();
-        List<String> common = List.of(Processes.javaExecutable().toString(), "-Xmx128m",
-                "-jar", System.getProperty("chainfeed.stack.jar"),
-                "--run-dir", runDir.toString(), "--project-dir", project.toString(), "--quick-jit",
-                "--streams-port", Integer.toString(streamsPort), "--ingest-port", Integer.toString(ingestPort),
-                "--api-port", Integer.toString(apiPort), "--demo-port", Integer.toString(demoPort),
-                "--kafka-lib", System.getProperty("chainfeed.kafka.lib"),
-                "--es-home", System.getProperty("chainfeed.es.home"),
-                "--kafka-port", Integer.toString(kafkaPort), "--kafka-controller-port", Integer.toString(controllerPort),
-                "--es-port", Integer.toString(esPort), "--es-transport-port", Integer.toString(esTransportPort));
+        List<String> common = List.of(Processes.javaExecutable().toString(), "-Xmx128m", "-jar",
+                System.getProperty("chainfeed.stack.jar"), "--run-dir", runDir.toString(), "--project-dir",
+                project.toString(), "--quick-jit", "--streams-port", Integer.toString(streamsPort), "--ingest-port",
+                Integer.toString(ingestPort), "--api-port", Integer.toString(apiPort), "--demo-port",
+                Integer.toString(demoPort), "--kafka-lib", System.getProperty("chainfeed.kafka.lib"), "--es-home",
+                System.getProperty("chainfeed.es.home"), "--kafka-port", Integer.toString(kafkaPort),
+                "--kafka-controller-port", Integer.toString(controllerPort), "--es-port", Integer.toString(esPort),
+                "--es-transport-port", Integer.toString(esTransportPort));
 
         Process first = launch(common, target.resolve("stack-it-1.log"));
         first.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
         assertThat(Processes.canConnect("127.0.0.1", esPort, Duration.ofMillis(500)))
-                .as("Elasticsearch outlives a SIGKILLed launcher (what the next run must clean up)").isTrue();
+            .as("Elasticsearch outlives a SIGKILLed launcher (what the next run must clean up)")
+            .isTrue();
 
-        // The second launcher leads a process group of its own (setsid), as a shell job or a service unit does.
+        // The second launcher leads a process group of its own (setsid), as a shell job
+        // or a service unit does.
         List<String> inItsOwnGroup = new ArrayList<>(List.of("setsid"));
         inItsOwnGroup.addAll(common);
         Process second = launch(inItsOwnGroup, target.resolve("stack-it-2.log"));
         assertThat(Files.readString(target.resolve("stack-it-2.log")))
-                .contains("streams: stopping 1 process(es) left by an earlier run")
-                .contains("api: stopping 1 process(es) left by an earlier run")
-                .contains("Kafka: stopping 1 process(es) left by an earlier run")
-                .contains("Elasticsearch: stopping 2 process(es) left by an earlier run");
+            .contains("streams: stopping 1 process(es) left by an earlier run")
+            .contains("api: stopping 1 process(es) left by an earlier run")
+            .contains("Kafka: stopping 1 process(es) left by an earlier run")
+            .contains("Elasticsearch: stopping 2 process(es) left by an earlier run");
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:" + kafkaPort))) {
             assertThat(admin.listTopics().names().get(30, TimeUnit.SECONDS))
-                    .containsAll(Topics.all(3).stream().map(TopicSpec::name).toList());
+                .containsAll(Topics.all(3).stream().map(TopicSpec::name).toList());
         }
         try (RestClient rest = RestClient.builder(new HttpHost("127.0.0.1", esPort)).build()) {
-            assertThat(IndexSetup.indicesBehindAlias(rest, ReadsIndex.ALIAS))
-                    .containsExactly(ReadsIndex.INDEX);
+            assertThat(IndexSetup.indicesBehindAlias(rest, ReadsIndex.ALIAS)).containsExactly(ReadsIndex.INDEX);
         }
 
         Path fakeOut = project.resolve("fake-out");
-        assertThat(Files.readAllLines(fakeOut.resolve("ingest.args"))).contains(
-                "--server.port=" + ingestPort,
+        assertThat(Files.readAllLines(fakeOut.resolve("ingest.args"))).contains("--server.port=" + ingestPort,
                 "--spring.kafka.bootstrap-servers=127.0.0.1:" + kafkaPort,
                 "--spring.elasticsearch.uris=http://127.0.0.1:" + esPort,
                 "--chainfeed.streams.state-dir=" + runDir.resolve("streams-state/ingest"),
                 "--chainfeed.ingest.load-corpus=true");
-        // The JVM's own output (outside logback) goes to <name>.out; Spring Boot writes <name>.log itself.
+        // The JVM's own output (outside logback) goes to <name>.out; Spring Boot writes
+        // <name>.log itself.
         assertThat(runDir.resolve("logs/api.out")).content().contains("Started fake api on port " + apiPort);
         String log = Files.readString(target.resolve("stack-it-2.log"));
         assertThat(log.indexOf("streams healthy")).isLessThan(log.indexOf("starting ingest"));
         assertThat(log.indexOf("ingest healthy")).isLessThan(log.indexOf("starting api"));
         assertThat(log).contains("http://localhost:" + apiPort + "/api/v1/search?q=");
 
-        // The run's admin key: in the run dir for the keys CLI (owner only), only its hash given to the api,
-        // which issued the demo page's partner key for the demo origin; the demo page embeds that key.
+        // The run's admin key: in the run dir for the keys CLI (owner only), only its
+        // hash given to the api,
+        // which issued the demo page's partner key for the demo origin; the demo page
+        // embeds that key.
         Path adminKey = runDir.resolve("admin-key");
         assertThat(java.nio.file.Files.getPosixFilePermissions(adminKey))
-                .isEqualTo(java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+            .isEqualTo(java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
         String key = Files.readString(adminKey).strip();
         assertThat(Files.readAllLines(fakeOut.resolve("api.args")))
-                .contains("--chainfeed.api.admin-key-hashes=" + io.chainfeed.platform.auth.HashedKeys.hash(key))
-                .noneMatch(a -> a.contains(key));
-        assertThat(Files.readString(fakeOut.resolve("api.keys-request")))
-                .contains("\"kind\":\"PARTNER\"", "\"allowedOrigins\":[\"http://localhost:" + demoPort + "\"]");
-        java.net.http.HttpResponse<String> demo = java.net.http.HttpClient.newHttpClient().send(
-                java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:" + demoPort + "/")).build(),
-                java.net.http.HttpResponse.BodyHandlers.ofString());
-        assertThat(demo.body()).contains("key=\"cf_fakekeyid234_demo\"", "http://localhost:" + apiPort + "/widget/v1/chainfeed.js");
+            .contains("--chainfeed.api.admin-key-hashes=" + io.chainfeed.platform.auth.HashedKeys.hash(key))
+            .noneMatch(a -> a.contains(key));
+        assertThat(Files.readString(fakeOut.resolve("api.keys-request"))).contains("\"kind\":\"PARTNER\"",
+                "\"allowedOrigins\":[\"http://localhost:" + demoPort + "\"]");
+        java.net.http.HttpResponse<String> demo = java.net.http.HttpClient.newHttpClient()
+            .send(java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:" + demoPort + "/"))
+                .build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+        assertThat(demo.body()).contains("key=\"cf_fakekeyid234_demo\"",
+                "http://localhost:" + apiPort + "/widget/v1/chainfeed.js");
         assertThat(log).contains("http://localhost:" + demoPort + "/");
 
-        // Supervision: a service killed with SIGKILL is started again by the launcher, which says so.
+        // Supervision: a service killed with SIGKILL is started again by the launcher,
+        // which says so.
         long killed = Processes.readPidFile(runDir.resolve("pids/streams.pid")).get(0);
         ProcessHandle.of(killed).orElseThrow().destroyForcibly();
-        Awaitility.await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).until(() ->
-                Files.readString(target.resolve("stack-it-2.log")).contains("streams restarted by the supervisor"));
+        Awaitility.await()
+            .atMost(Duration.ofSeconds(60))
+            .pollInterval(Duration.ofMillis(200))
+            .until(() -> Files.readString(target.resolve("stack-it-2.log"))
+                .contains("streams restarted by the supervisor"));
         assertThat(Files.readString(target.resolve("stack-it-2.log")))
-                .contains("streams exited unexpectedly with code 137; restarting it in 1000 ms (crash 1 in the last 600 s");
+            .contains("streams exited unexpectedly with code 137; restarting it in 1000 ms (crash 1 in the last 600 s");
         long restarted = Processes.readPidFile(runDir.resolve("pids/streams.pid")).get(0);
         assertThat(restarted).isNotEqualTo(killed);
         assertThat(Processes.canConnect("127.0.0.1", streamsPort, Duration.ofMillis(500))).isTrue();
 
-        // An operator's restart of one service, through the launcher's control socket (./chainfeed restart api).
+        // An operator's restart of one service, through the launcher's control socket
+        // (./chainfeed restart api).
         assertThat(control("api")).startsWith("api restarted and healthy in ");
         assertThat(Files.readString(target.resolve("stack-it-2.log"))).contains("restarting api on request")
-                .doesNotContain("api exited unexpectedly");
+            .doesNotContain("api exited unexpectedly");
 
-        // Kafka is supervised as the services are: killed with SIGKILL, it is started again (same data and port).
+        // Kafka is supervised as the services are: killed with SIGKILL, it is started
+        // again (same data and port).
         long broker = Processes.readPidFile(runDir.resolve("kafka/kafka.pid")).get(0);
         ProcessHandle.of(broker).orElseThrow().destroyForcibly();
-        Awaitility.await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(200)).until(() ->
-                Files.readString(target.resolve("stack-it-2.log")).contains("kafka restarted by the supervisor"));
+        Awaitility.await()
+            .atMost(Duration.ofSeconds(120))
+            .pollInterval(Duration.ofMillis(200))
+            .until(() -> Files.readString(target.resolve("stack-it-2.log"))
+                .contains("kafka restarted by the supervisor"));
         assertThat(Files.readString(target.resolve("stack-it-2.log")))
-                .contains("kafka exited unexpectedly with code 137; restarting it in 1000 ms (crash 1 in the last 600 s");
+            .contains("kafka exited unexpectedly with code 137; restarting it in 1000 ms (crash 1 in the last 600 s");
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:" + kafkaPort))) {
-            assertThat(admin.listTopics().names().get(30, TimeUnit.SECONDS))
-                    .as("the restarted broker kept its data").contains(Topics.READS);
+            assertThat(admin.listTopics().names().get(30, TimeUnit.SECONDS)).as("the restarted broker kept its data")
+                .contains(Topics.READS);
         }
         assertThat(control("kafka")).startsWith("kafka restarted and healthy in ");
         assertThat(control("status")).contains("kafka: up", "elasticsearch: up", "streams: up", "ingest: up",
                 "api: up");
 
-        // SIGTERM to the whole process group (Ctrl-C in a terminal, kill -TERM -- -<pgid>): the children run in
+        // SIGTERM to the whole process group (Ctrl-C in a terminal, kill -TERM --
+        // -<pgid>): the children run in
         // sessions of their own, so the launcher alone gets it and stops them in order.
         long t0 = System.nanoTime();
         Process kill = new ProcessBuilder("kill", "-TERM", "--", "-" + second.pid()).inheritIO().start();
@@ -172,37 +190,51 @@ class StackIT {
         assertThat(stopping).doesNotContain("restarting", "force-killing", "was already gone", "had already exited");
         assertThat(stopping.indexOf("api stopped")).isLessThan(stopping.indexOf("ingest stopped"));
         assertThat(stopping.indexOf("ingest stopped")).isLessThan(stopping.indexOf("streams stopped"));
-        assertThat(stopping.indexOf("streams stopped")).isLessThan(stopping.indexOf("Kafka on port " + kafkaPort
-                + " stopped"));
+        assertThat(stopping.indexOf("streams stopped"))
+            .isLessThan(stopping.indexOf("Kafka on port " + kafkaPort + " stopped"));
         assertThat(stopping.indexOf("Kafka on port " + kafkaPort + " stopped"))
-                .isLessThan(stopping.indexOf("Elasticsearch on port " + esPort + " stopped")).isPositive();
-        // The first run's services were stopped as stale ones (order unspecified), then the api once for the
-        // operator's restart (the SIGKILLed streams could not say), then this run's in reverse order.
+            .isLessThan(stopping.indexOf("Elasticsearch on port " + esPort + " stopped"))
+            .isPositive();
+        // The first run's services were stopped as stale ones (order unspecified), then
+        // the api once for the
+        // operator's restart (the SIGKILLed streams could not say), then this run's in
+        // reverse order.
         List<String> stopped = Files.readAllLines(fakeOut.resolve("stopped"));
         assertThat(stopped.subList(3, stopped.size())).containsExactly("api", "api", "ingest", "streams");
         for (int port : List.of(kafkaPort, controllerPort, esPort, esTransportPort, streamsPort, ingestPort, apiPort,
                 demoPort)) {
             assertThat(Processes.canConnect("127.0.0.1", port, Duration.ofMillis(500)))
-                    .as("something still listens on port %d", port).isFalse();
+                .as("something still listens on port %d", port)
+                .isFalse();
         }
         String marker = runDir + "/";
-        assertThat(ProcessHandle.allProcesses().filter(h -> Processes.commandLine(h).contains(marker))
-                .filter(h -> h.pid() != ProcessHandle.current().pid()).map(ProcessHandle::pid).toList())
-                .as("processes of the run dir still alive").isEmpty();
+        assertThat(ProcessHandle.allProcesses()
+            .filter(h -> Processes.commandLine(h).contains(marker))
+            .filter(h -> h.pid() != ProcessHandle.current().pid())
+            .map(ProcessHandle::pid)
+            .toList()).as("processes of the run dir still alive").isEmpty();
     }
 
-    /** Runs {@code ./chainfeed restart PART} (or {@code status}) against the second run; expects exit code 0. */
+    /**
+     * Runs {@code ./chainfeed restart PART} (or {@code status}) against the second run;
+     * expects exit code 0.
+     */
     private String control(String request) throws IOException, InterruptedException {
         Process control = new ProcessBuilder(Processes.javaExecutable().toString(), "-cp",
-                System.getProperty("chainfeed.stack.jar"), "io.chainfeed.devstack.StackControl", request,
-                "--run-dir", runDir.toString()).redirectErrorStream(true).start();
+                System.getProperty("chainfeed.stack.jar"), "io.chainfeed.devstack.StackControl", request, "--run-dir",
+                runDir.toString())
+            .redirectErrorStream(true)
+            .start();
         assertThat(control.waitFor(120, TimeUnit.SECONDS)).isTrue();
         String answer = new String(control.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
         assertThat(control.exitValue()).as(answer).isZero();
         return answer;
     }
 
-    /** A project dir whose three service jars run {@link FakeBootService} from target/test-classes. */
+    /**
+     * A project dir whose three service jars run {@link FakeBootService} from
+     * target/test-classes.
+     */
     private Path fakeProject() throws IOException {
         Path project = target.resolve("stack-it-project");
         Processes.deleteTree(project);
@@ -233,10 +265,12 @@ class StackIT {
                 }
                 return out.contains("Press Ctrl-C to stop.");
             });
-        } catch (ConditionTimeoutException e) {
+        }
+        catch (ConditionTimeoutException e) {
             throw new AssertionError("launcher not up in 240 s:\n" + Files.readString(log), e);
         }
         LOG.info("launcher up:\n{}", Files.readString(log));
         return process;
     }
+
 }

@@ -14,6 +14,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class StackTest {
+
     @TempDir
     Path tmp;
 
@@ -21,10 +22,10 @@ class StackTest {
     void missingServiceJarsAreNamedBeforeAnythingStarts() {
         Stack stack = Stack.fromArgs("--project-dir", tmp.toString(), "--run-dir", tmp.resolve("run").toString());
         assertThatThrownBy(stack::start)
-                .hasMessageContaining("streams/target/chainfeed-streams-0.1.0-SNAPSHOT-exec.jar")
-                .hasMessageContaining("api/target/chainfeed-api-0.1.0-SNAPSHOT-exec.jar")
-                .hasMessageContaining("mvn -B -DskipTests install")
-                .hasMessageContaining("--no-services");
+            .hasMessageContaining("streams/target/chainfeed-streams-0.1.0-SNAPSHOT-exec.jar")
+            .hasMessageContaining("api/target/chainfeed-api-0.1.0-SNAPSHOT-exec.jar")
+            .hasMessageContaining("mvn -B -DskipTests install")
+            .hasMessageContaining("--no-services");
         assertThat(tmp.resolve("run")).doesNotExist();
     }
 
@@ -33,12 +34,12 @@ class StackTest {
         try (ServerSocket taken = new ServerSocket()) {
             taken.bind(new InetSocketAddress(Processes.LOOPBACK, 0));
             int port = taken.getLocalPort();
-            Stack stack = Stack.fromArgs("--no-services", "--project-dir", tmp.toString(),
-                    "--run-dir", tmp.resolve("run").toString(), "--es-port", Integer.toString(port),
-                    "--es-transport-port", "0", "--kafka-port", "0", "--kafka-controller-port", "0");
-            assertThatThrownBy(stack::start).hasMessageContaining("port " + port)
-                    .hasMessageContaining("--es-port");
-            // Fast means before anything was started (no timing: the cores are shared): neither node got
+            Stack stack = Stack.fromArgs("--no-services", "--project-dir", tmp.toString(), "--run-dir",
+                    tmp.resolve("run").toString(), "--es-port", Integer.toString(port), "--es-transport-port", "0",
+                    "--kafka-port", "0", "--kafka-controller-port", "0");
+            assertThatThrownBy(stack::start).hasMessageContaining("port " + port).hasMessageContaining("--es-port");
+            // Fast means before anything was started (no timing: the cores are shared):
+            // neither node got
             // as far as laying out its run dir.
             assertThat(tmp.resolve("run").resolve("elasticsearch")).doesNotExist();
             assertThat(tmp.resolve("run").resolve("kafka")).doesNotExist();
@@ -47,18 +48,19 @@ class StackTest {
 
     @Test
     void serviceArgumentsPointAtKafkaAndElasticsearchWithOwnStateDirs() throws IOException {
-        Stack stack = Stack.fromArgs("--api-port", "9080", "--streams-port", "9082", "--quick-jit",
-                "--service-heap", "256m");
+        Stack stack = Stack.fromArgs("--api-port", "9080", "--streams-port", "9082", "--quick-jit", "--service-heap",
+                "256m");
         Map<String, StackServices.ServiceSpec> specs = stack.serviceSpecs(Path.of("/p")).specs();
         StackServices.ServiceSpec api = specs.get("api");
         assertThat(api.jar()).isEqualTo(Path.of("/p/api/target/chainfeed-api-0.1.0-SNAPSHOT-exec.jar"));
         assertThat(api.port()).isEqualTo(9080);
         assertThat(api.extraArgs()).as("the api asks this run's streams for the chain as of an instant")
-                .containsExactly("--chainfeed.api.streams.base-url=http://127.0.0.1:9082");
+            .containsExactly("--chainfeed.api.streams.base-url=http://127.0.0.1:9082");
         assertThat(specs.get("ingest").extraArgs()).containsExactly("--chainfeed.ingest.load-corpus=true",
                 "--chainfeed.ingest.load-history=true");
         assertThat(Stack.fromArgs("--no-history").serviceSpecs(Path.of("/p")).specs().get("ingest").extraArgs())
-                .as("--no-history leaves the bundled history out").containsExactly("--chainfeed.ingest.load-corpus=true");
+            .as("--no-history leaves the bundled history out")
+            .containsExactly("--chainfeed.ingest.load-corpus=true");
         assertThat(specs.keySet()).containsExactly("streams", "ingest", "api");
 
         RunDir run = new RunDir(Files.createDirectories(tmp.resolve("run")));
@@ -66,15 +68,14 @@ class StackTest {
         assertThat(StackServices.jvmOptions(wiring)).containsExactly("-Xmx256m", "-XX:+UseSerialGC",
                 "-XX:TieredStopAtLevel=1");
         assertThat(StackServices.args(run, specs.get("streams"), wiring))
-                .contains("--chainfeed.streams.state-dir=" + run.root().resolve("streams-state").resolve("streams"))
-                .noneMatch(a -> a.startsWith("--chainfeed.api."));
+            .contains("--chainfeed.streams.state-dir=" + run.root().resolve("streams-state").resolve("streams"))
+            .noneMatch(a -> a.startsWith("--chainfeed.api."));
         assertThat(StackServices.args(run, api, wiring)).contains("--server.port=9080", "--server.address=127.0.0.1")
-                .anyMatch(a -> a.startsWith("--chainfeed.api.admin-key-hashes=") && a.endsWith(wiring.adminKeyHash()));
+            .anyMatch(a -> a.startsWith("--chainfeed.api.admin-key-hashes=") && a.endsWith(wiring.adminKeyHash()));
     }
 
     @Test
-    void aClusterHasTwoInstancesOfEachServiceOnPortsFromTheBaseWithOwnStateDirs()
-            throws IOException {
+    void aClusterHasTwoInstancesOfEachServiceOnPortsFromTheBaseWithOwnStateDirs() throws IOException {
         Stack stack = Stack.fromArgs("--cluster", "--port-base", "45000", "--run-dir", tmp.resolve("run").toString());
         StackLayout layout = stack.layout();
         assertThat(layout.kafkaPorts()).containsExactly(45000, 45001, 45002);
@@ -91,15 +92,16 @@ class StackTest {
         assertThat(specs.get("ingest-1").extraArgs()).containsExactly("--chainfeed.ingest.load-corpus=true",
                 "--chainfeed.ingest.load-history=true");
         assertThat(specs.get("ingest-2").extraArgs()).isEmpty();
-        assertThat(specs.get("api-1").extraArgs()).containsExactly("--chainfeed.api.streams.base-url=http://127.0.0.1:45040");
+        assertThat(specs.get("api-1").extraArgs())
+            .containsExactly("--chainfeed.api.streams.base-url=http://127.0.0.1:45040");
         assertThat(specs.get("api-2").extraArgs()).as("both deliver webhooks, one subscription each through the lease")
-                .containsExactly("--chainfeed.api.streams.base-url=http://127.0.0.1:45041");
+            .containsExactly("--chainfeed.api.streams.base-url=http://127.0.0.1:45041");
 
         RunDir run = new RunDir(Files.createDirectories(tmp.resolve("run")));
         StackServices.Wiring wiring = stack.wiring(run);
         assertThat(StackServices.args(run, specs.get("streams-1"), wiring)).contains(
-                "--chainfeed.streams.state-dir=" + run.streamsState("streams-1"),
-                "--chainfeed.kafka.partitions=6", "--chainfeed.kafka.replication-factor=3");
+                "--chainfeed.streams.state-dir=" + run.streamsState("streams-1"), "--chainfeed.kafka.partitions=6",
+                "--chainfeed.kafka.replication-factor=3");
         assertThat(run.streamsState("streams-1")).isNotEqualTo(run.streamsState("streams-2"));
         assertThat(StackServices.jvmOptions(wiring)).contains("-Xmx256m");
         assertThat(stack.serviceUri("api-2")).hasToString("http://127.0.0.1:45061");
@@ -125,9 +127,9 @@ class StackTest {
         Path file = new RunDir(run).webhookMasterKeyFile();
         String key = Files.readString(file).strip();
         assertThat(java.util.Base64.getDecoder().decode(key)).hasSize(32);
-        assertThat(Files.getPosixFilePermissions(file))
-                .containsExactlyInAnyOrder(java.nio.file.attribute.PosixFilePermission.OWNER_READ,
-                        java.nio.file.attribute.PosixFilePermission.OWNER_WRITE);
+        assertThat(Files.getPosixFilePermissions(file)).containsExactlyInAnyOrder(
+                java.nio.file.attribute.PosixFilePermission.OWNER_READ,
+                java.nio.file.attribute.PosixFilePermission.OWNER_WRITE);
         assertThat(new RunDir(run).webhookMasterKeyFile()).isEqualTo(file);
         assertThat(Files.readString(file).strip()).as("kept across starts").isEqualTo(key);
         assertThat(new RunDir(tmp.resolve("other-run")).webhookMasterKeyFile()).isNotEqualTo(file);
@@ -136,8 +138,9 @@ class StackTest {
         Map<String, StackServices.ServiceSpec> specs = stack.serviceSpecs(Path.of("/p")).specs();
         StackServices.Wiring wiring = stack.wiring(new RunDir(run));
         assertThat(StackServices.args(new RunDir(run), specs.get("api"), wiring))
-                .contains("--chainfeed.webhooks.master-key-file=" + file);
+            .contains("--chainfeed.webhooks.master-key-file=" + file);
         assertThat(StackServices.args(new RunDir(run), specs.get("ingest"), wiring))
-                .noneMatch(a -> a.contains("webhooks"));
+            .noneMatch(a -> a.contains("webhooks"));
     }
+
 }

@@ -20,24 +20,28 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Creates Elasticsearch indices behind aliases, idempotently, with the low-level {@link RestClient}.
+ * Creates Elasticsearch indices behind aliases, idempotently, with the low-level
+ * {@link RestClient}.
  *
- * <p>Readers and writers only ever use the alias ({@link ReadsIndex#ALIAS}); the concrete index
- * ({@link ReadsIndex#INDEX}) carries the version. New fields are added to the existing index in place
- * (Elasticsearch's put-mapping accepts new fields and refuses to change existing ones); a change to an
- * existing field means a new index, a re-index from Kafka, and an alias swap.
+ * <p>
+ * Readers and writers only ever use the alias ({@link ReadsIndex#ALIAS}); the concrete
+ * index ({@link ReadsIndex#INDEX}) carries the version. New fields are added to the
+ * existing index in place (Elasticsearch's put-mapping accepts new fields and refuses to
+ * change existing ones); a change to an existing field means a new index, a re-index from
+ * Kafka, and an alias swap.
  */
 public final class IndexSetup {
+
     private static final Logger LOG = LoggerFactory.getLogger(IndexSetup.class);
+
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private IndexSetup() {
     }
 
     /**
-     * Ensures {@link ReadsIndex#ALIAS} exists, creating {@link ReadsIndex#INDEX} from its mapping when
-     * it does not.
-     *
+     * Ensures {@link ReadsIndex#ALIAS} exists, creating {@link ReadsIndex#INDEX} from its
+     * mapping when it does not.
      * @param client a client of the cluster
      * @throws IOException when Elasticsearch cannot be reached or refuses
      */
@@ -46,19 +50,20 @@ public final class IndexSetup {
     }
 
     /**
-     * Ensures {@code alias} exists with the mapping's fields. When it does, the {@code mappings} of the
-     * JSON body are applied to the indices behind it with a put-mapping, which adds fields that are new
-     * and leaves identical ones as they are; otherwise {@code concreteIndex} is created from the JSON
-     * body (unless it exists) and the alias is added to it as the write index. Safe to call from several
-     * services at once.
-     *
-     * @param client                  a client of the cluster
-     * @param alias                   e.g. {@code chainfeed-reads}
-     * @param concreteIndex           e.g. {@code chainfeed-reads-v1}
-     * @param settingsAndMappingsJson the body of {@code PUT /<concreteIndex>}: settings and mappings
-     * @throws ResponseException when Elasticsearch refuses for another reason than a concurrent creation,
-     *                           or refuses the mapping of an existing index (a field changed type: that
-     *                           needs a new concrete index)
+     * Ensures {@code alias} exists with the mapping's fields. When it does, the
+     * {@code mappings} of the JSON body are applied to the indices behind it with a
+     * put-mapping, which adds fields that are new and leaves identical ones as they are;
+     * otherwise {@code concreteIndex} is created from the JSON body (unless it exists)
+     * and the alias is added to it as the write index. Safe to call from several services
+     * at once.
+     * @param client a client of the cluster
+     * @param alias e.g. {@code chainfeed-reads}
+     * @param concreteIndex e.g. {@code chainfeed-reads-v1}
+     * @param settingsAndMappingsJson the body of {@code PUT /<concreteIndex>}: settings
+     * and mappings
+     * @throws ResponseException when Elasticsearch refuses for another reason than a
+     * concurrent creation, or refuses the mapping of an existing index (a field changed
+     * type: that needs a new concrete index)
      */
     public static void ensureIndexBehindAlias(RestClient client, String alias, String concreteIndex,
             String settingsAndMappingsJson) throws IOException {
@@ -74,7 +79,8 @@ public final class IndexSetup {
         try {
             client.performRequest(create);
             LOG.info("created index {}", concreteIndex);
-        } catch (ResponseException e) {
+        }
+        catch (ResponseException e) {
             if (!"resource_already_exists_exception".equals(errorType(e))) {
                 throw e;
             }
@@ -87,8 +93,10 @@ public final class IndexSetup {
         aliases.setJsonEntity(body.toString());
         try {
             client.performRequest(aliases);
-        } catch (ResponseException e) {
-            // Someone else may have pointed the alias at another index meanwhile: then theirs stands.
+        }
+        catch (ResponseException e) {
+            // Someone else may have pointed the alias at another index meanwhile: then
+            // theirs stands.
             List<String> now = indicesBehindAlias(client, alias);
             if (now.isEmpty() || now.contains(concreteIndex)) {
                 throw e;
@@ -100,10 +108,11 @@ public final class IndexSetup {
     }
 
     /**
-     * Puts the {@code mappings} object of a settings-and-mappings body on every index behind an alias.
-     *
-     * @throws ResponseException when Elasticsearch refuses it, e.g. {@code illegal_argument_exception} for a
-     *                           field whose type or analyzer differs from the existing one
+     * Puts the {@code mappings} object of a settings-and-mappings body on every index
+     * behind an alias.
+     * @throws ResponseException when Elasticsearch refuses it, e.g.
+     * {@code illegal_argument_exception} for a field whose type or analyzer differs from
+     * the existing one
      */
     static void applyMappings(RestClient client, String alias, String settingsAndMappingsJson) throws IOException {
         JsonNode mappings = JSON.readTree(settingsAndMappingsJson).path("mappings");
@@ -117,7 +126,6 @@ public final class IndexSetup {
 
     /**
      * The indices an alias points to.
-     *
      * @return the index names, empty when the alias does not exist
      */
     public static List<String> indicesBehindAlias(RestClient client, String alias) throws IOException {
@@ -130,13 +138,16 @@ public final class IndexSetup {
         return indexNames(EntityUtils.toString(response.getEntity(), StandardCharsets.UTF_8));
     }
 
-    /** The top-level field names of a {@code GET /_alias/<name>} answer: the index names. */
+    /**
+     * The top-level field names of a {@code GET /_alias/<name>} answer: the index names.
+     */
     static List<String> indexNames(String aliasResponse) throws IOException {
         JsonNode root = JSON.readTree(aliasResponse);
         List<String> names = new ArrayList<>();
-        for (Iterator<String> it = root.fieldNames(); it.hasNext(); ) {
+        for (Iterator<String> it = root.fieldNames(); it.hasNext();) {
             String name = it.next();
-            // A 404 answer without "ignore" support carries "error" and "status" fields instead.
+            // A 404 answer without "ignore" support carries "error" and "status" fields
+            // instead.
             if (!"error".equals(name) && !"status".equals(name)) {
                 names.add(name);
             }
@@ -146,10 +157,10 @@ public final class IndexSetup {
     }
 
     /**
-     * Waits until the cluster is at least yellow, polling {@code GET /_cluster/health?wait_for_status=yellow}
-     * every 250 ms (connection errors count as not yet).
-     *
-     * @param client  a client of the cluster
+     * Waits until the cluster is at least yellow, polling
+     * {@code GET /_cluster/health?wait_for_status=yellow} every 250 ms (connection errors
+     * count as not yet).
+     * @param client a client of the cluster
      * @param timeout how long to wait
      * @throws IllegalStateException when the timeout passes
      */
@@ -167,12 +178,13 @@ public final class IndexSetup {
                     return;
                 }
                 last = EntityUtils.toString(response.getEntity(), StandardCharsets.UTF_8);
-            } catch (IOException e) {
+            }
+            catch (IOException e) {
                 last = e.toString();
             }
             if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("Elasticsearch not yellow after " + timeout.toSeconds() + " s (last: "
-                        + last + ")");
+                throw new IllegalStateException(
+                        "Elasticsearch not yellow after " + timeout.toSeconds() + " s (last: " + last + ")");
             }
             pause(Duration.ofMillis(250));
         }
@@ -182,7 +194,8 @@ public final class IndexSetup {
         try {
             JsonNode root = JSON.readTree(EntityUtils.toString(e.getResponse().getEntity(), StandardCharsets.UTF_8));
             return root.path("error").path("type").asText("");
-        } catch (IOException | RuntimeException parse) {
+        }
+        catch (IOException | RuntimeException parse) {
             return "";
         }
     }
@@ -190,9 +203,11 @@ public final class IndexSetup {
     private static void pause(Duration duration) {
         try {
             Thread.sleep(duration.toMillis());
-        } catch (InterruptedException e) {
+        }
+        catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while waiting for Elasticsearch", e);
         }
     }
+
 }

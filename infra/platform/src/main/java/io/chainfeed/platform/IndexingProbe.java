@@ -19,14 +19,18 @@ import org.elasticsearch.client.Response;
 import org.elasticsearch.client.RestClient;
 
 /**
- * Whether reads can be indexed now: checks, every {@code interval} in the background, that Elasticsearch
- * answers, that the reads index is not red and that it carries no write block (the flood-stage disk
- * watermark sets {@code index.blocks.read_only_allow_delete}; an operator may set {@code index.blocks.write}
- * or {@code read_only}). Ingest shows the last answer in its 2xx answers and its health, so a client
- * knows that what it posted is committed but will be searchable only once indexing resumes.
+ * Whether reads can be indexed now: checks, every {@code interval} in the background,
+ * that Elasticsearch answers, that the reads index is not red and that it carries no
+ * write block (the flood-stage disk watermark sets
+ * {@code index.blocks.read_only_allow_delete}; an operator may set
+ * {@code index.blocks.write} or {@code read_only}). Ingest shows the last answer in its
+ * 2xx answers and its health, so a client knows that what it posted is committed but will
+ * be searchable only once indexing resumes.
  */
 public final class IndexingProbe implements AutoCloseable {
+
     private static final ObjectMapper JSON = new ObjectMapper();
+
     private static final List<String> WRITE_BLOCKS = List.of("index.blocks.read_only_allow_delete",
             "index.blocks.write", "index.blocks.read_only");
 
@@ -34,11 +38,14 @@ public final class IndexingProbe implements AutoCloseable {
      * One check's answer.
      *
      * @param indexable whether reads can be indexed now
-     * @param reason    why not (null when they can)
-     * @param since     when the current state began (the first check that saw it)
+     * @param reason why not (null when they can)
+     * @param since when the current state began (the first check that saw it)
      */
     public record State(boolean indexable, String reason, Instant since) {
-        /** The state as ingest shows it: {@code state} ok or waiting, with the reason and since when. */
+        /**
+         * The state as ingest shows it: {@code state} ok or waiting, with the reason and
+         * since when.
+         */
         public Map<String, Object> view() {
             Map<String, Object> v = new LinkedHashMap<>();
             v.put("state", indexable ? "ok" : "waiting");
@@ -51,20 +58,24 @@ public final class IndexingProbe implements AutoCloseable {
     }
 
     private final RestClient client;
+
     private final Clock clock;
+
     private final ScheduledExecutorService scheduler;
+
     private volatile State state;
 
     /**
      * Creates the probe and runs the first check at once, then every {@code interval}.
-     *
-     * @param uris     Elasticsearch's HTTP endpoints, comma-separated
+     * @param uris Elasticsearch's HTTP endpoints, comma-separated
      * @param interval time between checks
      */
     public IndexingProbe(String uris, Duration interval) {
-        this(RestClient.builder(List.of(uris.split(",")).stream().map(String::strip).map(HttpHost::create)
-                .toArray(HttpHost[]::new)).setRequestConfigCallback(c -> c.setConnectTimeout(500)
-                        .setSocketTimeout(1500)).build(), Clock.systemUTC(), interval);
+        this(RestClient
+            .builder(
+                    List.of(uris.split(",")).stream().map(String::strip).map(HttpHost::create).toArray(HttpHost[]::new))
+            .setRequestConfigCallback(c -> c.setConnectTimeout(500).setSocketTimeout(1500))
+            .build(), Clock.systemUTC(), interval);
     }
 
     IndexingProbe(RestClient client, Clock clock, Duration interval) {
@@ -86,17 +97,22 @@ public final class IndexingProbe implements AutoCloseable {
         return state;
     }
 
-    /** Checks now and keeps the answer (the {@code since} of an unchanged state stays). */
+    /**
+     * Checks now and keeps the answer (the {@code since} of an unchanged state stays).
+     */
     void refresh() {
         String reason = whyNot();
         State previous = state;
         boolean indexable = reason == null;
         if (previous.indexable() != indexable || (reason != null && !reason.equals(previous.reason()))) {
-            state = new State(indexable, reason, previous.indexable() == indexable ? previous.since() : clock.instant());
+            state = new State(indexable, reason,
+                    previous.indexable() == indexable ? previous.since() : clock.instant());
         }
     }
 
-    /** @return why reads cannot be indexed now, or null when they can */
+    /**
+     * @return why reads cannot be indexed now, or null when they can
+     */
     private String whyNot() {
         try {
             Request health = new Request("GET", "/_cluster/health/" + ReadsIndex.ALIAS);
@@ -118,7 +134,8 @@ public final class IndexingProbe implements AutoCloseable {
                 }
             }
             return null;
-        } catch (IOException | RuntimeException e) {
+        }
+        catch (IOException | RuntimeException e) {
             return "Elasticsearch does not answer (" + e.getClass().getSimpleName() + ": " + e.getMessage() + ")";
         }
     }
@@ -132,4 +149,5 @@ public final class IndexingProbe implements AutoCloseable {
         scheduler.shutdownNow();
         client.close();
     }
+
 }

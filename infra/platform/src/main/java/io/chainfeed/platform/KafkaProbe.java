@@ -13,14 +13,14 @@ import org.apache.kafka.clients.admin.DescribeClusterResult;
 
 /** A cheap liveness check of a Kafka cluster, for health endpoints. */
 public final class KafkaProbe {
+
     private KafkaProbe() {
     }
 
     /**
      * Describes the cluster with a short-lived admin client.
-     *
      * @param bootstrapServers {@code host:port[,host:port]}
-     * @param timeout          how long to wait for the answer
+     * @param timeout how long to wait for the answer
      * @return cluster id, controller id and broker count
      * @throws IllegalStateException if the cluster does not answer in time
      */
@@ -36,11 +36,14 @@ public final class KafkaProbe {
             details.put("controller", r.controller().get(timeout.toMillis(), TimeUnit.MILLISECONDS).idString());
             details.put("brokers", r.nodes().get(timeout.toMillis(), TimeUnit.MILLISECONDS).size());
             return details;
-        } catch (InterruptedException e) {
+        }
+        catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while probing Kafka", e);
-        } catch (ExecutionException | TimeoutException e) {
+        }
+        catch (ExecutionException | TimeoutException e) {
             throw new IllegalStateException("Kafka at " + bootstrapServers + " did not answer: " + e.getMessage(), e);
         }
     }
+
 }

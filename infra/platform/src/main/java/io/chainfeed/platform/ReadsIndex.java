@@ -6,15 +6,19 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 
 /**
- * The contract of the reads index: services read and write through the alias {@value #ALIAS}; the
- * concrete index {@value #INDEX} is created from {@value #MAPPING_RESOURCE} (explicit, strict
- * mapping). New fields are added to the existing index at start ({@link IndexSetup#ensureReadsIndex});
- * a change to an existing field means a new concrete index ({@code -v2}), filled by re-consuming the
- * compacted reads topic, then the alias is swapped.
+ * The contract of the reads index: services read and write through the alias
+ * {@value #ALIAS}; the concrete index {@value #INDEX} is created from
+ * {@value #MAPPING_RESOURCE} (explicit, strict mapping). New fields are added to the
+ * existing index at start ({@link IndexSetup#ensureReadsIndex}); a change to an existing
+ * field means a new concrete index ({@code -v2}), filled by re-consuming the compacted
+ * reads topic, then the alias is swapped.
  */
 public final class ReadsIndex {
+
     public static final String ALIAS = "chainfeed-reads";
+
     public static final String INDEX = "chainfeed-reads-v1";
+
     public static final String MAPPING_RESOURCE = "/io/chainfeed/platform/reads-index-v1.json";
 
     private ReadsIndex() {
@@ -30,8 +34,10 @@ public final class ReadsIndex {
                 throw new UncheckedIOException(new IOException("missing classpath resource " + MAPPING_RESOURCE));
             }
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
+        }
+        catch (IOException e) {
             throw new UncheckedIOException(e);
         }
     }
+
 }

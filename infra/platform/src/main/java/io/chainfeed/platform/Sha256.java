@@ -6,10 +6,12 @@ import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 
 /**
- * SHA-256 (FIPS 180-4) digests and their lower-case hex forms, the one place the project computes
- * them: content hashes, derived ids, entity tags, key hashes. Text is encoded as UTF-8.
+ * SHA-256 (FIPS 180-4) digests and their lower-case hex forms, the one place the project
+ * computes them: content hashes, derived ids, entity tags, key hashes. Text is encoded as
+ * UTF-8.
  */
 public final class Sha256 {
+
     private Sha256() {
     }
 
@@ -20,7 +22,8 @@ public final class Sha256 {
     public static byte[] digest(byte[] bytes) {
         try {
             return MessageDigest.getInstance("SHA-256").digest(bytes);
-        } catch (NoSuchAlgorithmException e) {
+        }
+        catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("every Java platform has SHA-256", e);
         }
     }
@@ -50,7 +53,7 @@ public final class Sha256 {
     }
 
     /**
-     * @param bytes  any bytes
+     * @param bytes any bytes
      * @param length how many leading bytes of the digest to keep, 1 to 32
      * @return those bytes as {@code 2 × length} lower-case hex digits
      */
@@ -59,11 +62,13 @@ public final class Sha256 {
     }
 
     /**
-     * @param text   any text
+     * @param text any text
      * @param length how many leading bytes of the digest to keep, 1 to 32
-     * @return those bytes of the digest of its UTF-8 bytes as {@code 2 × length} lower-case hex digits
+     * @return those bytes of the digest of its UTF-8 bytes as {@code 2 × length}
+     * lower-case hex digits
      */
     public static String hexPrefix(String text, int length) {
         return hexPrefix(text.getBytes(StandardCharsets.UTF_8), length);
     }
+
 }

@@ -30,16 +30,20 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Creates the topics of a catalogue ({@link io.chainfeed.schemas.Topics#all(int)}) idempotently.
+ * Creates the topics of a catalogue ({@link io.chainfeed.schemas.Topics#all(int)})
+ * idempotently.
  *
- * <p>Missing topics are created with their partitions and configs; a topic created meanwhile by someone
- * else is fine. For existing topics, {@code cleanup.policy} is checked against the spec and set when it
- * differs (the catalogue is the truth: a compacted topic that silently deletes would lose reference
- * data); other differing configs and a lower partition count are reported, not changed. Safe to call
- * from several services at once.
+ * <p>
+ * Missing topics are created with their partitions and configs; a topic created meanwhile
+ * by someone else is fine. For existing topics, {@code cleanup.policy} is checked against
+ * the spec and set when it differs (the catalogue is the truth: a compacted topic that
+ * silently deletes would lose reference data); other differing configs and a lower
+ * partition count are reported, not changed. Safe to call from several services at once.
  */
 public final class TopicSetup {
+
     private static final Logger LOG = LoggerFactory.getLogger(TopicSetup.class);
+
     private static final long TIMEOUT_SECONDS = 30;
 
     private TopicSetup() {
@@ -47,9 +51,8 @@ public final class TopicSetup {
 
     /**
      * Ensures the topics exist, using a short-lived admin client.
-     *
-     * @param bootstrapServers  e.g. {@code 127.0.0.1:19092}
-     * @param specs             the topics
+     * @param bootstrapServers e.g. {@code 127.0.0.1:19092}
+     * @param specs the topics
      * @param replicationFactor replicas per partition (1 on a single node)
      * @return the names of the topics this call created
      */
@@ -61,9 +64,8 @@ public final class TopicSetup {
 
     /**
      * Ensures the topics exist and their {@code cleanup.policy} matches.
-     *
-     * @param admin             an admin client
-     * @param specs             the topics
+     * @param admin an admin client
+     * @param specs the topics
      * @param replicationFactor replicas per partition (1 on a single node)
      * @return the names of the topics this call created
      * @throws IllegalStateException when the cluster refuses or does not answer in 30 s
@@ -74,10 +76,11 @@ public final class TopicSetup {
         Set<String> existing = get(admin.listTopics(new ListTopicsOptions().listInternal(false)).names(),
                 "list topics");
 
-        List<NewTopic> missing = byName.values().stream()
-                .filter(spec -> !existing.contains(spec.name()))
-                .map(spec -> new NewTopic(spec.name(), spec.partitions(), replicationFactor).configs(spec.configs()))
-                .toList();
+        List<NewTopic> missing = byName.values()
+            .stream()
+            .filter(spec -> !existing.contains(spec.name()))
+            .map(spec -> new NewTopic(spec.name(), spec.partitions(), replicationFactor).configs(spec.configs()))
+            .toList();
         Set<String> created = new LinkedHashSet<>();
         if (!missing.isEmpty()) {
             CreateTopicsResult result = admin.createTopics(missing);
@@ -85,14 +88,18 @@ public final class TopicSetup {
                 try {
                     entry.getValue().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
                     created.add(entry.getKey());
-                } catch (ExecutionException e) {
+                }
+                catch (ExecutionException e) {
                     if (!(e.getCause() instanceof TopicExistsException)) {
                         throw new IllegalStateException("could not create topic " + entry.getKey(), e.getCause());
                     }
                     LOG.debug("topic {} was created meanwhile by someone else", entry.getKey());
-                } catch (TimeoutException e) {
-                    throw new IllegalStateException("no answer in " + TIMEOUT_SECONDS + " s creating " + entry.getKey(), e);
-                } catch (InterruptedException e) {
+                }
+                catch (TimeoutException e) {
+                    throw new IllegalStateException("no answer in " + TIMEOUT_SECONDS + " s creating " + entry.getKey(),
+                            e);
+                }
+                catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                     throw new IllegalStateException("interrupted", e);
                 }
@@ -113,7 +120,8 @@ public final class TopicSetup {
         Map<String, TopicDescription> descriptions = get(
                 admin.describeTopics(specs.stream().map(TopicSpec::name).toList()).allTopicNames(), "describe topics");
         List<ConfigResource> resources = specs.stream()
-                .map(spec -> new ConfigResource(ConfigResource.Type.TOPIC, spec.name())).toList();
+            .map(spec -> new ConfigResource(ConfigResource.Type.TOPIC, spec.name()))
+            .toList();
         Map<ConfigResource, Config> configs = get(admin.describeConfigs(resources).all(), "describe topic configs");
 
         Map<ConfigResource, Collection<AlterConfigOp>> fixes = new LinkedHashMap<>();
@@ -137,7 +145,8 @@ public final class TopicSetup {
                             value, wanted.getValue());
                     ops.add(new AlterConfigOp(new ConfigEntry(wanted.getKey(), wanted.getValue()),
                             AlterConfigOp.OpType.SET));
-                } else {
+                }
+                else {
                     LOG.warn("topic {} has {}={}, the catalogue says {}; left as is", spec.name(), wanted.getKey(),
                             value, wanted.getValue());
                 }
@@ -148,21 +157,25 @@ public final class TopicSetup {
         }
         if (!fixes.isEmpty()) {
             get(admin.incrementalAlterConfigs(fixes).all(), "alter topic configs");
-            LOG.info("set cleanup.policy on {}", fixes.keySet().stream().map(ConfigResource::name)
-                    .collect(Collectors.joining(", ")));
+            LOG.info("set cleanup.policy on {}",
+                    fixes.keySet().stream().map(ConfigResource::name).collect(Collectors.joining(", ")));
         }
     }
 
     private static <T> T get(KafkaFuture<T> future, String what) {
         try {
             return future.get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
-        } catch (ExecutionException e) {
+        }
+        catch (ExecutionException e) {
             throw new IllegalStateException("Kafka refused to " + what + ": " + e.getCause(), e.getCause());
-        } catch (TimeoutException e) {
+        }
+        catch (TimeoutException e) {
             throw new IllegalStateException("Kafka did not answer in " + TIMEOUT_SECONDS + " s to " + what, e);
-        } catch (InterruptedException e) {
+        }
+        catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted during " + what, e);
         }
     }
+
 }

@@ -9,11 +9,12 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.Test;
 
 class IndexSetupTest {
+
     @Test
     void indexNamesOfAnAliasAnswer() throws IOException {
         assertThat(IndexSetup.indexNames("{\"chainfeed-reads-v2\":{\"aliases\":{\"chainfeed-reads\":{}}},"
                 + "\"chainfeed-reads-v1\":{\"aliases\":{\"chainfeed-reads\":{\"is_write_index\":true}}}}"))
-                .containsExactly("chainfeed-reads-v1", "chainfeed-reads-v2");
+            .containsExactly("chainfeed-reads-v1", "chainfeed-reads-v2");
         assertThat(IndexSetup.indexNames("{\"error\":\"alias [x] missing\",\"status\":404}")).isEmpty();
     }
 
@@ -24,4 +25,5 @@ class IndexSetupTest {
         assertThat(root.path("mappings").path("dynamic").asText()).isEqualTo("strict");
         assertThat(root.path("mappings").path("properties").path("id").path("type").asText()).isEqualTo("keyword");
     }
+
 }

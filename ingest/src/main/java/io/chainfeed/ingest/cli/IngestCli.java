@@ -41,19 +41,19 @@ import picocli.CommandLine.Spec;
  * java -jar chainfeed-ingest-exec.jar signals FILE.jsonl|FILE.csv [--dry-run] [--bootstrap-servers H:P]
  * </pre>
  *
- * Exit codes: 0 done, 1 refused input (unparseable page, bad corpus, refused URL, any invalid
- * signal: the valid ones of the file are still published), 2 usage error, 3 Kafka did not
- * acknowledge.
+ * Exit codes: 0 done, 1 refused input (unparseable page, bad corpus, refused URL, any
+ * invalid signal: the valid ones of the file are still published), 2 usage error, 3 Kafka
+ * did not acknowledge.
  */
 @Command(name = "chainfeed-ingest", mixinStandardHelpOptions = true, version = "chainfeed-ingest 0.1",
         description = "Parse glossary pages and corpora and publish them to Kafka.",
-        subcommands = {IngestCli.PageCommand.class, IngestCli.CorpusCommand.class, IngestCli.SignalsCommand.class})
+        subcommands = { IngestCli.PageCommand.class, IngestCli.CorpusCommand.class, IngestCli.SignalsCommand.class })
 public final class IngestCli {
+
     static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
     /**
      * Runs the CLI.
-     *
      * @param args the arguments, starting with the subcommand
      * @return the exit code
      */
@@ -66,8 +66,11 @@ public final class IngestCli {
         return cl.execute(args);
     }
 
-    /** A subcommand: the options every subcommand shares and the services they run with. */
+    /**
+     * A subcommand: the options every subcommand shares and the services they run with.
+     */
     abstract static class IngestCommand implements Callable<Integer> {
+
         @Option(names = "--bootstrap-servers", defaultValue = "${env:CHAINFEED_KAFKA_BOOTSTRAP:-127.0.0.1:19092}",
                 description = "Kafka bootstrap servers (default: ${DEFAULT-VALUE}; env CHAINFEED_KAFKA_BOOTSTRAP).")
         String bootstrapServers;
@@ -79,12 +82,18 @@ public final class IngestCli {
         @Spec
         CommandSpec command;
 
-        /** Where the subcommand prints its results (standard output unless a test redirects it). */
+        /**
+         * Where the subcommand prints its results (standard output unless a test
+         * redirects it).
+         */
         PrintWriter out() {
             return command.commandLine().getOut();
         }
 
-        /** Where the subcommand reports refused input (standard error unless a test redirects it). */
+        /**
+         * Where the subcommand reports refused input (standard error unless a test
+         * redirects it).
+         */
         PrintWriter err() {
             return command.commandLine().getErr();
         }
@@ -94,25 +103,31 @@ public final class IngestCli {
             return new IngestService(corpus, null);
         }
 
-        /** Opens the Kafka clients, runs the work with a publishing service, closes the clients. */
+        /**
+         * Opens the Kafka clients, runs the work with a publishing service, closes the
+         * clients.
+         */
         <T> T withPublishingService(Corpus corpus, java.util.function.Function<IngestService, T> work) {
             try (KafkaProducer<String, byte[]> producer = KafkaClients.producer(bootstrapServers, "chainfeed-cli");
-                 KafkaConsumer<String, byte[]> ledger = KafkaClients.ledgerConsumer(bootstrapServers)) {
+                    KafkaConsumer<String, byte[]> ledger = KafkaClients.ledgerConsumer(bootstrapServers)) {
                 TermPublisher publisher = new TermPublisher(producer, ledger, Clock.systemUTC());
                 return work.apply(new IngestService(corpus, publisher));
             }
         }
+
     }
 
     @Command(name = "page", description = "Parse one glossary page (a file or an http(s) URL) and publish its term.")
     static final class PageCommand extends IngestCommand {
+
         @Parameters(paramLabel = "FILE|URL", description = "A page in the scraped text format, or its HTML.")
         String location;
 
         @Option(names = "--html", description = "Treat the input as HTML (default: by file name or Content-Type).")
         boolean html;
 
-        @Option(names = "--allow-private", description = "Allow fetching from loopback or private addresses (local use).")
+        @Option(names = "--allow-private",
+                description = "Allow fetching from loopback or private addresses (local use).")
         boolean allowPrivate;
 
         @Option(names = "--source-url", description = "Public URL of the page, when it is read from a file; "
@@ -132,7 +147,8 @@ public final class IngestCli {
                 body = page.body();
                 sourceUrl = page.uri().toString();
                 isHtml |= page.contentType().contains("html");
-            } else {
+            }
+            else {
                 Path file = Path.of(location);
                 body = Files.readString(file, StandardCharsets.UTF_8);
                 String name = file.getFileName().toString().toLowerCase(Locale.ROOT);
@@ -149,14 +165,17 @@ public final class IngestCli {
             String source = sourceUrl;
             boolean asHtml = isHtml;
             var r = withPublishingService(corpus, s -> s.ingestPage(page, asHtml, source, false));
-            out.printf("%s %s version %d%n", r.result().outcome() == TermPublisher.Outcome.PUBLISHED
-                    ? "published" : "unchanged", r.term().slug(), r.result().version());
+            out.printf("%s %s version %d%n",
+                    r.result().outcome() == TermPublisher.Outcome.PUBLISHED ? "published" : "unchanged",
+                    r.term().slug(), r.result().version());
             return 0;
         }
+
     }
 
     @Command(name = "corpus", description = "Publish a corpus directory (layers.yaml, companies.yaml, terms/*.md).")
     static final class CorpusCommand extends IngestCommand {
+
         @Parameters(paramLabel = "DIR", description = "Corpus directory.")
         Path dir;
 
@@ -165,15 +184,16 @@ public final class IngestCli {
             Corpus corpus = Corpus.load(dir);
             PrintWriter out = out();
             if (dryRun) {
-                out.printf("corpus %s: %d layers, %d companies, %d terms (dry run, nothing published)%n",
-                        dir, corpus.layers().size(), corpus.companies().size(), corpus.terms().size());
+                out.printf("corpus %s: %d layers, %d companies, %d terms (dry run, nothing published)%n", dir,
+                        corpus.layers().size(), corpus.companies().size(), corpus.terms().size());
                 return 0;
             }
             IngestService.CorpusResult r = withPublishingService(corpus, s -> s.loadCorpus(corpus));
-            out.printf("corpus %s: %d reference records written, %d of %d terms published, the rest unchanged%n",
-                    dir, r.referenceRecords(), r.published(), r.terms().size());
+            out.printf("corpus %s: %d reference records written, %d of %d terms published, the rest unchanged%n", dir,
+                    r.referenceRecords(), r.published(), r.terms().size());
             return 0;
         }
+
     }
 
     @Command(name = "signals", description = "Validate and publish constraint signals from a JSON Lines (.jsonl, "
@@ -181,6 +201,7 @@ public final class IngestCli {
             + "Layers, direction and magnitude left out are decided from the text; lines not about a supply "
             + "constraint are skipped (to chainfeed.signals-skipped.v1), with the reason.")
     static final class SignalsCommand extends IngestCommand {
+
         /** The service's default hold threshold ({@code chainfeed.ingest.hold-below}). */
         static final double HOLD_BELOW = 0.6;
 
@@ -203,7 +224,8 @@ public final class IngestCli {
             SignalIngest.BatchResult r;
             if (dryRun) {
                 r = new SignalIngest(validator, null, Clock.systemUTC()).ingest(inputs, true);
-            } else {
+            }
+            else {
                 try (KafkaProducer<String, byte[]> producer = KafkaClients.producer(bootstrapServers,
                         "chainfeed-cli")) {
                     r = new SignalIngest(validator, producer, Clock.systemUTC()).ingest(inputs, false);
@@ -214,8 +236,8 @@ public final class IngestCli {
             }
             for (SignalIngest.Accepted a : r.accepted()) {
                 boolean held = a.signal().getDecision() != null && a.signal().getDecision().getHeld();
-                out.printf("%s line %d: %s %s%s%n", r.published() ? "published" : "valid", a.line(),
-                        a.signal().getId(), a.readId(), held ? " (held for review)" : "");
+                out.printf("%s line %d: %s %s%s%n", r.published() ? "published" : "valid", a.line(), a.signal().getId(),
+                        a.readId(), held ? " (held for review)" : "");
             }
             for (SignalIngest.Skipped k : r.skipped()) {
                 out.printf("skipped line %d: %s (%s)%n", k.line(), k.signal().getId(), k.reason());
@@ -225,5 +247,7 @@ public final class IngestCli {
                     r.published() ? "published" : "valid (dry run, nothing published)", r.skipped().size(), bad);
             return bad == 0 ? 0 : 1;
         }
+
     }
+
 }

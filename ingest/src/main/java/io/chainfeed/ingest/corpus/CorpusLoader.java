@@ -17,10 +17,12 @@ import org.springframework.core.io.Resource;
 import org.springframework.core.io.support.PathMatchingResourcePatternResolver;
 
 /**
- * Reads a corpus's files, from the classpath or a directory, as strict UTF-8, and hands them to
- * {@link CorpusParser}. Every I/O problem is a {@link CorpusException} naming the file.
+ * Reads a corpus's files, from the classpath or a directory, as strict UTF-8, and hands
+ * them to {@link CorpusParser}. Every I/O problem is a {@link CorpusException} naming the
+ * file.
  */
 final class CorpusLoader {
+
     static final String LAYERS_FILE = "layers.yaml";
     static final String COMPANIES_FILE = "companies.yaml";
     static final String TERMS_DIR = "terms";
@@ -39,14 +41,15 @@ final class CorpusLoader {
      * @throws CorpusException if it is missing, unreadable or not UTF-8
      */
     static NamedText readBundled(String name) {
-        return read(new PathMatchingResourcePatternResolver(Corpus.class.getClassLoader())
-                .getResource("classpath:" + name), name);
+        return read(
+                new PathMatchingResourcePatternResolver(Corpus.class.getClassLoader()).getResource("classpath:" + name),
+                name);
     }
 
     /** @see Corpus#loadBundled() */
     static Corpus loadBundled() {
-        PathMatchingResourcePatternResolver resolver =
-                new PathMatchingResourcePatternResolver(Corpus.class.getClassLoader());
+        PathMatchingResourcePatternResolver resolver = new PathMatchingResourcePatternResolver(
+                Corpus.class.getClassLoader());
         String base = Corpus.BUNDLED_LOCATION + "/";
         NamedText layers = read(resolver.getResource("classpath:" + base + LAYERS_FILE), base + LAYERS_FILE);
         NamedText companies = read(resolver.getResource("classpath:" + base + COMPANIES_FILE), base + COMPANIES_FILE);
@@ -54,14 +57,15 @@ final class CorpusLoader {
         Resource[] found;
         try {
             found = resolver.getResources(pattern);
-        } catch (IOException e) {
+        }
+        catch (IOException e) {
             throw new CorpusException(base + TERMS_DIR, null, "cannot list the term files: " + e.getMessage(), e);
         }
         List<NamedText> termFiles = Arrays.stream(found)
-                .filter(r -> r.getFilename() != null)
-                .sorted(Comparator.comparing(Resource::getFilename))
-                .map(r -> read(r, base + TERMS_DIR + "/" + r.getFilename()))
-                .toList();
+            .filter(r -> r.getFilename() != null)
+            .sorted(Comparator.comparing(Resource::getFilename))
+            .map(r -> read(r, base + TERMS_DIR + "/" + r.getFilename()))
+            .toList();
         return CorpusParser.parse(layers, companies, termFiles);
     }
 
@@ -75,12 +79,12 @@ final class CorpusLoader {
         }
         List<NamedText> termFiles;
         try (Stream<Path> files = Files.list(termsDir)) {
-            termFiles = files
-                    .filter(p -> p.getFileName().toString().endsWith(TERM_SUFFIX) && Files.isRegularFile(p))
-                    .sorted(Comparator.comparing(p -> p.getFileName().toString()))
-                    .map(CorpusLoader::read)
-                    .toList();
-        } catch (IOException e) {
+            termFiles = files.filter(p -> p.getFileName().toString().endsWith(TERM_SUFFIX) && Files.isRegularFile(p))
+                .sorted(Comparator.comparing(p -> p.getFileName().toString()))
+                .map(CorpusLoader::read)
+                .toList();
+        }
+        catch (IOException e) {
             throw new CorpusException(termsDir.toString(), null, "cannot list the term files: " + e.getMessage(), e);
         }
         return CorpusParser.parse(layers, companies, termFiles);
@@ -92,7 +96,8 @@ final class CorpusLoader {
         }
         try (InputStream in = resource.getInputStream()) {
             return new NamedText(name, fileName(name), decode(name, in.readAllBytes()));
-        } catch (IOException e) {
+        }
+        catch (IOException e) {
             throw new CorpusException(name, null, "cannot be read: " + e.getMessage(), e);
         }
     }
@@ -101,9 +106,11 @@ final class CorpusLoader {
         String name = path.toString();
         try {
             return new NamedText(name, path.getFileName().toString(), decode(name, Files.readAllBytes(path)));
-        } catch (NoSuchFileException e) {
+        }
+        catch (NoSuchFileException e) {
             throw new CorpusException(name, null, "file not found", e);
-        } catch (IOException e) {
+        }
+        catch (IOException e) {
             throw new CorpusException(name, null, "cannot be read: " + e.getMessage(), e);
         }
     }
@@ -115,12 +122,14 @@ final class CorpusLoader {
     private static String decode(String name, byte[] bytes) {
         try {
             return StandardCharsets.UTF_8.newDecoder()
-                    .onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT)
-                    .decode(ByteBuffer.wrap(bytes))
-                    .toString();
-        } catch (CharacterCodingException e) {
+                .onMalformedInput(CodingErrorAction.REPORT)
+                .onUnmappableCharacter(CodingErrorAction.REPORT)
+                .decode(ByteBuffer.wrap(bytes))
+                .toString();
+        }
+        catch (CharacterCodingException e) {
             throw new CorpusException(name, null, "is not valid UTF-8", e);
         }
     }
+
 }

@@ -21,32 +21,39 @@ import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
- * Turns a corpus's file texts into a checked {@link Corpus}: every field and every reference (the
- * rules are listed on {@link Corpus}); the first problem found is a {@link CorpusException} naming
- * the file and field.
+ * Turns a corpus's file texts into a checked {@link Corpus}: every field and every
+ * reference (the rules are listed on {@link Corpus}); the first problem found is a
+ * {@link CorpusException} naming the file and field.
  */
 final class CorpusParser {
 
     private static final Pattern SLUG = Pattern.compile("[a-z0-9]+(-[a-z0-9]+)*");
+
     private static final Pattern MIC = Pattern.compile("[A-Z0-9]{4}");
 
     private static final Set<String> ROOT_LAYERS = Set.of("layers");
+
     private static final Set<String> LAYER_FIELDS = Set.of("id", "name", "aliases", "summary", "upstream");
+
     private static final Set<String> ROOT_COMPANIES = Set.of("companies");
-    private static final Set<String> COMPANY_FIELDS =
-            Set.of("id", "name", "aliases", "listings", "primaryLayer", "layers");
+
+    private static final Set<String> COMPANY_FIELDS = Set.of("id", "name", "aliases", "listings", "primaryLayer",
+            "layers");
+
     private static final Set<String> LISTING_FIELDS = Set.of("symbol", "mic", "display");
+
     private static final Set<String> TERM_FIELDS = Set.of("slug", "title", "aliases", "definition", "layer",
             "companies", "related", "sources", "disclaimer");
+
     private static final Set<String> SOURCE_FIELDS = Set.of("name", "url");
 
     private CorpusParser() {
     }
 
     /**
-     * @param layersFile    {@code layers.yaml}
+     * @param layersFile {@code layers.yaml}
      * @param companiesFile {@code companies.yaml}
-     * @param termFiles     the {@code terms/*.md} files, in name order
+     * @param termFiles the {@code terms/*.md} files, in name order
      * @return the checked corpus
      * @throws CorpusException at the first problem
      */
@@ -72,14 +79,15 @@ final class CorpusParser {
             if (byId.containsKey(id)) {
                 throw item.error("id", "duplicate layer id '" + id + "'");
             }
-            byId.put(id, ChainLayer.newBuilder()
-                    .setId(id)
-                    .setName(item.requiredText("name"))
-                    .setSummary(item.requiredText("summary"))
-                    .setAliases(item.textList("aliases"))
-                    .setUpstream(item.textList("upstream"))
-                    .setVersion(0L)
-                    .build());
+            byId.put(id,
+                    ChainLayer.newBuilder()
+                        .setId(id)
+                        .setName(item.requiredText("name"))
+                        .setSummary(item.requiredText("summary"))
+                        .setAliases(item.textList("aliases"))
+                        .setUpstream(item.textList("upstream"))
+                        .setVersion(0L)
+                        .build());
         }
         for (YamlFields item : items) {
             String id = item.requiredText("id");
@@ -94,10 +102,10 @@ final class CorpusParser {
     }
 
     /**
-     * Checks the list of layer ids in field {@code name} of {@code item}: each one known, none of them
-     * {@code self}, none listed twice.
-     *
-     * @param self        the one id the list may not hold (the layer itself, the company's primary layer)
+     * Checks the list of layer ids in field {@code name} of {@code item}: each one known,
+     * none of them {@code self}, none listed twice.
+     * @param self the one id the list may not hold (the layer itself, the company's
+     * primary layer)
      * @param selfProblem the error when it does
      * @throws CorpusException naming the first item at fault, e.g. {@code upstream[2]}
      */
@@ -141,8 +149,8 @@ final class CorpusParser {
                 String display = listing.requiredText("display");
                 String owner = displayOwner.putIfAbsent(display, id);
                 if (owner != null) {
-                    throw listing.error("display", "display symbol '" + display + "' is already used by company '"
-                            + owner + "'");
+                    throw listing.error("display",
+                            "display symbol '" + display + "' is already used by company '" + owner + "'");
                 }
                 listings.add(Listing.newBuilder().setSymbol(symbol).setMic(mic).setDisplaySymbol(display).build());
             }
@@ -152,15 +160,16 @@ final class CorpusParser {
             }
             List<String> others = item.textList("layers");
             checkLayerIds(item, "layers", others, layerIds, primary, "'" + primary + "' is already the primaryLayer");
-            byId.put(id, Company.newBuilder()
-                    .setId(id)
-                    .setName(item.requiredText("name"))
-                    .setAliases(item.textList("aliases"))
-                    .setListings(listings)
-                    .setPrimaryLayer(primary)
-                    .setLayers(others)
-                    .setVersion(0L)
-                    .build());
+            byId.put(id,
+                    Company.newBuilder()
+                        .setId(id)
+                        .setName(item.requiredText("name"))
+                        .setAliases(item.textList("aliases"))
+                        .setListings(listings)
+                        .setPrimaryLayer(primary)
+                        .setLayers(others)
+                        .setVersion(0L)
+                        .build());
         }
         return new ArrayList<>(byId.values());
     }
@@ -189,8 +198,8 @@ final class CorpusParser {
                 String display = d.companies().get(i);
                 Company company = companiesByDisplay.get(display);
                 if (company == null) {
-                    throw fm.error("companies[" + i + "]", "'" + display
-                            + "' is not the display symbol of any company in companies.yaml");
+                    throw fm.error("companies[" + i + "]",
+                            "'" + display + "' is not the display symbol of any company in companies.yaml");
                 }
                 if (!seen.add(display)) {
                     throw fm.error("companies[" + i + "]", "'" + display + "' is listed twice");
@@ -203,8 +212,8 @@ final class CorpusParser {
                 String slug = d.related().get(i);
                 TermDraft target = drafts.get(slug);
                 if (target == null) {
-                    throw fm.error("related[" + i + "]", "no term has slug '" + slug + "' (expected terms/" + slug
-                            + CorpusLoader.TERM_SUFFIX + ")");
+                    throw fm.error("related[" + i + "]",
+                            "no term has slug '" + slug + "' (expected terms/" + slug + CorpusLoader.TERM_SUFFIX + ")");
                 }
                 if (slug.equals(d.slug())) {
                     throw fm.error("related[" + i + "]", "a term cannot be related to itself");
@@ -213,10 +222,13 @@ final class CorpusParser {
                     throw fm.error("related[" + i + "]", "'" + slug + "' is listed twice");
                 }
                 related.add(RelatedTerm.newBuilder()
-                        .setSlug(slug).setTitle(target.title()).setSummary(target.definition()).build());
+                    .setSlug(slug)
+                    .setTitle(target.title())
+                    .setSummary(target.definition())
+                    .build());
             }
-            terms.add(new TermContent(d.slug(), d.title(), d.aliases(), d.definition(), d.file().sections(),
-                    d.layer(), mentions, related, d.sources(),
+            terms.add(new TermContent(d.slug(), d.title(), d.aliases(), d.definition(), d.file().sections(), d.layer(),
+                    mentions, related, d.sources(),
                     d.disclaimer() == null ? TermContent.DEFAULT_DISCLAIMER : d.disclaimer(), Corpus.ORIGIN));
         }
         terms.sort(Comparator.comparing(TermContent::slug));
@@ -270,7 +282,8 @@ final class CorpusParser {
             if (scheme == null || !(scheme.equals("https") || scheme.equals("http")) || uri.getHost() == null) {
                 throw source.error("url", "'" + url + "' is not an absolute http(s) URL");
             }
-        } catch (URISyntaxException e) {
+        }
+        catch (URISyntaxException e) {
             throw source.error("url", "'" + url + "' is not a valid URL: " + e.getReason());
         }
     }
@@ -278,8 +291,10 @@ final class CorpusParser {
     private static String slug(YamlFields item, String field) {
         String value = item.requiredText(field);
         if (!SLUG.matcher(value).matches()) {
-            throw item.error(field, "'" + value + "' is not a slug (lower-case letters and digits joined by single hyphens)");
+            throw item.error(field,
+                    "'" + value + "' is not a slug (lower-case letters and digits joined by single hyphens)");
         }
         return value;
     }
+
 }

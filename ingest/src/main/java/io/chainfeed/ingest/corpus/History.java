@@ -25,61 +25,77 @@ import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
- * The bundled history of the chain: dated constraint signals since January 2023, each checked
- * against a public source ({@code history/signals.yaml}), and a reference timeline written from
- * public reporting that says, per chain layer and quarter, whether that part of the chain was tight,
- * balanced or loose ({@code history/reference.yaml}), for the backtest.
+ * The bundled history of the chain: dated constraint signals since January 2023, each
+ * checked against a public source ({@code history/signals.yaml}), and a reference
+ * timeline written from public reporting that says, per chain layer and quarter, whether
+ * that part of the chain was tight, balanced or loose ({@code history/reference.yaml}),
+ * for the backtest.
  *
- * <p>Signals: {@code id} ({@code h-} + slug), {@code date} (ISO-8601 day, UTC, the day the source
- * published the fact; observedAt is that day's start), {@code headline}, {@code body}, {@code layers}
- * (layer ids, primary first), {@code companies} (company ids), {@code direction}
- * ({@code tightening}/{@code easing}), {@code magnitude} (1-5), {@code until} (an ISO-8601 day or null:
- * the signal holds its full weight to the end of that day, UTC), {@code source} ({@code name}, https
- * {@code url}) and optional {@code revision} (default 1): the signal's version, raised when an entry
- * is corrected, so that loading the history again changes nothing downstream and never overrides an
+ * <p>
+ * Signals: {@code id} ({@code h-} + slug), {@code date} (ISO-8601 day, UTC, the day the
+ * source published the fact; observedAt is that day's start), {@code headline},
+ * {@code body}, {@code layers} (layer ids, primary first), {@code companies} (company
+ * ids), {@code direction} ({@code tightening}/{@code easing}), {@code magnitude} (1-5),
+ * {@code until} (an ISO-8601 day or null: the signal holds its full weight to the end of
+ * that day, UTC), {@code source} ({@code name}, https {@code url}) and optional
+ * {@code revision} (default 1): the signal's version, raised when an entry is corrected,
+ * so that loading the history again changes nothing downstream and never overrides an
  * editor's later correction (an editor's version is the publish time in epoch ms).
  *
- * <p>Reference cells: per {@code layer}, {@code quarters} of {@code quarter} ({@code 2024Q3}),
- * {@code status} ({@code tight}, {@code balanced}, {@code loose}), {@code note} and https {@code source}.
+ * <p>
+ * Reference cells: per {@code layer}, {@code quarters} of {@code quarter}
+ * ({@code 2024Q3}), {@code status} ({@code tight}, {@code balanced}, {@code loose}),
+ * {@code note} and https {@code source}.
  */
 public final class History {
+
     /** Where the bundled history lives on the classpath. */
     public static final String BUNDLED_LOCATION = "history";
     static final String SIGNALS_FILE = "signals.yaml";
     static final String REFERENCE_FILE = "reference.yaml";
     static final String HOLDOUT_FILE = "reference-holdout.yaml";
+
     /** The earliest day an entry may carry. */
     public static final LocalDate START = LocalDate.of(2023, 1, 1);
 
     private static final Pattern ID = Pattern.compile("h-\\d{4}-\\d{2}-\\d{2}-[a-z0-9]+(-[a-z0-9]+)*");
+
     private static final Pattern QUARTER = Pattern.compile("(\\d{4})Q([1-4])");
+
     private static final Set<String> SIGNAL_FIELDS = Set.of("id", "date", "headline", "body", "layers", "companies",
             "direction", "magnitude", "until", "source", "revision");
+
     private static final Set<String> CELL_FIELDS = Set.of("quarter", "status", "note", "source");
 
     /**
      * One bundled signal.
      *
-     * @param signal    the constraint signal as published (version = the entry's revision)
+     * @param signal the constraint signal as published (version = the entry's revision)
      * @param companies the ids of the companies it is about, from {@code companies.yaml}
      */
     public record Entry(ConstraintSignal signal, List<String> companies) {
     }
 
     /** A layer's state in a quarter, as public reporting described it. */
-    public enum Status { TIGHT, BALANCED, LOOSE }
+    public enum Status {
+
+        TIGHT, BALANCED, LOOSE
+
+    }
 
     /**
      * One labelled cell of the reference timeline.
      *
-     * @param layer   the chain layer id
+     * @param layer the chain layer id
      * @param quarter the calendar quarter, e.g. {@code 2024Q3}
-     * @param status  what reporting said of the layer then
-     * @param note    what the source reports, in the team's words
-     * @param source  the https URL of the report
+     * @param status what reporting said of the layer then
+     * @param note what the source reports, in the team's words
+     * @param source the https URL of the report
      */
     public record Cell(String layer, String quarter, Status status, String note, String source) {
-        /** @return the last instant of its quarter ({@link History#quarterEnd}) */
+        /**
+         * @return the last instant of its quarter ({@link History#quarterEnd})
+         */
         public Instant end() {
             return quarterEnd(quarter);
         }
@@ -100,7 +116,9 @@ public final class History {
     }
 
     private final List<Entry> entries;
+
     private final List<Cell> reference;
+
     private final List<Cell> holdout;
 
     private History(List<Entry> entries, List<Cell> reference, List<Cell> holdout) {
@@ -110,13 +128,14 @@ public final class History {
     }
 
     /**
-     * Loads the bundled history from the classpath and checks every entry against the corpus.
-     *
+     * Loads the bundled history from the classpath and checks every entry against the
+     * corpus.
      * @param corpus the corpus whose layer and company ids the entries must use
      * @return the history
-     * @throws CorpusException naming the file and field of the first problem: a missing or unknown
-     *     field, a malformed or out-of-range date, an unknown layer or company, a source that is not
-     *     https, a repeated id, or a repeated story (two entries on one source URL or one headline)
+     * @throws CorpusException naming the file and field of the first problem: a missing
+     * or unknown field, a malformed or out-of-range date, an unknown layer or company, a
+     * source that is not https, a repeated id, or a repeated story (two entries on one
+     * source URL or one headline)
      */
     public static History loadBundled(Corpus corpus) {
         String base = BUNDLED_LOCATION + "/";
@@ -139,13 +158,12 @@ public final class History {
 
     /**
      * Parses and checks history files.
-     *
-     * @param signalsName   the signals file's name, for errors
-     * @param signalsText   its YAML
+     * @param signalsName the signals file's name, for errors
+     * @param signalsText its YAML
      * @param referenceName the reference file's name, for errors
      * @param referenceText its YAML
-     * @param corpus        the corpus whose layer and company ids the entries must use
-     * @param today         the latest day an entry may carry (UTC)
+     * @param corpus the corpus whose layer and company ids the entries must use
+     * @param today the latest day an entry may carry (UTC)
      * @return the history
      * @throws CorpusException as {@link #loadBundled}
      */
@@ -161,7 +179,8 @@ public final class History {
             item.allowOnly(SIGNAL_FIELDS);
             String id = item.requiredText("id");
             if (!ID.matcher(id).matches()) {
-                throw item.error("id", "'" + id + "' is not h-<yyyy-mm-dd>-<slug> (lower-case letters, digits, dashes)");
+                throw item.error("id",
+                        "'" + id + "' is not h-<yyyy-mm-dd>-<slug> (lower-case letters, digits, dashes)");
             }
             if (!ids.add(id)) {
                 throw item.error("id", "'" + id + "' is used twice");
@@ -207,12 +226,19 @@ public final class History {
             if (other != null) {
                 throw item.error("headline", "the same headline as " + other);
             }
-            ConstraintSignal signal = ConstraintSignal.newBuilder().setId(id).setHeadline(headline)
-                    .setBody(item.requiredText("body")).setLayerHints(named).setDirection(direction)
-                    .setMagnitude(magnitude).setObservedAt(date.atStartOfDay().toInstant(ZoneOffset.UTC))
-                    .setObservedAtBasis(ObservedAtBasis.GIVEN)
-                    .setUntil(until == null ? null : until.plusDays(1).atStartOfDay().toInstant(ZoneOffset.UTC))
-                    .setSource(new Source(sourceName, url)).setVersion(revision).build();
+            ConstraintSignal signal = ConstraintSignal.newBuilder()
+                .setId(id)
+                .setHeadline(headline)
+                .setBody(item.requiredText("body"))
+                .setLayerHints(named)
+                .setDirection(direction)
+                .setMagnitude(magnitude)
+                .setObservedAt(date.atStartOfDay().toInstant(ZoneOffset.UTC))
+                .setObservedAtBasis(ObservedAtBasis.GIVEN)
+                .setUntil(until == null ? null : until.plusDays(1).atStartOfDay().toInstant(ZoneOffset.UTC))
+                .setSource(new Source(sourceName, url))
+                .setVersion(revision)
+                .build();
             entries.add(new Entry(signal, List.copyOf(about)));
         }
         return new History(entries, reference(referenceName, referenceText, layers), List.of());
@@ -239,7 +265,8 @@ public final class History {
                 Status status;
                 try {
                     status = Status.valueOf(q.requiredText("status").toUpperCase(Locale.ROOT));
-                } catch (IllegalArgumentException e) {
+                }
+                catch (IllegalArgumentException e) {
                     throw q.error("status", "must be tight, balanced or loose");
                 }
                 cells.add(new Cell(id, quarter, status, q.requiredText("note"), https(q, q.requiredText("source"))));
@@ -262,7 +289,8 @@ public final class History {
         LocalDate d;
         try {
             d = LocalDate.parse(text);
-        } catch (DateTimeParseException e) {
+        }
+        catch (DateTimeParseException e) {
             throw item.error(field, "'" + text + "' is not an ISO-8601 day (yyyy-mm-dd)");
         }
         if (d.isBefore(START) || d.isAfter(today)) {
@@ -280,7 +308,8 @@ public final class History {
             return absent;
         }
         if (!v.canConvertToInt() || !v.isIntegralNumber() || v.intValue() < min || v.intValue() > max) {
-            throw item.error(field, "must be an integer " + min + (max == Integer.MAX_VALUE ? " or more" : " to " + max));
+            throw item.error(field,
+                    "must be an integer " + min + (max == Integer.MAX_VALUE ? " or more" : " to " + max));
         }
         return v.intValue();
     }
@@ -291,33 +320,42 @@ public final class History {
             if (!"https".equals(uri.getScheme()) || uri.getHost() == null) {
                 throw item.error("url", "'" + url + "' is not an absolute https URL");
             }
-        } catch (URISyntaxException e) {
+        }
+        catch (URISyntaxException e) {
             throw item.error("url", "'" + url + "' is not a valid URL: " + e.getReason());
         }
         return url;
     }
 
-    /** @return the bundled signals, in file order */
+    /**
+     * @return the bundled signals, in file order
+     */
     public List<Entry> entries() {
         return entries;
     }
 
-    /** @return the bundled signals as published */
+    /**
+     * @return the bundled signals as published
+     */
     public List<ConstraintSignal> signals() {
         return entries.stream().map(Entry::signal).toList();
     }
 
-    /** @return the labelled cells of the reference timeline, in file order */
+    /**
+     * @return the labelled cells of the reference timeline, in file order
+     */
     public List<Cell> reference() {
         return reference;
     }
 
     /**
-     * @return the cells of the held-out reference ({@code history/reference-holdout.yaml}): other
-     *     layer-quarters, labelled from other reports after the calibration was chosen, so that the
-     *     backtest is also checked where it was not tuned; empty when parsed without it
+     * @return the cells of the held-out reference
+     * ({@code history/reference-holdout.yaml}): other layer-quarters, labelled from other
+     * reports after the calibration was chosen, so that the backtest is also checked
+     * where it was not tuned; empty when parsed without it
      */
     public List<Cell> holdout() {
         return holdout;
     }
+
 }

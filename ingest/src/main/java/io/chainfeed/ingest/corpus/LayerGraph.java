@@ -9,26 +9,30 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
-/** Graph checks over chain layers, whose {@code upstream} lists point from a layer to its suppliers. */
+/**
+ * Graph checks over chain layers, whose {@code upstream} lists point from a layer to its
+ * suppliers.
+ */
 public final class LayerGraph {
 
     private LayerGraph() {
     }
 
     /**
-     * Looks for a cycle along the upstream edges. Edges to ids that are not among the given layers
-     * are ignored (the loader reports those separately).
-     *
+     * Looks for a cycle along the upstream edges. Edges to ids that are not among the
+     * given layers are ignored (the loader reports those separately).
      * @param layers the layers, in any order
-     * @return empty if the graph is acyclic; otherwise one cycle as the ids met along the upstream
-     *     edges, first id repeated at the end, e.g. {@code [a, b, c, a]} for a → b → c → a
+     * @return empty if the graph is acyclic; otherwise one cycle as the ids met along the
+     * upstream edges, first id repeated at the end, e.g. {@code [a, b, c, a]} for a → b →
+     * c → a
      */
     public static Optional<List<String>> findCycle(Collection<ChainLayer> layers) {
         Map<String, List<String>> edges = new LinkedHashMap<>();
         for (ChainLayer layer : layers) {
             edges.put(layer.getId(), layer.getUpstream());
         }
-        Map<String, Integer> state = new HashMap<>(); // absent: unseen, 1: on the current path, 2: done
+        Map<String, Integer> state = new HashMap<>(); // absent: unseen, 1: on the current
+                                                      // path, 2: done
         for (String start : edges.keySet()) {
             if (!state.containsKey(start)) {
                 List<String> cycle = visit(start, edges, state, new ArrayList<>());
@@ -42,7 +46,6 @@ public final class LayerGraph {
 
     /**
      * Formats a cycle for a message.
-     *
      * @param cycle ids as returned by {@link #findCycle}
      * @return the ids joined with {@code " -> "}
      */
@@ -64,7 +67,8 @@ public final class LayerGraph {
                 if (cycle != null) {
                     return cycle;
                 }
-            } else if (s == 1) {
+            }
+            else if (s == 1) {
                 List<String> cycle = new ArrayList<>(path.subList(path.indexOf(next), path.size()));
                 cycle.add(next);
                 return cycle;
@@ -74,4 +78,5 @@ public final class LayerGraph {
         state.put(id, 2);
         return null;
     }
+
 }

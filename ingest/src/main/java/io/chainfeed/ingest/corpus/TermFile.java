@@ -11,40 +11,40 @@ import java.util.regex.Pattern;
 /**
  * One glossary term file split into its YAML front matter and its Markdown sections.
  *
- * <p>Layout: a line {@code ---}, the front matter, a line {@code ---}, then the body. The body is a
- * series of {@code ## Heading} sections; nothing but blank lines may come before the first one. A
- * section's key is fixed for the two standard headings ({@code What it means} →
- * {@code what_it_means}, {@code Why it matters to investors} → {@code why_it_matters}) and is
- * otherwise the heading as a slug with underscores. Inside a section, lines of one paragraph are
- * joined with a space (Markdown soft breaks), paragraphs are separated by a blank line, and list
- * items ({@code - }, {@code * }, {@code 1. }) keep their own line.
+ * <p>
+ * Layout: a line {@code ---}, the front matter, a line {@code ---}, then the body. The
+ * body is a series of {@code ## Heading} sections; nothing but blank lines may come
+ * before the first one. A section's key is fixed for the two standard headings
+ * ({@code What it means} → {@code what_it_means}, {@code Why it matters to investors} →
+ * {@code why_it_matters}) and is otherwise the heading as a slug with underscores. Inside
+ * a section, lines of one paragraph are joined with a space (Markdown soft breaks),
+ * paragraphs are separated by a blank line, and list items ({@code - }, {@code * },
+ * {@code 1. }) keep their own line.
  *
  * @param frontMatter the front matter
- * @param sections    the sections in file order, headings as written
+ * @param sections the sections in file order, headings as written
  */
 record TermFile(YamlFields frontMatter, List<Section> sections) {
 
     /** Section key of "What it means". */
     static final String WHAT_IT_MEANS = "what_it_means";
+
     /** Section key of "Why it matters to investors". */
     static final String WHY_IT_MATTERS = "why_it_matters";
 
-    private static final Map<String, String> STANDARD_KEYS = Map.of(
-            "what it means", WHAT_IT_MEANS,
-            "why it matters", WHY_IT_MATTERS,
-            "why it matters to investors", WHY_IT_MATTERS);
+    private static final Map<String, String> STANDARD_KEYS = Map.of("what it means", WHAT_IT_MEANS, "why it matters",
+            WHY_IT_MATTERS, "why it matters to investors", WHY_IT_MATTERS);
 
     private static final Pattern LIST_ITEM = Pattern.compile("^([-*+]|\\d+[.)])\\s.*");
 
     /**
      * Splits a term file.
-     *
      * @param file name used in errors
      * @param text the whole file
      * @return the front matter and the sections
-     * @throws CorpusException if the front-matter fences are missing, the front matter is not a
-     *     YAML mapping, text precedes the first heading, a heading is empty or repeated, or a
-     *     section has no text
+     * @throws CorpusException if the front-matter fences are missing, the front matter is
+     * not a YAML mapping, text precedes the first heading, a heading is empty or
+     * repeated, or a section has no text
      */
     static TermFile parse(String file, String text) {
         String normalized = text.replace("\r\n", "\n").replace('\r', '\n');
@@ -83,11 +83,14 @@ record TermFile(YamlFields frontMatter, List<Section> sections) {
                     throw new CorpusException(file, "body", "a '##' heading has no text");
                 }
                 current = new ArrayList<>();
-            } else if (heading == null) {
+            }
+            else if (heading == null) {
                 if (!line.isBlank()) {
-                    throw new CorpusException(file, "body", "text before the first '## ' heading: \"" + line.strip() + "\"");
+                    throw new CorpusException(file, "body",
+                            "text before the first '## ' heading: \"" + line.strip() + "\"");
                 }
-            } else {
+            }
+            else {
                 current.add(line);
             }
         }
@@ -129,7 +132,8 @@ record TermFile(YamlFields frontMatter, List<Section> sections) {
             if (pendingBreak) {
                 out.append("\n\n");
                 pendingBreak = false;
-            } else if (inParagraph) {
+            }
+            else if (inParagraph) {
                 out.append(LIST_ITEM.matcher(line).matches() ? "\n" : " ");
             }
             out.append(line);

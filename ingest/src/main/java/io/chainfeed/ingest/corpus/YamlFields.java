@@ -12,42 +12,47 @@ import java.util.Set;
 import java.util.function.BiFunction;
 
 /**
- * One YAML object read from a corpus file, with the path that leads to it, so that every error
- * names the file and the field. Values must have the YAML type asked for: a string field holding
- * {@code 2345} (a number) or {@code ON} (a boolean) is an error, not silently converted.
+ * One YAML object read from a corpus file, with the path that leads to it, so that every
+ * error names the file and the field. Values must have the YAML type asked for: a string
+ * field holding {@code 2345} (a number) or {@code ON} (a boolean) is an error, not
+ * silently converted.
  *
  * @param file the file, as given to the loader
- * @param path the path of this object in the file, e.g. {@code companies[3]}; empty for the root
+ * @param path the path of this object in the file, e.g. {@code companies[3]}; empty for
+ * the root
  * @param node the object
  */
 record YamlFields(String file, String path, JsonNode node) {
 
     private static final YAMLMapper MAPPER = YAMLMapper.builder()
-            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
-            .build();
+        .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+        .build();
 
     /**
      * Parses a whole YAML document whose root must be a mapping.
-     *
-     * @throws CorpusException if the text is not YAML (including a repeated key) or its root is not a mapping
+     * @throws CorpusException if the text is not YAML (including a repeated key) or its
+     * root is not a mapping
      */
     static YamlFields parse(String file, String text) {
         return parse(file, text, 0);
     }
 
     /**
-     * Parses YAML that starts further down a file, e.g. front matter after a {@code ---} line.
-     *
-     * @param linesBefore lines of the file before {@code text}, added to line numbers in errors
-     * @throws CorpusException if the text is not YAML (including a repeated key) or its root is not a mapping
+     * Parses YAML that starts further down a file, e.g. front matter after a {@code ---}
+     * line.
+     * @param linesBefore lines of the file before {@code text}, added to line numbers in
+     * errors
+     * @throws CorpusException if the text is not YAML (including a repeated key) or its
+     * root is not a mapping
      */
     static YamlFields parse(String file, String text, int linesBefore) {
         JsonNode root;
         try {
             root = MAPPER.readTree(text);
-        } catch (JsonProcessingException e) {
-            String where = e.getLocation() == null || e.getLocation().getLineNr() < 1
-                    ? "" : " (line " + (e.getLocation().getLineNr() + linesBefore) + ")";
+        }
+        catch (JsonProcessingException e) {
+            String where = e.getLocation() == null || e.getLocation().getLineNr() < 1 ? ""
+                    : " (line " + (e.getLocation().getLineNr() + linesBefore) + ")";
             throw new CorpusException(file, null, "not valid YAML" + where + ": " + e.getOriginalMessage(), e);
         }
         if (root == null || root.isMissingNode() || root.isNull()) {
@@ -59,19 +64,24 @@ record YamlFields(String file, String path, JsonNode node) {
         return new YamlFields(file, "", root);
     }
 
-    /** @return the path of {@code name} below this object, e.g. {@code companies[3].listings} */
+    /**
+     * @return the path of {@code name} below this object, e.g.
+     * {@code companies[3].listings}
+     */
     String pathOf(String name) {
         return path.isEmpty() ? name : path + "." + name;
     }
 
-    /** Raises a {@link CorpusException} naming this file and the given field of this object. */
+    /**
+     * Raises a {@link CorpusException} naming this file and the given field of this
+     * object.
+     */
     CorpusException error(String name, String problem) {
         return new CorpusException(file, pathOf(name), problem);
     }
 
     /**
      * Rejects misspelt or unsupported keys.
-     *
      * @throws CorpusException naming the first key that is not in {@code allowed}
      */
     void allowOnly(Set<String> allowed) {
@@ -114,9 +124,10 @@ record YamlFields(String file, String path, JsonNode node) {
     }
 
     /**
-     * The items of a list field, each converted with its own field name ({@code name[i]}) for errors.
-     *
-     * @return the converted items, in order; empty (and modifiable) if the field is absent or null
+     * The items of a list field, each converted with its own field name ({@code name[i]})
+     * for errors.
+     * @return the converted items, in order; empty (and modifiable) if the field is
+     * absent or null
      * @throws CorpusException if the field is not a list, or an item does not convert
      */
     private <T> List<T> list(String name, BiFunction<String, JsonNode, T> convert) {

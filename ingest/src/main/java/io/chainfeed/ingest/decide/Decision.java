@@ -5,22 +5,25 @@ import java.time.Instant;
 import java.util.List;
 
 /**
- * What {@link SignalDecider} decided from a signal's headline and body, with the words behind each value.
+ * What {@link SignalDecider} decided from a signal's headline and body, with the words
+ * behind each value.
  *
- * @param relevant          whether the text is about a supply constraint on the chain
- * @param skipReason        why not, when not relevant ({@code appointment}, {@code no supply-constraint wording},
- *                          ...); null when relevant
- * @param direction         tightening or easing; null when not relevant
- * @param magnitude         1-5 from the rule table; 0 when not relevant
- * @param until             the first instant after the horizon the text states, or null
- * @param layers            the layers found, primary ones first
- * @param confidence        0-1: how sure the rules are of direction and layer (hedges, mixed wording and
- *                          layers known only from a company lower it)
- * @param hedged            whether the deciding sentence is hedged ("may", "is expected to")
+ * @param relevant whether the text is about a supply constraint on the chain
+ * @param skipReason why not, when not relevant ({@code appointment},
+ * {@code no supply-constraint wording}, ...); null when relevant
+ * @param direction tightening or easing; null when not relevant
+ * @param magnitude 1-5 from the rule table; 0 when not relevant
+ * @param until the first instant after the horizon the text states, or null
+ * @param layers the layers found, primary ones first
+ * @param confidence 0-1: how sure the rules are of direction and layer (hedges, mixed
+ * wording and layers known only from a company lower it)
+ * @param hedged whether the deciding sentence is hedged ("may", "is expected to")
  * @param relevanceEvidence the words that made it relevant or not
- * @param directionEvidence the words that decided the direction (cues, negations, reversals)
- * @param magnitudeEvidence the base cue and every modifier of the magnitude, each naming its rule
- * @param untilEvidence     the horizon phrase, or empty
+ * @param directionEvidence the words that decided the direction (cues, negations,
+ * reversals)
+ * @param magnitudeEvidence the base cue and every modifier of the magnitude, each naming
+ * its rule
+ * @param untilEvidence the horizon phrase, or empty
  */
 public record Decision(boolean relevant, String skipReason, Direction direction, int magnitude, Instant until,
         List<LayerPick> layers, double confidence, boolean hedged, List<Span> relevanceEvidence,
@@ -34,7 +37,9 @@ public record Decision(boolean relevant, String skipReason, Direction direction,
         untilEvidence = List.copyOf(untilEvidence);
     }
 
-    /** @return the ids of the primary layers, in order */
+    /**
+     * @return the ids of the primary layers, in order
+     */
     public List<String> primaryLayers() {
         return layers.stream().filter(LayerPick::primary).map(LayerPick::id).toList();
     }
@@ -42,14 +47,17 @@ public record Decision(boolean relevant, String skipReason, Direction direction,
     /**
      * A span of a field that decided something.
      *
-     * @param field  {@code headline} or {@code body}
+     * @param field {@code headline} or {@code body}
      * @param offset offset of its first char in the field (UTF-16)
      * @param length its length
-     * @param text   the words
-     * @param rule   the rule it fed ({@code tightening cue}, {@code negation}, {@code +1 intensifier}, ...)
+     * @param text the words
+     * @param rule the rule it fed ({@code tightening cue}, {@code negation},
+     * {@code +1 intensifier}, ...)
      */
     public record Span(String field, int offset, int length, String text, String rule) {
-        /** @return the same span under another rule */
+        /**
+         * @return the same span under another rule
+         */
         public Span withRule(String other) {
             return new Span(field, offset, length, text, other);
         }
@@ -58,9 +66,10 @@ public record Decision(boolean relevant, String skipReason, Direction direction,
     /**
      * A layer the text is about.
      *
-     * @param id       layer id
-     * @param primary  whether the signal is about it (the highest score, or within 10% of it), not a passing mention
-     * @param score    the layer's score (docs/decisions.md)
+     * @param id layer id
+     * @param primary whether the signal is about it (the highest score, or within 10% of
+     * it), not a passing mention
+     * @param score the layer's score (docs/decisions.md)
      * @param evidence the words that named it
      */
     public record LayerPick(String id, boolean primary, double score, List<Span> evidence) {

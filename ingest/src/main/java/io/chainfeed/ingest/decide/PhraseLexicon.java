@@ -6,19 +6,24 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Phrases of stems matched over a field's words, longest match first and without overlap. A phrase
- * word {@code ~} lets up to three words of the same sentence stand between its neighbours; a word
- * written {@code =word} must appear exactly so (lower-cased), not just with the same stem; a word
- * given with capitals after its first letter ({@code HBM}, {@code CoWoS}) must appear with them.
+ * Phrases of stems matched over a field's words, longest match first and without overlap.
+ * A phrase word {@code ~} lets up to three words of the same sentence stand between its
+ * neighbours; a word written {@code =word} must appear exactly so (lower-cased), not just
+ * with the same stem; a word given with capitals after its first letter ({@code HBM},
+ * {@code CoWoS}) must appear with them.
  *
  * @param <V> what a phrase stands for
  */
 final class PhraseLexicon<V> {
+
     private static final int MAX_GAP = 3;
 
     private final Map<String, List<Phrase<V>>> byFirst = new HashMap<>();
 
-    /** One phrase: its words (stems, or exact forms), the case each must have, and its value. */
+    /**
+     * One phrase: its words (stems, or exact forms), the case each must have, and its
+     * value.
+     */
     private record Phrase<V>(String[] words, boolean[] exact, String[] cased, boolean capital, V value, int length) {
     }
 
@@ -27,15 +32,16 @@ final class PhraseLexicon<V> {
      *
      * @param value what the phrase stands for
      * @param first index of the first matched word
-     * @param last  index of the last matched word
+     * @param last index of the last matched word
      */
     record Match<V>(V value, int first, int last) {
     }
 
     /**
-     * @param phrase  the phrase as written (see the class comment)
-     * @param value   its value
-     * @param capital whether each word written with a capital initial must appear with one (company names)
+     * @param phrase the phrase as written (see the class comment)
+     * @param value its value
+     * @param capital whether each word written with a capital initial must appear with
+     * one (company names)
      */
     void add(String phrase, V value, boolean capital) {
         List<String> words = new ArrayList<>();
@@ -46,17 +52,19 @@ final class PhraseLexicon<V> {
                 words.add("~");
                 exact.add(false);
                 cased.add(null);
-            } else if (w.startsWith("=")) {
+            }
+            else if (w.startsWith("=")) {
                 words.add(w.substring(1).toLowerCase(java.util.Locale.ROOT));
                 exact.add(true);
                 cased.add(null);
-            } else {
+            }
+            else {
                 for (TextAnalysis.Token t : TextAnalysis.tokens(w)) {
                     String surface = w.substring(t.start(), t.end());
                     words.add(t.stem());
                     exact.add(false);
-                    boolean mixed = surface.length() > 1 && !surface.substring(1).equals(
-                            surface.substring(1).toLowerCase(java.util.Locale.ROOT));
+                    boolean mixed = surface.length() > 1
+                            && !surface.substring(1).equals(surface.substring(1).toLowerCase(java.util.Locale.ROOT));
                     cased.add(mixed ? surface : capital && Character.isUpperCase(surface.charAt(0)) ? "^" : null);
                 }
             }
@@ -78,7 +86,7 @@ final class PhraseLexicon<V> {
     }
 
     /**
-     * @param text   the field the words come from (for the case checks)
+     * @param text the field the words come from (for the case checks)
      * @param tokens the field's words
      * @return the matches, left to right, none overlapping
      */
@@ -88,7 +96,7 @@ final class PhraseLexicon<V> {
         while (i < tokens.size()) {
             TextAnalysis.Token t = tokens.get(i);
             Match<V> best = null;
-            for (String key : new String[] {"=" + t.lower(), t.stem()}) {
+            for (String key : new String[] { "=" + t.lower(), t.stem() }) {
                 List<Phrase<V>> candidates = byFirst.get(key);
                 if (candidates == null) {
                     continue;
@@ -103,7 +111,8 @@ final class PhraseLexicon<V> {
             if (best != null) {
                 out.add(best);
                 i = best.last() + 1;
-            } else {
+            }
+            else {
                 i++;
             }
         }
@@ -150,7 +159,8 @@ final class PhraseLexicon<V> {
         if (cased.equals("^")) {
             return Character.isUpperCase(surface.charAt(0));
         }
-        return surface.startsWith(cased) && (surface.length() == cased.length()
-                || surface.substring(cased.length()).matches("s|'s|\u2019s|es"));
+        return surface.startsWith(cased)
+                && (surface.length() == cased.length() || surface.substring(cased.length()).matches("s|'s|\u2019s|es"));
     }
+
 }

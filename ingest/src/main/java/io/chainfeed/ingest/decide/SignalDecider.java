@@ -20,36 +20,60 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Decides a constraint signal's relevance, layers, direction, magnitude and horizon from its headline
- * and body, offline and deterministically, and says which words decided each value. The words are
- * data: {@code cues.tsv} (direction, negation, reversal, hedge, intensity and off-topic cues) and
- * {@code layer-words.tsv} (product words per layer) in this package's resources, plus the layer names
- * and aliases, glossary terms and company names of the reference data. The rules, the magnitude table
- * and the measured figures are in docs/decisions.md. Immutable and thread-safe.
+ * Decides a constraint signal's relevance, layers, direction, magnitude and horizon from
+ * its headline and body, offline and deterministically, and says which words decided each
+ * value. The words are data: {@code cues.tsv} (direction, negation, reversal, hedge,
+ * intensity and off-topic cues) and {@code layer-words.tsv} (product words per layer) in
+ * this package's resources, plus the layer names and aliases, glossary terms and company
+ * names of the reference data. The rules, the magnitude table and the measured figures
+ * are in docs/decisions.md. Immutable and thread-safe.
  */
 public final class SignalDecider {
+
     /** Words between a negation and the cue it reverses, at most. */
     static final int NEG_WINDOW = 4;
+
     /** Words between a condition and the change that reverses it, at most. */
     static final int FLIP_WINDOW = 5;
+
     /** Headline cues weigh this much more than body cues. */
     static final double HEADLINE_WEIGHT = 2.0;
-    /** The top layer must score at least this: one weak word in the body, away from any cue, is not enough. */
+
+    /**
+     * The top layer must score at least this: one weak word in the body, away from any
+     * cue, is not enough.
+     */
     static final double MIN_LAYER_SCORE = 3.0;
 
     private final PhraseLexicon<Cue> cues = new PhraseLexicon<>();
-    /** Negations, hedges and intensity words, matched on their own so that they count inside a gap ("prices may rise"). */
+
+    /**
+     * Negations, hedges and intensity words, matched on their own so that they count
+     * inside a gap ("prices may rise").
+     */
     private final PhraseLexicon<Cue> modifiers = new PhraseLexicon<>();
+
     private final PhraseLexicon<LayerWord> layerWords = new PhraseLexicon<>();
-    /** Every reason an item can be skipped for: the lexicon's off-topic reasons and the two fixed ones. */
+
+    /**
+     * Every reason an item can be skipped for: the lexicon's off-topic reasons and the
+     * two fixed ones.
+     */
     private final java.util.SortedSet<String> skipReasons = new java.util.TreeSet<>(
             List.of(NO_CONSTRAINT_WORDING, NO_CHAIN_LAYER));
 
-    enum Kind { T, E, FLIP, NEG, HEDGE, UP, DOWN, CLAUSE, SKIP }
+    enum Kind {
+
+        T, E, FLIP, NEG, HEDGE, UP, DOWN, CLAUSE, SKIP
+
+    }
 
     /** The skip reason of an item with no supply-constraint wording. */
     static final String NO_CONSTRAINT_WORDING = "no supply-constraint wording";
-    /** The skip reason of an item whose constraint wording names no part of the AI chain. */
+
+    /**
+     * The skip reason of an item whose constraint wording names no part of the AI chain.
+     */
     static final String NO_CHAIN_LAYER = "names no part of the AI chain";
 
     /** One cue of cues.tsv. */
@@ -62,9 +86,9 @@ public final class SignalDecider {
     }
 
     /**
-     * @param layers    chain layers (names and aliases name them)
+     * @param layers chain layers (names and aliases name them)
      * @param companies companies (a name or alias names the company's primary layer)
-     * @param terms     glossary term titles and aliases, each to its layer id
+     * @param terms glossary term titles and aliases, each to its layer id
      */
     public SignalDecider(List<ChainLayer> layers, List<Company> companies, Map<String, String> terms) {
         readCues();
@@ -134,8 +158,8 @@ public final class SignalDecider {
     }
 
     /**
-     * @param headline   the signal's headline
-     * @param body       its body, may be empty
+     * @param headline the signal's headline
+     * @param body its body, may be empty
      * @param observedAt when it was observed (relative horizons count from it)
      * @return the decision, with evidence
      */
@@ -146,7 +170,8 @@ public final class SignalDecider {
         votes(h, votes);
         votes(b, votes);
 
-        // relevance: an off-topic headline without supply wording, or no supply wording at all
+        // relevance: an off-topic headline without supply wording, or no supply wording
+        // at all
         Hit skipHit = h.hits.stream().filter(x -> x.cue.kind == Kind.SKIP).findFirst().orElse(null);
         boolean headlineDirectional = votes.stream().anyMatch(v -> v.hit.field.equals("headline"));
         if (skipHit != null && !headlineDirectional) {
@@ -180,8 +205,9 @@ public final class SignalDecider {
         agreeing.forEach(v -> directionEvidence.addAll(v.spans));
 
         // magnitude: the strongest agreeing cue, then the modifiers of its sentence
-        Vote lead = agreeing.stream().max(Comparator.comparingInt(Vote::magnitude)
-                .thenComparingDouble(Vote::weight)).orElseThrow();
+        Vote lead = agreeing.stream()
+            .max(Comparator.comparingInt(Vote::magnitude).thenComparingDouble(Vote::weight))
+            .orElseThrow();
         List<Decision.Span> magnitudeEvidence = new ArrayList<>();
         int magnitude = lead.magnitude;
         magnitudeEvidence.add(lead.hit.span("base " + lead.magnitude + ": " + lead.hit.cue.phrase
@@ -232,8 +258,8 @@ public final class SignalDecider {
 
         // confidence
         double agreement = total == 0 ? 0 : Math.abs(sum) / total;
-        double confidence = 0.5 + 0.4 * agreement + (agreeing.stream().anyMatch(v -> v.hit.field.equals("headline"))
-                ? 0.1 : 0);
+        double confidence = 0.5 + 0.4 * agreement
+                + (agreeing.stream().anyMatch(v -> v.hit.field.equals("headline")) ? 0.1 : 0);
         if (hedge != null) {
             confidence -= 0.3;
         }
@@ -260,19 +286,23 @@ public final class SignalDecider {
             hits.add(new Hit(m.value(), name, text, tokens, m.first(), m.last()));
         }
         for (PhraseLexicon.Match<Cue> m : modifiers.find(text, tokens)) {
-            boolean inWords = main.stream().anyMatch(c -> m.first() <= c.last() && m.last() >= c.first()
-                    && !(c.value().gap() && !c.value().words().contains(tokens.get(m.first()).stem())
-                            && m.first() > c.first() && m.last() < c.last()));
+            boolean inWords = main.stream()
+                .anyMatch(c -> m.first() <= c.last() && m.last() >= c.first()
+                        && !(c.value().gap() && !c.value().words().contains(tokens.get(m.first()).stem())
+                                && m.first() > c.first() && m.last() < c.last()));
             if (!inWords) {
                 hits.add(new Hit(m.value(), name, text, tokens, m.first(), m.last()));
             }
         }
         hits.sort(Comparator.comparingInt(Hit::first));
         return new Field(name, text, tokens, hits, layerWords.find(text, tokens),
-                text.isEmpty() ? new int[] {0} : TextAnalysis.sentenceEnds(text));
+                text.isEmpty() ? new int[] { 0 } : TextAnalysis.sentenceEnds(text));
     }
 
-    /** Turns a field's direction cues into votes: negations and reversals applied, reversals consumed. */
+    /**
+     * Turns a field's direction cues into votes: negations and reversals applied,
+     * reversals consumed.
+     */
     private static void votes(Field f, List<Vote> out) {
         double fieldWeight = f.name.equals("headline") ? HEADLINE_WEIGHT : 1.0;
         boolean[] attached = new boolean[f.hits.size()];
@@ -301,7 +331,8 @@ public final class SignalDecider {
                         sign = -sign;
                         reversed = true;
                         spans.add(fh.span("reversal"));
-                    } else {
+                    }
+                    else {
                         spans.add(fh.span("reversal, negated"));
                         spans.add(flipNeg.span("negation"));
                     }
@@ -330,7 +361,10 @@ public final class SignalDecider {
         }
     }
 
-    /** A third for a cue after "until", "before", "unless" or "once" in its sentence, else 1. */
+    /**
+     * A third for a cue after "until", "before", "unless" or "once" in its sentence, else
+     * 1.
+     */
     private static double clause(List<Hit> hits, int i) {
         Hit x = hits.get(i);
         for (int j = i - 1; j >= 0 && hits.get(j).sentence() == x.sentence(); j--) {
@@ -341,7 +375,10 @@ public final class SignalDecider {
         return 1.0;
     }
 
-    /** The nearest negation before hit i: same sentence, within the window, no other direction cue between. */
+    /**
+     * The nearest negation before hit i: same sentence, within the window, no other
+     * direction cue between.
+     */
     private static Hit negation(List<Hit> hits, int i) {
         Hit x = hits.get(i);
         for (int j = i - 1; j >= 0; j--) {
@@ -359,7 +396,10 @@ public final class SignalDecider {
         return null;
     }
 
-    /** The reversal of condition i: after it (nearest first), else before it; same sentence, within the window. */
+    /**
+     * The reversal of condition i: after it (nearest first), else before it; same
+     * sentence, within the window.
+     */
     private static int flipFor(List<Hit> hits, int i, boolean[] attached) {
         Hit x = hits.get(i);
         for (int j = i + 1; j < hits.size(); j++) {
@@ -400,12 +440,14 @@ public final class SignalDecider {
     }
 
     /**
-     * Scores each layer named: its phrase weight, times 3 in the headline, times 2 in a sentence with a
-     * direction cue; plus twice the weight (headline: six times) for the layer word right beside a cue
-     * (at most one word between) or once (three times) within four words; twice (six times) again for
-     * the object of a cue ("a shortage of X", "waits for X": "of" or "for" just before it, within six
-     * words after the cue); once (three times) again for the word that names a condition's thing
-     * ("HBM shortage", "CoWoS crunch"); the first layer the headline names counts half as much again there.
+     * Scores each layer named: its phrase weight, times 3 in the headline, times 2 in a
+     * sentence with a direction cue; plus twice the weight (headline: six times) for the
+     * layer word right beside a cue (at most one word between) or once (three times)
+     * within four words; twice (six times) again for the object of a cue ("a shortage of
+     * X", "waits for X": "of" or "for" just before it, within six words after the cue);
+     * once (three times) again for the word that names a condition's thing ("HBM
+     * shortage", "CoWoS crunch"); the first layer the headline names counts half as much
+     * again there.
      */
     private static List<Decision.LayerPick> layers(Field h, Field b, List<Vote> votes) {
         Map<String, double[]> scores = new LinkedHashMap<>();
@@ -416,20 +458,23 @@ public final class SignalDecider {
                 TextAnalysis.Token first = f.tokens.get(m.first());
                 TextAnalysis.Token last = f.tokens.get(m.last());
                 int sentence = first.sentence();
-                boolean cueSentence = votes.stream().anyMatch(v -> v.hit.field.equals(f.name)
-                        && v.hit.sentence() == sentence);
+                boolean cueSentence = votes.stream()
+                    .anyMatch(v -> v.hit.field.equals(f.name) && v.hit.sentence() == sentence);
                 double fieldFactor = f.name.equals("headline") ? 3 : 1;
                 double s = m.value().weight() * fieldFactor * (cueSentence ? 2 : 1);
-                int distance = votes.stream().filter(v -> v.hit.field.equals(f.name) && v.hit.sentence() == sentence)
-                        .mapToInt(v -> Math.max(v.hit.first - m.last(), m.first() - v.hit.last) - 1)
-                        .min().orElse(Integer.MAX_VALUE);
+                int distance = votes.stream()
+                    .filter(v -> v.hit.field.equals(f.name) && v.hit.sentence() == sentence)
+                    .mapToInt(v -> Math.max(v.hit.first - m.last(), m.first() - v.hit.last) - 1)
+                    .min()
+                    .orElse(Integer.MAX_VALUE);
                 if (distance <= 1) {
                     s += 2 * m.value().weight() * fieldFactor;
-                } else if (distance <= 4) {
+                }
+                else if (distance <= 4) {
                     s += m.value().weight() * fieldFactor;
                 }
-                boolean modifier = votes.stream().anyMatch(v -> v.hit.field.equals(f.name) && v.hit.cue.condition
-                        && v.hit.first == m.last() + 1);
+                boolean modifier = votes.stream()
+                    .anyMatch(v -> v.hit.field.equals(f.name) && v.hit.cue.condition && v.hit.first == m.last() + 1);
                 if (modifier) {
                     s += m.value().weight() * fieldFactor;
                 }
@@ -444,9 +489,9 @@ public final class SignalDecider {
                     firstInHeadline = false;
                 }
                 scores.computeIfAbsent(m.value().layer(), k -> new double[1])[0] += s;
-                evidence.computeIfAbsent(m.value().layer(), k -> new ArrayList<>()).add(new Decision.Span(f.name,
-                        first.start(), last.end() - first.start(), f.text.substring(first.start(), last.end()),
-                        m.value().rule()));
+                evidence.computeIfAbsent(m.value().layer(), k -> new ArrayList<>())
+                    .add(new Decision.Span(f.name, first.start(), last.end() - first.start(),
+                            f.text.substring(first.start(), last.end()), m.value().rule()));
             }
         }
         if (scores.isEmpty()) {
@@ -454,16 +499,17 @@ public final class SignalDecider {
         }
         double top = scores.values().stream().mapToDouble(a -> a[0]).max().orElse(0);
         List<Decision.LayerPick> out = new ArrayList<>();
-        scores.forEach((id, s) -> out.add(new Decision.LayerPick(id, s[0] >= 0.9 * top,
-                Math.round(s[0] * 100) / 100.0, evidence.get(id))));
+        scores.forEach((id, s) -> out
+            .add(new Decision.LayerPick(id, s[0] >= 0.9 * top, Math.round(s[0] * 100) / 100.0, evidence.get(id))));
         out.sort(Comparator.comparing((Decision.LayerPick p) -> !p.primary()).thenComparing(p -> -p.score()));
         return out;
     }
 
     /**
-     * Whether a layer match is the object of a cue: "of" before it (at most two words between) within six
-     * words after the cue ("a shortage of X"), or "for" right after the cue and X within three words of it
-     * ("scramble for X", "waits for X"; not "lengthens for data centers", where the cue is further away).
+     * Whether a layer match is the object of a cue: "of" before it (at most two words
+     * between) within six words after the cue ("a shortage of X"), or "for" right after
+     * the cue and X within three words of it ("scramble for X", "waits for X"; not
+     * "lengthens for data centers", where the cue is further away).
      */
     private static boolean objectOfCue(Field f, PhraseLexicon.Match<LayerWord> m, List<Vote> votes) {
         int sentence = f.tokens.get(m.first()).sentence();
@@ -503,9 +549,9 @@ public final class SignalDecider {
     }
 
     /**
-     * @return every reason {@link #decide} can give for skipping an item (the off-topic reasons of
-     *         {@code cues.tsv} and the two fixed ones), sorted: the label values of
-     *         {@code chainfeed_signals_skipped_total}
+     * @return every reason {@link #decide} can give for skipping an item (the off-topic
+     * reasons of {@code cues.tsv} and the two fixed ones), sorted: the label values of
+     * {@code chainfeed_signals_skipped_total}
      */
     public java.util.SortedSet<String> skipReasons() {
         return java.util.Collections.unmodifiableSortedSet(skipReasons);
@@ -530,9 +576,11 @@ public final class SignalDecider {
                 }
                 out.add(line.split("\t", -1));
             }
-        } catch (IOException e) {
+        }
+        catch (IOException e) {
             throw new UncheckedIOException(e);
         }
         return out;
     }
+
 }

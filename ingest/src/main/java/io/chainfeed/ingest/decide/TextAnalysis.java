@@ -15,11 +15,12 @@ import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
 import org.apache.lucene.analysis.tokenattributes.OffsetAttribute;
 
 /**
- * Splits one field of text into sentences (the JDK's English sentence breaks) and words (Lucene's
- * {@link StandardTokenizer}, Unicode UAX#29 word breaks), each word lower-cased and Porter-stemmed,
- * with its offsets in the field. Thread-safe.
+ * Splits one field of text into sentences (the JDK's English sentence breaks) and words
+ * (Lucene's {@link StandardTokenizer}, Unicode UAX#29 word breaks), each word lower-cased
+ * and Porter-stemmed, with its offsets in the field. Thread-safe.
  */
 public final class TextAnalysis {
+
     private static final Analyzer ANALYZER = new Analyzer() {
         @Override
         protected TokenStreamComponents createComponents(String fieldName) {
@@ -28,8 +29,9 @@ public final class TextAnalysis {
             return new TokenStreamComponents(source, s);
         }
     };
-    private static final ThreadLocal<BreakIterator> SENTENCES =
-            ThreadLocal.withInitial(() -> BreakIterator.getSentenceInstance(Locale.ENGLISH));
+
+    private static final ThreadLocal<BreakIterator> SENTENCES = ThreadLocal
+        .withInitial(() -> BreakIterator.getSentenceInstance(Locale.ENGLISH));
 
     private TextAnalysis() {
     }
@@ -37,10 +39,10 @@ public final class TextAnalysis {
     /**
      * One word of a field.
      *
-     * @param stem     lower-cased Porter stem ({@code shortag})
-     * @param lower    the word as written, lower-cased ({@code shortages})
-     * @param start    offset of its first char in the field
-     * @param end      offset one past its last char
+     * @param stem lower-cased Porter stem ({@code shortag})
+     * @param lower the word as written, lower-cased ({@code shortages})
+     * @param start offset of its first char in the field
+     * @param end offset one past its last char
      * @param sentence 0-based sentence of the field it is in
      */
     public record Token(String stem, String lower, int start, int end, int sentence) {
@@ -66,11 +68,13 @@ public final class TextAnalysis {
                 while (sentence < sentenceEnds.length - 1 && start >= sentenceEnds[sentence]) {
                     sentence++;
                 }
-                out.add(new Token(term.toString(), text.substring(start, off.endOffset()).toLowerCase(Locale.ROOT)
-                        .replace('\u2019', '\''), start, off.endOffset(), sentence));
+                out.add(new Token(term.toString(),
+                        text.substring(start, off.endOffset()).toLowerCase(Locale.ROOT).replace('\u2019', '\''), start,
+                        off.endOffset(), sentence));
             }
             ts.end();
-        } catch (IOException e) {
+        }
+        catch (IOException e) {
             throw new UncheckedIOException(e);
         }
         return out;
@@ -101,4 +105,5 @@ public final class TextAnalysis {
         }
         return ends.stream().mapToInt(Integer::intValue).toArray();
     }
+
 }

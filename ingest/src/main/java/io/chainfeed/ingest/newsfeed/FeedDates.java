@@ -9,21 +9,24 @@ import java.util.Locale;
 import org.jdom2.Element;
 
 /**
- * The dates of a feed and its items, with the element each came from, in the order of the fallback
- * chain for a signal's observed-at (documented in {@code docs/feeds-ingest.md}):
+ * The dates of a feed and its items, with the element each came from, in the order of the
+ * fallback chain for a signal's observed-at (documented in {@code docs/feeds-ingest.md}):
  * <ol>
- * <li>the item's published date: RSS {@code pubDate}, Atom 1.0 {@code published}, Atom 0.3 {@code issued};</li>
+ * <li>the item's published date: RSS {@code pubDate}, Atom 1.0 {@code published}, Atom
+ * 0.3 {@code issued};</li>
  * <li>the item's updated date: Atom 1.0 {@code updated}, Atom 0.3 {@code modified};</li>
  * <li>the item's Dublin Core {@code dc:date} (RSS 1.0 mostly);</li>
- * <li>the feed's updated date (Atom {@code updated}/{@code modified}), RSS {@code lastBuildDate},
- * RSS channel {@code pubDate}, then the feed's {@code dc:date};</li>
+ * <li>the feed's updated date (Atom {@code updated}/{@code modified}), RSS
+ * {@code lastBuildDate}, RSS channel {@code pubDate}, then the feed's
+ * {@code dc:date};</li>
  * <li>else the poller uses the instant it first saw the item (not here).</li>
  * </ol>
- * A date that cannot be read is skipped, as if absent. Dates are read with Rome's parser (RFC 822
- * with named zones such as {@code EST}, W3C date-time) and then the signal endpoint's forms
- * ({@link SignalDates}).
+ * A date that cannot be read is skipped, as if absent. Dates are read with Rome's parser
+ * (RFC 822 with named zones such as {@code EST}, W3C date-time) and then the signal
+ * endpoint's forms ({@link SignalDates}).
  */
 final class FeedDates {
+
     private static final String DC = "http://purl.org/dc/elements/1.1/";
 
     private FeedDates() {
@@ -32,7 +35,7 @@ final class FeedDates {
     /**
      * A date and where it came from.
      *
-     * @param at    the instant (UTC)
+     * @param at the instant (UTC)
      * @param basis which element it was read from
      */
     record Dated(Instant at, ObservedAtBasis basis) {
@@ -40,7 +43,8 @@ final class FeedDates {
 
     /**
      * @param item an item's element
-     * @return its own date by the chain above (steps 1 to 3), or null when it has none readable
+     * @return its own date by the chain above (steps 1 to 3), or null when it has none
+     * readable
      */
     static Dated item(Element item) {
         Dated d = first(item, ObservedAtBasis.ITEM_PUBLISHED, "pubDate", "published", "issued");
@@ -103,8 +107,10 @@ final class FeedDates {
         }
         try {
             return SignalDates.parse(text);
-        } catch (IllegalArgumentException e) {
+        }
+        catch (IllegalArgumentException e) {
             return null;
         }
     }
+
 }

@@ -38,57 +38,73 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Polls configured RSS/Atom feeds and turns their items into constraint signals, reading them the
- * way feed readers do (the rules in full: {@code docs/feeds-ingest.md}).
+ * Polls configured RSS/Atom feeds and turns their items into constraint signals, reading
+ * them the way feed readers do (the rules in full: {@code docs/feeds-ingest.md}).
  *
- * <p>Fetching: {@link SafeFetcher#fetchFeed} (http(s) only; loopback and private addresses refused
- * unless allowed for local use), as a conditional GET with the last answer's {@code ETag} and
- * {@code Last-Modified}, so an unchanged feed costs a 304 and nothing else. A permanent redirect
- * (301/308) is remembered: later polls go to the new URL. A failure (429 and 503 included) holds the
- * feed back with exponential backoff ({@link FeedState}), and at least as long as the server's
- * {@code Retry-After}; a poll while held back sends nothing.
+ * <p>
+ * Fetching: {@link SafeFetcher#fetchFeed} (http(s) only; loopback and private addresses
+ * refused unless allowed for local use), as a conditional GET with the last answer's
+ * {@code ETag} and {@code Last-Modified}, so an unchanged feed costs a 304 and nothing
+ * else. A permanent redirect (301/308) is remembered: later polls go to the new URL. A
+ * failure (429 and 503 included) holds the feed back with exponential backoff
+ * ({@link FeedState}), and at least as long as the server's {@code Retry-After}; a poll
+ * while held back sends nothing.
  *
- * <p>Reading: {@link NewsFeedDocument} (formats, encodings, DOCTYPEs read with no external entity or DTD
- * loaded), {@link NewsFeedLinks} (link choice and {@code xml:base}), {@link FeedDates} (the observed-at
- * fallback chain, recorded on the signal as {@code observedAtBasis}; an item with no date of its own
- * keeps the fallback it got first, the feed's date or the instant it was first seen), {@link FeedText}
- * (plain text through jsoup). An item becomes a raw signal: title as headline, description or
- * content as body, link as source URL, the feed's configured name (else its title) as source name.
- * Layers, direction and magnitude come from the item's categories, {@code layer:memory},
- * {@code direction:tightening}, {@code magnitude:4}, else from the feed's configured defaults, else they
- * are decided from the item's title and description ({@link io.chainfeed.ingest.decide.SignalDecider}); an
- * item decided not to be about a supply constraint is skipped (to {@value Topics#SIGNALS_SKIPPED}, once). The
- * signal id is derived from the feed URL and the item's guid/id (or link), so a re-poll is the same
+ * <p>
+ * Reading: {@link NewsFeedDocument} (formats, encodings, DOCTYPEs read with no external
+ * entity or DTD loaded), {@link NewsFeedLinks} (link choice and {@code xml:base}),
+ * {@link FeedDates} (the observed-at fallback chain, recorded on the signal as
+ * {@code observedAtBasis}; an item with no date of its own keeps the fallback it got
+ * first, the feed's date or the instant it was first seen), {@link FeedText} (plain text
+ * through jsoup). An item becomes a raw signal: title as headline, description or content
+ * as body, link as source URL, the feed's configured name (else its title) as source
+ * name. Layers, direction and magnitude come from the item's categories,
+ * {@code layer:memory}, {@code direction:tightening}, {@code magnitude:4}, else from the
+ * feed's configured defaults, else they are decided from the item's title and description
+ * ({@link io.chainfeed.ingest.decide.SignalDecider}); an item decided not to be about a
+ * supply constraint is skipped (to {@value Topics#SIGNALS_SKIPPED}, once). The signal id
+ * is derived from the feed URL and the item's guid/id (or link), so a re-poll is the same
  * signal.
  *
- * <p>Valid items are published (once per content per process); an invalid or unreadable item goes
- * (once) to {@value Topics#SIGNALS_DLQ} as JSON, with the reason in header
- * {@value Topics#DLQ_REASON_HEADER} and the feed URL in {@value Topics#DLQ_ORIGIN_HEADER}; the rest of
- * the feed goes through. Validators are kept only after the items were acknowledged, so a feed whose
- * items could not be published is fetched in full again.
+ * <p>
+ * Valid items are published (once per content per process); an invalid or unreadable item
+ * goes (once) to {@value Topics#SIGNALS_DLQ} as JSON, with the reason in header
+ * {@value Topics#DLQ_REASON_HEADER} and the feed URL in
+ * {@value Topics#DLQ_ORIGIN_HEADER}; the rest of the feed goes through. Validators are
+ * kept only after the items were acknowledged, so a feed whose items could not be
+ * published is fetched in full again.
  *
- * <p>Metrics: counter {@code chainfeed.feed.fetches} (tags {@code feed}, {@code outcome}: fetched,
- * not-modified, throttled, failed, deferred) and {@code chainfeed.feed.items} (tags {@code feed},
- * {@code outcome}: published, unchanged, dead-lettered).
+ * <p>
+ * Metrics: counter {@code chainfeed.feed.fetches} (tags {@code feed}, {@code outcome}:
+ * fetched, not-modified, throttled, failed, deferred) and {@code chainfeed.feed.items}
+ * (tags {@code feed}, {@code outcome}: published, unchanged, dead-lettered).
  */
 public final class FeedPoller {
+
     private static final Logger log = LoggerFactory.getLogger(FeedPoller.class);
+
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final SafeFetcher fetcher;
+
     private final SignalIngest ingest;
+
     private final Producer<String, byte[]> dlqProducer;
+
     private final Clock clock;
+
     private final MeterRegistry meters;
+
     private final Set<String> seen = ConcurrentHashMap.newKeySet();
+
     private final Map<String, FeedState> states = new ConcurrentHashMap<>();
 
     /**
-     * @param fetcher     fetches the feeds
-     * @param ingest      validates and publishes signals
+     * @param fetcher fetches the feeds
+     * @param ingest validates and publishes signals
      * @param dlqProducer writes refused items to the dead-letter topic
-     * @param clock       for first-seen dates, backoff and status times
-     * @param meters      where the counters go
+     * @param clock for first-seen dates, backoff and status times
+     * @param meters where the counters go
      */
     public FeedPoller(SafeFetcher fetcher, SignalIngest ingest, Producer<String, byte[]> dlqProducer, Clock clock,
             MeterRegistry meters) {
@@ -101,22 +117,25 @@ public final class FeedPoller {
 
     /** How a poll went at the HTTP level. */
     public enum Fetch {
+
         /** the document was fetched and read */
         FETCHED,
         /** the server answered 304 Not Modified: nothing to read */
         NOT_MODIFIED,
         /** held back by Retry-After or backoff: no request sent */
         DEFERRED
+
     }
 
     /**
      * What one poll of one feed did.
      *
-     * @param fetch      how the fetch went
-     * @param published  signals published
-     * @param unchanged  items already published (or dead-lettered) with the same content
+     * @param fetch how the fetch went
+     * @param published signals published
+     * @param unchanged items already published (or dead-lettered) with the same content
      * @param deadLetter items refused and dead-lettered
-     * @param skipped    items skipped as not about a supply constraint (decided from their text)
+     * @param skipped items skipped as not about a supply constraint (decided from their
+     * text)
      */
     public record PollResult(Fetch fetch, int published, int unchanged, int deadLetter, int skipped) {
         /** A poll that skipped nothing. */
@@ -127,13 +146,13 @@ public final class FeedPoller {
 
     /**
      * Fetches (conditionally), parses and ingests one feed, unless it is held back.
-     *
      * @param feed the feed and its defaults
      * @return counts
-     * @throws FetchException            if the feed cannot be fetched (refused address, status, size);
-     *                                   an {@link HttpStatusException} for a status, the feed then held back
-     * @throws IllegalArgumentException  if the document is not readable RSS/Atom
-     * @throws io.chainfeed.ingest.publish.PublishException if Kafka did not acknowledge a signal
+     * @throws FetchException if the feed cannot be fetched (refused address, status,
+     * size); an {@link HttpStatusException} for a status, the feed then held back
+     * @throws IllegalArgumentException if the document is not readable RSS/Atom
+     * @throws io.chainfeed.ingest.publish.PublishException if Kafka did not acknowledge a
+     * signal
      */
     public PollResult poll(FeedSource feed) {
         FeedState state = states.computeIfAbsent(feed.url(), FeedState::new);
@@ -146,13 +165,15 @@ public final class FeedPoller {
         SafeFetcher.FeedResponse response;
         try {
             response = fetcher.fetchFeed(request.uri(), request.etag(), request.lastModified());
-        } catch (HttpStatusException e) {
+        }
+        catch (HttpStatusException e) {
             String outcome = e.throttled() ? "throttled" : "failed";
             Instant until = state.failed(now, outcome, e.getMessage(), e.throttled() ? e.retryAfter() : null);
             fetchCounter(feed, outcome).increment();
             log.warn("feed {}: {}; next request not before {}", feed.url(), e.getMessage(), until);
             throw e;
-        } catch (RuntimeException e) {
+        }
+        catch (RuntimeException e) {
             state.failed(now, "failed", e.getMessage(), null);
             fetchCounter(feed, "failed").increment();
             throw e;
@@ -169,13 +190,16 @@ public final class FeedPoller {
         }
         PollResult result;
         try {
-            result = read(feed, state, NewsFeedDocument.parse(response.body(), response.contentType(), response.uri()), now);
-        } catch (IllegalArgumentException e) {
+            result = read(feed, state, NewsFeedDocument.parse(response.body(), response.contentType(), response.uri()),
+                    now);
+        }
+        catch (IllegalArgumentException e) {
             String message = "feed " + response.uri() + " is " + e.getMessage();
             state.failed(now, "failed", message, null);
             fetchCounter(feed, "failed").increment();
             throw new IllegalArgumentException(message, e);
-        } catch (RuntimeException e) {
+        }
+        catch (RuntimeException e) {
             state.failed(now, "failed", e.getMessage(), null);
             fetchCounter(feed, "failed").increment();
             throw e;
@@ -196,8 +220,8 @@ public final class FeedPoller {
 
     private PollResult read(FeedSource feed, FeedState state, NewsFeedDocument doc, Instant now) {
         SyndFeed parsed = doc.feed();
-        String title = FeedText.plain(parsed.getTitle(), doc.atom() && parsed.getTitleEx() != null
-                ? parsed.getTitleEx().getType() : "html");
+        String title = FeedText.plain(parsed.getTitle(),
+                doc.atom() && parsed.getTitleEx() != null ? parsed.getTitleEx().getType() : "html");
         String sourceName = feed.name() != null && !feed.name().isBlank() ? feed.name()
                 : title != null && !title.isBlank() ? title : feed.url();
         FeedDates.Dated feedDate = FeedDates.feed(doc.feedElement());
@@ -214,8 +238,10 @@ public final class FeedPoller {
                 ids.add(String.valueOf(fields.get("id")));
                 input = new SignalInput(inputs.size(), 0, fields, null);
                 hash = Sha256.hex(feed.url() + "\n" + fields);
-            } catch (RuntimeException e) {
-                // one item the poller cannot make sense of goes to the dead-letter topic, not the whole feed
+            }
+            catch (RuntimeException e) {
+                // one item the poller cannot make sense of goes to the dead-letter topic,
+                // not the whole feed
                 String what = item.entry().getUri() != null ? item.entry().getUri() : item.entry().getTitle();
                 Map<String, Object> known = new LinkedHashMap<>();
                 known.put("id", id(feed, String.valueOf(what)));
@@ -233,15 +259,20 @@ public final class FeedPoller {
         state.keepFallbacks(ids);
         List<SignalInput> readable = inputs.stream().filter(i -> i.unreadable() == null).toList();
         SignalIngest.BatchResult r = ingest.ingest(readable, false);
-        // accepted and rejected name each input by its own index, its position in `inputs`
+        // accepted and rejected name each input by its own index, its position in
+        // `inputs`
         r.accepted().forEach(a -> seen.add(hashes.get(a.index())));
-        r.skipped().forEach(k -> seen.add(hashes.get(k.index()))); // skipped once, not again at every poll
-        int held = (int) r.accepted().stream().filter(a -> a.signal().getDecision() != null
-                && a.signal().getDecision().getHeld()).count();
+        r.skipped().forEach(k -> seen.add(hashes.get(k.index()))); // skipped once, not
+                                                                   // again at every poll
+        int held = (int) r.accepted()
+            .stream()
+            .filter(a -> a.signal().getDecision() != null && a.signal().getDecision().getHeld())
+            .count();
         Map<Integer, List<SignalError>> byItem = new java.util.TreeMap<>();
         r.rejected().forEach(e -> byItem.computeIfAbsent(e.index(), k -> new ArrayList<>()).add(e));
-        inputs.stream().filter(i -> i.unreadable() != null).forEach(i -> byItem.put(i.index(),
-                List.of(new SignalError(i.index(), 0, "item", i.unreadable()))));
+        inputs.stream()
+            .filter(i -> i.unreadable() != null)
+            .forEach(i -> byItem.put(i.index(), List.of(new SignalError(i.index(), 0, "item", i.unreadable()))));
         byItem.forEach((index, errors) -> {
             deadLetter(feed, inputs.get(index), errors);
             seen.add(hashes.get(index)); // dead-lettered once, not again at every poll
@@ -323,13 +354,19 @@ public final class FeedPoller {
     }
 
     private Counter fetchCounter(FeedSource feed, String outcome) {
-        return Counter.builder("chainfeed.feed.fetches").description("feed requests, by outcome")
-                .tag("feed", feed.url()).tag("outcome", outcome).register(meters);
+        return Counter.builder("chainfeed.feed.fetches")
+            .description("feed requests, by outcome")
+            .tag("feed", feed.url())
+            .tag("outcome", outcome)
+            .register(meters);
     }
 
     private Counter itemCounter(FeedSource feed, String outcome) {
-        return Counter.builder("chainfeed.feed.items").description("feed items read, by outcome")
-                .tag("feed", feed.url()).tag("outcome", outcome).register(meters);
+        return Counter.builder("chainfeed.feed.items")
+            .description("feed items read, by outcome")
+            .tag("feed", feed.url())
+            .tag("outcome", outcome)
+            .register(meters);
     }
 
     private void deadLetter(FeedSource feed, SignalInput item, List<SignalError> errors) {
@@ -337,7 +374,8 @@ public final class FeedPoller {
         byte[] raw;
         try {
             raw = JSON.writeValueAsBytes(item.fields());
-        } catch (JsonProcessingException e) {
+        }
+        catch (JsonProcessingException e) {
             raw = String.valueOf(item.fields()).getBytes(StandardCharsets.UTF_8);
         }
         ProducerRecord<String, byte[]> record = new ProducerRecord<>(Topics.SIGNALS_DLQ,
@@ -346,10 +384,13 @@ public final class FeedPoller {
         record.headers().add(new RecordHeader(Topics.DLQ_ORIGIN_HEADER, feed.url().getBytes(StandardCharsets.UTF_8)));
         try {
             dlqProducer.send(record).get(30, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
+        }
+        catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-        } catch (ExecutionException | TimeoutException e) {
+        }
+        catch (ExecutionException | TimeoutException e) {
             log.error("could not dead-letter an item of {} ({}): {}", feed.url(), reason, e.getMessage());
         }
     }
+
 }

@@ -10,21 +10,25 @@ import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
 
 /**
- * Polls every configured feed at a fixed interval on one background thread; a feed that fails is
- * logged and tried again at a later round (once its backoff or {@code Retry-After} has passed, see
- * {@link FeedPoller}), the others go on.
+ * Polls every configured feed at a fixed interval on one background thread; a feed that
+ * fails is logged and tried again at a later round (once its backoff or
+ * {@code Retry-After} has passed, see {@link FeedPoller}), the others go on.
  */
 public final class FeedSchedule implements SmartLifecycle {
+
     private static final Logger log = LoggerFactory.getLogger(FeedSchedule.class);
 
     private final FeedPoller poller;
+
     private final List<FeedSource> feeds;
+
     private final Duration interval;
+
     private ScheduledExecutorService executor;
 
     /**
-     * @param poller   the poller
-     * @param feeds    the feeds; nothing runs when empty
+     * @param poller the poller
+     * @param feeds the feeds; nothing runs when empty
      * @param interval time between rounds
      */
     public FeedSchedule(FeedPoller poller, List<FeedSource> feeds, Duration interval) {
@@ -54,10 +58,12 @@ public final class FeedSchedule implements SmartLifecycle {
                 if (r.fetch() == FeedPoller.Fetch.FETCHED) {
                     log.info("feed {}: {} published, {} unchanged, {} dead-lettered", feed.url(), r.published(),
                             r.unchanged(), r.deadLetter());
-                } else {
+                }
+                else {
                     log.debug("feed {}: {}", feed.url(), r.fetch());
                 }
-            } catch (RuntimeException e) {
+            }
+            catch (RuntimeException e) {
                 log.warn("feed {} not polled: {}", feed.url(), e.getMessage());
             }
         }
@@ -75,4 +81,5 @@ public final class FeedSchedule implements SmartLifecycle {
     public boolean isRunning() {
         return executor != null;
     }
+
 }

@@ -12,42 +12,66 @@ import org.springframework.util.backoff.BackOffExecution;
 import org.springframework.util.backoff.ExponentialBackOff;
 
 /**
- * The poller's memory of one feed between polls: validators for the conditional GET, where the feed
- * lives after a permanent redirect, when it may be asked again, the fallback dates given to its
- * undated items, and the counts for {@link FeedStatus}. Thread-safe (all methods synchronized): the
- * poll thread writes, the status endpoint reads.
+ * The poller's memory of one feed between polls: validators for the conditional GET,
+ * where the feed lives after a permanent redirect, when it may be asked again, the
+ * fallback dates given to its undated items, and the counts for {@link FeedStatus}.
+ * Thread-safe (all methods synchronized): the poll thread writes, the status endpoint
+ * reads.
  */
 final class FeedState {
+
     /** First wait after a failure; doubles with each failure in a row. */
     static final Duration FIRST_BACKOFF = Duration.ofMinutes(1);
+
     /** Longest wait a failure or a Retry-After imposes. */
     static final Duration MAX_BACKOFF = Duration.ofHours(6);
 
     private final String url;
+
     private URI fetchUri;
+
     private String etag;
+
     private String lastModified;
+
     private Instant lastFetch;
+
     private Instant lastSuccess;
+
     private String lastOutcome;
+
     private String lastError;
+
     private Instant lastErrorAt;
+
     private int failures;
+
     private Instant notBefore;
+
     private BackOffExecution backOff;
+
     private long fetches;
+
     private long notModified;
+
     private long published;
+
     private long deadLettered;
+
     private long skipped;
+
     private long held;
-    /** Fallback observed-at (feed date or first seen) given to each undated item, by signal id. */
+
+    /**
+     * Fallback observed-at (feed date or first seen) given to each undated item, by
+     * signal id.
+     */
     private final Map<String, Fallback> fallbacks = new HashMap<>();
 
     /**
      * A fallback date once given to an item, kept so the next poll gives the same one.
      *
-     * @param at    the instant
+     * @param at the instant
      * @param basis feed date or first seen
      */
     record Fallback(Instant at, ObservedAtBasis basis) {
@@ -58,17 +82,20 @@ final class FeedState {
         this.fetchUri = URI.create(url);
     }
 
-    /** @return whether a request may be sent at {@code now} (no Retry-After or backoff pending) */
+    /**
+     * @return whether a request may be sent at {@code now} (no Retry-After or backoff
+     * pending)
+     */
     synchronized boolean due(Instant now) {
         return notBefore == null || !now.isBefore(notBefore);
     }
 
     /**
-     * A conditional GET of the feed (RFC 9110 section 13.1): where to send it and the validators of the
-     * last answer.
+     * A conditional GET of the feed (RFC 9110 section 13.1): where to send it and the
+     * validators of the last answer.
      *
-     * @param uri          where the feed lives now
-     * @param etag         for {@code If-None-Match}, or null
+     * @param uri where the feed lives now
+     * @param etag for {@code If-None-Match}, or null
      * @param lastModified for {@code If-Modified-Since}, or null
      */
     record Request(URI uri, String etag, String lastModified) {
@@ -76,7 +103,6 @@ final class FeedState {
 
     /**
      * A request is about to be sent.
-     *
      * @param now when
      * @return what to send, read in the same step as the fetch is counted
      */
@@ -93,10 +119,9 @@ final class FeedState {
 
     /**
      * The poll ended well.
-     *
-     * @param now          when
-     * @param outcome      {@code fetched} or {@code not-modified}
-     * @param etag         validator to send next time, or null
+     * @param now when
+     * @param outcome {@code fetched} or {@code not-modified}
+     * @param etag validator to send next time, or null
      * @param lastModified validator to send next time, or null
      */
     synchronized void succeeded(Instant now, String outcome, String etag, String lastModified) {
@@ -113,12 +138,12 @@ final class FeedState {
     }
 
     /**
-     * The poll failed: wait at least the exponential backoff (from {@link #FIRST_BACKOFF}, doubling, at
-     * most {@link #MAX_BACKOFF}), longer if the server said so.
-     *
-     * @param now        when
-     * @param outcome    {@code throttled} or {@code failed}
-     * @param error      what happened
+     * The poll failed: wait at least the exponential backoff (from
+     * {@link #FIRST_BACKOFF}, doubling, at most {@link #MAX_BACKOFF}), longer if the
+     * server said so.
+     * @param now when
+     * @param outcome {@code throttled} or {@code failed}
+     * @param error what happened
      * @param retryAfter the server's Retry-After, or null
      * @return the instant before which no request is sent
      */
@@ -154,7 +179,8 @@ final class FeedState {
     /**
      * @param signalId the item's signal id
      * @param proposed the fallback it would get now
-     * @return the fallback it got first, or {@code proposed} when it has none yet (then kept)
+     * @return the fallback it got first, or {@code proposed} when it has none yet (then
+     * kept)
      */
     synchronized Fallback fallback(String signalId, Fallback proposed) {
         return fallbacks.computeIfAbsent(signalId, k -> proposed);
@@ -174,4 +200,5 @@ final class FeedState {
     private static String str(Instant i) {
         return Objects.toString(i, null);
     }
+
 }

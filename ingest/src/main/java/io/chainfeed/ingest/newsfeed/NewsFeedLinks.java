@@ -8,17 +8,21 @@ import org.jdom2.Element;
 /**
  * Picks an item's link the way feed readers do and makes it absolute.
  *
- * <p>Which link: Atom (1.0 and 0.3): the first {@code <link>} whose {@code rel} is {@code alternate}
- * (a missing {@code rel} means alternate, RFC 4287 section 4.2.7.2). RSS: the item's {@code <link>}
- * text; else an Atom {@code <link rel="alternate">} inside the item; else its {@code <guid>} when
- * {@code isPermaLink} is not {@code false} (RSS 2.0 makes it true by default) and the guid is itself an
- * absolute http(s) URL (a guid such as {@code hbm-1} is an id, not a link).
+ * <p>
+ * Which link: Atom (1.0 and 0.3): the first {@code <link>} whose {@code rel} is
+ * {@code alternate} (a missing {@code rel} means alternate, RFC 4287 section 4.2.7.2).
+ * RSS: the item's {@code <link>} text; else an Atom {@code <link rel="alternate">} inside
+ * the item; else its {@code <guid>} when {@code isPermaLink} is not {@code false} (RSS
+ * 2.0 makes it true by default) and the guid is itself an absolute http(s) URL (a guid
+ * such as {@code hbm-1} is an id, not a link).
  *
- * <p>Made absolute: against the {@code xml:base} in scope on the link's element (its own, then every
- * ancestor's, then the document's URL; XML Base, RFC 4287 section 2) by RFC 3986 reference
- * resolution, as JDOM's {@link Element#getXMLBaseURI()} computes it.
+ * <p>
+ * Made absolute: against the {@code xml:base} in scope on the link's element (its own,
+ * then every ancestor's, then the document's URL; XML Base, RFC 4287 section 2) by RFC
+ * 3986 reference resolution, as JDOM's {@link Element#getXMLBaseURI()} computes it.
  */
 final class NewsFeedLinks {
+
     private static final String ATOM_ALTERNATE = "http://www.iana.org/assignments/relation/alternate";
 
     private NewsFeedLinks() {
@@ -27,8 +31,9 @@ final class NewsFeedLinks {
     /**
      * @param item the item's element
      * @param atom whether the document is Atom
-     * @return the absolute http(s) URL; or, when there is a link that cannot be made one, that link as
-     *         written (for the reason in the dead-letter record); null when the item has no link at all
+     * @return the absolute http(s) URL; or, when there is a link that cannot be made one,
+     * that link as written (for the reason in the dead-letter record); null when the item
+     * has no link at all
      */
     static String link(Element item, boolean atom) {
         Element chosen = null;
@@ -70,7 +75,8 @@ final class NewsFeedLinks {
             URI ref = new URI(href);
             URI resolved = base == null ? ref : base.resolve(ref);
             return absoluteHttp(resolved.toString()) ? resolved.toString() : href;
-        } catch (URISyntaxException | IllegalArgumentException e) {
+        }
+        catch (URISyntaxException | IllegalArgumentException e) {
             return href;
         }
     }
@@ -91,14 +97,18 @@ final class NewsFeedLinks {
         return v == null ? "" : v.strip();
     }
 
-    /** @return whether the text is an absolute http or https URL with a host */
+    /**
+     * @return whether the text is an absolute http or https URL with a host
+     */
     static boolean absoluteHttp(String text) {
         try {
             URI u = new URI(text);
             String scheme = u.getScheme() == null ? "" : u.getScheme().toLowerCase(Locale.ROOT);
             return (scheme.equals("http") || scheme.equals("https")) && u.getHost() != null;
-        } catch (URISyntaxException e) {
+        }
+        catch (URISyntaxException e) {
             return false;
         }
     }
+
 }

@@ -7,18 +7,20 @@ import java.util.Map;
 import java.util.regex.Matcher;
 
 /**
- * A term's aliases, from the expansions its definition writes in parentheses: "RDMA (remote direct
- * memory access)" gives "remote direct memory access"; "high-bandwidth memory (HBM)" with title HBM
- * gives "high-bandwidth memory".
+ * A term's aliases, from the expansions its definition writes in parentheses: "RDMA
+ * (remote direct memory access)" gives "remote direct memory access"; "high-bandwidth
+ * memory (HBM)" with title HBM gives "high-bandwidth memory".
  */
 final class AliasExtractor {
+
     private AliasExtractor() {
     }
 
     /**
-     * @param title      the term's title
+     * @param title the term's title
      * @param definition the definition's text
-     * @return the aliases, in the order the definition gives them, without the title itself
+     * @return the aliases, in the order the definition gives them, without the title
+     * itself
      */
     static List<String> aliases(String title, String definition) {
         String titleKey = PageText.key(title);
@@ -34,13 +36,13 @@ final class AliasExtractor {
             }
             String before = definition.substring(Math.max(0, m.start() - PageText.WINDOW), m.start()).stripTrailing();
             String beforeFold = PageText.fold(before);
-            if (beforeFold.endsWith(titleFold)
-                    && (beforeFold.length() == titleFold.length()
+            if (beforeFold.endsWith(titleFold) && (beforeFold.length() == titleFold.length()
                     || !Character.isLetterOrDigit(beforeFold.charAt(beforeFold.length() - titleFold.length() - 1)))) {
                 if (!insideKey.equals(titleKey)) {
                     out.putIfAbsent(insideKey, inside);
                 }
-            } else if (insideKey.equals(titleKey)) {
+            }
+            else if (insideKey.equals(titleKey)) {
                 String expansion = acronymExpansion(title, before);
                 if (expansion != null) {
                     out.putIfAbsent(PageText.key(expansion), expansion);
@@ -80,4 +82,5 @@ final class AliasExtractor {
         }
         return null;
     }
+
 }

@@ -18,23 +18,33 @@ import java.util.Set;
  * Splits a line where company names and tickers run together ("Arista NetworksANETOracle
  * CorporationORCL") into (name, ticker) pairs.
  *
- * <p>Dynamic programming over the line: each segment is a non-empty name followed by a ticker
- * candidate, and the split with the highest total score covering the whole line wins. Ticker
- * candidates, best first: tickers of reference companies and tickers the page mentions in
- * parentheses; a run between two HTML element boundaries that looks like a ticker; and, last, the
- * fallback for tickers never seen (the maximal run of {@code [A-Z0-9.]} glued to the name, where a
- * final capital followed by a lower-case letter starts the next name). Names score higher when they
- * match a reference company (name or alias) that owns the ticker, or the name the page writes
- * before that ticker's parentheses. Immutable and thread-safe.
+ * <p>
+ * Dynamic programming over the line: each segment is a non-empty name followed by a
+ * ticker candidate, and the split with the highest total score covering the whole line
+ * wins. Ticker candidates, best first: tickers of reference companies and tickers the
+ * page mentions in parentheses; a run between two HTML element boundaries that looks like
+ * a ticker; and, last, the fallback for tickers never seen (the maximal run of
+ * {@code [A-Z0-9.]} glued to the name, where a final capital followed by a lower-case
+ * letter starts the next name). Names score higher when they match a reference company
+ * (name or alias) that owns the ticker, or the name the page writes before that ticker's
+ * parentheses. Immutable and thread-safe.
  */
 final class CompanyLineSplitter {
 
-    /** Longest line considered; longer lines are refused rather than risk quadratic work. */
+    /**
+     * Longest line considered; longer lines are refused rather than risk quadratic work.
+     */
     static final int MAX_LINE = 8_000;
+
     private static final int MAX_NAME = 160;
+
     private static final int NEG = Integer.MIN_VALUE / 4;
 
-    private enum TickerKind { KNOWN, MARKED, FALLBACK }
+    private enum TickerKind {
+
+        KNOWN, MARKED, FALLBACK
+
+    }
 
     private record Candidate(int end, String ticker, TickerKind kind) {
     }
@@ -43,7 +53,9 @@ final class CompanyLineSplitter {
     }
 
     private final Map<String, Set<Integer>> owners = new HashMap<>();
+
     private final Map<String, Set<Integer>> companiesByKey = new HashMap<>();
+
     private final List<List<String>> keysByCompany = new ArrayList<>();
 
     CompanyLineSplitter(List<Company> companies) {
@@ -83,10 +95,9 @@ final class CompanyLineSplitter {
 
     /**
      * Splits one line.
-     *
-     * @param line     the line, possibly with {@link PageText#MARK} boundaries
-     * @param mentions tickers the page mentions in parentheses, each with the name written before
-     *                 it (empty when none could be read), in page order
+     * @param line the line, possibly with {@link PageText#MARK} boundaries
+     * @param mentions tickers the page mentions in parentheses, each with the name
+     * written before it (empty when none could be read), in page order
      * @return the companies in line order, or empty when no split covers the whole line
      */
     Optional<List<CompanyMention>> split(String line, Map<String, String> mentions) {
@@ -98,7 +109,8 @@ final class CompanyLineSplitter {
             if (c == PageText.MARK) {
                 marks[sb.length()] = true;
                 hasMarks = true;
-            } else {
+            }
+            else {
                 sb.append(c);
             }
         }
@@ -146,9 +158,10 @@ final class CompanyLineSplitter {
             return Optional.empty();
         }
         List<CompanyMention> out = new ArrayList<>();
-        for (int at = n; at > 0; ) {
+        for (int at = n; at > 0;) {
             Step step = back[at];
-            out.add(new CompanyMention(s.substring(step.nameStart(), step.nameEnd()).strip(), step.candidate().ticker()));
+            out.add(new CompanyMention(s.substring(step.nameStart(), step.nameEnd()).strip(),
+                    step.candidate().ticker()));
             at = step.from();
         }
         Collections.reverse(out);
@@ -199,7 +212,7 @@ final class CompanyLineSplitter {
     }
 
     private int score(String name, Candidate cand, Map<String, String> mentions, String s, int start, int j,
-                      boolean[] marks, boolean hasMarks) {
+            boolean[] marks, boolean hasMarks) {
         String key = PageText.key(name);
         Set<Integer> exact = companiesByKey.getOrDefault(key, Set.of());
         Set<Integer> own = owners.getOrDefault(cand.ticker(), Set.of());
@@ -208,10 +221,13 @@ final class CompanyLineSplitter {
         if (exact.stream().anyMatch(own::contains)) {
             score = 10;
             known = true;
-        } else if (own.stream().anyMatch(c -> keysByCompany.get(c).stream().anyMatch(k -> PageText.wordPrefixOrSuffix(k, key)))) {
+        }
+        else if (own.stream()
+            .anyMatch(c -> keysByCompany.get(c).stream().anyMatch(k -> PageText.wordPrefixOrSuffix(k, key)))) {
             score = 9;
             known = true;
-        } else {
+        }
+        else {
             int tickerScore = switch (cand.kind()) {
                 case KNOWN -> 5;
                 case MARKED -> 3;
@@ -222,11 +238,14 @@ final class CompanyLineSplitter {
             int nameScore;
             if (!mentionedKey.isEmpty() && mentionedKey.equals(key)) {
                 nameScore = 4;
-            } else if (PageText.wordPrefixOrSuffix(mentionedKey, key)) {
+            }
+            else if (PageText.wordPrefixOrSuffix(mentionedKey, key)) {
                 nameScore = 3;
-            } else if (!exact.isEmpty()) {
+            }
+            else if (!exact.isEmpty()) {
                 nameScore = 1;
-            } else {
+            }
+            else {
                 nameScore = 0;
             }
             known = nameScore > 0;
@@ -286,4 +305,5 @@ final class CompanyLineSplitter {
     private static boolean isDigit(char c) {
         return c >= '0' && c <= '9';
     }
+
 }

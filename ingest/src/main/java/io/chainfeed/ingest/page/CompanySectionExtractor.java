@@ -14,18 +14,20 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The "Companies on this part of the chain" section: the company line(s), split into names and tickers
- * with the help of the tickers the prose writes in parentheses, and the page's own "research, not
- * advice" line, which replaces {@link TermContent#DEFAULT_DISCLAIMER}.
+ * The "Companies on this part of the chain" section: the company line(s), split into
+ * names and tickers with the help of the tickers the prose writes in parentheses, and the
+ * page's own "research, not advice" line, which replaces
+ * {@link TermContent#DEFAULT_DISCLAIMER}.
  */
 final class CompanySectionExtractor {
+
     /** Heading of the section, as refusals name it. */
     static final String HEADING = "Companies on this part of the chain";
 
     private static final Pattern EXCHANGE_PREFIX = Pattern.compile("^[A-Za-z][A-Za-z .]{0,24}:\\s*");
 
     /**
-     * @param companies  the companies, in page order
+     * @param companies the companies, in page order
      * @param disclaimer the page's disclaimer, or the default one
      */
     record Companies(List<CompanyMention> companies, String disclaimer) {
@@ -33,15 +35,18 @@ final class CompanySectionExtractor {
 
     private final CompanyLineSplitter splitter;
 
-    /** @param splitter splits one company line into names and tickers */
+    /**
+     * @param splitter splits one company line into names and tickers
+     */
     CompanySectionExtractor(CompanyLineSplitter splitter) {
         this.splitter = splitter;
     }
 
     /**
-     * @param page    the page's parts
-     * @param prose   definition, "What it means" and "Why it matters", one per line
-     * @param refusal where a missing company line or a line that cannot be split is reported
+     * @param page the page's parts
+     * @param prose definition, "What it means" and "Why it matters", one per line
+     * @param refusal where a missing company line or a line that cannot be split is
+     * reported
      * @return the companies and the disclaimer; none and the default without the section
      */
     Companies extract(GlossaryPageLayout page, String prose, ParseRefusal refusal) {
@@ -57,7 +62,8 @@ final class CompanySectionExtractor {
                             disclaimer = PageText.plain(line);
                         }
                         seenDisclaimer = true;
-                    } else if (!seenDisclaimer) {
+                    }
+                    else if (!seenDisclaimer) {
                         lines.add(line);
                     }
                 }
@@ -71,7 +77,8 @@ final class CompanySectionExtractor {
                 Optional<List<CompanyMention>> split = splitter.split(line, mentions);
                 if (split.isPresent()) {
                     companies.addAll(split.get());
-                } else {
+                }
+                else {
                     failures.add(PageText.plain(line));
                 }
             }
@@ -80,7 +87,10 @@ final class CompanySectionExtractor {
         return new Companies(companies, disclaimer);
     }
 
-    /** Tickers the prose writes in parentheses ("(ANET)", "(NASDAQ: MU)", "(2345.TW)"), each with the name before it. */
+    /**
+     * Tickers the prose writes in parentheses ("(ANET)", "(NASDAQ: MU)", "(2345.TW)"),
+     * each with the name before it.
+     */
     static Map<String, String> mentionedTickers(String prose) {
         Map<String, String> out = new LinkedHashMap<>();
         Matcher m = PageText.PAREN.matcher(prose);
@@ -102,7 +112,10 @@ final class CompanySectionExtractor {
         return out;
     }
 
-    /** The capitalised words right before a parenthesis: "cloud operator Oracle (" gives "Oracle". */
+    /**
+     * The capitalised words right before a parenthesis: "cloud operator Oracle (" gives
+     * "Oracle".
+     */
     private static String nameBefore(String prose, int paren) {
         String before = prose.substring(Math.max(0, paren - PageText.WINDOW), paren).stripTrailing();
         String[] tokens = before.split("\\s+");
@@ -116,14 +129,16 @@ final class CompanySectionExtractor {
             boolean connector = tok.equals("&") || tok.equals("of") || tok.equals("de");
             if (named || (connector && !name.isEmpty())) {
                 name.addFirst(tok);
-            } else {
+            }
+            else {
                 break;
             }
         }
-        while (!name.isEmpty() && (name.peekFirst().equals("&") || name.peekFirst().equals("of")
-                || name.peekFirst().equals("de"))) {
+        while (!name.isEmpty()
+                && (name.peekFirst().equals("&") || name.peekFirst().equals("of") || name.peekFirst().equals("de"))) {
             name.removeFirst();
         }
         return String.join(" ", name).replaceAll("^[\"'\u201C\u2018(\\[]+", "");
     }
+
 }

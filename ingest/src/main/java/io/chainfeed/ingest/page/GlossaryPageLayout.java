@@ -11,41 +11,50 @@ import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
- * A glossary page's blocks sorted into the preamble (title and definition) and the sections the site's
- * layout names by heading, with navigation noise dropped and everything after a marketing or footer
- * line ("See ... in the live AI chain.", "Explore the features", "All glossary terms", a copyright)
- * cut off. The section extractors each read one part.
+ * A glossary page's blocks sorted into the preamble (title and definition) and the
+ * sections the site's layout names by heading, with navigation noise dropped and
+ * everything after a marketing or footer line ("See ... in the live AI chain.", "Explore
+ * the features", "All glossary terms", a copyright) cut off. The section extractors each
+ * read one part.
  */
 final class GlossaryPageLayout {
-    /** The parts of a page: what comes before the first heading, each known section, and the rest. */
-    enum Part { PREAMBLE, WHAT, WHY, COMPANIES, RELATED, OTHER }
 
-    private static final Map<String, Part> HEADINGS = Map.of(
-            "what it means", Part.WHAT,
-            "why it matters to investors", Part.WHY,
-            "why it matters", Part.WHY,
-            "companies on this part of the chain", Part.COMPANIES,
-            "companies in this part of the chain", Part.COMPANIES,
-            "related terms", Part.RELATED,
+    /**
+     * The parts of a page: what comes before the first heading, each known section, and
+     * the rest.
+     */
+    enum Part {
+
+        PREAMBLE, WHAT, WHY, COMPANIES, RELATED, OTHER
+
+    }
+
+    private static final Map<String, Part> HEADINGS = Map.of("what it means", Part.WHAT, "why it matters to investors",
+            Part.WHY, "why it matters", Part.WHY, "companies on this part of the chain", Part.COMPANIES,
+            "companies in this part of the chain", Part.COMPANIES, "related terms", Part.RELATED,
             "related glossary terms", Part.RELATED);
 
-    /** Lines dropped wherever they are (compared folded, trailing ':' and '.' removed). */
-    private static final List<Pattern> NOISE = List.of(
-            Pattern.compile("(skip|jump) to (the )?(main )?content"),
+    /**
+     * Lines dropped wherever they are (compared folded, trailing ':' and '.' removed).
+     */
+    private static final List<Pattern> NOISE = List.of(Pattern.compile("(skip|jump) to (the )?(main )?content"),
             Pattern.compile("(ai )?supply chain (term|glossary|glossary term)"),
             Pattern.compile("(ai )?glossary( term)?"));
 
     /** Marketing and footer lines: the current section's content ends there. */
-    private static final List<Pattern> STOP = List.of(
-            Pattern.compile("see .+ in the live .*chain"),
+    private static final List<Pattern> STOP = List.of(Pattern.compile("see .+ in the live .*chain"),
             Pattern.compile("explore (the |all |our )?features"),
             Pattern.compile("(all|browse|view all|back to)( the)?( ai)? glossary( terms)?"),
             Pattern.compile("(\u00a9|\\(c\\)|copyright) .*"));
 
-    /** Fixed lines (headings, nav, marketing) are short; longer lines are never matched against them. */
+    /**
+     * Fixed lines (headings, nav, marketing) are short; longer lines are never matched
+     * against them.
+     */
     private static final int MAX_FIXED_LINE = 400;
 
     private final Map<Part, List<Block>> parts = new EnumMap<>(Part.class);
+
     private final Set<Part> headings = EnumSet.noneOf(Part.class);
 
     private GlossaryPageLayout() {
@@ -64,12 +73,17 @@ final class GlossaryPageLayout {
         return page;
     }
 
-    /** @return the blocks of one part, in page order; empty when the page has none */
+    /**
+     * @return the blocks of one part, in page order; empty when the page has none
+     */
     List<Block> part(Part part) {
         return parts.get(part);
     }
 
-    /** @return whether the page has the heading of that part (its content may still be empty) */
+    /**
+     * @return whether the page has the heading of that part (its content may still be
+     * empty)
+     */
     boolean has(Part part) {
         return headings.contains(part);
     }
@@ -79,7 +93,10 @@ final class GlossaryPageLayout {
         return has(part) ? body(parts.get(part)) : "";
     }
 
-    /** Sorts blocks into the preamble and the sections, dropping noise and everything after a stop line. */
+    /**
+     * Sorts blocks into the preamble and the sections, dropping noise and everything
+     * after a stop line.
+     */
     private void layout(List<Block> blocks) {
         Part current = Part.PREAMBLE;
         boolean stopped = false;
@@ -98,7 +115,8 @@ final class GlossaryPageLayout {
                 }
             }
             if (block.kind() == Kind.HEADING && current != Part.PREAMBLE) {
-                // An HTML heading this parser does not know ends the section; its content is not the term's.
+                // An HTML heading this parser does not know ends the section; its content
+                // is not the term's.
                 current = Part.OTHER;
                 stopped = false;
                 continue;
@@ -144,4 +162,5 @@ final class GlossaryPageLayout {
         }
         return String.join("\n\n", paragraphs);
     }
+
 }

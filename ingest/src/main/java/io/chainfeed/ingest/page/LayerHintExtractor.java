@@ -8,26 +8,31 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The chain layer a page's prose names: a reference layer (name, alias or id, case-insensitive, whole
- * words), preferring mentions that say "layer", then the earliest; else the first raw "&lt;word&gt;
- * layer" phrase; else none.
+ * The chain layer a page's prose names: a reference layer (name, alias or id,
+ * case-insensitive, whole words), preferring mentions that say "layer", then the
+ * earliest; else the first raw "&lt;word&gt; layer" phrase; else none.
  */
 final class LayerHintExtractor {
-    private static final Pattern FOLLOWED_BY_LAYER =
-            Pattern.compile("\\s+layers?(?![\\p{L}\\p{N}])", Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE);
+
+    private static final Pattern FOLLOWED_BY_LAYER = Pattern.compile("\\s+layers?(?![\\p{L}\\p{N}])",
+            Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE);
+
     private static final Pattern RAW_LAYER = Pattern.compile(
             "(?<![\\p{L}\\p{N}\\-])(\\p{L}[\\p{L}\\p{N}\\-]*)\\s+(layer)(?![\\p{L}\\p{N}])",
             Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE);
+
     private static final Set<String> LAYER_STOPWORDS = Set.of("the", "a", "an", "this", "that", "these", "those",
-            "each", "every", "one", "which", "same", "other", "another", "any", "its", "their", "our", "your",
-            "whole", "entire", "next", "first", "last", "single", "new", "given", "that's");
+            "each", "every", "one", "which", "same", "other", "another", "any", "its", "their", "our", "your", "whole",
+            "entire", "next", "first", "last", "single", "new", "given", "that's");
 
     private record LayerTerm(String id, Pattern pattern, boolean namesLayer) {
     }
 
     private final List<LayerTerm> layerTerms = new ArrayList<>();
 
-    /** @param layers the reference layers, whose names, aliases and ids the prose may use */
+    /**
+     * @param layers the reference layers, whose names, aliases and ids the prose may use
+     */
     LayerHintExtractor(List<ChainLayer> layers) {
         for (ChainLayer layer : layers) {
             String id = layer.getId().toString();
@@ -70,8 +75,8 @@ final class LayerHintExtractor {
                         || FOLLOWED_BY_LAYER.matcher(prose).region(m.end(), prose.length()).lookingAt();
                 int rank = layerish ? 0 : 1;
                 int length = m.end() - m.start();
-                if (rank < bestRank || (rank == bestRank && (m.start() < bestStart
-                        || (m.start() == bestStart && length > bestLength)))) {
+                if (rank < bestRank || (rank == bestRank
+                        && (m.start() < bestStart || (m.start() == bestStart && length > bestLength)))) {
                     bestId = term.id();
                     bestRank = rank;
                     bestStart = m.start();
@@ -90,4 +95,5 @@ final class LayerHintExtractor {
         }
         return null;
     }
+
 }

@@ -13,13 +13,14 @@ import org.jsoup.select.NodeTraversor;
 import org.jsoup.select.NodeVisitor;
 
 /**
- * Turns a page, scraped text or HTML, into the one block structure the parser reads: an ordered
- * list of blocks, each a list of cleaned lines.
+ * Turns a page, scraped text or HTML, into the one block structure the parser reads: an
+ * ordered list of blocks, each a list of cleaned lines.
  */
 final class PageBlocks {
 
     /** What kind of block it was; scraped text only gives {@link Kind#LINE}. */
     enum Kind {
+
         /** One line of scraped text: its role is unknown. */
         LINE,
         /** A paragraph-like HTML block (p, div, section ...). */
@@ -30,12 +31,13 @@ final class PageBlocks {
         TITLE,
         /** An HTML h2 to h6. */
         HEADING
+
     }
 
     /**
      * One block.
      *
-     * @param kind  its kind
+     * @param kind its kind
      * @param lines cleaned, non-empty lines (may hold {@link PageText#MARK})
      */
     record Block(Kind kind, List<String> lines) {
@@ -50,12 +52,13 @@ final class PageBlocks {
     }
 
     private static final Set<String> DROPPED = Set.of("script", "style", "noscript", "template", "svg", "math",
-            "iframe", "object", "embed", "canvas", "nav", "footer", "aside", "form", "button", "select",
-            "textarea", "dialog", "head");
+            "iframe", "object", "embed", "canvas", "nav", "footer", "aside", "form", "button", "select", "textarea",
+            "dialog", "head");
 
     private static final Set<String> BLOCK_TAGS = Set.of("address", "article", "blockquote", "body", "center", "dd",
-            "details", "div", "dl", "dt", "fieldset", "figcaption", "figure", "header", "hgroup", "hr", "html", "legend",
-            "main", "p", "pre", "section", "summary", "table", "tbody", "thead", "tfoot", "tr", "td", "th", "caption");
+            "details", "div", "dl", "dt", "fieldset", "figcaption", "figure", "header", "hgroup", "hr", "html",
+            "legend", "main", "p", "pre", "section", "summary", "table", "tbody", "thead", "tfoot", "tr", "td", "th",
+            "caption");
 
     private PageBlocks() {
     }
@@ -73,11 +76,11 @@ final class PageBlocks {
     }
 
     /**
-     * Parses HTML with jsoup (in memory: nothing is fetched, no external entity is resolved) and
-     * walks the body without recursion. Navigation, footers, scripts, styles and forms are dropped,
-     * and so is any header that does not hold the h1. Each block element gives a block, each list
-     * item a line of its list; adjacent inline elements whose texts touch are separated by
-     * {@link PageText#MARK}.
+     * Parses HTML with jsoup (in memory: nothing is fetched, no external entity is
+     * resolved) and walks the body without recursion. Navigation, footers, scripts,
+     * styles and forms are dropped, and so is any header that does not hold the h1. Each
+     * block element gives a block, each list item a line of its list; adjacent inline
+     * elements whose texts touch are separated by {@link PageText#MARK}.
      */
     static List<Block> fromHtml(String html) {
         Document doc = Jsoup.parse(html);
@@ -97,11 +100,17 @@ final class PageBlocks {
     }
 
     private static final class Walker implements NodeVisitor {
+
         final List<Block> blocks = new ArrayList<>();
+
         private final StringBuilder line = new StringBuilder();
+
         private final List<String> lines = new ArrayList<>();
+
         private Kind kind = Kind.PARAGRAPH;
+
         private int listDepth;
+
         private int itemDepth;
 
         @Override
@@ -117,31 +126,39 @@ final class PageBlocks {
             if (tag.equals("br")) {
                 if (itemDepth > 0) {
                     line.append(' ');
-                } else {
+                }
+                else {
                     endLine();
                 }
-            } else if (itemDepth > 0) {
+            }
+            else if (itemDepth > 0) {
                 line.append(PageText.MARK);
                 if (tag.equals("li")) {
                     itemDepth++;
                 }
-            } else if (tag.equals("li")) {
+            }
+            else if (tag.equals("li")) {
                 endLine();
                 itemDepth++;
-            } else if (tag.equals("ul") || tag.equals("ol")) {
+            }
+            else if (tag.equals("ul") || tag.equals("ol")) {
                 if (listDepth == 0) {
                     flush();
                     kind = Kind.LIST;
-                } else {
+                }
+                else {
                     endLine();
                 }
                 listDepth++;
-            } else if (tag.matches("h[1-6]")) {
+            }
+            else if (tag.matches("h[1-6]")) {
                 flush();
                 kind = tag.equals("h1") ? Kind.TITLE : Kind.HEADING;
-            } else if (BLOCK_TAGS.contains(tag)) {
+            }
+            else if (BLOCK_TAGS.contains(tag)) {
                 endBlock();
-            } else {
+            }
+            else {
                 line.append(PageText.MARK);
             }
         }
@@ -158,32 +175,42 @@ final class PageBlocks {
             if (tag.equals("li") && itemDepth == 1) {
                 endLine();
                 itemDepth = 0;
-            } else if (itemDepth > 0) {
+            }
+            else if (itemDepth > 0) {
                 line.append(PageText.MARK);
                 if (tag.equals("li")) {
                     itemDepth--;
                 }
-            } else if (tag.equals("ul") || tag.equals("ol")) {
+            }
+            else if (tag.equals("ul") || tag.equals("ol")) {
                 listDepth = Math.max(0, listDepth - 1);
                 if (listDepth == 0) {
                     flush();
-                } else {
+                }
+                else {
                     endLine();
                 }
-            } else if (tag.matches("h[1-6]")) {
+            }
+            else if (tag.matches("h[1-6]")) {
                 flush();
-            } else if (BLOCK_TAGS.contains(tag)) {
+            }
+            else if (BLOCK_TAGS.contains(tag)) {
                 endBlock();
-            } else {
+            }
+            else {
                 line.append(PageText.MARK);
             }
         }
 
-        /** A block element's edge: inside a list it only ends the item's line, elsewhere the block. */
+        /**
+         * A block element's edge: inside a list it only ends the item's line, elsewhere
+         * the block.
+         */
         private void endBlock() {
             if (listDepth > 0) {
                 endLine();
-            } else {
+            }
+            else {
                 flush();
             }
         }
@@ -204,5 +231,7 @@ final class PageBlocks {
             }
             kind = Kind.PARAGRAPH;
         }
+
     }
+
 }

@@ -8,16 +8,21 @@ import java.util.regex.Pattern;
 final class PageText {
 
     /**
-     * Marks a boundary between two adjacent HTML elements whose texts touch without whitespace
-     * (e.g. {@code <span>NVIDIA</span><span>NVDA</span>}). Scraped text never contains it; the
-     * splitters use it as a hint and every prose field drops it.
+     * Marks a boundary between two adjacent HTML elements whose texts touch without
+     * whitespace (e.g. {@code <span>NVIDIA</span><span>NVDA</span>}). Scraped text never
+     * contains it; the splitters use it as a hint and every prose field drops it.
      */
     static final char MARK = '\u001F';
 
     /** A ticker as readers write it: ANET, 2345.TW, 000660.KS, BRK-B. */
     static final Pattern TICKER = Pattern.compile("[A-Z0-9]{1,10}(?:[.\\-][A-Z0-9]{1,5})?");
-    /** A parenthesis on one line, e.g. "(ANET)" or "(remote direct memory access)"; group 1 is the inside. */
+
+    /**
+     * A parenthesis on one line, e.g. "(ANET)" or "(remote direct memory access)"; group
+     * 1 is the inside.
+     */
     static final Pattern PAREN = Pattern.compile("\\(([^()\\n]{1,120})\\)");
+
     /** How far back (chars) from a parenthesis names and expansions are looked for. */
     static final int WINDOW = 300;
 
@@ -27,10 +32,11 @@ final class PageText {
     }
 
     /**
-     * Cleans one line: exotic spaces (no-break, thin, ideographic, tab) become a plain space,
-     * invisible characters (zero-width, BOM, soft hyphen, controls other than {@link #MARK}) are
-     * removed, runs of whitespace and marks collapse (a run holding any whitespace becomes one
-     * space, a run of marks one mark), and spaces and marks are trimmed from both ends.
+     * Cleans one line: exotic spaces (no-break, thin, ideographic, tab) become a plain
+     * space, invisible characters (zero-width, BOM, soft hyphen, controls other than
+     * {@link #MARK}) are removed, runs of whitespace and marks collapse (a run holding
+     * any whitespace becomes one space, a run of marks one mark), and spaces and marks
+     * are trimmed from both ends.
      */
     static String cleanLine(String raw) {
         StringBuilder out = new StringBuilder(raw.length());
@@ -40,15 +46,19 @@ final class PageText {
             char c = raw.charAt(i);
             if (c == MARK) {
                 pendingMark = true;
-            } else if (isSpace(c)) {
+            }
+            else if (isSpace(c)) {
                 pendingSpace = true;
-            } else if (isInvisible(c)) {
+            }
+            else if (isInvisible(c)) {
                 continue;
-            } else {
+            }
+            else {
                 if (out.length() > 0) {
                     if (pendingSpace) {
                         out.append(' ');
-                    } else if (pendingMark) {
+                    }
+                    else if (pendingMark) {
                         out.append(MARK);
                     }
                 }
@@ -61,13 +71,13 @@ final class PageText {
     }
 
     private static boolean isSpace(char c) {
-        return Character.isWhitespace(c) || Character.isSpaceChar(c) || c == '\u00A0' || c == '\u2007'
-                || c == '\u202F' || c == '\u0085';
+        return Character.isWhitespace(c) || Character.isSpaceChar(c) || c == '\u00A0' || c == '\u2007' || c == '\u202F'
+                || c == '\u0085';
     }
 
     private static boolean isInvisible(char c) {
-        return c == '\u200B' || c == '\u200C' || c == '\u200D' || c == '\u2060' || c == '\uFEFF'
-                || c == '\u00AD' || (Character.isISOControl(c) && c != MARK);
+        return c == '\u200B' || c == '\u200C' || c == '\u200D' || c == '\u2060' || c == '\uFEFF' || c == '\u00AD'
+                || (Character.isISOControl(c) && c != MARK);
     }
 
     /** Removes boundary marks: the text as a reader sees it. */
@@ -76,15 +86,16 @@ final class PageText {
     }
 
     /**
-     * A comparison form: marks dropped, curly quotes straightened, dashes turned into '-',
-     * lower case (ROOT), whitespace collapsed, trimmed.
+     * A comparison form: marks dropped, curly quotes straightened, dashes turned into
+     * '-', lower case (ROOT), whitespace collapsed, trimmed.
      */
     static String fold(String s) {
         StringBuilder b = new StringBuilder(s.length());
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);
             switch (c) {
-                case MARK -> { }
+                case MARK -> {
+                }
                 case '\u2018', '\u2019', '\u201A', '\u201B', '\u2032' -> b.append('\'');
                 case '\u201C', '\u201D', '\u201E', '\u201F', '\u2033' -> b.append('"');
                 case '\u2010', '\u2011', '\u2012', '\u2013', '\u2014', '\u2015', '\u2212' -> b.append('-');
@@ -94,14 +105,18 @@ final class PageText {
         return b.toString().toLowerCase(Locale.ROOT).replaceAll("\\s+", " ").trim();
     }
 
-    /** {@link #fold} without trailing ':' or '.': how headings and fixed lines are compared. */
+    /**
+     * {@link #fold} without trailing ':' or '.': how headings and fixed lines are
+     * compared.
+     */
     static String foldLine(String s) {
         return fold(s).replaceAll("[:.]+$", "").trim();
     }
 
     /**
-     * A matching key for names and titles: NFKC, folded, every run of anything but letters and
-     * digits turned into one space. "AI Ethernet (RoCE)" gives "ai ethernet roce".
+     * A matching key for names and titles: NFKC, folded, every run of anything but
+     * letters and digits turned into one space. "AI Ethernet (RoCE)" gives "ai ethernet
+     * roce".
      */
     static String key(String s) {
         String folded = fold(Normalizer.normalize(plain(s), Normalizer.Form.NFKC));
@@ -113,7 +128,9 @@ final class PageText {
         return line.length() <= 2_000 && DISCLAIMER.matcher(fold(line)).find();
     }
 
-    /** Whole-word (word = letters and digits) prefix or suffix relation between two keys. */
+    /**
+     * Whole-word (word = letters and digits) prefix or suffix relation between two keys.
+     */
     static boolean wordPrefixOrSuffix(String a, String b) {
         if (a.isEmpty() || b.isEmpty()) {
             return false;
@@ -131,4 +148,5 @@ final class PageText {
         String t = s.strip();
         return t.isEmpty() ? 0 : t.split("\\s+").length;
     }
+
 }

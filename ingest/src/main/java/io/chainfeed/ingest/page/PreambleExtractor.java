@@ -6,13 +6,15 @@ import io.chainfeed.ingest.page.PageBlocks.Kind;
 import java.util.List;
 
 /**
- * The title and the one-line definition, from the blocks before a page's first heading. The title is
- * the title-like block right before the first sentence-like block (the definition); failing that, the
- * last h1; with neither, the last title-like block.
+ * The title and the one-line definition, from the blocks before a page's first heading.
+ * The title is the title-like block right before the first sentence-like block (the
+ * definition); failing that, the last h1; with neither, the last title-like block.
  */
 final class PreambleExtractor {
+
     /**
-     * @param title      the term's title, or null when the page has none (then reported missing)
+     * @param title the term's title, or null when the page has none (then reported
+     * missing)
      * @param definition the definition's paragraphs, or "" (then reported missing)
      */
     record Preamble(String title, String definition) {
@@ -22,7 +24,7 @@ final class PreambleExtractor {
     }
 
     /**
-     * @param pre     the preamble's blocks
+     * @param pre the preamble's blocks
      * @param refusal where a missing title or definition is reported
      * @return the title and definition
      */
@@ -42,16 +44,19 @@ final class PreambleExtractor {
         if (d > 0 && titleLike(oneLine(pre.get(d - 1)))) {
             title = oneLine(pre.get(d - 1));
             definitionBlocks = pre.subList(d, pre.size());
-        } else if (h1 >= 0) {
+        }
+        else if (h1 >= 0) {
             title = oneLine(pre.get(h1));
             definitionBlocks = pre.subList(h1 + 1, pre.size());
-        } else if (d < 0) {
+        }
+        else if (d < 0) {
             for (Block b : pre) {
                 if (titleLike(oneLine(b))) {
                     title = oneLine(b);
                 }
             }
-        } else {
+        }
+        else {
             definitionBlocks = pre.subList(d, pre.size());
         }
         if (title == null || Slugs.slugify(title).isEmpty()) {
@@ -77,4 +82,5 @@ final class PreambleExtractor {
     private static boolean titleLike(String s) {
         return !sentenceLike(s) && s.length() <= 150 && PageText.words(s) <= 12 && !s.matches("(?s).*[.,;:]");
     }
+
 }

@@ -5,20 +5,22 @@ import java.util.Comparator;
 import java.util.List;
 
 /**
- * Splits a related-terms line where each title runs into its one-line summary and the summary
- * into the next title ("CoWoSCoWoS is ... interposer.Memory wallThe widening gap ...").
+ * Splits a related-terms line where each title runs into its one-line summary and the
+ * summary into the next title ("CoWoSCoWoS is ... interposer.Memory wallThe widening gap
+ * ...").
  *
- * <p>Items end where '.', '!' or '?' is immediately followed (no space) by an upper-case letter, a
- * digit or an opening quote; decimals ("2.5D") and one-letter abbreviations ("U.S.") are not ends
- * unless a known term title starts right after. Inside an item the title/summary boundary is, in
- * order: the longest known term title or alias that starts the item and runs straight into an
- * upper-case letter, digit or quote; an HTML element boundary; the summary repeating the title
- * ("InfiniBandInfiniBand is"); else the earliest ')' followed by an upper-case letter or a
- * lower-case letter followed by a capitalised ordinary word ("fabricThe", "scale-upConnecting") or
- * a letter or digit followed by an opening double quote;
- * else, last, an upper-case letter or digit followed by such a word ("CoWoSThe"). Camel case
- * inside a name ("InfiniBand") is not a boundary because "Band" runs into another capital.
- * Immutable and thread-safe.
+ * <p>
+ * Items end where '.', '!' or '?' is immediately followed (no space) by an upper-case
+ * letter, a digit or an opening quote; decimals ("2.5D") and one-letter abbreviations
+ * ("U.S.") are not ends unless a known term title starts right after. Inside an item the
+ * title/summary boundary is, in order: the longest known term title or alias that starts
+ * the item and runs straight into an upper-case letter, digit or quote; an HTML element
+ * boundary; the summary repeating the title ("InfiniBandInfiniBand is"); else the
+ * earliest ')' followed by an upper-case letter or a lower-case letter followed by a
+ * capitalised ordinary word ("fabricThe", "scale-upConnecting") or a letter or digit
+ * followed by an opening double quote; else, last, an upper-case letter or digit followed
+ * by such a word ("CoWoSThe"). Camel case inside a name ("InfiniBand") is not a boundary
+ * because "Band" runs into another capital. Immutable and thread-safe.
  */
 final class RelatedLineSplitter {
 
@@ -26,7 +28,9 @@ final class RelatedLineSplitter {
     record Item(String title, String summary) {
     }
 
-    /** Longest title the repetition rule looks for; keeps that rule linear on huge items. */
+    /**
+     * Longest title the repetition rule looks for; keeps that rule linear on huge items.
+     */
     private static final int MAX_TITLE = 200;
 
     /** Known titles and aliases, longest first. */
@@ -34,11 +38,11 @@ final class RelatedLineSplitter {
 
     RelatedLineSplitter(List<String> knownTitles) {
         this.knownTitles = knownTitles.stream()
-                .filter(t -> t != null && !t.isBlank())
-                .map(String::strip)
-                .distinct()
-                .sorted(Comparator.comparingInt(String::length).reversed().thenComparing(Comparator.naturalOrder()))
-                .toList();
+            .filter(t -> t != null && !t.isBlank())
+            .map(String::strip)
+            .distinct()
+            .sorted(Comparator.comparingInt(String::length).reversed().thenComparing(Comparator.naturalOrder()))
+            .toList();
     }
 
     /** Splits a line into raw items (marks kept); never empty items. */
@@ -88,7 +92,6 @@ final class RelatedLineSplitter {
 
     /**
      * Splits one item into title and summary.
-     *
      * @param rawItem an item from {@link #items}
      * @return the item, or null when no boundary can be found
      */
@@ -143,7 +146,8 @@ final class RelatedLineSplitter {
                 if (wordLen >= 2 || article) {
                     return item(text, i);
                 }
-            } else if (secondary < 0 && wordLen >= 2 && (Character.isUpperCase(prev) || Character.isDigit(prev))) {
+            }
+            else if (secondary < 0 && wordLen >= 2 && (Character.isUpperCase(prev) || Character.isDigit(prev))) {
                 secondary = i;
             }
         }
@@ -163,8 +167,9 @@ final class RelatedLineSplitter {
     }
 
     /**
-     * The longest known title that starts at {@code at} (case-insensitive) and runs straight into an
-     * upper-case letter, a digit, a quote or a mark; null when none does.
+     * The longest known title that starts at {@code at} (case-insensitive) and runs
+     * straight into an upper-case letter, a digit, a quote or a mark; null when none
+     * does.
      */
     private String knownTitleAt(String s, int at) {
         for (String t : knownTitles) {
@@ -178,14 +183,18 @@ final class RelatedLineSplitter {
                 boolean ok;
                 if (next == PageText.MARK || isOpenQuote(next)) {
                     ok = true;
-                } else if (Character.isDigit(next)) {
+                }
+                else if (Character.isDigit(next)) {
                     ok = !Character.isLetterOrDigit(last);
-                } else if (Character.isUpperCase(next)) {
-                    // "CoWoSThe" is a boundary, "NV|Link" is not: after a capital or digit the next
+                }
+                else if (Character.isUpperCase(next)) {
+                    // "CoWoSThe" is a boundary, "NV|Link" is not: after a capital or
+                    // digit the next
                     // capital must start an ordinary word or repeat the title.
-                    ok = !(Character.isUpperCase(last) || Character.isDigit(last))
-                            || ordinaryWordAt(s, after) || s.regionMatches(true, after, t, 0, t.length());
-                } else {
+                    ok = !(Character.isUpperCase(last) || Character.isDigit(last)) || ordinaryWordAt(s, after)
+                            || s.regionMatches(true, after, t, 0, t.length());
+                }
+                else {
                     ok = false;
                 }
                 if (ok) {
@@ -196,7 +205,9 @@ final class RelatedLineSplitter {
         return null;
     }
 
-    /** A capital followed by at least one lower-case letter and then no letter or digit. */
+    /**
+     * A capital followed by at least one lower-case letter and then no letter or digit.
+     */
     private static boolean ordinaryWordAt(String s, int i) {
         if (i >= s.length() || !Character.isUpperCase(s.charAt(i))) {
             return false;
@@ -211,4 +222,5 @@ final class RelatedLineSplitter {
     private static boolean isOpenQuote(char c) {
         return c == '"' || c == '\u201C' || c == '\u2018' || c == '\'';
     }
+
 }

@@ -6,20 +6,22 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The "Related terms" section: each line holds titles that run into their summaries and into the next
- * title. The first block must split; later blocks are taken only while they split (what follows is
- * usually the site's own links).
+ * The "Related terms" section: each line holds titles that run into their summaries and
+ * into the next title. The first block must split; later blocks are taken only while they
+ * split (what follows is usually the site's own links).
  */
 final class RelatedSectionExtractor {
+
     /** Heading of the section, as refusals name it. */
     static final String HEADING = "Related terms";
 
     private final RelatedLineSplitter splitter;
+
     private final TermSlugs slugs;
 
     /**
      * @param splitter splits a related-terms line into titles and summaries
-     * @param slugs    resolves a title to the slug of a known term
+     * @param slugs resolves a title to the slug of a known term
      */
     RelatedSectionExtractor(RelatedLineSplitter splitter, TermSlugs slugs) {
         this.splitter = splitter;
@@ -27,8 +29,9 @@ final class RelatedSectionExtractor {
     }
 
     /**
-     * @param page    the page's parts
-     * @param refusal where a missing line or a first line that cannot be split is reported
+     * @param page the page's parts
+     * @param refusal where a missing line or a first line that cannot be split is
+     * reported
      * @return the related terms, in page order; none without the section
      */
     List<RelatedTerm> extract(GlossaryPageLayout page, ParseRefusal refusal) {
@@ -46,14 +49,16 @@ final class RelatedSectionExtractor {
                         RelatedLineSplitter.Item it = splitter.split(item);
                         if (it == null) {
                             failures.add(PageText.plain(item));
-                        } else {
+                        }
+                        else {
                             parsed.add(new RelatedTerm(slugs.resolve(it.title()), it.title(), it.summary()));
                         }
                     }
                 }
                 if (bi == 0) {
                     refusal.report("related term title/summary split: ", failures);
-                } else if (!failures.isEmpty()) {
+                }
+                else if (!failures.isEmpty()) {
                     break;
                 }
                 related.addAll(parsed);
@@ -61,4 +66,5 @@ final class RelatedSectionExtractor {
         }
         return related;
     }
+
 }

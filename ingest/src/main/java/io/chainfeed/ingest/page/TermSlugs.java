@@ -9,14 +9,21 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-/** The slugs of the glossary terms the reference data knows, by title and alias (compared as {@link PageText#key}). */
+/**
+ * The slugs of the glossary terms the reference data knows, by title and alias (compared
+ * as {@link PageText#key}).
+ */
 final class TermSlugs {
+
     private static final Pattern TRAILING_PARENTHETICAL = Pattern.compile("^(.*?)\\s*\\(([^()]+)\\)\\s*$");
 
     private final Map<String, String> termSlugs = new HashMap<>();
+
     private final List<String> knownTitles = new ArrayList<>();
 
-    /** @param terms the known glossary terms */
+    /**
+     * @param terms the known glossary terms
+     */
     TermSlugs(List<ReferenceData.KnownTerm> terms) {
         for (ReferenceData.KnownTerm term : terms) {
             termSlugs.putIfAbsent(PageText.key(term.title()), term.slug());
@@ -29,12 +36,17 @@ final class TermSlugs {
         termSlugs.remove("");
     }
 
-    /** @return every known title and alias, as written */
+    /**
+     * @return every known title and alias, as written
+     */
     List<String> knownTitles() {
         return knownTitles;
     }
 
-    /** Known slug for a title (its title or an alias), also trying "X (Y)" as X, then Y; else the slugified title. */
+    /**
+     * Known slug for a title (its title or an alias), also trying "X (Y)" as X, then Y;
+     * else the slugified title.
+     */
     String resolve(String title) {
         String slug = termSlugs.get(PageText.key(title));
         if (slug == null) {
@@ -48,4 +60,5 @@ final class TermSlugs {
         }
         return slug != null ? slug : Slugs.slugify(title);
     }
+
 }

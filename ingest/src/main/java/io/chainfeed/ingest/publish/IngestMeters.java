@@ -6,14 +6,17 @@ import java.util.Collection;
 import java.util.List;
 
 /**
- * The ingest's own counters, on Micrometer's global registry (Spring Boot adds the Prometheus registry to
- * it): {@code chainfeed_records_accepted_total{kind}} (valid records a request or feed poll offered for
- * publishing) and {@code chainfeed_records_published_total{kind}} (records Kafka committed);
- * {@code kind} is {@code signal}, {@code term} or {@code reference}; {@code chainfeed_signals_skipped_total{reason}}.
- * Every series with a known label value is registered at start ({@link #registerAtStart}), at zero, so a
- * restarted service shows them before its first record and {@code increase()} sees the first one.
+ * The ingest's own counters, on Micrometer's global registry (Spring Boot adds the
+ * Prometheus registry to it): {@code chainfeed_records_accepted_total{kind}} (valid
+ * records a request or feed poll offered for publishing) and
+ * {@code chainfeed_records_published_total{kind}} (records Kafka committed); {@code kind}
+ * is {@code signal}, {@code term} or {@code reference};
+ * {@code chainfeed_signals_skipped_total{reason}}. Every series with a known label value
+ * is registered at start ({@link #registerAtStart}), at zero, so a restarted service
+ * shows them before its first record and {@code increase()} sees the first one.
  */
 public final class IngestMeters {
+
     /** The record kinds ingest publishes. */
     static final List<String> KINDS = List.of("signal", "term", "reference");
 
@@ -21,9 +24,10 @@ public final class IngestMeters {
     }
 
     /**
-     * Registers every counter of this class for every known label value, at zero (idempotent).
-     *
-     * @param skipReasons the reasons an item can be skipped for ({@code SignalDecider#skipReasons})
+     * Registers every counter of this class for every known label value, at zero
+     * (idempotent).
+     * @param skipReasons the reasons an item can be skipped for
+     * ({@code SignalDecider#skipReasons})
      */
     public static void registerAtStart(Collection<String> skipReasons) {
         KINDS.forEach(kind -> {
@@ -34,29 +38,39 @@ public final class IngestMeters {
     }
 
     /**
-     * @param kind  record kind
+     * @param kind record kind
      * @param count how many were accepted
      */
     public static void accepted(String kind, int count) {
-        Counter.builder("chainfeed.records.accepted").description("Valid records offered for publishing")
-                .tag("kind", kind).register(Metrics.globalRegistry).increment(count);
+        Counter.builder("chainfeed.records.accepted")
+            .description("Valid records offered for publishing")
+            .tag("kind", kind)
+            .register(Metrics.globalRegistry)
+            .increment(count);
     }
 
     /**
-     * @param kind  record kind
+     * @param kind record kind
      * @param count how many Kafka committed
      */
     public static void published(String kind, int count) {
-        Counter.builder("chainfeed.records.published").description("Records committed to Kafka by ingest")
-                .tag("kind", kind).register(Metrics.globalRegistry).increment(count);
+        Counter.builder("chainfeed.records.published")
+            .description("Records committed to Kafka by ingest")
+            .tag("kind", kind)
+            .register(Metrics.globalRegistry)
+            .increment(count);
     }
 
     /**
      * @param reason why the items were skipped (not about a supply constraint)
-     * @param count  how many
+     * @param count how many
      */
     public static void skipped(String reason, int count) {
-        Counter.builder("chainfeed.signals.skipped").description("Items skipped as not about a supply constraint")
-                .tag("reason", reason).register(Metrics.globalRegistry).increment(count);
+        Counter.builder("chainfeed.signals.skipped")
+            .description("Items skipped as not about a supply constraint")
+            .tag("reason", reason)
+            .register(Metrics.globalRegistry)
+            .increment(count);
     }
+
 }

@@ -27,72 +27,109 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Publishes each call's records in one Kafka transaction, so a request's records become visible to
- * {@code read_committed} readers all together or not at all, and answers by a deadline with the truth.
+ * Publishes each call's records in one Kafka transaction, so a request's records become
+ * visible to {@code read_committed} readers all together or not at all, and answers by a
+ * deadline with the truth.
  *
- * <p>A fixed pool of transactional producers; producer {@code i} has {@code transactional.id} =
- * {@code <prefix>-<i>}. The prefix names the ingest instance and must stay the same across its restarts
- * and differ between instances running at once: a restarted instance's {@code initTransactions} then
- * fences the producers of its previous life (a zombie's commit is refused) and aborts what they left open.
+ * <p>
+ * A fixed pool of transactional producers; producer {@code i} has
+ * {@code transactional.id} = {@code <prefix>-<i>}. The prefix names the ingest instance
+ * and must stay the same across its restarts and differ between instances running at
+ * once: a restarted instance's {@code initTransactions} then fences the producers of its
+ * previous life (a zombie's commit is refused) and aborts what they left open.
  *
- * <p>A transaction runs on a worker thread in three states: SENDING (records sent, acknowledgements
- * awaited), COMMITTING (every record acknowledged, the commit requested) and done. The caller waits until
- * its deadline; if the transaction is still SENDING then, it is cancelled: the commit is never requested,
- * the producer is closed and replaced by a new one with the same {@code transactional.id}, whose
+ * <p>
+ * A transaction runs on a worker thread in three states: SENDING (records sent,
+ * acknowledgements awaited), COMMITTING (every record acknowledged, the commit requested)
+ * and done. The caller waits until its deadline; if the transaction is still SENDING
+ * then, it is cancelled: the commit is never requested, the producer is closed and
+ * replaced by a new one with the same {@code transactional.id}, whose
  * {@code initTransactions} aborts the open transaction on the coordinator. So:
  * <ul>
- *   <li>return: committed, visible to {@code read_committed} readers;</li>
- *   <li>{@link PublishException}: aborted or never begun, never visible;</li>
- *   <li>{@link PublishOutcomeUnknownException}: the deadline passed in COMMITTING (Kafka stalled in the few
- *       milliseconds between the commit request and its answer); the worker keeps committing and logs
- *       and counts the outcome.</li>
+ * <li>return: committed, visible to {@code read_committed} readers;</li>
+ * <li>{@link PublishException}: aborted or never begun, never visible;</li>
+ * <li>{@link PublishOutcomeUnknownException}: the deadline passed in COMMITTING (Kafka
+ * stalled in the few milliseconds between the commit request and its answer); the worker
+ * keeps committing and logs and counts the outcome.</li>
  * </ul>
- * A producer that fails in any way is replaced the same way, in the background, retrying until Kafka
- * answers; callers that find no ready producer by their deadline get a {@link PublishException}.
+ * A producer that fails in any way is replaced the same way, in the background, retrying
+ * until Kafka answers; callers that find no ready producer by their deadline get a
+ * {@link PublishException}.
  *
- * <p>Meters: {@code chainfeed_ingest_transactions_total{outcome}} (committed, aborted, unknown,
- * committed_late, failed_late), {@code chainfeed_ingest_producers_ready}.
+ * <p>
+ * Meters: {@code chainfeed_ingest_transactions_total{outcome}} (committed, aborted,
+ * unknown, committed_late, failed_late), {@code chainfeed_ingest_producers_ready}.
  */
 public final class KafkaTransactions implements RecordSink, AutoCloseable {
+
     private static final Logger log = LoggerFactory.getLogger(KafkaTransactions.class);
-    /** How long a commit whose caller has gone is still retried before the producer is replaced. */
+
+    /**
+     * How long a commit whose caller has gone is still retried before the producer is
+     * replaced.
+     */
     private static final Duration LATE_COMMIT_LIMIT = Duration.ofSeconds(60);
 
-    private enum State { SENDING, COMMITTING, COMMITTED, ABORTED, CANCELLED }
+    private enum State {
+
+        SENDING, COMMITTING, COMMITTED, ABORTED, CANCELLED
+
+    }
 
     private final String prefix;
+
     private final Function<String, Producer<String, byte[]>> factory;
+
     private final RecordLimits limits;
+
     private final BlockingQueue<Slot> ready = new LinkedBlockingQueue<>();
+
     private final ExecutorService workers;
+
     private final ScheduledExecutorService repairs;
-    /** The outcomes {@code chainfeed_ingest_transactions_total} counts, each registered at start. */
+
+    /**
+     * The outcomes {@code chainfeed_ingest_transactions_total} counts, each registered at
+     * start.
+     */
     static final List<String> TRANSACTION_OUTCOMES = List.of("committed", "aborted", "unknown", "committed_late",
             "failed_late");
+
     private final MeterRegistry registry;
+
     private final AtomicInteger readyCount = new AtomicInteger();
+
     private volatile boolean closed;
+
     private final List<Slot> slots = new ArrayList<>();
 
     private static final class Slot {
+
         final String transactionalId;
+
         volatile Producer<String, byte[]> producer;
+
         volatile io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics metrics;
+
         int failures;
 
         Slot(String transactionalId) {
             this.transactionalId = transactionalId;
         }
+
     }
 
     /**
-     * Creates the pool and starts initialising its producers in the background ({@link #awaitReady}).
-     *
-     * @param prefix   {@code transactional.id} prefix: stable per instance, unique among running instances
-     * @param size     number of producers (concurrent transactions)
-     * @param factory  makes a transactional producer for a {@code transactional.id}, not yet initialised; its
-     *                 {@code max.block.ms} bounds how long a commit or an initialisation blocks a worker
-     * @param limits   topic size limits, checked before anything is sent; null to leave it to Kafka
+     * Creates the pool and starts initialising its producers in the background
+     * ({@link #awaitReady}).
+     * @param prefix {@code transactional.id} prefix: stable per instance, unique among
+     * running instances
+     * @param size number of producers (concurrent transactions)
+     * @param factory makes a transactional producer for a {@code transactional.id}, not
+     * yet initialised; its {@code max.block.ms} bounds how long a commit or an
+     * initialisation blocks a worker
+     * @param limits topic size limits, checked before anything is sent; null to leave it
+     * to Kafka
      * @param registry meters; null for Micrometer's global registry
      */
     public KafkaTransactions(String prefix, int size, Function<String, Producer<String, byte[]>> factory,
@@ -105,7 +142,8 @@ public final class KafkaTransactions implements RecordSink, AutoCloseable {
         this.workers = Executors.newFixedThreadPool(size, r -> daemon(r, "ingest-txn-" + n.incrementAndGet()));
         this.repairs = Executors.newScheduledThreadPool(1, r -> daemon(r, "ingest-txn-repair"));
         io.micrometer.core.instrument.Gauge.builder("chainfeed.ingest.producers.ready", readyCount, AtomicInteger::get)
-                .description("Transactional producers initialised and free for a request").register(this.registry);
+            .description("Transactional producers initialised and free for a request")
+            .register(this.registry);
         TRANSACTION_OUTCOMES.forEach(this::counter); // at zero until used
         for (int i = 0; i < size; i++) {
             Slot s = new Slot(prefix + "-" + i);
@@ -120,14 +158,15 @@ public final class KafkaTransactions implements RecordSink, AutoCloseable {
         return t;
     }
 
-    /** @return the {@code transactional.id} prefix */
+    /**
+     * @return the {@code transactional.id} prefix
+     */
     public String prefix() {
         return prefix;
     }
 
     /**
      * Waits until at least one producer is ready.
-     *
      * @param timeout how long to wait
      * @return whether one is
      * @throws InterruptedException if interrupted
@@ -154,7 +193,8 @@ public final class KafkaTransactions implements RecordSink, AutoCloseable {
         Slot slot;
         try {
             slot = ready.poll(deadline.remaining().toNanos(), TimeUnit.NANOSECONDS);
-        } catch (InterruptedException e) {
+        }
+        catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new PublishException("interrupted before publishing; nothing was published", e);
         }
@@ -167,7 +207,8 @@ public final class KafkaTransactions implements RecordSink, AutoCloseable {
         workers.execute(txn);
         try {
             txn.done.get(deadline.remaining().toNanos(), TimeUnit.NANOSECONDS);
-        } catch (TimeoutException | InterruptedException e) {
+        }
+        catch (TimeoutException | InterruptedException e) {
             if (e instanceof InterruptedException) {
                 Thread.currentThread().interrupt();
             }
@@ -182,7 +223,8 @@ public final class KafkaTransactions implements RecordSink, AutoCloseable {
                         + " the records may or may not become visible (posting them again is safe)");
             }
             awaitQuietly(txn.done);
-        } catch (ExecutionException e) {
+        }
+        catch (ExecutionException e) {
             if (e.getCause() instanceof PublishException p) {
                 throw p;
             }
@@ -193,10 +235,12 @@ public final class KafkaTransactions implements RecordSink, AutoCloseable {
     private static void awaitQuietly(CompletableFuture<Void> done) {
         try {
             done.get();
-        } catch (InterruptedException e) {
+        }
+        catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new PublishException("interrupted", e);
-        } catch (ExecutionException e) {
+        }
+        catch (ExecutionException e) {
             if (e.getCause() instanceof PublishException p) {
                 throw p;
             }
@@ -205,10 +249,15 @@ public final class KafkaTransactions implements RecordSink, AutoCloseable {
     }
 
     private final class Transaction implements Runnable {
+
         final Slot slot;
+
         final List<ProducerRecord<String, byte[]>> records;
+
         final Deadline deadline;
+
         final AtomicReference<State> state = new AtomicReference<>(State.SENDING);
+
         final CompletableFuture<Void> done = new CompletableFuture<>();
 
         Transaction(Slot slot, List<ProducerRecord<String, byte[]>> records, Deadline deadline) {
@@ -233,8 +282,10 @@ public final class KafkaTransactions implements RecordSink, AutoCloseable {
                         return;
                     }
                 }
-            } catch (Exception e) {
-                // Nothing committed: the commit is requested only below. The replacement aborts what is open.
+            }
+            catch (Exception e) {
+                // Nothing committed: the commit is requested only below. The replacement
+                // aborts what is open.
                 boolean mine = state.compareAndSet(State.SENDING, State.ABORTED);
                 replace(slot);
                 if (mine) {
@@ -242,13 +293,18 @@ public final class KafkaTransactions implements RecordSink, AutoCloseable {
                     if (cause instanceof RecordTooLargeException) {
                         count("aborted");
                         done.completeExceptionally(new OversizedRecordException(records.get(0).topic(),
-                                RecordLimits.sizeOf(records.get(0)), limits == null ? -1
-                                        : limits.refresh(records.get(0).topic())));
-                    } else {
+                                RecordLimits.sizeOf(records.get(0)),
+                                limits == null ? -1 : limits.refresh(records.get(0).topic())));
+                    }
+                    else {
                         count("aborted");
-                        done.completeExceptionally(new PublishException("Kafka did not acknowledge the records ("
-                                + (cause instanceof TimeoutException ? "no answer within the deadline" : cause)
-                                + "); the transaction is aborted and nothing of it will be visible", cause));
+                        done.completeExceptionally(
+                                new PublishException(
+                                        "Kafka did not acknowledge the records ("
+                                                + (cause instanceof TimeoutException ? "no answer within the deadline"
+                                                        : cause)
+                                                + "); the transaction is aborted and nothing of it will be visible",
+                                        cause));
                     }
                 }
                 if (e instanceof InterruptedException) {
@@ -269,25 +325,29 @@ public final class KafkaTransactions implements RecordSink, AutoCloseable {
                     if (late) {
                         log.warn("transaction {} committed after its caller's deadline", slot.transactionalId);
                         count("committed_late");
-                    } else {
+                    }
+                    else {
                         count("committed");
                     }
                     done.complete(null);
                     slot.failures = 0;
                     release(slot);
                     return;
-                } catch (org.apache.kafka.common.errors.TimeoutException e) {
+                }
+                catch (org.apache.kafka.common.errors.TimeoutException e) {
                     if (System.nanoTime() - start > LATE_COMMIT_LIMIT.toNanos() || closed) {
                         log.error("transaction {}: commit unconfirmed after {}; replacing the producer",
                                 slot.transactionalId, LATE_COMMIT_LIMIT);
                         count("failed_late");
-                        done.completeExceptionally(new PublishOutcomeUnknownException(
-                                "Kafka did not confirm the commit"));
+                        done.completeExceptionally(
+                                new PublishOutcomeUnknownException("Kafka did not confirm the commit"));
                         replace(slot);
                         return;
                     }
-                    // commitTransaction may be called again after a timeout: it goes on waiting.
-                } catch (RuntimeException e) {
+                    // commitTransaction may be called again after a timeout: it goes on
+                    // waiting.
+                }
+                catch (RuntimeException e) {
                     log.error("transaction {}: commit failed after it was requested: {}", slot.transactionalId,
                             e.toString());
                     count("failed_late");
@@ -298,6 +358,7 @@ public final class KafkaTransactions implements RecordSink, AutoCloseable {
                 }
             }
         }
+
     }
 
     private void release(Slot slot) {
@@ -309,7 +370,10 @@ public final class KafkaTransactions implements RecordSink, AutoCloseable {
         ready.add(slot);
     }
 
-    /** Closes the slot's producer at once and makes a new one with the same transactional.id (fencing). */
+    /**
+     * Closes the slot's producer at once and makes a new one with the same
+     * transactional.id (fencing).
+     */
     private void replace(Slot slot) {
         Producer<String, byte[]> old = slot.producer;
         slot.producer = null;
@@ -339,14 +403,15 @@ public final class KafkaTransactions implements RecordSink, AutoCloseable {
             slot.failures = 0;
             release(slot);
             log.debug("transactional producer {} ready", slot.transactionalId);
-        } catch (RuntimeException e) {
+        }
+        catch (RuntimeException e) {
             if (p != null) {
                 closeQuietly(p);
             }
             slot.failures++;
             long backoff = Math.min(1_000, 100L << Math.min(slot.failures, 4));
-            log.warn("transactional producer {} not ready ({}); retrying in {} ms", slot.transactionalId,
-                    e.toString(), backoff);
+            log.warn("transactional producer {} not ready ({}); retrying in {} ms", slot.transactionalId, e.toString(),
+                    backoff);
             if (!closed) {
                 repairs.schedule(() -> repair(slot), backoff, TimeUnit.MILLISECONDS);
             }
@@ -356,7 +421,8 @@ public final class KafkaTransactions implements RecordSink, AutoCloseable {
     private static void closeQuietly(Producer<String, byte[]> p) {
         try {
             p.close(Duration.ZERO);
-        } catch (RuntimeException e) {
+        }
+        catch (RuntimeException e) {
             log.debug("closing a producer: {}", e.toString());
         }
     }
@@ -366,8 +432,10 @@ public final class KafkaTransactions implements RecordSink, AutoCloseable {
     }
 
     private Counter counter(String outcome) {
-        return Counter.builder("chainfeed.ingest.transactions").description("Ingest request transactions by outcome")
-                .tag("outcome", outcome).register(registry);
+        return Counter.builder("chainfeed.ingest.transactions")
+            .description("Ingest request transactions by outcome")
+            .tag("outcome", outcome)
+            .register(registry);
     }
 
     @Override
@@ -376,7 +444,8 @@ public final class KafkaTransactions implements RecordSink, AutoCloseable {
         workers.shutdown();
         try {
             workers.awaitTermination(5, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
+        }
+        catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
         repairs.shutdownNow();
@@ -385,10 +454,12 @@ public final class KafkaTransactions implements RecordSink, AutoCloseable {
             if (p != null) {
                 try {
                     p.close(Duration.ofSeconds(2));
-                } catch (RuntimeException e) {
+                }
+                catch (RuntimeException e) {
                     log.debug("closing a producer: {}", e.toString());
                 }
             }
         }
     }
+
 }

@@ -20,25 +20,30 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The largest record each topic takes, read from the broker: the topic's effective
- * {@code max.message.bytes} (the topic's own setting, else the broker's {@code message.max.bytes}),
- * capped by the producer's {@code max.request.size}. Values are read when first needed and again after
- * {@link #REFRESH}; while the broker cannot be asked, the last value read stands (or, before any, only
- * the producer's cap applies and the broker has the last word).
+ * {@code max.message.bytes} (the topic's own setting, else the broker's
+ * {@code message.max.bytes}), capped by the producer's {@code max.request.size}. Values
+ * are read when first needed and again after {@link #REFRESH}; while the broker cannot be
+ * asked, the last value read stands (or, before any, only the producer's cap applies and
+ * the broker has the last word).
  */
 public final class RecordLimits implements AutoCloseable {
+
     /** How long a topic's limit is trusted before it is read again. */
     public static final Duration REFRESH = Duration.ofSeconds(30);
+
     private static final Logger log = LoggerFactory.getLogger(RecordLimits.class);
 
     private final Admin admin;
+
     private final int producerMaxRequestSize;
+
     private final Map<String, Limit> limits = new ConcurrentHashMap<>();
 
     private record Limit(int bytes, long readAtNanos) {
     }
 
     /**
-     * @param admin                  an admin client; closed with this object
+     * @param admin an admin client; closed with this object
      * @param producerMaxRequestSize the producers' {@code max.request.size}, in bytes
      */
     public RecordLimits(Admin admin, int producerMaxRequestSize) {
@@ -47,9 +52,9 @@ public final class RecordLimits implements AutoCloseable {
     }
 
     /**
-     * Reads the limits of the given topics now (at start, while the broker is known to be up).
-     *
-     * @param topics  topic names
+     * Reads the limits of the given topics now (at start, while the broker is known to be
+     * up).
+     * @param topics topic names
      * @param timeout how long to wait for the broker
      */
     public void load(Collection<String> topics, Duration timeout) {
@@ -65,16 +70,16 @@ public final class RecordLimits implements AutoCloseable {
     public int limit(String topic) {
         Limit l = limits.get(topic);
         if (l == null || System.nanoTime() - l.readAtNanos() > REFRESH.toNanos()) {
-            // A short wait only: the caller has a deadline, and a stale limit is better than none.
+            // A short wait only: the caller has a deadline, and a stale limit is better
+            // than none.
             l = read(topic, Duration.ofMillis(500));
         }
         return l == null ? producerMaxRequestSize : Math.min(l.bytes(), producerMaxRequestSize);
     }
 
     /**
-     * Reads a topic's limit again now (after the broker refused a record as too large: the topic's
-     * setting may have been lowered since it was read).
-     *
+     * Reads a topic's limit again now (after the broker refused a record as too large:
+     * the topic's setting may have been lowered since it was read).
      * @param topic a topic
      * @return the largest record it takes, in bytes
      */
@@ -99,20 +104,22 @@ public final class RecordLimits implements AutoCloseable {
 
     /**
      * @param r a record
-     * @return its size as a batch of one, uncompressed (an upper bound; what the broker compares with
-     *         {@code max.message.bytes})
+     * @return its size as a batch of one, uncompressed (an upper bound; what the broker
+     * compares with {@code max.message.bytes})
      */
     public static int sizeOf(ProducerRecord<String, byte[]> r) {
         byte[] key = r.key() == null ? null : r.key().getBytes(java.nio.charset.StandardCharsets.UTF_8);
-        return AbstractRecords.estimateSizeInBytesUpperBound(RecordBatch.CURRENT_MAGIC_VALUE,
-                CompressionType.NONE, key, r.value(), r.headers().toArray());
+        return AbstractRecords.estimateSizeInBytesUpperBound(RecordBatch.CURRENT_MAGIC_VALUE, CompressionType.NONE, key,
+                r.value(), r.headers().toArray());
     }
 
     private Limit read(String topic, Duration timeout) {
         ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, topic);
         try {
-            Config config = admin.describeConfigs(List.of(resource)).all()
-                    .get(timeout.toMillis(), TimeUnit.MILLISECONDS).get(resource);
+            Config config = admin.describeConfigs(List.of(resource))
+                .all()
+                .get(timeout.toMillis(), TimeUnit.MILLISECONDS)
+                .get(resource);
             ConfigEntry e = config == null ? null : config.get(TopicConfig.MAX_MESSAGE_BYTES_CONFIG);
             if (e == null || e.value() == null) {
                 return limits.get(topic);
@@ -120,10 +127,12 @@ public final class RecordLimits implements AutoCloseable {
             Limit l = new Limit(Integer.parseInt(e.value()), System.nanoTime());
             limits.put(topic, l);
             return l;
-        } catch (InterruptedException e) {
+        }
+        catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return limits.get(topic);
-        } catch (Exception e) {
+        }
+        catch (Exception e) {
             log.debug("cannot read max.message.bytes of {}: {}", topic, e.toString());
             return limits.get(topic);
         }
@@ -133,4 +142,5 @@ public final class RecordLimits implements AutoCloseable {
     public void close() {
         admin.close(Duration.ofSeconds(2));
     }
+
 }

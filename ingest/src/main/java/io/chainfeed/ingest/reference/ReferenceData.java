@@ -5,13 +5,14 @@ import io.chainfeed.avro.Company;
 import java.util.List;
 
 /**
- * What ingest knows of the chain before it reads a page: the layers, the companies with their
- * listings, and the glossary terms by slug, title and aliases. Used to split run-together company
- * names and tickers, and to resolve related-term titles and layer names to ids.
+ * What ingest knows of the chain before it reads a page: the layers, the companies with
+ * their listings, and the glossary terms by slug, title and aliases. Used to split
+ * run-together company names and tickers, and to resolve related-term titles and layer
+ * names to ids.
  *
- * @param layers    chain layers
+ * @param layers chain layers
  * @param companies companies with aliases and listings
- * @param terms     known glossary terms
+ * @param terms known glossary terms
  */
 public record ReferenceData(List<ChainLayer> layers, List<Company> companies, List<KnownTerm> terms) {
 
@@ -29,8 +30,8 @@ public record ReferenceData(List<ChainLayer> layers, List<Company> companies, Li
     /**
      * A glossary term as reference data.
      *
-     * @param slug    stable id
-     * @param title   display title
+     * @param slug stable id
+     * @param title display title
      * @param aliases other names and acronym expansions
      */
     public record KnownTerm(String slug, String title, List<String> aliases) {

@@ -18,26 +18,33 @@ import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 
 /**
- * Validates a batch of raw signals and publishes the valid ones to {@value Topics#SIGNALS}, keyed by
- * signal id, all of one batch in one Kafka transaction in the service; the invalid ones are reported, and do not
- * stop the rest of the batch. Each published signal gets a version that grows with every publish
- * (epoch milliseconds, strictly increasing within the process), so a corrected re-post of an id
- * supersedes the earlier one downstream.
+ * Validates a batch of raw signals and publishes the valid ones to
+ * {@value Topics#SIGNALS}, keyed by signal id, all of one batch in one Kafka transaction
+ * in the service; the invalid ones are reported, and do not stop the rest of the batch.
+ * Each published signal gets a version that grows with every publish (epoch milliseconds,
+ * strictly increasing within the process), so a corrected re-post of an id supersedes the
+ * earlier one downstream.
  */
 public final class SignalIngest {
+
     private static final Duration SEND_TIMEOUT = Duration.ofSeconds(30);
 
     private final SignalValidator validator;
+
     private final RecordSink sink;
+
     private final Duration deadline;
+
     private final Clock clock;
+
     private final AvroSerde<ConstraintSignal> serde = AvroSerde.of(ConstraintSignal.class);
+
     private final AtomicLong lastVersion = new AtomicLong();
 
     /**
      * @param validator checks each raw signal
-     * @param producer  idempotent producer; null to validate only
-     * @param clock     source of versions
+     * @param producer idempotent producer; null to validate only
+     * @param clock source of versions
      */
     public SignalIngest(SignalValidator validator, Producer<String, byte[]> producer, Clock clock) {
         this(validator, producer == null ? null : new AwaitedSends(producer), SEND_TIMEOUT, clock);
@@ -45,9 +52,11 @@ public final class SignalIngest {
 
     /**
      * @param validator checks each raw signal
-     * @param sink      where accepted signals go (one transaction per batch in the service); null to validate only
-     * @param deadline  how long a batch may take to publish when the caller gives no deadline
-     * @param clock     source of versions
+     * @param sink where accepted signals go (one transaction per batch in the service);
+     * null to validate only
+     * @param deadline how long a batch may take to publish when the caller gives no
+     * deadline
+     * @param clock source of versions
      */
     public SignalIngest(SignalValidator validator, RecordSink sink, Duration deadline, Clock clock) {
         this.validator = validator;
@@ -59,34 +68,38 @@ public final class SignalIngest {
     /**
      * A signal of the batch that was accepted.
      *
-     * @param index   0-based position in the batch
-     * @param line    1-based input line, or 0
-     * @param signal  the signal as published (or as it would be, in a dry run)
+     * @param index 0-based position in the batch
+     * @param line 1-based input line, or 0
+     * @param signal the signal as published (or as it would be, in a dry run)
      */
     public record Accepted(int index, int line, ConstraintSignal signal) {
-        /** @return the id of the read the signal becomes: {@code signal:<id>} */
+        /**
+         * @return the id of the read the signal becomes: {@code signal:<id>}
+         */
         public String readId() {
             return "signal:" + signal.getId();
         }
     }
 
     /**
-     * An item of the batch that was skipped: its text is not about a supply constraint on the chain.
+     * An item of the batch that was skipped: its text is not about a supply constraint on
+     * the chain.
      *
-     * @param index    0-based position in the batch
-     * @param line     1-based input line, or 0
-     * @param signal   the item as read (its values are placeholders where none were given)
-     * @param reason   why it was skipped
+     * @param index 0-based position in the batch
+     * @param line 1-based input line, or 0
+     * @param signal the item as read (its values are placeholders where none were given)
+     * @param reason why it was skipped
      * @param decision what the decider found, with the words
      */
     public record Skipped(int index, int line, ConstraintSignal signal, String reason, Decision decision) {
     }
 
     /**
-     * @param accepted  the valid signals, published unless a dry run
-     * @param rejected  every problem with the invalid ones
-     * @param published whether the accepted ones (and the skipped ones, to {@value Topics#SIGNALS_SKIPPED}) were written
-     * @param skipped   the items skipped as not about a supply constraint
+     * @param accepted the valid signals, published unless a dry run
+     * @param rejected every problem with the invalid ones
+     * @param published whether the accepted ones (and the skipped ones, to
+     * {@value Topics#SIGNALS_SKIPPED}) were written
+     * @param skipped the items skipped as not about a supply constraint
      */
     public record BatchResult(List<Accepted> accepted, List<SignalError> rejected, boolean published,
             List<Skipped> skipped) {
@@ -109,10 +122,11 @@ public final class SignalIngest {
     /**
      * @param inputs raw signals
      * @param dryRun validate only
-     * @param until  when the publish must have answered
+     * @param until when the publish must have answered
      * @return accepted and rejected signals
-     * @throws PublishException if the accepted signals were not published (all of them: the batch is one
-     *                          transaction in the service); see {@link RecordSink#publish} for its subtypes
+     * @throws PublishException if the accepted signals were not published (all of them:
+     * the batch is one transaction in the service); see {@link RecordSink#publish} for
+     * its subtypes
      */
     public BatchResult ingest(List<SignalInput> inputs, boolean dryRun, Deadline until) {
         List<Accepted> accepted = new ArrayList<>();
@@ -122,9 +136,11 @@ public final class SignalIngest {
             SignalValidator.Checked c = validator.check(in);
             if (c.valid()) {
                 accepted.add(new Accepted(in.index(), in.line(), c.signal()));
-            } else if (c.skipped() != null) {
+            }
+            else if (c.skipped() != null) {
                 skipped.add(new Skipped(in.index(), in.line(), c.signal(), c.skipped(), c.decision()));
-            } else {
+            }
+            else {
                 rejected.addAll(c.errors());
             }
         }
@@ -136,10 +152,10 @@ public final class SignalIngest {
     }
 
     /**
-     * Publishes signals as they are (a reviewed version, already checked), in one transaction.
-     *
+     * Publishes signals as they are (a reviewed version, already checked), in one
+     * transaction.
      * @param signals signals, each given the next version
-     * @param until   when the publish must have answered
+     * @param until when the publish must have answered
      */
     public void republish(List<ConstraintSignal> signals, Deadline until) {
         publish(signals.stream().map(s -> new Accepted(0, 0, s)).toList(), List.of(), until);
@@ -168,4 +184,5 @@ public final class SignalIngest {
         long now = clock.millis();
         return lastVersion.updateAndGet(last -> Math.max(now, last + 1));
     }
+
 }

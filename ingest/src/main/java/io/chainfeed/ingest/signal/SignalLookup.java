@@ -15,25 +15,32 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.utils.Utils;
 
 /**
- * Finds the latest committed version of one signal on {@value Topics#SIGNALS}: reads the partition its
- * id hashes to (the producer's default partitioner) from the start to the last stable offset and keeps
- * the last record with that key. Used by the review endpoint, an editor's occasional action: the cost is
- * one partition's size, bounded by the topic's retention.
+ * Finds the latest committed version of one signal on {@value Topics#SIGNALS}: reads the
+ * partition its id hashes to (the producer's default partitioner) from the start to the
+ * last stable offset and keeps the last record with that key. Used by the review
+ * endpoint, an editor's occasional action: the cost is one partition's size, bounded by
+ * the topic's retention.
  */
 public final class SignalLookup {
+
     private final Supplier<Consumer<String, byte[]>> consumers;
+
     private final AvroSerde<ConstraintSignal> serde = AvroSerde.of(ConstraintSignal.class);
 
-    /** @param consumers makes a read-committed consumer without a group (closed after each lookup) */
+    /**
+     * @param consumers makes a read-committed consumer without a group (closed after each
+     * lookup)
+     */
     public SignalLookup(Supplier<Consumer<String, byte[]>> consumers) {
         this.consumers = consumers;
     }
 
     /**
-     * @param id      a signal id
+     * @param id a signal id
      * @param timeout how long the lookup may take
      * @return the latest version, or empty when there is none (or it was deleted)
-     * @throws org.apache.kafka.common.errors.TimeoutException if the partition could not be read in time
+     * @throws org.apache.kafka.common.errors.TimeoutException if the partition could not
+     * be read in time
      */
     public Optional<ConstraintSignal> latest(String id, Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();
@@ -48,8 +55,8 @@ public final class SignalLookup {
             boolean found = false;
             while (c.position(tp, timeout) < end) {
                 if (System.nanoTime() > deadline) {
-                    throw new org.apache.kafka.common.errors.TimeoutException("reading " + tp + " took longer than "
-                            + timeout);
+                    throw new org.apache.kafka.common.errors.TimeoutException(
+                            "reading " + tp + " took longer than " + timeout);
                 }
                 for (ConsumerRecord<String, byte[]> r : c.poll(Duration.ofMillis(200))) {
                     if (id.equals(r.key())) {
@@ -61,4 +68,5 @@ public final class SignalLookup {
             return !found || last == null ? Optional.empty() : Optional.of(serde.deserialize(Topics.SIGNALS, last));
         }
     }
+
 }

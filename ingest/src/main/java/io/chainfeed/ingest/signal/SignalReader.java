@@ -16,14 +16,17 @@ import org.apache.commons.csv.CSVParser;
 import org.apache.commons.csv.CSVRecord;
 
 /**
- * Reads batches of raw signals from JSON (one object or an array), JSON Lines / NDJSON (one object
- * a line; blank lines and lines starting with {@code #} are skipped) and CSV with a header row
- * ({@code id,headline,body,layers,direction,magnitude,observedAt,sourceName,sourceUrl}; layers
- * separated by {@code ;} or {@code |}). A record that cannot be read is kept as unreadable with the
- * reason, so the rest of the batch still goes through.
+ * Reads batches of raw signals from JSON (one object or an array), JSON Lines / NDJSON
+ * (one object a line; blank lines and lines starting with {@code #} are skipped) and CSV
+ * with a header row
+ * ({@code id,headline,body,layers,direction,magnitude,observedAt,sourceName,sourceUrl};
+ * layers separated by {@code ;} or {@code |}). A record that cannot be read is kept as
+ * unreadable with the reason, so the rest of the batch still goes through.
  */
 public final class SignalReader {
+
     private static final ObjectMapper JSON = new ObjectMapper();
+
     private static final TypeReference<Map<String, Object>> MAP = new TypeReference<>() {
     };
 
@@ -33,25 +36,29 @@ public final class SignalReader {
     /**
      * @param text a JSON object or an array of objects
      * @return the raw signals, line 0
-     * @throws IllegalArgumentException if the text is not JSON, or neither an object nor an array
+     * @throws IllegalArgumentException if the text is not JSON, or neither an object nor
+     * an array
      */
     public static List<SignalInput> json(String text) {
         JsonNode root;
         try {
             root = JSON.readTree(text);
-        } catch (JsonProcessingException e) {
+        }
+        catch (JsonProcessingException e) {
             throw new IllegalArgumentException("the body is not JSON: " + e.getOriginalMessage());
         }
         List<SignalInput> out = new ArrayList<>();
         if (root != null && root.isObject()) {
             out.add(new SignalInput(0, 0, JSON.convertValue(root, MAP), null));
-        } else if (root != null && root.isArray()) {
+        }
+        else if (root != null && root.isArray()) {
             for (int i = 0; i < root.size(); i++) {
                 JsonNode n = root.get(i);
                 out.add(n.isObject() ? new SignalInput(i, 0, JSON.convertValue(n, MAP), null)
                         : new SignalInput(i, 0, null, "is not a JSON object"));
             }
-        } else {
+        }
+        else {
             throw new IllegalArgumentException("the body must be a JSON object or an array of objects");
         }
         return out;
@@ -74,7 +81,8 @@ public final class SignalReader {
                 JsonNode n = JSON.readTree(line);
                 out.add(n != null && n.isObject() ? new SignalInput(index, i + 1, JSON.convertValue(n, MAP), null)
                         : new SignalInput(index, i + 1, null, "is not a JSON object"));
-            } catch (JsonProcessingException e) {
+            }
+            catch (JsonProcessingException e) {
                 out.add(new SignalInput(index, i + 1, null, "is not valid JSON: " + e.getOriginalMessage()));
             }
         }
@@ -82,14 +90,19 @@ public final class SignalReader {
     }
 
     /**
-     * @param text CSV with a header row naming the columns (case-insensitive; {@code layerHints} and
-     *             {@code observed_at} style names are accepted too)
+     * @param text CSV with a header row naming the columns (case-insensitive;
+     * {@code layerHints} and {@code observed_at} style names are accepted too)
      * @return the raw signals with their line numbers
      * @throws IllegalArgumentException if the CSV has no header or cannot be parsed
      */
     public static List<SignalInput> csv(String text) {
-        CSVFormat format = CSVFormat.RFC4180.builder().setHeader().setSkipHeaderRecord(true)
-                .setIgnoreEmptyLines(true).setTrim(true).setCommentMarker('#').get();
+        CSVFormat format = CSVFormat.RFC4180.builder()
+            .setHeader()
+            .setSkipHeaderRecord(true)
+            .setIgnoreEmptyLines(true)
+            .setTrim(true)
+            .setCommentMarker('#')
+            .get();
         List<SignalInput> out = new ArrayList<>();
         try (CSVParser parser = CSVParser.parse(new StringReader(text), format)) {
             List<String> header = parser.getHeaderNames();
@@ -100,8 +113,8 @@ public final class SignalReader {
                 int index = out.size();
                 int line = (int) r.getParser().getCurrentLineNumber();
                 if (!r.isConsistent()) {
-                    out.add(new SignalInput(index, line, null, "has " + r.size() + " columns; the header has "
-                            + header.size()));
+                    out.add(new SignalInput(index, line, null,
+                            "has " + r.size() + " columns; the header has " + header.size()));
                     continue;
                 }
                 Map<String, Object> fields = new LinkedHashMap<>();
@@ -124,14 +137,18 @@ public final class SignalReader {
                 }
                 out.add(new SignalInput(index, line, fields, null));
             }
-        } catch (IOException | java.io.UncheckedIOException e) {
+        }
+        catch (IOException | java.io.UncheckedIOException e) {
             throw new IllegalArgumentException("the CSV cannot be read: " + e.getMessage());
         }
         return out;
     }
 
-    /** @return a field name lower-cased without {@code _}, {@code -} or blanks */
+    /**
+     * @return a field name lower-cased without {@code _}, {@code -} or blanks
+     */
     static String canonical(String name) {
         return name.toLowerCase(Locale.ROOT).replaceAll("[_\\-\\s]", "");
     }
+
 }

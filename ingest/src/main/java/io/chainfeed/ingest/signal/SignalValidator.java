@@ -24,45 +24,56 @@ import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
- * Checks a raw signal field by field and builds the {@link ConstraintSignal}, or lists every problem.
+ * Checks a raw signal field by field and builds the {@link ConstraintSignal}, or lists
+ * every problem.
  *
- * <p>Fields (names are matched case-insensitively, ignoring {@code _} and {@code -}):
- * {@code id} (optional, {@code [A-Za-z0-9][A-Za-z0-9._-]*}, at most 128; when absent it is derived
- * from the source URL, headline and observed-at, so a re-post is the same signal),
- * {@code headline} (required, at most 300 chars), {@code body} (optional, at most 20,000),
- * {@code layers} or {@code layerHints} (required: layer ids or names, a list or a {@code ;}-separated
- * string), {@code direction} ({@code tightening} or {@code easing}), {@code magnitude} (integer 1-5),
- * {@code observedAt} (see {@link SignalDates}), {@code observedAtBasis} (optional: an
- * {@link ObservedAtBasis} symbol saying where observedAt came from), {@code until} (optional, in
- * the forms of {@link SignalDates}: the end of the period the signal speaks of, such as "sold out
- * through 2025"; the chain model keeps its full weight until then), {@code source} ({@code name} and
- * absolute http(s) {@code url}, both required).
+ * <p>
+ * Fields (names are matched case-insensitively, ignoring {@code _} and {@code -}):
+ * {@code id} (optional, {@code [A-Za-z0-9][A-Za-z0-9._-]*}, at most 128; when absent it
+ * is derived from the source URL, headline and observed-at, so a re-post is the same
+ * signal), {@code headline} (required, at most 300 chars), {@code body} (optional, at
+ * most 20,000), {@code layers} or {@code layerHints} (required: layer ids or names, a
+ * list or a {@code ;}-separated string), {@code direction} ({@code tightening} or
+ * {@code easing}), {@code magnitude} (integer 1-5), {@code observedAt} (see
+ * {@link SignalDates}), {@code observedAtBasis} (optional: an {@link ObservedAtBasis}
+ * symbol saying where observedAt came from), {@code until} (optional, in the forms of
+ * {@link SignalDates}: the end of the period the signal speaks of, such as "sold out
+ * through 2025"; the chain model keeps its full weight until then), {@code source}
+ * ({@code name} and absolute http(s) {@code url}, both required).
  *
- * <p>With a {@link SignalDecider}, {@code layers}, {@code direction} and {@code magnitude} may be left out:
- * the missing ones (and {@code until}, unless given) are decided from the headline and body, and the
- * signal carries a {@link SignalDecision} saying who decided what, with the words. A given value always
- * wins. An item the decider finds not about a supply constraint is skipped, with the reason; one decided
- * below the hold threshold is held for review (published, not counted by the chain model). A signal with
+ * <p>
+ * With a {@link SignalDecider}, {@code layers}, {@code direction} and {@code magnitude}
+ * may be left out: the missing ones (and {@code until}, unless given) are decided from
+ * the headline and body, and the signal carries a {@link SignalDecision} saying who
+ * decided what, with the words. A given value always wins. An item the decider finds not
+ * about a supply constraint is skipped, with the reason; one decided below the hold
+ * threshold is held for review (published, not counted by the chain model). A signal with
  * all three given is the editor's: nothing is decided and it carries no decision.
  */
 public final class SignalValidator {
+
     private static final Pattern ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,127}");
     static final int MAX_HEADLINE = 300;
     static final int MAX_BODY = 20_000;
 
     private final Map<String, String> layerIds = new HashMap<>();
+
     private final List<String> knownIds = new ArrayList<>();
+
     private final SignalDecider decider;
+
     private final double holdBelow;
 
-    /** @param layers the known chain layers; hints may name them by id, name or alias */
+    /**
+     * @param layers the known chain layers; hints may name them by id, name or alias
+     */
     public SignalValidator(Collection<ChainLayer> layers) {
         this(layers, null, 0);
     }
 
     /**
-     * @param layers    the known chain layers; hints may name them by id, name or alias
-     * @param decider   decides missing values from the text; null to require every value
+     * @param layers the known chain layers; hints may name them by id, name or alias
+     * @param decider decides missing values from the text; null to require every value
      * @param holdBelow a signal decided with a confidence below this is held for review
      */
     public SignalValidator(Collection<ChainLayer> layers, SignalDecider decider, double holdBelow) {
@@ -77,13 +88,14 @@ public final class SignalValidator {
     }
 
     /**
-     * Outcome of validating one raw signal: the signal (version 0, set on publishing), the errors, or
-     * the reason it was skipped.
+     * Outcome of validating one raw signal: the signal (version 0, set on publishing),
+     * the errors, or the reason it was skipped.
      *
-     * @param input    the raw signal
-     * @param signal   the signal, null if there are errors or it was skipped
-     * @param errors   every problem found, empty if valid or skipped
-     * @param skipped  why the text is not a supply constraint (it was decided so), null otherwise
+     * @param input the raw signal
+     * @param signal the signal, null if there are errors or it was skipped
+     * @param errors every problem found, empty if valid or skipped
+     * @param skipped why the text is not a supply constraint (it was decided so), null
+     * otherwise
      * @param decision what the decider found, null when nothing was decided
      */
     public record Checked(SignalInput input, ConstraintSignal signal, List<SignalError> errors, String skipped,
@@ -93,7 +105,9 @@ public final class SignalValidator {
             this(input, signal, errors, null, null);
         }
 
-        /** @return whether the signal is valid (and not skipped) */
+        /**
+         * @return whether the signal is valid (and not skipped)
+         */
         public boolean valid() {
             return errors.isEmpty() && skipped == null;
         }
@@ -129,7 +143,8 @@ public final class SignalValidator {
         Source source = source(f.get("source"), e);
         String id = text(f.get("id"), "id", false, 128, e);
         if (id != null && !ID.matcher(id).matches()) {
-            e.add("id", "'" + id + "' may hold only letters, digits, '.', '_' and '-', starting with a letter or digit");
+            e.add("id",
+                    "'" + id + "' may hold only letters, digits, '.', '_' and '-', starting with a letter or digit");
         }
         if (!errors.isEmpty()) {
             return new Checked(input, null, errors);
@@ -142,11 +157,19 @@ public final class SignalValidator {
         if (layersMissing || directionMissing || magnitudeMissing) {
             decision = decider.decide(headline, body, observedAt);
             if (!decision.relevant()) {
-                ConstraintSignal skipped = ConstraintSignal.newBuilder().setId(id).setHeadline(headline)
-                        .setBody(body == null ? "" : body).setLayerHints(layers == null ? List.of() : layers)
-                        .setDirection(direction == null ? Direction.TIGHTENING : direction)
-                        .setMagnitude(magnitude == null ? 1 : magnitude).setObservedAt(observedAt)
-                        .setObservedAtBasis(basis).setUntil(until).setSource(source).setVersion(0).build();
+                ConstraintSignal skipped = ConstraintSignal.newBuilder()
+                    .setId(id)
+                    .setHeadline(headline)
+                    .setBody(body == null ? "" : body)
+                    .setLayerHints(layers == null ? List.of() : layers)
+                    .setDirection(direction == null ? Direction.TIGHTENING : direction)
+                    .setMagnitude(magnitude == null ? 1 : magnitude)
+                    .setObservedAt(observedAt)
+                    .setObservedAtBasis(basis)
+                    .setUntil(until)
+                    .setSource(source)
+                    .setVersion(0)
+                    .build();
                 return new Checked(input, skipped, errors, decision.skipReason(), decision);
             }
             boolean untilMissing = f.get("until") == null;
@@ -155,8 +178,11 @@ public final class SignalValidator {
                 layers = decision.primaryLayers();
             }
             values.add(value("layers", String.join(";", layers), layersMissing,
-                    layersMissing ? decision.layers().stream().filter(Decision.LayerPick::primary)
-                            .flatMap(l -> l.evidence().stream()).toList() : List.of()));
+                    layersMissing ? decision.layers()
+                        .stream()
+                        .filter(Decision.LayerPick::primary)
+                        .flatMap(l -> l.evidence().stream())
+                        .toList() : List.of()));
             if (directionMissing) {
                 direction = decision.direction();
             }
@@ -173,25 +199,40 @@ public final class SignalValidator {
             values.add(value("until", until == null ? "" : until.toString(), untilMissing,
                     untilMissing ? decision.untilEvidence() : List.of()));
             boolean held = (layersMissing || directionMissing) && decision.confidence() < holdBelow;
-            record = SignalDecision.newBuilder().setDecidedBy("text").setConfidence(decision.confidence())
-                    .setHeld(held).setValues(values).setRelevance(evidence(decision.relevanceEvidence()))
-                    .setReview(null).build();
+            record = SignalDecision.newBuilder()
+                .setDecidedBy("text")
+                .setConfidence(decision.confidence())
+                .setHeld(held)
+                .setValues(values)
+                .setRelevance(evidence(decision.relevanceEvidence()))
+                .setReview(null)
+                .build();
         }
-        ConstraintSignal signal = ConstraintSignal.newBuilder().setId(id).setHeadline(headline)
-                .setBody(body == null ? "" : body).setLayerHints(layers).setDirection(direction)
-                .setMagnitude(magnitude).setObservedAt(observedAt).setObservedAtBasis(basis).setUntil(until)
-                .setSource(source).setVersion(0).setDecision(record).build();
+        ConstraintSignal signal = ConstraintSignal.newBuilder()
+            .setId(id)
+            .setHeadline(headline)
+            .setBody(body == null ? "" : body)
+            .setLayerHints(layers)
+            .setDirection(direction)
+            .setMagnitude(magnitude)
+            .setObservedAt(observedAt)
+            .setObservedAtBasis(basis)
+            .setUntil(until)
+            .setSource(source)
+            .setVersion(0)
+            .setDecision(record)
+            .build();
         return new Checked(input, signal, errors, null, decision);
     }
 
     /**
-     * An editor's review of a kept signal: confirms its values, or corrects those given (a new version).
-     *
-     * @param current    the latest version of the signal
-     * @param fields     the review: {@code direction}, {@code magnitude}, {@code layers}, {@code until} (each
-     *                   optional; none given confirms), as in a posted signal
+     * An editor's review of a kept signal: confirms its values, or corrects those given
+     * (a new version).
+     * @param current the latest version of the signal
+     * @param fields the review: {@code direction}, {@code magnitude}, {@code layers},
+     * {@code until} (each optional; none given confirms), as in a posted signal
      * @param reviewedAt when the review happened
-     * @param index      the review's position, for its errors (0)
+     * @param index the review's position, for its errors (0)
      * @return the reviewed signal (version 0, set on publishing), or the errors
      */
     public Checked review(ConstraintSignal current, Map<String, Object> fields, Instant reviewedAt, int index) {
@@ -234,35 +275,53 @@ public final class SignalValidator {
         if (untilGiven) {
             b.setUntil(until);
         }
-        b.setDecision(SignalDecision.newBuilder().setDecidedBy("editor")
-                .setConfidence(old == null ? 1.0 : old.getConfidence()).setHeld(false).setValues(values)
-                .setRelevance(old == null ? List.of() : old.getRelevance())
-                .setReview(new io.chainfeed.avro.SignalReview(corrected ? "corrected" : "confirmed", reviewedAt,
-                        current.getVersion()))
-                .build());
+        b.setDecision(SignalDecision.newBuilder()
+            .setDecidedBy("editor")
+            .setConfidence(old == null ? 1.0 : old.getConfidence())
+            .setHeld(false)
+            .setValues(values)
+            .setRelevance(old == null ? List.of() : old.getRelevance())
+            .setReview(new io.chainfeed.avro.SignalReview(corrected ? "corrected" : "confirmed", reviewedAt,
+                    current.getVersion()))
+            .build());
         return new Checked(input, b.build(), errors);
     }
 
-    /** A value after review: the editor's when corrected, else as it was (text or editor, with its evidence). */
+    /**
+     * A value after review: the editor's when corrected, else as it was (text or editor,
+     * with its evidence).
+     */
     private static DecidedValue reviewed(String field, String corrected, Map<String, DecidedValue> before) {
         if (corrected != null) {
-            return DecidedValue.newBuilder().setField(field).setValue(corrected).setDecidedBy("editor")
-                    .setEvidence(List.of()).build();
+            return DecidedValue.newBuilder()
+                .setField(field)
+                .setValue(corrected)
+                .setDecidedBy("editor")
+                .setEvidence(List.of())
+                .build();
         }
         DecidedValue was = before.get(field);
         return was != null ? DecidedValue.newBuilder(was).build()
-                : DecidedValue.newBuilder().setField(field).setValue("").setDecidedBy("editor").setEvidence(List.of())
-                        .build();
+                : DecidedValue.newBuilder()
+                    .setField(field)
+                    .setValue("")
+                    .setDecidedBy("editor")
+                    .setEvidence(List.of())
+                    .build();
     }
 
     private static boolean missing(Object value) {
-        return value == null || (value instanceof String s && s.isBlank())
-                || (value instanceof List<?> l && l.stream().allMatch(o -> o == null || (o instanceof String s && s.isBlank())));
+        return value == null || (value instanceof String s && s.isBlank()) || (value instanceof List<?> l
+                && l.stream().allMatch(o -> o == null || (o instanceof String s && s.isBlank())));
     }
 
     private static DecidedValue value(String field, String value, boolean decided, List<Decision.Span> spans) {
-        return DecidedValue.newBuilder().setField(field).setValue(value).setDecidedBy(decided ? "text" : "editor")
-                .setEvidence(evidence(spans)).build();
+        return DecidedValue.newBuilder()
+            .setField(field)
+            .setValue(value)
+            .setDecidedBy(decided ? "text" : "editor")
+            .setEvidence(evidence(spans))
+            .build();
     }
 
     /**
@@ -270,8 +329,9 @@ public final class SignalValidator {
      * @return the same as Avro evidence (start and end offsets in their field)
      */
     public static List<Evidence> evidence(List<Decision.Span> spans) {
-        return spans.stream().map(sp -> new Evidence(sp.rule(), sp.field(), sp.offset(), sp.offset() + sp.length(),
-                sp.text())).toList();
+        return spans.stream()
+            .map(sp -> new Evidence(sp.rule(), sp.field(), sp.offset(), sp.offset() + sp.length(), sp.text()))
+            .toList();
     }
 
     private static String text(Object value, String field, boolean required, int max, Errors e) {
@@ -297,9 +357,11 @@ public final class SignalValidator {
         List<Object> raw = new ArrayList<>();
         if (value instanceof String s) {
             raw.addAll(List.of(s.split("\\s*[;|,]\\s*")));
-        } else if (value instanceof List<?> list) {
+        }
+        else if (value instanceof List<?> list) {
             raw.addAll(list);
-        } else if (value != null) {
+        }
+        else if (value != null) {
             e.add("layers", "must be a list of layer ids");
             return List.of();
         }
@@ -311,7 +373,8 @@ public final class SignalValidator {
             String id = layerIds.get(norm(s));
             if (id == null) {
                 e.add("layers", "'" + s + "' is not a known layer; known: " + String.join(", ", knownIds));
-            } else {
+            }
+            else {
                 ids.add(id);
             }
         }
@@ -345,9 +408,11 @@ public final class SignalValidator {
         int m;
         if (value instanceof Integer i) {
             m = i;
-        } else if (value instanceof String s && s.strip().matches("-?\\d{1,9}")) {
+        }
+        else if (value instanceof String s && s.strip().matches("-?\\d{1,9}")) {
             m = Integer.parseInt(s.strip());
-        } else {
+        }
+        else {
             e.add("magnitude", "'" + value + "' is not an integer 1 to 5");
             return null;
         }
@@ -369,7 +434,8 @@ public final class SignalValidator {
     private static Instant date(Object value, String field, Errors e) {
         try {
             return SignalDates.parse(String.valueOf(value));
-        } catch (IllegalArgumentException ex) {
+        }
+        catch (IllegalArgumentException ex) {
             e.add(field, ex.getMessage());
             return null;
         }
@@ -383,8 +449,10 @@ public final class SignalValidator {
         String v = String.valueOf(value).strip().toUpperCase(Locale.ROOT).replace('-', '_');
         try {
             return ObservedAtBasis.valueOf(v);
-        } catch (IllegalArgumentException ex) {
-            e.add("observedAtBasis", "'" + value + "' is not one of " + java.util.Arrays.toString(ObservedAtBasis.values()));
+        }
+        catch (IllegalArgumentException ex) {
+            e.add("observedAtBasis",
+                    "'" + value + "' is not one of " + java.util.Arrays.toString(ObservedAtBasis.values()));
             return null;
         }
     }
@@ -413,7 +481,8 @@ public final class SignalValidator {
                 e.add("source.url", "'" + u + "' is not an absolute http(s) URL");
                 return null;
             }
-        } catch (java.net.URISyntaxException ex) {
+        }
+        catch (java.net.URISyntaxException ex) {
             e.add("source.url", "'" + u + "' is not a URL: " + ex.getReason());
             return null;
         }
@@ -429,4 +498,5 @@ public final class SignalValidator {
             list.add(new SignalError(input.index(), input.line(), field, reason));
         }
     }
+
 }

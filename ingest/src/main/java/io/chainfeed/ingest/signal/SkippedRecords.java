@@ -10,11 +10,13 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The JSON value of a {@value Topics#SIGNALS_SKIPPED} record: {@code id}, {@code headline}, {@code body},
- * {@code observedAt}, {@code source} ({@code name}, {@code url}), {@code reason} and {@code evidence}
- * (the spans that decided it: {@code field}, {@code offset}, {@code length}, {@code text}, {@code rule}).
+ * The JSON value of a {@value Topics#SIGNALS_SKIPPED} record: {@code id},
+ * {@code headline}, {@code body}, {@code observedAt}, {@code source} ({@code name},
+ * {@code url}), {@code reason} and {@code evidence} (the spans that decided it:
+ * {@code field}, {@code offset}, {@code length}, {@code text}, {@code rule}).
  */
 public final class SkippedRecords {
+
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private SkippedRecords() {
@@ -27,14 +29,15 @@ public final class SkippedRecords {
     public static byte[] json(SignalIngest.Skipped s) {
         try {
             return JSON.writeValueAsBytes(view(s.signal(), s.reason(), s.decision()));
-        } catch (JsonProcessingException e) {
+        }
+        catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         }
     }
 
     /**
-     * @param signal   the item as read
-     * @param reason   why it was skipped
+     * @param signal the item as read
+     * @param reason why it was skipped
      * @param decision what the decider found; may be null
      * @return the JSON-ready view, also used in the signal endpoint's answer
      */
@@ -52,7 +55,8 @@ public final class SkippedRecords {
 
     /**
      * @param spans decision spans
-     * @return each as {@code field}, {@code offset}, {@code length}, {@code text}, {@code rule}
+     * @return each as {@code field}, {@code offset}, {@code length}, {@code text},
+     * {@code rule}
      */
     public static List<Map<String, Object>> spans(List<Decision.Span> spans) {
         return spans.stream().map(sp -> {
@@ -65,4 +69,5 @@ public final class SkippedRecords {
             return m;
         }).toList();
     }
+
 }

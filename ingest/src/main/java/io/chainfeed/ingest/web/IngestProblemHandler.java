@@ -10,9 +10,13 @@ import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
 
-/** Maps ingest errors to RFC 9457 problem details; Spring's own errors get their type in the base class. */
+/**
+ * Maps ingest errors to RFC 9457 problem details; Spring's own errors get their type in
+ * the base class.
+ */
 @RestControllerAdvice
 class IngestProblemHandler extends ProblemDetailsHandler {
+
     /** Seconds a client is asked to wait before posting again after a 503 or 504. */
     private static final long RETRY_AFTER_SECONDS = 5;
 
@@ -31,8 +35,9 @@ class IngestProblemHandler extends ProblemDetailsHandler {
 
     @ExceptionHandler(SignalController.UnauthorizedException.class)
     ResponseEntity<ProblemDetail> unauthorized(SignalController.UnauthorizedException e) {
-        return bearerChallenge(problem(HttpStatus.UNAUTHORIZED, "editor-key-required", "Editor key required",
-                e.getMessage()), "chainfeed-ingest");
+        return bearerChallenge(
+                problem(HttpStatus.UNAUTHORIZED, "editor-key-required", "Editor key required", e.getMessage()),
+                "chainfeed-ingest");
     }
 
     @ExceptionHandler(SignalController.InvalidSignalsException.class)
@@ -43,7 +48,10 @@ class IngestProblemHandler extends ProblemDetailsHandler {
         return p;
     }
 
-    /** Nothing of the request was published (its transaction is aborted or never began): try again later. */
+    /**
+     * Nothing of the request was published (its transaction is aborted or never began):
+     * try again later.
+     */
     @ExceptionHandler(SignalController.SignalNotFoundException.class)
     ProblemDetail signalNotFound(SignalController.SignalNotFoundException e) {
         return problem(HttpStatus.NOT_FOUND, "signal-not-found", "No such signal", e.getMessage());
@@ -51,24 +59,27 @@ class IngestProblemHandler extends ProblemDetailsHandler {
 
     @ExceptionHandler(PublishException.class)
     ResponseEntity<ProblemDetail> unpublished(PublishException e) {
-        ProblemDetail p = problem(HttpStatus.SERVICE_UNAVAILABLE, "publish-failed",
-                "Nothing was published", e.getMessage());
+        ProblemDetail p = problem(HttpStatus.SERVICE_UNAVAILABLE, "publish-failed", "Nothing was published",
+                e.getMessage());
         p.setProperty("published", false);
         return retryAfter(p, RETRY_AFTER_SECONDS);
     }
 
     /**
-     * Kafka stalled after the commit was requested: the records may or may not become visible. 504 (the
-     * upstream, Kafka, did not answer in time) rather than 503, which promises that nothing was published.
+     * Kafka stalled after the commit was requested: the records may or may not become
+     * visible. 504 (the upstream, Kafka, did not answer in time) rather than 503, which
+     * promises that nothing was published.
      */
     @ExceptionHandler(io.chainfeed.ingest.publish.PublishOutcomeUnknownException.class)
-    ResponseEntity<ProblemDetail> outcomeUnknown(
-            io.chainfeed.ingest.publish.PublishOutcomeUnknownException e) {
+    ResponseEntity<ProblemDetail> outcomeUnknown(io.chainfeed.ingest.publish.PublishOutcomeUnknownException e) {
         return retryAfter(problem(HttpStatus.GATEWAY_TIMEOUT, "publish-outcome-unknown",
                 "Kafka did not confirm the commit in time", e.getMessage()), RETRY_AFTER_SECONDS);
     }
 
-    /** A record over its topic's {@code max.message.bytes}, read from the broker: nothing was sent. */
+    /**
+     * A record over its topic's {@code max.message.bytes}, read from the broker: nothing
+     * was sent.
+     */
     @ExceptionHandler(io.chainfeed.ingest.publish.OversizedRecordException.class)
     ProblemDetail oversized(io.chainfeed.ingest.publish.OversizedRecordException e) {
         ProblemDetail p = problem(HttpStatus.PAYLOAD_TOO_LARGE, "record-too-large", "Record too large for Kafka",
@@ -79,7 +90,10 @@ class IngestProblemHandler extends ProblemDetailsHandler {
         return p;
     }
 
-    /** A parameter the parser or a validator refused, e.g. a sourceUrl that is not an absolute http(s) URL. */
+    /**
+     * A parameter the parser or a validator refused, e.g. a sourceUrl that is not an
+     * absolute http(s) URL.
+     */
     @ExceptionHandler(IllegalArgumentException.class)
     ProblemDetail invalidArgument(IllegalArgumentException e) {
         return problem(HttpStatus.BAD_REQUEST, "invalid-request", "Invalid request", e.getMessage());
@@ -89,4 +103,5 @@ class IngestProblemHandler extends ProblemDetailsHandler {
     ProblemDetail fetchRefused(FetchException e) {
         return problem(HttpStatus.BAD_REQUEST, "fetch-refused", "The URL was not fetched", e.getMessage());
     }
+
 }

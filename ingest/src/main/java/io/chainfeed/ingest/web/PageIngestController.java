@@ -18,18 +18,23 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * {@code POST /ingest/v1/pages}: a glossary page in ({@code text/plain} or {@code text/html}, UTF-8),
- * the parsed term out as JSON. With {@code dryRun=true} it only parses (200); otherwise it publishes
- * the term to Kafka and answers 202 once the broker acknowledged it, with the version; an unchanged
- * page publishes nothing and answers 200 with {@code "published": false}. A page that cannot be
- * parsed gets a 422 problem detail listing what is missing, and nothing is published. The answer comes
- * within {@code chainfeed.ingest.deadline} (see {@link IngestProblemHandler} for 503, 504 and 413).
+ * {@code POST /ingest/v1/pages}: a glossary page in ({@code text/plain} or
+ * {@code text/html}, UTF-8), the parsed term out as JSON. With {@code dryRun=true} it
+ * only parses (200); otherwise it publishes the term to Kafka and answers 202 once the
+ * broker acknowledged it, with the version; an unchanged page publishes nothing and
+ * answers 200 with {@code "published": false}. A page that cannot be parsed gets a 422
+ * problem detail listing what is missing, and nothing is published. The answer comes
+ * within {@code chainfeed.ingest.deadline} (see {@link IngestProblemHandler} for 503, 504
+ * and 413).
  */
 @RestController
 @RequestMapping("/ingest/v1")
 class PageIngestController {
+
     private final IngestService service;
+
     private final IngestProperties props;
+
     private final org.springframework.beans.factory.ObjectProvider<io.chainfeed.platform.IndexingProbe> indexing;
 
     PageIngestController(IngestService service, IngestProperties props,
@@ -39,12 +44,11 @@ class PageIngestController {
         this.props = props;
     }
 
-    @PostMapping(path = "/pages", consumes = {MediaType.TEXT_PLAIN_VALUE, MediaType.TEXT_HTML_VALUE},
+    @PostMapping(path = "/pages", consumes = { MediaType.TEXT_PLAIN_VALUE, MediaType.TEXT_HTML_VALUE },
             produces = MediaType.APPLICATION_JSON_VALUE)
     ResponseEntity<Map<String, Object>> ingestPage(@RequestBody byte[] body,
             @RequestHeader(name = "Content-Type") String contentType,
-            @RequestParam(defaultValue = "false") boolean dryRun,
-            @RequestParam(required = false) String sourceUrl) {
+            @RequestParam(defaultValue = "false") boolean dryRun, @RequestParam(required = false) String sourceUrl) {
         if (body.length > props.maxPageBytes()) {
             throw new PageTooLargeException(body.length, props.maxPageBytes());
         }
@@ -63,7 +67,8 @@ class PageIngestController {
         }
         out.put("term", TermJson.of(r.term()));
         if (published) {
-            // Committed, but searchable only once Elasticsearch takes writes: say whether that is now.
+            // Committed, but searchable only once Elasticsearch takes writes: say whether
+            // that is now.
             indexing.ifAvailable(probe -> out.put("indexing", probe.state().view()));
         }
         return ResponseEntity.status(published ? HttpStatus.ACCEPTED : HttpStatus.OK).body(out);
@@ -71,8 +76,11 @@ class PageIngestController {
 
     /** The request body is over the configured limit. */
     static final class PageTooLargeException extends RuntimeException {
+
         PageTooLargeException(int size, int limit) {
             super("page is " + size + " bytes; the limit is " + limit + " bytes");
         }
+
     }
+
 }

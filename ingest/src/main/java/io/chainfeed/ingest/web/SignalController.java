@@ -28,31 +28,40 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * {@code POST /ingest/v1/signals} for editors, under {@code Authorization: Bearer <editor key>}: one
- * signal or an array of them as {@code application/json}, or one a line as
- * {@code application/x-ndjson}. The valid signals are published (202, or 200 with
- * {@code dryRun=true}) and listed with their read ids; the invalid ones are listed under
- * {@code rejected} with their index (and line), field and reason. When none is valid the answer is
- * a 422 problem detail with the same list, and nothing is published. Values left out ({@code layers},
- * {@code direction}, {@code magnitude}, {@code until}) are decided from the headline and body; an item
- * that is not about a supply constraint is answered under {@code skipped} with the reason (and written to
- * {@code chainfeed.signals-skipped.v1}); {@code items} answers every item in order: {@code accepted}
- * (with its {@code signal} object: values, who decided them, confidence, held, evidence), {@code skipped}
- * or {@code rejected}. {@code POST /ingest/v1/signals/{id}/review} confirms or corrects a signal (a new version). The valid signals of a request are
- * one Kafka transaction: 202 means all are committed; 503 (with {@code Retry-After}) means none will
- * ever be visible; 504 means Kafka stalled mid-commit and the outcome is unknown. The answer comes within
+ * {@code POST /ingest/v1/signals} for editors, under
+ * {@code Authorization: Bearer <editor key>}: one signal or an array of them as
+ * {@code application/json}, or one a line as {@code application/x-ndjson}. The valid
+ * signals are published (202, or 200 with {@code dryRun=true}) and listed with their read
+ * ids; the invalid ones are listed under {@code rejected} with their index (and line),
+ * field and reason. When none is valid the answer is a 422 problem detail with the same
+ * list, and nothing is published. Values left out ({@code layers}, {@code direction},
+ * {@code magnitude}, {@code until}) are decided from the headline and body; an item that
+ * is not about a supply constraint is answered under {@code skipped} with the reason (and
+ * written to {@code chainfeed.signals-skipped.v1}); {@code items} answers every item in
+ * order: {@code accepted} (with its {@code signal} object: values, who decided them,
+ * confidence, held, evidence), {@code skipped} or {@code rejected}. {@code POST
+ * /ingest/v1/signals/{id}/review} confirms or corrects a signal (a new version). The
+ * valid signals of a request are one Kafka transaction: 202 means all are committed; 503
+ * (with {@code Retry-After}) means none will ever be visible; 504 means Kafka stalled
+ * mid-commit and the outcome is unknown. The answer comes within
  * {@code chainfeed.ingest.deadline}.
  */
 @RestController
 @RequestMapping("/ingest/v1")
 class SignalController {
+
     static final String NDJSON = "application/x-ndjson";
 
     private final SignalIngest ingest;
+
     private final HashedKeys keys;
+
     private final IngestProperties props;
+
     private final SignalLookup reviews;
+
     private final SignalValidator validator;
+
     private final org.springframework.beans.factory.ObjectProvider<io.chainfeed.platform.IndexingProbe> indexing;
 
     SignalController(SignalIngest ingest, HashedKeys keys, IngestProperties props, SignalLookup reviews,
@@ -66,7 +75,7 @@ class SignalController {
         this.validator = validator;
     }
 
-    @PostMapping(path = "/signals", consumes = {MediaType.APPLICATION_JSON_VALUE, NDJSON},
+    @PostMapping(path = "/signals", consumes = { MediaType.APPLICATION_JSON_VALUE, NDJSON },
             produces = MediaType.APPLICATION_JSON_VALUE)
     ResponseEntity<Map<String, Object>> signals(@RequestBody byte[] body,
             @RequestHeader(name = "Content-Type") String contentType,
@@ -74,8 +83,7 @@ class SignalController {
             @RequestParam(defaultValue = "false") boolean dryRun) {
         Deadline until = Deadline.after(props.deadline());
         if (!keys.allows(authorization)) {
-            throw new UnauthorizedException(keys.configured()
-                    ? "an editor key is required: Authorization: Bearer <key>"
+            throw new UnauthorizedException(keys.configured() ? "an editor key is required: Authorization: Bearer <key>"
                     : "signal posting is disabled: no editor keys are configured");
         }
         if (body.length > props.maxPageBytes()) {
@@ -86,7 +94,8 @@ class SignalController {
         List<SignalInput> inputs;
         try {
             inputs = ndjson ? SignalReader.jsonLines(text) : SignalReader.json(text);
-        } catch (IllegalArgumentException e) {
+        }
+        catch (IllegalArgumentException e) {
             throw new InvalidSignalsException(e.getMessage(), List.of());
         }
         if (inputs.isEmpty()) {
@@ -94,8 +103,9 @@ class SignalController {
         }
         SignalIngest.BatchResult r = ingest.ingest(inputs, dryRun, until);
         if (r.accepted().isEmpty() && r.skipped().isEmpty()) {
-            throw new InvalidSignalsException(r.rejected().size() == 1 ? "the signal is invalid: "
-                    + r.rejected().get(0).describe() : "no signal of the batch is valid", r.rejected());
+            throw new InvalidSignalsException(r.rejected().size() == 1
+                    ? "the signal is invalid: " + r.rejected().get(0).describe() : "no signal of the batch is valid",
+                    r.rejected());
         }
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("dryRun", dryRun);
@@ -105,26 +115,26 @@ class SignalController {
         out.put("rejected", r.rejected());
         out.put("items", items(inputs, r));
         if (r.published()) {
-            // Committed, but searchable only once Elasticsearch takes writes: say whether that is now.
+            // Committed, but searchable only once Elasticsearch takes writes: say whether
+            // that is now.
             indexing.ifAvailable(probe -> out.put("indexing", probe.state().view()));
         }
         return ResponseEntity.status(r.published() ? HttpStatus.ACCEPTED : HttpStatus.OK).body(out);
     }
 
     /**
-     * {@code POST /ingest/v1/signals/{id}/review}: an editor confirms a signal's values (empty body or
-     * {@code {}}) or corrects some of them ({@code direction}, {@code magnitude}, {@code layers}, {@code until}).
-     * Either way a new version is published, no longer held, saying who decided what; 202 with it, 404 when
-     * there is no such signal, 422 for an invalid correction.
+     * {@code POST /ingest/v1/signals/{id}/review}: an editor confirms a signal's values
+     * (empty body or {@code {}}) or corrects some of them ({@code direction},
+     * {@code magnitude}, {@code layers}, {@code until}). Either way a new version is
+     * published, no longer held, saying who decided what; 202 with it, 404 when there is
+     * no such signal, 422 for an invalid correction.
      */
     @PostMapping(path = "/signals/{id}/review", produces = MediaType.APPLICATION_JSON_VALUE)
-    ResponseEntity<Map<String, Object>> review(@PathVariable String id,
-            @RequestBody(required = false) byte[] body,
+    ResponseEntity<Map<String, Object>> review(@PathVariable String id, @RequestBody(required = false) byte[] body,
             @RequestHeader(name = "Authorization", required = false) String authorization) {
         Deadline until = Deadline.after(props.deadline());
         if (!keys.allows(authorization)) {
-            throw new UnauthorizedException(keys.configured()
-                    ? "an editor key is required: Authorization: Bearer <key>"
+            throw new UnauthorizedException(keys.configured() ? "an editor key is required: Authorization: Bearer <key>"
                     : "signal review is disabled: no editor keys are configured");
         }
         Map<String, Object> fields = new LinkedHashMap<>();
@@ -136,14 +146,13 @@ class SignalController {
             fields.putAll(in.get(0).fields());
         }
         ConstraintSignal current = reviews.latest(id, props.deadline())
-                .orElseThrow(() -> new SignalNotFoundException(id));
+            .orElseThrow(() -> new SignalNotFoundException(id));
         SignalValidator.Checked c = validator.review(current, fields, java.time.Instant.now(), 0);
         if (!c.valid()) {
             throw new InvalidSignalsException("the review is invalid: " + c.errors().get(0).describe(), c.errors());
         }
         ingest.republish(List.of(c.signal()), until);
-        return ResponseEntity.status(HttpStatus.ACCEPTED)
-                .body(view(new SignalIngest.Accepted(0, 0, c.signal())));
+        return ResponseEntity.status(HttpStatus.ACCEPTED).body(view(new SignalIngest.Accepted(0, 0, c.signal())));
     }
 
     private static List<Map<String, Object>> items(List<SignalInput> inputs, SignalIngest.BatchResult r) {
@@ -215,20 +224,25 @@ class SignalController {
 
     /** No signal with that id. */
     static final class SignalNotFoundException extends RuntimeException {
+
         SignalNotFoundException(String id) {
             super("no signal with id '" + id + "'");
         }
+
     }
 
     /** No or a wrong editor key. */
     static final class UnauthorizedException extends RuntimeException {
+
         UnauthorizedException(String message) {
             super(message);
         }
+
     }
 
     /** Nothing in the request could be accepted. */
     static final class InvalidSignalsException extends RuntimeException {
+
         private final transient List<SignalError> errors;
 
         InvalidSignalsException(String message, List<SignalError> errors) {
@@ -239,5 +253,7 @@ class SignalController {
         List<SignalError> errors() {
             return errors;
         }
+
     }
+
 }

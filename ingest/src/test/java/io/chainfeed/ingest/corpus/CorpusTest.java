@@ -39,24 +39,26 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Checks the bundled corpus (content and references) and the loader's error reporting.
  *
- * <p><b>Advice-language rule.</b> The definition and every section (heading and body) of every
- * term must not contain, as whole words and ignoring case: the rating vocabulary ({@code strong buy},
- * {@code price target(s)}, {@code outperform*}, {@code underperform*}, {@code overweight},
- * {@code underweight}, {@code upgrade*}, {@code downgrade*}, {@code rating(s)}) or the bare
- * trading verbs {@code buy}, {@code buys}, {@code buying}, {@code sell}, {@code sells},
- * {@code selling} and {@code hold}. The rule is deliberately broader than "advice" so that it
- * needs no judgement: the corpus is written without these words at all ("TSMC makes wafers for its
- * customers", not "TSMC sells wafers"; "grid reinforcement", not "grid upgrades"). Nouns for market
- * participants ({@code buyers}, {@code sellers}) and {@code holds}/{@code holding} are allowed. The
- * disclaimer is exempt: it has to name what it disclaims.
+ * <p>
+ * <b>Advice-language rule.</b> The definition and every section (heading and body) of
+ * every term must not contain, as whole words and ignoring case: the rating vocabulary
+ * ({@code strong buy}, {@code price target(s)}, {@code outperform*},
+ * {@code underperform*}, {@code overweight}, {@code underweight}, {@code upgrade*},
+ * {@code downgrade*}, {@code rating(s)}) or the bare trading verbs {@code buy},
+ * {@code buys}, {@code buying}, {@code sell}, {@code sells}, {@code selling} and
+ * {@code hold}. The rule is deliberately broader than "advice" so that it needs no
+ * judgement: the corpus is written without these words at all ("TSMC makes wafers for its
+ * customers", not "TSMC sells wafers"; "grid reinforcement", not "grid upgrades"). Nouns
+ * for market participants ({@code buyers}, {@code sellers}) and
+ * {@code holds}/{@code holding} are allowed. The disclaimer is exempt: it has to name
+ * what it disclaims.
  */
 class CorpusTest {
 
     /** See the class comment. */
-    static final Pattern ADVICE = Pattern.compile(
-            "\\b(strong buy|buy|buys|buying|sell|sells|selling|hold|price targets?|outperform\\w*|underperform\\w*"
-                    + "|overweight|underweight|upgrade\\w*|downgrade\\w*|ratings?)\\b",
-            Pattern.CASE_INSENSITIVE);
+    static final Pattern ADVICE = Pattern
+        .compile("\\b(strong buy|buy|buys|buying|sell|sells|selling|hold|price targets?|outperform\\w*|underperform\\w*"
+                + "|overweight|underweight|upgrade\\w*|downgrade\\w*|ratings?)\\b", Pattern.CASE_INSENSITIVE);
 
     /** Exchange-local symbol format and display suffix per ISO 10383 MIC. */
     record Exchange(Pattern symbol, String displaySuffix) {
@@ -66,23 +68,30 @@ class CorpusTest {
     }
 
     static final Map<String, Exchange> EXCHANGES = Map.ofEntries(
-            Map.entry("XNAS", Exchange.of("[A-Z]{1,5}(\\.[A-Z])?", "")),      // Nasdaq
-            Map.entry("XNYS", Exchange.of("[A-Z]{1,5}(\\.[A-Z])?", "")),      // New York Stock Exchange
-            Map.entry("XTAI", Exchange.of("\\d{4}", ".TW")),                  // Taiwan Stock Exchange
-            Map.entry("ROCO", Exchange.of("\\d{4}", ".TWO")),                 // Taipei Exchange (TPEx)
-            Map.entry("XKRX", Exchange.of("\\d{6}", ".KS")),                  // Korea Exchange (KOSPI)
-            Map.entry("XTKS", Exchange.of("\\d{3}[0-9A-Z]", ".T")),           // Tokyo; 2024+ codes may end in a letter (285A)
-            Map.entry("XHKG", Exchange.of("\\d{4,5}", ".HK")),                // Hong Kong
-            Map.entry("XSHG", Exchange.of("6\\d{5}", ".SS")),                 // Shanghai (main board and STAR)
-            Map.entry("XSHE", Exchange.of("[03]\\d{5}", ".SZ")),              // Shenzhen (main board and ChiNext)
-            Map.entry("XAMS", Exchange.of("[A-Z]{2,6}", ".AS")),              // Euronext Amsterdam
-            Map.entry("XPAR", Exchange.of("[A-Z]{2,6}", ".PA")),              // Euronext Paris
-            Map.entry("XMIL", Exchange.of("[A-Z]{2,6}", ".MI")),              // Euronext Milan
-            Map.entry("XETR", Exchange.of("[A-Z][A-Z0-9]{1,4}", ".DE")),      // Xetra
-            Map.entry("XSWX", Exchange.of("[A-Z]{2,6}", ".SW")),              // SIX Swiss Exchange
-            Map.entry("XHEL", Exchange.of("[A-Z]{2,8}", ".HE")),              // Nasdaq Helsinki
-            Map.entry("XTSE", Exchange.of("[A-Z]{1,5}(\\.[A-Z])?", ".TO")),   // Toronto Stock Exchange
-            Map.entry("XASX", Exchange.of("[A-Z0-9]{3}", ".AX")));            // ASX
+            Map.entry("XNAS", Exchange.of("[A-Z]{1,5}(\\.[A-Z])?", "")), // Nasdaq
+            Map.entry("XNYS", Exchange.of("[A-Z]{1,5}(\\.[A-Z])?", "")), // New York Stock
+                                                                         // Exchange
+            Map.entry("XTAI", Exchange.of("\\d{4}", ".TW")), // Taiwan Stock Exchange
+            Map.entry("ROCO", Exchange.of("\\d{4}", ".TWO")), // Taipei Exchange (TPEx)
+            Map.entry("XKRX", Exchange.of("\\d{6}", ".KS")), // Korea Exchange (KOSPI)
+            Map.entry("XTKS", Exchange.of("\\d{3}[0-9A-Z]", ".T")), // Tokyo; 2024+ codes
+                                                                    // may end in a letter
+                                                                    // (285A)
+            Map.entry("XHKG", Exchange.of("\\d{4,5}", ".HK")), // Hong Kong
+            Map.entry("XSHG", Exchange.of("6\\d{5}", ".SS")), // Shanghai (main board and
+                                                              // STAR)
+            Map.entry("XSHE", Exchange.of("[03]\\d{5}", ".SZ")), // Shenzhen (main board
+                                                                 // and ChiNext)
+            Map.entry("XAMS", Exchange.of("[A-Z]{2,6}", ".AS")), // Euronext Amsterdam
+            Map.entry("XPAR", Exchange.of("[A-Z]{2,6}", ".PA")), // Euronext Paris
+            Map.entry("XMIL", Exchange.of("[A-Z]{2,6}", ".MI")), // Euronext Milan
+            Map.entry("XETR", Exchange.of("[A-Z][A-Z0-9]{1,4}", ".DE")), // Xetra
+            Map.entry("XSWX", Exchange.of("[A-Z]{2,6}", ".SW")), // SIX Swiss Exchange
+            Map.entry("XHEL", Exchange.of("[A-Z]{2,8}", ".HE")), // Nasdaq Helsinki
+            Map.entry("XTSE", Exchange.of("[A-Z]{1,5}(\\.[A-Z])?", ".TO")), // Toronto
+                                                                            // Stock
+                                                                            // Exchange
+            Map.entry("XASX", Exchange.of("[A-Z0-9]{3}", ".AX"))); // ASX
 
     private static Corpus corpus;
 
@@ -102,8 +111,8 @@ class CorpusTest {
 
     @Test
     void containsWhatOtherModulesRelyOn() {
-        assertThat(corpus.layer("network-fabric").orElseThrow().getAliases())
-                .contains("fabric layer", "network fabric", "networking layer");
+        assertThat(corpus.layer("network-fabric").orElseThrow().getAliases()).contains("fabric layer", "network fabric",
+                "networking layer");
         assertThat(corpus.layer("memory").orElseThrow().getAliases()).contains("memory layer", "DRAM");
         assertListing("ANET", "Arista Networks", "ANET", "XNYS");
         assertListing("ORCL", "Oracle Corporation", "ORCL", "XNYS");
@@ -118,7 +127,7 @@ class CorpusTest {
         assertThat(rdma.layerHint()).isEqualTo("network-fabric");
         assertThat(rdma.origin()).isEqualTo(Corpus.ORIGIN);
         assertThat(rdma.related()).extracting(RelatedTerm::getSlug)
-                .contains("infiniband", "roce", "network-fabric", "scale-out-vs-scale-up");
+            .contains("infiniband", "roce", "network-fabric", "scale-out-vs-scale-up");
     }
 
     private static void assertListing(String display, String name, String symbol, String mic) {
@@ -140,19 +149,20 @@ class CorpusTest {
             assertThat(ids).doesNotHaveDuplicates();
             assertThat(ids).allSatisfy(id -> assertThat(Slugs.slugify(id)).as("slug form of %s", id).isEqualTo(id));
         }
-        List<String> displays = corpus.companies().stream()
-                .flatMap(c -> c.getListings().stream()).map(Listing::getDisplaySymbol).toList();
+        List<String> displays = corpus.companies()
+            .stream()
+            .flatMap(c -> c.getListings().stream())
+            .map(Listing::getDisplaySymbol)
+            .toList();
         assertThat(displays).doesNotHaveDuplicates();
         assertThat(corpus.terms().stream().map(t -> t.title().toLowerCase(Locale.ROOT)).toList())
-                .doesNotHaveDuplicates();
+            .doesNotHaveDuplicates();
     }
 
     @Test
     void namesAndAliasesPointToOneThingEach() {
-        assertUnambiguous("layer", corpus.layers(), ChainLayer::getId,
-                l -> concat(l.getName(), l.getAliases()));
-        assertUnambiguous("company", corpus.companies(), Company::getId,
-                c -> concat(c.getName(), c.getAliases()));
+        assertUnambiguous("layer", corpus.layers(), ChainLayer::getId, l -> concat(l.getName(), l.getAliases()));
+        assertUnambiguous("company", corpus.companies(), Company::getId, c -> concat(c.getName(), c.getAliases()));
         assertUnambiguous("term", corpus.terms(), TermContent::slug, t -> concat(t.title(), t.aliases()));
     }
 
@@ -170,33 +180,40 @@ class CorpusTest {
                 owners.computeIfAbsent(name.toLowerCase(Locale.ROOT), k -> new HashSet<>()).add(id.apply(item));
             }
         }
-        Map<String, Set<String>> clashes = owners.entrySet().stream().filter(e -> e.getValue().size() > 1)
-                .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue));
+        Map<String, Set<String>> clashes = owners.entrySet()
+            .stream()
+            .filter(e -> e.getValue().size() > 1)
+            .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue));
         assertThat(clashes).as("%s names or aliases shared by more than one %s", kind, kind).isEmpty();
     }
 
     @Test
     void everyReferenceResolves() {
         Set<String> layerIds = corpus.layers().stream().map(ChainLayer::getId).collect(Collectors.toSet());
-        Set<String> displays = corpus.companies().stream().flatMap(c -> c.getListings().stream())
-                .map(Listing::getDisplaySymbol).collect(Collectors.toSet());
-        Map<String, TermContent> bySlug = corpus.terms().stream()
-                .collect(Collectors.toMap(TermContent::slug, t -> t));
+        Set<String> displays = corpus.companies()
+            .stream()
+            .flatMap(c -> c.getListings().stream())
+            .map(Listing::getDisplaySymbol)
+            .collect(Collectors.toSet());
+        Map<String, TermContent> bySlug = corpus.terms().stream().collect(Collectors.toMap(TermContent::slug, t -> t));
 
         for (ChainLayer layer : corpus.layers()) {
-            assertThat(layer.getUpstream()).as("upstream of %s", layer.getId()).isSubsetOf(layerIds)
-                    .doesNotContain(layer.getId());
+            assertThat(layer.getUpstream()).as("upstream of %s", layer.getId())
+                .isSubsetOf(layerIds)
+                .doesNotContain(layer.getId());
         }
         for (Company company : corpus.companies()) {
             assertThat(layerIds).as("primaryLayer of %s", company.getId()).contains(company.getPrimaryLayer());
-            assertThat(company.getLayers()).as("layers of %s", company.getId()).isSubsetOf(layerIds)
-                    .doesNotContain(company.getPrimaryLayer());
+            assertThat(company.getLayers()).as("layers of %s", company.getId())
+                .isSubsetOf(layerIds)
+                .doesNotContain(company.getPrimaryLayer());
             assertThat(company.getListings()).as("listings of %s", company.getId()).isNotEmpty();
         }
         for (TermContent term : corpus.terms()) {
             assertThat(layerIds).as("layer of %s", term.slug()).contains(term.layerHint());
-            assertThat(term.companies()).as("companies of %s", term.slug()).isNotEmpty()
-                    .allSatisfy(c -> assertThat(displays).contains(c.getSymbol()));
+            assertThat(term.companies()).as("companies of %s", term.slug())
+                .isNotEmpty()
+                .allSatisfy(c -> assertThat(displays).contains(c.getSymbol()));
             assertThat(term.related()).as("related terms of %s", term.slug()).isNotEmpty();
             for (RelatedTerm related : term.related()) {
                 TermContent target = bySlug.get(related.getSlug());
@@ -217,7 +234,8 @@ class CorpusTest {
         }
         assertThat(LayerGraph.findCycle(corpus.layers())).isEmpty();
 
-        // Walking upstream from the last layer reaches every layer: nothing hangs off the chain.
+        // Walking upstream from the last layer reaches every layer: nothing hangs off the
+        // chain.
         Set<String> reached = new HashSet<>();
         Deque<String> todo = new ArrayDeque<>(List.of("applications"));
         while (!todo.isEmpty()) {
@@ -229,7 +247,10 @@ class CorpusTest {
         assertThat(reached).containsExactlyInAnyOrderElementsOf(upstream.keySet());
     }
 
-    /** Independent depth-first search; returns the ids along one cycle, first id repeated last. */
+    /**
+     * Independent depth-first search; returns the ids along one cycle, first id repeated
+     * last.
+     */
     private static Optional<List<String>> findCycle(Map<String, List<String>> edges) {
         Map<String, Integer> state = new HashMap<>();
         for (String start : edges.keySet()) {
@@ -282,9 +303,9 @@ class CorpusTest {
     void everyLayerHasCompaniesAndTerms() {
         for (ChainLayer layer : corpus.layers()) {
             assertThat(corpus.companies()).as("companies whose primary layer is %s", layer.getId())
-                    .anyMatch(c -> c.getPrimaryLayer().equals(layer.getId()));
+                .anyMatch(c -> c.getPrimaryLayer().equals(layer.getId()));
             assertThat(corpus.terms()).as("terms on layer %s", layer.getId())
-                    .anyMatch(t -> t.layerHint().equals(layer.getId()));
+                .anyMatch(t -> t.layerHint().equals(layer.getId()));
         }
     }
 
@@ -300,12 +321,13 @@ class CorpusTest {
             }
             assertThat(term.disclaimer()).as("disclaimer of %s", term.slug()).isNotBlank();
             assertThat(term.definition()).as("definition of %s", term.slug()).endsWith(".");
-            Map<String, String> bodies = term.sections().stream()
-                    .collect(Collectors.toMap(Section::getKey, Section::getBody));
+            Map<String, String> bodies = term.sections()
+                .stream()
+                .collect(Collectors.toMap(Section::getKey, Section::getBody));
             assertThat(bodies).as("sections of %s", term.slug()).containsKeys("what_it_means", "why_it_matters");
             assertThat(bodies.values()).allSatisfy(b -> assertThat(b).isNotBlank());
             assertThat(term.sections()).extracting(Section::getHeading)
-                    .contains("What it means", "Why it matters to investors");
+                .contains("What it means", "Why it matters to investors");
         }
     }
 
@@ -382,13 +404,15 @@ class CorpusTest {
         assertThat(corpus.companies()).allSatisfy(c -> assertThat(c.getVersion()).isZero());
     }
 
-    // ------------------------------------------------------------------------ loading from disk
+    // ------------------------------------------------------------------------ loading
+    // from disk
 
     private static final String LAYERS = """
             layers:
               - {id: alpha, name: Alpha, summary: First layer., aliases: [alpha layer], upstream: []}
               - {id: beta, name: Beta, summary: Second layer., upstream: [alpha]}
             """;
+
     private static final String COMPANIES = """
             companies:
               - id: acme
@@ -436,10 +460,8 @@ class CorpusTest {
 
     @Test
     void loadsADirectoryWithTheBundledLayout(@TempDir Path dir) throws IOException {
-        writeCorpus(dir, LAYERS, Map.of(
-                "one.md", term("one", "One", "disclaimer: Own disclaimer.\n", "two"),
-                "two.md", term("two", "Two", "", "one"),
-                "README.txt", "not a term"));
+        writeCorpus(dir, LAYERS, Map.of("one.md", term("one", "One", "disclaimer: Own disclaimer.\n", "two"), "two.md",
+                term("two", "Two", "", "one"), "README.txt", "not a term"));
         Corpus loaded = Corpus.load(dir);
 
         assertThat(loaded.layers()).extracting(ChainLayer::getId).containsExactly("alpha", "beta");
@@ -454,7 +476,7 @@ class CorpusTest {
         assertThat(one.sections().get(0).getHeading()).isEqualTo("What it means");
         assertThat(one.sections().get(0).getBody()).isEqualTo("First line continues here.\n\nSecond paragraph.");
         assertThat(one.companies()).extracting(c -> c.getName() + "|" + c.getSymbol())
-                .containsExactly("Acme Corp|ACME", "Acme Corp|1234.TW");
+            .containsExactly("Acme Corp|ACME", "Acme Corp|1234.TW");
         assertThat(one.related()).singleElement().satisfies(r -> {
             assertThat(r.getSlug()).isEqualTo("two");
             assertThat(r.getTitle()).isEqualTo("Two");
@@ -468,12 +490,11 @@ class CorpusTest {
         String broken = term("one", "One", "", "two").replace("definition: One is a test term.\n", "");
         writeCorpus(dir, LAYERS, Map.of("one.md", broken, "two.md", term("two", "Two", "", "one")));
 
-        assertThatThrownBy(() -> Corpus.load(dir))
-                .isInstanceOfSatisfying(CorpusException.class, e -> {
-                    assertThat(e.getMessage()).startsWith(dir.resolve("terms").resolve("one.md").toString() + ": ");
-                    assertThat(e.getMessage()).contains(": field 'definition': ");
-                    assertThat(e.getMessage()).contains("one.md").contains("'definition'").contains("missing");
-                });
+        assertThatThrownBy(() -> Corpus.load(dir)).isInstanceOfSatisfying(CorpusException.class, e -> {
+            assertThat(e.getMessage()).startsWith(dir.resolve("terms").resolve("one.md").toString() + ": ");
+            assertThat(e.getMessage()).contains(": field 'definition': ");
+            assertThat(e.getMessage()).contains("one.md").contains("'definition'").contains("missing");
+        });
     }
 
     @Test
@@ -485,7 +506,8 @@ class CorpusTest {
             assertThat(e.getMessage()).contains("nowhere");
         });
 
-        writeCorpus(dir, LAYERS, Map.of("one.md", term("one", "One", "", "").replace("[ACME, 1234.TW]", "[ACME, ZZZZ]")));
+        writeCorpus(dir, LAYERS,
+                Map.of("one.md", term("one", "One", "", "").replace("[ACME, 1234.TW]", "[ACME, ZZZZ]")));
         assertThatThrownBy(() -> Corpus.load(dir)).isInstanceOfSatisfying(CorpusException.class, e -> {
             assertThat(e.getMessage()).contains(": field 'companies[1]': ");
             assertThat(e.getMessage()).contains("ZZZZ");
@@ -518,7 +540,8 @@ class CorpusTest {
                 e -> assertThat(e.getMessage()).contains(": field 'companies[0].primaryLayr': "));
 
         Files.writeString(dir.resolve("companies.yaml"), COMPANIES);
-        Files.writeString(dir.resolve("terms").resolve("one.md"), term("one", "One", "", "").replace("slug: one", "slug: uno"));
+        Files.writeString(dir.resolve("terms").resolve("one.md"),
+                term("one", "One", "", "").replace("slug: one", "slug: uno"));
         assertThatThrownBy(() -> Corpus.load(dir)).isInstanceOfSatisfying(CorpusException.class, e -> {
             assertThat(e.getMessage()).contains(": field 'slug': ");
             assertThat(e.getMessage()).contains("uno").contains("'one'");
@@ -545,4 +568,5 @@ class CorpusTest {
             assertThat(e.getMessage()).doesNotContain(": field '");
         });
     }
+
 }

@@ -15,9 +15,14 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-/** The bundled history: every entry checked, the floors of issue 24 held, and the parser's errors. */
+/**
+ * The bundled history: every entry checked, the floors of issue 24 held, and the parser's
+ * errors.
+ */
 class HistoryTest {
+
     private static Corpus corpus;
+
     private static History history;
 
     @BeforeAll
@@ -35,16 +40,18 @@ class HistoryTest {
         }
         for (ChainLayer layer : corpus.layers()) {
             assertThat(primaryAndOther.getOrDefault(layer.getId(), 0L)).as("signals on %s", layer.getId())
-                    .isGreaterThanOrEqualTo(5);
+                .isGreaterThanOrEqualTo(5);
         }
-        Map<Direction, Long> byDirection = history.signals().stream()
-                .collect(Collectors.groupingBy(ConstraintSignal::getDirection, Collectors.counting()));
+        Map<Direction, Long> byDirection = history.signals()
+            .stream()
+            .collect(Collectors.groupingBy(ConstraintSignal::getDirection, Collectors.counting()));
         assertThat(byDirection.get(Direction.EASING)).as("gluts and recoveries").isGreaterThanOrEqualTo(40);
         assertThat(byDirection.get(Direction.TIGHTENING)).isGreaterThanOrEqualTo(40);
         assertThat(history.signals()).extracting(s -> s.getObservedAt())
-                .allSatisfy(at -> assertThat(at).isBetween(Instant.parse("2023-01-01T00:00:00Z"), Instant.now()));
+            .allSatisfy(at -> assertThat(at).isBetween(Instant.parse("2023-01-01T00:00:00Z"), Instant.now()));
         assertThat(history.signals()).filteredOn(s -> s.getObservedAt().isBefore(Instant.parse("2024-01-01T00:00:00Z")))
-                .as("signals from 2023").hasSizeGreaterThanOrEqualTo(20);
+            .as("signals from 2023")
+            .hasSizeGreaterThanOrEqualTo(20);
     }
 
     @Test
@@ -57,22 +64,26 @@ class HistoryTest {
             assertThat(e.signal().getVersion()).isPositive();
         });
         assertThat(history.signals()).extracting(s -> s.getSource().getUrl()).doesNotHaveDuplicates();
-        assertThat(history.signals()).filteredOn(s -> s.getUntil() != null).as("signals with a horizon").isNotEmpty()
-                .allSatisfy(s -> assertThat(s.getUntil()).isAfter(s.getObservedAt()));
+        assertThat(history.signals()).filteredOn(s -> s.getUntil() != null)
+            .as("signals with a horizon")
+            .isNotEmpty()
+            .allSatisfy(s -> assertThat(s.getUntil()).isAfter(s.getObservedAt()));
     }
 
     @Test
     void theReferenceLabelsEveryLayer() {
-        Map<String, Long> cells = history.reference().stream()
-                .collect(Collectors.groupingBy(History.Cell::layer, Collectors.counting()));
+        Map<String, Long> cells = history.reference()
+            .stream()
+            .collect(Collectors.groupingBy(History.Cell::layer, Collectors.counting()));
         for (ChainLayer layer : corpus.layers()) {
             assertThat(cells.getOrDefault(layer.getId(), 0L)).as("labelled quarters of %s", layer.getId())
-                    .isGreaterThanOrEqualTo(3);
+                .isGreaterThanOrEqualTo(3);
         }
         assertThat(history.reference()).allSatisfy(c -> assertThat(c.source()).startsWith("https://"));
         assertThat(History.quarterEnd("2024Q3")).isEqualTo(Instant.parse("2024-09-30T23:59:59.999Z"));
         assertThat(History.quarterEnd("2024Q4")).isEqualTo(Instant.parse("2024-12-31T23:59:59.999Z"));
-        assertThat(history.reference().get(0).end()).isEqualTo(History.quarterEnd(history.reference().get(0).quarter()));
+        assertThat(history.reference().get(0).end())
+            .isEqualTo(History.quarterEnd(history.reference().get(0).quarter()));
     }
 
     private static final String ENTRY = """
@@ -88,6 +99,7 @@ class HistoryTest {
                 until: 2025-12-31
                 source: {name: Example, url: "https://example.com/a"}
             """;
+
     private static final String REFERENCE = """
             reference:
               - layer: memory
@@ -112,24 +124,28 @@ class HistoryTest {
     @Test
     void badEntriesAreRefusedNamingTheFieldAndWhy() {
         assertThatThrownBy(() -> parse(ENTRY.replace("layers: [memory]", "layers: [hbm-land]")))
-                .isInstanceOf(CorpusException.class).hasMessageContaining("signals[0].layers")
-                .hasMessageContaining("'hbm-land' is not a layer id");
+            .isInstanceOf(CorpusException.class)
+            .hasMessageContaining("signals[0].layers")
+            .hasMessageContaining("'hbm-land' is not a layer id");
         assertThatThrownBy(() -> parse(ENTRY.replace("companies: [sk-hynix]", "companies: [acme]")))
-                .hasMessageContaining("'acme' is not a company id");
+            .hasMessageContaining("'acme' is not a company id");
         assertThatThrownBy(() -> parse(ENTRY.replace("https://example.com/a", "http://example.com/a")))
-                .hasMessageContaining("not an absolute https URL");
+            .hasMessageContaining("not an absolute https URL");
         assertThatThrownBy(() -> parse(ENTRY.replace("date: 2024-05-02", "date: 2024-05-03")))
-                .hasMessageContaining("does not start with its date").isInstanceOf(CorpusException.class);
+            .hasMessageContaining("does not start with its date")
+            .isInstanceOf(CorpusException.class);
         assertThatThrownBy(() -> parse(ENTRY.replace("2024-05-02", "2022-05-02")))
-                .hasMessageContaining("2022-05-02 is outside 2023-01-01");
+            .hasMessageContaining("2022-05-02 is outside 2023-01-01");
         assertThatThrownBy(() -> parse(ENTRY.replace("magnitude: 4", "magnitude: 7")))
-                .hasMessageContaining("signals[0].magnitude").hasMessageContaining("1 to 5");
+            .hasMessageContaining("signals[0].magnitude")
+            .hasMessageContaining("1 to 5");
         assertThatThrownBy(() -> parse(ENTRY.replace("direction: tightening", "direction: up")))
-                .hasMessageContaining("tightening or easing");
+            .hasMessageContaining("tightening or easing");
         assertThatThrownBy(() -> parse(ENTRY.replace("magnitude: 4", "magnitude: 4\n    sentiment: 3")))
-                .hasMessageContaining("unknown field");
+            .hasMessageContaining("unknown field");
         String twice = ENTRY + ENTRY.substring(ENTRY.indexOf("  - id"))
-                .replace("h-2024-05-02-hbm-booked", "h-2024-05-02-hbm-booked-again");
+            .replace("h-2024-05-02-hbm-booked", "h-2024-05-02-hbm-booked-again");
         assertThatThrownBy(() -> parse(twice)).hasMessageContaining("the same story as h-2024-05-02-hbm-booked");
     }
+
 }

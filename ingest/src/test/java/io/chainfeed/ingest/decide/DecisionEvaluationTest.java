@@ -20,13 +20,16 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Runs the labelled evaluation sets through {@link SignalDecider} and fails under the floors:
- * relevance precision and recall 0.9, direction accuracy 0.92, primary-layer accuracy 0.88. The tuning
- * set is {@code decide/eval.tsv}; {@code decide/heldout.tsv} was written after the rules were frozen
- * and is never tuned on. Prints the figures per class (docs/decisions.md quotes them) and every miss.
+ * Runs the labelled evaluation sets through {@link SignalDecider} and fails under the
+ * floors: relevance precision and recall 0.9, direction accuracy 0.92, primary-layer
+ * accuracy 0.88. The tuning set is {@code decide/eval.tsv}; {@code decide/heldout.tsv}
+ * was written after the rules were frozen and is never tuned on. Prints the figures per
+ * class (docs/decisions.md quotes them) and every miss.
  */
 class DecisionEvaluationTest {
+
     static final Instant OBSERVED = Instant.parse("2026-06-15T00:00:00Z");
+
     private static SignalDecider decider;
 
     @BeforeAll
@@ -116,7 +119,8 @@ class DecisionEvaluationTest {
                 relevant++;
                 if (d.relevant()) {
                     tp++;
-                } else {
+                }
+                else {
                     fn++;
                 }
                 boolean dir = d.relevant() && d.direction() == it.direction();
@@ -131,7 +135,8 @@ class DecisionEvaluationTest {
                 }
                 ok = dir && layer && horizon;
                 count(perClass, "layer " + it.layer(), dir && layer);
-            } else {
+            }
+            else {
                 if (d.relevant()) {
                     fp++;
                 }
@@ -150,10 +155,11 @@ class DecisionEvaluationTest {
         perClass.forEach((k, v) -> classes.put(k, v[0] + "/" + v[1]));
         Figures f = new Figures(ratio(tp, tp + fp), ratio(tp, tp + fn), ratio(directionOk, relevant),
                 ratio(layerOk, relevant), ratio(horizonOk, relevant), ratio(statedOk, stated), classes, misses);
-        System.out.printf(Locale.ROOT, "%s: %d items (%d relevant); relevance P %.3f R %.3f; direction %.3f; "
-                + "primary layer %.3f; horizon %.3f (stated horizons %d/%d = %.3f)%n", resource, items.size(),
-                relevant, f.relevancePrecision(), f.relevanceRecall(), f.direction(), f.primaryLayer(), f.horizon(),
-                statedOk, stated, f.horizonStated());
+        System.out.printf(Locale.ROOT,
+                "%s: %d items (%d relevant); relevance P %.3f R %.3f; direction %.3f; "
+                        + "primary layer %.3f; horizon %.3f (stated horizons %d/%d = %.3f)%n",
+                resource, items.size(), relevant, f.relevancePrecision(), f.relevanceRecall(), f.direction(),
+                f.primaryLayer(), f.horizon(), statedOk, stated, f.horizonStated());
         System.out.println("per class (all decided values right / items): " + classes);
         misses.forEach(m -> System.out.println("  miss " + m));
         return f;
@@ -177,4 +183,5 @@ class DecisionEvaluationTest {
     private static double ratio(int a, int b) {
         return b == 0 ? 1.0 : (double) a / b;
     }
+
 }

@@ -8,9 +8,14 @@ import java.time.Instant;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-/** The rules of {@link SignalDecider} one at a time: negation, reversal, hedges, magnitude, horizon, evidence. */
+/**
+ * The rules of {@link SignalDecider} one at a time: negation, reversal, hedges,
+ * magnitude, horizon, evidence.
+ */
 class SignalDeciderTest {
+
     private static final Instant SEEN = Instant.parse("2026-06-15T00:00:00Z");
+
     private static SignalDecider decider;
 
     @BeforeAll
@@ -77,10 +82,10 @@ class SignalDeciderTest {
         assertThat(decide("HBM stays tight until mid-2027").until()).isEqualTo(Instant.parse("2027-07-01T00:00:00Z"));
         assertThat(decide("Switch lead times of 50 weeks").until()).isEqualTo(Instant.parse("2027-05-31T00:00:00Z"));
         assertThat(decide("CoWoS is sold out through the third quarter of 2027").until())
-                .isEqualTo(Instant.parse("2027-10-01T00:00:00Z"));
+            .isEqualTo(Instant.parse("2027-10-01T00:00:00Z"));
         assertThat(decide("New HBM capacity arrives by 2027").until()).as("'by' is not a horizon").isNull();
         assertThat(decide("HBM is sold out through 2027").untilEvidence()).singleElement()
-                .satisfies(s -> assertThat(s.text()).isEqualTo("through 2027"));
+            .satisfies(s -> assertThat(s.text()).isEqualTo("through 2027"));
     }
 
     @Test
@@ -89,7 +94,8 @@ class SignalDeciderTest {
         assertThat(results.relevant()).isFalse();
         assertThat(results.skipReason()).isEqualTo("results or earnings date");
         assertThat(decide("Nvidia appoints a new chief financial officer").skipReason()).isEqualTo("appointment");
-        assertThat(decide("Coffee shortage pushes prices higher").skipReason()).isEqualTo("names no part of the AI chain");
+        assertThat(decide("Coffee shortage pushes prices higher").skipReason())
+            .isEqualTo("names no part of the AI chain");
         assertThat(decide("Nvidia holds its annual meeting").skipReason()).isEqualTo("no supply-constraint wording");
     }
 
@@ -98,4 +104,5 @@ class SignalDeciderTest {
         String h = "Foundry raises 3nm wafer prices as demand outstrips supply";
         assertThat(decider.decide(h, "body", SEEN)).isEqualTo(decider.decide(h, "body", SEEN));
     }
+
 }

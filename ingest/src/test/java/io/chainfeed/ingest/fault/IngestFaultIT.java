@@ -52,29 +52,32 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 /**
- * Ingest against a real Kafka broker process that the test freezes (SIGSTOP/SIGCONT) and poisons.
+ * Ingest against a real Kafka broker process that the test freezes (SIGSTOP/SIGCONT) and
+ * poisons.
  *
  * <ul>
- *   <li>Broker frozen 20 s while editors keep posting signals: every POST answers within 6 s (deadline 5 s);
- *       afterwards every signal answered 2xx is in {@value Topics#SIGNALS} ({@code read_committed}) exactly
- *       once, and none answered 503 is.</li>
- *   <li>Poison (random bytes) and empty records on every topic the ingest ledger reads: the next page POST
- *       is published, and each poison record is in its dead-letter topic with origin and reason.</li>
- *   <li>A page whose record is over the topic's {@code max.message.bytes} (set on the topic, read from the
- *       broker): 413 naming the limit, nothing published.</li>
+ * <li>Broker frozen 20 s while editors keep posting signals: every POST answers within 6
+ * s (deadline 5 s); afterwards every signal answered 2xx is in {@value Topics#SIGNALS}
+ * ({@code read_committed}) exactly once, and none answered 503 is.</li>
+ * <li>Poison (random bytes) and empty records on every topic the ingest ledger reads: the
+ * next page POST is published, and each poison record is in its dead-letter topic with
+ * origin and reason.</li>
+ * <li>A page whose record is over the topic's {@code max.message.bytes} (set on the
+ * topic, read from the broker): 413 naming the limit, nothing published.</li>
  * </ul>
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
         // the SHA-256 of "it-editor-key"
         "chainfeed.ingest.editor-key-hashes=2f91bc73466d7ce61751e22895c84505ecdca44f2e3ed7e60ef2da79f9149dc5",
-        "chainfeed.kafka.partitions=1",
-        "chainfeed.ingest.deadline=5s",
-        "chainfeed.ingest.producers=2"})
+        "chainfeed.kafka.partitions=1", "chainfeed.ingest.deadline=5s", "chainfeed.ingest.producers=2" })
 @Timeout(value = 4, unit = TimeUnit.MINUTES)
 class IngestFaultIT {
+
     private static final Logger LOG = LoggerFactory.getLogger(IngestFaultIT.class);
+
     /** The topic's own limit, far below the broker default, so a page can exceed it. */
     private static final int TERMS_MAX_MESSAGE_BYTES = 200_000;
+
     private static KafkaNode kafka;
 
     @LocalServerPort
@@ -86,11 +89,16 @@ class IngestFaultIT {
     static void kafka(DynamicPropertyRegistry registry) throws Exception {
         Path lib = Path.of(System.getProperty("chainfeed.kafka.lib"));
         kafka = KafkaNode.builder(lib, Path.of("target", "it-run", "ingest-fault-kafka").toAbsolutePath())
-                .port(0).controllerPort(0).build().start();
+            .port(0)
+            .controllerPort(0)
+            .build()
+            .start();
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()))) {
-            admin.createTopics(List.of(new NewTopic(Topics.TERMS, 1, (short) 1).configs(Map.of(
-                    "cleanup.policy", "compact", "max.message.bytes", Integer.toString(TERMS_MAX_MESSAGE_BYTES)))))
-                    .all().get(30, TimeUnit.SECONDS);
+            admin
+                .createTopics(List.of(new NewTopic(Topics.TERMS, 1, (short) 1).configs(Map.of("cleanup.policy",
+                        "compact", "max.message.bytes", Integer.toString(TERMS_MAX_MESSAGE_BYTES)))))
+                .all()
+                .get(30, TimeUnit.SECONDS);
         }
         registry.add("spring.kafka.bootstrap-servers", kafka::bootstrapServers);
     }
@@ -112,22 +120,27 @@ class IngestFaultIT {
                  "magnitude": 4, "observedAt": "2026-03-01T00:30:00Z",
                  "source": {"name": "Example", "url": "https://example.com/%s"}}""".formatted(id, id);
         HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/ingest/v1/signals"))
-                .timeout(Duration.ofSeconds(30))
-                .header("Content-Type", "application/json").header("Authorization", "Bearer it-editor-key")
-                .POST(HttpRequest.BodyPublishers.ofString(body)).build();
+            .timeout(Duration.ofSeconds(30))
+            .header("Content-Type", "application/json")
+            .header("Authorization", "Bearer it-editor-key")
+            .POST(HttpRequest.BodyPublishers.ofString(body))
+            .build();
         long start = System.nanoTime();
         try {
             HttpResponse<String> r = http.send(request, HttpResponse.BodyHandlers.ofString());
             return new Answer(id, r.statusCode(), (System.nanoTime() - start) / 1_000_000);
-        } catch (IOException | InterruptedException e) {
+        }
+        catch (IOException | InterruptedException e) {
             return new Answer(id, -1, (System.nanoTime() - start) / 1_000_000);
         }
     }
 
     private HttpResponse<String> postPage(String page) throws Exception {
         return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/ingest/v1/pages"))
-                .timeout(Duration.ofSeconds(30)).header("Content-Type", "text/plain")
-                .POST(HttpRequest.BodyPublishers.ofString(page)).build(), HttpResponse.BodyHandlers.ofString());
+            .timeout(Duration.ofSeconds(30))
+            .header("Content-Type", "text/plain")
+            .POST(HttpRequest.BodyPublishers.ofString(page))
+            .build(), HttpResponse.BodyHandlers.ofString());
     }
 
     private static void signal(String name, long pid) {
@@ -135,9 +148,11 @@ class IngestFaultIT {
             Process p = new ProcessBuilder("kill", "-" + name, Long.toString(pid)).inheritIO().start();
             assertThat(p.waitFor(10, TimeUnit.SECONDS)).isTrue();
             assertThat(p.exitValue()).isZero();
-        } catch (IOException e) {
+        }
+        catch (IOException e) {
             throw new java.io.UncheckedIOException(e);
-        } catch (InterruptedException e) {
+        }
+        catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
         }
@@ -157,27 +172,33 @@ class IngestFaultIT {
                     answers.add(postSignal("freeze-" + next.incrementAndGet()));
                     try {
                         Thread.sleep(100);
-                    } catch (InterruptedException e) {
+                    }
+                    catch (InterruptedException e) {
                         return;
                     }
                 }
             });
         }
-        await().atMost(Duration.ofSeconds(30)).until(() -> answers.stream().filter(a -> a.status() == 202).count() >= 5);
+        await().atMost(Duration.ofSeconds(30))
+            .until(() -> answers.stream().filter(a -> a.status() == 202).count() >= 5);
         long frozenAt = System.nanoTime();
         signal("STOP", pid);
         int before = answers.size();
         try {
             // The fault itself: the broker stays frozen for 20 s while the posters go on.
             Thread.sleep(20_000);
-        } finally {
+        }
+        finally {
             signal("CONT", pid);
         }
         LOG.info("broker {} frozen for {} ms; {} answers during the freeze", pid,
                 (System.nanoTime() - frozenAt) / 1_000_000, answers.size() - before);
         int resumedAt = answers.size();
-        await().atMost(Duration.ofSeconds(60)).until(() -> answers.subList(resumedAt, answers.size()).stream()
-                .filter(a -> a.status() == 202).count() >= 3);
+        await().atMost(Duration.ofSeconds(60))
+            .until(() -> answers.subList(resumedAt, answers.size())
+                .stream()
+                .filter(a -> a.status() == 202)
+                .count() >= 3);
         posting.set(false);
         posters.shutdown();
         assertThat(posters.awaitTermination(60, TimeUnit.SECONDS)).isTrue();
@@ -197,19 +218,26 @@ class IngestFaultIT {
         Map<String, Integer> seen = readCommittedSignals();
         assertThat(committed).allSatisfy(id -> assertThat(seen.get(id)).as("copies of 2xx %s", id).isEqualTo(1));
         assertThat(refused).allSatisfy(id -> assertThat(seen).as("503 %s", id).doesNotContainKey(id));
-        answers.stream().filter(a -> a.status() == 504)
-                .forEach(a -> LOG.info("504 {}: {} copies visible", a.id(), seen.getOrDefault(a.id(), 0)));
+        answers.stream()
+            .filter(a -> a.status() == 504)
+            .forEach(a -> LOG.info("504 {}: {} copies visible", a.id(), seen.getOrDefault(a.id(), 0)));
     }
 
-    /** Reads the signals topic read_committed to its end, once no transaction is left open on it. */
+    /**
+     * Reads the signals topic read_committed to its end, once no transaction is left open
+     * on it.
+     */
     private static Map<String, Integer> readCommittedSignals() {
         TopicPartition tp = new TopicPartition(Topics.SIGNALS, 0);
         Map<String, Integer> seen = new HashMap<>();
         try (KafkaConsumer<String, byte[]> committed = consumer("read_committed");
-             KafkaConsumer<String, byte[]> uncommitted = consumer("read_uncommitted")) {
-            // Open transactions (those of the replaced producers) are aborted once their ids are fenced.
-            await().atMost(Duration.ofSeconds(90)).until(() ->
-                    committed.endOffsets(List.of(tp)).get(tp).equals(uncommitted.endOffsets(List.of(tp)).get(tp)));
+                KafkaConsumer<String, byte[]> uncommitted = consumer("read_uncommitted")) {
+            // Open transactions (those of the replaced producers) are aborted once their
+            // ids are fenced.
+            await().atMost(Duration.ofSeconds(90))
+                .until(() -> committed.endOffsets(List.of(tp))
+                    .get(tp)
+                    .equals(uncommitted.endOffsets(List.of(tp)).get(tp)));
             long end = committed.endOffsets(List.of(tp)).get(tp);
             committed.assign(List.of(tp));
             committed.seekToBeginning(List.of(tp));
@@ -223,24 +251,25 @@ class IngestFaultIT {
     }
 
     private static KafkaConsumer<String, byte[]> consumer(String isolation) {
-        return new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
-                ConsumerConfig.ISOLATION_LEVEL_CONFIG, isolation,
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false),
+        return new KafkaConsumer<>(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
+                ConsumerConfig.ISOLATION_LEVEL_CONFIG, isolation, ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false),
                 new StringDeserializer(), new ByteArrayDeserializer());
     }
 
     @Test
     void poisonOnTheLedgerTopicsBreaksNoRequest() throws Exception {
         Map<String, RecordMetadata> poison = new HashMap<>();
-        try (KafkaProducer<byte[], byte[]> raw = new KafkaProducer<>(Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()),
-                new ByteArraySerializer(), new ByteArraySerializer())) {
+        try (KafkaProducer<byte[], byte[]> raw = new KafkaProducer<>(
+                Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()), new ByteArraySerializer(),
+                new ByteArraySerializer())) {
             for (String topic : List.of(Topics.TERMS, Topics.LAYERS, Topics.COMPANIES)) {
-                poison.put(topic + " random", raw.send(new ProducerRecord<>(topic, "poison".getBytes(),
-                        new byte[] {(byte) 0xC3, 0x01, 0x7F, 0x00, 0x2A})).get(10, TimeUnit.SECONDS));
+                poison.put(
+                        topic + " random", raw
+                            .send(new ProducerRecord<>(topic, "poison".getBytes(),
+                                    new byte[] { (byte) 0xC3, 0x01, 0x7F, 0x00, 0x2A }))
+                            .get(10, TimeUnit.SECONDS));
                 poison.put(topic + " empty", raw.send(new ProducerRecord<>(topic, "empty".getBytes(), new byte[0]))
-                        .get(10, TimeUnit.SECONDS));
+                    .get(10, TimeUnit.SECONDS));
             }
         }
         HttpResponse<String> page = postPage(rdma());
@@ -256,20 +285,27 @@ class IngestFaultIT {
         for (RecordMetadata md : poison.values()) {
             Map<String, String> headers = dead.get(origin(md));
             assertThat(headers).containsEntry(DeadLetters.READER_HEADER, "ingest-ledger")
-                    .containsEntry(DeadLetters.CATEGORY_HEADER, DeadLetters.UNDECODABLE)
-                    .containsKey(Topics.DLQ_REASON_HEADER);
+                .containsEntry(DeadLetters.CATEGORY_HEADER, DeadLetters.UNDECODABLE)
+                .containsKey(Topics.DLQ_REASON_HEADER);
         }
     }
 
     @Test
     void aRecordOverTheTopicLimitIsA413NamingIt() throws Exception {
-        String filler = String.join(" ", Collections.nCopies(40_000, "fabric")); // ~280 KB, under the 1 MiB body limit
+        String filler = String.join(" ", Collections.nCopies(40_000, "fabric")); // ~280
+                                                                                 // KB,
+                                                                                 // under
+                                                                                 // the 1
+                                                                                 // MiB
+                                                                                 // body
+                                                                                 // limit
         String big = rdma().replace("What it means\n\n", "What it means\n\n" + filler + "\n\n");
         HttpResponse<String> r = postPage(big);
         assertThat(r.statusCode()).as(r.body()).isEqualTo(413);
         assertThat(r.headers().firstValue("Content-Type").orElse("")).contains("application/problem+json");
-        assertThat(r.body()).contains("\"limit\":" + TERMS_MAX_MESSAGE_BYTES).contains("max.message.bytes")
-                .contains(Topics.TERMS);
+        assertThat(r.body()).contains("\"limit\":" + TERMS_MAX_MESSAGE_BYTES)
+            .contains("max.message.bytes")
+            .contains(Topics.TERMS);
     }
 
     private static String origin(RecordMetadata md) {
@@ -302,4 +338,5 @@ class IngestFaultIT {
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         }
     }
+
 }

@@ -42,20 +42,31 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * The poller against feed documents served from loopback by {@link FeedServer} (fixtures under
- * {@code src/test/resources/feeds}), one test per feed shape, with the bundled corpus's layers for
- * validation and a mock producer standing in for Kafka (the publishing path has its own ITs).
+ * The poller against feed documents served from loopback by {@link FeedServer} (fixtures
+ * under {@code src/test/resources/feeds}), one test per feed shape, with the bundled
+ * corpus's layers for validation and a mock producer standing in for Kafka (the
+ * publishing path has its own ITs).
  */
 class FeedPollerTest {
+
     private static final AvroSerde<ConstraintSignal> SERDE = AvroSerde.of(ConstraintSignal.class);
+
     private static final Instant START = Instant.parse("2026-11-30T12:00:00Z");
-    /** The bundled corpus's layers, loaded once for the class: every test validates against the same. */
+
+    /**
+     * The bundled corpus's layers, loaded once for the class: every test validates
+     * against the same.
+     */
     private static final List<ChainLayer> LAYERS = Corpus.loadBundled().layers();
 
     private FeedServer server;
+
     private MockProducer<String, byte[]> producer;
+
     private SimpleMeterRegistry meters;
+
     private MutableClock clock;
+
     private FeedPoller poller;
 
     @BeforeEach
@@ -74,18 +85,21 @@ class FeedPollerTest {
         server.close();
     }
 
-    // ---- links ----------------------------------------------------------------------------------
+    // ---- links
+    // ----------------------------------------------------------------------------------
 
     @Test
     void atomLinksAreResolvedWithXmlBaseAtEveryLevelPreferringAlternate() {
         server.put("/blog/feed", fixture("atom-xml-base.xml"));
         FeedPoller.PollResult r = poller.poll(feed("/blog/feed"));
         assertThat(r.published()).isEqualTo(2);
-        assertThat(signals()).extracting(s -> s.getSource().getUrl()).containsExactly(
-                // feed base .../blog/index.atom, entry base 2026-11-05/, rel=alternate href hbm-entry
-                "http://www.example.com/blog/2026-11-05/hbm-entry",
-                // only the feed's base: ../news/substrates from .../blog/index.atom
-                "http://www.example.com/news/substrates");
+        assertThat(signals()).extracting(s -> s.getSource().getUrl())
+            .containsExactly(
+                    // feed base .../blog/index.atom, entry base 2026-11-05/,
+                    // rel=alternate href hbm-entry
+                    "http://www.example.com/blog/2026-11-05/hbm-entry",
+                    // only the feed's base: ../news/substrates from .../blog/index.atom
+                    "http://www.example.com/news/substrates");
         assertThat(signals().get(0).getSource().getName()).isEqualTo("Memory supply desk");
     }
 
@@ -94,7 +108,7 @@ class FeedPollerTest {
         server.put("/desk/atom.xml", fixture("atom-no-base.xml"));
         poller.poll(feed("/desk/atom.xml"));
         assertThat(signals()).extracting(s -> s.getSource().getUrl())
-                .containsExactly(server.url("/desk/posts/optics-lead-times"));
+            .containsExactly(server.url("/desk/posts/optics-lead-times"));
     }
 
     @Test
@@ -110,7 +124,8 @@ class FeedPollerTest {
         assertThat(deadLetterReasons()).containsExactly("source.url: is required");
     }
 
-    // ---- dates ----------------------------------------------------------------------------------
+    // ---- dates
+    // ----------------------------------------------------------------------------------
 
     @Test
     void anUndatedItemInAnUndatedFeedKeepsTheInstantItWasFirstSeen() {
@@ -121,7 +136,8 @@ class FeedPollerTest {
         assertThat(s.getObservedAt()).isEqualTo(START);
         assertThat(s.getObservedAtBasis()).isEqualTo(ObservedAtBasis.FIRST_SEEN);
 
-        // an hour later, the feed changed elsewhere (no 304): the item keeps its first-seen instant
+        // an hour later, the feed changed elsewhere (no 304): the item keeps its
+        // first-seen instant
         clock.advance(Duration.ofHours(1));
         server.put("/undated", fixture("rss2-undated.xml").replace("never dates anything", "still undated"));
         FeedPoller.PollResult again = poller.poll(feed);
@@ -133,14 +149,16 @@ class FeedPollerTest {
     void datesFallBackFromTheItemToDublinCoreToTheFeed() {
         server.put("/channel-dated", fixture("rss2-channel-dates.xml"));
         poller.poll(feed("/channel-dated"));
-        assertThat(signals()).extracting(ConstraintSignal::getHeadline, ConstraintSignal::getObservedAt,
-                ConstraintSignal::getObservedAtBasis).containsExactly(
-                tuple("Power transformers sold out", Instant.parse("2026-11-24T06:00:00Z"),
-                        ObservedAtBasis.FEED_LAST_BUILD_DATE),
-                tuple("Dublin Core dated item", Instant.parse("2026-11-20T06:30:00Z"),
-                        ObservedAtBasis.ITEM_DC_DATE),
-                tuple("Garbled date item", Instant.parse("2026-11-24T06:00:00Z"),
-                        ObservedAtBasis.FEED_LAST_BUILD_DATE));
+        assertThat(signals())
+            .extracting(ConstraintSignal::getHeadline, ConstraintSignal::getObservedAt,
+                    ConstraintSignal::getObservedAtBasis)
+            .containsExactly(
+                    tuple("Power transformers sold out", Instant.parse("2026-11-24T06:00:00Z"),
+                            ObservedAtBasis.FEED_LAST_BUILD_DATE),
+                    tuple("Dublin Core dated item", Instant.parse("2026-11-20T06:30:00Z"),
+                            ObservedAtBasis.ITEM_DC_DATE),
+                    tuple("Garbled date item", Instant.parse("2026-11-24T06:00:00Z"),
+                            ObservedAtBasis.FEED_LAST_BUILD_DATE));
     }
 
     @Test
@@ -152,13 +170,15 @@ class FeedPollerTest {
         assertThat(substrates.getObservedAtBasis()).isEqualTo(ObservedAtBasis.ITEM_UPDATED);
     }
 
-    // ---- text -----------------------------------------------------------------------------------
+    // ---- text
+    // -----------------------------------------------------------------------------------
 
     @Test
     void htmlInRssTitlesAndBodiesBecomesPlainText() {
         assertThat(headlinesAndBodies("/pkg", "rss2-html.xml")).containsExactly(
                 tuple("CoWoS capacity doubles at TSMC", "Monthly CoWoS output is set to double by late 2026."),
-                // escaped once for XML, once for HTML: decoded once each, never a third time
+                // escaped once for XML, once for HTML: decoded once each, never a third
+                // time
                 tuple("Hybrid bonding ramps & yields climb", "Yields are up \u2014 slowly."));
         assertThat(signals().get(0).getSource().getName()).isEqualTo("Packaging Daily");
     }
@@ -170,13 +190,14 @@ class FeedPollerTest {
                 tuple("Yield < 60% &amp; falling", "Plain text: <b> stays as written."));
     }
 
-    // ---- formats --------------------------------------------------------------------------------
+    // ---- formats
+    // --------------------------------------------------------------------------------
 
     @Test
     void aLegacyRss091FeedWithADoctypeIsRead() {
         server.put("/legacy", fixture("rss091-doctype.xml"));
-        FeedPoller.PollResult r = poller.poll(new FeedSource(server.url("/legacy"), null, List.of("memory"),
-                "tightening", 2));
+        FeedPoller.PollResult r = poller
+            .poll(new FeedSource(server.url("/legacy"), null, List.of("memory"), "tightening", 2));
         assertThat(r.published()).isEqualTo(1);
         ConstraintSignal s = signals().get(0);
         assertThat(s.getHeadline()).isEqualTo("Caf\u00e9 talk: DRAM contract prices rise");
@@ -186,8 +207,8 @@ class FeedPollerTest {
     }
 
     /**
-     * Serves {@code body} at {@code path}, polls it as a feed with these defaults, and returns the first
-     * signal published.
+     * Serves {@code body} at {@code path}, polls it as a feed with these defaults, and
+     * returns the first signal published.
      */
     private ConstraintSignal pollFirst(String path, String body, String name, List<String> layers, String direction,
             int magnitude) {
@@ -206,7 +227,8 @@ class FeedPollerTest {
 
     @Test
     void rss10RdfIsRead() {
-        ConstraintSignal s = pollFirst("/rdf", fixture("rss10-rdf.xml"), "RDF desk", List.of("memory"), "tightening", 2);
+        ConstraintSignal s = pollFirst("/rdf", fixture("rss10-rdf.xml"), "RDF desk", List.of("memory"), "tightening",
+                2);
         assertThat(s.getHeadline()).isEqualTo("Photoresist makers raise prices");
         assertThat(s.getSource().getUrl()).isEqualTo("http://rdf.example.com/photoresist");
         assertThat(s.getObservedAt()).isEqualTo(Instant.parse("2026-11-18T09:00:00Z"));
@@ -233,18 +255,21 @@ class FeedPollerTest {
         assertThat(s.getId()).startsWith("feed-");
     }
 
-    // ---- encodings and compression --------------------------------------------------------------
+    // ---- encodings and compression
+    // --------------------------------------------------------------
 
-    /** The same feed in each encoding, told by the XML prolog, the HTTP header, or a byte order mark. */
+    /**
+     * The same feed in each encoding, told by the XML prolog, the HTTP header, or a byte
+     * order mark.
+     */
     @ParameterizedTest
-    @CsvSource({
-            "ISO-8859-1, prolog, Caf\u00e9 cr\u00e8me: DRAM up",
+    @CsvSource({ "ISO-8859-1, prolog, Caf\u00e9 cr\u00e8me: DRAM up",
             "windows-1252, header, \u201cDRAM\u201d up \u2013 again",
             "EUC-KR, prolog, \ub514\ub7a8 \uac00\uaca9 \uc0c1\uc2b9",
             "Shift_JIS, header, DRAM\u4fa1\u683c\u304c\u4e0a\u6607",
             "UTF-8, bom, \u00e9t\u00e9 \u2014 HBM \u2192 sold out",
             "UTF-16, bom, \u00e9t\u00e9 \u2014 HBM \u2192 sold out",
-            "Shift_JIS, header-wins-over-prolog, DRAM\u4fa1\u683c"})
+            "Shift_JIS, header-wins-over-prolog, DRAM\u4fa1\u683c" })
     void encodingsComeFromTheHeaderThePrologOrTheBom(String charset, String how, String title) {
         String xmlEncoding = how.equals("header-wins-over-prolog") ? "ISO-8859-1" : charset;
         String prolog = how.equals("prolog") || how.equals("header-wins-over-prolog")
@@ -256,7 +281,7 @@ class FeedPollerTest {
         Charset cs = Charset.forName(charset);
         byte[] bytes = xml.getBytes(cs);
         if (how.equals("bom")) {
-            bytes = cs.name().equals("UTF-8") ? concat(new byte[] {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF}, bytes)
+            bytes = cs.name().equals("UTF-8") ? concat(new byte[] { (byte) 0xEF, (byte) 0xBB, (byte) 0xBF }, bytes)
                     : bytes; // Java's UTF-16 encoder writes a big-endian BOM itself
         }
         String type = how.startsWith("header") ? "text/xml; charset=" + charset : "application/rss+xml";
@@ -266,16 +291,17 @@ class FeedPollerTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = FeedServer.Encoding.class, names = {"GZIP", "DEFLATE"})
+    @EnumSource(value = FeedServer.Encoding.class, names = { "GZIP", "DEFLATE" })
     void compressedAnswersAreDecompressed(FeedServer.Encoding encoding) {
-        server.put("/z", fixture("rss2-html.xml").getBytes(StandardCharsets.UTF_8), "application/rss+xml",
-                encoding, true);
+        server.put("/z", fixture("rss2-html.xml").getBytes(StandardCharsets.UTF_8), "application/rss+xml", encoding,
+                true);
         poller.poll(feed("/z"));
         assertThat(server.requests("/z").get(0).acceptEncoding()).contains("gzip").contains("deflate");
         assertThat(signals()).extracting(ConstraintSignal::getHeadline).contains("CoWoS capacity doubles at TSMC");
     }
 
-    // ---- DOCTYPEs -------------------------------------------------------------------------------
+    // ---- DOCTYPEs
+    // -------------------------------------------------------------------------------
 
     @Test
     void aDoctypeNeverLoadsExternalEntitiesOrTheDtdAndBoundsExpansion() {
@@ -296,22 +322,27 @@ class FeedPollerTest {
         assertThat(signals()).extracting(ConstraintSignal::getHeadline).containsExactly("Item here");
         assertThat(server.requests("/evil.dtd")).isEmpty();
 
-        // entity expansion within the document: the billion-laughs shape is refused or not expanded
+        // entity expansion within the document: the billion-laughs shape is refused or
+        // not expanded
         StringBuilder lol = new StringBuilder("<!ENTITY l0 \"lol\">");
         for (int i = 1; i <= 9; i++) {
             lol.append("<!ENTITY l").append(i).append(" \"").append(("&l" + (i - 1) + ";").repeat(10)).append("\">");
         }
-        server.put("/laughs", "<?xml version=\"1.0\"?><!DOCTYPE rss [" + lol + "]><rss version=\"2.0\"><channel>"
-                + "<title>Laughs</title><link>https://l.example.com/</link><description>d</description><item>"
-                + "<title>x&l9;</title><link>https://l.example.com/a</link></item></channel></rss>");
+        server.put("/laughs",
+                "<?xml version=\"1.0\"?><!DOCTYPE rss [" + lol + "]><rss version=\"2.0\"><channel>"
+                        + "<title>Laughs</title><link>https://l.example.com/</link><description>d</description><item>"
+                        + "<title>x&l9;</title><link>https://l.example.com/a</link></item></channel></rss>");
         FeedSource laughs = new FeedSource(server.url("/laughs"), null, List.of("memory"), "easing", 1);
-        // the JDK parser's expansion limit stops it; the feed fails as a whole, nothing is published
+        // the JDK parser's expansion limit stops it; the feed fails as a whole, nothing
+        // is published
         assertThatThrownBy(() -> poller.poll(laughs)).isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("not a readable RSS/Atom document").hasMessageContaining("entity expansions");
+            .hasMessageContaining("not a readable RSS/Atom document")
+            .hasMessageContaining("entity expansions");
         assertThat(signals()).hasSize(1);
     }
 
-    // ---- polite polling -------------------------------------------------------------------------
+    // ---- polite polling
+    // -------------------------------------------------------------------------
 
     @Test
     void theSecondPollOfAnUnchangedFeedIsAConditionalGetAnswered304() {
@@ -350,7 +381,8 @@ class FeedPollerTest {
         assertThat(poller.poll(feed).fetch()).isEqualTo(FeedPoller.Fetch.DEFERRED);
         assertThat(server.requests("/busy")).hasSize(1);
 
-        // 429 without Retry-After: the backoff doubles from the first wait (1 min, then 2 min)
+        // 429 without Retry-After: the backoff doubles from the first wait (1 min, then 2
+        // min)
         clock.advance(Duration.ofSeconds(1));
         server.script("/busy", 429, Map.of());
         assertThatThrownBy(() -> poller.poll(feed)).isInstanceOf(HttpStatusException.class);
@@ -420,14 +452,15 @@ class FeedPollerTest {
         server.put("/broken", "<rss version=\"2.0\"><channel><title>cut off");
         FeedSource feed = feed("/broken");
         assertThatThrownBy(() -> poller.poll(feed)).isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("not a readable RSS/Atom document");
+            .hasMessageContaining("not a readable RSS/Atom document");
         FeedStatus s = poller.status(feed);
         assertThat(s.lastOutcome()).isEqualTo("failed");
         assertThat(s.etag()).isNull();
         assertThat(s.notBefore()).isEqualTo(START.plus(FeedState.FIRST_BACKOFF).toString());
     }
 
-    // ---- bad items ------------------------------------------------------------------------------
+    // ---- bad items
+    // ------------------------------------------------------------------------------
 
     @Test
     void aBadItemNeverStopsTheRestOfItsFeed() {
@@ -435,8 +468,8 @@ class FeedPollerTest {
         FeedSource feed = feed("/mixed");
         FeedPoller.PollResult r = poller.poll(feed);
         assertThat(r).isEqualTo(new FeedPoller.PollResult(FeedPoller.Fetch.FETCHED, 2, 0, 3));
-        assertThat(signals()).extracting(ConstraintSignal::getHeadline).containsExactly("First good item",
-                "Last good item");
+        assertThat(signals()).extracting(ConstraintSignal::getHeadline)
+            .containsExactly("First good item", "Last good item");
         assertThat(deadLetterReasons()).containsExactly(
                 "source.url: 'http://mixed example com/[two]' is not a URL: Illegal character in authority",
                 "magnitude: 9 is out of range; it must be 1 to 5",
@@ -444,11 +477,13 @@ class FeedPollerTest {
                         + "; direction: is required (tightening or easing); source.url: "
                         + "'mailto:desk@mixed.example.com' is not an absolute http(s) URL");
         assertThat(producer.history()).filteredOn(p -> p.topic().equals(Topics.SIGNALS_DLQ))
-                .allSatisfy(d -> assertThat(new String(d.headers().lastHeader(Topics.DLQ_ORIGIN_HEADER).value(),
-                        StandardCharsets.UTF_8)).isEqualTo(feed.url()));
+            .allSatisfy(d -> assertThat(
+                    new String(d.headers().lastHeader(Topics.DLQ_ORIGIN_HEADER).value(), StandardCharsets.UTF_8))
+                .isEqualTo(feed.url()));
         assertThat(poller.status(feed).itemsDeadLettered()).isEqualTo(3);
 
-        // the next poll of the changed feed neither re-publishes nor re-dead-letters anything
+        // the next poll of the changed feed neither re-publishes nor re-dead-letters
+        // anything
         server.put("/mixed", fixture("rss2-bad-items.xml").replace("Some items are broken.", "Still broken."));
         assertThat(poller.poll(feed)).isEqualTo(new FeedPoller.PollResult(FeedPoller.Fetch.FETCHED, 0, 5, 0));
     }
@@ -457,19 +492,22 @@ class FeedPollerTest {
     void loopbackIsRefusedUnlessAllowed() {
         server.put("/rss", fixture("rss2-undated.xml"));
         FeedPoller strict = new FeedPoller(new SafeFetcher(false),
-                new SignalIngest(new SignalValidator(LAYERS), producer, clock),
-                producer, clock, meters);
-        assertThatThrownBy(() -> strict.poll(feed("/rss")))
-                .isInstanceOf(FetchException.class).hasMessageContaining("refused");
+                new SignalIngest(new SignalValidator(LAYERS), producer, clock), producer, clock, meters);
+        assertThatThrownBy(() -> strict.poll(feed("/rss"))).isInstanceOf(FetchException.class)
+            .hasMessageContaining("refused");
     }
 
-    // ---- helpers --------------------------------------------------------------------------------
+    // ---- helpers
+    // --------------------------------------------------------------------------------
 
     private FeedSource feed(String path) {
         return new FeedSource(server.url(path), null, List.of(), null, null);
     }
 
-    /** Serves the fixture {@code name} at {@code path}, polls it once and gives each signal's headline and body. */
+    /**
+     * Serves the fixture {@code name} at {@code path}, polls it once and gives each
+     * signal's headline and body.
+     */
     private List<Tuple> headlinesAndBodies(String path, String name) {
         server.put(path, fixture(name));
         poller.poll(feed(path));
@@ -482,14 +520,20 @@ class FeedPollerTest {
     }
 
     private List<ConstraintSignal> signals() {
-        return producer.history().stream().filter(p -> p.topic().equals(Topics.SIGNALS))
-                .map(p -> SERDE.decode(p.value())).toList();
+        return producer.history()
+            .stream()
+            .filter(p -> p.topic().equals(Topics.SIGNALS))
+            .map(p -> SERDE.decode(p.value()))
+            .toList();
     }
 
     private List<String> deadLetterReasons() {
-        return producer.history().stream().filter(p -> p.topic().equals(Topics.SIGNALS_DLQ))
-                .map(ProducerRecord::headers).map(h -> new String(h.lastHeader(Topics.DLQ_REASON_HEADER).value(),
-                        StandardCharsets.UTF_8)).toList();
+        return producer.history()
+            .stream()
+            .filter(p -> p.topic().equals(Topics.SIGNALS_DLQ))
+            .map(ProducerRecord::headers)
+            .map(h -> new String(h.lastHeader(Topics.DLQ_REASON_HEADER).value(), StandardCharsets.UTF_8))
+            .toList();
     }
 
     private static List<String> knownLayers() {
@@ -499,7 +543,8 @@ class FeedPollerTest {
     private static String fixture(String name) {
         try (InputStream in = FeedPollerTest.class.getResourceAsStream("/feeds/" + name)) {
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
+        }
+        catch (IOException e) {
             throw new UncheckedIOException(e);
         }
     }
@@ -513,6 +558,7 @@ class FeedPollerTest {
 
     /** A clock the test moves by hand. */
     static final class MutableClock extends Clock {
+
         private volatile Instant now;
 
         MutableClock(Instant start) {
@@ -537,5 +583,7 @@ class FeedPollerTest {
         public Instant instant() {
             return now;
         }
+
     }
+
 }

@@ -31,14 +31,15 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 /**
- * The ingest service with two feeds configured, served from loopback by {@link FeedServer}, against
- * a real Kafka broker: the items arrive on {@value Topics#SIGNALS} as readers would read them, the
- * scheduled re-polls are conditional GETs answered 304, and {@code /actuator/feeds} and the counters
- * say so.
+ * The ingest service with two feeds configured, served from loopback by
+ * {@link FeedServer}, against a real Kafka broker: the items arrive on
+ * {@value Topics#SIGNALS} as readers would read them, the scheduled re-polls are
+ * conditional GETs answered 304, and {@code /actuator/feeds} and the counters say so.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 @EmbeddedKafka(kraft = true, partitions = 1, bootstrapServersProperty = "spring.kafka.bootstrap-servers")
 class FeedPollingIT {
+
     private static final FeedServer SERVER = new FeedServer();
 
     static {
@@ -50,12 +51,15 @@ class FeedPollingIT {
     static void feeds(DynamicPropertyRegistry registry) {
         registry.add("chainfeed.ingest.feeds[0].url", () -> SERVER.url("/blog/index.atom"));
         registry.add("chainfeed.ingest.feeds[1].url", () -> SERVER.url("/undated.rss"));
-        registry.add("chainfeed.ingest.feeds-allow-private", () -> "true"); // the fixture server is on loopback
+        registry.add("chainfeed.ingest.feeds-allow-private", () -> "true"); // the fixture
+                                                                            // server is
+                                                                            // on loopback
         registry.add("chainfeed.ingest.feed-interval", () -> "1s");
     }
 
     @Autowired
     TestRestTemplate http;
+
     @Autowired
     EmbeddedKafkaBroker broker;
 
@@ -68,37 +72,42 @@ class FeedPollingIT {
     void feedItemsBecomeSignalsAndUnchangedFeedsCostA304() {
         Map<String, ConstraintSignal> signals = new ConcurrentHashMap<>();
         AvroSerde<ConstraintSignal> serde = AvroSerde.of(ConstraintSignal.class);
-        try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.getBrokersAsString(),
-                ConsumerConfig.GROUP_ID_CONFIG, "feeds-it",
-                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"), new StringDeserializer(), new ByteArrayDeserializer())) {
+        try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(
+                Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.getBrokersAsString(),
+                        ConsumerConfig.GROUP_ID_CONFIG, "feeds-it", ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
+                        "earliest"),
+                new StringDeserializer(), new ByteArrayDeserializer())) {
             consumer.subscribe(List.of(Topics.SIGNALS));
             await().atMost(Duration.ofSeconds(60)).until(() -> {
                 consumer.poll(Duration.ofMillis(200)).forEach(r -> signals.put(r.key(), serde.decode(r.value())));
                 return signals.size() >= 3;
             });
         }
-        assertThat(signals.values()).extracting(s -> s.getSource().getUrl()).containsExactlyInAnyOrder(
-                "http://www.example.com/blog/2026-11-05/hbm-entry", "http://www.example.com/news/substrates",
-                "https://bulletin.example.net/sockets");
-        assertThat(signals.values()).filteredOn(s -> s.getHeadline().startsWith("Test sockets")).singleElement()
-                .satisfies(s -> assertThat(s.getObservedAtBasis()).isEqualTo(ObservedAtBasis.FIRST_SEEN));
+        assertThat(signals.values()).extracting(s -> s.getSource().getUrl())
+            .containsExactlyInAnyOrder("http://www.example.com/blog/2026-11-05/hbm-entry",
+                    "http://www.example.com/news/substrates", "https://bulletin.example.net/sockets");
+        assertThat(signals.values()).filteredOn(s -> s.getHeadline().startsWith("Test sockets"))
+            .singleElement()
+            .satisfies(s -> assertThat(s.getObservedAtBasis()).isEqualTo(ObservedAtBasis.FIRST_SEEN));
 
-        await().atMost(Duration.ofSeconds(30)).until(() -> SERVER.requests("/undated.rss").stream()
-                .anyMatch(r -> r.status() == 304) && SERVER.requests("/blog/index.atom").stream()
-                .anyMatch(r -> r.status() == 304));
+        await().atMost(Duration.ofSeconds(30))
+            .until(() -> SERVER.requests("/undated.rss").stream().anyMatch(r -> r.status() == 304)
+                    && SERVER.requests("/blog/index.atom").stream().anyMatch(r -> r.status() == 304));
         List<Map<String, Object>> status = http.exchange("/actuator/feeds", org.springframework.http.HttpMethod.GET,
                 null, new ParameterizedTypeReference<List<Map<String, Object>>>() {
-                }).getBody();
+                })
+            .getBody();
         assertThat(status).hasSize(2).allSatisfy(s -> {
             assertThat(((Number) s.get("notModified")).longValue()).isPositive();
             assertThat(s.get("etag")).isNotNull();
             assertThat(s.get("consecutiveFailures")).isEqualTo(0);
         });
-        assertThat(status.get(0)).containsEntry("url", SERVER.url("/blog/index.atom")).containsEntry("itemsPublished", 2);
+        assertThat(status.get(0)).containsEntry("url", SERVER.url("/blog/index.atom"))
+            .containsEntry("itemsPublished", 2);
         Map<String, Object> metric = http.exchange("/actuator/metrics/chainfeed.feed.fetches?tag=outcome:not-modified",
                 org.springframework.http.HttpMethod.GET, null, new ParameterizedTypeReference<Map<String, Object>>() {
-                }).getBody();
+                })
+            .getBody();
         assertThat(metric).containsKey("measurements");
         assertThat(String.valueOf(metric.get("measurements"))).doesNotContain("value=0.0");
     }
@@ -106,8 +115,10 @@ class FeedPollingIT {
     private static String fixture(String name) {
         try (InputStream in = FeedPollingIT.class.getResourceAsStream("/feeds/" + name)) {
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
+        }
+        catch (IOException e) {
             throw new UncheckedIOException(e);
         }
     }
+
 }

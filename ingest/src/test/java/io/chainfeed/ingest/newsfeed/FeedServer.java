@@ -23,25 +23,31 @@ import java.util.zip.DeflaterOutputStream;
 import java.util.zip.GZIPOutputStream;
 
 /**
- * A loopback HTTP server (the JDK's) that serves feed documents the way a well-behaved feed host
- * does: a strong {@code ETag} and a {@code Last-Modified} on every document, 304 to a request whose
- * {@code If-None-Match} or {@code If-Modified-Since} matches, gzip or deflate when the document is
- * set to be sent compressed and the request accepts it. Scripted answers (redirects, 429/503) can be
- * queued per path ahead of the document. Every request is recorded with the headers tests look at.
+ * A loopback HTTP server (the JDK's) that serves feed documents the way a well-behaved
+ * feed host does: a strong {@code ETag} and a {@code Last-Modified} on every document,
+ * 304 to a request whose {@code If-None-Match} or {@code If-Modified-Since} matches, gzip
+ * or deflate when the document is set to be sent compressed and the request accepts it.
+ * Scripted answers (redirects, 429/503) can be queued per path ahead of the document.
+ * Every request is recorded with the headers tests look at.
  */
 public final class FeedServer implements AutoCloseable {
+
     private static final DateTimeFormatter HTTP_DATE = DateTimeFormatter.RFC_1123_DATE_TIME.withZone(ZoneOffset.UTC);
 
     /** How a document is sent. */
-    enum Encoding { IDENTITY, GZIP, DEFLATE }
+    enum Encoding {
+
+        IDENTITY, GZIP, DEFLATE
+
+    }
 
     /**
      * A document to serve.
      *
-     * @param body         the bytes
-     * @param contentType  the Content-Type header
-     * @param encoding     compression to apply when the client accepts it
-     * @param validators   whether to send ETag and Last-Modified (and so answer 304)
+     * @param body the bytes
+     * @param contentType the Content-Type header
+     * @param encoding compression to apply when the client accepts it
+     * @param validators whether to send ETag and Last-Modified (and so answer 304)
      * @param lastModified the Last-Modified instant
      */
     record Doc(byte[] body, String contentType, Encoding encoding, boolean validators, Instant lastModified) {
@@ -53,7 +59,7 @@ public final class FeedServer implements AutoCloseable {
     /**
      * A scripted answer sent once, before the document.
      *
-     * @param status  the status
+     * @param status the status
      * @param headers headers to send
      */
     record Scripted(int status, Map<String, String> headers) {
@@ -62,24 +68,28 @@ public final class FeedServer implements AutoCloseable {
     /**
      * One request as received.
      *
-     * @param path           the path
-     * @param ifNoneMatch    its If-None-Match, or null
+     * @param path the path
+     * @param ifNoneMatch its If-None-Match, or null
      * @param ifModifiedSince its If-Modified-Since, or null
      * @param acceptEncoding its Accept-Encoding, or null
-     * @param status         the status answered
+     * @param status the status answered
      */
     record Request(String path, String ifNoneMatch, String ifModifiedSince, String acceptEncoding, int status) {
     }
 
     private final HttpServer server;
+
     private final Map<String, Doc> docs = new ConcurrentHashMap<>();
+
     private final Map<String, Queue<Scripted>> scripts = new ConcurrentHashMap<>();
+
     final List<Request> requests = new CopyOnWriteArrayList<>();
 
     public FeedServer() {
         try {
             server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-        } catch (IOException e) {
+        }
+        catch (IOException e) {
             throw new UncheckedIOException(e);
         }
         server.createContext("/", this::handle);
@@ -111,7 +121,10 @@ public final class FeedServer implements AutoCloseable {
         exchange.close();
     }
 
-    /** Records the request before its answer goes out, so a test that has the answer sees the record. */
+    /**
+     * Records the request before its answer goes out, so a test that has the answer sees
+     * the record.
+     */
     private void send(HttpExchange exchange, String path, int status, long length) throws IOException {
         var h = exchange.getRequestHeaders();
         requests.add(new Request(path, h.getFirst("If-None-Match"), h.getFirst("If-Modified-Since"),
@@ -150,7 +163,8 @@ public final class FeedServer implements AutoCloseable {
         if (doc.encoding() == Encoding.GZIP && accept.contains("gzip")) {
             body = compress(body, true);
             exchange.getResponseHeaders().add("Content-Encoding", "gzip");
-        } else if (doc.encoding() == Encoding.DEFLATE && accept.contains("deflate")) {
+        }
+        else if (doc.encoding() == Encoding.DEFLATE && accept.contains("deflate")) {
             body = compress(body, false);
             exchange.getResponseHeaders().add("Content-Encoding", "deflate");
         }
@@ -174,4 +188,5 @@ public final class FeedServer implements AutoCloseable {
     public void close() {
         server.stop(0);
     }
+
 }

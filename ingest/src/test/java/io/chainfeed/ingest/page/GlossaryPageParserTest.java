@@ -30,17 +30,24 @@ import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
 class GlossaryPageParserTest {
+
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    // ------------------------------------------------------------------ reference data built here
+    // ------------------------------------------------------------------ reference data
+    // built here
 
     private static ChainLayer layer(String id, String name, String... aliases) {
         return ChainLayer.newBuilder().setId(id).setName(name).setAliases(List.of(aliases)).build();
     }
 
     private static Company company(String id, String name, List<String> aliases, String layer, Listing... listings) {
-        return Company.newBuilder().setId(id).setName(name).setAliases(aliases).setListings(List.of(listings))
-                .setPrimaryLayer(layer).build();
+        return Company.newBuilder()
+            .setId(id)
+            .setName(name)
+            .setAliases(aliases)
+            .setListings(List.of(listings))
+            .setPrimaryLayer(layer)
+            .build();
     }
 
     private static Listing listing(String symbol, String mic, String display) {
@@ -48,7 +55,9 @@ class GlossaryPageParserTest {
     }
 
     private static final ChainLayer FABRIC = layer("network-fabric", "Network fabric", "fabric layer");
+
     private static final ChainLayer MEMORY = layer("memory", "Memory and storage", "memory layer");
+
     private static final ChainLayer PACKAGING = layer("advanced-packaging", "Advanced packaging", "packaging layer");
 
     private static final List<Company> FABRIC_COMPANIES = List.of(
@@ -75,8 +84,7 @@ class GlossaryPageParserTest {
             new KnownTerm("cowos", "CoWoS", List.of("chip-on-wafer-on-substrate")),
             new KnownTerm("tsv", "Through-silicon via", List.of("TSV")),
             new KnownTerm("hbm", "HBM", List.of("high-bandwidth memory")),
-            new KnownTerm("infiniband", "InfiniBand", List.of()),
-            new KnownTerm("roce", "AI Ethernet", List.of("RoCE")),
+            new KnownTerm("infiniband", "InfiniBand", List.of()), new KnownTerm("roce", "AI Ethernet", List.of("RoCE")),
             new KnownTerm("network-fabric", "Network fabric", List.of("fabric")),
             new KnownTerm("scale-out-vs-scale-up", "Scale-out vs scale-up", List.of()));
 
@@ -91,15 +99,16 @@ class GlossaryPageParserTest {
         try (InputStream in = GlossaryPageParserTest.class.getResourceAsStream("/pages/" + name)) {
             assertThat(in).as("fixture %s", name).isNotNull();
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
+        }
+        catch (IOException e) {
             throw new IllegalStateException(e);
         }
     }
 
     /**
-     * Compares what a page's layout decides (slug, title, aliases, layer, companies, related terms,
-     * disclaimer), in the form the ingest endpoint prints ({@link TermJson}), with the expected JSON kept
-     * beside the page fixture.
+     * Compares what a page's layout decides (slug, title, aliases, layer, companies,
+     * related terms, disclaimer), in the form the ingest endpoint prints
+     * ({@link TermJson}), with the expected JSON kept beside the page fixture.
      */
     private static void assertLayoutParts(TermContent t, String expected) {
         Map<String, Object> actual = new LinkedHashMap<>(TermJson.of(t));
@@ -107,14 +116,15 @@ class GlossaryPageParserTest {
         try {
             JsonNode parsed = JSON.valueToTree(actual);
             assertThat(parsed).isEqualTo(JSON.readTree(fixture(expected)));
-        } catch (IOException e) {
+        }
+        catch (IOException e) {
             throw new IllegalStateException(e);
         }
     }
 
     /** A page in the site's text layout, written by the test. */
     private static String page(String title, String definition, String what, String why, String companies,
-                               String related) {
+            String related) {
         StringBuilder sb = new StringBuilder("Skip to content\nAI supply chain term\n\n");
         if (title != null) {
             sb.append(title).append("\n\n");
@@ -129,23 +139,24 @@ class GlossaryPageParserTest {
             sb.append("Why it matters to investors\n\n").append(why).append("\n\n");
         }
         if (companies != null) {
-            sb.append("Companies on this part of the chain\n\n").append(companies)
-                    .append("\n\nShown for context only \u2014 research, not advice.\n\n");
+            sb.append("Companies on this part of the chain\n\n")
+                .append(companies)
+                .append("\n\nShown for context only \u2014 research, not advice.\n\n");
         }
         if (related != null) {
             sb.append("Related terms\n\n").append(related).append("\n\n");
         }
-        sb.append("See ").append(title == null ? "this term" : title).append(" in the live AI chain.\n\n")
-                .append("Explore the features\nAll glossary terms\n");
+        sb.append("See ")
+            .append(title == null ? "this term" : title)
+            .append(" in the live AI chain.\n\n")
+            .append("Explore the features\nAll glossary terms\n");
         return sb.toString();
     }
 
     private static final String HBM_URL = "https://chainfeed.example/glossary/hbm";
 
-    private static final List<CompanyMention> HBM_COMPANIES = List.of(
-            new CompanyMention("SK hynix", "000660.KS"),
-            new CompanyMention("Samsung Electronics", "005930.KS"),
-            new CompanyMention("Micron Technology", "MU"),
+    private static final List<CompanyMention> HBM_COMPANIES = List.of(new CompanyMention("SK hynix", "000660.KS"),
+            new CompanyMention("Samsung Electronics", "005930.KS"), new CompanyMention("Micron Technology", "MU"),
             new CompanyMention("NVIDIA", "NVDA"));
 
     private static List<String> titles(TermContent t) {
@@ -175,24 +186,28 @@ class GlossaryPageParserTest {
         assertThat(t.slug()).isEqualTo("hbm");
         assertThat(t.aliases()).containsExactly("high-bandwidth memory");
         assertThat(t.definition()).startsWith("HBM (high-bandwidth memory) stacks several DRAM dies")
-                .endsWith("ordinary chips on a circuit board.");
+            .endsWith("ordinary chips on a circuit board.");
         assertThat(t.sections()).extracting(Section::getKey).containsExactly("what_it_means", "why_it_matters");
         assertThat(t.sections()).extracting(Section::getHeading)
-                .containsExactly("What it means", "Why it matters to investors");
+            .containsExactly("What it means", "Why it matters to investors");
         Section what = t.sections().get(0);
-        assertThat(what.getBody()).startsWith("A modern AI accelerator").contains("\n\nIt belongs to the memory layer")
-                .endsWith("the first thing to run short.");
+        assertThat(what.getBody()).startsWith("A modern AI accelerator")
+            .contains("\n\nIt belongs to the memory layer")
+            .endsWith("the first thing to run short.");
         assertThat(t.sections().get(1).getBody()).startsWith("Every high-end accelerator")
-                .endsWith("clear visibility on demand.");
+            .endsWith("clear visibility on demand.");
         assertThat(t.layerHint()).isEqualTo("memory");
         assertThat(t.companies()).containsExactlyElementsOf(HBM_COMPANIES);
         assertThat(t.related()).containsExactly(
-                new RelatedTerm("cowos", "CoWoS", "CoWoS is TSMC\u2019s packaging method that seats memory stacks and a"
-                        + " processor side by side on one silicon interposer."),
-                new RelatedTerm("tsv", "Through-silicon via (TSV)", "A vertical copper channel etched through a die so"
-                        + " that stacked chips can pass signals straight down."),
-                new RelatedTerm("memory-wall", "Memory wall", "The widening gap between how fast accelerators compute"
-                        + " and how fast memory can feed them."),
+                new RelatedTerm("cowos", "CoWoS",
+                        "CoWoS is TSMC\u2019s packaging method that seats memory stacks and a"
+                                + " processor side by side on one silicon interposer."),
+                new RelatedTerm("tsv", "Through-silicon via (TSV)",
+                        "A vertical copper channel etched through a die so"
+                                + " that stacked chips can pass signals straight down."),
+                new RelatedTerm("memory-wall", "Memory wall",
+                        "The widening gap between how fast accelerators compute"
+                                + " and how fast memory can feed them."),
                 new RelatedTerm("gddr7", "GDDR7", "Graphics memory soldered onto an ordinary board, cheaper per bit but"
                         + " far narrower than a stacked part."));
         assertThat(t.sources()).containsExactly(new Source("HBM \u2014 chainfeed.example", HBM_URL));
@@ -211,7 +226,7 @@ class GlossaryPageParserTest {
 
         GlossaryPageParser bare = new GlossaryPageParser(ReferenceData.empty());
         assertThat(bare.parseHtml(fixture("hbm-glossary-page.html"), null))
-                .isEqualTo(bare.parseText(fixture("hbm-glossary-page.txt"), null));
+            .isEqualTo(bare.parseText(fixture("hbm-glossary-page.txt"), null));
     }
 
     @Test
@@ -233,8 +248,10 @@ class GlossaryPageParserTest {
 
         assertLayoutParts(t, "pfc-glossary-page.expected.json");
 
-        // Without any reference data the same page still splits, from the tickers in the prose.
-        TermContent bare = new GlossaryPageParser(ReferenceData.empty()).parseText(fixture("pfc-glossary-page.txt"), null);
+        // Without any reference data the same page still splits, from the tickers in the
+        // prose.
+        TermContent bare = new GlossaryPageParser(ReferenceData.empty()).parseText(fixture("pfc-glossary-page.txt"),
+                null);
         assertThat(bare.companies()).isEqualTo(t.companies());
         assertThat(bare.related()).isEqualTo(t.related());
         assertThat(bare.layerHint()).isEqualTo("fabric layer");
@@ -264,11 +281,9 @@ class GlossaryPageParserTest {
                 "ASML HoldingASMLTaiwan Semiconductor Manufacturing2330.TWSamsung Electronics005930.KSNVIDIANVDA",
                 "High-NA EUVThe next scanner generation, with a larger lens aperture for finer lines.");
         TermContent t = new GlossaryPageParser(FULL).parseText(text, null);
-        assertThat(t.companies()).containsExactly(
-                new CompanyMention("ASML Holding", "ASML"),
+        assertThat(t.companies()).containsExactly(new CompanyMention("ASML Holding", "ASML"),
                 new CompanyMention("Taiwan Semiconductor Manufacturing", "2330.TW"),
-                new CompanyMention("Samsung Electronics", "005930.KS"),
-                new CompanyMention("NVIDIA", "NVDA"));
+                new CompanyMention("Samsung Electronics", "005930.KS"), new CompanyMention("NVIDIA", "NVDA"));
         assertThat(t.related()).containsExactly(new RelatedTerm("high-na-euv", "High-NA EUV",
                 "The next scanner generation, with a larger lens aperture for finer lines."));
         assertThat(t.layerHint()).isNull();
@@ -300,16 +315,16 @@ class GlossaryPageParserTest {
     }
 
     private static final String EUV_DEF = "EUV lithography prints the finest chip features with 13.5-nanometre light.";
+
     private static final String EUV_WHAT = "Only one supplier builds the scanners, and the leading foundry buys most of them.";
+
     private static final String EUV_WHY = "The scanner maker and its largest customers set the pace of every node.";
 
     private static String euvHtml(String titleElement) {
         return "<html><body><header><h1 class=\"logo\"><a href=\"/\">Chainfeed</a></h1></header><main>"
-                + "<p class=\"kicker\">AI supply chain term</p>" + titleElement
-                + "<p>" + EUV_DEF + "</p>"
-                + "<h2>What it means</h2><p>" + EUV_WHAT + "</p>"
-                + "<h2>Why it matters to investors</h2><p>" + EUV_WHY + "</p>"
-                + "<h2>Companies on this part of the chain</h2><ul><li>ASML HoldingASML</li>"
+                + "<p class=\"kicker\">AI supply chain term</p>" + titleElement + "<p>" + EUV_DEF + "</p>"
+                + "<h2>What it means</h2><p>" + EUV_WHAT + "</p>" + "<h2>Why it matters to investors</h2><p>" + EUV_WHY
+                + "</p>" + "<h2>Companies on this part of the chain</h2><ul><li>ASML HoldingASML</li>"
                 + "<li><a href=\"/c/tsmc\">Taiwan Semiconductor Manufacturing</a><span>2330.TW</span></li>"
                 + "<li>Samsung Electronics 005930.KS</li><li>NVIDIANVDA</li></ul>"
                 + "<p>Shown for context only &mdash; research, not advice.</p>"
@@ -327,10 +342,12 @@ class GlossaryPageParserTest {
                 "High-NA EUVThe next scanner generation, with a larger lens aperture for finer lines.");
         TermContent expected = parser.parseText(text, null);
         assertThat(parser.parseHtml(euvHtml("<h1>EUV lithography</h1>"), null)).isEqualTo(expected);
-        // The term's title in an h2 (only the logo is an h1): found by layout, as in scraped text.
+        // The term's title in an h2 (only the logo is an h1): found by layout, as in
+        // scraped text.
         assertThat(parser.parseHtml(euvHtml("<h2 class=\"term\">EUV lithography</h2>"), null)).isEqualTo(expected);
-        assertThat(parser.parseHtml(euvHtml("<div class=\"term\">EUV lithography</div>").replace(
-                "<header><h1 class=\"logo\"><a href=\"/\">Chainfeed</a></h1></header>", ""), null)).isEqualTo(expected);
+        assertThat(parser.parseHtml(euvHtml("<div class=\"term\">EUV lithography</div>")
+            .replace("<header><h1 class=\"logo\"><a href=\"/\">Chainfeed</a></h1></header>", ""), null))
+            .isEqualTo(expected);
         // An h1 title followed by a short definition that does not read as a sentence.
         String shortDefinition = euvHtml("<h1>EUV lithography</h1>").replace(EUV_DEF, "Extreme ultraviolet printing");
         assertThat(parser.parseHtml(shortDefinition, null).definition()).isEqualTo("Extreme ultraviolet printing");
@@ -358,15 +375,18 @@ class GlossaryPageParserTest {
         assertThat(e.getMessage().length()).isLessThan(3_000);
     }
 
-    // ------------------------------------------------------------------ noise and robustness
+    // ------------------------------------------------------------------ noise and
+    // robustness
 
     @Test
     void navigationAndMarketingLinesAreDropped() {
         GlossaryPageParser parser = new GlossaryPageParser(FULL);
         for (TermContent t : List.of(parser.parseText(fixture("hbm-glossary-page.txt"), null),
                 parser.parseHtml(fixture("hbm-glossary-page.html"), null))) {
-            StringBuilder all = new StringBuilder(t.title()).append('\n').append(t.definition()).append('\n')
-                    .append(t.disclaimer());
+            StringBuilder all = new StringBuilder(t.title()).append('\n')
+                .append(t.definition())
+                .append('\n')
+                .append(t.disclaimer());
             t.sections().forEach(s -> all.append('\n').append(s.getBody()));
             t.related().forEach(r -> all.append('\n').append(r.getTitle()).append(r.getSummary()));
             t.companies().forEach(c -> all.append('\n').append(c.getName()));
@@ -381,11 +401,11 @@ class GlossaryPageParserTest {
         GlossaryPageParser parser = new GlossaryPageParser(FULL);
         String clean = fixture("hbm-glossary-page.txt");
         String messy = "\uFEFF" + clean.replace("\n\n", "\n \n\t\n\n")
-                .replace("\n", "\r\n")
-                .replace("stacks several", "stacks\u00A0several")
-                .replace("What it means", "  What it means:  ")
-                .replace("Why it matters to investors", "WHY IT MATTERS TO INVESTORS")
-                .replace("Samsung Electronics005930", "Samsung\u00A0Electronics\u200B005930");
+            .replace("\n", "\r\n")
+            .replace("stacks several", "stacks\u00A0several")
+            .replace("What it means", "  What it means:  ")
+            .replace("Why it matters to investors", "WHY IT MATTERS TO INVESTORS")
+            .replace("Samsung Electronics005930", "Samsung\u00A0Electronics\u200B005930");
         assertThat(parser.parseText(messy, null)).isEqualTo(parser.parseText(clean, null));
     }
 
@@ -395,7 +415,7 @@ class GlossaryPageParserTest {
                 "It trims the power spent driving signals across a board \u2014 \u201Coptics in the package\u201D.",
                 "Switch vendors and laser suppliers both have a stake.", null,
                 "Pluggable optics\u201CPluggables\u201D are the transceivers that slot into a switch front panel.")
-                .replace("See CPO in the live AI chain.", "See \u201CCPO\u201D in the live AI chain.");
+            .replace("See CPO in the live AI chain.", "See \u201CCPO\u201D in the live AI chain.");
         TermContent t = new GlossaryPageParser(ReferenceData.empty()).parseText(text, null);
         assertThat(t.sections().get(0).getBody()).contains("\u2014 \u201Coptics in the package\u201D.");
         assertThat(t.related()).containsExactly(new RelatedTerm("pluggable-optics", "Pluggable optics",
@@ -408,23 +428,26 @@ class GlossaryPageParserTest {
         String text = fixture("hbm-glossary-page.txt");
         String html = fixture("hbm-glossary-page.html");
         TermContent expected = parser.parseText(text, HBM_URL);
-        List<TermContent> results = IntStream.range(0, 64).parallel()
-                .mapToObj(i -> i % 2 == 0 ? parser.parseText(text, HBM_URL) : parser.parseHtml(html, HBM_URL))
-                .toList();
+        List<TermContent> results = IntStream.range(0, 64)
+            .parallel()
+            .mapToObj(i -> i % 2 == 0 ? parser.parseText(text, HBM_URL) : parser.parseHtml(html, HBM_URL))
+            .toList();
         assertThat(results).allMatch(expected::equals);
     }
 
     // ------------------------------------------------------------------ refusals
 
     private static final String DEF = "HBM (high-bandwidth memory) stacks memory dies beside a processor.";
+
     private static final String WHAT = "Stacked dies give a very wide path to the processor.";
+
     private static final String WHY = "Memory makers such as Micron Technology (MU) gain share.";
 
     @Test
     void refusesMissingTitle() {
         GlossaryPageParser parser = new GlossaryPageParser(FULL);
         assertThat(missing(() -> parser.parseText(page(null, DEF, WHAT, WHY, "Micron TechnologyMU", null), null)))
-                .containsExactly("title");
+            .containsExactly("title");
         String fromFixture = fixture("hbm-glossary-page.txt").replace("\nHBM\n", "\n");
         assertThat(missing(() -> parser.parseText(fromFixture, null))).containsExactly("title");
     }
@@ -433,18 +456,18 @@ class GlossaryPageParserTest {
     void refusesMissingDefinition() {
         GlossaryPageParser parser = new GlossaryPageParser(FULL);
         assertThat(missing(() -> parser.parseText(page("HBM", null, WHAT, WHY, null, null), null)))
-                .containsExactly("definition");
+            .containsExactly("definition");
     }
 
     @Test
     void refusesMissingSections() {
         GlossaryPageParser parser = new GlossaryPageParser(FULL);
         assertThat(missing(() -> parser.parseText(page("HBM", DEF, null, WHY, null, null), null)))
-                .containsExactly("What it means");
+            .containsExactly("What it means");
         assertThat(missing(() -> parser.parseText(page("HBM", DEF, WHAT, null, null, null), null)))
-                .containsExactly("Why it matters to investors");
+            .containsExactly("Why it matters to investors");
         assertThat(missing(() -> parser.parseText(page(null, null, null, null, null, null), null)))
-                .containsExactly("title", "definition", "What it means", "Why it matters to investors");
+            .containsExactly("title", "definition", "What it means", "Why it matters to investors");
         // A heading with nothing under it is as good as missing.
         String emptyWhat = page("HBM", DEF, WHAT, WHY, null, null).replace(WHAT, "");
         assertThat(missing(() -> parser.parseText(emptyWhat, null))).containsExactly("What it means");
@@ -454,16 +477,16 @@ class GlossaryPageParserTest {
     void refusesGarbledCompanyLineNamingIt() {
         String garbled = "SK hynix, Samsung Electronics and Micron Technology";
         String text = fixture("hbm-glossary-page.txt")
-                .replace("SK hynix000660.KSSamsung Electronics005930.KSMicron TechnologyMUNVIDIANVDA", garbled);
+            .replace("SK hynix000660.KSSamsung Electronics005930.KSMicron TechnologyMUNVIDIANVDA", garbled);
         assertThat(missing(() -> new GlossaryPageParser(FULL).parseText(text, null)))
-                .containsExactly("company/ticker split: " + garbled);
+            .containsExactly("company/ticker split: " + garbled);
         assertThat(missing(() -> new GlossaryPageParser(ReferenceData.empty()).parseText(text, null)))
-                .containsExactly("company/ticker split: " + garbled);
+            .containsExactly("company/ticker split: " + garbled);
         // A companies heading with no line under it.
         String noLine = fixture("hbm-glossary-page.txt")
-                .replace("SK hynix000660.KSSamsung Electronics005930.KSMicron TechnologyMUNVIDIANVDA\n", "");
+            .replace("SK hynix000660.KSSamsung Electronics005930.KSMicron TechnologyMUNVIDIANVDA\n", "");
         assertThat(missing(() -> new GlossaryPageParser(FULL).parseText(noLine, null)))
-                .containsExactly("company line under \"Companies on this part of the chain\"");
+            .containsExactly("company line under \"Companies on this part of the chain\"");
     }
 
     @Test
@@ -471,7 +494,7 @@ class GlossaryPageParserTest {
         String related = "related reading on memory bandwidth and packaging";
         String text = page("HBM", DEF, WHAT, WHY, null, related);
         assertThat(missing(() -> new GlossaryPageParser(ReferenceData.empty()).parseText(text, null)))
-                .containsExactly("related term title/summary split: " + related);
+            .containsExactly("related term title/summary split: " + related);
     }
 
     @Test
@@ -481,7 +504,7 @@ class GlossaryPageParserTest {
         assertThat(missing(() -> parser.parseText(" \r\n\u00A0\n", null))).containsExactly("content");
         assertThat(missing(() -> parser.parseText(null, null))).containsExactly("content");
         assertThat(missing(() -> parser.parseHtml("<html><body><script>var x = 1;</script></body></html>", null)))
-                .containsExactly("content");
+            .containsExactly("content");
         String big = fixture("hbm-glossary-page.txt") + "x".repeat(GlossaryPageParser.MAX_INPUT_BYTES);
         assertThat(missing(() -> parser.parseText(big, null))).containsExactly("input of at most 1 MiB");
         // 400k three-byte characters: under 1 Mi chars but over 1 MiB of UTF-8.
@@ -494,7 +517,10 @@ class GlossaryPageParserTest {
         GlossaryPageParser parser = new GlossaryPageParser(FULL);
         String text = fixture("hbm-glossary-page.txt");
         assertThatThrownBy(() -> parser.parseText(text, "/glossary/hbm")).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> parser.parseText(text, "file:///etc/hosts")).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> parser.parseText(text, "http://bad host/")).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> parser.parseText(text, "file:///etc/hosts"))
+            .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> parser.parseText(text, "http://bad host/"))
+            .isInstanceOf(IllegalArgumentException.class);
     }
+
 }

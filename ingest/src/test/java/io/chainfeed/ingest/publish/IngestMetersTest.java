@@ -11,8 +11,12 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** The ingest counters exist at zero from the start, for every kind and every reason the decider can skip for. */
+/**
+ * The ingest counters exist at zero from the start, for every kind and every reason the
+ * decider can skip for.
+ */
 class IngestMetersTest {
+
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
 
     @BeforeEach
@@ -29,7 +33,7 @@ class IngestMetersTest {
     void everyKnownSeriesIsRegisteredAtZeroBeforeTheFirstRecord() {
         SignalDecider decider = SignalDecider.of(Corpus.loadBundled());
         assertThat(decider.skipReasons()).contains("no supply-constraint wording", "names no part of the AI chain")
-                .hasSizeGreaterThan(5);
+            .hasSizeGreaterThan(5);
 
         IngestMeters.registerAtStart(decider.skipReasons());
 
@@ -38,11 +42,15 @@ class IngestMetersTest {
             assertThat(registry.get("chainfeed.records.published").tag("kind", kind).counter().count()).isZero();
         }
         assertThat(registry.get("chainfeed.signals.skipped").counters()).hasSize(decider.skipReasons().size())
-                .allSatisfy(c -> assertThat(c.count()).isZero())
-                .extracting(c -> c.getId().getTag("reason")).containsExactlyInAnyOrderElementsOf(decider.skipReasons());
+            .allSatisfy(c -> assertThat(c.count()).isZero())
+            .extracting(c -> c.getId().getTag("reason"))
+            .containsExactlyInAnyOrderElementsOf(decider.skipReasons());
         // a later count adds to the registered series instead of making another
         IngestMeters.skipped("no supply-constraint wording", 2);
-        Counter none = registry.get("chainfeed.signals.skipped").tag("reason", "no supply-constraint wording").counter();
+        Counter none = registry.get("chainfeed.signals.skipped")
+            .tag("reason", "no supply-constraint wording")
+            .counter();
         assertThat(none.count()).isEqualTo(2.0);
     }
+
 }

@@ -27,28 +27,42 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@link TermPublisher} on a {@link MockProducer} and a {@link MockConsumer} standing for the compacted
- * topics it reads back as its ledger: what it writes, what it skips, and the versions it stamps.
+ * {@link TermPublisher} on a {@link MockProducer} and a {@link MockConsumer} standing for
+ * the compacted topics it reads back as its ledger: what it writes, what it skips, and
+ * the versions it stamps.
  */
 class TermPublisherLedgerTest {
-    private static final Clock CLOCK = Clock.fixed(Instant.parse("2026-03-02T00:00:00Z"), ZoneOffset.UTC);
-    private static final TermContent RDMA = new TermContent("rdma", "RDMA", List.of(), "Memory access across machines.",
-            List.of(), "network-fabric", List.of(), List.of(), List.of(new Source("Wikipedia", "https://example.org/rdma")),
-            TermContent.DEFAULT_DISCLAIMER, "page");
-    private static final ChainLayer MEMORY = ChainLayer.newBuilder().setId("memory").setName("Memory")
-            .setSummary("").setAliases(List.of()).setUpstream(List.of()).setVersion(1).build();
 
-    private final MockProducer<String, byte[]> producer =
-            new MockProducer<>(true, new StringSerializer(), new ByteArraySerializer());
+    private static final Clock CLOCK = Clock.fixed(Instant.parse("2026-03-02T00:00:00Z"), ZoneOffset.UTC);
+
+    private static final TermContent RDMA = new TermContent("rdma", "RDMA", List.of(), "Memory access across machines.",
+            List.of(), "network-fabric", List.of(), List.of(),
+            List.of(new Source("Wikipedia", "https://example.org/rdma")), TermContent.DEFAULT_DISCLAIMER, "page");
+
+    private static final ChainLayer MEMORY = ChainLayer.newBuilder()
+        .setId("memory")
+        .setName("Memory")
+        .setSummary("")
+        .setAliases(List.of())
+        .setUpstream(List.of())
+        .setVersion(1)
+        .build();
+
+    private final MockProducer<String, byte[]> producer = new MockProducer<>(true, new StringSerializer(),
+            new ByteArraySerializer());
+
     private final MockConsumer<String, byte[]> ledger = new MockConsumer<>(OffsetResetStrategy.EARLIEST);
+
     private final AvroSerde<TermUpdate> terms = AvroSerde.of(TermUpdate.class);
+
     private final Map<TopicPartition, Long> ends = new HashMap<>();
 
     @BeforeEach
     void topics() {
         Map<TopicPartition, Long> beginnings = new HashMap<>();
         for (String topic : List.of(Topics.TERMS, Topics.LAYERS, Topics.COMPANIES)) {
-            ledger.updatePartitions(topic, List.of(new PartitionInfo(topic, 0, Node.noNode(), new Node[0], new Node[0])));
+            ledger.updatePartitions(topic,
+                    List.of(new PartitionInfo(topic, 0, Node.noNode(), new Node[0], new Node[0])));
             beginnings.put(new TopicPartition(topic, 0), 0L);
             ends.put(new TopicPartition(topic, 0), 0L);
         }
@@ -99,10 +113,11 @@ class TermPublisherLedgerTest {
         TermPublisher publisher = new TermPublisher(producer, ledger, CLOCK);
 
         assertThat(publisher.publish(RDMA))
-                .isEqualTo(new TermPublisher.Result("rdma", later, TermPublisher.Outcome.UNCHANGED));
+            .isEqualTo(new TermPublisher.Result("rdma", later, TermPublisher.Outcome.UNCHANGED));
         TermContent changed = new TermContent("rdma", "RDMA", List.of("remote DMA"), RDMA.definition(), List.of(),
                 "network-fabric", List.of(), List.of(), RDMA.sources(), RDMA.disclaimer(), "page");
-        // the topic's version is ahead of this clock: the next one is one above it, never the clock's
+        // the topic's version is ahead of this clock: the next one is one above it, never
+        // the clock's
         assertThat(publisher.publish(changed).version()).isEqualTo(later + 1);
         assertThat(producer.history()).hasSize(1);
     }
@@ -118,6 +133,7 @@ class TermPublisherLedgerTest {
         assertThat(publisher.publishReference(List.of(renamed), List.of())).isEqualTo(1);
         assertThat(publisher.publishReference(List.of(renamed), List.of())).isZero();
         assertThat(producer.history()).extracting(r -> r.topic() + "/" + r.key())
-                .containsExactly(Topics.LAYERS + "/memory");
+            .containsExactly(Topics.LAYERS + "/memory");
     }
+
 }

@@ -22,16 +22,22 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@link TermPublisher#publishCorpus}: a reload of an unchanged corpus writes nothing, a user's change is
- * not reverted (also after a restart, with the ledger rebuilt from the topic), a changed corpus term is
- * published. The ledger consumer reads back what the producer wrote, as the compacted topic would.
+ * {@link TermPublisher#publishCorpus}: a reload of an unchanged corpus writes nothing, a
+ * user's change is not reverted (also after a restart, with the ledger rebuilt from the
+ * topic), a changed corpus term is published. The ledger consumer reads back what the
+ * producer wrote, as the compacted topic would.
  */
 class TermPublisherTest {
-    private final MockProducer<String, byte[]> producer =
-            new MockProducer<>(true, new StringSerializer(), new ByteArraySerializer());
+
+    private final MockProducer<String, byte[]> producer = new MockProducer<>(true, new StringSerializer(),
+            new ByteArraySerializer());
+
     private MockConsumer<String, byte[]> ledger;
+
     private int copied;
+
     private final Map<TopicPartition, Long> ends = new HashMap<>();
+
     private static final List<String> TOPICS = List.of(Topics.TERMS, Topics.LAYERS, Topics.COMPANIES);
 
     @BeforeEach
@@ -52,7 +58,10 @@ class TermPublisherTest {
         return c;
     }
 
-    /** Makes what the producer wrote since the last call readable by the ledger (the topic's log). */
+    /**
+     * Makes what the producer wrote since the last call readable by the ledger (the
+     * topic's log).
+     */
     private void replicate(MockConsumer<String, byte[]> to) {
         List<ProducerRecord<String, byte[]>> history = producer.history();
         replicate(to, history.subList(copied, history.size()));
@@ -71,8 +80,8 @@ class TermPublisherTest {
     }
 
     private static TermContent term(String slug, String definition, String origin) {
-        return new TermContent(slug, slug.toUpperCase(java.util.Locale.ROOT), List.of(), definition, List.of(), null, List.of(), List.of(),
-                List.of(), TermContent.DEFAULT_DISCLAIMER, origin);
+        return new TermContent(slug, slug.toUpperCase(java.util.Locale.ROOT), List.of(), definition, List.of(), null,
+                List.of(), List.of(), List.of(), TermContent.DEFAULT_DISCLAIMER, origin);
     }
 
     @Test
@@ -81,12 +90,12 @@ class TermPublisherTest {
         List<TermContent> corpus = List.of(term("rdma", "Remote direct memory access.", "corpus"),
                 term("roce", "RDMA over Converged Ethernet.", "corpus"));
         assertThat(publisher.publishCorpus(corpus)).extracting(TermPublisher.Result::outcome)
-                .containsExactly(TermPublisher.Outcome.PUBLISHED, TermPublisher.Outcome.PUBLISHED);
+            .containsExactly(TermPublisher.Outcome.PUBLISHED, TermPublisher.Outcome.PUBLISHED);
         replicate(ledger);
 
         // Unchanged corpus: nothing written.
         assertThat(publisher.publishCorpus(corpus)).extracting(TermPublisher.Result::outcome)
-                .containsExactly(TermPublisher.Outcome.UNCHANGED, TermPublisher.Outcome.UNCHANGED);
+            .containsExactly(TermPublisher.Outcome.UNCHANGED, TermPublisher.Outcome.UNCHANGED);
         assertThat(producer.history()).hasSize(2);
 
         // A user edits rdma through a page.
@@ -94,25 +103,28 @@ class TermPublisherTest {
         replicate(ledger);
         assertThat(producer.history()).hasSize(3);
         assertThat(new String(producer.history().get(2).headers().lastHeader(TermPublisher.CORPUS_HASH_HEADER).value()))
-                .as("the user's record carries the corpus baseline forward").isEqualTo(corpus.get(0).contentHash());
+            .as("the user's record carries the corpus baseline forward")
+            .isEqualTo(corpus.get(0).contentHash());
 
-        // A restart: a new publisher whose ledger sees only the latest record per key (compaction).
+        // A restart: a new publisher whose ledger sees only the latest record per key
+        // (compaction).
         ends.replaceAll((tp, end) -> 0L);
         MockConsumer<String, byte[]> fresh = newLedgerConsumer();
         replicate(fresh, producer.history().subList(1, 3));
         producer.clear();
         TermPublisher restarted = new TermPublisher(producer, fresh, Clock.systemUTC());
         assertThat(restarted.publishCorpus(corpus)).extracting(TermPublisher.Result::outcome)
-                .containsExactly(TermPublisher.Outcome.KEPT, TermPublisher.Outcome.UNCHANGED);
+            .containsExactly(TermPublisher.Outcome.KEPT, TermPublisher.Outcome.UNCHANGED);
         assertThat(producer.history()).as("nothing written: the user's rdma is not reverted").isEmpty();
 
-        // The corpus itself changes rdma: that is published (and becomes the new baseline).
+        // The corpus itself changes rdma: that is published (and becomes the new
+        // baseline).
         TermContent changed = term("rdma", "Remote direct memory access, revised by the corpus.", "corpus");
         assertThat(restarted.publishCorpus(List.of(changed, corpus.get(1)))).extracting(TermPublisher.Result::outcome)
-                .containsExactly(TermPublisher.Outcome.PUBLISHED, TermPublisher.Outcome.UNCHANGED);
+            .containsExactly(TermPublisher.Outcome.PUBLISHED, TermPublisher.Outcome.UNCHANGED);
         assertThat(producer.history()).hasSize(1);
         assertThat(new String(producer.history().get(0).headers().lastHeader(TermPublisher.CORPUS_HASH_HEADER).value()))
-                .isEqualTo(changed.contentHash());
+            .isEqualTo(changed.contentHash());
     }
 
     @Test
@@ -122,7 +134,9 @@ class TermPublisherTest {
         replicate(ledger);
         assertThat(producer.history().get(0).headers().lastHeader(TermPublisher.CORPUS_HASH_HEADER)).isNull();
         assertThat(publisher.publishCorpus(List.of(term("nvlink", "The corpus's text.", "corpus"))))
-                .extracting(TermPublisher.Result::outcome).containsExactly(TermPublisher.Outcome.KEPT);
+            .extracting(TermPublisher.Result::outcome)
+            .containsExactly(TermPublisher.Outcome.KEPT);
         assertThat(producer.history()).hasSize(1);
     }
+
 }

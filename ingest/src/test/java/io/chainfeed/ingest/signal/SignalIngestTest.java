@@ -21,8 +21,11 @@ import org.junit.jupiter.api.Test;
 
 /** What {@link SignalIngest} writes to the signals topic, on a {@link MockProducer}. */
 class SignalIngestTest {
+
     private static final SignalValidator VALIDATOR = new SignalValidator(Corpus.loadBundled().layers());
+
     private static final Clock CLOCK = Clock.fixed(Instant.parse("2026-03-02T00:00:00Z"), ZoneOffset.UTC);
+
     private static final String BATCH = """
             [{"headline": "HBM sold out", "layers": ["memory"], "direction": "tightening", "magnitude": 4,
               "observedAt": "2026-03-01T00:00:00Z", "source": {"name": "Example", "url": "https://example.com/a"}},
@@ -33,8 +36,9 @@ class SignalIngestTest {
               "source": {"name": "Example", "url": "https://example.com/c"}}]
             """;
 
-    private final MockProducer<String, byte[]> producer =
-            new MockProducer<>(true, new StringSerializer(), new ByteArraySerializer());
+    private final MockProducer<String, byte[]> producer = new MockProducer<>(true, new StringSerializer(),
+            new ByteArraySerializer());
+
     private final AvroSerde<ConstraintSignal> serde = AvroSerde.of(ConstraintSignal.class);
 
     @Test
@@ -45,18 +49,17 @@ class SignalIngestTest {
 
         assertThat(r.published()).isTrue();
         assertThat(r.accepted()).extracting(SignalIngest.Accepted::index).containsExactly(0, 2);
-        assertThat(r.rejected()).extracting(SignalError::index, SignalError::field).containsExactly(
-                org.assertj.core.groups.Tuple.tuple(1, "magnitude"));
+        assertThat(r.rejected()).extracting(SignalError::index, SignalError::field)
+            .containsExactly(org.assertj.core.groups.Tuple.tuple(1, "magnitude"));
         List<ProducerRecord<String, byte[]>> sent = producer.history();
         assertThat(sent).extracting(ProducerRecord::topic).containsOnly(Topics.SIGNALS);
         assertThat(sent).extracting(ProducerRecord::key)
-                .containsExactly(r.accepted().get(0).signal().getId(), r.accepted().get(1).signal().getId());
+            .containsExactly(r.accepted().get(0).signal().getId(), r.accepted().get(1).signal().getId());
         List<ConstraintSignal> values = sent.stream().map(s -> serde.deserialize(s.topic(), s.value())).toList();
         assertThat(values).extracting(ConstraintSignal::getHeadline)
-                .containsExactly("HBM sold out", "Substrate lead times grow");
+            .containsExactly("HBM sold out", "Substrate lead times grow");
         // versions come from the clock and never repeat, even within one millisecond
-        assertThat(values).extracting(ConstraintSignal::getVersion)
-                .containsExactly(CLOCK.millis(), CLOCK.millis() + 1);
+        assertThat(values).extracting(ConstraintSignal::getVersion).containsExactly(CLOCK.millis(), CLOCK.millis() + 1);
     }
 
     @Test
@@ -73,8 +76,8 @@ class SignalIngestTest {
 
     @Test
     void aRecordTheBrokerRefusesIsAPublishException() {
-        MockProducer<String, byte[]> refusing =
-                new MockProducer<>(false, new StringSerializer(), new ByteArraySerializer());
+        MockProducer<String, byte[]> refusing = new MockProducer<>(false, new StringSerializer(),
+                new ByteArraySerializer());
         SignalIngest ingest = new SignalIngest(VALIDATOR, refusing, CLOCK);
         Thread broker = new Thread(() -> {
             while (refusing.history().isEmpty() || !refusing.errorNext(new NotEnoughReplicasException("isr"))) {
@@ -85,8 +88,9 @@ class SignalIngestTest {
         broker.start();
 
         assertThatThrownBy(() -> ingest.ingest(List.of(SignalReader.json(BATCH).get(0)), false))
-                .isInstanceOf(PublishException.class)
-                .hasMessageContaining("Kafka did not acknowledge " + Topics.SIGNALS)
-                .hasMessageContaining("isr");
+            .isInstanceOf(PublishException.class)
+            .hasMessageContaining("Kafka did not acknowledge " + Topics.SIGNALS)
+            .hasMessageContaining("isr");
     }
+
 }

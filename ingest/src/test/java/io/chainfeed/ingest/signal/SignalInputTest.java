@@ -15,6 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class SignalInputTest {
+
     private static final SignalValidator VALIDATOR = new SignalValidator(Corpus.loadBundled().layers());
 
     @Test
@@ -30,7 +31,7 @@ class SignalInputTest {
         assertThat(SignalDates.parse("2026-03-01")).isEqualTo(Instant.parse("2026-03-01T00:00:00Z"));
         assertThat(SignalDates.parse("2026/03/01")).isEqualTo(Instant.parse("2026-03-01T00:00:00Z"));
         assertThatThrownBy(() -> SignalDates.parse("last Tuesday")).hasMessageContaining("'last Tuesday'")
-                .hasMessageContaining("ISO-8601");
+            .hasMessageContaining("ISO-8601");
         assertThatThrownBy(() -> SignalDates.parse("2026-02-30")).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> SignalDates.parse("1700000000")).hasMessageContaining("seconds");
     }
@@ -60,26 +61,30 @@ class SignalInputTest {
                  42]
                 """).get(0);
         List<SignalError> errors = VALIDATOR.check(in).errors();
-        assertThat(errors).extracting(SignalError::field).containsExactlyInAnyOrder(
-                "headline", "layers", "direction", "magnitude", "observedAt", "source.url", "id");
-        assertThat(errors).filteredOn(e -> e.field().equals("magnitude")).singleElement()
-                .satisfies(e -> assertThat(e.reason()).contains("1 to 5"));
+        assertThat(errors).extracting(SignalError::field)
+            .containsExactlyInAnyOrder("headline", "layers", "direction", "magnitude", "observedAt", "source.url",
+                    "id");
+        assertThat(errors).filteredOn(e -> e.field().equals("magnitude"))
+            .singleElement()
+            .satisfies(e -> assertThat(e.reason()).contains("1 to 5"));
         assertThat(VALIDATOR.check(new SignalInput(0, 0, java.util.Map.of("headline", "h"), null)).errors())
-                .extracting(SignalError::field).contains("source", "layers", "direction", "magnitude", "observedAt");
+            .extracting(SignalError::field)
+            .contains("source", "layers", "direction", "magnitude", "observedAt");
     }
 
     @Test
     void jsonLinesAndCsvReportLines() {
-        List<SignalInput> lines = SignalReader.jsonLines("""
-                # comment
-                {"headline": "a", "layers": "memory", "direction": "easing", "magnitude": 2, "observedAt": "2026-03-01", "source": {"name": "n", "url": "https://e.com/a"}}
+        List<SignalInput> lines = SignalReader.jsonLines(
+                """
+                        # comment
+                        {"headline": "a", "layers": "memory", "direction": "easing", "magnitude": 2, "observedAt": "2026-03-01", "source": {"name": "n", "url": "https://e.com/a"}}
 
-                {not json
-                """);
+                        {not json
+                        """);
         assertThat(lines).extracting(SignalInput::line).containsExactly(2, 4);
         assertThat(VALIDATOR.check(lines.get(0)).valid()).isTrue();
         assertThat(VALIDATOR.check(lines.get(1)).errors()).singleElement()
-                .satisfies(e -> assertThat(e.describe()).startsWith("line 4, record: is not valid JSON"));
+            .satisfies(e -> assertThat(e.describe()).startsWith("line 4, record: is not valid JSON"));
 
         List<SignalInput> rows = SignalReader.csv("""
                 id,headline,layers,direction,magnitude,observed_at,source_name,source_url
@@ -92,7 +97,8 @@ class SignalInputTest {
         assertThat(first.signal().getHeadline()).isEqualTo("HBM, sold out");
         assertThat(first.signal().getLayerHints()).containsExactly("memory", "advanced-packaging");
         assertThat(VALIDATOR.check(rows.get(1)).errors()).singleElement()
-                .satisfies(e -> assertThat(e.describe()).isEqualTo("line 3, magnitude: 0 is out of range; it must be 1 to 5"));
+            .satisfies(
+                    e -> assertThat(e.describe()).isEqualTo("line 3, magnitude: 0 is out of range; it must be 1 to 5"));
     }
 
     @Test
@@ -113,9 +119,11 @@ class SignalInputTest {
         int code = cl.execute("signals", file.toString(), "--dry-run");
         assertThat(code).isEqualTo(1);
         assertThat(err.toString()).contains(file + ":3: observedAt: 'the other day' is not a date");
-        assertThat(out.toString()).contains("valid line 2: sig-").contains("valid line 4: sig-")
-                .contains("skipped line 5: sig-").contains("(appointment)")
-                .contains("2 signals valid (dry run, nothing published), 1 skipped, 1 refused");
+        assertThat(out.toString()).contains("valid line 2: sig-")
+            .contains("valid line 4: sig-")
+            .contains("skipped line 5: sig-")
+            .contains("(appointment)")
+            .contains("2 signals valid (dry run, nothing published), 1 skipped, 1 refused");
     }
 
     @Test
@@ -135,9 +143,12 @@ class SignalInputTest {
         String base = "{\"headline\":\"h\",\"layers\":[\"memory\"],\"direction\":\"easing\",\"magnitude\":1,"
                 + "\"observedAt\":\"2026-03-01T00:30:00Z\",\"source\":{\"name\":\"n\",\"url\":\"https://e.com/a\"}";
         assertThat(VALIDATOR.check(SignalReader.json(base + "}").get(0)).signal().getObservedAtBasis()).isNull();
-        assertThat(VALIDATOR.check(SignalReader.json(base + ",\"observedAtBasis\":\"first-seen\"}").get(0)).signal()
-                .getObservedAtBasis()).isEqualTo(io.chainfeed.avro.ObservedAtBasis.FIRST_SEEN);
+        assertThat(VALIDATOR.check(SignalReader.json(base + ",\"observedAtBasis\":\"first-seen\"}").get(0))
+            .signal()
+            .getObservedAtBasis()).isEqualTo(io.chainfeed.avro.ObservedAtBasis.FIRST_SEEN);
         assertThat(VALIDATOR.check(SignalReader.json(base + ",\"observedAtBasis\":\"guess\"}").get(0)).errors())
-                .extracting(SignalError::field).containsExactly("observedAtBasis");
+            .extracting(SignalError::field)
+            .containsExactly("observedAtBasis");
     }
+
 }

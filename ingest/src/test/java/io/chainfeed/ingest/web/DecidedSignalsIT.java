@@ -40,24 +40,28 @@ import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * Signals decided from their text, against a real Kafka broker: the 20 headlines of
- * {@code docs/examples/decide-20.json}, posted with headline, body, source and date only, are answered
- * accepted or skipped as labelled; the skipped ones are on {@value Topics#SIGNALS_SKIPPED} with their
- * reason; the low-confidence one is held, then confirmed by a review (a new version, no longer held);
- * a correction is a new version saying the editor decided it; and a news feed configured with a URL only
- * turns its items into decided signals and skips the rest, counted in {@code /actuator/feeds}.
+ * {@code docs/examples/decide-20.json}, posted with headline, body, source and date only,
+ * are answered accepted or skipped as labelled; the skipped ones are on
+ * {@value Topics#SIGNALS_SKIPPED} with their reason; the low-confidence one is held, then
+ * confirmed by a review (a new version, no longer held); a correction is a new version
+ * saying the editor decided it; and a news feed configured with a URL only turns its
+ * items into decided signals and skips the rest, counted in {@code /actuator/feeds}.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         // the SHA-256 of "it-editor-key": only hashes are ever configured
         properties = "chainfeed.ingest.editor-key-hashes=2f91bc73466d7ce61751e22895c84505ecdca44f2e3ed7e60ef2da79f9149dc5")
 @EmbeddedKafka(kraft = true, partitions = 1, bootstrapServersProperty = "spring.kafka.bootstrap-servers")
 class DecidedSignalsIT {
+
     private static final String KEY = "it-editor-key";
+
     private static final FeedServer SERVER = new FeedServer();
+
     /** The labels of decide-20.json: accepted (and held) or the skip reason, by index. */
     private static final List<String> LABELS = List.of("accepted", "accepted", "accepted", "accepted", "accepted",
-            "accepted", "accepted", "accepted", "accepted", "accepted", "held", "accepted",
-            "results or earnings date", "appointment", "product launch", "share-price move", "lawsuit", "donation",
-            "names no part of the AI chain", "no supply-constraint wording");
+            "accepted", "accepted", "accepted", "accepted", "accepted", "held", "accepted", "results or earnings date",
+            "appointment", "product launch", "share-price move", "lawsuit", "donation", "names no part of the AI chain",
+            "no supply-constraint wording");
 
     static {
         SERVER.put("/semis.rss", resource("/feeds/rss2-semis-url-only.xml"));
@@ -66,12 +70,15 @@ class DecidedSignalsIT {
     @DynamicPropertySource
     static void feeds(DynamicPropertyRegistry registry) {
         registry.add("chainfeed.ingest.feeds[0].url", () -> SERVER.url("/semis.rss"));
-        registry.add("chainfeed.ingest.feeds-allow-private", () -> "true"); // the fixture server is on loopback
+        registry.add("chainfeed.ingest.feeds-allow-private", () -> "true"); // the fixture
+                                                                            // server is
+                                                                            // on loopback
         registry.add("chainfeed.ingest.feed-interval", () -> "1s");
     }
 
     @Autowired
     TestRestTemplate http;
+
     @Autowired
     EmbeddedKafkaBroker broker;
 
@@ -92,28 +99,34 @@ class DecidedSignalsIT {
             Map<String, Object> item = items.get(i);
             String label = LABELS.get(i);
             if (label.equals("accepted") || label.equals("held")) {
-                assertThat(item).as("item %d", i).containsEntry("outcome", "accepted")
-                        .containsEntry("held", label.equals("held"));
-            } else {
+                assertThat(item).as("item %d", i)
+                    .containsEntry("outcome", "accepted")
+                    .containsEntry("held", label.equals("held"));
+            }
+            else {
                 assertThat(item).as("item %d", i).containsEntry("outcome", "skipped").containsEntry("reason", label);
             }
         }
         List<Map<String, Object>> accepted = (List<Map<String, Object>>) r.getBody().get("accepted");
         assertThat(accepted.get(0)).satisfies(a -> {
-            assertThat(a).containsEntry("direction", "tightening").containsEntry("magnitude", 5)
-                    .containsEntry("until", "2028-01-01T00:00:00Z");
+            assertThat(a).containsEntry("direction", "tightening")
+                .containsEntry("magnitude", 5)
+                .containsEntry("until", "2028-01-01T00:00:00Z");
             assertThat((List<String>) a.get("layers")).containsExactly("memory");
             Map<String, Object> signal = (Map<String, Object>) a.get("signal");
             assertThat(signal).containsEntry("decidedBy", "text").containsEntry("held", false);
             Map<String, Object> evidence = (Map<String, Object>) signal.get("evidence");
             assertThat((List<Map<String, Object>>) evidence.get("direction")).first()
-                    .satisfies(e -> assertThat(e).containsEntry("text", "sold out").containsEntry("field", "headline")
-                            .containsEntry("offset", 41).containsEntry("length", 8));
+                .satisfies(e -> assertThat(e).containsEntry("text", "sold out")
+                    .containsEntry("field", "headline")
+                    .containsEntry("offset", 41)
+                    .containsEntry("length", 8));
             assertThat((List<Map<String, Object>>) evidence.get("until")).first()
-                    .satisfies(e -> assertThat(e).containsEntry("text", "for 2027"));
+                .satisfies(e -> assertThat(e).containsEntry("text", "for 2027"));
         });
 
-        // the skipped ones are on the skipped topic with their reason (the feed's skipped items share it)
+        // the skipped ones are on the skipped topic with their reason (the feed's skipped
+        // items share it)
         java.util.Set<String> skippedIds = new java.util.HashSet<>();
         items.subList(12, 20).forEach(i -> skippedIds.add((String) i.get("id")));
         List<ConsumerRecord<String, byte[]>> skipped = new ArrayList<>();
@@ -128,16 +141,19 @@ class DecidedSignalsIT {
                 return skipped.size() >= 8;
             });
         }
-        assertThat(skipped).extracting(k -> new String(k.headers().lastHeader(Topics.SKIP_REASON_HEADER).value(),
-                StandardCharsets.UTF_8)).containsExactlyElementsOf(LABELS.subList(12, 20));
+        assertThat(skipped)
+            .extracting(
+                    k -> new String(k.headers().lastHeader(Topics.SKIP_REASON_HEADER).value(), StandardCharsets.UTF_8))
+            .containsExactlyElementsOf(LABELS.subList(12, 20));
         Map<String, Object> first = new ObjectMapper().readValue(skipped.get(0).value(), Map.class);
         assertThat(first).containsEntry("reason", "results or earnings date")
-                .containsEntry("headline", "Micron to report fiscal first-quarter results on December 18");
+            .containsEntry("headline", "Micron to report fiscal first-quarter results on December 18");
 
-        // the held one: published held, confirmed by review as a new version that is no longer held
+        // the held one: published held, confirmed by review as a new version that is no
+        // longer held
         String heldId = (String) items.get(10).get("id");
-        ResponseEntity<Map<String, Object>> review = IngestRequests.post(http, "/ingest/v1/signals/" + heldId + "/review",
-                "{}", MediaType.APPLICATION_JSON, KEY);
+        ResponseEntity<Map<String, Object>> review = IngestRequests.post(http,
+                "/ingest/v1/signals/" + heldId + "/review", "{}", MediaType.APPLICATION_JSON, KEY);
         assertThat(review.getStatusCode()).isEqualTo(HttpStatus.ACCEPTED);
         Map<String, Object> reviewed = (Map<String, Object>) review.getBody().get("signal");
         assertThat(reviewed).containsEntry("held", false).containsEntry("decidedBy", "editor");
@@ -150,13 +166,15 @@ class DecidedSignalsIT {
         assertThat(correction.getStatusCode()).isEqualTo(HttpStatus.ACCEPTED);
         assertThat(correction.getBody()).containsEntry("magnitude", 2);
         Map<String, Object> decided = (Map<String, Object>) ((Map<String, Object>) correction.getBody().get("signal"))
-                .get("decided");
+            .get("decided");
         assertThat(decided).containsEntry("magnitude", "editor").containsEntry("direction", "text");
 
-        assertThat(IngestRequests.post(http, "/ingest/v1/signals/no-such-signal/review", "{}",
-                MediaType.APPLICATION_JSON, KEY).getStatusCode()).isEqualTo(HttpStatus.NOT_FOUND);
-        assertThat(IngestRequests.post(http, "/ingest/v1/signals/" + heldId + "/review", "{}",
-                MediaType.APPLICATION_JSON, null).getStatusCode()).isEqualTo(HttpStatus.UNAUTHORIZED);
+        assertThat(IngestRequests
+            .post(http, "/ingest/v1/signals/no-such-signal/review", "{}", MediaType.APPLICATION_JSON, KEY)
+            .getStatusCode()).isEqualTo(HttpStatus.NOT_FOUND);
+        assertThat(IngestRequests
+            .post(http, "/ingest/v1/signals/" + heldId + "/review", "{}", MediaType.APPLICATION_JSON, null)
+            .getStatusCode()).isEqualTo(HttpStatus.UNAUTHORIZED);
 
         AvroSerde<ConstraintSignal> serde = AvroSerde.of(ConstraintSignal.class);
         List<ConstraintSignal> versions = new ArrayList<>();
@@ -173,10 +191,11 @@ class DecidedSignalsIT {
                         && latest.containsKey(correctedId) && latest.get(correctedId).getMagnitude() == 2;
             });
         }
-        assertThat(versions).filteredOn(s -> s.getId().equals(heldId)).extracting(s -> s.getDecision().getHeld())
-                .containsExactly(true, false);
-        assertThat(latest.get(heldId).getVersion()).isGreaterThan(versions.stream()
-                .filter(s -> s.getId().equals(heldId)).findFirst().orElseThrow().getVersion());
+        assertThat(versions).filteredOn(s -> s.getId().equals(heldId))
+            .extracting(s -> s.getDecision().getHeld())
+            .containsExactly(true, false);
+        assertThat(latest.get(heldId).getVersion()).isGreaterThan(
+                versions.stream().filter(s -> s.getId().equals(heldId)).findFirst().orElseThrow().getVersion());
         assertThat(latest.get(correctedId).getDirection()).isEqualTo(Direction.TIGHTENING);
     }
 
@@ -197,34 +216,43 @@ class DecidedSignalsIT {
                 return fromFeed.size() >= 2;
             });
         }
-        assertThat(fromFeed.values()).extracting(s -> s.getSource().getUrl()).containsExactlyInAnyOrder(
-                "https://semis.example.com/hbm-sold-out", "https://semis.example.com/abf-capacity");
+        assertThat(fromFeed.values()).extracting(s -> s.getSource().getUrl())
+            .containsExactlyInAnyOrder("https://semis.example.com/hbm-sold-out",
+                    "https://semis.example.com/abf-capacity");
         assertThat(fromFeed.values()).allSatisfy(s -> assertThat(s.getDecision().getDecidedBy()).isEqualTo("text"));
-        assertThat(fromFeed.values()).filteredOn(s -> s.getHeadline().startsWith("HBM")).singleElement()
-                .satisfies(s -> {
-                    assertThat(s.getDirection()).isEqualTo(Direction.TIGHTENING);
-                    assertThat(s.getLayerHints()).containsExactly("memory");
-                });
-        assertThat(fromFeed.values()).filteredOn(s -> s.getHeadline().startsWith("Substrate")).singleElement()
-                .satisfies(s -> assertThat(s.getDirection()).isEqualTo(Direction.EASING));
+        assertThat(fromFeed.values()).filteredOn(s -> s.getHeadline().startsWith("HBM"))
+            .singleElement()
+            .satisfies(s -> {
+                assertThat(s.getDirection()).isEqualTo(Direction.TIGHTENING);
+                assertThat(s.getLayerHints()).containsExactly("memory");
+            });
+        assertThat(fromFeed.values()).filteredOn(s -> s.getHeadline().startsWith("Substrate"))
+            .singleElement()
+            .satisfies(s -> assertThat(s.getDirection()).isEqualTo(Direction.EASING));
 
         await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
             List<Map<String, Object>> status = http.exchange("/actuator/feeds", HttpMethod.GET, null,
                     new ParameterizedTypeReference<List<Map<String, Object>>>() {
-                    }).getBody();
-            assertThat(status).singleElement().satisfies(s -> assertThat(s).containsEntry("itemsPublished", 2)
-                    .containsEntry("itemsSkipped", 2).containsEntry("itemsDeadLettered", 0));
+                    })
+                .getBody();
+            assertThat(status).singleElement()
+                .satisfies(s -> assertThat(s).containsEntry("itemsPublished", 2)
+                    .containsEntry("itemsSkipped", 2)
+                    .containsEntry("itemsDeadLettered", 0));
         });
         List<ConsumerRecord<String, byte[]>> skipped = read(Topics.SIGNALS_SKIPPED, 10, "skipped-feed");
-        assertThat(skipped).extracting(k -> new String(k.headers().lastHeader(Topics.SKIP_REASON_HEADER).value(),
-                StandardCharsets.UTF_8)).contains("appointment", "results or earnings date");
+        assertThat(skipped)
+            .extracting(
+                    k -> new String(k.headers().lastHeader(Topics.SKIP_REASON_HEADER).value(), StandardCharsets.UTF_8))
+            .contains("appointment", "results or earnings date");
     }
 
     private KafkaConsumer<String, byte[]> consumer(String group) {
-        return new KafkaConsumer<>(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.getBrokersAsString(),
-                ConsumerConfig.GROUP_ID_CONFIG, group, ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
-                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed"), new StringDeserializer(),
-                new ByteArrayDeserializer());
+        return new KafkaConsumer<>(
+                Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.getBrokersAsString(),
+                        ConsumerConfig.GROUP_ID_CONFIG, group, ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
+                        ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed"),
+                new StringDeserializer(), new ByteArrayDeserializer());
     }
 
     /** The first {@code atLeast} records of a topic, in order (waiting for them). */
@@ -243,8 +271,10 @@ class DecidedSignalsIT {
     private static String resource(String name) {
         try (InputStream in = DecidedSignalsIT.class.getResourceAsStream(name)) {
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
+        }
+        catch (IOException e) {
             throw new UncheckedIOException(e);
         }
     }
+
 }

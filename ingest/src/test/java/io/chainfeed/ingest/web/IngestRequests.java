@@ -9,8 +9,12 @@ import org.springframework.http.HttpMethod;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 
-/** POSTs to the ingest service under test and reads its JSON answer (an RFC 9457 problem detail on errors). */
+/**
+ * POSTs to the ingest service under test and reads its JSON answer (an RFC 9457 problem
+ * detail on errors).
+ */
 final class IngestRequests {
+
     private static final ParameterizedTypeReference<Map<String, Object>> JSON = new ParameterizedTypeReference<>() {
     };
 
@@ -18,11 +22,12 @@ final class IngestRequests {
     }
 
     /**
-     * @param http   the test's client of the running service
-     * @param path   the path with its query, e.g. {@code /ingest/v1/pages?dryRun=true}
-     * @param body   the request body
-     * @param type   its Content-Type
-     * @param bearer the editor key sent as {@code Authorization: Bearer}, or null for none
+     * @param http the test's client of the running service
+     * @param path the path with its query, e.g. {@code /ingest/v1/pages?dryRun=true}
+     * @param body the request body
+     * @param type its Content-Type
+     * @param bearer the editor key sent as {@code Authorization: Bearer}, or null for
+     * none
      * @return the answer, its body parsed as a JSON object
      */
     static ResponseEntity<Map<String, Object>> post(TestRestTemplate http, String path, String body, MediaType type,
@@ -34,4 +39,5 @@ final class IngestRequests {
         }
         return http.exchange(path, HttpMethod.POST, new HttpEntity<>(body, headers), JSON);
     }
+
 }

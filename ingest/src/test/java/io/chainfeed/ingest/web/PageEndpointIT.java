@@ -21,16 +21,18 @@ import org.springframework.kafka.test.EmbeddedKafkaBroker;
 import org.springframework.kafka.test.context.EmbeddedKafka;
 
 /**
- * {@code POST /ingest/v1/pages} against a real Kafka broker (KRaft, in-process): a page is parsed
- * and published once, a re-post publishes nothing, a dry run publishes nothing, and a broken page
- * is refused with a problem detail naming what is missing.
+ * {@code POST /ingest/v1/pages} against a real Kafka broker (KRaft, in-process): a page
+ * is parsed and published once, a re-post publishes nothing, a dry run publishes nothing,
+ * and a broken page is refused with a problem detail naming what is missing.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         properties = "chainfeed.ingest.load-corpus=true")
 @EmbeddedKafka(kraft = true, partitions = 1, bootstrapServersProperty = "spring.kafka.bootstrap-servers")
 class PageEndpointIT {
+
     @Autowired
     TestRestTemplate http;
+
     @Autowired
     EmbeddedKafkaBroker broker;
 
@@ -57,19 +59,23 @@ class PageEndpointIT {
         Map<String, Object> term = (Map<String, Object>) first.getBody().get("term");
         assertThat(term).containsEntry("slug", "rdma").containsEntry("layer", "network-fabric");
         assertThat((List<Map<String, Object>>) term.get("companies")).extracting(c -> c.get("symbol"))
-                .containsExactly("ANET", "ORCL", "HPE", "2345.TW");
+            .containsExactly("ANET", "ORCL", "HPE", "2345.TW");
 
         ResponseEntity<Map<String, Object>> again = post(page, MediaType.TEXT_PLAIN, "");
         assertThat(again.getStatusCode()).isEqualTo(HttpStatus.OK);
         assertThat(again.getBody()).containsEntry("published", false)
-                .containsEntry("version", first.getBody().get("version"));
+            .containsEntry("version", first.getBody().get("version"));
 
-        // Both posts were answered, so both publishes are committed: read the topic to its end.
+        // Both posts were answered, so both publishes are committed: read the topic to
+        // its end.
         List<TermUpdate> pageRecords;
-        try (TopicProbe<TermUpdate> terms = TopicProbe.avro(broker.getBrokersAsString(), Topics.TERMS, TermUpdate.class)) {
-            pageRecords = terms.toEnd(Duration.ofSeconds(30)).stream()
-                    .filter(r -> r.key().equals("rdma") && r.value().getOrigin().equals("page"))
-                    .map(TopicProbe.Rec::value).toList();
+        try (TopicProbe<TermUpdate> terms = TopicProbe.avro(broker.getBrokersAsString(), Topics.TERMS,
+                TermUpdate.class)) {
+            pageRecords = terms.toEnd(Duration.ofSeconds(30))
+                .stream()
+                .filter(r -> r.key().equals("rdma") && r.value().getOrigin().equals("page"))
+                .map(TopicProbe.Rec::value)
+                .toList();
         }
         assertThat(pageRecords).hasSize(1);
         assertThat(pageRecords.get(0).getVersion()).isEqualTo(((Number) first.getBody().get("version")).longValue());
@@ -93,8 +99,10 @@ class PageEndpointIT {
         assertThat((List<Object>) refused.getBody().get("missing")).containsExactly("source");
 
         assertThat(post(unknown, MediaType.TEXT_PLAIN, "?dryRun=true").getStatusCode())
-                .as("a dry run answers as the real publish would").isEqualTo(HttpStatus.UNPROCESSABLE_ENTITY);
-        ResponseEntity<Map<String, Object>> badUrl = post(unknown, MediaType.TEXT_PLAIN, "?sourceUrl=ftp://example.org/x");
+            .as("a dry run answers as the real publish would")
+            .isEqualTo(HttpStatus.UNPROCESSABLE_ENTITY);
+        ResponseEntity<Map<String, Object>> badUrl = post(unknown, MediaType.TEXT_PLAIN,
+                "?sourceUrl=ftp://example.org/x");
         assertThat(badUrl.getStatusCode()).isEqualTo(HttpStatus.BAD_REQUEST);
         assertThat(badUrl.getHeaders().getContentType().toString()).contains("application/problem+json");
         ResponseEntity<Map<String, Object>> accepted = post(unknown, MediaType.TEXT_PLAIN,
@@ -116,4 +124,5 @@ class PageEndpointIT {
         assertThat(r.getStatusCode()).isEqualTo(HttpStatus.UNSUPPORTED_MEDIA_TYPE);
         assertThat(r.getHeaders().getContentType().toString()).contains("application/problem+json");
     }
+
 }

@@ -27,15 +27,16 @@ import org.springframework.kafka.test.EmbeddedKafkaBroker;
 import org.springframework.kafka.test.context.EmbeddedKafka;
 
 /**
- * {@code POST /ingest/v1/signals} against a real Kafka broker: the editor key is required, valid
- * signals of a batch are published while invalid ones are reported by index, line, field and
- * reason, and a batch with nothing valid is a 422 problem detail.
+ * {@code POST /ingest/v1/signals} against a real Kafka broker: the editor key is
+ * required, valid signals of a batch are published while invalid ones are reported by
+ * index, line, field and reason, and a batch with nothing valid is a 422 problem detail.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         // the SHA-256 of "it-editor-key": only hashes are ever configured
         properties = "chainfeed.ingest.editor-key-hashes=2f91bc73466d7ce61751e22895c84505ecdca44f2e3ed7e60ef2da79f9149dc5")
 @EmbeddedKafka(kraft = true, partitions = 1, bootstrapServersProperty = "spring.kafka.bootstrap-servers")
 class SignalEndpointIT {
+
     private static final String VALID = """
             {"id": "hbm-1", "headline": "HBM allocation sold out", "layers": ["HBM"], "direction": "tightening",
              "magnitude": 4, "observedAt": "Sun, 01 Mar 2026 09:30:00 +0900",
@@ -43,6 +44,7 @@ class SignalEndpointIT {
 
     @Autowired
     TestRestTemplate http;
+
     @Autowired
     EmbeddedKafkaBroker broker;
 
@@ -66,8 +68,9 @@ class SignalEndpointIT {
         assertThat(one.getStatusCode()).isEqualTo(HttpStatus.ACCEPTED);
         List<Map<String, Object>> accepted = (List<Map<String, Object>>) one.getBody().get("accepted");
         assertThat(accepted).singleElement().satisfies(a -> {
-            assertThat(a).containsEntry("id", "hbm-1").containsEntry("readId", "signal:hbm-1")
-                    .containsEntry("observedAt", "2026-03-01T00:30:00Z");
+            assertThat(a).containsEntry("id", "hbm-1")
+                .containsEntry("readId", "signal:hbm-1")
+                .containsEntry("observedAt", "2026-03-01T00:30:00Z");
             assertThat((List<String>) a.get("layers")).containsExactly("memory");
         });
 
@@ -77,7 +80,7 @@ class SignalEndpointIT {
         ResponseEntity<Map<String, Object>> batch = post(ndjson, "application/x-ndjson", "it-editor-key");
         assertThat(batch.getStatusCode()).isEqualTo(HttpStatus.ACCEPTED);
         assertThat((List<Map<String, Object>>) batch.getBody().get("accepted")).extracting(a -> a.get("id"))
-                .containsExactly("hbm-2");
+            .containsExactly("hbm-2");
         assertThat((List<Map<String, Object>>) batch.getBody().get("rejected")).singleElement().satisfies(r -> {
             assertThat(r).containsEntry("index", 1).containsEntry("line", 2).containsEntry("field", "observedAt");
             assertThat((String) r.get("reason")).contains("'someday'");
@@ -88,7 +91,9 @@ class SignalEndpointIT {
         assertThat(bad.getStatusCode()).isEqualTo(HttpStatus.UNPROCESSABLE_ENTITY);
         assertThat(bad.getHeaders().getContentType().toString()).contains("application/problem+json");
         assertThat((List<Map<String, Object>>) bad.getBody().get("errors")).extracting(e -> e.get("field"))
-                .contains("magnitude", "observedAt", "source"); // layers and direction left out are decided from the text
+            .contains("magnitude", "observedAt", "source"); // layers and direction left
+                                                            // out are decided from the
+                                                            // text
 
         List<ConstraintSignal> published = readSignals(2);
         assertThat(published).extracting(ConstraintSignal::getId).containsExactly("hbm-1", "hbm-2");
@@ -100,9 +105,8 @@ class SignalEndpointIT {
     private List<ConstraintSignal> readSignals(int expected) {
         AvroSerde<ConstraintSignal> serde = AvroSerde.of(ConstraintSignal.class);
         List<ConstraintSignal> out = new ArrayList<>();
-        try (KafkaConsumer<String, byte[]> c = new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.getBrokersAsString(),
-                ConsumerConfig.GROUP_ID_CONFIG, "signal-endpoint-it",
+        try (KafkaConsumer<String, byte[]> c = new KafkaConsumer<>(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                broker.getBrokersAsString(), ConsumerConfig.GROUP_ID_CONFIG, "signal-endpoint-it",
                 ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"), new StringDeserializer(),
                 new ByteArrayDeserializer())) {
             c.subscribe(List.of(Topics.SIGNALS));
@@ -115,4 +119,5 @@ class SignalEndpointIT {
         }
         return out;
     }
+
 }

@@ -15,57 +15,79 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * The incremental half of the chain model: the kept signals and, per chain layer, the running sums
- * {@link ChainModel} turns into layer states. Adding, replacing or removing one signal costs
- * O(layers it names × log signals) plus, when it moves {@code asOf} forward, one multiplication per
- * layer (every decaying signal decays by the same factor, so a decayed sum is rebased to a new instant
- * by multiplying it), the signals that cross the trend window's start and the signals whose horizon
- * passes ({@link ChainDecay#decayStart}), each of which crosses once.
- * Nothing here scans all kept signals, except {@link #remove} of the newest signal, which moves
- * {@code asOf} back and recomputes the sums once.
+ * The incremental half of the chain model: the kept signals and, per chain layer, the
+ * running sums {@link ChainModel} turns into layer states. Adding, replacing or removing
+ * one signal costs O(layers it names × log signals) plus, when it moves {@code asOf}
+ * forward, one multiplication per layer (every decaying signal decays by the same factor,
+ * so a decayed sum is rebased to a new instant by multiplying it), the signals that cross
+ * the trend window's start and the signals whose horizon passes
+ * ({@link ChainDecay#decayStart}), each of which crosses once. Nothing here scans all
+ * kept signals, except {@link #remove} of the newest signal, which moves {@code asOf}
+ * back and recomputes the sums once.
  *
- * <p>Kept per layer: {@code direct} = Σ c(s, asOf) over the signals naming it, {@code before} =
- * Σ c(s, asOf − 7 d) over those observed by then (for the trend), the parts of both sums that do not
- * decay yet ({@code held}, {@code heldBefore}: signals whose horizon, {@code until}, is still ahead, at
- * full weight), the count, and the signals ordered
- * by {@link ChainDecay#weight} (largest absolute contribution first, then signal id), from which the
- * top causes are read in O(causes listed). Sums are kept in floating point: the same signals in
- * another order give sums equal to within rounding error far below the four decimals published.
+ * <p>
+ * Kept per layer: {@code direct} = Σ c(s, asOf) over the signals naming it,
+ * {@code before} = Σ c(s, asOf − 7 d) over those observed by then (for the trend), the
+ * parts of both sums that do not decay yet ({@code held}, {@code heldBefore}: signals
+ * whose horizon, {@code until}, is still ahead, at full weight), the count, and the
+ * signals ordered by {@link ChainDecay#weight} (largest absolute contribution first, then
+ * signal id), from which the top causes are read in O(causes listed). Sums are kept in
+ * floating point: the same signals in another order give sums equal to within rounding
+ * error far below the four decimals published.
  *
- * <p><b>Stories.</b> Repeats of one story count once: every kept signal belongs to two story groups,
- * its source URL ({@link #urlKey}) and its headline from its source ({@link #headlineKey}). Within a
- * group signals rank by {@link ChainDecay#weight} (larger first), then by id; a signal
- * <em>counts</em> (is summed and listed as a cause) only while it leads both of its groups. The
- * rank never changes as time passes, so whether a signal counts depends only on the set of kept
- * signals, never on arrival order; adding or removing a signal re-ranks only the leaders of its two
- * groups, O(log n). The other signals stay kept (a correction or deletion of the leader lets the
- * next one count).
+ * <p>
+ * <b>Stories.</b> Repeats of one story count once: every kept signal belongs to two story
+ * groups, its source URL ({@link #urlKey}) and its headline from its source
+ * ({@link #headlineKey}). Within a group signals rank by {@link ChainDecay#weight}
+ * (larger first), then by id; a signal <em>counts</em> (is summed and listed as a cause)
+ * only while it leads both of its groups. The rank never changes as time passes, so
+ * whether a signal counts depends only on the set of kept signals, never on arrival
+ * order; adding or removing a signal re-ranks only the leaders of its two groups, O(log
+ * n). The other signals stay kept (a correction or deletion of the leader lets the next
+ * one count).
  *
- * <p>Not thread-safe; one per stream task.
+ * <p>
+ * Not thread-safe; one per stream task.
  */
 public final class ChainBook {
+
     private static final long TREND_WINDOW_MS = Duration.ofDays(ChainModel.TREND_WINDOW_DAYS).toMillis();
+
     private static final double FORGET_AFTER_MS = ChainModel.FORGET_AFTER_HALF_LIVES * ChainDecay.HALF_LIFE_MS;
 
     /** One kept signal, with what the sums need. */
     static final class Entry {
+
         final String id;
+
         final String headline;
+
         final Direction direction;
+
         final int magnitude;
+
         final long observedAt;
+
         /** The horizon, epoch ms, or null. */
         final Long until;
+
         /** When it starts to decay: {@link ChainDecay#decayStart}. */
         final long decayStart;
+
         final double weight;
+
         /** The distinct known layers it names, in id order. */
         final List<String> layers;
+
         final String sourceName;
+
         final String sourceUrl;
+
         /** Its two story groups: {@link #urlKey} and {@link #headlineKey}. */
         final String urlGroup;
+
         final String headlineGroup;
+
         /** Whether it leads both of its story groups, so it is summed and listed. */
         boolean counted;
 
@@ -106,86 +128,126 @@ public final class ChainBook {
             return ChainDecay.contribution(direction, magnitude, decayStart, instant, 0);
         }
 
-        /** @return its full, undecayed contribution: ±magnitude */
+        /**
+         * @return its full, undecayed contribution: ±magnitude
+         */
         double full() {
             return direction == Direction.TIGHTENING ? magnitude : -magnitude;
         }
+
     }
 
     /** The sums of one layer. */
     static final class Sums {
+
         double direct;
+
         double before;
-        /** The part of {@link #direct} from signals whose decay starts after asOf (not rebased by decay). */
+
+        /**
+         * The part of {@link #direct} from signals whose decay starts after asOf (not
+         * rebased by decay).
+         */
         double held;
-        /** The part of {@link #before} from signals whose decay starts after the trend window's start. */
+
+        /**
+         * The part of {@link #before} from signals whose decay starts after the trend
+         * window's start.
+         */
         double heldBefore;
+
         int count;
+
         /** Largest weight first, then signal id. */
         final NavigableSet<Entry> byWeight = new TreeSet<>(
                 Comparator.comparingDouble((Entry e) -> -e.weight).thenComparing(e -> e.id));
+
     }
 
-    private static final Comparator<Entry> BY_TIME =
-            Comparator.comparingLong((Entry e) -> e.observedAt).thenComparing(e -> e.id);
-    private static final Comparator<Entry> BY_DECAY_START =
-            Comparator.comparingLong((Entry e) -> e.decayStart).thenComparing(e -> e.id);
+    private static final Comparator<Entry> BY_TIME = Comparator.comparingLong((Entry e) -> e.observedAt)
+        .thenComparing(e -> e.id);
+
+    private static final Comparator<Entry> BY_DECAY_START = Comparator.comparingLong((Entry e) -> e.decayStart)
+        .thenComparing(e -> e.id);
+
     /** The rank within a story group: largest weight first, then signal id. */
-    private static final Comparator<Entry> BY_RANK =
-            Comparator.comparingDouble((Entry e) -> -e.weight).thenComparing(e -> e.id);
+    private static final Comparator<Entry> BY_RANK = Comparator.comparingDouble((Entry e) -> -e.weight)
+        .thenComparing(e -> e.id);
 
     /**
      * What one {@link #put} or {@link #remove} changed.
      *
-     * @param removed   the entry {@link #remove} took out; null from {@link #put} or when it was not kept
+     * @param removed the entry {@link #remove} took out; null from {@link #put} or when
+     * it was not kept
      * @param forgotten the entries dropped because they are too old, in time order
-     * @param recounted other kept entries whose {@link Entry#counted} flipped (a story's new leader or
-     *                  the one it displaced)
+     * @param recounted other kept entries whose {@link Entry#counted} flipped (a story's
+     * new leader or the one it displaced)
      */
     public record Change(Entry removed, List<Entry> forgotten, List<Entry> recounted) {
     }
 
     private final Set<String> known;
+
     private final Map<String, Entry> byId = new HashMap<>();
+
     private final NavigableSet<Entry> byTime = new TreeSet<>(BY_TIME);
-    /** The kept signals by when their decay starts: for horizons passing and for forgetting. */
+
+    /**
+     * The kept signals by when their decay starts: for horizons passing and for
+     * forgetting.
+     */
     private final NavigableSet<Entry> byDecayStart = new TreeSet<>(BY_DECAY_START);
+
     private final Map<String, Sums> sums = new HashMap<>();
+
     /** Story group key -> its signals by rank. */
     private final Map<String, NavigableSet<Entry>> stories = new HashMap<>();
+
     private long asOf;
+
     private List<Entry> recounted = new ArrayList<>();
-    /** The instant set by {@link #advanceTo}: {@code asOf} never falls below it (0 in the live book). */
+
+    /**
+     * The instant set by {@link #advanceTo}: {@code asOf} never falls below it (0 in the
+     * live book).
+     */
     private long pinned;
 
-    /** @param layerIds the known chain layer ids; signals naming others are kept (they move asOf) but sum nowhere */
+    /**
+     * @param layerIds the known chain layer ids; signals naming others are kept (they
+     * move asOf) but sum nowhere
+     */
     public ChainBook(Collection<String> layerIds) {
         this.known = Set.copyOf(layerIds);
         layerIds.forEach(id -> sums.put(id, new Sums()));
     }
 
     /**
-     * @return the newest observedAt of the kept signals, or the instant given to {@link #advanceTo}
-     *         when later (epoch ms); 0 when there are none and none was given
+     * @return the newest observedAt of the kept signals, or the instant given to
+     * {@link #advanceTo} when later (epoch ms); 0 when there are none and none was given
      */
     public long asOf() {
         return asOf;
     }
 
-    /** @return the number of kept signals */
+    /**
+     * @return the number of kept signals
+     */
     public int size() {
         return byId.size();
     }
 
-    /** @return the kept entry of a signal id, or null */
+    /**
+     * @return the kept entry of a signal id, or null
+     */
     Entry entry(String id) {
         return byId.get(id);
     }
 
     /**
      * The URL story key ({@link io.chainfeed.schemas.Stories#urlKey}).
-     *
-     * @param id  the signal id (the key when the URL is blank, so such a signal is its own story)
+     * @param id the signal id (the key when the URL is blank, so such a signal is its own
+     * story)
      * @param url the source URL
      * @return the group key
      */
@@ -195,29 +257,29 @@ public final class ChainBook {
 
     /**
      * The headline story key ({@link io.chainfeed.schemas.Stories#headlineKey}).
-     *
      * @param sourceName the source's name
-     * @param sourceUrl  the source's URL
-     * @param headline   the headline
+     * @param sourceUrl the source's URL
+     * @param headline the headline
      * @return the group key
      */
     static String headlineKey(String sourceName, String sourceUrl, String headline) {
         return io.chainfeed.schemas.Stories.headlineKey(sourceName, sourceUrl, headline);
     }
 
-    /** @return a layer's sums (must be a known layer) */
+    /**
+     * @return a layer's sums (must be a known layer)
+     */
     Sums sums(String layerId) {
         return sums.get(layerId);
     }
 
     /**
-     * Adds a signal, replacing the kept one with the same id, then forgets the signals whose decay
-     * started more than {@value ChainModel#FORGET_AFTER_HALF_LIVES} half-lives before the new
-     * {@code asOf}.
-     *
+     * Adds a signal, replacing the kept one with the same id, then forgets the signals
+     * whose decay started more than {@value ChainModel#FORGET_AFTER_HALF_LIVES}
+     * half-lives before the new {@code asOf}.
      * @param signal the signal (its version already resolved by the caller)
-     * @return the forgotten entries (never the one just added unless it was itself too old), in time
-     *         order, and the other entries whose counting flipped
+     * @return the forgotten entries (never the one just added unless it was itself too
+     * old), in time order, and the other entries whose counting flipped
      */
     public Change put(ConstraintSignal signal) {
         recounted = new ArrayList<>();
@@ -228,7 +290,8 @@ public final class ChainBook {
         Entry e = new Entry(signal, known);
         if (byId.isEmpty()) {
             zero(Math.max(e.observedAt, pinned));
-        } else if (e.observedAt > asOf) {
+        }
+        else if (e.observedAt > asOf) {
             moveForward(e.observedAt);
         }
         join(e);
@@ -242,9 +305,9 @@ public final class ChainBook {
 
     /**
      * Removes a signal.
-     *
      * @param id the signal id
-     * @return its entry ({@code removed}, null if it was not kept) and the other entries whose counting flipped
+     * @return its entry ({@code removed}, null if it was not kept) and the other entries
+     * whose counting flipped
      */
     public Change remove(String id) {
         recounted = new ArrayList<>();
@@ -259,13 +322,14 @@ public final class ChainBook {
     }
 
     /**
-     * Moves {@code asOf} forward to an instant that may be later than every kept signal, for an
-     * answer as of that instant ({@link ChainModel#statesAt}): every sum is rebased to it exactly as a
-     * newer signal would rebase it, the trend window's start moves with it, and the signals older
-     * than {@value ChainModel#FORGET_AFTER_HALF_LIVES} half-lives before it are forgotten, as in the
-     * live book. From then on {@code asOf} never falls below this instant. Cost: O(layers) plus the
-     * signals crossing the trend window's start or forgotten. The live topology never calls it.
-     *
+     * Moves {@code asOf} forward to an instant that may be later than every kept signal,
+     * for an answer as of that instant ({@link ChainModel#statesAt}): every sum is
+     * rebased to it exactly as a newer signal would rebase it, the trend window's start
+     * moves with it, and the signals older than
+     * {@value ChainModel#FORGET_AFTER_HALF_LIVES} half-lives before it are forgotten, as
+     * in the live book. From then on {@code asOf} never falls below this instant. Cost:
+     * O(layers) plus the signals crossing the trend window's start or forgotten. The live
+     * topology never calls it.
      * @param instant epoch ms, not before the current {@code asOf}
      * @return the forgotten entries, in time order
      * @throws IllegalArgumentException if {@code instant} is before {@code asOf}
@@ -313,7 +377,10 @@ public final class ChainBook {
         recount(e);
     }
 
-    /** Drops an entry: un-sums it, leaves its story groups and lets their new leaders count. */
+    /**
+     * Drops an entry: un-sums it, leaves its story groups and lets their new leaders
+     * count.
+     */
     private void leave(Entry e) {
         if (e.counted) {
             detach(e);
@@ -343,7 +410,10 @@ public final class ChainBook {
         return members == null || members.isEmpty() ? null : members.first();
     }
 
-    /** Sums or un-sums an entry so that it counts exactly when it leads both its story groups. */
+    /**
+     * Sums or un-sums an entry so that it counts exactly when it leads both its story
+     * groups.
+     */
     private void recount(Entry e) {
         if (e == null) {
             return;
@@ -355,7 +425,8 @@ public final class ChainBook {
         e.counted = leads;
         if (leads) {
             attach(e);
-        } else {
+        }
+        else {
             detach(e);
         }
         recounted.add(e);
@@ -381,7 +452,10 @@ public final class ChainBook {
         }
     }
 
-    /** Adds (+1) or subtracts (−1) an entry's contribution at asOf and at the trend window's start, held parts included. */
+    /**
+     * Adds (+1) or subtracts (−1) an entry's contribution at asOf and at the trend
+     * window's start, held parts included.
+     */
     private void add(Entry e, int sign) {
         long start = asOf - TREND_WINDOW_MS;
         for (String l : e.layers) {
@@ -400,8 +474,9 @@ public final class ChainBook {
     }
 
     /**
-     * Moves asOf forward: rebases the decaying part of every sum by one factor, lets the signals whose
-     * horizon passed start to decay, and adds the signals entering the trend window's start.
+     * Moves asOf forward: rebases the decaying part of every sum by one factor, lets the
+     * signals whose horizon passed start to decay, and adds the signals entering the
+     * trend window's start.
      */
     private void moveForward(long to) {
         double factor = Math.pow(2, -(to - asOf) / ChainDecay.HALF_LIFE_MS);
@@ -414,15 +489,18 @@ public final class ChainBook {
         }
         asOf = to;
         // Horizons passed by asOf: from full weight to decaying from their end.
-        for (Entry e : counted(byDecayStart.subSet(new Entry(oldAsOf, "\uffff"), false, new Entry(to, "\uffff"), false))) {
+        for (Entry e : counted(
+                byDecayStart.subSet(new Entry(oldAsOf, "\uffff"), false, new Entry(to, "\uffff"), false))) {
             for (String l : e.layers) {
                 Sums s = sums.get(l);
                 s.held -= e.full();
                 s.direct += e.at(to) - e.full();
             }
         }
-        // Horizons passed by the trend window's start, for the signals already inside the window.
-        for (Entry e : counted(byDecayStart.subSet(new Entry(oldStart, "\uffff"), false, new Entry(newStart, "\uffff"), false))) {
+        // Horizons passed by the trend window's start, for the signals already inside the
+        // window.
+        for (Entry e : counted(
+                byDecayStart.subSet(new Entry(oldStart, "\uffff"), false, new Entry(newStart, "\uffff"), false))) {
             if (e.observedAt > oldStart) {
                 continue; // enters the window below, at its value then
             }
@@ -433,7 +511,8 @@ public final class ChainBook {
             }
         }
         // Signals entering the trend window.
-        for (Entry e : counted(byTime.subSet(new Entry(oldStart, "\uffff"), false, new Entry(newStart, "\uffff"), false))) {
+        for (Entry e : counted(
+                byTime.subSet(new Entry(oldStart, "\uffff"), false, new Entry(newStart, "\uffff"), false))) {
             for (String l : e.layers) {
                 Sums s = sums.get(l);
                 s.before += e.at(newStart);
@@ -448,7 +527,10 @@ public final class ChainBook {
         return () -> entries.stream().filter(e -> e.counted).iterator();
     }
 
-    /** After the newest signal left: asOf moves back to the newest kept one; the sums are recomputed once. */
+    /**
+     * After the newest signal left: asOf moves back to the newest kept one; the sums are
+     * recomputed once.
+     */
     private void settleBack() {
         if (byTime.isEmpty()) {
             zero(pinned);
@@ -473,4 +555,5 @@ public final class ChainBook {
             s.heldBefore = 0;
         }
     }
+
 }

@@ -27,102 +27,138 @@ import java.util.TreeSet;
 import java.util.function.BiConsumer;
 
 /**
- * The chain model: from the kept constraint signals (a {@link ChainBook}) and the reference data
- * (layers and companies) to the state of every layer. Nothing here depends on arrival order or wall
- * clock, so the same signals give the same state (sums equal to within floating-point rounding, far
- * below the four decimals published).
+ * The chain model: from the kept constraint signals (a {@link ChainBook}) and the
+ * reference data (layers and companies) to the state of every layer. Nothing here depends
+ * on arrival order or wall clock, so the same signals give the same state (sums equal to
+ * within floating-point rounding, far below the four decimals published).
  *
- * <p><b>Stories.</b> Repeats of one story count once: of the signals sharing a source URL, or a
- * headline from the same source, only the one with the largest weight (magnitude and recency, see
- * {@link ChainDecay#weight}; then the smaller id) counts, and a signal counts only while it leads
- * both of its groups ({@link ChainBook}). Which signals count depends only on the set of signals.
+ * <p>
+ * <b>Stories.</b> Repeats of one story count once: of the signals sharing a source URL,
+ * or a headline from the same source, only the one with the largest weight (magnitude and
+ * recency, see {@link ChainDecay#weight}; then the smaller id) counts, and a signal
+ * counts only while it leads both of its groups ({@link ChainBook}). Which signals count
+ * depends only on the set of signals.
  *
- * <p><b>Decay.</b> Decay is computed at {@code asOf} = the newest {@code observedAt} of all signals
- * (event time). A counted signal {@code s} naming layer {@code l} contributes
- * <pre>  c(s) = sign(s) × magnitude(s) × 2^(−max(0, asOf − decayStart(s)) / H)</pre>
- * with {@code sign} +1 for TIGHTENING and −1 for EASING, half-life {@code H} =
- * {@value #HALF_LIFE_DAYS} days, and {@code decayStart} the signal's {@code observedAt}, or its horizon
- * {@code until} when later ({@link ChainDecay#decayStart}): a signal that speaks of a period ("sold
- * out through 2025") keeps its full weight until the period ends, then decays as any other. A signal naming several layers contributes
- * fully to each. {@code raw(l) = Σ c(s)} over the counted signals naming {@code l}; the
- * {@link ChainBook} keeps that sum up to date per signal (rebasing it by one multiplication when
- * {@code asOf} moves), so a signal costs the same however many are kept.
+ * <p>
+ * <b>Decay.</b> Decay is computed at {@code asOf} = the newest {@code observedAt} of all
+ * signals (event time). A counted signal {@code s} naming layer {@code l} contributes
+ * <pre>  c(s) = sign(s) × magnitude(s) × 2^(−max(0, asOf − decayStart(s)) / H)</pre> with
+ * {@code sign} +1 for TIGHTENING and −1 for EASING, half-life {@code H} =
+ * {@value #HALF_LIFE_DAYS} days, and {@code decayStart} the signal's {@code observedAt},
+ * or its horizon {@code until} when later ({@link ChainDecay#decayStart}): a signal that
+ * speaks of a period ("sold out through 2025") keeps its full weight until the period
+ * ends, then decays as any other. A signal naming several layers contributes fully to
+ * each. {@code raw(l) = Σ c(s)} over the counted signals naming {@code l}; the
+ * {@link ChainBook} keeps that sum up to date per signal (rebasing it by one
+ * multiplication when {@code asOf} moves), so a signal costs the same however many are
+ * kept.
  *
- * <p><b>Soft cap.</b> {@code direct(l) = softCap(raw(l))} ({@link ChainDecay#softCap}): unchanged up
- * to ±{@value ChainDecay#SOFT_CAP_KNEE}, then bending towards ±{@value ChainDecay#SOFT_CAP}. The cap
- * is applied to the exact running sum when states are built, so the book stays exact; each of the
- * layer's signals is credited {@code c(s) × direct(l) / raw(l)} ({@code directScale}), so the causes
- * still add up to the pressure.
+ * <p>
+ * <b>Soft cap.</b> {@code direct(l) = softCap(raw(l))} ({@link ChainDecay#softCap}):
+ * unchanged up to ±{@value ChainDecay#SOFT_CAP_KNEE}, then bending towards
+ * ±{@value ChainDecay#SOFT_CAP}. The cap is applied to the exact running sum when states
+ * are built, so the book stays exact; each of the layer's signals is credited
+ * {@code c(s) × direct(l) / raw(l)} ({@code directScale}), so the causes still add up to
+ * the pressure.
  *
- * <p><b>Propagation.</b> Squeeze flows downstream along the layer graph (from a layer to the layers
- * that name it as upstream), attenuated by {@code A} = {@value #ATTENUATION} per hop. Only layers
- * whose own direct pressure is tight or critical ({@code direct ≥} {@value #TIGHT_FROM}) squeeze
- * others, and each does so once per downstream layer, along its shortest path, so a diamond in the
- * graph does not count a supplier twice:
+ * <p>
+ * <b>Propagation.</b> Squeeze flows downstream along the layer graph (from a layer to the
+ * layers that name it as upstream), attenuated by {@code A} = {@value #ATTENUATION} per
+ * hop. Only layers whose own direct pressure is tight or critical ({@code direct ≥}
+ * {@value #TIGHT_FROM}) squeeze others, and each does so once per downstream layer, along
+ * its shortest path, so a diamond in the graph does not count a supplier twice:
  * <pre>  squeeze(l) = Σ over layers u upstream of l with direct(u) ≥ 3 of A^hops(u,l) × direct(u)
- *  P(l)       = direct(l) + squeeze(l)</pre>
- * The attribution is linear: a signal's share of a downstream layer is {@code A^hops ×} its
- * contribution where it landed, so a layer's causes add up to its pressure (easing signals on a
- * tight layer appear as negative causes downstream).
+ *  P(l)       = direct(l) + squeeze(l)</pre> The attribution is linear: a signal's share
+ * of a downstream layer is {@code A^hops ×} its contribution where it landed, so a
+ * layer's causes add up to its pressure (easing signals on a tight layer appear as
+ * negative causes downstream).
  *
- * <p><b>Causes.</b> A layer lists its {@value #TOP_CAUSES} largest causes by absolute contribution
- * before the soft cap's factor (ties by signal id, origin layer, hops; the order is by
- * {@link ChainDecay#weight}, which never changes as time passes), each with its source and its
- * contribution after the factor, leaving out those under {@value ChainDecay#MIN_CAUSE}; the rest are
- * summed in {@code otherCauseCount} and {@code otherCauseTotal} ({@code pressure −} the listed
- * contributions). The full list is published per signal and layer on the chain-causes topic for
- * paging. {@code squeezedBy} names each squeezing layer with its hops.
+ * <p>
+ * <b>Causes.</b> A layer lists its {@value #TOP_CAUSES} largest causes by absolute
+ * contribution before the soft cap's factor (ties by signal id, origin layer, hops; the
+ * order is by {@link ChainDecay#weight}, which never changes as time passes), each with
+ * its source and its contribution after the factor, leaving out those under
+ * {@value ChainDecay#MIN_CAUSE}; the rest are summed in {@code otherCauseCount} and
+ * {@code otherCauseTotal} ({@code pressure −} the listed contributions). The full list is
+ * published per signal and layer on the chain-causes topic for paging. {@code squeezedBy}
+ * names each squeezing layer with its hops.
  *
- * <p><b>Status.</b> {@code P ≤} {@value #LOOSE_BELOW} is LOOSE, {@code P <} {@value #TIGHT_FROM} is
- * BALANCED, {@code P <} {@value #CRITICAL_FROM} is TIGHT, above that CRITICAL.
+ * <p>
+ * <b>Status.</b> {@code P ≤} {@value #LOOSE_BELOW} is LOOSE, {@code P <}
+ * {@value #TIGHT_FROM} is BALANCED, {@code P <} {@value #CRITICAL_FROM} is TIGHT, above
+ * that CRITICAL.
  *
- * <p><b>Trend.</b> The pressure now against the pressure {@value #TREND_WINDOW_DAYS} days earlier
- * ({@code asOf − 7 d}, from the signals observed by then): a rise of more than
+ * <p>
+ * <b>Trend.</b> The pressure now against the pressure {@value #TREND_WINDOW_DAYS} days
+ * earlier ({@code asOf − 7 d}, from the signals observed by then): a rise of more than
  * {@value #TREND_EPSILON} is RISING, a fall of more than that FALLING, otherwise STEADY.
  *
- * <p>Owners of a layer are the companies whose primary or other layers include it. While a layer
- * squeezes (its direct pressure is tight or critical), the companies of every layer downstream of it
- * are listed as squeezed,
- * each with the nearest such layer and the tightening signals among the layer's listed causes (at
- * most {@value #SQUEEZE_CAUSES}). Numbers are rounded to four decimals.
+ * <p>
+ * Owners of a layer are the companies whose primary or other layers include it. While a
+ * layer squeezes (its direct pressure is tight or critical), the companies of every layer
+ * downstream of it are listed as squeezed, each with the nearest such layer and the
+ * tightening signals among the layer's listed causes (at most {@value #SQUEEZE_CAUSES}).
+ * Numbers are rounded to four decimals.
  */
 public final class ChainModel {
+
     /** Half-life of a signal's weight, in days. */
     public static final double HALF_LIFE_DAYS = ChainDecay.HALF_LIFE_DAYS;
+
     /** Share of a layer's positive pressure passed to each direct downstream layer. */
     public static final double ATTENUATION = ChainDecay.ATTENUATION;
+
     /** Pressure at or below which a layer is LOOSE. */
     public static final double LOOSE_BELOW = -1.0;
+
     /** Pressure from which a layer is TIGHT. */
     public static final double TIGHT_FROM = 3.0;
+
     /** Pressure from which a layer is CRITICAL. */
     public static final double CRITICAL_FROM = 6.0;
+
     /** How far back the trend compares, in days. */
     public static final long TREND_WINDOW_DAYS = 7;
+
     /** Smallest change of pressure that counts as a trend. */
     public static final double TREND_EPSILON = 0.25;
+
     /**
-     * Signals older than this many half-lives before {@code asOf} weigh less than 2^-30 of their
-     * magnitude (under 5e-9): the topology forgets them, which no rounded number shows.
+     * Signals older than this many half-lives before {@code asOf} weigh less than 2^-30
+     * of their magnitude (under 5e-9): the topology forgets them, which no rounded number
+     * shows.
      */
     public static final int FORGET_AFTER_HALF_LIVES = 30;
+
     /** Most causes a layer state lists. */
     public static final int TOP_CAUSES = 20;
+
     /** Most signal ids a squeezed company lists. */
     public static final int SQUEEZE_CAUSES = 5;
-    /** Causes smaller than this (absolute) are left out of the lists; they still count in the sums. */
+
+    /**
+     * Causes smaller than this (absolute) are left out of the lists; they still count in
+     * the sums.
+     */
     static final double MIN_CAUSE = ChainDecay.MIN_CAUSE;
 
     private final Map<String, ChainLayer> layers = new TreeMap<>();
+
     private final Map<String, List<String>> downstream = new TreeMap<>();
+
     private final Map<String, List<LayerCompany>> owners = new TreeMap<>();
+
     /** Per layer: every layer downstream of it with the fewest hops, in id order. */
     private final Map<String, Map<String, Integer>> reach = new TreeMap<>();
-    /** Per layer: the companies squeezed while it is tight (company, nearest layer, hops), without causes. */
+
+    /**
+     * Per layer: the companies squeezed while it is tight (company, nearest layer, hops),
+     * without causes.
+     */
     private final Map<String, List<SqueezedCompany>> squeezable = new TreeMap<>();
 
     /**
-     * @param layerList   the chain layers (id, name, upstream ids)
+     * @param layerList the chain layers (id, name, upstream ids)
      * @param companyList the companies (primary layer and other layers, listings)
      */
     public ChainModel(Collection<ChainLayer> layerList, Collection<Company> companyList) {
@@ -152,17 +188,19 @@ public final class ChainModel {
         layers.keySet().forEach(id -> squeezable.put(id, squeezable(id)));
     }
 
-    /** @return the known layer ids, in id order */
+    /**
+     * @return the known layer ids, in id order
+     */
     public Set<String> layerIds() {
         return layers.keySet();
     }
 
     /**
-     * Computes every layer's state from scratch (for tests and one-off use; the topology keeps a
-     * {@link ChainBook} instead).
-     *
+     * Computes every layer's state from scratch (for tests and one-off use; the topology
+     * keeps a {@link ChainBook} instead).
      * @param signals all known signals, in any order (one per id)
-     * @return the state of each layer, by layer id in id order; {@code asOf} 0 when there are no signals
+     * @return the state of each layer, by layer id in id order; {@code asOf} 0 when there
+     * are no signals
      */
     public Map<String, LayerState> compute(Collection<ConstraintSignal> signals) {
         ChainBook book = new ChainBook(layers.keySet());
@@ -173,15 +211,18 @@ public final class ChainModel {
     }
 
     /**
-     * Every layer's state as of an instant, from the signals observed by then ({@code observedAt ≤
-     * asOf}), with decay, the trend window and forgetting measured at {@code asOf}: the live rules
-     * with {@code asOf} named instead of taken from the newest signal. The signals go through the same
-     * {@link ChainBook} and {@link #states} as the live topology's, so every rule of the model applies
-     * unchanged. Cost: O(n log n) for the n signals given, plus one {@link #states} call.
-     *
-     * @param signals the kept signals, in any order (one per id); those observed after {@code asOf} are left out
-     * @param asOf    the instant, epoch ms (UTC)
-     * @return the state of each layer, by layer id in id order, each with {@code asOf} = the instant
+     * Every layer's state as of an instant, from the signals observed by then
+     * ({@code observedAt ≤
+     * asOf}), with decay, the trend window and forgetting measured at {@code asOf}: the
+     * live rules with {@code asOf} named instead of taken from the newest signal. The
+     * signals go through the same {@link ChainBook} and {@link #states} as the live
+     * topology's, so every rule of the model applies unchanged. Cost: O(n log n) for the
+     * n signals given, plus one {@link #states} call.
+     * @param signals the kept signals, in any order (one per id); those observed after
+     * {@code asOf} are left out
+     * @param asOf the instant, epoch ms (UTC)
+     * @return the state of each layer, by layer id in id order, each with {@code asOf} =
+     * the instant
      */
     public Map<String, LayerState> statesAt(Collection<ConstraintSignal> signals, long asOf) {
         ChainBook book = new ChainBook(layers.keySet());
@@ -198,18 +239,17 @@ public final class ChainModel {
     }
 
     /**
-     * The chain at evenly spaced instants {@code from, from + step, ...} ({@code points} of them), each
-     * equal to {@link #statesAt} at that instant, in one pass: the signals are put into one
-     * {@link ChainBook} in time order and the book is advanced from instant to instant, so the cost
-     * is O(n log n + points × cost of {@link #states}) instead of {@code points} computations from
-     * scratch.
-     *
+     * The chain at evenly spaced instants {@code from, from + step, ...} ({@code points}
+     * of them), each equal to {@link #statesAt} at that instant, in one pass: the signals
+     * are put into one {@link ChainBook} in time order and the book is advanced from
+     * instant to instant, so the cost is O(n log n + points × cost of {@link #states})
+     * instead of {@code points} computations from scratch.
      * @param signals the kept signals, in any order (one per id)
-     * @param from    the first instant, epoch ms (UTC)
-     * @param step    the time between instants, ms, at least 1
-     * @param points  how many instants, at least 1
-     * @param each    called once per instant, in time order, with the instant (epoch ms) and every
-     *                layer's state then (by layer id); the map is not kept by this method
+     * @param from the first instant, epoch ms (UTC)
+     * @param step the time between instants, ms, at least 1
+     * @param points how many instants, at least 1
+     * @param each called once per instant, in time order, with the instant (epoch ms) and
+     * every layer's state then (by layer id); the map is not kept by this method
      * @throws IllegalArgumentException if {@code step} or {@code points} is below 1
      */
     public void history(Collection<ConstraintSignal> signals, long from, long step, int points,
@@ -219,7 +259,7 @@ public final class ChainModel {
         }
         List<ConstraintSignal> byTime = new ArrayList<>(signals);
         byTime.sort(Comparator.comparingLong((ConstraintSignal s) -> s.getObservedAt().toEpochMilli())
-                .thenComparing(ConstraintSignal::getId));
+            .thenComparing(ConstraintSignal::getId));
         ChainBook book = new ChainBook(layers.keySet());
         int next = 0;
         for (int i = 0; i < points; i++) {
@@ -233,11 +273,11 @@ public final class ChainModel {
     }
 
     /**
-     * Every layer's state from a book's sums: O(layers² + layers × {@value #TOP_CAUSES}), independent
-     * of the number of kept signals.
-     *
+     * Every layer's state from a book's sums: O(layers² + layers × {@value #TOP_CAUSES}),
+     * independent of the number of kept signals.
      * @param book the kept signals, built for this model's layers
-     * @return the state of each layer, by layer id in id order; {@code asOf} 0 when there are no signals
+     * @return the state of each layer, by layer id in id order; {@code asOf} 0 when there
+     * are no signals
      */
     public Map<String, LayerState> states(ChainBook book) {
         long asOf = book.asOf();
@@ -282,39 +322,54 @@ public final class ChainModel {
             double listed = 0;
             for (Cause c : top) {
                 listed += c.contribution;
-                causes.add(SignalCause.newBuilder().setSignalId(c.entry.id).setHeadline(c.entry.headline)
-                        .setDirection(c.entry.direction).setOriginLayer(c.origin).setHops(c.hops)
-                        .setContribution(round(c.contribution))
-                        .setSource(c.entry.sourceUrl.isEmpty() && c.entry.sourceName.isEmpty() ? null
-                                : new io.chainfeed.avro.Source(c.entry.sourceName, c.entry.sourceUrl))
-                        .setUntil(c.entry.until).build());
+                causes.add(SignalCause.newBuilder()
+                    .setSignalId(c.entry.id)
+                    .setHeadline(c.entry.headline)
+                    .setDirection(c.entry.direction)
+                    .setOriginLayer(c.origin)
+                    .setHops(c.hops)
+                    .setContribution(round(c.contribution))
+                    .setSource(c.entry.sourceUrl.isEmpty() && c.entry.sourceName.isEmpty() ? null
+                            : new io.chainfeed.avro.Source(c.entry.sourceName, c.entry.sourceUrl))
+                    .setUntil(c.entry.until)
+                    .build());
             }
             int total = own.count;
             for (SqueezeSource src : sources) {
                 total += book.sums(src.getLayerId()).count;
             }
             List<SqueezeSource> rounded = sources.stream()
-                    .map(src -> new SqueezeSource(src.getLayerId(), round(src.getAmount()), src.getHops(),
-                            src.getScale())).toList();
-            out.put(id, LayerState.newBuilder()
-                    .setId(id).setName(layer.getName())
-                    .setPressure(round(pressure)).setStatus(status(pressure)).setTrend(trend)
-                    .setDirectPressure(round(direct.get(id))).setSqueezeReceived(round(squeeze.get(id)))
-                    .setRawDirectPressure(round(own.direct)).setDirectScale(ownScale)
-                    .setSqueezedBy(rounded).setCauses(causes)
-                    .setOtherCauseCount(total - causes.size()).setOtherCauseTotal(round(pressure - listed))
-                    .setOwners(owners.getOrDefault(id, List.of()))
-                    .setSqueezed(squeezes(direct.get(id)) ? squeezed(id, tighteners(top)) : List.of())
-                    .setSignalCount(own.count)
-                    .setAsOf(java.time.Instant.ofEpochMilli(asOf)).setVersion(asOf)
-                    .build());
+                .map(src -> new SqueezeSource(src.getLayerId(), round(src.getAmount()), src.getHops(), src.getScale()))
+                .toList();
+            out.put(id,
+                    LayerState.newBuilder()
+                        .setId(id)
+                        .setName(layer.getName())
+                        .setPressure(round(pressure))
+                        .setStatus(status(pressure))
+                        .setTrend(trend)
+                        .setDirectPressure(round(direct.get(id)))
+                        .setSqueezeReceived(round(squeeze.get(id)))
+                        .setRawDirectPressure(round(own.direct))
+                        .setDirectScale(ownScale)
+                        .setSqueezedBy(rounded)
+                        .setCauses(causes)
+                        .setOtherCauseCount(total - causes.size())
+                        .setOtherCauseTotal(round(pressure - listed))
+                        .setOwners(owners.getOrDefault(id, List.of()))
+                        .setSqueezed(squeezes(direct.get(id)) ? squeezed(id, tighteners(top)) : List.of())
+                        .setSignalCount(own.count)
+                        .setAsOf(java.time.Instant.ofEpochMilli(asOf))
+                        .setVersion(asOf)
+                        .build());
         }
         return out;
     }
 
     /**
      * @param direct a layer's (capped) direct pressure
-     * @return whether it squeezes the layers downstream: its direct pressure alone is tight or critical
+     * @return whether it squeezes the layers downstream: its direct pressure alone is
+     * tight or critical
      */
     public static boolean squeezes(double direct) {
         LayerStatus s = status(direct);
@@ -326,9 +381,14 @@ public final class ChainModel {
     }
 
     private static final Comparator<Cause> CAUSE_ORDER = Comparator.comparingDouble((Cause c) -> -c.key)
-            .thenComparing(c -> c.entry.id).thenComparing(Cause::origin).thenComparingInt(Cause::hops);
+        .thenComparing(c -> c.entry.id)
+        .thenComparing(Cause::origin)
+        .thenComparingInt(Cause::hops);
 
-    /** The first {@value #TOP_CAUSES} of each contributing list, merged: the layer's own signals and each squeezing layer's. */
+    /**
+     * The first {@value #TOP_CAUSES} of each contributing list, merged: the layer's own
+     * signals and each squeezing layer's.
+     */
     private List<Cause> topCauses(ChainBook book, String id, double ownScale, Collection<SqueezeSource> sources,
             long asOf) {
         List<Cause> all = new ArrayList<>();
@@ -338,7 +398,10 @@ public final class ChainModel {
         return all.size() > TOP_CAUSES ? List.copyOf(all.subList(0, TOP_CAUSES)) : all;
     }
 
-    /** The first causes of one origin's list: raw contributions for the cut-off and order, scaled by the soft cap for the value. */
+    /**
+     * The first causes of one origin's list: raw contributions for the cut-off and order,
+     * scaled by the soft cap for the value.
+     */
     private static void collect(ChainBook book, String origin, int hops, double scale, long asOf, List<Cause> into) {
         int n = 0;
         for (ChainBook.Entry e : book.sums(origin).byWeight) {
@@ -350,7 +413,9 @@ public final class ChainModel {
         }
     }
 
-    /** @return the status for a pressure */
+    /**
+     * @return the status for a pressure
+     */
     public static LayerStatus status(double pressure) {
         double p = round(pressure);
         if (p <= LOOSE_BELOW) {
@@ -364,24 +429,32 @@ public final class ChainModel {
 
     /**
      * The weight of one signal at an instant.
-     *
      * @param signal the signal
-     * @param asOf   the instant (epoch ms)
-     * @return {@code sign × magnitude × 2^(−max(0, asOf − decayStart) / half-life)}, where the decay
-     *         starts at its horizon ({@code until}) when that is later than when it was observed
+     * @param asOf the instant (epoch ms)
+     * @return {@code sign × magnitude × 2^(−max(0, asOf − decayStart) / half-life)},
+     * where the decay starts at its horizon ({@code until}) when that is later than when
+     * it was observed
      */
     public static double contribution(ConstraintSignal signal, long asOf) {
         return ChainDecay.contribution(signal.getDirection(), signal.getMagnitude(),
                 ChainDecay.decayStart(signal.getObservedAt().toEpochMilli(),
-                        signal.getUntil() == null ? null : signal.getUntil().toEpochMilli()), asOf, 0);
+                        signal.getUntil() == null ? null : signal.getUntil().toEpochMilli()),
+                asOf, 0);
     }
 
-    /** The tightening signals among the listed causes (net of their shares), largest first, at most {@value #SQUEEZE_CAUSES}. */
+    /**
+     * The tightening signals among the listed causes (net of their shares), largest
+     * first, at most {@value #SQUEEZE_CAUSES}.
+     */
     private static List<String> tighteners(List<Cause> causes) {
         Map<String, Double> bySignal = new LinkedHashMap<>();
         causes.forEach(c -> bySignal.merge(c.entry.id, c.contribution, Double::sum));
-        return bySignal.entrySet().stream().filter(e -> e.getValue() > 0).map(Map.Entry::getKey)
-                .limit(SQUEEZE_CAUSES).toList();
+        return bySignal.entrySet()
+            .stream()
+            .filter(e -> e.getValue() > 0)
+            .map(Map.Entry::getKey)
+            .limit(SQUEEZE_CAUSES)
+            .toList();
     }
 
     private List<SqueezedCompany> squeezed(String id, List<String> causes) {
@@ -400,15 +473,22 @@ public final class ChainModel {
         for (String l : hops.keySet()) {
             for (LayerCompany c : owners.getOrDefault(l, List.of())) {
                 if (seen.add(c.getCompanyId())) {
-                    out.add(SqueezedCompany.newBuilder().setCompany(c).setViaLayer(l).setHops(hops.get(l))
-                            .setCauses(List.of()).build());
+                    out.add(SqueezedCompany.newBuilder()
+                        .setCompany(c)
+                        .setViaLayer(l)
+                        .setHops(hops.get(l))
+                        .setCauses(List.of())
+                        .build());
                 }
             }
         }
         return out;
     }
 
-    /** Breadth-first downstream from a layer: every layer it reaches, with the fewest hops (at least 1). */
+    /**
+     * Breadth-first downstream from a layer: every layer it reaches, with the fewest hops
+     * (at least 1).
+     */
     private Map<String, Integer> distances(String from) {
         Map<String, Integer> hops = new TreeMap<>();
         Deque<String> queue = new ArrayDeque<>();
@@ -434,9 +514,9 @@ public final class ChainModel {
     }
 
     /**
-     * The soft cap's factor as published: to 8 decimals, so that sums equal to within floating-point
-     * rounding (another arrival order) give the same state; far finer than the 4 decimals of the
-     * contributions it scales.
+     * The soft cap's factor as published: to 8 decimals, so that sums equal to within
+     * floating-point rounding (another arrival order) give the same state; far finer than
+     * the 4 decimals of the contributions it scales.
      */
     static double roundScale(double v) {
         return Math.round(v * 100_000_000d) / 100_000_000d;
@@ -446,4 +526,5 @@ public final class ChainModel {
         double r = Math.round(v * 10_000d) / 10_000d;
         return r == 0 ? 0.0 : r; // no -0.0
     }
+
 }

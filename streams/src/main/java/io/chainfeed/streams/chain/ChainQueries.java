@@ -16,19 +16,23 @@ import org.apache.kafka.streams.state.QueryableStoreTypes;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 
 /**
- * Time travel over the chain-state topology's stores (Kafka Streams interactive queries): the chain as
- * of an instant and a series of instants, computed by {@link ChainModel#statesAt} and
- * {@link ChainModel#history} from the signals kept in {@value ChainStateTopology#SIGNALS_STORE} and the
- * reference data in the global stores {@code chain-layers-store} and {@code chain-companies-store}
- * ({@link ChainStateTopology#REFERENCE_STORES}). Read-only: the topology's processing is not touched and
- * its per-signal cost is unchanged. Each query reads every kept signal once: O(n log n) for n signals,
- * plus O(layers² + layers × causes) per instant answered.
+ * Time travel over the chain-state topology's stores (Kafka Streams interactive queries):
+ * the chain as of an instant and a series of instants, computed by
+ * {@link ChainModel#statesAt} and {@link ChainModel#history} from the signals kept in
+ * {@value ChainStateTopology#SIGNALS_STORE} and the reference data in the global stores
+ * {@code chain-layers-store} and {@code chain-companies-store}
+ * ({@link ChainStateTopology#REFERENCE_STORES}). Read-only: the topology's processing is
+ * not touched and its per-signal cost is unchanged. Each query reads every kept signal
+ * once: O(n log n) for n signals, plus O(layers² + layers × causes) per instant answered.
  *
- * <p>The signals store has one partition (the chain-state processor runs on one), so one instance
- * holds every signal; the query runs on the instance that runs it. Thread-safe: the stores are read
- * through Kafka Streams' read-only views and nothing here is shared between calls.
+ * <p>
+ * The signals store has one partition (the chain-state processor runs on one), so one
+ * instance holds every signal; the query runs on the instance that runs it. Thread-safe:
+ * the stores are read through Kafka Streams' read-only views and nothing here is shared
+ * between calls.
  */
 public final class ChainQueries {
+
     /** Most instants one history query may ask for. */
     public static final int MAX_POINTS = 500;
 
@@ -36,14 +40,19 @@ public final class ChainQueries {
     record Snapshot(ChainModel model, List<ConstraintSignal> signals) {
     }
 
-    /** Where the stores come from: the running chain-state {@link KafkaStreams}, or a test's stores. */
+    /**
+     * Where the stores come from: the running chain-state {@link KafkaStreams}, or a
+     * test's stores.
+     */
     @FunctionalInterface
     public interface Stores {
+
         /**
          * @param name a store name of the chain-state topology
-         * @param <V>  value type
+         * @param <V> value type
          * @return its read-only view
-         * @throws InvalidStateStoreException while the store cannot be queried (starting, rebalancing, stopped)
+         * @throws InvalidStateStoreException while the store cannot be queried (starting,
+         * rebalancing, stopped)
          */
         <V> ReadOnlyKeyValueStore<String, V> store(String name);
 
@@ -55,23 +64,25 @@ public final class ChainQueries {
             return new Stores() {
                 @Override
                 public <V> ReadOnlyKeyValueStore<String, V> store(String name) {
-                    return streams.store(StoreQueryParameters.fromNameAndType(name,
-                            QueryableStoreTypes.<String, V>keyValueStore()));
+                    return streams.store(
+                            StoreQueryParameters.fromNameAndType(name, QueryableStoreTypes.<String, V>keyValueStore()));
                 }
             };
         }
+
     }
 
     private final Stores stores;
 
-    /** @param stores the chain-state topology's stores */
+    /**
+     * @param stores the chain-state topology's stores
+     */
     public ChainQueries(Stores stores) {
         this.stores = stores;
     }
 
     /**
      * The chain as of an instant ({@link ChainModel#statesAt}).
-     *
      * @param asOf epoch ms (UTC)
      * @return every layer's state, by layer id in id order
      * @throws InvalidStateStoreException while the stores cannot be queried
@@ -83,7 +94,6 @@ public final class ChainQueries {
 
     /**
      * Whether a layer is in the reference data.
-     *
      * @param layerId a layer id
      * @return true when known
      * @throws InvalidStateStoreException while the stores cannot be queried
@@ -93,12 +103,12 @@ public final class ChainQueries {
     }
 
     /**
-     * The chain at {@code points} instants {@code from, from + step, ...} ({@link ChainModel#history}).
-     *
-     * @param from   the first instant, epoch ms (UTC)
-     * @param step   ms between instants, at least 1
+     * The chain at {@code points} instants {@code from, from + step, ...}
+     * ({@link ChainModel#history}).
+     * @param from the first instant, epoch ms (UTC)
+     * @param step ms between instants, at least 1
      * @param points how many, 1 to {@value #MAX_POINTS}
-     * @param each   given each instant and the states then, in time order
+     * @param each given each instant and the states then, in time order
      * @throws IllegalArgumentException if {@code step} or {@code points} is out of range
      * @throws InvalidStateStoreException while the stores cannot be queried
      */
@@ -111,12 +121,11 @@ public final class ChainQueries {
     }
 
     /**
-     * The kept signals that name a layer and were observed in a period: the signals that moved the
-     * layer's own pressure then (for marking a history chart).
-     *
+     * The kept signals that name a layer and were observed in a period: the signals that
+     * moved the layer's own pressure then (for marking a history chart).
      * @param layerId a layer id
-     * @param from    epoch ms, inclusive
-     * @param to      epoch ms, inclusive
+     * @param from epoch ms, inclusive
+     * @param to epoch ms, inclusive
      * @return those signals, in time order (then id)
      * @throws InvalidStateStoreException while the stores cannot be queried
      */
@@ -129,7 +138,7 @@ public final class ChainQueries {
             }
         }
         out.sort(java.util.Comparator.comparingLong((ConstraintSignal s) -> s.getObservedAt().toEpochMilli())
-                .thenComparing(ConstraintSignal::getId));
+            .thenComparing(ConstraintSignal::getId));
         return out;
     }
 
@@ -139,4 +148,5 @@ public final class ChainQueries {
         List<ConstraintSignal> signals = values(stores.<ConstraintSignal>store(ChainStateTopology.SIGNALS_STORE));
         return new Snapshot(new ChainModel(layers, companies), signals);
     }
+
 }

@@ -54,58 +54,79 @@ import org.apache.kafka.streams.state.Stores;
  *    └─► tag ──► {@value Topics#READS} (signal:&lt;id&gt; -> Read, kind SIGNAL)
  * </pre>
  *
- * The chain-state processor keeps every signal (latest version per id; a tombstone removes one) in
- * {@value #SIGNALS_STORE} and, beside it, a {@link ChainBook}: per layer the decayed sums and the
- * signals in order of weight, updated per signal in O(layers it names), never by a scan of all
- * kept signals (the book is rebuilt from the store once when the task starts and when reference
- * data changes). Signals older than {@value ChainModel#FORGET_AFTER_HALF_LIVES} half-lives before
- * the newest one leave the book: they weigh nothing any more. They stay in {@value #SIGNALS_STORE}
- * for time travel ({@link ChainQueries}: the chain as of a past instant needs the signals of then)
- * until their decay started more than {@link #KEPT_FOR_TIME_TRAVEL} before the newest signal; an
- * in-memory index of those archived signals by decay start removes them from the store as the
- * newest signal passes that age (each once). Each signal change also writes one
+ * The chain-state processor keeps every signal (latest version per id; a tombstone
+ * removes one) in {@value #SIGNALS_STORE} and, beside it, a {@link ChainBook}: per layer
+ * the decayed sums and the signals in order of weight, updated per signal in O(layers it
+ * names), never by a scan of all kept signals (the book is rebuilt from the store once
+ * when the task starts and when reference data changes). Signals older than
+ * {@value ChainModel#FORGET_AFTER_HALF_LIVES} half-lives before the newest one leave the
+ * book: they weigh nothing any more. They stay in {@value #SIGNALS_STORE} for time travel
+ * ({@link ChainQueries}: the chain as of a past instant needs the signals of then) until
+ * their decay started more than {@link #KEPT_FOR_TIME_TRAVEL} before the newest signal;
+ * an in-memory index of those archived signals by decay start removes them from the store
+ * as the newest signal passes that age (each once). Each signal change also writes one
  * {@code ChainCause} per layer the signal names to {@value Topics#CHAIN_CAUSES} (key
- * {@code <layer id>/<signal id>}; tombstones for what it no longer names or when it is removed or
- * forgotten), from which the api pages a layer's full cause list.
+ * {@code <layer id>/<signal id>}; tombstones for what it no longer names or when it is
+ * removed or forgotten), from which the api pages a layer's full cause list.
  *
- * <p>The layer states are published at most every {@link #PUBLISH_INTERVAL} (wall clock) while
- * signals arrive, not per signal: each publish costs O(layers² + layers × causes listed) and emits
- * the layers whose state differs from what was last emitted (kept in {@value #STATE_STORE}). When a
- * published state changes a layer's announced status ({@link StateReads#announce}: with hysteresis),
- * the same publish writes a read of kind STATE to {@value Topics#READS} and the layer's announced
- * status and count to {@value #ANNOUNCED_STORE}; both go out in the same transaction as the state
- * under exactly-once processing, so no change is announced twice or with another id after a restart.
- * A change is news only while the chain is current: when the chain's {@code asOf} (the newest signal's
- * {@code observedAt}) is more than {@link #ANNOUNCED_WITHIN} older than the publish (wall clock), as
- * while the bundled history or a backlog is replayed, the new status is recorded in
- * {@value #ANNOUNCED_STORE} without a read (its count unchanged), so a fresh start's feeds are not
- * filled with changes of years ago posted today, and the first live change is measured from the
- * replayed status.
- * The
- * state is a function of the set of signals, not of their order. When reference data changes
- * (checked at the same interval) the chain is recomputed too, and the signal reads are re-tagged
- * (checked every {@link RetaggingProcessor#RETAG_CHECK}; {@link SignalReadProcessor} publishes only reads whose
- * content changed).
+ * <p>
+ * The layer states are published at most every {@link #PUBLISH_INTERVAL} (wall clock)
+ * while signals arrive, not per signal: each publish costs O(layers² + layers × causes
+ * listed) and emits the layers whose state differs from what was last emitted (kept in
+ * {@value #STATE_STORE}). When a published state changes a layer's announced status
+ * ({@link StateReads#announce}: with hysteresis), the same publish writes a read of kind
+ * STATE to {@value Topics#READS} and the layer's announced status and count to
+ * {@value #ANNOUNCED_STORE}; both go out in the same transaction as the state under
+ * exactly-once processing, so no change is announced twice or with another id after a
+ * restart. A change is news only while the chain is current: when the chain's
+ * {@code asOf} (the newest signal's {@code observedAt}) is more than
+ * {@link #ANNOUNCED_WITHIN} older than the publish (wall clock), as while the bundled
+ * history or a backlog is replayed, the new status is recorded in
+ * {@value #ANNOUNCED_STORE} without a read (its count unchanged), so a fresh start's
+ * feeds are not filled with changes of years ago posted today, and the first live change
+ * is measured from the replayed status. The state is a function of the set of signals,
+ * not of their order. When reference data changes (checked at the same interval) the
+ * chain is recomputed too, and the signal reads are re-tagged (checked every
+ * {@link RetaggingProcessor#RETAG_CHECK}; {@link SignalReadProcessor} publishes only
+ * reads whose content changed).
  */
 public final class ChainStateTopology {
-    /** The reference stores: {@code chain-layers-store}, {@code chain-companies-store}, {@code chain-terms-store}. */
-    public static final ReferenceStores.Names REFERENCE_STORES = new ReferenceStores.Names("chain-");
-    public static final String SIGNALS_STORE = "chain-signals-store";
-    public static final String STATE_STORE = "chain-state-store";
-    /** Layer id -> {@link StateReads.Announced} (encoded): the status each layer last announced. */
-    public static final String ANNOUNCED_STORE = "chain-announced-store";
-    public static final String SIGNAL_READS_STORE = "signal-reads-store";
-    /** How often the chain state is published while signals arrive, and reference data checked (wall clock). */
-    static final Duration PUBLISH_INTERVAL = Duration.ofMillis(250);
+
     /**
-     * How long a signal the book has forgotten stays in {@value #SIGNALS_STORE} for time travel,
-     * measured from its decay start to the newest signal: ten years, so the chain and a layer's
-     * history can be replayed over the bundled history since 2023.
+     * The reference stores: {@code chain-layers-store}, {@code chain-companies-store},
+     * {@code chain-terms-store}.
+     */
+    public static final ReferenceStores.Names REFERENCE_STORES = new ReferenceStores.Names("chain-");
+
+    public static final String SIGNALS_STORE = "chain-signals-store";
+
+    public static final String STATE_STORE = "chain-state-store";
+
+    /**
+     * Layer id -> {@link StateReads.Announced} (encoded): the status each layer last
+     * announced.
+     */
+    public static final String ANNOUNCED_STORE = "chain-announced-store";
+
+    public static final String SIGNAL_READS_STORE = "signal-reads-store";
+
+    /**
+     * How often the chain state is published while signals arrive, and reference data
+     * checked (wall clock).
+     */
+    static final Duration PUBLISH_INTERVAL = Duration.ofMillis(250);
+
+    /**
+     * How long a signal the book has forgotten stays in {@value #SIGNALS_STORE} for time
+     * travel, measured from its decay start to the newest signal: ten years, so the chain
+     * and a layer's history can be replayed over the bundled history since 2023.
      */
     public static final Duration KEPT_FOR_TIME_TRAVEL = Duration.ofDays(3653);
+
     /**
-     * How far the chain's {@code asOf} may lag the wall clock for a status change to be announced with a
-     * state read: the trend window, seven days. Older changes (a replay) are recorded silently.
+     * How far the chain's {@code asOf} may lag the wall clock for a status change to be
+     * announced with a state read: the trend window, seven days. Older changes (a replay)
+     * are recorded silently.
      */
     public static final Duration ANNOUNCED_WITHIN = Duration.ofDays(ChainModel.TREND_WINDOW_DAYS);
 
@@ -114,7 +135,6 @@ public final class ChainStateTopology {
 
     /**
      * Builds the topology; pure, no I/O.
-     *
      * @param config streams config (not read; kept for symmetry with other topologies)
      * @return the topology, every processor, source, sink and store named
      */
@@ -124,49 +144,59 @@ public final class ChainStateTopology {
         StreamsBuilder builder = new StreamsBuilder();
         ReferenceStores reference = ReferenceStores.addTo(builder, REFERENCE_STORES);
 
-        builder.addStateStore(Stores.keyValueStoreBuilder(
-                Stores.persistentKeyValueStore(SIGNALS_STORE), Serdes.String(), signalSerde));
-        builder.addStateStore(Stores.keyValueStoreBuilder(
-                Stores.persistentKeyValueStore(STATE_STORE), Serdes.String(), stateSerde));
-        builder.addStateStore(Stores.keyValueStoreBuilder(
-                Stores.persistentKeyValueStore(ANNOUNCED_STORE), Serdes.String(), Serdes.String()));
+        builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(SIGNALS_STORE),
+                Serdes.String(), signalSerde));
+        builder.addStateStore(
+                Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(STATE_STORE), Serdes.String(), stateSerde));
+        builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(ANNOUNCED_STORE),
+                Serdes.String(), Serdes.String()));
 
         KStream<String, ConstraintSignal> signals = builder.stream(Topics.SIGNALS,
                 Consumed.with(Serdes.String(), signalSerde).withName("signals-source"));
         AvroSerde<ChainCause> causeSerde = AvroSerde.of(ChainCause.class);
-        signals.repartition(Repartitioned.with(Serdes.String(), signalSerde).withName("chain-signals")
-                        .withNumberOfPartitions(1))
-                .process(() -> new ChainStateProcessor(reference), Named.as("chain-state"), SIGNALS_STORE, STATE_STORE,
-                        ANNOUNCED_STORE)
-                .split(Named.as("chain-output-"))
-                .branch((k, v) -> v.kind() == Output.CAUSE, Branched.<String, ChainOutput>withConsumer(s -> s
-                        .mapValues(v -> (ChainCause) v.value(), Named.as("chain-cause-value"))
-                        .to(Topics.CHAIN_CAUSES, Produced.with(Serdes.String(), causeSerde).withName("chain-causes-sink")))
-                        .withName("causes"))
-                .branch((k, v) -> v.kind() == Output.READ, Branched.<String, ChainOutput>withConsumer(s -> s
-                        .mapValues(v -> (Read) v.value(), Named.as("chain-state-read-value"))
-                        .to(Topics.READS, Produced.with(Serdes.String(), AvroSerde.of(Read.class))
-                                .withName("chain-state-reads-sink")))
+        signals.repartition(
+                Repartitioned.with(Serdes.String(), signalSerde).withName("chain-signals").withNumberOfPartitions(1))
+            .process(() -> new ChainStateProcessor(reference), Named.as("chain-state"), SIGNALS_STORE, STATE_STORE,
+                    ANNOUNCED_STORE)
+            .split(Named.as("chain-output-"))
+            .branch((k, v) -> v.kind() == Output.CAUSE, Branched
+                .<String, ChainOutput>withConsumer(s -> s
+                    .mapValues(v -> (ChainCause) v.value(), Named.as("chain-cause-value"))
+                    .to(Topics.CHAIN_CAUSES, Produced.with(Serdes.String(), causeSerde).withName("chain-causes-sink")))
+                .withName("causes"))
+            .branch((k, v) -> v.kind() == Output.READ,
+                    Branched
+                        .<String, ChainOutput>withConsumer(
+                                s -> s.mapValues(v -> (Read) v.value(), Named.as("chain-state-read-value"))
+                                    .to(Topics.READS,
+                                            Produced.with(Serdes.String(), AvroSerde.of(Read.class))
+                                                .withName("chain-state-reads-sink")))
                         .withName("reads"))
-                .defaultBranch(Branched.<String, ChainOutput>withConsumer(s -> s
-                        .mapValues(v -> (LayerState) v.value(), Named.as("chain-state-value"))
-                        .to(Topics.CHAIN_STATE, Produced.with(Serdes.String(), stateSerde).withName("chain-state-sink")))
-                        .withName("states"));
+            .defaultBranch(Branched
+                .<String, ChainOutput>withConsumer(s -> s
+                    .mapValues(v -> (LayerState) v.value(), Named.as("chain-state-value"))
+                    .to(Topics.CHAIN_STATE, Produced.with(Serdes.String(), stateSerde).withName("chain-state-sink")))
+                .withName("states"));
         SignalReadProcessor.addTo(builder, signals, reference);
         return builder.build();
     }
 
     /** The kinds of record the chain-state processor emits. */
     enum Output {
+
         /** A layer state, key layer id. */
         STATE,
         /** A chain cause, key layer id/signal id. */
         CAUSE,
         /** A state read, key its read id. */
         READ
+
     }
 
-    /** A signal kept in the store for time travel only: when its decay started, and its id. */
+    /**
+     * A signal kept in the store for time travel only: when its decay started, and its
+     * id.
+     */
     record Archived(long decayStart, String id) implements Comparable<Archived> {
         @Override
         public int compareTo(Archived o) {
@@ -179,22 +209,42 @@ public final class ChainStateTopology {
     record ChainOutput(Output kind, Object value) {
     }
 
-    /** Keeps the set of signals and its book, writes chain causes per signal and publishes changed layer states. */
+    /**
+     * Keeps the set of signals and its book, writes chain causes per signal and publishes
+     * changed layer states.
+     */
     static final class ChainStateProcessor implements Processor<String, ConstraintSignal, String, ChainOutput> {
+
         private final ReferenceStores stores;
+
         private ProcessorContext<String, ChainOutput> context;
+
         private ReferenceStores.View reference;
+
         private KeyValueStore<String, ConstraintSignal> signals;
+
         private KeyValueStore<String, LayerState> states;
+
         private KeyValueStore<String, String> announced;
+
         private final Map<String, LayerState> emitted = new HashMap<>();
+
         private ChainModel model;
+
         private StateReads stateReads;
+
         private ChainBook book;
-        /** The signals the book has forgotten but the store keeps for time travel, by decay start then id. */
+
+        /**
+         * The signals the book has forgotten but the store keeps for time travel, by
+         * decay start then id.
+         */
         private final TreeSet<Archived> archived = new TreeSet<>();
+
         private final Map<String, Archived> archivedById = new HashMap<>();
+
         private long builtFor = -1;
+
         private boolean dirty;
 
         ChainStateProcessor(ReferenceStores stores) {
@@ -235,7 +285,8 @@ public final class ChainStateTopology {
                 if (kept != null && newer(kept, incoming)) {
                     return; // an older held version arrived late
                 }
-                incoming = null; // held for review: not counted (a counted earlier version stops counting)
+                incoming = null; // held for review: not counted (a counted earlier
+                                 // version stops counting)
             }
             if (incoming == null) {
                 if (kept == null) {
@@ -246,16 +297,19 @@ public final class ChainStateTopology {
                 ChainBook.Change change = book.remove(record.key());
                 causes(record.key(), kept.getLayerHints(), record.timestamp());
                 recounted(change, record.timestamp());
-            } else {
+            }
+            else {
                 if (kept != null && newer(kept, incoming)) {
-                    return; // an older or equal version arrived late: the set does not change
+                    return; // an older or equal version arrived late: the set does not
+                            // change
                 }
                 signals.put(record.key(), incoming);
                 ChainBook.Change change = book.put(incoming);
                 causes(record.key(), kept == null ? List.of() : kept.getLayerHints(), record.timestamp());
                 unarchive(record.key());
                 for (ChainBook.Entry e : change.forgotten()) {
-                    ConstraintSignal gone = signals.get(e.id); // weighs nothing any more: archived
+                    ConstraintSignal gone = signals.get(e.id); // weighs nothing any more:
+                                                               // archived
                     if (gone != null) {
                         archive(e);
                         causes(e.id, gone.getLayerHints(), record.timestamp());
@@ -289,7 +343,10 @@ public final class ChainStateTopology {
             }
         }
 
-        /** Deletes the archived signals whose decay started more than {@link #KEPT_FOR_TIME_TRAVEL} before the book's asOf. */
+        /**
+         * Deletes the archived signals whose decay started more than
+         * {@link #KEPT_FOR_TIME_TRAVEL} before the book's asOf.
+         */
         private void expire() {
             long limit = book.asOf() - KEPT_FOR_TIME_TRAVEL.toMillis();
             while (!archived.isEmpty() && archived.first().decayStart() < limit) {
@@ -299,19 +356,28 @@ public final class ChainStateTopology {
             }
         }
 
-        /** Rewrites the chain causes of the other signals that began or stopped counting (one story's leaders). */
+        /**
+         * Rewrites the chain causes of the other signals that began or stopped counting
+         * (one story's leaders).
+         */
         private void recounted(ChainBook.Change change, long timestamp) {
             for (ChainBook.Entry e : change.recounted()) {
                 causes(e.id, e.layers, timestamp);
             }
         }
 
-        /** Whether a signal is held for review (decided from its text below the confidence threshold). */
+        /**
+         * Whether a signal is held for review (decided from its text below the confidence
+         * threshold).
+         */
         static boolean held(ConstraintSignal s) {
             return s.getDecision() != null && s.getDecision().getHeld();
         }
 
-        /** Whether {@code a} wins over {@code b}: higher version, then larger encoded form, as a tie-break. */
+        /**
+         * Whether {@code a} wins over {@code b}: higher version, then larger encoded
+         * form, as a tie-break.
+         */
         private static boolean newer(ConstraintSignal a, ConstraintSignal b) {
             if (a.getVersion() != b.getVersion()) {
                 return a.getVersion() > b.getVersion();
@@ -320,8 +386,9 @@ public final class ChainStateTopology {
         }
 
         /**
-         * Writes the chain causes of a signal as it stands in the book: one per known layer it names
-         * while it is kept and counts, and tombstones for the other layers it named before.
+         * Writes the chain causes of a signal as it stands in the book: one per known
+         * layer it names while it is kept and counts, and tombstones for the other layers
+         * it named before.
          */
         private void causes(String id, List<String> namedBefore, long timestamp) {
             Set<String> now = new TreeSet<>();
@@ -344,15 +411,22 @@ public final class ChainStateTopology {
         }
 
         private static ChainCause cause(ChainBook.Entry e, String layer) {
-            return ChainCause.newBuilder().setLayerId(layer).setSignalId(e.id).setHeadline(e.headline)
-                    .setDirection(e.direction).setMagnitude(e.magnitude)
-                    .setObservedAt(java.time.Instant.ofEpochMilli(e.observedAt)).setWeight(e.weight)
-                    .setUntil(e.until == null ? null : Instant.ofEpochMilli(e.until)).build();
+            return ChainCause.newBuilder()
+                .setLayerId(layer)
+                .setSignalId(e.id)
+                .setHeadline(e.headline)
+                .setDirection(e.direction)
+                .setMagnitude(e.magnitude)
+                .setObservedAt(java.time.Instant.ofEpochMilli(e.observedAt))
+                .setWeight(e.weight)
+                .setUntil(e.until == null ? null : Instant.ofEpochMilli(e.until))
+                .build();
         }
 
         /**
-         * Builds the model and the book from the stores: at the task's start and when reference data
-         * changed. Writes every kept signal's chain causes again (the layers known may have changed).
+         * Builds the model and the book from the stores: at the task's start and when
+         * reference data changed. Writes every kept signal's chain causes again (the
+         * layers known may have changed).
          */
         private void rebuild(long timestamp) {
             long generation = reference.clock().generation();
@@ -405,8 +479,9 @@ public final class ChainStateTopology {
         }
 
         /**
-         * Writes a state read when the published state changes the layer's announced status, or only records
-         * the new status when the chain is older than {@link #ANNOUNCED_WITHIN} at the publish.
+         * Writes a state read when the published state changes the layer's announced
+         * status, or only records the new status when the chain is older than
+         * {@link #ANNOUNCED_WITHIN} at the publish.
          */
         private void announce(LayerState before, LayerState after, long timestamp) {
             StateReads.Announced was = StateReads.Announced.parse(announced.get(after.getId()));
@@ -424,5 +499,7 @@ public final class ChainStateTopology {
             Read read = ReadVersions.next(stateReads.read(before, after, was.status(), to, n, now), null, now);
             context.forward(new Record<>(read.getId(), new ChainOutput(Output.READ, read), timestamp));
         }
+
     }
+
 }

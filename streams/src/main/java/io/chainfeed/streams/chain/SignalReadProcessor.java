@@ -8,35 +8,42 @@ import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.kstream.KStream;
 
 /**
- * Tags each constraint signal into a read ({@link SignalReads}), keeps the signal and the read last
- * published for it, and re-tags every kept signal when reference data (layers, companies, glossary
- * terms) changes. Reads are published through {@link ReadVersions}: a read whose content equals the
- * one last published for its signal is not written at all, so a glossary page that leaves a signal's
- * tags as they were yields no new version of that signal's read (no record on the reads topic, so
- * nothing pushed over SSE or sent as a webhook). The keeping, re-tagging and publishing are
- * {@link RetaggingProcessor}'s; this class says how a signal is tagged.
+ * Tags each constraint signal into a read ({@link SignalReads}), keeps the signal and the
+ * read last published for it, and re-tags every kept signal when reference data (layers,
+ * companies, glossary terms) changes. Reads are published through {@link ReadVersions}: a
+ * read whose content equals the one last published for its signal is not written at all,
+ * so a glossary page that leaves a signal's tags as they were yields no new version of
+ * that signal's read (no record on the reads topic, so nothing pushed over SSE or sent as
+ * a webhook). The keeping, re-tagging and publishing are {@link RetaggingProcessor}'s;
+ * this class says how a signal is tagged.
  *
- * <p>Stores: {@value ChainStateTopology#SIGNAL_READS_STORE} (signal id -> latest ConstraintSignal) and
- * {@value #SENT_STORE} (read id -> Read last published). A signal kept from before the latter store
- * existed is compared, on a re-tag, with its read under the previous dictionary.
+ * <p>
+ * Stores: {@value ChainStateTopology#SIGNAL_READS_STORE} (signal id -> latest
+ * ConstraintSignal) and {@value #SENT_STORE} (read id -> Read last published). A signal
+ * kept from before the latter store existed is compared, on a re-tag, with its read under
+ * the previous dictionary.
  */
 final class SignalReadProcessor extends RetaggingProcessor<ConstraintSignal, SignalReads> {
-    /** The read last published per read id: the base of the next version's sequence and changes. */
+
+    /**
+     * The read last published per read id: the base of the next version's sequence and
+     * changes.
+     */
     static final String SENT_STORE = "signal-reads-sent-store";
 
     private static final Names NAMES = new Names("tag-signals", ChainStateTopology.SIGNAL_READS_STORE, SENT_STORE,
             "signal-reads-sink");
 
     SignalReadProcessor(ReferenceStores stores) {
-        super(stores, NAMES, new Tagging<>("signal", SignalReads::new, SignalReads::read,
-                ConstraintSignal::getVersion, SignalReads::readId));
+        super(stores, NAMES, new Tagging<>("signal", SignalReads::new, SignalReads::read, ConstraintSignal::getVersion,
+                SignalReads::readId));
     }
 
     /**
      * Adds the processor, its two stores and its sink to {@code builder}.
-     *
-     * @param builder   the chain-state topology's builder, with the reference global stores added
-     * @param signals   the signals stream (signal id -> ConstraintSignal)
+     * @param builder the chain-state topology's builder, with the reference global stores
+     * added
+     * @param signals the signals stream (signal id -> ConstraintSignal)
      * @param reference the reference stores and their clock
      */
     static void addTo(StreamsBuilder builder, KStream<String, ConstraintSignal> signals, ReferenceStores reference) {
@@ -49,4 +56,5 @@ final class SignalReadProcessor extends RetaggingProcessor<ConstraintSignal, Sig
     protected boolean stale(ConstraintSignal incoming, ConstraintSignal kept) {
         return kept.getVersion() > incoming.getVersion();
     }
+
 }

@@ -30,34 +30,45 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Consumes {@value Topics#READS} ({@code read id -> Read}, read_committed) and writes each read to
- * the reads index behind its alias: document id = read id, {@code version_type=external} with the
- * read's version, so replays and duplicates are no-ops (a 409 version conflict means the index
- * already holds that version or a newer one). A tombstone deletes the document (with the
- * same external-version guard unavailable, deletes are plain). Offsets are committed only after
- * every item of the bulk succeeded; on any other item failure the batch is retried from the last
- * committed offsets with exponential backoff. A record that cannot be decoded goes to
+ * Consumes {@value Topics#READS} ({@code read id -> Read}, read_committed) and writes
+ * each read to the reads index behind its alias: document id = read id,
+ * {@code version_type=external} with the read's version, so replays and duplicates are
+ * no-ops (a 409 version conflict means the index already holds that version or a newer
+ * one). A tombstone deletes the document (with the same external-version guard
+ * unavailable, deletes are plain). Offsets are committed only after every item of the
+ * bulk succeeded; on any other item failure the batch is retried from the last committed
+ * offsets with exponential backoff. A record that cannot be decoded goes to
  * {@value Topics#READS_DLQ} with the reason in headers.
  */
 public final class ReadIndexer implements Runnable, AutoCloseable {
+
     private static final Logger log = LoggerFactory.getLogger(ReadIndexer.class);
 
     private final Consumer<String, byte[]> consumer;
+
     private final Producer<byte[], byte[]> dlqProducer;
+
     private final DeadLetters deadLetters;
+
     private final ElasticsearchClient client;
+
     private final String alias;
+
     private final AvroSerde<Read> serde = AvroSerde.of(Read.class);
+
     private final AtomicBoolean running = new AtomicBoolean(true);
+
     private final AtomicLong indexed = new AtomicLong();
+
     private volatile boolean healthy = true;
 
     /**
-     * @param consumer    a consumer with {@code enable.auto.commit=false} and {@code isolation.level=read_committed};
-     *                    owned and closed by the indexer
-     * @param dlqProducer an idempotent producer for dead letters; owned and closed by the indexer
-     * @param client      Elasticsearch client
-     * @param alias       the index alias to write to
+     * @param consumer a consumer with {@code enable.auto.commit=false} and
+     * {@code isolation.level=read_committed}; owned and closed by the indexer
+     * @param dlqProducer an idempotent producer for dead letters; owned and closed by the
+     * indexer
+     * @param client Elasticsearch client
+     * @param alias the index alias to write to
      */
     public ReadIndexer(Consumer<String, byte[]> consumer, Producer<byte[], byte[]> dlqProducer,
             ElasticsearchClient client, String alias) {
@@ -68,12 +79,16 @@ public final class ReadIndexer implements Runnable, AutoCloseable {
         this.alias = alias;
     }
 
-    /** @return documents written (or confirmed already present) since start */
+    /**
+     * @return documents written (or confirmed already present) since start
+     */
     public long indexedCount() {
         return indexed.get();
     }
 
-    /** @return false while the last bulk failed and is being retried */
+    /**
+     * @return false while the last bulk failed and is being retried
+     */
     public boolean healthy() {
         return healthy;
     }
@@ -93,21 +108,26 @@ public final class ReadIndexer implements Runnable, AutoCloseable {
                     consumer.commitSync(nextOffsets(records));
                     healthy = true;
                     backoffMs = 200;
-                } catch (Exception e) {
+                }
+                catch (Exception e) {
                     healthy = false;
-                    log.warn("bulk of {} reads failed, retrying in {} ms: {}", records.count(), backoffMs, e.getMessage());
+                    log.warn("bulk of {} reads failed, retrying in {} ms: {}", records.count(), backoffMs,
+                            e.getMessage());
                     rewind(records);
                     TimeUnit.MILLISECONDS.sleep(backoffMs);
                     backoffMs = Math.min(backoffMs * 2, 30_000);
                 }
             }
-        } catch (WakeupException e) {
+        }
+        catch (WakeupException e) {
             if (running.get()) {
                 throw e;
             }
-        } catch (InterruptedException e) {
+        }
+        catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-        } finally {
+        }
+        finally {
             consumer.close(Duration.ofSeconds(5));
             dlqProducer.close(Duration.ofSeconds(5));
         }
@@ -127,13 +147,17 @@ public final class ReadIndexer implements Runnable, AutoCloseable {
             Read read;
             try {
                 read = serde.deserialize(r.topic(), r.value());
-            } catch (RuntimeException e) {
+            }
+            catch (RuntimeException e) {
                 deadLetter(r, e);
                 continue;
             }
             Map<String, Object> doc = ReadDocuments.toDocument(read, java.time.Instant.ofEpochMilli(r.timestamp()));
-            bulk.operations(op -> op.index(i -> i.index(alias).id(read.getId())
-                    .version(read.getVersion()).versionType(VersionType.External).document(doc)));
+            bulk.operations(op -> op.index(i -> i.index(alias)
+                .id(read.getId())
+                .version(read.getVersion())
+                .versionType(VersionType.External)
+                .document(doc)));
             ids.add(read.getId());
         }
         if (ids.isEmpty()) {
@@ -143,8 +167,12 @@ public final class ReadIndexer implements Runnable, AutoCloseable {
         List<String> failures = new ArrayList<>();
         for (BulkResponseItem item : response.items()) {
             int status = item.status();
-            boolean ok = (status >= 200 && status < 300)
-                    || status == 409 // version conflict: same or newer version already indexed
+            boolean ok = (status >= 200 && status < 300) || status == 409 // version
+                                                                          // conflict:
+                                                                          // same or newer
+                                                                          // version
+                                                                          // already
+                                                                          // indexed
                     || (status == 404 && item.operationType().jsonValue().equals("delete"));
             if (!ok) {
                 failures.add(item.id() + ": " + status + " "
@@ -152,17 +180,20 @@ public final class ReadIndexer implements Runnable, AutoCloseable {
             }
         }
         if (!failures.isEmpty()) {
-            throw new IllegalStateException(failures.size() + " of " + ids.size() + " items failed, first: "
-                    + failures.get(0));
+            throw new IllegalStateException(
+                    failures.size() + " of " + ids.size() + " items failed, first: " + failures.get(0));
         }
         indexed.addAndGet(ids.size());
         io.chainfeed.streams.StreamsMeters.indexed(ids.size());
     }
 
     private void deadLetter(ConsumerRecord<String, byte[]> r, Exception e) throws Exception {
-        // Awaited: the offset is committed after the batch, and the copy must exist by then.
-        deadLetters.send(r, r.key() == null ? null : r.key().getBytes(StandardCharsets.UTF_8), r.value(),
-                DeadLetters.UNDECODABLE, e).get(30, TimeUnit.SECONDS);
+        // Awaited: the offset is committed after the batch, and the copy must exist by
+        // then.
+        deadLetters
+            .send(r, r.key() == null ? null : r.key().getBytes(StandardCharsets.UTF_8), r.value(),
+                    DeadLetters.UNDECODABLE, e)
+            .get(30, TimeUnit.SECONDS);
     }
 
     private static Map<TopicPartition, OffsetAndMetadata> nextOffsets(ConsumerRecords<String, byte[]> records) {
@@ -186,4 +217,5 @@ public final class ReadIndexer implements Runnable, AutoCloseable {
         running.set(false);
         consumer.wakeup();
     }
+
 }

@@ -20,10 +20,11 @@ import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 import org.apache.kafka.streams.state.Stores;
 
 /**
- * The reference data every topology tags with: chain layers ({@value Topics#LAYERS}), companies
- * ({@value Topics#COMPANIES}) and glossary terms ({@value Topics#REFERENCE_TERMS}), each read from
- * its compacted topic into an in-memory global store. Every applied update bumps the topology's
- * {@link Clock}, which processors poll to rebuild their dictionaries without a restart.
+ * The reference data every topology tags with: chain layers ({@value Topics#LAYERS}),
+ * companies ({@value Topics#COMPANIES}) and glossary terms
+ * ({@value Topics#REFERENCE_TERMS}), each read from its compacted topic into an in-memory
+ * global store. Every applied update bumps the topology's {@link Clock}, which processors
+ * poll to rebuild their dictionaries without a restart.
  *
  * @param names how this topology names the stores
  * @param clock the generation and newest reference timestamp shared by this topology
@@ -32,22 +33,29 @@ public record ReferenceStores(Names names, Clock clock) {
 
     /**
      * How one topology names its reference stores and the source nodes that feed them:
-     * {@code <prefix>layers-store} fed by {@code <prefix>layers-source}, and so for companies and terms.
+     * {@code <prefix>layers-store} fed by {@code <prefix>layers-source}, and so for
+     * companies and terms.
      *
      * @param prefix e.g. {@code chain-}
      */
     public record Names(String prefix) {
-        /** @return the layers store ({@code layer id -> ChainLayer}) */
+        /**
+         * @return the layers store ({@code layer id -> ChainLayer})
+         */
         public String layers() {
             return store("layers");
         }
 
-        /** @return the companies store ({@code company id -> Company}) */
+        /**
+         * @return the companies store ({@code company id -> Company})
+         */
         public String companies() {
             return store("companies");
         }
 
-        /** @return the glossary terms store ({@code slug -> TermUpdate}) */
+        /**
+         * @return the glossary terms store ({@code slug -> TermUpdate})
+         */
         public String terms() {
             return store("terms");
         }
@@ -63,9 +71,8 @@ public record ReferenceStores(Names names, Clock clock) {
 
     /**
      * Adds the three global stores to a topology under construction.
-     *
      * @param builder the topology's builder
-     * @param names   how the topology names them
+     * @param names how the topology names them
      * @return the store names and the clock their updates bump
      */
     public static ReferenceStores addTo(StreamsBuilder builder, Names names) {
@@ -77,9 +84,8 @@ public record ReferenceStores(Names names, Clock clock) {
     }
 
     /**
-     * Opens the three stores in the context of a processor of the same topology (global stores are
-     * readable from every task).
-     *
+     * Opens the three stores in the context of a processor of the same topology (global
+     * stores are readable from every task).
      * @param context the processor's context, after {@code init}
      * @return the reference data as the processor reads it
      */
@@ -89,10 +95,10 @@ public record ReferenceStores(Names names, Clock clock) {
     }
 
     /**
-     * Reads a whole (small) store: the reference stores hold at most a few thousand records.
-     *
+     * Reads a whole (small) store: the reference stores hold at most a few thousand
+     * records.
      * @param store a key-value store
-     * @param <V>   value type
+     * @param <V> value type
      * @return every value, in key order
      */
     public static <V> List<V> values(ReadOnlyKeyValueStore<String, V> store) {
@@ -104,12 +110,11 @@ public record ReferenceStores(Names names, Clock clock) {
     }
 
     /**
-     * Applies a record of a compacted topic to the store that mirrors it: puts its value, or deletes the
-     * key for a tombstone (null value). A record without a key is skipped.
-     *
-     * @param store  the mirror, keyed as the topic
+     * Applies a record of a compacted topic to the store that mirrors it: puts its value,
+     * or deletes the key for a tombstone (null value). A record without a key is skipped.
+     * @param store the mirror, keyed as the topic
      * @param record the record
-     * @param <V>    value type
+     * @param <V> value type
      * @return false when the record had no key and nothing was applied
      */
     public static <V> boolean apply(KeyValueStore<String, V> store, Record<String, V> record) {
@@ -118,57 +123,74 @@ public record ReferenceStores(Names names, Clock clock) {
         }
         if (record.value() == null) {
             store.delete(record.key());
-        } else {
+        }
+        else {
             store.put(record.key(), record.value());
         }
         return true;
     }
 
-    /** Adds the global store of {@code data} (e.g. {@code layers}), fed from {@code topic}. */
+    /**
+     * Adds the global store of {@code data} (e.g. {@code layers}), fed from
+     * {@code topic}.
+     */
     private <V extends org.apache.avro.specific.SpecificRecord> void add(StreamsBuilder builder, String topic,
             String data, AvroSerde<V> serde) {
         String store = names.store(data);
         String source = names.source(data);
         builder.addGlobalStore(
                 Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(store), Serdes.String(), serde)
-                        .withLoggingDisabled(),
-                topic, Consumed.with(Serdes.String(), serde).withName(source),
-                () -> new Updater<>(store, clock));
+                    .withLoggingDisabled(),
+                topic, Consumed.with(Serdes.String(), serde).withName(source), () -> new Updater<>(store, clock));
     }
 
     /**
-     * How many reference updates were applied, and the newest reference record timestamp (epoch ms).
-     * Shared by the global-store updaters and the processors of one topology; thread-safe.
+     * How many reference updates were applied, and the newest reference record timestamp
+     * (epoch ms). Shared by the global-store updaters and the processors of one topology;
+     * thread-safe.
      */
     public static final class Clock {
+
         private final AtomicLong generation = new AtomicLong();
+
         private final AtomicLong newestTimestamp = new AtomicLong();
 
-        /** @param timestamp the applied record's timestamp, epoch ms */
+        /**
+         * @param timestamp the applied record's timestamp, epoch ms
+         */
         public void updated(long timestamp) {
             newestTimestamp.accumulateAndGet(timestamp, Math::max);
             generation.incrementAndGet();
         }
 
-        /** @return how many updates were applied since the topology started */
+        /**
+         * @return how many updates were applied since the topology started
+         */
         public long generation() {
             return generation.get();
         }
 
-        /** @return the newest reference record timestamp seen, epoch ms; 0 before any */
+        /**
+         * @return the newest reference record timestamp seen, epoch ms; 0 before any
+         */
         public long newestTimestamp() {
             return newestTimestamp.get();
         }
+
     }
 
     /**
-     * The reference data as one processor reads it: each call reads its store whole (a few thousand
-     * records at most), in key order.
+     * The reference data as one processor reads it: each call reads its store whole (a
+     * few thousand records at most), in key order.
      */
     public static final class View {
+
         private final ReadOnlyKeyValueStore<String, ChainLayer> layers;
+
         private final ReadOnlyKeyValueStore<String, Company> companies;
+
         private final ReadOnlyKeyValueStore<String, TermUpdate> terms;
+
         private final Clock clock;
 
         View(ReadOnlyKeyValueStore<String, ChainLayer> layers, ReadOnlyKeyValueStore<String, Company> companies,
@@ -179,31 +201,44 @@ public record ReferenceStores(Names names, Clock clock) {
             this.clock = clock;
         }
 
-        /** @return every chain layer */
+        /**
+         * @return every chain layer
+         */
         public List<ChainLayer> layers() {
             return values(layers);
         }
 
-        /** @return every company */
+        /**
+         * @return every company
+         */
         public List<Company> companies() {
             return values(companies);
         }
 
-        /** @return every glossary term */
+        /**
+         * @return every glossary term
+         */
         public List<TermUpdate> terms() {
             return values(terms);
         }
 
-        /** @return the topology's reference clock: generation and newest reference timestamp */
+        /**
+         * @return the topology's reference clock: generation and newest reference
+         * timestamp
+         */
         public Clock clock() {
             return clock;
         }
+
     }
 
     /** Keeps a global store in step with its compacted topic and bumps the clock. */
     static final class Updater<V> implements Processor<String, V, Void, Void> {
+
         private final String storeName;
+
         private final Clock clock;
+
         private KeyValueStore<String, V> store;
 
         Updater(String storeName, Clock clock) {
@@ -222,5 +257,6 @@ public record ReferenceStores(Names names, Clock clock) {
                 clock.updated(record.timestamp());
             }
         }
+
     }
 }

@@ -17,13 +17,16 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Sends a record that cannot be deserialized to its topic's dead-letter topic
- * ({@link Topics#dlqOf(String)}), as the raw key and value bytes with the reason and origin
- * (topic/partition/offset) in headers, then lets the topology go on. If the dead-letter write itself
- * fails, processing stops (FAIL) so the record is not lost.
+ * ({@link Topics#dlqOf(String)}), as the raw key and value bytes with the reason and
+ * origin (topic/partition/offset) in headers, then lets the topology go on. If the
+ * dead-letter write itself fails, processing stops (FAIL) so the record is not lost.
  */
 public final class DeadLetterDeserializationHandler implements DeserializationExceptionHandler {
+
     private static final Logger log = LoggerFactory.getLogger(DeadLetterDeserializationHandler.class);
+
     private KafkaProducer<byte[], byte[]> producer;
+
     private DeadLetters deadLetters;
 
     @Override
@@ -44,11 +47,13 @@ public final class DeadLetterDeserializationHandler implements DeserializationEx
         String origin = DeadLetters.origin(record);
         try {
             deadLetters.send(record, record.key(), record.value(), DeadLetters.UNDECODABLE, exception)
-                    .get(30, TimeUnit.SECONDS);
+                .get(30, TimeUnit.SECONDS);
             return DeserializationHandlerResponse.CONTINUE;
-        } catch (Exception e) {
+        }
+        catch (Exception e) {
             log.error("cannot write undecodable record {} to {}; stopping so it is not lost", origin, dlq, e);
             return DeserializationHandlerResponse.FAIL;
         }
     }
+
 }

@@ -28,30 +28,46 @@ import java.util.Map;
 import java.util.function.Function;
 
 /**
- * Tags one term update and assembles its {@link Read}: first what the source declares (companies,
- * related terms, the layer), then what each field names ({@link TextMatcher}), then the hits that
- * waited for corroboration, then the layers of the tagged companies and terms. Decides which tags are
- * primary (see {@link Tagger}). One instance per read; not thread-safe.
+ * Tags one term update and assembles its {@link Read}: first what the source declares
+ * (companies, related terms, the layer), then what each field names
+ * ({@link TextMatcher}), then the hits that waited for corroboration, then the layers of
+ * the tagged companies and terms. Decides which tags are primary (see {@link Tagger}).
+ * One instance per read; not thread-safe.
  */
 final class ReadAssembler {
-    private static final String METADATA = "metadata";
-    private static final Comparator<LayerTag> LAYER_ORDER = Comparator.comparing(LayerTag::getPrimary).reversed()
-            .thenComparing(Comparator.comparing(LayerTag::getConfidence).reversed());
-    private static final Comparator<CompanyTag> COMPANY_ORDER = Comparator.comparing(CompanyTag::getPrimary)
-            .reversed().thenComparing(Comparator.comparing(CompanyTag::getConfidence).reversed());
-    private static final Comparator<TermTag> TERM_ORDER =
-            Comparator.comparing((TermTag t) -> t.getConfidence()).reversed();
 
-    /** A hit that passed the rules, waiting for corroboration; {@code lead}: in the title or definition. */
+    private static final String METADATA = "metadata";
+
+    private static final Comparator<LayerTag> LAYER_ORDER = Comparator.comparing(LayerTag::getPrimary)
+        .reversed()
+        .thenComparing(Comparator.comparing(LayerTag::getConfidence).reversed());
+
+    private static final Comparator<CompanyTag> COMPANY_ORDER = Comparator.comparing(CompanyTag::getPrimary)
+        .reversed()
+        .thenComparing(Comparator.comparing(CompanyTag::getConfidence).reversed());
+
+    private static final Comparator<TermTag> TERM_ORDER = Comparator.comparing((TermTag t) -> t.getConfidence())
+        .reversed();
+
+    /**
+     * A hit that passed the rules, waiting for corroboration; {@code lead}: in the title
+     * or definition.
+     */
     private record Deferred(Entry entry, double confidence, boolean lead, Evidence evidence) {
     }
 
     private final TagDictionary dictionary;
+
     private final TextMatcher matcher;
+
     private final Map<String, CompanyAcc> companyTags = new LinkedHashMap<>();
+
     private final Map<String, TermAcc> termTags = new LinkedHashMap<>();
+
     private final Map<String, LayerAcc> layerTags = new LinkedHashMap<>();
+
     private final List<Deferred> deferred = new ArrayList<>();
+
     /** Whether the source declares a layer that reference data knows. */
     private boolean layerDeclared;
 
@@ -62,8 +78,9 @@ final class ReadAssembler {
 
     /**
      * @param term a term update (or a signal shaped as one), not null
-     * @return its read: id {@code term:<slug>}, kind TERM, the term's text, sources, disclaimer and version,
-     *     with layer, company and term tags, each list primary first, then by confidence
+     * @return its read: id {@code term:<slug>}, kind TERM, the term's text, sources,
+     * disclaimer and version, with layer, company and term tags, each list primary first,
+     * then by confidence
      */
     Read assemble(TermUpdate term) {
         for (CompanyMention m : term.getCompanies()) {
@@ -72,7 +89,7 @@ final class ReadAssembler {
         for (RelatedTerm r : term.getRelated()) {
             if (!r.getSlug().equals(term.getSlug())) {
                 termTags.computeIfAbsent(r.getSlug(), k -> new TermAcc(k, r.getTitle(), r.getSummary()))
-                        .add(1.0, true, evidence(TagRule.DECLARED_RELATED, r.getTitle()));
+                    .add(1.0, true, evidence(TagRule.DECLARED_RELATED, r.getTitle()));
             }
         }
         tagDeclaredLayer(term.getLayerHint());
@@ -85,10 +102,12 @@ final class ReadAssembler {
         }
         fields.forEach((field, text) -> tagText(term.getSlug(), field, text));
         for (Deferred h : deferred) {
-            // Corroborated elsewhere in the read: an ordinary word at a sentence start, or a generic alias.
+            // Corroborated elsewhere in the read: an ordinary word at a sentence start,
+            // or a generic alias.
             if (h.entry().kind() == Kind.COMPANY && companyTags.containsKey(h.entry().id())) {
                 companyAcc(h.entry().id()).add(h.confidence(), h.lead(), h.evidence());
-            } else if (h.entry().kind() == Kind.TERM && termTags.containsKey(h.entry().id())) {
+            }
+            else if (h.entry().kind() == Kind.TERM && termTags.containsKey(h.entry().id())) {
                 termAcc(h.entry().id()).add(h.confidence(), h.lead(), h.evidence());
             }
         }
@@ -99,21 +118,21 @@ final class ReadAssembler {
         deriveLayers(termTags.values(), this::declaredLayerOf, t -> t.title, TagRule.TERM_LAYER);
 
         return Read.newBuilder()
-                .setId(Tagger.readId(term.getSlug()))
-                .setKind(ReadKind.TERM)
-                .setSlug(term.getSlug())
-                .setTitle(term.getTitle())
-                .setAliases(term.getAliases())
-                .setSummary(term.getDefinition())
-                .setSections(term.getSections())
-                .setLayers(layerTags.values().stream().map(LayerAcc::toTag).sorted(LAYER_ORDER).toList())
-                .setCompanies(companyTags.values().stream().map(CompanyAcc::toTag).sorted(COMPANY_ORDER).toList())
-                .setTerms(termTags.values().stream().map(TermAcc::toTag).sorted(TERM_ORDER).toList())
-                .setSources(term.getSources())
-                .setDisclaimer(term.getDisclaimer())
-                .setVersion(term.getVersion())
-                .setUpdatedAt(term.getUpdatedAt())
-                .build();
+            .setId(Tagger.readId(term.getSlug()))
+            .setKind(ReadKind.TERM)
+            .setSlug(term.getSlug())
+            .setTitle(term.getTitle())
+            .setAliases(term.getAliases())
+            .setSummary(term.getDefinition())
+            .setSections(term.getSections())
+            .setLayers(layerTags.values().stream().map(LayerAcc::toTag).sorted(LAYER_ORDER).toList())
+            .setCompanies(companyTags.values().stream().map(CompanyAcc::toTag).sorted(COMPANY_ORDER).toList())
+            .setTerms(termTags.values().stream().map(TermAcc::toTag).sorted(TERM_ORDER).toList())
+            .setSources(term.getSources())
+            .setDisclaimer(term.getDisclaimer())
+            .setVersion(term.getVersion())
+            .setUpdatedAt(term.getUpdatedAt())
+            .build();
     }
 
     private void tagText(String self, String field, String text) {
@@ -121,8 +140,10 @@ final class ReadAssembler {
             return;
         }
         boolean lead = field.equals(Tagger.TITLE) || field.equals(Tagger.DEFINITION);
-        // A layer named in the title is a subject of the read; one named in the definition is only when the
-        // source declares none (CoWoS's definition names HBM, the memory CoWoS packages: context, not subject).
+        // A layer named in the title is a subject of the read; one named in the
+        // definition is only when the
+        // source declares none (CoWoS's definition names HBM, the memory CoWoS packages:
+        // context, not subject).
         boolean layerLead = field.equals(Tagger.TITLE) || field.equals(Tagger.DEFINITION) && !layerDeclared;
         for (Accepted a : matcher.match(text, self)) {
             Entry entry = a.entry();
@@ -146,12 +167,13 @@ final class ReadAssembler {
             id = dictionary.companyByName(m.getName());
         }
         if (id == null) {
-            // Not in reference data: keep what the source says, at lower confidence, so nothing is lost.
+            // Not in reference data: keep what the source says, at lower confidence, so
+            // nothing is lost.
             String sym = m.getSymbol() == null ? "" : m.getSymbol();
             String unresolved = "unresolved:" + TagDictionary.norm(m.getName()).replaceAll("[^a-z0-9]+", "-");
             companyTags.computeIfAbsent(unresolved, k -> new CompanyAcc(k, m.getName(), sym, ""))
-                    .add(TagRule.DECLARED_COMPANY_UNRESOLVED.confidence(), true,
-                            evidence(TagRule.DECLARED_COMPANY_UNRESOLVED, text));
+                .add(TagRule.DECLARED_COMPANY_UNRESOLVED.confidence(), true,
+                        evidence(TagRule.DECLARED_COMPANY_UNRESOLVED, text));
             return;
         }
         companyAcc(id).add(TagRule.DECLARED_COMPANY.confidence(), true, evidence(TagRule.DECLARED_COMPANY, text));
@@ -172,8 +194,9 @@ final class ReadAssembler {
     }
 
     /**
-     * Tags the layers the given company or term tags point at, as passing mentions: each layer once per tag
-     * behind it, all at the rule's {@link TagRule#derived(int) derived} confidence.
+     * Tags the layers the given company or term tags point at, as passing mentions: each
+     * layer once per tag behind it, all at the rule's {@link TagRule#derived(int)
+     * derived} confidence.
      */
     private <T> void deriveLayers(Collection<T> tags, Function<T, String> layerOf, Function<T, String> label,
             TagRule rule) {
@@ -193,12 +216,17 @@ final class ReadAssembler {
         });
     }
 
-    /** @return the company's primary layer, when reference data knows it */
+    /**
+     * @return the company's primary layer, when reference data knows it
+     */
     private String primaryLayerOf(CompanyAcc c) {
         return c.primaryLayer != null && dictionary.isLayer(c.primaryLayer) ? c.primaryLayer : null;
     }
 
-    /** @return the declared layer of a term found in the text (not merely declared as related) */
+    /**
+     * @return the declared layer of a term found in the text (not merely declared as
+     * related)
+     */
     private String declaredLayerOf(TermAcc t) {
         TermUpdate term = dictionary.term(t.slug);
         return !t.foundInText || term == null ? null : dictionary.layerId(term.getLayerHint());
@@ -209,8 +237,10 @@ final class ReadAssembler {
         if (existing != null) {
             return existing;
         }
-        // Whichever listing the text named (TSM, 2330.TW), the tag names the company by its canonical
-        // listing, so one company always carries one symbol (CompanyDirectory); the evidence keeps what
+        // Whichever listing the text named (TSM, 2330.TW), the tag names the company by
+        // its canonical
+        // listing, so one company always carries one symbol (CompanyDirectory); the
+        // evidence keeps what
         // the text wrote.
         Company c = dictionary.company(id);
         Listing listing = CompanyDirectory.canonicalListing(c).orElse(null);
@@ -223,8 +253,8 @@ final class ReadAssembler {
 
     private TermAcc termAcc(String slug) {
         TermUpdate t = dictionary.term(slug);
-        return termTags.computeIfAbsent(slug, k -> new TermAcc(k, t == null ? k : t.getTitle(),
-                t == null ? "" : t.getDefinition()));
+        return termTags.computeIfAbsent(slug,
+                k -> new TermAcc(k, t == null ? k : t.getTitle(), t == null ? "" : t.getDefinition()));
     }
 
     private LayerAcc layerAcc(String id) {
@@ -233,6 +263,9 @@ final class ReadAssembler {
 
     /** Evidence from the read's metadata rather than its text: no offsets. */
     private static Evidence evidence(TagRule rule, String text) {
-        return new Evidence(rule.id(), METADATA, -1, -1, text); // the all-fields constructor: no builder copies
+        return new Evidence(rule.id(), METADATA, -1, -1, text); // the all-fields
+                                                                // constructor: no builder
+                                                                // copies
     }
+
 }

@@ -15,25 +15,34 @@ import java.util.Objects;
 import java.util.function.Function;
 
 /**
- * What changed between two versions of a read: the term history that feeds show for an edited term.
+ * What changed between two versions of a read: the term history that feeds show for an
+ * edited term.
  *
- * <p>The comparison is by stable keys, never by position, so reordering alone is not a change:
+ * <p>
+ * The comparison is by stable keys, never by position, so reordering alone is not a
+ * change:
  * <ul>
- *   <li>{@code title}, {@code summary}, {@code disclaimer}: {@code changed} (detail: the new text);</li>
- *   <li>{@code aliases}: each alias {@code added} or {@code removed};</li>
- *   <li>{@code sections}, by key: {@code added}, {@code removed}, or {@code changed} when the heading or the
- *       body differs (detail: the heading, the new one if it changed);</li>
- *   <li>{@code layers} (by id) and {@code companies} (by company id): {@code added} or {@code removed};</li>
- *   <li>{@code related} (terms the source lists, evidence rule {@code declared-related}) and {@code terms}
- *       (the other glossary terms the text mentions), by slug: {@code added} or {@code removed};</li>
- *   <li>{@code sources}, by URL: {@code added} or {@code removed}.</li>
+ * <li>{@code title}, {@code summary}, {@code disclaimer}: {@code changed} (detail: the
+ * new text);</li>
+ * <li>{@code aliases}: each alias {@code added} or {@code removed};</li>
+ * <li>{@code sections}, by key: {@code added}, {@code removed}, or {@code changed} when
+ * the heading or the body differs (detail: the heading, the new one if it changed);</li>
+ * <li>{@code layers} (by id) and {@code companies} (by company id): {@code added} or
+ * {@code removed};</li>
+ * <li>{@code related} (terms the source lists, evidence rule {@code declared-related})
+ * and {@code terms} (the other glossary terms the text mentions), by slug: {@code added}
+ * or {@code removed};</li>
+ * <li>{@code sources}, by URL: {@code added} or {@code removed}.</li>
  * </ul>
- * Tag confidence, evidence offsets and the primary flag are not reported: they move with any edit of
- * the text and say nothing a reader would call a change.
+ * Tag confidence, evidence offsets and the primary flag are not reported: they move with
+ * any edit of the text and say nothing a reader would call a change.
  */
 public final class ReadChanges {
+
     public static final String ADDED = "added";
+
     public static final String REMOVED = "removed";
+
     public static final String CHANGED = "changed";
 
     private ReadChanges() {
@@ -41,12 +50,13 @@ public final class ReadChanges {
 
     /**
      * Compares two versions of one read.
-     *
-     * @param previous the version before, or null when there is none (then nothing changed)
-     * @param current  the new version, not null
-     * @return the changes in a stable order: title, aliases, summary, sections, layers, companies, related,
-     *         terms, sources, disclaimer; within a field removals and changes in the previous order, then
-     *         additions in the new order; empty when nothing a reader sees changed
+     * @param previous the version before, or null when there is none (then nothing
+     * changed)
+     * @param current the new version, not null
+     * @return the changes in a stable order: title, aliases, summary, sections, layers,
+     * companies, related, terms, sources, disclaimer; within a field removals and changes
+     * in the previous order, then additions in the new order; empty when nothing a reader
+     * sees changed
      */
     public static List<ReadChange> between(Read previous, Read current) {
         Objects.requireNonNull(current, "current");
@@ -77,15 +87,21 @@ public final class ReadChanges {
         return out;
     }
 
-    /** The term tags the source declares as related ({@code declared}) or the other, mentioned terms. */
+    /**
+     * The term tags the source declares as related ({@code declared}) or the other,
+     * mentioned terms.
+     */
     static List<TermTag> related(Read read, boolean declared) {
-        return read.getTerms().stream()
-                .filter(t -> t.getEvidence().stream().anyMatch(e -> "declared-related".equals(e.getRule())) == declared)
-                .toList();
+        return read.getTerms()
+            .stream()
+            .filter(t -> t.getEvidence().stream().anyMatch(e -> "declared-related".equals(e.getRule())) == declared)
+            .toList();
     }
 
     private interface Same<T> {
+
         boolean test(T a, T b);
+
     }
 
     private static <T> void keyed(List<ReadChange> out, String field, List<T> before, List<T> after,
@@ -96,7 +112,8 @@ public final class ReadChanges {
             T n = now.get(k);
             if (n == null) {
                 out.add(change(field, REMOVED, k, label.apply(v)));
-            } else if (same != null && !same.test(v, n)) {
+            }
+            else if (same != null && !same.test(v, n)) {
                 out.add(change(field, CHANGED, k, label.apply(n)));
             }
         });
@@ -118,4 +135,5 @@ public final class ReadChanges {
     private static ReadChange change(String field, String change, String key, String detail) {
         return ReadChange.newBuilder().setField(field).setChange(change).setKey(key).setDetail(detail).build();
     }
+
 }

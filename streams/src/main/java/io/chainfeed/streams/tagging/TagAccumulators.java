@@ -9,19 +9,26 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * What a {@link Tagger} gathers about one company, term or layer while it reads a text: every piece of
- * evidence once, the highest confidence, whether it is a primary subject; then the tag of the read.
+ * What a {@link Tagger} gathers about one company, term or layer while it reads a text:
+ * every piece of evidence once, the highest confidence, whether it is a primary subject;
+ * then the tag of the read.
  */
 final class TagAccumulators {
+
     private TagAccumulators() {
     }
 
     /** Evidence shared by company and term accumulators. */
     abstract static class Acc {
+
         double confidence;
+
         boolean primary;
+
         boolean foundInText;
+
         int textMentions;
+
         final Set<Evidence> evidence = new LinkedHashSet<>();
 
         void add(double c, boolean isPrimary, Evidence e) {
@@ -32,7 +39,8 @@ final class TagAccumulators {
                 if (evidence.add(e)) {
                     textMentions++;
                 }
-            } else {
+            }
+            else {
                 evidence.add(e);
             }
         }
@@ -41,13 +49,19 @@ final class TagAccumulators {
         void settlePrimary() {
             primary |= textMentions >= 3;
         }
+
     }
 
     static final class CompanyAcc extends Acc {
+
         final String id;
+
         final String name;
+
         final String symbol;
+
         final String mic;
+
         String primaryLayer;
 
         CompanyAcc(String id, String name, String symbol, String mic) {
@@ -58,14 +72,25 @@ final class TagAccumulators {
         }
 
         CompanyTag toTag() {
-            return CompanyTag.newBuilder().setId(id).setName(name).setSymbol(symbol).setMic(mic)
-                    .setConfidence(confidence).setPrimary(primary).setEvidence(List.copyOf(evidence)).build();
+            return CompanyTag.newBuilder()
+                .setId(id)
+                .setName(name)
+                .setSymbol(symbol)
+                .setMic(mic)
+                .setConfidence(confidence)
+                .setPrimary(primary)
+                .setEvidence(List.copyOf(evidence))
+                .build();
         }
+
     }
 
     static final class TermAcc extends Acc {
+
         final String slug;
+
         final String title;
+
         final String summary;
 
         TermAcc(String slug, String title, String summary) {
@@ -75,16 +100,27 @@ final class TagAccumulators {
         }
 
         TermTag toTag() {
-            return TermTag.newBuilder().setSlug(slug).setTitle(title).setSummary(summary).setConfidence(confidence)
-                    .setEvidence(List.copyOf(evidence)).build();
+            return TermTag.newBuilder()
+                .setSlug(slug)
+                .setTitle(title)
+                .setSummary(summary)
+                .setConfidence(confidence)
+                .setEvidence(List.copyOf(evidence))
+                .build();
         }
+
     }
 
     static final class LayerAcc {
+
         final String id;
+
         final String name;
+
         double confidence;
+
         boolean primary;
+
         final Set<Evidence> evidence = new LinkedHashSet<>();
 
         LayerAcc(String id, String name) {
@@ -99,8 +135,15 @@ final class TagAccumulators {
         }
 
         LayerTag toTag() {
-            return LayerTag.newBuilder().setId(id).setName(name).setConfidence(confidence).setPrimary(primary)
-                    .setEvidence(List.copyOf(evidence)).build();
+            return LayerTag.newBuilder()
+                .setId(id)
+                .setName(name)
+                .setConfidence(confidence)
+                .setPrimary(primary)
+                .setEvidence(List.copyOf(evidence))
+                .build();
         }
+
     }
+
 }

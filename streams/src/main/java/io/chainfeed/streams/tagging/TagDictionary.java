@@ -23,34 +23,46 @@ import org.ahocorasick.trie.PayloadEmit;
 import org.ahocorasick.trie.PayloadTrie;
 
 /**
- * The reference data a {@link Tagger} reads with, as dictionaries: every company name and alias, term
- * title and alias and layer name and alias in a case-folded Aho-Corasick trie ({@code org.ahocorasick}
- * {@link PayloadTrie}), every listing symbol, display symbol and exactly-written acronym in a
- * case-sensitive one, and the lookups the rules need (by id, by name, by symbol, by exchange and symbol).
- * Immutable after construction.
+ * The reference data a {@link Tagger} reads with, as dictionaries: every company name and
+ * alias, term title and alias and layer name and alias in a case-folded Aho-Corasick trie
+ * ({@code org.ahocorasick} {@link PayloadTrie}), every listing symbol, display symbol and
+ * exactly-written acronym in a case-sensitive one, and the lookups the rules need (by id,
+ * by name, by symbol, by exchange and symbol). Immutable after construction.
  *
- * <p>How a key must be written to count is decided here, once per key: acronyms (no lower-case letter and
- * at most three characters, or a longer one that is also an English word, {@link TaggerWords#ACRONYM_WORDS})
- * exactly; company names that are or start with an ordinary English word ({@link TaggerWords#ORDINARY_WORDS})
- * with their capital initials; everything else in any case. {@code Kulicke & Soffa} is also keyed as
- * {@code Kulicke and Soffa} and {@code Kulicke&Soffa}, {@code Lowe's} also as {@code Lowe’s}.
+ * <p>
+ * How a key must be written to count is decided here, once per key: acronyms (no
+ * lower-case letter and at most three characters, or a longer one that is also an English
+ * word, {@link TaggerWords#ACRONYM_WORDS}) exactly; company names that are or start with
+ * an ordinary English word ({@link TaggerWords#ORDINARY_WORDS}) with their capital
+ * initials; everything else in any case. {@code Kulicke & Soffa} is also keyed as
+ * {@code Kulicke and Soffa} and {@code Kulicke&Soffa}, {@code Lowe's} also as
+ * {@code Lowe’s}.
  */
 final class TagDictionary {
 
-    enum Kind { COMPANY, TERM, LAYER }
+    enum Kind {
+
+        COMPANY, TERM, LAYER
+
+    }
 
     /** How a dictionary key must be written to count. */
-    enum CaseRule { ANY, EXACT, INITIALS }
+    enum CaseRule {
+
+        ANY, EXACT, INITIALS
+
+    }
 
     /**
      * One thing a dictionary key can mean.
      *
-     * @param canonical  the name or symbol as reference data writes it
-     * @param rule       the rule a hit on it is evidence of (for tickers, refined by the context)
-     * @param ordinary   a company name that is an ordinary English word
-     * @param plural     whether a plural suffix may follow
+     * @param canonical the name or symbol as reference data writes it
+     * @param rule the rule a hit on it is evidence of (for tickers, refined by the
+     * context)
+     * @param ordinary a company name that is an ordinary English word
+     * @param plural whether a plural suffix may follow
      * @param confidence the confidence of a hit written as required
-     * @param listing    the listing a ticker key stands for; null for names
+     * @param listing the listing a ticker key stands for; null for names
      */
     record Entry(Kind kind, String id, String canonical, TagRule rule, CaseRule caseRule, boolean ordinary,
             boolean plural, double confidence, Listing listing) {
@@ -59,25 +71,42 @@ final class TagDictionary {
         }
     }
 
-    /** A raw dictionary hit on a text, with its span (end exclusive) and every entry its key has. */
+    /**
+     * A raw dictionary hit on a text, with its span (end exclusive) and every entry its
+     * key has.
+     */
     record Raw(int start, int end, List<Entry> entries) {
     }
 
     private final Map<String, ChainLayer> layers = new LinkedHashMap<>();
+
     private final Map<String, Company> companies = new LinkedHashMap<>();
+
     private final Map<String, TermUpdate> terms = new LinkedHashMap<>();
+
     private final Map<String, List<String>> companiesBySymbol = new HashMap<>();
+
     private final Map<String, List<String>> companiesByName = new HashMap<>();
+
     private final Map<String, List<String>> layersByName = new HashMap<>();
-    /** Lower-cased keys that name something other than a ticker (company, term, layer names). */
+
+    /**
+     * Lower-cased keys that name something other than a ticker (company, term, layer
+     * names).
+     */
     private final Map<String, Set<String>> nameOwners = new HashMap<>();
+
     /** Listings by display symbol, and by MIC + local symbol. */
     private final Map<String, List<Listing>> listingsByDisplay = new HashMap<>();
+
     private final Map<String, Listing> listingsByMicSymbol = new HashMap<>();
+
     /** Names matched case-insensitively (with the case rules checked after the scan). */
     private final PayloadTrie<List<Entry>> folded;
+
     /** Tickers and acronyms, matched exactly as written. */
     private final PayloadTrie<List<Entry>> exact;
+
     private final long signature;
 
     TagDictionary(Collection<ChainLayer> layerList, Collection<Company> companyList, Collection<TermUpdate> termList) {
@@ -107,14 +136,16 @@ final class TagDictionary {
             addNames(keys, layersByName, Kind.LAYER, l.getId(), l.getName(), l.getAliases());
         }
         signature = signature(layers.values(), companies.values(), terms.values());
-        // Exact-case entries (acronyms) go to the case-sensitive dictionary, keyed as written.
+        // Exact-case entries (acronyms) go to the case-sensitive dictionary, keyed as
+        // written.
         PayloadTrie.PayloadTrieBuilder<List<Entry>> fb = PayloadTrie.<List<Entry>>builder().ignoreCase();
         keys.forEach((k, entries) -> {
             List<Entry> rest = new ArrayList<>(entries.size());
             for (Entry e : entries) {
                 if (e.caseRule() == CaseRule.EXACT) {
                     exactKeys.computeIfAbsent(e.canonical(), x -> new ArrayList<>(1)).add(e);
-                } else {
+                }
+                else {
                     rest.add(e);
                 }
             }
@@ -138,30 +169,40 @@ final class TagDictionary {
             sig = 31 * sig + c.hashCode();
         }
         for (TermUpdate t : terms) {
-            sig = 31 * sig + Objects.hash(t.getSlug(), t.getTitle(), t.getAliases(), t.getDefinition(),
-                    t.getLayerHint());
+            sig = 31 * sig
+                    + Objects.hash(t.getSlug(), t.getTitle(), t.getAliases(), t.getDefinition(), t.getLayerHint());
         }
         return sig;
     }
 
-    // ------------------------------------------------------------------------------ lookups
+    // ------------------------------------------------------------------------------
+    // lookups
 
-    /** @return a hash of the layers, companies and each term's slug, title, aliases, definition and layer */
+    /**
+     * @return a hash of the layers, companies and each term's slug, title, aliases,
+     * definition and layer
+     */
     long signature() {
         return signature;
     }
 
-    /** @return the company of that id, or null */
+    /**
+     * @return the company of that id, or null
+     */
     Company company(String id) {
         return companies.get(id);
     }
 
-    /** @return the term of that slug, or null */
+    /**
+     * @return the term of that slug, or null
+     */
     TermUpdate term(String slug) {
         return terms.get(slug);
     }
 
-    /** @return the name of a known layer id */
+    /**
+     * @return the name of a known layer id
+     */
     String layerName(String id) {
         return layers.get(id).getName();
     }
@@ -170,17 +211,23 @@ final class TagDictionary {
         return layers.containsKey(id);
     }
 
-    /** @return the id of the one company that has this listing or display symbol, or null */
+    /**
+     * @return the id of the one company that has this listing or display symbol, or null
+     */
     String companyBySymbol(String symbol) {
         return unique(companiesBySymbol.get(symbol));
     }
 
-    /** @return the id of the one company that has this name or alias (any case), or null */
+    /**
+     * @return the id of the one company that has this name or alias (any case), or null
+     */
     String companyByName(String name) {
         return unique(companiesByName.get(norm(name)));
     }
 
-    /** @return whether two companies share this name or alias, so that it names neither */
+    /**
+     * @return whether two companies share this name or alias, so that it names neither
+     */
     boolean sharedCompanyName(String name) {
         List<String> ids = companiesByName.get(norm(name));
         return ids != null && ids.size() > 1;
@@ -197,7 +244,9 @@ final class TagDictionary {
         return layers.containsKey(hint) ? hint : unique(layersByName.get(norm(hint)));
     }
 
-    /** @return the first layer whose name or alias the text contains (any case), or null */
+    /**
+     * @return the first layer whose name or alias the text contains (any case), or null
+     */
     String layerNamedIn(String text) {
         for (PayloadEmit<List<Entry>> e : folded.parseText(text)) {
             for (Entry entry : e.getPayload()) {
@@ -210,8 +259,8 @@ final class TagDictionary {
     }
 
     /**
-     * @return whether a symbol written in prose is also the name or alias of something other than
-     *     {@code companyId} ({@code SMR} is a term)
+     * @return whether a symbol written in prose is also the name or alias of something
+     * other than {@code companyId} ({@code SMR} is a term)
      */
     boolean namesSomethingElse(String written, String companyId) {
         Set<String> owners = nameOwners.get(fold(written));
@@ -219,10 +268,10 @@ final class TagDictionary {
     }
 
     /**
-     * Whether this ticker entry is the listing the symbol means: on the given exchange if one was written,
-     * else the one listing with that display symbol, else the one listing with that local symbol.
-     *
-     * @param mic    the ISO 10383 MIC of the exchange written before the symbol, or null
+     * Whether this ticker entry is the listing the symbol means: on the given exchange if
+     * one was written, else the one listing with that display symbol, else the one
+     * listing with that local symbol.
+     * @param mic the ISO 10383 MIC of the exchange written before the symbol, or null
      * @param symbol the symbol as written
      */
     boolean resolves(Entry entry, String mic, String symbol) {
@@ -232,7 +281,8 @@ final class TagDictionary {
             if (onExchange != null) {
                 return onExchange == l;
             }
-            // Exchange not matching any listing: fall back to the symbol alone, if it is not a number.
+            // Exchange not matching any listing: fall back to the symbol alone, if it is
+            // not a number.
             if (symbol.chars().allMatch(Character::isDigit)) {
                 return false;
             }
@@ -245,8 +295,8 @@ final class TagDictionary {
     }
 
     /**
-     * Scans a text with both dictionaries, passing each raw hit (folded ones first) to {@code hits}.
-     *
+     * Scans a text with both dictionaries, passing each raw hit (folded ones first) to
+     * {@code hits}.
      * @return how many raw hits there were
      */
     int scan(String text, Consumer<Raw> hits) {
@@ -261,9 +311,13 @@ final class TagDictionary {
         return n[0];
     }
 
-    // ------------------------------------------------------------------------------ building
+    // ------------------------------------------------------------------------------
+    // building
 
-    /** Keys a name and its aliases, and records them in {@code byName} (when given) for the id. */
+    /**
+     * Keys a name and its aliases, and records them in {@code byName} (when given) for
+     * the id.
+     */
     private void addNames(Map<String, List<Entry>> keys, Map<String, List<String>> byName, Kind kind, String id,
             String name, List<String> aliases) {
         List<String> all = new ArrayList<>(aliases.size() + 1);
@@ -296,15 +350,16 @@ final class TagDictionary {
                 case LAYER -> isName ? TagRule.LAYER_NAME : TagRule.LAYER_ALIAS;
             };
             double confidence = switch (kind) {
-                case COMPANY -> acronym ? TagRule.ACRONYM_NAME : ordinary ? TagRule.ORDINARY_WORD_NAME
-                        : rule.confidence();
+                case COMPANY ->
+                    acronym ? TagRule.ACRONYM_NAME : ordinary ? TagRule.ORDINARY_WORD_NAME : rule.confidence();
                 case TERM -> GENERIC_TERM_WORDS.contains(key) ? TagRule.GENERIC_TERM_NAME : rule.confidence();
                 case LAYER -> rule.confidence();
             };
             boolean plural = kind != Kind.COMPANY || !ordinary && variant.length() >= 3;
             List<Entry> entries = keys.computeIfAbsent(key, k -> new ArrayList<>(1));
-            if (entries.stream().noneMatch(x -> x.kind() == kind && x.id().equals(id) && x.listing() == null
-                    && x.canonical().equals(variant))) {
+            if (entries.stream()
+                .noneMatch(x -> x.kind() == kind && x.id().equals(id) && x.listing() == null
+                        && x.canonical().equals(variant))) {
                 entries.add(new Entry(kind, id, variant, rule, caseRule, ordinary, plural, confidence, null));
             }
         }
@@ -315,11 +370,15 @@ final class TagDictionary {
             return;
         }
         TagRule rule = symbol.contains(".") ? TagRule.TICKER_SUFFIXED : TagRule.TICKER_IN_PROSE;
-        keys.computeIfAbsent(symbol, k -> new ArrayList<>(1)).add(new Entry(Kind.COMPANY, c.getId(), symbol,
-                rule, CaseRule.EXACT, false, false, TagRule.TICKER_SUFFIXED.confidence(), l));
+        keys.computeIfAbsent(symbol, k -> new ArrayList<>(1))
+            .add(new Entry(Kind.COMPANY, c.getId(), symbol, rule, CaseRule.EXACT, false, false,
+                    TagRule.TICKER_SUFFIXED.confidence(), l));
     }
 
-    /** {@code Kulicke & Soffa} is also written {@code Kulicke and Soffa} and {@code Kulicke&Soffa}. */
+    /**
+     * {@code Kulicke & Soffa} is also written {@code Kulicke and Soffa} and
+     * {@code Kulicke&Soffa}.
+     */
     private static List<String> variants(String name) {
         List<String> out = new ArrayList<>(List.of(name));
         if (name.contains(" & ")) {
@@ -333,10 +392,11 @@ final class TagDictionary {
     }
 
     /**
-     * An acronym that must be written exactly: no lower-case letter, and either at most three
-     * characters ({@code ASE}, {@code GF}, {@code K&S}, {@code UPS}, {@code HBM}) or a longer one that,
-     * lower-cased, is an English word ({@link TaggerWords#ACRONYM_WORDS}: {@code DRAM}, {@code FLOPS}). Longer
-     * acronyms ({@code TSMC}, {@code RDMA}) are matched in any case, like names.
+     * An acronym that must be written exactly: no lower-case letter, and either at most
+     * three characters ({@code ASE}, {@code GF}, {@code K&S}, {@code UPS}, {@code HBM})
+     * or a longer one that, lower-cased, is an English word
+     * ({@link TaggerWords#ACRONYM_WORDS}: {@code DRAM}, {@code FLOPS}). Longer acronyms
+     * ({@code TSMC}, {@code RDMA}) are matched in any case, like names.
      */
     private static boolean isAcronym(String s) {
         if (s.length() > 5 || s.codePoints().anyMatch(Character::isLowerCase)
@@ -373,4 +433,5 @@ final class TagDictionary {
         }
         return b.toString();
     }
+
 }

@@ -25,36 +25,45 @@ import org.apache.kafka.streams.kstream.Produced;
  *                                                  └─► copy ─► {@value Topics#REFERENCE_TERMS}
  * </pre>
  *
- * Glossary terms are reference data too: every term title and alias is in the tagger's dictionary.
- * The input topic is partitioned, so each task sees only its own terms; the topology therefore
- * copies every term record (tombstones included) to the single-partition compacted
- * {@value Topics#REFERENCE_TERMS}, in the same transaction as the read it tags (exactly-once when
- * the application runs with EOS), and reads it back into a global store that every instance holds
- * whole.
+ * Glossary terms are reference data too: every term title and alias is in the tagger's
+ * dictionary. The input topic is partitioned, so each task sees only its own terms; the
+ * topology therefore copies every term record (tombstones included) to the
+ * single-partition compacted {@value Topics#REFERENCE_TERMS}, in the same transaction as
+ * the read it tags (exactly-once when the application runs with EOS), and reads it back
+ * into a global store that every instance holds whole.
  *
- * Reference data lives in compacted topics read into global stores; each update there bumps a
- * generation counter and the highest reference record timestamp. The tagging processor keeps the
- * latest term per slug in {@value #TERMS_STORE}; once a second (wall clock) it checks the
- * generation and, if reference data changed, rebuilds its {@link Tagger} (an Aho-Corasick
- * dictionary) and re-tags every stored term, so new companies and aliases reach existing reads
- * without a restart. A read's version is {@code max(term version, newest reference timestamp)}
- * (both epoch milliseconds), so a re-tagged read supersedes the earlier one in the index. A
- * tombstone for a slug becomes a tombstone for its read.
+ * Reference data lives in compacted topics read into global stores; each update there
+ * bumps a generation counter and the highest reference record timestamp. The tagging
+ * processor keeps the latest term per slug in {@value #TERMS_STORE}; once a second (wall
+ * clock) it checks the generation and, if reference data changed, rebuilds its
+ * {@link Tagger} (an Aho-Corasick dictionary) and re-tags every stored term, so new
+ * companies and aliases reach existing reads without a restart. A read's version is
+ * {@code max(term version, newest reference timestamp)} (both epoch milliseconds), so a
+ * re-tagged read supersedes the earlier one in the index. A tombstone for a slug becomes
+ * a tombstone for its read.
  *
- * <p>Term history: the processor also keeps the last read it sent per read id in {@value #READS_STORE}
- * and publishes through {@link ReadVersions}: a read whose content equals the one last sent is not
- * published at all; otherwise it gets the next {@code sequence} (1, 2, 3 ...: the version people see),
- * a {@code publishedAt} (the processor's wall clock), names the version it supersedes
- * ({@code previousVersion}) and lists what changed against it ({@code changes}, computed by
- * {@link ReadChanges}): sections, summary, tags, sources after an edit, and the tags a reference change
- * added or removed after a re-tag. A re-tag that changes tags
- * also moves {@code updatedAt} to the newest reference timestamp (event time), so feeds show the read as
- * updated; an edit keeps the term's own {@code updatedAt}.
+ * <p>
+ * Term history: the processor also keeps the last read it sent per read id in
+ * {@value #READS_STORE} and publishes through {@link ReadVersions}: a read whose content
+ * equals the one last sent is not published at all; otherwise it gets the next
+ * {@code sequence} (1, 2, 3 ...: the version people see), a {@code publishedAt} (the
+ * processor's wall clock), names the version it supersedes ({@code previousVersion}) and
+ * lists what changed against it ({@code changes}, computed by {@link ReadChanges}):
+ * sections, summary, tags, sources after an edit, and the tags a reference change added
+ * or removed after a re-tag. A re-tag that changes tags also moves {@code updatedAt} to
+ * the newest reference timestamp (event time), so feeds show the read as updated; an edit
+ * keeps the term's own {@code updatedAt}.
  */
 public final class TaggingTopology {
-    /** The reference stores: {@code reference-layers-store}, {@code reference-companies-store}, {@code reference-terms-store}. */
+
+    /**
+     * The reference stores: {@code reference-layers-store},
+     * {@code reference-companies-store}, {@code reference-terms-store}.
+     */
     public static final ReferenceStores.Names REFERENCE_STORES = new ReferenceStores.Names("reference-");
+
     public static final String TERMS_STORE = "tagging-terms-store";
+
     /** The last read sent per read id: the base of the next version's {@code changes}. */
     public static final String READS_STORE = "tagging-reads-store";
 
@@ -63,9 +72,8 @@ public final class TaggingTopology {
 
     /**
      * Builds the topology; pure, no I/O.
-     *
-     * @param config streams config (unused for now; kept so callers pass serde and topic overrides
-     *               the same way as other topologies)
+     * @param config streams config (unused for now; kept so callers pass serde and topic
+     * overrides the same way as other topologies)
      * @return the topology, with every processor, source, sink and store named
      */
     public static Topology buildTopology(Properties config) {
@@ -73,8 +81,8 @@ public final class TaggingTopology {
         StreamsBuilder builder = new StreamsBuilder();
         ReferenceStores reference = ReferenceStores.addTo(builder, REFERENCE_STORES);
 
-        KStream<String, TermUpdate> input =
-                builder.stream(Topics.TERMS, Consumed.with(Serdes.String(), termSerde).withName("terms-source"));
+        KStream<String, TermUpdate> input = builder.stream(Topics.TERMS,
+                Consumed.with(Serdes.String(), termSerde).withName("terms-source"));
         input.to(Topics.REFERENCE_TERMS, Produced.with(Serdes.String(), termSerde).withName("reference-terms-sink"));
         RetaggingProcessor.addTo(builder, input, TermUpdate.class, TermTaggingProcessor.NAMES,
                 () -> new TermTaggingProcessor(reference));
@@ -82,19 +90,21 @@ public final class TaggingTopology {
     }
 
     /**
-     * Tags each term update with the {@link Tagger} of the current reference generation, keeps the term,
-     * and re-tags every kept term when the dictionary changes ({@link RetaggingProcessor}). A change that
-     * leaves the dictionary as it was (a term's body edited, a record re-sent) re-tags nothing; otherwise
-     * only reads whose tags differ from the read last sent (or, for a term kept before the reads store
-     * existed, from its tags under the old dictionary) are forwarded, with {@code updatedAt} moved to the
-     * newest reference timestamp.
+     * Tags each term update with the {@link Tagger} of the current reference generation,
+     * keeps the term, and re-tags every kept term when the dictionary changes
+     * ({@link RetaggingProcessor}). A change that leaves the dictionary as it was (a
+     * term's body edited, a record re-sent) re-tags nothing; otherwise only reads whose
+     * tags differ from the read last sent (or, for a term kept before the reads store
+     * existed, from its tags under the old dictionary) are forwarded, with
+     * {@code updatedAt} moved to the newest reference timestamp.
      */
     static final class TermTaggingProcessor extends RetaggingProcessor<TermUpdate, Tagger> {
+
         static final Names NAMES = new Names("tag-terms", TERMS_STORE, READS_STORE, "reads-sink");
 
         TermTaggingProcessor(ReferenceStores stores) {
-            super(stores, NAMES, new Tagging<>("term", Tagger::build, Tagger::tag, TermUpdate::getVersion,
-                    Tagger::readId));
+            super(stores, NAMES,
+                    new Tagging<>("term", Tagger::build, Tagger::tag, TermUpdate::getVersion, Tagger::readId));
         }
 
         @Override
@@ -113,5 +123,7 @@ public final class TaggingTopology {
             }
             return read;
         }
+
     }
+
 }

@@ -6,16 +6,20 @@ import static io.chainfeed.streams.tagging.TaggerWords.STOP_SYMBOLS;
 import java.util.Locale;
 
 /**
- * Where a {@link Tagger} hit may start and end in running text: word boundaries (a script change next
- * to Han, kana or Hangul counts as one), possessive and plural suffixes, brackets around tickers,
- * abbreviations spelled by the words before a bracket, capital initials and sentence starts. Pure
- * functions over a string and offsets (end exclusive).
+ * Where a {@link Tagger} hit may start and end in running text: word boundaries (a script
+ * change next to Han, kana or Hangul counts as one), possessive and plural suffixes,
+ * brackets around tickers, abbreviations spelled by the words before a bracket, capital
+ * initials and sentence starts. Pure functions over a string and offsets (end exclusive).
  */
 final class TextBoundaries {
+
     private TextBoundaries() {
     }
 
-    /** The enclosing bracket of a span, as {open, close} indexes, if close by on both sides. */
+    /**
+     * The enclosing bracket of a span, as {open, close} indexes, if close by on both
+     * sides.
+     */
     static int[] bracket(String text, int s, int e) {
         int open = -1;
         for (int i = s - 1; i >= 0 && i >= s - 40; i--) {
@@ -34,7 +38,7 @@ final class TextBoundaries {
         for (int i = e; i < text.length() && i <= e + 40; i++) {
             char c = text.charAt(i);
             if (c == ')') {
-                return new int[] {open, i};
+                return new int[] { open, i };
             }
             if (c == '(') {
                 return null;
@@ -44,9 +48,10 @@ final class TextBoundaries {
     }
 
     /**
-     * Whether the symbol abbreviates the words right before the bracket: two or more of the last
-     * words, each giving one or more leading letters, in order ({@code artificial intelligence (AI)},
-     * {@code application programs (APP)}). One word never counts ({@code Allstate (ALL)} is a ticker).
+     * Whether the symbol abbreviates the words right before the bracket: two or more of
+     * the last words, each giving one or more leading letters, in order
+     * ({@code artificial intelligence (AI)}, {@code application programs (APP)}). One
+     * word never counts ({@code Allstate (ALL)} is a ticker).
      */
     static boolean spellsInitials(String text, int open, String symbol) {
         String before = text.substring(Math.max(0, open - 80), open).strip();
@@ -84,7 +89,9 @@ final class TextBoundaries {
         return Character.isLetterOrDigit(c) || c == '_' || c == '$';
     }
 
-    /** No letter or digit right before {@code s} (a script change counts as a boundary). */
+    /**
+     * No letter or digit right before {@code s} (a script change counts as a boundary).
+     */
     static boolean boundaryBefore(String text, int s) {
         if (s == 0) {
             return true;
@@ -101,8 +108,8 @@ final class TextBoundaries {
     }
 
     /**
-     * The index after an accepted suffix ({@code 's}, {@code ’s}, {@code '}, and when allowed
-     * {@code s}/{@code es}) if a boundary follows, else -1.
+     * The index after an accepted suffix ({@code 's}, {@code ’s}, {@code '}, and when
+     * allowed {@code s}/{@code es}) if a boundary follows, else -1.
      */
     static int afterSuffix(String text, int e, boolean plural, String canonical) {
         if (boundaryAfter(text, e)) {
@@ -135,12 +142,16 @@ final class TextBoundaries {
             return false; // nvidia.com, AT&T
         }
         if ((c == '\'' || c == '’') && e + 1 < text.length() && Character.isLetter(text.charAt(e + 1))) {
-            return false; // an apostrophe inside a word, other than a possessive (checked by the caller)
+            return false; // an apostrophe inside a word, other than a possessive (checked
+                          // by the caller)
         }
         return true;
     }
 
-    /** Two letters in different scripts, one of them Han, kana or Hangul, do not form one word. */
+    /**
+     * Two letters in different scripts, one of them Han, kana or Hangul, do not form one
+     * word.
+     */
     static boolean scriptChange(char a, char b) {
         Character.UnicodeScript sa = Character.UnicodeScript.of(a);
         Character.UnicodeScript sb = Character.UnicodeScript.of(b);
@@ -159,7 +170,10 @@ final class TextBoundaries {
         return s == Character.UnicodeScript.HAN || isKana(s) || s == Character.UnicodeScript.HANGUL;
     }
 
-    /** Each word written with the capital initial the name has ({@code Applied Materials}), or in capitals. */
+    /**
+     * Each word written with the capital initial the name has
+     * ({@code Applied Materials}), or in capitals.
+     */
     static boolean initialsMatch(String written, String canonical) {
         if (written.equals(canonical)) {
             return true;
@@ -194,7 +208,10 @@ final class TextBoundaries {
         return i < 0 || ".!?:;".indexOf(text.charAt(i)) >= 0;
     }
 
-    /** What follows a sentence-initial ordinary-word name reads like a clause about a company. */
+    /**
+     * What follows a sentence-initial ordinary-word name reads like a clause about a
+     * company.
+     */
     static boolean clauseCue(String text, int e, int after) {
         if (after > e) {
             return true; // possessive
@@ -220,4 +237,5 @@ final class TextBoundaries {
         String word = text.substring(i, j).toLowerCase(Locale.ROOT);
         return CLAUSE_CUES.contains(word) || word.endsWith("ed");
     }
+
 }

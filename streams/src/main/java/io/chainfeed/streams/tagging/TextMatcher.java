@@ -26,29 +26,35 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Finds the companies, terms and layers one field of a read names: scans the text with the
- * {@link TagDictionary} and keeps the hits that pass the rules of the {@link Tagger} (word boundaries,
- * suffixes, case, ticker context, ambiguity), the longest of overlapping hits of one kind. Immutable and
- * thread-safe.
+ * Finds the companies, terms and layers one field of a read names: scans the text with
+ * the {@link TagDictionary} and keeps the hits that pass the rules of the {@link Tagger}
+ * (word boundaries, suffixes, case, ticker context, ambiguity), the longest of
+ * overlapping hits of one kind. Immutable and thread-safe.
  */
 final class TextMatcher {
+
     private static final Set<String> US_MICS = Set.of("XNAS", "XNYS");
+
     private static final String SYM = "[A-Z0-9][A-Za-z0-9.\\-]{0,11}";
+
     private static final String EXCH = "[A-Za-z]{2,10}\\s*[:：]\\s*";
+
     /** The inside of a bracket that holds only symbols, optionally exchange-prefixed. */
-    private static final Pattern TICKER_LIST = Pattern.compile(
-            "\\s*(?:" + EXCH + ")?" + SYM + "(?:\\s*[,;/]\\s*(?:" + EXCH + ")?" + SYM + ")*\\s*");
+    private static final Pattern TICKER_LIST = Pattern
+        .compile("\\s*(?:" + EXCH + ")?" + SYM + "(?:\\s*[,;/]\\s*(?:" + EXCH + ")?" + SYM + ")*\\s*");
+
     private static final Pattern EXCHANGE_BEFORE = Pattern.compile("([A-Za-z]{2,10})\\s*[:：]\\s*$");
 
     /**
      * A hit the rules accepted.
      *
-     * @param start      first char of the evidence (a cashtag's {@code $}, an exchange prefix included)
-     * @param end        end of the evidence, exclusive
-     * @param rule       the rule it is evidence of
+     * @param start first char of the evidence (a cashtag's {@code $}, an exchange prefix
+     * included)
+     * @param end end of the evidence, exclusive
+     * @param rule the rule it is evidence of
      * @param confidence its confidence
-     * @param deferred   counts only if the same entity is found by another rule in the read (an ordinary
-     *                   word at a sentence start, a generic term alias)
+     * @param deferred counts only if the same entity is found by another rule in the read
+     * (an ordinary word at a sentence start, a generic term alias)
      */
     record Accepted(Entry entry, int start, int end, TagRule rule, double confidence, boolean deferred) {
     }
@@ -62,7 +68,8 @@ final class TextMatcher {
     /**
      * @param text the text of one field
      * @param self the slug of the term being tagged, which never tags itself
-     * @return the accepted hits, per kind the longest of overlapping ones, in text order within a kind
+     * @return the accepted hits, per kind the longest of overlapping ones, in text order
+     * within a kind
      */
     List<Accepted> match(String text, String self) {
         Map<Kind, List<Accepted>> accepted = new EnumMap<>(Kind.class);
@@ -82,7 +89,10 @@ final class TextMatcher {
         return out;
     }
 
-    /** Of overlapping hits of one kind keeps the longest (then the earliest); disjoint hits all stay. */
+    /**
+     * Of overlapping hits of one kind keeps the longest (then the earliest); disjoint
+     * hits all stay.
+     */
     private static List<Accepted> longestWins(List<Accepted> hits) {
         if (hits.size() < 2) {
             return hits;
@@ -181,7 +191,8 @@ final class TextMatcher {
         int[] group = bracket(text, s, e);
         if (group != null && TICKER_LIST.matcher(text.substring(group[0] + 1, group[1])).matches()) {
             if (numeric || written.length() < 2 || !dictionary.resolves(entry, null, written)) {
-                return null; // a bare number or letter in brackets is a year, a count or an enumeration
+                return null; // a bare number or letter in brackets is a year, a count or
+                             // an enumeration
             }
             if (STOP_SYMBOLS.contains(written) && spellsInitials(text, group[0], written)) {
                 return null; // "artificial intelligence (AI)" defines an abbreviation
@@ -191,8 +202,7 @@ final class TextMatcher {
         // ANET in prose
         if (numeric || written.length() < 3 || !written.chars().allMatch(c -> c >= 'A' && c <= 'Z')
                 || STOP_SYMBOLS.contains(written) || !US_MICS.contains(entry.listing().getMic())
-                || dictionary.namesSomethingElse(written, entry.id())
-                || !dictionary.resolves(entry, null, written)) {
+                || dictionary.namesSomethingElse(written, entry.id()) || !dictionary.resolves(entry, null, written)) {
             return null;
         }
         return ticker(entry, s, e, TagRule.TICKER_IN_PROSE);
@@ -201,4 +211,5 @@ final class TextMatcher {
     private static Accepted ticker(Entry entry, int start, int end, TagRule rule) {
         return new Accepted(entry, start, end, rule, rule.confidence(), false);
     }
+
 }

@@ -21,27 +21,34 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 
 /**
- * The chain model's cost per signal against the number of signals kept: {@code put} adds one new
- * signal (the newest, so {@code asOf} moves and every sum is rebased) to a {@link ChainBook} already
- * holding {@code kept} signals on the bundled 14 layers; {@code publish} builds every layer state
- * from the book (what the topology does at most every 250 ms). Both should be flat in {@code kept}.
+ * The chain model's cost per signal against the number of signals kept: {@code put} adds
+ * one new signal (the newest, so {@code asOf} moves and every sum is rebased) to a
+ * {@link ChainBook} already holding {@code kept} signals on the bundled 14 layers;
+ * {@code publish} builds every layer state from the book (what the topology does at most
+ * every 250 ms). Both should be flat in {@code kept}.
  *
- * <p>Run as {@code TaggerBenchmark} says, with {@code ChainBookBenchmark} as the pattern.
+ * <p>
+ * Run as {@code TaggerBenchmark} says, with {@code ChainBookBenchmark} as the pattern.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
 public class ChainBookBenchmark {
-    private static final String[] LAYERS = {"memory", "advanced-packaging", "foundry", "accelerators",
-            "servers-systems", "network-fabric", "semiconductor-equipment"};
 
-    @Param({"1000", "10000", "100000"})
+    private static final String[] LAYERS = { "memory", "advanced-packaging", "foundry", "accelerators",
+            "servers-systems", "network-fabric", "semiconductor-equipment" };
+
+    @Param({ "1000", "10000", "100000" })
     int kept;
 
     private ChainModel model;
+
     private ChainBook book;
+
     private Random random;
+
     private long clock;
+
     private int seq;
 
     @Setup(Level.Trial)
@@ -59,11 +66,15 @@ public class ChainBookBenchmark {
     private ConstraintSignal next() {
         clock += 1000 + random.nextInt(10_000);
         int id = seq++;
-        return ConstraintSignal.newBuilder().setId("s" + id).setHeadline("signal " + id)
-                .setLayerHints(List.of(LAYERS[random.nextInt(LAYERS.length)]))
-                .setDirection(random.nextInt(3) == 0 ? Direction.EASING : Direction.TIGHTENING)
-                .setMagnitude(1 + random.nextInt(5)).setObservedAt(Instant.ofEpochMilli(clock))
-                .setSource(new Source("bench", "https://example.com/" + id)).build();
+        return ConstraintSignal.newBuilder()
+            .setId("s" + id)
+            .setHeadline("signal " + id)
+            .setLayerHints(List.of(LAYERS[random.nextInt(LAYERS.length)]))
+            .setDirection(random.nextInt(3) == 0 ? Direction.EASING : Direction.TIGHTENING)
+            .setMagnitude(1 + random.nextInt(5))
+            .setObservedAt(Instant.ofEpochMilli(clock))
+            .setSource(new Source("bench", "https://example.com/" + id))
+            .build();
     }
 
     /** One new signal: O(layers it names), whatever {@code kept} is. */
@@ -77,4 +88,5 @@ public class ChainBookBenchmark {
     public Object publish() {
         return model.states(book);
     }
+
 }

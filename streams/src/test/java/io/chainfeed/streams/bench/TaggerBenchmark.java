@@ -22,13 +22,14 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Threads;
 
 /**
- * Tagged reads per second on one core: {@link Tagger#tag(TermUpdate)} on a realistic ~2 KB read with
- * the full bundled dictionary (241 companies, 69 terms, 14 layers), next to a baseline that only runs
- * the same Aho-Corasick scans ({@link Tagger#scan(String)}: the case-folded and the exact trie) over
- * the same fields for the same patterns, with none of the rules, evidence or read building.
+ * Tagged reads per second on one core: {@link Tagger#tag(TermUpdate)} on a realistic ~2
+ * KB read with the full bundled dictionary (241 companies, 69 terms, 14 layers), next to
+ * a baseline that only runs the same Aho-Corasick scans ({@link Tagger#scan(String)}: the
+ * case-folded and the exact trie) over the same fields for the same patterns, with none
+ * of the rules, evidence or read building.
  *
- * <p>Run it from the repository root (single-threaded, so the figure is per core):
- * <pre>
+ * <p>
+ * Run it from the repository root (single-threaded, so the figure is per core): <pre>
  * mvn -B -q -pl streams test-compile dependency:build-classpath \
  *     -Dmdep.outputFile=target/test.classpath -Dmdep.includeScope=test
  * cd streams &amp;&amp; java -cp target/test-classes:target/classes:$(cat target/test.classpath) \
@@ -64,7 +65,9 @@ public class TaggerBenchmark {
             + "Constellation Energy signs power purchase agreements with the same cloud providers.";
 
     private Tagger tagger;
+
     private TermUpdate read;
+
     private List<String> fields;
 
     @Setup
@@ -72,24 +75,29 @@ public class TaggerBenchmark {
         ReferenceData data = ReferenceData.bundled();
         tagger = Tagger.build(data.layers, data.companies, data.terms);
         read = TermUpdate.newBuilder()
-                .setSlug("hbm-note").setTitle("Why HBM supply sets the pace of AI accelerators")
-                .setAliases(List.of("high-bandwidth memory"))
-                .setDefinition("HBM is stacked DRAM placed next to an accelerator to feed it data quickly.")
-                .setSections(List.of(new Section("what_it_means", "What it means", WHAT),
-                        new Section("why_it_matters", "Why it matters to investors", WHY)))
-                .setLayerHint("memory")
-                .setCompanies(List.of(new CompanyMention("SK hynix", "000660.KS"), new CompanyMention("Micron", "MU")))
-                .setRelated(List.of(new RelatedTerm("cowos", "CoWoS", "Chip on Wafer on Substrate.")))
-                .setSources(List.of(new Source("JEDEC", "https://www.jedec.org/")))
-                .setDisclaimer("Research, not advice.").setVersion(1).setUpdatedAt(Instant.EPOCH)
-                .build();
+            .setSlug("hbm-note")
+            .setTitle("Why HBM supply sets the pace of AI accelerators")
+            .setAliases(List.of("high-bandwidth memory"))
+            .setDefinition("HBM is stacked DRAM placed next to an accelerator to feed it data quickly.")
+            .setSections(List.of(new Section("what_it_means", "What it means", WHAT),
+                    new Section("why_it_matters", "Why it matters to investors", WHY)))
+            .setLayerHint("memory")
+            .setCompanies(List.of(new CompanyMention("SK hynix", "000660.KS"), new CompanyMention("Micron", "MU")))
+            .setRelated(List.of(new RelatedTerm("cowos", "CoWoS", "Chip on Wafer on Substrate.")))
+            .setSources(List.of(new Source("JEDEC", "https://www.jedec.org/")))
+            .setDisclaimer("Research, not advice.")
+            .setVersion(1)
+            .setUpdatedAt(Instant.EPOCH)
+            .build();
         fields = new ArrayList<>();
         fields.add(read.getTitle());
         fields.add(read.getDefinition());
         read.getSections().forEach(s -> fields.add(s.getBody()));
     }
 
-    /** @return the size of the read's text in bytes (UTF-8) */
+    /**
+     * @return the size of the read's text in bytes (UTF-8)
+     */
     public int textBytes() {
         return fields.stream().mapToInt(f -> f.getBytes(java.nio.charset.StandardCharsets.UTF_8).length).sum();
     }
@@ -107,4 +115,5 @@ public class TaggerBenchmark {
         }
         return hits;
     }
+
 }

@@ -41,11 +41,14 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 class ChainStateTopologyTest extends TopologyTest {
+
     private static final Instant T0 = Instant.parse("2026-03-01T00:00:00Z");
+
     /** One half-life of a signal's weight ({@link ChainDecay#HALF_LIFE_DAYS}). */
     private static final Duration HALF_LIFE = Duration.ofMillis((long) ChainDecay.HALF_LIFE_MS);
 
     private TestInputTopic<String, ConstraintSignal> signals;
+
     private TestOutputTopic<String, LayerState> states;
 
     @BeforeEach
@@ -62,7 +65,10 @@ class ChainStateTopologyTest extends TopologyTest {
         causes = topology.output(Topics.CHAIN_CAUSES, ChainCause.class);
     }
 
-    /** equipment -> memory -> packaging -> accelerators -> servers, and memory -> accelerators directly. */
+    /**
+     * equipment -> memory -> packaging -> accelerators -> servers, and memory ->
+     * accelerators directly.
+     */
     private void loadReference() {
         layer("semiconductor-equipment", "Semiconductor equipment");
         layer("memory", "Memory", "semiconductor-equipment");
@@ -82,21 +88,35 @@ class ChainStateTopologyTest extends TopologyTest {
     }
 
     private void company(String id, String name, String layer, String symbol, String mic, String display) {
-        companies.pipeInput(id, Company.newBuilder().setId(id).setName(name).setPrimaryLayer(layer)
-                .setListings(List.of(new Listing(symbol, mic, display))).build());
+        companies.pipeInput(id,
+                Company.newBuilder()
+                    .setId(id)
+                    .setName(name)
+                    .setPrimaryLayer(layer)
+                    .setListings(List.of(new Listing(symbol, mic, display)))
+                    .build());
     }
 
     private static ConstraintSignal signal(String id, String layer, Direction direction, int magnitude, Instant at) {
-        return ConstraintSignal.newBuilder().setId(id)
-                .setHeadline("HBM supply " + direction.name().toLowerCase(java.util.Locale.ROOT) + ", report " + id)
-                .setBody("SK hynix says HBM capacity is allocated.").setLayerHints(List.of(layer))
-                .setDirection(direction).setMagnitude(magnitude).setObservedAt(at)
-                .setSource(new Source("Example", "https://example.com/" + id)).setVersion(1).build();
+        return ConstraintSignal.newBuilder()
+            .setId(id)
+            .setHeadline("HBM supply " + direction.name().toLowerCase(java.util.Locale.ROOT) + ", report " + id)
+            .setBody("SK hynix says HBM capacity is allocated.")
+            .setLayerHints(List.of(layer))
+            .setDirection(direction)
+            .setMagnitude(magnitude)
+            .setObservedAt(at)
+            .setSource(new Source("Example", "https://example.com/" + id))
+            .setVersion(1)
+            .build();
     }
 
     private TestOutputTopic<String, ChainCause> causes;
 
-    /** The layer states published after the next publish interval (wall clock), latest per layer. */
+    /**
+     * The layer states published after the next publish interval (wall clock), latest per
+     * layer.
+     */
     private Map<String, LayerState> finalStates() {
         topology.advanceWallClockTime(ChainStateTopology.PUBLISH_INTERVAL);
         return states.readKeyValuesToMap();
@@ -111,7 +131,7 @@ class ChainStateTopologyTest extends TopologyTest {
         assertThat(memory.getPressure()).isEqualTo(4.0);
         assertThat(memory.getDirectPressure()).isEqualTo(4.0);
         assertThat(memory.getOwners()).extracting(LayerCompany::getSymbol)
-                .containsExactly("MU", "005930.KS", "000660.KS");
+            .containsExactly("MU", "005930.KS", "000660.KS");
         assertThat(memory.getCauses()).extracting(SignalCause::getSignalId).containsExactly("s1");
         assertThat(memory.getAsOf()).isEqualTo(T0);
         assertThat(memory.getTrend()).isEqualTo(Trend.RISING);
@@ -124,21 +144,23 @@ class ChainStateTopologyTest extends TopologyTest {
         signals.pipeInput("s1", signal("s1", "memory", Direction.TIGHTENING, 4, T0));
         Map<String, LayerState> s = finalStates();
         assertThat(s.get("advanced-packaging").getSqueezeReceived()).isEqualTo(2.0);
-        // memory -> accelerators is one hop; the path through packaging does not count twice
+        // memory -> accelerators is one hop; the path through packaging does not count
+        // twice
         assertThat(s.get("accelerators").getSqueezeReceived()).isEqualTo(2.0);
         assertThat(s.get("servers-systems").getSqueezeReceived()).isEqualTo(1.0);
         LayerState servers = s.get("servers-systems");
         assertThat(servers.getSqueezedBy()).singleElement()
-                .satisfies(src -> assertThat(src.getLayerId()).isEqualTo("memory"));
+            .satisfies(src -> assertThat(src.getLayerId()).isEqualTo("memory"));
         assertThat(servers.getCauses()).singleElement().satisfies(c -> {
             assertThat(c.getSignalId()).isEqualTo("s1");
             assertThat(c.getOriginLayer()).isEqualTo("memory");
             assertThat(c.getHops()).isEqualTo(2);
             assertThat(c.getContribution()).isEqualTo(1.0);
         });
-        assertThat(s.get("memory").getSqueezed()).extracting(q -> q.getCompany().getName(), SqueezedCompany::getViaLayer)
-                .containsExactly(org.assertj.core.groups.Tuple.tuple("Nvidia", "accelerators"),
-                        org.assertj.core.groups.Tuple.tuple("Dell Technologies", "servers-systems"));
+        assertThat(s.get("memory").getSqueezed())
+            .extracting(q -> q.getCompany().getName(), SqueezedCompany::getViaLayer)
+            .containsExactly(org.assertj.core.groups.Tuple.tuple("Nvidia", "accelerators"),
+                    org.assertj.core.groups.Tuple.tuple("Dell Technologies", "servers-systems"));
         assertThat(s.get("memory").getSqueezed()).allSatisfy(q -> assertThat(q.getCauses()).containsExactly("s1"));
         // upstream is not squeezed
         assertThat(s.get("semiconductor-equipment").getSqueezeReceived()).isZero();
@@ -149,8 +171,7 @@ class ChainStateTopologyTest extends TopologyTest {
         signals.pipeInput("s1", signal("s1", "memory", Direction.TIGHTENING, 4, T0));
         assertThat(finalStates().get("memory").getStatus()).isEqualTo(LayerStatus.TIGHT);
         // a newer signal elsewhere moves "as of" forward by one half-life
-        signals.pipeInput("s2", signal("s2", "semiconductor-equipment", Direction.TIGHTENING, 1,
-                T0.plus(HALF_LIFE)));
+        signals.pipeInput("s2", signal("s2", "semiconductor-equipment", Direction.TIGHTENING, 1, T0.plus(HALF_LIFE)));
         LayerState memory = finalStates().get("memory");
         assertThat(memory.getDirectPressure()).isEqualTo(2.0);
         assertThat(memory.getStatus()).isEqualTo(LayerStatus.BALANCED);
@@ -159,23 +180,29 @@ class ChainStateTopologyTest extends TopologyTest {
         assertThat(memory.getPressure()).isEqualTo(2.0);
         assertThat(memory.getSqueezedBy()).isEmpty();
         assertThat(ChainModel.contribution(signal("x", "memory", Direction.EASING, 3, T0),
-                T0.plus(HALF_LIFE.multipliedBy(2)).toEpochMilli())).isCloseTo(-0.75, within(1e-12));
+                T0.plus(HALF_LIFE.multipliedBy(2)).toEpochMilli()))
+            .isCloseTo(-0.75, within(1e-12));
     }
 
     @Test
     void aSignalWithAHorizonKeepsItsFullWeightUntilThenAndDecaysFromThen() {
         Instant until = T0.plus(Duration.ofDays(60));
-        signals.pipeInput("held", ConstraintSignal.newBuilder(signal("held", "memory", Direction.TIGHTENING, 4, T0))
-                .setUntil(until).build());
+        signals.pipeInput("held",
+                ConstraintSignal.newBuilder(signal("held", "memory", Direction.TIGHTENING, 4, T0))
+                    .setUntil(until)
+                    .build());
         signals.pipeInput("plain", signal("plain", "semiconductor-equipment", Direction.TIGHTENING, 4, T0));
-        // 30 days on (a newer signal elsewhere moves "as of"): the plain signal has decayed to
-        // 4 × 2^(−30 d / half-life), the one with a horizon still weighs 4 and keeps memory tight
-        signals.pipeInput("later", signal("later", "servers-systems", Direction.EASING, 1, T0.plus(Duration.ofDays(30))));
+        // 30 days on (a newer signal elsewhere moves "as of"): the plain signal has
+        // decayed to
+        // 4 × 2^(−30 d / half-life), the one with a horizon still weighs 4 and keeps
+        // memory tight
+        signals.pipeInput("later",
+                signal("later", "servers-systems", Direction.EASING, 1, T0.plus(Duration.ofDays(30))));
         Map<String, LayerState> s = finalStates();
         assertThat(s.get("memory").getDirectPressure()).isEqualTo(4.0);
         assertThat(s.get("memory").getStatus()).isEqualTo(LayerStatus.TIGHT);
         assertThat(s.get("semiconductor-equipment").getDirectPressure())
-                .isCloseTo(4 * Math.pow(2, -30 / ChainDecay.HALF_LIFE_DAYS), within(0.0001));
+            .isCloseTo(4 * Math.pow(2, -30 / ChainDecay.HALF_LIFE_DAYS), within(0.0001));
         assertThat(s.get("memory").getCauses()).singleElement().satisfies(c -> {
             assertThat(c.getUntil()).isEqualTo(until.toEpochMilli());
             assertThat(c.getContribution()).isEqualTo(4.0);
@@ -184,21 +211,23 @@ class ChainStateTopologyTest extends TopologyTest {
         // the last day of the horizon: still full weight
         signals.pipeInput("edge", signal("edge", "servers-systems", Direction.EASING, 1, until));
         assertThat(finalStates().get("memory").getDirectPressure()).isEqualTo(4.0);
-        // one half-life after the horizon ends it has halved, as a signal observed at the horizon would
+        // one half-life after the horizon ends it has halved, as a signal observed at the
+        // horizon would
         signals.pipeInput("after", signal("after", "servers-systems", Direction.EASING, 1, until.plus(HALF_LIFE)));
         LayerState memory = finalStates().get("memory");
         assertThat(memory.getDirectPressure()).isEqualTo(2.0);
         assertThat(memory.getStatus()).isEqualTo(LayerStatus.BALANCED);
         // a horizon before the signal was observed changes nothing
         assertThat(ChainModel.contribution(ConstraintSignal.newBuilder(signal("x", "memory", Direction.EASING, 3, T0))
-                .setUntil(T0.minus(Duration.ofDays(5))).build(), T0.plus(HALF_LIFE.multipliedBy(2)).toEpochMilli()))
-                .isCloseTo(-0.75, within(1e-12));
+            .setUntil(T0.minus(Duration.ofDays(5)))
+            .build(), T0.plus(HALF_LIFE.multipliedBy(2)).toEpochMilli())).isCloseTo(-0.75, within(1e-12));
     }
 
     @Test
     void signalsThirtyHalfLivesOldAreForgotten() {
         signals.pipeInput("old", signal("old", "memory", Direction.TIGHTENING, 5, T0));
-        signals.pipeInput("new", signal("new", "foundry-none", Direction.TIGHTENING, 1, T0.plus(HALF_LIFE.multipliedBy(30).plusDays(1))));
+        signals.pipeInput("new", signal("new", "foundry-none", Direction.TIGHTENING, 1,
+                T0.plus(HALF_LIFE.multipliedBy(30).plusDays(1))));
         var store = topology.<ConstraintSignal>store(ChainStateTopology.SIGNALS_STORE);
         assertThat(store.get("old")).as("kept for time travel").isNotNull();
         assertThat(store.get("new")).isNotNull();
@@ -215,7 +244,8 @@ class ChainStateTopologyTest extends TopologyTest {
         });
         assertThat(queries.at(T0.toEpochMilli()).get("memory").getDirectPressure()).isEqualTo(5.0);
 
-        // once the newest signal is more than KEPT_FOR_TIME_TRAVEL later, the store lets it go
+        // once the newest signal is more than KEPT_FOR_TIME_TRAVEL later, the store lets
+        // it go
         signals.pipeInput("newer", signal("newer", "foundry-none", Direction.TIGHTENING, 1,
                 T0.plus(ChainStateTopology.KEPT_FOR_TIME_TRAVEL).plus(Duration.ofDays(1))));
         assertThat(store.get("old")).isNull();
@@ -254,13 +284,17 @@ class ChainStateTopologyTest extends TopologyTest {
     void theSameSignalsInAnyArrivalOrderGiveTheSameState() {
         List<KeyValue<String, ConstraintSignal>> input = new ArrayList<>(List.of(
                 KeyValue.pair("a", signal("a", "memory", Direction.TIGHTENING, 5, T0)),
-                KeyValue.pair("b", signal("b", "advanced-packaging", Direction.TIGHTENING, 3, T0.plus(Duration.ofDays(2)))),
+                KeyValue.pair("b",
+                        signal("b", "advanced-packaging", Direction.TIGHTENING, 3, T0.plus(Duration.ofDays(2)))),
                 KeyValue.pair("c", signal("c", "memory", Direction.EASING, 2, T0.plus(Duration.ofDays(9)))),
-                KeyValue.pair("d", signal("d", "semiconductor-equipment", Direction.TIGHTENING, 4,
-                        T0.plus(Duration.ofHours(30)))),
-                // an editor's correction of "a": a higher version wins whenever it arrives
-                KeyValue.pair("a", ConstraintSignal.newBuilder(signal("a", "memory", Direction.TIGHTENING, 3, T0))
-                        .setVersion(2).build())));
+                KeyValue.pair("d",
+                        signal("d", "semiconductor-equipment", Direction.TIGHTENING, 4, T0.plus(Duration.ofHours(30)))),
+                // an editor's correction of "a": a higher version wins whenever it
+                // arrives
+                KeyValue.pair("a",
+                        ConstraintSignal.newBuilder(signal("a", "memory", Direction.TIGHTENING, 3, T0))
+                            .setVersion(2)
+                            .build())));
         signals.pipeKeyValueList(input);
         Map<String, LayerState> expected = finalStates();
         assertThat(expected.get("memory").getCauses()).anySatisfy(c -> {
@@ -276,59 +310,87 @@ class ChainStateTopologyTest extends TopologyTest {
             startTopology();
             signals.pipeKeyValueList(shuffled); // signals before reference data, too
             loadReference();
-            assertThat(finalStates()).as("order %s", shuffled.stream().map(kv -> kv.key).toList())
-                    .isEqualTo(expected);
+            assertThat(finalStates()).as("order %s", shuffled.stream().map(kv -> kv.key).toList()).isEqualTo(expected);
         }
     }
 
     @Test
     void aHeldSignalIsReadButNotCountedUntilAReviewConfirmsIt() {
-        SignalDecision held = SignalDecision.newBuilder().setDecidedBy("text").setConfidence(0.4).setHeld(true)
-                .setValues(List.of(DecidedValue.newBuilder().setField("direction").setValue("tightening")
-                        .setDecidedBy("text").setEvidence(List.of(new Evidence("tightening cue", "headline", 11, 17,
-                                "supply"))).build()))
-                .build();
-        signals.pipeInput("s1", ConstraintSignal.newBuilder(signal("s1", "memory", Direction.TIGHTENING, 4, T0))
-                .setDecision(held).build());
+        SignalDecision held = SignalDecision.newBuilder()
+            .setDecidedBy("text")
+            .setConfidence(0.4)
+            .setHeld(true)
+            .setValues(List.of(DecidedValue.newBuilder()
+                .setField("direction")
+                .setValue("tightening")
+                .setDecidedBy("text")
+                .setEvidence(List.of(new Evidence("tightening cue", "headline", 11, 17, "supply")))
+                .build()))
+            .build();
+        signals.pipeInput("s1",
+                ConstraintSignal.newBuilder(signal("s1", "memory", Direction.TIGHTENING, 4, T0))
+                    .setDecision(held)
+                    .build());
         Read read = reads.readValue();
         assertThat(read.getSignal().getDecision().getHeld()).isTrue();
         assertThat(read.getSignal().getDirection()).isEqualTo("tightening");
-        assertThat(read.getSections()).filteredOn(x -> x.getKey().equals("signal")).singleElement()
-                .satisfies(x -> assertThat(x.getBody()).contains("Held for review"));
+        assertThat(read.getSections()).filteredOn(x -> x.getKey().equals("signal"))
+            .singleElement()
+            .satisfies(x -> assertThat(x.getBody()).contains("Held for review"));
         assertThat(finalStates().getOrDefault("memory", null)).satisfies(m -> {
             if (m != null) {
                 assertThat(m.getPressure()).isZero();
             }
         });
 
-        SignalDecision confirmed = SignalDecision.newBuilder(held).setDecidedBy("editor").setHeld(false)
-                .setReview(new SignalReview("confirmed", T0.plusSeconds(60), 1L)).build();
-        signals.pipeInput("s1", ConstraintSignal.newBuilder(signal("s1", "memory", Direction.TIGHTENING, 4, T0))
-                .setDecision(confirmed).setVersion(2).build());
+        SignalDecision confirmed = SignalDecision.newBuilder(held)
+            .setDecidedBy("editor")
+            .setHeld(false)
+            .setReview(new SignalReview("confirmed", T0.plusSeconds(60), 1L))
+            .build();
+        signals.pipeInput("s1",
+                ConstraintSignal.newBuilder(signal("s1", "memory", Direction.TIGHTENING, 4, T0))
+                    .setDecision(confirmed)
+                    .setVersion(2)
+                    .build());
         assertThat(finalStates().get("memory").getPressure()).isEqualTo(4.0);
 
         // held again (a corrected version that is itself held) stops counting
-        signals.pipeInput("s1", ConstraintSignal.newBuilder(signal("s1", "memory", Direction.TIGHTENING, 4, T0))
-                .setDecision(held).setVersion(3).build());
+        signals.pipeInput("s1",
+                ConstraintSignal.newBuilder(signal("s1", "memory", Direction.TIGHTENING, 4, T0))
+                    .setDecision(held)
+                    .setVersion(3)
+                    .build());
         assertThat(finalStates().get("memory").getPressure()).isZero();
     }
 
     @Test
     void signalsBecomeTaggedSignalReads() {
         topology.input(Topics.REFERENCE_TERMS, TermUpdate.class)
-                .pipeInput("hbm", TermUpdate.newBuilder().setSlug("hbm").setTitle("HBM")
-                        .setAliases(List.of("High Bandwidth Memory")).setDefinition("Stacked DRAM.")
-                        .setLayerHint("memory").setDisclaimer("research, not advice").setVersion(1)
-                        .setUpdatedAt(T0).build());
-        signals.pipeInput("s1", ConstraintSignal.newBuilder(signal("s1", "memory", Direction.TIGHTENING, 4, T0))
-                .setLayerHints(List.of("memory", "advanced-packaging")).setVersion(7).build());
+            .pipeInput("hbm",
+                    TermUpdate.newBuilder()
+                        .setSlug("hbm")
+                        .setTitle("HBM")
+                        .setAliases(List.of("High Bandwidth Memory"))
+                        .setDefinition("Stacked DRAM.")
+                        .setLayerHint("memory")
+                        .setDisclaimer("research, not advice")
+                        .setVersion(1)
+                        .setUpdatedAt(T0)
+                        .build());
+        signals.pipeInput("s1",
+                ConstraintSignal.newBuilder(signal("s1", "memory", Direction.TIGHTENING, 4, T0))
+                    .setLayerHints(List.of("memory", "advanced-packaging"))
+                    .setVersion(7)
+                    .build());
         Read read = reads.readValue();
         assertThat(read.getId()).isEqualTo("signal:s1");
         assertThat(read.getKind()).isEqualTo(ReadKind.SIGNAL);
         assertThat(read.getSlug()).isEqualTo("s1");
         assertThat(read.getTitle()).isEqualTo("HBM supply tightening, report s1");
-        assertThat(read.getLayers()).filteredOn(l -> l.getPrimary()).extracting(l -> l.getId())
-                .containsExactly("memory", "advanced-packaging");
+        assertThat(read.getLayers()).filteredOn(l -> l.getPrimary())
+            .extracting(l -> l.getId())
+            .containsExactly("memory", "advanced-packaging");
         assertThat(read.getCompanies()).extracting(c -> c.getSymbol()).contains("000660.KS");
         assertThat(read.getTerms()).extracting(t -> t.getSlug()).contains("hbm");
         assertThat(read.getSources()).extracting(Source::getUrl).containsExactly("https://example.com/s1");
@@ -344,8 +406,10 @@ class ChainStateTopologyTest extends TopologyTest {
 
     @Test
     void aSignalArrivingRightAfterAReferenceChangeDoesNotSwallowTheRetagOfTheOthers() {
-        signals.pipeInput("s1", ConstraintSignal.newBuilder(signal("s1", "memory", Direction.TIGHTENING, 3, T0))
-                .setBody("Celestica says switch builds slip.").build());
+        signals.pipeInput("s1",
+                ConstraintSignal.newBuilder(signal("s1", "memory", Direction.TIGHTENING, 3, T0))
+                    .setBody("Celestica says switch builds slip.")
+                    .build());
         assertThat(reads.readValue().getCompanies()).extracting(c -> c.getSymbol()).doesNotContain("CLS");
 
         company("celestica", "Celestica", "servers-systems", "CLS", "XNYS", "CLS");
@@ -355,7 +419,7 @@ class ChainStateTopologyTest extends TopologyTest {
         topology.advanceWallClockTime(RetaggingProcessor.RETAG_CHECK.plusMillis(10));
 
         assertThat(reads.readKeyValuesToMap().get("signal:s1").getCompanies()).extracting(c -> c.getSymbol())
-                .contains("CLS");
+            .contains("CLS");
     }
 
     @Test
@@ -377,22 +441,26 @@ class ChainStateTopologyTest extends TopologyTest {
         assertThat(sizes).isSortedAccordingTo(java.util.Comparator.reverseOrder());
         // downstream: memory's causes one hop on, counted in the rest
         LayerState packaging = s.get("advanced-packaging");
-        assertThat(packaging.getCauses()).hasSize(ChainModel.TOP_CAUSES).allSatisfy(c -> assertThat(c.getHops()).isEqualTo(1));
+        assertThat(packaging.getCauses()).hasSize(ChainModel.TOP_CAUSES)
+            .allSatisfy(c -> assertThat(c.getHops()).isEqualTo(1));
         assertThat(packaging.getOtherCauseCount()).isEqualTo(n - ChainModel.TOP_CAUSES);
         assertThat(packaging.getSqueezedBy()).singleElement().satisfies(src -> assertThat(src.getHops()).isEqualTo(1));
-        assertThat(s.get("memory").getSqueezed()).allSatisfy(q -> assertThat(q.getCauses()).hasSizeLessThanOrEqualTo(ChainModel.SQUEEZE_CAUSES));
+        assertThat(s.get("memory").getSqueezed())
+            .allSatisfy(q -> assertThat(q.getCauses()).hasSizeLessThanOrEqualTo(ChainModel.SQUEEZE_CAUSES));
     }
 
     @Test
     void everySignalIsWrittenAsAChainCausePerLayerAndRemovedWithATombstone() {
-        signals.pipeInput("s1", ConstraintSignal.newBuilder(signal("s1", "memory", Direction.TIGHTENING, 4, T0))
-                .setLayerHints(List.of("memory", "advanced-packaging", "no-such-layer")).build());
+        signals.pipeInput("s1",
+                ConstraintSignal.newBuilder(signal("s1", "memory", Direction.TIGHTENING, 4, T0))
+                    .setLayerHints(List.of("memory", "advanced-packaging", "no-such-layer"))
+                    .build());
         Map<String, ChainCause> written = causes.readKeyValuesToMap();
         assertThat(written).containsOnlyKeys("memory/s1", "advanced-packaging/s1");
         assertThat(written.get("memory/s1").getMagnitude()).isEqualTo(4);
         // a correction that names one layer only: the other is tombstoned
-        signals.pipeInput("s1", ConstraintSignal.newBuilder(signal("s1", "memory", Direction.TIGHTENING, 2, T0))
-                .setVersion(2).build());
+        signals.pipeInput("s1",
+                ConstraintSignal.newBuilder(signal("s1", "memory", Direction.TIGHTENING, 2, T0)).setVersion(2).build());
         List<KeyValue<String, ChainCause>> next = causes.readKeyValuesToList();
         assertThat(next).anySatisfy(kv -> {
             assertThat(kv.key).isEqualTo("advanced-packaging/s1");
@@ -406,7 +474,8 @@ class ChainStateTopologyTest extends TopologyTest {
     @Test
     void theIncrementalBookAgreesWithAComputationFromScratch() {
         Random random = new Random(7);
-        String[] layerIds = {"semiconductor-equipment", "memory", "advanced-packaging", "accelerators", "servers-systems", "unknown"};
+        String[] layerIds = { "semiconductor-equipment", "memory", "advanced-packaging", "accelerators",
+                "servers-systems", "unknown" };
         Map<String, ConstraintSignal> kept = new java.util.TreeMap<>();
         for (int i = 0; i < 400; i++) {
             String id = "s" + random.nextInt(150);
@@ -423,9 +492,13 @@ class ChainStateTopologyTest extends TopologyTest {
             Instant at = T0.plus(Duration.ofMinutes(random.nextInt(60 * 24 * 60)));
             // a third carry a horizon, up to 90 days after they were observed
             Instant until = random.nextInt(3) == 0 ? at.plus(Duration.ofMinutes(random.nextInt(90 * 24 * 60))) : null;
-            ConstraintSignal s = ConstraintSignal.newBuilder(signal(id, hints.get(0),
-                            random.nextBoolean() ? Direction.TIGHTENING : Direction.EASING, 1 + random.nextInt(5), at))
-                    .setLayerHints(hints).setVersion(version).setUntil(until).build();
+            ConstraintSignal s = ConstraintSignal
+                .newBuilder(signal(id, hints.get(0), random.nextBoolean() ? Direction.TIGHTENING : Direction.EASING,
+                        1 + random.nextInt(5), at))
+                .setLayerHints(hints)
+                .setVersion(version)
+                .setUntil(until)
+                .build();
             signals.pipeInput(id, s);
             kept.put(id, s);
             if (i % 50 == 0) {
@@ -442,21 +515,28 @@ class ChainStateTopologyTest extends TopologyTest {
         // and the direct pressure against the definition, summed signal by signal
         long asOf = kept.values().stream().mapToLong(x -> x.getObservedAt().toEpochMilli()).max().orElseThrow();
         for (String layer : List.of("semiconductor-equipment", "memory", "advanced-packaging", "accelerators")) {
-            double raw = kept.values().stream().filter(x -> x.getLayerHints().contains(layer))
-                    .mapToDouble(x -> ChainModel.contribution(x, asOf)).sum();
+            double raw = kept.values()
+                .stream()
+                .filter(x -> x.getLayerHints().contains(layer))
+                .mapToDouble(x -> ChainModel.contribution(x, asOf))
+                .sum();
             assertThat(published.get(layer).getRawDirectPressure()).as(layer).isCloseTo(raw, within(0.00011));
             assertThat(published.get(layer).getDirectPressure()).as(layer)
-                    .isCloseTo(io.chainfeed.schemas.ChainDecay.softCap(raw), within(0.00011));
+                .isCloseTo(io.chainfeed.schemas.ChainDecay.softCap(raw), within(0.00011));
         }
-        // as of later instants too, as the horizons pass (the book advanced, against the definition)
-        for (int days : new int[] {10, 40, 75, 120}) {
+        // as of later instants too, as the horizons pass (the book advanced, against the
+        // definition)
+        for (int days : new int[] { 10, 40, 75, 120 }) {
             long at = asOf + Duration.ofDays(days).toMillis();
             Map<String, LayerState> then = model.statesAt(kept.values(), at);
             for (String layer : List.of("semiconductor-equipment", "memory", "advanced-packaging", "accelerators")) {
-                double raw = kept.values().stream().filter(x -> x.getLayerHints().contains(layer))
-                        .mapToDouble(x -> ChainModel.contribution(x, at)).sum();
+                double raw = kept.values()
+                    .stream()
+                    .filter(x -> x.getLayerHints().contains(layer))
+                    .mapToDouble(x -> ChainModel.contribution(x, at))
+                    .sum();
                 assertThat(then.get(layer).getRawDirectPressure()).as(layer + " +" + days + " d")
-                        .isCloseTo(raw, within(0.00011));
+                    .isCloseTo(raw, within(0.00011));
             }
         }
     }
@@ -478,26 +558,30 @@ class ChainStateTopologyTest extends TopologyTest {
             assertThat(r.getTitle()).isEqualTo("Memory turned tight");
             assertThat(r.getSummary()).contains("from 0.00 to 5.00").contains("HBM supply tightening, report s1");
             assertThat(r.getSections()).extracting(io.chainfeed.avro.Section::getKey)
-                    .containsExactly("change", "causes", "owners", "squeezed");
+                .containsExactly("change", "causes", "owners", "squeezed");
             assertThat(r.getSections().get(0).getBody()).contains("was balanced at pressure 0.00")
-                    .contains("now tight at 5.00");
+                .contains("now tight at 5.00");
             assertThat(r.getSections().get(1).getBody()).contains("HBM supply tightening, report s1 (Example): +5.00");
             assertThat(r.getLayers()).singleElement().satisfies(l -> {
                 assertThat(l.getId()).isEqualTo("memory");
                 assertThat(l.getPrimary()).isTrue();
-                assertThat(l.getEvidence()).extracting(io.chainfeed.avro.Evidence::getRule).containsExactly("state-cause");
+                assertThat(l.getEvidence()).extracting(io.chainfeed.avro.Evidence::getRule)
+                    .containsExactly("state-cause");
             });
-            assertThat(r.getCompanies()).filteredOn(c -> c.getPrimary()).extracting(c -> c.getSymbol())
-                    .containsExactlyInAnyOrder("MU", "005930.KS", "000660.KS");
-            assertThat(r.getCompanies()).filteredOn(c -> !c.getPrimary()).extracting(c -> c.getSymbol(), c -> c.getMic())
-                    .containsExactly(org.assertj.core.groups.Tuple.tuple("NVDA", "XNAS"),
-                            org.assertj.core.groups.Tuple.tuple("DELL", "XNYS"));
+            assertThat(r.getCompanies()).filteredOn(c -> c.getPrimary())
+                .extracting(c -> c.getSymbol())
+                .containsExactlyInAnyOrder("MU", "005930.KS", "000660.KS");
+            assertThat(r.getCompanies()).filteredOn(c -> !c.getPrimary())
+                .extracting(c -> c.getSymbol(), c -> c.getMic())
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("NVDA", "XNAS"),
+                        org.assertj.core.groups.Tuple.tuple("DELL", "XNYS"));
             assertThat(r.getSources()).extracting(Source::getUrl).containsExactly("https://example.com/s1");
             assertThat(r.getDisclaimer()).isEqualTo(StateReads.DISCLAIMER);
             assertThat(r.getSequence()).isEqualTo(1L);
             assertThat(r.getObservedAt()).isEqualTo(T0);
         });
-        // nothing changed: a reference change recomputes and republishes, but announces nothing
+        // nothing changed: a reference change recomputes and republishes, but announces
+        // nothing
         company("kioxia", "Kioxia", "memory", "285A", "XTKS", "285A.T");
         topology.advanceWallClockTime(RetaggingProcessor.RETAG_CHECK.plusMillis(10));
         assertThat(stateReads()).isEmpty();
@@ -515,7 +599,8 @@ class ChainStateTopologyTest extends TopologyTest {
 
     @Test
     void aReplayedPastIsRecordedWithoutStateReadsAndTheFirstLiveChangeIsAnnouncedFromIt() {
-        // the bundled history on a fresh start: memory turns tight, then balanced, then critical, all long ago
+        // the bundled history on a fresh start: memory turns tight, then balanced, then
+        // critical, all long ago
         Instant past = T0.minus(Duration.ofDays(400));
         signals.pipeInput("h1", signal("h1", "memory", Direction.TIGHTENING, 4, past));
         finalStates();
@@ -526,22 +611,25 @@ class ChainStateTopologyTest extends TopologyTest {
         assertThat(finalStates().get("memory").getStatus()).isEqualTo(LayerStatus.CRITICAL);
         assertThat(stateReads()).as("changes of 400 days ago are not news").isEmpty();
         assertThat(topology.<String>store(ChainStateTopology.ANNOUNCED_STORE).get("memory"))
-                .isEqualTo(new StateReads.Announced(LayerStatus.CRITICAL, 0).encode());
+            .isEqualTo(new StateReads.Announced(LayerStatus.CRITICAL, 0).encode());
 
-        // a signal within the last seven days: the chain is current; memory falls from the replayed critical,
+        // a signal within the last seven days: the chain is current; memory falls from
+        // the replayed critical,
         // and the layers it squeezed in the replay (recorded critical too) turn balanced
         signals.pipeInput("live", signal("live", "memory", Direction.EASING, 5,
                 T0.minus(ChainStateTopology.ANNOUNCED_WITHIN).plus(Duration.ofHours(1))));
         assertThat(finalStates().get("memory").getStatus()).isEqualTo(LayerStatus.LOOSE);
-        assertThat(stateReads()).extracting(Read::getId, Read::getTitle).containsExactlyInAnyOrder(
-                org.assertj.core.groups.Tuple.tuple("state:memory:1", "Memory turned loose"),
-                org.assertj.core.groups.Tuple.tuple("state:advanced-packaging:1", "Advanced packaging turned balanced"),
-                org.assertj.core.groups.Tuple.tuple("state:accelerators:1", "Accelerators turned balanced"));
+        assertThat(stateReads()).extracting(Read::getId, Read::getTitle)
+            .containsExactlyInAnyOrder(org.assertj.core.groups.Tuple.tuple("state:memory:1", "Memory turned loose"),
+                    org.assertj.core.groups.Tuple.tuple("state:advanced-packaging:1",
+                            "Advanced packaging turned balanced"),
+                    org.assertj.core.groups.Tuple.tuple("state:accelerators:1", "Accelerators turned balanced"));
     }
 
     @Test
     void aPressureWobblingAtAThresholdIsAnnouncedOnce() {
-        // memory's direct pressure: 3 (tight by status, not yet 0.25 past the threshold: nothing announced)
+        // memory's direct pressure: 3 (tight by status, not yet 0.25 past the threshold:
+        // nothing announced)
         signals.pipeInput("a", signal("a", "memory", Direction.TIGHTENING, 3, T0));
         assertThat(finalStates().get("memory").getStatus()).isEqualTo(LayerStatus.TIGHT);
         assertThat(stateReads()).isEmpty();
@@ -549,8 +637,11 @@ class ChainStateTopologyTest extends TopologyTest {
         signals.pipeInput("b", signal("b", "memory", Direction.TIGHTENING, 1, T0));
         finalStates();
         assertThat(stateReads()).extracting(Read::getId).containsExactly("state:memory:1");
-        // down to 3, to 2.75 (balanced by status, but not more than 0.25 below 3) and up again: nothing
-        signals.pipeInput("c", signal("c", "memory", Direction.EASING, 2, T0.minus(HALF_LIFE))); // -1 at T0
+        // down to 3, to 2.75 (balanced by status, but not more than 0.25 below 3) and up
+        // again: nothing
+        signals.pipeInput("c", signal("c", "memory", Direction.EASING, 2, T0.minus(HALF_LIFE))); // -1
+                                                                                                 // at
+                                                                                                 // T0
         assertThat(finalStates().get("memory").getPressure()).isEqualTo(3.0);
         signals.pipeInput("d", signal("d", "memory", Direction.EASING, 1, T0.minus(HALF_LIFE.multipliedBy(2)))); // -0.25
         LayerState wobbled = finalStates().get("memory");
@@ -558,15 +649,18 @@ class ChainStateTopologyTest extends TopologyTest {
         assertThat(wobbled.getStatus()).isEqualTo(LayerStatus.BALANCED);
         signals.pipeInput("d", (ConstraintSignal) null);
         finalStates();
-        signals.pipeInput("d", ConstraintSignal.newBuilder(signal("d", "memory", Direction.EASING, 1, T0.minus(HALF_LIFE.multipliedBy(2))))
-                .setVersion(2).build());
+        signals.pipeInput("d",
+                ConstraintSignal
+                    .newBuilder(signal("d", "memory", Direction.EASING, 1, T0.minus(HALF_LIFE.multipliedBy(2))))
+                    .setVersion(2)
+                    .build());
         finalStates();
         assertThat(stateReads()).isEmpty();
         // clearly below: 2.75 - 0.5 = 2.25 announces balanced
         signals.pipeInput("e", signal("e", "memory", Direction.EASING, 2, T0.minus(HALF_LIFE.multipliedBy(2))));
         finalStates();
         assertThat(stateReads()).extracting(Read::getId, Read::getTitle)
-                .containsExactly(org.assertj.core.groups.Tuple.tuple("state:memory:2", "Memory turned balanced"));
+            .containsExactly(org.assertj.core.groups.Tuple.tuple("state:memory:2", "Memory turned balanced"));
     }
 
     @Test
@@ -574,25 +668,35 @@ class ChainStateTopologyTest extends TopologyTest {
         List<KeyValue<String, ConstraintSignal>> input = new ArrayList<>();
         for (int i = 0; i < 50; i++) {
             // different ids and URLs, the same headline from the same source
-            input.add(KeyValue.pair("r" + i, ConstraintSignal.newBuilder(signal("r" + i, "memory", Direction.TIGHTENING, 2,
-                    T0.plus(Duration.ofMinutes(i)))).setHeadline("HBM contract prices rise").build()));
+            input.add(KeyValue.pair("r" + i,
+                    ConstraintSignal
+                        .newBuilder(signal("r" + i, "memory", Direction.TIGHTENING, 2, T0.plus(Duration.ofMinutes(i))))
+                        .setHeadline("HBM contract prices rise")
+                        .build()));
         }
-        // a different headline from another source on the same URL as r49: the same story too
-        input.add(KeyValue.pair("u", ConstraintSignal.newBuilder(signal("u", "memory", Direction.TIGHTENING, 2,
-                T0.plus(Duration.ofMinutes(60)))).setSource(new Source("Other", "https://EXAMPLE.com/r49/#top")).build()));
+        // a different headline from another source on the same URL as r49: the same story
+        // too
+        input.add(KeyValue.pair("u",
+                ConstraintSignal
+                    .newBuilder(signal("u", "memory", Direction.TIGHTENING, 2, T0.plus(Duration.ofMinutes(60))))
+                    .setSource(new Source("Other", "https://EXAMPLE.com/r49/#top"))
+                    .build()));
         signals.pipeInput(input.get(0).key, input.get(0).value);
         double first = finalStates().get("memory").getPressure();
         assertThat(first).isEqualTo(2.0);
         signals.pipeKeyValueList(input);
         LayerState memory = finalStates().get("memory");
-        assertThat(memory.getPressure()).isEqualTo(first); // the newest of them counts, at full weight
+        assertThat(memory.getPressure()).isEqualTo(first); // the newest of them counts,
+                                                           // at full weight
         assertThat(memory.getSignalCount()).isEqualTo(1);
         assertThat(memory.getCauses()).extracting(SignalCause::getSignalId).containsExactly("u");
         Map<String, ChainCause> listed = causes.readKeyValuesToMap();
-        listed.values().removeIf(java.util.Objects::isNull); // the repeats' causes were tombstoned
+        listed.values().removeIf(java.util.Objects::isNull); // the repeats' causes were
+                                                             // tombstoned
         assertThat(listed).containsOnlyKeys("memory/u");
 
-        // removing the leader lets the next one count: the state is that of the set, not of the order
+        // removing the leader lets the next one count: the state is that of the set, not
+        // of the order
         signals.pipeInput("u", (ConstraintSignal) null);
         Map<String, LayerState> afterRemoval = finalStates();
         assertThat(afterRemoval.get("memory").getCauses()).extracting(SignalCause::getSignalId).containsExactly("r49");
@@ -621,15 +725,17 @@ class ChainStateTopologyTest extends TopologyTest {
         assertThat(memory.getStatus()).isEqualTo(LayerStatus.CRITICAL);
         LayerState equipment = s.get("semiconductor-equipment");
         assertThat(equipment.getRawDirectPressure()).isEqualTo(-10_000.0);
-        assertThat(equipment.getDirectPressure()).isEqualTo(-io.chainfeed.schemas.ChainDecay.SOFT_CAP); // to 4 decimals
+        assertThat(equipment.getDirectPressure()).isEqualTo(-io.chainfeed.schemas.ChainDecay.SOFT_CAP); // to
+                                                                                                        // 4
+                                                                                                        // decimals
         assertThat(equipment.getStatus()).isEqualTo(LayerStatus.LOOSE);
         // the causes still add up to the pressure: each carries the cap's factor
         double listed = memory.getCauses().stream().mapToDouble(SignalCause::getContribution).sum();
         assertThat(listed + memory.getOtherCauseTotal()).isCloseTo(memory.getPressure(), within(0.0011));
         assertThat(memory.getCauses().get(0).getContribution()).isCloseTo(5 * memory.getDirectScale(), within(0.0001));
         // downstream gets the capped pressure, halved per hop
-        assertThat(s.get("advanced-packaging").getSqueezeReceived())
-                .isCloseTo(memory.getDirectPressure() / 2, within(0.0001));
+        assertThat(s.get("advanced-packaging").getSqueezeReceived()).isCloseTo(memory.getDirectPressure() / 2,
+                within(0.0001));
     }
 
     @Test
@@ -643,15 +749,18 @@ class ChainStateTopologyTest extends TopologyTest {
             assertThat(s.get(down).getSqueezedBy()).as(down).isEmpty();
             assertThat(s.get(down).getSqueezeReceived()).as(down).isZero();
         }
-        // tight: now it squeezes; the loose-ish accelerators layer is downstream, so it is squeezed too
+        // tight: now it squeezes; the loose-ish accelerators layer is downstream, so it
+        // is squeezed too
         signals.pipeInput("s3", signal("s3", "memory", Direction.TIGHTENING, 2, T0));
         s = new java.util.HashMap<>(s);
-        s.putAll(finalStates()); // only the layers whose state changed are published again
+        s.putAll(finalStates()); // only the layers whose state changed are published
+                                 // again
         assertThat(s.get("memory").getStatus()).isEqualTo(LayerStatus.TIGHT);
         assertThat(s.get("accelerators").getSqueezedBy()).extracting(src -> src.getLayerId()).containsExactly("memory");
         assertThat(s.get("memory").getSqueezed()).extracting(q -> q.getCompany().getCompanyId())
-                .containsExactly("nvidia", "dell");
+            .containsExactly("nvidia", "dell");
         assertThat(s.get("semiconductor-equipment").getSqueezedBy()).isEmpty();
         assertThat(s.get("accelerators").getSqueezed()).isEmpty();
     }
+
 }

@@ -31,28 +31,39 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Time travel: the chain as of an instant and the history series, computed by {@link ChainQueries} over
- * the chain-state topology's own stores (filled by the topology in a TopologyTestDriver), checked
- * against the model's definition summed signal by signal and against the live publication.
+ * Time travel: the chain as of an instant and the history series, computed by
+ * {@link ChainQueries} over the chain-state topology's own stores (filled by the topology
+ * in a TopologyTestDriver), checked against the model's definition summed signal by
+ * signal and against the live publication.
  */
 class ChainTimeTravelTest extends TopologyTest {
+
     private static final Instant T0 = Instant.parse("2026-03-01T00:00:00Z");
+
     private static final long DAY = Duration.ofDays(1).toMillis();
+
     private static final double H = ChainDecay.HALF_LIFE_MS;
+
     /** Thirty half-lives, in days: older signals are forgotten by the live book. */
     private static final long FORGET_DAYS = (long) (30 * ChainDecay.HALF_LIFE_DAYS);
-    private static final String[] LAYERS = {"semiconductor-equipment", "memory", "advanced-packaging", "accelerators",
-        "servers-systems"};
-    /** Fewest hops downstream from each layer of the test graph (docs/chain-model.md, Propagation). */
-    private static final Map<String, Map<String, Integer>> HOPS = Map.of(
-            "semiconductor-equipment", Map.of("memory", 1, "advanced-packaging", 2, "accelerators", 2, "servers-systems", 3),
-            "memory", Map.of("advanced-packaging", 1, "accelerators", 1, "servers-systems", 2),
-            "advanced-packaging", Map.of("accelerators", 1, "servers-systems", 2),
-            "accelerators", Map.of("servers-systems", 1),
+
+    private static final String[] LAYERS = { "semiconductor-equipment", "memory", "advanced-packaging", "accelerators",
+            "servers-systems" };
+
+    /**
+     * Fewest hops downstream from each layer of the test graph (docs/chain-model.md,
+     * Propagation).
+     */
+    private static final Map<String, Map<String, Integer>> HOPS = Map.of("semiconductor-equipment",
+            Map.of("memory", 1, "advanced-packaging", 2, "accelerators", 2, "servers-systems", 3), "memory",
+            Map.of("advanced-packaging", 1, "accelerators", 1, "servers-systems", 2), "advanced-packaging",
+            Map.of("accelerators", 1, "servers-systems", 2), "accelerators", Map.of("servers-systems", 1),
             "servers-systems", Map.of());
 
     private TestInputTopic<String, ConstraintSignal> signals;
+
     private TestOutputTopic<String, LayerState> states;
+
     private ChainQueries queries;
 
     @BeforeEach
@@ -65,10 +76,20 @@ class ChainTimeTravelTest extends TopologyTest {
         layers.pipeInput("advanced-packaging", layer("advanced-packaging", "memory"));
         layers.pipeInput("accelerators", layer("accelerators", "memory", "advanced-packaging"));
         layers.pipeInput("servers-systems", layer("servers-systems", "accelerators"));
-        companies.pipeInput("sk-hynix", Company.newBuilder().setId("sk-hynix").setName("SK hynix")
-                .setPrimaryLayer("memory").setListings(List.of(new Listing("000660", "XKRX", "000660.KS"))).build());
-        companies.pipeInput("nvidia", Company.newBuilder().setId("nvidia").setName("Nvidia")
-                .setPrimaryLayer("accelerators").setListings(List.of(new Listing("NVDA", "XNAS", "NVDA"))).build());
+        companies.pipeInput("sk-hynix",
+                Company.newBuilder()
+                    .setId("sk-hynix")
+                    .setName("SK hynix")
+                    .setPrimaryLayer("memory")
+                    .setListings(List.of(new Listing("000660", "XKRX", "000660.KS")))
+                    .build());
+        companies.pipeInput("nvidia",
+                Company.newBuilder()
+                    .setId("nvidia")
+                    .setName("Nvidia")
+                    .setPrimaryLayer("accelerators")
+                    .setListings(List.of(new Listing("NVDA", "XNAS", "NVDA")))
+                    .build());
         queries = new ChainQueries(new ChainQueries.Stores() {
             @Override
             public <V> ReadOnlyKeyValueStore<String, V> store(String name) {
@@ -81,17 +102,29 @@ class ChainTimeTravelTest extends TopologyTest {
         return ChainLayer.newBuilder().setId(id).setName(id).setUpstream(List.of(upstream)).build();
     }
 
-    private static ConstraintSignal signal(String id, List<String> layers, Direction direction, int magnitude, Instant at) {
-        return ConstraintSignal.newBuilder().setId(id).setHeadline("Headline " + id).setBody("Body " + id)
-                .setLayerHints(layers).setDirection(direction).setMagnitude(magnitude).setObservedAt(at)
-                .setSource(new Source("Example", "https://example.com/" + id)).setVersion(1).build();
+    private static ConstraintSignal signal(String id, List<String> layers, Direction direction, int magnitude,
+            Instant at) {
+        return ConstraintSignal.newBuilder()
+            .setId(id)
+            .setHeadline("Headline " + id)
+            .setBody("Body " + id)
+            .setLayerHints(layers)
+            .setDirection(direction)
+            .setMagnitude(magnitude)
+            .setObservedAt(at)
+            .setSource(new Source("Example", "https://example.com/" + id))
+            .setVersion(1)
+            .build();
     }
 
     private void put(ConstraintSignal s) {
         signals.pipeInput(s.getId(), s);
     }
 
-    /** The definition (docs/chain-model.md), summed signal by signal: direct pressure per layer as of t. */
+    /**
+     * The definition (docs/chain-model.md), summed signal by signal: direct pressure per
+     * layer as of t.
+     */
     private static Map<String, Double> directByDefinition(List<ConstraintSignal> all, long t) {
         Map<String, Double> direct = new HashMap<>();
         for (String l : LAYERS) {
@@ -111,25 +144,29 @@ class ChainTimeTravelTest extends TopologyTest {
         return direct;
     }
 
-    /** pressure(l) = direct(l) + Σ over upstream u whose direct pressure is tight or critical of 0.5^hops × direct(u). */
+    /**
+     * pressure(l) = direct(l) + Σ over upstream u whose direct pressure is tight or
+     * critical of 0.5^hops × direct(u).
+     */
     private static Map<String, Double> pressureByDefinition(List<ConstraintSignal> all, long t) {
         Map<String, Double> direct = directByDefinition(all, t);
         Map<String, Double> pressure = new HashMap<>(direct);
-        HOPS.forEach((up, downs) -> downs.forEach((down, h) ->
-                pressure.merge(down, ChainModel.squeezes(direct.get(up)) ? Math.pow(0.5, h) * direct.get(up) : 0.0,
-                        Double::sum)));
+        HOPS.forEach((up, downs) -> downs.forEach((down, h) -> pressure.merge(down,
+                ChainModel.squeezes(direct.get(up)) ? Math.pow(0.5, h) * direct.get(up) : 0.0, Double::sum)));
         return pressure;
     }
 
     @Test
     void theChainAsOfAnInstantLeavesOutLaterSignalsAndDecaysAtThatInstant() {
         ConstraintSignal early = signal("early", List.of("memory"), Direction.TIGHTENING, 2, T0);
-        ConstraintSignal late = signal("late", List.of("memory"), Direction.TIGHTENING, 5, T0.plus(Duration.ofDays(10)));
+        ConstraintSignal late = signal("late", List.of("memory"), Direction.TIGHTENING, 5,
+                T0.plus(Duration.ofDays(10)));
         put(early);
         put(late);
 
         Map<String, LayerState> before = queries.at(T0.toEpochMilli() + 8 * DAY);
-        assertThat(before.get("memory").getDirectPressure()).isEqualTo(ChainModel.round(2 * Math.pow(2, -8.0 / ChainDecay.HALF_LIFE_DAYS)));
+        assertThat(before.get("memory").getDirectPressure())
+            .isEqualTo(ChainModel.round(2 * Math.pow(2, -8.0 / ChainDecay.HALF_LIFE_DAYS)));
         assertThat(before.get("memory").getSignalCount()).isEqualTo(1);
         assertThat(before.get("memory").getAsOf()).isEqualTo(T0.plus(Duration.ofDays(8)));
         // memory (1.82) is balanced, so it squeezes nothing downstream
@@ -138,9 +175,9 @@ class ChainTimeTravelTest extends TopologyTest {
 
         Map<String, LayerState> after = queries.at(T0.toEpochMilli() + 10 * DAY);
         assertThat(after.get("memory").getPressure())
-                .isEqualTo(ChainModel.round(ChainDecay.softCap(5 + 2 * Math.pow(2, -10.0 / ChainDecay.HALF_LIFE_DAYS))));
-        assertThat(after.get("advanced-packaging").getPressure())
-                .isEqualTo(ChainModel.round(ChainDecay.softCap(5 + 2 * Math.pow(2, -10.0 / ChainDecay.HALF_LIFE_DAYS)) / 2));
+            .isEqualTo(ChainModel.round(ChainDecay.softCap(5 + 2 * Math.pow(2, -10.0 / ChainDecay.HALF_LIFE_DAYS))));
+        assertThat(after.get("advanced-packaging").getPressure()).isEqualTo(
+                ChainModel.round(ChainDecay.softCap(5 + 2 * Math.pow(2, -10.0 / ChainDecay.HALF_LIFE_DAYS)) / 2));
         assertThat(after.get("memory").getStatus()).isEqualTo(LayerStatus.CRITICAL);
 
         Map<String, LayerState> none = queries.at(T0.toEpochMilli() - 1);
@@ -154,16 +191,17 @@ class ChainTimeTravelTest extends TopologyTest {
     @Test
     void aMagnitudeFiveSignalObservedNowIsAbsentTwoDaysEarlierAndWeighsFiveNow() {
         Instant now = T0.plus(Duration.ofDays(40));
-        // magnitude 1 (0.90 now): with the new signal memory stays under the soft cap's knee, where a signal adds its weight
+        // magnitude 1 (0.90 now): with the new signal memory stays under the soft cap's
+        // knee, where a signal adds its weight
         put(signal("older", List.of("memory"), Direction.TIGHTENING, 1, now.minus(Duration.ofDays(9))));
         Map<String, LayerState> withoutAt2 = queries.at(now.toEpochMilli() - 2 * DAY);
         Map<String, LayerState> withoutNow = queries.at(now.toEpochMilli());
         put(signal("now", List.of("memory"), Direction.TIGHTENING, 5, now));
 
         assertThat(queries.at(now.toEpochMilli() - 2 * DAY)).as("two days earlier: as if it did not exist")
-                .isEqualTo(withoutAt2);
+            .isEqualTo(withoutAt2);
         assertThat(queries.at(now.toEpochMilli()).get("memory").getPressure() - withoutNow.get("memory").getPressure())
-                .isCloseTo(5.0, within(0.00011));
+            .isCloseTo(5.0, within(0.00011));
     }
 
     @Test
@@ -198,8 +236,9 @@ class ChainTimeTravelTest extends TopologyTest {
                 assertThat(s.getStatus()).isEqualTo(ChainModel.status(pressure.get(l)));
                 double delta = pressure.get(l) - weekEarlier.get(l);
                 if (Math.abs(Math.abs(delta) - ChainModel.TREND_EPSILON) > 0.001) {
-                    assertThat(s.getTrend()).as("trend %s at %s", l, t).isEqualTo(delta > ChainModel.TREND_EPSILON
-                            ? Trend.RISING : delta < -ChainModel.TREND_EPSILON ? Trend.FALLING : Trend.STEADY);
+                    assertThat(s.getTrend()).as("trend %s at %s", l, t)
+                        .isEqualTo(delta > ChainModel.TREND_EPSILON ? Trend.RISING
+                                : delta < -ChainModel.TREND_EPSILON ? Trend.FALLING : Trend.STEADY);
                 }
             }
         }
@@ -210,18 +249,23 @@ class ChainTimeTravelTest extends TopologyTest {
         put(signal("a", List.of("memory"), Direction.TIGHTENING, 4, T0));
         put(signal("c", List.of("accelerators"), Direction.EASING, 2, T0.plus(Duration.ofDays(5))));
         put(signal("b", List.of("accelerators", "memory"), Direction.EASING, 1, T0.plus(Duration.ofDays(10))));
-        // thirty half-lives and more on: the live book forgets a, b and c; the store keeps them for time travel
+        // thirty half-lives and more on: the live book forgets a, b and c; the store
+        // keeps them for time travel
         put(signal("d", List.of("memory"), Direction.TIGHTENING, 3, T0.plus(Duration.ofDays(FORGET_DAYS + 20))));
 
         assertThat(queries.signalsOn("memory", T0.toEpochMilli(), T0.toEpochMilli() + (FORGET_DAYS + 100) * DAY))
-                .extracting(ConstraintSignal::getId).containsExactly("a", "b", "d");
+            .extracting(ConstraintSignal::getId)
+            .containsExactly("a", "b", "d");
         assertThat(queries.signalsOn("memory", T0.toEpochMilli() + DAY, T0.toEpochMilli() + 100 * DAY))
-                .extracting(ConstraintSignal::getId).containsExactly("b");
+            .extracting(ConstraintSignal::getId)
+            .containsExactly("b");
         assertThat(queries.signalsOn("accelerators", T0.toEpochMilli(), T0.toEpochMilli() + (FORGET_DAYS + 100) * DAY))
-                .extracting(ConstraintSignal::getId).containsExactly("c", "b");
+            .extracting(ConstraintSignal::getId)
+            .containsExactly("c", "b");
         assertThat(queries.at(T0.toEpochMilli() + DAY).get("memory").getDirectPressure())
-                .isCloseTo(4 * Math.pow(2, -1.0 / ChainDecay.HALF_LIFE_DAYS), within(0.0001));
-        assertThat(queries.at(T0.toEpochMilli() + (FORGET_DAYS + 20) * DAY).get("memory").getSignalCount()).isEqualTo(1);
+            .isCloseTo(4 * Math.pow(2, -1.0 / ChainDecay.HALF_LIFE_DAYS), within(0.0001));
+        assertThat(queries.at(T0.toEpochMilli() + (FORGET_DAYS + 20) * DAY).get("memory").getSignalCount())
+            .isEqualTo(1);
     }
 
     @Test
@@ -258,8 +302,8 @@ class ChainTimeTravelTest extends TopologyTest {
             Map<String, Double> pressure = pressureByDefinition(all, t);
             for (String l : LAYERS) {
                 assertThat(chain.get(l).getPressure()).as("%s at %s", l, t)
-                        .isCloseTo(scratch.get(l).getPressure(), within(0.00011))
-                        .isCloseTo(pressure.get(l), within(0.00011));
+                    .isCloseTo(scratch.get(l).getPressure(), within(0.00011))
+                    .isCloseTo(pressure.get(l), within(0.00011));
                 assertThat(chain.get(l).getSignalCount()).isEqualTo(scratch.get(l).getSignalCount());
                 assertThat(chain.get(l).getAsOf().toEpochMilli()).isEqualTo(t);
             }
@@ -268,10 +312,10 @@ class ChainTimeTravelTest extends TopologyTest {
 
     @Test
     void aHistoryIsBoundedInPoints() {
-        assertThatThrownBy(() -> queries.history(0, DAY, ChainQueries.MAX_POINTS + 1, (t, s) -> { }))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at most 500");
-        assertThatThrownBy(() -> queries.history(0, 0, 2, (t, s) -> { }))
-                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> queries.history(0, DAY, ChainQueries.MAX_POINTS + 1, (t, s) -> {
+        })).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at most 500");
+        assertThatThrownBy(() -> queries.history(0, 0, 2, (t, s) -> {
+        })).isInstanceOf(IllegalArgumentException.class);
         List<Long> seen = new ArrayList<>();
         queries.history(0, DAY, ChainQueries.MAX_POINTS, (t, s) -> seen.add(t));
         assertThat(seen).hasSize(ChainQueries.MAX_POINTS);
@@ -285,6 +329,7 @@ class ChainTimeTravelTest extends TopologyTest {
         book.advanceTo(T0.toEpochMilli() + DAY);
         book.remove("x");
         assertThat(book.asOf()).as("an emptied book stays at the instant it was advanced to")
-                .isEqualTo(T0.toEpochMilli() + DAY);
+            .isEqualTo(T0.toEpochMilli() + DAY);
     }
+
 }

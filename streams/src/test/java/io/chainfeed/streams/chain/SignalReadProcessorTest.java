@@ -22,15 +22,19 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Signal reads are published only when what a reader sees changes: a re-tag after a glossary or
- * reference change, or a re-posted signal, that leaves a read as it was writes nothing to the reads
- * topic. Versions people see count 1, 2, 3 per read; the ordering key grows underneath.
+ * Signal reads are published only when what a reader sees changes: a re-tag after a
+ * glossary or reference change, or a re-posted signal, that leaves a read as it was
+ * writes nothing to the reads topic. Versions people see count 1, 2, 3 per read; the
+ * ordering key grows underneath.
  */
 class SignalReadProcessorTest extends TopologyTest {
+
     private static final Instant WALL = Instant.parse("2026-11-30T12:00:00Z");
+
     private static final Instant OBSERVED = WALL.minus(Duration.ofDays(2));
 
     private TestInputTopic<String, ConstraintSignal> signals;
+
     private TestInputTopic<String, TermUpdate> glossary;
 
     @BeforeEach
@@ -40,23 +44,45 @@ class SignalReadProcessorTest extends TopologyTest {
         signals = topology.input(Topics.SIGNALS, ConstraintSignal.class);
 
         layers.pipeInput("memory", ChainLayer.newBuilder().setId("memory").setName("Memory").build());
-        layers.pipeInput("advanced-packaging", ChainLayer.newBuilder().setId("advanced-packaging")
-                .setName("Advanced packaging").setUpstream(List.of("memory")).build());
-        companies.pipeInput("sk-hynix", Company.newBuilder().setId("sk-hynix").setName("SK hynix")
-                .setPrimaryLayer("memory").setListings(List.of(new Listing("000660", "XKRX", "000660.KS"))).build());
+        layers.pipeInput("advanced-packaging",
+                ChainLayer.newBuilder()
+                    .setId("advanced-packaging")
+                    .setName("Advanced packaging")
+                    .setUpstream(List.of("memory"))
+                    .build());
+        companies.pipeInput("sk-hynix",
+                Company.newBuilder()
+                    .setId("sk-hynix")
+                    .setName("SK hynix")
+                    .setPrimaryLayer("memory")
+                    .setListings(List.of(new Listing("000660", "XKRX", "000660.KS")))
+                    .build());
         glossary.pipeInput("hbm", term("hbm", "HBM", "Stacked DRAM beside the accelerator."));
     }
 
     private static TermUpdate term(String slug, String title, String definition) {
-        return TermUpdate.newBuilder().setSlug(slug).setTitle(title).setDefinition(definition)
-                .setDisclaimer("Research, not advice.").setVersion(1).setUpdatedAt(OBSERVED).build();
+        return TermUpdate.newBuilder()
+            .setSlug(slug)
+            .setTitle(title)
+            .setDefinition(definition)
+            .setDisclaimer("Research, not advice.")
+            .setVersion(1)
+            .setUpdatedAt(OBSERVED)
+            .build();
     }
 
     private static ConstraintSignal signal(String id, String headline, String body, long version) {
-        return ConstraintSignal.newBuilder().setId(id).setHeadline(headline).setBody(body)
-                .setLayerHints(List.of("memory")).setDirection(Direction.TIGHTENING).setMagnitude(3)
-                .setObservedAt(OBSERVED).setSource(new Source("Example", "https://example.com/" + id))
-                .setVersion(version).build();
+        return ConstraintSignal.newBuilder()
+            .setId(id)
+            .setHeadline(headline)
+            .setBody(body)
+            .setLayerHints(List.of("memory"))
+            .setDirection(Direction.TIGHTENING)
+            .setMagnitude(3)
+            .setObservedAt(OBSERVED)
+            .setSource(new Source("Example", "https://example.com/" + id))
+            .setVersion(version)
+            .build();
     }
 
     private void tick() {
@@ -70,21 +96,24 @@ class SignalReadProcessorTest extends TopologyTest {
         signals.pipeInput("s3", signal("s3", "CoWoS capacity booked", "CoWoS lines are booked out.", 102));
         tick();
         Map<String, Read> all = reads.readKeyValuesToMap();
-        // The signals also turn memory critical and packaging tight: those are state reads, not this test's.
+        // The signals also turn memory critical and packaging tight: those are state
+        // reads, not this test's.
         assertThat(all.keySet()).filteredOn(id -> id.startsWith("state:"))
-                .containsExactlyInAnyOrder("state:memory:1", "state:advanced-packaging:1");
+            .containsExactlyInAnyOrder("state:memory:1", "state:advanced-packaging:1");
         Map<String, Read> first = new java.util.HashMap<>(all);
         first.keySet().removeIf(id -> id.startsWith("state:"));
         assertThat(first).containsOnlyKeys("signal:s1", "signal:s2", "signal:s3");
         assertThat(first.values()).allSatisfy(r -> assertThat(r.getSequence()).isEqualTo(1L));
         assertThat(reads.isEmpty()).isTrue();
 
-        // A glossary page no signal mentions: the dictionary changes, every signal is re-tagged, none changes.
+        // A glossary page no signal mentions: the dictionary changes, every signal is
+        // re-tagged, none changes.
         glossary.pipeInput("rdma", term("rdma", "RDMA", "Direct memory access across machines."));
         tick();
         assertThat(reads.isEmpty()).as("no signal read whose tags did not change gets a new version").isTrue();
 
-        // A page only s3 mentions: only s3's read gets a new version, and says what changed.
+        // A page only s3 mentions: only s3's read gets a new version, and says what
+        // changed.
         glossary.pipeInput("cowos", term("cowos", "CoWoS", "TSMC's chip-on-wafer-on-substrate packaging."));
         tick();
         List<org.apache.kafka.streams.KeyValue<String, Read>> out = reads.readKeyValuesToList();
@@ -94,7 +123,7 @@ class SignalReadProcessorTest extends TopologyTest {
         assertThat(s3.getPreviousVersion()).isEqualTo(first.get("signal:s3").getVersion());
         assertThat(s3.getVersion()).isGreaterThan(first.get("signal:s3").getVersion());
         assertThat(s3.getChanges()).extracting(c -> c.getField() + " " + c.getChange() + " " + c.getKey())
-                .containsExactly("terms added cowos");
+            .containsExactly("terms added cowos");
 
         // The same page posted again (a re-post with the same content): nothing.
         glossary.pipeInput("cowos", term("cowos", "CoWoS", "TSMC's chip-on-wafer-on-substrate packaging."));
@@ -107,10 +136,16 @@ class SignalReadProcessorTest extends TopologyTest {
         signals.pipeInput("s1", signal("s1", "Celestica trims builds", "Celestica says switch builds slip.", 100));
         signals.pipeInput("s2", signal("s2", "HBM allocation sold out", "SK hynix says HBM is allocated.", 101));
         tick();
-        assertThat(reads.readValuesToList()).extracting(Read::getId).contains("signal:s1", "signal:s2", "state:memory:1");
+        assertThat(reads.readValuesToList()).extracting(Read::getId)
+            .contains("signal:s1", "signal:s2", "state:memory:1");
 
-        companies.pipeInput("celestica", Company.newBuilder().setId("celestica").setName("Celestica")
-                .setPrimaryLayer("memory").setListings(List.of(new Listing("CLS", "XNYS", "CLS"))).build());
+        companies.pipeInput("celestica",
+                Company.newBuilder()
+                    .setId("celestica")
+                    .setName("Celestica")
+                    .setPrimaryLayer("memory")
+                    .setListings(List.of(new Listing("CLS", "XNYS", "CLS")))
+                    .build());
         tick();
         List<Read> out = reads.readValuesToList();
         assertThat(out).extracting(Read::getId).containsExactly("signal:s1");
@@ -133,19 +168,21 @@ class SignalReadProcessorTest extends TopologyTest {
         assertThat(reads.isEmpty()).isTrue();
 
         topology.advanceWallClockTime(Duration.ofMinutes(5));
-        signals.pipeInput("s1", signal("s1", "HBM allocation sold out to 2027",
-                "SK hynix says HBM is allocated.", 300));
+        signals.pipeInput("s1",
+                signal("s1", "HBM allocation sold out to 2027", "SK hynix says HBM is allocated.", 300));
         Read v2 = reads.readValue();
         assertThat(v2.getSequence()).isEqualTo(2L);
         assertThat(v2.getPreviousVersion()).isEqualTo(v1.getVersion());
-        // The candidate key (the newest reference timestamp here, larger than the ingest versions) did not
-        // move; the ordering key still grows, so the reads index (external versions) never refuses v2.
+        // The candidate key (the newest reference timestamp here, larger than the ingest
+        // versions) did not
+        // move; the ordering key still grows, so the reads index (external versions)
+        // never refuses v2.
         assertThat(v2.getVersion()).isGreaterThan(v1.getVersion());
         assertThat(v2.getPublishedAt()).isEqualTo(WALL.plus(Duration.ofMinutes(5)));
         assertThat(v2.getObservedAt()).isEqualTo(OBSERVED);
 
-        signals.pipeInput("s1", signal("s1", "HBM allocation sold out to 2028",
-                "SK hynix says HBM is allocated.", 301));
+        signals.pipeInput("s1",
+                signal("s1", "HBM allocation sold out to 2028", "SK hynix says HBM is allocated.", 301));
         Read v3 = reads.readValue();
         assertThat(v3.getSequence()).isEqualTo(3L);
         assertThat(v3.getVersion()).isGreaterThan(v2.getVersion());
@@ -158,4 +195,5 @@ class SignalReadProcessorTest extends TopologyTest {
         signals.pipeInput("s1", signal("s1", "HBM allocation sold out", "SK hynix says HBM is allocated.", 400));
         assertThat(reads.readValue().getSequence()).isEqualTo(1L);
     }
+
 }

@@ -50,4 +50,5 @@ class StateReadsTest {
         assertThatThrownBy(() -> StateReads.Announced.parse("TIGHT")).isInstanceOf(IllegalArgumentException.class);
         assertThat(StateReads.readId("memory", 3)).isEqualTo("state:memory:3");
     }
+
 }

@@ -14,21 +14,33 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** The documents the indexer writes fit the strict reads-index mapping, term history included. */
+/**
+ * The documents the indexer writes fit the strict reads-index mapping, term history
+ * included.
+ */
 class ReadDocumentsMappingTest {
+
     @Test
     void everyDocumentFieldIsInTheStrictMapping() throws Exception {
-        Read read = Read.newBuilder().setId("term:rdma").setKind(ReadKind.TERM).setSlug("rdma").setTitle("RDMA")
-                .setSummary("s").setDisclaimer("Research, not advice.").setVersion(2)
-                .setUpdatedAt(Instant.ofEpochMilli(2)).setPreviousVersion(1L)
-                .setChanges(List.of(new ReadChange("sections", "changed", "why_it_matters", "Why it matters")))
-                .build();
+        Read read = Read.newBuilder()
+            .setId("term:rdma")
+            .setKind(ReadKind.TERM)
+            .setSlug("rdma")
+            .setTitle("RDMA")
+            .setSummary("s")
+            .setDisclaimer("Research, not advice.")
+            .setVersion(2)
+            .setUpdatedAt(Instant.ofEpochMilli(2))
+            .setPreviousVersion(1L)
+            .setChanges(List.of(new ReadChange("sections", "changed", "why_it_matters", "Why it matters")))
+            .build();
         Map<String, Object> doc = ReadDocuments.toDocument(read);
         assertThat(doc.get("previousVersion")).isEqualTo(1L);
-        assertThat(doc.get("changes")).isEqualTo(List.of(Map.of("field", "sections", "change", "changed",
-                "key", "why_it_matters", "detail", "Why it matters")));
+        assertThat(doc.get("changes")).isEqualTo(List
+            .of(Map.of("field", "sections", "change", "changed", "key", "why_it_matters", "detail", "Why it matters")));
         JsonNode properties = new ObjectMapper().readTree(ReadsIndex.settingsAndMappings())
-                .path("mappings").path("properties");
+            .path("mappings")
+            .path("properties");
         for (String field : doc.keySet()) {
             assertThat(properties.has(field)).as("mapping has %s", field).isTrue();
         }
@@ -36,4 +48,5 @@ class ReadDocumentsMappingTest {
             assertThat(properties.path("changes").path("properties").has(sub)).as("changes.%s", sub).isTrue();
         }
     }
+
 }

@@ -42,14 +42,18 @@ import org.junit.jupiter.api.Test;
 import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
 
 /**
- * The indexer against a real Kafka broker and a real Elasticsearch: external versioning makes
- * duplicates and stale versions no-ops, undecodable records go to the dead-letter topic with the
- * reason, and offsets are committed once the bulk succeeded.
+ * The indexer against a real Kafka broker and a real Elasticsearch: external versioning
+ * makes duplicates and stale versions no-ops, undecodable records go to the dead-letter
+ * topic with the reason, and offsets are committed once the bulk succeeded.
  */
 class ReadIndexerIT {
+
     private static EmbeddedKafkaKraftBroker kafka;
+
     private static ElasticsearchNode es;
+
     private static RestClient rest;
+
     private static ElasticsearchClient client;
 
     @BeforeAll
@@ -77,37 +81,48 @@ class ReadIndexerIT {
     }
 
     private static Read read(String title, long version) {
-        return Read.newBuilder().setId("term:hbm").setKind(ReadKind.TERM).setSlug("hbm").setTitle(title)
-                .setSummary("Stacked DRAM beside the accelerator.")
-                .setSources(List.of(new Source("JEDEC", "https://www.jedec.org/")))
-                .setDisclaimer("Research, not advice.").setVersion(version)
-                .setUpdatedAt(Instant.ofEpochMilli(version)).build();
+        return Read.newBuilder()
+            .setId("term:hbm")
+            .setKind(ReadKind.TERM)
+            .setSlug("hbm")
+            .setTitle(title)
+            .setSummary("Stacked DRAM beside the accelerator.")
+            .setSources(List.of(new Source("JEDEC", "https://www.jedec.org/")))
+            .setDisclaimer("Research, not advice.")
+            .setVersion(version)
+            .setUpdatedAt(Instant.ofEpochMilli(version))
+            .build();
     }
 
     @Test
     void anIndexMadeWithAnEarlierMappingGetsTheNewFieldsInPlace() throws Exception {
-        // The reads index as released before term history: no previousVersion, no changes.
-        var current = (com.fasterxml.jackson.databind.node.ObjectNode)
-                new com.fasterxml.jackson.databind.ObjectMapper().readTree(ReadsIndex.settingsAndMappings());
+        // The reads index as released before term history: no previousVersion, no
+        // changes.
+        var current = (com.fasterxml.jackson.databind.node.ObjectNode) new com.fasterxml.jackson.databind.ObjectMapper()
+            .readTree(ReadsIndex.settingsAndMappings());
         var older = current.deepCopy();
         ((com.fasterxml.jackson.databind.node.ObjectNode) older.path("mappings").path("properties"))
-                .remove(List.of("previousVersion", "changes"));
+            .remove(List.of("previousVersion", "changes"));
         IndexSetup.ensureIndexBehindAlias(rest, "reads-upgrade", "reads-upgrade-v1", older.toString());
-        Read edited = Read.newBuilder(read("HBM", 3000)).setPreviousVersion(2000L)
-                .setChanges(List.of(new io.chainfeed.avro.ReadChange("summary", "changed", "", "Stacked DRAM.")))
-                .build();
+        Read edited = Read.newBuilder(read("HBM", 3000))
+            .setPreviousVersion(2000L)
+            .setChanges(List.of(new io.chainfeed.avro.ReadChange("summary", "changed", "", "Stacked DRAM.")))
+            .build();
         Map<String, Object> doc = ReadDocuments.toDocument(edited);
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> client.index(i -> i.index("reads-upgrade")
-                        .id("term:hbm").document(doc)))
-                .as("the strict earlier mapping refuses the new fields")
-                .hasMessageContaining("strict_dynamic_mapping_exception");
+        org.assertj.core.api.Assertions
+            .assertThatThrownBy(() -> client.index(i -> i.index("reads-upgrade").id("term:hbm").document(doc)))
+            .as("the strict earlier mapping refuses the new fields")
+            .hasMessageContaining("strict_dynamic_mapping_exception");
 
         IndexSetup.ensureIndexBehindAlias(rest, "reads-upgrade", "reads-upgrade-v1", current.toString());
         assertThat(IndexSetup.indicesBehindAlias(rest, "reads-upgrade")).containsExactly("reads-upgrade-v1");
-        client.index(i -> i.index("reads-upgrade").id("term:hbm").document(doc).refresh(
-                co.elastic.clients.elasticsearch._types.Refresh.True));
-        var found = client.search(q -> q.index("reads-upgrade").query(m -> m.term(t -> t.field("changes.field")
-                .value("summary"))), Map.class);
+        client.index(i -> i.index("reads-upgrade")
+            .id("term:hbm")
+            .document(doc)
+            .refresh(co.elastic.clients.elasticsearch._types.Refresh.True));
+        var found = client.search(
+                q -> q.index("reads-upgrade").query(m -> m.term(t -> t.field("changes.field").value("summary"))),
+                Map.class);
         assertThat(found.hits().hits()).hasSize(1);
         assertThat(found.hits().hits().get(0).source().get("previousVersion")).isEqualTo(2000);
     }
@@ -116,31 +131,40 @@ class ReadIndexerIT {
     void indexesIdempotentlyDeadLettersGarbageAndCommitsAfterTheBulk() throws Exception {
         String bootstrap = kafka.getBrokersAsString();
         AvroSerde<Read> serde = AvroSerde.of(Read.class);
-        try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap, ProducerConfig.ACKS_CONFIG, "all"),
+        try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(
+                Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap, ProducerConfig.ACKS_CONFIG, "all"),
                 new StringSerializer(), new ByteArraySerializer())) {
-            producer.send(new ProducerRecord<>(Topics.READS, "term:hbm", serde.serialize(Topics.READS, read("HBM v2", 2000)))).get();
-            producer.send(new ProducerRecord<>(Topics.READS, "term:hbm", serde.serialize(Topics.READS, read("HBM v2", 2000)))).get();
-            producer.send(new ProducerRecord<>(Topics.READS, "term:hbm", serde.serialize(Topics.READS, read("HBM v1", 1000)))).get();
-            producer.send(new ProducerRecord<>(Topics.READS, "term:bad", "not avro".getBytes(StandardCharsets.UTF_8))).get();
+            producer
+                .send(new ProducerRecord<>(Topics.READS, "term:hbm",
+                        serde.serialize(Topics.READS, read("HBM v2", 2000))))
+                .get();
+            producer
+                .send(new ProducerRecord<>(Topics.READS, "term:hbm",
+                        serde.serialize(Topics.READS, read("HBM v2", 2000))))
+                .get();
+            producer
+                .send(new ProducerRecord<>(Topics.READS, "term:hbm",
+                        serde.serialize(Topics.READS, read("HBM v1", 1000))))
+                .get();
+            producer.send(new ProducerRecord<>(Topics.READS, "term:bad", "not avro".getBytes(StandardCharsets.UTF_8)))
+                .get();
         }
 
-        KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-                ConsumerConfig.GROUP_ID_CONFIG, "indexer-it",
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
-                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
-                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"),
+        KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(
+                Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap, ConsumerConfig.GROUP_ID_CONFIG, "indexer-it",
+                        ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false, ConsumerConfig.ISOLATION_LEVEL_CONFIG,
+                        "read_committed", ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"),
                 new StringDeserializer(), new ByteArrayDeserializer());
-        KafkaProducer<byte[], byte[]> dlq = new KafkaProducer<>(Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap, ProducerConfig.ACKS_CONFIG, "all"),
+        KafkaProducer<byte[], byte[]> dlq = new KafkaProducer<>(
+                Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap, ProducerConfig.ACKS_CONFIG, "all"),
                 new ByteArraySerializer(), new ByteArraySerializer());
         ReadIndexer indexer = new ReadIndexer(consumer, dlq, client, ReadsIndex.ALIAS);
         Thread thread = new Thread(indexer, "indexer-it");
         thread.start();
         try {
             await().atMost(Duration.ofSeconds(60)).until(() -> indexer.indexedCount() >= 3);
-        } finally {
+        }
+        finally {
             indexer.close();
             thread.join(10_000);
         }
@@ -151,13 +175,12 @@ class ReadIndexerIT {
         assertThat(doc.version()).isEqualTo(2000L);
         assertThat(doc.source().get("title")).isEqualTo("HBM v2");
 
-        try (KafkaConsumer<String, byte[]> check = new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-                ConsumerConfig.GROUP_ID_CONFIG, "indexer-it",
-                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"),
+        try (KafkaConsumer<String, byte[]> check = new KafkaConsumer<>(
+                Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap, ConsumerConfig.GROUP_ID_CONFIG, "indexer-it",
+                        ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"),
                 new StringDeserializer(), new ByteArrayDeserializer())) {
-            Map<TopicPartition, OffsetAndMetadata> committed = check.committed(
-                    java.util.Set.of(new TopicPartition(Topics.READS, 0)));
+            Map<TopicPartition, OffsetAndMetadata> committed = check
+                .committed(java.util.Set.of(new TopicPartition(Topics.READS, 0)));
             assertThat(committed.get(new TopicPartition(Topics.READS, 0)).offset()).isEqualTo(4L);
 
         }
@@ -169,4 +192,5 @@ class ReadIndexerIT {
             assertThat(dead.get(0).header(Topics.DLQ_REASON_HEADER)).contains("cannot decode Read");
         }
     }
+
 }

@@ -16,12 +16,15 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The primary/passing rule for layers: declared by the source or named in the title (or in the
- * definition of a read that declares no layer) is primary; inferred from a company or a term, or named
- * only in passing, is not. Over the bundled corpus, the RDMA term included.
+ * The primary/passing rule for layers: declared by the source or named in the title (or
+ * in the definition of a read that declares no layer) is primary; inferred from a company
+ * or a term, or named only in passing, is not. Over the bundled corpus, the RDMA term
+ * included.
  */
 class PrimaryLayersTest {
+
     private static ReferenceData data;
+
     private static Tagger tagger;
 
     @BeforeAll
@@ -43,9 +46,16 @@ class PrimaryLayersTest {
     }
 
     private static TermUpdate text(String title, String definition, String body, String layer) {
-        return TermUpdate.newBuilder().setSlug("test").setTitle(title).setDefinition(definition)
-                .setSections(List.of(new Section("body", "Body", body))).setLayerHint(layer)
-                .setDisclaimer("Research, not advice.").setVersion(1).setUpdatedAt(Instant.EPOCH).build();
+        return TermUpdate.newBuilder()
+            .setSlug("test")
+            .setTitle(title)
+            .setDefinition(definition)
+            .setSections(List.of(new Section("body", "Body", body)))
+            .setLayerHint(layer)
+            .setDisclaimer("Research, not advice.")
+            .setVersion(1)
+            .setUpdatedAt(Instant.EPOCH)
+            .build();
     }
 
     @Test
@@ -54,22 +64,29 @@ class PrimaryLayersTest {
         assertThat(rdma.getCompanies()).as("the corpus term declares its companies").hasSizeGreaterThanOrEqualTo(4);
         Read read = tagger.tag(rdma);
         assertThat(primary(read)).containsExactly("network-fabric");
-        // The companies it names still place it on the chain, as passing layers, listed after the primary one.
+        // The companies it names still place it on the chain, as passing layers, listed
+        // after the primary one.
         assertThat(passing(read)).contains("cloud-compute", "servers-systems", "accelerators");
         assertThat(read.getLayers().get(0).getId()).isEqualTo("network-fabric");
-        LayerTag cloud = read.getLayers().stream().filter(l -> l.getId().equals("cloud-compute")).findFirst()
-                .orElseThrow();
+        LayerTag cloud = read.getLayers()
+            .stream()
+            .filter(l -> l.getId().equals("cloud-compute"))
+            .findFirst()
+            .orElseThrow();
         assertThat(cloud.getEvidence()).extracting(Evidence::getRule).containsOnly("company-primary-layer");
     }
 
     @Test
     void aSeedPageThatSaysFabricLayerDeclaresTheNetworkFabricAndNothingElse() {
-        // The glossary page parser hands over the page's own words for the layer ("Sitting in the fabric
-        // layer"), and the definition speaks of another computer's memory: neither makes memory primary.
-        TermUpdate seed = TermUpdate.newBuilder(corpusTerm("rdma")).setLayerHint("fabric layer")
-                .setDefinition("RDMA (remote direct memory access) lets one computer read from or write to another "
-                        + "computer's memory directly over the network, bypassing the CPU and operating system.")
-                .build();
+        // The glossary page parser hands over the page's own words for the layer
+        // ("Sitting in the fabric
+        // layer"), and the definition speaks of another computer's memory: neither makes
+        // memory primary.
+        TermUpdate seed = TermUpdate.newBuilder(corpusTerm("rdma"))
+            .setLayerHint("fabric layer")
+            .setDefinition("RDMA (remote direct memory access) lets one computer read from or write to another "
+                    + "computer's memory directly over the network, bypassing the CPU and operating system.")
+            .build();
         assertThat(primary(tagger.tag(seed))).containsExactly("network-fabric");
     }
 
@@ -84,7 +101,8 @@ class PrimaryLayersTest {
     @Test
     void theDefinitionNamesAPrimaryLayerOnlyWhenTheSourceDeclaresNone() {
         String definition = "Spending on data centers keeps rising.";
-        assertThat(primary(tagger.tag(text("Spending outlook", definition, "", null)))).containsExactly("datacenter-facilities");
+        assertThat(primary(tagger.tag(text("Spending outlook", definition, "", null))))
+            .containsExactly("datacenter-facilities");
         Read declared = tagger.tag(text("Spending outlook", definition, "", "cloud-compute"));
         assertThat(primary(declared)).containsExactly("cloud-compute");
         assertThat(passing(declared)).containsExactly("datacenter-facilities");
@@ -92,15 +110,16 @@ class PrimaryLayersTest {
 
     @Test
     void layersFromCompaniesTermsAndTheBodyArePassing() {
-        Read read = tagger.tag(text("A quiet quarter", "", "SK hynix and Micron sold more HBM; the network fabric "
-                + "layer was quiet.", null));
+        Read read = tagger.tag(text("A quiet quarter", "",
+                "SK hynix and Micron sold more HBM; the network fabric " + "layer was quiet.", null));
         assertThat(primary(read)).isEmpty();
         assertThat(passing(read)).contains("memory", "network-fabric");
     }
 
     /**
-     * Every corpus term: its declared layer is primary, every primary layer is declared or named in the title,
-     * and no lithography, foundry or materials term is a primary read of memory. Prints the table.
+     * Every corpus term: its declared layer is primary, every primary layer is declared
+     * or named in the title, and no lithography, foundry or materials term is a primary
+     * read of memory. Prints the table.
      */
     @Test
     void everyCorpusTermsPrimaryLayersAreDeclaredOrInItsTitle() {
@@ -113,7 +132,7 @@ class PrimaryLayersTest {
             for (LayerTag l : read.getLayers()) {
                 if (l.getPrimary()) {
                     assertThat(l.getEvidence()).as("%s: %s", term.getSlug(), l.getId())
-                            .anyMatch(e -> e.getRule().equals("declared-layer") || e.getField().equals("title"));
+                        .anyMatch(e -> e.getRule().equals("declared-layer") || e.getField().equals("title"));
                 }
             }
             if (Set.of("semiconductor-equipment", "foundry", "semiconductor-materials").contains(term.getLayerHint())) {
@@ -123,8 +142,11 @@ class PrimaryLayersTest {
         long single = table.values().stream().filter(p -> p.size() == 1).count();
         System.out.println("Primary layers of the " + table.size() + " corpus terms (" + single + " with one):");
         table.forEach((slug, p) -> System.out.println("  " + slug + ": " + String.join(", ", p)));
-        System.out.println("Terms per primary layer: " + table.values().stream().flatMap(List::stream)
-                .collect(Collectors.groupingBy(l -> l, TreeMap::new, Collectors.counting())));
+        System.out.println("Terms per primary layer: " + table.values()
+            .stream()
+            .flatMap(List::stream)
+            .collect(Collectors.groupingBy(l -> l, TreeMap::new, Collectors.counting())));
         assertThat(table).hasSize(data.terms.size());
     }
+
 }

@@ -26,16 +26,20 @@ import java.util.Map;
 import java.util.stream.Stream;
 
 /**
- * The bundled reference data (layers, companies, glossary terms), read straight from the ingest
- * module's corpus directory so the tagger is tested against exactly what the product ships. The
- * streams module does not depend on ingest, so this reads the YAML and the term files itself: front
- * matter, declared companies and related terms, and the body's sections.
+ * The bundled reference data (layers, companies, glossary terms), read straight from the
+ * ingest module's corpus directory so the tagger is tested against exactly what the
+ * product ships. The streams module does not depend on ingest, so this reads the YAML and
+ * the term files itself: front matter, declared companies and related terms, and the
+ * body's sections.
  */
 public final class ReferenceData {
+
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
 
     public final List<ChainLayer> layers;
+
     public final List<Company> companies;
+
     public final List<TermUpdate> terms;
 
     private ReferenceData(List<ChainLayer> layers, List<Company> companies, List<TermUpdate> terms) {
@@ -44,7 +48,10 @@ public final class ReferenceData {
         this.terms = terms;
     }
 
-    /** The corpus directory, resolved from the streams module directory (Maven's working dir). */
+    /**
+     * The corpus directory, resolved from the streams module directory (Maven's working
+     * dir).
+     */
     public static Path corpusDir() {
         Path module = Path.of(System.getProperty("basedir", System.getProperty("user.dir")));
         for (Path p : List.of(module.resolve("../ingest/src/main/resources/corpus"),
@@ -56,7 +63,9 @@ public final class ReferenceData {
         throw new IllegalStateException("corpus directory not found from " + module.toAbsolutePath());
     }
 
-    /** @return the bundled reference data */
+    /**
+     * @return the bundled reference data
+     */
     public static ReferenceData bundled() {
         Path dir = corpusDir();
         try {
@@ -75,7 +84,8 @@ public final class ReferenceData {
                 TermUpdate t = term(YAML.readTree(parts[1]), parts[2], names);
                 bySlug.put(t.getSlug(), t);
             }
-            // Related terms carry the title and definition of the term they name, as ingest's corpus does.
+            // Related terms carry the title and definition of the term they name, as
+            // ingest's corpus does.
             for (String[] parts : files) {
                 JsonNode fm = YAML.readTree(parts[1]);
                 List<RelatedTerm> related = new ArrayList<>();
@@ -86,18 +96,23 @@ public final class ReferenceData {
                 bySlug.get(fm.get("slug").asText()).setRelated(related);
             }
             return new ReferenceData(layers, companies, List.copyOf(bySlug.values()));
-        } catch (IOException e) {
+        }
+        catch (IOException e) {
             throw new UncheckedIOException(e);
         }
     }
 
-    /** @return this data plus the companies in a YAML resource of the same shape as companies.yaml */
+    /**
+     * @return this data plus the companies in a YAML resource of the same shape as
+     * companies.yaml
+     */
     ReferenceData withCompaniesFrom(String resource) {
         try (InputStream in = ReferenceData.class.getResourceAsStream(resource)) {
             List<Company> all = new ArrayList<>(companies);
             all.addAll(companies(YAML.readTree(in)));
             return new ReferenceData(layers, all, terms);
-        } catch (IOException e) {
+        }
+        catch (IOException e) {
             throw new UncheckedIOException(e);
         }
     }
@@ -105,9 +120,13 @@ public final class ReferenceData {
     private static List<ChainLayer> layers(JsonNode root) {
         List<ChainLayer> out = new ArrayList<>();
         for (JsonNode l : root.get("layers")) {
-            out.add(ChainLayer.newBuilder().setId(l.get("id").asText()).setName(l.get("name").asText())
-                    .setSummary(l.path("summary").asText(""))
-                    .setAliases(strings(l.get("aliases"))).setUpstream(strings(l.get("upstream"))).build());
+            out.add(ChainLayer.newBuilder()
+                .setId(l.get("id").asText())
+                .setName(l.get("name").asText())
+                .setSummary(l.path("summary").asText(""))
+                .setAliases(strings(l.get("aliases")))
+                .setUpstream(strings(l.get("upstream")))
+                .build());
         }
         return out;
     }
@@ -119,16 +138,22 @@ public final class ReferenceData {
             for (JsonNode l : c.get("listings")) {
                 listings.add(new Listing(l.get("symbol").asText(), l.get("mic").asText(), l.get("display").asText()));
             }
-            out.add(Company.newBuilder().setId(c.get("id").asText()).setName(c.get("name").asText())
-                    .setAliases(strings(c.get("aliases"))).setListings(listings)
-                    .setPrimaryLayer(c.get("primaryLayer").asText()).setLayers(strings(c.get("layers"))).build());
+            out.add(Company.newBuilder()
+                .setId(c.get("id").asText())
+                .setName(c.get("name").asText())
+                .setAliases(strings(c.get("aliases")))
+                .setListings(listings)
+                .setPrimaryLayer(c.get("primaryLayer").asText())
+                .setLayers(strings(c.get("layers")))
+                .build());
         }
         return out;
     }
 
     /**
-     * A term file as ingest publishes it: front matter, the declared companies (display symbols, named as
-     * in companies.yaml) and the {@code ## } sections of the body (related terms are set by the caller).
+     * A term file as ingest publishes it: front matter, the declared companies (display
+     * symbols, named as in companies.yaml) and the {@code ## } sections of the body
+     * (related terms are set by the caller).
      */
     private static TermUpdate term(JsonNode fm, String body, Map<String, String> companyNames) {
         List<CompanyMention> companies = new ArrayList<>();
@@ -136,14 +161,23 @@ public final class ReferenceData {
             companies.add(new CompanyMention(companyNames.getOrDefault(symbol, symbol), symbol));
         }
         return TermUpdate.newBuilder()
-                .setSlug(fm.get("slug").asText()).setTitle(fm.get("title").asText())
-                .setAliases(strings(fm.get("aliases"))).setDefinition(fm.path("definition").asText(""))
-                .setLayerHint(fm.path("layer").asText(null)).setCompanies(companies).setSections(sections(body))
-                .setDisclaimer("Research, not advice.").setVersion(1).setUpdatedAt(Instant.EPOCH)
-                .build();
+            .setSlug(fm.get("slug").asText())
+            .setTitle(fm.get("title").asText())
+            .setAliases(strings(fm.get("aliases")))
+            .setDefinition(fm.path("definition").asText(""))
+            .setLayerHint(fm.path("layer").asText(null))
+            .setCompanies(companies)
+            .setSections(sections(body))
+            .setDisclaimer("Research, not advice.")
+            .setVersion(1)
+            .setUpdatedAt(Instant.EPOCH)
+            .build();
     }
 
-    /** {@code ## Heading} blocks, keyed as ingest keys the two standard ones, the rest by their slug. */
+    /**
+     * {@code ## Heading} blocks, keyed as ingest keys the two standard ones, the rest by
+     * their slug.
+     */
     private static List<Section> sections(String body) {
         List<Section> out = new ArrayList<>();
         for (String block : body.split("(?m)^## ")) {
@@ -152,9 +186,8 @@ public final class ReferenceData {
                 continue;
             }
             String heading = lines[0].strip();
-            String key = heading.equals("What it means") ? "what_it_means"
-                    : heading.startsWith("Why it matters") ? "why_it_matters"
-                    : heading.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]+", "_");
+            String key = heading.equals("What it means") ? "what_it_means" : heading.startsWith("Why it matters")
+                    ? "why_it_matters" : heading.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]+", "_");
             out.add(new Section(key, heading, lines[1].strip()));
         }
         return out;
@@ -167,4 +200,5 @@ public final class ReferenceData {
         }
         return out;
     }
+
 }

@@ -14,6 +14,7 @@ import org.junit.jupiter.api.Test;
 
 /** Rule-level checks of the tagger over the bundled reference data. */
 class TaggerTest {
+
     private static Tagger tagger;
 
     @BeforeAll
@@ -32,7 +33,8 @@ class TaggerTest {
 
     @Test
     void theLibrarysWholeWordOptionIsNotEnoughForTheseNames() {
-        // Why the tagger checks boundaries itself: onlyWholeWords looks at alphabetic neighbours only.
+        // Why the tagger checks boundaries itself: onlyWholeWords looks at alphabetic
+        // neighbours only.
         Trie trie = Trie.builder().onlyWholeWords().addKeywords("HBM", "台積電", "AT").build();
         assertThat(trie.parseText("HBM3E")).as("HBM inside HBM3E").hasSize(1);
         assertThat(trie.parseText("AT&T")).as("AT inside AT&T").hasSize(1);
@@ -50,7 +52,7 @@ class TaggerTest {
         assertThat(read.getCompanies()).extracting(CompanyTag::getId).containsExactly("tsmc");
         CompanyTag tsmc = read.getCompanies().get(0);
         assertThat(tsmc.getEvidence()).extracting(Evidence::getRule)
-                .contains("company-name", "company-alias", "ticker-exchange", "ticker-suffixed");
+            .contains("company-name", "company-alias", "ticker-exchange", "ticker-suffixed");
         for (Evidence e : tsmc.getEvidence()) {
             assertThat(text.substring(e.getStart(), e.getEnd())).isEqualTo(e.getText());
         }
@@ -68,9 +70,10 @@ class TaggerTest {
     @Test
     void tickersResolveOnTheirExchange() {
         assertThat(tag("(EPA: AI) and $AI").getCompanies()).extracting(CompanyTag::getId)
-                .containsExactlyInAnyOrder("air-liquide", "c3-ai");
+            .containsExactlyInAnyOrder("air-liquide", "c3-ai");
         assertThat(tag("(NASDAQ: ASML)").getCompanies().get(0).getSymbol()).isEqualTo("ASML");
-        // Whichever listing the text names, the tag carries the company's canonical (first) listing; the
+        // Whichever listing the text names, the tag carries the company's canonical
+        // (first) listing; the
         // evidence keeps what was written.
         CompanyTag amsterdam = tag("ASML.AS").getCompanies().get(0);
         assertThat(amsterdam.getId()).isEqualTo("asml");
@@ -87,10 +90,11 @@ class TaggerTest {
         assertThat(bench.textBytes()).isBetween(1900, 2600);
         Read read = bench.tag();
         assertThat(read.getCompanies().stream().map(CompanyTag::getId).collect(Collectors.toList()))
-                .contains("nvidia", "sk-hynix", "micron", "tsmc", "accton-technology", "arista-networks",
-                        "samsung-electronics")
-                .doesNotContain("agilent");
+            .contains("nvidia", "sk-hynix", "micron", "tsmc", "accton-technology", "arista-networks",
+                    "samsung-electronics")
+            .doesNotContain("agilent");
         assertThat(bench.scanOnly()).isPositive();
         assertThat(List.of(read.getTerms().size())).allSatisfy(n -> assertThat(n).isGreaterThan(5));
     }
+
 }

@@ -29,10 +29,13 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 class TaggingTopologyTest extends TopologyTest {
+
     private static final Instant REFERENCE_TIME = Instant.parse("2026-01-01T00:00:00Z");
+
     private static final Instant TERM_VERSION = Instant.parse("2026-11-01T00:00:00Z");
 
     private TestInputTopic<String, TermUpdate> terms;
+
     private TestOutputTopic<String, TermUpdate> referenceTerms;
 
     @BeforeEach
@@ -41,10 +44,14 @@ class TaggingTopologyTest extends TopologyTest {
         terms = topology.input(Topics.TERMS, TermUpdate.class);
         referenceTerms = topology.output(Topics.REFERENCE_TERMS, TermUpdate.class);
 
-        layers.pipeInput("network-fabric", ChainLayer.newBuilder().setId("network-fabric").setName("Network fabric")
-                .setAliases(List.of("fabric layer")).build());
-        layers.pipeInput("cloud-compute", ChainLayer.newBuilder().setId("cloud-compute").setName("Cloud and compute")
-                .build());
+        layers.pipeInput("network-fabric",
+                ChainLayer.newBuilder()
+                    .setId("network-fabric")
+                    .setName("Network fabric")
+                    .setAliases(List.of("fabric layer"))
+                    .build());
+        layers.pipeInput("cloud-compute",
+                ChainLayer.newBuilder().setId("cloud-compute").setName("Cloud and compute").build());
         companies.pipeInput("arista-networks", company("arista-networks", "Arista Networks", List.of("Arista"),
                 "network-fabric", new Listing("ANET", "XNYS", "ANET")));
         companies.pipeInput("oracle", company("oracle", "Oracle Corporation", List.of("Oracle"), "cloud-compute",
@@ -56,28 +63,37 @@ class TaggingTopologyTest extends TopologyTest {
     }
 
     private static Company company(String id, String name, List<String> aliases, String layer, Listing listing) {
-        return Company.newBuilder().setId(id).setName(name).setAliases(aliases).setListings(List.of(listing))
-                .setPrimaryLayer(layer).build();
+        return Company.newBuilder()
+            .setId(id)
+            .setName(name)
+            .setAliases(aliases)
+            .setListings(List.of(listing))
+            .setPrimaryLayer(layer)
+            .build();
     }
 
     private static TermUpdate term(String slug, String why, List<CompanyMention> declared, String layerHint) {
         return TermUpdate.newBuilder()
-                .setSlug(slug).setTitle("Lossless Ethernet").setDefinition("Ethernet tuned so that frames are not dropped.")
-                .setSections(List.of(new Section("why_it_matters", "Why it matters to investors", why)))
-                .setLayerHint(layerHint)
-                .setCompanies(declared)
-                .setRelated(List.of(new RelatedTerm("rdma", "RDMA", "Direct memory access across machines.")))
-                .setSources(List.of(new Source("IEEE 802.1 DCB", "https://www.ieee802.org/1/pages/dcbridges.html")))
-                .setDisclaimer("Research, not advice.")
-                .setVersion(TERM_VERSION.toEpochMilli()).setUpdatedAt(Instant.parse("2026-11-01T00:00:00Z"))
-                .build();
+            .setSlug(slug)
+            .setTitle("Lossless Ethernet")
+            .setDefinition("Ethernet tuned so that frames are not dropped.")
+            .setSections(List.of(new Section("why_it_matters", "Why it matters to investors", why)))
+            .setLayerHint(layerHint)
+            .setCompanies(declared)
+            .setRelated(List.of(new RelatedTerm("rdma", "RDMA", "Direct memory access across machines.")))
+            .setSources(List.of(new Source("IEEE 802.1 DCB", "https://www.ieee802.org/1/pages/dcbridges.html")))
+            .setDisclaimer("Research, not advice.")
+            .setVersion(TERM_VERSION.toEpochMilli())
+            .setUpdatedAt(Instant.parse("2026-11-01T00:00:00Z"))
+            .build();
     }
 
     @Test
     void tagsDeclaredCompaniesAndLayerWithEvidence() {
         terms.pipeInput("lossless-ethernet", term("lossless-ethernet",
                 "Switch makers such as Arista Networks (ANET) and Taiwan's Accton (2345.TW) ship it; we use it on it.",
-                List.of(new CompanyMention("Arista Networks", "ANET"), new CompanyMention("Oracle Corporation", "ORCL")),
+                List.of(new CompanyMention("Arista Networks", "ANET"),
+                        new CompanyMention("Oracle Corporation", "ORCL")),
                 "fabric layer"));
 
         Map<String, Read> out = reads.readKeyValuesToMap();
@@ -88,41 +104,59 @@ class TaggingTopologyTest extends TopologyTest {
         assertThat(read.getTerms()).extracting(t -> t.getSlug()).containsExactly("rdma");
 
         assertThat(read.getCompanies()).extracting(CompanyTag::getSymbol)
-                .containsExactlyInAnyOrder("ANET", "ORCL", "2345.TW");
-        CompanyTag anet = read.getCompanies().stream().filter(c -> c.getSymbol().equals("ANET")).findFirst().orElseThrow();
+            .containsExactlyInAnyOrder("ANET", "ORCL", "2345.TW");
+        CompanyTag anet = read.getCompanies()
+            .stream()
+            .filter(c -> c.getSymbol().equals("ANET"))
+            .findFirst()
+            .orElseThrow();
         assertThat(anet.getPrimary()).isTrue();
         assertThat(anet.getConfidence()).isEqualTo(1.0);
         assertThat(anet.getEvidence()).extracting(e -> e.getRule())
-                .contains("declared-company", "company-name", "ticker-parenthesised");
-        CompanyTag accton = read.getCompanies().stream().filter(c -> c.getSymbol().equals("2345.TW")).findFirst()
-                .orElseThrow();
+            .contains("declared-company", "company-name", "ticker-parenthesised");
+        CompanyTag accton = read.getCompanies()
+            .stream()
+            .filter(c -> c.getSymbol().equals("2345.TW"))
+            .findFirst()
+            .orElseThrow();
         assertThat(accton.getMic()).isEqualTo("XTAI");
         assertThat(accton.getPrimary()).isFalse();
-        var span = accton.getEvidence().stream().filter(e -> e.getRule().equals("company-alias")).findFirst().orElseThrow();
+        var span = accton.getEvidence()
+            .stream()
+            .filter(e -> e.getRule().equals("company-alias"))
+            .findFirst()
+            .orElseThrow();
         String why = read.getSections().get(0).getBody();
         assertThat(why.substring(span.getStart(), span.getEnd())).isEqualTo("Accton");
 
         LayerTag fabric = read.getLayers().get(0);
         assertThat(fabric.getId()).isEqualTo("network-fabric");
         assertThat(fabric.getPrimary()).isTrue();
-        assertThat(fabric.getEvidence()).extracting(e -> e.getRule()).contains("declared-layer", "company-primary-layer");
+        assertThat(fabric.getEvidence()).extracting(e -> e.getRule())
+            .contains("declared-layer", "company-primary-layer");
         assertThat(read.getLayers()).extracting(LayerTag::getId).contains("cloud-compute");
     }
 
     private static TermUpdate glossary(String slug, String title, List<String> aliases, String text, String layer) {
         return TermUpdate.newBuilder()
-                .setSlug(slug).setTitle(title).setAliases(aliases).setDefinition(title + " is a term.")
-                .setSections(List.of(new Section("what_it_means", "What it means", text)))
-                .setLayerHint(layer).setDisclaimer("Research, not advice.")
-                .setVersion(TERM_VERSION.toEpochMilli()).setUpdatedAt(TERM_VERSION)
-                .build();
+            .setSlug(slug)
+            .setTitle(title)
+            .setAliases(aliases)
+            .setDefinition(title + " is a term.")
+            .setSections(List.of(new Section("what_it_means", "What it means", text)))
+            .setLayerHint(layer)
+            .setDisclaimer("Research, not advice.")
+            .setVersion(TERM_VERSION.toEpochMilli())
+            .setUpdatedAt(TERM_VERSION)
+            .build();
     }
 
     @Test
     void copiesEveryTermToTheReferenceTopicAndTagsGlossaryTermsFromIt() {
-        terms.pipeInput("rdma", glossary("rdma", "RDMA", List.of("remote direct memory access"),
-                "Remote direct memory access moves data between servers; RDMA is built into InfiniBand.",
-                "network-fabric"));
+        terms.pipeInput("rdma",
+                glossary("rdma", "RDMA", List.of("remote direct memory access"),
+                        "Remote direct memory access moves data between servers; RDMA is built into InfiniBand.",
+                        "network-fabric"));
         terms.pipeInput("roce", glossary("roce", "RoCE", List.of("RDMA over Converged Ethernet"),
                 "It carries RDMA over Ethernet, as switch makers like Arista (ANET) ship it.", null));
 
@@ -139,11 +173,10 @@ class TaggingTopologyTest extends TopologyTest {
         assertThat(evidence.getRule()).isEqualTo("term-title");
         String body = roce.getSections().get(0).getBody();
         assertThat(body.substring(evidence.getStart(), evidence.getEnd())).isEqualTo("RDMA");
-        assertThat(roce.getLayers()).as("the layer of a tagged term")
-                .anySatisfy(l -> {
-                    assertThat(l.getId()).isEqualTo("network-fabric");
-                    assertThat(l.getEvidence()).extracting(e -> e.getRule()).contains("term-layer");
-                });
+        assertThat(roce.getLayers()).as("the layer of a tagged term").anySatisfy(l -> {
+            assertThat(l.getId()).isEqualTo("network-fabric");
+            assertThat(l.getEvidence()).extracting(e -> e.getRule()).contains("term-layer");
+        });
     }
 
     @Test
@@ -168,8 +201,10 @@ class TaggingTopologyTest extends TopologyTest {
     }
 
     private static List<String> changes(Read read) {
-        return read.getChanges().stream()
-                .map(c -> c.getField() + " " + c.getChange() + " " + c.getKey() + " " + c.getDetail()).toList();
+        return read.getChanges()
+            .stream()
+            .map(c -> c.getField() + " " + c.getChange() + " " + c.getKey() + " " + c.getDetail())
+            .toList();
     }
 
     @Test
@@ -184,17 +219,18 @@ class TaggingTopologyTest extends TopologyTest {
 
         Instant edited = TERM_VERSION.plus(Duration.ofDays(3));
         TermUpdate second = TermUpdate.newBuilder(first)
-                .setDefinition("Ethernet configured so that no frame is dropped under load.")
-                .setSections(List.of(
-                        new Section("why_it_matters", "Why it matters to investors",
-                                "Oracle Corporation builds its cloud on it."),
-                        new Section("how_it_works", "How it works", "Pause frames & priority flow control.")))
-                .setCompanies(List.of(new CompanyMention("Oracle Corporation", "ORCL")))
-                .setRelated(List.of(new RelatedTerm("roce", "RoCE", "RDMA over Ethernet.")))
-                .setSources(List.of(new Source("IEEE 802.1 DCB", "https://www.ieee802.org/1/pages/dcbridges.html"),
-                        new Source("IEEE 802.1Qbb", "https://www.ieee802.org/1/pages/802.1bb.html")))
-                .setVersion(edited.toEpochMilli()).setUpdatedAt(edited)
-                .build();
+            .setDefinition("Ethernet configured so that no frame is dropped under load.")
+            .setSections(List.of(
+                    new Section("why_it_matters", "Why it matters to investors",
+                            "Oracle Corporation builds its cloud on it."),
+                    new Section("how_it_works", "How it works", "Pause frames & priority flow control.")))
+            .setCompanies(List.of(new CompanyMention("Oracle Corporation", "ORCL")))
+            .setRelated(List.of(new RelatedTerm("roce", "RoCE", "RDMA over Ethernet.")))
+            .setSources(List.of(new Source("IEEE 802.1 DCB", "https://www.ieee802.org/1/pages/dcbridges.html"),
+                    new Source("IEEE 802.1Qbb", "https://www.ieee802.org/1/pages/802.1bb.html")))
+            .setVersion(edited.toEpochMilli())
+            .setUpdatedAt(edited)
+            .build();
         terms.pipeInput("lossless-ethernet", second);
         Read v2 = reads.readValue();
         assertThat(v2.getVersion()).isGreaterThanOrEqualTo(edited.toEpochMilli());
@@ -204,19 +240,20 @@ class TaggingTopologyTest extends TopologyTest {
         assertThat(changes(v2)).containsExactly(
                 "summary changed  Ethernet configured so that no frame is dropped under load.",
                 "sections changed why_it_matters Why it matters to investors",
-                "sections added how_it_works How it works",
-                "layers added cloud-compute Cloud and compute",
+                "sections added how_it_works How it works", "layers added cloud-compute Cloud and compute",
                 "companies removed arista-networks Arista Networks (ANET)",
-                "companies added oracle Oracle Corporation (ORCL)",
-                "related removed rdma RDMA",
-                "related added roce RoCE",
-                "sources added https://www.ieee802.org/1/pages/802.1bb.html IEEE 802.1Qbb");
+                "companies added oracle Oracle Corporation (ORCL)", "related removed rdma RDMA",
+                "related added roce RoCE", "sources added https://www.ieee802.org/1/pages/802.1bb.html IEEE 802.1Qbb");
 
-        // The same content again (a replay, or a re-post with a newer version and an unchanged text): no
+        // The same content again (a replay, or a re-post with a newer version and an
+        // unchanged text): no
         // new version is published at all.
         terms.pipeInput("lossless-ethernet", second);
-        terms.pipeInput("lossless-ethernet", TermUpdate.newBuilder(second)
-                .setVersion(edited.toEpochMilli() + 1000).setUpdatedAt(edited.plusSeconds(1)).build());
+        terms.pipeInput("lossless-ethernet",
+                TermUpdate.newBuilder(second)
+                    .setVersion(edited.toEpochMilli() + 1000)
+                    .setUpdatedAt(edited.plusSeconds(1))
+                    .build());
         assertThat(reads.isEmpty()).as("a version that changes nothing is never written").isTrue();
 
         // Deleted, then published anew: a first version again.
@@ -236,18 +273,18 @@ class TaggingTopologyTest extends TopologyTest {
         assertThat(before.getCompanies()).isEmpty();
 
         Instant later = Instant.parse("2027-01-01T00:00:00Z");
-        companies.pipeInput("celestica", company("celestica", "Celestica", List.of(), "network-fabric",
-                new Listing("CLS", "XNYS", "CLS")), later);
+        companies.pipeInput("celestica",
+                company("celestica", "Celestica", List.of(), "network-fabric", new Listing("CLS", "XNYS", "CLS")),
+                later);
         topology.advanceWallClockTime(Duration.ofSeconds(2));
         Read retagged = reads.readValue();
         assertThat(retagged.getPreviousVersion()).isEqualTo(before.getVersion());
         assertThat(retagged.getSequence()).isEqualTo(2L);
         assertThat(retagged.getPublishedAt()).as("published at the processor's wall clock")
-                .isAfter(before.getPublishedAt());
+            .isAfter(before.getPublishedAt());
         assertThat(retagged.getUpdatedAt()).as("a tag change is an update, at the reference change's time")
-                .isEqualTo(later);
-        assertThat(changes(retagged)).containsExactly(
-                "layers added network-fabric Network fabric",
+            .isEqualTo(later);
+        assertThat(changes(retagged)).containsExactly("layers added network-fabric Network fabric",
                 "companies added celestica Celestica (CLS)");
 
         // The company goes again: the tag goes, and the read says so.
@@ -257,8 +294,7 @@ class TaggingTopologyTest extends TopologyTest {
         Read untagged = reads.readValue();
         assertThat(untagged.getPreviousVersion()).isEqualTo(retagged.getVersion());
         assertThat(untagged.getSequence()).isEqualTo(3L);
-        assertThat(changes(untagged)).containsExactly(
-                "layers removed network-fabric Network fabric",
+        assertThat(changes(untagged)).containsExactly("layers removed network-fabric Network fabric",
                 "companies removed celestica Celestica (CLS)");
         assertThat(reads.isEmpty()).isTrue();
     }
@@ -278,8 +314,9 @@ class TaggingTopologyTest extends TopologyTest {
         assertThat(reads.isEmpty()).as("nothing changed, nothing re-tagged").isTrue();
 
         Instant later = Instant.parse("2027-01-01T00:00:00Z");
-        companies.pipeInput("celestica", company("celestica", "Celestica", List.of(), "network-fabric",
-                new Listing("CLS", "XNYS", "CLS")), later);
+        companies.pipeInput("celestica",
+                company("celestica", "Celestica", List.of(), "network-fabric", new Listing("CLS", "XNYS", "CLS")),
+                later);
         topology.advanceWallClockTime(Duration.ofSeconds(2));
         Read retagged = reads.readValue();
         assertThat(retagged.getCompanies()).extracting(CompanyTag::getSymbol).containsExactly("CLS");
@@ -311,7 +348,8 @@ class TaggingTopologyTest extends TopologyTest {
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:1");
         props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
         props.put(StreamsConfig.STATE_DIR_CONFIG, System.getProperty("java.io.tmpdir") + "/tagging-validate");
-        // The terms sink and the global reference-terms source share a topic; the constructor validates it.
+        // The terms sink and the global reference-terms source share a topic; the
+        // constructor validates it.
         try (KafkaStreams streams = new KafkaStreams(TaggingTopology.buildTopology(props), props)) {
             assertThat(streams.state()).isEqualTo(KafkaStreams.State.CREATED);
         }
@@ -321,10 +359,12 @@ class TaggingTopologyTest extends TopologyTest {
     void storesAndProcessorsKeepTheirNames() {
         Topology built = TaggingTopology.buildTopology(new Properties());
         String described = built.describe().toString();
-        assertThat(described).contains(TaggingTopology.REFERENCE_STORES.layers(), TaggingTopology.REFERENCE_STORES.companies(),
-                "terms-source", "tag-terms", "reads-sink", TaggingTopology.TERMS_STORE, "reference-layers-source",
-                "reference-companies-source", TaggingTopology.REFERENCE_STORES.terms(), "reference-terms-source",
-                "reference-terms-sink", Topics.REFERENCE_TERMS, TaggingTopology.READS_STORE);
+        assertThat(described).contains(TaggingTopology.REFERENCE_STORES.layers(),
+                TaggingTopology.REFERENCE_STORES.companies(), "terms-source", "tag-terms", "reads-sink",
+                TaggingTopology.TERMS_STORE, "reference-layers-source", "reference-companies-source",
+                TaggingTopology.REFERENCE_STORES.terms(), "reference-terms-source", "reference-terms-sink",
+                Topics.REFERENCE_TERMS, TaggingTopology.READS_STORE);
         assertThat(described).doesNotContain("KSTREAM-");
     }
+
 }

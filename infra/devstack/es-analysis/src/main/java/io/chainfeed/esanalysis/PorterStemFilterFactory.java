@@ -8,8 +8,10 @@ import org.elasticsearch.plugin.analysis.TokenFilterFactory;
 /** {@code "filter": ["porter_stem"]} in a custom analyzer; expects lower-cased input. */
 @NamedComponent("porter_stem")
 public class PorterStemFilterFactory implements TokenFilterFactory {
+
     @Override
     public TokenStream create(TokenStream in) {
         return new PorterStemFilter(in);
     }
+
 }

@@ -21,23 +21,31 @@ import org.elasticsearch.plugin.settings.AnalysisSettings;
 import org.elasticsearch.plugin.settings.ListSetting;
 
 /**
- * {@code {"type": "synonym_graph", "synonyms": ["hbm, high bandwidth memory", ...]}} (Solr format, inline
- * only), search time only: a synonym graph at index time would need a flatten filter. Rules are parsed with
- * a standard tokenizer and lower-casing, so put it after {@code lowercase} in the analyzer.
+ * {@code {"type": "synonym_graph", "synonyms": ["hbm, high bandwidth memory", ...]}}
+ * (Solr format, inline only), search time only: a synonym graph at index time would need
+ * a flatten filter. Rules are parsed with a standard tokenizer and lower-casing, so put
+ * it after {@code lowercase} in the analyzer.
  */
 @NamedComponent("synonym_graph")
 public class SynonymGraphFilterFactory implements TokenFilterFactory {
+
     /** The filter's settings. */
     @AnalysisSettings
     public interface Settings {
-        /** @return the rules, Solr format */
+
+        /**
+         * @return the rules, Solr format
+         */
         @ListSetting(path = "synonyms")
         List<String> synonyms();
+
     }
 
     private final SynonymMap map;
 
-    /** @param settings the filter's settings */
+    /**
+     * @param settings the filter's settings
+     */
     @Inject
     public SynonymGraphFilterFactory(Settings settings) {
         this.map = parse(settings.synonyms());
@@ -55,9 +63,11 @@ public class SynonymGraphFilterFactory implements TokenFilterFactory {
             SolrSynonymParser parser = new SolrSynonymParser(true, true, analyzer);
             parser.parse(new StringReader(String.join("\n", rules)));
             return parser.build();
-        } catch (IOException e) {
+        }
+        catch (IOException e) {
             throw new UncheckedIOException(e);
-        } catch (ParseException e) {
+        }
+        catch (ParseException e) {
             throw new IllegalArgumentException("bad synonym rule: " + e.getMessage(), e);
         }
     }
@@ -71,4 +81,5 @@ public class SynonymGraphFilterFactory implements TokenFilterFactory {
     public AnalysisMode getAnalysisMode() {
         return AnalysisMode.SEARCH_TIME;
     }
+
 }

@@ -13,6 +13,7 @@ import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
 import org.junit.jupiter.api.Test;
 
 class AnalysisFactoriesTest {
+
     @Test
     void englishStemsPluralsAndDropsStopWords() throws IOException {
         try (Analyzer english = new EnglishAnalyzerFactory().create()) {
@@ -24,8 +25,7 @@ class AnalysisFactoriesTest {
 
     @Test
     void synonymGraphAddsEveryName() throws IOException {
-        SynonymGraphFilterFactory f = new SynonymGraphFilterFactory(
-                () -> List.of("hbm, high bandwidth memory"));
+        SynonymGraphFilterFactory f = new SynonymGraphFilterFactory(() -> List.of("hbm, high bandwidth memory"));
         StandardTokenizer tokenizer = new StandardTokenizer();
         tokenizer.setReader(new java.io.StringReader("HBM stacks"));
         assertThat(terms(f.create(new LowerCaseFilter(tokenizer)))).contains("hbm", "high", "bandwidth", "memory",
@@ -44,4 +44,5 @@ class AnalysisFactoriesTest {
         ts.close();
         return out;
     }
+
 }

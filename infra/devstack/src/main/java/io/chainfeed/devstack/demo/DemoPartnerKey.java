@@ -13,6 +13,7 @@ import java.util.List;
  * {@code <id> <token>} in {@value #FILE} (owner read/write only).
  */
 public final class DemoPartnerKey {
+
     /** File in the run dir keeping the demo page's partner key. */
     public static final String FILE = "demo-partner.key";
 
@@ -20,15 +21,17 @@ public final class DemoPartnerKey {
     }
 
     /**
-     * The demo page's partner key: the one an earlier run issued, while the api still lists it as not
-     * revoked; else a new one for {@code pageOrigin} (600 requests a minute), written to the run dir.
-     *
-     * @param run        the run dir
-     * @param keys       the api's key administration, under this run's admin key
-     * @param pageOrigin the origin the page is served from, e.g. {@code http://localhost:8090}
+     * The demo page's partner key: the one an earlier run issued, while the api still
+     * lists it as not revoked; else a new one for {@code pageOrigin} (600 requests a
+     * minute), written to the run dir.
+     * @param run the run dir
+     * @param keys the api's key administration, under this run's admin key
+     * @param pageOrigin the origin the page is served from, e.g.
+     * {@code http://localhost:8090}
      * @return the key's token (never empty)
      * @throws IllegalStateException when the api issues a key without a token
-     * @throws IOException           when the api cannot be reached or refuses, or the file cannot be written
+     * @throws IOException when the api cannot be reached or refuses, or the file cannot
+     * be written
      */
     public static String token(Path run, AdminKeysClient keys, String pageOrigin)
             throws IOException, InterruptedException {
@@ -51,4 +54,5 @@ public final class DemoPartnerKey {
         SecretFiles.writeOwnerOnly(file, created.path("id").asText() + " " + token + "\n");
         return token;
     }
+
 }

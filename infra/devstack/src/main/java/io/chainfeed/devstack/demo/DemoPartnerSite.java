@@ -13,15 +13,18 @@ import java.util.Map;
 import java.util.concurrent.Executors;
 
 /**
- * A stand-in partner site on another origin (the JDK's HTTP server, loopback only): one page that embeds
- * every chainfeed widget, custom elements and iframe forms, with a publishable partner key. It serves
- * {@code /} (the page), {@code /demo.css} and {@code /demo.js} under the Content-Security-Policy a partner
- * needs for the widgets and nothing more: {@code script-src}, {@code connect-src} and {@code frame-src}
- * allowing the api's origin. {@code ./chainfeed run} starts one; the widget browser test serves its
- * partner page with it.
+ * A stand-in partner site on another origin (the JDK's HTTP server, loopback only): one
+ * page that embeds every chainfeed widget, custom elements and iframe forms, with a
+ * publishable partner key. It serves {@code /} (the page), {@code /demo.css} and
+ * {@code /demo.js} under the Content-Security-Policy a partner needs for the widgets and
+ * nothing more: {@code script-src}, {@code connect-src} and {@code frame-src} allowing
+ * the api's origin. {@code ./chainfeed run} starts one; the widget browser test serves
+ * its partner page with it.
  */
 public final class DemoPartnerSite implements AutoCloseable {
+
     private final HttpServer server;
+
     private final String apiOrigin;
 
     private DemoPartnerSite(HttpServer server, String apiOrigin) {
@@ -31,13 +34,13 @@ public final class DemoPartnerSite implements AutoCloseable {
 
     /**
      * Starts the site.
-     *
-     * @param bind       the address to listen on (loopback for the embedded default)
-     * @param port       the port, 0 for any free one
-     * @param apiOrigin  the api's origin as the browser reaches it, e.g. {@code http://localhost:8080}
+     * @param bind the address to listen on (loopback for the embedded default)
+     * @param port the port, 0 for any free one
+     * @param apiOrigin the api's origin as the browser reaches it, e.g.
+     * {@code http://localhost:8080}
      * @param partnerKey the publishable partner key the page embeds
-     * @param pageOrigin the origin the page is meant to be opened at (shown on the page), e.g.
-     *                   {@code http://localhost:8090}
+     * @param pageOrigin the origin the page is meant to be opened at (shown on the page),
+     * e.g. {@code http://localhost:8090}
      * @return the running site
      * @throws IOException if the port cannot be bound
      */
@@ -45,12 +48,12 @@ public final class DemoPartnerSite implements AutoCloseable {
             throws IOException {
         String api = apiOrigin.toString().replaceAll("/+$", "");
         HttpServer server = HttpServer.create(new InetSocketAddress(bind, port), 50);
-        String page = resource("index.html").replace("{{API}}", escape(api)).replace("{{KEY}}", escape(partnerKey))
-                .replace("{{ORIGIN}}", escape(pageOrigin));
-        Map<String, byte[]> files = Map.of(
-                "/", page.getBytes(StandardCharsets.UTF_8),
-                "/demo.css", resource("demo.css").getBytes(StandardCharsets.UTF_8),
-                "/demo.js", resource("demo.js").getBytes(StandardCharsets.UTF_8));
+        String page = resource("index.html").replace("{{API}}", escape(api))
+            .replace("{{KEY}}", escape(partnerKey))
+            .replace("{{ORIGIN}}", escape(pageOrigin));
+        Map<String, byte[]> files = Map.of("/", page.getBytes(StandardCharsets.UTF_8), "/demo.css",
+                resource("demo.css").getBytes(StandardCharsets.UTF_8), "/demo.js",
+                resource("demo.js").getBytes(StandardCharsets.UTF_8));
         Map<String, String> types = Map.of("/", "text/html; charset=utf-8", "/demo.css", "text/css; charset=utf-8",
                 "/demo.js", "text/javascript; charset=utf-8");
         String csp = csp(api);
@@ -65,8 +68,8 @@ public final class DemoPartnerSite implements AutoCloseable {
     }
 
     /**
-     * The policy of the demo page: its own files, plus exactly the lines the widgets need.
-     *
+     * The policy of the demo page: its own files, plus exactly the lines the widgets
+     * need.
      * @param api the api's origin
      * @return the {@code Content-Security-Policy} header value
      */
@@ -75,12 +78,16 @@ public final class DemoPartnerSite implements AutoCloseable {
                 + "; style-src 'self'; img-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'";
     }
 
-    /** @return the port the site listens on */
+    /**
+     * @return the port the site listens on
+     */
     public int port() {
         return server.getAddress().getPort();
     }
 
-    /** @return the api origin the page uses */
+    /**
+     * @return the api origin the page uses
+     */
     public String apiOrigin() {
         return apiOrigin;
     }
@@ -123,7 +130,8 @@ public final class DemoPartnerSite implements AutoCloseable {
                 throw new IllegalStateException("demo page resource missing: " + name);
             }
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
+        }
+        catch (IOException e) {
             throw new UncheckedIOException(e);
         }
     }
@@ -143,4 +151,5 @@ public final class DemoPartnerSite implements AutoCloseable {
         }
         return b.toString();
     }
+
 }

@@ -7,11 +7,12 @@ import java.security.SecureRandom;
 import java.util.Base64;
 
 /**
- * The embedded default's admin key: made on the first start (and again after {@code --fresh}), kept in
- * {@code <run dir>/admin-key} (owner read/write only) for the {@code keys} CLI across restarts, and given
- * to the api only as its SHA-256.
+ * The embedded default's admin key: made on the first start (and again after
+ * {@code --fresh}), kept in {@code <run dir>/admin-key} (owner read/write only) for the
+ * {@code keys} CLI across restarts, and given to the api only as its SHA-256.
  */
 public final class AdminKey {
+
     /** The file name inside the run dir. */
     public static final String FILE = "admin-key";
 
@@ -19,8 +20,8 @@ public final class AdminKey {
     }
 
     /**
-     * Makes a new admin key ({@code cfadmin_} and 32 random bytes, base64url) and writes it to the run dir.
-     *
+     * Makes a new admin key ({@code cfadmin_} and 32 random bytes, base64url) and writes
+     * it to the run dir.
      * @param runDir the run dir
      * @return the key
      */
@@ -33,8 +34,8 @@ public final class AdminKey {
     }
 
     /**
-     * The run dir's admin key: the one kept there by an earlier start, else a new one ({@link #renew}).
-     *
+     * The run dir's admin key: the one kept there by an earlier start, else a new one
+     * ({@link #renew}).
      * @param runDir the run dir
      * @return the key
      * @throws IOException when the file cannot be read or written
@@ -63,4 +64,5 @@ public final class AdminKey {
         }
         return Files.readString(file).strip();
     }
+
 }

@@ -13,16 +13,25 @@ import java.util.List;
 
 /**
  * A client of the api's key administration ({@code /api/v1/admin/keys}, under
- * {@code Authorization: Bearer <admin key>}), for the {@code keys} CLI and the launcher's demo page.
+ * {@code Authorization: Bearer <admin key>}), for the {@code keys} CLI and the launcher's
+ * demo page.
  */
 public final class AdminKeysClient {
+
     private static final ObjectMapper JSON = new ObjectMapper();
+
     private final URI keys;
+
     private final String adminKey;
+
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
-    /** The api refused a call: its status and the problem detail's {@code detail} (or the raw body). */
+    /**
+     * The api refused a call: its status and the problem detail's {@code detail} (or the
+     * raw body).
+     */
     public static final class Refused extends IOException {
+
         private final int status;
 
         Refused(int status, String detail) {
@@ -30,14 +39,17 @@ public final class AdminKeysClient {
             this.status = status;
         }
 
-        /** @return the HTTP status */
+        /**
+         * @return the HTTP status
+         */
         public int status() {
             return status;
         }
+
     }
 
     /**
-     * @param api      the api's base URL, e.g. {@code http://localhost:8080}
+     * @param api the api's base URL, e.g. {@code http://localhost:8080}
      * @param adminKey an admin key (the key itself; the api holds only its SHA-256)
      */
     public AdminKeysClient(URI api, String adminKey) {
@@ -47,14 +59,14 @@ public final class AdminKeysClient {
 
     /**
      * Issues a key.
-     *
-     * @param kind           {@code READER} or {@code PARTNER} (any case)
-     * @param label          who or what it is for
-     * @param allowedOrigins browser origins ({@code scheme://host[:port]}); required for PARTNER keys
-     * @param ratePerMinute  requests a minute, or null for the api's default
-     * @return the api's answer: {@code id}, {@code token} (shown only now), {@code kind}, {@code label},
-     *         {@code allowedOrigins}, {@code ratePerMinute} ...
-     * @throws Refused     on a 4xx/5xx answer
+     * @param kind {@code READER} or {@code PARTNER} (any case)
+     * @param label who or what it is for
+     * @param allowedOrigins browser origins ({@code scheme://host[:port]}); required for
+     * PARTNER keys
+     * @param ratePerMinute requests a minute, or null for the api's default
+     * @return the api's answer: {@code id}, {@code token} (shown only now), {@code kind},
+     * {@code label}, {@code allowedOrigins}, {@code ratePerMinute} ...
+     * @throws Refused on a 4xx/5xx answer
      * @throws IOException when the api cannot be reached
      */
     public JsonNode create(String kind, String label, List<String> allowedOrigins, Integer ratePerMinute)
@@ -67,10 +79,13 @@ public final class AdminKeysClient {
             body.put("ratePerMinute", ratePerMinute);
         }
         return send(request(keys).header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body))).build());
+            .POST(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body)))
+            .build());
     }
 
-    /** @return the keys that are not revoked (never their tokens) */
+    /**
+     * @return the keys that are not revoked (never their tokens)
+     */
     public JsonNode list() throws IOException, InterruptedException {
         return send(request(keys).GET().build());
     }
@@ -81,12 +96,15 @@ public final class AdminKeysClient {
      */
     public void revoke(String id) throws IOException, InterruptedException {
         send(request(keys.resolve("keys/" + java.net.URLEncoder.encode(id, java.nio.charset.StandardCharsets.UTF_8)))
-                .DELETE().build());
+            .DELETE()
+            .build());
     }
 
     private HttpRequest.Builder request(URI uri) {
-        return HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(30)).header("Accept", "application/json")
-                .header("Authorization", "Bearer " + adminKey);
+        return HttpRequest.newBuilder(uri)
+            .timeout(Duration.ofSeconds(30))
+            .header("Accept", "application/json")
+            .header("Authorization", "Bearer " + adminKey);
     }
 
     private JsonNode send(HttpRequest request) throws IOException, InterruptedException {
@@ -101,8 +119,10 @@ public final class AdminKeysClient {
     private static JsonNode parse(String text) {
         try {
             return JSON.readTree(text);
-        } catch (IOException e) {
+        }
+        catch (IOException e) {
             return JSON.getNodeFactory().textNode(text);
         }
     }
+
 }

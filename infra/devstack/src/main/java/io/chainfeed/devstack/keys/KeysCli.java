@@ -18,31 +18,33 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code ./chainfeed keys ...}: issues, lists and revokes API keys through the api's admin endpoints,
- * with the admin key the running stack wrote to its run dir (or {@code --admin-key-file}, or the
- * environment variable {@code CHAINFEED_ADMIN_KEY}).
+ * {@code ./chainfeed keys ...}: issues, lists and revokes API keys through the api's
+ * admin endpoints, with the admin key the running stack wrote to its run dir (or
+ * {@code --admin-key-file}, or the environment variable {@code CHAINFEED_ADMIN_KEY}).
  *
  * <pre>
  * ./chainfeed keys create --kind partner --origin http://localhost:8090 --label demo [--rate 600]
  * ./chainfeed keys list
  * ./chainfeed keys revoke ID
- * </pre>
- * Prints the api's JSON answer. Exit codes: 0 done, 1 refused by the api, 2 usage error, 3 the api or the
- * admin key could not be reached.
+ * </pre> Prints the api's JSON answer. Exit codes: 0 done, 1 refused by the api, 2 usage
+ * error, 3 the api or the admin key could not be reached.
  */
 @Command(name = "chainfeed keys", mixinStandardHelpOptions = true,
         description = "Issues, lists and revokes API keys (READER, or publishable PARTNER keys for the widgets).",
-        subcommands = {KeysCli.Create.class, KeysCli.ListKeys.class, KeysCli.Revoke.class})
+        subcommands = { KeysCli.Create.class, KeysCli.ListKeys.class, KeysCli.Revoke.class })
 public final class KeysCli implements Callable<Integer> {
+
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /** Where the api is and which admin key to use. */
     static final class Connection {
+
         @Option(names = "--api", description = "The api's base URL (default: ${DEFAULT-VALUE}).",
                 defaultValue = "${env:CHAINFEED_API_URL:-http://localhost:8080}")
         URI api;
 
-        @Option(names = "--run-dir", description = "Run dir of the stack, holding admin-key (default: ${DEFAULT-VALUE}).")
+        @Option(names = "--run-dir",
+                description = "Run dir of the stack, holding admin-key (default: ${DEFAULT-VALUE}).")
         Path runDir = Path.of(".run");
 
         @Option(names = "--admin-key-file", description = "File holding the admin key (default: <run dir>/admin-key).")
@@ -56,16 +58,18 @@ public final class KeysCli implements Callable<Integer> {
             String key = System.getenv("CHAINFEED_ADMIN_KEY");
             if (adminKeyFile != null) {
                 key = Files.readString(adminKeyFile).strip();
-            } else if (key == null || key.isBlank()) {
+            }
+            else if (key == null || key.isBlank()) {
                 key = AdminKey.read(runDir);
             }
             return new AdminKeysClient(api, key);
         }
 
         /**
-         * Calls the api with this connection's client and prints its JSON answer, or what went wrong.
-         *
-         * @return the exit code: 0 done, 1 refused by the api, 3 the api or the admin key not reached
+         * Calls the api with this connection's client and prints its JSON answer, or what
+         * went wrong.
+         * @return the exit code: 0 done, 1 refused by the api, 3 the api or the admin key
+         * not reached
          */
         int run(Call call) throws InterruptedException {
             PrintWriter out = command.commandLine().getOut();
@@ -73,36 +77,46 @@ public final class KeysCli implements Callable<Integer> {
             try {
                 out.println(JSON.writerWithDefaultPrettyPrinter().writeValueAsString(call.run(client())));
                 return 0;
-            } catch (AdminKeysClient.Refused e) {
+            }
+            catch (AdminKeysClient.Refused e) {
                 err.println("chainfeed keys: " + e.getMessage());
                 return 1;
-            } catch (java.nio.file.NoSuchFileException | java.nio.file.AccessDeniedException e) {
+            }
+            catch (java.nio.file.NoSuchFileException | java.nio.file.AccessDeniedException e) {
                 err.println("chainfeed keys: cannot read the admin key file " + e.getFile()
                         + " (is the stack running from this directory? else give --admin-key-file or CHAINFEED_ADMIN_KEY)");
                 return 3;
-            } catch (java.net.ConnectException | java.net.http.HttpConnectTimeoutException e) {
+            }
+            catch (java.net.ConnectException | java.net.http.HttpConnectTimeoutException e) {
                 err.println("chainfeed keys: cannot reach the api (" + e.getClass().getSimpleName()
                         + "); is it running? give its URL with --api");
                 return 3;
-            } catch (IOException e) {
+            }
+            catch (IOException e) {
                 err.println("chainfeed keys: " + e.getClass().getSimpleName()
                         + (e.getMessage() == null ? "" : ": " + e.getMessage()));
                 return 3;
-            } finally {
+            }
+            finally {
                 out.flush();
                 err.flush();
             }
         }
+
     }
 
     /** One call of the api's key administration. */
     private interface Call {
+
         JsonNode run(AdminKeysClient client) throws IOException, InterruptedException;
+
     }
 
     /** The kinds of key, as the api names them. */
     enum Kind {
+
         PARTNER, READER
+
     }
 
     @Spec
@@ -114,8 +128,10 @@ public final class KeysCli implements Callable<Integer> {
         return 2;
     }
 
-    @Command(name = "create", mixinStandardHelpOptions = true, description = "Issue a key; its token is shown only now.")
+    @Command(name = "create", mixinStandardHelpOptions = true,
+            description = "Issue a key; its token is shown only now.")
     static final class Create implements Callable<Integer> {
+
         @Mixin
         Connection connection = new Connection();
 
@@ -137,10 +153,12 @@ public final class KeysCli implements Callable<Integer> {
         public Integer call() throws Exception {
             return connection.run(client -> client.create(kind.name(), label, origins, rate));
         }
+
     }
 
     @Command(name = "list", mixinStandardHelpOptions = true, description = "List the keys that are not revoked.")
     static final class ListKeys implements Callable<Integer> {
+
         @Mixin
         Connection connection = new Connection();
 
@@ -148,10 +166,12 @@ public final class KeysCli implements Callable<Integer> {
         public Integer call() throws Exception {
             return connection.run(AdminKeysClient::list);
         }
+
     }
 
     @Command(name = "revoke", mixinStandardHelpOptions = true, description = "Revoke a key by its id.")
     static final class Revoke implements Callable<Integer> {
+
         @Mixin
         Connection connection = new Connection();
 
@@ -165,13 +185,13 @@ public final class KeysCli implements Callable<Integer> {
                 return JSON.createObjectNode().put("revoked", id);
             });
         }
+
     }
 
     /**
      * Runs the command with the given output streams (for embedding and tests).
-     *
-     * @param out  gets the api's JSON answer
-     * @param err  gets errors and usage
+     * @param out gets the api's JSON answer
+     * @param err gets errors and usage
      * @param args {@code create|list|revoke} and their options
      * @return the exit code (0 done, 1 refused, 2 usage, 3 unreachable)
      */
@@ -189,4 +209,5 @@ public final class KeysCli implements Callable<Integer> {
     public static void main(String[] args) {
         System.exit(execute(new PrintWriter(System.out, true), new PrintWriter(System.err, true), args));
     }
+
 }

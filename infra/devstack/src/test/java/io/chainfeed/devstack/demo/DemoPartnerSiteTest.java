@@ -10,6 +10,7 @@ import java.net.http.HttpResponse;
 import org.junit.jupiter.api.Test;
 
 class DemoPartnerSiteTest {
+
     private final HttpClient http = HttpClient.newHttpClient();
 
     private HttpResponse<String> get(int port, String path) throws Exception {
@@ -32,12 +33,15 @@ class DemoPartnerSiteTest {
             assertThat(html).contains("<script src=\"http://localhost:8080/widget/v1/chainfeed.js\" async></script>",
                     "<chainfeed-term id=\"term-rdma\" term=\"rdma\" key=\"cf_abc&quot;&lt;x&gt;\"",
                     "<chainfeed-feed id=\"feed-fabric\" topic=\"layer:network-fabric\" limit=\"5\" live",
-                    "<chainfeed-chain", "src=\"http://localhost:8080/embed/term/cowos?key=cf_abc&quot;&lt;x&gt;&amp;theme=auto\"",
+                    "<chainfeed-chain",
+                    "src=\"http://localhost:8080/embed/term/cowos?key=cf_abc&quot;&lt;x&gt;&amp;theme=auto\"",
                     "title=\"chainfeed: glossary term CoWoS\"");
             assertThat(html).doesNotContain("{{", "cf_abc\"<x>", "<style", "style=");
-            assertThat(get(site.port(), "/demo.css").headers().firstValue("Content-Type")).contains("text/css; charset=utf-8");
+            assertThat(get(site.port(), "/demo.css").headers().firstValue("Content-Type"))
+                .contains("text/css; charset=utf-8");
             assertThat(get(site.port(), "/demo.js").body()).contains("data-theme-choice");
             assertThat(get(site.port(), "/nothing").statusCode()).isEqualTo(404);
         }
     }
+
 }

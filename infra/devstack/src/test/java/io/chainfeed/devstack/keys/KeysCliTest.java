@@ -12,6 +12,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** The keys CLI's usage errors and unreachable cases, which need no running api. */
 class KeysCliTest {
+
     @TempDir
     Path dir;
 
@@ -50,4 +51,5 @@ class KeysCliTest {
         assertThat(r.code()).isEqualTo(3);
         assertThat(r.err()).contains("cannot reach the api").contains("--api");
     }
+
 }

@@ -7,18 +7,21 @@ import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.producer.Producer;
 
 /**
- * Binds a Kafka client's own metrics to Micrometer with its {@link KafkaClientMetrics} binder
- * ({@code kafka_consumer_*}, {@code kafka_producer_*} in Prometheus, tagged with the {@code client_id};
- * a consumer's {@code kafka_consumer_fetch_manager_records_lag_max} is its lag in records). Close the
+ * Binds a Kafka client's own metrics to Micrometer with its {@link KafkaClientMetrics}
+ * binder ({@code kafka_consumer_*}, {@code kafka_producer_*} in Prometheus, tagged with
+ * the {@code client_id}; a consumer's
+ * {@code kafka_consumer_fetch_manager_records_lag_max} is its lag in records). Close the
  * returned binder when the client is closed.
  */
 public final class ClientMeters {
+
     private ClientMeters() {
     }
 
     /**
      * @param consumer a consumer
-     * @param registry where to bind; null for Micrometer's global registry (Spring Boot adds its own to it)
+     * @param registry where to bind; null for Micrometer's global registry (Spring Boot
+     * adds its own to it)
      * @return the binder, to close with the client
      */
     public static KafkaClientMetrics bind(Consumer<?, ?> consumer, MeterRegistry registry) {
@@ -40,7 +43,6 @@ public final class ClientMeters {
 
     /**
      * Closes a binder, ignoring null.
-     *
      * @param binder a binder from {@link #bind}, or null
      */
     public static void close(KafkaClientMetrics binder) {
@@ -48,4 +50,5 @@ public final class ClientMeters {
             binder.close();
         }
     }
+
 }

@@ -15,52 +15,71 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The one dead-letter writer every reader of a chainfeed topic uses: a record it cannot decode is copied,
- * raw key and value bytes as read, to the topic's dead-letter topic ({@link Topics#dlqOf}, e.g.
- * {@code chainfeed.terms.dlq.v1}) and the reader goes on with the next record.
+ * The one dead-letter writer every reader of a chainfeed topic uses: a record it cannot
+ * decode is copied, raw key and value bytes as read, to the topic's dead-letter topic
+ * ({@link Topics#dlqOf}, e.g. {@code chainfeed.terms.dlq.v1}) and the reader goes on with
+ * the next record.
  *
- * <p>Headers of the dead letter: {@value Topics#DLQ_REASON_HEADER} (why, free text),
- * {@value Topics#DLQ_ORIGIN_HEADER} ({@code <topic>/<partition>@<offset>}), {@value #CATEGORY_HEADER}
- * (a short category such as {@code undecodable}) and {@value #READER_HEADER} (which reader refused it:
- * several readers may dead-letter the same record, and a reader that reads its topic from the beginning
- * at every start dead-letters it again; the origin header identifies the record). Every dead letter
- * counts on {@code chainfeed_dead_letters_total{topic, reason, reader}} ({@code reason} = the
- * category, so the series stay few).
+ * <p>
+ * Headers of the dead letter: {@value Topics#DLQ_REASON_HEADER} (why, free text),
+ * {@value Topics#DLQ_ORIGIN_HEADER} ({@code <topic>/<partition>@<offset>}),
+ * {@value #CATEGORY_HEADER} (a short category such as {@code undecodable}) and
+ * {@value #READER_HEADER} (which reader refused it: several readers may dead-letter the
+ * same record, and a reader that reads its topic from the beginning at every start
+ * dead-letters it again; the origin header identifies the record). Every dead letter
+ * counts on {@code chainfeed_dead_letters_total{topic, reason, reader}} ({@code reason} =
+ * the category, so the series stay few).
  *
- * <p>The write is asynchronous: a reader never waits on it, so a broker that is slow to take the dead
- * letter does not hold up the records behind the poison one (they are still in the source topic; the
- * dead letter is a copy for operators). Callers that must not go on without the copy wait on the
- * returned future.
+ * <p>
+ * The write is asynchronous: a reader never waits on it, so a broker that is slow to take
+ * the dead letter does not hold up the records behind the poison one (they are still in
+ * the source topic; the dead letter is a copy for operators). Callers that must not go on
+ * without the copy wait on the returned future.
  */
 public final class DeadLetters {
+
     /** Header naming the reader that refused the record. */
     public static final String READER_HEADER = "chainfeed.error.reader";
-    /** Header with the short reason category (also the {@code reason} tag of the counter). */
-    public static final String CATEGORY_HEADER = "chainfeed.error.category";
-    /** Header with the original value size, on a dead letter whose value was cut ({@link #MAX_COPY_BYTES}). */
-    public static final String ORIGINAL_SIZE_HEADER = "chainfeed.error.original-size";
+
     /**
-     * Largest value copied whole. A bigger poison record (up to the broker's limit) would not fit in the
-     * dead-letter topic with its headers; its first {@value #TRUNCATED_BYTES} bytes are copied instead and
-     * the origin header says where the whole record still is.
+     * Header with the short reason category (also the {@code reason} tag of the counter).
+     */
+    public static final String CATEGORY_HEADER = "chainfeed.error.category";
+
+    /**
+     * Header with the original value size, on a dead letter whose value was cut
+     * ({@link #MAX_COPY_BYTES}).
+     */
+    public static final String ORIGINAL_SIZE_HEADER = "chainfeed.error.original-size";
+
+    /**
+     * Largest value copied whole. A bigger poison record (up to the broker's limit) would
+     * not fit in the dead-letter topic with its headers; its first
+     * {@value #TRUNCATED_BYTES} bytes are copied instead and the origin header says where
+     * the whole record still is.
      */
     public static final int MAX_COPY_BYTES = 512 * 1024;
+
     /** Bytes kept of a value over {@link #MAX_COPY_BYTES}. */
     public static final int TRUNCATED_BYTES = 64 * 1024;
+
     /** Category of a record whose value (or key) is not what the topic's schema says. */
     public static final String UNDECODABLE = "undecodable";
 
     private static final Logger log = LoggerFactory.getLogger(DeadLetters.class);
 
     private final Producer<byte[], byte[]> producer;
+
     private final String reader;
+
     private final MeterRegistry registry;
 
     /**
-     * @param producer an idempotent producer of raw bytes ({@code acks=all}); not closed here
-     * @param reader   the reader's name, e.g. {@code ingest-ledger} or {@code api-read-log}
-     * @param registry where the counter goes; null for Micrometer's global registry (Spring Boot adds its
-     *                 own registry there)
+     * @param producer an idempotent producer of raw bytes ({@code acks=all}); not closed
+     * here
+     * @param reader the reader's name, e.g. {@code ingest-ledger} or {@code api-read-log}
+     * @param registry where the counter goes; null for Micrometer's global registry
+     * (Spring Boot adds its own registry there)
      */
     public DeadLetters(Producer<byte[], byte[]> producer, String reader, MeterRegistry registry) {
         this.producer = producer;
@@ -70,13 +89,15 @@ public final class DeadLetters {
 
     /**
      * Copies an undecodable record to its topic's dead-letter topic.
-     *
-     * @param record   the record as read
-     * @param keyBytes its key as bytes (a reader with a String key deserializer passes the UTF-8 bytes)
-     * @param value    its value as read (a value over {@link #MAX_COPY_BYTES} is cut to {@link #TRUNCATED_BYTES})
+     * @param record the record as read
+     * @param keyBytes its key as bytes (a reader with a String key deserializer passes
+     * the UTF-8 bytes)
+     * @param value its value as read (a value over {@link #MAX_COPY_BYTES} is cut to
+     * {@link #TRUNCATED_BYTES})
      * @param category short reason category, e.g. {@link #UNDECODABLE}
-     * @param cause    what went wrong (its message becomes the reason header)
-     * @return completes with the dead letter's metadata, or exceptionally if Kafka did not take it
+     * @param cause what went wrong (its message becomes the reason header)
+     * @return completes with the dead letter's metadata, or exceptionally if Kafka did
+     * not take it
      */
     public CompletableFuture<RecordMetadata> send(ConsumerRecord<?, ?> record, byte[] keyBytes, byte[] value,
             String category, Throwable cause) {
@@ -108,11 +129,13 @@ public final class DeadLetters {
                 if (e != null) {
                     log.error("{}: could not dead-letter {} to {}: {}", reader, origin, dlq, e.getMessage());
                     done.completeExceptionally(e);
-                } else {
+                }
+                else {
                     done.complete(md);
                 }
             });
-        } catch (RuntimeException e) {
+        }
+        catch (RuntimeException e) {
             log.error("{}: could not dead-letter {} to {}: {}", reader, origin, dlq, e.getMessage());
             done.completeExceptionally(e);
         }
@@ -122,39 +145,41 @@ public final class DeadLetters {
 
     /**
      * @param record a record as read
-     * @return its origin as the dead-letter header writes it: {@code <topic>/<partition>@<offset>}
+     * @return its origin as the dead-letter header writes it:
+     * {@code <topic>/<partition>@<offset>}
      */
     public static String origin(ConsumerRecord<?, ?> record) {
         return record.topic() + "/" + record.partition() + "@" + record.offset();
     }
 
     /**
-     * The dead-letter counter, for readers that count without writing (none today) and for tests.
-     *
+     * The dead-letter counter, for readers that count without writing (none today) and
+     * for tests.
      * @param registry the registry
-     * @param topic    the source topic
+     * @param topic the source topic
      * @param category the reason category
-     * @param reader   the reader's name
-     * @return {@code chainfeed.dead.letters} (Prometheus: {@code chainfeed_dead_letters_total})
+     * @param reader the reader's name
+     * @return {@code chainfeed.dead.letters} (Prometheus:
+     * {@code chainfeed_dead_letters_total})
      */
     public static Counter counter(MeterRegistry registry, String topic, String category, String reader) {
         return Counter.builder("chainfeed.dead.letters")
-                .description("Records copied to a dead-letter topic instead of being processed")
-                .tags("topic", topic, "reason", category, "reader", reader)
-                .register(registry);
+            .description("Records copied to a dead-letter topic instead of being processed")
+            .tags("topic", topic, "reason", category, "reader", reader)
+            .register(registry);
     }
 
     /**
-     * Producer settings for a dead-letter producer: idempotent, {@code acks=all}, byte arrays.
-     *
+     * Producer settings for a dead-letter producer: idempotent, {@code acks=all}, byte
+     * arrays.
      * @param bootstrapServers {@code host:port[,host:port]}
-     * @param clientId         client id (shows in broker logs and client metrics)
+     * @param clientId client id (shows in broker logs and client metrics)
      * @return the settings
      */
     public static Map<String, Object> producerConfig(String bootstrapServers, String clientId) {
-        return Map.of("bootstrap.servers", bootstrapServers, "client.id", clientId, "acks", "all",
-                "enable.idempotence", true, "linger.ms", 5,
-                "key.serializer", "org.apache.kafka.common.serialization.ByteArraySerializer",
+        return Map.of("bootstrap.servers", bootstrapServers, "client.id", clientId, "acks", "all", "enable.idempotence",
+                true, "linger.ms", 5, "key.serializer", "org.apache.kafka.common.serialization.ByteArraySerializer",
                 "value.serializer", "org.apache.kafka.common.serialization.ByteArraySerializer");
     }
+
 }

@@ -7,19 +7,24 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.RecordMetadata;
 
 /**
- * {@link DeadLetters} whose producer is made on the first dead letter: for readers (in-memory views of
- * small topics, the feed's read log) that almost never meet a poison record and should not hold a
- * producer for it. Thread-safe.
+ * {@link DeadLetters} whose producer is made on the first dead letter: for readers
+ * (in-memory views of small topics, the feed's read log) that almost never meet a poison
+ * record and should not hold a producer for it. Thread-safe.
  */
 public final class OnDemandDeadLetters implements AutoCloseable {
+
     private final String bootstrapServers;
+
     private final String reader;
+
     private KafkaProducer<byte[], byte[]> producer;
+
     private DeadLetters deadLetters;
 
     /**
      * @param bootstrapServers Kafka bootstrap servers
-     * @param reader           the reader's name (header and meter tag), also the producer's client id
+     * @param reader the reader's name (header and meter tag), also the producer's client
+     * id
      */
     public OnDemandDeadLetters(String bootstrapServers, String reader) {
         this.bootstrapServers = bootstrapServers;
@@ -27,13 +32,13 @@ public final class OnDemandDeadLetters implements AutoCloseable {
     }
 
     /**
-     * As {@link DeadLetters#send}: copies an undecodable record to its topic's dead-letter topic.
-     *
-     * @param record   the record as read
+     * As {@link DeadLetters#send}: copies an undecodable record to its topic's
+     * dead-letter topic.
+     * @param record the record as read
      * @param keyBytes its key as bytes
-     * @param value    its value as read
+     * @param value its value as read
      * @param category reason category, e.g. {@link DeadLetters#UNDECODABLE}
-     * @param cause    what went wrong
+     * @param cause what went wrong
      * @return completes once Kafka has the dead letter
      */
     public CompletableFuture<RecordMetadata> send(ConsumerRecord<?, ?> record, byte[] keyBytes, byte[] value,
@@ -57,4 +62,5 @@ public final class OnDemandDeadLetters implements AutoCloseable {
             deadLetters = null;
         }
     }
+
 }
