@@ -28,15 +28,17 @@ import org.jdom2.output.XMLOutputter;
  *
  * <p>
  * An entry has its stable id, {@code updated} in UTC (when chainfeed published this
- * version of the read), the summary, a plain-text {@code content} (what changed, summary,
- * sections, sources, disclaimer: {@link FeedEntry#contentText()}), a {@code related} link
- * per source, categories with the schemes of {@link FeedLinks}, and extension elements in
- * the {@value #NAMESPACE} namespace: {@code cf:version} (1, 2, 3 ...; attribute
- * {@code previous} when it supersedes one), {@code cf:observedAt} for a signal (RFC 3339
- * UTC: when its event was observed; the entry's {@code updated} is when chainfeed
- * published this version), one {@code cf:change} per change (attributes {@code field},
- * {@code change}, {@code key}; text: the sentence), {@code cf:source} per source
- * (attributes {@code name}, {@code href}) and {@code cf:disclaimer}.
+ * version of the read), {@code published} for a signal (its observation instant, RFC 4287
+ * section 4.2.9: an early event in the entry's life), the summary, a plain-text
+ * {@code content} (what changed, summary, sections, sources, disclaimer:
+ * {@link FeedEntry#contentText()}), a {@code related} link per source, categories with
+ * the schemes of {@link FeedLinks}, and extension elements in the {@value #NAMESPACE}
+ * namespace: {@code cf:version} (1, 2, 3 ...; attribute {@code previous} when it
+ * supersedes one), {@code cf:observedAt} for a signal (RFC 3339 UTC: when its event was
+ * observed; the entry's {@code updated} is when chainfeed published this version), one
+ * {@code cf:change} per change (attributes {@code field}, {@code change}, {@code key};
+ * text: the sentence), {@code cf:source} per source (attributes {@code name},
+ * {@code href}) and {@code cf:disclaimer}.
  */
 public final class AtomFeedWriter {
 
@@ -98,6 +100,9 @@ public final class AtomFeedWriter {
         entry.setId(e.id());
         entry.setTitleEx(text(e.title()));
         entry.setUpdated(Date.from(e.updated()));
+        if (e.observedAt() != null) {
+            entry.setPublished(Date.from(e.observedAt()));
+        }
         entry.setSummary(text(e.summary()));
         entry.setContents(List.of(text(e.contentText())));
         entry.setAlternateLinks(

@@ -16,14 +16,15 @@ import java.util.Map;
  * (the next page, absent on the last), {@code description}, {@code language} and
  * {@code authors}. Each item has {@code id} (the same stable {@code tag:} URI as the Atom
  * entry), {@code url}, {@code title}, {@code summary}, {@code content_text},
- * {@code date_modified} (RFC 3339, UTC: when chainfeed published this version of the
- * read, the order of the items) and {@code tags} (the category labels). What JSON Feed
- * has no field for goes in the extension object {@value #EXTENSION} (an underscore key,
- * as the spec's extension rule asks), on the feed ({@code about}, {@code topic},
- * {@code disclaimer}) and on each item ({@code about}, {@code kind}, {@code version} (1,
- * 2, 3 ...), {@code previousVersion}, {@code observedAt} (a signal's observation instant,
- * RFC 3339 UTC), {@code categories} with scheme, term and label, {@code sources},
- * {@code disclaimer}, {@code changes}).
+ * {@code date_published} for a signal (RFC 3339, UTC: its observation instant, when the
+ * news it reads was published), {@code date_modified} (RFC 3339, UTC: when chainfeed
+ * published this version of the read, the order of the items) and {@code tags} (the
+ * category labels). What JSON Feed has no field for goes in the extension object
+ * {@value #EXTENSION} (an underscore key, as the spec's extension rule asks), on the feed
+ * ({@code about}, {@code topic}, {@code disclaimer}) and on each item ({@code about},
+ * {@code kind}, {@code version} (1, 2, 3 ...), {@code previousVersion},
+ * {@code observedAt} (a signal's observation instant, RFC 3339 UTC), {@code categories}
+ * with scheme, term and label, {@code sources}, {@code disclaimer}, {@code changes}).
  */
 public final class JsonFeedWriter {
 
@@ -82,6 +83,9 @@ public final class JsonFeedWriter {
         item.put("title", e.title());
         item.put("summary", e.summary());
         item.put("content_text", e.contentText());
+        if (e.observedAt() != null) {
+            item.put("date_published", e.observedAt().toString());
+        }
         item.put("date_modified", e.updated().toString());
         item.put("tags",
                 e.categories()

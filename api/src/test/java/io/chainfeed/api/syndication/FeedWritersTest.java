@@ -105,6 +105,8 @@ class FeedWritersTest {
         assertThat(FeedChecks.atomErrors(xml)).isEmpty();
         Entry entry = FeedChecks.readAtom(xml).getEntries().get(0);
         assertThat(entry.getUpdated().toInstant()).isEqualTo(Instant.parse("2026-11-30T12:00:05Z"));
+        assertThat(entry.getPublished().toInstant()).as("a signal's observation instant")
+            .isEqualTo(Instant.parse("2026-11-20T00:00:00Z"));
         assertThat(entry.getForeignMarkup()).anySatisfy(x -> {
             assertThat(x.getName()).isEqualTo("observedAt");
             assertThat(x.getText()).isEqualTo("2026-11-20T00:00:00Z");
@@ -120,6 +122,7 @@ class FeedWritersTest {
         assertThat(FeedChecks.jsonFeedErrors(json)).isEmpty();
         var item = FeedChecks.readJson(json).path("items").get(0);
         assertThat(item.path("date_modified").asText()).isEqualTo("2026-11-30T12:00:05Z");
+        assertThat(item.path("date_published").asText()).isEqualTo("2026-11-20T00:00:00Z");
         assertThat(item.path("_chainfeed").path("observedAt").asText()).isEqualTo("2026-11-20T00:00:00Z");
         assertThat(item.path("_chainfeed").path("version").asLong()).isEqualTo(2L);
 
@@ -273,6 +276,7 @@ class FeedWritersTest {
         assertThat(item.path("id").asText()).isEqualTo("tag:chainfeed.io,2026:read/term:rdma");
         assertThat(item.path("title").asText()).isEqualTo(CLEAN);
         assertThat(item.path("date_modified").asText()).isEqualTo("2026-11-01T09:30:00Z");
+        assertThat(item.has("date_published")).as("a term read has no observation instant").isFalse();
         assertThat(item.path("content_text").asText()).startsWith("What changed in this version (since version 10):");
         assertThat(item.path("tags")).extracting(JsonNode::asText)
             .containsExactly("Network fabric", "AT&T", "Accton Technology", CLEAN, "InfiniBand");
