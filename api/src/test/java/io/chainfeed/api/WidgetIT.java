@@ -64,7 +64,7 @@ import org.springframework.test.context.DynamicPropertySource;
  * update. Screenshots go to {@code target/screenshots}. Without chromium and chromedriver
  * the browser test is skipped, or fails when {@code CI=true}.
  */
-@PipelineTest
+@PipelineTest(properties = { "spring.elasticsearch.socket-timeout=10s", "chainfeed.api.es.breaker.slow-call=10s" })
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class WidgetIT {
 
@@ -110,7 +110,12 @@ class WidgetIT {
     @DynamicPropertySource
     static void adminKey(DynamicPropertyRegistry registry) {
         registry.add("chainfeed.api.admin-key-hashes", () -> HashedKeys.hash(ADMIN_KEY));
+        // a visitor's quota small enough to use up faster than it refills on a loaded
+        // machine
+        registry.add("chainfeed.api.client-limits.per-minute", () -> VISITOR_RATE);
     }
+
+    private static final int VISITOR_RATE = 30;
 
     @AfterAll
     static void stopBrowserAndPartnerSite() throws Exception {
@@ -319,6 +324,31 @@ class WidgetIT {
         assertThat(Long.parseLong(header(limited, "Retry-After"))).isBetween(1L, 20L);
         assertThat(header(limited, "Access-Control-Allow-Origin")).isEqualTo(allowed);
         assertThat(header(limited, "Access-Control-Expose-Headers")).contains("Retry-After");
+
+        // Per visitor, behind the trusted loopback proxy: each forwarded address has its
+        // own quota a minute on every public path, the headers say so, and one visitor
+        // over it does not stop the others.
+        String visitor = "198.51.100.77";
+        HttpResponse<String> first = get("/widget/v1/data/chain?" + k, allowed, "X-Forwarded-For", visitor);
+        assertThat(first.statusCode()).isEqualTo(200);
+        assertThat(header(first, "RateLimit-Policy")).isEqualTo("\"client\";q=" + VISITOR_RATE + ";w=60");
+        assertThat(header(first, "RateLimit")).startsWith("\"client\";r=" + (VISITOR_RATE - 1) + ";t=");
+        HttpResponse<String> abusive = null;
+        for (int i = 1; i < 4 * VISITOR_RATE && abusive == null; i++) {
+            // a forged first hop changes nothing: the proxy's own entry is believed
+            HttpResponse<String> r = get("/api/v1/search?q=memory", null, "X-Forwarded-For", "1.1.1.1, " + visitor);
+            if (r.statusCode() != 200) {
+                abusive = r;
+            }
+        }
+        assertThat(abusive).as("refused within four quotas in a row").isNotNull();
+        assertProblem(abusive, 429, "too-many-requests");
+        assertThat(Long.parseLong(header(abusive, "Retry-After"))).isBetween(1L, 2L);
+        assertThat(header(abusive, "RateLimit")).startsWith("\"client\";r=0;t=");
+        assertThat(get("/widget/v1/data/chain?" + k, allowed, "X-Forwarded-For", "198.51.100.78").statusCode())
+            .as("another visitor")
+            .isEqualTo(200);
+        assertThat(get("/widget/v1/data/chain?" + k, allowed).statusCode()).as("the proxy itself").isEqualTo(200);
 
         // The iframe form: framed only by the key's origins; attributes carried over,
         // validated.

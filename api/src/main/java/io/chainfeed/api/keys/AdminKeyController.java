@@ -45,7 +45,7 @@ class AdminKeyController {
      * @param kind READER or PARTNER
      * @param label who or what the key is for
      * @param allowedOrigins browser origins allowed to use the key (required for PARTNER)
-     * @param ratePerMinute requests per minute; 600 when absent
+     * @param ratePerMinute requests per minute; when absent {@link ApiKeys#defaultRate}
      */
     record KeyRequest(ApiKeyKind kind, String label, List<String> allowedOrigins, Integer ratePerMinute) {
     }
@@ -56,7 +56,7 @@ class AdminKeyController {
             @RequestBody KeyRequest request) {
         requireAdmin(auth);
         IssuedKey issued = keys.create(request.kind(), request.label(), request.allowedOrigins(),
-                request.ratePerMinute() == null ? 600 : request.ratePerMinute());
+                request.ratePerMinute() == null ? ApiKeys.defaultRate(request.kind()) : request.ratePerMinute());
         Map<String, Object> body = view(issued.principal());
         body.put("token", issued.token());
         return ResponseEntity.created(URI.create("/api/v1/admin/keys/" + issued.principal().keyId())).body(body);

@@ -58,7 +58,25 @@ public class ApiKeys extends CompactedTopicView<ApiKey> {
     private static final Duration WRITE_TIMEOUT = Duration.ofSeconds(15);
 
     /** Upper bound of a key's rate, per minute. */
-    public static final int MAX_RATE_PER_MINUTE = 100_000;
+    public static final int MAX_RATE_PER_MINUTE = 1_000_000;
+
+    /** A READER key's rate when none is given: requests per minute. */
+    public static final int DEFAULT_READER_RATE = 600;
+
+    /**
+     * A PARTNER key's rate when none is given: requests per minute, sized for the page
+     * views of a popular partner (2,000 widget calls a second at peak); its daily quota
+     * ({@code chainfeed.rate-limits.partner-daily-quota}) bounds the sustained rate.
+     */
+    public static final int DEFAULT_PARTNER_RATE = 120_000;
+
+    /**
+     * @param kind a key kind (null: READER)
+     * @return its rate per minute when the request names none
+     */
+    public static int defaultRate(ApiKeyKind kind) {
+        return kind == ApiKeyKind.PARTNER ? DEFAULT_PARTNER_RATE : DEFAULT_READER_RATE;
+    }
 
     private final SecureRandom random = new SecureRandom();
 

@@ -1,6 +1,7 @@
 package io.chainfeed.api.keys;
 
 import io.chainfeed.api.problem.TooManyRequestsException;
+import io.chainfeed.avro.ApiKeyKind;
 import io.github.bucket4j.Bandwidth;
 import io.github.bucket4j.Bucket;
 import io.github.bucket4j.ConsumptionProbe;
@@ -24,7 +25,7 @@ import org.springframework.stereotype.Component;
 @Component
 public class KeyRateLimits {
 
-    private record Limited(int ratePerMinute, Bucket bucket) {
+    private record Limited(int ratePerMinute, long perDay, Bucket bucket) {
     }
 
     /**
@@ -42,6 +43,29 @@ public class KeyRateLimits {
 
     private volatile boolean recordUsage;
 
+    private final long partnerDailyQuota;
+
+    /** Limits without a daily quota on partner keys. */
+    public KeyRateLimits() {
+        this(0);
+    }
+
+    /**
+     * @param props {@code chainfeed.rate-limits}: its {@code partner-daily-quota}
+     */
+    @org.springframework.beans.factory.annotation.Autowired
+    public KeyRateLimits(RateLimitProperties props) {
+        this(props.partnerDailyQuota());
+    }
+
+    /**
+     * @param partnerDailyQuota requests a PARTNER key may make per day besides its rate
+     * per minute (0: no daily quota)
+     */
+    public KeyRateLimits(long partnerDailyQuota) {
+        this.partnerDailyQuota = partnerDailyQuota;
+    }
+
     /**
      * Takes one request from the key's bucket, or refuses it.
      * @param key the authenticated key (its id and rate per minute)
@@ -49,10 +73,12 @@ public class KeyRateLimits {
      * / RFC 9110) when the key is over its rate; the message names the rate and the wait
      */
     public void take(ApiPrincipal key) {
-        OptionalLong wait = tryTake(key.keyId(), key.ratePerMinute());
+        long perDay = key.kind() == ApiKeyKind.PARTNER ? partnerDailyQuota : 0;
+        OptionalLong wait = tryTake(key.keyId(), key.ratePerMinute(), perDay);
         if (wait.isPresent()) {
-            throw new TooManyRequestsException("this key allows " + key.ratePerMinute()
-                    + " requests a minute; try again in " + wait.getAsLong() + " s", wait.getAsLong());
+            throw new TooManyRequestsException("this key allows " + key.ratePerMinute() + " requests a minute"
+                    + (perDay > 0 ? " and " + perDay + " a day" : "") + "; try again in " + wait.getAsLong() + " s",
+                    wait.getAsLong());
         }
     }
 
@@ -64,8 +90,20 @@ public class KeyRateLimits {
      * until a request will be taken again, for {@code Retry-After}
      */
     public OptionalLong tryTake(String keyId, int ratePerMinute) {
+        return tryTake(keyId, ratePerMinute, 0);
+    }
+
+    /**
+     * Takes one request from the key's bucket, which also holds a daily quota.
+     * @param keyId the key's id
+     * @param ratePerMinute the key's rate, requests per minute (at least 1)
+     * @param perDay requests per day (refilled greedily over 24 h); 0 for none
+     * @return empty if the request is allowed; otherwise the whole seconds (at least 1)
+     * until a request will be taken again, for {@code Retry-After}
+     */
+    public OptionalLong tryTake(String keyId, int ratePerMinute, long perDay) {
         int rate = Math.max(1, ratePerMinute);
-        ConsumptionProbe probe = bucket(keyId, rate).tryConsumeAndReturnRemaining(1);
+        ConsumptionProbe probe = bucket(keyId, rate, perDay).tryConsumeAndReturnRemaining(1);
         if (probe.isConsumed()) {
             if (recordUsage) {
                 unsent.merge(keyId, new Usage(rate, 1), (a, b) -> new Usage(b.ratePerMinute(), a.tokens() + 1));
@@ -76,12 +114,19 @@ public class KeyRateLimits {
         return OptionalLong.of(Math.max(1, (nanos + 999_999_999L) / 1_000_000_000L));
     }
 
-    private Bucket bucket(String keyId, int rate) {
-        return buckets.compute(keyId,
-                (id, old) -> old != null && old.ratePerMinute() == rate ? old : new Limited(rate, Bucket.builder()
-                    .addLimit(Bandwidth.builder().capacity(rate).refillGreedy(rate, Duration.ofMinutes(1)).build())
-                    .build()))
-            .bucket();
+    private Bucket bucket(String keyId, int rate, long perDay) {
+        return buckets.compute(keyId, (id, old) -> {
+            if (old != null && old.ratePerMinute() == rate && (perDay < 0 || old.perDay() == perDay)) {
+                return old;
+            }
+            long day = perDay < 0 ? 0 : perDay;
+            var builder = Bucket.builder()
+                .addLimit(Bandwidth.builder().capacity(rate).refillGreedy(rate, Duration.ofMinutes(1)).build());
+            if (day > 0) {
+                builder.addLimit(Bandwidth.builder().capacity(day).refillGreedy(day, Duration.ofDays(1)).build());
+            }
+            return new Limited(rate, day, builder.build());
+        }).bucket();
     }
 
     /**
@@ -92,7 +137,8 @@ public class KeyRateLimits {
      * @param tokens requests granted there
      */
     public void charge(String keyId, int ratePerMinute, long tokens) {
-        bucket(keyId, Math.max(1, ratePerMinute)).consumeIgnoringRateLimits(tokens);
+        // -1: whatever daily quota the bucket here already holds
+        bucket(keyId, Math.max(1, ratePerMinute), -1).consumeIgnoringRateLimits(tokens);
     }
 
     /**

@@ -2,6 +2,7 @@ package io.chainfeed.api.keys;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.chainfeed.api.KafkaConnectionProperties;
+import io.chainfeed.api.limits.ClientRateLimits;
 import io.chainfeed.api.kafka.TopicAssignment;
 import io.chainfeed.schemas.Topics;
 import java.io.IOException;
@@ -52,6 +53,12 @@ import org.springframework.stereotype.Component;
  * landing on all instances at once G can reach the capacity r. The over-grant is repaid:
  * once the reports arrive the buckets hold the debt. A record that cannot be decoded is
  * logged and skipped (it only ever under-counts).
+ *
+ * <p>
+ * The per-client limits of the public paths ride the same topic: record key
+ * {@code client:<address or IPv6 /64>}, published only once this instance has granted the
+ * client {@link ClientRateLimits#shareThreshold()} requests, and charged to the client's
+ * bucket on the others ({@link ClientRateLimits#charge}).
  */
 @Component
 @EnableConfigurationProperties(RateLimitProperties.class)
@@ -67,7 +74,15 @@ public class KeyUsageExchange implements SmartLifecycle {
     record Report(String instance, int ratePerMinute, long tokens) {
     }
 
+    /**
+     * The record key prefix of a per-client report (the rest is the client's bucket
+     * name).
+     */
+    static final String CLIENT_PREFIX = "client:";
+
     private final KeyRateLimits limits;
+
+    private final ClientRateLimits clients;
 
     private final RateLimitProperties props;
 
@@ -86,8 +101,10 @@ public class KeyUsageExchange implements SmartLifecycle {
      * @param props the settings
      * @param kafka where the usage topic lives
      */
-    public KeyUsageExchange(KeyRateLimits limits, RateLimitProperties props, KafkaConnectionProperties kafka) {
+    public KeyUsageExchange(KeyRateLimits limits, ClientRateLimits clients, RateLimitProperties props,
+            KafkaConnectionProperties kafka) {
         this.limits = limits;
+        this.clients = clients;
         this.props = props;
         this.bootstrapServers = kafka.bootstrapServers();
     }
@@ -99,6 +116,7 @@ public class KeyUsageExchange implements SmartLifecycle {
             return;
         }
         limits.recordUsage(true);
+        clients.recordUsage(true);
         producer = new KafkaProducer<>(
                 Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers, ProducerConfig.CLIENT_ID_CONFIG,
                         "chainfeed-api-key-usage-" + props.instanceId(), ProducerConfig.ACKS_CONFIG, "1",
@@ -122,24 +140,30 @@ public class KeyUsageExchange implements SmartLifecycle {
     private void publish() {
         Map<String, KeyRateLimits.Usage> granted = limits.drainUsage();
         for (Map.Entry<String, KeyRateLimits.Usage> e : granted.entrySet()) {
-            byte[] value;
-            try {
-                value = JSON.writeValueAsBytes(
-                        new Report(props.instanceId(), e.getValue().ratePerMinute(), e.getValue().tokens()));
-            }
-            catch (IOException ex) {
-                throw new IllegalStateException(ex);
-            }
-            try {
-                producer.send(new ProducerRecord<>(Topics.API_KEY_USAGE, e.getKey(), value), (m, ex) -> {
-                    if (ex != null) {
-                        log.warn("key usage report for {} not stored: {}", e.getKey(), ex.getMessage());
-                    }
-                });
-            }
-            catch (KafkaException ex) {
-                log.warn("key usage report for {} not sent: {}", e.getKey(), ex.getMessage());
-            }
+            send(e.getKey(), e.getValue().ratePerMinute(), e.getValue().tokens());
+        }
+        for (Map.Entry<String, Long> e : clients.drainUsage().entrySet()) {
+            send(CLIENT_PREFIX + e.getKey(), clients.perMinute(), e.getValue());
+        }
+    }
+
+    private void send(String key, int ratePerMinute, long tokens) {
+        byte[] value;
+        try {
+            value = JSON.writeValueAsBytes(new Report(props.instanceId(), ratePerMinute, tokens));
+        }
+        catch (IOException ex) {
+            throw new IllegalStateException(ex);
+        }
+        try {
+            producer.send(new ProducerRecord<>(Topics.API_KEY_USAGE, key, value), (m, ex) -> {
+                if (ex != null) {
+                    log.warn("usage report for {} not stored: {}", key, ex.getMessage());
+                }
+            });
+        }
+        catch (KafkaException ex) {
+            log.warn("usage report for {} not sent: {}", key, ex.getMessage());
         }
     }
 
@@ -224,7 +248,12 @@ public class KeyUsageExchange implements SmartLifecycle {
         if (props.instanceId().equals(report.instance()) || report.tokens() <= 0) {
             return; // our own grants are in our buckets already
         }
-        limits.charge(r.key(), report.ratePerMinute(), report.tokens());
+        if (r.key().startsWith(CLIENT_PREFIX)) {
+            clients.charge(r.key().substring(CLIENT_PREFIX.length()), report.tokens());
+        }
+        else {
+            limits.charge(r.key(), report.ratePerMinute(), report.tokens());
+        }
     }
 
     @Override

@@ -7,6 +7,7 @@ import jakarta.validation.ConstraintViolationException;
 import java.io.IOException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
@@ -56,9 +57,16 @@ class ProblemHandler extends ProblemDetailsHandler {
 
     @ExceptionHandler(TooManyRequestsException.class)
     ResponseEntity<ProblemDetail> tooManyRequests(TooManyRequestsException e) {
-        return retryAfter(
+        ResponseEntity<ProblemDetail> answer = retryAfter(
                 problem(HttpStatus.TOO_MANY_REQUESTS, "too-many-requests", "Too many requests", e.getMessage()),
                 e.retryAfterSeconds());
+        if (e.headers().isEmpty()) {
+            return answer;
+        }
+        HttpHeaders headers = new HttpHeaders();
+        headers.addAll(answer.getHeaders());
+        e.headers().forEach(headers::set);
+        return new ResponseEntity<>(answer.getBody(), headers, answer.getStatusCode());
     }
 
     @ExceptionHandler(io.chainfeed.api.webhook.WebhooksUnavailableException.class)

@@ -106,7 +106,8 @@ public class PartnerAccess {
                             "the origin " + origin + " is not on this key's list of allowed origins");
                 }
                 response.setHeader(HttpHeaders.ACCESS_CONTROL_ALLOW_ORIGIN, origin);
-                response.setHeader(HttpHeaders.ACCESS_CONTROL_EXPOSE_HEADERS, HttpHeaders.RETRY_AFTER);
+                response.setHeader(HttpHeaders.ACCESS_CONTROL_EXPOSE_HEADERS,
+                        HttpHeaders.RETRY_AFTER + ", RateLimit, RateLimit-Policy");
             }
         }
         limits.take(partner);

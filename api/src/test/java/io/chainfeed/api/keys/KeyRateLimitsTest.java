@@ -40,6 +40,25 @@ class KeyRateLimitsTest {
     }
 
     @Test
+    void aPartnerKeyAlsoHasADailyQuotaAndAReaderKeyDoesNot() {
+        KeyRateLimits limits = new KeyRateLimits(3);
+        ApiPrincipal partner = new ApiPrincipal("partnerkey01", ApiKeyKind.PARTNER, "partner",
+                List.of("https://partner.example"), 1_000, Instant.EPOCH);
+        for (int i = 0; i < 3; i++) {
+            limits.take(partner);
+        }
+        assertThatThrownBy(() -> limits.take(partner))
+            .isInstanceOfSatisfying(TooManyRequestsException.class,
+                    e -> assertThat(e.retryAfterSeconds()).as("a token every 8 h at 3 a day").isGreaterThan(60))
+            .hasMessageContaining("1000 requests a minute and 3 a day");
+        ApiPrincipal reader = new ApiPrincipal("readerkey001", ApiKeyKind.READER, "reader", List.of(), 1_000,
+                Instant.EPOCH);
+        for (int i = 0; i < 10; i++) {
+            limits.take(reader);
+        }
+    }
+
+    @Test
     void keysAreLimitedApartAndARateChangeStartsAFullBucket() {
         KeyRateLimits limits = new KeyRateLimits();
         assertThat(limits.tryTake("key-a", 1)).isEmpty();

@@ -146,7 +146,8 @@ public final class KeysCli implements Callable<Integer> {
                 + "https://partner.example (repeat for more; at least one for partner keys).")
         List<String> origins = List.of();
 
-        @Option(names = "--rate", description = "Requests a minute (default: the api's, 600).")
+        @Option(names = "--rate",
+                description = "Requests a minute (default: the api's, 600 for a reader key, 120000 for a partner key).")
         Integer rate;
 
         @Override

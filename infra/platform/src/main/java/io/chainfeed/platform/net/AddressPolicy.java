@@ -3,7 +3,6 @@ package io.chainfeed.platform.net;
 import java.net.Inet4Address;
 import java.net.Inet6Address;
 import java.net.InetAddress;
-import java.net.UnknownHostException;
 import java.util.List;
 import java.util.Optional;
 
@@ -25,23 +24,9 @@ import java.util.Optional;
  */
 public final class AddressPolicy {
 
-    private record Range(byte[] prefix, int bits, String reason) {
+    private record Range(AddressRange block, String reason) {
         boolean contains(byte[] address) {
-            if (address.length != prefix.length) {
-                return false;
-            }
-            int full = bits / 8;
-            for (int i = 0; i < full; i++) {
-                if (address[i] != prefix[i]) {
-                    return false;
-                }
-            }
-            int rest = bits % 8;
-            if (rest == 0) {
-                return true;
-            }
-            int mask = (0xff << (8 - rest)) & 0xff;
-            return (address[full] & mask) == (prefix[full] & mask);
+            return block.contains(address);
         }
     }
 
@@ -144,17 +129,10 @@ public final class AddressPolicy {
     }
 
     private static Range range(String literal, int bits, String reason) {
-        try {
-            // Literals only: getByName does not touch DNS for them.
-            byte[] prefix = InetAddress.getByName(literal).getAddress();
-            if (literal.contains(":") && prefix.length == 4) {
-                throw new IllegalStateException("IPv6 range written as a mapped IPv4 literal: " + literal);
-            }
-            return new Range(prefix, bits, reason);
+        if (literal.contains(":") && AddressRange.parse(literal).prefix().length == 4) {
+            throw new IllegalStateException("IPv6 range written as a mapped IPv4 literal: " + literal);
         }
-        catch (UnknownHostException e) {
-            throw new IllegalStateException("bad range literal " + literal, e);
-        }
+        return new Range(AddressRange.parse(literal + "/" + bits), reason);
     }
 
 }

@@ -1,0 +1,53 @@
+package io.chainfeed.api.limits;
+
+import java.util.List;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.web.servlet.config.annotation.InterceptorRegistry;
+import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
+
+/**
+ * Puts the per-client limit ({@link ClientLimitInterceptor}) in front of every public
+ * path, unless {@code chainfeed.api.client-limits.enabled} is {@code false}. Keyed paths
+ * (admin keys, webhook subscriptions) have their key's rate instead; static files, health
+ * and the OpenAPI description are not limited.
+ */
+@Configuration
+@EnableConfigurationProperties(ClientLimitProperties.class)
+public class ClientLimitConfiguration implements WebMvcConfigurer {
+
+    /** The paths limited per client (Spring path patterns). */
+    public static final List<String> PUBLIC_PATHS = List.of("/", "/chain", "/companies", "/companies/**", "/layers/**",
+            "/terms", "/terms/**", "/api/v1/**", "/widget/v1/data/**", "/embed/**", "/oembed");
+
+    /** Paths under {@link #PUBLIC_PATHS} that a key's own rate limits instead. */
+    public static final List<String> KEYED_PATHS = List.of("/api/v1/admin/**", "/api/v1/subscriptions/**");
+
+    private final ClientLimitProperties props;
+
+    ClientLimitConfiguration(ClientLimitProperties props) {
+        this.props = props;
+    }
+
+    @Bean
+    ClientAddresses clientAddresses() {
+        return new ClientAddresses(props.trustedBlocks(), props.ipv6PrefixBits());
+    }
+
+    @Bean
+    ClientRateLimits clientRateLimits() {
+        return new ClientRateLimits(props.perMinute(), props.maxClients());
+    }
+
+    @Override
+    public void addInterceptors(InterceptorRegistry registry) {
+        if (props.enabled()) {
+            registry
+                .addInterceptor(new ClientLimitInterceptor(clientAddresses(), clientRateLimits(), props.perMinute()))
+                .addPathPatterns(PUBLIC_PATHS)
+                .excludePathPatterns(KEYED_PATHS);
+        }
+    }
+
+}
