@@ -426,7 +426,7 @@ public final class SseLoad {
      * @return user + system CPU time of a process so far, from /proc (Linux), in
      * milliseconds
      */
-    private static long cpuMillis(long pid) throws IOException {
+    static long cpuMillis(long pid) throws IOException {
         String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
         String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
         long ticks = Long.parseLong(f[11]) + Long.parseLong(f[12]); // utime, stime
