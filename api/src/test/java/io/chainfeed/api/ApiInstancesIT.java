@@ -134,15 +134,15 @@ class ApiInstancesIT {
         int granted = 1;
         int refused = 0;
         int calls = 200;
-        long pace = TimeUnit.MILLISECONDS.toNanos(50); // 20 calls a second, alternating:
-                                                       // 10 a second each
+        // 20 calls a second, alternating: 10 a second each
+        long pace = TimeUnit.MILLISECONDS.toNanos(50);
         HttpResponse<String> lastRefusal = null;
         for (int i = 0; i < calls; i++) {
             long due = start + (i + 1) * pace;
             long now = System.nanoTime();
             if (due > now) {
-                TimeUnit.NANOSECONDS.sleep(due - now); // pacing the load, not waiting on
-                                                       // state
+                // pacing the load, not waiting on state
+                TimeUnit.NANOSECONDS.sleep(due - now);
             }
             HttpResponse<String> r = call(i % 2 == 0 ? front : b, "GET", "/api/v1/subscriptions", key, null);
             if (r.statusCode() == 200) {
@@ -229,8 +229,8 @@ class ApiInstancesIT {
                         synchronized (published) {
                             published.add(id);
                         }
-                        Thread.sleep(100); // a steady stream of 10 reads a second, for 12
-                                           // s
+                        // a steady stream of 10 reads a second, for 12 s
+                        Thread.sleep(100);
                     }
                 }
                 catch (Exception e) {

@@ -115,8 +115,8 @@ class ChainTimeTravelIT {
         assertThat(points).hasSize(7);
         for (int i = 0; i < 7; i++) {
             Instant at = now.minus(Duration.ofDays(6 - i));
-            double daysSinceEarlier = i - 1; // the earlier signal is observed at now − 5
-                                             // d = point 1
+            // the earlier signal is observed at now − 5 d = point 1
+            double daysSinceEarlier = i - 1;
             double expected = (daysSinceEarlier < 0 ? 0 : Math.pow(2, -daysSinceEarlier / ChainDecay.HALF_LIFE_DAYS))
                     + (i == 6 ? 5 : 0);
             assertThat(points.get(i)).containsEntry("at", at.toString());

@@ -276,8 +276,8 @@ final class TestPipeline implements BeforeAllCallback, BeforeEachCallback, After
         config.put(StreamsConfig.DEFAULT_DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG,
                 DeadLetterDeserializationHandler.class);
         KafkaStreams s = new KafkaStreams(build.apply(config), config);
-        s.cleanUp(); // every class has a broker of its own: local state an earlier run
-                     // left is stale
+        // every class has a broker of its own: local state an earlier run left is stale
+        s.cleanUp();
         streams.add(s);
         s.start();
     }

@@ -92,8 +92,8 @@ public final class SseSubscriber implements AutoCloseable {
             }
             if (!closed) {
                 try {
-                    Thread.sleep(retryMillis); // EventSource's reconnection delay, not a
-                                               // wait for state
+                    // EventSource's reconnection delay, not a wait for state
+                    Thread.sleep(retryMillis);
                 }
                 catch (InterruptedException e) {
                     return;

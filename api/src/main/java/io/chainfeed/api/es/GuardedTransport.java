@@ -99,8 +99,8 @@ public final class GuardedTransport implements ElasticsearchTransport {
         if (!breaker.tryAcquirePermission()) {
             return CompletableFuture.failedFuture(CallNotPermittedException.createCallNotPermittedException(breaker));
         }
-        if (!bulkhead.tryAcquirePermission()) { // no waiting on the caller's thread for
-                                                // an async request
+        // no waiting on the caller's thread for an async request
+        if (!bulkhead.tryAcquirePermission()) {
             breaker.releasePermission();
             return CompletableFuture.failedFuture(BulkheadFullException.createBulkheadFullException(bulkhead));
         }

@@ -48,8 +48,8 @@ public final class ClientLimitInterceptor implements HandlerInterceptor {
     @Override
     public boolean preHandle(HttpServletRequest request, HttpServletResponse response, Object handler) {
         if (request.getDispatcherType() != DispatcherType.REQUEST || "OPTIONS".equals(request.getMethod())) {
-            return true; // an async re-dispatch of an SSE stream, an error page, a CORS
-                         // preflight
+            // an async re-dispatch of an SSE stream, an error page, a CORS preflight
+            return true;
         }
         Optional<ClientAddresses.Client> client = addresses.resolve(request);
         if (client.isEmpty() || client.get().trustedProxy()) {

@@ -182,8 +182,9 @@ final class SseConnection implements ReadListener, WriteListener, AsyncListener 
                 String id = position.text();
                 synchronized (this) {
                     if (queue.size() > bufferEvents) {
-                        return; // the client is behind; the events already queued keep
-                                // the stream alive
+                        // the client is behind; the events already queued keep the stream
+                        // alive
+                        return;
                     }
                     if (id.isEmpty() || position.equals(lastQueued)) {
                         queue.add(Frame.of(HEARTBEAT));

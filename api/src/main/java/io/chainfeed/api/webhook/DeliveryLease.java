@@ -190,8 +190,8 @@ final class DeliveryLease implements AutoCloseable {
             while (running) {
                 lastPollMs = clock.millis();
                 try {
-                    consumer.poll(Duration.ofMillis(500)); // the topic is empty and its
-                                                           // partitions paused
+                    // the topic is empty and its partitions paused
+                    consumer.poll(Duration.ofMillis(500));
                 }
                 catch (WakeupException e) {
                     throw e;

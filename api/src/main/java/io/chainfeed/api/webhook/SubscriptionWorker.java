@@ -181,8 +181,8 @@ final class SubscriptionWorker {
     private boolean onRead(int gen, WebhookRead r, Map<Integer, Long> after) {
         synchronized (this) {
             if (stopped || draining || gen != generation || paused) {
-                return true; // an old or ended subscription: ignore, the reopened one
-                             // replays it
+                // an old or ended subscription: ignore, the reopened one replays it
+                return true;
             }
             if (r.offset() < accepted.getOrDefault(r.partition(), 0L)) {
                 return true; // already queued (a replay overlap)

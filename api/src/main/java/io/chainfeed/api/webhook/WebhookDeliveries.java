@@ -235,8 +235,8 @@ public class WebhookDeliveries implements SmartLifecycle {
             bootstrap.interrupt();
         }
         if (lease != null) {
-            lease.close(); // hands every partition over: positions stored, the others
-                           // take over at once
+            // hands every partition over: positions stored, the others take over at once
+            lease.close();
         }
         if (engine != null) {
             engine.close(Duration.ofSeconds(30));

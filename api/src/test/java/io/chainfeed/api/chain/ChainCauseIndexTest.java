@@ -22,10 +22,8 @@ class ChainCauseIndexTest {
 
     private static final Instant T0 = Instant.parse("2026-03-01T00:00:00Z");
 
-    private final ChainCauseIndex index = new ChainCauseIndex("127.0.0.1:1"); // never
-                                                                              // started:
-                                                                              // fed by
-                                                                              // hand
+    // never started: fed by hand
+    private final ChainCauseIndex index = new ChainCauseIndex("127.0.0.1:1");
 
     private static ChainCause cause(String layer, String id, Direction d, int magnitude, Instant at) {
         return ChainCause.newBuilder()
@@ -82,19 +80,16 @@ class ChainCauseIndexTest {
         while (cursor != null);
 
         assertThat(pages).isEqualTo((int) Math.ceil(79 / 7.0));
-        assertThat(all).hasSize(40 + 39); // packaging's own 40, memory's 40 less the
-                                          // removed one; foundry's none
+        // packaging's own 40, memory's 40 less the removed one; foundry's none
+        assertThat(all).hasSize(40 + 39);
         assertThat(all).extracting(c -> c.cause().getSignalId()).doesNotHaveDuplicates().doesNotContain("s3");
         assertThat(all).extracting(c -> Math.abs(c.contribution())).isSortedAccordingTo(Comparator.reverseOrder());
         List<ChainCauseIndex.Cause> fromMemory = all.stream().filter(c -> c.originLayer().equals("memory")).toList();
         assertThat(fromMemory).allSatisfy(c -> assertThat(c.hops()).isEqualTo(1));
-        assertThat(fromMemory.get(0).cause().getSignalId()).isEqualTo("s0"); // the
-                                                                             // corrected
-                                                                             // one:
-                                                                             // newest,
-                                                                             // largest
-        assertThat(fromMemory.get(0).contribution()).isEqualTo(2.5); // 5 at asOf, halved
-                                                                     // one hop on
+        // the corrected one: newest, largest
+        assertThat(fromMemory.get(0).cause().getSignalId()).isEqualTo("s0");
+        // 5 at asOf, halved one hop on
+        assertThat(fromMemory.get(0).contribution()).isEqualTo(2.5);
     }
 
     @Test

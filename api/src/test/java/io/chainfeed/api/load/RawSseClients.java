@@ -171,8 +171,8 @@ final class RawSseClients implements AutoCloseable {
                                 c.ch.finishConnect();
                                 ByteBuffer req = ByteBuffer.wrap(request);
                                 while (req.hasRemaining()) {
-                                    c.ch.write(req); // a few hundred bytes into an empty
-                                                     // socket buffer
+                                    // a few hundred bytes into an empty socket buffer
+                                    c.ch.write(req);
                                 }
                                 key.interestOps(SelectionKey.OP_READ);
                             }

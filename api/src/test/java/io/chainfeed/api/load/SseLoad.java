@@ -208,9 +208,8 @@ public final class SseLoad {
         if (raw != null) {
             raw.close();
         }
-        Thread.sleep(TimeUnit.SECONDS.toMillis(2L * heartbeat + 3L)); // gone clients are
-                                                                      // found within two
-                                                                      // heartbeats
+        // gone clients are found within two heartbeats
+        Thread.sleep(TimeUnit.SECONDS.toMillis(2L * heartbeat + 3L));
         System.out.printf("API %d s after every client left: %s%n", 2 * heartbeat + 3, heap(pid));
     }
 
@@ -429,8 +428,8 @@ public final class SseLoad {
     static long cpuMillis(long pid) throws IOException {
         String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
         String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-        long ticks = Long.parseLong(f[11]) + Long.parseLong(f[12]); // utime, stime
-                                                                    // (fields 14 and 15)
+        // utime, stime (fields 14 and 15)
+        long ticks = Long.parseLong(f[11]) + Long.parseLong(f[12]);
         return ticks * 10; // USER_HZ is 100 on Linux
     }
 

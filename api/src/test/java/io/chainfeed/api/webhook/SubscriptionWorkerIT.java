@@ -140,8 +140,8 @@ class SubscriptionWorkerIT {
 
     @Test
     void deliversInOrderRetryingAFailingReadBeforeTheNext() {
-        source.append(0, "term:old", 1, "memory"); // before the subscription's start:
-                                                   // never sent
+        // before the subscription's start: never sent
+        source.append(0, "term:old", 1, "memory");
         WebhookEngine engine = engine(5, 16);
         engine.upsert(target("layer:memory"), startAt(source.end()));
         script.addAll(List.of(500, 429, 200));
@@ -191,8 +191,8 @@ class SubscriptionWorkerIT {
 
                             @Override
                             public long nextLong(long bound) {
-                                return bound - 1; // the top of the jitter range: the
-                                                  // longest wait
+                                // the top of the jitter range: the longest wait
+                                return bound - 1;
                             }
                         }),
                 journal, Clock.systemUTC(), 2, 16);
@@ -262,8 +262,8 @@ class SubscriptionWorkerIT {
     void resumesFromTheStoredStateWithTheSameIdAndAttemptCount() {
         WebhookEngine first = engine(4, 16);
         first.upsert(target("all"), startAt(source.end()));
-        script.addAll(List.of(200, 500, 429)); // the 429 asks for a second's pause: stop
-                                               // within it
+        // the 429 asks for a second's pause: stop within it
+        script.addAll(List.of(200, 500, 429));
         source.append(0, "term:a", 1, "memory");
         source.append(0, "term:b", 1, "memory");
         await().atMost(Duration.ofSeconds(10)).until(() -> hits.size() == 3 && journal.last().getAttempts() == 2);
@@ -275,8 +275,8 @@ class SubscriptionWorkerIT {
         assertThat(stored.getPosition()).containsExactly(new PartitionOffset(0, 1L));
 
         script.clear();
-        script.addAll(List.of(500, 500)); // the fourth attempt in all is the last:
-                                          // dead-lettered
+        // the fourth attempt in all is the last: dead-lettered
+        script.addAll(List.of(500, 500));
         WebhookEngine second = engine(4, 16);
         second.upsert(target("all"), stored);
         source.append(0, "term:c", 1, "memory");

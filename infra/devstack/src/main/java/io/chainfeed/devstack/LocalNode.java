@@ -177,8 +177,8 @@ public abstract class LocalNode<N extends LocalNode<N>> implements AutoCloseable
         }
         readyAfter = Duration.ofNanos(System.nanoTime() - t0);
         LOG.info("{} ready in {} ms (pid {})", describe(), readyAfter.toMillis(), launched.pid());
-        @SuppressWarnings("unchecked") // N is the concrete class by the declaration of
-                                       // every subclass
+        // N is the concrete class by the declaration of every subclass
+        @SuppressWarnings("unchecked")
         N self = (N) this;
         return self;
     }
@@ -454,8 +454,8 @@ public abstract class LocalNode<N extends LocalNode<N>> implements AutoCloseable
         /**
          * @return this builder, as its own type
          */
-        @SuppressWarnings("unchecked") // B is the concrete builder by the declaration of
-                                       // every subclass
+        // B is the concrete builder by the declaration of every subclass
+        @SuppressWarnings("unchecked")
         protected final B self() {
             return (B) this;
         }

@@ -152,8 +152,9 @@ final class NodeSupervisor implements AutoCloseable {
                 if (closed || stop.begun()) {
                     return;
                 }
-                node.close(); // start() has stopped a node that did not come up; this
-                              // stops one that hung
+                // start() has stopped a node that did not come up; this stops one that
+                // hung
+                node.close();
                 String why = String.valueOf(e.getMessage()).lines().findFirst().orElse(e.toString());
                 // Counts as another crash: the next try after a longer backoff, or a
                 // crash loop.

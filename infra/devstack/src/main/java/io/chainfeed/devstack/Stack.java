@@ -257,8 +257,8 @@ public final class Stack implements Callable<Integer>, AutoCloseable {
      * that stops everything in order; a second one while that runs kills every child with
      * SIGKILL and halts.
      */
-    @SuppressWarnings("restriction") // sun.misc.Signal (jdk.unsupported): the JDK's only
-                                     // handler for SIGINT/SIGTERM
+    // sun.misc.Signal (jdk.unsupported): the JDK's only handler for SIGINT/SIGTERM
+    @SuppressWarnings("restriction")
     private void handleStopSignals() {
         for (String name : List.of("INT", "TERM")) {
             try {

@@ -34,8 +34,8 @@ class ServiceProcessStopTest {
             ProcessHandle first = startHealthy(service);
             first.destroy();
             first.onExit().get(30, TimeUnit.SECONDS);
-            stop.begin(); // the launcher's own signal handler, a moment after the child's
-                          // exit
+            // the launcher's own signal handler, a moment after the child's exit
+            stop.begin();
             await().during(StackStop.SIGNAL_GRACE.plusSeconds(1))
                 .atMost(StackStop.SIGNAL_GRACE.plusSeconds(3))
                 .until(() -> !service.isRunning() && service.restarts() == 0);

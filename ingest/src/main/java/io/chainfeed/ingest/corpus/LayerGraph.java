@@ -31,8 +31,8 @@ public final class LayerGraph {
         for (ChainLayer layer : layers) {
             edges.put(layer.getId(), layer.getUpstream());
         }
-        Map<String, Integer> state = new HashMap<>(); // absent: unseen, 1: on the current
-                                                      // path, 2: done
+        // absent: unseen, 1: on the current path, 2: done
+        Map<String, Integer> state = new HashMap<>();
         for (String start : edges.keySet()) {
             if (!state.containsKey(start)) {
                 List<String> cycle = visit(start, edges, state, new ArrayList<>());

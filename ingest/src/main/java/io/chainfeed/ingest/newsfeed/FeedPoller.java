@@ -262,8 +262,8 @@ public final class FeedPoller {
         // accepted and rejected name each input by its own index, its position in
         // `inputs`
         r.accepted().forEach(a -> seen.add(hashes.get(a.index())));
-        r.skipped().forEach(k -> seen.add(hashes.get(k.index()))); // skipped once, not
-                                                                   // again at every poll
+        // skipped once, not again at every poll
+        r.skipped().forEach(k -> seen.add(hashes.get(k.index())));
         int held = (int) r.accepted()
             .stream()
             .filter(a -> a.signal().getDecision() != null && a.signal().getDecision().getHeld())

@@ -69,28 +69,26 @@ class CorpusTest {
 
     static final Map<String, Exchange> EXCHANGES = Map.ofEntries(
             Map.entry("XNAS", Exchange.of("[A-Z]{1,5}(\\.[A-Z])?", "")), // Nasdaq
-            Map.entry("XNYS", Exchange.of("[A-Z]{1,5}(\\.[A-Z])?", "")), // New York Stock
-                                                                         // Exchange
+            // New York Stock Exchange
+            Map.entry("XNYS", Exchange.of("[A-Z]{1,5}(\\.[A-Z])?", "")),
             Map.entry("XTAI", Exchange.of("\\d{4}", ".TW")), // Taiwan Stock Exchange
             Map.entry("ROCO", Exchange.of("\\d{4}", ".TWO")), // Taipei Exchange (TPEx)
             Map.entry("XKRX", Exchange.of("\\d{6}", ".KS")), // Korea Exchange (KOSPI)
-            Map.entry("XTKS", Exchange.of("\\d{3}[0-9A-Z]", ".T")), // Tokyo; 2024+ codes
-                                                                    // may end in a letter
-                                                                    // (285A)
-            Map.entry("XHKG", Exchange.of("\\d{4,5}", ".HK")), // Hong Kong
-            Map.entry("XSHG", Exchange.of("6\\d{5}", ".SS")), // Shanghai (main board and
-                                                              // STAR)
-            Map.entry("XSHE", Exchange.of("[03]\\d{5}", ".SZ")), // Shenzhen (main board
-                                                                 // and ChiNext)
-            Map.entry("XAMS", Exchange.of("[A-Z]{2,6}", ".AS")), // Euronext Amsterdam
+            // Tokyo; 2024+ codes may end in a letter (285A)
+            Map.entry("XTKS", Exchange.of("\\d{3}[0-9A-Z]", ".T")), Map.entry("XHKG", Exchange.of("\\d{4,5}", ".HK")), // Hong
+                                                                                                                       // Kong
+            // Shanghai (main board and STAR)
+            Map.entry("XSHG", Exchange.of("6\\d{5}", ".SS")),
+            // Shenzhen (main board and ChiNext)
+            Map.entry("XSHE", Exchange.of("[03]\\d{5}", ".SZ")), Map.entry("XAMS", Exchange.of("[A-Z]{2,6}", ".AS")), // Euronext
+                                                                                                                      // Amsterdam
             Map.entry("XPAR", Exchange.of("[A-Z]{2,6}", ".PA")), // Euronext Paris
             Map.entry("XMIL", Exchange.of("[A-Z]{2,6}", ".MI")), // Euronext Milan
             Map.entry("XETR", Exchange.of("[A-Z][A-Z0-9]{1,4}", ".DE")), // Xetra
             Map.entry("XSWX", Exchange.of("[A-Z]{2,6}", ".SW")), // SIX Swiss Exchange
             Map.entry("XHEL", Exchange.of("[A-Z]{2,8}", ".HE")), // Nasdaq Helsinki
-            Map.entry("XTSE", Exchange.of("[A-Z]{1,5}(\\.[A-Z])?", ".TO")), // Toronto
-                                                                            // Stock
-                                                                            // Exchange
+            // Toronto Stock Exchange
+            Map.entry("XTSE", Exchange.of("[A-Z]{1,5}(\\.[A-Z])?", ".TO")),
             Map.entry("XASX", Exchange.of("[A-Z0-9]{3}", ".AX"))); // ASX
 
     private static Corpus corpus;

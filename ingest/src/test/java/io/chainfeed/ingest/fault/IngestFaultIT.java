@@ -292,13 +292,8 @@ class IngestFaultIT {
 
     @Test
     void aRecordOverTheTopicLimitIsA413NamingIt() throws Exception {
-        String filler = String.join(" ", Collections.nCopies(40_000, "fabric")); // ~280
-                                                                                 // KB,
-                                                                                 // under
-                                                                                 // the 1
-                                                                                 // MiB
-                                                                                 // body
-                                                                                 // limit
+        // ~280 KB, under the 1 MiB body limit
+        String filler = String.join(" ", Collections.nCopies(40_000, "fabric"));
         String big = rdma().replace("What it means\n\n", "What it means\n\n" + filler + "\n\n");
         HttpResponse<String> r = postPage(big);
         assertThat(r.statusCode()).as(r.body()).isEqualTo(413);

@@ -51,9 +51,8 @@ class FeedPollingIT {
     static void feeds(DynamicPropertyRegistry registry) {
         registry.add("chainfeed.ingest.feeds[0].url", () -> SERVER.url("/blog/index.atom"));
         registry.add("chainfeed.ingest.feeds[1].url", () -> SERVER.url("/undated.rss"));
-        registry.add("chainfeed.ingest.feeds-allow-private", () -> "true"); // the fixture
-                                                                            // server is
-                                                                            // on loopback
+        // the fixture server is on loopback
+        registry.add("chainfeed.ingest.feeds-allow-private", () -> "true");
         registry.add("chainfeed.ingest.feed-interval", () -> "1s");
     }
 

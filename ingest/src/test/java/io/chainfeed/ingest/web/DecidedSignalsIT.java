@@ -70,9 +70,8 @@ class DecidedSignalsIT {
     @DynamicPropertySource
     static void feeds(DynamicPropertyRegistry registry) {
         registry.add("chainfeed.ingest.feeds[0].url", () -> SERVER.url("/semis.rss"));
-        registry.add("chainfeed.ingest.feeds-allow-private", () -> "true"); // the fixture
-                                                                            // server is
-                                                                            // on loopback
+        // the fixture server is on loopback
+        registry.add("chainfeed.ingest.feeds-allow-private", () -> "true");
         registry.add("chainfeed.ingest.feed-interval", () -> "1s");
     }
 

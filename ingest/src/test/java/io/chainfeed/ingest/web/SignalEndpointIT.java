@@ -91,9 +91,8 @@ class SignalEndpointIT {
         assertThat(bad.getStatusCode()).isEqualTo(HttpStatus.UNPROCESSABLE_ENTITY);
         assertThat(bad.getHeaders().getContentType().toString()).contains("application/problem+json");
         assertThat((List<Map<String, Object>>) bad.getBody().get("errors")).extracting(e -> e.get("field"))
-            .contains("magnitude", "observedAt", "source"); // layers and direction left
-                                                            // out are decided from the
-                                                            // text
+            // layers and direction left out are decided from the text
+            .contains("magnitude", "observedAt", "source");
 
         List<ConstraintSignal> published = readSignals(2);
         assertThat(published).extracting(ConstraintSignal::getId).containsExactly("hbm-1", "hbm-2");

@@ -285,8 +285,8 @@ public final class ChainStateTopology {
                 if (kept != null && newer(kept, incoming)) {
                     return; // an older held version arrived late
                 }
-                incoming = null; // held for review: not counted (a counted earlier
-                                 // version stops counting)
+                // held for review: not counted (a counted earlier version stops counting)
+                incoming = null;
             }
             if (incoming == null) {
                 if (kept == null) {
@@ -300,16 +300,16 @@ public final class ChainStateTopology {
             }
             else {
                 if (kept != null && newer(kept, incoming)) {
-                    return; // an older or equal version arrived late: the set does not
-                            // change
+                    // an older or equal version arrived late: the set does not change
+                    return;
                 }
                 signals.put(record.key(), incoming);
                 ChainBook.Change change = book.put(incoming);
                 causes(record.key(), kept == null ? List.of() : kept.getLayerHints(), record.timestamp());
                 unarchive(record.key());
                 for (ChainBook.Entry e : change.forgotten()) {
-                    ConstraintSignal gone = signals.get(e.id); // weighs nothing any more:
-                                                               // archived
+                    // weighs nothing any more: archived
+                    ConstraintSignal gone = signals.get(e.id);
                     if (gone != null) {
                         archive(e);
                         causes(e.id, gone.getLayerHints(), record.timestamp());

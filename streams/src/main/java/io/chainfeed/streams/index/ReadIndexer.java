@@ -167,12 +167,8 @@ public final class ReadIndexer implements Runnable, AutoCloseable {
         List<String> failures = new ArrayList<>();
         for (BulkResponseItem item : response.items()) {
             int status = item.status();
-            boolean ok = (status >= 200 && status < 300) || status == 409 // version
-                                                                          // conflict:
-                                                                          // same or newer
-                                                                          // version
-                                                                          // already
-                                                                          // indexed
+            // version conflict: same or newer version already indexed
+            boolean ok = (status >= 200 && status < 300) || status == 409
                     || (status == 404 && item.operationType().jsonValue().equals("delete"));
             if (!ok) {
                 failures.add(item.id() + ": " + status + " "

@@ -263,9 +263,8 @@ final class ReadAssembler {
 
     /** Evidence from the read's metadata rather than its text: no offsets. */
     private static Evidence evidence(TagRule rule, String text) {
-        return new Evidence(rule.id(), METADATA, -1, -1, text); // the all-fields
-                                                                // constructor: no builder
-                                                                // copies
+        // the all-fields constructor: no builder copies
+        return new Evidence(rule.id(), METADATA, -1, -1, text);
     }
 
 }

@@ -142,8 +142,9 @@ final class TextBoundaries {
             return false; // nvidia.com, AT&T
         }
         if ((c == '\'' || c == '’') && e + 1 < text.length() && Character.isLetter(text.charAt(e + 1))) {
-            return false; // an apostrophe inside a word, other than a possessive (checked
-                          // by the caller)
+            // an apostrophe inside a word, other than a possessive (checked by the
+            // caller)
+            return false;
         }
         return true;
     }

@@ -191,8 +191,9 @@ final class TextMatcher {
         int[] group = bracket(text, s, e);
         if (group != null && TICKER_LIST.matcher(text.substring(group[0] + 1, group[1])).matches()) {
             if (numeric || written.length() < 2 || !dictionary.resolves(entry, null, written)) {
-                return null; // a bare number or letter in brackets is a year, a count or
-                             // an enumeration
+                // a bare number or letter in brackets is a year, a count or an
+                // enumeration
+                return null;
             }
             if (STOP_SYMBOLS.contains(written) && spellsInitials(text, group[0], written)) {
                 return null; // "artificial intelligence (AI)" defines an abbreviation

@@ -639,9 +639,8 @@ class ChainStateTopologyTest extends TopologyTest {
         assertThat(stateReads()).extracting(Read::getId).containsExactly("state:memory:1");
         // down to 3, to 2.75 (balanced by status, but not more than 0.25 below 3) and up
         // again: nothing
-        signals.pipeInput("c", signal("c", "memory", Direction.EASING, 2, T0.minus(HALF_LIFE))); // -1
-                                                                                                 // at
-                                                                                                 // T0
+        // -1 at T0
+        signals.pipeInput("c", signal("c", "memory", Direction.EASING, 2, T0.minus(HALF_LIFE)));
         assertThat(finalStates().get("memory").getPressure()).isEqualTo(3.0);
         signals.pipeInput("d", signal("d", "memory", Direction.EASING, 1, T0.minus(HALF_LIFE.multipliedBy(2)))); // -0.25
         LayerState wobbled = finalStates().get("memory");
@@ -686,13 +685,13 @@ class ChainStateTopologyTest extends TopologyTest {
         assertThat(first).isEqualTo(2.0);
         signals.pipeKeyValueList(input);
         LayerState memory = finalStates().get("memory");
-        assertThat(memory.getPressure()).isEqualTo(first); // the newest of them counts,
-                                                           // at full weight
+        // the newest of them counts, at full weight
+        assertThat(memory.getPressure()).isEqualTo(first);
         assertThat(memory.getSignalCount()).isEqualTo(1);
         assertThat(memory.getCauses()).extracting(SignalCause::getSignalId).containsExactly("u");
         Map<String, ChainCause> listed = causes.readKeyValuesToMap();
-        listed.values().removeIf(java.util.Objects::isNull); // the repeats' causes were
-                                                             // tombstoned
+        // the repeats' causes were tombstoned
+        listed.values().removeIf(java.util.Objects::isNull);
         assertThat(listed).containsOnlyKeys("memory/u");
 
         // removing the leader lets the next one count: the state is that of the set, not
@@ -725,9 +724,8 @@ class ChainStateTopologyTest extends TopologyTest {
         assertThat(memory.getStatus()).isEqualTo(LayerStatus.CRITICAL);
         LayerState equipment = s.get("semiconductor-equipment");
         assertThat(equipment.getRawDirectPressure()).isEqualTo(-10_000.0);
-        assertThat(equipment.getDirectPressure()).isEqualTo(-io.chainfeed.schemas.ChainDecay.SOFT_CAP); // to
-                                                                                                        // 4
-                                                                                                        // decimals
+        // to 4 decimals
+        assertThat(equipment.getDirectPressure()).isEqualTo(-io.chainfeed.schemas.ChainDecay.SOFT_CAP);
         assertThat(equipment.getStatus()).isEqualTo(LayerStatus.LOOSE);
         // the causes still add up to the pressure: each carries the cap's factor
         double listed = memory.getCauses().stream().mapToDouble(SignalCause::getContribution).sum();
@@ -753,8 +751,8 @@ class ChainStateTopologyTest extends TopologyTest {
         // is squeezed too
         signals.pipeInput("s3", signal("s3", "memory", Direction.TIGHTENING, 2, T0));
         s = new java.util.HashMap<>(s);
-        s.putAll(finalStates()); // only the layers whose state changed are published
-                                 // again
+        // only the layers whose state changed are published again
+        s.putAll(finalStates());
         assertThat(s.get("memory").getStatus()).isEqualTo(LayerStatus.TIGHT);
         assertThat(s.get("accelerators").getSqueezedBy()).extracting(src -> src.getLayerId()).containsExactly("memory");
         assertThat(s.get("memory").getSqueezed()).extracting(q -> q.getCompany().getCompanyId())
