@@ -43,8 +43,7 @@ public class ClientLimitConfiguration implements WebMvcConfigurer {
     @Override
     public void addInterceptors(InterceptorRegistry registry) {
         if (props.enabled()) {
-            registry
-                .addInterceptor(new ClientLimitInterceptor(clientAddresses(), clientRateLimits(), props.perMinute()))
+            registry.addInterceptor(new ClientLimitInterceptor(clientAddresses(), clientRateLimits()))
                 .addPathPatterns(PUBLIC_PATHS)
                 .excludePathPatterns(KEYED_PATHS);
         }

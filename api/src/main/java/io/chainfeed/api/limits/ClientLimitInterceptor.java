@@ -33,13 +33,12 @@ public final class ClientLimitInterceptor implements HandlerInterceptor {
 
     /**
      * @param addresses who a request comes from
-     * @param limits the buckets
-     * @param perMinute the quota per minute, for {@code RateLimit-Policy}
+     * @param limits the buckets (their quota goes in {@code RateLimit-Policy})
      */
-    public ClientLimitInterceptor(ClientAddresses addresses, ClientRateLimits limits, int perMinute) {
+    public ClientLimitInterceptor(ClientAddresses addresses, ClientRateLimits limits) {
         this.addresses = addresses;
         this.limits = limits;
-        this.policy = "\"" + POLICY + "\";q=" + perMinute + ";w=60";
+        this.policy = "\"" + POLICY + "\";q=" + limits.perMinute() + ";w=60";
     }
 
     /**

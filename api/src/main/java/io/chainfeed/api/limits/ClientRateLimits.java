@@ -108,13 +108,6 @@ public final class ClientRateLimits {
         return perMinute;
     }
 
-    /**
-     * @return how many client buckets are kept now (approximate)
-     */
-    public long size() {
-        return buckets.estimatedSize();
-    }
-
     private Bucket bucket(String client) {
         return buckets.get(client, c -> Bucket.builder()
             .addLimit(Bandwidth.builder().capacity(perMinute).refillGreedy(perMinute, Duration.ofMinutes(1)).build())

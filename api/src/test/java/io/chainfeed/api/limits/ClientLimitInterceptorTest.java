@@ -13,7 +13,7 @@ import org.springframework.mock.web.MockHttpServletResponse;
 class ClientLimitInterceptorTest {
 
     private final ClientLimitInterceptor interceptor = new ClientLimitInterceptor(
-            new ClientAddresses(List.of(AddressRange.parse("127.0.0.0/8")), 64), new ClientRateLimits(5, 1000), 5);
+            new ClientAddresses(List.of(AddressRange.parse("127.0.0.0/8")), 64), new ClientRateLimits(5, 1000));
 
     private static MockHttpServletRequest from(String forwardedFor) {
         MockHttpServletRequest request = new MockHttpServletRequest("GET", "/widget/v1/data/feed");
