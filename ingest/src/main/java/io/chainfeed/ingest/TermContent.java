@@ -56,33 +56,23 @@ public record TermContent(String slug, String title, List<String> aliases, Strin
      * @return 64 lower-case hex characters
      */
     public String contentHash() {
-        StringBuilder sb = new StringBuilder();
-        sb.append(slug)
-            .append('\u0000')
-            .append(title)
-            .append('\u0000')
-            .append(aliases)
-            .append('\u0000')
-            .append(definition)
-            .append('\u0000')
-            .append(layerHint)
-            .append('\u0000')
-            .append(disclaimer);
-        sections.forEach(s -> sb.append('\u0001')
-            .append(s.getKey())
-            .append('\u0002')
-            .append(s.getHeading())
-            .append('\u0002')
-            .append(s.getBody()));
-        companies.forEach(c -> sb.append('\u0003').append(c.getName()).append('\u0002').append(c.getSymbol()));
-        related.forEach(r -> sb.append('\u0004')
-            .append(r.getSlug())
-            .append('\u0002')
-            .append(r.getTitle())
-            .append('\u0002')
-            .append(r.getSummary()));
-        sources.forEach(s -> sb.append('\u0005').append(s.getName()).append('\u0002').append(s.getUrl()));
+        // fields apart by NUL, list items introduced by their own control character, an
+        // item's parts apart by STX: no text field holds these
+        StringBuilder sb = new StringBuilder(String.join("\u0000", slug, title, String.valueOf(aliases), definition,
+                String.valueOf(layerHint), disclaimer));
+        sections.forEach(s -> sb.append('\u0001').append(parts(s.getKey(), s.getHeading(), s.getBody())));
+        companies.forEach(c -> sb.append('\u0003').append(parts(c.getName(), c.getSymbol())));
+        related.forEach(r -> sb.append('\u0004').append(parts(r.getSlug(), r.getTitle(), r.getSummary())));
+        sources.forEach(s -> sb.append('\u0005').append(parts(s.getName(), s.getUrl())));
         return Sha256.hex(sb.toString());
+    }
+
+    private static String parts(Object... values) {
+        StringBuilder sb = new StringBuilder().append(values[0]);
+        for (int i = 1; i < values.length; i++) {
+            sb.append('\u0002').append(values[i]);
+        }
+        return sb.toString();
     }
 
     /**

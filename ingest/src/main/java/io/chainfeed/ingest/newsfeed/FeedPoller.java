@@ -354,18 +354,17 @@ public final class FeedPoller {
     }
 
     private Counter fetchCounter(FeedSource feed, String outcome) {
-        return Counter.builder("chainfeed.feed.fetches")
-            .description("feed requests, by outcome")
-            .tag("feed", feed.url())
-            .tag("outcome", outcome)
-            .register(meters);
+        return counter("chainfeed.feed.fetches", "feed requests, by outcome", feed, outcome);
     }
 
     private Counter itemCounter(FeedSource feed, String outcome) {
-        return Counter.builder("chainfeed.feed.items")
-            .description("feed items read, by outcome")
-            .tag("feed", feed.url())
-            .tag("outcome", outcome)
+        return counter("chainfeed.feed.items", "feed items read, by outcome", feed, outcome);
+    }
+
+    private Counter counter(String name, String description, FeedSource feed, String outcome) {
+        return Counter.builder(name)
+            .description(description)
+            .tags("feed", feed.url(), "outcome", outcome)
             .register(meters);
     }
 

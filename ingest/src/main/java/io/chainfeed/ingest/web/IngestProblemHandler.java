@@ -22,10 +22,8 @@ class IngestProblemHandler extends ProblemDetailsHandler {
 
     @ExceptionHandler(PageParseException.class)
     ProblemDetail unparseable(PageParseException e) {
-        ProblemDetail p = problem(HttpStatus.UNPROCESSABLE_ENTITY, "unparseable-page", "The page cannot be parsed",
-                e.getMessage());
-        p.setProperty("missing", e.missing());
-        return p;
+        return with(problem(HttpStatus.UNPROCESSABLE_ENTITY, "unparseable-page", "The page cannot be parsed",
+                e.getMessage()), "missing", e.missing());
     }
 
     @ExceptionHandler(PageIngestController.PageTooLargeException.class)
@@ -42,10 +40,8 @@ class IngestProblemHandler extends ProblemDetailsHandler {
 
     @ExceptionHandler(SignalController.InvalidSignalsException.class)
     ProblemDetail invalidSignals(SignalController.InvalidSignalsException e) {
-        ProblemDetail p = problem(HttpStatus.UNPROCESSABLE_ENTITY, "invalid-signals", "No valid signal",
-                e.getMessage());
-        p.setProperty("errors", e.errors());
-        return p;
+        return with(problem(HttpStatus.UNPROCESSABLE_ENTITY, "invalid-signals", "No valid signal", e.getMessage()),
+                "errors", e.errors());
     }
 
     /**
@@ -59,10 +55,10 @@ class IngestProblemHandler extends ProblemDetailsHandler {
 
     @ExceptionHandler(PublishException.class)
     ResponseEntity<ProblemDetail> unpublished(PublishException e) {
-        ProblemDetail p = problem(HttpStatus.SERVICE_UNAVAILABLE, "publish-failed", "Nothing was published",
-                e.getMessage());
-        p.setProperty("published", false);
-        return retryAfter(p, RETRY_AFTER_SECONDS);
+        return retryAfter(
+                with(problem(HttpStatus.SERVICE_UNAVAILABLE, "publish-failed", "Nothing was published", e.getMessage()),
+                        "published", false),
+                RETRY_AFTER_SECONDS);
     }
 
     /**

@@ -41,6 +41,17 @@ public abstract class ProblemDetailsHandler extends ResponseEntityExceptionHandl
     }
 
     /**
+     * @param problem a problem detail
+     * @param name an extension member's name (RFC 9457 section 3.2)
+     * @param value its value, written by Jackson
+     * @return the same problem, with the member set
+     */
+    protected static ProblemDetail with(ProblemDetail problem, String name, Object value) {
+        problem.setProperty(name, value);
+        return problem;
+    }
+
+    /**
      * @param problem the answer; its status is the response's
      * @param retryAfterSeconds how long the client should wait before it tries again, in
      * seconds
