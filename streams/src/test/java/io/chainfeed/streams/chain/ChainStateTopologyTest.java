@@ -15,7 +15,6 @@ import io.chainfeed.avro.Direction;
 import io.chainfeed.avro.LayerCompany;
 import io.chainfeed.avro.LayerState;
 import io.chainfeed.avro.LayerStatus;
-import io.chainfeed.avro.Listing;
 import io.chainfeed.avro.Read;
 import io.chainfeed.avro.ReadKind;
 import io.chainfeed.avro.SignalCause;
@@ -88,27 +87,13 @@ class ChainStateTopologyTest extends TopologyTest {
     }
 
     private void company(String id, String name, String layer, String symbol, String mic, String display) {
-        companies.pipeInput(id,
-                Company.newBuilder()
-                    .setId(id)
-                    .setName(name)
-                    .setPrimaryLayer(layer)
-                    .setListings(List.of(new Listing(symbol, mic, display)))
-                    .build());
+        companies.pipeInput(id, ChainFixtures.company(id, name, layer, symbol, mic, display));
     }
 
     private static ConstraintSignal signal(String id, String layer, Direction direction, int magnitude, Instant at) {
-        return ConstraintSignal.newBuilder()
-            .setId(id)
-            .setHeadline("HBM supply " + direction.name().toLowerCase(java.util.Locale.ROOT) + ", report " + id)
-            .setBody("SK hynix says HBM capacity is allocated.")
-            .setLayerHints(List.of(layer))
-            .setDirection(direction)
-            .setMagnitude(magnitude)
-            .setObservedAt(at)
-            .setSource(new Source("Example", "https://example.com/" + id))
-            .setVersion(1)
-            .build();
+        return ChainFixtures.signal(id,
+                "HBM supply " + direction.name().toLowerCase(java.util.Locale.ROOT) + ", report " + id,
+                "SK hynix says HBM capacity is allocated.", List.of(layer), direction, magnitude, at);
     }
 
     private TestOutputTopic<String, ChainCause> causes;

@@ -5,13 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
 import io.chainfeed.avro.ChainLayer;
-import io.chainfeed.avro.Company;
 import io.chainfeed.avro.ConstraintSignal;
 import io.chainfeed.avro.Direction;
 import io.chainfeed.avro.LayerState;
 import io.chainfeed.avro.LayerStatus;
-import io.chainfeed.avro.Listing;
-import io.chainfeed.avro.Source;
 import io.chainfeed.avro.Trend;
 import io.chainfeed.schemas.ChainDecay;
 import io.chainfeed.schemas.Topics;
@@ -77,19 +74,9 @@ class ChainTimeTravelTest extends TopologyTest {
         layers.pipeInput("accelerators", layer("accelerators", "memory", "advanced-packaging"));
         layers.pipeInput("servers-systems", layer("servers-systems", "accelerators"));
         companies.pipeInput("sk-hynix",
-                Company.newBuilder()
-                    .setId("sk-hynix")
-                    .setName("SK hynix")
-                    .setPrimaryLayer("memory")
-                    .setListings(List.of(new Listing("000660", "XKRX", "000660.KS")))
-                    .build());
+                ChainFixtures.company("sk-hynix", "SK hynix", "memory", "000660", "XKRX", "000660.KS"));
         companies.pipeInput("nvidia",
-                Company.newBuilder()
-                    .setId("nvidia")
-                    .setName("Nvidia")
-                    .setPrimaryLayer("accelerators")
-                    .setListings(List.of(new Listing("NVDA", "XNAS", "NVDA")))
-                    .build());
+                ChainFixtures.company("nvidia", "Nvidia", "accelerators", "NVDA", "XNAS", "NVDA"));
         queries = new ChainQueries(new ChainQueries.Stores() {
             @Override
             public <V> ReadOnlyKeyValueStore<String, V> store(String name) {
@@ -99,22 +86,12 @@ class ChainTimeTravelTest extends TopologyTest {
     }
 
     private static ChainLayer layer(String id, String... upstream) {
-        return ChainLayer.newBuilder().setId(id).setName(id).setUpstream(List.of(upstream)).build();
+        return ChainFixtures.layer(id, upstream);
     }
 
     private static ConstraintSignal signal(String id, List<String> layers, Direction direction, int magnitude,
             Instant at) {
-        return ConstraintSignal.newBuilder()
-            .setId(id)
-            .setHeadline("Headline " + id)
-            .setBody("Body " + id)
-            .setLayerHints(layers)
-            .setDirection(direction)
-            .setMagnitude(magnitude)
-            .setObservedAt(at)
-            .setSource(new Source("Example", "https://example.com/" + id))
-            .setVersion(1)
-            .build();
+        return ChainFixtures.signal(id, "Headline " + id, "Body " + id, layers, direction, magnitude, at);
     }
 
     private void put(ConstraintSignal s) {

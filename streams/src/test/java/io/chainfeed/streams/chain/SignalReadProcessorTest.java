@@ -3,12 +3,9 @@ package io.chainfeed.streams.chain;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.chainfeed.avro.ChainLayer;
-import io.chainfeed.avro.Company;
 import io.chainfeed.avro.ConstraintSignal;
 import io.chainfeed.avro.Direction;
-import io.chainfeed.avro.Listing;
 import io.chainfeed.avro.Read;
-import io.chainfeed.avro.Source;
 import io.chainfeed.avro.TermUpdate;
 import io.chainfeed.streams.TopologyTest;
 import io.chainfeed.streams.tagging.RetaggingProcessor;
@@ -51,12 +48,7 @@ class SignalReadProcessorTest extends TopologyTest {
                     .setUpstream(List.of("memory"))
                     .build());
         companies.pipeInput("sk-hynix",
-                Company.newBuilder()
-                    .setId("sk-hynix")
-                    .setName("SK hynix")
-                    .setPrimaryLayer("memory")
-                    .setListings(List.of(new Listing("000660", "XKRX", "000660.KS")))
-                    .build());
+                ChainFixtures.company("sk-hynix", "SK hynix", "memory", "000660", "XKRX", "000660.KS"));
         glossary.pipeInput("hbm", term("hbm", "HBM", "Stacked DRAM beside the accelerator."));
     }
 
@@ -72,15 +64,8 @@ class SignalReadProcessorTest extends TopologyTest {
     }
 
     private static ConstraintSignal signal(String id, String headline, String body, long version) {
-        return ConstraintSignal.newBuilder()
-            .setId(id)
-            .setHeadline(headline)
-            .setBody(body)
-            .setLayerHints(List.of("memory"))
-            .setDirection(Direction.TIGHTENING)
-            .setMagnitude(3)
-            .setObservedAt(OBSERVED)
-            .setSource(new Source("Example", "https://example.com/" + id))
+        return ConstraintSignal
+            .newBuilder(ChainFixtures.signal(id, headline, body, List.of("memory"), Direction.TIGHTENING, 3, OBSERVED))
             .setVersion(version)
             .build();
     }
@@ -140,12 +125,7 @@ class SignalReadProcessorTest extends TopologyTest {
             .contains("signal:s1", "signal:s2", "state:memory:1");
 
         companies.pipeInput("celestica",
-                Company.newBuilder()
-                    .setId("celestica")
-                    .setName("Celestica")
-                    .setPrimaryLayer("memory")
-                    .setListings(List.of(new Listing("CLS", "XNYS", "CLS")))
-                    .build());
+                ChainFixtures.company("celestica", "Celestica", "memory", "CLS", "XNYS", "CLS"));
         tick();
         List<Read> out = reads.readValuesToList();
         assertThat(out).extracting(Read::getId).containsExactly("signal:s1");
