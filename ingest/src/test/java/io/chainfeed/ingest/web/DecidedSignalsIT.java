@@ -7,22 +7,15 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.chainfeed.avro.ConstraintSignal;
 import io.chainfeed.avro.Direction;
 import io.chainfeed.ingest.newsfeed.FeedServer;
-import io.chainfeed.schemas.AvroSerde;
 import io.chainfeed.schemas.Topics;
+import io.chainfeed.testsupport.TopicProbe;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -128,21 +121,16 @@ class DecidedSignalsIT {
         // items share it)
         java.util.Set<String> skippedIds = new java.util.HashSet<>();
         items.subList(12, 20).forEach(i -> skippedIds.add((String) i.get("id")));
-        List<ConsumerRecord<String, byte[]>> skipped = new ArrayList<>();
-        try (KafkaConsumer<String, byte[]> c = consumer("skipped-1")) {
-            c.subscribe(List.of(Topics.SIGNALS_SKIPPED));
-            await().atMost(Duration.ofSeconds(30)).until(() -> {
-                c.poll(Duration.ofMillis(200)).forEach(x -> {
-                    if (skippedIds.contains(x.key())) {
-                        skipped.add(x);
-                    }
-                });
-                return skipped.size() >= 8;
-            });
+        List<TopicProbe.Rec<byte[]>> skipped;
+        try (TopicProbe<byte[]> probe = TopicProbe.bytes(broker.getBrokersAsString(), Topics.SIGNALS_SKIPPED)) {
+            skipped = probe
+                .until(all -> all.stream().filter(x -> skippedIds.contains(x.key())).count() >= 8,
+                        Duration.ofSeconds(30))
+                .stream()
+                .filter(x -> skippedIds.contains(x.key()))
+                .toList();
         }
-        assertThat(skipped)
-            .extracting(
-                    k -> new String(k.headers().lastHeader(Topics.SKIP_REASON_HEADER).value(), StandardCharsets.UTF_8))
+        assertThat(skipped).extracting(x -> x.header(Topics.SKIP_REASON_HEADER))
             .containsExactlyElementsOf(LABELS.subList(12, 20));
         Map<String, Object> first = new ObjectMapper().readValue(skipped.get(0).value(), Map.class);
         assertThat(first).containsEntry("reason", "results or earnings date")
@@ -175,20 +163,15 @@ class DecidedSignalsIT {
             .post(http, "/ingest/v1/signals/" + heldId + "/review", "{}", MediaType.APPLICATION_JSON, null)
             .getStatusCode()).isEqualTo(HttpStatus.UNAUTHORIZED);
 
-        AvroSerde<ConstraintSignal> serde = AvroSerde.of(ConstraintSignal.class);
-        List<ConstraintSignal> versions = new ArrayList<>();
-        Map<String, ConstraintSignal> latest = new ConcurrentHashMap<>();
-        try (KafkaConsumer<String, byte[]> c = consumer("signals-1")) {
-            c.subscribe(List.of(Topics.SIGNALS));
-            await().atMost(Duration.ofSeconds(30)).until(() -> {
-                c.poll(Duration.ofMillis(200)).forEach(x -> {
-                    ConstraintSignal s = serde.deserialize(x.topic(), x.value());
-                    versions.add(s);
-                    latest.put(x.key(), s);
-                });
+        List<ConstraintSignal> versions;
+        Map<String, ConstraintSignal> latest = new java.util.HashMap<>();
+        try (TopicProbe<ConstraintSignal> probe = TopicProbe.avro(broker.getBrokersAsString(), Topics.SIGNALS,
+                ConstraintSignal.class)) {
+            versions = probe.until(all -> {
+                all.forEach(x -> latest.put(x.key(), x.value()));
                 return latest.containsKey(heldId) && latest.get(heldId).getDecision().getReview() != null
                         && latest.containsKey(correctedId) && latest.get(correctedId).getMagnitude() == 2;
-            });
+            }, Duration.ofSeconds(30)).stream().map(TopicProbe.Rec::value).toList();
         }
         assertThat(versions).filteredOn(s -> s.getId().equals(heldId))
             .extracting(s -> s.getDecision().getHeld())
@@ -201,19 +184,15 @@ class DecidedSignalsIT {
     @Test
     @SuppressWarnings("unchecked")
     void aFeedWithAUrlOnlyGivesDecidedSignalsAndSkipsTheRest() {
-        AvroSerde<ConstraintSignal> serde = AvroSerde.of(ConstraintSignal.class);
-        Map<String, ConstraintSignal> fromFeed = new ConcurrentHashMap<>();
-        try (KafkaConsumer<String, byte[]> c = consumer("signals-feed")) {
-            c.subscribe(List.of(Topics.SIGNALS));
-            await().atMost(Duration.ofSeconds(60)).until(() -> {
-                c.poll(Duration.ofMillis(200)).forEach(x -> {
-                    ConstraintSignal s = serde.deserialize(x.topic(), x.value());
-                    if (s.getSource().getUrl().startsWith("https://semis.example.com/")) {
-                        fromFeed.put(x.key(), s);
-                    }
-                });
+        Map<String, ConstraintSignal> fromFeed = new java.util.HashMap<>();
+        try (TopicProbe<ConstraintSignal> probe = TopicProbe.avro(broker.getBrokersAsString(), Topics.SIGNALS,
+                ConstraintSignal.class)) {
+            probe.until(all -> {
+                all.stream()
+                    .filter(x -> x.value().getSource().getUrl().startsWith("https://semis.example.com/"))
+                    .forEach(x -> fromFeed.put(x.key(), x.value()));
                 return fromFeed.size() >= 2;
-            });
+            }, Duration.ofSeconds(60));
         }
         assertThat(fromFeed.values()).extracting(s -> s.getSource().getUrl())
             .containsExactlyInAnyOrder("https://semis.example.com/hbm-sold-out",
@@ -239,32 +218,10 @@ class DecidedSignalsIT {
                     .containsEntry("itemsSkipped", 2)
                     .containsEntry("itemsDeadLettered", 0));
         });
-        List<ConsumerRecord<String, byte[]>> skipped = read(Topics.SIGNALS_SKIPPED, 10, "skipped-feed");
-        assertThat(skipped)
-            .extracting(
-                    k -> new String(k.headers().lastHeader(Topics.SKIP_REASON_HEADER).value(), StandardCharsets.UTF_8))
-            .contains("appointment", "results or earnings date");
-    }
-
-    private KafkaConsumer<String, byte[]> consumer(String group) {
-        return new KafkaConsumer<>(
-                Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.getBrokersAsString(),
-                        ConsumerConfig.GROUP_ID_CONFIG, group, ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
-                        ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed"),
-                new StringDeserializer(), new ByteArrayDeserializer());
-    }
-
-    /** The first {@code atLeast} records of a topic, in order (waiting for them). */
-    private List<ConsumerRecord<String, byte[]>> read(String topic, int atLeast, String group) {
-        List<ConsumerRecord<String, byte[]>> out = new ArrayList<>();
-        try (KafkaConsumer<String, byte[]> c = consumer(group)) {
-            c.subscribe(List.of(topic));
-            await().atMost(Duration.ofSeconds(30)).until(() -> {
-                c.poll(Duration.ofMillis(200)).forEach(out::add);
-                return out.size() >= atLeast;
-            });
+        try (TopicProbe<byte[]> probe = TopicProbe.bytes(broker.getBrokersAsString(), Topics.SIGNALS_SKIPPED)) {
+            assertThat(probe.atLeast(10, Duration.ofSeconds(30))).extracting(x -> x.header(Topics.SKIP_REASON_HEADER))
+                .contains("appointment", "results or earnings date");
         }
-        return out.subList(0, atLeast);
     }
 
     private static String resource(String name) {
