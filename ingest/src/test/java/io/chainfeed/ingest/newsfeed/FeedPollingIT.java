@@ -19,8 +19,8 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.client.TestRestTemplate;
@@ -40,7 +40,8 @@ import org.springframework.test.context.DynamicPropertySource;
 @EmbeddedKafka(kraft = true, partitions = 1, bootstrapServersProperty = "spring.kafka.bootstrap-servers")
 class FeedPollingIT {
 
-    private static final FeedServer SERVER = new FeedServer();
+    @RegisterExtension
+    static final FeedServer SERVER = new FeedServer();
 
     static {
         SERVER.put("/blog/index.atom", fixture("atom-xml-base.xml"));
@@ -49,11 +50,7 @@ class FeedPollingIT {
 
     @DynamicPropertySource
     static void feeds(DynamicPropertyRegistry registry) {
-        registry.add("chainfeed.ingest.feeds[0].url", () -> SERVER.url("/blog/index.atom"));
-        registry.add("chainfeed.ingest.feeds[1].url", () -> SERVER.url("/undated.rss"));
-        // the fixture server is on loopback
-        registry.add("chainfeed.ingest.feeds-allow-private", () -> "true");
-        registry.add("chainfeed.ingest.feed-interval", () -> "1s");
+        SERVER.registerFeeds(registry, "/blog/index.atom", "/undated.rss");
     }
 
     @Autowired
@@ -61,11 +58,6 @@ class FeedPollingIT {
 
     @Autowired
     EmbeddedKafkaBroker broker;
-
-    @AfterAll
-    static void stop() {
-        SERVER.close();
-    }
 
     @Test
     void feedItemsBecomeSignalsAndUnchangedFeedsCostA304() {

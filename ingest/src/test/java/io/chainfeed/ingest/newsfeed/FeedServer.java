@@ -21,6 +21,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.zip.DeflaterOutputStream;
 import java.util.zip.GZIPOutputStream;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+import org.springframework.test.context.DynamicPropertyRegistry;
 
 /**
  * A loopback HTTP server (the JDK's) that serves feed documents the way a well-behaved
@@ -30,7 +33,7 @@ import java.util.zip.GZIPOutputStream;
  * Scripted answers (redirects, 429/503) can be queued per path ahead of the document.
  * Every request is recorded with the headers tests look at.
  */
-public final class FeedServer implements AutoCloseable {
+public final class FeedServer implements AutoCloseable, AfterAllCallback {
 
     private static final DateTimeFormatter HTTP_DATE = DateTimeFormatter.RFC_1123_DATE_TIME.withZone(ZoneOffset.UTC);
 
@@ -182,6 +185,28 @@ public final class FeedServer implements AutoCloseable {
             out.write(body);
         }
         return bytes.toByteArray();
+    }
+
+    /**
+     * Points the ingest service under test at feeds on this server: one
+     * {@code chainfeed.ingest.feeds[N].url} per path, private addresses allowed (the
+     * server is on loopback), polled every second.
+     * @param registry the test's dynamic properties
+     * @param paths the feeds' paths, e.g. {@code /semis.rss}
+     */
+    public void registerFeeds(DynamicPropertyRegistry registry, String... paths) {
+        for (int i = 0; i < paths.length; i++) {
+            String path = paths[i];
+            registry.add("chainfeed.ingest.feeds[" + i + "].url", () -> url(path));
+        }
+        registry.add("chainfeed.ingest.feeds-allow-private", () -> "true");
+        registry.add("chainfeed.ingest.feed-interval", () -> "1s");
+    }
+
+    /** Closes the server after a test class that registers it as an extension. */
+    @Override
+    public void afterAll(ExtensionContext context) {
+        close();
     }
 
     @Override

@@ -16,8 +16,8 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.client.TestRestTemplate;
@@ -48,7 +48,8 @@ class DecidedSignalsIT {
 
     private static final String KEY = "it-editor-key";
 
-    private static final FeedServer SERVER = new FeedServer();
+    @RegisterExtension
+    static final FeedServer SERVER = new FeedServer();
 
     /** The labels of decide-20.json: accepted (and held) or the skip reason, by index. */
     private static final List<String> LABELS = List.of("accepted", "accepted", "accepted", "accepted", "accepted",
@@ -62,10 +63,7 @@ class DecidedSignalsIT {
 
     @DynamicPropertySource
     static void feeds(DynamicPropertyRegistry registry) {
-        registry.add("chainfeed.ingest.feeds[0].url", () -> SERVER.url("/semis.rss"));
-        // the fixture server is on loopback
-        registry.add("chainfeed.ingest.feeds-allow-private", () -> "true");
-        registry.add("chainfeed.ingest.feed-interval", () -> "1s");
+        SERVER.registerFeeds(registry, "/semis.rss");
     }
 
     @Autowired
@@ -73,11 +71,6 @@ class DecidedSignalsIT {
 
     @Autowired
     EmbeddedKafkaBroker broker;
-
-    @AfterAll
-    static void stop() {
-        SERVER.close();
-    }
 
     @Test
     @SuppressWarnings("unchecked")
