@@ -94,6 +94,7 @@ class ClusterFaultsIT {
         }
         await().atMost(Duration.ofMinutes(3)).until(() -> ledger.acknowledgedIds().size() >= 50);
         KafkaNode broker = signalsLeader();
+        String brokerName = "kafka-" + (cluster.stack().kafkaNodes().indexOf(broker) + 1);
         long t0 = System.nanoTime();
         ProcessControl.kill9(broker.processHandle().orElseThrow(), "Kafka broker on port " + broker.port());
 
@@ -108,10 +109,11 @@ class ClusterFaultsIT {
         CompletableFuture.allOf(bursts.toArray(CompletableFuture<?>[]::new)).get(5, TimeUnit.MINUTES);
         Duration burstDone = ProcessControl.since(t0);
 
-        // The broker comes back on its kept log dir and catches up from the other
-        // replicas.
-        broker.close();
-        broker.start();
+        // The launcher's supervisor has started the broker again on its kept log dir (it
+        // catches up from the other replicas). The test must not close and start it
+        // itself: that raced the supervisor's restart ("Kafka exited with code 143
+        // before it was ready").
+        await().atMost(GIVE_UP_AFTER).until(() -> cluster.stack().nodeRestarts(brokerName) >= 1 && broker.isRunning());
         Duration isrBack = awaitFullIsr(t0);
         await().atMost(GIVE_UP_AFTER)
             .until(() -> cluster.stack().serviceProcess("streams-2").isPresent()
