@@ -23,8 +23,10 @@ import org.slf4j.LoggerFactory;
  * of an unanswered request would blur what was acknowledged. With
  * {@link #retryingRefused} a 503 is posted again after its {@code Retry-After}, as a
  * client should: ingest answers 503 only when nothing of the request was published
- * (docs/resilience.md), so the retry cannot double anything; a 504 or a lost answer is
- * still never retried.
+ * (docs/resilience.md), so the retry cannot double anything. With
+ * {@link #repostingUnknown} a 504 (committed or not, unknown) is posted again too, with
+ * the same id, as a client that must get its signal in does: the audits then show whether
+ * that is idempotent. A lost answer is never retried.
  */
 public final class BurstDriver {
 
@@ -45,6 +47,10 @@ public final class BurstDriver {
     private final AtomicInteger retried = new AtomicInteger();
 
     private int attemptsOn503 = 1;
+
+    private boolean repost504;
+
+    private final java.util.Set<String> reposted504 = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     /**
      * @param ingest the ingest service's base URI
@@ -90,6 +96,24 @@ public final class BurstDriver {
         return this;
     }
 
+    /**
+     * Also posts a signal answered 504 again (same id, same body) after its
+     * {@code Retry-After}, within the attempts of {@link #retryingRefused}.
+     * @return this driver
+     */
+    public BurstDriver repostingUnknown() {
+        this.repost504 = true;
+        return this;
+    }
+
+    /**
+     * The read ids of the signals answered 504 and posted again (whatever the later
+     * answer).
+     */
+    public java.util.Set<String> reposted504() {
+        return new java.util.TreeSet<>(reposted504);
+    }
+
     /** How many 503 answers were followed by another post of the same signal. */
     public int retried() {
         return retried.get();
@@ -116,8 +140,14 @@ public final class BurstDriver {
                  "source": {"name": "Fault drill", "url": "https://example.com/drill/%s"}}""".formatted(id, id, id);
         try {
             HttpResponse<String> r = send(body);
-            for (int attempt = 1; r.statusCode() == 503 && attempt < attemptsOn503; attempt++) {
-                retried.incrementAndGet();
+            for (int attempt = 1; (r.statusCode() == 503 || (repost504 && r.statusCode() == 504))
+                    && attempt < attemptsOn503; attempt++) {
+                if (r.statusCode() == 504) {
+                    reposted504.add("signal:" + id);
+                }
+                else {
+                    retried.incrementAndGet();
+                }
                 // The server's Retry-After, as any client honours it (not a wait for
                 // state in the test).
                 Thread.sleep(1000L * r.headers().firstValue("Retry-After").map(Long::parseLong).orElse(1L));
