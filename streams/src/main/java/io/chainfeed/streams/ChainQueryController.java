@@ -58,13 +58,17 @@ class ChainQueryController {
 
     private final StreamsRunner runner;
 
-    ChainQueryController(StreamsRunner runner) {
+    private final StreamsProperties props;
+
+    ChainQueryController(StreamsRunner runner, StreamsProperties props) {
         this.runner = runner;
+        this.props = props;
     }
 
     @GetMapping("/chain")
     ResponseEntity<byte[]> chain(@RequestParam String asOf, HttpServletRequest request) {
-        Map<String, LayerState> states = queries(request).at(instant("asOf", asOf).toEpochMilli());
+        long at = instant("asOf", asOf).toEpochMilli();
+        Map<String, LayerState> states = query(request, q -> q.at(at));
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         try (DataFileWriter<LayerState> writer = new DataFileWriter<>(new SpecificDatumWriter<>(LayerState.class))) {
             writer.create(LayerState.getClassSchema(), out);
@@ -115,7 +119,10 @@ class ChainQueryController {
         if (points < 1 || points > ChainQueries.MAX_POINTS) {
             throw bad("points must be between 1 and " + ChainQueries.MAX_POINTS + ", got " + points);
         }
-        ChainQueries q = queries(request);
+        return query(request, q -> history(q, id, start, every, points));
+    }
+
+    private static History history(ChainQueries q, String id, long start, long every, int points) {
         if (!q.knows(id)) {
             throw new ResponseStatusException(HttpStatus.NOT_FOUND, "no layer with id '" + id + "'");
         }
@@ -156,12 +163,29 @@ class ChainQueryController {
     }
 
     /**
-     * The queries, on the active stores or, when {@link ChainQueryRouting} found the
-     * local standby copy fresh enough, on that.
+     * Runs a query on the active stores or, when {@link ChainQueryRouting} found the
+     * local standby copy fresh enough, on that. When the active stores cannot be queried
+     * because their stream thread is rebalancing (not RUNNING: another instance just left
+     * or joined), the query runs once more on the same copy as a possibly stale store, if
+     * it is at most {@code chainfeed.streams.max-standby-lag} records behind its
+     * changelog.
      */
-    private ChainQueries queries(HttpServletRequest request) {
-        ChainQueries q = runner
-            .chainQueries(Boolean.TRUE.equals(request.getAttribute(ChainQueryRouting.STALE_ATTRIBUTE)));
+    private <T> T query(HttpServletRequest request, java.util.function.Function<ChainQueries, T> query) {
+        boolean stale = Boolean.TRUE.equals(request.getAttribute(ChainQueryRouting.STALE_ATTRIBUTE));
+        try {
+            return query.apply(queries(stale));
+        }
+        catch (InvalidStateStoreException e) {
+            Long lag = stale ? null : runner.chainLocalLag();
+            if (lag == null || lag > props.maxStandbyLag()) {
+                throw e;
+            }
+            return query.apply(queries(true));
+        }
+    }
+
+    private ChainQueries queries(boolean stale) {
+        ChainQueries q = runner.chainQueries(stale);
         if (q == null) {
             throw new InvalidStateStoreException("the chain-state topology has not started");
         }
