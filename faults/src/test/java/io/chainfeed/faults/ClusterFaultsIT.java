@@ -51,9 +51,10 @@ import org.slf4j.LoggerFactory;
  * The ledger then finds every acknowledged signal exactly once in the reads topic
  * ({@code read_committed}) and in Elasticsearch, exactly once at each SSE reader, and
  * delivered to the webhook receiver (one {@code webhook-id} per read). Time travel
- * ({@code /api/v1/chain?asOf=}) answers 200 on both api instances before the faults,
- * after streams-2's kill (measured), and at the end, and both streams instances answer
- * the chain query (one of them by forwarding it to the owner of the stores).
+ * ({@code /api/v1/chain?asOf=}) answers 200 on both api instances before the faults and
+ * at the end (and is asked of both every second through the faults: the answers are
+ * counted), and both streams instances answer the chain query (one of them by forwarding
+ * it to the owner of the stores).
  *
  * <p>
  * Not part of the default build (its cluster takes minutes to start on a small machine):
@@ -137,6 +138,7 @@ class ClusterFaultsIT {
             bursts.add(driver.start("cluster-" + ingest, 100, 2));
         }
         Map<String, CompletableFuture<Duration>> recoveries = new LinkedHashMap<>();
+        AsOfProbe asOfProbe = new AsOfProbe(List.of("api-1", "api-2"));
 
         awaitAcks(ledger, bursts, 50);
         KafkaNode broker = signalsLeader();
@@ -153,16 +155,17 @@ class ClusterFaultsIT {
         URI survivor = cluster.stack().elasticsearchNodes().get((master + 1) % 3).httpUri();
         long tEs = System.nanoTime();
         ProcessControl.kill9(esNode.processHandle().orElseThrow(), esName + " (elected master)");
-        recoveries.put("a new Elasticsearch master elected", recovered(tEs, () -> hasMaster(survivor)));
+        String killedMaster = "n" + (master + 1);
+        recoveries.put("another Elasticsearch master elected",
+                recovered(tEs, () -> hasMasterOtherThan(survivor, killedMaster)));
         recoveries.put(esName + " ready again (supervisor)",
                 recovered(tEs, () -> cluster.stack().nodeRestarts(esName) >= 1 && esNode.isRunning()));
-        recoveries.put("Elasticsearch cluster green with 3 nodes again", recovered(tEs, () -> green(survivor)));
+        recoveries.put("Elasticsearch green with 3 nodes again",
+                recovered(tEs, () -> cluster.stack().nodeRestarts(esName) >= 1 && green(survivor)));
 
         awaitAcks(ledger, bursts, 120);
         long tStreams = System.nanoTime();
         ProcessControl.kill9(cluster.service("streams-2"), "streams-2");
-        recoveries.put("asOf 200 on api-2 (its streams instance dead)",
-                recovered(tStreams, () -> asOfStatus("api-2") == 200));
         recoveries.put("streams-2 healthy again (supervisor)",
                 recovered(tStreams, () -> cluster.stack().serviceRestarts("streams-2") >= 1
                         && health(cluster.stack().serviceUri("streams-2")) == 200));
@@ -181,6 +184,7 @@ class ClusterFaultsIT {
             recovered.put(r.getKey(), r.getValue().get(GIVE_UP_AFTER.toMinutes(), TimeUnit.MINUTES));
         }
         Duration isrBack = awaitFullIsr(t0);
+        asOfProbe.close();
 
         await().atMost(GIVE_UP_AFTER)
             .pollInterval(Duration.ofSeconds(1))
@@ -230,14 +234,14 @@ class ClusterFaultsIT {
                         + " %d posts answered 503 posted again; %d answered 504 posted again with the same id %s;"
                         + " of the unacknowledged, %d in the reads topic once, %d twice or more; burst done"
                         + " %.1f s after the broker kill; ISR back to 3 on every signals partition %.1f s after it;"
-                        + " %sasOf at the end %s; chain query on streams %s; SSE connections %s",
-                        cluster.lastStart().toMillis() / 1000.0, load, ledger.acknowledgedIds().size(),
-                        ledger.unacknowledgedAttempts().size(),
+                        + " %sasOf asked of both api instances every second through the faults: %s; asOf at the end"
+                        + " %s; chain query on streams %s; SSE connections %s", cluster.lastStart().toMillis() / 1000.0,
+                        load, ledger.acknowledgedIds().size(), ledger.unacknowledgedAttempts().size(),
                         ledger.unacknowledgedAttempts().values().stream().distinct().toList(),
                         drivers.stream().mapToInt(BurstDriver::retried).sum(), reposted.size(), reposted,
                         published.owed() - published.lost().size() - published.duplicated().size(),
                         published.duplicated().size(), burstDone.toMillis() / 1000.0, isrBack.toMillis() / 1000.0,
-                        times, asOf, chainStores,
+                        times, asOfProbe.summary(), asOf, chainStores,
                         readers.stream().map(r -> r.name() + "=" + r.connections()).toList()));
         String table = FaultReport.accounts("Cluster fault test: every acknowledged signal, audited", accounts);
         LOG.info("cluster fault test, recovered in {} ms:{}", healed.toMillis(), table);
@@ -322,9 +326,81 @@ class ClusterFaultsIT {
         return Integer.parseInt(name.substring(1)) - 1;
     }
 
-    private boolean hasMaster(URI node) throws Exception {
+    private boolean hasMasterOtherThan(URI node, String killed) throws Exception {
         JsonNode master = esGet(node, "/_cat/master?format=json");
-        return master.isArray() && master.size() == 1 && !master.get(0).path("node").asText().isEmpty();
+        return master.isArray() && master.size() == 1 && master.get(0).path("node").asText().matches("n\\d")
+                && !master.get(0).path("node").asText().equals(killed);
+    }
+
+    /**
+     * Asks {@code /api/v1/chain?asOf=} of each api instance every second on a thread of
+     * its own, and counts the answers: the status, or {@code down} when the instance
+     * itself does not answer (killed, restarting).
+     */
+    private final class AsOfProbe implements AutoCloseable {
+
+        private final Map<String, Map<String, Integer>> answers = new java.util.concurrent.ConcurrentHashMap<>();
+
+        private final Map<String, Double> longestNon200 = new java.util.concurrent.ConcurrentHashMap<>();
+
+        private volatile boolean closed;
+
+        private final Thread thread;
+
+        AsOfProbe(List<String> apis) {
+            thread = new Thread(() -> {
+                Map<String, Long> failingSince = new java.util.HashMap<>();
+                while (!closed) {
+                    for (String api : apis) {
+                        String answer;
+                        try {
+                            answer = Integer.toString(asOfStatus(api));
+                        }
+                        catch (Exception e) {
+                            answer = "down";
+                        }
+                        answers.computeIfAbsent(api, a -> new java.util.concurrent.ConcurrentSkipListMap<>())
+                            .merge(answer, 1, Integer::sum);
+                        if ("200".equals(answer) || "down".equals(answer)) {
+                            failingSince.remove(api);
+                        }
+                        else {
+                            long since = failingSince.computeIfAbsent(api, a -> System.nanoTime());
+                            longestNon200.merge(api, (System.nanoTime() - since) / 1e9, Math::max);
+                        }
+                    }
+                    try {
+                        Thread.sleep(1000);
+                    }
+                    catch (InterruptedException e) {
+                        return;
+                    }
+                }
+            }, "asof-probe");
+            thread.setDaemon(true);
+            thread.start();
+        }
+
+        /**
+         * Per api instance, the answers counted and the longest run of answers other than
+         * 200 while it was up.
+         */
+        String summary() {
+            StringBuilder out = new StringBuilder();
+            new java.util.TreeMap<>(answers).forEach((api, counts) -> out.append(api)
+                .append(' ')
+                .append(counts)
+                .append(String.format(" (longest run of non-200 answers %.1f s); ",
+                        longestNon200.getOrDefault(api, 0.0))));
+            return out.toString();
+        }
+
+        @Override
+        public void close() throws InterruptedException {
+            closed = true;
+            thread.join(15_000);
+        }
+
     }
 
     private boolean green(URI node) throws Exception {
