@@ -75,7 +75,7 @@ class ClusterFaultsIT {
      */
     private static final Duration GIVE_UP_AFTER = Duration.ofMinutes(10);
 
-    private static final int PORT_BASE = Integer.getInteger("chainfeed.fault.cluster.port-base", 45100);
+    private static final int PORT_BASE = Integer.getInteger("chainfeed.fault.cluster.port-base", 25100);
 
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 

@@ -402,6 +402,14 @@ public final class Stack implements Callable<Integer>, AutoCloseable {
     }
 
     private void checkPorts(StackLayout layout) {
+        int[] ephemeral = Processes.ephemeralPorts();
+        List<Integer> risky = layout.portsBetween(ephemeral[0], ephemeral[1], !noServices, !noDemo);
+        if (!risky.isEmpty()) {
+            LOG.warn("ports {} lie in the kernel's ephemeral port range {}-{}: a client connecting to one while its"
+                    + " server is down or starting can be given it as its own source port (a TCP self-connect) and"
+                    + " keep the server from binding it; choose ports below {} (--port-base)", risky, ephemeral[0],
+                    ephemeral[1], ephemeral[0]);
+        }
         if (cluster || portBase != null) {
             layout.allPorts(!noServices, !noDemo).forEach((port, what) -> {
                 boolean kafkaPort = what.startsWith("Kafka");

@@ -145,6 +145,18 @@ record StackLayout(List<Integer> kafkaPorts, List<Integer> controllerPorts, List
     }
 
     /**
+     * The ports of the layout between two ports, in order (for the warning about the
+     * kernel's ephemeral port range).
+     * @param first the first port of the range
+     * @param last the last port of the range
+     * @param services whether the services' ports count
+     * @param demo whether the demo page's port counts
+     */
+    List<Integer> portsBetween(int first, int last, boolean services, boolean demo) {
+        return allPorts(services, demo).keySet().stream().filter(p -> p >= first && p <= last).sorted().toList();
+    }
+
+    /**
      * Every port of the layout with what listens there, for the check that they are free.
      */
     Map<Integer, String> allPorts(boolean services, boolean demo) {
