@@ -72,14 +72,25 @@ public final class BurstDriver {
      * @return completes when every request has been answered or has failed
      */
     public CompletableFuture<Void> start(String prefix, int count, int threads) {
+        return post(java.util.stream.IntStream.range(0, count).mapToObj(i -> prefix + "-" + i).toList(), threads);
+    }
+
+    /**
+     * Posts signals again with the same ids and bodies as {@link #start} did, as a client
+     * does whose answer was lost or was a 504; the answers go into the ledger as before.
+     * @param ids the signal ids (not the read ids: {@code <prefix>-<n>})
+     * @param threads concurrent posters
+     * @return completes when every request has been answered or has failed
+     */
+    public CompletableFuture<Void> post(java.util.List<String> ids, int threads) {
         ExecutorService pool = Executors.newFixedThreadPool(threads, r -> {
-            Thread t = new Thread(r, "burst-" + prefix);
+            Thread t = new Thread(r, "burst-" + ids.get(0));
             t.setDaemon(true);
             return t;
         });
-        CompletableFuture<?>[] all = new CompletableFuture<?>[count];
-        for (int i = 0; i < count; i++) {
-            String id = prefix + "-" + i;
+        CompletableFuture<?>[] all = new CompletableFuture<?>[ids.size()];
+        for (int i = 0; i < ids.size(); i++) {
+            String id = ids.get(i);
             all[i] = CompletableFuture.runAsync(() -> post(id), pool);
         }
         return CompletableFuture.allOf(all).whenComplete((v, e) -> pool.shutdown());

@@ -45,7 +45,8 @@ import org.slf4j.LoggerFactory;
  * api-2 (its SSE reader resumes with {@code Last-Event-ID} on the restarted instance).
  * The launcher's supervisors restart all four; nobody else does. A 503 is posted again
  * (nothing was published), and so is a 504 (unknown), with the same id, as a client
- * would.
+ * would; after the burst ten acknowledged signals are posted again (same ids and bodies,
+ * as after a lost answer), which must change nothing.
  *
  * <p>
  * The ledger then finds every acknowledged signal exactly once in the reads topic
@@ -179,6 +180,20 @@ class ClusterFaultsIT {
 
         CompletableFuture.allOf(bursts.toArray(CompletableFuture<?>[]::new)).get(5, TimeUnit.MINUTES);
         Duration burstDone = ProcessControl.since(t0);
+        // A client whose answer was lost (or a 504) posts again: ten acknowledged
+        // signals,
+        // the same ids and bodies, through the other ingest instance. Idempotent when the
+        // audits below still find each once everywhere.
+        Ledger again = new Ledger();
+        List<String> repostIds = ledger.acknowledgedIds()
+            .stream()
+            .filter(id -> id.startsWith("signal:cluster-ingest-1-"))
+            .limit(10)
+            .map(id -> id.substring("signal:".length()))
+            .toList();
+        new BurstDriver(cluster.stack().serviceUri("ingest-2"), FaultStack.EDITOR_KEY, again).retryingRefused(10)
+            .post(repostIds, 2)
+            .get(5, TimeUnit.MINUTES);
         Map<String, Duration> recovered = new LinkedHashMap<>();
         for (Map.Entry<String, CompletableFuture<Duration>> r : recoveries.entrySet()) {
             recovered.put(r.getKey(), r.getValue().get(GIVE_UP_AFTER.toMinutes(), TimeUnit.MINUTES));
@@ -234,6 +249,7 @@ class ClusterFaultsIT {
                         + " %d posts answered 503 posted again; %d answered 504 posted again with the same id %s;"
                         + " of the unacknowledged, %d in the reads topic once, %d twice or more; burst done"
                         + " %.1f s after the broker kill; ISR back to 3 on every signals partition %.1f s after it;"
+                        + " %d acknowledged signals posted again with the same ids and bodies, %d answered 202;"
                         + " %sasOf asked of both api instances every second through the faults: %s; asOf at the end"
                         + " %s; chain query on streams %s; SSE connections %s", cluster.lastStart().toMillis() / 1000.0,
                         load, ledger.acknowledgedIds().size(), ledger.unacknowledgedAttempts().size(),
@@ -241,7 +257,7 @@ class ClusterFaultsIT {
                         drivers.stream().mapToInt(BurstDriver::retried).sum(), reposted.size(), reposted,
                         published.owed() - published.lost().size() - published.duplicated().size(),
                         published.duplicated().size(), burstDone.toMillis() / 1000.0, isrBack.toMillis() / 1000.0,
-                        times, asOfProbe.summary(), asOf, chainStores,
+                        repostIds.size(), again.acknowledgedIds().size(), times, asOfProbe.summary(), asOf, chainStores,
                         readers.stream().map(r -> r.name() + "=" + r.connections()).toList()));
         String table = FaultReport.accounts("Cluster fault test: every acknowledged signal, audited", accounts);
         LOG.info("cluster fault test, recovered in {} ms:{}", healed.toMillis(), table);
@@ -257,6 +273,7 @@ class ClusterFaultsIT {
         // one broker of three down nothing is refused for good.
         assertThat(ledger.unacknowledgedAttempts()).as("one broker of three down refuses nothing for good").isEmpty();
         assertThat(ledger.acknowledgedIds()).hasSize(200);
+        assertThat(again.acknowledgedIds()).as("posted again: accepted again").hasSize(repostIds.size());
     }
 
     private static void awaitAcks(Ledger ledger, List<CompletableFuture<Void>> bursts, int acks) {
