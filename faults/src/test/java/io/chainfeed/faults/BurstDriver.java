@@ -23,8 +23,10 @@ import org.slf4j.LoggerFactory;
  * of an unanswered request would blur what was acknowledged. With
  * {@link #retryingRefused} a 503 is posted again after its {@code Retry-After}, as a
  * client should: ingest answers 503 only when nothing of the request was published
- * (docs/resilience.md), so the retry cannot double anything; a 504 or a lost answer is
- * still never retried.
+ * (docs/resilience.md), so the retry cannot double anything. With
+ * {@link #repostingUnknown} a 504 (committed or not, unknown) is posted again too, with
+ * the same id, as a client that must get its signal in does: the audits then show whether
+ * that is idempotent. A lost answer is never retried.
  */
 public final class BurstDriver {
 
@@ -46,6 +48,10 @@ public final class BurstDriver {
 
     private int attemptsOn503 = 1;
 
+    private boolean repost504;
+
+    private final java.util.Set<String> reposted504 = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
     /**
      * @param ingest the ingest service's base URI
      * @param editorKey the editor key
@@ -66,14 +72,25 @@ public final class BurstDriver {
      * @return completes when every request has been answered or has failed
      */
     public CompletableFuture<Void> start(String prefix, int count, int threads) {
+        return post(java.util.stream.IntStream.range(0, count).mapToObj(i -> prefix + "-" + i).toList(), threads);
+    }
+
+    /**
+     * Posts signals again with the same ids and bodies as {@link #start} did, as a client
+     * does whose answer was lost or was a 504; the answers go into the ledger as before.
+     * @param ids the signal ids (not the read ids: {@code <prefix>-<n>})
+     * @param threads concurrent posters
+     * @return completes when every request has been answered or has failed
+     */
+    public CompletableFuture<Void> post(java.util.List<String> ids, int threads) {
         ExecutorService pool = Executors.newFixedThreadPool(threads, r -> {
-            Thread t = new Thread(r, "burst-" + prefix);
+            Thread t = new Thread(r, "burst-" + ids.get(0));
             t.setDaemon(true);
             return t;
         });
-        CompletableFuture<?>[] all = new CompletableFuture<?>[count];
-        for (int i = 0; i < count; i++) {
-            String id = prefix + "-" + i;
+        CompletableFuture<?>[] all = new CompletableFuture<?>[ids.size()];
+        for (int i = 0; i < ids.size(); i++) {
+            String id = ids.get(i);
             all[i] = CompletableFuture.runAsync(() -> post(id), pool);
         }
         return CompletableFuture.allOf(all).whenComplete((v, e) -> pool.shutdown());
@@ -88,6 +105,24 @@ public final class BurstDriver {
     public BurstDriver retryingRefused(int attempts) {
         this.attemptsOn503 = Math.max(1, attempts);
         return this;
+    }
+
+    /**
+     * Also posts a signal answered 504 again (same id, same body) after its
+     * {@code Retry-After}, within the attempts of {@link #retryingRefused}.
+     * @return this driver
+     */
+    public BurstDriver repostingUnknown() {
+        this.repost504 = true;
+        return this;
+    }
+
+    /**
+     * The read ids of the signals answered 504 and posted again (whatever the later
+     * answer).
+     */
+    public java.util.Set<String> reposted504() {
+        return new java.util.TreeSet<>(reposted504);
     }
 
     /** How many 503 answers were followed by another post of the same signal. */
@@ -116,8 +151,14 @@ public final class BurstDriver {
                  "source": {"name": "Fault drill", "url": "https://example.com/drill/%s"}}""".formatted(id, id, id);
         try {
             HttpResponse<String> r = send(body);
-            for (int attempt = 1; r.statusCode() == 503 && attempt < attemptsOn503; attempt++) {
-                retried.incrementAndGet();
+            for (int attempt = 1; (r.statusCode() == 503 || (repost504 && r.statusCode() == 504))
+                    && attempt < attemptsOn503; attempt++) {
+                if (r.statusCode() == 504) {
+                    reposted504.add("signal:" + id);
+                }
+                else {
+                    retried.incrementAndGet();
+                }
                 // The server's Retry-After, as any client honours it (not a wait for
                 // state in the test).
                 Thread.sleep(1000L * r.headers().firstValue("Retry-After").map(Long::parseLong).orElse(1L));

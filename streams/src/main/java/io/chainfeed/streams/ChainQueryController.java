@@ -4,6 +4,7 @@ import io.chainfeed.avro.ConstraintSignal;
 import io.chainfeed.avro.LayerState;
 import io.chainfeed.platform.web.TimeParameters;
 import io.chainfeed.streams.chain.ChainQueries;
+import jakarta.servlet.http.HttpServletRequest;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -45,7 +46,8 @@ import org.springframework.web.server.ResponseStatusException;
  * Instants are ISO-8601 / RFC 3339 (e.g. {@code 2026-11-30T12:00:00Z}, an offset is
  * converted to UTC), durations ISO-8601 ({@code PT6H}, {@code P1D}). A bad parameter is a
  * 400 problem detail (RFC 9457), an unknown layer 404, stores that cannot be queried yet
- * (starting, rebalancing) 503.
+ * (starting, rebalancing) 503. Any instance may be asked: {@link ChainQueryRouting} sends
+ * the query to the instance that owns the stores, or to a fresh standby copy.
  */
 @RestController
 @RequestMapping("/internal/v1")
@@ -56,13 +58,17 @@ class ChainQueryController {
 
     private final StreamsRunner runner;
 
-    ChainQueryController(StreamsRunner runner) {
+    private final StreamsProperties props;
+
+    ChainQueryController(StreamsRunner runner, StreamsProperties props) {
         this.runner = runner;
+        this.props = props;
     }
 
     @GetMapping("/chain")
-    ResponseEntity<byte[]> chain(@RequestParam String asOf) {
-        Map<String, LayerState> states = queries().at(instant("asOf", asOf).toEpochMilli());
+    ResponseEntity<byte[]> chain(@RequestParam String asOf, HttpServletRequest request) {
+        long at = instant("asOf", asOf).toEpochMilli();
+        Map<String, LayerState> states = query(request, q -> q.at(at));
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         try (DataFileWriter<LayerState> writer = new DataFileWriter<>(new SpecificDatumWriter<>(LayerState.class))) {
             writer.create(LayerState.getClassSchema(), out);
@@ -101,7 +107,7 @@ class ChainQueryController {
 
     @GetMapping("/layers/{id}/history")
     History history(@PathVariable String id, @RequestParam String from, @RequestParam String step,
-            @RequestParam int points) {
+            @RequestParam int points, HttpServletRequest request) {
         long start = instant("from", from).toEpochMilli();
         long every;
         try {
@@ -113,7 +119,10 @@ class ChainQueryController {
         if (points < 1 || points > ChainQueries.MAX_POINTS) {
             throw bad("points must be between 1 and " + ChainQueries.MAX_POINTS + ", got " + points);
         }
-        ChainQueries q = queries();
+        return query(request, q -> history(q, id, start, every, points));
+    }
+
+    private static History history(ChainQueries q, String id, long start, long every, int points) {
         if (!q.knows(id)) {
             throw new ResponseStatusException(HttpStatus.NOT_FOUND, "no layer with id '" + id + "'");
         }
@@ -153,8 +162,30 @@ class ChainQueryController {
         return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE).header("Retry-After", "5").body(p);
     }
 
-    private ChainQueries queries() {
-        ChainQueries q = runner.chainQueries();
+    /**
+     * Runs a query on the active stores or, when {@link ChainQueryRouting} found the
+     * local standby copy fresh enough, on that. When the active stores cannot be queried
+     * because their stream thread is rebalancing (not RUNNING: another instance just left
+     * or joined), the query runs once more on the same copy as a possibly stale store, if
+     * it is at most {@code chainfeed.streams.max-standby-lag} records behind its
+     * changelog.
+     */
+    private <T> T query(HttpServletRequest request, java.util.function.Function<ChainQueries, T> query) {
+        boolean stale = Boolean.TRUE.equals(request.getAttribute(ChainQueryRouting.STALE_ATTRIBUTE));
+        try {
+            return query.apply(queries(stale));
+        }
+        catch (InvalidStateStoreException e) {
+            Long lag = stale ? null : runner.chainLocalLag();
+            if (lag == null || lag > props.maxStandbyLag()) {
+                throw e;
+            }
+            return query.apply(queries(true));
+        }
+    }
+
+    private ChainQueries queries(boolean stale) {
+        ChainQueries q = runner.chainQueries(stale);
         if (q == null) {
             throw new InvalidStateStoreException("the chain-state topology has not started");
         }

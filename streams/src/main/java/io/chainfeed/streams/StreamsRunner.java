@@ -25,7 +25,11 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.KeyQueryMetadata;
+import org.apache.kafka.streams.LagInfo;
+import org.apache.kafka.streams.state.HostInfo;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse;
 import org.elasticsearch.client.RestClient;
@@ -74,9 +78,14 @@ public class StreamsRunner implements SmartLifecycle {
 
     private final List<AutoCloseable> binders = new java.util.concurrent.CopyOnWriteArrayList<>();
 
+    private final HostInfo self;
+
     StreamsRunner(StreamsProperties props, @Value("${spring.kafka.bootstrap-servers}") String bootstrapServers,
-            KafkaTopicsSettings topics, RestClient restClient, ElasticsearchClient esClient) {
+            @Value("${server.port:8082}") int serverPort, KafkaTopicsSettings topics, RestClient restClient,
+            ElasticsearchClient esClient) {
         this.props = props;
+        this.self = HostInfo
+            .buildFromEndpoint(props.queryHost() != null ? props.queryHost() : "127.0.0.1:" + serverPort);
         this.topics = topics;
         this.bootstrapServers = bootstrapServers;
         this.restClient = restClient;
@@ -151,6 +160,9 @@ public class StreamsRunner implements SmartLifecycle {
         p.put(StreamsConfig.STATE_DIR_CONFIG, props.stateDir());
         p.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, (int) topics.replicationFactor());
         p.put(StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG, props.standbyReplicas());
+        // Where the other instances reach this one's interactive queries
+        // (queryMetadataForKey names it).
+        p.put(StreamsConfig.APPLICATION_SERVER_CONFIG, self.host() + ":" + self.port());
         p.put(StreamsConfig.DEFAULT_DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG,
                 DeadLetterDeserializationHandler.class);
         return p;
@@ -195,8 +207,66 @@ public class StreamsRunner implements SmartLifecycle {
      * or null before start
      */
     public ChainQueries chainQueries() {
+        return chainQueries(false);
+    }
+
+    /**
+     * @param stale whether a standby (or restoring) copy of the stores may answer
+     * ({@link ChainStoreRoute.Kind#STANDBY})
+     * @return interactive queries over the chain-state topology's stores, or null before
+     * start
+     */
+    ChainQueries chainQueries(boolean stale) {
         KafkaStreams s = chainStreams;
-        return s == null ? null : new ChainQueries(ChainQueries.Stores.of(s));
+        return s == null ? null : new ChainQueries(ChainQueries.Stores.of(s, stale));
+    }
+
+    /**
+     * Where a chain query is answered now ({@link ChainStoreRoute#decide}).
+     * @param forwarded whether another instance forwarded the request
+     * @return the route
+     */
+    ChainStoreRoute chainRoute(boolean forwarded) {
+        KafkaStreams s = chainStreams;
+        if (s == null) {
+            return new ChainStoreRoute(ChainStoreRoute.Kind.UNAVAILABLE, null,
+                    "the chain-state topology has not started");
+        }
+        KeyQueryMetadata owner;
+        try {
+            // One partition: any key names the owner of the whole store.
+            owner = s.queryMetadataForKey(ChainStateTopology.SIGNALS_STORE, "", Serdes.String().serializer());
+        }
+        catch (RuntimeException notRunning) {
+            owner = null;
+        }
+        return ChainStoreRoute.decide(self, owner, this::chainLocalLag, props.maxStandbyLag(), forwarded);
+    }
+
+    /**
+     * How many records this instance's copy of the chain signals store is behind its
+     * changelog, or null when it holds none.
+     */
+    Long chainLocalLag() {
+        KafkaStreams s = chainStreams;
+        if (s == null) {
+            return null;
+        }
+        try {
+            Map<Integer, LagInfo> lags = s.allLocalStorePartitionLags()
+                .getOrDefault(ChainStateTopology.SIGNALS_STORE, Map.of());
+            LagInfo lag = lags.get(0);
+            return lag == null ? null : lag.offsetLag();
+        }
+        catch (RuntimeException e) {
+            log.debug("no store lags now: {}", e.toString());
+            return null;
+        }
+    }
+
+    /** This instance's {@code application.server}, where others forward chain queries. */
+    HostInfo queryHost() {
+        return self;
     }
 
     /**

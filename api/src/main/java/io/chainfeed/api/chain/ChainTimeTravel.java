@@ -16,7 +16,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Supplier;
+import java.util.function.Function;
 import org.apache.avro.file.DataFileStream;
 import org.apache.avro.specific.SpecificDatumReader;
 import org.springframework.beans.factory.annotation.Value;
@@ -35,13 +35,15 @@ import org.springframework.web.client.RestClientException;
  *
  * <p>
  * Settings ({@code chainfeed.api.streams.*}): {@code base-url} (default
- * {@code http://127.0.0.1:8082}), {@code timeout} (connect and read, default 5 s) and the
- * breaker {@value #BREAKER} ({@code breaker.window} 10, {@code breaker.minimum-calls} 3,
- * {@code breaker.slow-call} 5 s, {@code breaker.open-for} 5 s,
- * {@code breaker.half-open-calls} 2; see {@link Breakers}). A connection failure, a
- * timeout, a 5xx answer or an open breaker is a {@link ChainUnavailableException} (503);
- * a 4xx answer from streams is passed on (404 unknown layer, 400 bad parameter) and does
- * not count against the breaker.
+ * {@code http://127.0.0.1:8082}; several, comma-separated, are asked in order until one
+ * answers below 500: any streams instance answers for the chain-state stores, forwarding
+ * to their owner, so a list survives the loss of the first), {@code timeout} (connect and
+ * read, default 5 s) and the breaker {@value #BREAKER} ({@code breaker.window} 10,
+ * {@code breaker.minimum-calls} 3, {@code breaker.slow-call} 5 s,
+ * {@code breaker.open-for} 5 s, {@code breaker.half-open-calls} 2; see {@link Breakers}).
+ * A connection failure, a timeout, a 5xx answer or an open breaker is a
+ * {@link ChainUnavailableException} (503); a 4xx answer from streams is passed on (404
+ * unknown layer, 400 bad parameter) and does not count against the breaker.
  */
 @Component
 public class ChainTimeTravel {
@@ -49,7 +51,7 @@ public class ChainTimeTravel {
     /** The breaker's name (meters, logs). */
     public static final String BREAKER = "streams";
 
-    private final RestClient http;
+    private final List<RestClient> instances;
 
     private final CircuitBreaker breaker;
 
@@ -64,7 +66,11 @@ public class ChainTimeTravel {
         JdkClientHttpRequestFactory factory = new JdkClientHttpRequestFactory(
                 HttpClient.newBuilder().connectTimeout(timeout).build());
         factory.setReadTimeout(timeout);
-        this.http = RestClient.builder().baseUrl(baseUrl).requestFactory(factory).build();
+        this.instances = java.util.Arrays.stream(baseUrl.split(","))
+            .map(String::strip)
+            .filter(u -> !u.isEmpty())
+            .map(u -> RestClient.builder().baseUrl(u).requestFactory(factory).build())
+            .toList();
         this.breaker = Breakers.create(meters, BREAKER,
                 new Breakers.Settings(window, minimumCalls, slowCall, openFor, halfOpenCalls),
                 HttpClientErrorException.class);
@@ -78,7 +84,7 @@ public class ChainTimeTravel {
      * @throws ChainUnavailableException when streams cannot answer now
      */
     public List<LayerState> chainAt(Instant asOf) {
-        byte[] body = call(() -> http.get()
+        byte[] body = call(http -> http.get()
             .uri(u -> u.path("/internal/v1/chain").queryParam("asOf", asOf.toString()).build())
             .retrieve()
             .body(byte[].class));
@@ -105,7 +111,7 @@ public class ChainTimeTravel {
      * @throws ChainUnavailableException when streams cannot answer now
      */
     public LayerHistory.Series history(String layerId, Instant from, Duration step, int points) {
-        return call(() -> http.get()
+        return call(http -> http.get()
             .uri(u -> u.path("/internal/v1/layers/{id}/history")
                 .queryParam("from", from.toString())
                 .queryParam("step", step.toString())
@@ -138,9 +144,9 @@ public class ChainTimeTravel {
         return t;
     }
 
-    private <T> T call(Supplier<T> request) {
+    private <T> T call(Function<RestClient, T> request) {
         try {
-            T body = breaker.executeSupplier(request);
+            T body = breaker.executeSupplier(() -> firstAnswer(request));
             if (body == null) {
                 throw new ChainUnavailableException("the streams service sent an empty answer", null);
             }
@@ -158,6 +164,26 @@ public class ChainTimeTravel {
         catch (RestClientException e) {
             throw new ChainUnavailableException("the chain history cannot be reached; try again shortly", e);
         }
+    }
+
+    /**
+     * The first streams instance's answer that is not a connection failure, a timeout or
+     * a 5xx; a 4xx is an answer.
+     */
+    private <T> T firstAnswer(Function<RestClient, T> request) {
+        RestClientException last = null;
+        for (RestClient instance : instances) {
+            try {
+                return request.apply(instance);
+            }
+            catch (HttpClientErrorException e) {
+                throw e;
+            }
+            catch (RestClientException e) {
+                last = e;
+            }
+        }
+        throw last;
     }
 
     private static String detail(HttpClientErrorException e) {

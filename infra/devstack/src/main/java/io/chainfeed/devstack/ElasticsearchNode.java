@@ -338,6 +338,9 @@ public final class ElasticsearchNode extends LocalNode<ElasticsearchNode> {
             .GET()
             .build();
         pollUntilReady(launched, t0, "yellow Elasticsearch on " + httpUri(), () -> {
+            if (!Processes.canConnect("127.0.0.1", httpPort(), Duration.ofMillis(500))) {
+                return Optional.of("connection refused"); // no HTTP before it listens
+            }
             HttpResponse<String> response = http.send(health, HttpResponse.BodyHandlers.ofString());
             return response.statusCode() == 200 ? Optional.empty()
                     : Optional.of("HTTP " + response.statusCode() + " " + response.body());

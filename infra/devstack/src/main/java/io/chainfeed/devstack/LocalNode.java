@@ -172,7 +172,7 @@ public abstract class LocalNode<N extends LocalNode<N>> implements AutoCloseable
             awaitReady(launched, t0);
         }
         catch (RuntimeException e) {
-            stopQuietly();
+            stopLaunched(launched);
             throw e;
         }
         readyAfter = Duration.ofNanos(System.nanoTime() - t0);
@@ -397,6 +397,23 @@ public abstract class LocalNode<N extends LocalNode<N>> implements AutoCloseable
         catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return "unknown";
+        }
+    }
+
+    /**
+     * Stops the process a failed {@link #start()} launched, and only that one: when the
+     * node was closed meanwhile (by its supervisor, an operator's restart, a test) and
+     * started again, the new process is someone else's and is left running. Before this,
+     * a start that failed because a concurrent {@code close()} had stopped its process
+     * (exit code 143) then closed the node's next process too.
+     * @param launched the process the failed start launched
+     */
+    synchronized void stopLaunched(Process launched) {
+        if (process == launched) {
+            stopQuietly();
+        }
+        else if (launched.isAlive()) {
+            Processes.stopTree(launched, STOP_GRACE);
         }
     }
 

@@ -149,12 +149,20 @@ final class NodeSupervisor implements AutoCloseable {
         }
         catch (IOException | RuntimeException e) {
             synchronized (this) {
-                if (closed || stop.begun()) {
+                if (closed || stop.begun() || watched != crashed) {
+                    return; // stopped, or an operator's restart took over
+                }
+                if (node.isRunning()) {
+                    // Closed and started again by someone else meanwhile (this start
+                    // failed because its process was stopped): watch that one, it is
+                    // no crash.
+                    LOG.info("{} was started again by someone else while the supervisor restarted it;"
+                            + " watching that process", name);
+                    watch();
                     return;
                 }
-                // start() has stopped a node that did not come up; this stops one that
-                // hung
-                node.close();
+                // start() has already stopped its own process
+                node.forgetExited();
                 String why = String.valueOf(e.getMessage()).lines().findFirst().orElse(e.toString());
                 // Counts as another crash: the next try after a longer backoff, or a
                 // crash loop.

@@ -62,14 +62,53 @@ final class Processes {
         }
     }
 
-    /** Whether a TCP connection to host:port succeeds within the timeout. */
+    /**
+     * Whether a TCP connection to host:port succeeds within the timeout, to a listener: a
+     * connection to itself does not count, and is reset at once.
+     *
+     * <p>
+     * A port in the kernel's ephemeral range ({@link #ephemeralPorts()}) that nothing
+     * listens on yet can be given to a connection to that very port as its source: TCP's
+     * simultaneous open then connects the socket to itself, and it holds the port, so the
+     * server starting there fails with "Address already in use". Seen with the cluster
+     * fault test's port base 47100: the launcher's readiness poll of a starting
+     * Elasticsearch node took its HTTP port. Readiness polls ask this first, and talk
+     * HTTP only once something listens (a listening port is never handed out as a
+     * source).
+     */
     static boolean canConnect(String host, int port, Duration timeout) {
         try (Socket socket = new Socket()) {
             socket.connect(new InetSocketAddress(host, port), (int) timeout.toMillis());
+            if (selfConnected(socket)) {
+                socket.setSoLinger(true, 0); // RST: nothing left in TIME_WAIT on the port
+                return false;
+            }
             return true;
         }
         catch (IOException e) {
             return false;
+        }
+    }
+
+    /** Whether a connected socket is connected to itself (same address and port). */
+    static boolean selfConnected(Socket socket) {
+        return socket.isConnected() && socket.getLocalPort() == socket.getPort()
+                && socket.getLocalAddress().equals(socket.getInetAddress());
+    }
+
+    /**
+     * The kernel's ephemeral port range ({@code /proc/sys/net/ipv4/ip_local_port_range}),
+     * from which connections take their source port; Linux's default 32768-60999 when it
+     * cannot be read.
+     * @return the first and the last port
+     */
+    static int[] ephemeralPorts() {
+        try {
+            String[] range = Files.readString(Path.of("/proc/sys/net/ipv4/ip_local_port_range")).trim().split("\\s+");
+            return new int[] { Integer.parseInt(range[0]), Integer.parseInt(range[1]) };
+        }
+        catch (IOException | RuntimeException e) {
+            return new int[] { 32768, 60999 };
         }
     }
 

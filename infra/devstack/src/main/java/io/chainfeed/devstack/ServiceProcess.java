@@ -319,6 +319,10 @@ final class ServiceProcess implements AutoCloseable {
                         + " before it was healthy" + Processes.tails(40, logFile, outFile));
             }
             try {
+                if (!Processes.canConnect("127.0.0.1", port, Duration.ofMillis(500))) {
+                    // No HTTP before it listens (Processes#canConnect says why).
+                    throw new java.net.ConnectException("nothing listens on port " + port + " yet");
+                }
                 HttpResponse<String> response = HTTP.send(
                         HttpRequest.newBuilder(health).timeout(Duration.ofSeconds(3)).GET().build(),
                         HttpResponse.BodyHandlers.ofString());

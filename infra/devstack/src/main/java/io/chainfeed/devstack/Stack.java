@@ -53,7 +53,7 @@ import picocli.CommandLine.Option;
  *
  * <p>
  * With {@code --cluster} the same launcher runs a local cluster
- * ({@link StackLayout#cluster}): three KRaft brokers, two Elasticsearch nodes and two
+ * ({@link StackLayout#cluster}): three KRaft brokers, three Elasticsearch nodes and two
  * instances of each service, started by {@link StackInfrastructure} and
  * {@link StackServices} as the single stack is; docs/cluster.md says what changes.
  */
@@ -105,7 +105,7 @@ public final class Stack implements Callable<Integer>, AutoCloseable {
     int streamsPort = 8082;
 
     @Option(names = "--cluster", description = "Run a local cluster instead of one of everything: three Kafka brokers"
-            + " (KRaft, each broker and controller; replication factor 3, min.insync.replicas 2), two Elasticsearch"
+            + " (KRaft, each broker and controller; replication factor 3, min.insync.replicas 2), three Elasticsearch"
             + " nodes (the reads index with one replica) and two instances of each service, on the ports of"
             + " --port-base (default 29000), with its data in --run-dir (default .run-cluster).")
     boolean cluster;
@@ -402,6 +402,14 @@ public final class Stack implements Callable<Integer>, AutoCloseable {
     }
 
     private void checkPorts(StackLayout layout) {
+        int[] ephemeral = Processes.ephemeralPorts();
+        List<Integer> risky = layout.portsBetween(ephemeral[0], ephemeral[1], !noServices, !noDemo);
+        if (!risky.isEmpty()) {
+            LOG.warn("ports {} lie in the kernel's ephemeral port range {}-{}: a client connecting to one while its"
+                    + " server is down or starting can be given it as its own source port (a TCP self-connect) and"
+                    + " keep the server from binding it; choose ports below {} (--port-base)", risky, ephemeral[0],
+                    ephemeral[1], ephemeral[0]);
+        }
         if (cluster || portBase != null) {
             layout.allPorts(!noServices, !noDemo).forEach((port, what) -> {
                 boolean kafkaPort = what.startsWith("Kafka");

@@ -224,11 +224,15 @@ final class StackInfrastructure {
                 Request replicas = new Request("PUT", "/" + ReadsIndex.ALIAS + "/_settings");
                 replicas.setJsonEntity("{\"index\": {\"number_of_replicas\": " + settings.esReplicas() + "}}");
                 client.performRequest(replicas);
-                Request green = new Request("GET", "/_cluster/health/" + ReadsIndex.ALIAS);
+                // The whole cluster green with every node joined: each shard has its
+                // replica on another node.
+                Request green = new Request("GET", "/_cluster/health");
                 green.addParameter("wait_for_status", "green");
-                green.addParameter("timeout", "60s");
+                green.addParameter("wait_for_nodes", Integer.toString(Math.max(1, esNodes.size())));
+                green.addParameter("timeout", "120s");
                 client.performRequest(green);
-                LOG.info("reads index: {} replica(s), green", settings.esReplicas());
+                LOG.info("reads index: {} replica(s); Elasticsearch cluster green with {} node(s)",
+                        settings.esReplicas(), Math.max(1, esNodes.size()));
             }
         }
     }

@@ -42,9 +42,10 @@ record StackLayout(List<Integer> kafkaPorts, List<Integer> controllerPorts, List
 
     /**
      * Elasticsearch nodes of the local cluster: a primary and its replica on different
-     * nodes.
+     * nodes, and three master-eligible nodes, so that a master is elected again when one
+     * is lost (two keep only one of them in the voting configuration).
      */
-    static final int CLUSTER_ES_NODES = 2;
+    static final int CLUSTER_ES_NODES = 3;
 
     /** Instances of each service in the local cluster. */
     static final int CLUSTER_INSTANCES = 2;
@@ -99,8 +100,8 @@ record StackLayout(List<Integer> kafkaPorts, List<Integer> controllerPorts, List
     }
 
     /**
-     * The local cluster from a port base: three brokers, two Elasticsearch nodes, two of
-     * each service.
+     * The local cluster from a port base: three brokers, three Elasticsearch nodes, two
+     * of each service.
      */
     static StackLayout cluster(int base) {
         return fromBase(base, CLUSTER_BROKERS, CLUSTER_ES_NODES, CLUSTER_INSTANCES);
@@ -141,6 +142,18 @@ record StackLayout(List<Integer> kafkaPorts, List<Integer> controllerPorts, List
      */
     String instanceName(String service, int index) {
         return instances() == 1 ? service : service + "-" + (index + 1);
+    }
+
+    /**
+     * The ports of the layout between two ports, in order (for the warning about the
+     * kernel's ephemeral port range).
+     * @param first the first port of the range
+     * @param last the last port of the range
+     * @param services whether the services' ports count
+     * @param demo whether the demo page's port counts
+     */
+    List<Integer> portsBetween(int first, int last, boolean services, boolean demo) {
+        return allPorts(services, demo).keySet().stream().filter(p -> p >= first && p <= last).sorted().toList();
     }
 
     /**

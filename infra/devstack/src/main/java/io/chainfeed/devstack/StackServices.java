@@ -98,8 +98,14 @@ final class StackServices {
                     }
                     default -> {
                         // The api asks streams for the chain as of a past instant
-                        // (interactive queries on its port).
-                        extra.add("--chainfeed.api.streams.base-url=http://127.0.0.1:" + ports.get("streams").get(i));
+                        // (interactive queries on its port): its own instance first,
+                        // then the others (each forwards to the stores' owner).
+                        List<Integer> streamsPorts = ports.get("streams");
+                        List<String> urls = new ArrayList<>();
+                        for (int k = 0; k < streamsPorts.size(); k++) {
+                            urls.add("http://127.0.0.1:" + streamsPorts.get((i + k) % streamsPorts.size()));
+                        }
+                        extra.add("--chainfeed.api.streams.base-url=" + String.join(",", urls));
                     }
                 }
                 specs.put(name,

@@ -24,6 +24,35 @@ class ProcessesTest {
     @TempDir
     Path tmp;
 
+    /**
+     * A socket connected to its own port (TCP simultaneous open: what a poll of a port in
+     * the ephemeral range can get while nothing listens there) holds the port; it is not
+     * a listener.
+     */
+    @Test
+    void aConnectionToItselfIsNoListenerAndHoldsThePort() throws IOException {
+        int port = Processes.freePort();
+        try (java.net.Socket self = new java.net.Socket()) {
+            self.bind(new InetSocketAddress(Processes.LOOPBACK, port));
+            self.connect(new InetSocketAddress(Processes.LOOPBACK, port), 1000);
+            assertThat(Processes.selfConnected(self)).isTrue();
+            assertThat(Processes.portInUse(port)).as("a server could not bind it now").isTrue();
+        }
+        try (ServerSocket listener = new ServerSocket(0, 1, Processes.LOOPBACK);
+                java.net.Socket client = new java.net.Socket(Processes.LOOPBACK, listener.getLocalPort())) {
+            assertThat(Processes.selfConnected(client)).isFalse();
+            assertThat(Processes.canConnect("127.0.0.1", listener.getLocalPort(), java.time.Duration.ofSeconds(1)))
+                .isTrue();
+        }
+        int[] ephemeral = Processes.ephemeralPorts();
+        assertThat(ephemeral[0]).isLessThan(ephemeral[1]);
+        assertThat(StackLayout.cluster(29000).portsBetween(ephemeral[0], ephemeral[1], true, true))
+            .as("the launcher's default port base stays below the usual ephemeral range")
+            .isEmpty();
+        assertThat(StackLayout.cluster(45000).portsBetween(45020, 45022, true, true)).containsExactly(45020, 45021,
+                45022);
+    }
+
     @Test
     void freePortIsFreeAndATakenPortIsReportedWithTheOptionName() throws IOException {
         int port = Processes.freePort();

@@ -75,15 +75,17 @@ class StackTest {
     }
 
     @Test
-    void aClusterHasTwoInstancesOfEachServiceOnPortsFromTheBaseWithOwnStateDirs() throws IOException {
+    void aClusterHasThreeElasticsearchNodesAndTwoInstancesOfEachServiceOnPortsFromTheBaseWithOwnStateDirs()
+            throws IOException {
         Stack stack = Stack.fromArgs("--cluster", "--port-base", "45000", "--run-dir", tmp.resolve("run").toString());
         StackLayout layout = stack.layout();
         assertThat(layout.kafkaPorts()).containsExactly(45000, 45001, 45002);
         assertThat(layout.quorumVoters()).isEqualTo("1@127.0.0.1:45010,2@127.0.0.1:45011,3@127.0.0.1:45012");
-        assertThat(layout.esHttpPorts()).containsExactly(45020, 45021);
-        assertThat(layout.esSeedHosts()).containsExactly("127.0.0.1:45030", "127.0.0.1:45031");
+        assertThat(layout.esHttpPorts()).containsExactly(45020, 45021, 45022);
+        assertThat(layout.esSeedHosts()).containsExactly("127.0.0.1:45030", "127.0.0.1:45031", "127.0.0.1:45032");
+        assertThat(layout.esNodeNames()).containsExactly("n1", "n2", "n3");
         assertThat(layout.demoPort()).isEqualTo(45070);
-        assertThat(layout.allPorts(true, true)).hasSize(3 * 2 + 2 * 2 + 3 * 2 + 1);
+        assertThat(layout.allPorts(true, true)).hasSize(3 * 2 + 3 * 2 + 3 * 2 + 1);
 
         Map<String, StackServices.ServiceSpec> specs = stack.serviceSpecs(Path.of("/p")).specs();
         assertThat(specs.keySet()).containsExactly("streams-1", "streams-2", "ingest-1", "ingest-2", "api-1", "api-2");
@@ -92,10 +94,12 @@ class StackTest {
         assertThat(specs.get("ingest-1").extraArgs()).containsExactly("--chainfeed.ingest.load-corpus=true",
                 "--chainfeed.ingest.load-history=true");
         assertThat(specs.get("ingest-2").extraArgs()).isEmpty();
+        // Each api asks its own streams instance first, then the other (either forwards
+        // to the stores' owner).
         assertThat(specs.get("api-1").extraArgs())
-            .containsExactly("--chainfeed.api.streams.base-url=http://127.0.0.1:45040");
+            .containsExactly("--chainfeed.api.streams.base-url=http://127.0.0.1:45040,http://127.0.0.1:45041");
         assertThat(specs.get("api-2").extraArgs()).as("both deliver webhooks, one subscription each through the lease")
-            .containsExactly("--chainfeed.api.streams.base-url=http://127.0.0.1:45041");
+            .containsExactly("--chainfeed.api.streams.base-url=http://127.0.0.1:45041,http://127.0.0.1:45040");
 
         RunDir run = new RunDir(Files.createDirectories(tmp.resolve("run")));
         StackServices.Wiring wiring = stack.wiring(run);

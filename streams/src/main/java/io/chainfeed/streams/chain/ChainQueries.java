@@ -61,11 +61,23 @@ public final class ChainQueries {
          * @return its stores, through {@link KafkaStreams#store}
          */
         static Stores of(KafkaStreams streams) {
+            return of(streams, false);
+        }
+
+        /**
+         * @param streams the chain-state Kafka Streams instance
+         * @param stale whether a standby or restoring copy may answer
+         * ({@link StoreQueryParameters#enableStaleStores()}), as when the active instance
+         * cannot
+         * @return its stores, through {@link KafkaStreams#store}
+         */
+        static Stores of(KafkaStreams streams, boolean stale) {
             return new Stores() {
                 @Override
                 public <V> ReadOnlyKeyValueStore<String, V> store(String name) {
-                    return streams.store(
-                            StoreQueryParameters.fromNameAndType(name, QueryableStoreTypes.<String, V>keyValueStore()));
+                    StoreQueryParameters<ReadOnlyKeyValueStore<String, V>> query = StoreQueryParameters
+                        .fromNameAndType(name, QueryableStoreTypes.<String, V>keyValueStore());
+                    return streams.store(stale ? query.enableStaleStores() : query);
                 }
             };
         }

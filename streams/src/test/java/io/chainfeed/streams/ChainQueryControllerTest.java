@@ -1,0 +1,75 @@
+package io.chainfeed.streams;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.mockito.Mockito.mock;
+import static org.mockito.Mockito.when;
+
+import java.time.Duration;
+
+import io.chainfeed.streams.chain.ChainQueries;
+import org.apache.kafka.streams.errors.InvalidStateStoreException;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
+import org.junit.jupiter.api.Test;
+import org.springframework.mock.web.MockHttpServletRequest;
+
+/**
+ * The owner of the chain-state stores answers while its stream thread rebalances (not
+ * RUNNING) from the same copy queried as a possibly stale store, when it is fresh enough;
+ * before, every such query was a 503 for the length of the rebalance.
+ */
+class ChainQueryControllerTest {
+
+    private final StreamsRunner runner = mock(StreamsRunner.class);
+
+    private final ChainQueryController controller = new ChainQueryController(runner,
+            new StreamsProperties(null, null, null, null, 1, null, 100L, Duration.ofSeconds(1)));
+
+    private static ChainQueries rebalancing() {
+        return new ChainQueries(new ChainQueries.Stores() {
+            @Override
+            public <V> ReadOnlyKeyValueStore<String, V> store(String name) {
+                throw new InvalidStateStoreException("Cannot get state store " + name
+                        + " because the stream thread is PARTITIONS_ASSIGNED, not RUNNING");
+            }
+        });
+    }
+
+    @SuppressWarnings("unchecked")
+    private static ChainQueries empty() {
+        return new ChainQueries(new ChainQueries.Stores() {
+            @Override
+            public <V> ReadOnlyKeyValueStore<String, V> store(String name) {
+                ReadOnlyKeyValueStore<String, V> store = mock(ReadOnlyKeyValueStore.class);
+                when(store.all()).thenReturn(mock(KeyValueIterator.class));
+                return store;
+            }
+        });
+    }
+
+    @Test
+    void aRebalancingOwnerAnswersFromItsFreshCopy() {
+        when(runner.chainQueries(false)).thenReturn(rebalancing());
+        when(runner.chainQueries(true)).thenReturn(empty());
+        when(runner.chainLocalLag()).thenReturn(0L);
+        assertThat(controller.chain("2026-11-30T00:00:00Z", new MockHttpServletRequest()).getStatusCode().value())
+            .isEqualTo(200);
+    }
+
+    @Test
+    void aCopyTooFarBehindOrAlreadyStaleIsNotAskedAgain() {
+        when(runner.chainQueries(false)).thenReturn(rebalancing());
+        when(runner.chainQueries(true)).thenReturn(rebalancing());
+        when(runner.chainLocalLag()).thenReturn(101L);
+        assertThatThrownBy(() -> controller.chain("2026-11-30T00:00:00Z", new MockHttpServletRequest()))
+            .isInstanceOf(InvalidStateStoreException.class);
+
+        when(runner.chainLocalLag()).thenReturn(0L);
+        MockHttpServletRequest standby = new MockHttpServletRequest();
+        standby.setAttribute(ChainQueryRouting.STALE_ATTRIBUTE, Boolean.TRUE);
+        assertThatThrownBy(() -> controller.history("memory", "2026-11-30T00:00:00Z", "PT1H", 2, standby))
+            .isInstanceOf(InvalidStateStoreException.class);
+    }
+
+}
