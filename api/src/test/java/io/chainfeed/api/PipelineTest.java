@@ -19,6 +19,12 @@ import org.springframework.test.context.ContextCustomizerFactories;
  * at the Elasticsearch of the class's {@link TestPipeline}, which the class registers as
  * a static {@code @RegisterExtension} field. The context is closed after the class: the
  * next class gets a broker and an Elasticsearch of its own.
+ *
+ * <p>
+ * By default the api waits up to 10 s for Elasticsearch (socket timeout and the breaker's
+ * slow-call threshold) instead of the 1 s it runs with: a test on a loaded 2-core machine
+ * tests its feature, not how fast a starved Elasticsearch answers. A test that gives
+ * {@link #properties()} replaces these; {@code ResilienceIT} gives the production 1 s.
  */
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.RUNTIME)
@@ -35,6 +41,7 @@ import org.springframework.test.context.ContextCustomizerFactories;
      * {@link SpringBootTest#properties()}
      */
     @AliasFor(annotation = SpringBootTest.class, attribute = "properties")
-    String[] properties() default {};
+    String[] properties() default { "spring.elasticsearch.socket-timeout=10s",
+            "chainfeed.api.es.breaker.slow-call=10s" };
 
 }

@@ -49,7 +49,8 @@ import org.springframework.boot.test.web.server.LocalServerPort;
  * read.</li>
  * </ul>
  */
-@PipelineTest
+// the production timeout: a frozen Elasticsearch must answer 503 within about a second
+@PipelineTest(properties = "spring.elasticsearch.socket-timeout=1s")
 @AutoConfigureObservability
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 class ResilienceIT {

@@ -33,7 +33,7 @@ import org.springframework.test.context.DynamicPropertySource;
 // Search behaviour, not the outage guard (ResilienceIT keeps the api's 1 s socket
 // timeout): a slow answer on
 // a busy 2-core machine must not turn into a 503 in the middle of hundreds of queries.
-@PipelineTest(properties = { "spring.elasticsearch.socket-timeout=10s", "chainfeed.api.es.breaker.slow-call=10s" })
+@PipelineTest
 class SearchPipelineIT {
 
     private static final ParameterizedTypeReference<Map<String, Object>> JSON = new ParameterizedTypeReference<>() {

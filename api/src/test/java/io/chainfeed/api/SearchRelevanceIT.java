@@ -43,7 +43,7 @@ import org.springframework.http.ResponseEntity;
  * per-query lines go to standard output and to {@code target/search-relevance.txt}. After
  * the measurement, fifty reposts of one story show as one result.
  */
-@PipelineTest(properties = { "spring.elasticsearch.socket-timeout=10s", "chainfeed.api.es.breaker.slow-call=10s" })
+@PipelineTest
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class SearchRelevanceIT {
 

@@ -47,7 +47,7 @@ import org.springframework.test.context.DynamicPropertySource;
  * {@code target/screenshots/history-*.png}. Without chromium and chromedriver the class
  * is skipped, or fails when {@code CI=true}.
  */
-@PipelineTest(properties = { "spring.elasticsearch.socket-timeout=10s", "chainfeed.api.es.breaker.slow-call=10s" })
+@PipelineTest
 class WebHistoryPagesIT {
 
     private static final ParameterizedTypeReference<Map<String, Object>> JSON = new ParameterizedTypeReference<>() {

@@ -39,7 +39,7 @@ import org.springframework.http.ResponseEntity;
 // The pages, not the outage guard (ResilienceIT keeps the api's 1 s socket timeout): a
 // slow search on a busy
 // 2-core machine must not turn into a 503 in the middle of the walk through the pages.
-@PipelineTest(properties = { "spring.elasticsearch.socket-timeout=10s", "chainfeed.api.es.breaker.slow-call=10s" })
+@PipelineTest
 class WebPagesIT {
 
     private static final ParameterizedTypeReference<Map<String, Object>> JSON = new ParameterizedTypeReference<>() {

@@ -64,7 +64,7 @@ import org.springframework.test.context.DynamicPropertySource;
  * update. Screenshots go to {@code target/screenshots}. Without chromium and chromedriver
  * the browser test is skipped, or fails when {@code CI=true}.
  */
-@PipelineTest(properties = { "spring.elasticsearch.socket-timeout=10s", "chainfeed.api.es.breaker.slow-call=10s" })
+@PipelineTest
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class WidgetIT {
 
