@@ -3,7 +3,6 @@ package io.chainfeed.api.reads;
 import io.chainfeed.api.search.ReadLookups;
 import io.chainfeed.api.problem.NotFoundException;
 import java.io.IOException;
-import java.util.Map;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RequestMapping;
@@ -24,7 +23,7 @@ class ReadController {
     }
 
     @GetMapping("/{id}")
-    Map<String, Object> read(@PathVariable String id) throws IOException {
+    ReadView read(@PathVariable String id) throws IOException {
         return reads.get(id)
             .map(doc -> ReadViews.view(doc, true))
             .orElseThrow(() -> new NotFoundException("no read with id '" + id + "'"));

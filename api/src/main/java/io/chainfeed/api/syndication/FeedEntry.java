@@ -1,5 +1,6 @@
 package io.chainfeed.api.syndication;
 
+import io.chainfeed.api.reads.ReadView;
 import io.chainfeed.api.reads.ReadViews;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -43,7 +44,7 @@ import java.util.Set;
  */
 public record FeedEntry(String readId, String id, String kind, String title, String summary, List<Section> sections,
         Instant updated, Instant observedAt, long version, Long previousVersion, List<Category> categories,
-        List<Source> sources, String disclaimer, List<Change> changes, String link, Map<String, Object> signal) {
+        List<Source> sources, String disclaimer, List<Change> changes, String link, ReadView.SignalView signal) {
 
     /** A titled block of text. */
     public record Section(String heading, String body) {
@@ -104,9 +105,8 @@ public record FeedEntry(String readId, String id, String kind, String title, Str
             sources.add(new Source(text(s.get("name")), text(s.get("url"))));
         }
         List<Change> changes = new ArrayList<>();
-        for (Map<String, Object> c : ReadViews.changes(doc)) {
-            changes.add(new Change(text(c.get("field")), text(c.get("change")), text(c.get("key")),
-                    text(c.get("detail")), text(c.get("text"))));
+        for (ReadView.Change c : ReadViews.changes(doc)) {
+            changes.add(new Change(c.field(), c.change(), c.key(), c.detail(), c.text()));
         }
         String link = "term".equals(kind) ? base + "/terms/" + FeedLinks.segment(slug)
                 : "state".equals(kind) ? base + "/layers/" + FeedLinks.segment(slug)
