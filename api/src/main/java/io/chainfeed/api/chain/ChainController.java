@@ -1,5 +1,7 @@
 package io.chainfeed.api.chain;
 
+import io.swagger.v3.oas.annotations.tags.Tag;
+import io.swagger.v3.oas.annotations.Operation;
 import io.chainfeed.api.reference.CompanyResolver;
 import io.chainfeed.api.search.ReadLookups;
 import io.chainfeed.api.problem.BadRequestException;
@@ -46,6 +48,7 @@ import org.springframework.web.bind.annotation.RestController;
  */
 @RestController
 @RequestMapping("/api/v1")
+@Tag(name = "chain")
 class ChainController {
 
     static final String DISCLAIMER = "The chain model summarises public signals about supply and demand; "
@@ -78,6 +81,8 @@ class ChainController {
         this.companies = companies;
     }
 
+    @Operation(operationId = "getChain",
+            summary = "Every chain layer with its state, tightest first (now or as of an instant)")
     @GetMapping("/chain")
     ChainAnswer chain(@RequestParam(required = false) String asOf) {
         List<LayerState> layers = states.all(asOf);
@@ -93,6 +98,7 @@ class ChainController {
         return layers.stream().map(ChainViews::asOf).filter(a -> a != null).max(Comparator.naturalOrder()).orElse(null);
     }
 
+    @Operation(operationId = "getLayer", summary = "One layer's state (now or as of an instant)")
     @GetMapping("/layers/{id}")
     LayerAnswer layer(@PathVariable String id, @RequestParam(required = false) String asOf) {
         LayerState state = states.layer(id, asOf)
@@ -101,6 +107,7 @@ class ChainController {
         return new LayerAnswer(asOf != null ? v.past() : v, DISCLAIMER);
     }
 
+    @Operation(operationId = "getLayerCauses", summary = "A layer's causes, largest first, paged")
     @GetMapping("/layers/{id}/causes")
     CausesPage causes(@PathVariable String id, @RequestParam(required = false) String cursor,
             @RequestParam(defaultValue = "" + DEFAULT_CAUSES) int size) {
@@ -125,6 +132,8 @@ class ChainController {
                 DISCLAIMER);
     }
 
+    @Operation(operationId = "getCompany",
+            summary = "A company by any identifier: layers it owns, exposure, latest reads")
     @GetMapping("/companies/{symbol}")
     CompanyAnswer company(@PathVariable String symbol, @RequestParam(required = false) String asOf) throws IOException {
         List<LayerState> layers = states.all(asOf);

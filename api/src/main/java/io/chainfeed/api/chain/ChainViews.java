@@ -1,5 +1,6 @@
 package io.chainfeed.api.chain;
 
+import io.swagger.v3.oas.annotations.media.Schema;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.chainfeed.api.reads.ReadView;
 import io.chainfeed.avro.LayerCompany;
@@ -181,6 +182,7 @@ public final class ChainViews {
      * @param source where it comes from; absent when unknown
      * @param until the signal's horizon (UTC): full weight until then; absent when none
      */
+    @Schema(name = "LayerCause")
     public record Cause(String signalId, String readId, String headline, String direction, String originLayer, int hops,
             double contribution, @JsonInclude(JsonInclude.Include.NON_NULL) ReadView.Source source,
             @JsonInclude(JsonInclude.Include.NON_NULL) String until) {

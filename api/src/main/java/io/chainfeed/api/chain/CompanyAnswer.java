@@ -1,5 +1,6 @@
 package io.chainfeed.api.chain;
 
+import io.swagger.v3.oas.annotations.media.Schema;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.chainfeed.api.reads.ReadView;
 import java.util.List;
@@ -31,6 +32,7 @@ public record CompanyAnswer(String id, String name, String symbol, List<String> 
      * @param mic the exchange's ISO 10383 market identifier
      * @param localSymbol the exchange-local symbol
      */
+    @Schema(name = "CompanyListing")
     public record Listing(String symbol, String mic, String localSymbol) {
     }
 

@@ -1,5 +1,6 @@
 package io.chainfeed.api.keys;
 
+import io.swagger.v3.oas.annotations.tags.Tag;
 import io.chainfeed.api.ApiProperties;
 import io.chainfeed.api.problem.NotFoundException;
 import io.chainfeed.api.problem.UnauthorizedException;
@@ -26,6 +27,7 @@ import org.springframework.web.bind.annotation.RestController;
  */
 @RestController
 @RequestMapping("/api/v1/admin/keys")
+@Tag(name = "keys")
 class AdminKeyController {
 
     private final ApiKeys keys;
@@ -48,7 +50,7 @@ class AdminKeyController {
     record KeyRequest(ApiKeyKind kind, String label, List<String> allowedOrigins, Integer ratePerMinute) {
     }
 
-    @Operation(summary = "Issue an API key; the token is in this response only")
+    @Operation(operationId = "issueKey", summary = "Issue an API key; the token is in this response only")
     @PostMapping
     ResponseEntity<KeyView.Issued> create(@RequestHeader(name = "Authorization", required = false) String auth,
             @RequestBody KeyRequest request) {
@@ -59,14 +61,14 @@ class AdminKeyController {
         return ResponseEntity.created(URI.create("/api/v1/admin/keys/" + issued.principal().keyId())).body(body);
     }
 
-    @Operation(summary = "List the keys that are not revoked (never their tokens)")
+    @Operation(operationId = "listKeys", summary = "List the keys that are not revoked (never their tokens)")
     @GetMapping
     List<KeyView> list(@RequestHeader(name = "Authorization", required = false) String auth) {
         requireAdmin(auth);
         return keys.list().stream().map(AdminKeyController::view).toList();
     }
 
-    @Operation(summary = "Revoke a key")
+    @Operation(operationId = "revokeKey", summary = "Revoke a key")
     @DeleteMapping("/{id}")
     ResponseEntity<Void> revoke(@RequestHeader(name = "Authorization", required = false) String auth,
             @PathVariable String id) {

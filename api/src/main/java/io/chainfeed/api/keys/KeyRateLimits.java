@@ -1,5 +1,8 @@
 package io.chainfeed.api.keys;
 
+import jakarta.servlet.http.HttpServletResponse;
+import org.springframework.web.context.request.RequestContextHolder;
+import org.springframework.web.context.request.ServletRequestAttributes;
 import io.chainfeed.api.problem.TooManyRequestsException;
 import io.github.bucket4j.Bandwidth;
 import io.github.bucket4j.Bucket;
@@ -23,6 +26,15 @@ import org.springframework.stereotype.Component;
  */
 @Component
 public class KeyRateLimits {
+
+    /** Requests a minute the key allows. */
+    public static final String LIMIT = "RateLimit-Limit";
+
+    /** Requests the key has left now. */
+    public static final String REMAINING = "RateLimit-Remaining";
+
+    /** Seconds until the key's allowance is whole again. */
+    public static final String RESET = "RateLimit-Reset";
 
     private record Limited(int ratePerMinute, Bucket bucket) {
     }
@@ -50,10 +62,31 @@ public class KeyRateLimits {
      */
     public void take(ApiPrincipal key) {
         OptionalLong wait = tryTake(key.keyId(), key.ratePerMinute());
+        headers(key.keyId(), key.ratePerMinute());
         if (wait.isPresent()) {
             throw new TooManyRequestsException("this key allows " + key.ratePerMinute()
                     + " requests a minute; try again in " + wait.getAsLong() + " s", wait.getAsLong());
         }
+    }
+
+    /**
+     * Sets the rate-limit headers of the IETF draft (RateLimit header fields for HTTP) on
+     * the current response, if there is one: {@code RateLimit-Limit} (requests a minute),
+     * {@code RateLimit-Remaining} (left now) and {@code RateLimit-Reset} (seconds until
+     * the bucket is full again).
+     */
+    private void headers(String keyId, int ratePerMinute) {
+        if (!(RequestContextHolder.getRequestAttributes() instanceof ServletRequestAttributes attributes)
+                || attributes.getResponse() == null) {
+            return;
+        }
+        int rate = Math.max(1, ratePerMinute);
+        long remaining = Math.max(0, bucket(keyId, rate).getAvailableTokens());
+        long reset = (long) Math.ceil((rate - Math.min(rate, remaining)) * 60.0 / rate);
+        HttpServletResponse response = attributes.getResponse();
+        response.setHeader(LIMIT, Integer.toString(rate));
+        response.setHeader(REMAINING, Long.toString(remaining));
+        response.setHeader(RESET, Long.toString(reset));
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.chainfeed.api.keys;
 
+import io.swagger.v3.oas.annotations.media.Schema;
 import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import java.util.List;
 
@@ -23,6 +24,7 @@ public record KeyView(String id, String kind, String label, List<String> allowed
      * @param key the key (its members are the answer's)
      * @param token {@code cf_<id>_<secret>}
      */
+    @Schema(name = "IssuedApiKey")
     public record Issued(@JsonUnwrapped KeyView key, String token) {
     }
 

@@ -1,5 +1,7 @@
 package io.chainfeed.api.reads;
 
+import io.swagger.v3.oas.annotations.tags.Tag;
+import io.swagger.v3.oas.annotations.Operation;
 import io.chainfeed.api.search.ReadLookups;
 import io.chainfeed.api.problem.NotFoundException;
 import java.io.IOException;
@@ -14,6 +16,7 @@ import org.springframework.web.bind.annotation.RestController;
  */
 @RestController
 @RequestMapping("/api/v1/reads")
+@Tag(name = "reads")
 class ReadController {
 
     private final ReadLookups reads;
@@ -22,6 +25,7 @@ class ReadController {
         this.reads = reads;
     }
 
+    @Operation(operationId = "getRead", summary = "One read with every tag and its evidence")
     @GetMapping("/{id}")
     ReadView read(@PathVariable String id) throws IOException {
         return reads.get(id)

@@ -1,6 +1,7 @@
 package io.chainfeed.api.reads;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import io.swagger.v3.oas.annotations.media.Schema;
 import java.util.List;
 import java.util.Map;
 
@@ -42,6 +43,7 @@ public record ReadView(String id, String kind, String slug, String title, List<S
      * @param heading its heading
      * @param body its text
      */
+    @Schema(name = "ReadSection")
     public record Section(String key, String heading, String body) {
     }
 
@@ -51,6 +53,7 @@ public record ReadView(String id, String kind, String slug, String title, List<S
      * @param name the publisher's name
      * @param url the page it was read from
      */
+    @Schema(name = "Source")
     public record Source(String name, String url) {
     }
 
@@ -63,7 +66,9 @@ public record ReadView(String id, String kind, String slug, String title, List<S
      * @param end offset after the last character
      * @param text the matched text
      */
-    public record TagEvidence(String rule, String field, int start, int end, String text) {
+    public record TagEvidence(String rule, String field,
+            @Schema(minimum = "-1", description = "-1 for metadata the source declares") int start,
+            @Schema(minimum = "-1", description = "-1 for metadata the source declares") int end, String text) {
     }
 
     /**
@@ -119,6 +124,7 @@ public record ReadView(String id, String kind, String slug, String title, List<S
      * @param detail the item's label
      * @param text the change as a plain-English sentence
      */
+    @Schema(name = "ReadChange")
     public record Change(String field, String change, String key, String detail, String text) {
     }
 
@@ -141,6 +147,7 @@ public record ReadView(String id, String kind, String slug, String title, List<S
      * @param reviewedAt when (UTC)
      * @param reviewedVersion the version that was reviewed
      */
+    @Schema(name = "SignalReview")
     public record Review(String outcome, String reviewedAt, long reviewedVersion) {
     }
 

@@ -63,12 +63,13 @@ class CatalogController {
     }
 
     @GetMapping("/suggest")
-    @Operation(summary = "Autocomplete", description = "Every company of the reference data (name, aliases, id, every "
-            + "listing's ticker and MIC-qualified symbol), glossary term (title, aliases) and chain layer (id, name), "
-            + "whether or not a read mentions it yet. Ranked: an exact ticker first, then an exact name, then names "
-            + "that start with the text, then names with a later word that does, then names within one or two edits. "
-            + "`suggestions` holds the best `size` of all kinds together; `terms`, `companies` and `layers` the best "
-            + "`size` of each.")
+    @Operation(operationId = "suggest", summary = "Autocomplete",
+            description = "Every company of the reference data (name, aliases, id, every "
+                    + "listing's ticker and MIC-qualified symbol), glossary term (title, aliases) and chain layer (id, name), "
+                    + "whether or not a read mentions it yet. Ranked: an exact ticker first, then an exact name, then names "
+                    + "that start with the text, then names with a later word that does, then names within one or two edits. "
+                    + "`suggestions` holds the best `size` of all kinds together; `terms`, `companies` and `layers` the best "
+                    + "`size` of each.")
     Suggestions suggest(@RequestParam @NotBlank @Size(max = 100) String q,
             @RequestParam(defaultValue = "5") @Min(1) @Max(10) int size) throws IOException {
         List<Suggester.Suggestion> all = suggester.suggest(q, 500);
@@ -141,9 +142,10 @@ class CatalogController {
     }
 
     @GetMapping("/layers")
-    @Operation(summary = "Chain layers", description = "Every chain layer of the reference data (and any other layer "
-            + "reads are tagged with), with its summary, its upstream edges (ids of the layers that supply it) and "
-            + "read counts; by name.")
+    @Operation(operationId = "listLayers", summary = "Chain layers",
+            description = "Every chain layer of the reference data (and any other layer "
+                    + "reads are tagged with), with its summary, its upstream edges (ids of the layers that supply it) and "
+                    + "read counts; by name.")
     Layers layers() throws IOException {
         Map<String, LayerEntry> byId = new LinkedHashMap<>();
         for (ChainLayer l : referenceLayers.all()) {
@@ -181,11 +183,12 @@ class CatalogController {
     }
 
     @GetMapping("/layers/{id}/reads")
-    @Operation(summary = "A chain layer's reads", description = "Two lists, newest first: `primary`, the reads whose "
-            + "primary layer this is (the source declares it, or the title names it), and `passing`, the other reads "
-            + "tagged with it (through a company or a term on the layer, or a passing mention). Each has the `total` "
-            + "in the index and the first `size` `results`, shaped as search results without snippets. A layer that "
-            + "neither the reference data nor any read knows is a 404 problem.")
+    @Operation(operationId = "getLayerReads", summary = "A chain layer's reads",
+            description = "Two lists, newest first: `primary`, the reads whose "
+                    + "primary layer this is (the source declares it, or the title names it), and `passing`, the other reads "
+                    + "tagged with it (through a company or a term on the layer, or a passing mention). Each has the `total` "
+                    + "in the index and the first `size` `results`, shaped as search results without snippets. A layer that "
+                    + "neither the reference data nor any read knows is a 404 problem.")
     LayerReadsAnswer layerReads(@PathVariable String id,
             @Parameter(description = "term or signal, repeatable") @RequestParam(required = false) List<String> kind,
             @RequestParam(defaultValue = "20") @Min(1) @Max(50) int size) throws IOException {
@@ -220,8 +223,9 @@ class CatalogController {
     }
 
     @GetMapping("/terms/{slug}")
-    @Operation(summary = "A glossary term's page", description = "Definition, sections, layers (primary first), "
-            + "companies, related terms resolved to their own reads, sources and version history.")
+    @Operation(operationId = "getTerm", summary = "A glossary term's page",
+            description = "Definition, sections, layers (primary first), "
+                    + "companies, related terms resolved to their own reads, sources and version history.")
     TermPage term(@PathVariable String slug) throws IOException {
         Map<String, Object> doc = reads.get("term:" + slug)
             .orElseThrow(() -> new NotFoundException("no glossary term '" + slug + "'"));

@@ -46,6 +46,7 @@ public record SearchResults(String query, long total, String mode,
      * @param alsoFrom other sources of the same story (at most 5); absent without reposts
      * @param repostCount how many other reads tell the story; absent without reposts
      */
+    @Schema(name = "SearchResult")
     public record Result(@JsonUnwrapped ReadView read, double score, List<String> snippets, String bestSection,
             @JsonInclude(JsonInclude.Include.NON_NULL) List<AlsoFrom> alsoFrom,
             @JsonInclude(JsonInclude.Include.NON_NULL) Long repostCount) {

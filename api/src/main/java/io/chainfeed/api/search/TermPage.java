@@ -1,5 +1,6 @@
 package io.chainfeed.api.search;
 
+import io.swagger.v3.oas.annotations.media.Schema;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.chainfeed.api.reads.ReadView;
 import java.util.List;
@@ -60,6 +61,7 @@ public record TermPage(String id, String kind, String slug, String title, List<S
      * @param previousVersion the version before, null for the first
      * @param changes what changed against it
      */
+    @Schema(name = "TermVersion")
     public record Version(Long version, String updatedAt, Long previousVersion, List<ReadView.Change> changes) {
     }
 

@@ -1,5 +1,6 @@
 package io.chainfeed.api.syndication;
 
+import io.swagger.v3.oas.annotations.media.Schema;
 import io.chainfeed.api.reads.ReadView;
 import io.chainfeed.api.reads.ReadViews;
 import java.time.Instant;
@@ -55,10 +56,12 @@ public record FeedEntry(String readId, String id, String kind, String title, Str
      * kind), {@code label} what a person reads, {@code type} one of layer, company, term,
      * kind.
      */
+    @Schema(name = "FeedCategory")
     public record Category(String type, String scheme, String term, String label) {
     }
 
     /** A public reference. */
+    @Schema(name = "FeedSource")
     public record Source(String name, String url) {
     }
 
@@ -66,6 +69,7 @@ public record FeedEntry(String readId, String id, String kind, String title, Str
      * One change against the previous version; {@code text} is the sentence a reader
      * sees.
      */
+    @Schema(name = "FeedChange")
     public record Change(String field, String change, String key, String detail, String text) {
     }
 

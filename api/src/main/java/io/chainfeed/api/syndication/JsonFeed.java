@@ -1,5 +1,6 @@
 package io.chainfeed.api.syndication;
 
+import io.swagger.v3.oas.annotations.media.Schema;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.chainfeed.api.reads.ReadView;
@@ -32,6 +33,7 @@ public record JsonFeed(String version, String title, @JsonProperty("home_page_ur
      *
      * @param name the author's name
      */
+    @Schema(name = "JsonFeedAuthor")
     public record Author(String name) {
     }
 
@@ -59,6 +61,7 @@ public record JsonFeed(String version, String title, @JsonProperty("home_page_ur
      * @param extension the read's id, kind, versions, signal, categories, sources and
      * changes
      */
+    @Schema(name = "JsonFeedItem")
     public record Item(String id, String url, String title, String summary,
             @JsonProperty("content_text") String contentText, @JsonProperty("date_modified") String dateModified,
             List<String> tags, @JsonProperty(JsonFeedWriter.EXTENSION) ItemExtension extension) {

@@ -1,5 +1,6 @@
 package io.chainfeed.api.webhook;
 
+import io.swagger.v3.oas.annotations.tags.Tag;
 import io.chainfeed.api.keys.ApiKeys;
 import io.chainfeed.api.keys.ApiPrincipal;
 import io.chainfeed.api.keys.KeyRateLimits;
@@ -36,6 +37,7 @@ import org.springframework.web.bind.annotation.RestController;
  */
 @RestController
 @RequestMapping("/api/v1/subscriptions")
+@Tag(name = "subscriptions")
 class SubscriptionController {
 
     private final ApiKeys keys;
@@ -67,7 +69,8 @@ class SubscriptionController {
     record SubscriptionRequest(String topic, String url, String description) {
     }
 
-    @Operation(summary = "Subscribe a URL to a topic; the signing secret is in this response only")
+    @Operation(operationId = "createSubscription",
+            summary = "Subscribe a URL to a topic; the signing secret is in this response only")
     @PostMapping
     ResponseEntity<SubscriptionView.Created> create(HttpServletRequest request, @RequestBody SubscriptionRequest body) {
         String owner = owner(request);
@@ -78,7 +81,7 @@ class SubscriptionController {
             .body(view);
     }
 
-    @Operation(summary = "This key's subscriptions, oldest first")
+    @Operation(operationId = "listSubscriptions", summary = "This key's subscriptions, oldest first")
     @GetMapping
     ResponseEntity<SubscriptionView.Listing> list(HttpServletRequest request) {
         String owner = owner(request);
@@ -89,7 +92,7 @@ class SubscriptionController {
         return ResponseEntity.ok().cacheControl(CacheControl.noStore()).body(new SubscriptionView.Listing(items));
     }
 
-    @Operation(summary = "One subscription with its delivery state")
+    @Operation(operationId = "getSubscription", summary = "One subscription with its delivery state")
     @GetMapping("/{id}")
     ResponseEntity<SubscriptionView.WithDelivery> get(HttpServletRequest request, @PathVariable String id) {
         WebhookSubscription sub = service.get(owner(request), id);
@@ -99,8 +102,9 @@ class SubscriptionController {
         return ResponseEntity.ok().cacheControl(CacheControl.noStore()).body(view);
     }
 
-    @Operation(summary = "Retry now every webhook due for this subscription (as Svix's recover); 202, the retry"
-            + " runs on the instance that delivers it")
+    @Operation(operationId = "recoverSubscription",
+            summary = "Retry now every webhook due for this subscription (as Svix's recover); 202, the retry"
+                    + " runs on the instance that delivers it")
     @PostMapping("/{id}/recover")
     ResponseEntity<SubscriptionView.Recovering> recover(HttpServletRequest request, @PathVariable String id) {
         WebhookSubscription sub = service.recover(owner(request), id);
@@ -110,7 +114,8 @@ class SubscriptionController {
         return ResponseEntity.accepted().cacheControl(CacheControl.noStore()).body(view);
     }
 
-    @Operation(summary = "Replace the signing secret; the old one keeps signing for the grace period")
+    @Operation(operationId = "rotateSubscriptionSecret",
+            summary = "Replace the signing secret; the old one keeps signing for the grace period")
     @PostMapping("/{id}/secret")
     ResponseEntity<SubscriptionView.Rotated> rotate(HttpServletRequest request, @PathVariable String id) {
         SubscriptionService.Rotated rotated = service.rotate(owner(request), id);
@@ -119,7 +124,7 @@ class SubscriptionController {
         return ResponseEntity.ok().cacheControl(CacheControl.noStore()).body(view);
     }
 
-    @Operation(summary = "Delete a subscription; deliveries stop")
+    @Operation(operationId = "deleteSubscription", summary = "Delete a subscription; deliveries stop")
     @DeleteMapping("/{id}")
     ResponseEntity<Void> delete(HttpServletRequest request, @PathVariable String id) {
         service.delete(owner(request), id);

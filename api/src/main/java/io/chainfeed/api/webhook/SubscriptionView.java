@@ -1,5 +1,6 @@
 package io.chainfeed.api.webhook;
 
+import io.swagger.v3.oas.annotations.media.Schema;
 import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import java.util.List;
 import java.util.Map;
@@ -37,6 +38,7 @@ public record SubscriptionView(String id, String topic, String url, String descr
      * @param subscription the subscription (its members are the answer's)
      * @param secret the signing secret, {@code whsec_...}
      */
+    @Schema(name = "CreatedSubscription")
     public record Created(@JsonUnwrapped SubscriptionView subscription, String secret) {
     }
 
@@ -47,6 +49,7 @@ public record SubscriptionView(String id, String topic, String url, String descr
      * @param secret the new signing secret
      * @param previousSecretExpiresAt when the old one stops signing (UTC)
      */
+    @Schema(name = "RotatedSubscription")
     public record Rotated(@JsonUnwrapped SubscriptionView subscription, String secret, String previousSecretExpiresAt) {
     }
 
@@ -56,6 +59,7 @@ public record SubscriptionView(String id, String topic, String url, String descr
      * @param subscription the subscription (its members are the answer's)
      * @param delivery its delivery state, null before the first delivery
      */
+    @Schema(name = "SubscriptionWithDelivery")
     public record WithDelivery(@JsonUnwrapped SubscriptionView subscription, Delivery delivery) {
     }
 
@@ -66,6 +70,7 @@ public record SubscriptionView(String id, String topic, String url, String descr
      * @param recoverRequestedAt when the retry was asked for (UTC)
      * @param delivery its delivery state, null before the first delivery
      */
+    @Schema(name = "RecoveringSubscription")
     public record Recovering(@JsonUnwrapped SubscriptionView subscription, String recoverRequestedAt,
             Delivery delivery) {
     }
@@ -75,6 +80,7 @@ public record SubscriptionView(String id, String topic, String url, String descr
      *
      * @param subscriptions the key's subscriptions, oldest first
      */
+    @Schema(name = "SubscriptionList")
     public record Listing(List<SubscriptionView> subscriptions) {
     }
 
@@ -95,6 +101,7 @@ public record SubscriptionView(String id, String topic, String url, String descr
      * @param failingSince when the endpoint last stopped answering 2xx (UTC), null while
      * it does
      */
+    @Schema(name = "SubscriptionDelivery")
     public record Delivery(Map<String, Long> position, long delivered, long deadLettered, int consecutiveFailures,
             String pendingWebhookId, int attempts, String lastAttemptAt, Integer lastStatus, String lastError,
             String lastSuccessAt, String nextAttemptAt, String failingSince) {

@@ -1,5 +1,7 @@
 package io.chainfeed.api.widget;
 
+import io.swagger.v3.oas.annotations.tags.Tag;
+import io.swagger.v3.oas.annotations.Operation;
 import io.chainfeed.api.selector.Selector;
 import io.chainfeed.api.selector.TopicParser;
 import io.chainfeed.api.reference.ReferenceLayers;
@@ -46,6 +48,7 @@ import org.springframework.web.util.HtmlUtils;
  * 9457 problem details.
  */
 @RestController
+@Tag(name = "widget")
 class OEmbedController {
 
     private static final Pattern TERM = Pattern.compile("/terms/([^/]+)");
@@ -96,6 +99,7 @@ class OEmbedController {
                     "Format not implemented", e.getMessage()));
     }
 
+    @Operation(operationId = "oembed", summary = "oEmbed 1.0 of an embeddable chainfeed page")
     @GetMapping(value = "/oembed", produces = MediaType.APPLICATION_JSON_VALUE)
     ResponseEntity<WidgetData.OEmbed> oembed(@RequestParam(required = false) String url,
             @RequestParam(required = false) String maxwidth, @RequestParam(required = false) String maxheight,

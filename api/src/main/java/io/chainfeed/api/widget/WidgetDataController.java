@@ -1,5 +1,7 @@
 package io.chainfeed.api.widget;
 
+import io.swagger.v3.oas.annotations.tags.Tag;
+import io.swagger.v3.oas.annotations.Operation;
 import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import co.elastic.clients.elasticsearch._types.SortOrder;
 import co.elastic.clients.elasticsearch.core.SearchResponse;
@@ -50,6 +52,7 @@ import org.springframework.web.bind.annotation.RestController;
  */
 @RestController
 @RequestMapping("/widget/v1/data")
+@Tag(name = "widget")
 class WidgetDataController {
 
     static final Pattern SLUG = Pattern.compile("[a-z0-9][a-z0-9-]{0,79}");
@@ -80,6 +83,7 @@ class WidgetDataController {
         this.urls = urls;
     }
 
+    @Operation(operationId = "widgetTerm", summary = "A glossary term card for the widget")
     @GetMapping("/term/{slug}")
     ResponseEntity<WidgetData.TermCard> term(@PathVariable String slug, @RequestParam(required = false) String key,
             HttpServletRequest request, HttpServletResponse response) throws IOException {
@@ -97,6 +101,8 @@ class WidgetDataController {
             .body(body);
     }
 
+    @Operation(operationId = "widgetFeed",
+            summary = "The newest reads of a topic for the widget, with where its live stream starts")
     @GetMapping("/feed")
     @SuppressWarnings("rawtypes")
     ResponseEntity<WidgetData.FeedData> feed(@RequestParam(required = false) String topic,
@@ -146,6 +152,7 @@ class WidgetDataController {
         return LogPosition.of(offsets);
     }
 
+    @Operation(operationId = "widgetChain", summary = "The chain's layers for the widget, tightest first")
     @GetMapping("/chain")
     ResponseEntity<WidgetData.ChainData> chain(@RequestParam(required = false) String key, HttpServletRequest request,
             HttpServletResponse response) {
