@@ -298,14 +298,21 @@ public class OpenApiConfiguration {
                             types.stream().map(t -> "`" + ProblemDetailsHandler.TYPE_BASE + t + "`").toList()))
             .content(new Content().addMediaType("application/problem+json",
                     new MediaType().schema(new Schema<>().$ref("#/components/schemas/" + PROBLEM))
-                        .addExamples(first,
-                                new Example().value(Map.of("type", ProblemDetailsHandler.TYPE_BASE + first, "title",
-                                        STATUS_TEXT.get(status), "status", Integer.parseInt(status), "detail",
-                                        "what went wrong with this request")))));
+                        .addExamples(first, new Example().value(example(first, status)))));
         if (status.equals("429") || status.equals("503")) {
             r.addHeaderObject("Retry-After", new Header().$ref("#/components/headers/Retry-After"));
         }
         responses.putIfAbsent(status, r);
+    }
+
+    /** A problem detail of the type, members in RFC 9457's order. */
+    private static Map<String, Object> example(String type, String status) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("type", ProblemDetailsHandler.TYPE_BASE + type);
+        m.put("title", STATUS_TEXT.get(status));
+        m.put("status", Integer.parseInt(status));
+        m.put("detail", "what went wrong with this request");
+        return m;
     }
 
     /** Bounds a parameter's schema where its annotations leave it unbounded. */

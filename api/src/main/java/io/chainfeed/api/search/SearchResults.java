@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import io.chainfeed.api.chain.ChainViews;
 import io.chainfeed.api.reads.ReadView;
+import io.swagger.v3.oas.annotations.media.DiscriminatorMapping;
 import io.swagger.v3.oas.annotations.media.Schema;
 import java.util.List;
 import java.util.Map;
@@ -73,35 +74,68 @@ public record SearchResults(String query, long total, String mode,
     public record AnswerSection(String kind, String title, List<? extends SectionItem> items) {
     }
 
-    /** An item of an answer section. */
-    @Schema(oneOf = { TermItem.class, LayerItem.class, SignalItem.class })
+    /** An item of an answer section; {@code kind} says which. */
+    @Schema(oneOf = { TermItem.class, LayerItem.class, SignalItem.class }, discriminatorProperty = "kind",
+            discriminatorMapping = { @DiscriminatorMapping(value = "term", schema = TermItem.class),
+                    @DiscriminatorMapping(value = "layer", schema = LayerItem.class),
+                    @DiscriminatorMapping(value = "signal", schema = SignalItem.class) })
     public sealed interface SectionItem permits TermItem, LayerItem, SignalItem {
+
+        /**
+         * @return {@code term}, {@code layer} or {@code signal}: the section's kind
+         */
+        String kind();
 
     }
 
     /**
      * A term read that explains the query.
      *
+     * @param kind {@code term}
      * @param id the read's id
      * @param title the term's title
      * @param summary its summary
      * @param url its page on this site
      */
-    public record TermItem(String id, String title, String summary, String url) implements SectionItem {
+    public record TermItem(@Schema(requiredMode = Schema.RequiredMode.REQUIRED, allowableValues = "term") String kind,
+            String id, String title, String summary, String url) implements SectionItem {
+
+        /**
+         * @param id the read's id
+         * @param title the term's title
+         * @param summary its summary
+         * @param url its page on this site
+         */
+        public TermItem(String id, String title, String summary, String url) {
+            this("term", id, title, summary, url);
+        }
+
     }
 
     /**
      * A layer's status now.
      *
+     * @param kind {@code layer}
      * @param layer the layer's state (its members are the item's)
      * @param url its page on this site
      */
-    public record LayerItem(@JsonUnwrapped ChainViews.LayerBrief layer, String url) implements SectionItem {
+    public record LayerItem(@Schema(requiredMode = Schema.RequiredMode.REQUIRED, allowableValues = "layer") String kind,
+            @JsonUnwrapped ChainViews.LayerBrief layer, String url) implements SectionItem {
+
+        /**
+         * @param layer the layer's state
+         * @param url its page on this site
+         */
+        public LayerItem(ChainViews.LayerBrief layer, String url) {
+            this("layer", layer, url);
+        }
+
     }
 
     /**
      * One of the newest signals.
      *
+     * @param kind {@code signal}
      * @param id the read's id
      * @param title the headline
      * @param observedAt when it was observed (UTC)
@@ -109,10 +143,25 @@ public record SearchResults(String query, long total, String mode,
      * @param magnitude 1-5; absent for a read without a signal object
      * @param source its first source, null when none
      */
-    public record SignalItem(String id, String title, String observedAt,
-            @JsonInclude(JsonInclude.Include.NON_NULL) String direction,
+    public record SignalItem(
+            @Schema(requiredMode = Schema.RequiredMode.REQUIRED, allowableValues = "signal") String kind, String id,
+            String title, String observedAt, @JsonInclude(JsonInclude.Include.NON_NULL) String direction,
             @JsonInclude(JsonInclude.Include.NON_NULL) Integer magnitude,
             ReadView.Source source) implements SectionItem {
+
+        /**
+         * @param id the read's id
+         * @param title the headline
+         * @param observedAt when it was observed (UTC)
+         * @param direction tightening or easing, null for a read without a signal object
+         * @param magnitude 1-5, null for a read without a signal object
+         * @param source its first source, null when none
+         */
+        public SignalItem(String id, String title, String observedAt, String direction, Integer magnitude,
+                ReadView.Source source) {
+            this("signal", id, title, observedAt, direction, magnitude, source);
+        }
+
     }
 
 }
