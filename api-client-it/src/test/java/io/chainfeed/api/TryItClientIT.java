@@ -98,7 +98,8 @@ class TryItClientIT {
             .pollInterval(Duration.ofMillis(500))
             .ignoreExceptions()
             .until(() -> search.search("optical circuit switch", null, null, null, null, null, null, null, null, null,
-                    null), r -> r.getResults().stream().anyMatch(x -> "term:optical-circuit-switch".equals(x.getId())));
+                    null),
+                    r -> r.getResults().stream().anyMatch(x -> x.getId().startsWith("term:optical-circuit-switch")));
 
         // A signal posted with the editor key, then the chain counts it.
         String signal;
