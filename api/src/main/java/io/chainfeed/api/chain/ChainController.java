@@ -1,5 +1,7 @@
 package io.chainfeed.api.chain;
 
+import io.swagger.v3.oas.annotations.tags.Tag;
+import io.swagger.v3.oas.annotations.Operation;
 import io.chainfeed.api.reference.CompanyResolver;
 import io.chainfeed.api.search.ReadLookups;
 import io.chainfeed.api.problem.BadRequestException;
@@ -16,10 +18,8 @@ import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RequestMapping;
@@ -48,6 +48,7 @@ import org.springframework.web.bind.annotation.RestController;
  */
 @RestController
 @RequestMapping("/api/v1")
+@Tag(name = "chain")
 class ChainController {
 
     static final String DISCLAIMER = "The chain model summarises public signals about supply and demand; "
@@ -80,43 +81,35 @@ class ChainController {
         this.companies = companies;
     }
 
-    /**
-     * A layer view as of an instant: no link to the paged causes, which are live only.
-     */
-    private static Map<String, Object> past(Map<String, Object> view, String asOf) {
-        if (asOf != null) {
-            view.put("causesUrl", null);
-        }
-        return view;
-    }
-
+    @Operation(operationId = "getChain",
+            summary = "Every chain layer with its state, tightest first (now or as of an instant)")
     @GetMapping("/chain")
-    Map<String, Object> chain(@RequestParam(required = false) String asOf) {
+    ChainAnswer chain(@RequestParam(required = false) String asOf) {
         List<LayerState> layers = states.all(asOf);
         layers.sort(Comparator.comparingDouble((LayerState s) -> -s.getPressure()).thenComparing(LayerState::getId));
-        Map<String, Object> out = new LinkedHashMap<>();
-        out.put("asOf",
-                layers.stream()
-                    .map(ChainViews::asOf)
-                    .filter(a -> a != null)
-                    .max(Comparator.naturalOrder())
-                    .orElse(null));
-        out.put("layers", layers.stream().map(s -> past(ChainViews.summary(s), asOf)).toList());
-        out.put("disclaimer", DISCLAIMER);
-        return out;
+        return new ChainAnswer(latest(layers), layers.stream().map(s -> {
+            ChainViews.LayerSummary v = ChainViews.summary(s);
+            return asOf != null ? v.past() : v;
+        }).toList(), DISCLAIMER);
     }
 
+    /** The newest {@code asOf} of the layers, null before the first signal. */
+    static String latest(List<LayerState> layers) {
+        return layers.stream().map(ChainViews::asOf).filter(a -> a != null).max(Comparator.naturalOrder()).orElse(null);
+    }
+
+    @Operation(operationId = "getLayer", summary = "One layer's state (now or as of an instant)")
     @GetMapping("/layers/{id}")
-    Map<String, Object> layer(@PathVariable String id, @RequestParam(required = false) String asOf) {
+    LayerAnswer layer(@PathVariable String id, @RequestParam(required = false) String asOf) {
         LayerState state = states.layer(id, asOf)
             .orElseThrow(() -> new NotFoundException("no layer with id '" + id + "'"));
-        Map<String, Object> out = past(ChainViews.layer(state), asOf);
-        out.put("disclaimer", DISCLAIMER);
-        return out;
+        ChainViews.LayerView v = ChainViews.layer(state);
+        return new LayerAnswer(asOf != null ? v.past() : v, DISCLAIMER);
     }
 
+    @Operation(operationId = "getLayerCauses", summary = "A layer's causes, largest first, paged")
     @GetMapping("/layers/{id}/causes")
-    Map<String, Object> causes(@PathVariable String id, @RequestParam(required = false) String cursor,
+    CausesPage causes(@PathVariable String id, @RequestParam(required = false) String cursor,
             @RequestParam(defaultValue = "" + DEFAULT_CAUSES) int size) {
         if (size < 1 || size > MAX_CAUSES) {
             throw new BadRequestException("invalid-size", "size must be between 1 and " + MAX_CAUSES + ", got " + size);
@@ -131,42 +124,33 @@ class ChainController {
             throw new BadRequestException("invalid-cursor",
                     "the cursor is not one this endpoint gave: " + e.getMessage());
         }
-        Map<String, Object> out = new LinkedHashMap<>();
-        out.put("layer", state.getId());
-        out.put("asOf", ChainViews.asOf(state));
-        out.put("causes", page.causes().stream().map(ChainViews::cause).toList());
-        out.put("nextCursor", page.nextCursor());
-        out.put("next",
+        return new CausesPage(state.getId(), ChainViews.asOf(state),
+                page.causes().stream().map(ChainViews::cause).toList(), page.nextCursor(),
                 page.nextCursor() == null ? null
                         : "/api/v1/layers/" + URLEncoder.encode(state.getId(), StandardCharsets.UTF_8) + "/causes?size="
-                                + size + "&cursor=" + page.nextCursor());
-        out.put("disclaimer", DISCLAIMER);
-        return out;
+                                + size + "&cursor=" + page.nextCursor(),
+                DISCLAIMER);
     }
 
+    @Operation(operationId = "getCompany",
+            summary = "A company by any identifier: layers it owns, exposure, latest reads")
     @GetMapping("/companies/{symbol}")
-    Map<String, Object> company(@PathVariable String symbol, @RequestParam(required = false) String asOf)
-            throws IOException {
+    CompanyAnswer company(@PathVariable String symbol, @RequestParam(required = false) String asOf) throws IOException {
         List<LayerState> layers = states.all(asOf);
         Company company = companies.find(symbol).orElseThrow(() -> {
             List<String> near = companies.closeMatches(symbol);
             return new NotFoundException("no company '" + symbol + "' in the reference data"
                     + (near.isEmpty() ? "" : "; did you mean " + String.join(", ", near) + "?"));
         });
-        List<Map<String, Object>> owns = new ArrayList<>();
-        List<Map<String, Object>> exposure = new ArrayList<>();
+        List<CompanyAnswer.OwnedLayer> owns = new ArrayList<>();
+        List<CompanyAnswer.Exposure> exposure = new ArrayList<>();
         layers.sort(Comparator.comparing(LayerState::getId));
         for (LayerState s : layers) {
             for (LayerCompany c : s.getOwners()) {
                 if (c.getCompanyId().equals(company.getId())) {
-                    Map<String, Object> m = new LinkedHashMap<>();
-                    m.put("id", s.getId());
-                    m.put("name", s.getName());
-                    m.put("status", lower(s.getStatus()));
-                    m.put("pressure", s.getPressure());
-                    m.put("trend", s.getTrend().name().toLowerCase(java.util.Locale.ROOT));
-                    m.put("causes", s.getCauses().stream().limit(COMPANY_CAUSES).map(ChainViews::cause).toList());
-                    owns.add(m);
+                    owns.add(new CompanyAnswer.OwnedLayer(s.getId(), s.getName(), lower(s.getStatus()), s.getPressure(),
+                            lower(s.getTrend()),
+                            s.getCauses().stream().limit(COMPANY_CAUSES).map(ChainViews::cause).toList()));
                 }
             }
             if (s.getStatus() != LayerStatus.TIGHT && s.getStatus() != LayerStatus.CRITICAL) {
@@ -174,45 +158,27 @@ class ChainController {
             }
             for (SqueezedCompany q : s.getSqueezed()) {
                 if (q.getCompany().getCompanyId().equals(company.getId())) {
-                    Map<String, Object> m = new LinkedHashMap<>();
-                    m.put("tightLayer", s.getId());
-                    m.put("tightLayerName", s.getName());
-                    m.put("status", lower(s.getStatus()));
-                    m.put("pressure", s.getPressure());
-                    m.put("viaLayer", q.getViaLayer());
-                    m.put("hops", q.getHops());
-                    m.put("causes", q.getCauses());
-                    m.put("signals",
+                    exposure.add(new CompanyAnswer.Exposure(s.getId(), s.getName(), lower(s.getStatus()),
+                            s.getPressure(), q.getViaLayer(), q.getHops(), List.copyOf(q.getCauses()),
                             s.getCauses()
                                 .stream()
                                 .filter(c -> q.getCauses().contains(c.getSignalId()))
                                 .map(ChainViews::cause)
-                                .toList());
-                    exposure.add(m);
+                                .toList()));
                 }
             }
         }
-        Map<String, Object> out = new LinkedHashMap<>();
-        out.put("id", company.getId());
-        out.put("name", company.getName());
-        out.put("symbol", CompanyDirectory.canonicalSymbol(company));
-        out.put("aliases", List.copyOf(company.getAliases()));
-        out.put("listings", company.getListings().stream().map(l -> {
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("symbol", l.getDisplaySymbol());
-            m.put("mic", l.getMic());
-            m.put("localSymbol", l.getSymbol());
-            return m;
-        }).toList());
-        out.put("layers", owns);
-        out.put("exposure", exposure);
-        if (asOf != null) {
-            out.put("asOf", layers.stream().map(ChainViews::asOf).filter(a -> a != null).findFirst().orElse(null));
-        }
-        out.put("latestReads",
-                reads.latestForCompany(company.getId(), 10).stream().map(doc -> ReadViews.view(doc, false)).toList());
-        out.put("disclaimer", DISCLAIMER);
-        return out;
+        return new CompanyAnswer(company.getId(), company.getName(), CompanyDirectory.canonicalSymbol(company),
+                List.copyOf(company.getAliases()),
+                company.getListings()
+                    .stream()
+                    .map(l -> new CompanyAnswer.Listing(l.getDisplaySymbol(), l.getMic(), l.getSymbol()))
+                    .toList(),
+                owns, exposure,
+                asOf == null ? null
+                        : layers.stream().map(ChainViews::asOf).filter(a -> a != null).findFirst().orElse(null),
+                reads.latestForCompany(company.getId(), 10).stream().map(doc -> ReadViews.view(doc, false)).toList(),
+                DISCLAIMER);
     }
 
     private static String lower(Enum<?> e) {

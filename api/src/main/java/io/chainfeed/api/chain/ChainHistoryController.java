@@ -1,5 +1,7 @@
 package io.chainfeed.api.chain;
 
+import io.swagger.v3.oas.annotations.tags.Tag;
+import io.swagger.v3.oas.annotations.Operation;
 import io.chainfeed.api.problem.BadRequestException;
 import io.chainfeed.platform.web.TimeParameters;
 import java.time.Duration;
@@ -37,6 +39,7 @@ import org.springframework.web.bind.annotation.RestController;
  */
 @RestController
 @RequestMapping("/api/v1")
+@Tag(name = "chain")
 class ChainHistoryController {
 
     /** Step when the client does not give one. */
@@ -57,6 +60,8 @@ class ChainHistoryController {
         this.travel = travel;
     }
 
+    @Operation(operationId = "getLayerHistory",
+            summary = "A layer's pressure, status and trend over time, with the signals naming it")
     @GetMapping("/layers/{id}/history")
     LayerHistory history(@PathVariable String id, @RequestParam(required = false) String from,
             @RequestParam(required = false) String to, @RequestParam(required = false) String step) {

@@ -1,5 +1,8 @@
 package io.chainfeed.api.chain;
 
+import io.swagger.v3.oas.annotations.media.Schema;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import io.chainfeed.api.reads.ReadView;
 import io.chainfeed.avro.LayerCompany;
 import io.chainfeed.avro.LayerState;
 import io.chainfeed.avro.SignalCause;
@@ -8,10 +11,8 @@ import io.chainfeed.avro.SqueezedCompany;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 
 /**
  * JSON views of {@link LayerState}: enums in lower case, instants as ISO-8601 UTC,
@@ -33,58 +34,158 @@ public final class ChainViews {
      * causes and the number of squeezed companies ({@code squeezedCompanyCount}) instead
      * of their list.
      * @param s a layer state
-     * @return its JSON view (a mutable map)
+     * @return its view
      */
-    public static Map<String, Object> summary(LayerState s) {
-        Map<String, Object> m = layer(s, SUMMARY_CAUSES);
-        m.remove("squeezedCompanies");
-        m.put("squeezedCompanyCount", s.getSqueezed().size());
-        return m;
+    public static LayerSummary summary(LayerState s) {
+        LayerView v = layer(s, SUMMARY_CAUSES);
+        return new LayerSummary(v.id(), v.name(), v.status(), v.trend(), v.pressure(), v.directPressure(),
+                v.squeezeReceived(), v.squeezed(), v.squeezedBy(), v.causes(), v.otherCauses(), v.causesUrl(),
+                v.owners(), v.signalCount(), v.asOf(), s.getSqueezed().size());
     }
 
     /**
      * @param s a layer state
-     * @return its JSON view (a mutable map)
+     * @return its full view
      */
-    public static Map<String, Object> layer(LayerState s) {
+    public static LayerView layer(LayerState s) {
         return layer(s, Integer.MAX_VALUE);
     }
 
     /**
      * The head of every layer view, which the widgets show alone.
      * @param s a layer state
-     * @return id, name, status and trend (lower case), pressure (a mutable map)
+     * @return id, name, status and trend (lower case), pressure
      */
-    public static Map<String, Object> brief(LayerState s) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("id", s.getId());
-        m.put("name", s.getName());
-        m.put("status", s.getStatus().name().toLowerCase(Locale.ROOT));
-        m.put("trend", s.getTrend().name().toLowerCase(Locale.ROOT));
-        m.put("pressure", s.getPressure());
-        return m;
+    public static LayerBrief brief(LayerState s) {
+        return new LayerBrief(s.getId(), s.getName(), s.getStatus().name().toLowerCase(Locale.ROOT),
+                s.getTrend().name().toLowerCase(Locale.ROOT), s.getPressure());
     }
 
-    private static Map<String, Object> layer(LayerState s, int causes) {
-        Map<String, Object> m = brief(s);
-        m.put("directPressure", s.getDirectPressure());
-        m.put("squeezeReceived", s.getSqueezeReceived());
-        m.put("squeezed", s.getSqueezeReceived() > 0);
-        m.put("squeezedBy", s.getSqueezedBy().stream().map(Squeeze::of).toList());
+    private static LayerView layer(LayerState s, int causes) {
+        LayerBrief b = brief(s);
         List<SignalCause> listed = s.getCauses().subList(0, Math.min(causes, s.getCauses().size()));
-        m.put("causes", listed.stream().map(ChainViews::cause).toList());
         List<SignalCause> cut = s.getCauses().subList(listed.size(), s.getCauses().size());
-        Map<String, Object> other = new LinkedHashMap<>();
-        other.put("count", s.getOtherCauseCount() + cut.size());
-        other.put("total",
+        OtherCauses other = new OtherCauses(s.getOtherCauseCount() + cut.size(),
                 round(s.getOtherCauseTotal() + cut.stream().mapToDouble(SignalCause::getContribution).sum()));
-        m.put("otherCauses", other);
-        m.put("causesUrl", "/api/v1/layers/" + URLEncoder.encode(s.getId(), StandardCharsets.UTF_8) + "/causes");
-        m.put("owners", s.getOwners().stream().map(Owner::of).toList());
-        m.put("squeezedCompanies", s.getSqueezed().stream().map(Squeezed::of).toList());
-        m.put("signalCount", s.getSignalCount());
-        m.put("asOf", asOf(s));
-        return m;
+        return new LayerView(b.id(), b.name(), b.status(), b.trend(), b.pressure(), s.getDirectPressure(),
+                s.getSqueezeReceived(), s.getSqueezeReceived() > 0,
+                s.getSqueezedBy().stream().map(Squeeze::of).toList(), listed.stream().map(ChainViews::cause).toList(),
+                other, "/api/v1/layers/" + URLEncoder.encode(s.getId(), StandardCharsets.UTF_8) + "/causes",
+                s.getOwners().stream().map(Owner::of).toList(), s.getSqueezed().stream().map(Squeezed::of).toList(),
+                s.getSignalCount(), asOf(s));
+    }
+
+    /**
+     * The head of a layer's state.
+     *
+     * @param id the layer's id
+     * @param name its name
+     * @param status loose, balanced, tight or critical
+     * @param trend rising, falling or steady
+     * @param pressure the layer's pressure (direct pressure plus squeeze received; 0 is
+     * balanced, positive is tight)
+     */
+    public record LayerBrief(String id, String name, String status, String trend, double pressure) {
+    }
+
+    /**
+     * A layer's state as the chain model computed it.
+     *
+     * @param id the layer's id
+     * @param name its name
+     * @param status loose, balanced, tight or critical
+     * @param trend rising, falling or steady
+     * @param pressure direct pressure plus squeeze received
+     * @param directPressure the decayed sum of the signals naming the layer
+     * @param squeezeReceived pressure passed on by tight layers upstream
+     * @param squeezed whether any is received
+     * @param squeezedBy the layers that pass it on
+     * @param causes the largest causes, largest first (at most 20)
+     * @param otherCauses how many more causes there are and their summed contribution
+     * @param causesUrl the paged list of every cause; null as of a past instant
+     * @param owners the companies that own the layer
+     * @param squeezedCompanies companies squeezed through this layer
+     * @param signalCount signals counted
+     * @param asOf the instant of the state (UTC), null before the first signal
+     */
+    public record LayerView(String id, String name, String status, String trend, double pressure, double directPressure,
+            double squeezeReceived, boolean squeezed, List<Squeeze> squeezedBy, List<Cause> causes,
+            OtherCauses otherCauses, String causesUrl, List<Owner> owners, List<Squeezed> squeezedCompanies,
+            long signalCount, String asOf) {
+
+        /**
+         * @return this view without the link to the live cause list (a past state)
+         */
+        public LayerView past() {
+            return new LayerView(id, name, status, trend, pressure, directPressure, squeezeReceived, squeezed,
+                    squeezedBy, causes, otherCauses, null, owners, squeezedCompanies, signalCount, asOf);
+        }
+
+    }
+
+    /**
+     * A layer's state in the whole chain's answer: {@link LayerView} with at most
+     * {@value #SUMMARY_CAUSES} causes and a count of squeezed companies instead of their
+     * list.
+     *
+     * @param id the layer's id
+     * @param name its name
+     * @param status loose, balanced, tight or critical
+     * @param trend rising, falling or steady
+     * @param pressure direct pressure plus squeeze received
+     * @param directPressure the decayed sum of the signals naming the layer
+     * @param squeezeReceived pressure passed on by tight layers upstream
+     * @param squeezed whether any is received
+     * @param squeezedBy the layers that pass it on
+     * @param causes the largest causes, largest first
+     * @param otherCauses how many more causes there are and their summed contribution
+     * @param causesUrl the paged list of every cause; null as of a past instant
+     * @param owners the companies that own the layer
+     * @param signalCount signals counted
+     * @param asOf the instant of the state (UTC), null before the first signal
+     * @param squeezedCompanyCount how many companies are squeezed through the layer
+     */
+    public record LayerSummary(String id, String name, String status, String trend, double pressure,
+            double directPressure, double squeezeReceived, boolean squeezed, List<Squeeze> squeezedBy,
+            List<Cause> causes, OtherCauses otherCauses, String causesUrl, List<Owner> owners, long signalCount,
+            String asOf, int squeezedCompanyCount) {
+
+        /**
+         * @return this view without the link to the live cause list (a past state)
+         */
+        public LayerSummary past() {
+            return new LayerSummary(id, name, status, trend, pressure, directPressure, squeezeReceived, squeezed,
+                    squeezedBy, causes, otherCauses, null, owners, signalCount, asOf, squeezedCompanyCount);
+        }
+
+    }
+
+    /**
+     * The causes a layer view does not list.
+     *
+     * @param count how many
+     * @param total their summed contribution
+     */
+    public record OtherCauses(long count, double total) {
+    }
+
+    /**
+     * A signal behind a layer's pressure.
+     *
+     * @param signalId the signal's id
+     * @param readId its read's id ({@code signal:<id>})
+     * @param headline its headline
+     * @param direction tightening or easing
+     * @param originLayer the layer the signal names
+     * @param hops edges from that layer to this one (0: the layer itself)
+     * @param contribution its share of the pressure now
+     * @param source where it comes from; absent when unknown
+     * @param until the signal's horizon (UTC): full weight until then; absent when none
+     */
+    @Schema(name = "LayerCause")
+    public record Cause(String signalId, String readId, String headline, String direction, String originLayer, int hops,
+            double contribution, @JsonInclude(JsonInclude.Include.NON_NULL) ReadView.Source source,
+            @JsonInclude(JsonInclude.Include.NON_NULL) String until) {
     }
 
     /**
@@ -100,14 +201,14 @@ public final class ChainViews {
      * A layer that squeezes another: its id, the pressure it passes on, and how many
      * edges away it is.
      */
-    record Squeeze(String layer, double amount, int hops) {
+    public record Squeeze(String layer, double amount, int hops) {
         static Squeeze of(SqueezeSource s) {
             return new Squeeze(s.getLayerId(), s.getAmount(), s.getHops());
         }
     }
 
     /** A company that owns a layer. */
-    record Owner(String id, String name, String symbol) {
+    public record Owner(String id, String name, String symbol) {
         static Owner of(LayerCompany c) {
             return new Owner(c.getCompanyId(), c.getName(), c.getSymbol());
         }
@@ -117,7 +218,7 @@ public final class ChainViews {
      * A company squeezed through a tight layer upstream of one it owns, with the signal
      * ids behind it.
      */
-    record Squeezed(String id, String name, String symbol, String viaLayer, int hops, List<String> causes) {
+    public record Squeezed(String id, String name, String symbol, String viaLayer, int hops, List<String> causes) {
         static Squeezed of(SqueezedCompany q) {
             LayerCompany c = q.getCompany();
             return new Squeezed(c.getCompanyId(), c.getName(), c.getSymbol(), q.getViaLayer(), q.getHops(),
@@ -125,15 +226,11 @@ public final class ChainViews {
         }
     }
 
-    /** Where a signal comes from. */
-    record Source(String name, String url) {
-    }
-
     /**
      * @param c a cause from a page of {@link ChainCauseIndex}
      * @return its JSON view, as the causes of a layer view
      */
-    public static Map<String, Object> cause(ChainCauseIndex.Cause c) {
+    public static Cause cause(ChainCauseIndex.Cause c) {
         return cause(SignalCause.newBuilder()
             .setSignalId(c.cause().getSignalId())
             .setHeadline(c.cause().getHeadline())
@@ -156,22 +253,11 @@ public final class ChainViews {
      * contribution and, when known, source (name, url) and until (the signal's horizon,
      * ISO-8601 UTC: it keeps its full weight until then)
      */
-    public static Map<String, Object> cause(SignalCause c) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("signalId", c.getSignalId());
-        m.put("readId", "signal:" + c.getSignalId());
-        m.put("headline", c.getHeadline());
-        m.put("direction", c.getDirection().name().toLowerCase(Locale.ROOT));
-        m.put("originLayer", c.getOriginLayer());
-        m.put("hops", c.getHops());
-        m.put("contribution", c.getContribution());
-        if (c.getSource() != null) {
-            m.put("source", new Source(c.getSource().getName(), c.getSource().getUrl()));
-        }
-        if (c.getUntil() != null) {
-            m.put("until", Instant.ofEpochMilli(c.getUntil()).toString());
-        }
-        return m;
+    public static Cause cause(SignalCause c) {
+        return new Cause(c.getSignalId(), "signal:" + c.getSignalId(), c.getHeadline(),
+                c.getDirection().name().toLowerCase(Locale.ROOT), c.getOriginLayer(), c.getHops(), c.getContribution(),
+                c.getSource() == null ? null : new ReadView.Source(c.getSource().getName(), c.getSource().getUrl()),
+                c.getUntil() == null ? null : Instant.ofEpochMilli(c.getUntil()).toString());
     }
 
 }

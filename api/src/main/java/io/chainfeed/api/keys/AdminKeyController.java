@@ -1,5 +1,6 @@
 package io.chainfeed.api.keys;
 
+import io.swagger.v3.oas.annotations.tags.Tag;
 import io.chainfeed.api.ApiProperties;
 import io.chainfeed.api.problem.NotFoundException;
 import io.chainfeed.api.problem.UnauthorizedException;
@@ -7,9 +8,7 @@ import io.chainfeed.avro.ApiKeyKind;
 import io.chainfeed.platform.auth.HashedKeys;
 import io.swagger.v3.oas.annotations.Operation;
 import java.net.URI;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -28,6 +27,7 @@ import org.springframework.web.bind.annotation.RestController;
  */
 @RestController
 @RequestMapping("/api/v1/admin/keys")
+@Tag(name = "keys")
 class AdminKeyController {
 
     private final ApiKeys keys;
@@ -50,26 +50,25 @@ class AdminKeyController {
     record KeyRequest(ApiKeyKind kind, String label, List<String> allowedOrigins, Integer ratePerMinute) {
     }
 
-    @Operation(summary = "Issue an API key; the token is in this response only")
+    @Operation(operationId = "issueKey", summary = "Issue an API key; the token is in this response only")
     @PostMapping
-    ResponseEntity<Map<String, Object>> create(@RequestHeader(name = "Authorization", required = false) String auth,
+    ResponseEntity<KeyView.Issued> create(@RequestHeader(name = "Authorization", required = false) String auth,
             @RequestBody KeyRequest request) {
         requireAdmin(auth);
         IssuedKey issued = keys.create(request.kind(), request.label(), request.allowedOrigins(),
                 request.ratePerMinute() == null ? ApiKeys.defaultRate(request.kind()) : request.ratePerMinute());
-        Map<String, Object> body = view(issued.principal());
-        body.put("token", issued.token());
+        KeyView.Issued body = new KeyView.Issued(view(issued.principal()), issued.token());
         return ResponseEntity.created(URI.create("/api/v1/admin/keys/" + issued.principal().keyId())).body(body);
     }
 
-    @Operation(summary = "List the keys that are not revoked (never their tokens)")
+    @Operation(operationId = "listKeys", summary = "List the keys that are not revoked (never their tokens)")
     @GetMapping
-    List<Map<String, Object>> list(@RequestHeader(name = "Authorization", required = false) String auth) {
+    List<KeyView> list(@RequestHeader(name = "Authorization", required = false) String auth) {
         requireAdmin(auth);
         return keys.list().stream().map(AdminKeyController::view).toList();
     }
 
-    @Operation(summary = "Revoke a key")
+    @Operation(operationId = "revokeKey", summary = "Revoke a key")
     @DeleteMapping("/{id}")
     ResponseEntity<Void> revoke(@RequestHeader(name = "Authorization", required = false) String auth,
             @PathVariable String id) {
@@ -90,15 +89,9 @@ class AdminKeyController {
         }
     }
 
-    private static Map<String, Object> view(ApiPrincipal p) {
-        Map<String, Object> v = new LinkedHashMap<>();
-        v.put("id", p.keyId());
-        v.put("kind", p.kind().name());
-        v.put("label", p.label());
-        v.put("allowedOrigins", p.allowedOrigins());
-        v.put("ratePerMinute", p.ratePerMinute());
-        v.put("createdAt", p.createdAt().toString());
-        return v;
+    private static KeyView view(ApiPrincipal p) {
+        return new KeyView(p.keyId(), p.kind().name(), p.label(), p.allowedOrigins(), p.ratePerMinute(),
+                p.createdAt().toString());
     }
 
 }

@@ -1,5 +1,8 @@
 package io.chainfeed.api.keys;
 
+import jakarta.servlet.http.HttpServletResponse;
+import org.springframework.web.context.request.RequestContextHolder;
+import org.springframework.web.context.request.ServletRequestAttributes;
 import io.chainfeed.api.problem.TooManyRequestsException;
 import io.chainfeed.avro.ApiKeyKind;
 import io.github.bucket4j.Bandwidth;
@@ -24,6 +27,15 @@ import org.springframework.stereotype.Component;
  */
 @Component
 public class KeyRateLimits {
+
+    /** Requests a minute the key allows. */
+    public static final String LIMIT = "RateLimit-Limit";
+
+    /** Requests the key has left now. */
+    public static final String REMAINING = "RateLimit-Remaining";
+
+    /** Seconds until the key's allowance is whole again. */
+    public static final String RESET = "RateLimit-Reset";
 
     private record Limited(int ratePerMinute, long perDay, Bucket bucket) {
     }
@@ -75,11 +87,32 @@ public class KeyRateLimits {
     public void take(ApiPrincipal key) {
         long perDay = key.kind() == ApiKeyKind.PARTNER ? partnerDailyQuota : 0;
         OptionalLong wait = tryTake(key.keyId(), key.ratePerMinute(), perDay);
+        headers(key.keyId(), key.ratePerMinute(), perDay);
         if (wait.isPresent()) {
             throw new TooManyRequestsException("this key allows " + key.ratePerMinute() + " requests a minute"
                     + (perDay > 0 ? " and " + perDay + " a day" : "") + "; try again in " + wait.getAsLong() + " s",
                     wait.getAsLong());
         }
+    }
+
+    /**
+     * Sets the rate-limit headers of the IETF draft (RateLimit header fields for HTTP) on
+     * the current response, if there is one: {@code RateLimit-Limit} (requests a minute),
+     * {@code RateLimit-Remaining} (left now) and {@code RateLimit-Reset} (seconds until
+     * the bucket is full again).
+     */
+    private void headers(String keyId, int ratePerMinute, long perDay) {
+        if (!(RequestContextHolder.getRequestAttributes() instanceof ServletRequestAttributes attributes)
+                || attributes.getResponse() == null) {
+            return;
+        }
+        int rate = Math.max(1, ratePerMinute);
+        long remaining = Math.max(0, bucket(keyId, rate, perDay).getAvailableTokens());
+        long reset = (long) Math.ceil((rate - Math.min(rate, remaining)) * 60.0 / rate);
+        HttpServletResponse response = attributes.getResponse();
+        response.setHeader(LIMIT, Integer.toString(rate));
+        response.setHeader(REMAINING, Long.toString(remaining));
+        response.setHeader(RESET, Long.toString(reset));
     }
 
     /**

@@ -3,8 +3,6 @@ package io.chainfeed.api.problem;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpStatus;
 import org.eclipse.jetty.server.Request;
@@ -28,13 +26,20 @@ public final class ProblemErrorHandler extends ErrorHandler {
     @Override
     protected void generateResponse(Request request, Response response, int code, String message, Throwable cause,
             Callback callback) throws IOException {
-        Map<String, Object> problem = new LinkedHashMap<>();
-        problem.put("type", "about:blank");
-        problem.put("title", HttpStatus.getMessage(code));
-        problem.put("status", code);
-        problem.put("detail", detail(code, message));
+        Problem problem = new Problem("about:blank", HttpStatus.getMessage(code), code, detail(code, message));
         response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/problem+json");
         response.write(true, ByteBuffer.wrap(JSON.writeValueAsBytes(problem)), callback);
+    }
+
+    /**
+     * An RFC 9457 problem detail written by the server itself.
+     *
+     * @param type always {@code about:blank}
+     * @param title the status's reason phrase
+     * @param status the HTTP status
+     * @param detail what went wrong
+     */
+    record Problem(String type, String title, int status, String detail) {
     }
 
     private static String detail(int code, String message) {

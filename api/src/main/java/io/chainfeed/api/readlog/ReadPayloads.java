@@ -2,12 +2,11 @@ package io.chainfeed.api.readlog;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.chainfeed.api.reads.ReadView;
 import io.chainfeed.api.reads.ReadViews;
 import io.chainfeed.avro.Read;
 import io.chainfeed.schemas.ReadDocuments;
 import java.io.UncheckedIOException;
-import java.util.LinkedHashMap;
-import java.util.Map;
 
 /**
  * The one JSON shape of a read that is pushed to readers (SSE, webhooks, the widget's
@@ -29,9 +28,9 @@ public final class ReadPayloads {
 
     /**
      * @param read a read as published on {@code chainfeed.reads.v1}
-     * @return a new ordered map in the shape described above
+     * @return the read in the shape described above
      */
-    public static Map<String, Object> view(Read read) {
+    public static ReadView view(Read read) {
         return ReadViews.view(ReadDocuments.toDocument(read), false);
     }
 
@@ -39,10 +38,16 @@ public final class ReadPayloads {
      * @param id the id of a deleted read, e.g. {@code signal:abc}
      * @return {@code {"id": id}}
      */
-    public static Map<String, Object> deleted(String id) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("id", id);
-        return m;
+    public static Deleted deleted(String id) {
+        return new Deleted(id);
+    }
+
+    /**
+     * The payload of a deleted read.
+     *
+     * @param id the read's id
+     */
+    public record Deleted(String id) {
     }
 
     /**
@@ -55,7 +60,7 @@ public final class ReadPayloads {
      */
     public static byte[] json(Read readOrNull, String id) {
         try {
-            return JSON.writeValueAsBytes(readOrNull == null ? deleted(id) : view(readOrNull));
+            return readOrNull == null ? JSON.writeValueAsBytes(deleted(id)) : JSON.writeValueAsBytes(view(readOrNull));
         }
         catch (JsonProcessingException e) {
             throw new UncheckedIOException(e);

@@ -1,9 +1,10 @@
 package io.chainfeed.api.reads;
 
+import io.swagger.v3.oas.annotations.tags.Tag;
+import io.swagger.v3.oas.annotations.Operation;
 import io.chainfeed.api.search.ReadLookups;
 import io.chainfeed.api.problem.NotFoundException;
 import java.io.IOException;
-import java.util.Map;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RequestMapping;
@@ -15,6 +16,7 @@ import org.springframework.web.bind.annotation.RestController;
  */
 @RestController
 @RequestMapping("/api/v1/reads")
+@Tag(name = "reads")
 class ReadController {
 
     private final ReadLookups reads;
@@ -23,8 +25,9 @@ class ReadController {
         this.reads = reads;
     }
 
+    @Operation(operationId = "getRead", summary = "One read with every tag and its evidence")
     @GetMapping("/{id}")
-    Map<String, Object> read(@PathVariable String id) throws IOException {
+    ReadView read(@PathVariable String id) throws IOException {
         return reads.get(id)
             .map(doc -> ReadViews.view(doc, true))
             .orElseThrow(() -> new NotFoundException("no read with id '" + id + "'"));

@@ -1,12 +1,22 @@
 package io.chainfeed.api.reads;
 
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 
 /** Shapes a stored read document for API responses. */
 public final class ReadViews {
+
+    /**
+     * Reads stored documents into the answer records; members they do not name are left.
+     */
+    private static final ObjectMapper DOCUMENTS = JsonMapper.builder()
+        .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+        .build();
 
     private ReadViews() {
     }
@@ -14,61 +24,88 @@ public final class ReadViews {
     /**
      * @param doc the read as stored in the index
      * @param evidence keep tag evidence (offsets, matched text, rule) or drop it
-     * @return a new ordered map: id, kind, slug, title, aliases, summary, sections,
-     * layers, companies, related (the terms the source itself lists as related), terms
-     * (every term tag: related and mentioned), sources, disclaimer, version (1, 2, 3
-     * ...), updatedAt, previousVersion (null for a first version), publishedAt (when
-     * chainfeed published this version, ISO-8601 UTC), observedAt (a signal's observation
-     * instant; null for a term) and changes (what changed against it: field, change, key,
-     * detail and {@code text}, a sentence from {@link #changeText}), and for a signal
-     * read {@code signal}: direction, magnitude, until, decidedBy (editor or text),
+     * @return the read: id, kind, slug, title, aliases, summary, sections, layers,
+     * companies, related (the terms the source itself lists as related), terms (every
+     * term tag: related and mentioned), sources, disclaimer, version (1, 2, 3 ...),
+     * updatedAt, previousVersion (null for a first version), publishedAt (when chainfeed
+     * published this version, ISO-8601 UTC), observedAt (a signal's observation instant;
+     * null for a term) and changes (what changed against it: field, change, key, detail
+     * and {@code text}, a sentence from {@link #changeText}), and for a signal read
+     * {@code signal}: direction, magnitude, until, decidedBy (editor or text),
      * confidence, held, decided (per value, who), evidence (per decided value, the spans:
      * field, offset, length, text, rule) and review
      * ({@code io.chainfeed.schemas.SignalViews})
      */
-    @SuppressWarnings("unchecked")
-    public static Map<String, Object> view(Map<String, Object> doc, boolean evidence) {
-        Map<String, Object> v = new LinkedHashMap<>();
-        for (String k : List.of("id", "kind", "slug", "title", "aliases", "summary", "sections")) {
-            v.put(k, doc.get(k));
+    public static ReadView view(Map<String, Object> doc, boolean evidence) {
+        List<ReadView.TermTag> terms = list(doc.get("terms"), ReadView.TermTag.class);
+        return new ReadView(str(doc.get("id")), str(doc.get("kind")), str(doc.get("slug")), str(doc.get("title")),
+                list(doc.get("aliases"), String.class), str(doc.get("summary")),
+                list(doc.get("sections"), ReadView.Section.class),
+                tags(list(doc.get("layers"), ReadView.LayerTag.class), evidence,
+                        t -> new ReadView.LayerTag(t.id(), t.name(), t.confidence(), t.primary(), null)),
+                tags(list(doc.get("companies"), ReadView.CompanyTag.class), evidence,
+                        t -> new ReadView.CompanyTag(t.id(), t.name(), t.symbol(), t.mic(), t.confidence(), t.primary(),
+                                null)),
+                tags(declaredRelated(terms), evidence, ReadViews::withoutEvidence),
+                tags(terms, evidence, ReadViews::withoutEvidence), list(doc.get("sources"), ReadView.Source.class),
+                str(doc.get("disclaimer")), number(doc.get("version")), str(doc.get("updatedAt")),
+                number(doc.get("previousVersion")), str(doc.get("publishedAt")), str(doc.get("observedAt")),
+                changes(doc), doc.get("signal") == null ? null : signal(doc.get("signal")));
+    }
+
+    private static ReadView.TermTag withoutEvidence(ReadView.TermTag t) {
+        return new ReadView.TermTag(t.slug(), t.title(), t.summary(), t.confidence(), null);
+    }
+
+    /**
+     * @param value a part of a stored document (a list of maps, strings, numbers)
+     * @param type the record (or value type) of each item
+     * @return the items as that type; empty for null
+     */
+    public static <T> List<T> list(Object value, Class<T> type) {
+        if (!(value instanceof List<?> items)) {
+            return List.of();
         }
-        v.put("layers", tags((List<Map<String, Object>>) doc.get("layers"), evidence));
-        v.put("companies", tags((List<Map<String, Object>>) doc.get("companies"), evidence));
-        List<Map<String, Object>> termTags = (List<Map<String, Object>>) doc.get("terms");
-        v.put("related", tags(declaredRelated(termTags), evidence));
-        v.put("terms", tags(termTags, evidence));
-        for (String k : List.of("sources", "disclaimer", "version", "updatedAt", "previousVersion", "publishedAt",
-                "observedAt")) {
-            v.put(k, doc.get(k));
-        }
-        v.put("changes", changes(doc));
-        if (doc.get("signal") != null) {
-            v.put("signal", signal(doc.get("signal")));
-        }
-        return v;
+        return items.stream().map(i -> convert(i, type)).toList();
+    }
+
+    /**
+     * @param value a part of a stored document
+     * @param type the record it is read as (unknown members ignored)
+     * @return it as that record, null for null
+     */
+    public static <T> T convert(Object value, Class<T> type) {
+        return value == null ? null : DOCUMENTS.convertValue(value, type);
+    }
+
+    private static String str(Object o) {
+        return o == null ? null : o.toString();
+    }
+
+    private static Long number(Object o) {
+        return o instanceof Number n ? n.longValue() : null;
     }
 
     /**
      * The term history of a stored read.
      * @param doc the read as stored in the index
-     * @return its {@code changes}, each a new map with field, change, key, detail and
-     * text; empty when the document has none (a first version, or indexed before term
-     * history existed)
+     * @return its {@code changes}, each with field, change, key, detail and text; empty
+     * when the document has none (a first version, or indexed before term history
+     * existed)
      */
-    public static List<Map<String, Object>> changes(Map<String, Object> doc) {
+    public static List<ReadView.Change> changes(Map<String, Object> doc) {
         if (!(doc.get("changes") instanceof List<?> list)) {
             return List.of();
         }
-        List<Map<String, Object>> out = new ArrayList<>();
+        List<ReadView.Change> out = new ArrayList<>();
         for (Object o : list) {
             if (o instanceof Map<?, ?> m) {
-                Map<String, Object> c = new LinkedHashMap<>();
+                String[] v = new String[4];
+                int i = 0;
                 for (String k : List.of("field", "change", "key", "detail")) {
-                    c.put(k, m.get(k) == null ? "" : String.valueOf(m.get(k)));
+                    v[i++] = m.get(k) == null ? "" : String.valueOf(m.get(k));
                 }
-                c.put("text", changeText((String) c.get("field"), (String) c.get("change"), (String) c.get("key"),
-                        (String) c.get("detail")));
-                out.add(c);
+                out.add(new ReadView.Change(v[0], v[1], v[2], v[3], changeText(v[0], v[1], v[2], v[3])));
             }
         }
         return out;
@@ -117,43 +154,24 @@ public final class ReadViews {
      * The term tags with {@code declared-related} evidence: the related terms the source
      * lists.
      */
-    @SuppressWarnings("unchecked")
-    private static List<Map<String, Object>> declaredRelated(List<Map<String, Object>> termTags) {
-        if (termTags == null) {
-            return List.of();
-        }
-        return termTags.stream().filter(t -> {
-            Object ev = t.get("evidence");
-            return ev instanceof List<?> list && list.stream()
-                .anyMatch(e -> e instanceof Map<?, ?> m && "declared-related".equals(m.get("rule")));
-        }).toList();
+    private static List<ReadView.TermTag> declaredRelated(List<ReadView.TermTag> termTags) {
+        return termTags.stream()
+            .filter(t -> t.evidence() != null
+                    && t.evidence().stream().anyMatch(e -> "declared-related".equals(e.rule())))
+            .toList();
     }
 
-    private static List<Map<String, Object>> tags(List<Map<String, Object>> tags, boolean evidence) {
-        if (tags == null) {
-            return List.of();
-        }
-        return tags.stream().map(t -> {
-            Map<String, Object> copy = new LinkedHashMap<>(t);
-            if (!evidence) {
-                copy.remove("evidence");
-            }
-            return copy;
-        }).toList();
+    private static <T> List<T> tags(List<T> tags, boolean evidence, UnaryOperator<T> strip) {
+        return evidence ? tags : tags.stream().map(strip).toList();
     }
 
     /**
      * @param stored a read document's {@code signal} object, as stored (the index leaves
      * out null members)
-     * @return a new map with every member of {@code io.chainfeed.schemas.SignalViews},
-     * {@code until} and {@code review} null when absent
+     * @return it typed, {@code until} and {@code review} null when absent
      */
-    @SuppressWarnings("unchecked")
-    public static Map<String, Object> signal(Object stored) {
-        Map<String, Object> s = new LinkedHashMap<>((Map<String, Object>) stored);
-        s.putIfAbsent("until", null);
-        s.putIfAbsent("review", null);
-        return s;
+    public static ReadView.SignalView signal(Object stored) {
+        return convert(stored, ReadView.SignalView.class);
     }
 
 }

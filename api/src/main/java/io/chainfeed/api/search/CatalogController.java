@@ -4,6 +4,7 @@ import io.chainfeed.api.reference.CompanyResolver;
 import io.chainfeed.api.reference.ReferenceLayers;
 import io.chainfeed.api.problem.NotFoundException;
 import io.chainfeed.avro.ChainLayer;
+import io.chainfeed.api.reads.ReadView;
 import io.chainfeed.api.reads.ReadViews;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
@@ -62,13 +63,14 @@ class CatalogController {
     }
 
     @GetMapping("/suggest")
-    @Operation(summary = "Autocomplete", description = "Every company of the reference data (name, aliases, id, every "
-            + "listing's ticker and MIC-qualified symbol), glossary term (title, aliases) and chain layer (id, name), "
-            + "whether or not a read mentions it yet. Ranked: an exact ticker first, then an exact name, then names "
-            + "that start with the text, then names with a later word that does, then names within one or two edits. "
-            + "`suggestions` holds the best `size` of all kinds together; `terms`, `companies` and `layers` the best "
-            + "`size` of each.")
-    Map<String, Object> suggest(@RequestParam @NotBlank @Size(max = 100) String q,
+    @Operation(operationId = "suggest", summary = "Autocomplete",
+            description = "Every company of the reference data (name, aliases, id, every "
+                    + "listing's ticker and MIC-qualified symbol), glossary term (title, aliases) and chain layer (id, name), "
+                    + "whether or not a read mentions it yet. Ranked: an exact ticker first, then an exact name, then names "
+                    + "that start with the text, then names with a later word that does, then names within one or two edits. "
+                    + "`suggestions` holds the best `size` of all kinds together; `terms`, `companies` and `layers` the best "
+                    + "`size` of each.")
+    Suggestions suggest(@RequestParam @NotBlank @Size(max = 100) String q,
             @RequestParam(defaultValue = "5") @Min(1) @Max(10) int size) throws IOException {
         List<Suggester.Suggestion> all = suggester.suggest(q, 500);
         Map<String, Long> companyReads = new HashMap<>();
@@ -95,13 +97,20 @@ class CatalogController {
             add(merged, new AnySuggestion(s.kind().name().toLowerCase(java.util.Locale.ROOT), s.id(), s.label(),
                     s.symbol(), s.matched(), s.href()), size);
         }
-        Map<String, Object> out = new LinkedHashMap<>();
-        out.put("query", q);
-        out.put("suggestions", merged);
-        out.put("terms", terms);
-        out.put("companies", companyList);
-        out.put("layers", layers);
-        return out;
+        return new Suggestions(q, merged, terms, companyList, layers);
+    }
+
+    /**
+     * {@code GET /api/v1/suggest}: suggestions from the reference data.
+     *
+     * @param query the text as sent
+     * @param suggestions the best {@code size} of every kind together
+     * @param terms the best {@code size} glossary terms
+     * @param companies the best {@code size} companies
+     * @param layers the best {@code size} chain layers
+     */
+    record Suggestions(String query, List<AnySuggestion> suggestions, List<TermSuggestion> terms,
+            List<CompanySuggestion> companies, List<LayerSuggestion> layers) {
     }
 
     private static <T> void add(List<T> list, T suggestion, int size) {
@@ -133,105 +142,115 @@ class CatalogController {
     }
 
     @GetMapping("/layers")
-    @Operation(summary = "Chain layers", description = "Every chain layer of the reference data (and any other layer "
-            + "reads are tagged with), with its summary, its upstream edges (ids of the layers that supply it) and "
-            + "read counts; by name.")
-    Map<String, Object> layers() throws IOException {
-        Map<String, Map<String, Object>> byId = new LinkedHashMap<>();
+    @Operation(operationId = "listLayers", summary = "Chain layers",
+            description = "Every chain layer of the reference data (and any other layer "
+                    + "reads are tagged with), with its summary, its upstream edges (ids of the layers that supply it) and "
+                    + "read counts; by name.")
+    Layers layers() throws IOException {
+        Map<String, LayerEntry> byId = new LinkedHashMap<>();
         for (ChainLayer l : referenceLayers.all()) {
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("id", l.getId());
-            m.put("name", l.getName());
-            m.put("summary", l.getSummary());
-            m.put("upstream", List.copyOf(l.getUpstream()));
-            m.put("reads", 0L);
-            byId.put(l.getId(), m);
+            byId.put(l.getId(),
+                    new LayerEntry(l.getId(), l.getName(), l.getSummary(), List.copyOf(l.getUpstream()), 0L));
         }
         for (SearchCatalog.LayerName l : catalog.layers()) {
-            Map<String, Object> m = byId.computeIfAbsent(l.id(), id -> {
-                Map<String, Object> n = new LinkedHashMap<>();
-                n.put("id", id);
-                n.put("name", l.name());
-                n.put("summary", "");
-                n.put("upstream", List.of());
-                return n;
-            });
-            m.put("reads", l.reads());
+            LayerEntry known = byId.get(l.id());
+            byId.put(l.id(), known == null ? new LayerEntry(l.id(), l.name(), "", List.of(), l.reads())
+                    : new LayerEntry(known.id(), known.name(), known.summary(), known.upstream(), l.reads()));
         }
-        List<Map<String, Object>> layers = new ArrayList<>(byId.values());
-        layers.sort(Comparator.comparing(m -> (String) m.get("name"), String.CASE_INSENSITIVE_ORDER));
-        return Map.of("layers", layers);
+        List<LayerEntry> layers = new ArrayList<>(byId.values());
+        layers.sort(Comparator.comparing(LayerEntry::name, String.CASE_INSENSITIVE_ORDER));
+        return new Layers(layers);
+    }
+
+    /**
+     * {@code GET /api/v1/layers}.
+     *
+     * @param layers every chain layer, by name
+     */
+    record Layers(List<LayerEntry> layers) {
+    }
+
+    /**
+     * A chain layer of the reference data (or one reads are tagged with).
+     *
+     * @param id the layer's id
+     * @param name its name
+     * @param summary what it is; empty for a layer only reads know
+     * @param upstream ids of the layers that supply it
+     * @param reads how many reads are tagged with it
+     */
+    record LayerEntry(String id, String name, String summary, List<String> upstream, long reads) {
     }
 
     @GetMapping("/layers/{id}/reads")
-    @Operation(summary = "A chain layer's reads", description = "Two lists, newest first: `primary`, the reads whose "
-            + "primary layer this is (the source declares it, or the title names it), and `passing`, the other reads "
-            + "tagged with it (through a company or a term on the layer, or a passing mention). Each has the `total` "
-            + "in the index and the first `size` `results`, shaped as search results without snippets. A layer that "
-            + "neither the reference data nor any read knows is a 404 problem.")
-    Map<String, Object> layerReads(@PathVariable String id,
+    @Operation(operationId = "getLayerReads", summary = "A chain layer's reads",
+            description = "Two lists, newest first: `primary`, the reads whose "
+                    + "primary layer this is (the source declares it, or the title names it), and `passing`, the other reads "
+                    + "tagged with it (through a company or a term on the layer, or a passing mention). Each has the `total` "
+                    + "in the index and the first `size` `results`, shaped as search results without snippets. A layer that "
+                    + "neither the reference data nor any read knows is a 404 problem.")
+    LayerReadsAnswer layerReads(@PathVariable String id,
             @Parameter(description = "term or signal, repeatable") @RequestParam(required = false) List<String> kind,
             @RequestParam(defaultValue = "20") @Min(1) @Max(50) int size) throws IOException {
         LayerReads.Split split = layerReads.reads(id, kind == null ? List.of() : kind, size);
         if (split.primary().total() == 0 && split.passing().total() == 0 && referenceLayers.layer(id).isEmpty()) {
             throw new NotFoundException("no chain layer '" + id + "'");
         }
-        Map<String, Object> out = new LinkedHashMap<>();
-        out.put("layer", id);
-        out.put("primary", slice(split.primary()));
-        out.put("passing", slice(split.passing()));
-        return out;
+        return new LayerReadsAnswer(id, slice(split.primary()), slice(split.passing()));
     }
 
-    private static Map<String, Object> slice(LayerReads.Slice slice) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("total", slice.total());
-        m.put("results", slice.sources().stream().map(doc -> ReadViews.view(doc, false)).toList());
-        return m;
+    /**
+     * {@code GET /api/v1/layers/{id}/reads}.
+     *
+     * @param layer the layer's id
+     * @param primary reads whose primary layer it is, newest first
+     * @param passing the other reads tagged with it, newest first
+     */
+    record LayerReadsAnswer(String layer, ReadSlice primary, ReadSlice passing) {
+    }
+
+    /**
+     * One list of a layer's reads.
+     *
+     * @param total how many the index has
+     * @param results the first {@code size}, without tag evidence
+     */
+    record ReadSlice(long total, List<ReadView> results) {
+    }
+
+    private static ReadSlice slice(LayerReads.Slice slice) {
+        return new ReadSlice(slice.total(), slice.sources().stream().map(doc -> ReadViews.view(doc, false)).toList());
     }
 
     @GetMapping("/terms/{slug}")
-    @Operation(summary = "A glossary term's page",
+    @Operation(operationId = "getTerm", summary = "A glossary term's page",
             description = "Definition, sections, layers (primary first), "
                     + "companies, related terms resolved to their own reads, sources and version history.")
-    @SuppressWarnings("unchecked")
-    Map<String, Object> term(@PathVariable String slug) throws IOException {
+    TermPage term(@PathVariable String slug) throws IOException {
         Map<String, Object> doc = reads.get("term:" + slug)
             .orElseThrow(() -> new NotFoundException("no glossary term '" + slug + "'"));
-        Map<String, Object> view = ReadViews.view(doc, false);
-        List<Map<String, Object>> layers = new ArrayList<>((List<Map<String, Object>>) view.get("layers"));
-        layers.sort((a, b) -> Boolean.compare(Boolean.TRUE.equals(b.get("primary")),
-                Boolean.TRUE.equals(a.get("primary"))));
-        view.put("layers", layers);
-        view.put("layer", layers.isEmpty() ? null : layers.get(0));
-        List<Map<String, Object>> related = (List<Map<String, Object>>) view.get("related");
+        ReadView view = ReadViews.view(doc, false);
+        List<ReadView.LayerTag> layers = new ArrayList<>(view.layers());
+        layers.sort((a, b) -> Boolean.compare(b.primary(), a.primary()));
         Map<String, Map<String, Object>> found = reads
-            .getAll(related.stream().map(t -> "term:" + t.get("slug")).toList());
-        List<Map<String, Object>> resolved = new ArrayList<>();
-        for (Map<String, Object> t : related) {
-            Map<String, Object> r = new LinkedHashMap<>(t);
-            Map<String, Object> target = found.get("term:" + t.get("slug"));
-            r.put("exists", target != null);
-            if (target != null) {
-                r.put("title", target.get("title"));
-                r.put("summary", target.get("summary"));
-                r.put("href", "/api/v1/terms/" + t.get("slug"));
-            }
-            resolved.add(r);
+            .getAll(view.related().stream().map(t -> "term:" + t.slug()).toList());
+        List<TermPage.RelatedTerm> resolved = new ArrayList<>();
+        for (ReadView.TermTag t : view.related()) {
+            Map<String, Object> target = found.get("term:" + t.slug());
+            resolved.add(target == null
+                    ? new TermPage.RelatedTerm(t.slug(), t.title(), t.summary(), t.confidence(), false, null)
+                    : new TermPage.RelatedTerm(t.slug(), (String) target.get("title"), (String) target.get("summary"),
+                            t.confidence(), true, "/api/v1/terms/" + t.slug()));
         }
-        view.put("related", resolved);
         // The index keeps the latest version of each read; earlier versions live in the
-        // compacted topic
-        // only until compaction, so the history is the current entry, with what changed
-        // against the
-        // version before it.
-        Map<String, Object> current = new LinkedHashMap<>();
-        current.put("version", doc.get("version"));
-        current.put("updatedAt", doc.get("updatedAt"));
-        current.put("previousVersion", doc.get("previousVersion"));
-        current.put("changes", view.get("changes"));
-        view.put("history", List.of(current));
-        return view;
+        // compacted topic only until compaction, so the history is the current entry,
+        // with what changed against the version before it.
+        TermPage.Version current = new TermPage.Version(view.version(), view.updatedAt(), view.previousVersion(),
+                view.changes());
+        return new TermPage(view.id(), view.kind(), view.slug(), view.title(), view.aliases(), view.summary(),
+                view.sections(), layers, view.companies(), resolved, view.terms(), view.sources(), view.disclaimer(),
+                view.version(), view.updatedAt(), view.previousVersion(), view.publishedAt(), view.observedAt(),
+                view.changes(), layers.isEmpty() ? null : layers.get(0), List.of(current));
     }
 
 }

@@ -92,7 +92,7 @@ class IndexController {
     }
 
     @GetMapping("/terms")
-    @Operation(summary = "Every glossary term, A to Z",
+    @Operation(operationId = "listTerms", summary = "Every glossary term, A to Z",
             description = "Slug, title, summary and layers of every "
                     + "glossary term read; layer=<id> keeps the terms tagged with that layer.")
     @SuppressWarnings({ "rawtypes", "unchecked" })
@@ -130,7 +130,7 @@ class IndexController {
     }
 
     @GetMapping("/companies")
-    @Operation(summary = "Every company by chain layer",
+    @Operation(operationId = "listCompanies", summary = "Every company by chain layer",
             description = "Per layer of the reference data, the "
                     + "companies whose primary layer it is, then those that list it among their other layers; "
                     + "layer=<id> keeps that layer only.")

@@ -4,6 +4,7 @@ import io.chainfeed.api.chain.ChainStates;
 import io.chainfeed.api.chain.ChainViews;
 import io.chainfeed.api.reference.CompanyResolver;
 import io.chainfeed.api.problem.BadRequestException;
+import io.chainfeed.api.reads.ReadView;
 import io.chainfeed.api.reads.ReadViews;
 import io.chainfeed.avro.Company;
 import io.chainfeed.schemas.CompanyDirectory;
@@ -90,7 +91,7 @@ class SearchController {
                     `sections` the term that explains it, its layer's status now and the newest signals, each ranked on its own. \
                     Reposts of one story are one result, the others in `alsoFrom` (`repostCount` in all). \
                     Pages: pass `nextCursor` back as `cursor`, with the same q and filters.""")
-    Map<String, Object> search(@RequestParam @NotBlank @Size(max = MAX_QUERY_CHARS,
+    SearchResults search(@RequestParam @NotBlank @Size(max = MAX_QUERY_CHARS,
             message = "must be at most {max} UTF-16 code units (characters outside the BMP, such as emoji, count as two)") String q,
             @RequestParam(defaultValue = "10") @Min(1) @Max(MAX_PAGE_SIZE) int size,
             @Parameter(description = "layer ids, repeatable (OR)") @RequestParam(required = false) List<String> layer,
@@ -116,34 +117,19 @@ class SearchController {
         QueryText parsed = QueryText.parse(q);
         List<Company> named = QueryWords.companies(parsed, companies);
         SearchCatalog.TermNames namedTerm = parsed.plain().isEmpty() ? null : catalog.termNamed(parsed.plain());
-        Map<String, Object> out = new LinkedHashMap<>();
-        out.put("query", q);
-        out.put("total", page.total());
-        out.put("mode", page.mode());
-        if ("any".equals(page.mode())) {
-            out.put("notice", page.withAll() > 0 ? fillUpNotice(parsed, page.withAll()) : fallBackNotice(parsed));
-            out.put("withAll", Math.max(0, page.withAll()));
-        }
+        boolean any = "any".equals(page.mode());
         Optional<TopResults.Entity> top = cursor == null ? tops.find(q) : Optional.empty();
-        top.ifPresent(e -> out.put("top", top(e)));
-        if (page.sections() != null) {
-            out.put("sections", sections(page.sections(), top.orElse(null)));
-        }
-        out.put("results", page.matches().stream().map(m -> {
-            Map<String, Object> view = ReadViews.view(m.source(), evidence);
-            view.put("score", m.score());
-            view.put("snippets", snippets(m, named, namedTerm == null ? null : namedTerm.slug()));
-            view.put("bestSection", m.bestSection());
-            if (m.reposts() > 0) {
-                view.put("alsoFrom", alsoFrom(m.alsoFrom()));
-                view.put("repostCount", m.reposts());
-            }
-            return view;
-        }).toList());
-        out.put("facets", mergeCompanyFacets(page.facets()));
-        out.put("nextCursor", page.nextCursor());
-        out.put("tookMs", page.tookMs());
-        return out;
+        List<SearchResults.Result> results = page.matches()
+            .stream()
+            .map(m -> new SearchResults.Result(ReadViews.view(m.source(), evidence), m.score(),
+                    snippets(m, named, namedTerm == null ? null : namedTerm.slug()), m.bestSection(),
+                    m.reposts() > 0 ? alsoFrom(m.alsoFrom()) : null, m.reposts() > 0 ? m.reposts() : null))
+            .toList();
+        return new SearchResults(q, page.total(), page.mode(),
+                any ? (page.withAll() > 0 ? fillUpNotice(parsed, page.withAll()) : fallBackNotice(parsed)) : null,
+                any ? Math.max(0, page.withAll()) : null, top.orElse(null),
+                page.sections() == null ? null : sections(page.sections(), top.orElse(null)), results,
+                mergeCompanyFacets(page.facets()), page.nextCursor(), page.tookMs());
     }
 
     /**
@@ -204,19 +190,19 @@ class SearchController {
      * and URL, and observedAt, newest first.
      */
     @SuppressWarnings("unchecked")
-    static List<Map<String, Object>> alsoFrom(List<Map<String, Object>> reposts) {
-        List<Map<String, Object>> out = new ArrayList<>();
+    static List<SearchResults.AlsoFrom> alsoFrom(List<Map<String, Object>> reposts) {
+        List<SearchResults.AlsoFrom> out = new ArrayList<>();
         for (Map<String, Object> r : reposts) {
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("id", r.get("id"));
             List<Map<String, Object>> sources = (List<Map<String, Object>>) r.getOrDefault("sources", List.of());
             Map<String, Object> first = sources.isEmpty() ? Map.of() : sources.get(0);
-            m.put("name", first.get("name"));
-            m.put("url", first.get("url"));
-            m.put("observedAt", r.get("observedAt"));
-            out.add(m);
+            out.add(new SearchResults.AlsoFrom(text(r.get("id")), text(first.get("name")), text(first.get("url")),
+                    text(r.get("observedAt"))));
         }
         return out;
+    }
+
+    private static String text(Object o) {
+        return o == null ? null : o.toString();
     }
 
     /**
@@ -227,16 +213,13 @@ class SearchController {
      * Empty sections are left out.
      */
     @SuppressWarnings("unchecked")
-    private List<Map<String, Object>> sections(ReadSearch.Sections found, TopResults.Entity top) {
-        List<Map<String, Object>> out = new ArrayList<>();
-        List<Map<String, Object>> terms = found.terms().stream().map(d -> {
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("id", d.get("id"));
-            m.put("title", d.get("title"));
-            m.put("summary", d.get("summary"));
-            m.put("url", "/terms/" + d.get("slug"));
-            return m;
-        }).toList();
+    private List<SearchResults.AnswerSection> sections(ReadSearch.Sections found, TopResults.Entity top) {
+        List<SearchResults.AnswerSection> out = new ArrayList<>();
+        List<SearchResults.TermItem> terms = found.terms()
+            .stream()
+            .map(d -> new SearchResults.TermItem(text(d.get("id")), text(d.get("title")), text(d.get("summary")),
+                    "/terms/" + d.get("slug")))
+            .toList();
         section(out, "term", "What it is", terms);
         Set<String> layerIds = new LinkedHashSet<>();
         if (top != null && "layer".equals(top.kind())) {
@@ -253,52 +236,29 @@ class SearchController {
                 }
             }
         }
-        List<Map<String, Object>> layers = new ArrayList<>();
+        List<SearchResults.LayerItem> layers = new ArrayList<>();
         for (String id : layerIds) {
-            chain.layer(id, null).ifPresent(s -> {
-                Map<String, Object> m = ChainViews.brief(s);
-                m.put("url", "/layers/" + id);
-                layers.add(m);
-            });
+            chain.layer(id, null)
+                .ifPresent(s -> layers.add(new SearchResults.LayerItem(ChainViews.brief(s), "/layers/" + id)));
         }
         section(out, "layer", "Status now", layers);
-        List<Map<String, Object>> signals = found.signals().stream().map(d -> {
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("id", d.get("id"));
-            m.put("title", d.get("title"));
-            m.put("observedAt", d.get("observedAt"));
-            if (d.get("signal") instanceof Map<?, ?> sig) {
-                m.put("direction", sig.get("direction"));
-                m.put("magnitude", sig.get("magnitude"));
-            }
-            List<Map<String, Object>> sources = (List<Map<String, Object>>) d.getOrDefault("sources", List.of());
-            m.put("source", sources.isEmpty() ? null : sources.get(0));
-            return m;
+        List<SearchResults.SignalItem> signals = found.signals().stream().map(d -> {
+            Map<?, ?> sig = d.get("signal") instanceof Map<?, ?> m ? m : Map.of();
+            List<?> sources = d.get("sources") instanceof List<?> l ? l : List.of();
+            return new SearchResults.SignalItem(text(d.get("id")), text(d.get("title")), text(d.get("observedAt")),
+                    text(sig.get("direction")),
+                    sig.get("magnitude") instanceof Number n ? Integer.valueOf(n.intValue()) : null,
+                    sources.isEmpty() ? null : ReadViews.convert(sources.get(0), ReadView.Source.class));
         }).toList();
         section(out, "signal", "Newest signals", signals);
         return out;
     }
 
-    private static void section(List<Map<String, Object>> out, String kind, String title,
-            List<Map<String, Object>> items) {
+    private static void section(List<SearchResults.AnswerSection> out, String kind, String title,
+            List<? extends SearchResults.SectionItem> items) {
         if (!items.isEmpty()) {
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("kind", kind);
-            m.put("title", title);
-            m.put("items", items);
-            out.add(m);
+            out.add(new SearchResults.AnswerSection(kind, title, items));
         }
-    }
-
-    /** The top result as the answer shows it: kind, id, key, name and page. */
-    private static Map<String, Object> top(TopResults.Entity e) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("kind", e.kind());
-        m.put("id", e.id());
-        m.put("key", e.key());
-        m.put("name", e.name());
-        m.put("url", e.url());
-        return m;
     }
 
     /**

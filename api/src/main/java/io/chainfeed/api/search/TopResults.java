@@ -1,5 +1,6 @@
 package io.chainfeed.api.search;
 
+import io.swagger.v3.oas.annotations.media.Schema;
 import io.chainfeed.api.reference.CompanyResolver;
 import io.chainfeed.api.reference.ReferenceLayers;
 import io.chainfeed.avro.ChainLayer;
@@ -53,6 +54,7 @@ public class TopResults {
      * @param name its display name
      * @param url its page on this site
      */
+    @Schema(name = "TopResult")
     public record Entity(String kind, String id, String key, String name, String url) {
     }
 

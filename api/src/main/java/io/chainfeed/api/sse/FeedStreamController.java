@@ -1,5 +1,7 @@
 package io.chainfeed.api.sse;
 
+import io.swagger.v3.oas.annotations.tags.Tag;
+import io.swagger.v3.oas.annotations.Operation;
 import io.chainfeed.api.readlog.LogPosition;
 import io.chainfeed.api.readlog.ReadPayloads;
 import jakarta.servlet.http.HttpServletRequest;
@@ -25,6 +27,7 @@ import org.springframework.web.bind.annotation.RestController;
  * ({@code invalid-selector}, {@code invalid-event-id}) before the stream starts.
  */
 @RestController
+@Tag(name = "feeds")
 class FeedStreamController {
 
     private final SseStreams streams;
@@ -33,6 +36,8 @@ class FeedStreamController {
         this.streams = streams;
     }
 
+    @Operation(operationId = "streamFeed",
+            summary = "New reads of a topic as Server-Sent Events, resumable with Last-Event-ID")
     @GetMapping("/api/v1/feeds/stream")
     void stream(@RequestParam(name = "topic", defaultValue = "all") String topic,
             @RequestParam(name = "lastEventId", required = false) String lastEventIdParam,

@@ -1,5 +1,6 @@
 package io.chainfeed.api.syndication;
 
+import io.chainfeed.api.reads.ReadView;
 import com.rometools.rome.feed.atom.Category;
 import com.rometools.rome.feed.atom.Content;
 import com.rometools.rome.feed.atom.Entry;
@@ -174,43 +175,40 @@ public final class AtomFeedWriter {
      * span behind a decided value and {@code <cf:review outcome= reviewedAt=/>} once
      * reviewed.
      */
-    @SuppressWarnings("unchecked")
-    private static Element signal(Map<String, Object> signal) {
+    private static Element signal(ReadView.SignalView signal) {
         Element el = new Element("signal", CF);
-        for (String k : List.of("direction", "magnitude", "until", "decidedBy", "confidence", "held")) {
-            if (signal.get(k) != null) {
-                el.setAttribute(k, String.valueOf(signal.get(k)));
-            }
-        }
-        if (signal.get("evidence") instanceof Map<?, ?> evidence) {
-            for (Map.Entry<?, ?> v : evidence.entrySet()) {
-                if (!(v.getValue() instanceof List<?> spans)) {
-                    continue;
-                }
-                for (Object o : spans) {
-                    if (o instanceof Map<?, ?> span) {
-                        Element ev = element("evidence", String.valueOf(span.get("text")));
-                        ev.setAttribute("value", String.valueOf(v.getKey()));
-                        for (String k : List.of("field", "offset", "length", "rule")) {
-                            if (span.get(k) != null) {
-                                ev.setAttribute(k, String.valueOf(span.get(k)));
-                            }
-                        }
-                        el.addContent(ev);
-                    }
+        attribute(el, "direction", signal.direction());
+        attribute(el, "magnitude", signal.magnitude());
+        attribute(el, "until", signal.until());
+        attribute(el, "decidedBy", signal.decidedBy());
+        attribute(el, "confidence", signal.confidence());
+        attribute(el, "held", signal.held());
+        if (signal.evidence() != null) {
+            for (Map.Entry<String, List<ReadView.Span>> v : signal.evidence().entrySet()) {
+                for (ReadView.Span span : v.getValue() == null ? List.<ReadView.Span>of() : v.getValue()) {
+                    Element ev = element("evidence", String.valueOf(span.text()));
+                    ev.setAttribute("value", v.getKey());
+                    attribute(ev, "field", span.field());
+                    attribute(ev, "offset", span.offset());
+                    attribute(ev, "length", span.length());
+                    attribute(ev, "rule", span.rule());
+                    el.addContent(ev);
                 }
             }
         }
-        if (signal.get("review") instanceof Map<?, ?> review) {
+        if (signal.review() != null) {
             Element r = new Element("review", CF);
-            for (String k : List.of("outcome", "reviewedAt")) {
-                if (review.get(k) != null) {
-                    r.setAttribute(k, String.valueOf(review.get(k)));
-                }
-            }
+            attribute(r, "outcome", signal.review().outcome());
+            attribute(r, "reviewedAt", signal.review().reviewedAt());
             el.addContent(r);
         }
         return el;
+    }
+
+    private static void attribute(Element el, String name, Object value) {
+        if (value != null) {
+            el.setAttribute(name, String.valueOf(value));
+        }
     }
 
 }

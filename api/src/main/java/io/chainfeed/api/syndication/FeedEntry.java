@@ -1,5 +1,7 @@
 package io.chainfeed.api.syndication;
 
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.chainfeed.api.reads.ReadView;
 import io.chainfeed.api.reads.ReadViews;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -43,7 +45,7 @@ import java.util.Set;
  */
 public record FeedEntry(String readId, String id, String kind, String title, String summary, List<Section> sections,
         Instant updated, Instant observedAt, long version, Long previousVersion, List<Category> categories,
-        List<Source> sources, String disclaimer, List<Change> changes, String link, Map<String, Object> signal) {
+        List<Source> sources, String disclaimer, List<Change> changes, String link, ReadView.SignalView signal) {
 
     /** A titled block of text. */
     public record Section(String heading, String body) {
@@ -54,10 +56,12 @@ public record FeedEntry(String readId, String id, String kind, String title, Str
      * kind), {@code label} what a person reads, {@code type} one of layer, company, term,
      * kind.
      */
+    @Schema(name = "FeedCategory")
     public record Category(String type, String scheme, String term, String label) {
     }
 
     /** A public reference. */
+    @Schema(name = "FeedSource")
     public record Source(String name, String url) {
     }
 
@@ -65,6 +69,7 @@ public record FeedEntry(String readId, String id, String kind, String title, Str
      * One change against the previous version; {@code text} is the sentence a reader
      * sees.
      */
+    @Schema(name = "FeedChange")
     public record Change(String field, String change, String key, String detail, String text) {
     }
 
@@ -104,9 +109,8 @@ public record FeedEntry(String readId, String id, String kind, String title, Str
             sources.add(new Source(text(s.get("name")), text(s.get("url"))));
         }
         List<Change> changes = new ArrayList<>();
-        for (Map<String, Object> c : ReadViews.changes(doc)) {
-            changes.add(new Change(text(c.get("field")), text(c.get("change")), text(c.get("key")),
-                    text(c.get("detail")), text(c.get("text"))));
+        for (ReadView.Change c : ReadViews.changes(doc)) {
+            changes.add(new Change(c.field(), c.change(), c.key(), c.detail(), c.text()));
         }
         String link = "term".equals(kind) ? base + "/terms/" + FeedLinks.segment(slug)
                 : "state".equals(kind) ? base + "/layers/" + FeedLinks.segment(slug)

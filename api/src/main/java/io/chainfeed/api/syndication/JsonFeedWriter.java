@@ -2,10 +2,7 @@ package io.chainfeed.api.syndication;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * Writes a {@link FeedDocument} as JSON Feed 1.1 (https://www.jsonfeed.org/version/1.1/).
@@ -46,28 +43,7 @@ public final class JsonFeedWriter {
      * (a bug)
      */
     public static byte[] write(FeedDocument doc, String about, ObjectMapper mapper) {
-        Map<String, Object> feed = new LinkedHashMap<>();
-        feed.put("version", VERSION);
-        feed.put("title", doc.title());
-        feed.put("home_page_url", doc.page());
-        feed.put("feed_url", doc.first());
-        if (doc.next() != null) {
-            feed.put("next_url", doc.next());
-        }
-        feed.put("description", doc.subtitle());
-        feed.put("language", "en");
-        feed.put("authors", List.of(Map.of("name", "chainfeed")));
-        Map<String, Object> ext = new LinkedHashMap<>();
-        ext.put("about", about);
-        ext.put("topic", doc.topic());
-        ext.put("id", doc.id());
-        ext.put("disclaimer", FeedDocument.DISCLAIMER);
-        feed.put(EXTENSION, ext);
-        List<Map<String, Object>> items = new ArrayList<>();
-        for (FeedEntry e : doc.entries()) {
-            items.add(item(e, about));
-        }
-        feed.put("items", items);
+        JsonFeed feed = feed(doc, about);
         try {
             return mapper.writeValueAsBytes(feed);
         }
@@ -76,43 +52,30 @@ public final class JsonFeedWriter {
         }
     }
 
-    private static Map<String, Object> item(FeedEntry e, String about) {
-        Map<String, Object> item = new LinkedHashMap<>();
-        item.put("id", e.id());
-        item.put("url", e.link());
-        item.put("title", e.title());
-        item.put("summary", e.summary());
-        item.put("content_text", e.contentText());
-        if (e.observedAt() != null) {
-            item.put("date_published", e.observedAt().toString());
-        }
-        item.put("date_modified", e.updated().toString());
-        item.put("tags",
+    /**
+     * @param doc the feed page
+     * @param about the absolute URL of the page that documents the extension object
+     * @return the feed as records
+     */
+    public static JsonFeed feed(FeedDocument doc, String about) {
+        return new JsonFeed(VERSION, doc.title(), doc.page(), doc.first(), doc.next(), doc.subtitle(), "en",
+                List.of(new JsonFeed.Author("chainfeed")),
+                new JsonFeed.FeedExtension(about, doc.topic(), doc.id(), FeedDocument.DISCLAIMER),
+                doc.entries().stream().map(e -> item(e, about)).toList());
+    }
+
+    private static JsonFeed.Item item(FeedEntry e, String about) {
+        return new JsonFeed.Item(e.id(), e.link(), e.title(), e.summary(), e.contentText(),
+                e.observedAt() == null ? null : e.observedAt().toString(), e.updated().toString(),
                 e.categories()
                     .stream()
                     .filter(c -> !c.type().equals("kind"))
                     .map(FeedEntry.Category::label)
                     .distinct()
-                    .toList());
-        Map<String, Object> ext = new LinkedHashMap<>();
-        ext.put("about", about);
-        ext.put("readId", e.readId());
-        ext.put("kind", e.kind());
-        ext.put("version", e.version());
-        ext.put("previousVersion", e.previousVersion());
-        if (e.observedAt() != null) {
-            ext.put("observedAt", e.observedAt().toString());
-        }
-        if (e.signal() != null) {
-            ext.put("signal", e.signal());
-        }
-        // the records' components, in declaration order, are the JSON members
-        ext.put("categories", e.categories());
-        ext.put("sources", e.sources());
-        ext.put("disclaimer", e.disclaimer());
-        ext.put("changes", e.changes());
-        item.put(EXTENSION, ext);
-        return item;
+                    .toList(),
+                new JsonFeed.ItemExtension(about, e.readId(), e.kind(), e.version(), e.previousVersion(),
+                        e.observedAt() == null ? null : e.observedAt().toString(), e.signal(), e.categories(),
+                        e.sources(), e.disclaimer(), e.changes()));
     }
 
 }

@@ -1,5 +1,9 @@
 package io.chainfeed.api.syndication;
 
+import io.swagger.v3.oas.annotations.headers.Header;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.chainfeed.api.selector.Selector;
 import io.chainfeed.api.selector.TopicParser;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -84,6 +88,14 @@ public class SyndicationController {
                     (at the top of its content and as cf:change elements, namespace https://chainfeed.io/ns/feed/1). \
                     Paging per RFC 5005: rel=self, first and next links; next carries a cursor. ETag and \
                     Last-Modified for conditional GET.""")
+    @ApiResponse(responseCode = "200", description = "an Atom 1.0 feed page",
+            content = @Content(mediaType = FeedLinks.ATOM_TYPE,
+                    schema = @Schema(type = "string", maxLength = 50_000_000, description = "Atom 1.0 XML")),
+            headers = {
+                    @Header(name = "ETag", description = "the page's entity tag, for If-None-Match",
+                            schema = @Schema(type = "string", maxLength = 100)),
+                    @Header(name = "Last-Modified", description = "the newest entry's publication (HTTP date)",
+                            schema = @Schema(type = "string", maxLength = 40)) })
     ResponseEntity<byte[]> atom(@Parameter(description = TOPIC_HELP) @RequestParam String topic,
             @RequestParam(defaultValue = "" + DEFAULT_SIZE) @Min(1) @Max(MAX_SIZE) int size,
             @Parameter(description = "from the feed's next link") @RequestParam(required = false) @Size(
@@ -102,6 +114,13 @@ public class SyndicationController {
             `previousVersion`, `categories` (type, scheme, term, label), `sources` (name, url), \
             `disclaimer` and `changes` (field, change, key, detail, text: what changed against \
             previousVersion). ETag and Last-Modified for conditional GET.""")
+    @ApiResponse(responseCode = "200", description = "a JSON Feed 1.1 page",
+            content = @Content(mediaType = FeedLinks.JSON_FEED_TYPE, schema = @Schema(implementation = JsonFeed.class)),
+            headers = {
+                    @Header(name = "ETag", description = "the page's entity tag, for If-None-Match",
+                            schema = @Schema(type = "string", maxLength = 100)),
+                    @Header(name = "Last-Modified", description = "the newest entry's publication (HTTP date)",
+                            schema = @Schema(type = "string", maxLength = 40)) })
     ResponseEntity<byte[]> json(@Parameter(description = TOPIC_HELP) @RequestParam String topic,
             @RequestParam(defaultValue = "" + DEFAULT_SIZE) @Min(1) @Max(MAX_SIZE) int size,
             @Parameter(description = "from the feed's next_url") @RequestParam(required = false) @Size(

@@ -1,5 +1,6 @@
 package io.chainfeed.api.webhook;
 
+import io.swagger.v3.oas.annotations.tags.Tag;
 import io.chainfeed.api.keys.ApiKeys;
 import io.chainfeed.api.keys.ApiPrincipal;
 import io.chainfeed.api.keys.KeyRateLimits;
@@ -13,7 +14,6 @@ import io.swagger.v3.oas.annotations.Operation;
 import jakarta.servlet.http.HttpServletRequest;
 import java.net.URI;
 import java.time.Instant;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -37,6 +37,7 @@ import org.springframework.web.bind.annotation.RestController;
  */
 @RestController
 @RequestMapping("/api/v1/subscriptions")
+@Tag(name = "subscriptions")
 class SubscriptionController {
 
     private final ApiKeys keys;
@@ -68,64 +69,62 @@ class SubscriptionController {
     record SubscriptionRequest(String topic, String url, String description) {
     }
 
-    @Operation(summary = "Subscribe a URL to a topic; the signing secret is in this response only")
+    @Operation(operationId = "createSubscription",
+            summary = "Subscribe a URL to a topic; the signing secret is in this response only")
     @PostMapping
-    ResponseEntity<Map<String, Object>> create(HttpServletRequest request, @RequestBody SubscriptionRequest body) {
+    ResponseEntity<SubscriptionView.Created> create(HttpServletRequest request, @RequestBody SubscriptionRequest body) {
         String owner = owner(request);
         SubscriptionService.Created created = service.create(owner, body.topic(), body.url(), body.description());
-        Map<String, Object> view = view(created.subscription());
-        view.put("secret", created.secret());
+        SubscriptionView.Created view = new SubscriptionView.Created(view(created.subscription()), created.secret());
         return ResponseEntity.created(URI.create("/api/v1/subscriptions/" + created.subscription().getId()))
             .cacheControl(CacheControl.noStore())
             .body(view);
     }
 
-    @Operation(summary = "This key's subscriptions, oldest first")
+    @Operation(operationId = "listSubscriptions", summary = "This key's subscriptions, oldest first")
     @GetMapping
-    ResponseEntity<Map<String, Object>> list(HttpServletRequest request) {
+    ResponseEntity<SubscriptionView.Listing> list(HttpServletRequest request) {
         String owner = owner(request);
-        List<Map<String, Object>> items = service.list(owner)
+        List<SubscriptionView> items = service.list(owner)
             .stream()
             .map(sub -> view(sub, deliveries.progress(sub.getId()).orElse(null)))
             .toList();
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("subscriptions", items);
-        return ResponseEntity.ok().cacheControl(CacheControl.noStore()).body(body);
+        return ResponseEntity.ok().cacheControl(CacheControl.noStore()).body(new SubscriptionView.Listing(items));
     }
 
-    @Operation(summary = "One subscription with its delivery state")
+    @Operation(operationId = "getSubscription", summary = "One subscription with its delivery state")
     @GetMapping("/{id}")
-    ResponseEntity<Map<String, Object>> get(HttpServletRequest request, @PathVariable String id) {
+    ResponseEntity<SubscriptionView.WithDelivery> get(HttpServletRequest request, @PathVariable String id) {
         WebhookSubscription sub = service.get(owner(request), id);
         WebhookDeliveryState progress = deliveries.progress(id).orElse(null);
-        Map<String, Object> view = view(sub, progress);
-        view.put("delivery", progress == null ? null : delivery(progress));
+        SubscriptionView.WithDelivery view = new SubscriptionView.WithDelivery(view(sub, progress),
+                progress == null ? null : delivery(progress));
         return ResponseEntity.ok().cacheControl(CacheControl.noStore()).body(view);
     }
 
-    @Operation(summary = "Retry now every webhook due for this subscription (as Svix's recover); 202, the retry"
-            + " runs on the instance that delivers it")
+    @Operation(operationId = "recoverSubscription",
+            summary = "Retry now every webhook due for this subscription (as Svix's recover); 202, the retry"
+                    + " runs on the instance that delivers it")
     @PostMapping("/{id}/recover")
-    ResponseEntity<Map<String, Object>> recover(HttpServletRequest request, @PathVariable String id) {
+    ResponseEntity<SubscriptionView.Recovering> recover(HttpServletRequest request, @PathVariable String id) {
         WebhookSubscription sub = service.recover(owner(request), id);
         WebhookDeliveryState progress = deliveries.progress(id).orElse(null);
-        Map<String, Object> view = view(sub, progress);
-        view.put("recoverRequestedAt", sub.getRecoverRequestedAt().toString());
-        view.put("delivery", progress == null ? null : delivery(progress));
+        SubscriptionView.Recovering view = new SubscriptionView.Recovering(view(sub, progress),
+                sub.getRecoverRequestedAt().toString(), progress == null ? null : delivery(progress));
         return ResponseEntity.accepted().cacheControl(CacheControl.noStore()).body(view);
     }
 
-    @Operation(summary = "Replace the signing secret; the old one keeps signing for the grace period")
+    @Operation(operationId = "rotateSubscriptionSecret",
+            summary = "Replace the signing secret; the old one keeps signing for the grace period")
     @PostMapping("/{id}/secret")
-    ResponseEntity<Map<String, Object>> rotate(HttpServletRequest request, @PathVariable String id) {
+    ResponseEntity<SubscriptionView.Rotated> rotate(HttpServletRequest request, @PathVariable String id) {
         SubscriptionService.Rotated rotated = service.rotate(owner(request), id);
-        Map<String, Object> view = view(rotated.subscription());
-        view.put("secret", rotated.secret());
-        view.put("previousSecretExpiresAt", rotated.previousExpires().toString());
+        SubscriptionView.Rotated view = new SubscriptionView.Rotated(view(rotated.subscription()), rotated.secret(),
+                rotated.previousExpires().toString());
         return ResponseEntity.ok().cacheControl(CacheControl.noStore()).body(view);
     }
 
-    @Operation(summary = "Delete a subscription; deliveries stop")
+    @Operation(operationId = "deleteSubscription", summary = "Delete a subscription; deliveries stop")
     @DeleteMapping("/{id}")
     ResponseEntity<Void> delete(HttpServletRequest request, @PathVariable String id) {
         service.delete(owner(request), id);
@@ -152,7 +151,7 @@ class SubscriptionController {
      * The subscription as shown to its owner: never a secret, only when each was made and
      * expires.
      */
-    static Map<String, Object> view(WebhookSubscription s) {
+    static SubscriptionView view(WebhookSubscription s) {
         return view(s, null, null);
     }
 
@@ -160,7 +159,7 @@ class SubscriptionController {
      * The subscription with the status its delivery gives it: {@code failing} past the
      * threshold.
      */
-    private Map<String, Object> view(WebhookSubscription s, WebhookDeliveryState progress) {
+    private SubscriptionView view(WebhookSubscription s, WebhookDeliveryState progress) {
         return view(s, progress, Instant.now().minus(failingAfter));
     }
 
@@ -168,12 +167,7 @@ class SubscriptionController {
      * @param failingBefore an active subscription whose endpoint has failed since before
      * this instant is shown {@code failing} (null: never)
      */
-    static Map<String, Object> view(WebhookSubscription s, WebhookDeliveryState progress, Instant failingBefore) {
-        Map<String, Object> v = new LinkedHashMap<>();
-        v.put("id", s.getId());
-        v.put("topic", s.getTopic());
-        v.put("url", s.getUrl());
-        v.put("description", s.getDescription());
+    static SubscriptionView view(WebhookSubscription s, WebhookDeliveryState progress, Instant failingBefore) {
         String status = s.getStatus().name().toLowerCase(java.util.Locale.ROOT);
         String reason = s.getStatusReason();
         if (s.getStatus() == io.chainfeed.avro.WebhookStatus.ACTIVE && failingBefore != null && progress != null
@@ -182,42 +176,27 @@ class SubscriptionController {
             reason = "no 2xx since " + progress.getFailingSince() + "; last: "
                     + (progress.getLastStatus() != null ? "HTTP " + progress.getLastStatus() : progress.getLastError());
         }
-        v.put("status", status);
-        v.put("statusReason", reason);
-        v.put("createdAt", s.getCreatedAt().toString());
-        v.put("updatedAt", s.getUpdatedAt().toString());
-        v.put("secrets", s.getSecrets().stream().map(SubscriptionController::secret).toList());
-        return v;
+        return new SubscriptionView(s.getId(), s.getTopic(), s.getUrl(), s.getDescription(), status, reason,
+                s.getCreatedAt().toString(), s.getUpdatedAt().toString(),
+                s.getSecrets().stream().map(SubscriptionController::secret).toList());
     }
 
-    private static Map<String, Object> secret(SealedSecret s) {
-        Map<String, Object> v = new LinkedHashMap<>();
-        v.put("createdAt", s.getCreatedAt().toString());
-        v.put("expiresAt", s.getExpiresAt() == null ? null : s.getExpiresAt().toString());
-        return v;
+    private static SubscriptionView.SecretInfo secret(SealedSecret s) {
+        return new SubscriptionView.SecretInfo(s.getCreatedAt().toString(),
+                s.getExpiresAt() == null ? null : s.getExpiresAt().toString());
     }
 
     /**
      * Delivery state for the owner: position, counters, the last attempt and the next
      * one.
      */
-    static Map<String, Object> delivery(WebhookDeliveryState d) {
-        Map<String, Object> v = new LinkedHashMap<>();
+    static SubscriptionView.Delivery delivery(WebhookDeliveryState d) {
         Map<String, Long> position = new TreeMap<>();
         d.getPosition().forEach(p -> position.put(Integer.toString(p.getPartition()), p.getNextOffset()));
-        v.put("position", position);
-        v.put("delivered", d.getDelivered());
-        v.put("deadLettered", d.getDeadLettered());
-        v.put("consecutiveFailures", d.getConsecutiveFailures());
-        v.put("pendingWebhookId", d.getPendingWebhookId());
-        v.put("attempts", d.getAttempts());
-        v.put("lastAttemptAt", text(d.getLastAttemptAt()));
-        v.put("lastStatus", d.getLastStatus());
-        v.put("lastError", d.getLastError());
-        v.put("lastSuccessAt", text(d.getLastSuccessAt()));
-        v.put("nextAttemptAt", text(d.getNextAttemptAt()));
-        v.put("failingSince", text(d.getFailingSince()));
-        return v;
+        return new SubscriptionView.Delivery(position, d.getDelivered(), d.getDeadLettered(),
+                d.getConsecutiveFailures(), d.getPendingWebhookId(), d.getAttempts(), text(d.getLastAttemptAt()),
+                d.getLastStatus(), d.getLastError(), text(d.getLastSuccessAt()), text(d.getNextAttemptAt()),
+                text(d.getFailingSince()));
     }
 
     private static String text(Instant i) {

@@ -95,6 +95,7 @@ class WebhookConfiguration {
             SubscriptionService service, WebhookSender sender, WebhookProperties props,
             ObjectProvider<ReadSource> source, Producer<String, byte[]> webhookProducer,
             ObjectProvider<io.micrometer.core.instrument.MeterRegistry> meters, KafkaConnectionProperties kafka) {
+        WebhookMeters.registerAtStart();
         WebhookEngine engine = null;
         DeliveryLease lease = null;
         ReadSource readSource = source.getIfAvailable();

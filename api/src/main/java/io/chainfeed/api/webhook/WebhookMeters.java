@@ -3,6 +3,7 @@ package io.chainfeed.api.webhook;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Metrics;
 import io.micrometer.core.instrument.Timer;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -11,28 +12,49 @@ import java.util.concurrent.TimeUnit;
  * (delivered, retry, dead_letter, disabled) and
  * {@code chainfeed_webhook_delivery_seconds{outcome}}, the time of the HTTP exchange with
  * the endpoint. The lag gauges ({@code chainfeed_webhook_lag_records},
- * {@code _max_records}) are registered by {@link WebhookConfiguration}.
+ * {@code _max_records}) are registered by {@link WebhookConfiguration}. Every outcome's
+ * counter and timer is registered at start ({@link #registerAtStart}), at zero, so a
+ * restarted api shows them before its first delivery.
  */
 final class WebhookMeters {
 
     private WebhookMeters() {
     }
 
+    /** Every outcome an attempt can have. */
+    static final List<String> OUTCOMES = List.of("delivered", "retry", "dead_letter", "disabled");
+
+    /**
+     * Registers the counter and timer of every outcome, at zero (idempotent).
+     */
+    static void registerAtStart() {
+        for (String outcome : OUTCOMES) {
+            counter(outcome);
+            timer(outcome);
+        }
+    }
+
     static void attempt(DeliveryPolicy.Decision decision, long nanos) {
         String outcome = decision instanceof DeliveryPolicy.Delivered ? "delivered"
                 : decision instanceof DeliveryPolicy.Retry ? "retry"
                         : decision instanceof DeliveryPolicy.DeadLetter ? "dead_letter" : "disabled";
-        Counter.builder("chainfeed.webhook.deliveries")
+        counter(outcome).increment();
+        timer(outcome).record(nanos, TimeUnit.NANOSECONDS);
+    }
+
+    private static Counter counter(String outcome) {
+        return Counter.builder("chainfeed.webhook.deliveries")
             .description("Webhook attempts by outcome")
             .tag("outcome", outcome)
-            .register(Metrics.globalRegistry)
-            .increment();
-        Timer.builder("chainfeed.webhook.delivery")
+            .register(Metrics.globalRegistry);
+    }
+
+    private static Timer timer(String outcome) {
+        return Timer.builder("chainfeed.webhook.delivery")
             .description("Time of a webhook's HTTP exchange")
             .tag("outcome", outcome)
             .publishPercentileHistogram()
-            .register(Metrics.globalRegistry)
-            .record(nanos, TimeUnit.NANOSECONDS);
+            .register(Metrics.globalRegistry);
     }
 
 }

@@ -1,5 +1,7 @@
 package io.chainfeed.api.widget;
 
+import io.swagger.v3.oas.annotations.tags.Tag;
+import io.swagger.v3.oas.annotations.Operation;
 import io.chainfeed.api.selector.Selector;
 import io.chainfeed.api.selector.TopicParser;
 import io.chainfeed.api.keys.ApiPrincipal;
@@ -33,6 +35,7 @@ import org.springframework.web.bind.annotation.RestController;
  */
 @RestController
 @RequestMapping("/embed")
+@Tag(name = "widget")
 class EmbedController {
 
     private final PartnerAccess access;
@@ -44,6 +47,7 @@ class EmbedController {
         this.access = access;
     }
 
+    @Operation(operationId = "embedTerm", summary = "A glossary term card as an iframe page")
     @GetMapping("/term/{slug}")
     ResponseEntity<String> term(@PathVariable String slug, @RequestParam(required = false) String key,
             @RequestParam(defaultValue = "auto") String theme, @RequestParam(required = false) String locale,
@@ -57,6 +61,7 @@ class EmbedController {
         return html(partner, EmbedPages.page("chainfeed-term", "chainfeed: glossary term " + slug, attrs));
     }
 
+    @Operation(operationId = "embedFeed", summary = "A topic feed as an iframe page")
     @GetMapping("/feed")
     ResponseEntity<String> feed(@RequestParam(required = false) String topic,
             @RequestParam(defaultValue = "5") int limit, @RequestParam(defaultValue = "false") boolean live,
@@ -71,6 +76,7 @@ class EmbedController {
         return html(partner, EmbedPages.page("chainfeed-feed", "chainfeed: feed " + selector.canonical(), attrs));
     }
 
+    @Operation(operationId = "embedChain", summary = "The chain as an iframe page")
     @GetMapping("/chain")
     ResponseEntity<String> chain(@RequestParam(defaultValue = "5") int limit,
             @RequestParam(required = false) String key, @RequestParam(defaultValue = "auto") String theme,

@@ -1,5 +1,7 @@
 package io.chainfeed.api.widget;
 
+import io.swagger.v3.oas.annotations.tags.Tag;
+import io.swagger.v3.oas.annotations.Operation;
 import io.chainfeed.api.selector.Selector;
 import io.chainfeed.api.selector.TopicParser;
 import io.chainfeed.api.reference.ReferenceLayers;
@@ -13,8 +15,6 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URISyntaxException;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -48,6 +48,7 @@ import org.springframework.web.util.HtmlUtils;
  * 9457 problem details.
  */
 @RestController
+@Tag(name = "widget")
 class OEmbedController {
 
     private static final Pattern TERM = Pattern.compile("/terms/([^/]+)");
@@ -98,8 +99,9 @@ class OEmbedController {
                     "Format not implemented", e.getMessage()));
     }
 
+    @Operation(operationId = "oembed", summary = "oEmbed 1.0 of an embeddable chainfeed page")
     @GetMapping(value = "/oembed", produces = MediaType.APPLICATION_JSON_VALUE)
-    ResponseEntity<Map<String, Object>> oembed(@RequestParam(required = false) String url,
+    ResponseEntity<WidgetData.OEmbed> oembed(@RequestParam(required = false) String url,
             @RequestParam(required = false) String maxwidth, @RequestParam(required = false) String maxheight,
             @RequestParam(defaultValue = "json") String format, @RequestParam(required = false) String key,
             @RequestParam(defaultValue = "auto") String theme, @RequestParam(required = false) String locale,
@@ -118,20 +120,11 @@ class OEmbedController {
         String src = origin + embed.path() + (embed.path().contains("?") ? "&" : "?") + "key=" + WidgetUrls.encode(key)
                 + "&theme=" + EmbedController.theme(theme)
                 + (locale == null ? "" : "&locale=" + WidgetUrls.encode(EmbedController.locale(locale)));
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("type", "rich");
-        body.put("version", "1.0");
-        body.put("title", embed.title());
-        body.put("provider_name", "chainfeed");
-        body.put("provider_url", origin + "/");
-        body.put("cache_age", 3600);
-        body.put("html",
+        WidgetData.OEmbed body = new WidgetData.OEmbed("rich", "1.0", embed.title(), "chainfeed", origin + "/", 3600,
                 "<iframe src=\"" + HtmlUtils.htmlEscape(src) + "\" width=\"" + width + "\" height=\"" + height
                         + "\" title=\"" + HtmlUtils.htmlEscape(embed.title())
-                        + "\" frameborder=\"0\" loading=\"lazy\"></iframe>");
-        body.put("width", width);
-        body.put("height", height);
-        body.put("disclaimer", WidgetViews.DISCLAIMER);
+                        + "\" frameborder=\"0\" loading=\"lazy\"></iframe>",
+                width, height, WidgetViews.DISCLAIMER);
         return ResponseEntity.ok().cacheControl(CacheControl.maxAge(java.time.Duration.ofHours(1))).body(body);
     }
 

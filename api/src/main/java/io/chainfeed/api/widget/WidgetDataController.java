@@ -1,5 +1,7 @@
 package io.chainfeed.api.widget;
 
+import io.swagger.v3.oas.annotations.tags.Tag;
+import io.swagger.v3.oas.annotations.Operation;
 import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import co.elastic.clients.elasticsearch._types.SortOrder;
 import co.elastic.clients.elasticsearch.core.SearchResponse;
@@ -22,7 +24,6 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -51,6 +52,7 @@ import org.springframework.web.bind.annotation.RestController;
  */
 @RestController
 @RequestMapping("/widget/v1/data")
+@Tag(name = "widget")
 class WidgetDataController {
 
     static final Pattern SLUG = Pattern.compile("[a-z0-9][a-z0-9-]{0,79}");
@@ -81,8 +83,9 @@ class WidgetDataController {
         this.urls = urls;
     }
 
+    @Operation(operationId = "widgetTerm", summary = "A glossary term card for the widget")
     @GetMapping("/term/{slug}")
-    ResponseEntity<Map<String, Object>> term(@PathVariable String slug, @RequestParam(required = false) String key,
+    ResponseEntity<WidgetData.TermCard> term(@PathVariable String slug, @RequestParam(required = false) String key,
             HttpServletRequest request, HttpServletResponse response) throws IOException {
         access.check(key, PartnerAccess.Use.DATA, request, response);
         if (!SLUG.matcher(slug).matches()) {
@@ -90,18 +93,19 @@ class WidgetDataController {
         }
         Map<String, Object> doc = reads.get("term:" + slug)
             .orElseThrow(() -> new NotFoundException("no glossary term '" + slug + "'"));
-        Map<String, Object> body = WidgetViews.read(doc, true);
-        body.put("url", urls.origin(request) + "/terms/" + slug);
-        body.put("disclaimer", WidgetViews.DISCLAIMER);
+        WidgetData.TermCard body = new WidgetData.TermCard(WidgetViews.read(doc, true),
+                urls.origin(request) + "/terms/" + slug, WidgetViews.DISCLAIMER);
         return ResponseEntity.ok()
             .cacheControl(CachePolicies.WIDGET_DATA)
             .varyBy(CachePolicies.WIDGET_DATA_VARY)
             .body(body);
     }
 
+    @Operation(operationId = "widgetFeed",
+            summary = "The newest reads of a topic for the widget, with where its live stream starts")
     @GetMapping("/feed")
     @SuppressWarnings("rawtypes")
-    ResponseEntity<Map<String, Object>> feed(@RequestParam(required = false) String topic,
+    ResponseEntity<WidgetData.FeedData> feed(@RequestParam(required = false) String topic,
             @RequestParam(defaultValue = "5") int limit, @RequestParam(required = false) String key,
             HttpServletRequest request, HttpServletResponse response) throws IOException {
         access.check(key, PartnerAccess.Use.DATA, request, response);
@@ -123,18 +127,15 @@ class WidgetDataController {
                 .missing(co.elastic.clients.elasticsearch._types.FieldValue.of(0L))))
             .sort(o -> o.field(f -> f.field("id").order(SortOrder.Asc)))
             .source(src -> src.filter(f -> f.includes(WidgetViews.FIELDS))), Map.class);
-        List<Map<String, Object>> items = new ArrayList<>();
+        List<WidgetData.WidgetRead> items = new ArrayList<>();
         for (Hit<Map> hit : r.hits().hits()) {
             @SuppressWarnings("unchecked")
             Map<String, Object> doc = hit.source();
             items.add(WidgetViews.read(doc, false));
         }
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("topic", selector.canonical());
-        body.put("url", WidgetViews.topicPage(urls.origin(request), selector));
-        body.put("items", items);
-        body.put("lastEventId", end.map(p -> back(p, limit).text()).orElse(null));
-        body.put("disclaimer", WidgetViews.DISCLAIMER);
+        WidgetData.FeedData body = new WidgetData.FeedData(selector.canonical(),
+                WidgetViews.topicPage(urls.origin(request), selector), items,
+                end.map(p -> back(p, limit).text()).orElse(null), WidgetViews.DISCLAIMER);
         return ResponseEntity.ok()
             .cacheControl(CachePolicies.WIDGET_DATA)
             .varyBy(CachePolicies.WIDGET_DATA_VARY)
@@ -151,22 +152,21 @@ class WidgetDataController {
         return LogPosition.of(offsets);
     }
 
+    @Operation(operationId = "widgetChain", summary = "The chain's layers for the widget, tightest first")
     @GetMapping("/chain")
-    ResponseEntity<Map<String, Object>> chain(@RequestParam(required = false) String key, HttpServletRequest request,
+    ResponseEntity<WidgetData.ChainData> chain(@RequestParam(required = false) String key, HttpServletRequest request,
             HttpServletResponse response) {
         access.check(key, PartnerAccess.Use.DATA, request, response);
         List<LayerState> layers = chain.all(null);
         layers.sort(Comparator.comparingDouble((LayerState s) -> -s.getPressure()).thenComparing(LayerState::getId));
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("asOf",
+        WidgetData.ChainData body = new WidgetData.ChainData(
                 layers.stream()
                     .map(ChainViews::asOf)
                     .filter(a -> a != null)
                     .max(Comparator.naturalOrder())
-                    .orElse(null));
-        body.put("layers", layers.stream().map(ChainViews::brief).toList());
-        body.put("url", urls.origin(request) + "/chain");
-        body.put("disclaimer", WidgetViews.DISCLAIMER);
+                    .orElse(null),
+                layers.stream().map(ChainViews::brief).toList(), urls.origin(request) + "/chain",
+                WidgetViews.DISCLAIMER);
         return ResponseEntity.ok()
             .cacheControl(CachePolicies.WIDGET_DATA)
             .varyBy(CachePolicies.WIDGET_DATA_VARY)

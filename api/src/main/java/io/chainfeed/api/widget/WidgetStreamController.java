@@ -1,5 +1,7 @@
 package io.chainfeed.api.widget;
 
+import io.swagger.v3.oas.annotations.tags.Tag;
+import io.swagger.v3.oas.annotations.Operation;
 import io.chainfeed.api.sse.SseStreams;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -19,6 +21,7 @@ import org.springframework.web.bind.annotation.RestController;
  * details (400 for a bad topic or id, 401/403/429 from the access check).
  */
 @RestController
+@Tag(name = "widget")
 class WidgetStreamController {
 
     private final PartnerAccess access;
@@ -30,6 +33,7 @@ class WidgetStreamController {
         this.streams = streams;
     }
 
+    @Operation(operationId = "widgetStream", summary = "New reads of a topic for the widget, as Server-Sent Events")
     @GetMapping("/widget/v1/data/stream")
     void stream(@RequestParam(required = false) String topic, @RequestParam(required = false) String key,
             @RequestParam(name = "lastEventId", required = false) String lastEventIdParam,

@@ -1,8 +1,8 @@
 package io.chainfeed.api.widget;
 
+import io.chainfeed.api.reads.ReadViews;
 import io.chainfeed.api.selector.Selector;
 import java.util.Comparator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
@@ -51,34 +51,33 @@ final class WidgetViews {
      * {@code signal} (direction, magnitude, until, decidedBy, confidence, held: the
      * evidence is on the read's own answer)
      */
+    static WidgetData.WidgetRead read(Map<String, Object> doc, boolean details) {
+        List<Map<String, Object>> layers = maps(doc.get("layers"));
+        return new WidgetData.WidgetRead(text(doc.get("id")), text(doc.get("kind")), text(doc.get("slug")),
+                text(doc.get("title")), text(doc.get("summary")),
+                layers.stream()
+                    .sorted(PRIMARY_FIRST)
+                    .map(l -> ReadViews.convert(l, WidgetData.WidgetLayer.class))
+                    .toList(),
+                details ? maps(doc.get("companies")).stream()
+                    .sorted(PRIMARY_FIRST)
+                    .limit(MAX_COMPANIES)
+                    .map(c -> ReadViews.convert(c, WidgetData.WidgetCompany.class))
+                    .toList() : null,
+                details ? ReadViews.list(doc.get("sources"), WidgetData.WidgetSource.class) : null,
+                text(doc.get("updatedAt")), text(doc.get("publishedAt")), text(doc.get("observedAt")),
+                doc.get("version") instanceof Number n ? n.longValue() : null,
+                doc.get("signal") instanceof Map<?, ?> signal ? ReadViews.convert(signal, WidgetData.WidgetSignal.class)
+                        : null);
+    }
+
     @SuppressWarnings("unchecked")
-    static Map<String, Object> read(Map<String, Object> doc, boolean details) {
-        Map<String, Object> v = new LinkedHashMap<>();
-        for (String k : List.of("id", "kind", "slug", "title", "summary")) {
-            v.put(k, doc.get(k));
-        }
-        List<Map<String, Object>> layers = (List<Map<String, Object>>) doc.getOrDefault("layers", List.of());
-        v.put("layers", layers.stream().sorted(PRIMARY_FIRST).map(l -> pick(l, "id", "name", "primary")).toList());
-        if (details) {
-            List<Map<String, Object>> companies = (List<Map<String, Object>>) doc.getOrDefault("companies", List.of());
-            v.put("companies",
-                    companies.stream()
-                        .sorted(PRIMARY_FIRST)
-                        .limit(MAX_COMPANIES)
-                        .map(c -> pick(c, "name", "symbol"))
-                        .toList());
-            List<Map<String, Object>> sources = (List<Map<String, Object>>) doc.getOrDefault("sources", List.of());
-            v.put("sources", sources.stream().map(s -> pick(s, "name", "url")).toList());
-        }
-        v.put("updatedAt", doc.get("updatedAt"));
-        v.put("publishedAt", doc.get("publishedAt"));
-        v.put("observedAt", doc.get("observedAt"));
-        v.put("version", doc.get("version"));
-        if (doc.get("signal") instanceof Map<?, ?> signal) {
-            v.put("signal", pick((Map<String, Object>) signal, "direction", "magnitude", "until", "decidedBy",
-                    "confidence", "held"));
-        }
-        return v;
+    private static List<Map<String, Object>> maps(Object list) {
+        return list instanceof List<?> l ? (List<Map<String, Object>>) l : List.of();
+    }
+
+    private static String text(Object o) {
+        return o == null ? null : o.toString();
     }
 
     /**
@@ -99,14 +98,6 @@ final class WidgetViews {
             default -> "/terms/";
         };
         return origin + section + WidgetUrls.encode(m.group(2));
-    }
-
-    private static Map<String, Object> pick(Map<String, Object> from, String... keys) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        for (String k : keys) {
-            m.put(k, from.get(k));
-        }
-        return m;
     }
 
 }

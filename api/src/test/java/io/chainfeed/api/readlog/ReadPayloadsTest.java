@@ -1,5 +1,6 @@
 package io.chainfeed.api.readlog;
 
+import io.chainfeed.api.AnswerJson;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -39,7 +40,7 @@ class ReadPayloadsTest {
 
     @Test
     void theViewHasTheReadEndpointsFieldsWithoutEvidence() {
-        Map<String, Object> v = ReadPayloads.view(READ);
+        Map<String, Object> v = AnswerJson.of(ReadPayloads.view(READ));
         assertThat(v.keySet()).containsExactly("id", "kind", "slug", "title", "aliases", "summary", "sections",
                 "layers", "companies", "related", "terms", "sources", "disclaimer", "version", "updatedAt",
                 "previousVersion", "publishedAt", "observedAt", "changes");
@@ -84,7 +85,7 @@ class ReadPayloadsTest {
                 .setDecision(decision)
                 .build())
             .build();
-        Map<String, Object> signal = (Map<String, Object>) ReadPayloads.view(read).get("signal");
+        Map<String, Object> signal = (Map<String, Object>) AnswerJson.of(ReadPayloads.view(read)).get("signal");
         assertThat(signal).containsEntry("direction", "tightening")
             .containsEntry("magnitude", 4)
             .containsEntry("until", "2028-01-01T00:00:00Z")
@@ -96,7 +97,8 @@ class ReadPayloadsTest {
             .singleElement()
             .isEqualTo(Map.of("field", "headline", "offset", 4, "length", 8, "text", "sold out", "rule",
                     "tightening cue"));
-        assertThat(ReadPayloads.view(READ)).as("a signal read written before v5").doesNotContainKey("signal");
+        assertThat(AnswerJson.of(ReadPayloads.view(READ))).as("a signal read written before v5")
+            .doesNotContainKey("signal");
     }
 
     @Test
@@ -108,7 +110,7 @@ class ReadPayloadsTest {
             .setPublishedAt(Instant.parse("2026-11-30T12:00:00.125Z"))
             .setObservedAt(Instant.parse("2026-11-20T00:00:00Z"))
             .build();
-        Map<String, Object> v = ReadPayloads.view(read);
+        Map<String, Object> v = AnswerJson.of(ReadPayloads.view(read));
         assertThat(v).containsEntry("version", 4L)
             .containsEntry("previousVersion", 3L)
             .containsEntry("publishedAt", "2026-11-30T12:00:00.125Z")

@@ -1,5 +1,6 @@
 package io.chainfeed.api.reads;
 
+import io.chainfeed.api.AnswerJson;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
@@ -13,9 +14,10 @@ class ReadViewsTest {
     void aStoredSignalObjectGetsItsNullMembersBack() {
         Map<String, Object> doc = Map.of("id", "signal:x", "kind", "signal", "signal",
                 Map.of("direction", "easing", "magnitude", 1, "decidedBy", "text", "held", true));
-        Map<String, Object> signal = (Map<String, Object>) ReadViews.view(doc, false).get("signal");
+        Map<String, Object> signal = (Map<String, Object>) AnswerJson.of(ReadViews.view(doc, false)).get("signal");
         assertThat(signal).containsEntry("held", true).containsEntry("until", null).containsEntry("review", null);
-        assertThat(ReadViews.view(Map.of("id", "term:x", "kind", "term"), false)).doesNotContainKey("signal");
+        assertThat(AnswerJson.of(ReadViews.view(Map.of("id", "term:x", "kind", "term"), false)))
+            .doesNotContainKey("signal");
     }
 
     @Test
@@ -37,11 +39,11 @@ class ReadViewsTest {
     void theViewCarriesPreviousVersionAndChangesAndToleratesDocumentsWithout() {
         Map<String, Object> withHistory = Map.of("id", "term:hbm", "version", 2L, "previousVersion", 1L, "changes",
                 List.of(Map.of("field", "aliases", "change", "added", "key", "HBM3E", "detail", "HBM3E")));
-        Map<String, Object> view = ReadViews.view(withHistory, false);
+        Map<String, Object> view = AnswerJson.of(ReadViews.view(withHistory, false));
         assertThat(view.get("previousVersion")).isEqualTo(1L);
         assertThat(view.get("changes")).isEqualTo(List.of(Map.of("field", "aliases", "change", "added", "key", "HBM3E",
                 "detail", "HBM3E", "text", "Alias “HBM3E” added")));
-        Map<String, Object> old = ReadViews.view(Map.of("id", "term:hbm", "version", 1L), false);
+        Map<String, Object> old = AnswerJson.of(ReadViews.view(Map.of("id", "term:hbm", "version", 1L), false));
         assertThat(old.get("previousVersion")).isNull();
         assertThat(old.get("changes")).isEqualTo(List.of());
     }

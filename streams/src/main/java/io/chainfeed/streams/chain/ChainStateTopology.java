@@ -159,38 +159,29 @@ public final class ChainStateTopology {
             .process(() -> new ChainStateProcessor(reference), Named.as("chain-state"), SIGNALS_STORE, STATE_STORE,
                     ANNOUNCED_STORE)
             .split(Named.as("chain-output-"))
-            .branch((k, v) -> v.kind() == Output.CAUSE, Branched
+            .branch((k, v) -> v instanceof ChainOutput.CauseOut, Branched
                 .<String, ChainOutput>withConsumer(s -> s
-                    .mapValues(v -> (ChainCause) v.value(), Named.as("chain-cause-value"))
+                    .mapValues(v -> v instanceof ChainOutput.CauseOut c ? c.cause() : null,
+                            Named.as("chain-cause-value"))
                     .to(Topics.CHAIN_CAUSES, Produced.with(Serdes.String(), causeSerde).withName("chain-causes-sink")))
                 .withName("causes"))
-            .branch((k, v) -> v.kind() == Output.READ,
+            .branch((k, v) -> v instanceof ChainOutput.ReadOut,
                     Branched
-                        .<String, ChainOutput>withConsumer(
-                                s -> s.mapValues(v -> (Read) v.value(), Named.as("chain-state-read-value"))
-                                    .to(Topics.READS,
-                                            Produced.with(Serdes.String(), AvroSerde.of(Read.class))
-                                                .withName("chain-state-reads-sink")))
+                        .<String, ChainOutput>withConsumer(s -> s
+                            .mapValues(v -> v instanceof ChainOutput.ReadOut r ? r.read() : null,
+                                    Named.as("chain-state-read-value"))
+                            .to(Topics.READS,
+                                    Produced.with(Serdes.String(), AvroSerde.of(Read.class))
+                                        .withName("chain-state-reads-sink")))
                         .withName("reads"))
             .defaultBranch(Branched
                 .<String, ChainOutput>withConsumer(s -> s
-                    .mapValues(v -> (LayerState) v.value(), Named.as("chain-state-value"))
+                    .mapValues(v -> v instanceof ChainOutput.StateOut st ? st.state() : null,
+                            Named.as("chain-state-value"))
                     .to(Topics.CHAIN_STATE, Produced.with(Serdes.String(), stateSerde).withName("chain-state-sink")))
                 .withName("states"));
         SignalReadProcessor.addTo(builder, signals, reference);
         return builder.build();
-    }
-
-    /** The kinds of record the chain-state processor emits. */
-    enum Output {
-
-        /** A layer state, key layer id. */
-        STATE,
-        /** A chain cause, key layer id/signal id. */
-        CAUSE,
-        /** A state read, key its read id. */
-        READ
-
     }
 
     /**
@@ -205,8 +196,36 @@ public final class ChainStateTopology {
         }
     }
 
-    /** What the chain-state processor emits; value null for a tombstone. */
-    record ChainOutput(Output kind, Object value) {
+    /**
+     * What the chain-state processor emits: one variant per output topic, its value null
+     * for a tombstone.
+     */
+    sealed interface ChainOutput {
+
+        /**
+         * A layer state, key layer id.
+         *
+         * @param state the state, null for a tombstone
+         */
+        record StateOut(LayerState state) implements ChainOutput {
+        }
+
+        /**
+         * A chain cause, key layer id/signal id.
+         *
+         * @param cause the cause, null for a tombstone
+         */
+        record CauseOut(ChainCause cause) implements ChainOutput {
+        }
+
+        /**
+         * A state read, key its read id.
+         *
+         * @param read the read
+         */
+        record ReadOut(Read read) implements ChainOutput {
+        }
+
     }
 
     /**
@@ -396,8 +415,8 @@ public final class ChainStateTopology {
             if (e != null && e.counted) {
                 for (String layer : e.layers) {
                     now.add(layer);
-                    context.forward(new Record<>(layer + "/" + e.id, new ChainOutput(Output.CAUSE, cause(e, layer)),
-                            timestamp));
+                    context.forward(
+                            new Record<>(layer + "/" + e.id, new ChainOutput.CauseOut(cause(e, layer)), timestamp));
                 }
             }
             Set<String> gone = new TreeSet<>(namedBefore);
@@ -406,7 +425,7 @@ public final class ChainStateTopology {
             }
             gone.removeAll(now);
             for (String layer : gone) {
-                context.forward(new Record<>(layer + "/" + id, new ChainOutput(Output.CAUSE, null), timestamp));
+                context.forward(new Record<>(layer + "/" + id, new ChainOutput.CauseOut(null), timestamp));
             }
         }
 
@@ -464,7 +483,7 @@ public final class ChainStateTopology {
                 if (!next.containsKey(id)) {
                     emitted.remove(id);
                     states.delete(id);
-                    context.forward(new Record<>(id, new ChainOutput(Output.STATE, null), timestamp));
+                    context.forward(new Record<>(id, new ChainOutput.StateOut(null), timestamp));
                 }
             }
             next.forEach((id, state) -> {
@@ -472,7 +491,7 @@ public final class ChainStateTopology {
                 if (!state.equals(before)) {
                     emitted.put(id, state);
                     states.put(id, state);
-                    context.forward(new Record<>(id, new ChainOutput(Output.STATE, state), timestamp));
+                    context.forward(new Record<>(id, new ChainOutput.StateOut(state), timestamp));
                     announce(before, state, timestamp);
                 }
             });
@@ -497,7 +516,7 @@ public final class ChainStateTopology {
             announced.put(after.getId(), new StateReads.Announced(to, n).encode());
             Instant now = Instant.ofEpochMilli(timestamp);
             Read read = ReadVersions.next(stateReads.read(before, after, was.status(), to, n, now), null, now);
-            context.forward(new Record<>(read.getId(), new ChainOutput(Output.READ, read), timestamp));
+            context.forward(new Record<>(read.getId(), new ChainOutput.ReadOut(read), timestamp));
         }
 
     }
