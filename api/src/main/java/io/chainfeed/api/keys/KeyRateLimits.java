@@ -86,8 +86,9 @@ public class KeyRateLimits {
      */
     public void take(ApiPrincipal key) {
         long perDay = key.kind() == ApiKeyKind.PARTNER ? partnerDailyQuota : 0;
-        OptionalLong wait = tryTake(key.keyId(), key.ratePerMinute(), perDay);
-        headers(key.keyId(), key.ratePerMinute(), perDay);
+        ConsumptionProbe probe = consume(key.keyId(), key.ratePerMinute(), perDay);
+        headers(key.ratePerMinute(), probe.getRemainingTokens());
+        OptionalLong wait = waitOf(probe);
         if (wait.isPresent()) {
             throw new TooManyRequestsException("this key allows " + key.ratePerMinute() + " requests a minute"
                     + (perDay > 0 ? " and " + perDay + " a day" : "") + "; try again in " + wait.getAsLong() + " s",
@@ -101,13 +102,13 @@ public class KeyRateLimits {
      * {@code RateLimit-Remaining} (left now) and {@code RateLimit-Reset} (seconds until
      * the bucket is full again).
      */
-    private void headers(String keyId, int ratePerMinute, long perDay) {
+    private static void headers(int ratePerMinute, long left) {
         if (!(RequestContextHolder.getRequestAttributes() instanceof ServletRequestAttributes attributes)
                 || attributes.getResponse() == null) {
             return;
         }
         int rate = Math.max(1, ratePerMinute);
-        long remaining = Math.max(0, bucket(keyId, rate, perDay).getAvailableTokens());
+        long remaining = Math.max(0, left);
         long reset = (long) Math.ceil((rate - Math.min(rate, remaining)) * 60.0 / rate);
         HttpServletResponse response = attributes.getResponse();
         response.setHeader(LIMIT, Integer.toString(rate));
@@ -135,12 +136,22 @@ public class KeyRateLimits {
      * until a request will be taken again, for {@code Retry-After}
      */
     public OptionalLong tryTake(String keyId, int ratePerMinute, long perDay) {
+        return waitOf(consume(keyId, ratePerMinute, perDay));
+    }
+
+    /** Takes one token, counting a grant for the other instances. */
+    private ConsumptionProbe consume(String keyId, int ratePerMinute, long perDay) {
         int rate = Math.max(1, ratePerMinute);
         ConsumptionProbe probe = bucket(keyId, rate, perDay).tryConsumeAndReturnRemaining(1);
+        if (probe.isConsumed() && recordUsage) {
+            unsent.merge(keyId, new Usage(rate, 1), (a, b) -> new Usage(b.ratePerMinute(), a.tokens() + 1));
+        }
+        return probe;
+    }
+
+    /** Empty when the token was taken, else the whole seconds (at least 1) to wait. */
+    private static OptionalLong waitOf(ConsumptionProbe probe) {
         if (probe.isConsumed()) {
-            if (recordUsage) {
-                unsent.merge(keyId, new Usage(rate, 1), (a, b) -> new Usage(b.ratePerMinute(), a.tokens() + 1));
-            }
             return OptionalLong.empty();
         }
         long nanos = probe.getNanosToWaitForRefill();

@@ -40,6 +40,28 @@ class KeyRateLimitsTest {
     }
 
     @Test
+    void takeSaysOnTheResponseWhatIsLeft() {
+        KeyRateLimits limits = new KeyRateLimits();
+        ApiPrincipal reader = new ApiPrincipal("headerkey001", ApiKeyKind.READER, "reader", List.of(), 10,
+                Instant.EPOCH);
+        var response = new org.springframework.mock.web.MockHttpServletResponse();
+        org.springframework.web.context.request.RequestContextHolder
+            .setRequestAttributes(new org.springframework.web.context.request.ServletRequestAttributes(
+                    new org.springframework.mock.web.MockHttpServletRequest(), response));
+        try {
+            limits.take(reader);
+            limits.take(reader);
+        }
+        finally {
+            org.springframework.web.context.request.RequestContextHolder.resetRequestAttributes();
+        }
+        assertThat(response.getHeader(KeyRateLimits.LIMIT)).isEqualTo("10");
+        assertThat(response.getHeader(KeyRateLimits.REMAINING)).isEqualTo("8");
+        // two tokens to refill at one every 6 s
+        assertThat(response.getHeader(KeyRateLimits.RESET)).isEqualTo("12");
+    }
+
+    @Test
     void aPartnerKeyAlsoHasADailyQuotaAndAReaderKeyDoesNot() {
         KeyRateLimits limits = new KeyRateLimits(3);
         ApiPrincipal partner = new ApiPrincipal("partnerkey01", ApiKeyKind.PARTNER, "partner",

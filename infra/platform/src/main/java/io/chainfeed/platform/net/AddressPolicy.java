@@ -129,10 +129,11 @@ public final class AddressPolicy {
     }
 
     private static Range range(String literal, int bits, String reason) {
-        if (literal.contains(":") && AddressRange.parse(literal).prefix().length == 4) {
+        byte[] prefix = AddressRange.parse(literal).prefix();
+        if (literal.contains(":") && prefix.length == 4) {
             throw new IllegalStateException("IPv6 range written as a mapped IPv4 literal: " + literal);
         }
-        return new Range(AddressRange.parse(literal + "/" + bits), reason);
+        return new Range(new AddressRange(prefix, bits), reason);
     }
 
 }
