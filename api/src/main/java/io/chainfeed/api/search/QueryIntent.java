@@ -23,6 +23,11 @@ import java.util.Set;
  * read whose direction matches ({@code tightening} for shortage talk, {@code easing} for
  * glut talk, either for "capacity") and a term read (it explains the part named) satisfy
  * it without the words. When no other group is left they are the subject.</li>
+ * <li><b>Excluded</b>: the word right after "other than", "except", "excluding",
+ * "besides", "apart from" or "alternatives to" ({@link #EXCLUDING}): never required; a
+ * read that is about it (its title, or its primary company) is left out, so "AI
+ * accelerators other than Nvidia" keeps the reads that mention Nvidia only in
+ * passing.</li>
  * <li><b>Subject</b>: everything else, and every quoted phrase, alternative group or
  * ticker-like piece.</li>
  * </ul>
@@ -35,7 +40,7 @@ public record QueryIntent(QueryText query, List<Segment> segments) {
     /** What a required group does in the query. */
     public enum Role {
 
-        SUBJECT, FILLER, CONSTRAINT
+        SUBJECT, FILLER, CONSTRAINT, EXCLUDED
 
     }
 
@@ -67,7 +72,15 @@ public record QueryIntent(QueryText query, List<Segment> segments) {
             "means", "meaning", "definition", "define", "explain", "explained", "work", "works", "difference", "new",
             "news", "latest", "recent", "tell", "me", "please", "still", "use", "used", "does", "do", "is", "are", "a",
             "an", "the", "for", "of", "about", "between", "vs", "versus", "other", "than", "take", "takes", "get",
-            "gets", "many", "much");
+            "gets", "many", "much", "except", "excluding", "besides", "apart", "from", "alternative", "alternatives",
+            "to");
+
+    /**
+     * Words after which the next word names what the researcher does not want, one word
+     * or the last word of a two-word cue.
+     */
+    static final Set<String> EXCLUDING = Set.of("other than", "except", "excluding", "besides", "apart from",
+            "alternatives to", "alternative to");
 
     /**
      * Constraint words and two-word phrases, with the signal direction each one talks
@@ -102,9 +115,19 @@ public record QueryIntent(QueryText query, List<Segment> segments) {
     public static QueryIntent of(QueryText query) {
         List<List<QueryText.Piece>> groups = query.groups();
         List<Segment> out = new ArrayList<>();
+        boolean excluding = false;
         for (int i = 0; i < groups.size(); i++) {
             String one = word(groups.get(i));
             String next = i + 1 < groups.size() ? word(groups.get(i + 1)) : null;
+            String before = i > 0 ? word(groups.get(i - 1)) : null;
+            boolean cue = one != null
+                    && (EXCLUDING.contains(one) || before != null && EXCLUDING.contains(before + " " + one));
+            if (excluding && !cue && (one == null || !FILLER.contains(one) && !QueryWords.isStopWord(one))) {
+                out.add(new Segment(i, i + 1, Role.EXCLUDED, null));
+                excluding = false;
+                continue;
+            }
+            excluding |= cue;
             if (one != null && next != null && CONSTRAINTS.containsKey(one + " " + next)) {
                 out.add(new Segment(i, i + 2, Role.CONSTRAINT, CONSTRAINTS.get(one + " " + next)));
                 i++;
@@ -141,10 +164,11 @@ public record QueryIntent(QueryText query, List<Segment> segments) {
     }
 
     /**
-     * @return how many segments must match in mode {@code all}: every one but filler
+     * @return how many segments must match in mode {@code all}: every one but filler and
+     * excluded words
      */
     public int counted() {
-        return (int) segments.stream().filter(g -> g.role() != Role.FILLER).count();
+        return (int) segments.stream().filter(g -> g.role() != Role.FILLER && g.role() != Role.EXCLUDED).count();
     }
 
     /**
@@ -176,7 +200,7 @@ public record QueryIntent(QueryText query, List<Segment> segments) {
         List<String> parts = new ArrayList<>();
         for (int g = 0; g < query.groups().size(); g++) {
             List<QueryText.Piece> group = query.groups().get(g);
-            if (role(g) != Role.FILLER && group.size() == 1 && !group.get(0).phrase()) {
+            if (role(g) != Role.FILLER && role(g) != Role.EXCLUDED && group.size() == 1 && !group.get(0).phrase()) {
                 parts.add(group.get(0).text());
             }
         }

@@ -88,7 +88,8 @@ public class ReadSearch {
         this.client = client;
         this.asyncClient = new ElasticsearchAsyncClient(client._transport());
         this.queries = new SearchQuery(catalog, companies,
-                words -> TopResults.layerNamed(layers.all(), words).map(ChainLayer::getId));
+                words -> TopResults.layerNamed(layers.all(), words).map(ChainLayer::getId),
+                id -> layers.layer(id).map(ChainLayer::getUpstream).orElse(List.of()));
         this.companies = companies;
         this.firstPages = new FirstPageCache(cacheTtl, Ticker.systemTicker());
         Map<String, Timer> byOutcome = new HashMap<>();

@@ -15,6 +15,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -214,7 +215,7 @@ public class SearchCatalog {
         Map<List<String>, TermNames> byName = new HashMap<>();
         for (TermNames t : terms) {
             for (String name : t.names()) {
-                List<String> words = QueryText.words(name);
+                List<String> words = singular(QueryText.words(name));
                 if (!words.isEmpty() && words.size() <= MAX_NAME_WORDS) {
                     // A name shared by two terms is ambiguous: it is no synonym of
                     // either.
@@ -256,7 +257,7 @@ public class SearchCatalog {
                 if (g.size() != 1 || g.get(0).phrase()) {
                     break;
                 }
-                words.addAll(g.get(0).words());
+                words.addAll(singular(g.get(0).words()));
                 TermNames t = byName.get(words);
                 if (t != null) {
                     best = new NameMatch(i, j + 1, t, distinctNames(t));
@@ -277,7 +278,30 @@ public class SearchCatalog {
      * @return the term whose name the whole text is, if any
      */
     public TermNames termNamed(String text) throws IOException {
-        return current().byNameWords().get(QueryText.words(text));
+        return current().byNameWords().get(singular(QueryText.words(text)));
+    }
+
+    /** Words ending in s that are not plurals. */
+    static final Set<String> NOT_PLURAL = Set.of("status", "campus", "corpus", "focus", "bonus", "virus", "plus",
+            "minus", "thus", "census", "consensus", "series", "species", "news", "physics", "economics", "always");
+
+    /**
+     * Names are matched without their plural s ("contract manufacturers" is the name
+     * "contract manufacturer"): a word of four letters or more ending in s, but not in ss
+     * or is and not one of {@link #NOT_PLURAL}, loses that s. Both the names and the
+     * query's words go through it, so a word that merely ends in s ("CoWoS") still meets
+     * itself.
+     * @param words lower-cased words ({@link QueryText#words})
+     * @return the same words, plurals made singular
+     */
+    static List<String> singular(List<String> words) {
+        List<String> out = new ArrayList<>(words.size());
+        for (String w : words) {
+            boolean plural = w.length() >= 4 && w.endsWith("s") && !w.endsWith("ss") && !w.endsWith("is")
+                    && !NOT_PLURAL.contains(w);
+            out.add(plural ? w.substring(0, w.length() - 1) : w);
+        }
+        return out;
     }
 
     private static List<String> distinctNames(TermNames t) {

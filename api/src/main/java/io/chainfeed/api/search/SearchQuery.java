@@ -6,12 +6,14 @@ import co.elastic.clients.elasticsearch._types.query_dsl.Operator;
 import co.elastic.clients.elasticsearch._types.query_dsl.Query;
 import co.elastic.clients.elasticsearch._types.query_dsl.TextQueryType;
 import io.chainfeed.api.reference.CompanyResolver;
+import io.chainfeed.avro.Company;
 import io.chainfeed.schemas.CompanyDirectory;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Function;
 
 /**
@@ -91,8 +93,30 @@ public final class SearchQuery {
         /** A read whose primary layer is the chain layer the query's subject names. */
         public static final float NAMED_LAYER = 5f;
 
+        /**
+         * A term read whose primary layer is the chain layer the query's subject names,
+         * for a query without constraint talk.
+         */
+        public static final float LAYER_TERM = 10f;
+
+        /**
+         * A signal read observed in the year the query names, or whose horizon reaches
+         * into it.
+         */
+        public static final float YEAR = 6f;
+
         /** A read whose primary subject is a company the piece names. */
         public static final float PRIMARY_COMPANY = 3f;
+
+        /**
+         * For a query that names a company and nothing else: a term read that lists the
+         * company among its main companies and sits in one of the company's layers (what
+         * the company's business is).
+         */
+        public static final float COMPANY_TERM = 12f;
+
+        /** The same, when the term sits in the company's primary layer. */
+        public static final float COMPANY_PRIMARY_LAYER_TERM = 6f;
 
         /**
          * A signal read reporting a change in the direction constraint words talk about
@@ -128,6 +152,13 @@ public final class SearchQuery {
             "terms.title", "sections.heading", "sections.body");
 
     /**
+     * Words that ask for a company's suppliers: with a company as the subject, the terms
+     * of the layers upstream of its primary layer that list it are lifted instead of its
+     * own.
+     */
+    static final Set<String> SUPPLIER_WORDS = Set.of("supplier", "suppliers", "supplies", "vendors");
+
+    /**
      * Beyond this many required pieces, words are no longer fuzzy and synonyms are not
      * expanded.
      */
@@ -144,6 +175,8 @@ public final class SearchQuery {
     private final CompanyResolver companies;
 
     private final Function<List<String>, Optional<String>> layers;
+
+    private final Function<String, List<String>> upstream;
 
     /**
      * A query builder that knows no chain layer names.
@@ -162,9 +195,23 @@ public final class SearchQuery {
      */
     public SearchQuery(SearchCatalog catalog, CompanyResolver companies,
             Function<List<String>, Optional<String>> layers) {
+        this(catalog, companies, layers, id -> List.of());
+    }
+
+    /**
+     * @param catalog the glossary's names, for synonyms
+     * @param companies resolves pieces that name a company
+     * @param layers the id of the chain layer some words name (its name, id or alias), if
+     * any
+     * @param upstream the ids of the layers a layer names as its upstream (its
+     * suppliers), by layer id
+     */
+    public SearchQuery(SearchCatalog catalog, CompanyResolver companies,
+            Function<List<String>, Optional<String>> layers, Function<String, List<String>> upstream) {
         this.catalog = catalog;
         this.companies = companies;
         this.layers = layers;
+        this.upstream = upstream;
     }
 
     /**
@@ -183,6 +230,7 @@ public final class SearchQuery {
         // Per required query: whether it may, on its own, let a read into the fall-back
         // (not a stop word).
         List<Boolean> counts = new ArrayList<>();
+        List<QueryText.Piece> excludedSubjects = new ArrayList<>();
         int i = 0;
         int next = 0;
         while (i < parsed.size()) {
@@ -192,7 +240,13 @@ public final class SearchQuery {
             SearchCatalog.NameMatch name = next < names.size() && names.get(next).from() == i ? names.get(next++)
                     : null;
             QueryIntent.Segment segment = intent.segmentAt(i);
-            if (name != null) {
+            if (segment.role() == QueryIntent.Role.EXCLUDED) {
+                // "other than Nvidia": not required; the reads about it are left out
+                // below.
+                excludedSubjects.add(parsed.groups().get(i).get(0));
+                i = segment.to();
+            }
+            else if (name != null) {
                 // The words as typed, or any other name of the term, as a phrase.
                 List<Query> alternatives = new ArrayList<>();
                 List<QueryText.Piece> typed = new ArrayList<>();
@@ -257,6 +311,9 @@ public final class SearchQuery {
         for (QueryText.Piece p : parsed.excluded()) {
             b.mustNot(piece(p, false));
         }
+        for (QueryText.Piece p : excludedSubjects) {
+            b.mustNot(aboutIt(p));
+        }
         // Exact names lift the term's own read to the top: of the whole text, or of its
         // subject once the
         // question words and constraint talk are left out ("what is CoWoS", "CoWoS
@@ -285,6 +342,45 @@ public final class SearchQuery {
                 : layers.apply(QueryText.words(intent.subject()));
         layer.ifPresent(id -> b.should(s -> s.constantScore(
                 c -> c.boost(Boosts.NAMED_LAYER).filter(f -> f.term(t -> t.field("primaryLayerIds").value(id))))));
+        // A year in the query ("is HBM still sold out in 2026") lifts the signals that
+        // speak
+        // of it: observed in that year, or with a horizon reaching into it.
+        for (int g = 0; g < parsed.size(); g++) {
+            List<QueryText.Piece> group = parsed.groups().get(g);
+            if (group.size() == 1 && group.get(0).text().matches("(19|20)\\d\\d")) {
+                b.should(yearSignals(Integer.parseInt(group.get(0).text())));
+            }
+        }
+        // Without constraint talk, a query naming a layer asks what the layer is made of:
+        // its terms rank above its news.
+        if (!constraintTalk) {
+            layer
+                .ifPresent(
+                        id -> b.should(
+                                s -> s.constantScore(
+                                        c -> c.boost(Boosts.LAYER_TERM)
+                                            .filter(f -> f.bool(x -> x
+                                                .filter(k -> k.term(t -> t.field("kind").value("term")))
+                                                .filter(k -> k.term(t -> t.field("primaryLayerIds").value(id))))))));
+        }
+        // A query naming a company and nothing else ("TSMC", "NVDA") asks what the
+        // company
+        // does: the terms that list it among their main companies, in its layers, rank
+        // above the news that mentions it.
+        if (!constraintTalk) {
+            List<QueryText.Piece> subject = new ArrayList<>();
+            for (int g = 0; g < parsed.size(); g++) {
+                if (intent.role(g) == QueryIntent.Role.SUBJECT && parsed.groups().get(g).size() == 1) {
+                    subject.add(parsed.groups().get(g).get(0));
+                }
+            }
+            QueryText.Piece whole = subject.size() == 1 ? subject.get(0) : new QueryText.Piece(
+                    String.join(" ", subject.stream().map(QueryText.Piece::text).toList()), false);
+            if (!subject.isEmpty()) {
+                boolean suppliers = QueryText.words(parsed.plain()).stream().anyMatch(SUPPLIER_WORDS::contains);
+                QueryWords.company(whole, companies).ifPresent(c -> companyTerms(b, c, suppliers));
+            }
+        }
         // Without constraint talk a query asks what something is more often than what
         // happened to it: a term
         // read (an explanation) ranks a little above a signal read (news) that matches as
@@ -340,6 +436,68 @@ public final class SearchQuery {
         Query term = Query
             .of(q -> q.constantScore(c -> c.boost(0f).filter(f -> f.term(t -> t.field("kind").value("term")))));
         return Query.of(q -> q.bool(x -> x.should(words, signal, term).minimumShouldMatch("1")));
+    }
+
+    /**
+     * The signal reads that speak of a calendar year (UTC): observed in it, or observed
+     * before its end with a horizon ({@code until}) on or after its start
+     * ({@link Boosts#YEAR}).
+     */
+    private static Query yearSignals(int year) {
+        String start = year + "-01-01T00:00:00Z";
+        String end = (year + 1) + "-01-01T00:00:00Z";
+        Query observedIn = Query.of(q -> q.range(r -> r.date(d -> d.field("observedAt").gte(start).lt(end))));
+        Query reaching = Query
+            .of(q -> q.bool(x -> x.filter(k -> k.range(r -> r.date(d -> d.field("observedAt").lt(end))))
+                .filter(k -> k.range(r -> r.date(d -> d.field("signal.until").gte(start))))));
+        return Query.of(q -> q.constantScore(c -> c.boost(Boosts.YEAR)
+            .filter(f -> f.bool(x -> x.filter(k -> k.term(t -> t.field("kind").value("signal")))
+                .should(observedIn, reaching)
+                .minimumShouldMatch("1")))));
+    }
+
+    /**
+     * The reads that are about a piece the researcher does not want: its primary company
+     * when the piece names a company, else the reads with the piece in their title.
+     */
+    private Query aboutIt(QueryText.Piece p) {
+        var company = QueryWords.company(p, companies);
+        if (company.isPresent()) {
+            return terms("primaryCompanySymbols", CompanyDirectory.displaySymbols(company.get()));
+        }
+        return Query.of(q -> q.match(m -> m.field("title").query(p.text())));
+    }
+
+    /**
+     * Lifts the term reads that list a company among their main companies and sit in one
+     * of its layers ({@link Boosts#COMPANY_TERM}), more so in its primary layer; for a
+     * question about its suppliers, those in the layers upstream of its primary layer.
+     */
+    private void companyTerms(BoolQuery.Builder b, Company company, boolean suppliers) {
+        List<FieldValue> symbols = CompanyDirectory.displaySymbols(company).stream().map(FieldValue::of).toList();
+        List<String> its = new ArrayList<>();
+        if (suppliers) {
+            // "Nvidia suppliers": the parts of the chain the company buys from, as far as
+            // their terms name it.
+            its.addAll(upstream.apply(company.getPrimaryLayer()));
+        }
+        else {
+            its.add(company.getPrimaryLayer());
+            its.addAll(company.getLayers());
+        }
+        if (its.isEmpty()) {
+            return;
+        }
+        Query term = Query.of(q -> q.term(t -> t.field("kind").value("term")));
+        Query listed = Query.of(q -> q.terms(t -> t.field("primaryCompanySymbols").terms(v -> v.value(symbols))));
+        b.should(s -> s.constantScore(c -> c.boost(Boosts.COMPANY_TERM)
+            .filter(f -> f.bool(x -> x.filter(term, listed, terms("primaryLayerIds", its))))));
+        if (suppliers) {
+            return;
+        }
+        b.should(s -> s.constantScore(c -> c.boost(Boosts.COMPANY_PRIMARY_LAYER_TERM)
+            .filter(f -> f.bool(x -> x.filter(term, listed,
+                    Query.of(q -> q.term(t -> t.field("primaryLayerIds").value(company.getPrimaryLayer()))))))));
     }
 
     /**

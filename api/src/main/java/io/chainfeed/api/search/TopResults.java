@@ -12,6 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import org.springframework.stereotype.Component;
 
 /**
@@ -102,12 +103,46 @@ public class TopResults {
     }
 
     /**
+     * Words that ask about a layer rather than name one ("memory layer status", "which
+     * layer is short of power").
+     */
+    static final Set<String> LAYER_WORDS = Set.of("layer", "layers", "status");
+
+    /**
+     * The chain layer some words name: the layer whose name, id or one of whose aliases
+     * is those words; failing that, when the words ask about a layer
+     * ({@link #LAYER_WORDS}) the layer the other words name that way, or else the one
+     * layer whose name (or, when no name holds them, the one layer one of whose aliases)
+     * holds every other word ("which layer is short of power": the layer named "Energy
+     * and power").
      * @param all the chain layers
      * @param words the words of a text ({@link QueryText#words})
-     * @return the layer whose name, id or one of whose aliases is those words (the
-     * smallest id if several)
+     * @return that layer (the smallest id if several are named exactly), or empty
      */
     static Optional<ChainLayer> layerNamed(List<ChainLayer> all, List<String> words) {
+        Optional<ChainLayer> exact = namedExactly(all, words);
+        if (exact.isPresent() || words.isEmpty()) {
+            return exact;
+        }
+        List<String> rest = words.stream().filter(w -> !LAYER_WORDS.contains(w)).toList();
+        if (rest.isEmpty() || rest.size() == words.size()) {
+            return Optional.empty();
+        }
+        exact = namedExactly(all, rest);
+        if (exact.isPresent()) {
+            return exact;
+        }
+        List<ChainLayer> byName = all.stream().filter(l -> QueryText.words(l.getName()).containsAll(rest)).toList();
+        if (!byName.isEmpty()) {
+            return byName.size() == 1 ? Optional.of(byName.get(0)) : Optional.empty();
+        }
+        List<ChainLayer> byAlias = all.stream()
+            .filter(l -> l.getAliases().stream().anyMatch(a -> QueryText.words(a).containsAll(rest)))
+            .toList();
+        return byAlias.size() == 1 ? Optional.of(byAlias.get(0)) : Optional.empty();
+    }
+
+    private static Optional<ChainLayer> namedExactly(List<ChainLayer> all, List<String> words) {
         if (words.isEmpty()) {
             return Optional.empty();
         }

@@ -49,4 +49,24 @@ class QueryIntentTest {
         assertThat(roles("shortage OR glut")).containsExactly(QueryIntent.Role.SUBJECT);
     }
 
+    @Test
+    void theWordAfterOtherThanOrExceptIsExcludedNotRequired() {
+        QueryIntent intent = QueryIntent.of(QueryText.parse("AI accelerators other than Nvidia"));
+        assertThat(roles("AI accelerators other than Nvidia")).containsExactly(QueryIntent.Role.SUBJECT,
+                QueryIntent.Role.SUBJECT, QueryIntent.Role.FILLER, QueryIntent.Role.FILLER, QueryIntent.Role.EXCLUDED);
+        assertThat(intent.subject()).isEqualTo("ai accelerators");
+        assertThat(intent.counted()).isEqualTo(2);
+        assertThat(intent.meaningful()).isEqualTo("AI accelerators");
+        assertThat(roles("memory except HBM")).containsExactly(QueryIntent.Role.SUBJECT, QueryIntent.Role.FILLER,
+                QueryIntent.Role.EXCLUDED);
+        assertThat(roles("AMD GPUs as alternatives to CUDA")).containsExactly(QueryIntent.Role.SUBJECT,
+                QueryIntent.Role.SUBJECT, QueryIntent.Role.FILLER, QueryIntent.Role.FILLER, QueryIntent.Role.FILLER,
+                QueryIntent.Role.EXCLUDED);
+        // nothing left to search for: the words are searched as typed
+        assertThat(roles("alternatives to CUDA")).containsExactly(QueryIntent.Role.SUBJECT, QueryIntent.Role.SUBJECT,
+                QueryIntent.Role.SUBJECT);
+        // without a cue, "other" is filler and nothing is excluded
+        assertThat(roles("other accelerators")).containsExactly(QueryIntent.Role.FILLER, QueryIntent.Role.SUBJECT);
+    }
+
 }

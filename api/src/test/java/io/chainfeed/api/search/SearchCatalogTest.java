@@ -77,4 +77,12 @@ class SearchCatalogTest {
         }
     }
 
+    @Test
+    void pluralsMeetTheirSingularNamesAndWordsEndingInSMeetThemselves() {
+        assertThat(SearchCatalog.singular(List.of("contract", "manufacturers"))).containsExactly("contract",
+                "manufacturer");
+        assertThat(SearchCatalog.singular(List.of("cowos", "gpus", "gas", "glass", "status", "analysis")))
+            .containsExactly("cowo", "gpu", "gas", "glass", "status", "analysis");
+    }
+
 }

@@ -54,7 +54,9 @@ class SearchQueryTest {
                 new Object[] { "phrase-and-exclusion", "\"advanced packaging\" -glass", ReadSearch.Filters.NONE, true },
                 new Object[] { "company-and-words", "sk hynix hbm shortage", ReadSearch.Filters.NONE, true },
                 new Object[] { "fall-back", "sk hynix hbm shortage of the", ReadSearch.Filters.NONE, false },
-                new Object[] { "filters", "price", filtered, true });
+                new Object[] { "filters", "price", filtered, true },
+                new Object[] { "excluded-company", "AI accelerators other than Nvidia", ReadSearch.Filters.NONE, true },
+                new Object[] { "year", "is HBM still sold out in 2026", ReadSearch.Filters.NONE, true });
     }
 
     @ParameterizedTest(name = "{0}")
