@@ -11,6 +11,7 @@ import io.chainfeed.avro.Read;
 import io.chainfeed.avro.ReadKind;
 import io.chainfeed.platform.auth.HashedKeys;
 import io.chainfeed.schemas.AvroSerde;
+import io.chainfeed.schemas.SampleRecords;
 import io.chainfeed.schemas.Topics;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -380,12 +381,7 @@ class ApiInstancesIT {
     }
 
     private static Read read(String id) {
-        return Read.newBuilder()
-            .setId(id)
-            .setKind(ReadKind.TERM)
-            .setSlug(id.substring(id.indexOf(':') + 1))
-            .setTitle("Lease test read " + id)
-            .setSummary("A read for the delivery lease test.")
+        return SampleRecords.read(id, ReadKind.TERM, "Lease test read " + id, "A read for the delivery lease test.")
             .setDisclaimer("research, not advice")
             .setVersion(1)
             .setUpdatedAt(Instant.now())

@@ -1,5 +1,7 @@
 package io.chainfeed.api;
 
+import static io.chainfeed.api.PipelineJson.JSON;
+import static io.chainfeed.api.PipelineJson.layer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 import static org.awaitility.Awaitility.await;
@@ -15,12 +17,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.web.client.TestRestTemplate;
-import org.springframework.core.ParameterizedTypeReference;
 import org.springframework.http.HttpMethod;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * Time travel end to end, on a real Kafka broker and a real Elasticsearch: the real
@@ -33,21 +32,11 @@ import org.springframework.test.context.DynamicPropertySource;
 @PipelineTest
 class ChainTimeTravelIT {
 
-    private static final ParameterizedTypeReference<Map<String, Object>> JSON = new ParameterizedTypeReference<>() {
-    };
-
     @RegisterExtension
-    static final TestPipeline pipeline = new TestPipeline("chain-time-travel-it");
-
-    private static final int STREAMS_PORT = TestPipeline.freePort();
+    static final TestPipeline pipeline = new TestPipeline("chain-time-travel-it").withStreamsService("10s");
 
     @Autowired
     TestRestTemplate http;
-
-    @DynamicPropertySource
-    static void properties(DynamicPropertyRegistry registry) {
-        TestPipeline.streamsServiceAt(registry, STREAMS_PORT, "10s");
-    }
 
     @Test
     @SuppressWarnings("unchecked")
@@ -62,7 +51,7 @@ class ChainTimeTravelIT {
         assertThat(down.getHeaders().getFirst("Retry-After")).isEqualTo("5");
 
         pipeline.publishReference();
-        pipeline.startStreamsService(STREAMS_PORT);
+        pipeline.startStreamsService();
         pipeline.publishSignals("""
                 [{"id": "tt-earlier", "headline": "HBM lead times stretch", "layers": ["memory"],
                   "direction": "tightening", "magnitude": 1, "observedAt": "%s",
@@ -129,16 +118,7 @@ class ChainTimeTravelIT {
     }
 
     private Map<String, Object> get(String path) {
-        ResponseEntity<Map<String, Object>> r = http.exchange(URI.create(path), HttpMethod.GET, null, JSON);
-        return r.getStatusCode() == HttpStatus.OK ? r.getBody() : null;
-    }
-
-    @SuppressWarnings("unchecked")
-    private static Map<String, Object> layer(Map<String, Object> chain, String id) {
-        return ((List<Map<String, Object>>) chain.get("layers")).stream()
-            .filter(l -> id.equals(l.get("id")))
-            .findFirst()
-            .orElseThrow();
+        return PipelineJson.bodyIfOk(http, path);
     }
 
     private static double pressure(Map<String, Object> layer) {

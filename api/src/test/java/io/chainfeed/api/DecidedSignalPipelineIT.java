@@ -1,5 +1,7 @@
 package io.chainfeed.api;
 
+import static io.chainfeed.api.PipelineJson.JSON;
+import static io.chainfeed.api.PipelineJson.layer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -10,7 +12,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.web.client.TestRestTemplate;
-import org.springframework.core.ParameterizedTypeReference;
 import org.springframework.http.HttpEntity;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpMethod;
@@ -28,9 +29,6 @@ import org.springframework.http.ResponseEntity;
  */
 @PipelineTest
 class DecidedSignalPipelineIT {
-
-    private static final ParameterizedTypeReference<Map<String, Object>> JSON = new ParameterizedTypeReference<>() {
-    };
 
     private static final String EDITOR_KEY = "decided-it-editor-key";
 
@@ -113,16 +111,7 @@ class DecidedSignalPipelineIT {
     }
 
     private Map<String, Object> get(String path) {
-        ResponseEntity<Map<String, Object>> r = http.exchange(path, HttpMethod.GET, null, JSON);
-        return r.getStatusCode() == HttpStatus.OK ? r.getBody() : null;
-    }
-
-    @SuppressWarnings("unchecked")
-    private static Map<String, Object> layer(Map<String, Object> chain, String id) {
-        return ((List<Map<String, Object>>) chain.get("layers")).stream()
-            .filter(l -> id.equals(l.get("id")))
-            .findFirst()
-            .orElse(Map.of());
+        return PipelineJson.bodyIfOk(http, path);
     }
 
 }

@@ -1,5 +1,6 @@
 package io.chainfeed.api;
 
+import static io.chainfeed.api.PipelineJson.JSON;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -69,7 +70,6 @@ import org.springframework.boot.test.web.client.TestRestTemplate;
 import org.springframework.boot.web.context.WebServerApplicationContext;
 import org.springframework.context.ApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
-import org.springframework.core.ParameterizedTypeReference;
 import org.springframework.http.HttpMethod;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
@@ -77,7 +77,6 @@ import org.springframework.kafka.test.EmbeddedKafkaBroker;
 import org.springframework.test.context.ContextConfigurationAttributes;
 import org.springframework.test.context.ContextCustomizer;
 import org.springframework.test.context.ContextCustomizerFactory;
-import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.MergedContextConfiguration;
 import org.springframework.test.context.junit.jupiter.SpringExtension;
 import java.util.concurrent.atomic.AtomicLong;
@@ -122,9 +121,6 @@ final class TestPipeline implements BeforeAllCallback, BeforeEachCallback, After
 
     }
 
-    private static final ParameterizedTypeReference<Map<String, Object>> JSON = new ParameterizedTypeReference<>() {
-    };
-
     private final String name;
 
     private final Set<Streams> topologies;
@@ -148,6 +144,10 @@ final class TestPipeline implements BeforeAllCallback, BeforeEachCallback, After
     private Corpus corpus;
 
     private ConfigurableApplicationContext streamsService;
+
+    private int streamsServicePort;
+
+    private String streamsServiceTimeout;
 
     /**
      * @param name the IT's name: streams application ids, consumer groups, Elasticsearch
@@ -342,8 +342,7 @@ final class TestPipeline implements BeforeAllCallback, BeforeEachCallback, After
     }
 
     /**
-     * @return a free loopback port, for the streams service an IT starts with
-     * {@link #startStreamsService}
+     * @return a free loopback port (for the streams service, or an extra api instance)
      */
     static int freePort() {
         try (ServerSocket s = new ServerSocket(0)) {
@@ -355,26 +354,30 @@ final class TestPipeline implements BeforeAllCallback, BeforeEachCallback, After
     }
 
     /**
-     * Points the api under test at the streams service an IT starts on {@code port} (time
-     * travel and history), with {@code timeout} for its calls and its slow-call breaker,
-     * as a loaded machine needs.
-     * @param registry the IT's dynamic properties
-     * @param port the streams service's port ({@link #freePort})
+     * Points the api under test at the streams service {@link #startStreamsService()}
+     * starts on a free port (time travel and history), with {@code timeout} for its calls
+     * and its slow-call breaker, as a loaded machine needs.
      * @param timeout a duration, e.g. {@code 10s}
+     * @return this pipeline
      */
-    static void streamsServiceAt(DynamicPropertyRegistry registry, int port, String timeout) {
-        registry.add("chainfeed.api.streams.base-url", () -> "http://127.0.0.1:" + port);
-        registry.add("chainfeed.api.streams.timeout", () -> timeout);
-        registry.add("chainfeed.api.streams.breaker.slow-call", () -> timeout);
+    TestPipeline withStreamsService(String timeout) {
+        this.streamsServicePort = freePort();
+        this.streamsServiceTimeout = timeout;
+        return this;
     }
 
     /**
      * Starts the real streams service (both topologies, the indexer and its HTTP port,
-     * with the chain's interactive queries) instead of {@link #start}, and waits until
-     * its health is UP.
-     * @param port its HTTP port on 127.0.0.1
+     * with the chain's interactive queries) instead of {@link #start}, on the port
+     * {@link #withStreamsService} chose, and waits until its health is UP.
+     * @throws IllegalStateException if the pipeline was not made
+     * {@link #withStreamsService}
      */
-    synchronized void startStreamsService(int port) {
+    synchronized void startStreamsService() {
+        if (streamsServicePort == 0) {
+            throw new IllegalStateException(name + ": startStreamsService() needs withStreamsService(timeout)");
+        }
+        int port = streamsServicePort;
         // The broker is new on every run: state kept from an earlier run would only be
         // found stale and rebuilt.
         Path stateDir = Path.of("target", "it-streams-service-" + name).toAbsolutePath();
@@ -582,7 +585,15 @@ final class TestPipeline implements BeforeAllCallback, BeforeEachCallback, After
             @Override
             public void customizeContext(ConfigurableApplicationContext context,
                     MergedContextConfiguration mergedConfig) {
-                TestPropertyValues.of("spring.elasticsearch.uris=" + pipeline.esUri()).applyTo(context);
+                TestPropertyValues values = TestPropertyValues.of("spring.elasticsearch.uris=" + pipeline.esUri());
+                if (pipeline.streamsServicePort != 0) {
+                    String timeout = pipeline.streamsServiceTimeout;
+                    values = values.and(
+                            "chainfeed.api.streams.base-url=http://127.0.0.1:" + pipeline.streamsServicePort,
+                            "chainfeed.api.streams.timeout=" + timeout,
+                            "chainfeed.api.streams.breaker.slow-call=" + timeout);
+                }
+                values.applyTo(context);
             }
         }
 

@@ -1,5 +1,7 @@
 package io.chainfeed.api;
 
+import static io.chainfeed.api.PipelineJson.JSON;
+import static io.chainfeed.api.PipelineJson.layer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -15,8 +17,6 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.By;
@@ -24,16 +24,11 @@ import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.Select;
-import org.openqa.selenium.support.ui.WebDriverWait;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.web.client.TestRestTemplate;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.core.ParameterizedTypeReference;
 import org.springframework.http.HttpMethod;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * The pages of issue 24 in a real headless Chromium over the real pipeline with the
@@ -50,50 +45,14 @@ import org.springframework.test.context.DynamicPropertySource;
 @PipelineTest
 class WebHistoryPagesIT {
 
-    private static final ParameterizedTypeReference<Map<String, Object>> JSON = new ParameterizedTypeReference<>() {
-    };
+    @RegisterExtension
+    static final TestPipeline pipeline = new TestPipeline("web-history-it").withStreamsService("20s");
 
     @RegisterExtension
-    static final TestPipeline pipeline = new TestPipeline("web-history-it");
-
-    private static final int STREAMS_PORT = TestPipeline.freePort();
-
-    private static HeadlessChromium chromium;
-
-    private static WebDriver driver;
-
-    @LocalServerPort
-    int port;
+    static final BrowserSession browser = new BrowserSession("1400,1100");
 
     @Autowired
     TestRestTemplate http;
-
-    @DynamicPropertySource
-    static void properties(DynamicPropertyRegistry registry) {
-        TestPipeline.streamsServiceAt(registry, STREAMS_PORT, "20s");
-    }
-
-    @BeforeAll
-    static void findChromium() {
-        chromium = HeadlessChromium
-            .find("WebHistoryPagesIT needs Debian's chromium and chromium-driver (apt-get install -y "
-                    + "chromium chromium-driver)");
-    }
-
-    @AfterAll
-    static void quitChromium() {
-        if (driver != null) {
-            driver.quit();
-        }
-    }
-
-    private String url(String path) {
-        return "http://127.0.0.1:" + port + path;
-    }
-
-    private WebDriverWait waiting() {
-        return new WebDriverWait(driver, Duration.ofSeconds(30));
-    }
 
     private Map<String, Object> get(String path) {
         ResponseEntity<Map<String, Object>> r = http.exchange(URI.create(path), HttpMethod.GET, null, JSON);
@@ -101,26 +60,18 @@ class WebHistoryPagesIT {
         return r.getBody();
     }
 
-    @SuppressWarnings("unchecked")
-    private static Map<String, Object> layer(Map<String, Object> chain, String id) {
-        return ((List<Map<String, Object>>) chain.get("layers")).stream()
-            .filter(l -> id.equals(l.get("id")))
-            .findFirst()
-            .orElseThrow();
-    }
-
     private void assertDisclaimerAndSources(String page) {
-        waiting().until(d -> !d.findElement(By.id("sources")).getText().contains("Loading"));
-        assertThat(driver.findElement(By.id("disclaimer")).getText()).as(page)
+        browser.waiting().until(d -> !d.findElement(By.id("sources")).getText().contains("Loading"));
+        assertThat(browser.driver().findElement(By.id("disclaimer")).getText()).as(page)
             .containsIgnoringCase("research, not advice");
-        assertThat(driver.findElements(By.cssSelector("#sources li"))).as(page + " sources").isNotEmpty();
+        assertThat(browser.driver().findElements(By.cssSelector("#sources li"))).as(page + " sources").isNotEmpty();
     }
 
     @Test
     @SuppressWarnings("unchecked")
     void theHistorySince2023OnTheChainMapLayerTermCompanyAndIndexPages() throws Exception {
         pipeline.publishReference();
-        pipeline.startStreamsService(STREAMS_PORT);
+        pipeline.startStreamsService();
         pipeline.loadCorpus();
         List<ConstraintSignal> history = pipeline.loadHistory();
         String newest = history.stream()
@@ -178,17 +129,17 @@ class WebHistoryPagesIT {
         assertThat((List<Map<String, Object>>) companies.get("layers")).hasSize(pipeline.loadCorpus().layers().size());
         assertThat(layer(companies, "memory").get("companies").toString()).contains("Micron");
 
-        driver = chromium.start("chainfeed-chromium-history-", "1400,1100");
-        WebDriver d = driver;
+        WebDriver d = browser.driver();
 
         // The chain map opens on the live state, with the timeline since 2023 behind it.
-        d.get(url("/chain"));
-        waiting().until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("svg#chain-map a.node")));
-        waiting().until(x -> x.findElement(By.id("chain-status")).getText().contains("Live state as of"));
-        waiting().until(x -> states.stream()
-            .allMatch(s -> String.valueOf(s.get("status"))
-                .equals(x.findElement(By.cssSelector("a.node[data-layer='" + s.get("id") + "']"))
-                    .getAttribute("data-status"))));
+        d.get(browser.url("/chain"));
+        browser.waiting().until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("svg#chain-map a.node")));
+        browser.waiting().until(x -> x.findElement(By.id("chain-status")).getText().contains("Live state as of"));
+        browser.waiting()
+            .until(x -> states.stream()
+                .allMatch(s -> String.valueOf(s.get("status"))
+                    .equals(x.findElement(By.cssSelector("a.node[data-layer='" + s.get("id") + "']"))
+                        .getAttribute("data-status"))));
         WebElement slider = d.findElement(By.id("timeline"));
         long days = ChronoUnit.DAYS.between(LocalDate.parse("2023-01-01"), LocalDate.now(ZoneOffset.UTC));
         assertThat(slider.getAttribute("max")).isEqualTo(String.valueOf(days));
@@ -196,14 +147,15 @@ class WebHistoryPagesIT {
         assertThat(d.findElement(By.id("timeline-day")).getText()).startsWith("Live");
         // the largest cause of each layer links to its real source
         assertThat(d.findElements(By.cssSelector("#layer-table td.cause a[href^='https://']"))).isNotEmpty();
-        HeadlessChromium.screenshot(driver, "history-chain-live");
+        HeadlessChromium.screenshot(browser.driver(), "history-chain-live");
 
         // A quarter end: the map and the URL follow, and the map shows the chain as of
         // that day.
         d.findElement(By.cssSelector(".quarters button[data-day='2023-06-30']")).click();
         String q2 = "2023-06-30T23:59:59Z";
-        waiting().until(x -> x.getCurrentUrl().contains("asOf=" + URLEncoder.encode(q2, StandardCharsets.UTF_8))
-                && x.findElement(By.id("chain-status")).getText().contains("Replay: the chain as of " + q2));
+        browser.waiting()
+            .until(x -> x.getCurrentUrl().contains("asOf=" + URLEncoder.encode(q2, StandardCharsets.UTF_8))
+                    && x.findElement(By.id("chain-status")).getText().contains("Replay: the chain as of " + q2));
         Map<String, Object> then = get("/api/v1/chain?asOf=" + q2);
         for (Map<String, Object> s : (List<Map<String, Object>>) then.get("layers")) {
             assertThat(d.findElement(By.cssSelector("a.node[data-layer='" + s.get("id") + "']"))
@@ -215,30 +167,31 @@ class WebHistoryPagesIT {
         assertThat(d.findElement(By.id("as-of")).getAttribute("value")).isEqualTo("2023-06-30");
         assertThat(slider.getAttribute("value")).isEqualTo(
                 String.valueOf(ChronoUnit.DAYS.between(LocalDate.parse("2023-01-01"), LocalDate.parse("2023-06-30"))));
-        HeadlessChromium.screenshot(driver, "history-chain-2023q2");
+        HeadlessChromium.screenshot(browser.driver(), "history-chain-2023q2");
         // The day buttons stay: the day after moves the timeline too.
         d.findElement(By.xpath("//button[contains(., 'Day after')]")).click();
-        waiting().until(x -> x.findElement(By.id("chain-status")).getText().contains("2023-07-01T23:59:59Z"));
+        browser.waiting().until(x -> x.findElement(By.id("chain-status")).getText().contains("2023-07-01T23:59:59Z"));
         assertThat(d.findElement(By.id("timeline-day")).getText()).startsWith("2023-07-01");
         // The URL is the state: opening it again shows the same day.
-        d.get(url("/chain?asOf=2024-03-31T23:59:59Z"));
-        waiting().until(x -> x.findElement(By.id("chain-status")).getText().contains("2024-03-31T23:59:59Z"));
+        d.get(browser.url("/chain?asOf=2024-03-31T23:59:59Z"));
+        browser.waiting().until(x -> x.findElement(By.id("chain-status")).getText().contains("2024-03-31T23:59:59Z"));
         assertThat(
                 d.findElement(By.cssSelector(".quarters button[data-day='2024-03-31']")).getAttribute("aria-pressed"))
             .isEqualTo("true");
         // The keyboard moves the slider; letting go shows that day.
         WebElement s2 = d.findElement(By.id("timeline"));
         s2.sendKeys(org.openqa.selenium.Keys.ARROW_RIGHT);
-        waiting().until(x -> x.findElement(By.id("chain-status")).getText().contains("2024-04-01T23:59:59Z"));
+        browser.waiting().until(x -> x.findElement(By.id("chain-status")).getText().contains("2024-04-01T23:59:59Z"));
         d.findElement(By.id("live")).click();
-        waiting().until(x -> !x.getCurrentUrl().contains("asOf")
-                && x.findElement(By.id("chain-status")).getText().contains("Live state as of"));
+        browser.waiting()
+            .until(x -> !x.getCurrentUrl().contains("asOf")
+                    && x.findElement(By.id("chain-status")).getText().contains("Live state as of"));
         assertDisclaimerAndSources("chain map");
 
         // The layer page: the pressure since 2023, every signal on the layer marked and
         // listed with its source.
-        d.get(url("/layers/memory"));
-        waiting()
+        d.get(browser.url("/layers/memory"));
+        browser.waiting()
             .until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("svg.history-chart path.history-line")));
         assertThat(d.findElement(By.id("history-heading")).getText()).isEqualTo("Pressure since 2023");
         List<WebElement> drawn = d.findElements(By.cssSelector("svg.history-chart .history-marks a.mark"));
@@ -265,14 +218,15 @@ class WebHistoryPagesIT {
         String desc = d.findElement(By.cssSelector("svg.history-chart desc")).getAttribute("textContent");
         assertThat(desc).contains(marks.size() + " signals marked");
         assertDisclaimerAndSources("layer page");
-        HeadlessChromium.screenshot(driver, "history-layer");
+        HeadlessChromium.screenshot(browser.driver(), "history-layer");
 
         // A term page: its layers now, from the live chain, and the links the glossary
         // pages carry.
         Map<String, Object> memoryNow = layer(live, "memory");
-        d.get(url("/terms/hbm"));
-        waiting().until(ExpectedConditions
-            .presenceOfElementLocated(By.cssSelector("#layers-now li[data-layer='memory'] .status-badge")));
+        d.get(browser.url("/terms/hbm"));
+        browser.waiting()
+            .until(ExpectedConditions
+                .presenceOfElementLocated(By.cssSelector("#layers-now li[data-layer='memory'] .status-badge")));
         WebElement memoryLine = d.findElement(By.cssSelector("#layers-now li[data-layer='memory']"));
         assertThat(memoryLine.findElement(By.cssSelector(".status-badge")).getText().toLowerCase(Locale.ROOT))
             .isEqualTo(memoryNow.get("status"));
@@ -281,45 +235,49 @@ class WebHistoryPagesIT {
         assertThat(memoryLine.findElement(By.cssSelector("a[href='/layers/memory']"))).isNotNull();
         assertThat(d.findElement(By.cssSelector("#term-more a[href='/terms']")).getText())
             .isEqualTo("All glossary terms");
-        HeadlessChromium.screenshot(driver, "history-term");
+        HeadlessChromium.screenshot(browser.driver(), "history-term");
 
         // A company page: the layers it owns, with their status, pressure and trend now.
-        d.get(url("/companies/MU"));
-        waiting()
+        d.get(browser.url("/companies/MU"));
+        browser.waiting()
             .until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("#layers-now li[data-layer='memory']")));
         assertThat(d.findElement(By.cssSelector("#layers-now li[data-layer='memory']")).getText())
             .contains(String.format(Locale.ROOT, "pressure %.2f, %s",
                     ((Number) memoryNow.get("pressure")).doubleValue(), memoryNow.get("trend")));
 
         // The glossary index: A to Z, then only the terms of a layer, in the URL.
-        d.get(url("/terms"));
-        waiting().until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("#terms-index li[data-term]")));
+        d.get(browser.url("/terms"));
+        browser.waiting()
+            .until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("#terms-index li[data-term]")));
         assertThat(d.findElements(By.cssSelector("#terms-index li[data-term]"))).hasSize(termList.size());
         assertThat(d.findElement(By.id("terms-count")).getText()).startsWith(termList.size() + " terms");
         assertThat(d.findElements(By.cssSelector("header nav a[href='/terms']"))).hasSize(1);
         assertThat(d.findElements(By.cssSelector("header nav a[href='/companies']"))).hasSize(1);
-        HeadlessChromium.screenshot(driver, "history-terms");
+        HeadlessChromium.screenshot(browser.driver(), "history-terms");
         new Select(d.findElement(By.id("layer-filter"))).selectByValue("memory");
         int memoryCount = ((List<?>) memoryTerms.get("terms")).size();
-        waiting().until(x -> x.getCurrentUrl().endsWith("/terms?layer=memory")
-                && x.findElements(By.cssSelector("#terms-index li[data-term]")).size() == memoryCount);
+        browser.waiting()
+            .until(x -> x.getCurrentUrl().endsWith("/terms?layer=memory")
+                    && x.findElements(By.cssSelector("#terms-index li[data-term]")).size() == memoryCount);
         assertDisclaimerAndSources("glossary index");
 
         // The companies by layer, and one layer of them.
-        d.get(url("/companies"));
-        waiting()
+        d.get(browser.url("/companies"));
+        browser.waiting()
             .until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("#companies-index section[data-layer]")));
         assertThat(d.findElements(By.cssSelector("#companies-index section[data-layer]")))
             .hasSize(pipeline.loadCorpus().layers().size());
         assertThat(d.findElement(By.cssSelector("#companies-index section[data-layer='memory']")).getText())
             .contains("Micron Technology (MU)");
-        HeadlessChromium.screenshot(driver, "history-companies");
+        HeadlessChromium.screenshot(browser.driver(), "history-companies");
         new Select(d.findElement(By.id("layer-filter"))).selectByValue("memory");
-        waiting().until(x -> x.findElements(By.cssSelector("#companies-index section[data-layer]")).size() == 1);
+        browser.waiting()
+            .until(x -> x.findElements(By.cssSelector("#companies-index section[data-layer]")).size() == 1);
         assertThat(d.getCurrentUrl()).endsWith("/companies?layer=memory");
         assertDisclaimerAndSources("company index");
 
-        assertThat(HeadlessChromium.consoleProblems(driver)).as("CSP violations or script errors in the console")
+        assertThat(HeadlessChromium.consoleProblems(browser.driver()))
+            .as("CSP violations or script errors in the console")
             .isEmpty();
     }
 

@@ -1,13 +1,12 @@
 package io.chainfeed.api;
 
+import static io.chainfeed.api.PipelineJson.JSON;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.By;
@@ -17,11 +16,8 @@ import org.openqa.selenium.Keys;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.support.ui.ExpectedConditions;
-import org.openqa.selenium.support.ui.WebDriverWait;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.web.client.TestRestTemplate;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.core.ParameterizedTypeReference;
 import org.springframework.http.HttpMethod;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
@@ -42,63 +38,28 @@ import org.springframework.http.ResponseEntity;
 @PipelineTest
 class WebPagesIT {
 
-    private static final ParameterizedTypeReference<Map<String, Object>> JSON = new ParameterizedTypeReference<>() {
-    };
-
     @RegisterExtension
     static final TestPipeline pipeline = new TestPipeline("web-pages-it", TestPipeline.Streams.TAGGING,
             TestPipeline.Streams.CHAIN_STATE);
 
-    private static HeadlessChromium chromium;
-
-    private static WebDriver driver;
-
-    @LocalServerPort
-    int port;
+    @RegisterExtension
+    static final BrowserSession browser = new BrowserSession("1280,1000");
 
     @Autowired
     TestRestTemplate http;
-
-    @BeforeAll
-    static void findChromium() {
-        chromium = HeadlessChromium.find("WebPagesIT needs Debian's chromium and chromium-driver (apt-get install -y "
-                + "chromium chromium-driver)");
-    }
-
-    @AfterAll
-    static void quitChromium() {
-        if (driver != null) {
-            driver.quit();
-        }
-    }
-
-    private WebDriver browser() throws Exception {
-        if (driver == null) {
-            driver = chromium.start("chainfeed-chromium-", "1280,1000");
-        }
-        return driver;
-    }
-
-    private String url(String path) {
-        return "http://127.0.0.1:" + port + path;
-    }
-
-    private WebDriverWait waiting() {
-        return new WebDriverWait(driver, Duration.ofSeconds(20));
-    }
 
     /**
      * The footer of every page: the disclaimer, and a non-empty sources list once the
      * page has loaded.
      */
     private void assertDisclaimerAndSources(String page) {
-        waiting().until(d -> !d.findElement(By.id("sources")).getText().contains("Loading"));
-        assertThat(driver.findElement(By.id("disclaimer")).getText()).as(page)
+        browser.waiting().until(d -> !d.findElement(By.id("sources")).getText().contains("Loading"));
+        assertThat(browser.driver().findElement(By.id("disclaimer")).getText()).as(page)
             .containsIgnoringCase("research, not advice");
-        List<WebElement> sources = driver.findElements(By.cssSelector("#sources li"));
+        List<WebElement> sources = browser.driver().findElements(By.cssSelector("#sources li"));
         assertThat(sources).as(page + " sources").isNotEmpty();
-        assertThat(driver.findElement(By.tagName("html")).getAttribute("lang")).isEqualTo("en");
-        assertThat(driver.findElements(By.cssSelector("main#main"))).as(page + " main landmark").hasSize(1);
+        assertThat(browser.driver().findElement(By.tagName("html")).getAttribute("lang")).isEqualTo("en");
+        assertThat(browser.driver().findElements(By.cssSelector("main#main"))).as(page + " main landmark").hasSize(1);
     }
 
     @Test
@@ -136,35 +97,38 @@ class WebPagesIT {
             assertThat(r.getHeaders().getFirst("Content-Security-Policy")).as(page).isEqualTo(csp);
         }
 
-        WebDriver d = browser();
+        WebDriver d = browser.driver();
         // Search: results appear while typing (no submit), with highlights and facets.
-        d.get(url("/"));
+        d.get(browser.url("/"));
         assertThat(d.switchTo().activeElement().getAttribute("id")).isEqualTo("q");
         d.findElement(By.id("q")).sendKeys("memory");
-        waiting().until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("#results .result .snippet mark")));
-        waiting().until(ExpectedConditions
-            .presenceOfElementLocated(By.cssSelector("#facets fieldset[data-facet=layer] input")));
+        browser.waiting()
+            .until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("#results .result .snippet mark")));
+        browser.waiting()
+            .until(ExpectedConditions
+                .presenceOfElementLocated(By.cssSelector("#facets fieldset[data-facet=layer] input")));
         assertThat(d.findElement(By.id("status")).getText()).contains("match");
         assertThat(d.getCurrentUrl()).contains("q=memory");
         // Suggestions opened while typing; Escape closes them (they would cover the
         // facets).
         d.findElement(By.id("q")).sendKeys(Keys.ESCAPE);
-        waiting().until(x -> "false".equals(x.findElement(By.id("q")).getAttribute("aria-expanded")));
+        browser.waiting().until(x -> "false".equals(x.findElement(By.id("q")).getAttribute("aria-expanded")));
         // Highlights: only <mark> elements inside snippets, never other markup from data.
         List<String> tags = (List<String>) ((JavascriptExecutor) d)
             .executeScript("return [...document.querySelectorAll('.snippet *')].map(e => e.tagName)");
         assertThat(tags).isNotEmpty().containsOnly("MARK");
         assertThat(d.findElements(By.cssSelector("#results .result details.sources li"))).isNotEmpty();
-        HeadlessChromium.screenshot(driver, "search");
+        HeadlessChromium.screenshot(browser.driver(), "search");
 
         // A facet filters the results: every result then carries that layer.
         WebElement facet = d.findElement(By.cssSelector("#facets fieldset[data-facet=layer] input"));
         String layerId = facet.getAttribute("value");
         String before = d.findElement(By.id("status")).getText();
         facet.click();
-        waiting().until(x -> x.getCurrentUrl().contains("layer=" + layerId)
-                && !x.findElement(By.id("status")).getText().equals(before)
-                && !x.findElement(By.id("status")).getText().startsWith("Searching"));
+        browser.waiting()
+            .until(x -> x.getCurrentUrl().contains("layer=" + layerId)
+                    && !x.findElement(By.id("status")).getText().equals(before)
+                    && !x.findElement(By.id("status")).getText().startsWith("Searching"));
         List<WebElement> results = d.findElements(By.cssSelector("#results .result"));
         assertThat(results).isNotEmpty()
             .allSatisfy(
@@ -188,68 +152,71 @@ class WebPagesIT {
         // Untrusted text renders as text.
         WebElement q = d.findElement(By.id("q"));
         q.sendKeys(Keys.chord(Keys.CONTROL, "a"), "<img src=x id=injected> memory");
-        waiting().until(x -> x.findElement(By.id("status")).getText().contains("<img src=x id=injected>"));
+        browser.waiting().until(x -> x.findElement(By.id("status")).getText().contains("<img src=x id=injected>"));
         assertThat(d.findElements(By.id("injected"))).isEmpty();
 
         // The phone layout: one column, still usable.
         d.manage().window().setSize(new Dimension(390, 844));
-        d.get(url(
-                "/?q=" + java.net.URLEncoder.encode("through-silicon vias", java.nio.charset.StandardCharsets.UTF_8)));
-        waiting().until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("#results .result .snippet mark")));
+        d.get(browser
+            .url("/?q=" + java.net.URLEncoder.encode("through-silicon vias", java.nio.charset.StandardCharsets.UTF_8)));
+        browser.waiting()
+            .until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("#results .result .snippet mark")));
         Long scrollWidth = (Long) ((JavascriptExecutor) d).executeScript("return document.documentElement.scrollWidth");
         assertThat(scrollWidth).as("no horizontal scrolling on a phone").isLessThanOrEqualTo(390L);
-        HeadlessChromium.screenshot(driver, "search-mobile");
+        HeadlessChromium.screenshot(browser.driver(), "search-mobile");
         d.manage().window().setSize(new Dimension(1280, 1000));
 
         // A term page, opened from a result.
         d.findElement(By.cssSelector("#results .result h3 a[href^='/terms/']")).click();
-        waiting().until(ExpectedConditions.urlContains("/terms/"));
-        waiting().until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("#term-title")));
+        browser.waiting().until(ExpectedConditions.urlContains("/terms/"));
+        browser.waiting().until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("#term-title")));
         assertThat(d.findElement(By.id("term-title")).getText()).isEqualTo("HBM");
         assertThat(d.getTitle()).startsWith("HBM");
         assertThat(d.findElements(By.cssSelector("article section h2"))).isNotEmpty();
         assertDisclaimerAndSources("term page");
         assertThat(d.findElements(By.cssSelector("#sources li a[href^='http']"))).isNotEmpty();
-        HeadlessChromium.screenshot(driver, "term");
+        HeadlessChromium.screenshot(browser.driver(), "term");
         // The RDMA term's layers: its primary layer, and apart from it the layers it
         // touches through companies.
-        d.get(url("/terms/rdma"));
-        waiting().until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("article .tags")));
+        d.get(browser.url("/terms/rdma"));
+        browser.waiting().until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("article .tags")));
         List<String> tagLines = d.findElements(By.cssSelector("article .panel .tags"))
             .stream()
             .map(WebElement::getText)
             .toList();
         assertThat(tagLines).contains("Layers: Network fabric").anyMatch(t -> t.startsWith("Also touches: "));
-        d.get(url("/terms/no-such-term"));
-        waiting().until(x -> x.findElement(By.id("content")).getText().contains("no glossary term"));
+        d.get(browser.url("/terms/no-such-term"));
+        browser.waiting().until(x -> x.findElement(By.id("content")).getText().contains("no glossary term"));
 
         // Company and layer pages, from the live chain model.
-        d.get(url("/companies/MU"));
-        waiting().until(x -> !x.findElements(By.tagName("h1")).isEmpty());
+        d.get(browser.url("/companies/MU"));
+        browser.waiting().until(x -> !x.findElements(By.tagName("h1")).isEmpty());
         assertThat(d.findElement(By.tagName("h1")).getText()).contains("Micron", "MU");
-        waiting().until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("main a[href='/layers/memory']")));
+        browser.waiting()
+            .until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("main a[href='/layers/memory']")));
         assertThat(d.findElement(By.cssSelector("main .status-badge")).getText()).isEqualTo("Tight");
         assertDisclaimerAndSources("company page");
-        HeadlessChromium.screenshot(driver, "company");
+        HeadlessChromium.screenshot(browser.driver(), "company");
         // A company the reference data does not know: a clear message with close matches.
-        d.get(url("/companies/NOPE.XX"));
-        waiting().until(x -> !x.findElements(By.tagName("h1")).isEmpty());
+        d.get(browser.url("/companies/NOPE.XX"));
+        browser.waiting().until(x -> !x.findElements(By.tagName("h1")).isEmpty());
         assertThat(d.findElement(By.cssSelector("main .notice")).getText()).contains("knows no company", "NOPE.XX");
         // Any listing, the id or the name opens the company's page.
-        d.get(url("/companies/tsm"));
-        waiting().until(x -> x.findElements(By.tagName("h1")).stream().anyMatch(h -> h.getText().contains("2330.TW")));
+        d.get(browser.url("/companies/tsm"));
+        browser.waiting()
+            .until(x -> x.findElements(By.tagName("h1")).stream().anyMatch(h -> h.getText().contains("2330.TW")));
         assertThat(d.findElement(By.tagName("h1")).getText()).contains("Taiwan Semiconductor");
         assertThat(d.findElement(By.cssSelector("main .listings")).getText()).contains("TSM (XNYS)");
 
-        d.get(url("/layers/memory"));
-        waiting().until(x -> !x.findElements(By.tagName("h1")).isEmpty());
+        d.get(browser.url("/layers/memory"));
+        browser.waiting().until(x -> !x.findElements(By.tagName("h1")).isEmpty());
         assertThat(d.findElement(By.tagName("h1")).getText()).isEqualTo("Memory and storage");
-        waiting().until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("main .status-badge")));
+        browser.waiting().until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("main .status-badge")));
         assertThat(d.findElement(By.cssSelector("main .status-badge")).getText()).isEqualTo("Tight");
         assertThat(d.findElement(By.tagName("main")).getText()).contains("SK hynix says its HBM supply is sold out");
         // Reads whose primary layer is memory, and apart from them the reads that only
         // touch it.
-        waiting().until(ExpectedConditions.presenceOfElementLocated(By.id("passing-reads")));
+        browser.waiting().until(ExpectedConditions.presenceOfElementLocated(By.id("passing-reads")));
         List<String> primaryReads = d.findElements(By.xpath("//h2[@id='primary-reads']/following-sibling::ul[1]/li"))
             .stream()
             .map(WebElement::getText)
@@ -261,13 +228,13 @@ class WebPagesIT {
         assertThat(d.findElements(By.cssSelector("main a[href^='/layers/']"))).isNotEmpty();
         assertDisclaimerAndSources("layer page");
         assertThat(d.findElement(By.id("sources")).getText()).contains("Signal: SK hynix says");
-        HeadlessChromium.screenshot(driver, "layer");
+        HeadlessChromium.screenshot(browser.driver(), "layer");
 
         // The chain map: every layer a node, upstream to the left of downstream, named
         // for screen readers.
         d.manage().window().setSize(new Dimension(1400, 1100));
-        d.get(url("/chain"));
-        waiting().until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("svg#chain-map a.node")));
+        d.get(browser.url("/chain"));
+        browser.waiting().until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("svg#chain-map a.node")));
         assertThat(d.findElements(By.cssSelector("svg#chain-map a.node"))).hasSize(layers.size());
         assertThat(d.findElement(By.cssSelector("svg#chain-map title")).getAttribute("textContent"))
             .contains("Chain map");
@@ -295,7 +262,7 @@ class WebPagesIT {
         assertThat(d.findElement(By.id("chain-status")).getText()).contains("Live state as of");
         assertThat(d.findElements(By.cssSelector("#layer-table tbody tr"))).hasSize(layers.size());
         assertDisclaimerAndSources("chain map");
-        HeadlessChromium.screenshot(driver, "chain");
+        HeadlessChromium.screenshot(browser.driver(), "chain");
         // Keyboard: the nodes are links reachable with Tab.
         assertThat((Boolean) ((JavascriptExecutor) d).executeScript(
                 "const a = document.querySelector('svg#chain-map a.node'); a.focus(); return document.activeElement === a"))
@@ -303,7 +270,7 @@ class WebPagesIT {
 
         // Suggestions as you type: the ARIA combobox pattern, driven by the keyboard
         // alone.
-        d.get(url("/"));
+        d.get(browser.url("/"));
         WebElement box = d.findElement(By.id("q"));
         assertThat(box.getAttribute("role")).isEqualTo("combobox");
         assertThat(box.getAttribute("aria-autocomplete")).isEqualTo("list");
@@ -311,12 +278,12 @@ class WebPagesIT {
         assertThat(box.getAttribute("aria-expanded")).isEqualTo("false");
         assertThat(d.findElement(By.id("q-suggestions")).getAttribute("role")).isEqualTo("listbox");
         box.sendKeys("TSM");
-        waiting().until(x -> "true".equals(x.findElement(By.id("q")).getAttribute("aria-expanded")));
+        browser.waiting().until(x -> "true".equals(x.findElement(By.id("q")).getAttribute("aria-expanded")));
         List<WebElement> options = d.findElements(By.cssSelector("#q-suggestions [role=option]"));
         assertThat(options).isNotEmpty();
         assertThat(options.get(0).getText()).contains("Taiwan Semiconductor", "2330.TW");
         assertThat(d.findElement(By.id("q-suggestions-status")).getAttribute("textContent")).contains("suggestion");
-        HeadlessChromium.screenshot(driver, "search-suggestions");
+        HeadlessChromium.screenshot(browser.driver(), "search-suggestions");
         box.sendKeys(Keys.ARROW_DOWN);
         assertThat(box.getAttribute("aria-activedescendant")).isEqualTo(options.get(0).getAttribute("id"));
         assertThat(options.get(0).getAttribute("aria-selected")).isEqualTo("true");
@@ -330,10 +297,12 @@ class WebPagesIT {
         box.sendKeys(Keys.ARROW_DOWN);
         assertThat(box.getAttribute("aria-expanded")).isEqualTo("true");
         box.sendKeys(Keys.ENTER);
-        waiting().until(x -> x.getCurrentUrl().endsWith("/companies/2330.TW"));
-        waiting().until(x -> x.findElements(By.tagName("h1")).stream().anyMatch(h -> h.getText().contains("Taiwan")));
+        browser.waiting().until(x -> x.getCurrentUrl().endsWith("/companies/2330.TW"));
+        browser.waiting()
+            .until(x -> x.findElements(By.tagName("h1")).stream().anyMatch(h -> h.getText().contains("Taiwan")));
 
-        assertThat(HeadlessChromium.consoleProblems(driver)).as("CSP violations or script errors in the console")
+        assertThat(HeadlessChromium.consoleProblems(browser.driver()))
+            .as("CSP violations or script errors in the console")
             .isEmpty();
     }
 

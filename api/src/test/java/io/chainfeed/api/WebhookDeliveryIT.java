@@ -12,6 +12,7 @@ import io.chainfeed.avro.ReadKind;
 import io.chainfeed.platform.TopicSetup;
 import io.chainfeed.platform.auth.HashedKeys;
 import io.chainfeed.schemas.AvroSerde;
+import io.chainfeed.schemas.SampleRecords;
 import io.chainfeed.schemas.Topics;
 import io.chainfeed.testsupport.TopicProbe;
 import java.io.IOException;
@@ -251,12 +252,7 @@ class WebhookDeliveryIT {
     }
 
     private static Read read(String id, long version, String layer) {
-        return Read.newBuilder()
-            .setId(id)
-            .setKind(ReadKind.TERM)
-            .setSlug(id.substring(id.indexOf(':') + 1))
-            .setTitle("Webhook test read " + id)
-            .setSummary("A read for the webhook test.")
+        return SampleRecords.read(id, ReadKind.TERM, "Webhook test read " + id, "A read for the webhook test.")
             .setDisclaimer("research, not advice")
             .setVersion(version)
             .setUpdatedAt(Instant.now())

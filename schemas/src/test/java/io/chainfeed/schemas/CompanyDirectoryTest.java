@@ -1,5 +1,6 @@
 package io.chainfeed.schemas;
 
+import static io.chainfeed.schemas.SampleRecords.listing;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.chainfeed.avro.Company;
@@ -10,17 +11,7 @@ import org.junit.jupiter.api.Test;
 class CompanyDirectoryTest {
 
     static Company company(String id, String name, List<String> aliases, Listing... listings) {
-        return Company.newBuilder()
-            .setId(id)
-            .setName(name)
-            .setAliases(aliases)
-            .setListings(List.of(listings))
-            .setPrimaryLayer("foundry")
-            .build();
-    }
-
-    static Listing listing(String symbol, String mic, String display) {
-        return Listing.newBuilder().setSymbol(symbol).setMic(mic).setDisplaySymbol(display).build();
+        return SampleRecords.company(id, name, aliases, "foundry", listings);
     }
 
     static final Company TSMC = company("tsmc", "Taiwan Semiconductor Manufacturing Company",

@@ -19,12 +19,7 @@ class ReadDocumentsTest {
 
     @Test
     void derivedFieldsFlattenTheTagsForFiltersAndFacets() {
-        Read read = Read.newBuilder()
-            .setId("term:rdma")
-            .setKind(ReadKind.TERM)
-            .setSlug("rdma")
-            .setTitle("RDMA")
-            .setSummary("s")
+        Read read = SampleRecords.read("term:rdma", ReadKind.TERM, "RDMA", "s")
             .setSources(List.of(new Source("x", "https://example.org/")))
             .setDisclaimer("Research, not advice.")
             .setVersion(1)
@@ -49,12 +44,7 @@ class ReadDocumentsTest {
     }
 
     private static Read.Builder signalRead() {
-        return Read.newBuilder()
-            .setId("signal:s1")
-            .setKind(ReadKind.SIGNAL)
-            .setSlug("s1")
-            .setTitle("HBM sold out")
-            .setSummary("s")
+        return SampleRecords.read("signal:s1", ReadKind.SIGNAL, "HBM sold out", "s")
             .setDisclaimer("Research, not advice.")
             .setUpdatedAt(Instant.parse("2026-11-20T08:00:00Z"));
     }

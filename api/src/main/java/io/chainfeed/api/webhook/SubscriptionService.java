@@ -23,6 +23,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
+import java.util.function.UnaryOperator;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ListOffsetsOptions;
 import org.apache.kafka.clients.admin.OffsetSpec;
@@ -231,12 +232,7 @@ public class SubscriptionService {
                 kept.add(SealedSecret.newBuilder(s).setExpiresAt(end).build());
             }
         }
-        WebhookSubscription next = WebhookSubscription.newBuilder(sub)
-            .setSecrets(kept)
-            .setUpdatedAt(now)
-            .setRevision(sub.getRevision() + 1)
-            .build();
-        subscriptions.put(next);
+        WebhookSubscription next = storeChange(sub, now, b -> b.setSecrets(kept));
         return new Rotated(next, WebhookSignatures.format(secret), expires);
     }
 
@@ -260,13 +256,7 @@ public class SubscriptionService {
                     + sub.getStatusReason() + "); nothing is delivered to it: subscribe again");
         }
         Instant now = clock.instant();
-        WebhookSubscription next = WebhookSubscription.newBuilder(sub)
-            .setRecoverRequestedAt(now)
-            .setUpdatedAt(now)
-            .setRevision(sub.getRevision() + 1)
-            .build();
-        subscriptions.put(next);
-        return next;
+        return storeChange(sub, now, b -> b.setRecoverRequestedAt(now));
     }
 
     /**
@@ -276,12 +266,25 @@ public class SubscriptionService {
      */
     public synchronized void disable(String id, String reason) {
         subscriptions.get(id)
-            .ifPresent(sub -> subscriptions.put(WebhookSubscription.newBuilder(sub)
-                .setStatus(WebhookStatus.DISABLED)
-                .setStatusReason(reason)
-                .setUpdatedAt(clock.instant())
-                .setRevision(sub.getRevision() + 1)
-                .build()));
+            .ifPresent(sub -> storeChange(sub, clock.instant(),
+                    b -> b.setStatus(WebhookStatus.DISABLED).setStatusReason(reason)));
+    }
+
+    /**
+     * Stores a changed subscription as its next revision.
+     * @param sub the stored subscription
+     * @param now the time of the change
+     * @param change what changes, applied to a copy of {@code sub}
+     * @return the subscription as stored
+     */
+    private WebhookSubscription storeChange(WebhookSubscription sub, Instant now,
+            UnaryOperator<WebhookSubscription.Builder> change) {
+        WebhookSubscription next = change.apply(WebhookSubscription.newBuilder(sub))
+            .setUpdatedAt(now)
+            .setRevision(sub.getRevision() + 1)
+            .build();
+        subscriptions.put(next);
+        return next;
     }
 
     /**

@@ -1,28 +1,20 @@
 package io.chainfeed.api.reference;
 
+import static io.chainfeed.schemas.SampleRecords.listing;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.chainfeed.avro.Company;
 import io.chainfeed.avro.Listing;
 import io.chainfeed.schemas.CompanyDirectory;
+import io.chainfeed.schemas.SampleRecords;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 public class CompanyResolverTest {
 
     static Company company(String id, String name, List<String> aliases, Listing... listings) {
-        return Company.newBuilder()
-            .setId(id)
-            .setName(name)
-            .setAliases(aliases)
-            .setListings(List.of(listings))
-            .setPrimaryLayer("foundry")
-            .build();
-    }
-
-    static Listing listing(String symbol, String mic, String display) {
-        return Listing.newBuilder().setSymbol(symbol).setMic(mic).setDisplaySymbol(display).build();
+        return SampleRecords.company(id, name, aliases, "foundry", listings);
     }
 
     /** TSMC, NVIDIA, Arista and onsemi as the corpus has them. */

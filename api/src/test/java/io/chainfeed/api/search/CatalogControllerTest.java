@@ -10,7 +10,7 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
 import io.chainfeed.api.reference.ReferenceLayers;
-import io.chainfeed.avro.ChainLayer;
+import io.chainfeed.schemas.SampleRecords;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -79,23 +79,9 @@ class CatalogControllerTest {
 
     @Test
     void layersJoinTheReferenceDataWithReadCountsAndSortByName() throws Exception {
-        when(referenceLayers.all()).thenReturn(List.of(
-                ChainLayer.newBuilder()
-                    .setId("memory")
-                    .setName("Memory")
-                    .setSummary("DRAM and HBM")
-                    .setAliases(List.of())
-                    .setUpstream(List.of("wafers"))
-                    .setVersion(1)
-                    .build(),
-                ChainLayer.newBuilder()
-                    .setId("wafers")
-                    .setName("wafers")
-                    .setSummary("Silicon")
-                    .setAliases(List.of())
-                    .setUpstream(List.of())
-                    .setVersion(1)
-                    .build()));
+        when(referenceLayers.all())
+            .thenReturn(List.of(SampleRecords.layer("memory", "Memory", "DRAM and HBM", "wafers"),
+                    SampleRecords.layer("wafers", "wafers", "Silicon")));
         when(catalog.layers()).thenReturn(List.of(new SearchCatalog.LayerName("memory", "Memory", 4),
                 new SearchCatalog.LayerName("optics", "Optics", 2)));
 

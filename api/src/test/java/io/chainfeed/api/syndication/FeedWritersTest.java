@@ -83,6 +83,14 @@ class FeedWritersTest {
                 BASE + FeedLinks.pagePath(topic), entries);
     }
 
+    /** A feed of one entry on the only page of the topic. */
+    private FeedDocument onePage(Selector topic, FeedEntry entry) {
+        return new FeedDocument(links.feedId(topic), "t", "s. " + FeedDocument.DISCLAIMER, topic.canonical(),
+                entry.updated(), links.feedUrl(BASE, FeedLinks.ATOM_PATH, topic, 2, null),
+                links.feedUrl(BASE, FeedLinks.ATOM_PATH, topic, 2, null), null, BASE + FeedLinks.pagePath(topic),
+                List.of(entry));
+    }
+
     @Test
     void entriesAreDatedByPublicationAndASignalKeepsItsObservationInstant() throws Exception {
         Map<String, Object> d = doc("signal:late", "signal", "late", "HBM report", "2026-11-20T00:00:00Z", 1L,
@@ -96,10 +104,7 @@ class FeedWritersTest {
         assertThat(e.observedAt()).isEqualTo(Instant.parse("2026-11-20T00:00:00Z"));
         assertThat(e.contentText()).contains("Observed 2026-11-20T00:00:00Z");
         Selector topic = Selector.parse("all");
-        FeedDocument doc = new FeedDocument(links.feedId(topic), "t", "s. " + FeedDocument.DISCLAIMER,
-                topic.canonical(), e.updated(), links.feedUrl(BASE, FeedLinks.ATOM_PATH, topic, 2, null),
-                links.feedUrl(BASE, FeedLinks.ATOM_PATH, topic, 2, null), null, BASE + FeedLinks.pagePath(topic),
-                List.of(e));
+        FeedDocument doc = onePage(topic, e);
 
         byte[] xml = AtomFeedWriter.write(doc);
         assertThat(FeedChecks.atomErrors(xml)).isEmpty();
@@ -132,10 +137,7 @@ class FeedWritersTest {
                         Map.of("direction", List.of(Map.of("field", "headline", "offset", 4, "length", 8, "text",
                                 "sold out", "rule", "tightening cue")))));
         FeedEntry decided = FeedEntry.of(d, links, BASE);
-        FeedDocument withSignal = new FeedDocument(links.feedId(topic), "t", "s. " + FeedDocument.DISCLAIMER,
-                topic.canonical(), decided.updated(), links.feedUrl(BASE, FeedLinks.ATOM_PATH, topic, 2, null),
-                links.feedUrl(BASE, FeedLinks.ATOM_PATH, topic, 2, null), null, BASE + FeedLinks.pagePath(topic),
-                List.of(decided));
+        FeedDocument withSignal = onePage(topic, decided);
         byte[] signalXml = AtomFeedWriter.write(withSignal);
         assertThat(FeedChecks.atomErrors(signalXml)).isEmpty();
         assertThat(FeedChecks.readAtom(signalXml).getEntries().get(0).getForeignMarkup()).anySatisfy(x -> {

@@ -109,6 +109,20 @@ class SubscriptionWorkerIT {
         receiver.close();
     }
 
+    /**
+     * Starts an engine (queue of 16) on the subscription from the end of the source,
+     * queues the endpoint's answers, then appends a read for each id to partition 0.
+     */
+    private WebhookEngine startScripted(int maxAttempts, List<Integer> answers, String... ids) {
+        WebhookEngine e = engine(maxAttempts, 16);
+        e.upsert(target("all"), startAt(source.end()));
+        script.addAll(answers);
+        for (String id : ids) {
+            source.append(0, id, 1, "memory");
+        }
+        return e;
+    }
+
     private WebhookEngine engine(int maxAttempts, int queueCapacity) {
         RetrySchedule schedule = new RetrySchedule(maxAttempts, Duration.ofMillis(50), 2, Duration.ofMillis(200),
                 Duration.ofSeconds(2));
@@ -224,11 +238,7 @@ class SubscriptionWorkerIT {
 
     @Test
     void deadLettersAfterTheLastAttemptAndMovesOn() {
-        WebhookEngine engine = engine(3, 16);
-        engine.upsert(target("all"), startAt(source.end()));
-        script.addAll(List.of(500, 503, 502));
-        source.append(0, "term:doomed", 1, "memory");
-        source.append(0, "term:next", 1, "memory");
+        startScripted(3, List.of(500, 503, 502), "term:doomed", "term:next");
         await().atMost(Duration.ofSeconds(10)).until(() -> hits.size() == 4);
         assertThat(deliveredIds()).containsExactly("term:doomed", "term:doomed", "term:doomed", "term:next");
         assertThat(journal.deadLetters).singleElement()
@@ -243,11 +253,7 @@ class SubscriptionWorkerIT {
     @Test
     void goneDisablesTheSubscriptionAndStopsIt() throws Exception {
         source.append(0, "term:before", 1, "memory");
-        WebhookEngine engine = engine(5, 16);
-        engine.upsert(target("all"), startAt(source.end()));
-        script.add(410);
-        source.append(0, "term:a", 1, "memory");
-        source.append(0, "term:b", 1, "memory");
+        WebhookEngine engine = startScripted(5, List.of(410), "term:a", "term:b");
         await().atMost(Duration.ofSeconds(10)).until(() -> !journal.disabled.isEmpty());
         assertThat(journal.disabled).containsExactly("sub_test: the endpoint answered 410 Gone");
         // nothing more arrives after the 410
@@ -260,12 +266,8 @@ class SubscriptionWorkerIT {
 
     @Test
     void resumesFromTheStoredStateWithTheSameIdAndAttemptCount() {
-        WebhookEngine first = engine(4, 16);
-        first.upsert(target("all"), startAt(source.end()));
         // the 429 asks for a second's pause: stop within it
-        script.addAll(List.of(200, 500, 429));
-        source.append(0, "term:a", 1, "memory");
-        source.append(0, "term:b", 1, "memory");
+        WebhookEngine first = startScripted(4, List.of(200, 500, 429), "term:a", "term:b");
         await().atMost(Duration.ofSeconds(10)).until(() -> hits.size() == 3 && journal.last().getAttempts() == 2);
         first.close(Duration.ofSeconds(5));
         WebhookDeliveryState stored = journal.last();

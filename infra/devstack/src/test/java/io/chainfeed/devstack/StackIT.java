@@ -139,15 +139,7 @@ class StackIT {
 
         // Supervision: a service killed with SIGKILL is started again by the launcher,
         // which says so.
-        long killed = Processes.readPidFile(runDir.resolve("pids/streams.pid")).get(0);
-        ProcessHandle.of(killed).orElseThrow().destroyForcibly();
-        Awaitility.await()
-            .atMost(Duration.ofSeconds(60))
-            .pollInterval(Duration.ofMillis(200))
-            .until(() -> Files.readString(target.resolve("stack-it-2.log"))
-                .contains("streams restarted by the supervisor"));
-        assertThat(Files.readString(target.resolve("stack-it-2.log")))
-            .contains("streams exited unexpectedly with code 137; restarting it in 1000 ms (crash 1 in the last 600 s");
+        long killed = killAndAwaitRestart("streams", runDir.resolve("pids/streams.pid"), Duration.ofSeconds(60));
         long restarted = Processes.readPidFile(runDir.resolve("pids/streams.pid")).get(0);
         assertThat(restarted).isNotEqualTo(killed);
         assertThat(Processes.canConnect("127.0.0.1", streamsPort, Duration.ofMillis(500))).isTrue();
@@ -160,15 +152,7 @@ class StackIT {
 
         // Kafka is supervised as the services are: killed with SIGKILL, it is started
         // again (same data and port).
-        long broker = Processes.readPidFile(runDir.resolve("kafka/kafka.pid")).get(0);
-        ProcessHandle.of(broker).orElseThrow().destroyForcibly();
-        Awaitility.await()
-            .atMost(Duration.ofSeconds(120))
-            .pollInterval(Duration.ofMillis(200))
-            .until(() -> Files.readString(target.resolve("stack-it-2.log"))
-                .contains("kafka restarted by the supervisor"));
-        assertThat(Files.readString(target.resolve("stack-it-2.log")))
-            .contains("kafka exited unexpectedly with code 137; restarting it in 1000 ms (crash 1 in the last 600 s");
+        killAndAwaitRestart("kafka", runDir.resolve("kafka/kafka.pid"), Duration.ofSeconds(120));
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:" + kafkaPort))) {
             assertThat(admin.listTopics().names().get(30, TimeUnit.SECONDS)).as("the restarted broker kept its data")
                 .contains(Topics.READS);
@@ -213,6 +197,27 @@ class StackIT {
             .filter(h -> h.pid() != ProcessHandle.current().pid())
             .map(ProcessHandle::pid)
             .toList()).as("processes of the run dir still alive").isEmpty();
+    }
+
+    /**
+     * Kills a supervised process of the second run with SIGKILL and waits until the
+     * launcher has restarted it, saying it was its first crash.
+     * @param name the process's name in the launcher's log
+     * @param pidFile where the launcher keeps its pid
+     * @param within how long the restart may take
+     * @return the pid of the killed process
+     */
+    private long killAndAwaitRestart(String name, Path pidFile, Duration within) throws IOException {
+        long pid = Processes.readPidFile(pidFile).get(0);
+        ProcessHandle.of(pid).orElseThrow().destroyForcibly();
+        Path log = target.resolve("stack-it-2.log");
+        Awaitility.await()
+            .atMost(within)
+            .pollInterval(Duration.ofMillis(200))
+            .until(() -> Files.readString(log).contains(name + " restarted by the supervisor"));
+        assertThat(Files.readString(log))
+            .contains(name + " exited unexpectedly with code 137; restarting it in 1000 ms (crash 1 in the last 600 s");
+        return pid;
     }
 
     /**

@@ -401,29 +401,28 @@ public final class SignalDecider {
      * sentence, within the window.
      */
     private static int flipFor(List<Hit> hits, int i, boolean[] attached) {
+        int after = nearestFlip(hits, i, attached, 1, FLIP_WINDOW);
+        return after >= 0 ? after : nearestFlip(hits, i, attached, -1, NEG_WINDOW);
+    }
+
+    /**
+     * The nearest unattached reversal of condition i on one side of it ({@code step} 1:
+     * after, -1: before) in the same sentence, at most {@code window} characters away and
+     * with no other condition in between; -1 if none.
+     */
+    private static int nearestFlip(List<Hit> hits, int i, boolean[] attached, int step, int window) {
         Hit x = hits.get(i);
-        for (int j = i + 1; j < hits.size(); j++) {
+        for (int j = i + step; j >= 0 && j < hits.size(); j += step) {
             Hit y = hits.get(j);
-            if (y.sentence() != x.sentence() || y.first - x.last > FLIP_WINDOW) {
-                break;
+            int gap = step > 0 ? y.first - x.last : x.first - y.last;
+            if (y.sentence() != x.sentence() || gap > window) {
+                return -1;
             }
             if (y.cue.kind == Kind.FLIP && !attached[j]) {
                 return j;
             }
             if (y.cue.kind == Kind.T || y.cue.kind == Kind.E) {
-                break;
-            }
-        }
-        for (int j = i - 1; j >= 0; j--) {
-            Hit y = hits.get(j);
-            if (y.sentence() != x.sentence() || x.first - y.last > NEG_WINDOW) {
-                break;
-            }
-            if (y.cue.kind == Kind.FLIP && !attached[j]) {
-                return j;
-            }
-            if (y.cue.kind == Kind.T || y.cue.kind == Kind.E) {
-                break;
+                return -1;
             }
         }
         return -1;

@@ -2,18 +2,24 @@ package io.chainfeed.ingest.corpus;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.params.provider.Arguments.arguments;
 
 import io.chainfeed.avro.ChainLayer;
 import io.chainfeed.avro.ConstraintSignal;
 import io.chainfeed.avro.Direction;
 import java.time.Instant;
 import java.time.LocalDate;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The bundled history: every entry checked, the floors of issue 24 held, and the parser's
@@ -121,28 +127,32 @@ class HistoryTest {
         assertThat(s.getDirection()).isEqualTo(Direction.TIGHTENING);
     }
 
+    /**
+     * Each case: the text of the good entry to replace, what replaces it, and the parts
+     * of the refusal's message.
+     */
+    static Stream<Arguments> badEntries() {
+        return Stream.of(
+                arguments("layers: [memory]", "layers: [hbm-land]",
+                        List.of("signals[0].layers", "'hbm-land' is not a layer id")),
+                arguments("companies: [sk-hynix]", "companies: [acme]", List.of("'acme' is not a company id")),
+                arguments("https://example.com/a", "http://example.com/a", List.of("not an absolute https URL")),
+                arguments("date: 2024-05-02", "date: 2024-05-03", List.of("does not start with its date")),
+                arguments("2024-05-02", "2022-05-02", List.of("2022-05-02 is outside 2023-01-01")),
+                arguments("magnitude: 4", "magnitude: 7", List.of("signals[0].magnitude", "1 to 5")),
+                arguments("direction: tightening", "direction: up", List.of("tightening or easing")),
+                arguments("magnitude: 4", "magnitude: 4\n    sentiment: 3", List.of("unknown field")));
+    }
+
+    @ParameterizedTest
+    @MethodSource("badEntries")
+    void badEntriesAreRefusedNamingTheFieldAndWhy(String good, String bad, List<String> message) {
+        var refusal = assertThatThrownBy(() -> parse(ENTRY.replace(good, bad))).isInstanceOf(CorpusException.class);
+        message.forEach(m -> refusal.hasMessageContaining(m));
+    }
+
     @Test
-    void badEntriesAreRefusedNamingTheFieldAndWhy() {
-        assertThatThrownBy(() -> parse(ENTRY.replace("layers: [memory]", "layers: [hbm-land]")))
-            .isInstanceOf(CorpusException.class)
-            .hasMessageContaining("signals[0].layers")
-            .hasMessageContaining("'hbm-land' is not a layer id");
-        assertThatThrownBy(() -> parse(ENTRY.replace("companies: [sk-hynix]", "companies: [acme]")))
-            .hasMessageContaining("'acme' is not a company id");
-        assertThatThrownBy(() -> parse(ENTRY.replace("https://example.com/a", "http://example.com/a")))
-            .hasMessageContaining("not an absolute https URL");
-        assertThatThrownBy(() -> parse(ENTRY.replace("date: 2024-05-02", "date: 2024-05-03")))
-            .hasMessageContaining("does not start with its date")
-            .isInstanceOf(CorpusException.class);
-        assertThatThrownBy(() -> parse(ENTRY.replace("2024-05-02", "2022-05-02")))
-            .hasMessageContaining("2022-05-02 is outside 2023-01-01");
-        assertThatThrownBy(() -> parse(ENTRY.replace("magnitude: 4", "magnitude: 7")))
-            .hasMessageContaining("signals[0].magnitude")
-            .hasMessageContaining("1 to 5");
-        assertThatThrownBy(() -> parse(ENTRY.replace("direction: tightening", "direction: up")))
-            .hasMessageContaining("tightening or easing");
-        assertThatThrownBy(() -> parse(ENTRY.replace("magnitude: 4", "magnitude: 4\n    sentiment: 3")))
-            .hasMessageContaining("unknown field");
+    void theSameStoryTwiceIsRefused() {
         String twice = ENTRY + ENTRY.substring(ENTRY.indexOf("  - id"))
             .replace("h-2024-05-02-hbm-booked", "h-2024-05-02-hbm-booked-again");
         assertThatThrownBy(() -> parse(twice)).hasMessageContaining("the same story as h-2024-05-02-hbm-booked");

@@ -225,24 +225,21 @@ class FeedPollerTest {
         assertThat(s.getLayerHints()).containsExactly("memory");
     }
 
-    @Test
-    void rss10RdfIsRead() {
-        ConstraintSignal s = pollFirst("/rdf", fixture("rss10-rdf.xml"), "RDF desk", List.of("memory"), "tightening",
-                2);
-        assertThat(s.getHeadline()).isEqualTo("Photoresist makers raise prices");
-        assertThat(s.getSource().getUrl()).isEqualTo("http://rdf.example.com/photoresist");
-        assertThat(s.getObservedAt()).isEqualTo(Instant.parse("2026-11-18T09:00:00Z"));
-        assertThat(s.getObservedAtBasis()).isEqualTo(ObservedAtBasis.ITEM_DC_DATE);
-    }
-
-    @Test
-    void atom03IsRead() {
-        ConstraintSignal s = pollFirst("/a03", fixture("atom03.xml"), null, List.of("memory"), "tightening", 2);
-        assertThat(s.getHeadline()).isEqualTo("Cleanroom builds slip");
-        assertThat(s.getBody()).isEqualTo("Two cleanroom projects slip a quarter.");
-        assertThat(s.getSource().getUrl()).isEqualTo("http://a03.example.com/cleanrooms");
-        assertThat(s.getObservedAt()).isEqualTo(Instant.parse("2026-11-19T08:00:00Z"));
-        assertThat(s.getObservedAtBasis()).isEqualTo(ObservedAtBasis.ITEM_PUBLISHED);
+    /** RSS 1.0 (RDF, dated by dc:date) and Atom 0.3 (dated by its published element). */
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "/rdf | rss10-rdf.xml | RDF desk | Photoresist makers raise prices | EUV photoresist costs more next quarter."
+                    + " | http://rdf.example.com/photoresist | 2026-11-18T09:00:00Z | ITEM_DC_DATE",
+            "/a03 | atom03.xml | | Cleanroom builds slip | Two cleanroom projects slip a quarter."
+                    + " | http://a03.example.com/cleanrooms | 2026-11-19T08:00:00Z | ITEM_PUBLISHED" })
+    void rss10RdfAndAtom03AreRead(String path, String file, String name, String headline, String body, String url,
+            Instant observedAt, ObservedAtBasis basis) {
+        ConstraintSignal s = pollFirst(path, fixture(file), name, List.of("memory"), "tightening", 2);
+        assertThat(s.getHeadline()).isEqualTo(headline);
+        assertThat(s.getBody()).isEqualTo(body);
+        assertThat(s.getSource().getUrl()).isEqualTo(url);
+        assertThat(s.getObservedAt()).isEqualTo(observedAt);
+        assertThat(s.getObservedAtBasis()).isEqualTo(basis);
     }
 
     @Test
@@ -370,9 +367,7 @@ class FeedPollerTest {
 
     @Test
     void retryAfterOn503AndBackoffOn429HoldTheFeedBack() {
-        server.put("/busy", fixture("rss2-undated.xml"));
-        FeedSource feed = feed("/busy");
-        server.script("/busy", 503, Map.of("Retry-After", "600"));
+        FeedSource feed = busyFeed(503, "600");
         assertThatThrownBy(() -> poller.poll(feed)).isInstanceOfSatisfying(HttpStatusException.class,
                 e -> assertThat(e.retryAfter()).isEqualTo(Duration.ofSeconds(600)));
         assertThat(poller.status(feed).notBefore()).isEqualTo(START.plusSeconds(600).toString());
@@ -402,13 +397,21 @@ class FeedPollerTest {
         assertThat(count("fetches", feed, "deferred")).isEqualTo(1.0);
     }
 
+    /**
+     * A feed at {@code /busy} whose next poll is refused with this status and
+     * {@code Retry-After}; the poll after that is answered.
+     */
+    private FeedSource busyFeed(int status, String retryAfter) {
+        server.put("/busy", fixture("rss2-undated.xml"));
+        server.script("/busy", status, Map.of("Retry-After", retryAfter));
+        return feed("/busy");
+    }
+
     @Test
     void aRetryAfterHttpDateIsHonoured() {
-        server.put("/busy", fixture("rss2-undated.xml"));
-        FeedSource feed = feed("/busy");
         Instant at = Instant.now().plus(Duration.ofHours(1)).truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
-        server.script("/busy", 429, Map.of("Retry-After",
-                java.time.format.DateTimeFormatter.RFC_1123_DATE_TIME.withZone(ZoneOffset.UTC).format(at)));
+        FeedSource feed = busyFeed(429,
+                java.time.format.DateTimeFormatter.RFC_1123_DATE_TIME.withZone(ZoneOffset.UTC).format(at));
         assertThatThrownBy(() -> poller.poll(feed)).isInstanceOfSatisfying(HttpStatusException.class,
                 e -> assertThat(e.retryAfter()).isBetween(Duration.ofMinutes(55), Duration.ofHours(1)));
     }

@@ -1,5 +1,7 @@
 package io.chainfeed.ingest.page;
 
+import static io.chainfeed.schemas.SampleRecords.company;
+import static io.chainfeed.schemas.SampleRecords.listing;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
@@ -10,7 +12,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.chainfeed.avro.ChainLayer;
 import io.chainfeed.avro.Company;
 import io.chainfeed.avro.CompanyMention;
-import io.chainfeed.avro.Listing;
 import io.chainfeed.avro.RelatedTerm;
 import io.chainfeed.avro.Section;
 import io.chainfeed.avro.Source;
@@ -38,20 +39,6 @@ class GlossaryPageParserTest {
 
     private static ChainLayer layer(String id, String name, String... aliases) {
         return ChainLayer.newBuilder().setId(id).setName(name).setAliases(List.of(aliases)).build();
-    }
-
-    private static Company company(String id, String name, List<String> aliases, String layer, Listing... listings) {
-        return Company.newBuilder()
-            .setId(id)
-            .setName(name)
-            .setAliases(aliases)
-            .setListings(List.of(listings))
-            .setPrimaryLayer(layer)
-            .build();
-    }
-
-    private static Listing listing(String symbol, String mic, String display) {
-        return new Listing(symbol, mic, display);
     }
 
     private static final ChainLayer FABRIC = layer("network-fabric", "Network fabric", "fabric layer");

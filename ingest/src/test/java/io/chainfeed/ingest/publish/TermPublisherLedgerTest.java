@@ -7,6 +7,7 @@ import io.chainfeed.avro.Source;
 import io.chainfeed.avro.TermUpdate;
 import io.chainfeed.ingest.TermContent;
 import io.chainfeed.schemas.AvroSerde;
+import io.chainfeed.schemas.SampleRecords;
 import io.chainfeed.schemas.Topics;
 import java.time.Clock;
 import java.time.Instant;
@@ -39,14 +40,7 @@ class TermPublisherLedgerTest {
             List.of(), "network-fabric", List.of(), List.of(),
             List.of(new Source("Wikipedia", "https://example.org/rdma")), TermContent.DEFAULT_DISCLAIMER, "page");
 
-    private static final ChainLayer MEMORY = ChainLayer.newBuilder()
-        .setId("memory")
-        .setName("Memory")
-        .setSummary("")
-        .setAliases(List.of())
-        .setUpstream(List.of())
-        .setVersion(1)
-        .build();
+    private static final ChainLayer MEMORY = SampleRecords.layer("memory", "Memory", "");
 
     private final MockProducer<String, byte[]> producer = new MockProducer<>(true, new StringSerializer(),
             new ByteArraySerializer());

@@ -29,6 +29,7 @@ import io.chainfeed.schemas.Topics;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
@@ -500,11 +501,7 @@ class ChainStateTopologyTest extends TopologyTest {
         // and the direct pressure against the definition, summed signal by signal
         long asOf = kept.values().stream().mapToLong(x -> x.getObservedAt().toEpochMilli()).max().orElseThrow();
         for (String layer : List.of("semiconductor-equipment", "memory", "advanced-packaging", "accelerators")) {
-            double raw = kept.values()
-                .stream()
-                .filter(x -> x.getLayerHints().contains(layer))
-                .mapToDouble(x -> ChainModel.contribution(x, asOf))
-                .sum();
+            double raw = rawPressure(kept.values(), layer, asOf);
             assertThat(published.get(layer).getRawDirectPressure()).as(layer).isCloseTo(raw, within(0.00011));
             assertThat(published.get(layer).getDirectPressure()).as(layer)
                 .isCloseTo(io.chainfeed.schemas.ChainDecay.softCap(raw), within(0.00011));
@@ -515,15 +512,22 @@ class ChainStateTopologyTest extends TopologyTest {
             long at = asOf + Duration.ofDays(days).toMillis();
             Map<String, LayerState> then = model.statesAt(kept.values(), at);
             for (String layer : List.of("semiconductor-equipment", "memory", "advanced-packaging", "accelerators")) {
-                double raw = kept.values()
-                    .stream()
-                    .filter(x -> x.getLayerHints().contains(layer))
-                    .mapToDouble(x -> ChainModel.contribution(x, at))
-                    .sum();
+                double raw = rawPressure(kept.values(), layer, at);
                 assertThat(then.get(layer).getRawDirectPressure()).as(layer + " +" + days + " d")
                     .isCloseTo(raw, within(0.00011));
             }
         }
+    }
+
+    /**
+     * A layer's direct pressure before the soft cap, by the definition: the sum of the
+     * contributions, at {@code at}, of the signals naming it.
+     */
+    private static double rawPressure(Collection<ConstraintSignal> signals, String layer, long at) {
+        return signals.stream()
+            .filter(x -> x.getLayerHints().contains(layer))
+            .mapToDouble(x -> ChainModel.contribution(x, at))
+            .sum();
     }
 
     /** The state reads written so far, in order. */

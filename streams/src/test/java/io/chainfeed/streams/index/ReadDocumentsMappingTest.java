@@ -9,6 +9,7 @@ import io.chainfeed.avro.ReadChange;
 import io.chainfeed.avro.ReadKind;
 import io.chainfeed.platform.ReadsIndex;
 import io.chainfeed.schemas.ReadDocuments;
+import io.chainfeed.schemas.SampleRecords;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -22,12 +23,7 @@ class ReadDocumentsMappingTest {
 
     @Test
     void everyDocumentFieldIsInTheStrictMapping() throws Exception {
-        Read read = Read.newBuilder()
-            .setId("term:rdma")
-            .setKind(ReadKind.TERM)
-            .setSlug("rdma")
-            .setTitle("RDMA")
-            .setSummary("s")
+        Read read = SampleRecords.read("term:rdma", ReadKind.TERM, "RDMA", "s")
             .setDisclaimer("Research, not advice.")
             .setVersion(2)
             .setUpdatedAt(Instant.ofEpochMilli(2))

@@ -8,6 +8,7 @@ import io.chainfeed.avro.ReadKind;
 import io.chainfeed.avro.Section;
 import io.chainfeed.avro.Source;
 import io.chainfeed.avro.TermTag;
+import io.chainfeed.schemas.SampleRecords;
 import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -19,13 +20,8 @@ class ReadChangesTest {
     private static final Evidence MENTIONED = new Evidence("term-title", "definition", 0, 4, "x");
 
     private static Read.Builder read() {
-        return Read.newBuilder()
-            .setId("term:hbm")
-            .setKind(ReadKind.TERM)
-            .setSlug("hbm")
-            .setTitle("HBM")
+        return SampleRecords.read("term:hbm", ReadKind.TERM, "HBM", "Stacked DRAM.")
             .setAliases(List.of("high-bandwidth memory"))
-            .setSummary("Stacked DRAM.")
             .setSections(List.of(new Section("a", "What it means", "one"), new Section("b", "Why", "two")))
             .setTerms(List.of(new TermTag("cowos", "CoWoS", "", 1.0, List.of(DECLARED)),
                     new TermTag("dram", "DRAM", "", 0.9, List.of(MENTIONED))))

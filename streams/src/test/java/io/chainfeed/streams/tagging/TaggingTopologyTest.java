@@ -1,9 +1,9 @@
 package io.chainfeed.streams.tagging;
 
+import static io.chainfeed.schemas.SampleRecords.company;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.chainfeed.avro.ChainLayer;
-import io.chainfeed.avro.Company;
 import io.chainfeed.avro.CompanyMention;
 import io.chainfeed.avro.CompanyTag;
 import io.chainfeed.avro.LayerTag;
@@ -62,16 +62,6 @@ class TaggingTopologyTest extends TopologyTest {
                 "energy-power", new Listing("ON", "XNAS", "ON")));
     }
 
-    private static Company company(String id, String name, List<String> aliases, String layer, Listing listing) {
-        return Company.newBuilder()
-            .setId(id)
-            .setName(name)
-            .setAliases(aliases)
-            .setListings(List.of(listing))
-            .setPrimaryLayer(layer)
-            .build();
-    }
-
     private static TermUpdate term(String slug, String why, List<CompanyMention> declared, String layerHint) {
         return TermUpdate.newBuilder()
             .setSlug(slug)
@@ -105,20 +95,12 @@ class TaggingTopologyTest extends TopologyTest {
 
         assertThat(read.getCompanies()).extracting(CompanyTag::getSymbol)
             .containsExactlyInAnyOrder("ANET", "ORCL", "2345.TW");
-        CompanyTag anet = read.getCompanies()
-            .stream()
-            .filter(c -> c.getSymbol().equals("ANET"))
-            .findFirst()
-            .orElseThrow();
+        CompanyTag anet = companyTag(read, "ANET");
         assertThat(anet.getPrimary()).isTrue();
         assertThat(anet.getConfidence()).isEqualTo(1.0);
         assertThat(anet.getEvidence()).extracting(e -> e.getRule())
             .contains("declared-company", "company-name", "ticker-parenthesised");
-        CompanyTag accton = read.getCompanies()
-            .stream()
-            .filter(c -> c.getSymbol().equals("2345.TW"))
-            .findFirst()
-            .orElseThrow();
+        CompanyTag accton = companyTag(read, "2345.TW");
         assertThat(accton.getMic()).isEqualTo("XTAI");
         assertThat(accton.getPrimary()).isFalse();
         var span = accton.getEvidence()
@@ -135,6 +117,10 @@ class TaggingTopologyTest extends TopologyTest {
         assertThat(fabric.getEvidence()).extracting(e -> e.getRule())
             .contains("declared-layer", "company-primary-layer");
         assertThat(read.getLayers()).extracting(LayerTag::getId).contains("cloud-compute");
+    }
+
+    private static CompanyTag companyTag(Read read, String symbol) {
+        return read.getCompanies().stream().filter(c -> c.getSymbol().equals(symbol)).findFirst().orElseThrow();
     }
 
     private static TermUpdate glossary(String slug, String title, List<String> aliases, String text, String layer) {
@@ -273,11 +259,7 @@ class TaggingTopologyTest extends TopologyTest {
         assertThat(before.getCompanies()).isEmpty();
 
         Instant later = Instant.parse("2027-01-01T00:00:00Z");
-        companies.pipeInput("celestica",
-                company("celestica", "Celestica", List.of(), "network-fabric", new Listing("CLS", "XNYS", "CLS")),
-                later);
-        topology.advanceWallClockTime(Duration.ofSeconds(2));
-        Read retagged = reads.readValue();
+        Read retagged = addCelesticaAt(later);
         assertThat(retagged.getPreviousVersion()).isEqualTo(before.getVersion());
         assertThat(retagged.getSequence()).isEqualTo(2L);
         assertThat(retagged.getPublishedAt()).as("published at the processor's wall clock")
@@ -299,6 +281,17 @@ class TaggingTopologyTest extends TopologyTest {
         assertThat(reads.isEmpty()).isTrue();
     }
 
+    /**
+     * Adds Celestica (CLS, network fabric) to the reference data at {@code at}, lets the
+     * re-tagging run, and returns the read it re-published.
+     */
+    private Read addCelesticaAt(Instant at) {
+        companies.pipeInput("celestica",
+                company("celestica", "Celestica", List.of(), "network-fabric", new Listing("CLS", "XNYS", "CLS")), at);
+        topology.advanceWallClockTime(Duration.ofSeconds(2));
+        return reads.readValue();
+    }
+
     @Test
     void neverTagsACommonWordTickerFromProse() {
         terms.pipeInput("x", term("x", "Turn it ON when the fabric is on; it runs ON top.", List.of(), null));
@@ -314,11 +307,7 @@ class TaggingTopologyTest extends TopologyTest {
         assertThat(reads.isEmpty()).as("nothing changed, nothing re-tagged").isTrue();
 
         Instant later = Instant.parse("2027-01-01T00:00:00Z");
-        companies.pipeInput("celestica",
-                company("celestica", "Celestica", List.of(), "network-fabric", new Listing("CLS", "XNYS", "CLS")),
-                later);
-        topology.advanceWallClockTime(Duration.ofSeconds(2));
-        Read retagged = reads.readValue();
+        Read retagged = addCelesticaAt(later);
         assertThat(retagged.getCompanies()).extracting(CompanyTag::getSymbol).containsExactly("CLS");
         assertThat(retagged.getVersion()).as("supersedes the earlier read").isEqualTo(later.toEpochMilli());
         assertThat(reads.isEmpty()).isTrue();
