@@ -6,7 +6,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 import static org.awaitility.Awaitility.await;
 
+import io.chainfeed.platform.kafka.DeadLetters;
 import io.chainfeed.schemas.ChainDecay;
+import io.chainfeed.schemas.Topics;
+import io.chainfeed.streams.tagging.DeadLetterDeserializationHandler;
+import io.chainfeed.testsupport.PrometheusScrape;
 import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
@@ -52,6 +56,7 @@ class ChainTimeTravelIT {
 
         pipeline.publishReference();
         pipeline.startStreamsService();
+        streamsSeriesAreThereBeforeAnySignalAndPassPromtool();
         pipeline.publishSignals("""
                 [{"id": "tt-earlier", "headline": "HBM lead times stretch", "layers": ["memory"],
                   "direction": "tightening", "magnitude": 1, "observedAt": "%s",
@@ -123,6 +128,39 @@ class ChainTimeTravelIT {
 
     private static double pressure(Map<String, Object> layer) {
         return ((Number) layer.get("pressure")).doubleValue();
+    }
+
+    /**
+     * Right after the streams service started, before any signal: its {@code chainfeed_*}
+     * series are there, the dead-letter counters of both applications and the indexer at
+     * zero for every topic they read and every reason, and promtool reports nothing on
+     * them (skipped without promtool unless {@code CI=true}). The api under test shares
+     * this JVM's global registry, so its own series show here too.
+     */
+    private static void streamsSeriesAreThereBeforeAnySignalAndPassPromtool() {
+        PrometheusScrape metrics = PrometheusScrape.of("streams",
+                "http://127.0.0.1:" + pipeline.streamsServicePort() + "/actuator/prometheus");
+        String tagging = "chain-time-travel-it";
+        Map<String, List<String>> readers = Map.of("streams-indexer", List.of(Topics.READS),
+                DeadLetterDeserializationHandler.readerOf(tagging),
+                List.of(Topics.TERMS, Topics.LAYERS, Topics.COMPANIES, Topics.REFERENCE_TERMS),
+                DeadLetterDeserializationHandler.readerOf(tagging + "-chain"),
+                List.of(Topics.SIGNALS, Topics.LAYERS, Topics.COMPANIES, Topics.REFERENCE_TERMS));
+        readers.forEach((reader, topics) -> {
+            for (String topic : topics) {
+                for (DeadLetters.Reason reason : DeadLetters.Reason.values()) {
+                    metrics.assertZero("chainfeed_dead_letters_total", "reader=\"" + reader + "\"",
+                            "reason=\"" + reason.tag() + "\"", "topic=\"" + topic + "\"");
+                }
+            }
+        });
+        assertThat(metrics.text()).containsPattern(
+                "chainfeed_dead_letters_total\\{[^}]*reader=\"streams-chain-time-travel-it-chain\"[^}]*topic=\"chain-time-travel-it-chain-[^\"]*-repartition\"[^}]*\\} 0\\.0");
+        for (String kind : List.of("term", "signal")) {
+            metrics.assertZero("chainfeed_records_tagged_total", "kind=\"" + kind + "\"");
+        }
+        assertThat(metrics.value("chainfeed_records_indexed_total")).isPresent();
+        metrics.assertChainfeedSeriesPassPromtool();
     }
 
 }

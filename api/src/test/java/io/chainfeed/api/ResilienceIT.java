@@ -3,6 +3,7 @@ package io.chainfeed.api;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.chainfeed.testsupport.PrometheusScrape;
 import io.chainfeed.testsupport.TopicProbe;
 import io.chainfeed.platform.kafka.DeadLetters;
 import io.chainfeed.schemas.Topics;
@@ -193,7 +194,7 @@ class ResilienceIT {
                     copies.stream().map(h -> h.get(DeadLetters.READER_HEADER)).toList());
             assertThat(copies)
                 .allSatisfy(h -> assertThat(h).containsKeys(Topics.DLQ_REASON_HEADER, DeadLetters.READER_HEADER)
-                    .containsEntry(DeadLetters.CATEGORY_HEADER, DeadLetters.UNDECODABLE));
+                    .containsEntry(DeadLetters.CATEGORY_HEADER, DeadLetters.Reason.UNDECODABLE.tag()));
             if (what.endsWith("big")) {
                 assertThat(copies)
                     .allSatisfy(h -> assertThat(h).containsEntry(DeadLetters.ORIGINAL_SIZE_HEADER, "900000"));
@@ -213,8 +214,10 @@ class ResilienceIT {
             .pollInterval(Duration.ofMillis(500))
             .until(() -> get("/api/v1/reads/signal:after-poison").status() == 200);
         assertThat(get("/api/v1/chain").status()).isEqualTo(200);
-        assertThat(get("/actuator/prometheus").body()).contains("chainfeed_dead_letters_total{")
-            .contains("reader=\"api-read-log\"");
+        // registered at zero at start, counted now
+        assertThat(new PrometheusScrape("api", get("/actuator/prometheus").body()).value("chainfeed_dead_letters_total",
+                "reader=\"api-read-log\"", "topic=\"" + Topics.READS + "\""))
+            .hasValueSatisfying(n -> assertThat(n).isPositive());
     }
 
     private static byte[] bytes(String s) {

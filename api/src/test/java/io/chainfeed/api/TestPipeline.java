@@ -367,6 +367,13 @@ final class TestPipeline implements BeforeAllCallback, BeforeEachCallback, After
     }
 
     /**
+     * @return the port {@link #withStreamsService} chose for the streams service
+     */
+    int streamsServicePort() {
+        return streamsServicePort;
+    }
+
+    /**
      * Starts the real streams service (both topologies, the indexer and its HTTP port,
      * with the chain's interactive queries) instead of {@link #start}, on the port
      * {@link #withStreamsService} chose, and waits until its health is UP.

@@ -324,6 +324,9 @@ class WidgetIT {
         assertThat(Long.parseLong(header(limited, "Retry-After"))).isBetween(1L, 20L);
         assertThat(header(limited, "Access-Control-Allow-Origin")).isEqualTo(allowed);
         assertThat(header(limited, "Access-Control-Expose-Headers")).contains("Retry-After");
+        // straight from the trusted proxy: the key's limit alone, in the draft-10 fields
+        assertThat(header(limited, "RateLimit-Policy")).isEqualTo("\"key\";q=3;w=60");
+        assertThat(header(limited, "RateLimit")).startsWith("\"key\";r=0;t=");
 
         // Per visitor, behind the trusted loopback proxy: each forwarded address has its
         // own quota a minute on every public path, the headers say so, and one visitor
@@ -331,8 +334,11 @@ class WidgetIT {
         String visitor = "198.51.100.77";
         HttpResponse<String> first = get("/widget/v1/data/chain?" + k, allowed, "X-Forwarded-For", visitor);
         assertThat(first.statusCode()).isEqualTo(200);
-        assertThat(header(first, "RateLimit-Policy")).isEqualTo("\"client\";q=" + VISITOR_RATE + ";w=60");
-        assertThat(header(first, "RateLimit")).startsWith("\"client\";r=" + (VISITOR_RATE - 1) + ";t=");
+        // both limits apply: one item per policy in each field
+        assertThat(header(first, "RateLimit-Policy"))
+            .matches("\"client\";q=" + VISITOR_RATE + ";w=60, \"key\";q=\\d+;w=60");
+        assertThat(header(first, "RateLimit")).startsWith("\"client\";r=" + (VISITOR_RATE - 1) + ";t=")
+            .containsPattern(", \"key\";r=\\d+;t=\\d+$");
         HttpResponse<String> abusive = null;
         for (int i = 1; i < 4 * VISITOR_RATE && abusive == null; i++) {
             // a forged first hop changes nothing: the proxy's own entry is believed

@@ -106,14 +106,18 @@ public class StreamsRunner implements SmartLifecycle {
         }
 
         Properties config = streamsConfig();
-        streams = new KafkaStreams(TaggingTopology.buildTopology(config), config);
+        org.apache.kafka.streams.Topology tagging = TaggingTopology.buildTopology(config);
+        DeadLetterDeserializationHandler.registerAtStart(tagging, props.applicationId());
+        streams = new KafkaStreams(tagging, config);
         withFailureBudget(streams, "tagging");
         binders.add(bind(streams));
         streams.start();
 
         Properties chainConfig = streamsConfig();
         chainConfig.put(StreamsConfig.APPLICATION_ID_CONFIG, props.chainApplicationId());
-        chainStreams = new KafkaStreams(ChainStateTopology.buildTopology(chainConfig), chainConfig);
+        org.apache.kafka.streams.Topology chain = ChainStateTopology.buildTopology(chainConfig);
+        DeadLetterDeserializationHandler.registerAtStart(chain, props.chainApplicationId());
+        chainStreams = new KafkaStreams(chain, chainConfig);
         withFailureBudget(chainStreams, "chain-state");
         binders.add(bind(chainStreams));
         chainStreams.start();

@@ -83,6 +83,7 @@ public abstract class CompactedTopicView<V extends SpecificRecord> implements Sm
         this.clientId = clientId;
         this.serde = AvroSerde.of(type);
         this.deadLetters = new OnDemandDeadLetters(bootstrapServers, clientId);
+        deadLetters.registerAtStart(List.of(topic));
     }
 
     /**
@@ -304,7 +305,7 @@ public abstract class CompactedTopicView<V extends SpecificRecord> implements Sm
         }
         catch (RuntimeException e) {
             deadLetters.send(r, r.key().getBytes(java.nio.charset.StandardCharsets.UTF_8), r.value(),
-                    DeadLetters.UNDECODABLE, e);
+                    DeadLetters.Reason.UNDECODABLE, e);
             return;
         }
         update(r.key(), value);

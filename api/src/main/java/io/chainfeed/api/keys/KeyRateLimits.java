@@ -1,8 +1,8 @@
 package io.chainfeed.api.keys;
 
-import jakarta.servlet.http.HttpServletResponse;
 import org.springframework.web.context.request.RequestContextHolder;
 import org.springframework.web.context.request.ServletRequestAttributes;
+import io.chainfeed.api.limits.RateLimitFields;
 import io.chainfeed.api.problem.TooManyRequestsException;
 import io.chainfeed.avro.ApiKeyKind;
 import io.github.bucket4j.Bandwidth;
@@ -27,15 +27,6 @@ import org.springframework.stereotype.Component;
  */
 @Component
 public class KeyRateLimits {
-
-    /** Requests a minute the key allows. */
-    public static final String LIMIT = "RateLimit-Limit";
-
-    /** Requests the key has left now. */
-    public static final String REMAINING = "RateLimit-Remaining";
-
-    /** Seconds until the key's allowance is whole again. */
-    public static final String RESET = "RateLimit-Reset";
 
     private record Limited(int ratePerMinute, long perDay, Bucket bucket) {
     }
@@ -87,8 +78,8 @@ public class KeyRateLimits {
     public void take(ApiPrincipal key) {
         long perDay = key.kind() == ApiKeyKind.PARTNER ? partnerDailyQuota : 0;
         ConsumptionProbe probe = consume(key.keyId(), key.ratePerMinute(), perDay);
-        headers(key.ratePerMinute(), probe.getRemainingTokens());
         OptionalLong wait = waitOf(probe);
+        fields(key.ratePerMinute(), probe.getRemainingTokens(), wait);
         if (wait.isPresent()) {
             throw new TooManyRequestsException("this key allows " + key.ratePerMinute() + " requests a minute"
                     + (perDay > 0 ? " and " + perDay + " a day" : "") + "; try again in " + wait.getAsLong() + " s",
@@ -97,12 +88,16 @@ public class KeyRateLimits {
     }
 
     /**
-     * Sets the rate-limit headers of the IETF draft (RateLimit header fields for HTTP) on
-     * the current response, if there is one: {@code RateLimit-Limit} (requests a minute),
-     * {@code RateLimit-Remaining} (left now) and {@code RateLimit-Reset} (seconds until
-     * the bucket is full again).
+     * Adds the key's item ({@value RateLimitFields#KEY}) to the draft-10 rate-limit
+     * fields of the current response, if there is one ({@link RateLimitFields}):
+     * {@code RateLimit-Policy: "key";q=<rate>;w=60} and
+     * {@code RateLimit: "key";r=<left>;t=<seconds until the bucket is full>}; refused,
+     * {@code t} is at least the wait. {@code r} is what the bucket holds, which a PARTNER
+     * key's daily quota may hold down below the minute's figure. The deprecated
+     * {@code RateLimit-Limit}, {@code -Remaining} and {@code -Reset} carry the same
+     * figures ({@link RateLimitFields#addDeprecated}).
      */
-    private static void headers(int ratePerMinute, long left) {
+    private static void fields(int ratePerMinute, long left, OptionalLong wait) {
         if (!(RequestContextHolder.getRequestAttributes() instanceof ServletRequestAttributes attributes)
                 || attributes.getResponse() == null) {
             return;
@@ -110,10 +105,12 @@ public class KeyRateLimits {
         int rate = Math.max(1, ratePerMinute);
         long remaining = Math.max(0, left);
         long reset = (long) Math.ceil((rate - Math.min(rate, remaining)) * 60.0 / rate);
-        HttpServletResponse response = attributes.getResponse();
-        response.setHeader(LIMIT, Integer.toString(rate));
-        response.setHeader(REMAINING, Long.toString(remaining));
-        response.setHeader(RESET, Long.toString(reset));
+        if (wait.isPresent()) {
+            reset = Math.max(reset, wait.getAsLong());
+        }
+        RateLimitFields.Limit limit = new RateLimitFields.Limit(RateLimitFields.KEY, rate, 60, remaining, reset);
+        RateLimitFields.add(attributes.getResponse(), limit);
+        RateLimitFields.addDeprecated(attributes.getResponse(), limit);
     }
 
     /**

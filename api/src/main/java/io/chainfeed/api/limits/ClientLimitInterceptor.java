@@ -4,7 +4,6 @@ import io.chainfeed.api.problem.TooManyRequestsException;
 import jakarta.servlet.DispatcherType;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
-import java.util.Map;
 import java.util.Optional;
 import org.springframework.web.servlet.HandlerInterceptor;
 
@@ -18,18 +17,17 @@ import org.springframework.web.servlet.HandlerInterceptor;
  * "client";r=<left>;t=<seconds until the bucket is full>}. Over the limit the request is
  * refused with a 429 problem ({@code too-many-requests}), {@code Retry-After} and the
  * same two fields. A request straight from a trusted proxy, with no client beyond it, is
- * not limited and carries neither field.
+ * not limited and carries neither field. The fields are written by
+ * {@link RateLimitFields}, as the keys' own limit writes them.
  */
 public final class ClientLimitInterceptor implements HandlerInterceptor {
 
     /** The policy's name in the header fields. */
-    public static final String POLICY = "client";
+    public static final String POLICY = RateLimitFields.CLIENT;
 
     private final ClientAddresses addresses;
 
     private final ClientRateLimits limits;
-
-    private final String policy;
 
     /**
      * @param addresses who a request comes from
@@ -38,7 +36,6 @@ public final class ClientLimitInterceptor implements HandlerInterceptor {
     public ClientLimitInterceptor(ClientAddresses addresses, ClientRateLimits limits) {
         this.addresses = addresses;
         this.limits = limits;
-        this.policy = "\"" + POLICY + "\";q=" + limits.perMinute() + ";w=60";
     }
 
     /**
@@ -56,15 +53,14 @@ public final class ClientLimitInterceptor implements HandlerInterceptor {
         }
         String name = addresses.bucketName(client.get().address());
         ClientRateLimits.Decision d = limits.take(name);
-        String state = "\"" + POLICY + "\";r=" + d.remaining() + ";t=" + d.resetSeconds();
+        RateLimitFields.Limit limit = new RateLimitFields.Limit(POLICY, d.quota(), 60, d.remaining(), d.resetSeconds());
         if (!d.allowed()) {
             throw new TooManyRequestsException(
                     "this address (" + name + ") may make " + d.quota()
                             + " requests a minute to the public paths; try again in " + d.retryAfterSeconds() + " s",
-                    d.retryAfterSeconds(), Map.of("RateLimit-Policy", policy, "RateLimit", state));
+                    d.retryAfterSeconds(), RateLimitFields.of(limit));
         }
-        response.setHeader("RateLimit-Policy", policy);
-        response.setHeader("RateLimit", state);
+        RateLimitFields.add(response, limit);
         return true;
     }
 

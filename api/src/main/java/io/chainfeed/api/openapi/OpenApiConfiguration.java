@@ -1,6 +1,7 @@
 package io.chainfeed.api.openapi;
 
-import io.chainfeed.api.keys.KeyRateLimits;
+import io.chainfeed.api.limits.ClientLimitConfiguration;
+import io.chainfeed.api.limits.RateLimitFields;
 import io.chainfeed.platform.web.ProblemDetailsHandler;
 import io.swagger.v3.oas.models.Components;
 import io.swagger.v3.oas.models.OpenAPI;
@@ -33,6 +34,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.springdoc.core.customizers.OpenApiCustomizer;
+import org.springframework.util.AntPathMatcher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -40,10 +42,12 @@ import org.springframework.context.annotation.Configuration;
  * The OpenAPI 3.0 description at {@code /v3/api-docs}: servers, the security schemes
  * (reader, editor and admin bearer keys, the partner {@code key} parameter), the RFC 9457
  * problem details each operation can answer (with their {@code type} URIs), the
- * {@code Retry-After} header of 429 and 503, and bounds on every string, integer and
- * array that springdoc leaves unbounded ({@link #bound}). The build writes it to
- * {@code api/target/openapi/openapi.json} and lints it (Spectral with the OWASP ruleset,
- * Redocly: {@code build/api-lint}).
+ * {@code Retry-After} header of 429 and 503, the rate-limit fields of
+ * draft-ietf-httpapi-ratelimit-headers ({@code RateLimit}, {@code RateLimit-Policy}) on
+ * every answer a per-client or per-key limit applies to, and bounds on every string,
+ * integer and array that springdoc leaves unbounded ({@link #bound}). The build writes it
+ * to {@code api/target/openapi/openapi.json} and lints it (Spectral with the OWASP
+ * ruleset, Redocly: {@code build/api-lint}).
  */
 @Configuration
 public class OpenApiConfiguration {
@@ -135,11 +139,21 @@ public class OpenApiConfiguration {
             .components(components);
     }
 
-    private static Header rateHeader(String description) {
-        return new Header().description(description + " (IETF draft: RateLimit header fields for HTTP)")
+    private static Header deprecatedRateHeader(String description) {
+        return new Header()
+            .description(description + " Deprecated: the same figure as the `key` item of `RateLimit` or "
+                    + "`RateLimit-Policy`; removed in the next major version.")
+            .deprecated(true)
             .schema(new IntegerSchema().format("int32")
                 .minimum(BigDecimal.ZERO)
                 .maximum(BigDecimal.valueOf(1_000_000)));
+    }
+
+    private static Header rateLimitField(String description, String pattern) {
+        return new Header().description(description + " (draft-ietf-httpapi-ratelimit-headers, version 10; policies: `"
+                + RateLimitFields.CLIENT + "`, the per-client limit of the public paths, and `" + RateLimitFields.KEY
+                + "`, the API key's own limit; one item per limit that applied to the request)")
+            .schema(new StringSchema().maxLength(200).pattern(pattern));
     }
 
     private static SecurityScheme bearer(String description) {
@@ -185,9 +199,19 @@ public class OpenApiConfiguration {
             }
             api.getComponents().addSchemas(PROBLEM, problemSchema());
             api.getComponents()
-                .addHeaders(KeyRateLimits.LIMIT, rateHeader("Requests a minute the key allows."))
-                .addHeaders(KeyRateLimits.REMAINING, rateHeader("Requests the key has left now."))
-                .addHeaders(KeyRateLimits.RESET, rateHeader("Seconds until the key's allowance is whole again."));
+                .addHeaders(RateLimitFields.RATE_LIMIT_POLICY,
+                        rateLimitField("Each limit's quota `q` per window of `w` seconds, e.g. `\"key\";q=60;w=60`.",
+                                "^\"[a-z]+\";q=\\d+;w=\\d+(, \"[a-z]+\";q=\\d+;w=\\d+)*$"))
+                .addHeaders(RateLimitFields.RATE_LIMIT,
+                        rateLimitField(
+                                "Each limit's requests left `r` and seconds `t` until its quota is whole "
+                                        + "again, e.g. `\"key\";r=59;t=1`.",
+                                "^\"[a-z]+\";r=\\d+;t=\\d+(, \"[a-z]+\";r=\\d+;t=\\d+)*$"))
+                .addHeaders(RateLimitFields.DEPRECATED_LIMIT, deprecatedRateHeader("Requests a minute the key allows."))
+                .addHeaders(RateLimitFields.DEPRECATED_REMAINING,
+                        deprecatedRateHeader("Requests the key has left now."))
+                .addHeaders(RateLimitFields.DEPRECATED_RESET,
+                        deprecatedRateHeader("Seconds until the key's allowance is whole again."));
             if (api.getTags() != null) {
                 Map<String, Tag> byName = new LinkedHashMap<>();
                 api.getTags().forEach(t -> byName.putIfAbsent(t.getName(), t));
@@ -246,6 +270,17 @@ public class OpenApiConfiguration {
         return null;
     }
 
+    /**
+     * @param path an operation's path
+     * @return whether the per-client limit applies to it (with its default settings:
+     * {@link ClientLimitConfiguration#PUBLIC_PATHS} but not its keyed paths)
+     */
+    static boolean clientLimited(String path) {
+        AntPathMatcher matcher = new AntPathMatcher();
+        return ClientLimitConfiguration.PUBLIC_PATHS.stream().anyMatch(p -> matcher.match(p, path))
+                && ClientLimitConfiguration.KEYED_PATHS.stream().noneMatch(p -> matcher.match(p, path));
+    }
+
     private static void removeParameter(Operation op, String name) {
         if (op.getParameters() != null) {
             op.getParameters().removeIf(p -> name.equals(p.getName()));
@@ -269,6 +304,10 @@ public class OpenApiConfiguration {
             }
             problem(responses, "429");
         }
+        boolean clientLimited = clientLimited(path);
+        if (clientLimited) {
+            problem(responses, "429");
+        }
         if (path.contains("{")) {
             problem(responses, "404");
         }
@@ -276,16 +315,26 @@ public class OpenApiConfiguration {
         if (path.startsWith("/api/v1/") || path.startsWith("/widget/")) {
             problem(responses, "503");
         }
-        if (scheme != null && !scheme.equals(ADMIN)) {
-            responses.forEach((status, r) -> {
-                if (status.startsWith("2")
-                        || status.startsWith("4") && !status.equals("401") && !status.equals("403")) {
-                    for (String h : List.of(KeyRateLimits.LIMIT, KeyRateLimits.REMAINING, KeyRateLimits.RESET)) {
-                        r.addHeaderObject(h, new Header().$ref("#/components/headers/" + h));
-                    }
+        boolean keyLimited = scheme != null && !scheme.equals(ADMIN);
+        responses.forEach((status, r) -> {
+            if (!status.startsWith("2") && !status.startsWith("4")) {
+                return;
+            }
+            // the per-client limit runs before the handler; the key's once the key is
+            // known and allowed here
+            boolean keyTaken = keyLimited && !status.equals("401") && !status.equals("403");
+            if (clientLimited || keyTaken) {
+                for (String h : List.of(RateLimitFields.RATE_LIMIT_POLICY, RateLimitFields.RATE_LIMIT)) {
+                    r.addHeaderObject(h, new Header().$ref("#/components/headers/" + h));
                 }
-            });
-        }
+            }
+            if (keyTaken) {
+                for (String h : List.of(RateLimitFields.DEPRECATED_LIMIT, RateLimitFields.DEPRECATED_REMAINING,
+                        RateLimitFields.DEPRECATED_RESET)) {
+                    r.addHeaderObject(h, new Header().$ref("#/components/headers/" + h));
+                }
+            }
+        });
         op.setResponses(responses);
     }
 

@@ -132,6 +132,7 @@ public class ReadLog implements SmartLifecycle {
         }
         this.bootstrapServers = bootstrapServers;
         this.deadLetters = new OnDemandDeadLetters(bootstrapServers, "api-read-log");
+        deadLetters.registerAtStart(List.of(topic));
         this.topic = topic;
         this.replayWorkers = replayWorkers;
         this.replayStallTimeout = replayStallTimeout;
@@ -405,7 +406,7 @@ public class ReadLog implements SmartLifecycle {
             catch (RuntimeException e) {
                 if (deadLetter) {
                     deadLetters.send(r, r.key().getBytes(java.nio.charset.StandardCharsets.UTF_8), r.value(),
-                            DeadLetters.UNDECODABLE, e);
+                            DeadLetters.Reason.UNDECODABLE, e);
                 }
                 else {
                     log.debug("replay skips an undecodable record at {}", DeadLetters.origin(r));

@@ -55,10 +55,13 @@ class KeyRateLimitsTest {
         finally {
             org.springframework.web.context.request.RequestContextHolder.resetRequestAttributes();
         }
-        assertThat(response.getHeader(KeyRateLimits.LIMIT)).isEqualTo("10");
-        assertThat(response.getHeader(KeyRateLimits.REMAINING)).isEqualTo("8");
+        assertThat(response.getHeader("RateLimit-Policy")).isEqualTo("\"key\";q=10;w=60");
         // two tokens to refill at one every 6 s
-        assertThat(response.getHeader(KeyRateLimits.RESET)).isEqualTo("12");
+        assertThat(response.getHeader("RateLimit")).isEqualTo("\"key\";r=8;t=12");
+        // the fields keyed answers sent before, deprecated, with the same figures
+        assertThat(response.getHeader("RateLimit-Limit")).isEqualTo("10");
+        assertThat(response.getHeader("RateLimit-Remaining")).isEqualTo("8");
+        assertThat(response.getHeader("RateLimit-Reset")).isEqualTo("12");
     }
 
     @Test

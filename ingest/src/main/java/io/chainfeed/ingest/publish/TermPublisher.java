@@ -67,6 +67,9 @@ public final class TermPublisher {
 
     private final Duration deadline;
 
+    /** The topics the ledger reads (and may dead-letter records of). */
+    public static final List<String> LEDGER_TOPICS = List.of(Topics.TERMS, Topics.LAYERS, Topics.COMPANIES);
+
     private final DeadLetters deadLetters;
 
     private final ReentrantLock lock = new ReentrantLock();
@@ -111,6 +114,9 @@ public final class TermPublisher {
         this.clock = clock;
         this.deadline = deadline;
         this.deadLetters = deadLetters;
+        if (deadLetters != null) {
+            deadLetters.registerAtStart(LEDGER_TOPICS);
+        }
     }
 
     /** What a publish did. */
@@ -189,7 +195,7 @@ public final class TermPublisher {
     private void catchUpLocked(Deadline until, Duration timeout) {
         if (ledgerPartitions == null) {
             List<TopicPartition> partitions = new ArrayList<>();
-            for (String topic : List.of(Topics.TERMS, Topics.LAYERS, Topics.COMPANIES)) {
+            for (String topic : LEDGER_TOPICS) {
                 List<PartitionInfo> infos = ledger.partitionsFor(topic, timeout);
                 if (infos != null) {
                     infos.forEach(p -> partitions.add(new TopicPartition(p.topic(), p.partition())));
@@ -259,7 +265,7 @@ public final class TermPublisher {
 
     private void skip(ConsumerRecord<String, byte[]> r, RuntimeException e) {
         if (deadLetters != null) {
-            deadLetters.send(r, r.key().getBytes(StandardCharsets.UTF_8), r.value(), DeadLetters.UNDECODABLE, e);
+            deadLetters.send(r, r.key().getBytes(StandardCharsets.UTF_8), r.value(), DeadLetters.Reason.UNDECODABLE, e);
         }
         else {
             log.warn("skipping an undecodable record at {}: {}", DeadLetters.origin(r), e.getMessage());

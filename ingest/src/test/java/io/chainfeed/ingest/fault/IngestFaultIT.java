@@ -285,7 +285,7 @@ class IngestFaultIT {
         for (RecordMetadata md : poison.values()) {
             Map<String, String> headers = dead.get(origin(md));
             assertThat(headers).containsEntry(DeadLetters.READER_HEADER, "ingest-ledger")
-                .containsEntry(DeadLetters.CATEGORY_HEADER, DeadLetters.UNDECODABLE)
+                .containsEntry(DeadLetters.CATEGORY_HEADER, DeadLetters.Reason.UNDECODABLE.tag())
                 .containsKey(Topics.DLQ_REASON_HEADER);
         }
     }

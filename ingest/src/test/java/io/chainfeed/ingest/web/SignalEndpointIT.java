@@ -4,8 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.chainfeed.avro.ConstraintSignal;
 import io.chainfeed.avro.Direction;
+import io.chainfeed.ingest.publish.TermPublisher;
+import io.chainfeed.platform.kafka.DeadLetters;
 import io.chainfeed.schemas.AvroSerde;
 import io.chainfeed.schemas.Topics;
+import io.chainfeed.testsupport.PrometheusScrape;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -16,8 +19,12 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.autoconfigure.actuate.observability.AutoConfigureObservability;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.client.TestRestTemplate;
 import org.springframework.http.HttpStatus;
@@ -30,11 +37,15 @@ import org.springframework.kafka.test.context.EmbeddedKafka;
  * {@code POST /ingest/v1/signals} against a real Kafka broker: the editor key is
  * required, valid signals of a batch are published while invalid ones are reported by
  * index, line, field and reason, and a batch with nothing valid is a 422 problem detail.
+ * First, before any signal: the service's {@code chainfeed_*} series are there and pass
+ * Prometheus's linter.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         // the SHA-256 of "it-editor-key": only hashes are ever configured
         properties = "chainfeed.ingest.editor-key-hashes=2f91bc73466d7ce61751e22895c84505ecdca44f2e3ed7e60ef2da79f9149dc5")
 @EmbeddedKafka(kraft = true, partitions = 1, bootstrapServersProperty = "spring.kafka.bootstrap-servers")
+@AutoConfigureObservability
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class SignalEndpointIT {
 
     private static final String VALID = """
@@ -50,6 +61,33 @@ class SignalEndpointIT {
 
     private ResponseEntity<Map<String, Object>> post(String body, String type, String key) {
         return IngestRequests.post(http, "/ingest/v1/signals", body, MediaType.parseMediaType(type), key);
+    }
+
+    /**
+     * Right after start, before any signal: ingest's {@code chainfeed_*} series are
+     * there, the ledger's dead-letter counters at zero for each topic it reads and every
+     * reason, and promtool reports nothing on them (skipped without promtool unless
+     * {@code CI=true}).
+     */
+    @Test
+    @Order(1)
+    void theChainfeedSeriesAreThereAtStartAndPassPromtool() {
+        PrometheusScrape metrics = new PrometheusScrape("ingest",
+                http.getForObject("/actuator/prometheus", String.class));
+        for (String topic : TermPublisher.LEDGER_TOPICS) {
+            for (DeadLetters.Reason reason : DeadLetters.Reason.values()) {
+                metrics.assertZero("chainfeed_dead_letters_total", "reader=\"ingest-ledger\"",
+                        "reason=\"" + reason.tag() + "\"", "topic=\"" + topic + "\"");
+            }
+        }
+        for (String kind : List.of("signal", "term", "reference")) {
+            assertThat(metrics.value("chainfeed_records_published_total", "kind=\"" + kind + "\"")).isPresent();
+        }
+        metrics.assertZero("chainfeed_records_accepted_total", "kind=\"signal\"");
+        metrics.assertZero("chainfeed_ingest_transactions_total", "outcome=\"aborted\"");
+        assertThat(metrics.value("chainfeed_signals_skipped_total")).isPresent();
+        assertThat(metrics.value("chainfeed_ingest_producers_ready")).isPresent();
+        metrics.assertChainfeedSeriesPassPromtool();
     }
 
     @Test

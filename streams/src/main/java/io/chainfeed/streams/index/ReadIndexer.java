@@ -75,6 +75,7 @@ public final class ReadIndexer implements Runnable, AutoCloseable {
         this.consumer = consumer;
         this.dlqProducer = dlqProducer;
         this.deadLetters = new DeadLetters(dlqProducer, "streams-indexer", null);
+        deadLetters.registerAtStart(List.of(Topics.READS));
         this.client = client;
         this.alias = alias;
     }
@@ -188,7 +189,7 @@ public final class ReadIndexer implements Runnable, AutoCloseable {
         // then.
         deadLetters
             .send(r, r.key() == null ? null : r.key().getBytes(StandardCharsets.UTF_8), r.value(),
-                    DeadLetters.UNDECODABLE, e)
+                    DeadLetters.Reason.UNDECODABLE, e)
             .get(30, TimeUnit.SECONDS);
     }
 

@@ -3,13 +3,18 @@ package io.chainfeed.streams.tagging;
 import io.chainfeed.platform.kafka.DeadLetters;
 import io.chainfeed.schemas.Topics;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.TopologyDescription;
 import org.apache.kafka.streams.errors.DeserializationExceptionHandler;
 import org.apache.kafka.streams.errors.ErrorHandlerContext;
 import org.slf4j.Logger;
@@ -19,7 +24,9 @@ import org.slf4j.LoggerFactory;
  * Sends a record that cannot be deserialized to its topic's dead-letter topic
  * ({@link Topics#dlqOf(String)}), as the raw key and value bytes with the reason and
  * origin (topic/partition/offset) in headers, then lets the topology go on. If the
- * dead-letter write itself fails, processing stops (FAIL) so the record is not lost.
+ * dead-letter write itself fails, processing stops (FAIL) so the record is not lost. The
+ * reader the dead letters name is {@code streams-<application id>} ({@link #readerOf});
+ * {@link #registerAtStart} registers its counter for the topology's topics at start.
  */
 public final class DeadLetterDeserializationHandler implements DeserializationExceptionHandler {
 
@@ -37,7 +44,43 @@ public final class DeadLetterDeserializationHandler implements DeserializationEx
         props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
         props.put(ProducerConfig.CLIENT_ID_CONFIG, configs.get(StreamsConfig.APPLICATION_ID_CONFIG) + "-dlq");
         producer = new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer());
-        deadLetters = new DeadLetters(producer, "streams-" + configs.get(StreamsConfig.APPLICATION_ID_CONFIG), null);
+        deadLetters = new DeadLetters(producer,
+                readerOf(String.valueOf(configs.get(StreamsConfig.APPLICATION_ID_CONFIG))), null);
+    }
+
+    /**
+     * @param applicationId a Kafka Streams {@code application.id}
+     * @return the reader name its dead letters carry: {@code streams-<application id>}
+     */
+    public static String readerOf(String applicationId) {
+        return "streams-" + applicationId;
+    }
+
+    /**
+     * Registers the dead-letter counter of an application at zero (on Micrometer's global
+     * registry, where the handler counts) for every topic its topology reads, global
+     * stores and internal repartition topics included, and every reason.
+     * @param topology the application's topology
+     * @param applicationId its {@code application.id}
+     * @return the topics registered, as the records' topic names read at run time
+     */
+    public static Set<String> registerAtStart(Topology topology, String applicationId) {
+        Set<String> external = new HashSet<>();
+        Topics.all(1).forEach(t -> external.add(t.name()));
+        Set<String> topics = new TreeSet<>();
+        TopologyDescription description = topology.describe();
+        for (TopologyDescription.Subtopology sub : description.subtopologies()) {
+            for (TopologyDescription.Node node : sub.nodes()) {
+                if (node instanceof TopologyDescription.Source source && source.topicSet() != null) {
+                    source.topicSet().forEach(t -> topics.add(external.contains(t) ? t : applicationId + "-" + t));
+                }
+            }
+        }
+        for (TopologyDescription.GlobalStore store : description.globalStores()) {
+            topics.addAll(store.source().topicSet());
+        }
+        DeadLetters.registerAtStart(null, readerOf(applicationId), topics);
+        return topics;
     }
 
     @Override
@@ -46,7 +89,7 @@ public final class DeadLetterDeserializationHandler implements DeserializationEx
         String dlq = Topics.dlqOf(record.topic());
         String origin = DeadLetters.origin(record);
         try {
-            deadLetters.send(record, record.key(), record.value(), DeadLetters.UNDECODABLE, exception)
+            deadLetters.send(record, record.key(), record.value(), DeadLetters.Reason.UNDECODABLE, exception)
                 .get(30, TimeUnit.SECONDS);
             return DeserializationHandlerResponse.CONTINUE;
         }

@@ -5,6 +5,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Metrics;
 import java.nio.charset.StandardCharsets;
+import java.util.Collection;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -23,12 +24,14 @@ import org.slf4j.LoggerFactory;
  * <p>
  * Headers of the dead letter: {@value Topics#DLQ_REASON_HEADER} (why, free text),
  * {@value Topics#DLQ_ORIGIN_HEADER} ({@code <topic>/<partition>@<offset>}),
- * {@value #CATEGORY_HEADER} (a short category such as {@code undecodable}) and
+ * {@value #CATEGORY_HEADER} (a short category, one of {@link Reason}) and
  * {@value #READER_HEADER} (which reader refused it: several readers may dead-letter the
  * same record, and a reader that reads its topic from the beginning at every start
  * dead-letters it again; the origin header identifies the record). Every dead letter
  * counts on {@code chainfeed_dead_letters_total{topic, reason, reader}} ({@code reason} =
- * the category, so the series stay few).
+ * the category, so the series stay few). A reader registers that counter at start, at
+ * zero, for the topics it reads and every {@link Reason} ({@link #registerAtStart}), so
+ * the series are there before the first dead letter.
  *
  * <p>
  * The write is asynchronous: a reader never waits on it, so a broker that is slow to take
@@ -63,8 +66,30 @@ public final class DeadLetters {
     /** Bytes kept of a value over {@link #MAX_COPY_BYTES}. */
     public static final int TRUNCATED_BYTES = 64 * 1024;
 
-    /** Category of a record whose value (or key) is not what the topic's schema says. */
-    public static final String UNDECODABLE = "undecodable";
+    /**
+     * Why a record was dead-lettered: the closed set of reason categories (the
+     * {@value #CATEGORY_HEADER} header and the {@code reason} tag of the counter), so the
+     * counter can be registered at start for every one of them.
+     */
+    public enum Reason {
+
+        /** The record's value (or key) is not what the topic's schema says. */
+        UNDECODABLE("undecodable");
+
+        private final String tag;
+
+        Reason(String tag) {
+            this.tag = tag;
+        }
+
+        /**
+         * @return the category as the header and the counter's {@code reason} tag say it
+         */
+        public String tag() {
+            return tag;
+        }
+
+    }
 
     private static final Logger log = LoggerFactory.getLogger(DeadLetters.class);
 
@@ -94,18 +119,19 @@ public final class DeadLetters {
      * the UTF-8 bytes)
      * @param value its value as read (a value over {@link #MAX_COPY_BYTES} is cut to
      * {@link #TRUNCATED_BYTES})
-     * @param category short reason category, e.g. {@link #UNDECODABLE}
+     * @param reason the reason category
      * @param cause what went wrong (its message becomes the reason header)
      * @return completes with the dead letter's metadata, or exceptionally if Kafka did
      * not take it
      */
     public CompletableFuture<RecordMetadata> send(ConsumerRecord<?, ?> record, byte[] keyBytes, byte[] value,
-            String category, Throwable cause) {
+            Reason reason, Throwable cause) {
+        String category = reason.tag();
         String dlq = Topics.dlqOf(record.topic());
         String origin = origin(record);
-        String reason = cause == null ? category : cause.getClass().getSimpleName() + ": " + cause.getMessage();
-        if (reason.length() > 1000) {
-            reason = reason.substring(0, 1000) + "...";
+        String why = cause == null ? category : cause.getClass().getSimpleName() + ": " + cause.getMessage();
+        if (why.length() > 1000) {
+            why = why.substring(0, 1000) + "...";
         }
         byte[] copy = value;
         if (value != null && value.length > MAX_COPY_BYTES) {
@@ -118,11 +144,11 @@ public final class DeadLetters {
         if (copy != value) {
             out.headers().add(ORIGINAL_SIZE_HEADER, Integer.toString(value.length).getBytes(StandardCharsets.UTF_8));
         }
-        out.headers().add(Topics.DLQ_REASON_HEADER, reason.getBytes(StandardCharsets.UTF_8));
+        out.headers().add(Topics.DLQ_REASON_HEADER, why.getBytes(StandardCharsets.UTF_8));
         out.headers().add(Topics.DLQ_ORIGIN_HEADER, origin.getBytes(StandardCharsets.UTF_8));
         out.headers().add(CATEGORY_HEADER, category.getBytes(StandardCharsets.UTF_8));
         out.headers().add(READER_HEADER, reader.getBytes(StandardCharsets.UTF_8));
-        counter(registry, record.topic(), category, reader).increment();
+        counter(registry, record.topic(), reason, reader).increment();
         CompletableFuture<RecordMetadata> done = new CompletableFuture<>();
         try {
             producer.send(out, (md, e) -> {
@@ -139,7 +165,7 @@ public final class DeadLetters {
             log.error("{}: could not dead-letter {} to {}: {}", reader, origin, dlq, e.getMessage());
             done.completeExceptionally(e);
         }
-        log.warn("{}: record {} dead-lettered to {} ({})", reader, origin, dlq, reason);
+        log.warn("{}: record {} dead-lettered to {} ({})", reader, origin, dlq, why);
         return done;
     }
 
@@ -153,19 +179,45 @@ public final class DeadLetters {
     }
 
     /**
+     * Registers this reader's counter at zero for each of the topics and every
+     * {@link Reason} (idempotent).
+     * @param topics the topics the reader reads
+     */
+    public void registerAtStart(Collection<String> topics) {
+        registerAtStart(registry, reader, topics);
+    }
+
+    /**
+     * Registers a reader's counter at zero for each of the topics and every
+     * {@link Reason} (idempotent): the series are there from the start, so
+     * {@code increase()} sees the first dead letter.
+     * @param registry the registry; null for Micrometer's global registry
+     * @param reader the reader's name
+     * @param topics the topics the reader reads
+     */
+    public static void registerAtStart(MeterRegistry registry, String reader, Collection<String> topics) {
+        MeterRegistry target = registry == null ? Metrics.globalRegistry : registry;
+        for (String topic : topics) {
+            for (Reason reason : Reason.values()) {
+                counter(target, topic, reason, reader);
+            }
+        }
+    }
+
+    /**
      * The dead-letter counter, for readers that count without writing (none today) and
      * for tests.
      * @param registry the registry
      * @param topic the source topic
-     * @param category the reason category
+     * @param reason the reason category
      * @param reader the reader's name
      * @return {@code chainfeed.dead.letters} (Prometheus:
      * {@code chainfeed_dead_letters_total})
      */
-    public static Counter counter(MeterRegistry registry, String topic, String category, String reader) {
+    public static Counter counter(MeterRegistry registry, String topic, Reason reason, String reader) {
         return Counter.builder("chainfeed.dead.letters")
             .description("Records copied to a dead-letter topic instead of being processed")
-            .tags("topic", topic, "reason", category, "reader", reader)
+            .tags("topic", topic, "reason", reason.tag(), "reader", reader)
             .register(registry);
     }
 

@@ -1,6 +1,7 @@
 package io.chainfeed.platform.kafka;
 
 import java.time.Duration;
+import java.util.Collection;
 import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -37,12 +38,12 @@ public final class OnDemandDeadLetters implements AutoCloseable {
      * @param record the record as read
      * @param keyBytes its key as bytes
      * @param value its value as read
-     * @param category reason category, e.g. {@link DeadLetters#UNDECODABLE}
+     * @param reason the reason category
      * @param cause what went wrong
      * @return completes once Kafka has the dead letter
      */
     public CompletableFuture<RecordMetadata> send(ConsumerRecord<?, ?> record, byte[] keyBytes, byte[] value,
-            String category, Throwable cause) {
+            DeadLetters.Reason reason, Throwable cause) {
         DeadLetters d;
         synchronized (this) {
             if (deadLetters == null) {
@@ -51,7 +52,17 @@ public final class OnDemandDeadLetters implements AutoCloseable {
             }
             d = deadLetters;
         }
-        return d.send(record, keyBytes, value, category, cause);
+        return d.send(record, keyBytes, value, reason, cause);
+    }
+
+    /**
+     * Registers this reader's dead-letter counter at zero for the topics and every
+     * reason, on Micrometer's global registry, without making the producer
+     * ({@link DeadLetters#registerAtStart(io.micrometer.core.instrument.MeterRegistry, String, Collection)}).
+     * @param topics the topics the reader reads
+     */
+    public void registerAtStart(Collection<String> topics) {
+        DeadLetters.registerAtStart(null, reader, topics);
     }
 
     @Override
