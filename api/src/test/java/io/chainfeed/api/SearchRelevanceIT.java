@@ -37,8 +37,8 @@ import org.springframework.http.ResponseEntity;
  * entity, if any, then its results. Fails when a query of either set is empty, when the
  * judged set's best answer first falls under issue 29's floor ({@value #MIN_BEST_FIRST}),
  * or when a set's nDCG@10 or the held-out best answer first falls under the level
- * measured at the end of issue 29's work (issue 29's nDCG@10 floor,
- * {@value #TARGET_NDCG}, is not reached yet: printed, not asserted).
+ * measured (issue 29's nDCG@10 floor, {@value #TARGET_NDCG}, is reached but with no room
+ * for the run-to-run spread: printed, asserted at the measured level less a margin).
  * {@link RelevanceJudgments} says how each figure is computed. The figures and the
  * per-query lines go to standard output and to {@code target/search-relevance.txt}. After
  * the measurement, fifty reposts of one story show as one result.
@@ -48,8 +48,8 @@ import org.springframework.http.ResponseEntity;
 class SearchRelevanceIT {
 
     /**
-     * Issue 29's floor for the mean nDCG@10 of the judged set: not reached yet (0.817),
-     * reported, see docs/search.md.
+     * Issue 29's floor for the mean nDCG@10 of the judged set: reached at the floor
+     * (0.850 and 0.851 in two runs), reported, see docs/search.md.
      */
     static final double TARGET_NDCG = 0.85;
 
@@ -60,20 +60,20 @@ class SearchRelevanceIT {
     static final double MIN_BEST_FIRST = 0.80;
 
     /**
-     * What the judged set must keep until {@link #TARGET_NDCG} is reached: the measured
-     * 0.817 less a margin for the state reads, whose timing can differ between runs. A
-     * ranking change that loses relevance fails.
+     * What the judged set must keep: the measured 0.850-0.851 less a margin for the state
+     * reads, whose timing can differ between runs. A ranking change that loses relevance
+     * fails.
      */
-    static final double MIN_NDCG = 0.80;
+    static final double MIN_NDCG = 0.84;
 
     /**
-     * What the held-out set must keep (measured 0.759 nDCG@10, 65% best answer first),
+     * What the held-out set must keep (measured 0.813 nDCG@10, 70% best answer first),
      * with the same margin.
      */
-    static final double MIN_HELD_OUT_NDCG = 0.74;
+    static final double MIN_HELD_OUT_NDCG = 0.79;
 
-    /** Held-out share of best answers first to keep (measured 65%: 13 of 20). */
-    static final double MIN_HELD_OUT_BEST_FIRST = 0.60;
+    /** Held-out share of best answers first to keep (measured 70%: 14 of 20). */
+    static final double MIN_HELD_OUT_BEST_FIRST = 0.65;
 
     private static final ParameterizedTypeReference<Map<String, Object>> JSON = new ParameterizedTypeReference<>() {
     };

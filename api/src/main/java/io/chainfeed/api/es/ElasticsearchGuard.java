@@ -19,10 +19,10 @@ import org.springframework.context.annotation.Configuration;
 
 /**
  * The api's Elasticsearch transport: Spring Boot's {@link RestClient} (connect and socket
- * timeouts from {@code spring.elasticsearch.connection-timeout} / {@code socket-timeout},
- * short in this service) behind a circuit breaker named {@value #BREAKER}. Spring Boot
- * builds its {@code ElasticsearchClient} on this transport, so every Elasticsearch-backed
- * endpoint is guarded.
+ * timeouts from {@code spring.elasticsearch.connection-timeout} / {@code socket-timeout};
+ * the socket timeout is the longest a live Elasticsearch may take) behind a circuit
+ * breaker named {@value #BREAKER}. Spring Boot builds its {@code ElasticsearchClient} on
+ * this transport, so every Elasticsearch-backed endpoint is guarded.
  *
  * <p>
  * Breaker settings ({@code chainfeed.api.es.breaker.*}): opens when at least half of the
@@ -41,6 +41,13 @@ import org.springframework.context.annotation.Configuration;
  * to {@code max-wait} (default 2 s) for a slot, then is answered 503 {@code busy} with
  * {@code Retry-After} ({@link GuardedTransport}). Meters:
  * {@code resilience4j_bulkhead_*{name="elasticsearch"}}.
+ *
+ * <p>
+ * Liveness settings ({@code chainfeed.api.es.liveness.*}): a request unanswered after
+ * {@code after} (default 1 s) makes the transport probe Elasticsearch with {@code HEAD /}
+ * and a {@code timeout} of its own (default 500 ms); no answer fails the request at once
+ * as unreachable, an answer lets it run to the socket timeout ({@link GuardedTransport},
+ * {@link LivenessProbe}).
  */
 @Configuration(proxyBeanMethods = false)
 public class ElasticsearchGuard {
@@ -80,9 +87,18 @@ public class ElasticsearchGuard {
 
     @Bean
     ElasticsearchTransport elasticsearchTransport(RestClient restClient, JsonpMapper jsonpMapper,
-            CircuitBreaker elasticsearchBreaker, Bulkhead elasticsearchBulkhead) {
+            CircuitBreaker elasticsearchBreaker, Bulkhead elasticsearchBulkhead,
+            @Value("${chainfeed.api.es.liveness.after:1s}") Duration livenessAfter,
+            @Value("${chainfeed.api.es.liveness.timeout:500ms}") Duration livenessTimeout) {
+        if (livenessAfter.isNegative() || livenessAfter.isZero() || livenessTimeout.isNegative()
+                || livenessTimeout.isZero()) {
+            throw new IllegalArgumentException("chainfeed.api.es.liveness.after and .timeout must be positive, got "
+                    + livenessAfter + " and " + livenessTimeout);
+        }
+        // An answer of the probe stands for as long as a request may wait before asking.
+        LivenessProbe probe = LivenessProbe.of(restClient, livenessTimeout, livenessAfter);
         return new GuardedTransport(new RestClientTransport(restClient, jsonpMapper), elasticsearchBreaker,
-                elasticsearchBulkhead);
+                elasticsearchBulkhead, probe, livenessAfter);
     }
 
 }

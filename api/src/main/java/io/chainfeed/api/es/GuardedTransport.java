@@ -9,8 +9,19 @@ import io.github.resilience4j.bulkhead.BulkheadFullException;
 import io.github.resilience4j.circuitbreaker.CallNotPermittedException;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.net.SocketTimeoutException;
+import java.time.Duration;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BiConsumer;
 
 /**
  * An Elasticsearch transport behind a Resilience4j {@link CircuitBreaker} and a
@@ -32,6 +43,16 @@ import java.util.concurrent.TimeUnit;
  * it neither counts against the breaker nor waits on a socket. Requests no longer queue
  * inside the HTTP client, where the socket timeout would have measured the queue and
  * reported a busy but healthy Elasticsearch as unreachable.
+ *
+ * <p>
+ * Slow is not down: a request still unanswered after {@code livenessAfter} makes the
+ * transport ask Elasticsearch whether it is there at all ({@link LivenessProbe}). When it
+ * answers, the request is left to finish within the client's socket timeout, and if even
+ * that runs out it fails as {@link ElasticsearchBusyException} (503 {@code busy}), not
+ * counted against the breaker; when it does not, the request is cancelled and fails at
+ * once as a socket timeout (503 {@code search-unavailable}), counted. A frozen node is
+ * therefore reported within {@code livenessAfter} plus the probe's timeout, while a node
+ * that is merely slow is never reported unreachable.
  */
 public final class GuardedTransport implements ElasticsearchTransport {
 
@@ -41,16 +62,44 @@ public final class GuardedTransport implements ElasticsearchTransport {
 
     private final Bulkhead bulkhead;
 
+    private final LivenessProbe probe;
+
+    private final Duration livenessAfter;
+
+    private final ScheduledExecutorService watchdog;
+
     /**
-     * @param delegate the real transport (with short connect and socket timeouts); closed
-     * with this one
+     * A transport without the liveness check: a request waits for its answer up to the
+     * client's socket timeout (for tests of the other guards).
+     * @param delegate the real transport; closed with this one
      * @param breaker the breaker
      * @param bulkhead the bound on concurrent requests, with its queue deadline
      */
     public GuardedTransport(ElasticsearchTransport delegate, CircuitBreaker breaker, Bulkhead bulkhead) {
+        this(delegate, breaker, bulkhead, new LivenessProbe(() -> true, Duration.ofDays(1), System::nanoTime),
+                Duration.ofDays(1));
+    }
+
+    /**
+     * @param delegate the real transport (its socket timeout is the longest a request of
+     * a live Elasticsearch may take); closed with this one
+     * @param breaker the breaker
+     * @param bulkhead the bound on concurrent requests, with its queue deadline
+     * @param probe asks whether Elasticsearch is there at all
+     * @param livenessAfter how long a request may go unanswered before the probe is asked
+     */
+    public GuardedTransport(ElasticsearchTransport delegate, CircuitBreaker breaker, Bulkhead bulkhead,
+            LivenessProbe probe, Duration livenessAfter) {
         this.delegate = delegate;
         this.breaker = breaker;
         this.bulkhead = bulkhead;
+        this.probe = probe;
+        this.livenessAfter = livenessAfter;
+        this.watchdog = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "es-liveness");
+            t.setDaemon(true);
+            return t;
+        });
     }
 
     /**
@@ -78,18 +127,27 @@ public final class GuardedTransport implements ElasticsearchTransport {
             breaker.releasePermission(); // busy here says nothing about Elasticsearch
             throw e;
         }
-        long start = System.nanoTime();
+        CompletableFuture<ResponseT> answer = send(request, endpoint, options);
         try {
-            ResponseT r = delegate.performRequest(request, endpoint, options);
-            breaker.onSuccess(System.nanoTime() - start, TimeUnit.NANOSECONDS);
-            return r;
+            return answer.get();
         }
-        catch (IOException | RuntimeException e) {
-            breaker.onError(System.nanoTime() - start, TimeUnit.NANOSECONDS, e);
-            throw e;
+        catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            answer.cancel(true);
+            throw new InterruptedIOException("interrupted while waiting for Elasticsearch");
         }
-        finally {
-            bulkhead.onComplete();
+        catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof IOException io) {
+                throw io;
+            }
+            if (cause instanceof RuntimeException rt) {
+                throw rt;
+            }
+            if (cause instanceof Error err) {
+                throw err;
+            }
+            throw new IOException(cause);
         }
     }
 
@@ -104,6 +162,15 @@ public final class GuardedTransport implements ElasticsearchTransport {
             breaker.releasePermission();
             return CompletableFuture.failedFuture(BulkheadFullException.createBulkheadFullException(bulkhead));
         }
+        return send(request, endpoint, options);
+    }
+
+    /**
+     * Sends a request that holds a breaker permission and a bulkhead slot, watches it and
+     * settles both when it completes.
+     */
+    private <RequestT, ResponseT, ErrorT> CompletableFuture<ResponseT> send(RequestT request,
+            Endpoint<RequestT, ResponseT, ErrorT> endpoint, TransportOptions options) {
         long start = System.nanoTime();
         CompletableFuture<ResponseT> sent;
         try {
@@ -114,17 +181,76 @@ public final class GuardedTransport implements ElasticsearchTransport {
             breaker.onError(System.nanoTime() - start, TimeUnit.NANOSECONDS, e);
             return CompletableFuture.failedFuture(e);
         }
-        return sent.whenComplete((r, e) -> {
+        CompletableFuture<ResponseT> answer = new CompletableFuture<>();
+        AtomicBoolean settled = new AtomicBoolean();
+        // The breaker and the bulkhead are settled before the answer completes, so a
+        // caller that has its answer sees them settled; the first outcome wins.
+        BiConsumer<ResponseT, Throwable> finish = (r, e) -> {
+            if (!settled.compareAndSet(false, true)) {
+                return;
+            }
             bulkhead.onComplete();
+            long took = System.nanoTime() - start;
             if (e == null) {
-                breaker.onSuccess(System.nanoTime() - start, TimeUnit.NANOSECONDS);
+                breaker.onSuccess(took, TimeUnit.NANOSECONDS);
+                answer.complete(r);
+                return;
+            }
+            if (e instanceof ElasticsearchBusyException) {
+                breaker.releasePermission(); // slow, not down
             }
             else {
-                breaker.onError(System.nanoTime() - start, TimeUnit.NANOSECONDS,
-                        e instanceof java.util.concurrent.CompletionException && e.getCause() != null ? e.getCause()
-                                : e);
+                breaker.onError(took, TimeUnit.NANOSECONDS, e);
+            }
+            answer.completeExceptionally(e);
+        };
+        ScheduledFuture<?> check = watchdog.schedule(() -> {
+            if (!sent.isDone() && !probe.alive()) {
+                finish.accept(null, new SocketTimeoutException("Elasticsearch answered neither the request within "
+                        + livenessAfter.toMillis() + " ms nor a liveness probe"));
+                sent.cancel(true);
+            }
+        }, livenessAfter.toNanos(), TimeUnit.NANOSECONDS);
+        sent.whenComplete((r, e) -> {
+            check.cancel(false);
+            if (e == null) {
+                finish.accept(r, null);
+                return;
+            }
+            Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
+            if (cause instanceof CancellationException) {
+                return; // cancelled by the watchdog or the caller, which settled it
+            }
+            if (timedOut(cause) && probe.alive()) {
+                cause = new ElasticsearchBusyException(
+                        "Elasticsearch is answering but took longer than the client's socket timeout", cause);
+            }
+            finish.accept(null, cause);
+        });
+        // a caller cancelling its answer cancels the request and gives its slot back
+        answer.whenComplete((r, e) -> {
+            if (e instanceof CancellationException) {
+                if (settled.compareAndSet(false, true)) {
+                    bulkhead.onComplete();
+                    breaker.releasePermission();
+                }
+                sent.cancel(true);
             }
         });
+        return answer;
+    }
+
+    /** Whether a failure is a socket timeout, as such or as the cause of one. */
+    private static boolean timedOut(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof SocketTimeoutException) {
+                return true;
+            }
+            if (t.getCause() == t) {
+                break;
+            }
+        }
+        return false;
     }
 
     @Override
@@ -139,6 +265,7 @@ public final class GuardedTransport implements ElasticsearchTransport {
 
     @Override
     public void close() throws IOException {
+        watchdog.shutdownNow();
         delegate.close();
     }
 

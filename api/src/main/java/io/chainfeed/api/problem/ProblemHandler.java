@@ -129,6 +129,17 @@ class ProblemHandler extends ProblemDetailsHandler {
                 "More searches are running than this instance takes at once; try again in a second."), 1);
     }
 
+    /**
+     * Elasticsearch answers its liveness probe but a request took longer than the socket
+     * timeout: overloaded, not down.
+     */
+    @ExceptionHandler(io.chainfeed.api.es.ElasticsearchBusyException.class)
+    ResponseEntity<ProblemDetail> searchBusy(io.chainfeed.api.es.ElasticsearchBusyException e) {
+        log.warn("Elasticsearch slow: {}", e.getMessage());
+        return retryAfter(problem(HttpStatus.SERVICE_UNAVAILABLE, "busy", "The service is busy",
+                "The search engine is answering slowly under load; try again in a second."), 1);
+    }
+
     private static ResponseEntity<ProblemDetail> searchUnavailable(String detail) {
         return retryAfter(
                 problem(HttpStatus.SERVICE_UNAVAILABLE, "search-unavailable", "Search is unavailable", detail),

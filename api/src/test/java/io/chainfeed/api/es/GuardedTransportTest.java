@@ -2,6 +2,7 @@ package io.chainfeed.api.es;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import co.elastic.clients.json.JsonpMapper;
 import co.elastic.clients.transport.ElasticsearchTransport;
@@ -16,13 +17,16 @@ import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.net.ConnectException;
+import java.net.SocketTimeoutException;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -75,14 +79,28 @@ class GuardedTransportTest {
             catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
+            if (failAfterRelease != null) {
+                throw failAfterRelease;
+            }
             return (ResponseT) "answer";
         }
 
         @Override
         public <RequestT, ResponseT, ErrorT> CompletableFuture<ResponseT> performRequestAsync(RequestT request,
                 Endpoint<RequestT, ResponseT, ErrorT> endpoint, TransportOptions options) {
-            return CompletableFuture.failedFuture(new UnsupportedOperationException("not scripted"));
+            return CompletableFuture.supplyAsync(() -> {
+                try {
+                    return performRequest(request, endpoint, options);
+                }
+                catch (IOException e) {
+                    throw new CompletionException(e);
+                }
+            }, io);
         }
+
+        private final ExecutorService io = Executors.newCachedThreadPool();
+
+        volatile IOException failAfterRelease;
 
         @Override
         public JsonpMapper jsonpMapper() {
@@ -104,6 +122,56 @@ class GuardedTransportTest {
     void stop() {
         delegate.release.countDown();
         callers.shutdownNow();
+        delegate.io.shutdownNow();
+    }
+
+    /** A transport whose liveness probe answers as told, asked after 100 ms. */
+    private GuardedTransport probed(AtomicBoolean answers, AtomicInteger probes) {
+        LivenessProbe probe = new LivenessProbe(() -> {
+            probes.incrementAndGet();
+            return answers.get();
+        }, Duration.ofMillis(50), System::nanoTime);
+        return new GuardedTransport(delegate, breaker, bulkhead, probe, Duration.ofMillis(100));
+    }
+
+    @Test
+    void aSlowRequestOfALiveElasticsearchWaitsForItsAnswerAndCountsAsASuccess() throws Exception {
+        AtomicInteger probes = new AtomicInteger();
+        GuardedTransport slow = probed(new AtomicBoolean(true), probes);
+        Future<Object> answer = callers.submit(() -> slow.performRequest(null, null, null));
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(probes).hasPositiveValue());
+        assertThat(answer).isNotDone();
+        delegate.release.countDown();
+        assertThat(answer.get(10, TimeUnit.SECONDS)).isEqualTo("answer");
+        assertThat(breaker.getMetrics().getNumberOfSuccessfulCalls()).isEqualTo(1);
+        assertThat(breaker.getMetrics().getNumberOfFailedCalls()).isZero();
+        assertThat(bulkhead.getMetrics().getAvailableConcurrentCalls()).isEqualTo(2);
+    }
+
+    @Test
+    void aRequestToAnElasticsearchThatAnswersNoProbeFailsAtOnceAsATimeoutAndCounts() {
+        GuardedTransport frozen = probed(new AtomicBoolean(false), new AtomicInteger());
+        long start = System.nanoTime();
+        assertThatThrownBy(() -> frozen.performRequest(null, null, null)).isInstanceOf(SocketTimeoutException.class)
+            .hasMessageContaining("liveness probe");
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).as("not the 30 s the request would hang")
+            .isLessThan(Duration.ofSeconds(10));
+        assertThat(breaker.getMetrics().getNumberOfFailedCalls()).isEqualTo(1);
+        assertThat(bulkhead.getMetrics().getAvailableConcurrentCalls()).isEqualTo(2);
+    }
+
+    @Test
+    void aSocketTimeoutOfALiveElasticsearchIsBusyAndLeavesTheBreakerAlone() {
+        delegate.failAfterRelease = new SocketTimeoutException("30,000 milliseconds timeout");
+        delegate.release.countDown();
+        GuardedTransport loaded = probed(new AtomicBoolean(true), new AtomicInteger());
+        for (int i = 0; i < 3; i++) {
+            assertThatThrownBy(() -> loaded.performRequest(null, null, null))
+                .isInstanceOf(ElasticsearchBusyException.class);
+        }
+        assertThat(breaker.getState()).isEqualTo(CircuitBreaker.State.CLOSED);
+        assertThat(breaker.getMetrics().getNumberOfFailedCalls()).isZero();
+        assertThat(bulkhead.getMetrics().getAvailableConcurrentCalls()).isEqualTo(2);
     }
 
     private Object send() throws IOException {
