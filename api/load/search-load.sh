@@ -3,6 +3,9 @@
 #
 #   ./chainfeed run                      # in another terminal: the stack with the bundled corpus
 #   api/load/search-load.sh              # or: API_URL=... ES_URL=... DURATION=20s Q=memory api/load/search-load.sh
+#   WORDS=api/load/search-words.txt api/load/search-load.sh
+#                                        # varied queries: one word per request, in turn, from the file
+#                                        # (one lower-case word a line), the same words to both targets
 #
 # For each target: a short warm-up, then DURATION of closed-loop load (CONNECTIONS connections over
 # THREADS threads; a request slower than TIMEOUT counts as an error; raise CONNECTIONS until requests/s
@@ -28,7 +31,7 @@ set -euo pipefail
 API_URL=${API_URL:-http://127.0.0.1:8080}
 ES_URL=${ES_URL:-http://127.0.0.1:19200}
 INDEX=${INDEX:-chainfeed-reads}
-Q=${Q:-memory}
+Q=${Q:-prices}
 DURATION=${DURATION:-20s}
 WARMUP=${WARMUP:-15s}
 THREADS=${THREADS:-2}
@@ -43,34 +46,66 @@ command -v jq >/dev/null || die "jq is missing (Debian: apt-get install -y jq)"
 for u in "$API_URL" "$ES_URL"; do
   [[ $u =~ ^http://(127\.0\.0\.1|localhost)(:[0-9]+)?$ ]] || die "only http://127.0.0.1[:port] targets are allowed: $u"
 done
-[[ $Q =~ ^[a-z]+$ ]] || die "Q must be one lower-case word (the Elasticsearch body mirrors that case): $Q"
+if [ -n "${WORDS:-}" ]; then
+  [ -r "$WORDS" ] || die "no word list at $WORDS"
+  mapfile -t words < <(grep -v '^\s*\(#\|$\)' "$WORDS")
+  [ "${#words[@]}" -ge 1 ] || die "the word list $WORDS is empty"
+else
+  words=("$Q")
+fi
+for w in "${words[@]}"; do
+  [[ $w =~ ^[a-z]+$ ]] || die "each query must be one lower-case word (the Elasticsearch body mirrors that case): $w"
+done
 [[ $DURATION =~ ^[0-9]{1,3}s$ ]] || die "DURATION must be seconds, at most 999s: $DURATION"
 [ -r "$BODY_FILE" ] || die "no request body at $BODY_FILE"
 
-curl -fsS "$API_URL/api/v1/search?q=$Q&size=10" -o /dev/null || die "the API does not answer at $API_URL"
+curl -fsS "$API_URL/api/v1/search?q=${words[0]}&size=10" -o /dev/null || die "the API does not answer at $API_URL"
 curl -fsS "$ES_URL/$INDEX/_count" -o /dev/null || die "Elasticsearch does not answer at $ES_URL (index $INDEX)"
 
-ES_BODY=$(sed "s/__Q__/$Q/g" "$BODY_FILE" | jq -c .)
-api_answer=$(curl -fsS "$API_URL/api/v1/search?q=$Q&size=10")
-es_answer=$(curl -fsS -H 'Content-Type: application/json' -d "$ES_BODY" "$ES_URL/$INDEX/_search")
-api_total=$(jq .total <<<"$api_answer")
-es_total=$(jq .hits.total.value <<<"$es_answer")
-api_ids=$(jq -c '[.results[].id]' <<<"$api_answer")
-es_ids=$(jq -c '[.hits.hits[]._source.id]' <<<"$es_answer")
-echo "query '$Q': API total $api_total, Elasticsearch total $es_total; first page $api_ids"
-[ "$api_total" = "$es_total" ] || die "the two answers differ in total hits: the body no longer mirrors the API's query"
-[ "$api_ids" = "$es_ids" ] || die "the two first pages differ ($es_ids from Elasticsearch): the body no longer mirrors the API's query"
+# Each word's body, checked against the API's answer: the same total and the same first page. A word
+# that names a glossary term, a layer or a company makes the API build a larger query than the body
+# file holds, and is refused here.
+bodies=()
+for w in "${words[@]}"; do
+  body=$(sed "s/__Q__/$w/g" "$BODY_FILE" | jq -c .)
+  api_answer=$(curl -fsS "$API_URL/api/v1/search?q=$w&size=10")
+  es_answer=$(curl -fsS -H 'Content-Type: application/json' -d "$body" "$ES_URL/$INDEX/_search")
+  api_total=$(jq .total <<<"$api_answer")
+  es_total=$(jq .hits.total.value <<<"$es_answer")
+  api_ids=$(jq -c '[.results[].id]' <<<"$api_answer")
+  es_ids=$(jq -c '[.hits.hits[]._source.id]' <<<"$es_answer")
+  echo "query '$w': API total $api_total, Elasticsearch total $es_total"
+  [ "$api_total" = "$es_total" ] || die "'$w': the two answers differ in total hits: the body does not mirror the API's query for it"
+  [ "$api_ids" = "$es_ids" ] || die "'$w': the two first pages differ ($api_ids from the API, $es_ids from Elasticsearch)"
+  bodies+=("$body")
+done
 
 open_contexts() { curl -fsS "$ES_URL/_nodes/stats/indices/search" | jq '[.nodes[].indices.search.open_contexts] | add'; }
 
-lua=$(mktemp --suffix=.lua)
-trap 'rm -f "$lua"' EXIT
-cat >"$lua" <<'LUA'
-wrk.method = "POST"
-wrk.headers["Content-Type"] = "application/json"
-wrk.body = os.getenv("CHAINFEED_ES_BODY")
+# One request per word in turn, on each wrk thread: the API's GET and Elasticsearch's POST of the same
+# word's body (words and bodies passed one a line).
+lua_es=$(mktemp --suffix=.lua)
+lua_api=$(mktemp --suffix=.lua)
+trap 'rm -f "$lua_es" "$lua_api"' EXIT
+cat >"$lua_es" <<'LUA'
+local bodies, i = {}, 0
+for line in string.gmatch(os.getenv("CHAINFEED_ES_BODIES"), "[^\n]+") do bodies[#bodies + 1] = line end
+request = function()
+  i = i % #bodies + 1
+  return wrk.format("POST", nil, { ["Content-Type"] = "application/json" }, bodies[i])
+end
 LUA
-export CHAINFEED_ES_BODY="$ES_BODY"
+cat >"$lua_api" <<'LUA'
+local words, i = {}, 0
+for line in string.gmatch(os.getenv("CHAINFEED_WORDS"), "[^\n]+") do words[#words + 1] = line end
+request = function()
+  i = i % #words + 1
+  return wrk.format("GET", "/api/v1/search?q=" .. words[i] .. "&size=10")
+end
+LUA
+CHAINFEED_ES_BODIES=$(printf '%s\n' "${bodies[@]}")
+CHAINFEED_WORDS=$(printf '%s\n' "${words[@]}")
+export CHAINFEED_ES_BODIES CHAINFEED_WORDS
 
 # ms of a wrk latency figure (us, ms or s)
 to_ms() { awk -v v="$1" 'BEGIN { n = v + 0; if (v ~ /us$/) n /= 1000; else if (v ~ /[0-9]s$/ && v !~ /ms$/) n *= 1000; printf "%.2f", n }'; }
@@ -90,11 +125,11 @@ run() { # name url [lua]
 }
 
 echo "machine: $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg) at $(date -u +%FT%TZ)"
-echo "wrk: $THREADS threads, $CONNECTIONS connections, $DURATION per target (after $WARMUP warm-up)"
+echo "wrk: $THREADS threads, $CONNECTIONS connections, $DURATION per target (after $WARMUP warm-up), ${#words[@]} word(s) in turn"
 contexts_before=$(open_contexts)
-run api "$API_URL/api/v1/search?q=$Q&size=10"
+run api "$API_URL/api/v1/search" "$lua_api"
 contexts_after_api=$(open_contexts)
-run elasticsearch "$ES_URL/$INDEX/_search" "$lua"
+run elasticsearch "$ES_URL/$INDEX/_search" "$lua_es"
 contexts_after=$(open_contexts)
 echo "open search contexts on Elasticsearch: $contexts_before before, $contexts_after_api after the API's burst, $contexts_after at the end"
 awk -v a50="$api_p50" -v a99="$api_p99" -v e50="$elasticsearch_p50" -v e99="$elasticsearch_p99" \
