@@ -9,6 +9,7 @@ import io.chainfeed.platform.auth.HashedKeys;
 import io.swagger.v3.oas.annotations.Operation;
 import java.net.URI;
 import java.util.List;
+import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -17,6 +18,7 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.ResponseStatus;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
@@ -52,6 +54,8 @@ class AdminKeyController {
 
     @Operation(operationId = "issueKey", summary = "Issue an API key; the token is in this response only")
     @PostMapping
+    @ResponseStatus(HttpStatus.CREATED) // names the answer's status in the description;
+                                        // the entity sets it
     ResponseEntity<KeyView.Issued> create(@RequestHeader(name = "Authorization", required = false) String auth,
             @RequestBody KeyRequest request) {
         requireAdmin(auth);
@@ -70,6 +74,7 @@ class AdminKeyController {
 
     @Operation(operationId = "revokeKey", summary = "Revoke a key")
     @DeleteMapping("/{id}")
+    @ResponseStatus(HttpStatus.NO_CONTENT)
     ResponseEntity<Void> revoke(@RequestHeader(name = "Authorization", required = false) String auth,
             @PathVariable String id) {
         requireAdmin(auth);

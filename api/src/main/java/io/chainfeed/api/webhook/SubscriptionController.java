@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.springframework.http.CacheControl;
+import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -25,6 +26,7 @@ import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.ResponseStatus;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
@@ -72,6 +74,8 @@ class SubscriptionController {
     @Operation(operationId = "createSubscription",
             summary = "Subscribe a URL to a topic; the signing secret is in this response only")
     @PostMapping
+    @ResponseStatus(HttpStatus.CREATED) // names the answer's status in the description;
+                                        // the entity sets it
     ResponseEntity<SubscriptionView.Created> create(HttpServletRequest request, @RequestBody SubscriptionRequest body) {
         String owner = owner(request);
         SubscriptionService.Created created = service.create(owner, body.topic(), body.url(), body.description());
@@ -106,6 +110,7 @@ class SubscriptionController {
             summary = "Retry now every webhook due for this subscription (as Svix's recover); 202, the retry"
                     + " runs on the instance that delivers it")
     @PostMapping("/{id}/recover")
+    @ResponseStatus(HttpStatus.ACCEPTED)
     ResponseEntity<SubscriptionView.Recovering> recover(HttpServletRequest request, @PathVariable String id) {
         WebhookSubscription sub = service.recover(owner(request), id);
         WebhookDeliveryState progress = deliveries.progress(id).orElse(null);
@@ -126,6 +131,7 @@ class SubscriptionController {
 
     @Operation(operationId = "deleteSubscription", summary = "Delete a subscription; deliveries stop")
     @DeleteMapping("/{id}")
+    @ResponseStatus(HttpStatus.NO_CONTENT)
     ResponseEntity<Void> delete(HttpServletRequest request, @PathVariable String id) {
         service.delete(owner(request), id);
         return ResponseEntity.noContent().build();
