@@ -17,6 +17,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -221,11 +222,23 @@ public final class GuardedTransport implements ElasticsearchTransport {
             if (cause instanceof CancellationException) {
                 return; // cancelled by the watchdog or the caller, which settled it
             }
-            if (timedOut(cause) && probe.alive()) {
-                cause = new ElasticsearchBusyException(
-                        "Elasticsearch is answering but took longer than the client's socket timeout", cause);
+            if (!timedOut(cause)) {
+                finish.accept(null, cause);
+                return;
             }
-            finish.accept(null, cause);
+            // Slow or gone? The probe blocks (up to its timeout), so it runs on the
+            // watchdog's thread, never on the HTTP client's I/O thread that completes
+            // the request.
+            Throwable timeout = cause;
+            try {
+                watchdog.execute(() -> finish.accept(null,
+                        probe.alive() ? new ElasticsearchBusyException(
+                                "Elasticsearch is answering but took longer than the client's socket timeout", timeout)
+                                : timeout));
+            }
+            catch (RejectedExecutionException closed) {
+                finish.accept(null, timeout);
+            }
         });
         // a caller cancelling its answer cancels the request and gives its slot back
         answer.whenComplete((r, e) -> {
@@ -245,9 +258,6 @@ public final class GuardedTransport implements ElasticsearchTransport {
         for (Throwable t = e; t != null; t = t.getCause()) {
             if (t instanceof SocketTimeoutException) {
                 return true;
-            }
-            if (t.getCause() == t) {
-                break;
             }
         }
         return false;

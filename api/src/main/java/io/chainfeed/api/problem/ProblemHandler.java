@@ -125,8 +125,7 @@ class ProblemHandler extends ProblemDetailsHandler {
     @ExceptionHandler(io.github.resilience4j.bulkhead.BulkheadFullException.class)
     ResponseEntity<ProblemDetail> busy(io.github.resilience4j.bulkhead.BulkheadFullException e) {
         log.debug("Elasticsearch bulkhead full: {}", e.getMessage());
-        return retryAfter(problem(HttpStatus.SERVICE_UNAVAILABLE, "busy", "The service is busy",
-                "More searches are running than this instance takes at once; try again in a second."), 1);
+        return busyProblem("More searches are running than this instance takes at once; try again in a second.");
     }
 
     /**
@@ -136,8 +135,12 @@ class ProblemHandler extends ProblemDetailsHandler {
     @ExceptionHandler(io.chainfeed.api.es.ElasticsearchBusyException.class)
     ResponseEntity<ProblemDetail> searchBusy(io.chainfeed.api.es.ElasticsearchBusyException e) {
         log.warn("Elasticsearch slow: {}", e.getMessage());
-        return retryAfter(problem(HttpStatus.SERVICE_UNAVAILABLE, "busy", "The service is busy",
-                "The search engine is answering slowly under load; try again in a second."), 1);
+        return busyProblem("The search engine is answering slowly under load; try again in a second.");
+    }
+
+    /** 503 {@code busy} with {@code Retry-After: 1}. */
+    private static ResponseEntity<ProblemDetail> busyProblem(String detail) {
+        return retryAfter(problem(HttpStatus.SERVICE_UNAVAILABLE, "busy", "The service is busy", detail), 1);
     }
 
     private static ResponseEntity<ProblemDetail> searchUnavailable(String detail) {

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -205,6 +206,26 @@ public record QueryIntent(QueryText query, List<Segment> segments) {
             }
         }
         return String.join(" ", parts).strip();
+    }
+
+    /**
+     * @return the subject as typed (case kept), one piece: the single subject group's
+     * piece as it stands (a quoted phrase stays a phrase), or the single-piece subject
+     * groups joined by a space; empty when the query has no such group
+     */
+    public Optional<QueryText.Piece> subjectPiece() {
+        List<QueryText.Piece> subject = new ArrayList<>();
+        for (int g = 0; g < query.groups().size(); g++) {
+            List<QueryText.Piece> group = query.groups().get(g);
+            if (role(g) == Role.SUBJECT && group.size() == 1) {
+                subject.add(group.get(0));
+            }
+        }
+        if (subject.size() <= 1) {
+            return subject.stream().findFirst();
+        }
+        return Optional
+            .of(new QueryText.Piece(String.join(" ", subject.stream().map(QueryText.Piece::text).toList()), false));
     }
 
     /**

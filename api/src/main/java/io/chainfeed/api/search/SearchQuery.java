@@ -351,43 +351,22 @@ public final class SearchQuery {
                 b.should(yearSignals(Integer.parseInt(group.get(0).text())));
             }
         }
-        // Without constraint talk, a query naming a layer asks what the layer is made of:
-        // its terms rank above its news.
         if (!constraintTalk) {
-            layer
-                .ifPresent(
-                        id -> b.should(
-                                s -> s.constantScore(
-                                        c -> c.boost(Boosts.LAYER_TERM)
-                                            .filter(f -> f.bool(x -> x
-                                                .filter(k -> k.term(t -> t.field("kind").value("term")))
-                                                .filter(k -> k.term(t -> t.field("primaryLayerIds").value(id))))))));
-        }
-        // A query naming a company and nothing else ("TSMC", "NVDA") asks what the
-        // company
-        // does: the terms that list it among their main companies, in its layers, rank
-        // above the news that mentions it.
-        if (!constraintTalk) {
-            List<QueryText.Piece> subject = new ArrayList<>();
-            for (int g = 0; g < parsed.size(); g++) {
-                if (intent.role(g) == QueryIntent.Role.SUBJECT && parsed.groups().get(g).size() == 1) {
-                    subject.add(parsed.groups().get(g).get(0));
-                }
-            }
-            QueryText.Piece whole = subject.size() == 1 ? subject.get(0) : new QueryText.Piece(
-                    String.join(" ", subject.stream().map(QueryText.Piece::text).toList()), false);
-            if (!subject.isEmpty()) {
-                boolean suppliers = QueryText.words(parsed.plain()).stream().anyMatch(SUPPLIER_WORDS::contains);
-                QueryWords.company(whole, companies).ifPresent(c -> companyTerms(b, c, suppliers));
-            }
-        }
-        // Without constraint talk a query asks what something is more often than what
-        // happened to it: a term
-        // read (an explanation) ranks a little above a signal read (news) that matches as
-        // well.
-        if (!constraintTalk) {
-            b.should(s -> s
-                .constantScore(c -> c.boost(Boosts.TERM_READ).filter(f -> f.term(t -> t.field("kind").value("term")))));
+            // A query naming a layer asks what the layer is made of: its terms rank above
+            // its news.
+            layer.ifPresent(id -> b.should(termReadsWhere(Boosts.LAYER_TERM, termIs("primaryLayerIds", id))));
+            // A query naming a company and nothing else ("TSMC", "NVDA") asks what the
+            // company does: the terms that list it among their main companies, in its
+            // layers, rank above the news that mentions it.
+            boolean suppliers = QueryText.words(parsed.plain()).stream().anyMatch(SUPPLIER_WORDS::contains);
+            intent.subjectPiece()
+                .flatMap(whole -> QueryWords.company(whole, companies))
+                .ifPresent(c -> companyTerms(b, c, suppliers));
+            // A query asks what something is more often than what happened to it: a term
+            // read (an explanation) ranks a little above a signal read (news) that
+            // matches
+            // as well.
+            b.should(s -> s.constantScore(c -> c.boost(Boosts.TERM_READ).filter(TERM_KIND)));
         }
         if (named != null) {
             b.should(s -> s.term(t -> t.field("id").value("term:" + named.slug()).boost(Boosts.NAMED_TERM)));
@@ -488,16 +467,30 @@ public final class SearchQuery {
         if (its.isEmpty()) {
             return;
         }
-        Query term = Query.of(q -> q.term(t -> t.field("kind").value("term")));
         Query listed = Query.of(q -> q.terms(t -> t.field("primaryCompanySymbols").terms(v -> v.value(symbols))));
-        b.should(s -> s.constantScore(c -> c.boost(Boosts.COMPANY_TERM)
-            .filter(f -> f.bool(x -> x.filter(term, listed, terms("primaryLayerIds", its))))));
+        b.should(termReadsWhere(Boosts.COMPANY_TERM, listed, terms("primaryLayerIds", its)));
         if (suppliers) {
             return;
         }
-        b.should(s -> s.constantScore(c -> c.boost(Boosts.COMPANY_PRIMARY_LAYER_TERM)
-            .filter(f -> f.bool(x -> x.filter(term, listed,
-                    Query.of(q -> q.term(t -> t.field("primaryLayerIds").value(company.getPrimaryLayer()))))))));
+        b.should(termReadsWhere(Boosts.COMPANY_PRIMARY_LAYER_TERM, listed,
+                termIs("primaryLayerIds", company.getPrimaryLayer())));
+    }
+
+    /** Term reads (kind {@code term}). */
+    private static final Query TERM_KIND = termIs("kind", "term");
+
+    /**
+     * @return a constant {@code boost} for the term reads that pass every filter
+     */
+    private static Query termReadsWhere(float boost, Query... filters) {
+        List<Query> all = new ArrayList<>();
+        all.add(TERM_KIND);
+        all.addAll(List.of(filters));
+        return Query.of(q -> q.constantScore(c -> c.boost(boost).filter(f -> f.bool(x -> x.filter(all)))));
+    }
+
+    private static Query termIs(String field, String value) {
+        return Query.of(q -> q.term(t -> t.field(field).value(value)));
     }
 
     /**

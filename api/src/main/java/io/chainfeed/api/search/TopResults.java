@@ -9,7 +9,6 @@ import io.chainfeed.schemas.CompanyDirectory;
 import java.io.IOException;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -69,17 +68,12 @@ public class TopResults {
         if (parsed.isEmpty() || parsed.groups().stream().anyMatch(g -> g.size() != 1)) {
             return Optional.empty();
         }
-        QueryIntent intent = QueryIntent.of(parsed);
-        List<QueryText.Piece> subject = new ArrayList<>();
-        for (int g = 0; g < parsed.size(); g++) {
-            if (intent.role(g) == QueryIntent.Role.SUBJECT) {
-                subject.add(parsed.groups().get(g).get(0));
-            }
-        }
+        Optional<QueryText.Piece> subject = QueryIntent.of(parsed).subjectPiece();
         if (subject.isEmpty()) {
             return Optional.empty();
         }
-        String typed = String.join(" ", subject.stream().map(QueryText.Piece::text).toList());
+        QueryText.Piece piece = subject.get();
+        String typed = piece.text();
         List<String> words = QueryText.words(typed);
         SearchCatalog.TermNames term = catalog.termNamed(typed);
         Optional<ChainLayer> layer = layerNamed(layers.all(), words);
@@ -96,7 +90,6 @@ public class TopResults {
             return Optional
                 .of(new Entity("layer", "layer:" + l.getId(), l.getId(), l.getName(), "/layers/" + enc(l.getId())));
         }
-        QueryText.Piece piece = subject.size() == 1 ? subject.get(0) : new QueryText.Piece(typed, false);
         Optional<Company> company = QueryWords.company(piece, companies);
         return company.map(c -> new Entity("company", "company:" + c.getId(), c.getId(), c.getName(),
                 "/companies/" + enc(CompanyDirectory.canonicalSymbol(c))));
