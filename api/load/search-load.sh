@@ -22,10 +22,11 @@
 # CHAINFEED_API_SEARCH_CACHETTL=0s in its environment. Slow searches no longer open the Elasticsearch
 # breaker: the api waits for them while Elasticsearch answers its liveness probe (docs/resilience.md).
 #
-# The Elasticsearch side sends load/search-body.json (the word Q in place of __Q__): the very body the
-# API's ReadSearch sends for the first page of a one-word query with no filters, which
-# SearchLoadBodyTest checks against the code. Before loading, the script also checks that both answer
-# with the same total and the same ids in the same order.
+# The Elasticsearch side sends load/search-body.ndjson to _msearch (the word Q in place of __Q__): the
+# very multi-search the API's ReadSearch sends for the first page of a one-word query with no filters
+# (the page, then its term and signal sections), which SearchLoadBodyTest checks against the code, so
+# both sides ask Elasticsearch for the same work. Before loading, the script also checks that both
+# answer with the same total and the same ids in the same order.
 set -euo pipefail
 
 API_URL=${API_URL:-http://127.0.0.1:8080}
@@ -37,7 +38,7 @@ WARMUP=${WARMUP:-15s}
 THREADS=${THREADS:-2}
 CONNECTIONS=${CONNECTIONS:-16}
 TIMEOUT=${TIMEOUT:-10s}
-BODY_FILE=${BODY_FILE:-$(dirname "$0")/search-body.json}
+BODY_FILE=${BODY_FILE:-$(dirname "$0")/search-body.ndjson}
 
 die() { echo "search-load: $*" >&2; exit 2; }
 command -v wrk >/dev/null || die "wrk is missing (Debian: apt-get install -y wrk)"
@@ -65,11 +66,15 @@ curl -fsS "$ES_URL/$INDEX/_count" -o /dev/null || die "Elasticsearch does not an
 # Each word's body, checked against the API's answer: the same total and the same first page. A word
 # that names a glossary term, a layer or a company makes the API build a larger query than the body
 # file holds, and is refused here.
-bodies=()
+body_dir=$(mktemp -d)
+trap 'rm -rf "$body_dir"' EXIT
+n=0
 for w in "${words[@]}"; do
-  body=$(sed "s/__Q__/$w/g" "$BODY_FILE" | jq -c .)
+  n=$((n + 1))
+  sed "s/__Q__/$w/g" "$BODY_FILE" >"$body_dir/$n.ndjson"
   api_answer=$(curl -fsS "$API_URL/api/v1/search?q=$w&size=10")
-  es_answer=$(curl -fsS -H 'Content-Type: application/json' -d "$body" "$ES_URL/$INDEX/_search")
+  es_answer=$(curl -fsS -H 'Content-Type: application/x-ndjson' --data-binary "@$body_dir/$n.ndjson" \
+    "$ES_URL/_msearch?typed_keys=true" | jq '.responses[0]')
   api_total=$(jq .total <<<"$api_answer")
   es_total=$(jq .hits.total.value <<<"$es_answer")
   api_ids=$(jq -c '[.results[].id]' <<<"$api_answer")
@@ -77,22 +82,25 @@ for w in "${words[@]}"; do
   echo "query '$w': API total $api_total, Elasticsearch total $es_total"
   [ "$api_total" = "$es_total" ] || die "'$w': the two answers differ in total hits: the body does not mirror the API's query for it"
   [ "$api_ids" = "$es_ids" ] || die "'$w': the two first pages differ ($api_ids from the API, $es_ids from Elasticsearch)"
-  bodies+=("$body")
 done
 
 open_contexts() { curl -fsS "$ES_URL/_nodes/stats/indices/search" | jq '[.nodes[].indices.search.open_contexts] | add'; }
 
-# One request per word in turn, on each wrk thread: the API's GET and Elasticsearch's POST of the same
-# word's body (words and bodies passed one a line).
-lua_es=$(mktemp --suffix=.lua)
-lua_api=$(mktemp --suffix=.lua)
-trap 'rm -f "$lua_es" "$lua_api"' EXIT
+# One request per word in turn, on each wrk thread: the API's GET and Elasticsearch's multi-search of
+# the same word's body (read from the files written above).
+lua_es="$body_dir/es.lua"
+lua_api="$body_dir/api.lua"
 cat >"$lua_es" <<'LUA'
 local bodies, i = {}, 0
-for line in string.gmatch(os.getenv("CHAINFEED_ES_BODIES"), "[^\n]+") do bodies[#bodies + 1] = line end
+local dir, count = os.getenv("CHAINFEED_BODY_DIR"), tonumber(os.getenv("CHAINFEED_BODY_COUNT"))
+for n = 1, count do
+  local f = assert(io.open(dir .. "/" .. n .. ".ndjson", "rb"))
+  bodies[n] = f:read("*a")
+  f:close()
+end
 request = function()
   i = i % #bodies + 1
-  return wrk.format("POST", nil, { ["Content-Type"] = "application/json" }, bodies[i])
+  return wrk.format("POST", "/_msearch?typed_keys=true", { ["Content-Type"] = "application/x-ndjson" }, bodies[i])
 end
 LUA
 cat >"$lua_api" <<'LUA'
@@ -103,9 +111,10 @@ request = function()
   return wrk.format("GET", "/api/v1/search?q=" .. words[i] .. "&size=10")
 end
 LUA
-CHAINFEED_ES_BODIES=$(printf '%s\n' "${bodies[@]}")
+CHAINFEED_BODY_DIR=$body_dir
+CHAINFEED_BODY_COUNT=${#words[@]}
 CHAINFEED_WORDS=$(printf '%s\n' "${words[@]}")
-export CHAINFEED_ES_BODIES CHAINFEED_WORDS
+export CHAINFEED_BODY_DIR CHAINFEED_BODY_COUNT CHAINFEED_WORDS
 
 # ms of a wrk latency figure (us, ms or s)
 to_ms() { awk -v v="$1" 'BEGIN { n = v + 0; if (v ~ /us$/) n /= 1000; else if (v ~ /[0-9]s$/ && v !~ /ms$/) n *= 1000; printf "%.2f", n }'; }
@@ -129,7 +138,7 @@ echo "wrk: $THREADS threads, $CONNECTIONS connections, $DURATION per target (aft
 contexts_before=$(open_contexts)
 run api "$API_URL/api/v1/search" "$lua_api"
 contexts_after_api=$(open_contexts)
-run elasticsearch "$ES_URL/$INDEX/_search" "$lua_es"
+run elasticsearch "$ES_URL/_msearch" "$lua_es"
 contexts_after=$(open_contexts)
 echo "open search contexts on Elasticsearch: $contexts_before before, $contexts_after_api after the API's burst, $contexts_after at the end"
 awk -v a50="$api_p50" -v a99="$api_p99" -v e50="$elasticsearch_p50" -v e99="$elasticsearch_p99" \

@@ -38,7 +38,7 @@ import org.springframework.context.annotation.Configuration;
  * Bulkhead settings ({@code chainfeed.api.es.bulkhead.*}): at most {@code max-concurrent}
  * requests in flight to Elasticsearch (default 8, twice the search thread pool
  * Elasticsearch sizes on two cores: {@code 3 × cores / 2 + 1}); a request beyond waits up
- * to {@code max-wait} (default 2 s) for a slot, then is answered 503 {@code busy} with
+ * to {@code max-wait} (default 5 s) for a slot, then is answered 503 {@code busy} with
  * {@code Retry-After} ({@link GuardedTransport}). Meters:
  * {@code resilience4j_bulkhead_*{name="elasticsearch"}}.
  *
@@ -71,7 +71,7 @@ public class ElasticsearchGuard {
     @Bean
     Bulkhead elasticsearchBulkhead(MeterRegistry registry,
             @Value("${chainfeed.api.es.bulkhead.max-concurrent:8}") int maxConcurrent,
-            @Value("${chainfeed.api.es.bulkhead.max-wait:2s}") Duration maxWait) {
+            @Value("${chainfeed.api.es.bulkhead.max-wait:5s}") Duration maxWait) {
         if (maxConcurrent < 1 || maxWait.isNegative()) {
             throw new IllegalArgumentException("chainfeed.api.es.bulkhead.max-concurrent must be at least 1 and"
                     + " max-wait not negative, got " + maxConcurrent + " and " + maxWait);

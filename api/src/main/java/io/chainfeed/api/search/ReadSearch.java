@@ -3,7 +3,9 @@ package io.chainfeed.api.search;
 import co.elastic.clients.elasticsearch.ElasticsearchAsyncClient;
 import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import co.elastic.clients.elasticsearch._types.ElasticsearchException;
+import co.elastic.clients.elasticsearch._types.SortOrder;
 import co.elastic.clients.elasticsearch._types.query_dsl.Query;
+import co.elastic.clients.elasticsearch.core.SearchRequest;
 import com.github.benmanes.caffeine.cache.Ticker;
 import io.chainfeed.api.reference.CompanyResolver;
 import io.chainfeed.api.reference.ReferenceLayers;
@@ -258,22 +260,32 @@ public class ReadSearch {
 
     /**
      * The first page runs on the live index: no point in time, so a reader who never asks
-     * for a second page leaves no search context open on Elasticsearch.
+     * for a second page leaves no search context open on Elasticsearch. The page and its
+     * sections go in one multi-search (one round trip, the searches run side by side on
+     * Elasticsearch); the sections are asked with every word required, and asked again
+     * only in the rare case that the page falls back to some of the words.
      */
     private Page firstPage(QueryText parsed, String text, Filters filters, int size, List<String> excludes)
             throws IOException {
-        Page page = run(parsed, text, filters, size, true, null, null, excludes);
+        List<SearchAnswer> answers = SearchAnswer.msearch(client._transport(),
+                firstPageRequests(queries, parsed, filters, size, excludes));
+        ElasticsearchException failed = answers.get(0).failure("es/msearch");
+        if (failed != null) {
+            throw failed;
+        }
+        Page page = page(answers.get(0).whole(), text, filters, size, true, null, null);
+        Sections sections = sections(answers.subList(1, answers.size()));
         if (page.total() < size && QueryIntent.of(parsed).counted() > 1) {
             // Fewer reads than a page have every word: the fall-back ranks them first
-            // (they have the most
-            // words), then the reads with some of the words, as Algolia's optional words
-            // do.
+            // (they have the most words), then the reads with some of the words, as
+            // Algolia's optional words do.
             long first = page.tookMs();
             long withAll = page.total();
             Page any = run(parsed, text, filters, size, false, null, null, excludes);
             if (any.total() > withAll) {
                 page = new Page(any.total(), any.matches(), any.facets(), any.nextCursor(), any.mode(),
                         first + any.tookMs(), null, withAll);
+                sections = sections(text, filters, false);
             }
         }
         if (page.total() == 0) {
@@ -282,7 +294,7 @@ public class ReadSearch {
         // Kept with the page in the first-page cache: identical requests share the
         // sections' search too.
         return new Page(page.total(), page.matches(), page.facets(), page.nextCursor(), page.mode(), page.tookMs(),
-                sections(text, filters, "all".equals(page.mode())), page.withAll());
+                sections, page.withAll());
     }
 
     private static String hash(String text, Filters f) {
@@ -304,6 +316,12 @@ public class ReadSearch {
             }
             throw e;
         }
+        return page(response, text, filters, size, all, pit, after);
+    }
+
+    /** The page of an answer; {@code pit} and {@code after} as the search had them. */
+    private Page page(SearchAnswer response, String text, Filters filters, int size, boolean all, String pit,
+            Cursor after) {
         List<SearchAnswer.Hit> hits = response.hits() == null || response.hits().hits() == null ? List.of()
                 : response.hits().hits();
         List<Match> matches = new ArrayList<>(hits.size());
@@ -360,36 +378,72 @@ public class ReadSearch {
      * @return the sections; empty ones when the text has nothing to search for
      * @throws IOException on a transport failure
      */
-    @SuppressWarnings({ "unchecked", "rawtypes" })
     public Sections sections(String text, Filters filters, boolean all) throws IOException {
         QueryText parsed = QueryText.parse(text);
         if (parsed.groups().isEmpty() || parsed.groups().size() + parsed.excluded().size() > MAX_PIECES) {
             return new Sections(List.of(), List.of());
         }
+        return sections(SearchAnswer.msearch(client._transport(), sectionRequests(queries, parsed, filters, all)));
+    }
+
+    /**
+     * The searches of a first page in full-word mode, as {@link #firstPage} sends them in
+     * one multi-search: the page ({@link PageRequests#request}), then the two sections'
+     * ({@link #sectionRequests}). {@code api/load/search-load.sh} sends Elasticsearch the
+     * same searches, as {@code SearchLoadBodyTest} checks.
+     * @param queries the query builder
+     * @param parsed the parsed text, not empty
+     * @param filters the filters
+     * @param size the page size
+     * @param excludes the source keys left out of the page's hits
+     * @return three searches
+     * @throws IOException if the glossary names could not be loaded
+     */
+    static List<SearchRequest> firstPageRequests(SearchQuery queries, QueryText parsed, Filters filters, int size,
+            List<String> excludes) throws IOException {
+        List<SearchRequest> requests = new ArrayList<>(3);
+        requests.add(PageRequests.request(queries.build(parsed, filters, true), size, null, null, excludes));
+        requests.addAll(sectionRequests(queries, parsed, filters, true));
+        return requests;
+    }
+
+    /**
+     * The two searches of the sections: the best {@link #SECTION_TERMS} term reads, and
+     * the newest {@link #SECTION_SIGNALS} signal reads (newest {@code observedAt} first,
+     * one per story), each with the page's filters; a kind filter that leaves a kind out
+     * asks for none of it.
+     */
+    private static List<SearchRequest> sectionRequests(SearchQuery queries, QueryText parsed, Filters filters,
+            boolean all) throws IOException {
         boolean wantTerms = filters.kinds().isEmpty() || filters.kinds().contains("term");
         boolean wantSignals = filters.kinds().isEmpty() || filters.kinds().contains("signal");
         Query terms = queries.build(parsed, withKind(filters, "term"), all);
         Query signals = queries.build(parsed, withKind(filters, "signal"), all);
-        var answer = client.msearch(m -> m
-            .searches(x -> x.header(h -> h.index(ReadsIndex.ALIAS))
-                .body(b -> b.query(terms)
+        return List.of(
+                SearchRequest.of(b -> b.index(ReadsIndex.ALIAS)
+                    .query(terms)
                     .size(wantTerms ? SECTION_TERMS : 0)
-                    .source(src -> src.filter(f -> f.excludes(PageRequests.WITHOUT_ANY_EVIDENCE)))))
-            .searches(x -> x.header(h -> h.index(ReadsIndex.ALIAS))
-                .body(b -> b.query(signals)
+                    .source(src -> src.filter(f -> f.excludes(PageRequests.WITHOUT_ANY_EVIDENCE)))),
+                SearchRequest.of(b -> b.index(ReadsIndex.ALIAS)
+                    .query(signals)
                     .size(wantSignals ? SECTION_SIGNALS : 0)
                     .collapse(c -> c.field("story"))
-                    .sort(o -> o.field(
-                            f -> f.field("observedAt").order(co.elastic.clients.elasticsearch._types.SortOrder.Desc)))
-                    .sort(o -> o.field(f -> f.field("id").order(co.elastic.clients.elasticsearch._types.SortOrder.Asc)))
-                    .source(src -> src.filter(f -> f.excludes(PageRequests.WITHOUT_ANY_EVIDENCE))))),
-                Map.class);
-        List<List<Map<String, Object>>> out = new ArrayList<>();
-        for (var item : answer.responses()) {
+                    .sort(o -> o.field(f -> f.field("observedAt").order(SortOrder.Desc)))
+                    .sort(o -> o.field(f -> f.field("id").order(SortOrder.Asc)))
+                    .source(src -> src.filter(f -> f.excludes(PageRequests.WITHOUT_ANY_EVIDENCE)))));
+    }
+
+    /**
+     * The sections of the two answers to {@link #sectionRequests}: a search that failed
+     * leaves its section empty (the page itself still answers).
+     */
+    private static Sections sections(List<SearchAnswer> answers) {
+        List<List<Map<String, Object>>> out = new ArrayList<>(2);
+        for (SearchAnswer answer : answers) {
             List<Map<String, Object>> docs = new ArrayList<>();
-            if (item.isResult()) {
-                for (var hit : item.result().hits().hits()) {
-                    docs.add(new LinkedHashMap<String, Object>((Map<String, Object>) hit.source()));
+            if (answer.error() == null && answer.hits() != null && answer.hits().hits() != null) {
+                for (SearchAnswer.Hit hit : answer.hits().hits()) {
+                    docs.add(hit.source());
                 }
             }
             out.add(docs);

@@ -1,15 +1,23 @@
 package io.chainfeed.api.search;
 
+import co.elastic.clients.elasticsearch._types.ElasticsearchException;
+import co.elastic.clients.elasticsearch._types.ErrorResponse;
 import co.elastic.clients.elasticsearch.core.SearchRequest;
+import co.elastic.clients.json.JsonpMapper;
 import co.elastic.clients.transport.ElasticsearchTransport;
+import co.elastic.clients.transport.ElasticsearchTransportBase;
 import co.elastic.clients.transport.endpoints.BinaryEndpoint;
 import co.elastic.clients.transport.endpoints.BinaryResponse;
+import co.elastic.clients.util.BinaryData;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
+import jakarta.json.stream.JsonGenerator;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.Map;
 
@@ -33,9 +41,13 @@ import java.util.Map;
  * {@code sterms#layer}) to its buckets
  * @param pitId the point in time id to continue with, or null outside a point in time
  * @param shards the shards' outcome; a failed shard makes {@link #search} fail
+ * @param status the HTTP status of one search of a multi-search ({@link #msearch}); null
+ * in the answer of a single search
+ * @param error why that search failed, as Elasticsearch says it ({@code type},
+ * {@code reason} ...); null when it did not
  */
 record SearchAnswer(long took, Hits hits, Map<String, Buckets> aggregations, @JsonProperty("pit_id") String pitId,
-        @JsonProperty("_shards") Shards shards) {
+        @JsonProperty("_shards") Shards shards, Integer status, Map<String, Object> error) {
     /**
      * @param failed how many shards failed
      * @param failures why, as Elasticsearch says it; null when none failed
@@ -43,9 +55,35 @@ record SearchAnswer(long took, Hits hits, Map<String, Buckets> aggregations, @Js
     record Shards(int failed, List<Map<String, Object>> failures) {
     }
 
-    private static final ObjectReader READER = new ObjectMapper()
-        .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false)
-        .readerFor(SearchAnswer.class);
+    private static final ObjectMapper JSON = new ObjectMapper()
+        .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
+
+    private static final ObjectReader READER = JSON.readerFor(SearchAnswer.class);
+
+    private static final ObjectReader MULTI_READER = JSON.readerFor(Multi.class);
+
+    /**
+     * The answer of {@code POST _msearch}.
+     *
+     * @param responses one answer per search, in the order they were sent
+     */
+    record Multi(List<SearchAnswer> responses) {
+    }
+
+    /**
+     * The multi-search endpoint ({@code POST /_msearch?typed_keys=true}) taking the
+     * newline-delimited body {@link #msearch} writes and leaving the answer as bytes.
+     */
+    private static final BinaryEndpoint<BinaryData> MSEARCH = new BinaryEndpoint<>("es/msearch", r -> "POST",
+            r -> "/_msearch", r -> Map.of(), r -> Map.of("typed_keys", "true"), r -> Map.of(), r -> r, null);
+
+    /**
+     * The body's content type: the one the client sends its own multi-searches with (its
+     * versioned JSON type, which Elasticsearch also takes for newline-delimited bodies;
+     * it refuses a plain {@code application/x-ndjson} beside the client's versioned
+     * {@code Accept}).
+     */
+    static final String NDJSON = ElasticsearchTransportBase.JSON_CONTENT_TYPE;
 
     /**
      * The search endpoint of the Java client (method, path, query parameters such as
@@ -119,15 +157,105 @@ record SearchAnswer(long took, Hits hits, Map<String, Buckets> aggregations, @Js
     static SearchAnswer search(ElasticsearchTransport transport, SearchRequest request) throws IOException {
         try (BinaryResponse response = transport.performRequest(request, ENDPOINT, transport.options());
                 InputStream in = response.content()) {
-            SearchAnswer answer = read(in);
-            if (answer.shards() != null && answer.shards().failed() > 0) {
-                // A shard that failed answers no hits: an empty page would hide the
-                // fault.
-                throw new IOException(
-                        "search failed on " + answer.shards().failed() + " shard(s): " + answer.shards().failures());
-            }
-            return answer;
+            return read(in).whole();
         }
+    }
+
+    /**
+     * @return this answer
+     * @throws IOException when a shard failed: a shard that failed answers no hits, and
+     * an empty page would hide the fault
+     */
+    SearchAnswer whole() throws IOException {
+        if (shards != null && shards.failed() > 0) {
+            throw new IOException("search failed on " + shards.failed() + " shard(s): " + shards.failures());
+        }
+        return this;
+    }
+
+    /**
+     * Sends searches in one round trip ({@code _msearch}, whose body is a header line and
+     * a body line per search, newline-delimited JSON: see Elasticsearch's multi-search
+     * API). Each body is the Java client's own serialization of the
+     * {@link SearchRequest}, so a search sent this way asks exactly what {@link #search}
+     * would ask.
+     * @param transport the client's transport
+     * @param requests searches on an index or alias (no point in time), whose only query
+     * parameter is the client's {@code typed_keys}
+     * @return one answer per request, in order; an answer whose {@link #error} is set
+     * failed (see {@link #failure})
+     * @throws IOException on a transport failure or an answer that is not a multi-search
+     * answer
+     * @throws IllegalArgumentException for a request the multi-search cannot carry
+     * @throws co.elastic.clients.elasticsearch._types.ElasticsearchException when the
+     * multi-search as a whole is refused
+     */
+    static List<SearchAnswer> msearch(ElasticsearchTransport transport, List<SearchRequest> requests)
+            throws IOException {
+        BinaryData body = BinaryData.of(ndjson(transport.jsonpMapper(), requests), NDJSON);
+        try (BinaryResponse response = transport.performRequest(body, MSEARCH, transport.options());
+                InputStream in = response.content()) {
+            Multi answer = MULTI_READER.readValue(in);
+            if (answer.responses() == null || answer.responses().size() != requests.size()) {
+                throw new IOException(
+                        "the multi-search answered " + (answer.responses() == null ? "no" : answer.responses().size())
+                                + " answers to " + requests.size() + " searches");
+            }
+            return answer.responses();
+        }
+    }
+
+    /**
+     * The body of a multi-search: for each request its header ({@code {"index":[...]}})
+     * and its body, one JSON document a line, each line ending in a newline.
+     * @param mapper the client's JSON mapper
+     * @param requests the searches
+     * @return the body's UTF-8 bytes
+     * @throws IllegalArgumentException for a request in a point in time, without an
+     * index, or with query parameters other than {@code typed_keys}
+     */
+    static byte[] ndjson(JsonpMapper mapper, List<SearchRequest> requests) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(4096);
+        for (SearchRequest request : requests) {
+            Map<String, String> params = SearchRequest._ENDPOINT.queryParameters(request);
+            if (request.pit() != null || request.index().isEmpty()
+                    || !params.keySet().stream().allMatch("typed_keys"::equals)) {
+                throw new IllegalArgumentException(
+                        "a multi-search carries searches on an index with no query parameters but typed_keys, not "
+                                + request.index() + " " + params
+                                + (request.pit() != null ? " in a point in time" : ""));
+            }
+            try {
+                JSON.writeValue(out, Map.of("index", request.index()));
+            }
+            catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            out.write('\n');
+            try (JsonGenerator generator = mapper.jsonProvider().createGenerator(out)) {
+                mapper.serialize(request, generator);
+            }
+            out.write('\n');
+        }
+        return out.toByteArray();
+    }
+
+    /**
+     * @param endpoint the endpoint named in the exception (e.g. {@code es/msearch})
+     * @return null when this search of a multi-search succeeded, else its error as the
+     * client raises it for a single search
+     */
+    ElasticsearchException failure(String endpoint) {
+        if (error == null) {
+            return null;
+        }
+        Object type = error.get("type");
+        Object reason = error.get("reason");
+        int code = status == null ? 500 : status;
+        return new ElasticsearchException(endpoint,
+                ErrorResponse.of(e -> e.status(code)
+                    .error(c -> c.type(type == null ? "unknown" : type.toString())
+                        .reason(reason == null ? null : reason.toString()))));
     }
 
     /**

@@ -52,4 +52,52 @@ class SearchAnswerTest {
         assertThat(a.buckets("layer")).isEmpty();
     }
 
+    @Test
+    void aMultiSearchBodyIsAHeaderAndABodyLinePerSearch() {
+        var first = co.elastic.clients.elasticsearch.core.SearchRequest
+            .of(r -> r.index("chainfeed-reads").size(2).query(q -> q.matchAll(m -> m)));
+        var second = co.elastic.clients.elasticsearch.core.SearchRequest.of(r -> r.index("chainfeed-reads").size(0));
+        String body = new String(
+                SearchAnswer.ndjson(new co.elastic.clients.json.jackson.JacksonJsonpMapper(), List.of(first, second)),
+                StandardCharsets.UTF_8);
+        assertThat(body).isEqualTo("""
+                {"index":["chainfeed-reads"]}
+                {"query":{"match_all":{}},"size":2}
+                {"index":["chainfeed-reads"]}
+                {"size":0}
+                """);
+    }
+
+    @Test
+    void aSearchInAPointInTimeCannotGoInAMultiSearch() {
+        var inPit = co.elastic.clients.elasticsearch.core.SearchRequest.of(r -> r.pit(p -> p.id("p1")));
+        org.assertj.core.api.Assertions
+            .assertThatThrownBy(
+                    () -> SearchAnswer.ndjson(new co.elastic.clients.json.jackson.JacksonJsonpMapper(), List.of(inPit)))
+            .isInstanceOf(IllegalArgumentException.class)
+            .hasMessageContaining("point in time");
+    }
+
+    @Test
+    void aFailedSearchOfAMultiSearchIsTheClientsErrorForIt() throws IOException {
+        SearchAnswer ok = read("""
+                {"took":3,"hits":{"total":{"value":0,"relation":"eq"},"hits":[]},"status":200}""");
+        SearchAnswer failed = read("""
+                {"error":{"type":"search_phase_execution_exception","reason":"all shards failed"},"status":400}""");
+        assertThat(ok.failure("es/msearch")).isNull();
+        var e = failed.failure("es/msearch");
+        assertThat(e.status()).isEqualTo(400);
+        assertThat(e.error().type()).isEqualTo("search_phase_execution_exception");
+        assertThat(e.getMessage()).contains("all shards failed");
+    }
+
+    @Test
+    void aFailedShardFailsTheAnswer() throws IOException {
+        SearchAnswer partial = read("""
+                {"took":3,"_shards":{"total":2,"failed":1,"failures":[{"reason":"x"}]},"hits":{"hits":[]}}""");
+        org.assertj.core.api.Assertions.assertThatThrownBy(partial::whole)
+            .isInstanceOf(IOException.class)
+            .hasMessageContaining("1 shard(s)");
+    }
+
 }

@@ -2,27 +2,30 @@ package io.chainfeed.api.search;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import co.elastic.clients.json.JsonpUtils;
 import co.elastic.clients.json.jackson.JacksonJsonpMapper;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.chainfeed.ingest.corpus.Corpus;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@code api/load/search-load.sh} sends Elasticsearch {@code api/load/search-body.json}
- * as the direct side of its comparison: it must be the very body the API sends for a
- * first page of that one-word query, with the bundled corpus's synonyms, or the
- * comparison measures two different searches.
+ * {@code api/load/search-load.sh} sends Elasticsearch {@code api/load/search-body.ndjson}
+ * ({@code POST _msearch}) as the direct side of its comparison: it must be the very
+ * multi-search the API sends for a first page of that one-word query (the page and its
+ * two sections), with the bundled corpus's synonyms, or the comparison measures two
+ * different amounts of work.
  */
 class SearchLoadBodyTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
     @Test
-    void theLoadScriptsElasticsearchBodyIsTheApisFirstPageRequest() throws Exception {
+    void theLoadScriptsElasticsearchBodyIsTheApisFirstPageMultiSearch() throws Exception {
         Corpus corpus = Corpus.loadBundled();
         SearchCatalog catalog = SearchCatalog.of(corpus.terms()
             .stream()
@@ -34,30 +37,33 @@ class SearchLoadBodyTest {
         if (Boolean.getBoolean("golden.update")) {
             // Rewrites the file from the code, as SearchQueryTest does its golden queries
             // (then read the diff).
-            String memory = JsonpUtils.toJsonString(
-                    PageRequests.request(search.build(QueryText.parse("memory"), ReadSearch.Filters.NONE, true), 10,
-                            null, null, PageRequests.excludes(false, false)),
-                    new JacksonJsonpMapper());
-            Files.writeString(Path.of("load/search-body.json"),
-                    JSON.writerWithDefaultPrettyPrinter()
-                        .writeValueAsString(JSON.readTree(memory))
-                        .replace("memory", "__Q__") + "\n");
+            Files.writeString(Path.of("load/search-body.ndjson"), body(search, "memory").replace("memory", "__Q__"));
         }
-        String template = Files.readString(Path.of("load/search-body.json"));
+        String template = Files.readString(Path.of("load/search-body.ndjson"));
         for (String word : List.of("memory", "network", "packaging")) {
-            var request = PageRequests.request(search.build(QueryText.parse(word), ReadSearch.Filters.NONE, true), 10,
-                    null, null, PageRequests.excludes(false, false));
-            assertThat(request.index()).containsExactly(io.chainfeed.platform.ReadsIndex.ALIAS);
-            String sent = JsonpUtils.toJsonString(request, new JacksonJsonpMapper());
-            assertThat(JSON.readTree(sent)).as(word).isEqualTo(JSON.readTree(template.replace("__Q__", word)));
+            String sent = body(search, word);
+            assertThat(lines(sent)).as(word).isEqualTo(lines(template.replace("__Q__", word)));
         }
         // A word that names a glossary term adds synonyms and a boost: the template does
-        // not fit it, and
-        // this test would say so.
-        String hbm = JsonpUtils
-            .toJsonString(PageRequests.request(search.build(QueryText.parse("hbm"), ReadSearch.Filters.NONE, true), 10,
-                    null, null, PageRequests.excludes(false, false)), new JacksonJsonpMapper());
-        assertThat(JSON.readTree(hbm)).isNotEqualTo(JSON.readTree(template.replace("__Q__", "hbm")));
+        // not fit it, and this test would say so.
+        assertThat(lines(body(search, "hbm"))).isNotEqualTo(lines(template.replace("__Q__", "hbm")));
+    }
+
+    /** The multi-search body of a one-word query's first page, as the API sends it. */
+    private static String body(SearchQuery search, String word) throws Exception {
+        return new String(
+                SearchAnswer.ndjson(new JacksonJsonpMapper(), ReadSearch.firstPageRequests(search,
+                        QueryText.parse(word), ReadSearch.Filters.NONE, 10, PageRequests.excludes(false, false))),
+                StandardCharsets.UTF_8);
+    }
+
+    /** Each line of a multi-search body as a JSON tree (key order aside). */
+    private static List<JsonNode> lines(String ndjson) throws Exception {
+        List<JsonNode> out = new ArrayList<>();
+        for (String line : ndjson.split("\n")) {
+            out.add(JSON.readTree(line));
+        }
+        return out;
     }
 
 }
