@@ -106,20 +106,13 @@ public class StreamsRunner implements SmartLifecycle {
         }
 
         Properties config = streamsConfig();
-        org.apache.kafka.streams.Topology tagging = TaggingTopology.buildTopology(config);
-        DeadLetterDeserializationHandler.registerAtStart(tagging, props.applicationId());
-        streams = new KafkaStreams(tagging, config);
-        withFailureBudget(streams, "tagging");
-        binders.add(bind(streams));
+        streams = instance(TaggingTopology.buildTopology(config), config, props.applicationId(), "tagging");
         streams.start();
 
         Properties chainConfig = streamsConfig();
         chainConfig.put(StreamsConfig.APPLICATION_ID_CONFIG, props.chainApplicationId());
-        org.apache.kafka.streams.Topology chain = ChainStateTopology.buildTopology(chainConfig);
-        DeadLetterDeserializationHandler.registerAtStart(chain, props.chainApplicationId());
-        chainStreams = new KafkaStreams(chain, chainConfig);
-        withFailureBudget(chainStreams, "chain-state");
-        binders.add(bind(chainStreams));
+        chainStreams = instance(ChainStateTopology.buildTopology(chainConfig), chainConfig, props.chainApplicationId(),
+                "chain-state");
         chainStreams.start();
 
         KafkaConsumer<String, byte[]> indexerConsumer = indexerConsumer();
@@ -131,6 +124,24 @@ public class StreamsRunner implements SmartLifecycle {
         indexerThread.start();
         running = true;
         log.info("tagging and chain-state topologies and indexer started against {}", bootstrapServers);
+    }
+
+    /**
+     * A Kafka Streams instance of a topology, not yet started: its dead-letter counter
+     * registered, its failure budget set and its metrics bound (closed by {@link #stop}).
+     * @param topology the topology
+     * @param config its configuration
+     * @param applicationId the application id in {@code config}
+     * @param name the topology's name in the log
+     * @return the instance
+     */
+    private KafkaStreams instance(org.apache.kafka.streams.Topology topology, Properties config, String applicationId,
+            String name) {
+        DeadLetterDeserializationHandler.registerAtStart(topology, applicationId);
+        KafkaStreams instance = new KafkaStreams(topology, config);
+        withFailureBudget(instance, name);
+        binders.add(bind(instance));
+        return instance;
     }
 
     /**

@@ -489,8 +489,7 @@ public final class ChainBook {
         }
         asOf = to;
         // Horizons passed by asOf: from full weight to decaying from their end.
-        for (Entry e : counted(
-                byDecayStart.subSet(new Entry(oldAsOf, "\uffff"), false, new Entry(to, "\uffff"), false))) {
+        for (Entry e : countedIn(byDecayStart, oldAsOf, to)) {
             for (String l : e.layers) {
                 Sums s = sums.get(l);
                 s.held -= e.full();
@@ -499,8 +498,7 @@ public final class ChainBook {
         }
         // Horizons passed by the trend window's start, for the signals already inside the
         // window.
-        for (Entry e : counted(
-                byDecayStart.subSet(new Entry(oldStart, "\uffff"), false, new Entry(newStart, "\uffff"), false))) {
+        for (Entry e : countedIn(byDecayStart, oldStart, newStart)) {
             if (e.observedAt > oldStart) {
                 continue; // enters the window below, at its value then
             }
@@ -511,8 +509,7 @@ public final class ChainBook {
             }
         }
         // Signals entering the trend window.
-        for (Entry e : counted(
-                byTime.subSet(new Entry(oldStart, "\uffff"), false, new Entry(newStart, "\uffff"), false))) {
+        for (Entry e : countedIn(byTime, oldStart, newStart)) {
             for (String l : e.layers) {
                 Sums s = sums.get(l);
                 s.before += e.at(newStart);
@@ -521,6 +518,16 @@ public final class ChainBook {
                 }
             }
         }
+    }
+
+    /**
+     * The counted entries of a set ordered by time ({@code byTime}) or by decay start
+     * ({@code byDecayStart}) whose instant in that order is after {@code after} and at
+     * most {@code upTo}: the probes at each instant with id {@code "\uffff"} sort after
+     * every entry at that instant.
+     */
+    private static Iterable<Entry> countedIn(NavigableSet<Entry> entries, long after, long upTo) {
+        return counted(entries.subSet(new Entry(after, "\uffff"), false, new Entry(upTo, "\uffff"), false));
     }
 
     private static Iterable<Entry> counted(NavigableSet<Entry> entries) {
