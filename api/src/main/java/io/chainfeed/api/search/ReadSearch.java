@@ -355,10 +355,10 @@ public class ReadSearch {
      * query asks about (best match first) and the newest signals about it (newest
      * {@code observedAt} first, one per story).
      *
-     * @param terms at most {@link #SECTION_TERMS} term reads, stored documents without
-     * evidence
-     * @param signals at most {@link #SECTION_SIGNALS} signal reads, stored documents
-     * without evidence
+     * @param terms at most {@link #SECTION_TERMS} term reads, the {@link #SECTION_KEYS}
+     * of their stored documents
+     * @param signals at most {@link #SECTION_SIGNALS} signal reads, the
+     * {@link #SECTION_KEYS} of their stored documents
      */
     public record Sections(List<Map<String, Object>> terms, List<Map<String, Object>> signals) {
     }
@@ -368,6 +368,13 @@ public class ReadSearch {
 
     /** Signal reads in the answer's newest-signals section. */
     static final int SECTION_SIGNALS = 5;
+
+    /**
+     * The source keys the sections show (what {@code SearchController} reads of each term
+     * and signal): Elasticsearch sends only these, not the reads' long sections and tags.
+     */
+    static final List<String> SECTION_KEYS = List.of("id", "slug", "title", "summary", "observedAt", "layers.id",
+            "layers.primary", "signal.direction", "signal.magnitude", "sources");
 
     /**
      * The sections of a first page, both in one multi-search (one round trip).
@@ -423,14 +430,14 @@ public class ReadSearch {
                 SearchRequest.of(b -> b.index(ReadsIndex.ALIAS)
                     .query(terms)
                     .size(wantTerms ? SECTION_TERMS : 0)
-                    .source(src -> src.filter(f -> f.excludes(PageRequests.WITHOUT_ANY_EVIDENCE)))),
+                    .source(src -> src.filter(f -> f.includes(SECTION_KEYS)))),
                 SearchRequest.of(b -> b.index(ReadsIndex.ALIAS)
                     .query(signals)
                     .size(wantSignals ? SECTION_SIGNALS : 0)
                     .collapse(c -> c.field("story"))
                     .sort(o -> o.field(f -> f.field("observedAt").order(SortOrder.Desc)))
                     .sort(o -> o.field(f -> f.field("id").order(SortOrder.Asc)))
-                    .source(src -> src.filter(f -> f.excludes(PageRequests.WITHOUT_ANY_EVIDENCE)))));
+                    .source(src -> src.filter(f -> f.includes(SECTION_KEYS)))));
     }
 
     /**
