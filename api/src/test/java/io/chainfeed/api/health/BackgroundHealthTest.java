@@ -4,11 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
+import io.chainfeed.testsupport.MutableClock;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.actuate.health.Health;
@@ -16,29 +14,7 @@ import org.springframework.boot.actuate.health.Status;
 
 class BackgroundHealthTest {
 
-    /** A clock the test moves by hand. */
-    private static final class HandClock extends Clock {
-
-        private volatile Instant now = Instant.parse("2026-12-02T05:00:00Z");
-
-        @Override
-        public ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-            return this;
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
-        }
-
-    }
-
-    private final HandClock clock = new HandClock();
+    private final MutableClock clock = new MutableClock(Instant.parse("2026-12-02T05:00:00Z"));
 
     @Test
     void answersTheNewestBackgroundCheckWithoutCheckingAgain() {
@@ -65,9 +41,9 @@ class BackgroundHealthTest {
             return Health.up().build();
         }, Duration.ofSeconds(5), Duration.ofSeconds(10), clock)) {
             await().atMost(Duration.ofSeconds(10)).until(() -> checks.get() == 1);
-            clock.now = clock.now.plusSeconds(10);
+            clock.advance(Duration.ofSeconds(10));
             assertThat(health.health().getStatus()).isEqualTo(Status.UP);
-            clock.now = clock.now.plusMillis(1);
+            clock.advance(Duration.ofMillis(1));
             Health stale = health.health();
             assertThat(stale.getStatus()).isEqualTo(Status.DOWN);
             assertThat(stale.getDetails().get("reason").toString()).contains("10001 ms");
