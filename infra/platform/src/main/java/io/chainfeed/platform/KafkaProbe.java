@@ -30,6 +30,23 @@ public final class KafkaProbe {
         p.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) timeout.toMillis());
         p.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) timeout.toMillis());
         try (Admin admin = Admin.create(p)) {
+            return describe(admin, bootstrapServers, timeout);
+        }
+    }
+
+    /**
+     * The same check through an admin client the caller keeps open (a check that runs
+     * every second should not open and close a client, with its threads, connections and
+     * logged configuration, each time).
+     * @param admin an open admin client of the cluster
+     * @param name how the cluster is named in an error (its bootstrap servers)
+     * @param timeout how long each answer may take
+     * @return clusterId, controller (broker id) and brokers (how many)
+     * @throws IllegalStateException when the cluster does not answer in time, or the
+     * thread is interrupted
+     */
+    public static Map<String, Object> describe(Admin admin, String name, Duration timeout) {
+        try {
             DescribeClusterResult r = admin.describeCluster();
             Map<String, Object> details = new LinkedHashMap<>();
             details.put("clusterId", r.clusterId().get(timeout.toMillis(), TimeUnit.MILLISECONDS));
@@ -42,7 +59,7 @@ public final class KafkaProbe {
             throw new IllegalStateException("interrupted while probing Kafka", e);
         }
         catch (ExecutionException | TimeoutException e) {
-            throw new IllegalStateException("Kafka at " + bootstrapServers + " did not answer: " + e.getMessage(), e);
+            throw new IllegalStateException("Kafka at " + name + " did not answer: " + e.getMessage(), e);
         }
     }
 
