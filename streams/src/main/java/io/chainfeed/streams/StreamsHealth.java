@@ -17,17 +17,17 @@ import org.springframework.stereotype.Component;
  * own indicator from Spring Boot.
  */
 @Component("kafka")
-class StreamsHealth implements HealthIndicator {
+class StreamsHealth implements HealthIndicator, AutoCloseable {
 
     static final int PROBE_MILLIS = 2000;
 
     private final StreamsRunner runner;
 
-    private final String bootstrapServers;
+    private final KafkaProbe probe;
 
     StreamsHealth(StreamsRunner runner, @Value("${spring.kafka.bootstrap-servers}") String bootstrapServers) {
         this.runner = runner;
-        this.bootstrapServers = bootstrapServers;
+        this.probe = new KafkaProbe(bootstrapServers, Duration.ofMillis(PROBE_MILLIS));
     }
 
     @Override
@@ -40,7 +40,7 @@ class StreamsHealth implements HealthIndicator {
         String broker;
         boolean brokerOk;
         try {
-            broker = "reachable: " + KafkaProbe.describe(bootstrapServers, Duration.ofMillis(PROBE_MILLIS));
+            broker = "reachable: " + probe.describe();
             brokerOk = true;
         }
         catch (RuntimeException e) {
@@ -54,6 +54,12 @@ class StreamsHealth implements HealthIndicator {
             .withDetail("indexerHealthy", indexerOk)
             .withDetail("readsIndexed", indexer == null ? 0 : indexer.indexedCount())
             .build();
+    }
+
+    /** Closes the broker probe's admin client. */
+    @Override
+    public void close() {
+        probe.close();
     }
 
 }

@@ -102,10 +102,22 @@ public final class BackgroundHealth implements HealthIndicator, AutoCloseable {
             .build();
     }
 
-    /** Stops the background checks. */
+    /**
+     * Stops the background checks, then closes the check if it holds resources (an admin
+     * client).
+     * @throws IllegalStateException when closing the check fails
+     */
     @Override
     public void close() {
         scheduler.shutdownNow();
+        if (check instanceof AutoCloseable c) {
+            try {
+                c.close();
+            }
+            catch (Exception e) {
+                throw new IllegalStateException("closing the health check failed", e);
+            }
+        }
     }
 
 }

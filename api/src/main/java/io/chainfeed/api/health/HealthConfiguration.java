@@ -2,7 +2,7 @@ package io.chainfeed.api.health;
 
 import io.chainfeed.api.ApiProperties;
 import io.chainfeed.api.KafkaConnectionProperties;
-import io.chainfeed.platform.KafkaProbe;
+import io.chainfeed.platform.KafkaHealthIndicator;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
@@ -11,8 +11,6 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.elasticsearch.client.RestClient;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.actuate.elasticsearch.ElasticsearchRestClientHealthIndicator;
-import org.springframework.boot.actuate.health.Health;
-import org.springframework.boot.actuate.health.HealthIndicator;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -42,24 +40,10 @@ class HealthConfiguration {
         this.staleAfter = staleAfter;
     }
 
-    /**
-     * Kafka's check (as {@link io.chainfeed.platform.KafkaHealthIndicator} reports it:
-     * cluster id, controller, brokers) through the pipeline's admin client, kept open: a
-     * client per check would log its whole configuration every second.
-     */
     @Bean("kafka")
-    BackgroundHealth kafkaHealthIndicator(Admin pipelineAdmin, KafkaConnectionProperties kafka) {
-        HealthIndicator check = () -> {
-            try {
-                return Health.up()
-                    .withDetails(KafkaProbe.describe(pipelineAdmin, kafka.bootstrapServers(), Duration.ofSeconds(3)))
-                    .build();
-            }
-            catch (RuntimeException e) {
-                return Health.down(e).build();
-            }
-        };
-        return new BackgroundHealth("kafka", check, refreshEvery, staleAfter, Clock.systemUTC());
+    BackgroundHealth kafkaHealthIndicator(KafkaConnectionProperties kafka) {
+        return new BackgroundHealth("kafka", new KafkaHealthIndicator(kafka.bootstrapServers(), Duration.ofSeconds(3)),
+                refreshEvery, staleAfter, Clock.systemUTC());
     }
 
     @Bean("elasticsearch")

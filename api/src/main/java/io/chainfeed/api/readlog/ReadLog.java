@@ -304,10 +304,10 @@ public class ReadLog implements SmartLifecycle {
             consumers.remove(c);
             ClientMeters.close(clientMetrics.remove(c));
         }
-        // stop() interrupts the tail: a consumer closed on an interrupted thread gives up
-        // part-way and logs an ERROR ("Failed to close fetcher") on every clean shutdown,
-        // so
-        // the flag is set aside while it closes and restored after.
+        // stop() interrupts the tail, and a consumer closed on an interrupted thread
+        // gives
+        // up part-way and logs an ERROR ("Failed to close fetcher") on every clean
+        // shutdown: the flag is set aside while it closes and restored after.
         boolean interrupted = Thread.interrupted();
         try {
             c.close(Duration.ofSeconds(5));

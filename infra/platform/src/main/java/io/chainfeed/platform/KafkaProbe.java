@@ -11,43 +11,42 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.DescribeClusterResult;
 
-/** A cheap liveness check of a Kafka cluster, for health endpoints. */
-public final class KafkaProbe {
+/**
+ * A cheap liveness check of a Kafka cluster, for health endpoints: a cluster description
+ * through one admin client, opened at the first check and kept until {@link #close} (a
+ * client opened per check costs threads and connections and logs its whole configuration
+ * each time, which a check every second turns into megabytes of log). Safe for concurrent
+ * checks.
+ */
+public final class KafkaProbe implements AutoCloseable {
 
-    private KafkaProbe() {
-    }
+    private final String bootstrapServers;
+
+    private final Duration timeout;
+
+    private Admin admin;
+
+    private boolean closed;
 
     /**
-     * Describes the cluster with a short-lived admin client.
      * @param bootstrapServers {@code host:port[,host:port]}
-     * @param timeout how long to wait for the answer
-     * @return cluster id, controller id and broker count
-     * @throws IllegalStateException if the cluster does not answer in time
+     * @param timeout how long one check waits for each answer (also the admin client's
+     * request timeout)
      */
-    public static Map<String, Object> describe(String bootstrapServers, Duration timeout) {
-        Properties p = new Properties();
-        p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        p.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) timeout.toMillis());
-        p.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) timeout.toMillis());
-        try (Admin admin = Admin.create(p)) {
-            return describe(admin, bootstrapServers, timeout);
-        }
+    public KafkaProbe(String bootstrapServers, Duration timeout) {
+        this.bootstrapServers = bootstrapServers;
+        this.timeout = timeout;
     }
 
     /**
-     * The same check through an admin client the caller keeps open (a check that runs
-     * every second should not open and close a client, with its threads, connections and
-     * logged configuration, each time).
-     * @param admin an open admin client of the cluster
-     * @param name how the cluster is named in an error (its bootstrap servers)
-     * @param timeout how long each answer may take
-     * @return clusterId, controller (broker id) and brokers (how many)
-     * @throws IllegalStateException when the cluster does not answer in time, or the
-     * thread is interrupted
+     * Describes the cluster.
+     * @return cluster id, controller id and broker count
+     * @throws IllegalStateException if the cluster does not answer in time, the thread is
+     * interrupted or the probe is closed
      */
-    public static Map<String, Object> describe(Admin admin, String name, Duration timeout) {
+    public Map<String, Object> describe() {
         try {
-            DescribeClusterResult r = admin.describeCluster();
+            DescribeClusterResult r = admin().describeCluster();
             Map<String, Object> details = new LinkedHashMap<>();
             details.put("clusterId", r.clusterId().get(timeout.toMillis(), TimeUnit.MILLISECONDS));
             details.put("controller", r.controller().get(timeout.toMillis(), TimeUnit.MILLISECONDS).idString());
@@ -59,7 +58,31 @@ public final class KafkaProbe {
             throw new IllegalStateException("interrupted while probing Kafka", e);
         }
         catch (ExecutionException | TimeoutException e) {
-            throw new IllegalStateException("Kafka at " + name + " did not answer: " + e.getMessage(), e);
+            throw new IllegalStateException("Kafka at " + bootstrapServers + " did not answer: " + e.getMessage(), e);
+        }
+    }
+
+    private synchronized Admin admin() {
+        if (closed) {
+            throw new IllegalStateException("the Kafka probe is closed");
+        }
+        if (admin == null) {
+            Properties p = new Properties();
+            p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+            p.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) timeout.toMillis());
+            p.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) timeout.toMillis());
+            admin = Admin.create(p);
+        }
+        return admin;
+    }
+
+    /** Closes the admin client, if a check opened one. */
+    @Override
+    public synchronized void close() {
+        closed = true;
+        if (admin != null) {
+            admin.close(timeout);
+            admin = null;
         }
     }
 
