@@ -6,10 +6,14 @@ import co.elastic.clients.elasticsearch.core.SearchResponse;
 import co.elastic.clients.elasticsearch.core.search.Hit;
 import io.chainfeed.platform.ReadsIndex;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -230,19 +234,23 @@ public class SearchCatalog {
     private static final TermNames AMBIGUOUS = new TermNames("", "", List.of());
 
     /**
-     * A run of the query's words that is a name of a term.
+     * A run of the query's words that is a name of a term, or an entry of a line of
+     * {@link #SYNONYMS_RESOURCE}.
      *
      * @param from first group index
      * @param to one past the last group index
-     * @param term the term
-     * @param names every name of the term (title first), the synonyms
+     * @param term the term; {@code null} for a line of the synonyms file
+     * @param names every name of the term (title first), or every entry of the line: the
+     * synonyms
      */
     public record NameMatch(int from, int to, TermNames term, List<String> names) {
     }
 
     /**
      * Finds, left to right and longest first, the runs of single-word groups of the query
-     * that spell a term's name (case, punctuation and spacing ignored).
+     * that spell a term's name or an entry of {@link #SYNONYMS_RESOURCE} (case,
+     * punctuation, spacing and a plural s ignored; a term's name wins over a synonym of
+     * the same length).
      */
     public List<NameMatch> names(QueryText query) throws IOException {
         Map<List<String>, TermNames> byName = current().byNameWords();
@@ -259,8 +267,12 @@ public class SearchCatalog {
                 }
                 words.addAll(singular(g.get(0).words()));
                 TermNames t = byName.get(words);
+                List<String> same = SYNONYMS.get(words);
                 if (t != null) {
                     best = new NameMatch(i, j + 1, t, distinctNames(t));
+                }
+                else if (same != null) {
+                    best = new NameMatch(i, j + 1, null, same);
                 }
             }
             if (best != null) {
@@ -284,6 +296,69 @@ public class SearchCatalog {
     /** Words ending in s that are not plurals. */
     static final Set<String> NOT_PLURAL = Set.of("status", "campus", "corpus", "focus", "bonus", "virus", "plus",
             "minus", "thus", "census", "consensus", "series", "species", "news", "physics", "economics", "always");
+
+    /** The market vocabulary's synonyms, a classpath resource. */
+    static final String SYNONYMS_RESOURCE = "/search/synonyms.txt";
+
+    /**
+     * Each entry of {@link #SYNONYMS_RESOURCE}, as its {@link #singular} words, to the
+     * entries of its line.
+     */
+    static final Map<List<String>, List<String>> SYNONYMS = loadSynonyms();
+
+    private static Map<List<String>, List<String>> loadSynonyms() {
+        try (InputStream in = SearchCatalog.class.getResourceAsStream(SYNONYMS_RESOURCE)) {
+            if (in == null) {
+                throw new IllegalStateException(SYNONYMS_RESOURCE + " is not on the class path");
+            }
+            return parseSynonyms(new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().toList());
+        }
+        catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * Reads the equivalence lines of the Solr synonyms format (the format of
+     * Elasticsearch's {@code synonym_graph} filter: entries separated by commas, one
+     * group a line, {@code #} to the end of a line a comment). Explicit mappings
+     * ({@code a => b}) are refused: every entry of a line is a synonym of the others.
+     * @param lines the file's lines
+     * @return each entry's {@link #singular} words to the entries of its line (as
+     * written)
+     * @throws IllegalArgumentException on a mapping, a line of one entry, an entry
+     * without words or one that stands on two lines, with the line's number
+     */
+    static Map<List<String>, List<String>> parseSynonyms(List<String> lines) {
+        Map<List<String>, List<String>> out = new HashMap<>();
+        for (int n = 0; n < lines.size(); n++) {
+            String line = lines.get(n);
+            int hash = line.indexOf('#');
+            String text = (hash < 0 ? line : line.substring(0, hash)).strip();
+            if (text.isEmpty()) {
+                continue;
+            }
+            if (text.contains("=>")) {
+                throw new IllegalArgumentException(
+                        "synonyms line " + (n + 1) + ": explicit mappings (=>) are not read");
+            }
+            List<String> entries = Arrays.stream(text.split(",")).map(String::strip).toList();
+            if (entries.size() < 2) {
+                throw new IllegalArgumentException("synonyms line " + (n + 1) + ": a group needs two entries or more");
+            }
+            for (String entry : entries) {
+                List<String> words = singular(QueryText.words(entry));
+                if (words.isEmpty()) {
+                    throw new IllegalArgumentException("synonyms line " + (n + 1) + ": an entry without words");
+                }
+                if (out.put(words, entries) != null) {
+                    throw new IllegalArgumentException(
+                            "synonyms line " + (n + 1) + ": '" + entry + "' stands on another line too");
+                }
+            }
+        }
+        return Map.copyOf(out);
+    }
 
     /**
      * Names are matched without their plural s ("contract manufacturers" is the name

@@ -1,6 +1,7 @@
 package io.chainfeed.api.search;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -28,6 +29,44 @@ class SearchCatalogTest {
         assertThat(catalog.termNamed("rdma over converged ethernet").slug()).isEqualTo("roce");
         // A quoted phrase is taken as typed.
         assertThat(catalog.names(QueryText.parse("\"HBM\""))).isEmpty();
+    }
+
+    @Test
+    void theMarketVocabularyExpandsLikeATermsNames() throws Exception {
+        // "order intake" is three words of a line of search/synonyms.txt; "bookings"
+        // meets
+        // it without its plural s.
+        List<SearchCatalog.NameMatch> names = catalog.names(QueryText.parse("ASML order intake falling"));
+        assertThat(names).hasSize(1);
+        assertThat(names.get(0).from()).isEqualTo(1);
+        assertThat(names.get(0).to()).isEqualTo(3);
+        assertThat(names.get(0).term()).isNull();
+        assertThat(names.get(0).names()).contains("orders", "bookings", "order intake");
+        assertThat(catalog.names(QueryText.parse("booking")).get(0).names()).contains("order intake");
+        // A term's name wins over a synonym of the same words.
+        SearchCatalog withTerm = SearchCatalog
+            .of(List.of(new SearchCatalog.TermNames("fab", "Fab", List.of("Semiconductor fab"))), List.of(), List.of());
+        assertThat(withTerm.names(QueryText.parse("fab")).get(0).term().slug()).isEqualTo("fab");
+    }
+
+    @Test
+    void theSynonymsFileReadsSolrEquivalenceLinesAndRefusesTheRest() {
+        var map = SearchCatalog.parseSynonyms(
+                List.of("# market words", "", "revenue, sales  # same thing", "wafer fab, fabrication plant"));
+        assertThat(map.get(List.of("sale"))).containsExactly("revenue", "sales");
+        assertThat(map.get(List.of("wafer", "fab"))).containsExactly("wafer fab", "fabrication plant");
+        assertThatIllegalArgumentException().isThrownBy(() -> SearchCatalog.parseSynonyms(List.of("a => b")))
+            .withMessageContaining("line 1");
+        assertThatIllegalArgumentException()
+            .isThrownBy(() -> SearchCatalog.parseSynonyms(List.of("revenue, sales", "sales, turnover")))
+            .withMessageContaining("line 2")
+            .withMessageContaining("another line");
+        assertThatIllegalArgumentException().isThrownBy(() -> SearchCatalog.parseSynonyms(List.of("alone")))
+            .withMessageContaining("two entries");
+        assertThatIllegalArgumentException().isThrownBy(() -> SearchCatalog.parseSynonyms(List.of("a, , b")))
+            .withMessageContaining("without words");
+        // The bundled file loads (a broken line would fail the class's initialisation).
+        assertThat(SearchCatalog.SYNONYMS).containsKey(List.of("throttling"));
     }
 
     /**
