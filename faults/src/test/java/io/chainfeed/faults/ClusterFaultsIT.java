@@ -1,5 +1,6 @@
 package io.chainfeed.faults;
 
+import static io.chainfeed.faults.FaultReport.GIVE_UP_AFTER;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -70,12 +71,6 @@ class ClusterFaultsIT {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    /**
-     * A guard against a hang, not a target: recovery times are measured and reported,
-     * never asserted.
-     */
-    private static final Duration GIVE_UP_AFTER = Duration.ofMinutes(10);
-
     private static final int PORT_BASE = Integer.getInteger("chainfeed.fault.cluster.port-base", 25100);
 
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
@@ -95,12 +90,8 @@ class ClusterFaultsIT {
             .create("READER", "cluster fault drill", List.of(), 6000)
             .path("token")
             .asText();
-        HttpResponse<String> created = http.send(HttpRequest.newBuilder(cluster.api().resolve("/api/v1/subscriptions"))
-            .header("Authorization", "Bearer " + readerKey)
-            .header("Content-Type", "application/json")
-            .POST(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(Map.of("topic", "kind:signal", "url",
-                    webhooks.url().toString(), "description", "cluster fault drill"))))
-            .build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> created = webhooks.subscribe(http, cluster.api(), readerKey, "kind:signal",
+                "cluster fault drill");
         assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
         for (String api : List.of("api-1", "api-2")) {
             readers.add(new SseSubscriber(cluster.stack().serviceUri(api), "kind:signal", "sse-" + api));
@@ -109,14 +100,9 @@ class ClusterFaultsIT {
     }
 
     @AfterAll
-    void stop() {
+    void stop() throws Exception {
         readers.forEach(SseSubscriber::close);
-        if (webhooks != null) {
-            webhooks.close();
-        }
-        if (cluster != null) {
-            cluster.close();
-        }
+        FaultStack.closeInOrder(webhooks, cluster);
     }
 
     @Test

@@ -173,6 +173,20 @@ public final class FaultStack implements AutoCloseable {
         }
     }
 
+    /**
+     * Closes a fault test's resources in the order given, passing over those a failed
+     * start never opened (null).
+     * @param resources what the test opened, e.g. its webhook receiver, then its stack
+     * @throws Exception when one cannot be closed
+     */
+    public static void closeInOrder(AutoCloseable... resources) throws Exception {
+        for (AutoCloseable r : resources) {
+            if (r != null) {
+                r.close();
+            }
+        }
+    }
+
     private static int freePort() {
         try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
             return s.getLocalPort();

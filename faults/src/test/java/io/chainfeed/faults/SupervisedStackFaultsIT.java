@@ -1,5 +1,6 @@
 package io.chainfeed.faults;
 
+import static io.chainfeed.faults.FaultReport.GIVE_UP_AFTER;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -60,13 +61,6 @@ class SupervisedStackFaultsIT {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    /**
-     * How long a recovery may take before the test gives up: a guard against a hang, not
-     * a target. The recovery times are measured and reported (fault-report.md), never
-     * asserted: the machine is shared.
-     */
-    private static final Duration GIVE_UP_AFTER = Duration.ofMinutes(10);
-
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
     private final Ledger all = new Ledger();
@@ -90,12 +84,7 @@ class SupervisedStackFaultsIT {
         JsonNode key = stack.adminKeys().create("READER", "fault drill", List.of(), 6000);
         readerKey = key.path("token").asText();
         readerKeyId = key.path("id").asText();
-        HttpResponse<String> created = http.send(HttpRequest.newBuilder(stack.api().resolve("/api/v1/subscriptions"))
-            .header("Authorization", "Bearer " + readerKey)
-            .header("Content-Type", "application/json")
-            .POST(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(
-                    Map.of("topic", "kind:signal", "url", webhooks.url().toString(), "description", "fault drill"))))
-            .build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> created = webhooks.subscribe(http, stack.api(), readerKey, "kind:signal", "fault drill");
         assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
         subscriptionId = JSON.readTree(created.body()).path("id").asText();
         subscribers = List.of(new SseSubscriber(stack.api(), "kind:signal", "sse-1"),
@@ -104,16 +93,11 @@ class SupervisedStackFaultsIT {
     }
 
     @AfterAll
-    void stop() {
+    void stop() throws Exception {
         if (subscribers != null) {
             subscribers.forEach(SseSubscriber::close);
         }
-        if (webhooks != null) {
-            webhooks.close();
-        }
-        if (stack != null) {
-            stack.close();
-        }
+        FaultStack.closeInOrder(webhooks, stack);
     }
 
     @Test

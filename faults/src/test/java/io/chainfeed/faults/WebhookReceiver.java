@@ -3,6 +3,9 @@ package io.chainfeed.faults;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -60,6 +63,28 @@ public final class WebhookReceiver implements AutoCloseable {
     /** The URL to subscribe. */
     public URI url() {
         return URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/hook");
+    }
+
+    /**
+     * Subscribes this receiver to a topic through the api ({@code POST
+     * /api/v1/subscriptions}).
+     * @param http the client that sends the request
+     * @param api the api's base URI
+     * @param readerKey the READER key that owns the subscription
+     * @param topic the subscription's selector
+     * @param description the subscription's description
+     * @return the api's answer: 201 with the subscription, or a problem detail
+     * @throws IOException when the api cannot be reached
+     * @throws InterruptedException when interrupted while waiting for the answer
+     */
+    public HttpResponse<String> subscribe(HttpClient http, URI api, String readerKey, String topic, String description)
+            throws IOException, InterruptedException {
+        return http.send(HttpRequest.newBuilder(api.resolve("/api/v1/subscriptions"))
+            .header("Authorization", "Bearer " + readerKey)
+            .header("Content-Type", "application/json")
+            .POST(HttpRequest.BodyPublishers.ofString(JSON
+                .writeValueAsString(Map.of("topic", topic, "url", url().toString(), "description", description))))
+            .build(), HttpResponse.BodyHandlers.ofString());
     }
 
     /** Every delivery received, with repeats, in arrival order. */

@@ -58,11 +58,8 @@ class ChainQueryController {
 
     private final StreamsRunner runner;
 
-    private final StreamsProperties props;
-
-    ChainQueryController(StreamsRunner runner, StreamsProperties props) {
+    ChainQueryController(StreamsRunner runner) {
         this.runner = runner;
-        this.props = props;
     }
 
     @GetMapping("/chain")
@@ -176,8 +173,7 @@ class ChainQueryController {
             return query.apply(queries(stale));
         }
         catch (InvalidStateStoreException e) {
-            Long lag = stale ? null : runner.chainLocalLag();
-            if (lag == null || lag > props.maxStandbyLag()) {
+            if (stale || !runner.chainCopyFresh()) {
                 throw e;
             }
             return query.apply(queries(true));

@@ -78,8 +78,17 @@ record ChainStoreRoute(Kind kind, String host, String why) {
         return fromStandby(localLag, maxLag, "the owner did not answer (" + failure + ")");
     }
 
+    /**
+     * @param localLag as for {@link #decide}
+     * @param maxLag the most a copy may be behind to answer
+     * @return whether this instance's copy is fresh enough to answer from
+     */
+    static boolean freshEnough(Long localLag, long maxLag) {
+        return localLag != null && localLag >= 0 && localLag <= maxLag;
+    }
+
     private static ChainStoreRoute fromStandby(Long localLag, long maxLag, String why) {
-        if (localLag != null && localLag >= 0 && localLag <= maxLag) {
+        if (freshEnough(localLag, maxLag)) {
             return new ChainStoreRoute(Kind.STANDBY, null, why + "; local copy " + localLag + " record(s) behind");
         }
         return new ChainStoreRoute(Kind.UNAVAILABLE, null, why + "; " + (localLag == null ? "no local copy"

@@ -279,6 +279,15 @@ public class StreamsRunner implements SmartLifecycle {
         }
     }
 
+    /**
+     * Whether this instance's copy of the chain signals store may answer as a possibly
+     * stale store: at most {@code chainfeed.streams.max-standby-lag} records behind its
+     * changelog ({@link ChainStoreRoute#freshEnough}).
+     */
+    boolean chainCopyFresh() {
+        return ChainStoreRoute.freshEnough(chainLocalLag(), props.maxStandbyLag());
+    }
+
     /** This instance's {@code application.server}, where others forward chain queries. */
     HostInfo queryHost() {
         return self;

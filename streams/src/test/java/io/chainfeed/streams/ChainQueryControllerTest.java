@@ -5,8 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.mockito.Mockito.mock;
 import static org.mockito.Mockito.when;
 
-import java.time.Duration;
-
 import io.chainfeed.streams.chain.ChainQueries;
 import org.apache.kafka.streams.errors.InvalidStateStoreException;
 import org.apache.kafka.streams.state.KeyValueIterator;
@@ -23,8 +21,7 @@ class ChainQueryControllerTest {
 
     private final StreamsRunner runner = mock(StreamsRunner.class);
 
-    private final ChainQueryController controller = new ChainQueryController(runner,
-            new StreamsProperties(null, null, null, null, 1, null, 100L, Duration.ofSeconds(1)));
+    private final ChainQueryController controller = new ChainQueryController(runner);
 
     private static ChainQueries rebalancing() {
         return new ChainQueries(new ChainQueries.Stores() {
@@ -52,7 +49,7 @@ class ChainQueryControllerTest {
     void aRebalancingOwnerAnswersFromItsFreshCopy() {
         when(runner.chainQueries(false)).thenReturn(rebalancing());
         when(runner.chainQueries(true)).thenReturn(empty());
-        when(runner.chainLocalLag()).thenReturn(0L);
+        when(runner.chainCopyFresh()).thenReturn(true);
         assertThat(controller.chain("2026-11-30T00:00:00Z", new MockHttpServletRequest()).getStatusCode().value())
             .isEqualTo(200);
     }
@@ -61,11 +58,11 @@ class ChainQueryControllerTest {
     void aCopyTooFarBehindOrAlreadyStaleIsNotAskedAgain() {
         when(runner.chainQueries(false)).thenReturn(rebalancing());
         when(runner.chainQueries(true)).thenReturn(rebalancing());
-        when(runner.chainLocalLag()).thenReturn(101L);
+        when(runner.chainCopyFresh()).thenReturn(false);
         assertThatThrownBy(() -> controller.chain("2026-11-30T00:00:00Z", new MockHttpServletRequest()))
             .isInstanceOf(InvalidStateStoreException.class);
 
-        when(runner.chainLocalLag()).thenReturn(0L);
+        when(runner.chainCopyFresh()).thenReturn(true);
         MockHttpServletRequest standby = new MockHttpServletRequest();
         standby.setAttribute(ChainQueryRouting.STALE_ATTRIBUTE, Boolean.TRUE);
         assertThatThrownBy(() -> controller.history("memory", "2026-11-30T00:00:00Z", "PT1H", 2, standby))

@@ -2,9 +2,6 @@ package io.chainfeed.devstack;
 
 import java.io.IOException;
 import java.time.Duration;
-import java.time.Instant;
-import java.util.Optional;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -29,9 +26,7 @@ final class NodeSupervisor implements AutoCloseable {
 
     private final LocalNode<?> node;
 
-    private final RestartPolicy policy;
-
-    private final RestartPolicy.Tracker crashes;
+    private final CrashRestarter restarter;
 
     private final StackStop stop;
 
@@ -59,14 +54,9 @@ final class NodeSupervisor implements AutoCloseable {
     NodeSupervisor(String name, LocalNode<?> node, RestartPolicy policy, StackStop stop) {
         this.name = name;
         this.node = node;
-        this.policy = policy;
-        this.crashes = policy.tracker();
         this.stop = stop;
-        this.scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, name + "-supervisor");
-            t.setDaemon(true);
-            return t;
-        });
+        this.scheduler = CrashRestarter.supervisorThread(name);
+        this.restarter = new CrashRestarter(name, policy, scheduler, LOG);
     }
 
     /** Starts watching the node's current process (after its start). */
@@ -115,23 +105,13 @@ final class NodeSupervisor implements AutoCloseable {
             LOG.info("{} {} as the stack stops; not restarting it", name, what.replace(" unexpectedly", ""));
             return;
         }
-        Optional<Duration> wait = crashes.onCrash(Instant.now());
-        if (wait.isEmpty()) {
-            state = "down (crash loop: " + crashes.recentCrashes() + " exits inside " + policy.window().toSeconds()
-                    + " s; not restarted)";
-            LOG.error(
-                    "{} {}: {} crashes inside {} s, a crash loop; NOT restarting it"
-                            + " (see {}; restart it by hand with ./chainfeed restart {}){}",
-                    name, what, crashes.recentCrashes(), policy.window().toSeconds(), node.runDir().resolve("logs"),
-                    name, node.logTails());
-            return;
+        if (restarter.onCrash(what, node.runDir().resolve("logs"), node.logTails(),
+                downSince -> restartAfterCrash(p, downSince))) {
+            state = "down (" + what.replace(" unexpectedly", "") + "; restarting)";
         }
-        state = "down (" + what.replace(" unexpectedly", "") + "; restarting)";
-        LOG.error("{} {}; restarting it in {} ms (crash {} in the last {} s; see {}){}", name, what,
-                wait.get().toMillis(), crashes.recentCrashes(), policy.window().toSeconds(),
-                node.runDir().resolve("logs"), node.logTails());
-        long downSince = System.nanoTime();
-        scheduler.schedule(() -> restartAfterCrash(p, downSince), wait.get().toMillis(), TimeUnit.MILLISECONDS);
+        else {
+            state = "down (crash loop: " + restarter.crashLoop() + "; not restarted)";
+        }
     }
 
     private void restartAfterCrash(Process crashed, long downSince) {
@@ -198,7 +178,7 @@ final class NodeSupervisor implements AutoCloseable {
             }
             watched = null; // exited() ignores the old process from now on
             node.close();
-            crashes.reset();
+            restarter.reset();
             state = "starting (on request)";
             LOG.info("restarting {} on request", name);
         }

@@ -10,9 +10,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
-import java.time.Instant;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -63,9 +60,7 @@ final class ServiceProcess implements AutoCloseable {
 
     private final Path pidFile;
 
-    private final RestartPolicy policy;
-
-    private final RestartPolicy.Tracker crashes;
+    private final CrashRestarter restarter;
 
     private final StackStop stop;
 
@@ -105,14 +100,9 @@ final class ServiceProcess implements AutoCloseable {
         this.logFile = logFile.toAbsolutePath().normalize();
         this.outFile = this.logFile.resolveSibling(name + ".out");
         this.pidFile = pidFile;
-        this.policy = policy;
         this.stop = stop;
-        this.crashes = policy.tracker();
-        this.supervisor = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, name + "-supervisor");
-            t.setDaemon(true);
-            return t;
-        });
+        this.supervisor = CrashRestarter.supervisorThread(name);
+        this.restarter = new CrashRestarter(name, policy, supervisor, LOG);
     }
 
     /** Stops processes of an earlier run of this jar for this run dir. */
@@ -192,21 +182,11 @@ final class ServiceProcess implements AutoCloseable {
             LOG.info("{} exited with code {} as the stack stops; not restarting it", name, code);
             return;
         }
-        Instant at = Instant.now();
-        Optional<Duration> wait = crashes.onCrash(at);
         String tail = Processes.tails(20, logFile, outFile);
-        if (wait.isEmpty()) {
+        if (!restarter.onCrash("exited unexpectedly with code " + code, logFile, tail,
+                downSince -> restartAfterCrash(p, downSince))) {
             gaveUp = true;
-            LOG.error(
-                    "{} exited unexpectedly with code {}: {} crashes inside {} s, a crash loop; NOT restarting it"
-                            + " (see {}; restart it by hand with ./chainfeed restart {}){}",
-                    name, code, crashes.recentCrashes(), policy.window().toSeconds(), logFile, name, tail);
-            return;
         }
-        LOG.error("{} exited unexpectedly with code {}; restarting it in {} ms (crash {} in the last {} s; see {}){}",
-                name, code, wait.get().toMillis(), crashes.recentCrashes(), policy.window().toSeconds(), logFile, tail);
-        long downSince = System.nanoTime();
-        supervisor.schedule(() -> restartAfterCrash(p, downSince), wait.get().toMillis(), TimeUnit.MILLISECONDS);
     }
 
     private void restartAfterCrash(Process crashed, long downSince) {
@@ -259,7 +239,7 @@ final class ServiceProcess implements AutoCloseable {
             if (old != null) {
                 Processes.stopTree(old, Duration.ofSeconds(30));
             }
-            crashes.reset();
+            restarter.reset();
             gaveUp = false;
             LOG.info("restarting {} on request", name);
             start();
