@@ -79,6 +79,35 @@ public final class ChainDecay {
     }
 
     /**
+     * A signal's contribution to a layer where it counts with a share
+     * ({@link ChainSegments#share}).
+     * @param direction the signal's direction
+     * @param magnitude its magnitude (1-5)
+     * @param decayStart when its decay starts, epoch ms
+     * @param asOf the instant to weigh it at, epoch ms
+     * @param hops hops downstream of the layer it named (0 for that layer)
+     * @param share the factor for the layer it named (1 for a signal about the whole
+     * layer)
+     * @return {@code share ×} {@link #contribution(Direction, int, long, long, int)}
+     */
+    public static double contribution(Direction direction, int magnitude, long decayStart, long asOf, int hops,
+            double share) {
+        return share * contribution(direction, magnitude, decayStart, asOf, hops);
+    }
+
+    /**
+     * @param magnitude a signal's magnitude (positive)
+     * @param decayStart when its decay starts, epoch ms ({@link #decayStart})
+     * @param share the factor for the layer ({@link ChainSegments#share}), positive
+     * @return the sort key of its contribution to that layer,
+     * {@code log2(magnitude × share) + decayStart / H}: {@link #weight(int, long)} plus
+     * {@code log2(share)}
+     */
+    public static double weight(int magnitude, long decayStart, double share) {
+        return weight(magnitude, decayStart) + Math.log(share) / Math.log(2);
+    }
+
+    /**
      * @param magnitude a signal's magnitude (positive)
      * @param decayStart when its decay starts, epoch ms ({@link #decayStart})
      * @return its sort key, {@code log2(magnitude) + decayStart / H} (half-lives since

@@ -172,7 +172,7 @@ public class ChainCauseIndex extends CompactedTopicView<ChainCause> {
                 long decayStart = ChainDecay.decayStart(c.getObservedAt().toEpochMilli(),
                         c.getUntil() == null ? null : c.getUntil().toEpochMilli());
                 double contribution = ChainDecay.contribution(c.getDirection(), c.getMagnitude(), decayStart, asOf,
-                        hops);
+                        hops, c.getShare());
                 if (Math.abs(contribution) < ChainDecay.MIN_CAUSE) {
                     return false;
                 }

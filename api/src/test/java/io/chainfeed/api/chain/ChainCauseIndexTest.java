@@ -107,6 +107,28 @@ class ChainCauseIndexTest {
     }
 
     @Test
+    void aSegmentedCauseCountsWithItsShareInItsOrderAndItsContribution() {
+        // HBM sold out (5, share 0.15: 0.75) against conventional DRAM easing (2, share
+        // 0.85: -1.7) and a whole-layer signal (1)
+        index.changed("memory/hbm",
+                ChainCause.newBuilder(cause("memory", "hbm", Direction.TIGHTENING, 5, T0))
+                    .setShare(0.15)
+                    .setWeight(ChainDecay.weight(5, T0.toEpochMilli(), 0.15))
+                    .build());
+        index.changed("memory/dram",
+                ChainCause.newBuilder(cause("memory", "dram", Direction.EASING, 2, T0))
+                    .setShare(0.85)
+                    .setWeight(ChainDecay.weight(2, T0.toEpochMilli(), 0.85))
+                    .build());
+        index.changed("memory/all", cause("memory", "all", Direction.TIGHTENING, 1, T0));
+        List<ChainCauseIndex.Cause> page = index.page(state("memory", T0), null, 10).causes();
+        assertThat(page).extracting(c -> c.cause().getSignalId(), ChainCauseIndex.Cause::contribution)
+            .containsExactly(org.assertj.core.groups.Tuple.tuple("dram", -2 * 0.85),
+                    org.assertj.core.groups.Tuple.tuple("all", 1.0),
+                    org.assertj.core.groups.Tuple.tuple("hbm", 5 * 0.15));
+    }
+
+    @Test
     void aCursorFromElsewhereIsRefused() {
         assertThatThrownBy(() -> index.page(state("memory", T0), "not-a-cursor", 5))
             .isInstanceOf(IllegalArgumentException.class);

@@ -7,6 +7,7 @@ import io.chainfeed.avro.ConstraintSignal;
 import io.chainfeed.avro.Direction;
 import io.chainfeed.avro.ObservedAtBasis;
 import io.chainfeed.avro.Source;
+import io.chainfeed.schemas.ChainSegments;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.time.Instant;
@@ -37,10 +38,13 @@ import java.util.stream.Collectors;
  * {@code body}, {@code layers} (layer ids, primary first), {@code companies} (company
  * ids), {@code direction} ({@code tightening}/{@code easing}), {@code magnitude} (1-5),
  * {@code until} (an ISO-8601 day or null: the signal holds its full weight to the end of
- * that day, UTC), {@code source} ({@code name}, https {@code url}) and optional
- * {@code revision} (default 1): the signal's version, raised when an entry is corrected,
- * so that loading the history again changes nothing downstream and never overrides an
- * editor's later correction (an editor's version is the publish time in epoch ms).
+ * that day, UTC), optional {@code segment} (a segment of one of its layers,
+ * {@link ChainSegments}, when the entry speaks of that segment alone: memory {@code hbm}
+ * or {@code conventional}, foundry {@code leading-edge} or {@code mature}),
+ * {@code source} ({@code name}, https {@code url}) and optional {@code revision} (default
+ * 1): the signal's version, raised when an entry is corrected, so that loading the
+ * history again changes nothing downstream and never overrides an editor's later
+ * correction (an editor's version is the publish time in epoch ms).
  *
  * <p>
  * Reference cells: per {@code layer}, {@code quarters} of {@code quarter}
@@ -63,7 +67,7 @@ public final class History {
     private static final Pattern QUARTER = Pattern.compile("(\\d{4})Q([1-4])");
 
     private static final Set<String> SIGNAL_FIELDS = Set.of("id", "date", "headline", "body", "layers", "companies",
-            "direction", "magnitude", "until", "source", "revision");
+            "direction", "magnitude", "until", "segment", "source", "revision");
 
     private static final Set<String> CELL_FIELDS = Set.of("quarter", "status", "note", "source");
 
@@ -200,6 +204,18 @@ public final class History {
                     throw item.error("layers", "'" + l + "' is not a layer id of layers.yaml");
                 }
             }
+            String segment = item.optionalText("segment");
+            if (segment != null) {
+                ChainSegments.Segment known = ChainSegments.of(segment);
+                if (known == null) {
+                    throw item.error("segment",
+                            "'" + segment + "' is not a segment (" + String.join(", ", ChainSegments.ids()) + ")");
+                }
+                if (!named.contains(known.layer())) {
+                    throw item.error("segment",
+                            "'" + segment + "' is a segment of " + known.layer() + ", which the entry does not name");
+                }
+            }
             List<String> about = item.textList("companies");
             for (String c : about) {
                 if (!companies.contains(c)) {
@@ -236,6 +252,7 @@ public final class History {
                 .setObservedAt(date.atStartOfDay().toInstant(ZoneOffset.UTC))
                 .setObservedAtBasis(ObservedAtBasis.GIVEN)
                 .setUntil(until == null ? null : until.plusDays(1).atStartOfDay().toInstant(ZoneOffset.UTC))
+                .setSegment(segment)
                 .setSource(new Source(sourceName, url))
                 .setVersion(revision)
                 .build();

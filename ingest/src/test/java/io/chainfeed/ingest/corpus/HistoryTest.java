@@ -125,6 +125,26 @@ class HistoryTest {
         assertThat(s.getLayerHints()).containsExactly("memory");
         assertThat(s.getVersion()).isEqualTo(1);
         assertThat(s.getDirection()).isEqualTo(Direction.TIGHTENING);
+        assertThat(s.getSegment()).isNull();
+    }
+
+    @Test
+    void anEntryMayNameTheSegmentOfItsLayerItSpeaksOf() {
+        ConstraintSignal s = parse(ENTRY.replace("until: 2025-12-31", "until: 2025-12-31\n    segment: hbm")).signals()
+            .get(0);
+        assertThat(s.getSegment()).isEqualTo("hbm");
+        assertThat(s.getLayerHints()).containsExactly("memory");
+    }
+
+    @Test
+    void everySegmentInTheBundledHistoryBelongsToALayerItsEntryNames() {
+        List<ConstraintSignal> segmented = history.signals().stream().filter(x -> x.getSegment() != null).toList();
+        assertThat(segmented).hasSizeGreaterThanOrEqualTo(50)
+            .allSatisfy(x -> assertThat(x.getLayerHints())
+                .contains(io.chainfeed.schemas.ChainSegments.of(x.getSegment()).layer()))
+            .allSatisfy(x -> assertThat(x.getVersion()).as(x.getId() + ": revised when segmented").isEqualTo(2));
+        assertThat(segmented).extracting(ConstraintSignal::getSegment)
+            .contains("hbm", "conventional", "leading-edge", "mature");
     }
 
     /**
@@ -141,7 +161,11 @@ class HistoryTest {
                 arguments("2024-05-02", "2022-05-02", List.of("2022-05-02 is outside 2023-01-01")),
                 arguments("magnitude: 4", "magnitude: 7", List.of("signals[0].magnitude", "1 to 5")),
                 arguments("direction: tightening", "direction: up", List.of("tightening or easing")),
-                arguments("magnitude: 4", "magnitude: 4\n    sentiment: 3", List.of("unknown field")));
+                arguments("magnitude: 4", "magnitude: 4\n    sentiment: 3", List.of("unknown field")),
+                arguments("until: 2025-12-31", "until: 2025-12-31\n    segment: dram",
+                        List.of("signals[0].segment", "'dram' is not a segment")),
+                arguments("until: 2025-12-31", "until: 2025-12-31\n    segment: mature",
+                        List.of("'mature' is a segment of foundry, which the entry does not name")));
     }
 
     @ParameterizedTest

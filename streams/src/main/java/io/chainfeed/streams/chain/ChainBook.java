@@ -3,6 +3,7 @@ package io.chainfeed.streams.chain;
 import io.chainfeed.avro.ConstraintSignal;
 import io.chainfeed.avro.Direction;
 import io.chainfeed.schemas.ChainDecay;
+import io.chainfeed.schemas.ChainSegments;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -26,14 +27,16 @@ import java.util.TreeSet;
  * back and recomputes the sums once.
  *
  * <p>
- * Kept per layer: {@code direct} = Σ c(s, asOf) over the signals naming it,
- * {@code before} = Σ c(s, asOf − 7 d) over those observed by then (for the trend), the
- * parts of both sums that do not decay yet ({@code held}, {@code heldBefore}: signals
- * whose horizon, {@code until}, is still ahead, at full weight), the count, and the
- * signals ordered by {@link ChainDecay#weight} (largest absolute contribution first, then
- * signal id), from which the top causes are read in O(causes listed). Sums are kept in
- * floating point: the same signals in another order give sums equal to within rounding
- * error far below the four decimals published.
+ * Kept per layer: {@code direct} = Σ c(s, asOf) over the signals naming it (each
+ * multiplied by its share there: its segment's share of the layer's market when it speaks
+ * of one segment of that layer, {@link ChainSegments}, else 1), {@code before} = Σ c(s,
+ * asOf − 7 d) over those observed by then (for the trend), the parts of both sums that do
+ * not decay yet ({@code held}, {@code heldBefore}: signals whose horizon, {@code until},
+ * is still ahead, at full weight), the count, and the signals ordered by
+ * {@link ChainDecay#weight} (largest absolute contribution first, then signal id), from
+ * which the top causes are read in O(causes listed). Sums are kept in floating point: the
+ * same signals in another order give sums equal to within rounding error far below the
+ * four decimals published.
  *
  * <p>
  * <b>Stories.</b> Repeats of one story count once: every kept signal belongs to two story
@@ -79,6 +82,12 @@ public final class ChainBook {
         /** The distinct known layers it names, in id order. */
         final List<String> layers;
 
+        /**
+         * The segment it speaks of alone ({@link ChainSegments}), or null: weighed by the
+         * segment's share in the segment's layer.
+         */
+        final String segment;
+
         final String sourceName;
 
         final String sourceUrl;
@@ -105,6 +114,7 @@ public final class ChainBook {
             this.decayStart = ChainDecay.decayStart(observedAt, until);
             this.weight = ChainDecay.weight(Math.max(1, magnitude), decayStart);
             this.layers = new TreeSet<>(s.getLayerHints()).stream().filter(known::contains).toList();
+            this.segment = ChainSegments.of(s.getSegment()) == null ? null : s.getSegment();
         }
 
         /** A probe for range queries on the time order. */
@@ -118,21 +128,45 @@ public final class ChainBook {
             this.decayStart = observedAt;
             this.weight = 0;
             this.layers = List.of();
+            this.segment = null;
             this.sourceName = "";
             this.sourceUrl = "";
             this.urlGroup = "";
             this.headlineGroup = "";
         }
 
-        double at(long instant) {
-            return ChainDecay.contribution(direction, magnitude, decayStart, instant, 0);
+        /**
+         * @param layer a layer it names
+         * @return the factor of its contribution there: its segment's share in the
+         * segment's layer, else 1 ({@link ChainSegments#share})
+         */
+        double share(String layer) {
+            return ChainSegments.share(segment, layer);
         }
 
         /**
-         * @return its full, undecayed contribution: ±magnitude
+         * @param layer a layer it names
+         * @return its sort key there: {@link #weight}, plus log2 of its share in its
+         * segment's layer
          */
-        double full() {
-            return direction == Direction.TIGHTENING ? magnitude : -magnitude;
+        double weightIn(String layer) {
+            double share = share(layer);
+            return share == 1.0 ? weight : ChainDecay.weight(Math.max(1, magnitude), decayStart, share);
+        }
+
+        /**
+         * @return its contribution to a layer it names at an instant (share included)
+         */
+        double at(long instant, String layer) {
+            return ChainDecay.contribution(direction, magnitude, decayStart, instant, 0, share(layer));
+        }
+
+        /**
+         * @return its full, undecayed contribution to a layer it names: ±magnitude ×
+         * share
+         */
+        double full(String layer) {
+            return share(layer) * (direction == Direction.TIGHTENING ? magnitude : -magnitude);
         }
 
     }
@@ -158,9 +192,15 @@ public final class ChainBook {
 
         int count;
 
-        /** Largest weight first, then signal id. */
-        final NavigableSet<Entry> byWeight = new TreeSet<>(
-                Comparator.comparingDouble((Entry e) -> -e.weight).thenComparing(e -> e.id));
+        /**
+         * Largest weight in this layer ({@link Entry#weightIn}) first, then signal id.
+         */
+        final NavigableSet<Entry> byWeight;
+
+        Sums(String layer) {
+            this.byWeight = new TreeSet<>(
+                    Comparator.comparingDouble((Entry e) -> -e.weightIn(layer)).thenComparing(e -> e.id));
+        }
 
     }
 
@@ -219,7 +259,7 @@ public final class ChainBook {
      */
     public ChainBook(Collection<String> layerIds) {
         this.known = Set.copyOf(layerIds);
-        layerIds.forEach(id -> sums.put(id, new Sums()));
+        layerIds.forEach(id -> sums.put(id, new Sums(id)));
     }
 
     /**
@@ -460,14 +500,14 @@ public final class ChainBook {
         long start = asOf - TREND_WINDOW_MS;
         for (String l : e.layers) {
             Sums s = sums.get(l);
-            s.direct += sign * e.at(asOf);
+            s.direct += sign * e.at(asOf, l);
             if (e.decayStart > asOf) {
-                s.held += sign * e.full();
+                s.held += sign * e.full(l);
             }
             if (e.observedAt <= start) {
-                s.before += sign * e.at(start);
+                s.before += sign * e.at(start, l);
                 if (e.decayStart > start) {
-                    s.heldBefore += sign * e.full();
+                    s.heldBefore += sign * e.full(l);
                 }
             }
         }
@@ -492,8 +532,8 @@ public final class ChainBook {
         for (Entry e : countedIn(byDecayStart, oldAsOf, to)) {
             for (String l : e.layers) {
                 Sums s = sums.get(l);
-                s.held -= e.full();
-                s.direct += e.at(to) - e.full();
+                s.held -= e.full(l);
+                s.direct += e.at(to, l) - e.full(l);
             }
         }
         // Horizons passed by the trend window's start, for the signals already inside the
@@ -504,17 +544,17 @@ public final class ChainBook {
             }
             for (String l : e.layers) {
                 Sums s = sums.get(l);
-                s.heldBefore -= e.full();
-                s.before += e.at(newStart) - e.full();
+                s.heldBefore -= e.full(l);
+                s.before += e.at(newStart, l) - e.full(l);
             }
         }
         // Signals entering the trend window.
         for (Entry e : countedIn(byTime, oldStart, newStart)) {
             for (String l : e.layers) {
                 Sums s = sums.get(l);
-                s.before += e.at(newStart);
+                s.before += e.at(newStart, l);
                 if (e.decayStart > newStart) {
-                    s.heldBefore += e.full();
+                    s.heldBefore += e.full(l);
                 }
             }
         }

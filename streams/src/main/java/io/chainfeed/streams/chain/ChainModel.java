@@ -11,6 +11,7 @@ import io.chainfeed.avro.SqueezeSource;
 import io.chainfeed.avro.SqueezedCompany;
 import io.chainfeed.avro.Trend;
 import io.chainfeed.schemas.ChainDecay;
+import io.chainfeed.schemas.ChainSegments;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -52,6 +53,17 @@ import java.util.function.BiConsumer;
  * {@link ChainBook} keeps that sum up to date per signal (rebasing it by one
  * multiplication when {@code asOf} moves), so a signal costs the same however many are
  * kept.
+ *
+ * <p>
+ * <b>Segments.</b> Where a layer's market is reported in parts that can diverge
+ * ({@link ChainSegments}: memory's HBM and conventional DRAM/NAND, foundry's leading-edge
+ * and mature nodes), a signal that speaks of one segment alone ({@code segment}) counts
+ * in that layer with the segment's share of the layer's market, {@code c(s) × share}, and
+ * in full in the other layers it names. So a segmented layer's raw pressure is the
+ * share-weighted mean of its segments' pressures, each segment's being the layer-wide
+ * signals plus its own: {@code raw(l) = U + Σ share(g) × S_g = Σ share(g) × (U + S_g)}.
+ * The status describes the layer's market as a whole rather than its most constrained
+ * part; a layer without segmented signals is unchanged.
  *
  * <p>
  * <b>Soft cap.</b> {@code direct(l) = softCap(raw(l))} ({@link ChainDecay#softCap}):
@@ -405,11 +417,11 @@ public final class ChainModel {
     private static void collect(ChainBook book, String origin, int hops, double scale, long asOf, List<Cause> into) {
         int n = 0;
         for (ChainBook.Entry e : book.sums(origin).byWeight) {
-            double c = ChainDecay.contribution(e.direction, e.magnitude, e.decayStart, asOf, hops);
+            double c = ChainDecay.contribution(e.direction, e.magnitude, e.decayStart, asOf, hops, e.share(origin));
             if (Math.abs(c) < MIN_CAUSE || n++ == TOP_CAUSES) {
                 break;
             }
-            into.add(new Cause(e, origin, hops, ChainDecay.weightAt(e.weight, hops), c * scale));
+            into.add(new Cause(e, origin, hops, ChainDecay.weightAt(e.weightIn(origin), hops), c * scale));
         }
     }
 
@@ -428,7 +440,8 @@ public final class ChainModel {
     }
 
     /**
-     * The weight of one signal at an instant.
+     * The weight of one signal at an instant, in a layer it names as a whole (no segment
+     * share).
      * @param signal the signal
      * @param asOf the instant (epoch ms)
      * @return {@code sign × magnitude × 2^(−max(0, asOf − decayStart) / half-life)},
@@ -440,6 +453,19 @@ public final class ChainModel {
                 ChainDecay.decayStart(signal.getObservedAt().toEpochMilli(),
                         signal.getUntil() == null ? null : signal.getUntil().toEpochMilli()),
                 asOf, 0);
+    }
+
+    /**
+     * The weight of one signal at an instant in one layer it names.
+     * @param signal the signal
+     * @param layer the layer
+     * @param asOf the instant (epoch ms)
+     * @return {@link #contribution(ConstraintSignal, long)} times its share in that layer
+     * ({@link ChainSegments#share}: its segment's share of the layer's market when it
+     * speaks of one segment of that layer, else 1)
+     */
+    public static double contribution(ConstraintSignal signal, String layer, long asOf) {
+        return ChainSegments.share(signal.getSegment(), layer) * contribution(signal, asOf);
     }
 
     /**

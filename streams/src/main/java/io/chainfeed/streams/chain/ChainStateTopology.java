@@ -437,7 +437,8 @@ public final class ChainStateTopology {
                 .setDirection(e.direction)
                 .setMagnitude(e.magnitude)
                 .setObservedAt(java.time.Instant.ofEpochMilli(e.observedAt))
-                .setWeight(e.weight)
+                .setWeight(e.weightIn(layer))
+                .setShare(e.share(layer))
                 .setUntil(e.until == null ? null : Instant.ofEpochMilli(e.until))
                 .build();
         }

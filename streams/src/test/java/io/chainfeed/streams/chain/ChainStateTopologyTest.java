@@ -210,6 +210,50 @@ class ChainStateTopologyTest extends TopologyTest {
     }
 
     @Test
+    void aSignalAboutOneSegmentWeighsByItsShareInThatLayerAndInFullElsewhere() {
+        // HBM sold out (5) while conventional DRAM prices fall (2): the memory market as
+        // a
+        // whole is balanced, 0.15 × 5 − 0.85 × 2 = −0.95, where the plain sum (3) would
+        // call it tight on its smallest part
+        signals.pipeInput("hbm",
+                ConstraintSignal.newBuilder(signal("hbm", "memory", Direction.TIGHTENING, 5, T0))
+                    .setLayerHints(List.of("memory", "accelerators"))
+                    .setSegment("hbm")
+                    .build());
+        signals.pipeInput("dram",
+                ConstraintSignal.newBuilder(signal("dram", "memory", Direction.EASING, 2, T0))
+                    .setSegment("conventional")
+                    .build());
+        Map<String, LayerState> s = finalStates();
+        LayerState memory = s.get("memory");
+        assertThat(memory.getDirectPressure()).isEqualTo(-0.95);
+        assertThat(memory.getStatus()).isEqualTo(LayerStatus.BALANCED);
+        assertThat(memory.getCauses()).extracting(SignalCause::getSignalId, SignalCause::getContribution)
+            .containsExactly(org.assertj.core.groups.Tuple.tuple("dram", -1.7),
+                    org.assertj.core.groups.Tuple.tuple("hbm", 0.75));
+        // in accelerators, which has no segments, the HBM signal counts in full
+        assertThat(s.get("accelerators").getDirectPressure()).isEqualTo(5.0);
+        assertThat(s.get("accelerators").getStatus()).isEqualTo(LayerStatus.TIGHT);
+        // the chain causes carry the share, and the sort key includes it
+        Map<String, ChainCause> written = causes.readKeyValuesToMap();
+        assertThat(written.get("memory/hbm").getShare()).isEqualTo(0.15);
+        assertThat(written.get("memory/hbm").getWeight()).isCloseTo(ChainDecay.weight(5, T0.toEpochMilli(), 0.15),
+                within(1e-12));
+        assertThat(written.get("accelerators/hbm").getShare()).isEqualTo(1.0);
+        assertThat(written.get("memory/dram").getShare()).isEqualTo(0.85);
+        // both segments tight: the layer is tight too, 0.15 × 5 + 0.85 × 4 = 4.15
+        signals.pipeInput("dram",
+                ConstraintSignal.newBuilder(signal("dram", "memory", Direction.TIGHTENING, 4, T0))
+                    .setSegment("conventional")
+                    .setVersion(2)
+                    .build());
+        assertThat(finalStates().get("memory").getDirectPressure()).isEqualTo(4.15);
+        // a signal about the whole layer counts in full beside them: + 1
+        signals.pipeInput("all", signal("all", "memory", Direction.TIGHTENING, 1, T0));
+        assertThat(finalStates().get("memory").getDirectPressure()).isEqualTo(5.15);
+    }
+
+    @Test
     void signalsThirtyHalfLivesOldAreForgotten() {
         signals.pipeInput("old", signal("old", "memory", Direction.TIGHTENING, 5, T0));
         signals.pipeInput("new", signal("new", "foundry-none", Direction.TIGHTENING, 1,
@@ -478,12 +522,18 @@ class ChainStateTopologyTest extends TopologyTest {
             Instant at = T0.plus(Duration.ofMinutes(random.nextInt(60 * 24 * 60)));
             // a third carry a horizon, up to 90 days after they were observed
             Instant until = random.nextInt(3) == 0 ? at.plus(Duration.ofMinutes(random.nextInt(90 * 24 * 60))) : null;
+            // some speak of one segment (a segment of another layer, or none known,
+            // weighs
+            // in full)
+            String[] segments = { "hbm", "conventional", "mature", "no-such-segment" };
+            String segment = random.nextInt(3) == 0 ? segments[random.nextInt(segments.length)] : null;
             ConstraintSignal s = ConstraintSignal
                 .newBuilder(signal(id, hints.get(0), random.nextBoolean() ? Direction.TIGHTENING : Direction.EASING,
                         1 + random.nextInt(5), at))
                 .setLayerHints(hints)
                 .setVersion(version)
                 .setUntil(until)
+                .setSegment(segment)
                 .build();
             signals.pipeInput(id, s);
             kept.put(id, s);
@@ -526,7 +576,7 @@ class ChainStateTopologyTest extends TopologyTest {
     private static double rawPressure(Collection<ConstraintSignal> signals, String layer, long at) {
         return signals.stream()
             .filter(x -> x.getLayerHints().contains(layer))
-            .mapToDouble(x -> ChainModel.contribution(x, at))
+            .mapToDouble(x -> ChainModel.contribution(x, layer, at))
             .sum();
     }
 
