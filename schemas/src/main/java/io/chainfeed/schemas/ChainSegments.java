@@ -24,8 +24,11 @@ import java.util.TreeMap;
  * NAND: about 11.5% of memory) and above 30% in 2025 (about 18%);</li>
  * <li>foundry: {@code leading-edge} (7 nm class and below) 0.5, {@code mature} 0.5.
  * TSMC's 7 nm-and-below nodes were 67-74% of its wafer revenue through 2024, and TSMC
- * about 62-64% of foundry revenue; the rest of the market is mostly mature nodes.</li>
+ * about 65-67% of foundry revenue (TrendForce's top-ten rankings); the rest of the market
+ * is mostly mature nodes.</li>
  * </ul>
+ * The pages each figure was checked against are listed in {@code docs/chain-model.md}
+ * (Segments).
  */
 public final class ChainSegments {
 
