@@ -11,6 +11,7 @@ import io.chainfeed.avro.Source;
 import io.chainfeed.ingest.decide.Decision;
 import io.chainfeed.ingest.decide.SignalDecider;
 import io.chainfeed.platform.Sha256;
+import io.chainfeed.schemas.ChainSegments;
 import java.net.URI;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -38,8 +39,11 @@ import java.util.regex.Pattern;
  * {@link SignalDates}), {@code observedAtBasis} (optional: an {@link ObservedAtBasis}
  * symbol saying where observedAt came from), {@code until} (optional, in the forms of
  * {@link SignalDates}: the end of the period the signal speaks of, such as "sold out
- * through 2025"; the chain model keeps its full weight until then), {@code source}
- * ({@code name} and absolute http(s) {@code url}, both required).
+ * through 2025"; the chain model keeps its full weight until then), {@code segment}
+ * (optional: the one segment of one of its layers the signal speaks of alone, a
+ * {@link ChainSegments} id such as {@code hbm}; the chain model weighs it by the
+ * segment's share in that layer), {@code source} ({@code name} and absolute http(s)
+ * {@code url}, both required).
  *
  * <p>
  * With a {@link SignalDecider}, {@code layers}, {@code direction} and {@code magnitude}
@@ -140,6 +144,10 @@ public final class SignalValidator {
         Instant observedAt = observedAt(f.containsKey("observedat") ? f.get("observedat") : f.get("observed"), e);
         ObservedAtBasis basis = basis(f.get("observedatbasis"), e);
         Instant until = f.get("until") == null ? null : date(f.get("until"), "until", e);
+        String segment = text(f.get("segment"), "segment", false, 64, e);
+        if (segment != null && ChainSegments.of(segment) == null) {
+            e.add("segment", "'" + segment + "' is not a segment (" + String.join(", ", ChainSegments.ids()) + ")");
+        }
         Source source = source(f.get("source"), e);
         String id = text(f.get("id"), "id", false, 128, e);
         if (id != null && !ID.matcher(id).matches()) {
@@ -208,6 +216,11 @@ public final class SignalValidator {
                 .setReview(null)
                 .build();
         }
+        if (segment != null && !layers.contains(ChainSegments.of(segment).layer())) {
+            e.add("segment", "'" + segment + "' is a segment of " + ChainSegments.of(segment).layer()
+                    + ", which is not among the signal's layers " + layers);
+            return new Checked(input, null, errors);
+        }
         ConstraintSignal signal = ConstraintSignal.newBuilder()
             .setId(id)
             .setHeadline(headline)
@@ -218,6 +231,7 @@ public final class SignalValidator {
             .setObservedAt(observedAt)
             .setObservedAtBasis(basis)
             .setUntil(until)
+            .setSegment(segment)
             .setSource(source)
             .setVersion(0)
             .setDecision(record)

@@ -215,6 +215,7 @@ class SignalController {
         m.put("direction", s.getDirection().name().toLowerCase(java.util.Locale.ROOT));
         m.put("magnitude", s.getMagnitude());
         m.put("until", s.getUntil() == null ? null : s.getUntil().toString());
+        m.put("segment", s.getSegment());
         m.put("observedAt", s.getObservedAt().toString());
         m.put("source", Map.of("name", s.getSource().getName(), "url", s.getSource().getUrl()));
         m.put("held", s.getDecision() != null && s.getDecision().getHeld());

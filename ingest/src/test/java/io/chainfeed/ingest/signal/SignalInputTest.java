@@ -151,4 +151,27 @@ class SignalInputTest {
             .containsExactly("observedAtBasis");
     }
 
+    @Test
+    void aSegmentIsOptionalAndMustBeOneOfTheSignalsLayers() {
+        String base = "{\"headline\":\"h\",\"layers\":[\"memory\",\"accelerators\"],\"direction\":\"easing\","
+                + "\"magnitude\":1,\"observedAt\":\"2026-03-01T00:30:00Z\","
+                + "\"source\":{\"name\":\"n\",\"url\":\"https://e.com/a\"}";
+        assertThat(VALIDATOR.check(SignalReader.json(base + "}").get(0)).signal().getSegment()).isNull();
+        assertThat(VALIDATOR.check(SignalReader.json(base + ",\"segment\":\"hbm\"}").get(0)).signal().getSegment())
+            .isEqualTo("hbm");
+        SignalValidator.Checked unknown = VALIDATOR.check(SignalReader.json(base + ",\"segment\":\"dram\"}").get(0));
+        assertThat(unknown.signal()).isNull();
+        assertThat(unknown.errors()).extracting(SignalError::reason)
+            .singleElement()
+            .asString()
+            .contains("'dram' is not a segment")
+            .contains("conventional");
+        // A foundry segment on a signal that does not name foundry.
+        SignalValidator.Checked elsewhere = VALIDATOR
+            .check(SignalReader.json(base + ",\"segment\":\"mature\"}").get(0));
+        assertThat(elsewhere.signal()).isNull();
+        assertThat(elsewhere.errors()).extracting(SignalError::field).containsExactly("segment");
+        assertThat(elsewhere.errors().get(0).reason()).contains("segment of foundry");
+    }
+
 }
