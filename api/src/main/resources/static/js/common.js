@@ -102,7 +102,8 @@ export function safeHref(url) {
 /**
  * One signal behind a layer's state, as a list item: its headline, its source (a link for http(s)
  * URLs), its signed contribution to the layer's pressure, when it came from upstream how far, and
- * its horizon when it has one (full weight until that day).
+ * its horizon when it has one (full weight until that day), and its share when it speaks of one
+ * segment of the layer it names (HBM counts at 15% of memory).
  */
 export function causeItem(c) {
   const src = c.source ? [' — ', safeHref(c.source.url)
@@ -110,7 +111,9 @@ export function causeItem(c) {
   const n = Number(c.contribution);
   const hops = c.hops ? `, ${c.hops} hop${c.hops === 1 ? '' : 's'} from ${c.originLayer}` : '';
   const until = typeof c.until === 'string' ? `, holds until ${c.until.slice(0, 10)}` : '';
-  return el('li', {}, c.headline, src, ` (${n >= 0 ? '+' : ''}${n.toFixed(2)}${c.direction ? `, ${c.direction}` : ''}${hops}${until})`);
+  const share = typeof c.share === 'number' && c.share < 1
+    ? `, one segment: counts at ${Math.round(c.share * 100)}% of ${c.originLayer}` : '';
+  return el('li', {}, c.headline, src, ` (${n >= 0 ? '+' : ''}${n.toFixed(2)}${c.direction ? `, ${c.direction}` : ''}${hops}${until}${share})`);
 }
 
 export function termHref(slug) { return `/terms/${encodeURIComponent(slug)}`; }

@@ -181,11 +181,15 @@ public final class ChainViews {
      * @param contribution its share of the pressure now
      * @param source where it comes from; absent when unknown
      * @param until the signal's horizon (UTC): full weight until then; absent when none
+     * @param share the factor the signal counts with in the layer it names: its segment's
+     * share of that layer's market when it speaks of one segment (memory's {@code hbm}
+     * 0.15, docs/chain-model.md), 1 for a signal about the whole layer
      */
     @Schema(name = "LayerCause")
     public record Cause(String signalId, String readId, String headline, String direction, String originLayer, int hops,
             double contribution, @JsonInclude(JsonInclude.Include.NON_NULL) ReadView.Source source,
-            @JsonInclude(JsonInclude.Include.NON_NULL) String until) {
+            @JsonInclude(JsonInclude.Include.NON_NULL) String until,
+            @Schema(minimum = "0", exclusiveMinimum = true, maximum = "1") double share) {
     }
 
     /**
@@ -239,6 +243,7 @@ public final class ChainViews {
             .setHops(c.hops())
             .setContribution(round(c.contribution()))
             .setUntil(c.cause().getUntil() == null ? null : c.cause().getUntil().toEpochMilli())
+            .setShare(c.cause().getShare())
             .build());
     }
 
@@ -251,13 +256,14 @@ public final class ChainViews {
      * @param c a cause as listed in a layer state
      * @return its JSON view: signalId, readId, headline, direction, originLayer, hops,
      * contribution and, when known, source (name, url) and until (the signal's horizon,
-     * ISO-8601 UTC: it keeps its full weight until then)
+     * ISO-8601 UTC: it keeps its full weight until then), and share (1 unless it speaks
+     * of one segment of the layer it names)
      */
     public static Cause cause(SignalCause c) {
         return new Cause(c.getSignalId(), "signal:" + c.getSignalId(), c.getHeadline(),
                 c.getDirection().name().toLowerCase(Locale.ROOT), c.getOriginLayer(), c.getHops(), c.getContribution(),
                 c.getSource() == null ? null : new ReadView.Source(c.getSource().getName(), c.getSource().getUrl()),
-                c.getUntil() == null ? null : Instant.ofEpochMilli(c.getUntil()).toString());
+                c.getUntil() == null ? null : Instant.ofEpochMilli(c.getUntil()).toString(), c.getShare());
     }
 
 }

@@ -344,6 +344,7 @@ public final class ChainModel {
                     .setSource(c.entry.sourceUrl.isEmpty() && c.entry.sourceName.isEmpty() ? null
                             : new io.chainfeed.avro.Source(c.entry.sourceName, c.entry.sourceUrl))
                     .setUntil(c.entry.until)
+                    .setShare(c.entry.share(c.origin))
                     .build());
             }
             int total = own.count;

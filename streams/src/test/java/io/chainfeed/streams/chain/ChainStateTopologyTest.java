@@ -231,8 +231,11 @@ class ChainStateTopologyTest extends TopologyTest {
         assertThat(memory.getCauses()).extracting(SignalCause::getSignalId, SignalCause::getContribution)
             .containsExactly(org.assertj.core.groups.Tuple.tuple("dram", -1.7),
                     org.assertj.core.groups.Tuple.tuple("hbm", 0.75));
+        // the layer's causes say with which share each counts there
+        assertThat(memory.getCauses()).extracting(SignalCause::getShare).containsExactly(0.85, 0.15);
         // in accelerators, which has no segments, the HBM signal counts in full
         assertThat(s.get("accelerators").getDirectPressure()).isEqualTo(5.0);
+        assertThat(s.get("accelerators").getCauses()).extracting(SignalCause::getShare).containsExactly(1.0);
         assertThat(s.get("accelerators").getStatus()).isEqualTo(LayerStatus.TIGHT);
         // the chain causes carry the share, and the sort key includes it
         Map<String, ChainCause> written = causes.readKeyValuesToMap();
