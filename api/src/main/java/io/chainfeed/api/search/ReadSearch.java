@@ -18,6 +18,7 @@ import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -262,8 +263,9 @@ public class ReadSearch {
      * The first page runs on the live index: no point in time, so a reader who never asks
      * for a second page leaves no search context open on Elasticsearch. The page and its
      * sections go in one multi-search (one round trip, the searches run side by side on
-     * Elasticsearch); the sections are asked with every word required, and asked again
-     * only in the rare case that the page falls back to some of the words.
+     * Elasticsearch); the sections are asked with every word required; when the page
+     * falls back to some of the words, they are taken from its matches
+     * ({@link #sectionsOf}).
      */
     private Page firstPage(QueryText parsed, String text, Filters filters, int size, List<String> excludes)
             throws IOException {
@@ -285,7 +287,7 @@ public class ReadSearch {
             if (any.total() > withAll) {
                 page = new Page(any.total(), any.matches(), any.facets(), any.nextCursor(), any.mode(),
                         first + any.tookMs(), null, withAll);
-                sections = sections(text, filters, false);
+                sections = sectionsOf(any.matches(), filters);
             }
         }
         if (page.total() == 0) {
@@ -377,23 +379,6 @@ public class ReadSearch {
             "layers.primary", "signal.direction", "signal.magnitude", "sources");
 
     /**
-     * The sections of a first page, both in one multi-search (one round trip).
-     * @param text the user's text
-     * @param filters the page's filters (a kind filter leaves out the sections of other
-     * kinds)
-     * @param all the page's mode: every word required, or the fall-back
-     * @return the sections; empty ones when the text has nothing to search for
-     * @throws IOException on a transport failure
-     */
-    public Sections sections(String text, Filters filters, boolean all) throws IOException {
-        QueryText parsed = QueryText.parse(text);
-        if (parsed.groups().isEmpty() || parsed.groups().size() + parsed.excluded().size() > MAX_PIECES) {
-            return new Sections(List.of(), List.of());
-        }
-        return sections(SearchAnswer.msearch(client._transport(), sectionRequests(queries, parsed, filters, all)));
-    }
-
-    /**
      * The searches of a first page in full-word mode, as {@link #firstPage} sends them in
      * one multi-search: the page ({@link PageRequests#request}), then the two sections'
      * ({@link #sectionRequests}). {@code api/load/search-load.sh} sends Elasticsearch the
@@ -410,7 +395,7 @@ public class ReadSearch {
             List<String> excludes) throws IOException {
         List<SearchRequest> requests = new ArrayList<>(3);
         requests.add(PageRequests.request(queries.build(parsed, filters, true), size, null, null, excludes));
-        requests.addAll(sectionRequests(queries, parsed, filters, true));
+        requests.addAll(sectionRequests(queries, parsed, filters));
         return requests;
     }
 
@@ -420,12 +405,12 @@ public class ReadSearch {
      * one per story), each with the page's filters; a kind filter that leaves a kind out
      * asks for none of it.
      */
-    private static List<SearchRequest> sectionRequests(SearchQuery queries, QueryText parsed, Filters filters,
-            boolean all) throws IOException {
+    private static List<SearchRequest> sectionRequests(SearchQuery queries, QueryText parsed, Filters filters)
+            throws IOException {
         boolean wantTerms = filters.kinds().isEmpty() || filters.kinds().contains("term");
         boolean wantSignals = filters.kinds().isEmpty() || filters.kinds().contains("signal");
-        Query terms = queries.build(parsed, withKind(filters, "term"), all);
-        Query signals = queries.build(parsed, withKind(filters, "signal"), all);
+        Query terms = queries.build(parsed, withKind(filters, "term"), true);
+        Query signals = queries.build(parsed, withKind(filters, "signal"), true);
         return List.of(
                 SearchRequest.of(b -> b.index(ReadsIndex.ALIAS)
                     .query(terms)
@@ -444,6 +429,36 @@ public class ReadSearch {
      * The sections of the two answers to {@link #sectionRequests}: a search that failed
      * leaves its section empty (the page itself still answers).
      */
+    /**
+     * The sections of a page that fell back to some of the words, taken from its own
+     * matches rather than searched again: searched without every word, "the newest
+     * signals" would be the newest reads sharing any one word with the query (a turbine
+     * order for "EUV orders falling"), while the page's matches are the reads with the
+     * most words. The best {@link #SECTION_TERMS} term reads in page order, and the
+     * page's signal reads (one per story already) newest {@code observedAt} first, at
+     * most {@link #SECTION_SIGNALS}; a kind filter that leaves a kind out gives none of
+     * it.
+     */
+    static Sections sectionsOf(List<Match> matches, Filters filters) {
+        boolean wantTerms = filters.kinds().isEmpty() || filters.kinds().contains("term");
+        boolean wantSignals = filters.kinds().isEmpty() || filters.kinds().contains("signal");
+        List<Map<String, Object>> terms = new ArrayList<>();
+        List<Map<String, Object>> signals = new ArrayList<>();
+        for (Match m : matches) {
+            Object kind = m.source().get("kind");
+            if ("term".equals(kind) && wantTerms && terms.size() < SECTION_TERMS) {
+                terms.add(m.source());
+            }
+            else if ("signal".equals(kind) && wantSignals) {
+                signals.add(m.source());
+            }
+        }
+        signals.sort(Comparator.comparing((Map<String, Object> d) -> String.valueOf(d.get("observedAt")))
+            .reversed()
+            .thenComparing(d -> String.valueOf(d.get("id"))));
+        return new Sections(terms, List.copyOf(signals.subList(0, Math.min(SECTION_SIGNALS, signals.size()))));
+    }
+
     private static Sections sections(List<SearchAnswer> answers) {
         List<List<Map<String, Object>>> out = new ArrayList<>(2);
         for (SearchAnswer answer : answers) {
