@@ -407,8 +407,8 @@ public class ReadSearch {
      */
     private static List<SearchRequest> sectionRequests(SearchQuery queries, QueryText parsed, Filters filters)
             throws IOException {
-        boolean wantTerms = filters.kinds().isEmpty() || filters.kinds().contains("term");
-        boolean wantSignals = filters.kinds().isEmpty() || filters.kinds().contains("signal");
+        boolean wantTerms = wants(filters, "term");
+        boolean wantSignals = wants(filters, "signal");
         Query terms = queries.build(parsed, withKind(filters, "term"), true);
         Query signals = queries.build(parsed, withKind(filters, "signal"), true);
         return List.of(
@@ -429,6 +429,20 @@ public class ReadSearch {
      * The sections of the two answers to {@link #sectionRequests}: a search that failed
      * leaves its section empty (the page itself still answers).
      */
+    private static Sections sections(List<SearchAnswer> answers) {
+        List<List<Map<String, Object>>> out = new ArrayList<>(2);
+        for (SearchAnswer answer : answers) {
+            List<Map<String, Object>> docs = new ArrayList<>();
+            if (answer.error() == null && answer.hits() != null && answer.hits().hits() != null) {
+                for (SearchAnswer.Hit hit : answer.hits().hits()) {
+                    docs.add(hit.source());
+                }
+            }
+            out.add(docs);
+        }
+        return new Sections(out.get(0), out.get(1));
+    }
+
     /**
      * The sections of a page that fell back to some of the words, taken from its own
      * matches rather than searched again: searched without every word, "the newest
@@ -440,8 +454,8 @@ public class ReadSearch {
      * it.
      */
     static Sections sectionsOf(List<Match> matches, Filters filters) {
-        boolean wantTerms = filters.kinds().isEmpty() || filters.kinds().contains("term");
-        boolean wantSignals = filters.kinds().isEmpty() || filters.kinds().contains("signal");
+        boolean wantTerms = wants(filters, "term");
+        boolean wantSignals = wants(filters, "signal");
         List<Map<String, Object>> terms = new ArrayList<>();
         List<Map<String, Object>> signals = new ArrayList<>();
         for (Match m : matches) {
@@ -459,18 +473,11 @@ public class ReadSearch {
         return new Sections(terms, List.copyOf(signals.subList(0, Math.min(SECTION_SIGNALS, signals.size()))));
     }
 
-    private static Sections sections(List<SearchAnswer> answers) {
-        List<List<Map<String, Object>>> out = new ArrayList<>(2);
-        for (SearchAnswer answer : answers) {
-            List<Map<String, Object>> docs = new ArrayList<>();
-            if (answer.error() == null && answer.hits() != null && answer.hits().hits() != null) {
-                for (SearchAnswer.Hit hit : answer.hits().hits()) {
-                    docs.add(hit.source());
-                }
-            }
-            out.add(docs);
-        }
-        return new Sections(out.get(0), out.get(1));
+    /**
+     * Whether a page with these filters shows reads of the kind (no kind filter: all).
+     */
+    private static boolean wants(Filters f, String kind) {
+        return f.kinds().isEmpty() || f.kinds().contains(kind);
     }
 
     private static Filters withKind(Filters f, String kind) {
