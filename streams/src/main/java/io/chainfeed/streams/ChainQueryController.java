@@ -14,6 +14,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import lombok.RequiredArgsConstructor;
 import org.apache.avro.file.DataFileWriter;
 import org.apache.avro.specific.SpecificDatumWriter;
 import org.apache.kafka.streams.errors.InvalidStateStoreException;
@@ -51,16 +52,13 @@ import org.springframework.web.server.ResponseStatusException;
  */
 @RestController
 @RequestMapping("/internal/v1")
+@RequiredArgsConstructor
 class ChainQueryController {
 
     /** Content type of the chain answer. */
     static final String AVRO = "avro/binary";
 
     private final StreamsRunner runner;
-
-    ChainQueryController(StreamsRunner runner) {
-        this.runner = runner;
-    }
 
     @GetMapping("/chain")
     ResponseEntity<byte[]> chain(@RequestParam String asOf, HttpServletRequest request) {

@@ -20,6 +20,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import lombok.RequiredArgsConstructor;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RequestMapping;
@@ -49,6 +50,7 @@ import org.springframework.web.bind.annotation.RestController;
 @RestController
 @RequestMapping("/api/v1")
 @Tag(name = "chain")
+@RequiredArgsConstructor
 class ChainController {
 
     static final String DISCLAIMER = "The chain model summarises public signals about supply and demand; "
@@ -73,13 +75,6 @@ class ChainController {
     private final ReadLookups reads;
 
     private final CompanyResolver companies;
-
-    ChainController(ChainStates states, ChainCauseIndex causes, ReadLookups reads, CompanyResolver companies) {
-        this.states = states;
-        this.causes = causes;
-        this.reads = reads;
-        this.companies = companies;
-    }
 
     @Operation(operationId = "getChain",
             summary = "Every chain layer with its state, tightest first (now or as of an instant)")

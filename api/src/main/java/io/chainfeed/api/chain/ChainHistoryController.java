@@ -7,6 +7,7 @@ import io.chainfeed.platform.web.TimeParameters;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import lombok.RequiredArgsConstructor;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RequestMapping;
@@ -40,6 +41,7 @@ import org.springframework.web.bind.annotation.RestController;
 @RestController
 @RequestMapping("/api/v1")
 @Tag(name = "chain")
+@RequiredArgsConstructor
 class ChainHistoryController {
 
     /** Step when the client does not give one. */
@@ -55,10 +57,6 @@ class ChainHistoryController {
     static final Duration MIN_STEP = Duration.ofMinutes(1);
 
     private final ChainTimeTravel travel;
-
-    ChainHistoryController(ChainTimeTravel travel) {
-        this.travel = travel;
-    }
 
     @Operation(operationId = "getLayerHistory",
             summary = "A layer's pressure, status and trend over time, with the signals naming it")

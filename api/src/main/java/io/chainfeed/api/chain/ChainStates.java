@@ -6,6 +6,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import lombok.AccessLevel;
+import lombok.RequiredArgsConstructor;
 import org.springframework.stereotype.Component;
 
 /**
@@ -15,16 +17,12 @@ import org.springframework.stereotype.Component;
  * ({@link ChainTimeTravel}).
  */
 @Component
+@RequiredArgsConstructor(access = AccessLevel.PACKAGE)
 public class ChainStates {
 
     private final ChainStateCache live;
 
     private final ChainTimeTravel travel;
-
-    ChainStates(ChainStateCache live, ChainTimeTravel travel) {
-        this.live = live;
-        this.travel = travel;
-    }
 
     /**
      * Every layer's state.

@@ -11,6 +11,7 @@ import jakarta.servlet.http.HttpServletRequest;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import lombok.RequiredArgsConstructor;
 import org.jsoup.nodes.Document;
 import org.jsoup.nodes.Element;
 import org.springframework.http.MediaType;
@@ -41,6 +42,7 @@ import org.springframework.web.bind.annotation.PathVariable;
  * The links are elements in a jsoup document, whose serializer escapes attribute values.
  */
 @Controller
+@RequiredArgsConstructor
 class PageController {
 
     private final WidgetUrls urls;
@@ -48,11 +50,6 @@ class PageController {
     private final TopicParser topics;
 
     private final Map<String, Document> templates = new ConcurrentHashMap<>();
-
-    PageController(WidgetUrls urls, TopicParser topics) {
-        this.urls = urls;
-        this.topics = topics;
-    }
 
     @GetMapping("/")
     ResponseEntity<String> search() {

@@ -5,6 +5,7 @@ import io.swagger.v3.oas.annotations.Operation;
 import io.chainfeed.api.search.ReadLookups;
 import io.chainfeed.api.problem.NotFoundException;
 import java.io.IOException;
+import lombok.RequiredArgsConstructor;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RequestMapping;
@@ -17,13 +18,10 @@ import org.springframework.web.bind.annotation.RestController;
 @RestController
 @RequestMapping("/api/v1/reads")
 @Tag(name = "reads")
+@RequiredArgsConstructor
 class ReadController {
 
     private final ReadLookups reads;
-
-    ReadController(ReadLookups reads) {
-        this.reads = reads;
-    }
 
     @Operation(operationId = "getRead", summary = "One read with every tag and its evidence")
     @GetMapping("/{id}")

@@ -20,6 +20,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import lombok.RequiredArgsConstructor;
 import org.springframework.validation.annotation.Validated;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -38,6 +39,7 @@ import org.springframework.web.bind.annotation.RestController;
 @RequestMapping("/api/v1")
 @Validated
 @Tag(name = "search", description = "Search research notes")
+@RequiredArgsConstructor
 class CatalogController {
 
     private final SearchCatalog catalog;
@@ -51,16 +53,6 @@ class CatalogController {
     private final CompanyResolver companies;
 
     private final LayerReads layerReads;
-
-    CatalogController(SearchCatalog catalog, ReadLookups reads, ReferenceLayers referenceLayers, Suggester suggester,
-            CompanyResolver companies, LayerReads layerReads) {
-        this.layerReads = layerReads;
-        this.catalog = catalog;
-        this.reads = reads;
-        this.referenceLayers = referenceLayers;
-        this.suggester = suggester;
-        this.companies = companies;
-    }
 
     @GetMapping("/suggest")
     @Operation(operationId = "suggest", summary = "Autocomplete",

@@ -20,6 +20,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import lombok.RequiredArgsConstructor;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
@@ -46,6 +47,7 @@ import org.springframework.web.bind.annotation.RestController;
 @RestController
 @RequestMapping("/api/v1")
 @Tag(name = "search", description = "Search research notes")
+@RequiredArgsConstructor
 class IndexController {
 
     /** Most terms the index lists (the catalogue's bound). */
@@ -84,12 +86,6 @@ class IndexController {
     private final ReferenceLayers layers;
 
     private final CompanyResolver companies;
-
-    IndexController(ElasticsearchClient client, ReferenceLayers layers, CompanyResolver companies) {
-        this.client = client;
-        this.layers = layers;
-        this.companies = companies;
-    }
 
     @GetMapping("/terms")
     @Operation(operationId = "listTerms", summary = "Every glossary term, A to Z",

@@ -13,6 +13,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import lombok.AccessLevel;
+import lombok.RequiredArgsConstructor;
 import org.springframework.stereotype.Component;
 
 /**
@@ -23,13 +25,10 @@ import org.springframework.stereotype.Component;
  * by id; queries go to the alias {@value ReadsIndex#ALIAS}.
  */
 @Component
+@RequiredArgsConstructor(access = AccessLevel.PACKAGE)
 public class LayerReads {
 
     private final ElasticsearchClient client;
-
-    LayerReads(ElasticsearchClient client) {
-        this.client = client;
-    }
 
     /**
      * One list of reads: how many there are in all, and the first of them.

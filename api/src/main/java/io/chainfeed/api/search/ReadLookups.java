@@ -15,6 +15,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import lombok.AccessLevel;
+import lombok.RequiredArgsConstructor;
 import org.springframework.stereotype.Component;
 
 /**
@@ -23,16 +25,10 @@ import org.springframework.stereotype.Component;
  * {@link ReadSearch}).
  */
 @Component
+@RequiredArgsConstructor(access = AccessLevel.PACKAGE)
 public class ReadLookups {
 
     private final ElasticsearchClient client;
-
-    /**
-     * @param client the Elasticsearch client
-     */
-    ReadLookups(ElasticsearchClient client) {
-        this.client = client;
-    }
 
     /**
      * @param id a read id, e.g. {@code term:rdma}

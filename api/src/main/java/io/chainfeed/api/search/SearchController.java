@@ -28,6 +28,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import lombok.RequiredArgsConstructor;
 import org.springframework.validation.annotation.Validated;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RequestMapping;
@@ -45,6 +46,7 @@ import org.springframework.web.bind.annotation.RestController;
 @RequestMapping("/api/v1")
 @Validated
 @Tag(name = "search", description = "Search research notes")
+@RequiredArgsConstructor
 class SearchController {
 
     /** Longest query accepted, in characters. */
@@ -65,15 +67,6 @@ class SearchController {
     private final TopResults tops;
 
     private final ChainStates chain;
-
-    SearchController(ReadSearch search, CompanyResolver companies, SearchCatalog catalog, TopResults tops,
-            ChainStates chain) {
-        this.search = search;
-        this.companies = companies;
-        this.catalog = catalog;
-        this.tops = tops;
-        this.chain = chain;
-    }
 
     @GetMapping("/search")
     @Operation(summary = "Search reads",

@@ -12,6 +12,8 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import lombok.AccessLevel;
+import lombok.RequiredArgsConstructor;
 import org.apache.commons.text.similarity.LevenshteinDistance;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.stereotype.Component;
@@ -34,6 +36,7 @@ import org.springframework.stereotype.Component;
  * changes; a lookup is a scan of a few thousand short strings.
  */
 @Component
+@RequiredArgsConstructor(access = AccessLevel.PACKAGE)
 public class Suggester {
 
     /** The text is a ticker (display, local or MIC-qualified symbol) of a listing. */
@@ -101,11 +104,6 @@ public class Suggester {
     private volatile Entries entries;
 
     @Autowired
-    Suggester(CompanyResolver companies, SearchCatalog catalog, ReferenceLayers layers) {
-        this.companies = companies;
-        this.catalog = catalog;
-        this.layers = layers;
-    }
 
     /**
      * @param text what was typed so far (any characters)

@@ -12,6 +12,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import lombok.AccessLevel;
+import lombok.RequiredArgsConstructor;
 import org.springframework.stereotype.Component;
 
 /**
@@ -30,6 +32,7 @@ import org.springframework.stereotype.Component;
  * top result and the term's read, lifted by its name, the first of the results.
  */
 @Component
+@RequiredArgsConstructor(access = AccessLevel.PACKAGE)
 public class TopResults {
 
     private final SearchCatalog catalog;
@@ -37,12 +40,6 @@ public class TopResults {
     private final ReferenceLayers layers;
 
     private final CompanyResolver companies;
-
-    TopResults(SearchCatalog catalog, ReferenceLayers layers, CompanyResolver companies) {
-        this.catalog = catalog;
-        this.layers = layers;
-        this.companies = companies;
-    }
 
     /**
      * The thing a query names.

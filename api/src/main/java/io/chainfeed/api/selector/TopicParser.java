@@ -1,6 +1,7 @@
 package io.chainfeed.api.selector;
 
 import io.chainfeed.api.reference.CompanyResolver;
+import lombok.RequiredArgsConstructor;
 import org.springframework.stereotype.Component;
 
 /**
@@ -9,16 +10,10 @@ import org.springframework.stereotype.Component;
  * JSON Feed), the widget and its data, oEmbed, pages and webhooks.
  */
 @Component
+@RequiredArgsConstructor
 public class TopicParser {
 
     private final CompanyResolver companies;
-
-    /**
-     * @param companies the company resolver
-     */
-    public TopicParser(CompanyResolver companies) {
-        this.companies = companies;
-    }
 
     /**
      * @return the company resolver topics are resolved with

@@ -7,6 +7,7 @@ import io.chainfeed.api.readlog.ReadPayloads;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
+import lombok.RequiredArgsConstructor;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RequestParam;
@@ -28,13 +29,10 @@ import org.springframework.web.bind.annotation.RestController;
  */
 @RestController
 @Tag(name = "feeds")
+@RequiredArgsConstructor
 class FeedStreamController {
 
     private final SseStreams streams;
-
-    FeedStreamController(SseStreams streams) {
-        this.streams = streams;
-    }
 
     @Operation(operationId = "streamFeed",
             summary = "New reads of a topic as Server-Sent Events, resumable with Last-Event-ID")

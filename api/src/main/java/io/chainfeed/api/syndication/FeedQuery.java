@@ -12,6 +12,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import lombok.AccessLevel;
+import lombok.RequiredArgsConstructor;
 import org.springframework.stereotype.Component;
 
 /**
@@ -24,16 +26,13 @@ import org.springframework.stereotype.Component;
  * Tag evidence is left out of the documents.
  */
 @Component
+@RequiredArgsConstructor(access = AccessLevel.PACKAGE)
 public class FeedQuery {
 
     /** The document field feeds are ordered by. */
     public static final String PUBLISHED_AT = "publishedAt";
 
     private final ElasticsearchClient client;
-
-    FeedQuery(ElasticsearchClient client) {
-        this.client = client;
-    }
 
     /**
      * A page of documents and where the next one starts.

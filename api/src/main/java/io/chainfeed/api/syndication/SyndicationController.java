@@ -23,6 +23,8 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import lombok.AccessLevel;
+import lombok.RequiredArgsConstructor;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.validation.annotation.Validated;
@@ -51,6 +53,7 @@ import org.springframework.web.bind.annotation.RestController;
 @RequestMapping("/api/v1/feeds")
 @Validated
 @Tag(name = "feeds", description = "Atom and JSON Feed per topic")
+@RequiredArgsConstructor(access = AccessLevel.PACKAGE)
 public class SyndicationController {
 
     /** Entries per page unless {@code size} says otherwise. */
@@ -69,13 +72,6 @@ public class SyndicationController {
     private final ObjectMapper mapper;
 
     private final TopicParser topics;
-
-    SyndicationController(FeedQuery query, FeedLinks links, ObjectMapper mapper, TopicParser topics) {
-        this.topics = topics;
-        this.query = query;
-        this.links = links;
-        this.mapper = mapper;
-    }
 
     @GetMapping("/atom")
     @Operation(summary = "Atom feed of a topic",

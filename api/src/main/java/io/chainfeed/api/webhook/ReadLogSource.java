@@ -6,6 +6,7 @@ import io.chainfeed.api.readlog.ReadListener;
 import io.chainfeed.api.readlog.ReadLog;
 import io.chainfeed.api.selector.Selector;
 import java.util.Map;
+import lombok.RequiredArgsConstructor;
 import org.springframework.stereotype.Component;
 
 /**
@@ -16,13 +17,10 @@ import org.springframework.stereotype.Component;
  * ({@link ReadEvent#json()}) is the one SSE sends.
  */
 @Component
+@RequiredArgsConstructor
 class ReadLogSource implements ReadSource {
 
     private final ReadLog log;
-
-    ReadLogSource(ReadLog log) {
-        this.log = log;
-    }
 
     @Override
     public Map<Integer, Long> head() {

@@ -12,6 +12,7 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.util.Locale;
 import java.util.Map;
+import lombok.RequiredArgsConstructor;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -36,16 +37,12 @@ import org.springframework.web.bind.annotation.RestController;
 @RestController
 @RequestMapping("/embed")
 @Tag(name = "widget")
+@RequiredArgsConstructor
 class EmbedController {
 
     private final PartnerAccess access;
 
     private final TopicParser topics;
-
-    EmbedController(PartnerAccess access, TopicParser topics) {
-        this.topics = topics;
-        this.access = access;
-    }
 
     @Operation(operationId = "embedTerm", summary = "A glossary term card as an iframe page")
     @GetMapping("/term/{slug}")

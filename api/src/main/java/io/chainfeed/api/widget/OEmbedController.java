@@ -18,6 +18,7 @@ import java.net.URISyntaxException;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import lombok.RequiredArgsConstructor;
 import org.springframework.http.CacheControl;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
@@ -49,6 +50,7 @@ import org.springframework.web.util.HtmlUtils;
  */
 @RestController
 @Tag(name = "widget")
+@RequiredArgsConstructor
 class OEmbedController {
 
     private static final Pattern TERM = Pattern.compile("/terms/([^/]+)");
@@ -72,15 +74,6 @@ class OEmbedController {
     private final WidgetUrls urls;
 
     private final TopicParser topics;
-
-    OEmbedController(PartnerAccess access, ReadLookups reads, ReferenceLayers layers, WidgetUrls urls,
-            TopicParser topics) {
-        this.topics = topics;
-        this.access = access;
-        this.reads = reads;
-        this.layers = layers;
-        this.urls = urls;
-    }
 
     /** oEmbed's own status for an unsupported format. */
     static final class FormatNotImplemented extends RuntimeException {

@@ -9,6 +9,8 @@ import io.chainfeed.api.problem.UnauthorizedException;
 import io.chainfeed.avro.ApiKeyKind;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
+import lombok.AccessLevel;
+import lombok.RequiredArgsConstructor;
 import org.springframework.http.HttpHeaders;
 import org.springframework.stereotype.Component;
 
@@ -33,6 +35,7 @@ import org.springframework.stereotype.Component;
  * </ul>
  */
 @Component
+@RequiredArgsConstructor(access = AccessLevel.PACKAGE)
 public class PartnerAccess {
 
     /** How a path is reached, which decides what the {@code Origin} must be. */
@@ -61,12 +64,6 @@ public class PartnerAccess {
     private final KeyRateLimits limits;
 
     private final WidgetUrls urls;
-
-    PartnerAccess(ApiKeys keys, KeyRateLimits limits, WidgetUrls urls) {
-        this.keys = keys;
-        this.limits = limits;
-        this.urls = urls;
-    }
 
     /**
      * Checks a request and sets the CORS headers it earns.

@@ -28,6 +28,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Pattern;
+import lombok.RequiredArgsConstructor;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -53,6 +54,7 @@ import org.springframework.web.bind.annotation.RestController;
 @RestController
 @RequestMapping("/widget/v1/data")
 @Tag(name = "widget")
+@RequiredArgsConstructor
 class WidgetDataController {
 
     static final Pattern SLUG = Pattern.compile("[a-z0-9][a-z0-9-]{0,79}");
@@ -71,17 +73,6 @@ class WidgetDataController {
     private final WidgetUrls urls;
 
     private final TopicParser topics;
-
-    WidgetDataController(PartnerAccess access, ReadLookups reads, ElasticsearchClient es, ChainStates chain,
-            ReadLog readLog, WidgetUrls urls, TopicParser topics) {
-        this.topics = topics;
-        this.access = access;
-        this.reads = reads;
-        this.es = es;
-        this.chain = chain;
-        this.readLog = readLog;
-        this.urls = urls;
-    }
 
     @Operation(operationId = "widgetTerm", summary = "A glossary term card for the widget")
     @GetMapping("/term/{slug}")

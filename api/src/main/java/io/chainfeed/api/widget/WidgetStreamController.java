@@ -6,6 +6,7 @@ import io.chainfeed.api.sse.SseStreams;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
+import lombok.RequiredArgsConstructor;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RequestParam;
@@ -22,16 +23,12 @@ import org.springframework.web.bind.annotation.RestController;
  */
 @RestController
 @Tag(name = "widget")
+@RequiredArgsConstructor
 class WidgetStreamController {
 
     private final PartnerAccess access;
 
     private final SseStreams streams;
-
-    WidgetStreamController(PartnerAccess access, SseStreams streams) {
-        this.access = access;
-        this.streams = streams;
-    }
 
     @Operation(operationId = "widgetStream", summary = "New reads of a topic for the widget, as Server-Sent Events")
     @GetMapping("/widget/v1/data/stream")

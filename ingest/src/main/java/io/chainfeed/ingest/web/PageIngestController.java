@@ -7,6 +7,7 @@ import io.chainfeed.ingest.publish.Deadline;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import lombok.RequiredArgsConstructor;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -29,6 +30,7 @@ import org.springframework.web.bind.annotation.RestController;
  */
 @RestController
 @RequestMapping("/ingest/v1")
+@RequiredArgsConstructor
 class PageIngestController {
 
     private final IngestService service;
@@ -36,13 +38,6 @@ class PageIngestController {
     private final IngestProperties props;
 
     private final org.springframework.beans.factory.ObjectProvider<io.chainfeed.platform.IndexingProbe> indexing;
-
-    PageIngestController(IngestService service, IngestProperties props,
-            org.springframework.beans.factory.ObjectProvider<io.chainfeed.platform.IndexingProbe> indexing) {
-        this.indexing = indexing;
-        this.service = service;
-        this.props = props;
-    }
 
     @PostMapping(path = "/pages", consumes = { MediaType.TEXT_PLAIN_VALUE, MediaType.TEXT_HTML_VALUE },
             produces = MediaType.APPLICATION_JSON_VALUE)

@@ -16,6 +16,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import lombok.RequiredArgsConstructor;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -48,6 +49,7 @@ import org.springframework.web.bind.annotation.RestController;
  */
 @RestController
 @RequestMapping("/ingest/v1")
+@RequiredArgsConstructor
 class SignalController {
 
     static final String NDJSON = "application/x-ndjson";
@@ -63,17 +65,6 @@ class SignalController {
     private final SignalValidator validator;
 
     private final org.springframework.beans.factory.ObjectProvider<io.chainfeed.platform.IndexingProbe> indexing;
-
-    SignalController(SignalIngest ingest, HashedKeys keys, IngestProperties props, SignalLookup reviews,
-            SignalValidator validator,
-            org.springframework.beans.factory.ObjectProvider<io.chainfeed.platform.IndexingProbe> indexing) {
-        this.indexing = indexing;
-        this.ingest = ingest;
-        this.keys = keys;
-        this.props = props;
-        this.reviews = reviews;
-        this.validator = validator;
-    }
 
     @PostMapping(path = "/signals", consumes = { MediaType.APPLICATION_JSON_VALUE, NDJSON },
             produces = MediaType.APPLICATION_JSON_VALUE)
