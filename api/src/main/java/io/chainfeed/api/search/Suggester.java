@@ -15,7 +15,6 @@ import java.util.Map;
 import lombok.AccessLevel;
 import lombok.RequiredArgsConstructor;
 import org.apache.commons.text.similarity.LevenshteinDistance;
-import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.stereotype.Component;
 
 /**
@@ -102,8 +101,6 @@ public class Suggester {
     private final ReferenceLayers layers;
 
     private volatile Entries entries;
-
-    @Autowired
 
     /**
      * @param text what was typed so far (any characters)
