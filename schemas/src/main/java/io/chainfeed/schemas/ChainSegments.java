@@ -1,5 +1,6 @@
 package io.chainfeed.schemas;
 
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -80,6 +81,30 @@ public final class ChainSegments {
     public static double share(String segment, String layer) {
         Segment s = of(segment);
         return s != null && s.layer().equals(layer) ? s.share() : 1.0;
+    }
+
+    /**
+     * Why a signal's segment is refused, the one rule the history loader and the signal
+     * validator both apply: the segment must exist, and its layer must be among the
+     * layers the signal names.
+     * @param segment the segment written, or null (no segment: nothing to refuse)
+     * @param layers the layers the signal names; null when they are not known yet (only
+     * the segment's existence is checked)
+     * @return the reason, e.g. {@code 'hbm' is a segment of memory, which is not among
+     * the layers named [foundry]}; null when the segment is acceptable
+     */
+    public static String refusal(String segment, Collection<String> layers) {
+        if (segment == null) {
+            return null;
+        }
+        Segment s = of(segment);
+        if (s == null) {
+            return "'" + segment + "' is not a segment (" + String.join(", ", ids()) + ")";
+        }
+        if (layers != null && !layers.contains(s.layer())) {
+            return "'" + segment + "' is a segment of " + s.layer() + ", which is not among the layers named " + layers;
+        }
+        return null;
     }
 
 }

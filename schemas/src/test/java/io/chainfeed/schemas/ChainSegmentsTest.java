@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import io.chainfeed.avro.Direction;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
@@ -32,6 +33,18 @@ class ChainSegmentsTest {
         assertThat(ChainSegments.share("nope", "memory")).isEqualTo(1.0);
         assertThat(ChainSegments.of("leading-edge").layer()).isEqualTo("foundry");
         assertThat(ChainSegments.of("nope")).isNull();
+    }
+
+    @Test
+    void aSegmentIsRefusedWhenUnknownOrOfALayerTheSignalDoesNotName() {
+        assertThat(ChainSegments.refusal(null, List.of("memory"))).isNull();
+        assertThat(ChainSegments.refusal("hbm", List.of("memory", "accelerators"))).isNull();
+        assertThat(ChainSegments.refusal("hbm", null)).isNull();
+        assertThat(ChainSegments.refusal("dram", null))
+            .isEqualTo("'dram' is not a segment (conventional, hbm, leading-edge, mature)");
+        assertThat(ChainSegments.refusal("dram", List.of("memory"))).startsWith("'dram' is not a segment");
+        assertThat(ChainSegments.refusal("mature", List.of("memory")))
+            .isEqualTo("'mature' is a segment of foundry, which is not among the layers named [memory]");
     }
 
     @Test

@@ -205,16 +205,9 @@ public final class History {
                 }
             }
             String segment = item.optionalText("segment");
-            if (segment != null) {
-                ChainSegments.Segment known = ChainSegments.of(segment);
-                if (known == null) {
-                    throw item.error("segment",
-                            "'" + segment + "' is not a segment (" + String.join(", ", ChainSegments.ids()) + ")");
-                }
-                if (!named.contains(known.layer())) {
-                    throw item.error("segment",
-                            "'" + segment + "' is a segment of " + known.layer() + ", which the entry does not name");
-                }
+            String segmentRefused = ChainSegments.refusal(segment, named);
+            if (segmentRefused != null) {
+                throw item.error("segment", segmentRefused);
             }
             List<String> about = item.textList("companies");
             for (String c : about) {

@@ -145,8 +145,9 @@ public final class SignalValidator {
         ObservedAtBasis basis = basis(f.get("observedatbasis"), e);
         Instant until = f.get("until") == null ? null : date(f.get("until"), "until", e);
         String segment = text(f.get("segment"), "segment", false, 64, e);
-        if (segment != null && ChainSegments.of(segment) == null) {
-            e.add("segment", "'" + segment + "' is not a segment (" + String.join(", ", ChainSegments.ids()) + ")");
+        String unknownSegment = ChainSegments.refusal(segment, null);
+        if (unknownSegment != null) {
+            e.add("segment", unknownSegment);
         }
         Source source = source(f.get("source"), e);
         String id = text(f.get("id"), "id", false, 128, e);
@@ -216,9 +217,9 @@ public final class SignalValidator {
                 .setReview(null)
                 .build();
         }
-        if (segment != null && !layers.contains(ChainSegments.of(segment).layer())) {
-            e.add("segment", "'" + segment + "' is a segment of " + ChainSegments.of(segment).layer()
-                    + ", which is not among the signal's layers " + layers);
+        String segmentRefused = ChainSegments.refusal(segment, layers);
+        if (segmentRefused != null) {
+            e.add("segment", segmentRefused);
             return new Checked(input, null, errors);
         }
         ConstraintSignal signal = ConstraintSignal.newBuilder()

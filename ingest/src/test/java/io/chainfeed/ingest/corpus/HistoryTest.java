@@ -165,7 +165,7 @@ class HistoryTest {
                 arguments("until: 2025-12-31", "until: 2025-12-31\n    segment: dram",
                         List.of("signals[0].segment", "'dram' is not a segment")),
                 arguments("until: 2025-12-31", "until: 2025-12-31\n    segment: mature",
-                        List.of("'mature' is a segment of foundry, which the entry does not name")));
+                        List.of("'mature' is a segment of foundry, which is not among the layers named")));
     }
 
     @ParameterizedTest
