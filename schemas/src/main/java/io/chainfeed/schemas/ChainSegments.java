@@ -41,6 +41,15 @@ public final class ChainSegments {
      * @param share its share of the layer's market, in (0, 1]
      */
     public record Segment(String layer, String id, double share) {
+
+        /**
+         * @param layerId a layer a signal of this segment names
+         * @return {@link #share} in this segment's own layer, else 1
+         */
+        public double shareIn(String layerId) {
+            return layer.equals(layerId) ? share : 1.0;
+        }
+
     }
 
     /** Every segment, by layer then id. */
@@ -80,7 +89,7 @@ public final class ChainSegments {
      */
     public static double share(String segment, String layer) {
         Segment s = of(segment);
-        return s != null && s.layer().equals(layer) ? s.share() : 1.0;
+        return s == null ? 1.0 : s.shareIn(layer);
     }
 
     /**

@@ -84,9 +84,16 @@ public final class ChainBook {
 
         /**
          * The segment it speaks of alone ({@link ChainSegments}), or null: weighed by the
-         * segment's share in the segment's layer.
+         * segment's share in the segment's layer. Resolved once here, so the per-layer
+         * order's comparator reads fields instead of looking the segment up.
          */
-        final String segment;
+        final ChainSegments.Segment segment;
+
+        /**
+         * Its sort key in its segment's layer ({@link #weightIn}); {@link #weight} when
+         * it has no segment.
+         */
+        final double segmentWeight;
 
         final String sourceName;
 
@@ -114,7 +121,9 @@ public final class ChainBook {
             this.decayStart = ChainDecay.decayStart(observedAt, until);
             this.weight = ChainDecay.weight(Math.max(1, magnitude), decayStart);
             this.layers = new TreeSet<>(s.getLayerHints()).stream().filter(known::contains).toList();
-            this.segment = ChainSegments.of(s.getSegment()) == null ? null : s.getSegment();
+            this.segment = ChainSegments.of(s.getSegment());
+            this.segmentWeight = segment == null ? weight
+                    : ChainDecay.weight(Math.max(1, magnitude), decayStart, segment.share());
         }
 
         /** A probe for range queries on the time order. */
@@ -129,6 +138,7 @@ public final class ChainBook {
             this.weight = 0;
             this.layers = List.of();
             this.segment = null;
+            this.segmentWeight = 0;
             this.sourceName = "";
             this.sourceUrl = "";
             this.urlGroup = "";
@@ -141,7 +151,7 @@ public final class ChainBook {
          * segment's layer, else 1 ({@link ChainSegments#share})
          */
         double share(String layer) {
-            return ChainSegments.share(segment, layer);
+            return segment == null ? 1.0 : segment.shareIn(layer);
         }
 
         /**
@@ -150,8 +160,7 @@ public final class ChainBook {
          * segment's layer
          */
         double weightIn(String layer) {
-            double share = share(layer);
-            return share == 1.0 ? weight : ChainDecay.weight(Math.max(1, magnitude), decayStart, share);
+            return share(layer) == 1.0 ? weight : segmentWeight;
         }
 
         /**
