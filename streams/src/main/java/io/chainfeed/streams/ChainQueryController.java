@@ -45,7 +45,9 @@ import org.springframework.web.server.ResponseStatusException;
  * {@value ChainQueries#MAX_POINTS}).</li>
  * </ul>
  * Instants are ISO-8601 / RFC 3339 (e.g. {@code 2026-11-30T12:00:00Z}, an offset is
- * converted to UTC), durations ISO-8601 ({@code PT6H}, {@code P1D}). A bad parameter is a
+ * converted to UTC) between {@link TimeParameters#EARLIEST} and
+ * {@link TimeParameters#LATEST}, durations ISO-8601 ({@code PT6H}, {@code P1D}). A bad
+ * parameter (an instant outside that range, a history whose last point passes it) is a
  * 400 problem detail (RFC 9457), an unknown layer 404, stores that cannot be queried yet
  * (starting, rebalancing) 503. Any instance may be asked: {@link ChainQueryRouting} sends
  * the query to the instance that owns the stores, or to a fresh standby copy.
@@ -114,7 +116,25 @@ class ChainQueryController {
         if (points < 1 || points > ChainQueries.MAX_POINTS) {
             throw bad("points must be between 1 and " + ChainQueries.MAX_POINTS + ", got " + points);
         }
+        long last = lastPoint(start, every, points);
+        if (last > TimeParameters.LATEST.toEpochMilli()) {
+            throw bad("from + step x (points - 1) must not pass " + TimeParameters.LATEST + ", got "
+                    + (last == Long.MAX_VALUE ? "a later instant" : Instant.ofEpochMilli(last).toString()));
+        }
         return query(request, q -> history(q, id, start, every, points));
+    }
+
+    /**
+     * The last instant of a history, epoch ms; {@link Long#MAX_VALUE} when it does not
+     * fit in a long.
+     */
+    static long lastPoint(long start, long every, int points) {
+        try {
+            return Math.addExact(start, Math.multiplyExact(every, (long) points - 1));
+        }
+        catch (ArithmeticException overflow) {
+            return Long.MAX_VALUE;
+        }
     }
 
     private static History history(ChainQueries q, String id, long start, long every, int points) {

@@ -9,7 +9,9 @@ import io.chainfeed.streams.chain.ChainQueries;
 import org.apache.kafka.streams.errors.InvalidStateStoreException;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
+import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.springframework.web.server.ResponseStatusException;
 import org.springframework.mock.web.MockHttpServletRequest;
 
 /**
@@ -67,6 +69,30 @@ class ChainQueryControllerTest {
         standby.setAttribute(ChainQueryRouting.STALE_ATTRIBUTE, Boolean.TRUE);
         assertThatThrownBy(() -> controller.history("memory", "2026-11-30T00:00:00Z", "PT1H", 2, standby))
             .isInstanceOf(InvalidStateStoreException.class);
+    }
+
+    @Test
+    void instantsOutsideTheModelsRangeAndHistoriesPassingItAreTheCallersError() {
+        when(runner.chainQueries(false)).thenReturn(empty());
+        for (String asOf : List.of("1969-12-31T00:00:00Z", "+10000-01-01T00:00:00Z")) {
+            assertThatThrownBy(() -> controller.chain(asOf, new MockHttpServletRequest()))
+                .isInstanceOfSatisfying(ResponseStatusException.class,
+                        e -> assertThat(e.getStatusCode().value()).isEqualTo(400))
+                .hasMessageContaining("asOf must lie between 1970-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z");
+        }
+        assertThat(controller.chain("1970-01-01T00:00:00Z", new MockHttpServletRequest()).getStatusCode().value())
+            .as("the chain at time zero, before any signal: empty, not an error")
+            .isEqualTo(200);
+        assertThatThrownBy(() -> controller.history("memory", "9999-01-01T00:00:00Z", "P1000D", 3,
+                new MockHttpServletRequest()))
+            .isInstanceOfSatisfying(ResponseStatusException.class,
+                    e -> assertThat(e.getStatusCode().value()).isEqualTo(400))
+            .hasMessageContaining("must not pass 9999-12-31T23:59:59.999Z");
+        assertThatThrownBy(() -> controller.history("memory", "2026-01-01T00:00:00Z", "PT9223372036854775807S", 3,
+                new MockHttpServletRequest()))
+            .isInstanceOfSatisfying(ResponseStatusException.class,
+                    e -> assertThat(e.getStatusCode().value()).isEqualTo(400));
+        assertThat(ChainQueryController.lastPoint(Long.MAX_VALUE - 1, 2, 3)).isEqualTo(Long.MAX_VALUE);
     }
 
 }

@@ -21,15 +21,17 @@ import org.springframework.web.bind.annotation.RestController;
  * streams service).
  *
  * <ul>
- * <li>{@code to}: an RFC 3339 instant, not in the future; default now.</li>
+ * <li>{@code to}: an RFC 3339 instant, not in the future nor before
+ * {@link TimeParameters#EARLIEST}; default now.</li>
  * <li>{@code step}: an ISO-8601 duration ({@code PT6H}, {@code P1D}), at least one
  * minute; default {@value #DEFAULT_STEP}, or, when {@code from} is given and one point a
  * day would be more than {@value #MAX_POINTS}, the fewest whole days per step that keep
  * it within (so {@code ?from=2023-01-01T00:00:00Z} charts the whole period since
  * then).</li>
- * <li>{@code from}: an RFC 3339 instant, not after {@code to}; default {@code to} minus
- * {@value #DEFAULT_POINTS} − 1 steps, so the default answer has {@value #DEFAULT_POINTS}
- * points ending at {@code to}.</li>
+ * <li>{@code from}: an RFC 3339 instant, not after {@code to} nor before
+ * {@link TimeParameters#EARLIEST}; default {@code to} minus {@value #DEFAULT_POINTS} − 1
+ * steps, so the default answer has {@value #DEFAULT_POINTS} points ending at {@code to}
+ * (a 400 when that default falls before {@link TimeParameters#EARLIEST}).</li>
  * </ul>
  * The answer also lists the signals naming the layer observed from the first point to the
  * last ({@link LayerHistory#signals()}), for marking a chart. At most
@@ -87,6 +89,12 @@ class ChainHistoryController {
             }
         }
         Instant start = given == null ? end.minus(every.multipliedBy(DEFAULT_POINTS - 1)) : given;
+        if (start.isBefore(TimeParameters.EARLIEST)) {
+            throw new BadRequestException("invalid-time-range",
+                    "from defaults to to minus " + (DEFAULT_POINTS - 1) + " steps, " + start + ", before "
+                            + TimeParameters.EARLIEST + " where the chain's history starts; give from or a"
+                            + " shorter step");
+        }
         long points = Duration.between(start, end).toMillis() / every.toMillis() + 1;
         if (points > MAX_POINTS) {
             throw new BadRequestException("too-many-points", "from, to and step give " + points + " points; at most "

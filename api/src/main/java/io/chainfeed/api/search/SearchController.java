@@ -1,5 +1,6 @@
 package io.chainfeed.api.search;
 
+import io.chainfeed.platform.web.TimeParameters;
 import io.chainfeed.api.chain.ChainStates;
 import io.chainfeed.api.chain.ChainViews;
 import io.chainfeed.api.reference.CompanyResolver;
@@ -97,10 +98,12 @@ class SearchController {
                     required = false) List<String> term,
             @Parameter(description = "term, signal or state, repeatable") @RequestParam(
                     required = false) List<String> kind,
-            @Parameter(description = "updated at or after: yyyy-MM-dd or an ISO-8601 instant") @RequestParam(
-                    required = false) String from,
-            @Parameter(description = "updated before: yyyy-MM-dd (exclusive) or an ISO-8601 instant") @RequestParam(
-                    required = false) String to,
+            @Parameter(
+                    description = "updated at or after: yyyy-MM-dd or an ISO-8601 instant, 1970-01-01 to 9999-12-31") @RequestParam(
+                            required = false) String from,
+            @Parameter(
+                    description = "updated before: yyyy-MM-dd (exclusive) or an ISO-8601 instant, 1970-01-01 to 9999-12-31") @RequestParam(
+                            required = false) String to,
             @Parameter(description = "nextCursor of the previous page") @RequestParam(required = false) @Size(
                     max = 4096) String cursor,
             @RequestParam(defaultValue = "false") boolean evidence) throws IOException {
@@ -332,13 +335,20 @@ class SearchController {
         if (value == null || value.isBlank()) {
             return null;
         }
+        Instant t;
         try {
-            return value.length() == 10 ? LocalDate.parse(value).atStartOfDay(ZoneOffset.UTC).toInstant()
+            t = value.length() == 10 ? LocalDate.parse(value).atStartOfDay(ZoneOffset.UTC).toInstant()
                     : Instant.parse(value);
         }
         catch (DateTimeParseException e) {
             throw new BadRequestException("invalid-parameter",
                     name + ": not a date (yyyy-MM-dd) or an ISO-8601 instant: " + value);
+        }
+        try {
+            return TimeParameters.inRange(name, t);
+        }
+        catch (IllegalArgumentException e) {
+            throw new BadRequestException("invalid-parameter", e.getMessage());
         }
     }
 

@@ -1,5 +1,6 @@
 package io.chainfeed.ingest.signal;
 
+import io.chainfeed.platform.web.TimeParameters;
 import io.chainfeed.avro.ChainLayer;
 import io.chainfeed.avro.ConstraintSignal;
 import io.chainfeed.avro.DecidedValue;
@@ -144,6 +145,7 @@ public final class SignalValidator {
         Instant observedAt = observedAt(f.containsKey("observedat") ? f.get("observedat") : f.get("observed"), e);
         ObservedAtBasis basis = basis(f.get("observedatbasis"), e);
         Instant until = f.get("until") == null ? null : date(f.get("until"), "until", e);
+        untilNotBefore(until, observedAt, e);
         String segment = text(f.get("segment"), "segment", false, 64, e);
         String unknownSegment = ChainSegments.refusal(segment, null);
         if (unknownSegment != null) {
@@ -263,6 +265,7 @@ public final class SignalValidator {
         boolean untilGiven = f.containsKey("until");
         Instant until = f.get("until") == null || (f.get("until") instanceof String u && u.isBlank()) ? null
                 : date(f.get("until"), "until", e);
+        untilNotBefore(until, current.getObservedAt(), e);
         if (!errors.isEmpty()) {
             return new Checked(input, null, errors);
         }
@@ -447,12 +450,33 @@ public final class SignalValidator {
     }
 
     private static Instant date(Object value, String field, Errors e) {
+        Instant t;
         try {
-            return SignalDates.parse(String.valueOf(value));
+            t = SignalDates.parse(String.valueOf(value));
         }
         catch (IllegalArgumentException ex) {
             e.add(field, ex.getMessage());
             return null;
+        }
+        if (t.isBefore(TimeParameters.EARLIEST) || t.isAfter(TimeParameters.LATEST)) {
+            // the chain model counts from the epoch, Elasticsearch's dates hold
+            // four-digit
+            // years: accepted, such a signal could be neither modelled nor indexed
+            e.add(field, t + " is out of range; it must lie between " + TimeParameters.EARLIEST + " and "
+                    + TimeParameters.LATEST);
+            return null;
+        }
+        return t;
+    }
+
+    /**
+     * A horizon ends after the news it comes from: {@code until} before
+     * {@code observedAt} is a field error.
+     */
+    private static void untilNotBefore(Instant until, Instant observedAt, Errors e) {
+        if (until != null && observedAt != null && until.isBefore(observedAt)) {
+            e.add("until",
+                    until + " is before observedAt (" + observedAt + "); the horizon must not end before the news");
         }
     }
 

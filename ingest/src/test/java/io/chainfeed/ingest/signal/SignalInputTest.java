@@ -73,6 +73,28 @@ class SignalInputTest {
     }
 
     @Test
+    void anUntilBeforeObservedAtAndDatesOutsideTheModelsRangeAreFieldErrors() {
+        String signal = """
+                {"headline": "HBM sold out", "layers": ["memory"], "direction": "tightening", "magnitude": 3,
+                 "observedAt": "%s", "until": "%s", "source": {"name": "Example", "url": "https://example.com/hbm"}}
+                """;
+        List<SignalError> inverted = VALIDATOR
+            .check(SignalReader.json(signal.formatted("2026-03-01T00:00:00Z", "2026-02-28")).get(0))
+            .errors();
+        assertThat(inverted).singleElement().satisfies(e -> {
+            assertThat(e.field()).isEqualTo("until");
+            assertThat(e.reason()).contains("before observedAt");
+        });
+        assertThat(VALIDATOR.check(SignalReader.json(signal.formatted("2026-03-01T00:00:00Z", "2026-03-01")).get(0))
+            .errors()).isEmpty();
+        List<SignalError> outOfRange = VALIDATOR
+            .check(SignalReader.json(signal.formatted("1969-12-31T00:00:00Z", "+10000-01-01T00:00:00Z")).get(0))
+            .errors();
+        assertThat(outOfRange).extracting(SignalError::field).containsExactlyInAnyOrder("observedAt", "until");
+        assertThat(outOfRange).allSatisfy(e -> assertThat(e.reason()).contains("1970-01-01T00:00:00Z"));
+    }
+
+    @Test
     void jsonLinesAndCsvReportLines() {
         List<SignalInput> lines = SignalReader.jsonLines(
                 """
