@@ -100,6 +100,23 @@ class ChainTimeTravelIT {
         assertThat((List<?>) nvidia.get("exposure")).isEmpty();
         assertThat(http.exchange(URI.create("/api/v1/chain?asOf=2026-02-30T00:00:00Z"), HttpMethod.GET, null, JSON)
             .getStatusCode()).isEqualTo(HttpStatus.BAD_REQUEST);
+        // a caller's bad date is the caller's error: 100 in a row, each a 400 naming the
+        // range, and time travel stays on for everyone (the breaker opened after a few
+        // before, issue 42)
+        for (int i = 0; i < 100; i++) {
+            ResponseEntity<Map<String, Object>> bad = http
+                .exchange(URI.create("/api/v1/chain?asOf=1969-12-31T00:00:00Z"), HttpMethod.GET, null, JSON);
+            assertThat(bad.getStatusCode()).isEqualTo(HttpStatus.BAD_REQUEST);
+            assertThat((String) bad.getBody().get("detail")).contains("1970-01-01T00:00:00Z");
+        }
+        assertThat(
+                http.exchange(URI.create("/api/v1/layers/memory/history"), HttpMethod.GET, null, JSON).getStatusCode())
+            .isEqualTo(HttpStatus.OK);
+        assertThat(http.exchange(URI.create("/api/v1/chain?asOf=1970-01-01T00:00:00Z"), HttpMethod.GET, null, JSON)
+            .getStatusCode()).as("time zero, before any signal: the empty chain").isEqualTo(HttpStatus.OK);
+        assertThat(http
+            .exchange(URI.create("/api/v1/search?q=memory&from=%2B10000-01-01T00:00:00Z"), HttpMethod.GET, null, JSON)
+            .getStatusCode()).isEqualTo(HttpStatus.BAD_REQUEST);
 
         // the history: one point a day for 7 days ending now, each the definition at that
         // instant

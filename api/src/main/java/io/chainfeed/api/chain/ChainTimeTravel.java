@@ -73,7 +73,7 @@ public class ChainTimeTravel {
             .toList();
         this.breaker = Breakers.create(meters, BREAKER,
                 new Breakers.Settings(window, minimumCalls, slowCall, openFor, halfOpenCalls),
-                HttpClientErrorException.class);
+                HttpClientErrorException.class::isInstance);
     }
 
     /**
@@ -122,13 +122,16 @@ public class ChainTimeTravel {
     }
 
     /**
-     * Reads a time parameter: an RFC 3339 instant, not later than now.
+     * Reads a time parameter: an RFC 3339 instant, not later than now and not before
+     * {@link TimeParameters#EARLIEST} (the chain's time zero; the chain as of an instant
+     * before its first signal is the empty chain).
      * @param name the parameter's name
      * @param value its text
      * @param type the problem type when it is bad
      * @param now the present
      * @return the instant (UTC)
-     * @throws BadRequestException when it is not an instant or lies in the future
+     * @throws BadRequestException when it is not an instant, lies before
+     * {@link TimeParameters#EARLIEST} or in the future
      */
     public static Instant pastInstant(String name, String value, String type, Instant now) {
         Instant t;

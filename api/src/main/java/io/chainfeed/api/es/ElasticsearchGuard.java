@@ -62,10 +62,20 @@ public class ElasticsearchGuard {
             @Value("${chainfeed.api.es.breaker.slow-call:60s}") Duration slowCall,
             @Value("${chainfeed.api.es.breaker.open-for:5s}") Duration openFor,
             @Value("${chainfeed.api.es.breaker.half-open-calls:2}") int halfOpenCalls) {
-        // An error answer is still an answer: only transport failures count.
+        // A 4xx error answer is Elasticsearch refusing the request, not failing: only
+        // transport failures and 5xx answers count.
         return Breakers.create(registry, BREAKER,
                 new Breakers.Settings(window, minimumCalls, slowCall, openFor, halfOpenCalls),
-                ElasticsearchException.class);
+                ElasticsearchGuard::refusedRequest);
+    }
+
+    /**
+     * @param e what an Elasticsearch call threw
+     * @return whether it is Elasticsearch's answer to a bad request (an error answer with
+     * a 4xx status), which says nothing of Elasticsearch's health
+     */
+    static boolean refusedRequest(Throwable e) {
+        return e instanceof ElasticsearchException answer && answer.status() >= 400 && answer.status() < 500;
     }
 
     @Bean

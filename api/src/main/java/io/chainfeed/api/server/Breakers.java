@@ -6,6 +6,7 @@ import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
 import io.github.resilience4j.micrometer.tagged.TaggedCircuitBreakerMetrics;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
+import java.util.function.Predicate;
 
 /**
  * The api's circuit breakers (Resilience4j), one per dependency, all alike: count-based
@@ -35,13 +36,13 @@ public final class Breakers {
      * @param meters where the breaker's meters go
      * @param name the breaker's name (meters, logs)
      * @param settings its settings
-     * @param ignored exceptions that are answers, not failures (they neither count nor
-     * open it)
+     * @param answered which exceptions are answers of the dependency to a bad request (a
+     * 4xx: the caller's error), not failures of it; they neither count nor open the
+     * breaker. Only what is left (timeouts, connection failures, 5xx answers) counts.
      * @return the breaker
      */
-    @SafeVarargs
     public static CircuitBreaker create(MeterRegistry meters, String name, Settings settings,
-            Class<? extends Throwable>... ignored) {
+            Predicate<Throwable> answered) {
         CircuitBreakerConfig config = CircuitBreakerConfig.custom()
             .slidingWindowType(CircuitBreakerConfig.SlidingWindowType.COUNT_BASED)
             .slidingWindowSize(settings.window())
@@ -51,7 +52,7 @@ public final class Breakers {
             .slowCallDurationThreshold(settings.slowCall())
             .waitDurationInOpenState(settings.openFor())
             .permittedNumberOfCallsInHalfOpenState(settings.halfOpenCalls())
-            .ignoreExceptions(ignored)
+            .ignoreException(answered)
             .build();
         CircuitBreakerRegistry breakers = CircuitBreakerRegistry.of(config);
         TaggedCircuitBreakerMetrics.ofCircuitBreakerRegistry(breakers).bindTo(meters);

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import com.sun.net.httpserver.HttpServer;
+import io.chainfeed.api.problem.BadRequestException;
 import io.chainfeed.api.problem.NotFoundException;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.AfterEach;
@@ -85,6 +86,26 @@ class ChainTimeTravelFallbackTest {
                 + serving(200, SERIES, good);
         assertThatThrownBy(() -> history(travel(urls))).isInstanceOf(NotFoundException.class);
         assertThat(good).as("not asked").hasValue(0);
+    }
+
+    @Test
+    void aHundredClientErrorsInARowNeverOpenTheBreakerButServerErrorsDo() throws IOException {
+        AtomicInteger bad = new AtomicInteger();
+        ChainTimeTravel refusing = new ChainTimeTravel(new SimpleMeterRegistry(),
+                serving(400, "{\"detail\": \"asOf must lie between ...\"}", bad), Duration.ofSeconds(2), 10, 3,
+                Duration.ofSeconds(5), Duration.ofSeconds(30), 2);
+        for (int i = 0; i < 100; i++) {
+            assertThatThrownBy(() -> history(refusing)).isInstanceOf(BadRequestException.class);
+        }
+        assertThat(bad).as("every one reached streams: the breaker stayed closed").hasValue(100);
+
+        AtomicInteger failing = new AtomicInteger();
+        ChainTimeTravel broken = new ChainTimeTravel(new SimpleMeterRegistry(), serving(500, "{}", failing),
+                Duration.ofSeconds(2), 10, 3, Duration.ofSeconds(5), Duration.ofSeconds(30), 2);
+        for (int i = 0; i < 10; i++) {
+            assertThatThrownBy(() -> history(broken)).isInstanceOf(ChainUnavailableException.class);
+        }
+        assertThat(failing).as("the breaker opened after the minimum of 3 failed calls").hasValue(3);
     }
 
     @Test

@@ -43,7 +43,8 @@ class GuardedTransportTest {
     private final Scripted delegate = new Scripted();
 
     private final CircuitBreaker breaker = Breakers.create(new SimpleMeterRegistry(), "es-test",
-            new Breakers.Settings(4, 2, Duration.ofSeconds(60), Duration.ofSeconds(30), 1));
+            new Breakers.Settings(4, 2, Duration.ofSeconds(60), Duration.ofSeconds(30), 1),
+            ElasticsearchGuard::refusedRequest);
 
     private final Bulkhead bulkhead = Bulkhead.of("es-test",
             BulkheadConfig.custom().maxConcurrentCalls(2).maxWaitDuration(Duration.ofMillis(200)).build());
