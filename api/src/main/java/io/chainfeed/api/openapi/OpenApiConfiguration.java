@@ -84,12 +84,12 @@ public class OpenApiConfiguration {
             "401", List.of("unauthorized"), "403",
             List.of("reader-key-required", "not-a-partner-key", "origin-not-allowed", "subscription-disabled"), "404",
             List.of("not-found"), "410", List.of("cursor-expired"), "429", List.of("too-many-requests"), "500",
-            List.of("internal-error"), "502", List.of("search-failed"), "503",
+            List.of("internal-error"), "501", List.of("unsupported-format"), "502", List.of("search-failed"), "503",
             List.of("busy", "search-unavailable", "chain-unavailable", "webhooks-unavailable"));
 
     private static final Map<String, String> STATUS_TEXT = Map.of("400", "Bad request", "401", "Unauthorized", "403",
-            "Forbidden", "404", "Not found", "410", "Gone", "429", "Too many requests", "500", "Internal error", "502",
-            "Bad gateway", "503", "Service unavailable");
+            "Forbidden", "404", "Not found", "410", "Gone", "429", "Too many requests", "500", "Internal error", "501",
+            "Not implemented", "502", "Bad gateway", "503", "Service unavailable");
 
     /**
      * @return the description's info, servers and shared components
@@ -312,6 +312,10 @@ public class OpenApiConfiguration {
             problem(responses, "404");
         }
         problem(responses, "500");
+        if (path.equals("/oembed")) {
+            // oEmbed 1.0 section 2.3.4.1: a format the provider does not serve is a 501
+            problem(responses, "501");
+        }
         if (path.startsWith("/api/v1/") || path.startsWith("/widget/")) {
             problem(responses, "503");
         }

@@ -10,6 +10,7 @@ import co.elastic.clients.elasticsearch.core.mget.MultiGetResponseItem;
 import co.elastic.clients.elasticsearch.core.search.Hit;
 import io.chainfeed.platform.ReadsIndex;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -31,12 +32,22 @@ public class ReadLookups {
     private final ElasticsearchClient client;
 
     /**
+     * The longest document id Elasticsearch stores, in UTF-8 bytes: a longer id names no
+     * read, and asking for it would only make Elasticsearch refuse the request.
+     */
+    static final int MAX_ID_BYTES = 512;
+
+    /**
      * @param id a read id, e.g. {@code term:rdma}
-     * @return the stored read, if any
+     * @return the stored read, if any (none for an id longer than {@value #MAX_ID_BYTES}
+     * bytes)
      * @throws IOException on a transport failure
      */
     @SuppressWarnings({ "unchecked", "rawtypes" })
     public Optional<Map<String, Object>> get(String id) throws IOException {
+        if (!storable(id)) {
+            return Optional.empty();
+        }
         GetResponse<Map> r = client.get(g -> g.index(ReadsIndex.ALIAS).id(id), Map.class);
         return r.found() ? Optional.of(new LinkedHashMap<String, Object>(r.source())) : Optional.empty();
     }
@@ -49,10 +60,11 @@ public class ReadLookups {
     @SuppressWarnings({ "unchecked", "rawtypes" })
     public Map<String, Map<String, Object>> getAll(List<String> ids) throws IOException {
         Map<String, Map<String, Object>> out = new LinkedHashMap<>();
-        if (ids.isEmpty()) {
+        List<String> asked = ids.stream().filter(ReadLookups::storable).toList();
+        if (asked.isEmpty()) {
             return out;
         }
-        MgetResponse<Map> r = client.mget(m -> m.index(ReadsIndex.ALIAS).ids(ids), Map.class);
+        MgetResponse<Map> r = client.mget(m -> m.index(ReadsIndex.ALIAS).ids(asked), Map.class);
         for (MultiGetResponseItem<Map> item : r.docs()) {
             if (item.isResult() && item.result().found()) {
                 GetResult<Map> g = item.result();
@@ -80,6 +92,15 @@ public class ReadLookups {
             out.add(new LinkedHashMap<String, Object>(hit.source()));
         }
         return out;
+    }
+
+    /**
+     * @param id a document id
+     * @return whether Elasticsearch can hold it: not empty and at most
+     * {@value #MAX_ID_BYTES} bytes in UTF-8
+     */
+    static boolean storable(String id) {
+        return !id.isEmpty() && id.getBytes(StandardCharsets.UTF_8).length <= MAX_ID_BYTES;
     }
 
 }

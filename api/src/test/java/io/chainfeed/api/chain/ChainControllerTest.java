@@ -7,7 +7,6 @@ import static io.chainfeed.api.problem.ProblemMatchers.problem;
 import static org.hamcrest.Matchers.contains;
 import static org.mockito.Mockito.when;
 import static org.hamcrest.Matchers.containsString;
-import static org.hamcrest.Matchers.nullValue;
 import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.ArgumentMatchers.anyInt;
 import static org.mockito.ArgumentMatchers.eq;
@@ -207,7 +206,7 @@ class ChainControllerTest {
             .andExpect(status().isOk())
             .andExpect(jsonPath("$.asOf").value("2026-11-28T10:00:00Z"))
             .andExpect(jsonPath("$.layers[0].pressure").value(5.0))
-            .andExpect(jsonPath("$.layers[0].causesUrl").value(nullValue()));
+            .andExpect(jsonPath("$.layers[0].causesUrl").doesNotExist());
         mvc.perform(get("/api/v1/layers/memory").param("asOf", "2026-11-28T10:00:00Z"))
             .andExpect(status().isOk())
             .andExpect(jsonPath("$.status").value("tight"));
