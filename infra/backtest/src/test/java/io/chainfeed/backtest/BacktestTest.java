@@ -28,8 +28,14 @@ class BacktestTest {
      */
     private static final double REFERENCE_FLOOR = 0.85;
 
-    /** The held-out agreement measured the same way (28 of 45, 62.2%). */
-    private static final double HOLDOUT_FLOOR = 0.62;
+    /**
+     * The held-out agreement measured the same way: 28 of 45 (62.2%) until issue 37's
+     * history fixes removed two held-out cells (cloud-compute 2023Q2,
+     * datacenter-facilities 2024Q1) whose only sources were an AI-written aggregator and
+     * a staging host, both cells the model agreed with; 26 of 43 (60.5%) since. No model
+     * status changed.
+     */
+    private static final double HOLDOUT_FLOOR = 0.60;
 
     private static Corpus corpus;
 
