@@ -41,6 +41,18 @@ public final class Backtest implements Callable<Integer> {
             + " reference note and source, and the model's largest causes).")
     boolean noDisagreements;
 
+    @Option(names = "--inheritance", description = "The chain model's inheritance rule: sum (live), or max:<A> /"
+            + " avg:<A> with A at most 0.5 (issue 37, docs/chain-model-prereg.md).")
+    String inheritance = "sum";
+
+    @Option(names = "--sweep-inheritance", description = "Print balanced accuracy and recalls per set for every"
+            + " pre-registered stage-1 inheritance variant (docs/chain-model-prereg.md), then stop.")
+    boolean sweep;
+
+    /** The stage-1 variants of docs/chain-model-prereg.md, after the live rule. */
+    static final List<String> STAGE_ONE = List.of("sum", "max:0.25", "max:0.375", "max:0.5", "avg:0.25", "avg:0.375",
+            "avg:0.5");
+
     /**
      * One scored or unscored cell: the model's state of a layer at a quarter end.
      *
@@ -122,7 +134,22 @@ public final class Backtest implements Callable<Integer> {
      * those labels
      */
     public static Result run(Corpus corpus, History history, String last, List<History.Cell> labelled) {
-        ChainModel model = new ChainModel(corpus.layers(), corpus.companies());
+        return run(corpus, history, last, labelled, ChainModel.Inheritance.LIVE);
+    }
+
+    /**
+     * Runs the backtest with a given inheritance rule.
+     * @param corpus the layers and companies
+     * @param history the signals
+     * @param last the last quarter to include
+     * @param labelled the labels to score against
+     * @param inheritance the chain model's inheritance rule
+     * @return every layer's state at every quarter end from 2023Q1 to {@code last}, with
+     * those labels
+     */
+    public static Result run(Corpus corpus, History history, String last, List<History.Cell> labelled,
+            ChainModel.Inheritance inheritance) {
+        ChainModel model = new ChainModel(corpus.layers(), corpus.companies(), inheritance);
         List<ConstraintSignal> signals = history.signals();
         Map<String, History.Cell> labels = new HashMap<>();
         labelled.forEach(c -> labels.put(c.layer() + " " + c.quarter(), c));
@@ -225,7 +252,14 @@ public final class Backtest implements Callable<Integer> {
         Corpus corpus = Corpus.loadBundled();
         History history = History.loadBundled(corpus);
         String last = lastQuarter(history);
-        Result all = run(corpus, history, last);
+        if (sweep) {
+            sweep(corpus, history, last, System.out);
+            return 0;
+        }
+        Result all = run(corpus, history, last, history.reference(), ChainModel.Inheritance.parse(inheritance));
+        if (!"sum".equals(inheritance)) {
+            System.out.println("inheritance: " + ChainModel.Inheritance.parse(inheritance));
+        }
         print(all, System.out, !noDisagreements);
         Result held = run(all, history.holdout());
         System.out.println();
@@ -254,6 +288,34 @@ public final class Backtest implements Callable<Integer> {
             cells.put(l, row);
         });
         return new Result(r.quarters(), r.layers(), cells);
+    }
+
+    /**
+     * Prints, per stage-1 variant and per set, the model's balanced accuracy, recalls and
+     * agreement, and the share of scored cells it calls tight.
+     * @param corpus the layers and companies
+     * @param history the signals and sets
+     * @param last the last quarter
+     * @param out where to print
+     */
+    static void sweep(Corpus corpus, History history, String last, PrintStream out) {
+        out.println("stage-1 inheritance variants (docs/chain-model-prereg.md); per set: BA / recall loose,"
+                + " balanced, tight / agreement");
+        for (String v : STAGE_ONE) {
+            Result r = run(corpus, history, last, List.of(), ChainModel.Inheritance.parse(v));
+            out.println(v);
+            for (Scores.Report rep : reports(r, history)) {
+                Scores.Metrics m = rep.model();
+                out.printf(Locale.ROOT, "  %-40s BA %.3f / %.2f %.2f %.2f / %d of %d%n", rep.name(),
+                        m.balancedAccuracy(), nan(m.recall().get(History.Status.LOOSE)),
+                        nan(m.recall().get(History.Status.BALANCED)), nan(m.recall().get(History.Status.TIGHT)),
+                        m.agreed(), m.n());
+            }
+        }
+    }
+
+    private static double nan(Double v) {
+        return v == null ? Double.NaN : v;
     }
 
     /** The reference's tuning quarters, as the scores name them. */
