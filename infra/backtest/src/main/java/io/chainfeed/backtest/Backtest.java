@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.function.Function;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -39,6 +40,18 @@ public final class Backtest implements Callable<Integer> {
     @Option(names = "--no-disagreements", description = "Leave out the list of disagreements (each with its"
             + " reference note and source, and the model's largest causes).")
     boolean noDisagreements;
+
+    @Option(names = "--inheritance", description = "The chain model's inheritance rule: sum (live), or max:<A> /"
+            + " avg:<A> with A at most 0.5 (issue 37, docs/chain-model-prereg.md).")
+    String inheritance = "sum";
+
+    @Option(names = "--sweep-inheritance", description = "Print balanced accuracy and recalls per set for every"
+            + " pre-registered stage-1 inheritance variant (docs/chain-model-prereg.md), then stop.")
+    boolean sweep;
+
+    /** The stage-1 variants of docs/chain-model-prereg.md, after the live rule. */
+    static final List<String> STAGE_ONE = List.of("sum", "max:0.25", "max:0.375", "max:0.5", "avg:0.25", "avg:0.375",
+            "avg:0.5");
 
     /**
      * One scored or unscored cell: the model's state of a layer at a quarter end.
@@ -121,7 +134,22 @@ public final class Backtest implements Callable<Integer> {
      * those labels
      */
     public static Result run(Corpus corpus, History history, String last, List<History.Cell> labelled) {
-        ChainModel model = new ChainModel(corpus.layers(), corpus.companies());
+        return run(corpus, history, last, labelled, ChainModel.Inheritance.LIVE);
+    }
+
+    /**
+     * Runs the backtest with a given inheritance rule.
+     * @param corpus the layers and companies
+     * @param history the signals
+     * @param last the last quarter to include
+     * @param labelled the labels to score against
+     * @param inheritance the chain model's inheritance rule
+     * @return every layer's state at every quarter end from 2023Q1 to {@code last}, with
+     * those labels
+     */
+    public static Result run(Corpus corpus, History history, String last, List<History.Cell> labelled,
+            ChainModel.Inheritance inheritance) {
+        ChainModel model = new ChainModel(corpus.layers(), corpus.companies(), inheritance);
         List<ConstraintSignal> signals = history.signals();
         Map<String, History.Cell> labels = new HashMap<>();
         labelled.forEach(c -> labels.put(c.layer() + " " + c.quarter(), c));
@@ -224,19 +252,114 @@ public final class Backtest implements Callable<Integer> {
         Corpus corpus = Corpus.loadBundled();
         History history = History.loadBundled(corpus);
         String last = lastQuarter(history);
-        print(run(corpus, history, last), System.out, !noDisagreements);
-        Result held = run(corpus, history, last, history.holdout());
+        if (sweep) {
+            sweep(corpus, history, last, System.out);
+            return 0;
+        }
+        Result all = run(corpus, history, last, history.reference(), ChainModel.Inheritance.parse(inheritance));
+        if (!"sum".equals(inheritance)) {
+            System.out.println("inheritance: " + ChainModel.Inheritance.parse(inheritance));
+        }
+        print(all, System.out, !noDisagreements);
+        Result held = run(all, history.holdout());
         System.out.println();
         System.out.printf(Locale.ROOT,
                 "held-out reference (history/reference-holdout.yaml, other cells, not tuned on):"
                         + " %d of %d labelled cells (%.1f%%)%n",
                 held.scored().stream().filter(Cell::agrees).count(), held.scored().size(), 100 * held.agreement());
+        System.out.println();
+        Scores.print(reports(all, history), System.out);
         return 0;
     }
 
     /**
-     * @return the quarter of the newest bundled signal, or the newest labelled quarter
-     * when that is later
+     * The same model states against other labels.
+     * @param r a result
+     * @param labelled the labels
+     * @return r's states with those labels
+     */
+    static Result run(Result r, List<History.Cell> labelled) {
+        Map<String, History.Cell> labels = new HashMap<>();
+        labelled.forEach(c -> labels.put(c.layer() + " " + c.quarter(), c));
+        Map<String, Map<String, Cell>> cells = new LinkedHashMap<>();
+        r.cells().forEach((l, byQuarter) -> {
+            Map<String, Cell> row = new LinkedHashMap<>();
+            byQuarter.forEach((q, c) -> row.put(q, new Cell(l, q, c.state(), labels.get(l + " " + q))));
+            cells.put(l, row);
+        });
+        return new Result(r.quarters(), r.layers(), cells);
+    }
+
+    /**
+     * Prints, per stage-1 variant and per set, the model's balanced accuracy, recalls and
+     * agreement, and the share of scored cells it calls tight.
+     * @param corpus the layers and companies
+     * @param history the signals and sets
+     * @param last the last quarter
+     * @param out where to print
+     */
+    static void sweep(Corpus corpus, History history, String last, PrintStream out) {
+        out.println("stage-1 inheritance variants (docs/chain-model-prereg.md); per set: BA / recall loose,"
+                + " balanced, tight / agreement");
+        for (String v : STAGE_ONE) {
+            Result r = run(corpus, history, last, List.of(), ChainModel.Inheritance.parse(v));
+            out.println(v);
+            for (Scores.Report rep : reports(r, history)) {
+                Scores.Metrics m = rep.model();
+                out.printf(Locale.ROOT, "  %-40s BA %.3f / %.2f %.2f %.2f / %d of %d%n", rep.name(),
+                        m.balancedAccuracy(), nan(m.recall().get(History.Status.LOOSE)),
+                        nan(m.recall().get(History.Status.BALANCED)), nan(m.recall().get(History.Status.TIGHT)),
+                        m.agreed(), m.n());
+            }
+        }
+    }
+
+    private static double nan(Double v) {
+        return v == null ? Double.NaN : v;
+    }
+
+    /** The reference's tuning quarters, as the scores name them. */
+    static final String REFERENCE_TUNING = "reference, tuning (<= " + History.LAST_TUNING_QUARTER + ")";
+
+    /** The held-out set and the third set as one, as the scores name them. */
+    static final String HELD_OUT_TOGETHER = "held-out together (held-out + third)";
+
+    /**
+     * The scores of issue 37 per set (docs/chain-model-prereg.md): the whole reference,
+     * its tuning quarters, its later quarters, the held-out set, the third set, and the
+     * held-out and third sets together.
+     * @param r the model's states at every quarter end (labels ignored)
+     * @param history the labelled sets
+     * @return a report per set, in that order
+     */
+    static List<Scores.Report> reports(Result r, History history) {
+        Function<History.Cell, History.Status> model = c -> {
+            Cell cell = r.cells().get(c.layer()).get(c.quarter());
+            if (cell == null) {
+                throw new IllegalArgumentException(
+                        c.layer() + " " + c.quarter() + " is outside the backtest's quarters");
+            }
+            return bucket(cell.state().getStatus());
+        };
+        Map<String, History.Status> baseRate = Scores.baseRate(history.reference());
+        List<Scores.Row> reference = Scores.rows(history.reference(), model);
+        List<Scores.Row> held = Scores.rows(history.holdout(), model);
+        List<Scores.Row> third = Scores.rows(history.third(), model);
+        List<Scores.Row> together = new ArrayList<>(held);
+        together.addAll(third);
+        String tuning = History.LAST_TUNING_QUARTER;
+        return List.of(Scores.report("reference, all", reference, baseRate),
+                Scores.report(REFERENCE_TUNING,
+                        reference.stream().filter(x -> x.quarter().compareTo(tuning) <= 0).toList(), baseRate),
+                Scores.report("reference, scoring (> " + tuning + ")",
+                        reference.stream().filter(x -> x.quarter().compareTo(tuning) > 0).toList(), baseRate),
+                Scores.report("held-out", held, baseRate), Scores.report("third", third, baseRate),
+                Scores.report(HELD_OUT_TOGETHER, together, baseRate));
+    }
+
+    /**
+     * @return the quarter of the newest bundled signal, or the newest quarter labelled in
+     * any set when that is later
      */
     static String lastQuarter(History history) {
         LocalDate newest = history.signals()
@@ -245,7 +368,10 @@ public final class Backtest implements Callable<Integer> {
             .max(LocalDate::compareTo)
             .orElse(History.START);
         String last = quarterOf(newest);
-        for (History.Cell c : history.reference()) {
+        List<History.Cell> labelled = new ArrayList<>(history.reference());
+        labelled.addAll(history.holdout());
+        labelled.addAll(history.third());
+        for (History.Cell c : labelled) {
             if (c.quarter().compareTo(last) > 0) {
                 last = c.quarter();
             }

@@ -2,6 +2,7 @@ package io.chainfeed.backtest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.chainfeed.avro.ChainLayer;
 import io.chainfeed.avro.LayerStatus;
 import io.chainfeed.ingest.corpus.Corpus;
 import io.chainfeed.ingest.corpus.History;
@@ -9,6 +10,9 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.time.LocalDate;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -24,8 +28,14 @@ class BacktestTest {
      */
     private static final double REFERENCE_FLOOR = 0.85;
 
-    /** The held-out agreement measured the same way (28 of 45, 62.2%). */
-    private static final double HOLDOUT_FLOOR = 0.62;
+    /**
+     * The held-out agreement measured the same way: 28 of 45 (62.2%) until issue 37's
+     * history fixes removed two held-out cells (cloud-compute 2023Q2,
+     * datacenter-facilities 2024Q1) whose only sources were an AI-written aggregator and
+     * a staging host, both cells the model agreed with; 26 of 43 (60.5%) since. No model
+     * status changed.
+     */
+    private static final double HOLDOUT_FLOOR = 0.60;
 
     private static Corpus corpus;
 
@@ -65,6 +75,48 @@ class BacktestTest {
         Backtest.Result held = Backtest.run(corpus, history, Backtest.lastQuarter(history), history.holdout());
         assertThat(held.scored()).hasSameSizeAs(history.holdout()).hasSizeGreaterThanOrEqualTo(40);
         assertThat(held.agreement()).isGreaterThanOrEqualTo(HOLDOUT_FLOOR);
+    }
+
+    /**
+     * The third reference set (issue 37): every cell names a layer of the corpus and a
+     * quarter the backtest scores, and is labelled with one of the three labels; at least
+     * 40 cells with at least 12 of each label.
+     */
+    @Test
+    void theThirdSetLabelsCellsTheBacktestScores() {
+        Set<String> layers = corpus.layers().stream().map(ChainLayer::getId).collect(Collectors.toSet());
+        List<History.Cell> third = history.third();
+        assertThat(third).hasSizeGreaterThanOrEqualTo(40);
+        for (History.Cell c : third) {
+            assertThat(layers).as(c.layer() + " " + c.quarter()).contains(c.layer());
+            assertThat(result.quarters()).as(c.layer() + " " + c.quarter()).contains(c.quarter());
+            assertThat(c.status()).as(c.layer() + " " + c.quarter())
+                .isIn(History.Status.LOOSE, History.Status.BALANCED, History.Status.TIGHT);
+        }
+        for (History.Status s : History.Status.values()) {
+            assertThat(third.stream().filter(c -> c.status() == s).count()).as(s.name()).isGreaterThanOrEqualTo(12);
+        }
+        Backtest.Result scored = Backtest.run(result, third);
+        assertThat(scored.scored()).hasSameSizeAs(third);
+    }
+
+    /**
+     * The scores of issue 37 cover every set, and the baselines are scored on the same
+     * cells as the model (last quarter's label on those it covers).
+     */
+    @Test
+    void theScoresCoverEverySet() {
+        List<Scores.Report> reports = Backtest.reports(result, history);
+        assertThat(reports).extracting(Scores.Report::name)
+            .contains(Backtest.REFERENCE_TUNING, Backtest.HELD_OUT_TOGETHER);
+        assertThat(reports.get(0).model().n()).isEqualTo(history.reference().size());
+        Scores.Report together = reports.get(reports.size() - 1);
+        assertThat(together.model().n()).isEqualTo(history.holdout().size() + history.third().size());
+        assertThat(together.baseline(Scores.ALWAYS_TIGHT).metrics().n()).isEqualTo(together.model().n());
+        assertThat(together.baseline(Scores.LAST_QUARTER).metrics().n()).isLessThan(together.model().n());
+        ByteArrayOutputStream text = new ByteArrayOutputStream();
+        Scores.print(reports, new PrintStream(text, true, StandardCharsets.UTF_8));
+        assertThat(text.toString(StandardCharsets.UTF_8)).contains("McNemar p", "[best]", "third", "base rate");
     }
 
     @Test

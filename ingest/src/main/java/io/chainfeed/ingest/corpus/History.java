@@ -58,6 +58,14 @@ public final class History {
     static final String SIGNALS_FILE = "signals.yaml";
     static final String REFERENCE_FILE = "reference.yaml";
     static final String HOLDOUT_FILE = "reference-holdout.yaml";
+    static final String THIRD_FILE = "reference-third.yaml";
+
+    /**
+     * The last quarter of the reference set the chain model's constants may be tuned on
+     * (docs/chain-model-prereg.md); later quarters, the held-out and the third set only
+     * score.
+     */
+    public static final String LAST_TUNING_QUARTER = "2024Q4";
 
     /** The earliest day an entry may carry. */
     public static final LocalDate START = LocalDate.of(2023, 1, 1);
@@ -125,10 +133,13 @@ public final class History {
 
     private final List<Cell> holdout;
 
-    private History(List<Entry> entries, List<Cell> reference, List<Cell> holdout) {
+    private final List<Cell> third;
+
+    private History(List<Entry> entries, List<Cell> reference, List<Cell> holdout, List<Cell> third) {
         this.entries = List.copyOf(entries);
         this.reference = List.copyOf(reference);
         this.holdout = List.copyOf(holdout);
+        this.third = List.copyOf(third);
     }
 
     /**
@@ -146,6 +157,7 @@ public final class History {
         CorpusLoader.NamedText signals = CorpusLoader.readBundled(base + SIGNALS_FILE);
         CorpusLoader.NamedText reference = CorpusLoader.readBundled(base + REFERENCE_FILE);
         CorpusLoader.NamedText holdout = CorpusLoader.readBundled(base + HOLDOUT_FILE);
+        CorpusLoader.NamedText thirdText = CorpusLoader.readBundled(base + THIRD_FILE);
         History h = parse(signals.name(), signals.text(), reference.name(), reference.text(), corpus,
                 LocalDate.now(ZoneOffset.UTC));
         Set<String> layers = corpus.layers().stream().map(ChainLayer::getId).collect(Collectors.toSet());
@@ -157,7 +169,15 @@ public final class History {
                         "is labelled in " + REFERENCE_FILE + " too: the held-out reference labels other cells");
             }
         }
-        return new History(h.entries, h.reference, held);
+        List<Cell> third = reference(thirdText.name(), thirdText.text(), layers);
+        for (Cell c : third) {
+            if (c.quarter().compareTo(LAST_TUNING_QUARTER) <= 0 && labelled.contains(c.layer() + " " + c.quarter())) {
+                throw new CorpusException(thirdText.name(), c.layer() + " " + c.quarter(),
+                        "is a tuning cell of " + REFERENCE_FILE + " (" + LAST_TUNING_QUARTER
+                                + " or before): the third set scores only cells the model is not tuned on");
+            }
+        }
+        return new History(h.entries, h.reference, held, third);
     }
 
     /**
@@ -251,7 +271,7 @@ public final class History {
                 .build();
             entries.add(new Entry(signal, List.copyOf(about)));
         }
-        return new History(entries, reference(referenceName, referenceText, layers), List.of());
+        return new History(entries, reference(referenceName, referenceText, layers), List.of(), List.of());
     }
 
     private static List<Cell> reference(String name, String text, Set<String> layers) {
@@ -366,6 +386,15 @@ public final class History {
      */
     public List<Cell> holdout() {
         return holdout;
+    }
+
+    /**
+     * @return the third reference set (history/reference-third.yaml, issue 37): cells
+     * written from other reports than the reference and the held-out set, none of them a
+     * reference cell of the tuning quarters; empty when parsed from text
+     */
+    public List<Cell> third() {
+        return third;
     }
 
 }

@@ -7,9 +7,12 @@ import static org.junit.jupiter.params.provider.Arguments.arguments;
 import io.chainfeed.avro.ChainLayer;
 import io.chainfeed.avro.ConstraintSignal;
 import io.chainfeed.avro.Direction;
+import java.net.URI;
 import java.time.Instant;
 import java.time.LocalDate;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -180,6 +183,80 @@ class HistoryTest {
         String twice = ENTRY + ENTRY.substring(ENTRY.indexOf("  - id"))
             .replace("h-2024-05-02-hbm-booked", "h-2024-05-02-hbm-booked-again");
         assertThatThrownBy(() -> parse(twice)).hasMessageContaining("the same story as h-2024-05-02-hbm-booked");
+    }
+
+    /**
+     * Hosts that serve someone else's page (a rot13 proxy, a mirror of a wire story) or a
+     * publisher's unpublished staging copy, and AI-written digests of other sites' news,
+     * found in the history by the review of issue 37. A source must be the publisher's
+     * own address.
+     */
+    static final Set<String> REFUSED_HOSTS = Set.of("vuink.com", "uat-manage.cbre.com", "tbpn-digest.vercel.app",
+            "signal-ia-rouge.vercel.app", "aitechconnect-976.pages.dev", "nu.lemdro.id", "ru24.pro", "m.ru24.pro",
+            "rtowww.com", "news-247.top");
+
+    /**
+     * @param url a source URL
+     * @return why its host is refused, or null when it is not: a host of
+     * {@link #REFUSED_HOSTS} or under one, or a staging, UAT or test deployment
+     * ({@code uat-}, {@code uat.}, {@code staging.}, {@code -staging.}, {@code .stage.},
+     * {@code stage.})
+     */
+    static String refusedHost(String url) {
+        String host = URI.create(url).getHost().toLowerCase(Locale.ROOT);
+        if (host.startsWith("www.")) {
+            host = host.substring(4);
+        }
+        for (String refused : REFUSED_HOSTS) {
+            if (host.equals(refused) || host.endsWith("." + refused)) {
+                return host + " is a proxy, mirror or aggregator host, not the publisher's own address";
+            }
+        }
+        String dotted = "." + host;
+        for (String marker : List.of(".uat-", ".uat.", ".staging.", "-staging.", ".stage.", ".stg.")) {
+            if (dotted.contains(marker)) {
+                return host + " is a staging or test deployment ('" + marker.replace(".", "") + "')";
+            }
+        }
+        return null;
+    }
+
+    @Test
+    void refusedHostsAreRecognised() {
+        assertThat(refusedHost("https://vuink.com/post/x")).contains("proxy");
+        assertThat(refusedHost("https://uat-manage.cbre.com/insights/a")).isNotNull();
+        assertThat(refusedHost("https://uat-anything.example.com/a")).contains("staging");
+        assertThat(refusedHost("https://staging.example.com/a")).contains("staging");
+        assertThat(refusedHost("https://www.example.stage.corp.com/a")).contains("staging");
+        assertThat(refusedHost("https://shop-staging.example.com/a")).contains("staging");
+        assertThat(refusedHost("https://www.cbre.com/insights/reports/x")).isNull();
+        assertThat(refusedHost("https://www.backstage.com/a")).isNull();
+        assertThat(refusedHost("https://uatlanta.example.com/a")).isNull();
+    }
+
+    /**
+     * Every source of the bundled history, signals and all three reference sets, is the
+     * publisher's own address: a failure names the entry (or the set, layer and quarter)
+     * and the host.
+     */
+    @Test
+    void noSourceIsAProxyMirrorOrStagingHost() {
+        List<String> refused = new ArrayList<>();
+        for (History.Entry e : history.entries()) {
+            String why = refusedHost(e.signal().getSource().getUrl());
+            if (why != null) {
+                refused.add(e.signal().getId() + ": " + why);
+            }
+        }
+        Map<String, List<History.Cell>> sets = Map.of("reference", history.reference(), "held-out", history.holdout(),
+                "third", history.third());
+        sets.forEach((name, cells) -> cells.forEach(c -> {
+            String why = refusedHost(c.source());
+            if (why != null) {
+                refused.add(name + " " + c.layer() + " " + c.quarter() + ": " + why);
+            }
+        }));
+        assertThat(refused).as("sources on refused hosts").isEmpty();
     }
 
 }

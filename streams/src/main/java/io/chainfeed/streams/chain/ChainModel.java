@@ -154,7 +154,81 @@ public final class ChainModel {
      */
     static final double MIN_CAUSE = ChainDecay.MIN_CAUSE;
 
+    /**
+     * How a layer inherits pressure from its suppliers (issue 37 item 1,
+     * docs/chain-model-prereg.md).
+     */
+    public enum Rule {
+
+        /**
+         * Today's live rule: every upstream layer whose own direct pressure is tight or
+         * critical adds {@code A^hops × direct(u)}, summed over all of them.
+         */
+        SUM,
+
+        /**
+         * Bounded, tightest supplier: {@code inh(l) = A × max over suppliers u of P(u)⁺}.
+         */
+        MAX,
+
+        /**
+         * Bounded, damped average: {@code inh(l) = A × Σ over suppliers u of P(u)⁺ / n},
+         * the n suppliers weighted equally.
+         */
+        AVG
+
+    }
+
+    /**
+     * The inheritance rule and its damping.
+     *
+     * @param rule the rule
+     * @param attenuation {@code A}: per hop for {@link Rule#SUM}, the damping of the
+     * inherited share for {@link Rule#MAX} and {@link Rule#AVG} (at most 1/2 for those,
+     * which keeps a layer's inheritance below its largest upstream own pressure)
+     */
+    public record Inheritance(Rule rule, double attenuation) {
+
+        /** The live rule: {@link Rule#SUM} with {@link ChainModel#ATTENUATION}. */
+        public static final Inheritance LIVE = new Inheritance(Rule.SUM, ATTENUATION);
+
+        /**
+         * @throws IllegalArgumentException if the damping is not in (0, 1], or above 1/2
+         * for a bounded rule
+         */
+        public Inheritance {
+            if (!(attenuation > 0 && attenuation <= (rule == Rule.SUM ? 1 : 0.5))) {
+                throw new IllegalArgumentException("attenuation " + attenuation + " is out of range for " + rule);
+            }
+        }
+
+        /**
+         * @param text {@code sum}, or {@code max:<A>} / {@code avg:<A>}, e.g.
+         * {@code max:0.5}
+         * @return the inheritance it names
+         */
+        public static Inheritance parse(String text) {
+            String[] parts = text.split(":", 2);
+            Rule rule = Rule.valueOf(parts[0].trim().toUpperCase(java.util.Locale.ROOT));
+            double a = parts.length > 1 ? Double.parseDouble(parts[1]) : ATTENUATION;
+            return new Inheritance(rule, a);
+        }
+
+        @Override
+        public String toString() {
+            return rule.name().toLowerCase(java.util.Locale.ROOT) + ":" + attenuation;
+        }
+
+    }
+
+    private final Inheritance inheritance;
+
     private final Map<String, ChainLayer> layers = new TreeMap<>();
+
+    /**
+     * Per layer: the layers it names as upstream that exist, without itself, in id order.
+     */
+    private final Map<String, List<String>> suppliers = new TreeMap<>();
 
     private final Map<String, List<String>> downstream = new TreeMap<>();
 
@@ -174,7 +248,26 @@ public final class ChainModel {
      * @param companyList the companies (primary layer and other layers, listings)
      */
     public ChainModel(Collection<ChainLayer> layerList, Collection<Company> companyList) {
+        this(layerList, companyList, Inheritance.LIVE);
+    }
+
+    /**
+     * @param layerList the chain layers (id, name, upstream ids)
+     * @param companyList the companies (primary layer and other layers, listings)
+     * @param inheritance how a layer inherits pressure from its suppliers
+     */
+    public ChainModel(Collection<ChainLayer> layerList, Collection<Company> companyList, Inheritance inheritance) {
+        this.inheritance = inheritance;
         layerList.forEach(l -> layers.put(l.getId(), l));
+        for (ChainLayer l : layers.values()) {
+            List<String> ups = new ArrayList<>();
+            for (String up : new TreeSet<>(l.getUpstream())) {
+                if (layers.containsKey(up) && !up.equals(l.getId())) {
+                    ups.add(up);
+                }
+            }
+            suppliers.put(l.getId(), ups);
+        }
         layers.keySet().forEach(id -> downstream.put(id, new ArrayList<>()));
         for (ChainLayer l : layers.values()) {
             for (String up : new TreeSet<>(l.getUpstream())) {
@@ -305,7 +398,32 @@ public final class ChainModel {
             squeezeBefore.put(id, 0.0);
             squeezedBy.put(id, new TreeMap<>());
         });
-        for (String origin : layers.keySet()) {
+        if (inheritance.rule() != Rule.SUM) {
+            Map<String, Map<String, Double>> coef = coefficients(direct);
+            Map<String, Map<String, Double>> coefBefore = coefficients(directBefore);
+            for (String id : layers.keySet()) {
+                double received = 0;
+                for (Map.Entry<String, Double> c : coef.get(id).entrySet()) {
+                    String origin = c.getKey();
+                    double amount = c.getValue() * direct.get(origin);
+                    received += amount;
+                    if (amount == 0) {
+                        continue;
+                    }
+                    int h = reach.get(origin).getOrDefault(id, 1);
+                    double scale = roundScale(ChainDecay.softCapScale(book.sums(origin).direct) * c.getValue()
+                            / Math.pow(ATTENUATION, h));
+                    squeezedBy.get(id).put(origin, new SqueezeSource(origin, amount, h, scale));
+                }
+                squeeze.put(id, received);
+                double before = 0;
+                for (Map.Entry<String, Double> c : coefBefore.get(id).entrySet()) {
+                    before += c.getValue() * directBefore.get(c.getKey());
+                }
+                squeezeBefore.put(id, before);
+            }
+        }
+        for (String origin : inheritance.rule() == Rule.SUM ? layers.keySet() : Set.<String>of()) {
             double p = direct.get(origin);
             double pb = directBefore.get(origin);
             double scale = roundScale(ChainDecay.softCapScale(book.sums(origin).direct));
@@ -377,6 +495,72 @@ public final class ChainModel {
                         .build());
         }
         return out;
+    }
+
+    /**
+     * The bounded rules' inheritance as a linear map: per layer, per upstream origin, the
+     * coefficient {@code k} such that {@code P(l) = own(l) + Σ k(o) × own(o)}. A supplier
+     * passes on {@code A × w × (1 + its own coefficients)} while its total pressure is
+     * positive (only tightening is inherited); {@code w} is 1 for the tightest supplier
+     * ({@link Rule#MAX}, ties to the first in id order) or {@code 1/n} for each of n
+     * ({@link Rule#AVG}).
+     * @param own each layer's own (capped direct) pressure
+     * @return the coefficients per layer (empty for a layer that inherits nothing)
+     */
+    Map<String, Map<String, Double>> coefficients(Map<String, Double> own) {
+        Map<String, Map<String, Double>> coef = new HashMap<>();
+        Map<String, Double> total = new HashMap<>();
+        for (String id : layers.keySet()) {
+            resolve(id, own, coef, total, new LinkedHashSet<>());
+        }
+        return coef;
+    }
+
+    private double resolve(String id, Map<String, Double> own, Map<String, Map<String, Double>> coef,
+            Map<String, Double> total, Set<String> visiting) {
+        Double known = total.get(id);
+        if (known != null) {
+            return known;
+        }
+        Map<String, Double> c = new TreeMap<>();
+        if (visiting.add(id)) {
+            List<String> ups = suppliers.get(id);
+            double a = inheritance.attenuation();
+            if (inheritance.rule() == Rule.MAX) {
+                String best = null;
+                double bestP = 0;
+                for (String u : ups) {
+                    double p = resolve(u, own, coef, total, visiting);
+                    if (p > bestP) {
+                        best = u;
+                        bestP = p;
+                    }
+                }
+                if (best != null) {
+                    inherit(c, best, a, coef.get(best));
+                }
+            }
+            else {
+                for (String u : ups) {
+                    if (resolve(u, own, coef, total, visiting) > 0) {
+                        inherit(c, u, a / ups.size(), coef.get(u));
+                    }
+                }
+            }
+            visiting.remove(id);
+        }
+        double p = own.get(id);
+        for (Map.Entry<String, Double> e : c.entrySet()) {
+            p += e.getValue() * own.get(e.getKey());
+        }
+        coef.put(id, c);
+        total.put(id, p);
+        return p;
+    }
+
+    private static void inherit(Map<String, Double> into, String supplier, double weight, Map<String, Double> its) {
+        into.merge(supplier, weight, Double::sum);
+        its.forEach((origin, k) -> into.merge(origin, weight * k, Double::sum));
     }
 
     /**
