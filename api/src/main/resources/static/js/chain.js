@@ -121,16 +121,32 @@ function table(layers, status, squeezed, states = new Map()) {
   return el('table', {},
     el('caption', { class: 'visually-hidden' }, 'Chain layers, upstream first'),
     el('thead', {}, el('tr', {}, el('th', { scope: 'col' }, 'Layer'), el('th', { scope: 'col' }, 'State'),
-      el('th', { scope: 'col' }, 'Pressure'), el('th', { scope: 'col' }, 'Largest cause'),
+      el('th', { scope: 'col' }, 'Pressure'), el('th', { scope: 'col' }, 'Own'),
+      el('th', { scope: 'col' }, 'From upstream'), el('th', { scope: 'col' }, 'Largest cause'),
       el('th', { scope: 'col' }, 'Supplied by'), el('th', { scope: 'col' }, 'Reads'))),
     el('tbody', {}, sorted.map((l) => el('tr', {},
       el('th', { scope: 'row' }, el('a', { href: layerHref(l.id) }, l.name)),
       el('td', {}, statusLabel(status.get(l.id)) + (squeezed.has(l.id) ? ', squeezed from upstream' : '')
         + (states.get(l.id) && states.get(l.id).trend ? `, ${states.get(l.id).trend}` : '')),
       el('td', {}, states.has(l.id) ? Number(states.get(l.id).pressure).toFixed(2) : '—'),
+      el('td', { class: 'own' }, states.has(l.id) ? Number(states.get(l.id).directPressure).toFixed(2) : '—'),
+      el('td', { class: 'inherited' }, states.has(l.id) ? Number(states.get(l.id).squeezeReceived || 0).toFixed(2) : '—'),
       el('td', { class: 'cause' }, leadingCause(states.get(l.id))),
       el('td', {}, (l.upstream || []).map((u) => (byId.get(u) || {}).name || u).join(', ') || '—'),
       el('td', {}, String(l.reads ?? 0))))));
+}
+
+/**
+ * How many layers are in each state, tightest first, e.g. "2 of 14 layers critical, 3 tight, 9 balanced."
+ * @param {Map<string, string>} status layer id to status
+ */
+export function statusCounts(status) {
+  const order = ['critical', 'tight', 'balanced', 'loose'];
+  const n = new Map(order.map((s) => [s, 0]));
+  for (const s of status.values()) if (n.has(s)) n.set(s, n.get(s) + 1);
+  const parts = order.filter((s) => n.get(s) > 0 || s === 'critical').map((s) => `${n.get(s)} ${s}`);
+  parts[0] = `${n.get('critical')} of ${status.size} layers critical`;
+  return `${parts.join(', ')}.`;
 }
 
 /** The first day of the timeline: the start of the bundled history. */
@@ -242,9 +258,10 @@ async function render(map, note, asOf, current = () => true) {
     chain = await getJson(asOf ? `/api/v1/chain?${new URLSearchParams({ asOf })}` : '/api/v1/chain');
     if (!current()) return; // a later choice is on its way
     for (const l of chain.layers || []) { status.set(l.id, l.status); states.set(l.id, l); if (l.squeezed) squeezed.add(l.id); }
+    const counts = statusCounts(status);
     if (status.size === 0) message(note, 'The live chain model has no layer state yet: the map shows the layers without their state.');
-    else if (asOf) note.replaceChildren(el('p', { class: 'summary-line' }, `Replay: the chain as of ${chain.asOf}, from the signals observed by then.`));
-    else if (chain.asOf) note.replaceChildren(el('p', { class: 'summary-line' }, `Live state as of ${chain.asOf}.`));
+    else if (asOf) note.replaceChildren(el('p', { class: 'summary-line' }, `Replay: the chain as of ${chain.asOf}, from the signals observed by then. ${counts}`));
+    else if (chain.asOf) note.replaceChildren(el('p', { class: 'summary-line' }, `Live state as of ${chain.asOf}. ${counts}`));
     else note.replaceChildren(el('p', { class: 'summary-line' }, 'No signals yet: every layer is balanced.'));
   } catch (e) {
     if (!current()) return;

@@ -50,7 +50,8 @@ async function main() {
   if (state) {
     parts.push(el('div', { class: 'panel' },
       el('p', {}, 'Live state: ', el('span', { class: `status-badge status-${state.status}` }, statusLabel(state.status)),
-        ` · trend ${state.trend} · pressure ${Number(state.pressure).toFixed(2)}`,
+        ` · trend ${state.trend} · pressure ${Number(state.pressure).toFixed(2)}`
+          + ` (own ${Number(state.directPressure).toFixed(2)}, from upstream ${Number(state.squeezeReceived || 0).toFixed(2)})`,
         state.asOf ? ` · as of ${state.asOf}` : ' · no signals yet')));
   } else {
     parts.push(el('p', { class: 'notice', role: 'status' }, stateError && stateError.status !== 404
