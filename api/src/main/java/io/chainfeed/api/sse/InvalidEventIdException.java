@@ -1,7 +1,7 @@
 package io.chainfeed.api.sse;
 
 import io.chainfeed.api.readlog.LogPosition;
-import io.chainfeed.api.problem.BadRequestException;
+import io.chainfeed.api.support.problem.BadRequestException;
 
 /**
  * A {@code Last-Event-ID} (or {@code lastEventId}) that is not a {@link LogPosition};

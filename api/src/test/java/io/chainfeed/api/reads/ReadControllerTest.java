@@ -1,6 +1,6 @@
 package io.chainfeed.api.reads;
 
-import static io.chainfeed.api.problem.ProblemMatchers.problem;
+import static io.chainfeed.api.support.problem.ProblemMatchers.problem;
 import static org.mockito.Mockito.when;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.content;
