@@ -44,4 +44,17 @@ class ModuleBoundariesTest {
         slices().matching("io.chainfeed.api.support.(*)..").should().beFreeOfCycles().check(main);
     }
 
+    /**
+     * No circle between the api's packages: the package import graph has no strongly
+     * connected component of two or more packages (issue 41 found twelve packages in one
+     * knot). Checked on bytecode.
+     */
+    @Test
+    void theApiPackagesHaveNoCircle() {
+        JavaClasses main = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_JARS)
+            .importPackages("io.chainfeed.api");
+        slices().matching("io.chainfeed.api.(*)..").should().beFreeOfCycles().check(main);
+    }
+
 }

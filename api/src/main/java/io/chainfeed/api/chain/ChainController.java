@@ -3,7 +3,7 @@ package io.chainfeed.api.chain;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import io.swagger.v3.oas.annotations.Operation;
 import io.chainfeed.api.reference.CompanyResolver;
-import io.chainfeed.api.search.ReadLookups;
+import io.chainfeed.api.reads.ReadLookups;
 import io.chainfeed.api.support.problem.BadRequestException;
 import io.chainfeed.api.support.problem.NotFoundException;
 import io.chainfeed.api.reads.ReadViews;

@@ -1,7 +1,6 @@
 package io.chainfeed.api.readlog;
 
 import io.chainfeed.api.selector.Selector;
-import io.chainfeed.api.sse.InvalidEventIdException;
 import io.chainfeed.api.support.settings.ApiProperties;
 import io.chainfeed.api.support.settings.KafkaConnectionProperties;
 import io.chainfeed.api.support.kafka.TopicAssignment;

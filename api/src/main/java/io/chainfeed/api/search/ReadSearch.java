@@ -1,5 +1,7 @@
 package io.chainfeed.api.search;
 
+import io.chainfeed.api.reads.ReadLookups;
+
 import co.elastic.clients.elasticsearch.ElasticsearchAsyncClient;
 import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import co.elastic.clients.elasticsearch._types.ElasticsearchException;

@@ -1,5 +1,7 @@
 package io.chainfeed.api.sse;
 
+import io.chainfeed.api.readlog.InvalidEventIdException;
+
 import io.chainfeed.api.readlog.LogPosition;
 import io.chainfeed.api.readlog.ReadLog;
 import io.chainfeed.api.selector.Selector;

@@ -5,7 +5,7 @@ import io.swagger.v3.oas.annotations.Operation;
 import io.chainfeed.api.selector.Selector;
 import io.chainfeed.api.selector.TopicParser;
 import io.chainfeed.api.reference.ReferenceLayers;
-import io.chainfeed.api.search.ReadLookups;
+import io.chainfeed.api.reads.ReadLookups;
 import io.chainfeed.api.support.problem.BadRequestException;
 import io.chainfeed.api.support.problem.NotFoundException;
 import io.chainfeed.avro.ChainLayer;

@@ -14,7 +14,7 @@ import io.chainfeed.api.support.server.CachePolicies;
 import io.chainfeed.api.syndication.FeedQuery;
 import io.chainfeed.api.selector.Selector;
 import io.chainfeed.api.selector.TopicParser;
-import io.chainfeed.api.search.ReadLookups;
+import io.chainfeed.api.reads.ReadLookups;
 import io.chainfeed.api.support.problem.BadRequestException;
 import io.chainfeed.api.support.problem.NotFoundException;
 import io.chainfeed.avro.LayerState;

@@ -22,7 +22,7 @@ import static org.springframework.test.web.servlet.request.MockMvcRequestBuilder
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
-import io.chainfeed.api.search.ReadLookups;
+import io.chainfeed.api.reads.ReadLookups;
 import io.chainfeed.avro.LayerCompany;
 import io.chainfeed.avro.LayerState;
 import io.chainfeed.avro.LayerStatus;

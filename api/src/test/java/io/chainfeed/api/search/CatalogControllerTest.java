@@ -1,5 +1,7 @@
 package io.chainfeed.api.search;
 
+import io.chainfeed.api.reads.ReadLookups;
+
 import io.chainfeed.api.reference.CompanyResolver;
 import static io.chainfeed.api.support.problem.ProblemMatchers.problem;
 import static org.hamcrest.Matchers.contains;

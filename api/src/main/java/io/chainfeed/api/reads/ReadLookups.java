@@ -1,4 +1,4 @@
-package io.chainfeed.api.search;
+package io.chainfeed.api.reads;
 
 import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import co.elastic.clients.elasticsearch._types.SortOrder;

@@ -1,6 +1,5 @@
-package io.chainfeed.api.sse;
+package io.chainfeed.api.readlog;
 
-import io.chainfeed.api.readlog.LogPosition;
 import io.chainfeed.api.support.problem.BadRequestException;
 
 /**
