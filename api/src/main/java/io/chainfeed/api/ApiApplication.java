@@ -1,5 +1,9 @@
 package io.chainfeed.api;
 
+import io.chainfeed.api.support.settings.KafkaConnectionProperties;
+
+import io.chainfeed.api.support.settings.ApiProperties;
+
 import io.chainfeed.api.widget.WidgetProperties;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;

@@ -1,6 +1,6 @@
 package io.chainfeed.api.chain;
 
-import io.chainfeed.api.kafka.CompactedTopicView;
+import io.chainfeed.api.support.kafka.CompactedTopicView;
 import io.chainfeed.avro.ChainCause;
 import io.chainfeed.avro.LayerState;
 import io.chainfeed.avro.SqueezeSource;

@@ -2,7 +2,7 @@ package io.chainfeed.api.chain;
 
 import io.swagger.v3.oas.annotations.tags.Tag;
 import io.swagger.v3.oas.annotations.Operation;
-import io.chainfeed.api.problem.BadRequestException;
+import io.chainfeed.api.support.problem.BadRequestException;
 import io.chainfeed.platform.web.TimeParameters;
 import java.time.Duration;
 import java.time.Instant;

@@ -1,6 +1,6 @@
 package io.chainfeed.api.chain;
 
-import io.chainfeed.api.problem.BadRequestException;
+import io.chainfeed.api.support.problem.BadRequestException;
 import io.chainfeed.avro.LayerState;
 import java.time.Instant;
 import java.util.ArrayList;

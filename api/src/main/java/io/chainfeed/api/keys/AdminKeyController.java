@@ -1,9 +1,9 @@
 package io.chainfeed.api.keys;
 
 import io.swagger.v3.oas.annotations.tags.Tag;
-import io.chainfeed.api.ApiProperties;
-import io.chainfeed.api.problem.NotFoundException;
-import io.chainfeed.api.problem.UnauthorizedException;
+import io.chainfeed.api.support.settings.ApiProperties;
+import io.chainfeed.api.support.problem.NotFoundException;
+import io.chainfeed.api.support.problem.UnauthorizedException;
 import io.chainfeed.avro.ApiKeyKind;
 import io.chainfeed.platform.auth.HashedKeys;
 import io.swagger.v3.oas.annotations.Operation;

@@ -1,8 +1,8 @@
 package io.chainfeed.api.keys;
 
-import io.chainfeed.api.KafkaConnectionProperties;
-import io.chainfeed.api.kafka.CompactedTopicView;
-import io.chainfeed.api.problem.BadRequestException;
+import io.chainfeed.api.support.settings.KafkaConnectionProperties;
+import io.chainfeed.api.support.kafka.CompactedTopicView;
+import io.chainfeed.api.support.problem.BadRequestException;
 import io.chainfeed.avro.ApiKey;
 import io.chainfeed.avro.ApiKeyKind;
 import io.chainfeed.platform.auth.HashedKeys;

@@ -2,8 +2,8 @@ package io.chainfeed.api.keys;
 
 import org.springframework.web.context.request.RequestContextHolder;
 import org.springframework.web.context.request.ServletRequestAttributes;
-import io.chainfeed.api.limits.RateLimitFields;
-import io.chainfeed.api.problem.TooManyRequestsException;
+import io.chainfeed.api.support.server.RateLimitFields;
+import io.chainfeed.api.support.problem.TooManyRequestsException;
 import io.chainfeed.avro.ApiKeyKind;
 import io.github.bucket4j.Bandwidth;
 import io.github.bucket4j.Bucket;

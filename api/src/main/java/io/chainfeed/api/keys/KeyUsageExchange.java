@@ -1,9 +1,9 @@
 package io.chainfeed.api.keys;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.chainfeed.api.KafkaConnectionProperties;
+import io.chainfeed.api.support.settings.KafkaConnectionProperties;
 import io.chainfeed.api.limits.ClientRateLimits;
-import io.chainfeed.api.kafka.TopicAssignment;
+import io.chainfeed.api.support.kafka.TopicAssignment;
 import io.chainfeed.schemas.Topics;
 import java.io.IOException;
 import java.time.Duration;

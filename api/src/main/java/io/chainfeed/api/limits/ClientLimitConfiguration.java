@@ -1,5 +1,7 @@
 package io.chainfeed.api.limits;
 
+import io.chainfeed.api.support.server.PathGroups;
+
 import java.util.List;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
@@ -17,12 +19,11 @@ import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 @EnableConfigurationProperties(ClientLimitProperties.class)
 public class ClientLimitConfiguration implements WebMvcConfigurer {
 
-    /** The paths limited per client (Spring path patterns). */
-    public static final List<String> PUBLIC_PATHS = List.of("/", "/chain", "/companies", "/companies/**", "/layers/**",
-            "/terms", "/terms/**", "/api/v1/**", "/widget/v1/data/**", "/embed/**", "/oembed");
+    /** The paths limited per client: {@link PathGroups#PUBLIC_PATHS}. */
+    public static final List<String> PUBLIC_PATHS = PathGroups.PUBLIC_PATHS;
 
     /** Paths under {@link #PUBLIC_PATHS} that a key's own rate limits instead. */
-    public static final List<String> KEYED_PATHS = List.of("/api/v1/admin/**", "/api/v1/subscriptions/**");
+    public static final List<String> KEYED_PATHS = PathGroups.KEYED_PATHS;
 
     private final ClientLimitProperties props;
 

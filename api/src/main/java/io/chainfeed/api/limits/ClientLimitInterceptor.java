@@ -1,6 +1,8 @@
 package io.chainfeed.api.limits;
 
-import io.chainfeed.api.problem.TooManyRequestsException;
+import io.chainfeed.api.support.server.RateLimitFields;
+
+import io.chainfeed.api.support.problem.TooManyRequestsException;
 import jakarta.servlet.DispatcherType;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;

@@ -1,6 +1,5 @@
 package io.chainfeed.api.readlog;
 
-import io.chainfeed.api.sse.InvalidEventIdException;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.Map;

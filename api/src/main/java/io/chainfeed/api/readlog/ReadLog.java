@@ -1,10 +1,9 @@
 package io.chainfeed.api.readlog;
 
 import io.chainfeed.api.selector.Selector;
-import io.chainfeed.api.sse.InvalidEventIdException;
-import io.chainfeed.api.ApiProperties;
-import io.chainfeed.api.KafkaConnectionProperties;
-import io.chainfeed.api.kafka.TopicAssignment;
+import io.chainfeed.api.support.settings.ApiProperties;
+import io.chainfeed.api.support.settings.KafkaConnectionProperties;
+import io.chainfeed.api.support.kafka.TopicAssignment;
 import io.chainfeed.avro.Read;
 import io.chainfeed.platform.kafka.ClientMeters;
 import io.chainfeed.platform.kafka.DeadLetters;

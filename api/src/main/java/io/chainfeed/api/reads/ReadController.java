@@ -2,8 +2,7 @@ package io.chainfeed.api.reads;
 
 import io.swagger.v3.oas.annotations.tags.Tag;
 import io.swagger.v3.oas.annotations.Operation;
-import io.chainfeed.api.search.ReadLookups;
-import io.chainfeed.api.problem.NotFoundException;
+import io.chainfeed.api.support.problem.NotFoundException;
 import java.io.IOException;
 import lombok.RequiredArgsConstructor;
 import org.springframework.web.bind.annotation.GetMapping;

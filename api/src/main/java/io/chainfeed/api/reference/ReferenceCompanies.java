@@ -1,6 +1,6 @@
 package io.chainfeed.api.reference;
 
-import io.chainfeed.api.kafka.CompactedTopicView;
+import io.chainfeed.api.support.kafka.CompactedTopicView;
 import io.chainfeed.avro.Company;
 import io.chainfeed.schemas.CompanyDirectory;
 import io.chainfeed.schemas.Topics;

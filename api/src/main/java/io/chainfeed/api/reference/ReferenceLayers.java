@@ -1,7 +1,7 @@
 package io.chainfeed.api.reference;
 
-import io.chainfeed.api.KafkaConnectionProperties;
-import io.chainfeed.api.kafka.CompactedTopicView;
+import io.chainfeed.api.support.settings.KafkaConnectionProperties;
+import io.chainfeed.api.support.kafka.CompactedTopicView;
 import io.chainfeed.avro.ChainLayer;
 import io.chainfeed.schemas.Topics;
 import java.util.List;

@@ -1,6 +1,6 @@
 package io.chainfeed.api.reference;
 
-import io.chainfeed.api.problem.BadRequestException;
+import io.chainfeed.api.support.problem.BadRequestException;
 import java.util.List;
 
 /**
@@ -24,6 +24,9 @@ public class UnknownCompanyException extends BadRequestException {
                 + (closeMatches.isEmpty() ? "" : "; did you mean " + String.join(", ", closeMatches) + "?"));
         this.company = company;
         this.closeMatches = List.copyOf(closeMatches);
+        problem().setTitle("Unknown company");
+        problem().setProperty("company", company);
+        problem().setProperty("closeMatches", this.closeMatches);
     }
 
     /**

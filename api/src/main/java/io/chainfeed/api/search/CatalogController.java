@@ -1,8 +1,10 @@
 package io.chainfeed.api.search;
 
+import io.chainfeed.api.reads.ReadLookups;
+
 import io.chainfeed.api.reference.CompanyResolver;
 import io.chainfeed.api.reference.ReferenceLayers;
-import io.chainfeed.api.problem.NotFoundException;
+import io.chainfeed.api.support.problem.NotFoundException;
 import io.chainfeed.avro.ChainLayer;
 import io.chainfeed.api.reads.ReadView;
 import io.chainfeed.api.reads.ReadViews;

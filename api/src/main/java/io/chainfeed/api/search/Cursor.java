@@ -3,7 +3,7 @@ package io.chainfeed.api.search;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.chainfeed.api.problem.BadRequestException;
+import io.chainfeed.api.support.problem.BadRequestException;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 

@@ -1,5 +1,7 @@
 package io.chainfeed.api.search;
 
+import io.chainfeed.api.reads.ReadLookups;
+
 import co.elastic.clients.elasticsearch.ElasticsearchAsyncClient;
 import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import co.elastic.clients.elasticsearch._types.ElasticsearchException;
@@ -10,8 +12,8 @@ import com.github.benmanes.caffeine.cache.Ticker;
 import io.chainfeed.api.reference.CompanyResolver;
 import io.chainfeed.api.reference.ReferenceLayers;
 import io.chainfeed.avro.ChainLayer;
-import io.chainfeed.api.problem.BadRequestException;
-import io.chainfeed.api.problem.GoneException;
+import io.chainfeed.api.support.problem.BadRequestException;
+import io.chainfeed.api.support.problem.GoneException;
 import io.chainfeed.platform.ReadsIndex;
 import io.chainfeed.platform.Sha256;
 import java.io.IOException;

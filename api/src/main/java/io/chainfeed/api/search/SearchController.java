@@ -4,7 +4,7 @@ import io.chainfeed.platform.web.TimeParameters;
 import io.chainfeed.api.chain.ChainStates;
 import io.chainfeed.api.chain.ChainViews;
 import io.chainfeed.api.reference.CompanyResolver;
-import io.chainfeed.api.problem.BadRequestException;
+import io.chainfeed.api.support.problem.BadRequestException;
 import io.chainfeed.api.reads.ReadView;
 import io.chainfeed.api.reads.ReadViews;
 import io.chainfeed.avro.Company;

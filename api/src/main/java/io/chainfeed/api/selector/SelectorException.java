@@ -1,6 +1,6 @@
 package io.chainfeed.api.selector;
 
-import io.chainfeed.api.problem.BadRequestException;
+import io.chainfeed.api.support.problem.BadRequestException;
 
 /**
  * A topic selector that cannot be parsed; rendered as a 400 problem of type

@@ -1,11 +1,13 @@
 package io.chainfeed.api.sse;
 
+import io.chainfeed.api.readlog.InvalidEventIdException;
+
 import io.chainfeed.api.readlog.LogPosition;
 import io.chainfeed.api.readlog.ReadLog;
 import io.chainfeed.api.selector.Selector;
 import io.chainfeed.api.selector.SelectorException;
 import io.chainfeed.api.selector.TopicParser;
-import io.chainfeed.api.ApiProperties;
+import io.chainfeed.api.support.settings.ApiProperties;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.servlet.AsyncContext;

@@ -1,6 +1,6 @@
 package io.chainfeed.api.syndication;
 
-import io.chainfeed.api.problem.BadRequestException;
+import io.chainfeed.api.support.problem.BadRequestException;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Base64;

@@ -1,7 +1,7 @@
 package io.chainfeed.api.syndication;
 
 import io.chainfeed.api.selector.Selector;
-import io.chainfeed.api.ApiProperties;
+import io.chainfeed.api.support.settings.ApiProperties;
 import jakarta.servlet.http.HttpServletRequest;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -37,7 +37,7 @@ public class FeedLinks {
      * The tagging entity used when none is configured: a domain name and a year, as RFC
      * 4151 asks.
      */
-    public static final String DEFAULT_AUTHORITY = "chainfeed.io,2026";
+    public static final String DEFAULT_AUTHORITY = ApiProperties.Feeds.DEFAULT_AUTHORITY;
 
     /** The feeds' paths. */
     public static final String ATOM_PATH = "/api/v1/feeds/atom";

@@ -7,7 +7,7 @@ import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.chainfeed.api.selector.Selector;
 import io.chainfeed.api.selector.TopicParser;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.chainfeed.api.server.CachePolicies;
+import io.chainfeed.api.support.server.CachePolicies;
 import io.chainfeed.platform.Sha256;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;

@@ -1,6 +1,6 @@
 package io.chainfeed.api.webhook;
 
-import io.chainfeed.api.kafka.CompactedTopicView;
+import io.chainfeed.api.support.kafka.CompactedTopicView;
 import io.chainfeed.avro.WebhookDeliveryState;
 import io.chainfeed.schemas.AvroSerde;
 import io.chainfeed.schemas.Topics;

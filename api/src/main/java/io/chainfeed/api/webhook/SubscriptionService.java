@@ -2,9 +2,9 @@ package io.chainfeed.api.webhook;
 
 import io.chainfeed.api.selector.Selector;
 import io.chainfeed.api.selector.TopicParser;
-import io.chainfeed.api.problem.BadRequestException;
-import io.chainfeed.api.problem.ConflictException;
-import io.chainfeed.api.problem.NotFoundException;
+import io.chainfeed.api.support.problem.BadRequestException;
+import io.chainfeed.api.support.problem.ConflictException;
+import io.chainfeed.api.support.problem.NotFoundException;
 import io.chainfeed.avro.PartitionOffset;
 import io.chainfeed.avro.SealedSecret;
 import io.chainfeed.avro.WebhookDeliveryState;

@@ -1,6 +1,6 @@
 package io.chainfeed.api.webhook;
 
-import io.chainfeed.api.KafkaConnectionProperties;
+import io.chainfeed.api.support.settings.KafkaConnectionProperties;
 import io.chainfeed.api.selector.TopicParser;
 import java.net.InetAddress;
 import java.time.Clock;

@@ -1,17 +1,29 @@
 package io.chainfeed.api.webhook;
 
+import io.chainfeed.api.support.problem.ProblemException;
+import org.springframework.http.HttpStatus;
+
 /**
  * Kafka did not store a subscription or delivery state in time; answered as a 503 problem
  * detail.
  */
-public class WebhookStoreException extends RuntimeException {
+public class WebhookStoreException extends ProblemException {
+
+    private final String what;
 
     /**
      * @param message what was not stored
      * @param cause Kafka's error
      */
     public WebhookStoreException(String message, Throwable cause) {
-        super(message, cause);
+        super(HttpStatus.SERVICE_UNAVAILABLE, "webhooks-unavailable", "Webhooks are unavailable",
+                "The change could not be stored; try again shortly.", cause, -1);
+        this.what = message;
+    }
+
+    @Override
+    public String logLine() {
+        return "Kafka did not store " + what + ": " + getCause();
     }
 
 }

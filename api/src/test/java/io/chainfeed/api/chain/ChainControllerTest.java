@@ -3,7 +3,7 @@ package io.chainfeed.api.chain;
 import io.chainfeed.api.reference.CompanyResolver;
 import io.chainfeed.avro.Listing;
 import io.chainfeed.avro.Company;
-import static io.chainfeed.api.problem.ProblemMatchers.problem;
+import static io.chainfeed.api.support.problem.ProblemMatchers.problem;
 import static org.hamcrest.Matchers.contains;
 import static org.mockito.Mockito.when;
 import static org.hamcrest.Matchers.containsString;
@@ -14,7 +14,7 @@ import static org.mockito.Mockito.never;
 import static org.mockito.Mockito.verify;
 import static org.mockito.Mockito.verifyNoInteractions;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.header;
-import io.chainfeed.api.problem.NotFoundException;
+import io.chainfeed.api.support.problem.NotFoundException;
 import java.time.Duration;
 import org.mockito.ArgumentCaptor;
 import org.springframework.test.web.servlet.ResultMatcher;
@@ -22,7 +22,7 @@ import static org.springframework.test.web.servlet.request.MockMvcRequestBuilder
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
-import io.chainfeed.api.search.ReadLookups;
+import io.chainfeed.api.reads.ReadLookups;
 import io.chainfeed.avro.LayerCompany;
 import io.chainfeed.avro.LayerState;
 import io.chainfeed.avro.LayerStatus;

@@ -13,8 +13,8 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import com.sun.net.httpserver.HttpServer;
-import io.chainfeed.api.problem.BadRequestException;
-import io.chainfeed.api.problem.NotFoundException;
+import io.chainfeed.api.support.problem.BadRequestException;
+import io.chainfeed.api.support.problem.NotFoundException;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;

@@ -1,6 +1,6 @@
 package io.chainfeed.api.keys;
 
-import static io.chainfeed.api.problem.ProblemMatchers.problem;
+import static io.chainfeed.api.support.problem.ProblemMatchers.problem;
 import static org.hamcrest.Matchers.not;
 import static org.hamcrest.Matchers.hasKey;
 import static org.mockito.ArgumentMatchers.anyString;

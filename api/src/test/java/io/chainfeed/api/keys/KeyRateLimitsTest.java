@@ -3,7 +3,7 @@ package io.chainfeed.api.keys;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.chainfeed.api.problem.TooManyRequestsException;
+import io.chainfeed.api.support.problem.TooManyRequestsException;
 import io.chainfeed.avro.ApiKeyKind;
 import java.time.Instant;
 import java.util.List;

@@ -3,7 +3,7 @@ package io.chainfeed.api.limits;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.chainfeed.api.problem.TooManyRequestsException;
+import io.chainfeed.api.support.problem.TooManyRequestsException;
 import io.chainfeed.platform.net.AddressRange;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -1,6 +1,5 @@
 package io.chainfeed.api.readlog;
 
-import io.chainfeed.api.sse.InvalidEventIdException;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

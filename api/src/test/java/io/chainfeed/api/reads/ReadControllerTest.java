@@ -1,13 +1,12 @@
 package io.chainfeed.api.reads;
 
-import static io.chainfeed.api.problem.ProblemMatchers.problem;
+import static io.chainfeed.api.support.problem.ProblemMatchers.problem;
 import static org.mockito.Mockito.when;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.content;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
-import io.chainfeed.api.search.ReadLookups;
 import java.io.IOException;
 import java.util.List;
 import java.util.Map;

@@ -1,7 +1,9 @@
 package io.chainfeed.api.search;
 
+import io.chainfeed.api.reads.ReadLookups;
+
 import io.chainfeed.api.reference.CompanyResolver;
-import static io.chainfeed.api.problem.ProblemMatchers.problem;
+import static io.chainfeed.api.support.problem.ProblemMatchers.problem;
 import static org.hamcrest.Matchers.contains;
 import static org.mockito.Mockito.verifyNoInteractions;
 import static org.mockito.Mockito.when;

@@ -5,7 +5,7 @@ import org.springframework.boot.test.context.TestConfiguration;
 import io.chainfeed.schemas.CompanyDirectory;
 import io.chainfeed.api.reference.CompanyResolver;
 import static org.mockito.ArgumentMatchers.anyBoolean;
-import static io.chainfeed.api.problem.ProblemMatchers.problem;
+import static io.chainfeed.api.support.problem.ProblemMatchers.problem;
 import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.ArgumentMatchers.anyInt;
 import static org.mockito.ArgumentMatchers.eq;

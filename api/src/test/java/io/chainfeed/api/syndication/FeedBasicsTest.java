@@ -4,7 +4,7 @@ import io.chainfeed.api.selector.Selector;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.chainfeed.api.problem.BadRequestException;
+import io.chainfeed.api.support.problem.BadRequestException;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Base64;

@@ -3,7 +3,7 @@ package io.chainfeed.api.widget;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.chainfeed.api.problem.BadRequestException;
+import io.chainfeed.api.support.problem.BadRequestException;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

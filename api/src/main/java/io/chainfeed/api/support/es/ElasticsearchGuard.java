@@ -1,0 +1,114 @@
+package io.chainfeed.api.support.es;
+
+import co.elastic.clients.elasticsearch._types.ElasticsearchException;
+import co.elastic.clients.json.JsonpMapper;
+import co.elastic.clients.transport.ElasticsearchTransport;
+import co.elastic.clients.transport.rest_client.RestClientTransport;
+import io.chainfeed.api.support.server.Breakers;
+import io.github.resilience4j.bulkhead.Bulkhead;
+import io.github.resilience4j.bulkhead.BulkheadConfig;
+import io.github.resilience4j.bulkhead.BulkheadRegistry;
+import io.github.resilience4j.circuitbreaker.CircuitBreaker;
+import io.github.resilience4j.micrometer.tagged.TaggedBulkheadMetrics;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Duration;
+import org.elasticsearch.client.RestClient;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * The api's Elasticsearch transport: Spring Boot's {@link RestClient} (connect and socket
+ * timeouts from {@code spring.elasticsearch.connection-timeout} / {@code socket-timeout};
+ * the socket timeout is the longest a live Elasticsearch may take) behind a circuit
+ * breaker named {@value #BREAKER}. Spring Boot builds its {@code ElasticsearchClient} on
+ * this transport, so every Elasticsearch-backed endpoint is guarded.
+ *
+ * <p>
+ * Breaker settings ({@code chainfeed.api.es.breaker.*}): opens when at least half of the
+ * last {@code window} calls (at least {@code minimum-calls} of them) failed or were
+ * slower than {@code slow-call}; stays open {@code open-for}, then lets
+ * {@code half-open-calls} through to probe. Its state and calls are meters
+ * ({@code resilience4j_circuitbreaker_*{name="elasticsearch"}}). The slow-call rule is
+ * off by default ({@code slow-call} 60 s, longer than any socket timeout): a slow but
+ * answering Elasticsearch is busy, not down; a frozen one is caught by the socket
+ * timeout.
+ *
+ * <p>
+ * Bulkhead settings ({@code chainfeed.api.es.bulkhead.*}): at most {@code max-concurrent}
+ * requests in flight to Elasticsearch (default 8, twice the search thread pool
+ * Elasticsearch sizes on two cores: {@code 3 × cores / 2 + 1}); a request beyond waits up
+ * to {@code max-wait} (default 5 s) for a slot, then is answered 503 {@code busy} with
+ * {@code Retry-After} ({@link GuardedTransport}). Meters:
+ * {@code resilience4j_bulkhead_*{name="elasticsearch"}}.
+ *
+ * <p>
+ * Liveness settings ({@code chainfeed.api.es.liveness.*}): a request unanswered after
+ * {@code after} (default 1 s) makes the transport probe Elasticsearch with {@code HEAD /}
+ * and a {@code timeout} of its own (default 500 ms); no answer fails the request at once
+ * as unreachable, an answer lets it run to the socket timeout ({@link GuardedTransport},
+ * {@link LivenessProbe}).
+ */
+@Configuration(proxyBeanMethods = false)
+public class ElasticsearchGuard {
+
+    /** The breaker's name (meters, health, logs). */
+    public static final String BREAKER = "elasticsearch";
+
+    @Bean
+    CircuitBreaker elasticsearchBreaker(MeterRegistry registry,
+            @Value("${chainfeed.api.es.breaker.window:10}") int window,
+            @Value("${chainfeed.api.es.breaker.minimum-calls:3}") int minimumCalls,
+            @Value("${chainfeed.api.es.breaker.slow-call:60s}") Duration slowCall,
+            @Value("${chainfeed.api.es.breaker.open-for:5s}") Duration openFor,
+            @Value("${chainfeed.api.es.breaker.half-open-calls:2}") int halfOpenCalls) {
+        // A 4xx error answer is Elasticsearch refusing the request, not failing: only
+        // transport failures and 5xx answers count.
+        return Breakers.create(registry, BREAKER,
+                new Breakers.Settings(window, minimumCalls, slowCall, openFor, halfOpenCalls),
+                ElasticsearchGuard::refusedRequest);
+    }
+
+    /**
+     * @param e what an Elasticsearch call threw
+     * @return whether it is Elasticsearch's answer to a bad request (an error answer with
+     * a 4xx status), which says nothing of Elasticsearch's health
+     */
+    static boolean refusedRequest(Throwable e) {
+        return e instanceof ElasticsearchException answer && answer.status() >= 400 && answer.status() < 500;
+    }
+
+    @Bean
+    Bulkhead elasticsearchBulkhead(MeterRegistry registry,
+            @Value("${chainfeed.api.es.bulkhead.max-concurrent:8}") int maxConcurrent,
+            @Value("${chainfeed.api.es.bulkhead.max-wait:5s}") Duration maxWait) {
+        if (maxConcurrent < 1 || maxWait.isNegative()) {
+            throw new IllegalArgumentException("chainfeed.api.es.bulkhead.max-concurrent must be at least 1 and"
+                    + " max-wait not negative, got " + maxConcurrent + " and " + maxWait);
+        }
+        BulkheadRegistry bulkheads = BulkheadRegistry.of(BulkheadConfig.custom()
+            .maxConcurrentCalls(maxConcurrent)
+            .maxWaitDuration(maxWait)
+            .fairCallHandlingStrategyEnabled(true)
+            .build());
+        TaggedBulkheadMetrics.ofBulkheadRegistry(bulkheads).bindTo(registry);
+        return bulkheads.bulkhead(BREAKER);
+    }
+
+    @Bean
+    ElasticsearchTransport elasticsearchTransport(RestClient restClient, JsonpMapper jsonpMapper,
+            CircuitBreaker elasticsearchBreaker, Bulkhead elasticsearchBulkhead,
+            @Value("${chainfeed.api.es.liveness.after:1s}") Duration livenessAfter,
+            @Value("${chainfeed.api.es.liveness.timeout:500ms}") Duration livenessTimeout) {
+        if (livenessAfter.isNegative() || livenessAfter.isZero() || livenessTimeout.isNegative()
+                || livenessTimeout.isZero()) {
+            throw new IllegalArgumentException("chainfeed.api.es.liveness.after and .timeout must be positive, got "
+                    + livenessAfter + " and " + livenessTimeout);
+        }
+        // An answer of the probe stands for as long as a request may wait before asking.
+        LivenessProbe probe = LivenessProbe.of(restClient, livenessTimeout, livenessAfter);
+        return new GuardedTransport(new RestClientTransport(restClient, jsonpMapper), elasticsearchBreaker,
+                elasticsearchBulkhead, probe, livenessAfter);
+    }
+
+}

@@ -1,0 +1,85 @@
+package io.chainfeed.api.support.settings;
+
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.NotNull;
+import java.time.Duration;
+import java.util.List;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.util.unit.DataSize;
+import org.springframework.validation.annotation.Validated;
+
+/**
+ * Settings under {@code chainfeed.api}, checked when the application starts (a bad value
+ * stops it with the property's name). Every setting has a default;
+ * {@code docs/configuration.md} lists them.
+ *
+ * @param adminKeyHashes SHA-256 hashes (64 hex digits) of the admin keys
+ * ({@code admin-key-hashes}, comma-separated); none: every admin call is refused
+ * @param server the embedded Jetty ({@code server.*})
+ * @param feed the SSE feed streams and their replays ({@code feed.*})
+ * @param feeds links and ids in Atom and JSON Feed documents ({@code feeds.*})
+ * @param pipeline the consumer groups the pipeline health indicator watches
+ * ({@code pipeline.*})
+ */
+@ConfigurationProperties("chainfeed.api")
+@Validated
+public record ApiProperties(@DefaultValue List<String> adminKeyHashes, @Valid @DefaultValue Server server,
+        @Valid @DefaultValue Feed feed, @Valid @DefaultValue Feeds feeds, @Valid @DefaultValue Pipeline pipeline) {
+
+    /**
+     * @param acceptQueue listen backlog of each connector: connections the kernel
+     * accepted and Jetty has not taken yet, so a reconnect storm of SSE clients is
+     * queued, not refused
+     */
+    public record Server(@DefaultValue("1024") @Min(1) int acceptQueue) {
+    }
+
+    /**
+     * @param replayWorkers replays from Kafka running at once (each holds one consumer)
+     * @param replayStallTimeout how long a replay waits for a reader that does not take
+     * events
+     * @param heartbeat time between SSE comment lines on an idle stream
+     * @param retry the reconnect delay sent to clients ({@code retry:} field)
+     * @param bufferEvents events held per stream before the reader counts as slow
+     * @param stallTimeout how long a stream may stay full before it is closed
+     * @param writerThreads threads writing events to streams
+     * @param responseBuffer the response buffer of each stream
+     */
+    public record Feed(@DefaultValue("2") @Min(1) int replayWorkers,
+            @DefaultValue("30s") @NotNull Duration replayStallTimeout, @DefaultValue("15s") @NotNull Duration heartbeat,
+            @DefaultValue("3s") @NotNull Duration retry, @DefaultValue("256") @Min(1) int bufferEvents,
+            @DefaultValue("60s") @NotNull Duration stallTimeout, @DefaultValue("2") @Min(1) int writerThreads,
+            @DefaultValue("4KB") @NotNull DataSize responseBuffer) {
+    }
+
+    /**
+     * @param tagAuthority the RFC 4151 tagging entity of entry ids,
+     * {@code <domain or e-mail>,<date>}
+     * @param baseUrl the public base URL of links, or empty to use the request's
+     */
+    public record Feeds(@DefaultValue(Feeds.DEFAULT_AUTHORITY) String tagAuthority, @DefaultValue("") String baseUrl) {
+
+        /** The default tagging entity of entry ids (RFC 4151). */
+        public static final String DEFAULT_AUTHORITY = "chainfeed.io,2026";
+
+        public Feeds {
+            baseUrl = baseUrl == null ? "" : baseUrl;
+        }
+    }
+
+    /**
+     * @param taggingGroup consumer group of the streams service's tagging topology
+     * @param chainGroup consumer group of its chain-state topology
+     * @param indexerGroup consumer group of its indexer
+     * @param stallAfter how long a backlog may sit without progress before health reports
+     * it
+     */
+    public record Pipeline(@DefaultValue("chainfeed-tagging") @NotBlank String taggingGroup,
+            @DefaultValue("chainfeed-chain") @NotBlank String chainGroup,
+            @DefaultValue("chainfeed-indexer") @NotBlank String indexerGroup,
+            @DefaultValue("60s") @NotNull Duration stallAfter) {
+    }
+}
