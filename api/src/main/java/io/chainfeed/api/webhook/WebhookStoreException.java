@@ -21,9 +21,18 @@ public class WebhookStoreException extends ProblemException {
         this.what = message;
     }
 
+    /**
+     * @return what was not stored, for logs (the client's detail says only that the
+     * change could not be stored)
+     */
+    @Override
+    public String getMessage() {
+        return what;
+    }
+
     @Override
     public String logLine() {
-        return "Kafka did not store " + what + ": " + getCause();
+        return what;
     }
 
 }

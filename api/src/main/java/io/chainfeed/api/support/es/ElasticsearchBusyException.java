@@ -22,6 +22,15 @@ public class ElasticsearchBusyException extends ProblemException {
         this.what = message;
     }
 
+    /**
+     * @return what took too long, for logs (the client's detail says only that the search
+     * engine is slow)
+     */
+    @Override
+    public String getMessage() {
+        return what;
+    }
+
     @Override
     public String logLine() {
         return "Elasticsearch slow: " + what;
