@@ -13,7 +13,7 @@ import com.launchdarkly.eventsource.background.BackgroundEventSource;
 import io.chainfeed.api.readlog.LogPosition;
 import io.chainfeed.api.readlog.ReadLog;
 import io.chainfeed.api.selector.Selector;
-import io.chainfeed.api.sse.SseStreams;
+import io.chainfeed.api.feed.SseStreams;
 import io.chainfeed.avro.Read;
 import io.chainfeed.platform.TopicSetup;
 import io.chainfeed.schemas.AvroSerde;

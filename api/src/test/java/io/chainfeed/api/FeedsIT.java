@@ -8,7 +8,7 @@ import com.rometools.rome.feed.atom.Category;
 import com.rometools.rome.feed.atom.Entry;
 import com.rometools.rome.feed.atom.Feed;
 import com.rometools.rome.feed.atom.Link;
-import io.chainfeed.api.syndication.FeedChecks;
+import io.chainfeed.api.feed.FeedChecks;
 import io.chainfeed.ingest.publish.TermPublisher;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;

@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.rometools.rome.feed.atom.Entry;
 import com.rometools.rome.feed.atom.Feed;
 import io.chainfeed.testsupport.TopicProbe;
-import io.chainfeed.api.syndication.FeedChecks;
+import io.chainfeed.api.feed.FeedChecks;
 import io.chainfeed.avro.Read;
 import io.chainfeed.schemas.AvroSerde;
 import io.chainfeed.schemas.Topics;

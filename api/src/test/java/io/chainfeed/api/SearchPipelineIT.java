@@ -643,7 +643,7 @@ class SearchPipelineIT {
         assertThat(token).matches("cf_[a-z2-7]{12}_[A-Za-z0-9_-]{43}").contains(id);
         assertThat(created.getBody().get("allowedOrigins")).isEqualTo(List.of("http://partner.example"));
 
-        io.chainfeed.api.keys.ApiKeys keys = context.getBean(io.chainfeed.api.keys.ApiKeys.class);
+        io.chainfeed.api.access.ApiKeys keys = context.getBean(io.chainfeed.api.access.ApiKeys.class);
         assertThat(keys.authenticate(token)).get().satisfies(p -> {
             assertThat(p.keyId()).isEqualTo(id);
             assertThat(p.allowsOrigin("http://partner.example")).isTrue();

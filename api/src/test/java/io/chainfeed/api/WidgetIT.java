@@ -6,7 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.chainfeed.api.sse.SseStreams;
+import io.chainfeed.api.feed.SseStreams;
 import io.chainfeed.devstack.demo.DemoPartnerSite;
 import io.chainfeed.devstack.keys.KeysCli;
 import io.chainfeed.platform.auth.HashedKeys;

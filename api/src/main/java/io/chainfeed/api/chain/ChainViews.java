@@ -23,6 +23,10 @@ import java.util.Locale;
  */
 public final class ChainViews {
 
+    /** The line every chain, layer and company answer carries. */
+    public static final String DISCLAIMER = "The chain model summarises public signals about supply and demand; "
+            + "research, not advice.";
+
     /** Causes each layer lists in the chain summary ({@code GET /api/v1/chain}). */
     public static final int SUMMARY_CAUSES = 5;
 

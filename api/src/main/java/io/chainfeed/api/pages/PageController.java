@@ -1,7 +1,7 @@
 package io.chainfeed.api.pages;
 
 import io.chainfeed.api.support.server.CachePolicies;
-import io.chainfeed.api.syndication.FeedLinks;
+import io.chainfeed.api.feed.FeedLinks;
 import io.chainfeed.api.selector.Selector;
 import io.chainfeed.api.selector.TopicParser;
 import io.chainfeed.api.support.problem.BadRequestException;

@@ -11,6 +11,10 @@ import java.util.function.UnaryOperator;
 /** Shapes a stored read document for API responses. */
 public final class ReadViews {
 
+    /** The line the term and company indexes carry. */
+    public static final String INDEX_DISCLAIMER = "chainfeed is research, not advice: it summarises public sources and "
+            + "says nothing about what to buy or sell.";
+
     /**
      * Reads stored documents into the answer records; members they do not name are left.
      */

@@ -1,9 +1,9 @@
 package io.chainfeed.api.webhook;
 
 import io.swagger.v3.oas.annotations.tags.Tag;
-import io.chainfeed.api.keys.ApiKeys;
-import io.chainfeed.api.keys.ApiPrincipal;
-import io.chainfeed.api.keys.KeyRateLimits;
+import io.chainfeed.api.access.ApiKeys;
+import io.chainfeed.api.access.ApiPrincipal;
+import io.chainfeed.api.access.KeyRateLimits;
 import io.chainfeed.api.support.problem.ForbiddenException;
 import io.chainfeed.api.support.problem.UnauthorizedException;
 import io.chainfeed.avro.ApiKeyKind;

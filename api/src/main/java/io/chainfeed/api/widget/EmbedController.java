@@ -4,7 +4,7 @@ import io.swagger.v3.oas.annotations.tags.Tag;
 import io.swagger.v3.oas.annotations.Operation;
 import io.chainfeed.api.selector.Selector;
 import io.chainfeed.api.selector.TopicParser;
-import io.chainfeed.api.keys.ApiPrincipal;
+import io.chainfeed.api.access.ApiPrincipal;
 import io.chainfeed.api.support.problem.BadRequestException;
 import io.chainfeed.api.support.problem.NotFoundException;
 import io.chainfeed.api.support.server.CachePolicies;

@@ -174,7 +174,7 @@ class OEmbedController {
         }
         try {
             URI u = new URI(url.strip());
-            String o = io.chainfeed.api.keys.ApiKeys.normaliseOrigin(u.getScheme() + "://" + u.getRawAuthority())
+            String o = io.chainfeed.api.access.ApiKeys.normaliseOrigin(u.getScheme() + "://" + u.getRawAuthority())
                 .orElse(null);
             if (!origin.equals(o) || u.getPath() == null) {
                 return Optional.empty();

@@ -1,8 +1,8 @@
 package io.chainfeed.api.widget;
 
-import io.chainfeed.api.keys.ApiKeys;
-import io.chainfeed.api.keys.ApiPrincipal;
-import io.chainfeed.api.keys.KeyRateLimits;
+import io.chainfeed.api.access.ApiKeys;
+import io.chainfeed.api.access.ApiPrincipal;
+import io.chainfeed.api.access.KeyRateLimits;
 import io.chainfeed.api.support.problem.ForbiddenException;
 import io.chainfeed.api.support.problem.TooManyRequestsException;
 import io.chainfeed.api.support.problem.UnauthorizedException;

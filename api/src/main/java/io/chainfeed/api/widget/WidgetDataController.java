@@ -11,7 +11,7 @@ import io.chainfeed.api.chain.ChainViews;
 import io.chainfeed.api.readlog.LogPosition;
 import io.chainfeed.api.readlog.ReadLog;
 import io.chainfeed.api.support.server.CachePolicies;
-import io.chainfeed.api.syndication.FeedQuery;
+import io.chainfeed.api.feed.FeedQuery;
 import io.chainfeed.api.selector.Selector;
 import io.chainfeed.api.selector.TopicParser;
 import io.chainfeed.api.reads.ReadLookups;

@@ -2,7 +2,7 @@ package io.chainfeed.api.widget;
 
 import io.swagger.v3.oas.annotations.tags.Tag;
 import io.swagger.v3.oas.annotations.Operation;
-import io.chainfeed.api.sse.SseStreams;
+import io.chainfeed.api.feed.SseStreams;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;

@@ -1,6 +1,6 @@
 package io.chainfeed.api.widget;
 
-import io.chainfeed.api.keys.ApiKeys;
+import io.chainfeed.api.access.ApiKeys;
 import jakarta.servlet.http.HttpServletRequest;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;

@@ -1,5 +1,15 @@
 package io.chainfeed.api.chain;
 
+import io.chainfeed.api.search.LayerReads;
+
+import io.chainfeed.api.reference.ReferenceLayers;
+
+import io.chainfeed.api.search.SearchCatalog;
+
+import io.chainfeed.api.company.CompanyController;
+
+import io.chainfeed.api.layer.LayerController;
+
 import io.chainfeed.api.reference.CompanyResolver;
 import io.chainfeed.avro.Listing;
 import io.chainfeed.avro.Company;
@@ -45,7 +55,7 @@ import org.springframework.test.web.servlet.MockMvc;
  * layer's history): what is refused, with which problem, before the streams service is
  * asked, and what it is asked.
  */
-@WebMvcTest({ ChainController.class, ChainHistoryController.class })
+@WebMvcTest({ ChainController.class, LayerController.class, CompanyController.class })
 @Import(ChainStates.class)
 class ChainControllerTest {
 
@@ -70,6 +80,15 @@ class ChainControllerTest {
 
     @MockitoBean
     ChainTimeTravel travel;
+
+    @MockitoBean
+    SearchCatalog catalog;
+
+    @MockitoBean
+    ReferenceLayers referenceLayers;
+
+    @MockitoBean
+    LayerReads layerReads;
 
     private static LayerState layer(String id, double pressure, LayerStatus status, List<LayerCompany> owners,
             List<SqueezedCompany> squeezed, Instant asOf) {
@@ -98,7 +117,7 @@ class ChainControllerTest {
             .andExpect(status().isOk())
             .andExpect(jsonPath("$.layers[*].id", contains("memory", "power")))
             .andExpect(jsonPath("$.asOf").value("2026-02-01T00:00:00Z"))
-            .andExpect(jsonPath("$.disclaimer").value(ChainController.DISCLAIMER));
+            .andExpect(jsonPath("$.disclaimer").value(ChainViews.DISCLAIMER));
     }
 
     @Test

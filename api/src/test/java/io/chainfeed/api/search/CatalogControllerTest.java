@@ -1,5 +1,17 @@
 package io.chainfeed.api.search;
 
+import co.elastic.clients.elasticsearch.ElasticsearchClient;
+
+import io.chainfeed.api.chain.ChainTimeTravel;
+
+import io.chainfeed.api.chain.ChainCauseIndex;
+
+import io.chainfeed.api.chain.ChainStates;
+
+import io.chainfeed.api.term.TermController;
+
+import io.chainfeed.api.layer.LayerController;
+
 import io.chainfeed.api.reads.ReadLookups;
 
 import io.chainfeed.api.reference.CompanyResolver;
@@ -23,9 +35,10 @@ import org.springframework.test.context.bean.override.mockito.MockitoBean;
 import org.springframework.test.web.servlet.MockMvc;
 
 /**
- * Layers, term pages and the suggest checks of {@link CatalogController}, in a web slice.
+ * Layers, term pages and the suggest checks of {@link SuggestController},
+ * {@link LayerController} and {@link TermController}, in a web slice.
  */
-@WebMvcTest(CatalogController.class)
+@WebMvcTest({ SuggestController.class, LayerController.class, TermController.class })
 class CatalogControllerTest {
 
     @Autowired
@@ -48,6 +61,18 @@ class CatalogControllerTest {
 
     @MockitoBean
     LayerReads layerReads;
+
+    @MockitoBean
+    ChainStates states;
+
+    @MockitoBean
+    ChainCauseIndex causes;
+
+    @MockitoBean
+    ChainTimeTravel travel;
+
+    @MockitoBean
+    ElasticsearchClient client;
 
     @Test
     void aLayersReadsComeInTwoListsPrimaryThenPassing() throws Exception {

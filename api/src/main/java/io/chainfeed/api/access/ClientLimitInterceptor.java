@@ -1,0 +1,69 @@
+package io.chainfeed.api.access;
+
+import io.chainfeed.api.support.server.RateLimitFields;
+
+import io.chainfeed.api.support.problem.TooManyRequestsException;
+import jakarta.servlet.DispatcherType;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.util.Optional;
+import org.springframework.web.servlet.HandlerInterceptor;
+
+/**
+ * The per-client rate limit of the public paths (see
+ * {@link ClientLimitConfiguration#PUBLIC_PATHS}): each request takes a token from its
+ * client's bucket ({@link ClientAddresses}, {@link ClientRateLimits}) before its handler
+ * runs; an SSE connect counts once. Every limited answer carries the fields of
+ * draft-ietf-httpapi-ratelimit-headers (version 10): {@code RateLimit-Policy:
+ * "client";q=240;w=60} (the quota and its window in seconds) and {@code RateLimit:
+ * "client";r=<left>;t=<seconds until the bucket is full>}. Over the limit the request is
+ * refused with a 429 problem ({@code too-many-requests}), {@code Retry-After} and the
+ * same two fields. A request straight from a trusted proxy, with no client beyond it, is
+ * not limited and carries neither field. The fields are written by
+ * {@link RateLimitFields}, as the keys' own limit writes them.
+ */
+public final class ClientLimitInterceptor implements HandlerInterceptor {
+
+    /** The policy's name in the header fields. */
+    public static final String POLICY = RateLimitFields.CLIENT;
+
+    private final ClientAddresses addresses;
+
+    private final ClientRateLimits limits;
+
+    /**
+     * @param addresses who a request comes from
+     * @param limits the buckets (their quota goes in {@code RateLimit-Policy})
+     */
+    public ClientLimitInterceptor(ClientAddresses addresses, ClientRateLimits limits) {
+        this.addresses = addresses;
+        this.limits = limits;
+    }
+
+    /**
+     * @throws TooManyRequestsException (429) when the client is over its rate
+     */
+    @Override
+    public boolean preHandle(HttpServletRequest request, HttpServletResponse response, Object handler) {
+        if (request.getDispatcherType() != DispatcherType.REQUEST || "OPTIONS".equals(request.getMethod())) {
+            // an async re-dispatch of an SSE stream, an error page, a CORS preflight
+            return true;
+        }
+        Optional<ClientAddresses.Client> client = addresses.resolve(request);
+        if (client.isEmpty() || client.get().trustedProxy()) {
+            return true;
+        }
+        String name = addresses.bucketName(client.get().address());
+        ClientRateLimits.Decision d = limits.take(name);
+        RateLimitFields.Limit limit = new RateLimitFields.Limit(POLICY, d.quota(), 60, d.remaining(), d.resetSeconds());
+        if (!d.allowed()) {
+            throw new TooManyRequestsException(
+                    "this address (" + name + ") may make " + d.quota()
+                            + " requests a minute to the public paths; try again in " + d.retryAfterSeconds() + " s",
+                    d.retryAfterSeconds(), RateLimitFields.of(limit));
+        }
+        RateLimitFields.add(response, limit);
+        return true;
+    }
+
+}

@@ -1,0 +1,35 @@
+package io.chainfeed.api.access;
+
+import java.time.Duration;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+/**
+ * Settings under {@code chainfeed.rate-limits}: how the api instances share each key's
+ * usage.
+ *
+ * @param shared exchange per-key usage with the other api instances over Kafka
+ * ({@code true}); with {@code false} each instance enforces each key's rate on its own
+ * @param syncInterval how often this instance publishes the requests it granted since the
+ * last report; the over-grant across instances grows with it (see docs/configuration.md)
+ * @param instanceId this instance's name on the usage records (default: a random UUID per
+ * start)
+ * @param partnerDailyQuota requests a PARTNER key may make per day, on top of its rate
+ * per minute (default 100,000,000: a widget on pages with about 1,150 views a second
+ * around the clock; 0 turns the daily quota off)
+ */
+@ConfigurationProperties("chainfeed.rate-limits")
+public record RateLimitProperties(Boolean shared, Duration syncInterval, String instanceId, Long partnerDailyQuota) {
+
+    public RateLimitProperties {
+        shared = shared == null || shared;
+        syncInterval = syncInterval != null ? syncInterval : Duration.ofMillis(250);
+        instanceId = instanceId != null && !instanceId.isBlank() ? instanceId : java.util.UUID.randomUUID().toString();
+        partnerDailyQuota = partnerDailyQuota != null ? partnerDailyQuota : 100_000_000L;
+        if (partnerDailyQuota < 0) {
+            throw new IllegalArgumentException("chainfeed.rate-limits.partner-daily-quota must be 0 or more");
+        }
+        if (syncInterval.isNegative() || syncInterval.isZero()) {
+            throw new IllegalArgumentException("chainfeed.rate-limits.sync-interval must be positive");
+        }
+    }
+}
