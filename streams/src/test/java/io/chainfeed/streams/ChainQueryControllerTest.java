@@ -83,8 +83,8 @@ class ChainQueryControllerTest {
         assertThat(controller.chain("1970-01-01T00:00:00Z", new MockHttpServletRequest()).getStatusCode().value())
             .as("the chain at time zero, before any signal: empty, not an error")
             .isEqualTo(200);
-        assertThatThrownBy(() -> controller.history("memory", "9999-01-01T00:00:00Z", "P1000D", 3,
-                new MockHttpServletRequest()))
+        assertThatThrownBy(
+                () -> controller.history("memory", "9999-01-01T00:00:00Z", "P1000D", 3, new MockHttpServletRequest()))
             .isInstanceOfSatisfying(ResponseStatusException.class,
                     e -> assertThat(e.getStatusCode().value()).isEqualTo(400))
             .hasMessageContaining("must not pass 9999-12-31T23:59:59.999Z");

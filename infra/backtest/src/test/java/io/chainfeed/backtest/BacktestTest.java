@@ -6,6 +6,7 @@ import io.chainfeed.avro.ChainLayer;
 import io.chainfeed.avro.LayerStatus;
 import io.chainfeed.ingest.corpus.Corpus;
 import io.chainfeed.ingest.corpus.History;
+import io.chainfeed.streams.chain.ChainModel;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -117,6 +118,33 @@ class BacktestTest {
         ByteArrayOutputStream text = new ByteArrayOutputStream();
         Scores.print(reports, new PrintStream(text, true, StandardCharsets.UTF_8));
         assertThat(text.toString(StandardCharsets.UTF_8)).contains("McNemar p", "[best]", "third", "base rate");
+    }
+
+    /**
+     * The stage-2 grid is the pre-registered one (3 normalisations × 2 normals × 5
+     * threshold sets, simplest first), and the tuning rule picks as written: the highest
+     * balanced accuracy, within 0.01 the higher smallest recall, then the simpler.
+     */
+    @Test
+    void theStageTwoGridAndTheTuningRuleAreThePreRegisteredOnes() {
+        assertThat(Backtest.STAGE_TWO).hasSize(30)
+            .startsWith("none/fixed/p20-70-95", "none/fixed/p25-75-95")
+            .endsWith("k3/trailing/z1-2")
+            .doesNotHaveDuplicates();
+        Backtest.STAGE_TWO.forEach(v -> assertThat(ChainModel.StatusRule.parse(v)).hasToString(v));
+        Scores.Metrics a = metrics(0.700, 0.50);
+        Scores.Metrics b = metrics(0.705, 0.40);
+        Scores.Metrics c = metrics(0.695, 0.60);
+        Scores.Metrics d = metrics(0.720, 0.30);
+        assertThat(Backtest.choose(List.of(a, b))).as("within 0.01: the higher smallest recall").isZero();
+        assertThat(Backtest.choose(List.of(b, a, c))).isEqualTo(2);
+        assertThat(Backtest.choose(List.of(a, b, c, d))).as("d is 0.015 ahead of a").isEqualTo(3);
+        assertThat(Backtest.choose(List.of(a, a))).as("a tie: the simpler").isZero();
+    }
+
+    private static Scores.Metrics metrics(double ba, double smallest) {
+        return new Scores.Metrics(10, 5, java.util.Map.of(History.Status.LOOSE, smallest, History.Status.BALANCED, 0.9,
+                History.Status.TIGHT, Double.NaN), ba, 0.5);
     }
 
     @Test
