@@ -41,9 +41,9 @@ public final class Backtest implements Callable<Integer> {
             + " reference note and source, and the model's largest causes).")
     boolean noDisagreements;
 
-    @Option(names = "--inheritance", description = "The chain model's inheritance rule: sum (live), or max:<A> /"
-            + " avg:<A> with A at most 0.5 (issue 37, docs/chain-model-prereg.md).")
-    String inheritance = "sum";
+    @Option(names = "--inheritance", description = "The chain model's inheritance rule: max:0.5 (live), sum (the"
+            + " rule before issue 37), or max:<A> / avg:<A> with A at most 0.5 (docs/chain-model-prereg.md).")
+    String inheritance = "max:0.5";
 
     @Option(names = "--sweep-inheritance", description = "Print balanced accuracy and recalls per set for every"
             + " pre-registered stage-1 inheritance variant (docs/chain-model-prereg.md), then stop.")
@@ -313,6 +313,15 @@ public final class Backtest implements Callable<Integer> {
         System.out.println("inheritance: " + ChainModel.Inheritance.parse(inheritance) + ", status: "
                 + ChainModel.StatusRule.parse(status));
         print(all, System.out, !noDisagreements);
+        System.out.println();
+        ChainModel model = new ChainModel(corpus.layers(), corpus.companies(),
+                ChainModel.Inheritance.parse(inheritance), ChainModel.StatusRule.parse(status));
+        String newest = all.quarters().get(all.quarters().size() - 1);
+        for (Map.Entry<String, Instant> at : criticalInstants(history, newest).entrySet()) {
+            List<String> critical = critical(model, history.signals(), at.getValue());
+            System.out.printf(Locale.ROOT, "critical at %s (%s): %d of %d layers %s%n", at.getKey(), at.getValue(),
+                    critical.size(), corpus.layers().size(), critical);
+        }
         Result held = run(all, history.holdout());
         System.out.println();
         System.out.printf(Locale.ROOT,
@@ -322,6 +331,45 @@ public final class Backtest implements Callable<Integer> {
         System.out.println();
         Scores.print(reports(all, history), System.out);
         return 0;
+    }
+
+    /** The instant the issue's chain map was read at (a fresh install, 2026-07-01). */
+    static final Instant ISSUE_INSTANT = Instant.parse("2026-07-01T00:00:00Z");
+
+    /**
+     * @param history the bundled history
+     * @param newest the newest quarter of the backtest
+     * @return the instants the number of critical layers is printed for: the newest
+     * quarter's end, 2026-07-01 and the newest signal's instant (where a fresh install's
+     * chain stands)
+     */
+    static Map<String, Instant> criticalInstants(History history, String newest) {
+        Map<String, Instant> out = new LinkedHashMap<>();
+        out.put("the end of " + newest, History.quarterEnd(newest));
+        out.put("2026-07-01", ISSUE_INSTANT);
+        history.signals()
+            .stream()
+            .map(ConstraintSignal::getObservedAt)
+            .max(Instant::compareTo)
+            .ifPresent(t -> out.put("the newest signal", t));
+        return out;
+    }
+
+    /**
+     * @param model the chain model
+     * @param signals the signals
+     * @param at an instant
+     * @return the layers CRITICAL at that instant, in id order, each with its pressure
+     * (own and inherited)
+     */
+    static List<String> critical(ChainModel model, List<ConstraintSignal> signals, Instant at) {
+        return model.statesAt(signals, at.toEpochMilli())
+            .values()
+            .stream()
+            .filter(s -> s.getStatus() == LayerStatus.CRITICAL)
+            .map(s -> String.format(Locale.ROOT, "%s %.2f (own %.2f + inherited %.2f)", s.getId(), s.getPressure(),
+                    s.getDirectPressure(), s.getSqueezeReceived()))
+            .toList();
     }
 
     /**

@@ -23,11 +23,13 @@ import org.junit.jupiter.api.Test;
 class BacktestTest {
 
     /**
-     * The agreement measured on the bundled history at the live calibration with the
-     * segment rule (94 of 110, 85.5%; 92 of 110 before it; docs/backtest.md): the goal of
-     * issue 24.
+     * The agreement measured on the bundled history with the frozen model of issue 37
+     * (max:0.5 inheritance, absolute thresholds): 93 of 110 (84.5%). It was 94 of 110
+     * (85.5%, the goal of issue 24) under the sum rule; the reference is reported, not a
+     * target, under issue 37's pre-registration, and the frozen rule was chosen on its
+     * tuning quarters by balanced accuracy (docs/backtest.md).
      */
-    private static final double REFERENCE_FLOOR = 0.85;
+    private static final double REFERENCE_FLOOR = 0.845;
 
     /**
      * The held-out agreement measured the same way: 28 of 45 (62.2%) until issue 37's
@@ -76,6 +78,45 @@ class BacktestTest {
         Backtest.Result held = Backtest.run(corpus, history, Backtest.lastQuarter(history), history.holdout());
         assertThat(held.scored()).hasSameSizeAs(history.holdout()).hasSizeGreaterThanOrEqualTo(40);
         assertThat(held.agreement()).isGreaterThanOrEqualTo(HOLDOUT_FLOOR);
+    }
+
+    /*
+     * The frozen model's scores on the held-out and third sets together (83 cells),
+     * measured 2026-12-03: balanced accuracy 0.559, loose recall 5/23 (0.22), balanced
+     * recall 0.54, 0.226 over always-tight's BA, 0.021 over the base rate's. Issue 37's
+     * floors (BA 0.70, loose and balanced recall 0.6, 0.15 over always-tight and over the
+     * base rate) are missed, so these are the measured figures, less rounding: a change
+     * that scores worse fails here. Raise them to the issue's when a model meets those.
+     */
+
+    private static final double TOGETHER_BA_FLOOR = 0.555;
+
+    private static final double TOGETHER_LOOSE_FLOOR = 0.215;
+
+    private static final double TOGETHER_BALANCED_FLOOR = 0.535;
+
+    private static final double OVER_ALWAYS_TIGHT_FLOOR = 0.22;
+
+    private static final double OVER_BASE_RATE_FLOOR = 0.02;
+
+    @Test
+    void theHeldOutSetsTogetherScoreAtLeastAsMeasuredOnTheFrozenModel() {
+        List<Scores.Report> reports = Backtest.reports(result, history);
+        Scores.Report together = reports.stream()
+            .filter(r -> r.name().equals(Backtest.HELD_OUT_TOGETHER))
+            .findFirst()
+            .orElseThrow();
+        ByteArrayOutputStream text = new ByteArrayOutputStream();
+        Scores.print(reports, new PrintStream(text, true, StandardCharsets.UTF_8));
+        String table = text.toString(StandardCharsets.UTF_8);
+        Scores.Metrics m = together.model();
+        assertThat(m.balancedAccuracy()).as(table).isGreaterThanOrEqualTo(TOGETHER_BA_FLOOR);
+        assertThat(m.recall().get(History.Status.LOOSE)).as(table).isGreaterThanOrEqualTo(TOGETHER_LOOSE_FLOOR);
+        assertThat(m.recall().get(History.Status.BALANCED)).as(table).isGreaterThanOrEqualTo(TOGETHER_BALANCED_FLOOR);
+        assertThat(m.balancedAccuracy() - together.baseline(Scores.ALWAYS_TIGHT).metrics().balancedAccuracy()).as(table)
+            .isGreaterThanOrEqualTo(OVER_ALWAYS_TIGHT_FLOOR);
+        assertThat(m.balancedAccuracy() - together.baseline(Scores.BASE_RATE).metrics().balancedAccuracy()).as(table)
+            .isGreaterThanOrEqualTo(OVER_BASE_RATE_FLOOR);
     }
 
     /**

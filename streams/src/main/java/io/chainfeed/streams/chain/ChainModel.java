@@ -74,14 +74,19 @@ import java.util.function.BiConsumer;
  * the pressure.
  *
  * <p>
- * <b>Propagation.</b> Squeeze flows downstream along the layer graph (from a layer to the
- * layers that name it as upstream), attenuated by {@code A} = {@value #ATTENUATION} per
- * hop. Only layers whose own direct pressure is tight or critical ({@code direct ≥}
- * {@value #TIGHT_FROM}) squeeze others, and each does so once per downstream layer, along
- * its shortest path, so a diamond in the graph does not count a supplier twice:
- * <pre>  squeeze(l) = Σ over layers u upstream of l with direct(u) ≥ 3 of A^hops(u,l) × direct(u)
- *  P(l)       = direct(l) + squeeze(l)</pre> The attribution is linear: a signal's share
- * of a downstream layer is {@code A^hops ×} its contribution where it landed, so a
+ * <b>Propagation (inheritance).</b> Pressure flows downstream along the layer graph (from
+ * a layer to the layers that name it as upstream), by the model's {@link Inheritance}.
+ * The live rule (issue 37, docs/chain-model-prereg.md and docs/backtest.md) is the
+ * tightest supplier, damped by {@code A} = 1/2, computed upstream first:
+ * <pre>  inh(l) = A × max over suppliers u of l of P(u)⁺
+ *  P(l)   = direct(l) + inh(l)</pre> so a layer inherits at most half of its tightest
+ * supplier's pressure, which itself holds at most half of its own tightest supplier's,
+ * and so on: inherited pressure never exceeds the largest own pressure upstream, and a
+ * layer without signals of its own is never tighter than its tightest supplier. Only
+ * tightening is inherited. The rule before issue 37 ({@link Rule#SUM}, still available)
+ * summed {@code A^hops(u,l) × direct(u)} over every upstream layer whose direct pressure
+ * is tight or critical. Either way the attribution is linear: a signal's share of a
+ * downstream layer is a fixed coefficient times its contribution where it landed, so a
  * layer's causes add up to its pressure (easing signals on a tight layer appear as
  * negative causes downstream).
  *
@@ -161,8 +166,8 @@ public final class ChainModel {
     public enum Rule {
 
         /**
-         * Today's live rule: every upstream layer whose own direct pressure is tight or
-         * critical adds {@code A^hops × direct(u)}, summed over all of them.
+         * The live rule before issue 37: every upstream layer whose own direct pressure
+         * is tight or critical adds {@code A^hops × direct(u)}, summed over all of them.
          */
         SUM,
 
@@ -189,8 +194,11 @@ public final class ChainModel {
      */
     public record Inheritance(Rule rule, double attenuation) {
 
-        /** The live rule: {@link Rule#SUM} with {@link ChainModel#ATTENUATION}. */
-        public static final Inheritance LIVE = new Inheritance(Rule.SUM, ATTENUATION);
+        /**
+         * The live rule since issue 37: {@link Rule#MAX} with {@code A} = 1/2, chosen by
+         * the pre-registered stage-1 sweep and kept by stage 2 (docs/backtest.md).
+         */
+        public static final Inheritance LIVE = new Inheritance(Rule.MAX, 0.5);
 
         /**
          * @throws IllegalArgumentException if the damping is not in (0, 1], or above 1/2
