@@ -24,21 +24,23 @@ class BacktestTest {
 
     /**
      * The agreement measured on the bundled history with the frozen model of issue 37
-     * (max:0.5 inheritance, absolute thresholds): 93 of 110 (84.5%). It was 94 of 110
-     * (85.5%, the goal of issue 24) under the sum rule; the reference is reported, not a
-     * target, under issue 37's pre-registration, and the frozen rule was chosen on its
-     * tuning quarters by balanced accuracy (docs/backtest.md).
+     * (max:0.5 inheritance, absolute thresholds): 93 of 110 (84.5%), and 92 of 110
+     * (83.6%) since the demand-only signals were dropped (issue 37 item 4). It was 94 of
+     * 110 (85.5%, the goal of issue 24) under the sum rule; the reference is reported,
+     * not a target, under issue 37's pre-registration, and the frozen rule was chosen on
+     * its tuning quarters by balanced accuracy (docs/backtest.md).
      */
-    private static final double REFERENCE_FLOOR = 0.845;
+    private static final double REFERENCE_FLOOR = 0.836;
 
     /**
      * The held-out agreement measured the same way: 28 of 45 (62.2%) until issue 37's
      * history fixes removed two held-out cells (cloud-compute 2023Q2,
      * datacenter-facilities 2024Q1) whose only sources were an AI-written aggregator and
      * a staging host, both cells the model agreed with; 26 of 43 (60.5%) since. No model
-     * status changed.
+     * status changed. 27 of 43 (62.8%) since the demand-only signals were dropped (issue
+     * 37 item 4).
      */
-    private static final double HOLDOUT_FLOOR = 0.60;
+    private static final double HOLDOUT_FLOOR = 0.62;
 
     private static Corpus corpus;
 
@@ -82,22 +84,24 @@ class BacktestTest {
 
     /*
      * The frozen model's scores on the held-out and third sets together (83 cells),
-     * measured 2026-12-03: balanced accuracy 0.559, loose recall 5/23 (0.22), balanced
-     * recall 0.54, 0.226 over always-tight's BA, 0.021 over the base rate's. Issue 37's
-     * floors (BA 0.70, loose and balanced recall 0.6, 0.15 over always-tight and over the
-     * base rate) are missed, so these are the measured figures, less rounding: a change
-     * that scores worse fails here. Raise them to the issue's when a model meets those.
+     * measured 2026-12-03 after the demand-only signals were dropped: balanced accuracy
+     * 0.592, loose recall 7/23 (0.304), balanced recall 14/24 (0.583), 0.259 over
+     * always-tight's BA, 0.054 over the base rate's (before the drop: 0.559, 5/23, 13/24,
+     * 0.225, 0.021). Issue 37's floors (BA 0.70, loose and balanced recall 0.6, 0.15 over
+     * always-tight and over the base rate) are missed, so these are the measured figures,
+     * less rounding: a change that scores worse fails here. Raise them to the issue's
+     * when a model meets those.
      */
 
-    private static final double TOGETHER_BA_FLOOR = 0.555;
+    private static final double TOGETHER_BA_FLOOR = 0.59;
 
-    private static final double TOGETHER_LOOSE_FLOOR = 0.215;
+    private static final double TOGETHER_LOOSE_FLOOR = 0.30;
 
-    private static final double TOGETHER_BALANCED_FLOOR = 0.535;
+    private static final double TOGETHER_BALANCED_FLOOR = 0.58;
 
-    private static final double OVER_ALWAYS_TIGHT_FLOOR = 0.22;
+    private static final double OVER_ALWAYS_TIGHT_FLOOR = 0.25;
 
-    private static final double OVER_BASE_RATE_FLOOR = 0.02;
+    private static final double OVER_BASE_RATE_FLOOR = 0.05;
 
     @Test
     void theHeldOutSetsTogetherScoreAtLeastAsMeasuredOnTheFrozenModel() {
