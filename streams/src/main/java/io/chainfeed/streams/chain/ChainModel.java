@@ -573,7 +573,10 @@ public final class ChainModel {
 
     /**
      * Every layer's state from a book's sums: O(layers² + layers × {@value #TOP_CAUSES}),
-     * independent of the number of kept signals.
+     * independent of the number of kept signals. It reads statuses without a normal,
+     * which is right for the live absolute thresholds; under a status rule against the
+     * layer's own normal every layer would read BALANCED, so callers of such a model pass
+     * the normal ({@link #states(ChainBook, Map)} with {@link #normalAt}).
      * @param book the kept signals, built for this model's layers
      * @return the state of each layer, by layer id in id order; {@code asOf} 0 when there
      * are no signals
