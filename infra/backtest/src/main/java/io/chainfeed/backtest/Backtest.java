@@ -41,13 +41,45 @@ public final class Backtest implements Callable<Integer> {
             + " reference note and source, and the model's largest causes).")
     boolean noDisagreements;
 
-    @Option(names = "--inheritance", description = "The chain model's inheritance rule: sum (live), or max:<A> /"
-            + " avg:<A> with A at most 0.5 (issue 37, docs/chain-model-prereg.md).")
-    String inheritance = "sum";
+    @Option(names = "--inheritance", description = "The chain model's inheritance rule: max:0.5 (live), sum (the"
+            + " rule before issue 37), or max:<A> / avg:<A> with A at most 0.5 (docs/chain-model-prereg.md).")
+    String inheritance = "max:0.5";
 
     @Option(names = "--sweep-inheritance", description = "Print balanced accuracy and recalls per set for every"
             + " pre-registered stage-1 inheritance variant (docs/chain-model-prereg.md), then stop.")
     boolean sweep;
+
+    @Option(names = "--status", description = "How a layer's status is read: absolute, or <norm>/<normal>/<thresholds>"
+            + " (norm none or k<k>, normal fixed or trailing, thresholds p<low>-<tight>-<critical> or z<z1>-<z2>),"
+            + " e.g. k1/fixed/p25-75-95 (issue 37, docs/chain-model-prereg.md).")
+    String status = "absolute";
+
+    @Option(names = "--sweep-status", description = "Print the scores per set of every pre-registered stage-2 status"
+            + " variant on the stage-1 inheritance (docs/chain-model-prereg.md) and the one the tuning rule picks,"
+            + " then stop.")
+    boolean sweepStatus;
+
+    /** Stage 1's frozen choice (docs/backtest.md). */
+    static final String STAGE_ONE_CHOICE = "max:0.5";
+
+    /**
+     * The stage-2 variants of docs/chain-model-prereg.md, simplest first (no
+     * normalisation before k=1 before k=3, fixed base before trailing, percentiles before
+     * z).
+     */
+    static final List<String> STAGE_TWO = stageTwo();
+
+    private static List<String> stageTwo() {
+        List<String> out = new ArrayList<>();
+        for (String norm : List.of("none", "k1", "k3")) {
+            for (String normal : List.of("fixed", "trailing")) {
+                for (String th : List.of("p20-70-95", "p25-75-95", "p30-80-97", "z0.5-2", "z1-2")) {
+                    out.add(norm + "/" + normal + "/" + th);
+                }
+            }
+        }
+        return List.copyOf(out);
+    }
 
     /** The stage-1 variants of docs/chain-model-prereg.md, after the live rule. */
     static final List<String> STAGE_ONE = List.of("sum", "max:0.25", "max:0.375", "max:0.5", "avg:0.25", "avg:0.375",
@@ -138,7 +170,7 @@ public final class Backtest implements Callable<Integer> {
     }
 
     /**
-     * Runs the backtest with a given inheritance rule.
+     * Runs the backtest with a given inheritance rule, absolute thresholds.
      * @param corpus the layers and companies
      * @param history the signals
      * @param last the last quarter to include
@@ -149,7 +181,23 @@ public final class Backtest implements Callable<Integer> {
      */
     public static Result run(Corpus corpus, History history, String last, List<History.Cell> labelled,
             ChainModel.Inheritance inheritance) {
-        ChainModel model = new ChainModel(corpus.layers(), corpus.companies(), inheritance);
+        return run(corpus, history, last, labelled, inheritance, ChainModel.StatusRule.ABSOLUTE);
+    }
+
+    /**
+     * Runs the backtest with a given inheritance rule and status rule.
+     * @param corpus the layers and companies
+     * @param history the signals
+     * @param last the last quarter to include
+     * @param labelled the labels to score against
+     * @param inheritance the chain model's inheritance rule
+     * @param statusRule how the model reads a layer's status
+     * @return every layer's state at every quarter end from 2023Q1 to {@code last}, with
+     * those labels
+     */
+    public static Result run(Corpus corpus, History history, String last, List<History.Cell> labelled,
+            ChainModel.Inheritance inheritance, ChainModel.StatusRule statusRule) {
+        ChainModel model = new ChainModel(corpus.layers(), corpus.companies(), inheritance, statusRule);
         List<ConstraintSignal> signals = history.signals();
         Map<String, History.Cell> labels = new HashMap<>();
         labelled.forEach(c -> labels.put(c.layer() + " " + c.quarter(), c));
@@ -256,11 +304,24 @@ public final class Backtest implements Callable<Integer> {
             sweep(corpus, history, last, System.out);
             return 0;
         }
-        Result all = run(corpus, history, last, history.reference(), ChainModel.Inheritance.parse(inheritance));
-        if (!"sum".equals(inheritance)) {
-            System.out.println("inheritance: " + ChainModel.Inheritance.parse(inheritance));
+        if (sweepStatus) {
+            sweepStatus(corpus, history, last, System.out);
+            return 0;
         }
+        Result all = run(corpus, history, last, history.reference(), ChainModel.Inheritance.parse(inheritance),
+                ChainModel.StatusRule.parse(status));
+        System.out.println("inheritance: " + ChainModel.Inheritance.parse(inheritance) + ", status: "
+                + ChainModel.StatusRule.parse(status));
         print(all, System.out, !noDisagreements);
+        System.out.println();
+        ChainModel model = new ChainModel(corpus.layers(), corpus.companies(),
+                ChainModel.Inheritance.parse(inheritance), ChainModel.StatusRule.parse(status));
+        String newest = all.quarters().get(all.quarters().size() - 1);
+        for (Map.Entry<String, Instant> at : criticalInstants(history, newest).entrySet()) {
+            List<String> critical = critical(model, history.signals(), at.getValue());
+            System.out.printf(Locale.ROOT, "critical at %s (%s): %d of %d layers %s%n", at.getKey(), at.getValue(),
+                    critical.size(), corpus.layers().size(), critical);
+        }
         Result held = run(all, history.holdout());
         System.out.println();
         System.out.printf(Locale.ROOT,
@@ -270,6 +331,45 @@ public final class Backtest implements Callable<Integer> {
         System.out.println();
         Scores.print(reports(all, history), System.out);
         return 0;
+    }
+
+    /** The instant the issue's chain map was read at (a fresh install, 2026-07-01). */
+    static final Instant ISSUE_INSTANT = Instant.parse("2026-07-01T00:00:00Z");
+
+    /**
+     * @param history the bundled history
+     * @param newest the newest quarter of the backtest
+     * @return the instants the number of critical layers is printed for: the newest
+     * quarter's end, 2026-07-01 and the newest signal's instant (where a fresh install's
+     * chain stands)
+     */
+    static Map<String, Instant> criticalInstants(History history, String newest) {
+        Map<String, Instant> out = new LinkedHashMap<>();
+        out.put("the end of " + newest, History.quarterEnd(newest));
+        out.put("2026-07-01", ISSUE_INSTANT);
+        history.signals()
+            .stream()
+            .map(ConstraintSignal::getObservedAt)
+            .max(Instant::compareTo)
+            .ifPresent(t -> out.put("the newest signal", t));
+        return out;
+    }
+
+    /**
+     * @param model the chain model
+     * @param signals the signals
+     * @param at an instant
+     * @return the layers CRITICAL at that instant, in id order, each with its pressure
+     * (own and inherited)
+     */
+    static List<String> critical(ChainModel model, List<ConstraintSignal> signals, Instant at) {
+        return model.statesAt(signals, at.toEpochMilli())
+            .values()
+            .stream()
+            .filter(s -> s.getStatus() == LayerStatus.CRITICAL)
+            .map(s -> String.format(Locale.ROOT, "%s %.2f (own %.2f + inherited %.2f)", s.getId(), s.getPressure(),
+                    s.getDirectPressure(), s.getSqueezeReceived()))
+            .toList();
     }
 
     /**
@@ -312,6 +412,98 @@ public final class Backtest implements Callable<Integer> {
                         m.agreed(), m.n());
             }
         }
+    }
+
+    /**
+     * Prints, per stage-2 variant (docs/chain-model-prereg.md) and per set, the model's
+     * scores; the baselines once per set; then the variant the pre-registered tuning rule
+     * picks on the reference tuning cells alone, and whether it beats stage 1's choice
+     * there.
+     * @param corpus the layers and companies
+     * @param history the signals and sets
+     * @param last the last quarter
+     * @param out where to print
+     * @return the chosen status rule ({@code absolute} when stage 2 does not beat stage
+     * 1)
+     */
+    static String sweepStatus(Corpus corpus, History history, String last, PrintStream out) {
+        ChainModel.Inheritance inh = ChainModel.Inheritance.parse(STAGE_ONE_CHOICE);
+        out.println("stage-2 status variants on inheritance " + STAGE_ONE_CHOICE + " (docs/chain-model-prereg.md);"
+                + " per set: BA / recall loose, balanced, tight / agreement / QWK");
+        Result one = run(corpus, history, last, List.of(), inh);
+        List<Scores.Report> stageOne = reports(one, history);
+        out.println("baselines");
+        for (Scores.Report rep : stageOne) {
+            for (Scores.Baseline b : rep.baselines()) {
+                line(out, rep.name() + ", " + b.name(), b.metrics());
+            }
+        }
+        out.println("stage 1: " + STAGE_ONE_CHOICE + "/absolute");
+        stageOne.forEach(rep -> line(out, rep.name(), rep.model()));
+        List<Scores.Metrics> tuning = new ArrayList<>();
+        for (String v : STAGE_TWO) {
+            Result r = run(corpus, history, last, List.of(), inh, ChainModel.StatusRule.parse(v));
+            out.println(v);
+            for (Scores.Report rep : reports(r, history)) {
+                line(out, rep.name(), rep.model());
+                if (rep.name().equals(REFERENCE_TUNING)) {
+                    tuning.add(rep.model());
+                }
+            }
+        }
+        int chosen = choose(tuning);
+        Scores.Metrics best = tuning.get(chosen);
+        Scores.Metrics first = stageOne.stream()
+            .filter(rep -> rep.name().equals(REFERENCE_TUNING))
+            .findFirst()
+            .orElseThrow()
+            .model();
+        boolean beats = best.balancedAccuracy() > first.balancedAccuracy();
+        out.printf(Locale.ROOT,
+                "stage 2 picks %s (tuning BA %.3f, smallest recall %.2f); stage 1 %s has BA %.3f:" + " %s%n",
+                STAGE_TWO.get(chosen), best.balancedAccuracy(), minRecall(best), STAGE_ONE_CHOICE,
+                first.balancedAccuracy(), beats ? "stage 2's pick is the candidate" : "stage 1's choice stays");
+        return beats ? STAGE_TWO.get(chosen) : "absolute";
+    }
+
+    /**
+     * The pre-registered tuning rule: the highest balanced accuracy; within 0.01 of it,
+     * the higher smallest per-class recall; then the first (simplest) variant.
+     * @param tuning each variant's scores on the tuning cells, simplest first
+     * @return the index of the chosen variant
+     */
+    static int choose(List<Scores.Metrics> tuning) {
+        double top = tuning.stream().mapToDouble(Scores.Metrics::balancedAccuracy).max().orElseThrow();
+        int chosen = -1;
+        for (int i = 0; i < tuning.size(); i++) {
+            Scores.Metrics m = tuning.get(i);
+            if (m.balancedAccuracy() < top - 0.01 - 1e-9) {
+                continue;
+            }
+            if (chosen < 0 || minRecall(m) > minRecall(tuning.get(chosen)) + 1e-9) {
+                chosen = i;
+            }
+        }
+        return chosen;
+    }
+
+    private static double minRecall(Scores.Metrics m) {
+        return m.recall()
+            .values()
+            .stream()
+            .filter(v -> v != null && !v.isNaN())
+            .mapToDouble(Double::doubleValue)
+            .min()
+            .orElse(0);
+    }
+
+    private static void line(PrintStream out, String name, Scores.Metrics m) {
+        if (m == null) {
+            return;
+        }
+        out.printf(Locale.ROOT, "  %-52s BA %.3f / %.2f %.2f %.2f / %d of %d / %.2f%n", name, m.balancedAccuracy(),
+                nan(m.recall().get(History.Status.LOOSE)), nan(m.recall().get(History.Status.BALANCED)),
+                nan(m.recall().get(History.Status.TIGHT)), m.agreed(), m.n(), m.kappa());
     }
 
     private static double nan(Double v) {

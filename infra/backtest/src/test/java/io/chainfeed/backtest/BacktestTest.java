@@ -6,6 +6,7 @@ import io.chainfeed.avro.ChainLayer;
 import io.chainfeed.avro.LayerStatus;
 import io.chainfeed.ingest.corpus.Corpus;
 import io.chainfeed.ingest.corpus.History;
+import io.chainfeed.streams.chain.ChainModel;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -22,20 +23,24 @@ import org.junit.jupiter.api.Test;
 class BacktestTest {
 
     /**
-     * The agreement measured on the bundled history at the live calibration with the
-     * segment rule (94 of 110, 85.5%; 92 of 110 before it; docs/backtest.md): the goal of
-     * issue 24.
+     * The agreement measured on the bundled history with the frozen model of issue 37
+     * (max:0.5 inheritance, absolute thresholds): 93 of 110 (84.5%), and 92 of 110
+     * (83.6%) since the demand-only signals were dropped (issue 37 item 4). It was 94 of
+     * 110 (85.5%, the goal of issue 24) under the sum rule; the reference is reported,
+     * not a target, under issue 37's pre-registration, and the frozen rule was chosen on
+     * its tuning quarters by balanced accuracy (docs/backtest.md).
      */
-    private static final double REFERENCE_FLOOR = 0.85;
+    private static final double REFERENCE_FLOOR = 0.836;
 
     /**
      * The held-out agreement measured the same way: 28 of 45 (62.2%) until issue 37's
      * history fixes removed two held-out cells (cloud-compute 2023Q2,
      * datacenter-facilities 2024Q1) whose only sources were an AI-written aggregator and
      * a staging host, both cells the model agreed with; 26 of 43 (60.5%) since. No model
-     * status changed.
+     * status changed. 27 of 43 (62.8%) since the demand-only signals were dropped (issue
+     * 37 item 4).
      */
-    private static final double HOLDOUT_FLOOR = 0.60;
+    private static final double HOLDOUT_FLOOR = 0.62;
 
     private static Corpus corpus;
 
@@ -75,6 +80,47 @@ class BacktestTest {
         Backtest.Result held = Backtest.run(corpus, history, Backtest.lastQuarter(history), history.holdout());
         assertThat(held.scored()).hasSameSizeAs(history.holdout()).hasSizeGreaterThanOrEqualTo(40);
         assertThat(held.agreement()).isGreaterThanOrEqualTo(HOLDOUT_FLOOR);
+    }
+
+    /*
+     * The frozen model's scores on the held-out and third sets together (83 cells),
+     * measured 2026-12-03 after the demand-only signals were dropped: balanced accuracy
+     * 0.592, loose recall 7/23 (0.304), balanced recall 14/24 (0.583), 0.259 over
+     * always-tight's BA, 0.054 over the base rate's (before the drop: 0.559, 5/23, 13/24,
+     * 0.225, 0.021). Issue 37's floors (BA 0.70, loose and balanced recall 0.6, 0.15 over
+     * always-tight and over the base rate) are missed, so these are the measured figures,
+     * less rounding: a change that scores worse fails here. Raise them to the issue's
+     * when a model meets those.
+     */
+
+    private static final double TOGETHER_BA_FLOOR = 0.59;
+
+    private static final double TOGETHER_LOOSE_FLOOR = 0.30;
+
+    private static final double TOGETHER_BALANCED_FLOOR = 0.58;
+
+    private static final double OVER_ALWAYS_TIGHT_FLOOR = 0.25;
+
+    private static final double OVER_BASE_RATE_FLOOR = 0.05;
+
+    @Test
+    void theHeldOutSetsTogetherScoreAtLeastAsMeasuredOnTheFrozenModel() {
+        List<Scores.Report> reports = Backtest.reports(result, history);
+        Scores.Report together = reports.stream()
+            .filter(r -> r.name().equals(Backtest.HELD_OUT_TOGETHER))
+            .findFirst()
+            .orElseThrow();
+        ByteArrayOutputStream text = new ByteArrayOutputStream();
+        Scores.print(reports, new PrintStream(text, true, StandardCharsets.UTF_8));
+        String table = text.toString(StandardCharsets.UTF_8);
+        Scores.Metrics m = together.model();
+        assertThat(m.balancedAccuracy()).as(table).isGreaterThanOrEqualTo(TOGETHER_BA_FLOOR);
+        assertThat(m.recall().get(History.Status.LOOSE)).as(table).isGreaterThanOrEqualTo(TOGETHER_LOOSE_FLOOR);
+        assertThat(m.recall().get(History.Status.BALANCED)).as(table).isGreaterThanOrEqualTo(TOGETHER_BALANCED_FLOOR);
+        assertThat(m.balancedAccuracy() - together.baseline(Scores.ALWAYS_TIGHT).metrics().balancedAccuracy()).as(table)
+            .isGreaterThanOrEqualTo(OVER_ALWAYS_TIGHT_FLOOR);
+        assertThat(m.balancedAccuracy() - together.baseline(Scores.BASE_RATE).metrics().balancedAccuracy()).as(table)
+            .isGreaterThanOrEqualTo(OVER_BASE_RATE_FLOOR);
     }
 
     /**
@@ -117,6 +163,33 @@ class BacktestTest {
         ByteArrayOutputStream text = new ByteArrayOutputStream();
         Scores.print(reports, new PrintStream(text, true, StandardCharsets.UTF_8));
         assertThat(text.toString(StandardCharsets.UTF_8)).contains("McNemar p", "[best]", "third", "base rate");
+    }
+
+    /**
+     * The stage-2 grid is the pre-registered one (3 normalisations × 2 normals × 5
+     * threshold sets, simplest first), and the tuning rule picks as written: the highest
+     * balanced accuracy, within 0.01 the higher smallest recall, then the simpler.
+     */
+    @Test
+    void theStageTwoGridAndTheTuningRuleAreThePreRegisteredOnes() {
+        assertThat(Backtest.STAGE_TWO).hasSize(30)
+            .startsWith("none/fixed/p20-70-95", "none/fixed/p25-75-95")
+            .endsWith("k3/trailing/z1-2")
+            .doesNotHaveDuplicates();
+        Backtest.STAGE_TWO.forEach(v -> assertThat(ChainModel.StatusRule.parse(v)).hasToString(v));
+        Scores.Metrics a = metrics(0.700, 0.50);
+        Scores.Metrics b = metrics(0.705, 0.40);
+        Scores.Metrics c = metrics(0.695, 0.60);
+        Scores.Metrics d = metrics(0.720, 0.30);
+        assertThat(Backtest.choose(List.of(a, b))).as("within 0.01: the higher smallest recall").isZero();
+        assertThat(Backtest.choose(List.of(b, a, c))).isEqualTo(2);
+        assertThat(Backtest.choose(List.of(a, b, c, d))).as("d is 0.015 ahead of a").isEqualTo(3);
+        assertThat(Backtest.choose(List.of(a, a))).as("a tie: the simpler").isZero();
+    }
+
+    private static Scores.Metrics metrics(double ba, double smallest) {
+        return new Scores.Metrics(10, 5, java.util.Map.of(History.Status.LOOSE, smallest, History.Status.BALANCED, 0.9,
+                History.Status.TIGHT, Double.NaN), ba, 0.5);
     }
 
     @Test

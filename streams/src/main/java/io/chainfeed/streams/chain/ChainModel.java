@@ -74,14 +74,19 @@ import java.util.function.BiConsumer;
  * the pressure.
  *
  * <p>
- * <b>Propagation.</b> Squeeze flows downstream along the layer graph (from a layer to the
- * layers that name it as upstream), attenuated by {@code A} = {@value #ATTENUATION} per
- * hop. Only layers whose own direct pressure is tight or critical ({@code direct ≥}
- * {@value #TIGHT_FROM}) squeeze others, and each does so once per downstream layer, along
- * its shortest path, so a diamond in the graph does not count a supplier twice:
- * <pre>  squeeze(l) = Σ over layers u upstream of l with direct(u) ≥ 3 of A^hops(u,l) × direct(u)
- *  P(l)       = direct(l) + squeeze(l)</pre> The attribution is linear: a signal's share
- * of a downstream layer is {@code A^hops ×} its contribution where it landed, so a
+ * <b>Propagation (inheritance).</b> Pressure flows downstream along the layer graph (from
+ * a layer to the layers that name it as upstream), by the model's {@link Inheritance}.
+ * The live rule (issue 37, docs/chain-model-prereg.md and docs/backtest.md) is the
+ * tightest supplier, damped by {@code A} = 1/2, computed upstream first:
+ * <pre>  inh(l) = A × max over suppliers u of l of P(u)⁺
+ *  P(l)   = direct(l) + inh(l)</pre> so a layer inherits at most half of its tightest
+ * supplier's pressure, which itself holds at most half of its own tightest supplier's,
+ * and so on: inherited pressure never exceeds the largest own pressure upstream, and a
+ * layer without signals of its own is never tighter than its tightest supplier. Only
+ * tightening is inherited. The rule before issue 37 ({@link Rule#SUM}, still available)
+ * summed {@code A^hops(u,l) × direct(u)} over every upstream layer whose direct pressure
+ * is tight or critical. Either way the attribution is linear: a signal's share of a
+ * downstream layer is a fixed coefficient times its contribution where it landed, so a
  * layer's causes add up to its pressure (easing signals on a tight layer appear as
  * negative causes downstream).
  *
@@ -161,8 +166,8 @@ public final class ChainModel {
     public enum Rule {
 
         /**
-         * Today's live rule: every upstream layer whose own direct pressure is tight or
-         * critical adds {@code A^hops × direct(u)}, summed over all of them.
+         * The live rule before issue 37: every upstream layer whose own direct pressure
+         * is tight or critical adds {@code A^hops × direct(u)}, summed over all of them.
          */
         SUM,
 
@@ -189,8 +194,11 @@ public final class ChainModel {
      */
     public record Inheritance(Rule rule, double attenuation) {
 
-        /** The live rule: {@link Rule#SUM} with {@link ChainModel#ATTENUATION}. */
-        public static final Inheritance LIVE = new Inheritance(Rule.SUM, ATTENUATION);
+        /**
+         * The live rule since issue 37: {@link Rule#MAX} with {@code A} = 1/2, chosen by
+         * the pre-registered stage-1 sweep and kept by stage 2 (docs/backtest.md).
+         */
+        public static final Inheritance LIVE = new Inheritance(Rule.MAX, 0.5);
 
         /**
          * @throws IllegalArgumentException if the damping is not in (0, 1], or above 1/2
@@ -221,7 +229,179 @@ public final class ChainModel {
 
     }
 
+    /**
+     * What a layer's status is read against (issue 37 item 2,
+     * docs/chain-model-prereg.md).
+     */
+    public enum Normal {
+
+        /**
+         * Absolute thresholds, the same for every layer (loose −1, tight 3, critical 6).
+         */
+        ABSOLUTE,
+
+        /**
+         * The layer's weekly pressures over the fixed base period
+         * {@link #BASE_FROM}..{@link #BASE_TO}.
+         */
+        FIXED,
+
+        /**
+         * The layer's weekly pressures over the {@value #TRAILING_DAYS} days before the
+         * instant.
+         */
+        TRAILING
+
+    }
+
+    /** First day (UTC) of the fixed base period. */
+    public static final java.time.LocalDate BASE_FROM = java.time.LocalDate.parse("2023-01-01");
+
+    /** Last day (UTC) of the fixed base period. */
+    public static final java.time.LocalDate BASE_TO = java.time.LocalDate.parse("2024-12-31");
+
+    /** Length of the trailing normal, days. */
+    public static final long TRAILING_DAYS = 730;
+
+    /** Floor of a normal's standard deviation for the z thresholds. */
+    public static final double SD_FLOOR = 0.25;
+
+    private static final long DAY_MS = 86_400_000L;
+
+    private static final long WEEK_MS = 7 * DAY_MS;
+
+    /**
+     * How a layer's status is read from its pressure: its own pressure either as today
+     * (the capped decayed sum) or normalised by its coverage, {@code raw / (k + c)} with
+     * {@code c} the decayed count of its counted signals (each weighed
+     * {@code share × 2^(−age/H)}, as the pressure but without sign or magnitude); and the
+     * thresholds either absolute or against the layer's own normal (its weekly pressures,
+     * {@link Normal}), as percentiles ({@code q} = the share of the normal's samples
+     * below the pressure: loose when {@code q < low}, tight from {@code tight}, critical
+     * from {@code critical}) or as z-scores ({@code z = (P − mean) / max(sd,}
+     * {@value #SD_FLOOR}{@code )}: loose when {@code z ≤ −low}, tight from {@code tight},
+     * critical from {@code critical}).
+     *
+     * @param coverageK {@code k}, or a negative number for no normalisation
+     * @param normal what the thresholds are read against
+     * @param z whether the thresholds are z-scores (else percentiles, as fractions)
+     * @param low the loose threshold
+     * @param tight the tight threshold
+     * @param critical the critical threshold
+     */
+    public record StatusRule(double coverageK, Normal normal, boolean z, double low, double tight, double critical) {
+
+        /** Today's rule: no normalisation, absolute thresholds. */
+        public static final StatusRule ABSOLUTE = new StatusRule(-1, Normal.ABSOLUTE, false, LOOSE_BELOW, TIGHT_FROM,
+                CRITICAL_FROM);
+
+        /**
+         * @return whether own pressure is normalised by coverage
+         */
+        public boolean normalised() {
+            return coverageK >= 0;
+        }
+
+        /**
+         * @param text {@code absolute}, or {@code <norm>/<normal>/<thresholds>}: norm
+         * {@code none} or {@code k<k>}, normal {@code fixed} or {@code trailing},
+         * thresholds {@code p<low>-<tight>-<critical>} (percent) or {@code z<z1>-<z2>};
+         * e.g. {@code k1/fixed/p25-75-95}, {@code none/trailing/z0.5-2}
+         * @return the rule it names
+         */
+        public static StatusRule parse(String text) {
+            String t = text.trim().toLowerCase(java.util.Locale.ROOT);
+            if (t.equals("absolute")) {
+                return ABSOLUTE;
+            }
+            String[] parts = t.split("/");
+            if (parts.length != 3) {
+                throw new IllegalArgumentException("not a status rule: " + text);
+            }
+            double k = parts[0].equals("none") ? -1 : Double.parseDouble(parts[0].substring(1));
+            if (!parts[0].equals("none") && !(parts[0].startsWith("k") && k > 0)) {
+                throw new IllegalArgumentException("not a normalisation: " + parts[0]);
+            }
+            Normal normal = Normal.valueOf(parts[1].toUpperCase(java.util.Locale.ROOT));
+            if (normal == Normal.ABSOLUTE) {
+                throw new IllegalArgumentException("absolute thresholds are named 'absolute': " + text);
+            }
+            String th = parts[2];
+            String[] v = th.substring(1).split("-");
+            if (th.startsWith("p") && v.length == 3) {
+                return new StatusRule(k, normal, false, Double.parseDouble(v[0]) / 100, Double.parseDouble(v[1]) / 100,
+                        Double.parseDouble(v[2]) / 100);
+            }
+            if (th.startsWith("z") && v.length == 2) {
+                double z1 = Double.parseDouble(v[0]);
+                return new StatusRule(k, normal, true, z1, z1, Double.parseDouble(v[1]));
+            }
+            throw new IllegalArgumentException("not thresholds: " + th);
+        }
+
+        @Override
+        public String toString() {
+            if (normal == Normal.ABSOLUTE && !normalised()) {
+                return "absolute";
+            }
+            String n = normalised() ? "k" + num(coverageK) : "none";
+            String th = z ? "z" + num(low) + "-" + num(critical)
+                    : "p" + num(low * 100) + "-" + num(tight * 100) + "-" + num(critical * 100);
+            return n + "/" + normal.name().toLowerCase(java.util.Locale.ROOT) + "/" + th;
+        }
+
+        private static String num(double v) {
+            double r = Math.round(v * 1000) / 1000.0;
+            return r == Math.rint(r) ? Long.toString((long) r) : Double.toString(r);
+        }
+
+        /**
+         * @param pressure a layer's pressure
+         * @param samples the layer's normal (its weekly pressures), ignored for absolute
+         * thresholds
+         * @return its status; BALANCED against an empty normal
+         */
+        public LayerStatus status(double pressure, double[] samples) {
+            if (normal == Normal.ABSOLUTE) {
+                double p = round(pressure);
+                return p <= low ? LayerStatus.LOOSE
+                        : p < tight ? LayerStatus.BALANCED : p < critical ? LayerStatus.TIGHT : LayerStatus.CRITICAL;
+            }
+            if (samples == null || samples.length == 0) {
+                return LayerStatus.BALANCED;
+            }
+            double p = round(pressure);
+            if (z) {
+                double mean = 0;
+                for (double x : samples) {
+                    mean += x;
+                }
+                mean /= samples.length;
+                double var = 0;
+                for (double x : samples) {
+                    var += (x - mean) * (x - mean);
+                }
+                double sd = Math.max(SD_FLOOR, Math.sqrt(var / samples.length));
+                double zs = (p - mean) / sd;
+                return zs <= -low ? LayerStatus.LOOSE
+                        : zs < tight ? LayerStatus.BALANCED : zs < critical ? LayerStatus.TIGHT : LayerStatus.CRITICAL;
+            }
+            int below = 0;
+            for (double x : samples) {
+                if (x < p) {
+                    below++;
+                }
+            }
+            double q = (double) below / samples.length;
+            return q < low ? LayerStatus.LOOSE
+                    : q < tight ? LayerStatus.BALANCED : q < critical ? LayerStatus.TIGHT : LayerStatus.CRITICAL;
+        }
+
+    }
+
     private final Inheritance inheritance;
+
+    private final StatusRule statusRule;
 
     private final Map<String, ChainLayer> layers = new TreeMap<>();
 
@@ -257,7 +437,19 @@ public final class ChainModel {
      * @param inheritance how a layer inherits pressure from its suppliers
      */
     public ChainModel(Collection<ChainLayer> layerList, Collection<Company> companyList, Inheritance inheritance) {
+        this(layerList, companyList, inheritance, StatusRule.ABSOLUTE);
+    }
+
+    /**
+     * @param layerList the chain layers (id, name, upstream ids)
+     * @param companyList the companies (primary layer and other layers, listings)
+     * @param inheritance how a layer inherits pressure from its suppliers
+     * @param statusRule how a layer's own pressure is normalised and its status read
+     */
+    public ChainModel(Collection<ChainLayer> layerList, Collection<Company> companyList, Inheritance inheritance,
+            StatusRule statusRule) {
         this.inheritance = inheritance;
+        this.statusRule = statusRule;
         layerList.forEach(l -> layers.put(l.getId(), l));
         for (ChainLayer l : layers.values()) {
             List<String> ups = new ArrayList<>();
@@ -312,7 +504,7 @@ public final class ChainModel {
         List<ConstraintSignal> sorted = new ArrayList<>(signals);
         sorted.sort(Comparator.comparing(ConstraintSignal::getId));
         sorted.forEach(book::put);
-        return states(book);
+        return states(book, normalAt(signals, book.asOf()));
     }
 
     /**
@@ -340,7 +532,7 @@ public final class ChainModel {
         sorted.sort(Comparator.comparing(ConstraintSignal::getId));
         sorted.forEach(book::put);
         book.advanceTo(asOf);
-        return states(book);
+        return states(book, normalAt(signals, asOf));
     }
 
     /**
@@ -366,6 +558,8 @@ public final class ChainModel {
         byTime.sort(Comparator.comparingLong((ConstraintSignal s) -> s.getObservedAt().toEpochMilli())
             .thenComparing(ConstraintSignal::getId));
         ChainBook book = new ChainBook(layers.keySet());
+        Weekly weekly = statusRule.normal() == Normal.ABSOLUTE ? null
+                : weekly(signals, Math.max(from + (points - 1) * step, baseEnd()));
         int next = 0;
         for (int i = 0; i < points; i++) {
             long at = from + i * step;
@@ -373,18 +567,33 @@ public final class ChainModel {
                 book.put(byTime.get(next++));
             }
             book.advanceTo(at);
-            each.accept(at, states(book));
+            each.accept(at, states(book, weekly == null ? Map.of() : normal(weekly, at)));
         }
     }
 
     /**
      * Every layer's state from a book's sums: O(layers² + layers × {@value #TOP_CAUSES}),
-     * independent of the number of kept signals.
+     * independent of the number of kept signals. It reads statuses without a normal,
+     * which is right for the live absolute thresholds; under a status rule against the
+     * layer's own normal every layer would read BALANCED, so callers of such a model pass
+     * the normal ({@link #states(ChainBook, Map)} with {@link #normalAt}).
      * @param book the kept signals, built for this model's layers
      * @return the state of each layer, by layer id in id order; {@code asOf} 0 when there
      * are no signals
      */
     public Map<String, LayerState> states(ChainBook book) {
+        return states(book, Map.of());
+    }
+
+    /**
+     * Every layer's state from a book's sums, its status read against each layer's normal
+     * ({@link #normalAt}) under this model's {@link StatusRule}.
+     * @param book the kept signals, built for this model's layers
+     * @param normal per layer, its normal's samples (ignored under absolute thresholds; a
+     * layer without samples is BALANCED under the others)
+     * @return the state of each layer, by layer id in id order
+     */
+    public Map<String, LayerState> states(ChainBook book, Map<String, double[]> normal) {
         long asOf = book.asOf();
         Map<String, Double> direct = new HashMap<>();
         Map<String, Double> directBefore = new HashMap<>();
@@ -392,8 +601,8 @@ public final class ChainModel {
         Map<String, Double> squeezeBefore = new HashMap<>();
         Map<String, Map<String, SqueezeSource>> squeezedBy = new HashMap<>();
         layers.keySet().forEach(id -> {
-            direct.put(id, ChainDecay.softCap(book.sums(id).direct));
-            directBefore.put(id, ChainDecay.softCap(book.sums(id).before));
+            direct.put(id, own(book, id, false));
+            directBefore.put(id, own(book, id, true));
             squeeze.put(id, 0.0);
             squeezeBefore.put(id, 0.0);
             squeezedBy.put(id, new TreeMap<>());
@@ -411,8 +620,7 @@ public final class ChainModel {
                         continue;
                     }
                     int h = reach.get(origin).getOrDefault(id, 1);
-                    double scale = roundScale(ChainDecay.softCapScale(book.sums(origin).direct) * c.getValue()
-                            / Math.pow(ATTENUATION, h));
+                    double scale = roundScale(ownScale(book, origin) * c.getValue() / Math.pow(ATTENUATION, h));
                     squeezedBy.get(id).put(origin, new SqueezeSource(origin, amount, h, scale));
                 }
                 squeeze.put(id, received);
@@ -426,7 +634,7 @@ public final class ChainModel {
         for (String origin : inheritance.rule() == Rule.SUM ? layers.keySet() : Set.<String>of()) {
             double p = direct.get(origin);
             double pb = directBefore.get(origin);
-            double scale = roundScale(ChainDecay.softCapScale(book.sums(origin).direct));
+            double scale = roundScale(ownScale(book, origin));
             reach.get(origin).forEach((down, h) -> {
                 double factor = Math.pow(ATTENUATION, h);
                 if (squeezes(p)) {
@@ -442,7 +650,7 @@ public final class ChainModel {
         for (ChainLayer layer : layers.values()) {
             String id = layer.getId();
             ChainBook.Sums own = book.sums(id);
-            double ownScale = roundScale(ChainDecay.softCapScale(own.direct));
+            double ownScale = roundScale(ownScale(book, id));
             double pressure = direct.get(id) + squeeze.get(id);
             double delta = pressure - (directBefore.get(id) + squeezeBefore.get(id));
             Trend trend = delta > TREND_EPSILON ? Trend.RISING : delta < -TREND_EPSILON ? Trend.FALLING : Trend.STEADY;
@@ -477,7 +685,7 @@ public final class ChainModel {
                         .setId(id)
                         .setName(layer.getName())
                         .setPressure(round(pressure))
-                        .setStatus(status(pressure))
+                        .setStatus(statusRule.status(pressure, normal.get(id)))
                         .setTrend(trend)
                         .setDirectPressure(round(direct.get(id)))
                         .setSqueezeReceived(round(squeeze.get(id)))
@@ -495,6 +703,175 @@ public final class ChainModel {
                         .build());
         }
         return out;
+    }
+
+    /**
+     * A layer's own pressure: the soft-capped decayed sum of its signals, or that sum
+     * over {@code k +} its coverage when the status rule normalises.
+     * @param before at the trend window's start instead of {@code asOf}
+     */
+    private double own(ChainBook book, String id, boolean before) {
+        ChainBook.Sums s = book.sums(id);
+        double raw = before ? s.before : s.direct;
+        if (!statusRule.normalised()) {
+            return ChainDecay.softCap(raw);
+        }
+        return raw / (statusRule.coverageK() + coverage(book, id, before));
+    }
+
+    /** The factor from a layer's raw sum to its own pressure (at {@code asOf}). */
+    private double ownScale(ChainBook book, String id) {
+        return statusRule.normalised() ? 1 / (statusRule.coverageK() + coverage(book, id, false))
+                : ChainDecay.softCapScale(book.sums(id).direct);
+    }
+
+    /**
+     * A layer's coverage: {@code Σ share × 2^(−max(0, at − decayStart) / H)} over its
+     * counted signals observed by {@code at} ({@code asOf}, or the trend window's start).
+     */
+    static double coverage(ChainBook book, String id, boolean before) {
+        long at = before ? book.asOf() - TREND_WINDOW_DAYS * DAY_MS : book.asOf();
+        double c = 0;
+        for (ChainBook.Entry e : book.sums(id).byWeight) {
+            if (e.observedAt <= at) {
+                c += e.share(id) * Math.pow(2, -Math.max(0, at - e.decayStart) / ChainDecay.HALF_LIFE_MS);
+            }
+        }
+        return c;
+    }
+
+    /**
+     * Every layer's pressure ({@code own + inherited}) from a book, without the rest of
+     * the state: what the weekly samples of the normal are made of.
+     * @param book the kept signals
+     * @return the pressure of each layer
+     */
+    Map<String, Double> pressures(ChainBook book) {
+        Map<String, Double> own = new HashMap<>();
+        layers.keySet().forEach(id -> own.put(id, own(book, id, false)));
+        Map<String, Double> p = new HashMap<>(own);
+        if (inheritance.rule() != Rule.SUM) {
+            coefficients(own).forEach((id, coef) -> coef.forEach((o, k) -> p.merge(id, k * own.get(o), Double::sum)));
+        }
+        else {
+            for (String origin : layers.keySet()) {
+                double d = own.get(origin);
+                if (squeezes(d)) {
+                    reach.get(origin).forEach((down, h) -> p.merge(down, Math.pow(ATTENUATION, h) * d, Double::sum));
+                }
+            }
+        }
+        return p;
+    }
+
+    /**
+     * A layer's weekly pressures: at the end (UTC) of every Sunday from the first
+     * signal's on, each from the signals observed by then, under this model's rules.
+     *
+     * @param at the instants, epoch ms, in time order
+     * @param pressure per layer, its pressure at each instant
+     */
+    public record Weekly(long[] at, Map<String, double[]> pressure) {
+    }
+
+    /**
+     * @return the end (epoch ms, the last millisecond) of the fixed base period
+     */
+    static long baseEnd() {
+        return BASE_TO.plusDays(1).atStartOfDay(java.time.ZoneOffset.UTC).toInstant().toEpochMilli() - 1;
+    }
+
+    /**
+     * The weekly pressures of every layer ({@link Weekly}) up to an instant.
+     * @param signals the kept signals, in any order
+     * @param until the last instant to sample at or before
+     * @return the samples, rounded to four decimals
+     */
+    public Weekly weekly(Collection<ConstraintSignal> signals, long until) {
+        List<ConstraintSignal> byTime = new ArrayList<>(signals);
+        byTime.sort(Comparator.comparingLong((ConstraintSignal s) -> s.getObservedAt().toEpochMilli())
+            .thenComparing(ConstraintSignal::getId));
+        List<Long> times = new ArrayList<>();
+        if (!byTime.isEmpty()) {
+            java.time.LocalDate first = byTime.get(0).getObservedAt().atZone(java.time.ZoneOffset.UTC).toLocalDate();
+            java.time.LocalDate sunday = first
+                .with(java.time.temporal.TemporalAdjusters.nextOrSame(java.time.DayOfWeek.SUNDAY));
+            for (long t = sunday.plusDays(1).atStartOfDay(java.time.ZoneOffset.UTC).toInstant().toEpochMilli()
+                    - 1; t <= until; t += WEEK_MS) {
+                times.add(t);
+            }
+        }
+        Map<String, double[]> out = new TreeMap<>();
+        layers.keySet().forEach(id -> out.put(id, new double[times.size()]));
+        ChainBook book = new ChainBook(layers.keySet());
+        int next = 0;
+        long[] at = new long[times.size()];
+        for (int i = 0; i < times.size(); i++) {
+            long t = times.get(i);
+            at[i] = t;
+            while (next < byTime.size() && byTime.get(next).getObservedAt().toEpochMilli() <= t) {
+                book.put(byTime.get(next++));
+            }
+            book.advanceTo(t);
+            int j = i;
+            pressures(book).forEach((id, p) -> out.get(id)[j] = round(p));
+        }
+        return new Weekly(at, out);
+    }
+
+    /**
+     * Each layer's normal at an instant from its weekly pressures: the samples of the
+     * fixed base period, or of the {@value #TRAILING_DAYS} days up to the instant.
+     * @param weekly the weekly pressures (covering the base period, or up to the instant)
+     * @param asOf the instant
+     * @return per layer, the samples
+     */
+    public Map<String, double[]> normal(Weekly weekly, long asOf) {
+        long from;
+        long to;
+        if (statusRule.normal() == Normal.FIXED) {
+            from = BASE_FROM.atStartOfDay(java.time.ZoneOffset.UTC).toInstant().toEpochMilli();
+            to = baseEnd();
+        }
+        else {
+            from = asOf - TRAILING_DAYS * DAY_MS + 1;
+            to = asOf;
+        }
+        int lo = 0;
+        while (lo < weekly.at().length && weekly.at()[lo] < from) {
+            lo++;
+        }
+        int hi = lo;
+        while (hi < weekly.at().length && weekly.at()[hi] <= to) {
+            hi++;
+        }
+        Map<String, double[]> out = new TreeMap<>();
+        int a = lo;
+        int b = hi;
+        weekly.pressure().forEach((id, v) -> out.put(id, java.util.Arrays.copyOfRange(v, a, b)));
+        return out;
+    }
+
+    /**
+     * Each layer's normal at an instant, from the signals (under absolute thresholds,
+     * none is needed: empty).
+     * @param signals the kept signals (those after the instant count only for the fixed
+     * base period's samples)
+     * @param asOf the instant
+     * @return per layer, the samples
+     */
+    public Map<String, double[]> normalAt(Collection<ConstraintSignal> signals, long asOf) {
+        if (statusRule.normal() == Normal.ABSOLUTE) {
+            return Map.of();
+        }
+        return normal(weekly(signals, statusRule.normal() == Normal.FIXED ? baseEnd() : asOf), asOf);
+    }
+
+    /**
+     * @return how this model reads a layer's status
+     */
+    public StatusRule statusRule() {
+        return statusRule;
     }
 
     /**

@@ -67,7 +67,8 @@ class ChainInheritanceTest {
         assertThat(s.get("a").getPressure()).isEqualTo(-4.0);
         assertThat(s.get("b").getPressure()).isZero();
         assertThatThrownBy(() -> ChainModel.Inheritance.parse("max:0.6")).isInstanceOf(IllegalArgumentException.class);
-        assertThat(ChainModel.Inheritance.parse("sum")).isEqualTo(ChainModel.Inheritance.LIVE);
+        assertThat(ChainModel.Inheritance.parse("max:0.5")).isEqualTo(ChainModel.Inheritance.LIVE);
+        assertThat(ChainModel.Inheritance.parse("sum").rule()).isEqualTo(ChainModel.Rule.SUM);
     }
 
     /**

@@ -122,14 +122,22 @@ class ChainTimeTravelTest extends TopologyTest {
     }
 
     /**
-     * pressure(l) = direct(l) + Σ over upstream u whose direct pressure is tight or
-     * critical of 0.5^hops × direct(u).
+     * The live inheritance (issue 37): pressure(l) = direct(l) + 0.5 × the largest
+     * positive pressure among l's suppliers (the layers one hop upstream), computed
+     * upstream first ({@link #LAYERS} is in that order).
      */
     private static Map<String, Double> pressureByDefinition(List<ConstraintSignal> all, long t) {
         Map<String, Double> direct = directByDefinition(all, t);
-        Map<String, Double> pressure = new HashMap<>(direct);
-        HOPS.forEach((up, downs) -> downs.forEach((down, h) -> pressure.merge(down,
-                ChainModel.squeezes(direct.get(up)) ? Math.pow(0.5, h) * direct.get(up) : 0.0, Double::sum)));
+        Map<String, Double> pressure = new HashMap<>();
+        for (String l : LAYERS) {
+            double tightest = 0;
+            for (String up : LAYERS) {
+                if (HOPS.get(up).getOrDefault(l, 0) == 1) {
+                    tightest = Math.max(tightest, pressure.get(up));
+                }
+            }
+            pressure.put(l, direct.get(l) + 0.5 * tightest);
+        }
         return pressure;
     }
 
@@ -146,8 +154,11 @@ class ChainTimeTravelTest extends TopologyTest {
             .isEqualTo(ChainModel.round(2 * Math.pow(2, -8.0 / ChainDecay.HALF_LIFE_DAYS)));
         assertThat(before.get("memory").getSignalCount()).isEqualTo(1);
         assertThat(before.get("memory").getAsOf()).isEqualTo(T0.plus(Duration.ofDays(8)));
-        // memory (1.82) is balanced, so it squeezes nothing downstream
-        assertThat(before.get("advanced-packaging").getPressure()).isZero();
+        // memory (1.82) is balanced; packaging, with no signals of its own, inherits half
+        // of it (the bounded rule of issue 37; before it, only a tight layer passed any
+        // on)
+        assertThat(before.get("advanced-packaging").getPressure())
+            .isEqualTo(ChainModel.round(Math.pow(2, -8.0 / ChainDecay.HALF_LIFE_DAYS)));
         assertThat(before.get("memory").getCauses()).extracting(c -> c.getSignalId()).containsExactly("early");
 
         Map<String, LayerState> after = queries.at(T0.toEpochMilli() + 10 * DAY);
