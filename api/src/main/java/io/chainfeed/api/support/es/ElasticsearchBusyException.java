@@ -10,30 +10,14 @@ import org.springframework.http.HttpStatus;
  */
 public class ElasticsearchBusyException extends ProblemException {
 
-    private final String what;
-
     /**
-     * @param message what took too long
+     * @param message what took too long, for logs
      * @param cause the timeout
      */
     public ElasticsearchBusyException(String message, Throwable cause) {
         super(HttpStatus.SERVICE_UNAVAILABLE, "busy", "The service is busy",
-                "The search engine is answering slowly under load; try again in a second.", cause, 1);
-        this.what = message;
-    }
-
-    /**
-     * @return what took too long, for logs (the client's detail says only that the search
-     * engine is slow)
-     */
-    @Override
-    public String getMessage() {
-        return what;
-    }
-
-    @Override
-    public String logLine() {
-        return "Elasticsearch slow: " + what;
+                "The search engine is answering slowly under load; try again in a second.",
+                "Elasticsearch slow: " + message, cause, 1);
     }
 
 }

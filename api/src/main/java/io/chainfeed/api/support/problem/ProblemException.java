@@ -40,7 +40,23 @@ public abstract class ProblemException extends RuntimeException {
      */
     protected ProblemException(HttpStatus status, String type, String title, String detail, Throwable cause,
             long retryAfterSeconds) {
-        super(detail, cause);
+        this(status, type, title, detail, detail, cause, retryAfterSeconds);
+    }
+
+    /**
+     * A problem whose message for logs says more than the client's detail (what was not
+     * stored, what took too long).
+     * @param status the HTTP status
+     * @param type the problem type's last path segment
+     * @param title the short, fixed summary of the problem type
+     * @param detail what failed, for the client (no internals)
+     * @param message what failed, for logs: {@link #getMessage()} and {@link #logLine()}
+     * @param cause the underlying failure; may be null
+     * @param retryAfterSeconds seconds for {@code Retry-After}, or negative for none
+     */
+    protected ProblemException(HttpStatus status, String type, String title, String detail, String message,
+            Throwable cause, long retryAfterSeconds) {
+        super(message, cause);
         this.problem = ProblemDetailsHandler.problem(status, type, title, detail);
         this.retryAfterSeconds = retryAfterSeconds;
     }
@@ -68,11 +84,11 @@ public abstract class ProblemException extends RuntimeException {
     }
 
     /**
-     * @return what the log says of a 5xx answer: by default the detail, or the cause when
-     * there is one
+     * @return what the log says of a 5xx answer: the message, and the cause when there is
+     * one
      */
     public String logLine() {
-        return getCause() == null ? getMessage() : getCause().toString();
+        return getCause() == null ? getMessage() : getMessage() + ": " + getCause();
     }
 
 }

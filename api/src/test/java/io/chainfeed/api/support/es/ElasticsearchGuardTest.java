@@ -30,6 +30,15 @@ class ElasticsearchGuardTest {
                 ElasticsearchGuard::refusedRequest);
     }
 
+    /** A new breaker after {@code n} calls that each threw {@code thrown}. */
+    private static CircuitBreaker calls(int n, RuntimeException thrown) {
+        CircuitBreaker breaker = breaker();
+        for (int i = 0; i < n; i++) {
+            call(breaker, thrown);
+        }
+        return breaker;
+    }
+
     private static void call(CircuitBreaker breaker, RuntimeException thrown) {
         try {
             breaker.executeRunnable(() -> {
@@ -43,26 +52,17 @@ class ElasticsearchGuardTest {
 
     @Test
     void aHundredRefusedRequestsLeaveTheBreakerClosed() {
-        CircuitBreaker breaker = breaker();
-        for (int i = 0; i < 100; i++) {
-            call(breaker, answer(400));
-        }
+        CircuitBreaker breaker = calls(100, answer(400));
         assertThat(breaker.getState()).isEqualTo(CircuitBreaker.State.CLOSED);
         assertThat(breaker.getMetrics().getNumberOfFailedCalls()).isZero();
     }
 
     @Test
     void serverErrorsAndTransportFailuresOpenIt() {
-        CircuitBreaker fiveHundreds = breaker();
-        for (int i = 0; i < 3; i++) {
-            call(fiveHundreds, answer(503));
-        }
+        CircuitBreaker fiveHundreds = calls(3, answer(503));
         assertThat(fiveHundreds.getState()).isEqualTo(CircuitBreaker.State.OPEN);
 
-        CircuitBreaker unreachable = breaker();
-        for (int i = 0; i < 3; i++) {
-            call(unreachable, new UncheckedIOException(new ConnectException("refused")));
-        }
+        CircuitBreaker unreachable = calls(3, new UncheckedIOException(new ConnectException("refused")));
         assertThat(unreachable.getState()).isEqualTo(CircuitBreaker.State.OPEN);
         assertThat(ElasticsearchGuard.refusedRequest(new IOException("reset"))).isFalse();
     }

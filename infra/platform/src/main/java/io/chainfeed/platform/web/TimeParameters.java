@@ -3,6 +3,7 @@ package io.chainfeed.platform.web;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
+import java.util.function.Function;
 
 /**
  * Parses the time parameters of the chain's time-travel queries, shared by the api and
@@ -44,15 +45,8 @@ public final class TimeParameters {
      * is not an instant or lies outside that range
      */
     public static Instant instant(String name, String value) {
-        Instant t;
-        try {
-            t = Instant.parse(value.trim());
-        }
-        catch (DateTimeParseException e) {
-            throw new IllegalArgumentException(
-                    name + " must be an RFC 3339 instant such as 2026-11-30T12:00:00Z, got '" + value + "'", e);
-        }
-        return inRange(name, t);
+        return inRange(name, parse(Instant::parse, value,
+                name + " must be an RFC 3339 instant such as 2026-11-30T12:00:00Z, got '" + value + "'"));
     }
 
     /**
@@ -78,14 +72,8 @@ public final class TimeParameters {
      * is not a positive ISO-8601 duration or is longer than {@link #LONGEST}
      */
     public static Duration positiveDuration(String name, String value) {
-        Duration d;
-        try {
-            d = Duration.parse(value.trim());
-        }
-        catch (DateTimeParseException e) {
-            throw new IllegalArgumentException(
-                    name + " must be an ISO-8601 duration such as PT6H or P1D, got '" + value + "'", e);
-        }
+        Duration d = parse(Duration::parse, value,
+                name + " must be an ISO-8601 duration such as PT6H or P1D, got '" + value + "'");
         if (d.isNegative() || d.compareTo(Duration.ofMillis(1)) < 0) {
             throw new IllegalArgumentException(name + " must be at least one millisecond, got '" + value + "'");
         }
@@ -94,6 +82,16 @@ public final class TimeParameters {
                     + " instants), got '" + value + "'");
         }
         return d;
+    }
+
+    /** Parses the trimmed text, or throws the message as an IllegalArgumentException. */
+    private static <T> T parse(Function<String, T> parser, String value, String message) {
+        try {
+            return parser.apply(value.trim());
+        }
+        catch (DateTimeParseException e) {
+            throw new IllegalArgumentException(message, e);
+        }
     }
 
 }
