@@ -8,6 +8,8 @@ import io.chainfeed.avro.SignalCause;
 import io.chainfeed.ingest.corpus.Corpus;
 import io.chainfeed.ingest.corpus.History;
 import io.chainfeed.streams.chain.ChainModel;
+import io.chainfeed.streams.chain.StatusRule;
+import io.chainfeed.streams.chain.Inheritance;
 import java.io.PrintStream;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -166,7 +168,7 @@ public final class Backtest implements Callable<Integer> {
      * those labels
      */
     public static Result run(Corpus corpus, History history, String last, List<History.Cell> labelled) {
-        return run(corpus, history, last, labelled, ChainModel.Inheritance.LIVE);
+        return run(corpus, history, last, labelled, Inheritance.LIVE);
     }
 
     /**
@@ -180,8 +182,8 @@ public final class Backtest implements Callable<Integer> {
      * those labels
      */
     public static Result run(Corpus corpus, History history, String last, List<History.Cell> labelled,
-            ChainModel.Inheritance inheritance) {
-        return run(corpus, history, last, labelled, inheritance, ChainModel.StatusRule.ABSOLUTE);
+            Inheritance inheritance) {
+        return run(corpus, history, last, labelled, inheritance, StatusRule.ABSOLUTE);
     }
 
     /**
@@ -196,7 +198,7 @@ public final class Backtest implements Callable<Integer> {
      * those labels
      */
     public static Result run(Corpus corpus, History history, String last, List<History.Cell> labelled,
-            ChainModel.Inheritance inheritance, ChainModel.StatusRule statusRule) {
+            Inheritance inheritance, StatusRule statusRule) {
         ChainModel model = new ChainModel(corpus.layers(), corpus.companies(), inheritance, statusRule);
         List<ConstraintSignal> signals = history.signals();
         Map<String, History.Cell> labels = new HashMap<>();
@@ -308,14 +310,13 @@ public final class Backtest implements Callable<Integer> {
             sweepStatus(corpus, history, last, System.out);
             return 0;
         }
-        Result all = run(corpus, history, last, history.reference(), ChainModel.Inheritance.parse(inheritance),
-                ChainModel.StatusRule.parse(status));
-        System.out.println("inheritance: " + ChainModel.Inheritance.parse(inheritance) + ", status: "
-                + ChainModel.StatusRule.parse(status));
+        Result all = run(corpus, history, last, history.reference(), Inheritance.parse(inheritance),
+                StatusRule.parse(status));
+        System.out.println("inheritance: " + Inheritance.parse(inheritance) + ", status: " + StatusRule.parse(status));
         print(all, System.out, !noDisagreements);
         System.out.println();
-        ChainModel model = new ChainModel(corpus.layers(), corpus.companies(),
-                ChainModel.Inheritance.parse(inheritance), ChainModel.StatusRule.parse(status));
+        ChainModel model = new ChainModel(corpus.layers(), corpus.companies(), Inheritance.parse(inheritance),
+                StatusRule.parse(status));
         String newest = all.quarters().get(all.quarters().size() - 1);
         for (Map.Entry<String, Instant> at : criticalInstants(history, newest).entrySet()) {
             List<String> critical = critical(model, history.signals(), at.getValue());
@@ -402,7 +403,7 @@ public final class Backtest implements Callable<Integer> {
         out.println("stage-1 inheritance variants (docs/chain-model-prereg.md); per set: BA / recall loose,"
                 + " balanced, tight / agreement");
         for (String v : STAGE_ONE) {
-            Result r = run(corpus, history, last, List.of(), ChainModel.Inheritance.parse(v));
+            Result r = run(corpus, history, last, List.of(), Inheritance.parse(v));
             out.println(v);
             for (Scores.Report rep : reports(r, history)) {
                 Scores.Metrics m = rep.model();
@@ -427,7 +428,7 @@ public final class Backtest implements Callable<Integer> {
      * 1)
      */
     static String sweepStatus(Corpus corpus, History history, String last, PrintStream out) {
-        ChainModel.Inheritance inh = ChainModel.Inheritance.parse(STAGE_ONE_CHOICE);
+        Inheritance inh = Inheritance.parse(STAGE_ONE_CHOICE);
         out.println("stage-2 status variants on inheritance " + STAGE_ONE_CHOICE + " (docs/chain-model-prereg.md);"
                 + " per set: BA / recall loose, balanced, tight / agreement / QWK");
         Result one = run(corpus, history, last, List.of(), inh);
@@ -442,7 +443,7 @@ public final class Backtest implements Callable<Integer> {
         stageOne.forEach(rep -> line(out, rep.name(), rep.model()));
         List<Scores.Metrics> tuning = new ArrayList<>();
         for (String v : STAGE_TWO) {
-            Result r = run(corpus, history, last, List.of(), inh, ChainModel.StatusRule.parse(v));
+            Result r = run(corpus, history, last, List.of(), inh, StatusRule.parse(v));
             out.println(v);
             for (Scores.Report rep : reports(r, history)) {
                 line(out, rep.name(), rep.model());

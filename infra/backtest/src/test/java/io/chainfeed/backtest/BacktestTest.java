@@ -6,7 +6,7 @@ import io.chainfeed.avro.ChainLayer;
 import io.chainfeed.avro.LayerStatus;
 import io.chainfeed.ingest.corpus.Corpus;
 import io.chainfeed.ingest.corpus.History;
-import io.chainfeed.streams.chain.ChainModel;
+import io.chainfeed.streams.chain.StatusRule;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -176,7 +176,7 @@ class BacktestTest {
             .startsWith("none/fixed/p20-70-95", "none/fixed/p25-75-95")
             .endsWith("k3/trailing/z1-2")
             .doesNotHaveDuplicates();
-        Backtest.STAGE_TWO.forEach(v -> assertThat(ChainModel.StatusRule.parse(v)).hasToString(v));
+        Backtest.STAGE_TWO.forEach(v -> assertThat(StatusRule.parse(v)).hasToString(v));
         Scores.Metrics a = metrics(0.700, 0.50);
         Scores.Metrics b = metrics(0.705, 0.40);
         Scores.Metrics c = metrics(0.695, 0.60);

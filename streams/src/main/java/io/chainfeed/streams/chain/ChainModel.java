@@ -159,245 +159,9 @@ public final class ChainModel {
      */
     static final double MIN_CAUSE = ChainDecay.MIN_CAUSE;
 
-    /**
-     * How a layer inherits pressure from its suppliers (issue 37 item 1,
-     * docs/chain-model-prereg.md).
-     */
-    public enum Rule {
-
-        /**
-         * The live rule before issue 37: every upstream layer whose own direct pressure
-         * is tight or critical adds {@code A^hops × direct(u)}, summed over all of them.
-         */
-        SUM,
-
-        /**
-         * Bounded, tightest supplier: {@code inh(l) = A × max over suppliers u of P(u)⁺}.
-         */
-        MAX,
-
-        /**
-         * Bounded, damped average: {@code inh(l) = A × Σ over suppliers u of P(u)⁺ / n},
-         * the n suppliers weighted equally.
-         */
-        AVG
-
-    }
-
-    /**
-     * The inheritance rule and its damping.
-     *
-     * @param rule the rule
-     * @param attenuation {@code A}: per hop for {@link Rule#SUM}, the damping of the
-     * inherited share for {@link Rule#MAX} and {@link Rule#AVG} (at most 1/2 for those,
-     * which keeps a layer's inheritance below its largest upstream own pressure)
-     */
-    public record Inheritance(Rule rule, double attenuation) {
-
-        /**
-         * The live rule since issue 37: {@link Rule#MAX} with {@code A} = 1/2, chosen by
-         * the pre-registered stage-1 sweep and kept by stage 2 (docs/backtest.md).
-         */
-        public static final Inheritance LIVE = new Inheritance(Rule.MAX, 0.5);
-
-        /**
-         * @throws IllegalArgumentException if the damping is not in (0, 1], or above 1/2
-         * for a bounded rule
-         */
-        public Inheritance {
-            if (!(attenuation > 0 && attenuation <= (rule == Rule.SUM ? 1 : 0.5))) {
-                throw new IllegalArgumentException("attenuation " + attenuation + " is out of range for " + rule);
-            }
-        }
-
-        /**
-         * @param text {@code sum}, or {@code max:<A>} / {@code avg:<A>}, e.g.
-         * {@code max:0.5}
-         * @return the inheritance it names
-         */
-        public static Inheritance parse(String text) {
-            String[] parts = text.split(":", 2);
-            Rule rule = Rule.valueOf(parts[0].trim().toUpperCase(java.util.Locale.ROOT));
-            double a = parts.length > 1 ? Double.parseDouble(parts[1]) : ATTENUATION;
-            return new Inheritance(rule, a);
-        }
-
-        @Override
-        public String toString() {
-            return rule.name().toLowerCase(java.util.Locale.ROOT) + ":" + attenuation;
-        }
-
-    }
-
-    /**
-     * What a layer's status is read against (issue 37 item 2,
-     * docs/chain-model-prereg.md).
-     */
-    public enum Normal {
-
-        /**
-         * Absolute thresholds, the same for every layer (loose −1, tight 3, critical 6).
-         */
-        ABSOLUTE,
-
-        /**
-         * The layer's weekly pressures over the fixed base period
-         * {@link #BASE_FROM}..{@link #BASE_TO}.
-         */
-        FIXED,
-
-        /**
-         * The layer's weekly pressures over the {@value #TRAILING_DAYS} days before the
-         * instant.
-         */
-        TRAILING
-
-    }
-
-    /** First day (UTC) of the fixed base period. */
-    public static final java.time.LocalDate BASE_FROM = java.time.LocalDate.parse("2023-01-01");
-
-    /** Last day (UTC) of the fixed base period. */
-    public static final java.time.LocalDate BASE_TO = java.time.LocalDate.parse("2024-12-31");
-
-    /** Length of the trailing normal, days. */
-    public static final long TRAILING_DAYS = 730;
-
-    /** Floor of a normal's standard deviation for the z thresholds. */
-    public static final double SD_FLOOR = 0.25;
-
     private static final long DAY_MS = 86_400_000L;
 
     private static final long WEEK_MS = 7 * DAY_MS;
-
-    /**
-     * How a layer's status is read from its pressure: its own pressure either as today
-     * (the capped decayed sum) or normalised by its coverage, {@code raw / (k + c)} with
-     * {@code c} the decayed count of its counted signals (each weighed
-     * {@code share × 2^(−age/H)}, as the pressure but without sign or magnitude); and the
-     * thresholds either absolute or against the layer's own normal (its weekly pressures,
-     * {@link Normal}), as percentiles ({@code q} = the share of the normal's samples
-     * below the pressure: loose when {@code q < low}, tight from {@code tight}, critical
-     * from {@code critical}) or as z-scores ({@code z = (P − mean) / max(sd,}
-     * {@value #SD_FLOOR}{@code )}: loose when {@code z ≤ −low}, tight from {@code tight},
-     * critical from {@code critical}).
-     *
-     * @param coverageK {@code k}, or a negative number for no normalisation
-     * @param normal what the thresholds are read against
-     * @param z whether the thresholds are z-scores (else percentiles, as fractions)
-     * @param low the loose threshold
-     * @param tight the tight threshold
-     * @param critical the critical threshold
-     */
-    public record StatusRule(double coverageK, Normal normal, boolean z, double low, double tight, double critical) {
-
-        /** Today's rule: no normalisation, absolute thresholds. */
-        public static final StatusRule ABSOLUTE = new StatusRule(-1, Normal.ABSOLUTE, false, LOOSE_BELOW, TIGHT_FROM,
-                CRITICAL_FROM);
-
-        /**
-         * @return whether own pressure is normalised by coverage
-         */
-        public boolean normalised() {
-            return coverageK >= 0;
-        }
-
-        /**
-         * @param text {@code absolute}, or {@code <norm>/<normal>/<thresholds>}: norm
-         * {@code none} or {@code k<k>}, normal {@code fixed} or {@code trailing},
-         * thresholds {@code p<low>-<tight>-<critical>} (percent) or {@code z<z1>-<z2>};
-         * e.g. {@code k1/fixed/p25-75-95}, {@code none/trailing/z0.5-2}
-         * @return the rule it names
-         */
-        public static StatusRule parse(String text) {
-            String t = text.trim().toLowerCase(java.util.Locale.ROOT);
-            if (t.equals("absolute")) {
-                return ABSOLUTE;
-            }
-            String[] parts = t.split("/");
-            if (parts.length != 3) {
-                throw new IllegalArgumentException("not a status rule: " + text);
-            }
-            double k = parts[0].equals("none") ? -1 : Double.parseDouble(parts[0].substring(1));
-            if (!parts[0].equals("none") && !(parts[0].startsWith("k") && k > 0)) {
-                throw new IllegalArgumentException("not a normalisation: " + parts[0]);
-            }
-            Normal normal = Normal.valueOf(parts[1].toUpperCase(java.util.Locale.ROOT));
-            if (normal == Normal.ABSOLUTE) {
-                throw new IllegalArgumentException("absolute thresholds are named 'absolute': " + text);
-            }
-            String th = parts[2];
-            String[] v = th.substring(1).split("-");
-            if (th.startsWith("p") && v.length == 3) {
-                return new StatusRule(k, normal, false, Double.parseDouble(v[0]) / 100, Double.parseDouble(v[1]) / 100,
-                        Double.parseDouble(v[2]) / 100);
-            }
-            if (th.startsWith("z") && v.length == 2) {
-                double z1 = Double.parseDouble(v[0]);
-                return new StatusRule(k, normal, true, z1, z1, Double.parseDouble(v[1]));
-            }
-            throw new IllegalArgumentException("not thresholds: " + th);
-        }
-
-        @Override
-        public String toString() {
-            if (normal == Normal.ABSOLUTE && !normalised()) {
-                return "absolute";
-            }
-            String n = normalised() ? "k" + num(coverageK) : "none";
-            String th = z ? "z" + num(low) + "-" + num(critical)
-                    : "p" + num(low * 100) + "-" + num(tight * 100) + "-" + num(critical * 100);
-            return n + "/" + normal.name().toLowerCase(java.util.Locale.ROOT) + "/" + th;
-        }
-
-        private static String num(double v) {
-            double r = Math.round(v * 1000) / 1000.0;
-            return r == Math.rint(r) ? Long.toString((long) r) : Double.toString(r);
-        }
-
-        /**
-         * @param pressure a layer's pressure
-         * @param samples the layer's normal (its weekly pressures), ignored for absolute
-         * thresholds
-         * @return its status; BALANCED against an empty normal
-         */
-        public LayerStatus status(double pressure, double[] samples) {
-            if (normal == Normal.ABSOLUTE) {
-                double p = round(pressure);
-                return p <= low ? LayerStatus.LOOSE
-                        : p < tight ? LayerStatus.BALANCED : p < critical ? LayerStatus.TIGHT : LayerStatus.CRITICAL;
-            }
-            if (samples == null || samples.length == 0) {
-                return LayerStatus.BALANCED;
-            }
-            double p = round(pressure);
-            if (z) {
-                double mean = 0;
-                for (double x : samples) {
-                    mean += x;
-                }
-                mean /= samples.length;
-                double var = 0;
-                for (double x : samples) {
-                    var += (x - mean) * (x - mean);
-                }
-                double sd = Math.max(SD_FLOOR, Math.sqrt(var / samples.length));
-                double zs = (p - mean) / sd;
-                return zs <= -low ? LayerStatus.LOOSE
-                        : zs < tight ? LayerStatus.BALANCED : zs < critical ? LayerStatus.TIGHT : LayerStatus.CRITICAL;
-            }
-            int below = 0;
-            for (double x : samples) {
-                if (x < p) {
-                    below++;
-                }
-            }
-            double q = (double) below / samples.length;
-            return q < low ? LayerStatus.LOOSE
-                    : q < tight ? LayerStatus.BALANCED : q < critical ? LayerStatus.TIGHT : LayerStatus.CRITICAL;
-        }
-
-    }
 
     private final Inheritance inheritance;
 
@@ -558,7 +322,7 @@ public final class ChainModel {
         byTime.sort(Comparator.comparingLong((ConstraintSignal s) -> s.getObservedAt().toEpochMilli())
             .thenComparing(ConstraintSignal::getId));
         ChainBook book = new ChainBook(layers.keySet());
-        Weekly weekly = statusRule.normal() == Normal.ABSOLUTE ? null
+        Weekly weekly = statusRule.normal() == StatusRule.Normal.ABSOLUTE ? null
                 : weekly(signals, Math.max(from + (points - 1) * step, baseEnd()));
         int next = 0;
         for (int i = 0; i < points; i++) {
@@ -607,7 +371,7 @@ public final class ChainModel {
             squeezeBefore.put(id, 0.0);
             squeezedBy.put(id, new TreeMap<>());
         });
-        if (inheritance.rule() != Rule.SUM) {
+        if (inheritance.rule() != Inheritance.Rule.SUM) {
             Map<String, Map<String, Double>> coef = coefficients(direct);
             Map<String, Map<String, Double>> coefBefore = coefficients(directBefore);
             for (String id : layers.keySet()) {
@@ -631,7 +395,7 @@ public final class ChainModel {
                 squeezeBefore.put(id, before);
             }
         }
-        for (String origin : inheritance.rule() == Rule.SUM ? layers.keySet() : Set.<String>of()) {
+        for (String origin : inheritance.rule() == Inheritance.Rule.SUM ? layers.keySet() : Set.<String>of()) {
             double p = direct.get(origin);
             double pb = directBefore.get(origin);
             double scale = roundScale(ownScale(book, origin));
@@ -750,7 +514,7 @@ public final class ChainModel {
         Map<String, Double> own = new HashMap<>();
         layers.keySet().forEach(id -> own.put(id, own(book, id, false)));
         Map<String, Double> p = new HashMap<>(own);
-        if (inheritance.rule() != Rule.SUM) {
+        if (inheritance.rule() != Inheritance.Rule.SUM) {
             coefficients(own).forEach((id, coef) -> coef.forEach((o, k) -> p.merge(id, k * own.get(o), Double::sum)));
         }
         else {
@@ -778,7 +542,7 @@ public final class ChainModel {
      * @return the end (epoch ms, the last millisecond) of the fixed base period
      */
     static long baseEnd() {
-        return BASE_TO.plusDays(1).atStartOfDay(java.time.ZoneOffset.UTC).toInstant().toEpochMilli() - 1;
+        return StatusRule.BASE_TO.plusDays(1).atStartOfDay(java.time.ZoneOffset.UTC).toInstant().toEpochMilli() - 1;
     }
 
     /**
@@ -821,7 +585,8 @@ public final class ChainModel {
 
     /**
      * Each layer's normal at an instant from its weekly pressures: the samples of the
-     * fixed base period, or of the {@value #TRAILING_DAYS} days up to the instant.
+     * fixed base period, or of the {@value StatusRule#TRAILING_DAYS} days up to the
+     * instant.
      * @param weekly the weekly pressures (covering the base period, or up to the instant)
      * @param asOf the instant
      * @return per layer, the samples
@@ -829,12 +594,12 @@ public final class ChainModel {
     public Map<String, double[]> normal(Weekly weekly, long asOf) {
         long from;
         long to;
-        if (statusRule.normal() == Normal.FIXED) {
-            from = BASE_FROM.atStartOfDay(java.time.ZoneOffset.UTC).toInstant().toEpochMilli();
+        if (statusRule.normal() == StatusRule.Normal.FIXED) {
+            from = StatusRule.BASE_FROM.atStartOfDay(java.time.ZoneOffset.UTC).toInstant().toEpochMilli();
             to = baseEnd();
         }
         else {
-            from = asOf - TRAILING_DAYS * DAY_MS + 1;
+            from = asOf - StatusRule.TRAILING_DAYS * DAY_MS + 1;
             to = asOf;
         }
         int lo = 0;
@@ -861,10 +626,10 @@ public final class ChainModel {
      * @return per layer, the samples
      */
     public Map<String, double[]> normalAt(Collection<ConstraintSignal> signals, long asOf) {
-        if (statusRule.normal() == Normal.ABSOLUTE) {
+        if (statusRule.normal() == StatusRule.Normal.ABSOLUTE) {
             return Map.of();
         }
-        return normal(weekly(signals, statusRule.normal() == Normal.FIXED ? baseEnd() : asOf), asOf);
+        return normal(weekly(signals, statusRule.normal() == StatusRule.Normal.FIXED ? baseEnd() : asOf), asOf);
     }
 
     /**
@@ -903,7 +668,7 @@ public final class ChainModel {
         if (visiting.add(id)) {
             List<String> ups = suppliers.get(id);
             double a = inheritance.attenuation();
-            if (inheritance.rule() == Rule.MAX) {
+            if (inheritance.rule() == Inheritance.Rule.MAX) {
                 String best = null;
                 double bestP = 0;
                 for (String u : ups) {

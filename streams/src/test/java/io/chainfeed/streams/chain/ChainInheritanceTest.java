@@ -45,15 +45,13 @@ class ChainInheritanceTest {
     void workedExample() {
         List<ChainLayer> layers = List.of(layer("a"), layer("b", "a"), layer("c"), layer("d", "b", "c"));
         List<ConstraintSignal> signals = List.of(tight("s1", "a", 4), tight("s2", "c", 2));
-        Map<String, LayerState> max = new ChainModel(layers, List.of(), ChainModel.Inheritance.parse("max:0.5"))
-            .compute(signals);
+        Map<String, LayerState> max = new ChainModel(layers, List.of(), Inheritance.parse("max:0.5")).compute(signals);
         assertThat(max.get("b").getSqueezeReceived()).isEqualTo(2.0);
         assertThat(max.get("d").getSqueezeReceived()).isEqualTo(1.0);
         assertThat(max.get("d").getSqueezedBy()).extracting(s -> s.getLayerId()).containsExactly("a");
         assertThat(max.get("d").getCauses()).extracting(SignalCause::getSignalId).containsExactly("s1");
         assertThat(max.get("d").getCauses().get(0).getContribution()).isEqualTo(1.0);
-        Map<String, LayerState> avg = new ChainModel(layers, List.of(), ChainModel.Inheritance.parse("avg:0.5"))
-            .compute(signals);
+        Map<String, LayerState> avg = new ChainModel(layers, List.of(), Inheritance.parse("avg:0.5")).compute(signals);
         assertThat(avg.get("d").getSqueezeReceived()).isEqualTo(1.0);
         assertThat(avg.get("d").getCauses()).extracting(SignalCause::getContribution).containsExactly(0.5, 0.5);
         assertThat(avg.get("b").getPressure()).isEqualTo(2.0);
@@ -62,13 +60,13 @@ class ChainInheritanceTest {
     @Test
     void onlyTighteningIsInheritedAndTheDampingIsBounded() {
         List<ChainLayer> layers = List.of(layer("a"), layer("b", "a"));
-        Map<String, LayerState> s = new ChainModel(layers, List.of(), ChainModel.Inheritance.parse("max:0.5"))
+        Map<String, LayerState> s = new ChainModel(layers, List.of(), Inheritance.parse("max:0.5"))
             .compute(List.of(signal("s1", "s1", "s1", List.of("a"), Direction.EASING, 4, T0)));
         assertThat(s.get("a").getPressure()).isEqualTo(-4.0);
         assertThat(s.get("b").getPressure()).isZero();
-        assertThatThrownBy(() -> ChainModel.Inheritance.parse("max:0.6")).isInstanceOf(IllegalArgumentException.class);
-        assertThat(ChainModel.Inheritance.parse("max:0.5")).isEqualTo(ChainModel.Inheritance.LIVE);
-        assertThat(ChainModel.Inheritance.parse("sum").rule()).isEqualTo(ChainModel.Rule.SUM);
+        assertThatThrownBy(() -> Inheritance.parse("max:0.6")).isInstanceOf(IllegalArgumentException.class);
+        assertThat(Inheritance.parse("max:0.5")).isEqualTo(Inheritance.LIVE);
+        assertThat(Inheritance.parse("sum").rule()).isEqualTo(Inheritance.Rule.SUM);
     }
 
     /**
@@ -111,8 +109,7 @@ class ChainInheritanceTest {
                         T0.plusSeconds(86_400L * random.nextInt(300))));
             }
             for (String v : List.of("max:0.25", "max:0.375", "max:0.5", "avg:0.25", "avg:0.375", "avg:0.5")) {
-                Map<String, LayerState> s = new ChainModel(layers, List.of(), ChainModel.Inheritance.parse(v))
-                    .compute(signals);
+                Map<String, LayerState> s = new ChainModel(layers, List.of(), Inheritance.parse(v)).compute(signals);
                 for (String id : ups.keySet()) {
                     LayerState l = s.get(id);
                     double largestUpstream = 0;

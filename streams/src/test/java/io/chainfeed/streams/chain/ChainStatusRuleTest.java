@@ -11,7 +11,6 @@ import io.chainfeed.avro.Direction;
 import io.chainfeed.avro.LayerState;
 import io.chainfeed.avro.LayerStatus;
 import io.chainfeed.avro.SignalCause;
-import io.chainfeed.streams.chain.ChainModel.StatusRule;
 import java.time.DayOfWeek;
 import java.time.Duration;
 import java.time.Instant;
@@ -141,8 +140,7 @@ class ChainStatusRuleTest {
                     random.nextInt(3) == 0 ? Direction.EASING : Direction.TIGHTENING, 1 + random.nextInt(5), at));
         }
         for (String v : List.of("none/fixed/p25-75-95", "k1/trailing/z1-2")) {
-            ChainModel model = new ChainModel(layers, List.of(), ChainModel.Inheritance.parse("max:0.5"),
-                    StatusRule.parse(v));
+            ChainModel model = new ChainModel(layers, List.of(), Inheritance.parse("max:0.5"), StatusRule.parse(v));
             long until = Instant.parse("2025-09-30T23:59:59.999Z").toEpochMilli();
             ChainModel.Weekly weekly = model.weekly(signals, until);
             assertThat(Instant.ofEpochMilli(weekly.at()[0])).isEqualTo(Instant.parse("2023-02-19T23:59:59.999Z"));
@@ -175,7 +173,7 @@ class ChainStatusRuleTest {
     }
 
     private static ChainModel model(String rule) {
-        return new ChainModel(List.of(layer("a"), layer("b")), List.of(), ChainModel.Inheritance.parse("max:0.5"),
+        return new ChainModel(List.of(layer("a"), layer("b")), List.of(), Inheritance.parse("max:0.5"),
                 StatusRule.parse(rule));
     }
 
