@@ -12,7 +12,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Pattern;
 import lombok.RequiredArgsConstructor;
 import org.springframework.validation.annotation.Validated;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -37,9 +36,6 @@ class SuggestController {
 
     private final CompanyResolver companies;
 
-    /** C0 control characters but tab, line feed and carriage return. */
-    private static final Pattern CONTROL_CHARACTERS = Pattern.compile("[\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F]");
-
     @GetMapping("/suggest")
     @Operation(operationId = "suggest", summary = "Autocomplete",
             description = "Every company of the reference data (name, aliases, id, every "
@@ -50,8 +46,6 @@ class SuggestController {
                     + "`size` of each.")
     Suggestions suggest(@RequestParam @NotBlank @Size(max = 100) String q,
             @RequestParam(defaultValue = "5") @Min(1) @Max(10) int size) throws IOException {
-        // control characters carry no meaning in a name and are not echoed back
-        q = CONTROL_CHARACTERS.matcher(q).replaceAll("");
         List<Suggester.Suggestion> all = suggester.suggest(q, 500);
         Map<String, Long> companyReads = new HashMap<>();
         for (SearchCatalog.CompanyName c : catalog.companies()) {
@@ -83,7 +77,8 @@ class SuggestController {
     /**
      * {@code GET /api/v1/suggest}: suggestions from the reference data.
      *
-     * @param query the text as sent, without its control characters
+     * @param query the text as sent (control characters are refused before, by
+     * {@code ControlCharacterGuard})
      * @param suggestions the best {@code size} of every kind together
      * @param terms the best {@code size} glossary terms
      * @param companies the best {@code size} companies
