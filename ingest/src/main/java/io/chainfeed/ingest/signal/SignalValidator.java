@@ -458,7 +458,7 @@ public final class SignalValidator {
             e.add(field, ex.getMessage());
             return null;
         }
-        if (t.isBefore(TimeParameters.EARLIEST) || t.isAfter(TimeParameters.LATEST)) {
+        if (!TimeParameters.accepted(t)) {
             // the chain model counts from the epoch, Elasticsearch's dates hold
             // four-digit
             // years: accepted, such a signal could be neither modelled nor indexed

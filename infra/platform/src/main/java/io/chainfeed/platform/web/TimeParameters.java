@@ -50,6 +50,14 @@ public final class TimeParameters {
     }
 
     /**
+     * @param t an instant
+     * @return whether it lies in {@link #EARLIEST} .. {@link #LATEST}
+     */
+    public static boolean accepted(Instant t) {
+        return !t.isBefore(EARLIEST) && !t.isAfter(LATEST);
+    }
+
+    /**
      * @param name the parameter's name, for the message
      * @param t an instant
      * @return {@code t}, when it lies in {@link #EARLIEST} .. {@link #LATEST}
@@ -57,7 +65,7 @@ public final class TimeParameters {
      * otherwise
      */
     public static Instant inRange(String name, Instant t) {
-        if (t.isBefore(EARLIEST) || t.isAfter(LATEST)) {
+        if (!accepted(t)) {
             throw new IllegalArgumentException(
                     name + " must lie between " + EARLIEST + " and " + LATEST + ", got " + t);
         }
