@@ -753,17 +753,12 @@ public final class ChainModel {
     }
 
     /**
-     * @return the status for a pressure
+     * @return the status for a pressure on the absolute thresholds
+     * ({@link StatusRule#ABSOLUTE}: loose at or below {@value #LOOSE_BELOW}, tight from
+     * {@value #TIGHT_FROM}, critical from {@value #CRITICAL_FROM})
      */
     public static LayerStatus status(double pressure) {
-        double p = round(pressure);
-        if (p <= LOOSE_BELOW) {
-            return LayerStatus.LOOSE;
-        }
-        if (p < TIGHT_FROM) {
-            return LayerStatus.BALANCED;
-        }
-        return p < CRITICAL_FROM ? LayerStatus.TIGHT : LayerStatus.CRITICAL;
+        return StatusRule.ABSOLUTE.status(pressure, null);
     }
 
     /**

@@ -135,8 +135,7 @@ public record StatusRule(double coverageK, StatusRule.Normal normal, boolean z, 
     public LayerStatus status(double pressure, double[] samples) {
         if (normal == Normal.ABSOLUTE) {
             double p = ChainModel.round(pressure);
-            return p <= low ? LayerStatus.LOOSE
-                    : p < tight ? LayerStatus.BALANCED : p < critical ? LayerStatus.TIGHT : LayerStatus.CRITICAL;
+            return ladder(p <= low, p);
         }
         if (samples == null || samples.length == 0) {
             return LayerStatus.BALANCED;
@@ -154,8 +153,7 @@ public record StatusRule(double coverageK, StatusRule.Normal normal, boolean z, 
             }
             double sd = Math.max(SD_FLOOR, Math.sqrt(var / samples.length));
             double zs = (p - mean) / sd;
-            return zs <= -low ? LayerStatus.LOOSE
-                    : zs < tight ? LayerStatus.BALANCED : zs < critical ? LayerStatus.TIGHT : LayerStatus.CRITICAL;
+            return ladder(zs <= -low, zs);
         }
         int below = 0;
         for (double x : samples) {
@@ -164,8 +162,16 @@ public record StatusRule(double coverageK, StatusRule.Normal normal, boolean z, 
             }
         }
         double q = (double) below / samples.length;
-        return q < low ? LayerStatus.LOOSE
-                : q < tight ? LayerStatus.BALANCED : q < critical ? LayerStatus.TIGHT : LayerStatus.CRITICAL;
+        return ladder(q < low, q);
+    }
+
+    /**
+     * The status a value reads on this rule's thresholds, once whether it is loose is
+     * known (each reading states its own loose test).
+     */
+    private LayerStatus ladder(boolean loose, double v) {
+        return loose ? LayerStatus.LOOSE
+                : v < tight ? LayerStatus.BALANCED : v < critical ? LayerStatus.TIGHT : LayerStatus.CRITICAL;
     }
 
 }
