@@ -11,16 +11,13 @@ import org.springframework.http.HttpStatus;
  */
 public class ChainUnavailableException extends ProblemException {
 
-    /** Seconds a client is asked to wait. */
-    static final long RETRY_AFTER_SECONDS = 5;
-
     /**
      * @param message what failed, for the client (no internals)
      * @param cause the underlying failure, for the log; may be null
      */
     public ChainUnavailableException(String message, Throwable cause) {
         super(HttpStatus.SERVICE_UNAVAILABLE, "chain-unavailable", "The chain history is unavailable", message, cause,
-                RETRY_AFTER_SECONDS);
+                DEPENDENCY_RETRY_AFTER_SECONDS);
     }
 
 }

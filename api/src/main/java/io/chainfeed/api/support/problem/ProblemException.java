@@ -13,6 +13,12 @@ import org.springframework.http.ProblemDetail;
  */
 public abstract class ProblemException extends RuntimeException {
 
+    /**
+     * Seconds a client is asked to wait ({@code Retry-After}) after a 503 of a dependency
+     * that is down or unreachable.
+     */
+    public static final long DEPENDENCY_RETRY_AFTER_SECONDS = 5;
+
     private final ProblemDetail problem;
 
     private final long retryAfterSeconds;

@@ -25,9 +25,6 @@ class ProblemHandler extends ProblemDetailsHandler {
 
     private static final Logger log = LoggerFactory.getLogger(ProblemHandler.class);
 
-    /** Seconds a client is asked to wait after a 503 of a dependency that is down. */
-    private static final long RETRY_AFTER_SECONDS = 5;
-
     /**
      * Not found, bad request, forbidden, gone: the problem detail the exception carries.
      */
@@ -115,7 +112,7 @@ class ProblemHandler extends ProblemDetailsHandler {
     private static ResponseEntity<ProblemDetail> searchUnavailable(String detail) {
         return retryAfter(
                 problem(HttpStatus.SERVICE_UNAVAILABLE, "search-unavailable", "Search is unavailable", detail),
-                RETRY_AFTER_SECONDS);
+                ProblemException.DEPENDENCY_RETRY_AFTER_SECONDS);
     }
 
     /** Anything else: a 500 problem detail; the details are logged, not shown. */
