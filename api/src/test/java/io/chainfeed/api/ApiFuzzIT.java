@@ -189,8 +189,7 @@ class ApiFuzzIT {
                         findings.addAll(randomCall(validator, path.getKey(), method, op.getValue(), keys, random));
                         calls++;
                     }
-                    List<Finding> boundary = boundaryCalls(validator, path.getKey(), method, op.getValue(), keys);
-                    findings.addAll(boundary);
+                    findings.addAll(boundaryCalls(validator, path.getKey(), method, op.getValue(), keys));
                     calls += op.getValue().path("parameters").size() * BOUNDARY_TEXT.size();
                 }
             }
@@ -476,7 +475,20 @@ class ApiFuzzIT {
             b.header("Last-Event-ID", lastEventId);
         }
         try {
-            HttpResponse<InputStream> r = HTTP.send(b.build(), HttpResponse.BodyHandlers.ofInputStream());
+            HttpResponse<InputStream> r;
+            try {
+                r = HTTP.send(b.build(), HttpResponse.BodyHandlers.ofInputStream());
+            }
+            catch (IOException e) {
+                if (e.getMessage() == null || !e.getMessage().contains("received no bytes")) {
+                    throw e;
+                }
+                // java.net.http sent the request on a pooled connection that the server
+                // had already closed (seen once, on the call after a path holding %00):
+                // nothing was read, so the request goes once more on a new connection;
+                // a second failure is a finding
+                r = HTTP.send(b.build(), HttpResponse.BodyHandlers.ofInputStream());
+            }
             String type = r.headers().firstValue("Content-Type").orElse(null);
             try (InputStream in = r.body()) {
                 if (type != null && type.startsWith("text/event-stream")) {
