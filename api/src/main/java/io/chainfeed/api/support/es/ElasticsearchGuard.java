@@ -12,10 +12,15 @@ import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.github.resilience4j.micrometer.tagged.TaggedBulkheadMetrics;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
+import java.util.EnumMap;
+import java.util.Map;
 import org.elasticsearch.client.RestClient;
 import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.Ordered;
 
 /**
  * The api's Elasticsearch transport: Spring Boot's {@link RestClient} (connect and socket
@@ -35,12 +40,11 @@ import org.springframework.context.annotation.Configuration;
  * timeout.
  *
  * <p>
- * Bulkhead settings ({@code chainfeed.api.es.bulkhead.*}): at most {@code max-concurrent}
- * requests in flight to Elasticsearch (default 8, twice the search thread pool
- * Elasticsearch sizes on two cores: {@code 3 × cores / 2 + 1}); a request beyond waits up
- * to {@code max-wait} (default 5 s) for a slot, then is answered 503 {@code busy} with
- * {@code Retry-After} ({@link GuardedTransport}). Meters:
- * {@code resilience4j_bulkhead_*{name="elasticsearch"}}.
+ * Bulkheads: one per class of work ({@link EsLanes}, limits in {@link LaneProperties},
+ * {@code chainfeed.api.es.lanes.*}); a request beyond its lane's limit waits up to the
+ * lane's wait for a slot, then is answered 503 {@code busy} with {@code Retry-After}
+ * ({@link GuardedTransport}). Meters:
+ * {@code resilience4j_bulkhead_*{name="elasticsearch-<lane>"}}.
  *
  * <p>
  * Liveness settings ({@code chainfeed.api.es.liveness.*}): a request unanswered after
@@ -50,6 +54,7 @@ import org.springframework.context.annotation.Configuration;
  * {@link LivenessProbe}).
  */
 @Configuration(proxyBeanMethods = false)
+@EnableConfigurationProperties(LaneProperties.class)
 public class ElasticsearchGuard {
 
     /** The breaker's name (meters, health, logs). */
@@ -79,25 +84,39 @@ public class ElasticsearchGuard {
     }
 
     @Bean
-    Bulkhead elasticsearchBulkhead(MeterRegistry registry,
-            @Value("${chainfeed.api.es.bulkhead.max-concurrent:8}") int maxConcurrent,
-            @Value("${chainfeed.api.es.bulkhead.max-wait:5s}") Duration maxWait) {
-        if (maxConcurrent < 1 || maxWait.isNegative()) {
-            throw new IllegalArgumentException("chainfeed.api.es.bulkhead.max-concurrent must be at least 1 and"
-                    + " max-wait not negative, got " + maxConcurrent + " and " + maxWait);
+    EsLanes elasticsearchLanes(MeterRegistry registry, LaneProperties lanes) {
+        BulkheadRegistry bulkheads = BulkheadRegistry.ofDefaults();
+        Map<EsLanes.Lane, Bulkhead> byLane = new EnumMap<>(EsLanes.Lane.class);
+        for (EsLanes.Lane lane : EsLanes.Lane.values()) {
+            int max = switch (lane) {
+                case SEARCH -> lanes.search();
+                case PUBLIC -> lanes.publicReads();
+                case FEEDS -> lanes.feeds();
+                case BACKGROUND -> lanes.background();
+            };
+            Duration wait = lane == EsLanes.Lane.SEARCH ? lanes.searchMaxWait() : lanes.maxWait();
+            byLane.put(lane,
+                    bulkheads.bulkhead(BREAKER + "-" + lane.id(),
+                            BulkheadConfig.custom()
+                                .maxConcurrentCalls(max)
+                                .maxWaitDuration(wait)
+                                .fairCallHandlingStrategyEnabled(true)
+                                .build()));
         }
-        BulkheadRegistry bulkheads = BulkheadRegistry.of(BulkheadConfig.custom()
-            .maxConcurrentCalls(maxConcurrent)
-            .maxWaitDuration(maxWait)
-            .fairCallHandlingStrategyEnabled(true)
-            .build());
         TaggedBulkheadMetrics.ofBulkheadRegistry(bulkheads).bindTo(registry);
-        return bulkheads.bulkhead(BREAKER);
+        return new EsLanes(byLane);
+    }
+
+    @Bean
+    FilterRegistrationBean<EsLanes.Filter> elasticsearchLaneFilter() {
+        FilterRegistrationBean<EsLanes.Filter> bean = new FilterRegistrationBean<>(new EsLanes.Filter());
+        bean.setOrder(Ordered.HIGHEST_PRECEDENCE + 10);
+        return bean;
     }
 
     @Bean
     ElasticsearchTransport elasticsearchTransport(RestClient restClient, JsonpMapper jsonpMapper,
-            CircuitBreaker elasticsearchBreaker, Bulkhead elasticsearchBulkhead,
+            CircuitBreaker elasticsearchBreaker, EsLanes elasticsearchLanes,
             @Value("${chainfeed.api.es.liveness.after:1s}") Duration livenessAfter,
             @Value("${chainfeed.api.es.liveness.timeout:500ms}") Duration livenessTimeout) {
         if (livenessAfter.isNegative() || livenessAfter.isZero() || livenessTimeout.isNegative()
@@ -108,7 +127,7 @@ public class ElasticsearchGuard {
         // An answer of the probe stands for as long as a request may wait before asking.
         LivenessProbe probe = LivenessProbe.of(restClient, livenessTimeout, livenessAfter);
         return new GuardedTransport(new RestClientTransport(restClient, jsonpMapper), elasticsearchBreaker,
-                elasticsearchBulkhead, probe, livenessAfter);
+                elasticsearchLanes, probe, livenessAfter);
     }
 
 }

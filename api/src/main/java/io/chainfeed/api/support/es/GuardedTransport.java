@@ -23,6 +23,7 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BiConsumer;
+import java.util.function.Supplier;
 
 /**
  * An Elasticsearch transport behind a Resilience4j {@link CircuitBreaker} and a
@@ -38,12 +39,13 @@ import java.util.function.BiConsumer;
  * answer.
  *
  * <p>
- * The bulkhead bounds the requests in flight to Elasticsearch at once. A request beyond
- * that waits for a slot up to the bulkhead's maximum wait (the queue deadline), then
- * fails with {@link BulkheadFullException}: the api is busy, not Elasticsearch down, so
- * it neither counts against the breaker nor waits on a socket. Requests no longer queue
- * inside the HTTP client, where the socket timeout would have measured the queue and
- * reported a busy but healthy Elasticsearch as unreachable.
+ * The bulkhead bounds the requests in flight to Elasticsearch at once, one bulkhead per
+ * class of work ({@link EsLanes}): a flood of searches fills the search lane and no
+ * other. A request beyond that waits for a slot up to the bulkhead's maximum wait (the
+ * queue deadline), then fails with {@link BulkheadFullException}: the api is busy, not
+ * Elasticsearch down, so it neither counts against the breaker nor waits on a socket.
+ * Requests no longer queue inside the HTTP client, where the socket timeout would have
+ * measured the queue and reported a busy but healthy Elasticsearch as unreachable.
  *
  * <p>
  * Slow is not down: a request still unanswered after {@code livenessAfter} makes the
@@ -61,7 +63,7 @@ public final class GuardedTransport implements ElasticsearchTransport {
 
     private final CircuitBreaker breaker;
 
-    private final Bulkhead bulkhead;
+    private final Supplier<Bulkhead> bulkheads;
 
     private final LivenessProbe probe;
 
@@ -91,9 +93,23 @@ public final class GuardedTransport implements ElasticsearchTransport {
      */
     public GuardedTransport(ElasticsearchTransport delegate, CircuitBreaker breaker, Bulkhead bulkhead,
             LivenessProbe probe, Duration livenessAfter) {
+        this(delegate, breaker, () -> bulkhead, probe, livenessAfter);
+    }
+
+    /**
+     * @param delegate the real transport (its socket timeout is the longest a request of
+     * a live Elasticsearch may take); closed with this one
+     * @param breaker the breaker
+     * @param bulkheads the bulkhead of the calling thread's class of work, asked once per
+     * request on the caller's thread ({@link EsLanes#current})
+     * @param probe asks whether Elasticsearch is there at all
+     * @param livenessAfter how long a request may go unanswered before the probe is asked
+     */
+    public GuardedTransport(ElasticsearchTransport delegate, CircuitBreaker breaker, Supplier<Bulkhead> bulkheads,
+            LivenessProbe probe, Duration livenessAfter) {
         this.delegate = delegate;
         this.breaker = breaker;
-        this.bulkhead = bulkhead;
+        this.bulkheads = bulkheads;
         this.probe = probe;
         this.livenessAfter = livenessAfter;
         this.watchdog = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -101,13 +117,6 @@ public final class GuardedTransport implements ElasticsearchTransport {
             t.setDaemon(true);
             return t;
         });
-    }
-
-    /**
-     * @return the bulkhead, for tests
-     */
-    public Bulkhead bulkhead() {
-        return bulkhead;
     }
 
     /**
@@ -121,6 +130,7 @@ public final class GuardedTransport implements ElasticsearchTransport {
     public <RequestT, ResponseT, ErrorT> ResponseT performRequest(RequestT request,
             Endpoint<RequestT, ResponseT, ErrorT> endpoint, TransportOptions options) throws IOException {
         breaker.acquirePermission();
+        Bulkhead bulkhead = bulkheads.get();
         try {
             bulkhead.acquirePermission();
         }
@@ -128,7 +138,7 @@ public final class GuardedTransport implements ElasticsearchTransport {
             breaker.releasePermission(); // busy here says nothing about Elasticsearch
             throw e;
         }
-        CompletableFuture<ResponseT> answer = send(request, endpoint, options);
+        CompletableFuture<ResponseT> answer = send(request, endpoint, options, bulkhead);
         try {
             return answer.get();
         }
@@ -159,11 +169,12 @@ public final class GuardedTransport implements ElasticsearchTransport {
             return CompletableFuture.failedFuture(CallNotPermittedException.createCallNotPermittedException(breaker));
         }
         // no waiting on the caller's thread for an async request
+        Bulkhead bulkhead = bulkheads.get();
         if (!bulkhead.tryAcquirePermission()) {
             breaker.releasePermission();
             return CompletableFuture.failedFuture(BulkheadFullException.createBulkheadFullException(bulkhead));
         }
-        return send(request, endpoint, options);
+        return send(request, endpoint, options, bulkhead);
     }
 
     /**
@@ -171,7 +182,7 @@ public final class GuardedTransport implements ElasticsearchTransport {
      * settles both when it completes.
      */
     private <RequestT, ResponseT, ErrorT> CompletableFuture<ResponseT> send(RequestT request,
-            Endpoint<RequestT, ResponseT, ErrorT> endpoint, TransportOptions options) {
+            Endpoint<RequestT, ResponseT, ErrorT> endpoint, TransportOptions options, Bulkhead bulkhead) {
         long start = System.nanoTime();
         CompletableFuture<ResponseT> sent;
         try {

@@ -101,7 +101,8 @@ class ProblemHandler extends ProblemDetailsHandler {
     @ExceptionHandler(io.github.resilience4j.bulkhead.BulkheadFullException.class)
     ResponseEntity<ProblemDetail> busy(io.github.resilience4j.bulkhead.BulkheadFullException e) {
         log.debug("Elasticsearch bulkhead full: {}", e.getMessage());
-        return busyProblem("More searches are running than this instance takes at once; try again in a second.");
+        return busyProblem(
+                "More requests of this kind are running than this instance takes at once; try again in a second.");
     }
 
     /** 503 {@code busy} with {@code Retry-After: 1}. */
