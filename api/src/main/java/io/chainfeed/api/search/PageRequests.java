@@ -46,8 +46,11 @@ final class PageRequests {
         .concat(WITHOUT_EVIDENCE.stream(), Stream.of("companies.evidence"))
         .toList();
 
-    /** The name of a collapsed result's inner hits: the reads of its story. */
+    /** The name of a story's newest reads in {@link #reposts}. */
     static final String REPOSTS = "reposts";
+
+    /** The name of the per-story buckets of {@link #reposts}. */
+    static final String STORIES = "stories";
 
     /** How many reads of a story a result lists (the result itself among them). */
     static final int MAX_REPOSTS = 6;
@@ -62,16 +65,18 @@ final class PageRequests {
     }
 
     /**
-     * The search request of one page: the query, page size, exact total, sort by score,
+     * The search request of one page: the query ({@code highlight} marks the words of the
+     * snippets: {@link SearchQuery#highlight}), page size, exact total, sort by score,
      * then newest {@code updatedAt} (only when collapsing: old cursors continue in the
      * order they were issued in), then id, highlight and the five facet aggregations; in
      * the point in time if one is given (else on the alias {@value ReadsIndex#ALIAS});
-     * collapsed by {@code story} with the story's reads as inner hits, from the cursor's
+     * collapsed by {@code story} (the reposts: {@link #reposts}), from the cursor's
      * offset if one is given (a cursor without one continues after its sort values,
      * uncollapsed); sources without the source keys {@code excludes} ({@link #excludes})
      * left out.
      */
-    static SearchRequest request(Query query, int size, String pit, Cursor after, List<String> excludes) {
+    static SearchRequest request(Query query, Query highlight, int size, String pit, Cursor after,
+            List<String> excludes) {
         boolean collapse = after == null || after.offset() >= 0;
         return SearchRequest.of(s -> {
             if (pit != null) {
@@ -91,21 +96,19 @@ final class PageRequests {
                 s.sort(o -> o.field(f -> f.field("updatedAt").order(SortOrder.Desc)));
             }
             s.sort(o -> o.field(f -> f.field("id").order(SortOrder.Asc)))
-                .highlight(h -> h.encoder(HighlighterEncoder.Html)
+                .highlight(h -> h.highlightQuery(highlight)
+                    .encoder(HighlighterEncoder.Html)
                     .preTags("<mark>")
                     .postTags("</mark>")
                     .fields("sections.body",
                             f -> f.fragmentSize(180).numberOfFragments(3).order(HighlighterOrder.Score))
                     .fields("summary", f -> f.numberOfFragments(0)));
             if (collapse) {
-                // One result per story: reposts of a signal (Stories) are the leader's
-                // inner hits.
-                s.collapse(c -> c.field("story")
-                    .innerHits(i -> i.name(REPOSTS)
-                        .size(MAX_REPOSTS)
-                        .sort(o -> o.field(f -> f.field("observedAt").order(SortOrder.Desc)))
-                        .sort(o -> o.field(f -> f.field("id").order(SortOrder.Asc)))
-                        .source(src -> src.filter(f -> f.includes("id", "sources", "observedAt")))));
+                // One result per story; the reposts of a signal's story are asked
+                // afterwards, in one search for the whole page (reposts(...)), not as
+                // inner hits: Elasticsearch runs inner hits as one more search per
+                // collapsed hit, each rebuilding the query's fuzzy automata.
+                s.collapse(c -> c.field("story"));
                 if (after != null) {
                     s.from(after.offset());
                 }
@@ -125,6 +128,39 @@ final class PageRequests {
                             .minDocCount(1)
                             .format("yyyy-MM")));
             return s;
+        });
+    }
+
+    /**
+     * The reads of some stories that match a page's query: one {@code terms} bucket per
+     * story ({@link #STORIES}) with its count and its newest {@link #MAX_REPOSTS} reads
+     * ({@code top_hits} {@link #REPOSTS}: id, sources and observedAt, newest
+     * {@code observedAt} first, then id). One search for a whole page, where inner hits
+     * of the collapse would run one per collapsed hit.
+     * @param query the page's query
+     * @param stories the story keys of the page's signal reads (a read of another kind is
+     * its own story)
+     * @param pit the page's point in time, or null for the live index
+     */
+    static SearchRequest reposts(Query query, List<String> stories, String pit) {
+        return SearchRequest.of(s -> {
+            if (pit != null) {
+                s.pit(p -> p.id(pit).keepAlive(t -> t.time(ReadSearch.KEEP_ALIVE)));
+            }
+            else {
+                s.index(ReadsIndex.ALIAS);
+            }
+            return s.size(0)
+                .query(q -> q.bool(b -> b.must(query)
+                    .filter(f -> f.terms(
+                            t -> t.field("story").terms(v -> v.value(stories.stream().map(FieldValue::of).toList()))))))
+                .aggregations(STORIES,
+                        a -> a.terms(t -> t.field("story").size(stories.size()))
+                            .aggregations(REPOSTS,
+                                    r -> r.topHits(h -> h.size(MAX_REPOSTS)
+                                        .sort(o -> o.field(f -> f.field("observedAt").order(SortOrder.Desc)))
+                                        .sort(o -> o.field(f -> f.field("id").order(SortOrder.Asc)))
+                                        .source(src -> src.filter(f -> f.includes("id", "sources", "observedAt"))))));
         });
     }
 

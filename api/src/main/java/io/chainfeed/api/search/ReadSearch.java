@@ -7,7 +7,11 @@ import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import co.elastic.clients.elasticsearch._types.ElasticsearchException;
 import co.elastic.clients.elasticsearch._types.SortOrder;
 import co.elastic.clients.elasticsearch._types.query_dsl.Query;
+import co.elastic.clients.elasticsearch._types.aggregations.StringTermsBucket;
 import co.elastic.clients.elasticsearch.core.SearchRequest;
+import co.elastic.clients.elasticsearch.core.SearchResponse;
+import co.elastic.clients.elasticsearch.core.search.Hit;
+import co.elastic.clients.json.JsonData;
 import com.github.benmanes.caffeine.cache.Ticker;
 import io.chainfeed.api.reference.CompanyResolver;
 import io.chainfeed.api.reference.ReferenceLayers;
@@ -277,7 +281,9 @@ public class ReadSearch {
         if (failed != null) {
             throw failed;
         }
-        Page page = page(answers.get(0).whole(), text, filters, size, true, null, null);
+        SearchAnswer whole = answers.get(0).whole();
+        Page page = page(whole, stories(queries.build(parsed, filters, true), whole, null, true), text, filters, size,
+                true, null, null);
         Sections sections = sections(answers.subList(1, answers.size()));
         if (page.total() < size && QueryIntent.of(parsed).counted() > 1) {
             // Fewer reads than a page have every word: the fall-back ranks them first
@@ -312,7 +318,7 @@ public class ReadSearch {
         SearchAnswer response;
         try {
             response = SearchAnswer.search(client._transport(),
-                    PageRequests.request(query, size, pit, after, excludes));
+                    PageRequests.request(query, queries.highlight(parsed, filters, all), size, pit, after, excludes));
         }
         catch (ElasticsearchException e) {
             if (after != null && e.status() == 404) {
@@ -320,19 +326,66 @@ public class ReadSearch {
             }
             throw e;
         }
-        return page(response, text, filters, size, all, pit, after);
+        boolean collapsed = after == null || after.offset() >= 0;
+        return page(response, stories(query, response, pit, collapsed), text, filters, size, all, pit, after);
+    }
+
+    /**
+     * How the story key of a read that is not a signal starts: such a read is its own
+     * story (ReadDocuments.story), so it has no reposts.
+     */
+    private static final String OWN_STORY = "read\n";
+
+    /** A story's reads that match a page's query: how many, and the newest of them. */
+    private record Story(long count, List<Map<String, Object>> newest) {
+    }
+
+    /**
+     * The stories of a collapsed page's signal reads (the only reads that can have
+     * reposts), in one search ({@link PageRequests#reposts}).
+     * @return the stories by key; empty when the page is not collapsed or has no signal
+     */
+    @SuppressWarnings({ "unchecked", "rawtypes" })
+    private Map<String, Story> stories(Query query, SearchAnswer response, String pit, boolean collapsed)
+            throws IOException {
+        if (!collapsed || response.hits() == null || response.hits().hits() == null) {
+            return Map.of();
+        }
+        List<String> keys = response.hits()
+            .hits()
+            .stream()
+            .map(h -> h.source() == null ? null : h.source().get("story"))
+            .filter(k -> k instanceof String key && !key.startsWith(OWN_STORY))
+            .map(String.class::cast)
+            .distinct()
+            .toList();
+        if (keys.isEmpty()) {
+            return Map.of();
+        }
+        SearchResponse<Map> r = client.search(PageRequests.reposts(query, keys, pit), Map.class);
+        Map<String, Story> stories = new HashMap<>();
+        for (StringTermsBucket bucket : r.aggregations().get(PageRequests.STORIES).sterms().buckets().array()) {
+            List<Map<String, Object>> newest = new ArrayList<>();
+            for (Hit<JsonData> hit : bucket.aggregations().get(PageRequests.REPOSTS).topHits().hits().hits()) {
+                if (hit.source() != null) {
+                    newest.add(hit.source().to(Map.class));
+                }
+            }
+            stories.put(bucket.key().stringValue(), new Story(bucket.docCount(), newest));
+        }
+        return stories;
     }
 
     /** The page of an answer; {@code pit} and {@code after} as the search had them. */
-    private Page page(SearchAnswer response, String text, Filters filters, int size, boolean all, String pit,
-            Cursor after) {
+    private Page page(SearchAnswer response, Map<String, Story> stories, String text, Filters filters, int size,
+            boolean all, String pit, Cursor after) {
         List<SearchAnswer.Hit> hits = response.hits() == null || response.hits().hits() == null ? List.of()
                 : response.hits().hits();
         List<Match> matches = new ArrayList<>(hits.size());
         String lastId = null;
         double lastScore = 0;
         for (SearchAnswer.Hit hit : hits) {
-            matches.add(match(hit));
+            matches.add(match(hit, stories));
             lastScore = hit.sort() == null ? 0 : ((Number) hit.sort().get(0)).doubleValue();
             // The id from the source: in a point in time Elasticsearch adds its own
             // tie-breaker to the sort values.
@@ -396,7 +449,8 @@ public class ReadSearch {
     static List<SearchRequest> firstPageRequests(SearchQuery queries, QueryText parsed, Filters filters, int size,
             List<String> excludes) throws IOException {
         List<SearchRequest> requests = new ArrayList<>(3);
-        requests.add(PageRequests.request(queries.build(parsed, filters, true), size, null, null, excludes));
+        requests.add(PageRequests.request(queries.build(parsed, filters, true),
+                queries.highlight(parsed, filters, true), size, null, null, excludes));
         requests.addAll(sectionRequests(queries, parsed, filters));
         return requests;
     }
@@ -523,7 +577,7 @@ public class ReadSearch {
     }
 
     @SuppressWarnings("unchecked")
-    private static Match match(SearchAnswer.Hit hit) {
+    private static Match match(SearchAnswer.Hit hit, Map<String, Story> stories) {
         Map<String, Object> source = hit.source();
         Map<String, List<String>> highlight = hit.highlight() == null ? Map.of() : hit.highlight();
         List<String> snippets = new ArrayList<>();
@@ -540,26 +594,25 @@ public class ReadSearch {
                 }
             }
         }
-        SearchAnswer.InnerHits group = hit.innerHits() == null ? null : hit.innerHits().get(PageRequests.REPOSTS);
-        long others = group == null || group.hits() == null || group.hits().total() == null ? 0
-                : Math.max(0, group.hits().total().value() - 1);
-        return new Match(source, hit.score() == null ? 0 : hit.score(), snippets, bestSection, reposts(group, source),
+        Story story = source.get("story") instanceof String key ? stories.get(key) : null;
+        long others = story == null ? 0 : Math.max(0, story.count() - 1);
+        return new Match(source, hit.score() == null ? 0 : hit.score(), snippets, bestSection, reposts(story, source),
                 others);
     }
 
     /**
-     * The other reads of a collapsed hit's story (its inner hits less itself), newest
+     * The other reads of a collapsed hit's story (its newest reads less itself), newest
      * first: id, sources and observedAt of each.
      */
-    private static List<Map<String, Object>> reposts(SearchAnswer.InnerHits group, Map<String, Object> source) {
-        if (group == null || group.hits() == null || group.hits().hits() == null) {
+    private static List<Map<String, Object>> reposts(Story story, Map<String, Object> source) {
+        if (story == null) {
             return List.of();
         }
         Object id = source.get("id");
         List<Map<String, Object>> out = new ArrayList<>();
-        for (SearchAnswer.Hit other : group.hits().hits()) {
-            if (other.source() != null && !id.equals(other.source().get("id"))) {
-                out.add(other.source());
+        for (Map<String, Object> other : story.newest()) {
+            if (!id.equals(other.get("id"))) {
+                out.add(other);
             }
         }
         return out;

@@ -114,21 +114,9 @@ record SearchAnswer(long took, Hits hits, Map<String, Buckets> aggregations, @Js
      * @param sort the hit's sort values: score, then id
      * @param source the stored document (less the excluded keys)
      * @param highlight field to HTML-escaped fragments, best first; null without any
-     * @param innerHits a collapsed hit's group: inner hits name to their hits; null
-     * without collapsing
      */
     record Hit(@JsonProperty("_score") Double score, List<Object> sort,
-            @JsonProperty("_source") Map<String, Object> source, Map<String, List<String>> highlight,
-            @JsonProperty("inner_hits") Map<String, InnerHits> innerHits) {
-        Hit(Double score, List<Object> sort, Map<String, Object> source, Map<String, List<String>> highlight) {
-            this(score, sort, source, highlight, null);
-        }
-    }
-
-    /**
-     * @param hits the hits of one inner hits request and their total
-     */
-    record InnerHits(Hits hits) {
+            @JsonProperty("_source") Map<String, Object> source, Map<String, List<String>> highlight) {
     }
 
     /**

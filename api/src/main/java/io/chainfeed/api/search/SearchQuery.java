@@ -132,8 +132,18 @@ public final class SearchQuery {
 
         /**
          * Fuzziness of words: no edit below five letters, one from five, two from nine.
+         * (One edit at most would make searches cheaper, a two-edit Levenshtein automaton
+         * costing several times a one-edit one, but a typo at a stemmed word's end, such
+         * as "hyperscalar", is two edits from its stem: measured 2026-12-03, the judged
+         * set fell from 0.859 to 0.848.)
          */
         public static final String FUZZINESS = "AUTO:5,8";
+
+        /**
+         * Fuzziness of words in the highlighter's query ({@link #highlight}): one edit
+         * from five letters, never two.
+         */
+        public static final String HIGHLIGHT_FUZZINESS = "AUTO:5,100";
 
         /**
          * Share of the other fields' scores added to the best field's in a
@@ -222,8 +232,32 @@ public final class SearchQuery {
      * @throws IOException if the catalogue's names could not be loaded
      */
     public Query build(QueryText parsed, ReadSearch.Filters filters, boolean all) throws IOException {
+        return build(parsed, filters, all, Boosts.FUZZINESS);
+    }
+
+    /**
+     * The query the highlighter marks words with: {@link #build} with words at most one
+     * edit away ({@link Boosts#HIGHLIGHT_FUZZINESS}). The unified highlighter builds the
+     * query's Levenshtein automata again for every hit it highlights, and a two-edit
+     * automaton costs several times a one-edit one: on the bundled corpus, the fetch
+     * phase of "High bandwidth memory" took Elasticsearch 167 ms with the ranking query
+     * and about 40 ms with this one (2026-12-03, docs/benchmarks.md). Ranking is
+     * unchanged; a word two edits from the typed one is found but not marked.
+     * @param parsed the parsed text
+     * @param filters the filters
+     * @param all whether every required piece must match
+     * @return the query for {@code highlight.highlight_query}
+     * @throws IOException if the catalogue's names could not be loaded
+     */
+    public Query highlight(QueryText parsed, ReadSearch.Filters filters, boolean all) throws IOException {
+        return build(parsed, filters, all, Boosts.HIGHLIGHT_FUZZINESS);
+    }
+
+    private Query build(QueryText parsed, ReadSearch.Filters filters, boolean all, String fuzziness)
+            throws IOException {
         BoolQuery.Builder b = new BoolQuery.Builder();
         boolean fuzzy = parsed.size() <= FUZZY_MAX_PIECES;
+        String wordFuzziness = fuzzy ? fuzziness : null;
         List<SearchCatalog.NameMatch> names = fuzzy ? catalog.names(parsed) : List.of();
         QueryIntent intent = QueryIntent.of(parsed);
         List<Query> required = new ArrayList<>();
@@ -253,8 +287,8 @@ public final class SearchQuery {
                 for (int g = name.from(); g < name.to(); g++) {
                     typed.add(parsed.groups().get(g).get(0));
                 }
-                alternatives.add(typed.size() == 1 ? piece(typed.get(0), fuzzy)
-                        : bool(typed.stream().map(p -> piece(p, fuzzy)).toList(), true));
+                alternatives.add(typed.size() == 1 ? piece(typed.get(0), wordFuzziness)
+                        : bool(typed.stream().map(p -> piece(p, wordFuzziness)).toList(), true));
                 for (String synonym : name.names()) {
                     alternatives.add(phrase(synonym, 1f));
                 }
@@ -272,7 +306,7 @@ public final class SearchQuery {
                 for (int g = segment.from(); g < segment.to(); g++) {
                     typed.add(parsed.groups().get(g).get(0));
                 }
-                Query words = typed.size() == 1 ? piece(typed.get(0), fuzzy)
+                Query words = typed.size() == 1 ? piece(typed.get(0), wordFuzziness)
                         : phrase(String.join(" ", typed.stream().map(QueryText.Piece::text).toList()), 1f);
                 required.add(constraint(words, segment.direction()));
                 counts.add(true);
@@ -280,7 +314,7 @@ public final class SearchQuery {
             }
             else {
                 List<QueryText.Piece> group = parsed.groups().get(i);
-                required.add(bool(group.stream().map(p -> piece(p, fuzzy)).toList(), false));
+                required.add(bool(group.stream().map(p -> piece(p, wordFuzziness)).toList(), false));
                 counts.add(!group.stream().allMatch(QueryWords::isStopWord));
                 i++;
             }
@@ -309,7 +343,7 @@ public final class SearchQuery {
             fallBack(b, required, counts);
         }
         for (QueryText.Piece p : parsed.excluded()) {
-            b.mustNot(piece(p, false));
+            b.mustNot(piece(p, null));
         }
         for (QueryText.Piece p : excludedSubjects) {
             b.mustNot(aboutIt(p));
@@ -559,8 +593,8 @@ public final class SearchQuery {
      * the company's tags when the piece names a company by any listing, id, name or alias
      * ({@link QueryWords#company}).
      */
-    private Query piece(QueryText.Piece p, boolean fuzzy) {
-        Query text = textPiece(p, fuzzy);
+    private Query piece(QueryText.Piece p, String fuzziness) {
+        Query text = textPiece(p, fuzziness);
         var company = QueryWords.company(p, companies);
         if (company.isEmpty()) {
             return text;
@@ -575,7 +609,7 @@ public final class SearchQuery {
         return Query.of(q -> q.bool(b -> b.should(text, tagged, primary).minimumShouldMatch("1")));
     }
 
-    private static Query textPiece(QueryText.Piece p, boolean fuzzy) {
+    private static Query textPiece(QueryText.Piece p, String fuzziness) {
         if (p.phrase()) {
             return phrase(p.text(), 1f);
         }
@@ -585,8 +619,8 @@ public final class SearchQuery {
                 .type(TextQueryType.BestFields)
                 .operator(Operator.And)
                 .tieBreaker(Boosts.TIE_BREAKER);
-            if (fuzzy && !p.tickerLike()) {
-                m.fuzziness(Boosts.FUZZINESS).prefixLength(1).maxExpansions(10);
+            if (fuzziness != null && !p.tickerLike()) {
+                m.fuzziness(fuzziness).prefixLength(1).maxExpansions(10);
             }
             return m;
         }));
