@@ -10,6 +10,8 @@ import io.chainfeed.api.feed.SseStreams;
 import io.chainfeed.devstack.demo.DemoPartnerSite;
 import io.chainfeed.devstack.keys.KeysCli;
 import io.chainfeed.platform.auth.HashedKeys;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.InetAddress;
@@ -99,6 +101,9 @@ class WidgetIT {
 
     @Autowired
     SseStreams sseStreams;
+
+    @Autowired
+    MeterRegistry meters;
 
     @BeforeAll
     static void choosePartnerPort() throws Exception {
@@ -688,6 +693,60 @@ class WidgetIT {
         d.switchTo().defaultContent();
         HeadlessChromium.screenshot(driver, "widget-refused-origin");
         assertThat(String.join("\n", HeadlessChromium.consoleProblems(driver))).contains("frame-ancestors");
+    }
+
+    @Test
+    @Order(3)
+    void aSharedAnswerChangesWithinASecondOfItsReadBecomingSearchable() throws Exception {
+        ready();
+        String path = "/widget/v1/data/feed?topic=" + URLEncoder.encode("layer:energy-power", StandardCharsets.UTF_8)
+                + "&limit=5&key=" + partnerKey;
+        double hitsBefore = hits("widget-feed");
+        HttpResponse<String> first = get(path, partnerOrigin());
+        HttpResponse<String> again = get(path, partnerOrigin());
+        assertThat(first.statusCode()).isEqualTo(200);
+        assertThat(header(again, "ETag")).isNotBlank().isEqualTo(header(first, "ETag"));
+        assertThat(again.body()).isEqualTo(first.body());
+        assertThat(hits("widget-feed")).as("the second answer came from memory").isGreaterThan(hitsBefore);
+        assertThat(get(path, partnerOrigin(), "If-None-Match", header(first, "ETag")).statusCode()).isEqualTo(304);
+
+        String id = "widget-cache-" + UUID.randomUUID().toString().substring(0, 8);
+        pipeline.publishSignals("""
+                {"id": "%s", "headline": "Grid operator %s says transformer deliveries slip into next year",
+                 "layers": ["energy-power"], "direction": "tightening", "magnitude": 2,
+                 "observedAt": "%s",
+                 "source": {"name": "Example wire", "url": "https://example.com/news/%s"}}
+                """.formatted(id, id, Instant.now(), id));
+        String readId = "signal:" + id;
+        // when a search of the index first shows the read ...
+        HttpRequest search = HttpRequest.newBuilder(pipeline.esUri().resolve("/chainfeed-reads/_search"))
+            .header("Content-Type", "application/json")
+            .POST(HttpRequest.BodyPublishers
+                .ofString("{\"query\": {\"ids\": {\"values\": [\"" + readId + "\"]}}, \"_source\": false}"))
+            .build();
+        await().atMost(Duration.ofSeconds(60))
+            .pollInterval(Duration.ofMillis(20))
+            .until(() -> MAPPER.readTree(HTTP.send(search, HttpResponse.BodyHandlers.ofString()).body())
+                .path("hits")
+                .path("total")
+                .path("value")
+                .asInt() == 1);
+        long searchable = System.nanoTime();
+        // ... the kept answer follows within a second
+        await().atMost(Duration.ofSeconds(10))
+            .pollInterval(Duration.ofMillis(50))
+            .until(() -> get(path, partnerOrigin()).body().contains(readId));
+        long lagMs = (System.nanoTime() - searchable) / 1_000_000;
+        System.out.println("[widget-it] shared answer showed the new read " + lagMs + " ms after it was searchable");
+        assertThat(lagMs).isLessThanOrEqualTo(1_000);
+        HttpResponse<String> changed = get(path, partnerOrigin());
+        assertThat(header(changed, "ETag")).isNotEqualTo(header(first, "ETag"));
+        assertThat(get(path, partnerOrigin(), "If-None-Match", header(first, "ETag")).statusCode()).isEqualTo(200);
+    }
+
+    private double hits(String family) {
+        Counter c = meters.find("chainfeed.answers.requests").tags("family", family, "result", "hit").counter();
+        return c == null ? 0 : c.count();
     }
 
 }

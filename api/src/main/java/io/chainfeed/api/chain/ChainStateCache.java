@@ -6,6 +6,7 @@ import io.chainfeed.avro.LayerState;
 import io.chainfeed.schemas.Topics;
 import java.util.Collection;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
 import org.springframework.stereotype.Component;
 
 /**
@@ -18,6 +19,21 @@ public class ChainStateCache extends CompactedTopicView<LayerState> {
 
     ChainStateCache(KafkaConnectionProperties kafka) {
         super(kafka.bootstrapServers(), Topics.CHAIN_STATE, "chainfeed-api-chain-state", LayerState.class);
+    }
+
+    private final AtomicLong version = new AtomicLong();
+
+    /**
+     * @return how many changes the view has taken since the api started: an answer built
+     * from the chain's state names it in its key, so a new state is a new answer
+     */
+    public long version() {
+        return version.get();
+    }
+
+    @Override
+    protected void changed(String key, LayerState value) {
+        version.incrementAndGet();
     }
 
     /**

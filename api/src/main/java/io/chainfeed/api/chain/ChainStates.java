@@ -25,6 +25,14 @@ public class ChainStates {
     private final ChainTimeTravel travel;
 
     /**
+     * @return the live state's version: it moves whenever a layer's state changes, so an
+     * answer built from the live state can name it in its key
+     */
+    public long version() {
+        return live.version();
+    }
+
+    /**
      * Every layer's state.
      * @param asOf null for the live state, else an RFC 3339 instant not in the future
      * @return a mutable list of the states, in no particular order

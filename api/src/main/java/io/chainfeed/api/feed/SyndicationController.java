@@ -4,6 +4,8 @@ import io.swagger.v3.oas.annotations.headers.Header;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
+import io.chainfeed.api.answers.Dependency;
+import io.chainfeed.api.answers.SharedAnswers;
 import io.chainfeed.api.selector.Selector;
 import io.chainfeed.api.selector.TopicParser;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -73,6 +75,8 @@ public class SyndicationController {
 
     private final TopicParser topics;
 
+    private final SharedAnswers answers;
+
     @GetMapping("/atom")
     @Operation(summary = "Atom feed of a topic",
             description = """
@@ -97,8 +101,8 @@ public class SyndicationController {
             @Parameter(description = "from the feed's next link") @RequestParam(required = false) @Size(
                     max = FeedCursor.MAX_LENGTH) String cursor,
             HttpServletRequest request) throws IOException {
-        FeedDocument doc = document(FeedLinks.ATOM_PATH, topic, size, cursor, request);
-        return answer(AtomFeedWriter.write(doc), FeedLinks.ATOM_TYPE, doc.updated());
+        return answer(page(FeedLinks.ATOM_PATH, topic, size, cursor, request, AtomFeedWriter::write),
+                FeedLinks.ATOM_TYPE);
     }
 
     @GetMapping("/json")
@@ -122,17 +126,46 @@ public class SyndicationController {
             @Parameter(description = "from the feed's next_url") @RequestParam(required = false) @Size(
                     max = FeedCursor.MAX_LENGTH) String cursor,
             HttpServletRequest request) throws IOException {
-        FeedDocument doc = document(FeedLinks.JSON_PATH, topic, size, cursor, request);
-        byte[] body = JsonFeedWriter.write(doc, links.base(request) + "/v3/api-docs", mapper);
-        return answer(body, FeedLinks.JSON_FEED_TYPE, doc.updated());
+        String describedBy = links.base(request) + "/v3/api-docs";
+        return answer(page(FeedLinks.JSON_PATH, topic, size, cursor, request,
+                doc -> JsonFeedWriter.write(doc, describedBy, mapper)), FeedLinks.JSON_FEED_TYPE);
     }
 
-    private FeedDocument document(String path, String topic, int size, String cursorText, HttpServletRequest request)
+    /** Writes a feed document in one format. */
+    @FunctionalInterface
+    private interface Writer {
+
+        byte[] write(FeedDocument doc) throws IOException;
+
+    }
+
+    /**
+     * A written page with its validators. A first page (no cursor) is the same for every
+     * reader of the topic until a read of it changes: it is kept in memory
+     * ({@link SharedAnswers}); a later page is built for each request.
+     */
+    private record Page(byte[] body, String etag, Instant updated) {
+    }
+
+    private Page page(String path, String topic, int size, String cursorText, HttpServletRequest request, Writer writer)
             throws IOException {
         Selector selector = topics.parse(topic);
         FeedCursor cursor = cursorText == null ? null : FeedCursor.decode(cursorText);
-        FeedQuery.Page page = query.page(selector, cursor, size);
         String base = links.base(request);
+        SharedAnswers.Builder<Page> build = () -> {
+            FeedDocument doc = document(path, selector, size, cursor, base);
+            byte[] body = writer.write(doc);
+            return new Page(body, etag(body), doc.updated());
+        };
+        if (cursor != null) {
+            return build.build();
+        }
+        return answers.get(path, List.of(selector, size, base), new Dependency.Topic(selector), build);
+    }
+
+    private FeedDocument document(String path, Selector selector, int size, FeedCursor cursor, String base)
+            throws IOException {
+        FeedQuery.Page page = query.page(selector, cursor, size);
         List<FeedEntry> entries = new ArrayList<>();
         for (Map<String, Object> doc : page.docs()) {
             entries.add(FeedEntry.of(doc, links, base));
@@ -152,13 +185,13 @@ public class SyndicationController {
      * conditions match them (HttpEntityMethodProcessor: If-None-Match first, else
      * If-Modified-Since).
      */
-    private static ResponseEntity<byte[]> answer(byte[] body, String type, Instant lastModified) {
+    private static ResponseEntity<byte[]> answer(Page page, String type) {
         return ResponseEntity.ok()
             .contentType(new MediaType(MediaType.parseMediaType(type), StandardCharsets.UTF_8))
-            .eTag(etag(body))
-            .lastModified(lastModified)
+            .eTag(page.etag())
+            .lastModified(page.updated())
             .cacheControl(CachePolicies.FEEDS)
-            .body(body);
+            .body(page.body());
     }
 
     /**

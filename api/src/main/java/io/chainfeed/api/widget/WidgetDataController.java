@@ -6,6 +6,11 @@ import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import co.elastic.clients.elasticsearch._types.SortOrder;
 import co.elastic.clients.elasticsearch.core.SearchResponse;
 import co.elastic.clients.elasticsearch.core.search.Hit;
+import co.elastic.clients.elasticsearch._types.FieldValue;
+import io.chainfeed.api.answers.Dependency;
+import io.chainfeed.api.answers.SharedAnswers;
+import io.chainfeed.api.answers.Tagged;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.chainfeed.api.chain.ChainStates;
 import io.chainfeed.api.chain.ChainViews;
 import io.chainfeed.api.readlog.LogPosition;
@@ -74,6 +79,10 @@ class WidgetDataController {
 
     private final TopicParser topics;
 
+    private final SharedAnswers answers;
+
+    private final ObjectMapper mapper;
+
     @Operation(operationId = "widgetTerm", summary = "A glossary term card for the widget")
     @GetMapping("/term/{slug}")
     ResponseEntity<WidgetData.TermCard> term(@PathVariable String slug, @RequestParam(required = false) String key,
@@ -82,20 +91,24 @@ class WidgetDataController {
         if (!SLUG.matcher(slug).matches()) {
             throw new NotFoundException("no glossary term '" + slug + "'");
         }
-        Map<String, Object> doc = reads.get("term:" + slug)
+        String origin = urls.origin(request);
+        Optional<Tagged<WidgetData.TermCard>> card = answers.get("widget-term", List.of(slug, origin),
+                new Dependency.OneRead("term:" + slug),
+                () -> reads.get("term:" + slug)
+                    .map(doc -> Tagged.of(new WidgetData.TermCard(WidgetViews.read(doc, true),
+                            origin + "/terms/" + slug, WidgetViews.DISCLAIMER), mapper)));
+        Tagged<WidgetData.TermCard> body = card
             .orElseThrow(() -> new NotFoundException("no glossary term '" + slug + "'"));
-        WidgetData.TermCard body = new WidgetData.TermCard(WidgetViews.read(doc, true),
-                urls.origin(request) + "/terms/" + slug, WidgetViews.DISCLAIMER);
         return ResponseEntity.ok()
+            .eTag(body.etag())
             .cacheControl(CachePolicies.WIDGET_DATA)
             .varyBy(CachePolicies.WIDGET_DATA_VARY)
-            .body(body);
+            .body(body.body());
     }
 
     @Operation(operationId = "widgetFeed",
             summary = "The newest reads of a topic for the widget, with where its live stream starts")
     @GetMapping("/feed")
-    @SuppressWarnings("rawtypes")
     ResponseEntity<WidgetData.FeedData> feed(@RequestParam(required = false) String topic,
             @RequestParam(defaultValue = "5") int limit, @RequestParam(required = false) String key,
             HttpServletRequest request, HttpServletResponse response) throws IOException {
@@ -104,18 +117,32 @@ class WidgetDataController {
         if (limit < 1 || limit > MAX_LIMIT) {
             throw new BadRequestException("invalid-parameter", "limit must be 1 to " + MAX_LIMIT);
         }
+        String origin = urls.origin(request);
+        Tagged<WidgetData.FeedData> body = answers.get("widget-feed", List.of(selector, limit, origin),
+                new Dependency.Topic(selector), () -> Tagged.of(newest(selector, limit, origin), mapper));
+        return ResponseEntity.ok()
+            .eTag(body.etag())
+            .cacheControl(CachePolicies.WIDGET_DATA)
+            .varyBy(CachePolicies.WIDGET_DATA_VARY)
+            .body(body.body());
+    }
+
+    /**
+     * The newest reads of a topic, from the index.
+     */
+    @SuppressWarnings("rawtypes")
+    private WidgetData.FeedData newest(Selector selector, int limit, String origin) throws IOException {
         // Where the live stream should start: taken before the query, and a page back on
-        // every partition,
-        // so that a read written just before (and not indexed yet) still arrives; the
-        // widget replaces a read
-        // it already shows and keeps newest first, so the overlap shows nothing twice.
+        // every partition, so that a read written just before (and not indexed yet) still
+        // arrives; the widget replaces a read it already shows and keeps newest first, so
+        // the overlap shows nothing twice. A kept answer keeps its position: the reads of
+        // the topic after it are what made no new answer, so the stream replays nothing
+        // the widget has to show.
         Optional<LogPosition> end = readLog.end();
         SearchResponse<Map> r = es.search(s -> s.index(ReadsIndex.ALIAS)
             .query(selector.toQuery())
             .size(limit)
-            .sort(o -> o.field(f -> f.field(FeedQuery.PUBLISHED_AT)
-                .order(SortOrder.Desc)
-                .missing(co.elastic.clients.elasticsearch._types.FieldValue.of(0L))))
+            .sort(o -> o.field(f -> f.field(FeedQuery.PUBLISHED_AT).order(SortOrder.Desc).missing(FieldValue.of(0L))))
             .sort(o -> o.field(f -> f.field("id").order(SortOrder.Asc)))
             .source(src -> src.filter(f -> f.includes(WidgetViews.FIELDS))), Map.class);
         List<WidgetData.WidgetRead> items = new ArrayList<>();
@@ -124,13 +151,8 @@ class WidgetDataController {
             Map<String, Object> doc = hit.source();
             items.add(WidgetViews.read(doc, false));
         }
-        WidgetData.FeedData body = new WidgetData.FeedData(selector.canonical(),
-                WidgetViews.topicPage(urls.origin(request), selector), items,
-                end.map(p -> back(p, limit).text()).orElse(null), WidgetViews.DISCLAIMER);
-        return ResponseEntity.ok()
-            .cacheControl(CachePolicies.WIDGET_DATA)
-            .varyBy(CachePolicies.WIDGET_DATA_VARY)
-            .body(body);
+        return new WidgetData.FeedData(selector.canonical(), WidgetViews.topicPage(origin, selector),
+                List.copyOf(items), end.map(p -> back(p, limit).text()).orElse(null), WidgetViews.DISCLAIMER);
     }
 
     /**
@@ -146,22 +168,28 @@ class WidgetDataController {
     @Operation(operationId = "widgetChain", summary = "The chain's layers for the widget, tightest first")
     @GetMapping("/chain")
     ResponseEntity<WidgetData.ChainData> chain(@RequestParam(required = false) String key, HttpServletRequest request,
-            HttpServletResponse response) {
+            HttpServletResponse response) throws IOException {
         access.check(key, PartnerAccess.Use.DATA, request, response);
+        String origin = urls.origin(request);
+        Tagged<WidgetData.ChainData> body = answers.get("widget-chain", List.of(chain.version(), origin),
+                new Dependency.ChainState(), () -> Tagged.of(chainCard(origin), mapper));
+        return ResponseEntity.ok()
+            .eTag(body.etag())
+            .cacheControl(CachePolicies.WIDGET_DATA)
+            .varyBy(CachePolicies.WIDGET_DATA_VARY)
+            .body(body.body());
+    }
+
+    private WidgetData.ChainData chainCard(String origin) {
         List<LayerState> layers = chain.all(null);
         layers.sort(Comparator.comparingDouble((LayerState s) -> -s.getPressure()).thenComparing(LayerState::getId));
-        WidgetData.ChainData body = new WidgetData.ChainData(
+        return new WidgetData.ChainData(
                 layers.stream()
                     .map(ChainViews::asOf)
                     .filter(a -> a != null)
                     .max(Comparator.naturalOrder())
                     .orElse(null),
-                layers.stream().map(ChainViews::brief).toList(), urls.origin(request) + "/chain",
-                WidgetViews.DISCLAIMER);
-        return ResponseEntity.ok()
-            .cacheControl(CachePolicies.WIDGET_DATA)
-            .varyBy(CachePolicies.WIDGET_DATA_VARY)
-            .body(body);
+                layers.stream().map(ChainViews::brief).toList(), origin + "/chain", WidgetViews.DISCLAIMER);
     }
 
 }

@@ -23,11 +23,14 @@ import org.springframework.validation.annotation.Validated;
  * @param feeds links and ids in Atom and JSON Feed documents ({@code feeds.*})
  * @param pipeline the consumer groups the pipeline health indicator watches
  * ({@code pipeline.*})
+ * @param answers the public answers served from memory ({@code answers.*})
+ * @param warmup the warm-up before the api reports ready ({@code warmup.*})
  */
 @ConfigurationProperties("chainfeed.api")
 @Validated
 public record ApiProperties(@DefaultValue List<String> adminKeyHashes, @Valid @DefaultValue Server server,
-        @Valid @DefaultValue Feed feed, @Valid @DefaultValue Feeds feeds, @Valid @DefaultValue Pipeline pipeline) {
+        @Valid @DefaultValue Feed feed, @Valid @DefaultValue Feeds feeds, @Valid @DefaultValue Pipeline pipeline,
+        @Valid @DefaultValue Answers answers, @Valid @DefaultValue Warmup warmup) {
 
     /**
      * @param acceptQueue listen backlog of each connector: connections the kernel
@@ -81,5 +84,35 @@ public record ApiProperties(@DefaultValue List<String> adminKeyHashes, @Valid @D
             @DefaultValue("chainfeed-chain") @NotBlank String chainGroup,
             @DefaultValue("chainfeed-indexer") @NotBlank String indexerGroup,
             @DefaultValue("60s") @NotNull Duration stallAfter) {
+    }
+
+    /**
+     * Public answers that are the same for every caller, kept in memory until the reads
+     * log or the chain's state changes them (io.chainfeed.api.answers.SharedAnswers).
+     *
+     * @param enabled keep them (off: every request builds its answer)
+     * @param maxEntries most answers kept, and most dependencies watched
+     * @param settleInterval how often the index is asked whether new reads are searchable
+     * yet
+     * @param settleTimeout how long a read may stay unsearchable before its answers are
+     * kept again anyway
+     */
+    public record Answers(@DefaultValue("true") boolean enabled, @DefaultValue("10000") @Min(1) int maxEntries,
+            @DefaultValue("100ms") @NotNull Duration settleInterval,
+            @DefaultValue("60s") @NotNull Duration settleTimeout) {
+    }
+
+    /**
+     * The warm-up: before it reports ready, the api sends its own public requests
+     * (searches of the bundled glossary, feeds, term cards, the chain) to itself over
+     * loopback, so that the JIT has compiled the paths the public uses
+     * (io.chainfeed.api.support.server.Warmup).
+     *
+     * @param duration how long at most; 0 turns it off
+     * @param requests how many requests at most
+     * @param threads how many at once
+     */
+    public record Warmup(@DefaultValue("0s") @NotNull Duration duration, @DefaultValue("20000") @Min(0) int requests,
+            @DefaultValue("2") @Min(1) int threads) {
     }
 }
