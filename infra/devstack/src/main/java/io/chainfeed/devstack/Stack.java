@@ -162,6 +162,10 @@ public final class Stack implements Callable<Integer>, AutoCloseable {
             + " sooner but process records more slowly (for test stacks, not for benchmarks).")
     boolean quickJit;
 
+    @Option(names = "--api-warmup", description = "How long the api warms its JIT on the public's own requests"
+            + " before it reports ready, e.g. 30s; 0s: not at all (default: 30s; 0s with --quick-jit).")
+    String apiWarmup;
+
     @Option(names = "--partitions", description = "Partitions of the keyed data topics (default: 3; 6 with --cluster).")
     Integer partitions;
 
@@ -385,7 +389,7 @@ public final class Stack implements Callable<Integer>, AutoCloseable {
                 "--chainfeed.kafka.replication-factor=" + replicationFactor()) : List.of();
         return new StackServices.Wiring(bootstrapServers(), infra == null ? null : infra.elasticsearchUris(),
                 HashedKeys.hash(AdminKey.readOrCreate(run.root())), orDefault(serviceHeap, "320m", "256m"), quickJit,
-                clusterArgs);
+                apiWarmup != null ? apiWarmup : quickJit ? "0s" : "30s", clusterArgs);
     }
 
     private void stopStaleProcesses(RunDir run) throws IOException {

@@ -41,12 +41,14 @@ final class StackServices {
      * @param adminKeyHash SHA-256 of this run's admin key (given to the api), or null
      * @param heap heap of each JVM, as for -Xmx
      * @param quickJit C1 only: a faster start, a lower steady-state throughput
+     * @param apiWarmup how long the api warms its JIT before it reports ready (a
+     * duration, {@code 0s}: not at all)
      * @param clusterArgs arguments every service gets on a cluster (topic partitions and
      * replication factor); empty for the embedded default, whose services use their
      * defaults
      */
     record Wiring(String bootstrapServers, String elasticsearch, String adminKeyHash, String heap, boolean quickJit,
-            List<String> clusterArgs) {
+            String apiWarmup, List<String> clusterArgs) {
         Wiring {
             clusterArgs = List.copyOf(clusterArgs);
         }
@@ -184,6 +186,8 @@ final class StackServices {
             // Seals webhook signing secrets; one per run dir, never in the repository. An
             // environment CHAINFEED_WEBHOOKS_MASTERKEY takes precedence over the file.
             args.add("--chainfeed.webhooks.master-key-file=" + run.webhookMasterKeyFile());
+            // The api warms its JIT before it reports ready (support.server.Warmup).
+            args.add("--chainfeed.api.warmup.duration=" + wiring.apiWarmup());
         }
         args.addAll(spec.extraArgs());
         return args;
