@@ -592,7 +592,10 @@ final class TestPipeline implements BeforeAllCallback, BeforeEachCallback, After
             @Override
             public void customizeContext(ConfigurableApplicationContext context,
                     MergedContextConfiguration mergedConfig) {
-                TestPropertyValues values = TestPropertyValues.of("spring.elasticsearch.uris=" + pipeline.esUri());
+                // The indexer's group: the pipeline health and the shared answers follow
+                // it.
+                TestPropertyValues values = TestPropertyValues.of("spring.elasticsearch.uris=" + pipeline.esUri(),
+                        "chainfeed.api.pipeline.indexer-group=" + pipeline.name + "-indexer");
                 if (pipeline.streamsServicePort != 0) {
                     String timeout = pipeline.streamsServiceTimeout;
                     values = values.and(

@@ -12,6 +12,11 @@ import io.chainfeed.api.readlog.ReadLog;
 import io.chainfeed.api.readlog.Subscription;
 import io.chainfeed.api.selector.Selector;
 import io.chainfeed.api.support.settings.ApiProperties;
+import io.chainfeed.api.support.settings.KafkaConnectionProperties;
+import io.chainfeed.schemas.Topics;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.common.KafkaException;
 import io.chainfeed.platform.ReadsIndex;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
@@ -27,6 +32,8 @@ import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -59,11 +66,19 @@ import org.springframework.stereotype.Component;
  * ({@value ReadsIndex#ALIAS}, by id, every {@code settle-interval}) shows its version
  * (or, for a deletion, no longer shows it); meanwhile their answers are built for each
  * request and not kept. When it settles, the dependencies move to a new generation once
- * more, so an answer built while it was pending is not kept either. A record the index
- * has not shown after {@code settle-timeout} (an indexer stopped for that long) is
- * settled with a warning, so a topic is not left uncached for good. The index's refresh
- * (1 s by default) is therefore what a cached answer lags the log by, the same as a
- * search.
+ * more, so an answer built while it was pending is not kept either. Every record is
+ * pending, whether or not someone has asked for an answer it belongs to: a dependency
+ * first watched while an older record is still pending keeps nothing until that record
+ * settles (only its id is kept, not which topics it belongs to). A record the index has
+ * not shown after {@code settle-timeout} (an indexer stopped for that long) is settled
+ * with a warning, so a topic is not left uncached for good. The index's refresh (1 s by
+ * default) is therefore what a cached answer lags the log by, the same as a search.
+ *
+ * <p>
+ * <b>At start.</b> The log is followed from its end, so the reads written before are no
+ * records here: nothing is kept until the indexer's consumer group
+ * ({@code chainfeed.api.pipeline.indexer-group}) has committed past that point on every
+ * partition, and {@link #REFRESH_GRACE} more.
  *
  * <p>
  * <b>Bounds.</b> At most {@code max-entries} answers and as many watched dependencies
@@ -117,6 +132,13 @@ public class SharedAnswers implements SmartLifecycle {
 
         private volatile int pending;
 
+        /** How many records the log had brought when the watch began. */
+        private final long createdAt;
+
+        private Watch(long createdAt) {
+            this.createdAt = createdAt;
+        }
+
     }
 
     /** A record of the log the index does not show yet. */
@@ -128,12 +150,16 @@ public class SharedAnswers implements SmartLifecycle {
 
         private final long seenNanos;
 
+        /** Its place among the records the log has brought (1, 2, 3 ...). */
+        private final long seq;
+
         private final Set<Watch> watches = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
 
-        private Pending(long version, boolean deleted, long seenNanos) {
+        private Pending(long version, boolean deleted, long seenNanos, long seq) {
             this.version = version;
             this.deleted = deleted;
             this.seenNanos = seenNanos;
+            this.seq = seq;
         }
 
     }
@@ -153,9 +179,32 @@ public class SharedAnswers implements SmartLifecycle {
 
     }
 
+    /**
+     * Where the streams service's indexer is in the reads log: the offsets its consumer
+     * group has committed (each after its bulk request succeeded), by partition.
+     */
+    @FunctionalInterface
+    interface IndexedOffsets {
+
+        /**
+         * @return the committed offsets by partition; empty when the group has committed
+         * nothing or Kafka cannot say
+         */
+        Map<Integer, Long> get();
+
+    }
+
+    /**
+     * How long after the indexer committed a read it is searchable: the index refreshes
+     * every second.
+     */
+    static final Duration REFRESH_GRACE = Duration.ofSeconds(2);
+
     private final ReadLog readLog;
 
     private final ShownVersions index;
+
+    private final IndexedOffsets indexed;
 
     private final boolean enabled;
 
@@ -169,10 +218,22 @@ public class SharedAnswers implements SmartLifecycle {
 
     private final Cache<String, Watch> reads;
 
-    private final Watch chain = new Watch();
+    private final Watch chain = new Watch(0);
 
-    /** Pending records by read id; guarded by {@code this}. */
-    private final Map<String, Pending> pending = new HashMap<>();
+    /**
+     * Every record of the log not searchable yet, by read id, oldest first; guarded by
+     * {@code this}.
+     */
+    private final Map<String, Pending> pending = new java.util.LinkedHashMap<>();
+
+    /** Records the log has brought since the api started; guarded by {@code this}. */
+    private long seen;
+
+    /**
+     * The place of the oldest record not searchable yet, {@code Long.MAX_VALUE} when
+     * none: a watch begun after it may have missed it.
+     */
+    private volatile long oldestPending = Long.MAX_VALUE;
 
     private final AtomicLong pendingCount = new AtomicLong();
 
@@ -186,7 +247,14 @@ public class SharedAnswers implements SmartLifecycle {
 
     private volatile long epoch;
 
+    /** Answers may be kept: the log is followed and the index has what came before. */
     private volatile boolean following;
+
+    /** Where the log's tail began for this class, once known. */
+    private volatile LogPosition startedAt;
+
+    /** When the indexer had committed everything before {@link #startedAt}. */
+    private volatile long caughtUpNanos;
 
     private volatile boolean running;
 
@@ -197,13 +265,18 @@ public class SharedAnswers implements SmartLifecycle {
     private Thread settler;
 
     @Autowired
-    SharedAnswers(ReadLog readLog, ElasticsearchClient es, ApiProperties props, ObjectProvider<MeterRegistry> meters) {
-        this(readLog, ids -> shown(es, ids), props.answers(), meters.getIfAvailable());
+    SharedAnswers(ReadLog readLog, ElasticsearchClient es, KafkaConnectionProperties kafka, ApiProperties props,
+            ObjectProvider<MeterRegistry> meters) {
+        this(readLog, ids -> shown(es, ids),
+                new IndexerOffsets(kafka.bootstrapServers(), props.pipeline().indexerGroup()), props.answers(),
+                meters.getIfAvailable());
     }
 
-    SharedAnswers(ReadLog readLog, ShownVersions index, ApiProperties.Answers settings, MeterRegistry meters) {
+    SharedAnswers(ReadLog readLog, ShownVersions index, IndexedOffsets indexed, ApiProperties.Answers settings,
+            MeterRegistry meters) {
         this.readLog = readLog;
         this.index = index;
+        this.indexed = indexed;
         this.enabled = settings.enabled();
         this.settleInterval = settings.settleInterval();
         this.settleTimeout = settings.settleTimeout();
@@ -249,8 +322,11 @@ public class SharedAnswers implements SmartLifecycle {
             count(family, "hit");
             return (T) kept.value;
         }
+        // A record the log brought before the watch began and the index does not show yet
+        // may belong to this answer: nothing built while one is left is kept.
+        boolean clean = oldestPending > watch.createdAt;
         T value = builder.build();
-        if (watch.pending == 0 && watch.generation == generation && epoch == epochNow && following) {
+        if (clean && watch.pending == 0 && watch.generation == generation && epoch == epochNow && following) {
             entries.put(key, new Entry(value, watch, generation, epochNow));
             count(family, "miss");
         }
@@ -269,12 +345,21 @@ public class SharedAnswers implements SmartLifecycle {
 
     private Watch watch(Dependency dependency) {
         if (dependency instanceof Dependency.Topic t) {
-            return topics.get(t.selector(), s -> new Watch());
+            Watch w = topics.getIfPresent(t.selector());
+            return w != null ? w : newWatch(() -> topics.get(t.selector(), k -> new Watch(seen)));
         }
         if (dependency instanceof Dependency.OneRead r) {
-            return reads.get(r.id(), id -> new Watch());
+            Watch w = reads.getIfPresent(r.id());
+            return w != null ? w : newWatch(() -> reads.get(r.id(), k -> new Watch(seen)));
         }
         return chain;
+    }
+
+    /**
+     * Begins a watch with the number of records seen so far, ordered with {@link #apply}.
+     */
+    private synchronized Watch newWatch(java.util.function.Supplier<Watch> create) {
+        return create.get();
     }
 
     private void count(String family, String result) {
@@ -304,8 +389,9 @@ public class SharedAnswers implements SmartLifecycle {
 
         @Override
         public void onStart(LogPosition position) {
-            following = true;
-            log.info("shared answers follow the reads log from {}", position.text());
+            startedAt = position;
+            log.info("shared answers follow the reads log from {}; answers are kept once the indexer has"
+                    + " committed everything before it", position.text());
         }
 
         @Override
@@ -322,6 +408,42 @@ public class SharedAnswers implements SmartLifecycle {
             epoch++;
         }
 
+    }
+
+    /**
+     * Keeps answers from now on (for tests, which drive the listener without a log and an
+     * indexer).
+     */
+    void followNow() {
+        following = true;
+    }
+
+    /**
+     * The log is followed from where its tail began; the reads before that point are in
+     * the index once the indexer's group has committed past it on every partition and the
+     * index has refreshed ({@link #REFRESH_GRACE}). Until then nothing is kept: an answer
+     * built now could miss a read written before the api started.
+     */
+    private void checkFollowing() {
+        LogPosition start = startedAt;
+        if (following || start == null || subscription == null || subscription.isClosed()) {
+            return;
+        }
+        if (caughtUpNanos == 0) {
+            Map<Integer, Long> committed = indexed.get();
+            boolean caughtUp = start.offsets()
+                .entrySet()
+                .stream()
+                .allMatch(e -> e.getValue() == 0 || committed.getOrDefault(e.getKey(), 0L) >= e.getValue());
+            if (caughtUp) {
+                caughtUpNanos = System.nanoTime();
+            }
+            return;
+        }
+        if (System.nanoTime() - caughtUpNanos >= REFRESH_GRACE.toNanos()) {
+            following = true;
+            log.info("shared answers are kept from now on: the index has every read before {}", start.text());
+        }
     }
 
     /** The invalidator thread: applies the log's records to the watched dependencies. */
@@ -379,14 +501,15 @@ public class SharedAnswers implements SmartLifecycle {
                 changed.add(one);
             }
         }
-        if (changed.isEmpty()) {
-            return;
-        }
+        seen++;
         Pending p = pending.get(event.id());
         if (p == null) {
-            p = new Pending(version, deleted, System.nanoTime());
+            p = new Pending(version, deleted, System.nanoTime(), seen);
             pending.put(event.id(), p);
             pendingCount.incrementAndGet();
+            if (oldestPending == Long.MAX_VALUE) {
+                oldestPending = p.seq;
+            }
         }
         else {
             p.deleted = deleted;
@@ -405,6 +528,7 @@ public class SharedAnswers implements SmartLifecycle {
         while (running) {
             try {
                 Thread.sleep(settleInterval.toMillis());
+                checkFollowing();
                 settle();
             }
             catch (InterruptedException e) {
@@ -486,6 +610,7 @@ public class SharedAnswers implements SmartLifecycle {
             w.pending--;
             w.generation++;
         }
+        oldestPending = pending.isEmpty() ? Long.MAX_VALUE : pending.values().iterator().next().seq;
     }
 
     @Override
@@ -519,11 +644,74 @@ public class SharedAnswers implements SmartLifecycle {
             invalidator.interrupt();
             settler.interrupt();
         }
+        if (indexed instanceof AutoCloseable closeable) {
+            try {
+                closeable.close();
+            }
+            catch (Exception e) {
+                log.debug("closing the admin client: {}", e.toString());
+            }
+        }
     }
 
     @Override
     public boolean isRunning() {
         return running;
+    }
+
+    /**
+     * The indexer's committed offsets on the reads topic, asked with one admin client
+     * kept for the class's life (closed at stop).
+     */
+    static final class IndexerOffsets implements IndexedOffsets, AutoCloseable {
+
+        private final String bootstrapServers;
+
+        private final String group;
+
+        private Admin admin;
+
+        IndexerOffsets(String bootstrapServers, String group) {
+            this.bootstrapServers = bootstrapServers;
+            this.group = group;
+        }
+
+        @Override
+        public synchronized Map<Integer, Long> get() {
+            try {
+                if (admin == null) {
+                    admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
+                            AdminClientConfig.CLIENT_ID_CONFIG, "chainfeed-api-shared-answers"));
+                }
+                Map<Integer, Long> out = new HashMap<>();
+                admin.listConsumerGroupOffsets(group)
+                    .partitionsToOffsetAndMetadata()
+                    .get(5, TimeUnit.SECONDS)
+                    .forEach((tp, offset) -> {
+                        if (tp.topic().equals(Topics.READS) && offset != null) {
+                            out.put(tp.partition(), offset.offset());
+                        }
+                    });
+                return out;
+            }
+            catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return Map.of();
+            }
+            catch (ExecutionException | TimeoutException | KafkaException e) {
+                log.debug("shared answers could not read the indexer's offsets: {}", e.toString());
+                return Map.of();
+            }
+        }
+
+        @Override
+        public synchronized void close() {
+            if (admin != null) {
+                admin.close(Duration.ofSeconds(2));
+                admin = null;
+            }
+        }
+
     }
 
 }
