@@ -20,8 +20,10 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.IntSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.ApplicationArguments;
 import org.springframework.boot.ApplicationRunner;
 import org.springframework.boot.actuate.health.Health;
@@ -53,15 +55,20 @@ class Warmup implements ApplicationRunner, HealthIndicator {
 
     private final ApiProperties.Warmup settings;
 
-    private final WebServerApplicationContext context;
+    private final IntSupplier port;
 
     private final ObjectMapper mapper;
 
     private volatile Health health;
 
+    @Autowired
     Warmup(ApiProperties props, WebServerApplicationContext context, ObjectMapper mapper) {
-        this.settings = props.warmup();
-        this.context = context;
+        this(props.warmup(), () -> context.getWebServer().getPort(), mapper);
+    }
+
+    Warmup(ApiProperties.Warmup settings, IntSupplier port, ObjectMapper mapper) {
+        this.settings = settings;
+        this.port = port;
         this.mapper = mapper;
         this.health = on() ? Health.outOfService().withDetail("warmup", "not started").build() : Health.up().build();
     }
@@ -81,7 +88,7 @@ class Warmup implements ApplicationRunner, HealthIndicator {
             return;
         }
         health = Health.outOfService().withDetail("warmup", "running").build();
-        String base = "http://127.0.0.1:" + context.getWebServer().getPort();
+        String base = "http://127.0.0.1:" + port.getAsInt();
         HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
         long start = System.nanoTime();
         List<String> paths = paths(client, base);
