@@ -13,6 +13,8 @@ import io.chainfeed.api.readlog.Subscription;
 import io.chainfeed.api.selector.Selector;
 import io.chainfeed.api.support.settings.ApiProperties;
 import io.chainfeed.api.support.settings.KafkaConnectionProperties;
+import io.chainfeed.api.support.health.VisibleRecordsProbe;
+import org.apache.kafka.common.TopicPartition;
 import io.chainfeed.schemas.Topics;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -187,10 +189,13 @@ public class SharedAnswers implements SmartLifecycle {
     interface IndexedOffsets {
 
         /**
-         * @return the committed offsets by partition; empty when the group has committed
-         * nothing or Kafka cannot say
+         * @param start the next offset by partition of the reads log at some point
+         * @return whether the indexer has processed every committed record before it: its
+         * group's committed offset is there, or only transaction markers and aborted
+         * records lie between (a transactional topic ends with a marker the group never
+         * commits past); false when Kafka cannot say
          */
-        Map<Integer, Long> get();
+        boolean reached(Map<Integer, Long> start);
 
     }
 
@@ -430,12 +435,7 @@ public class SharedAnswers implements SmartLifecycle {
             return;
         }
         if (caughtUpNanos == 0) {
-            Map<Integer, Long> committed = indexed.get();
-            boolean caughtUp = start.offsets()
-                .entrySet()
-                .stream()
-                .allMatch(e -> e.getValue() == 0 || committed.getOrDefault(e.getKey(), 0L) >= e.getValue());
-            if (caughtUp) {
+            if (indexed.reached(start.offsets())) {
                 caughtUpNanos = System.nanoTime();
             }
             return;
@@ -676,8 +676,31 @@ public class SharedAnswers implements SmartLifecycle {
             this.group = group;
         }
 
+        private VisibleRecordsProbe visible;
+
         @Override
-        public synchronized Map<Integer, Long> get() {
+        public synchronized boolean reached(Map<Integer, Long> start) {
+            Map<Integer, Long> committed = committed();
+            if (committed == null) {
+                return false;
+            }
+            if (visible == null) {
+                visible = new VisibleRecordsProbe(bootstrapServers);
+            }
+            for (Map.Entry<Integer, Long> e : start.entrySet()) {
+                long from = committed.getOrDefault(e.getKey(), 0L);
+                if (from < e.getValue()
+                        && visible.any(new TopicPartition(Topics.READS, e.getKey()), from, e.getValue())) {
+                    log.debug("shared answers wait for the indexer: partition {} committed {}, the tail began at {}",
+                            e.getKey(), from, e.getValue());
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        /** The group's committed offsets by partition, null when Kafka cannot say. */
+        private Map<Integer, Long> committed() {
             try {
                 if (admin == null) {
                     admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
@@ -696,16 +719,20 @@ public class SharedAnswers implements SmartLifecycle {
             }
             catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                return Map.of();
+                return null;
             }
             catch (ExecutionException | TimeoutException | KafkaException e) {
                 log.debug("shared answers could not read the indexer's offsets: {}", e.toString());
-                return Map.of();
+                return null;
             }
         }
 
         @Override
         public synchronized void close() {
+            if (visible != null) {
+                visible.close();
+                visible = null;
+            }
             if (admin != null) {
                 admin.close(Duration.ofSeconds(2));
                 admin = null;

@@ -43,7 +43,7 @@ class SharedAnswersTest {
             Map<String, Long> shown = new HashMap<>();
             ids.stream().filter(index::containsKey).forEach(id -> shown.put(id, index.get(id)));
             return shown;
-        }, Map::of, new ApiProperties.Answers(true, 100, Duration.ofMillis(100), Duration.ofSeconds(60)), null);
+        }, start -> true, new ApiProperties.Answers(true, 100, Duration.ofMillis(100), Duration.ofSeconds(60)), null);
         answers.followNow();
     }
 
@@ -183,7 +183,7 @@ class SharedAnswersTest {
 
     @Test
     void aReadTheIndexNeverShowsIsSettledAfterTheTimeout() throws IOException, InterruptedException {
-        answers = new SharedAnswers(null, ids -> Map.of(), Map::of,
+        answers = new SharedAnswers(null, ids -> Map.of(), start -> true,
                 new ApiProperties.Answers(true, 100, Duration.ofMillis(100), Duration.ofMillis(50)), null);
         answers.followNow();
         feed();
@@ -197,7 +197,7 @@ class SharedAnswersTest {
 
     @Test
     void nothingIsKeptBeforeTheLogIsFollowedOrAfterItsSubscriptionCloses() throws IOException {
-        answers = new SharedAnswers(null, ids -> Map.of(), Map::of,
+        answers = new SharedAnswers(null, ids -> Map.of(), start -> true,
                 new ApiProperties.Answers(true, 100, Duration.ofMillis(100), Duration.ofSeconds(60)), null);
         assertThat(answers.keeping()).isFalse();
         assertThat(feed()).isEqualTo("built 1");
@@ -214,7 +214,7 @@ class SharedAnswersTest {
 
     @Test
     void switchedOffEveryRequestBuildsItsAnswer() throws IOException {
-        answers = new SharedAnswers(null, ids -> Map.of(), Map::of,
+        answers = new SharedAnswers(null, ids -> Map.of(), start -> true,
                 new ApiProperties.Answers(false, 100, Duration.ofMillis(100), Duration.ofSeconds(60)), null);
         answers.followNow();
         assertThat(feed()).isEqualTo("built 1");
