@@ -1,8 +1,6 @@
 package io.chainfeed.api.answers;
 
 import co.elastic.clients.elasticsearch.ElasticsearchClient;
-import co.elastic.clients.elasticsearch.core.SearchResponse;
-import co.elastic.clients.elasticsearch.core.search.Hit;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import io.chainfeed.api.readlog.LogPosition;
@@ -13,12 +11,6 @@ import io.chainfeed.api.readlog.Subscription;
 import io.chainfeed.api.selector.Selector;
 import io.chainfeed.api.support.settings.ApiProperties;
 import io.chainfeed.api.support.settings.KafkaConnectionProperties;
-import io.chainfeed.api.support.health.VisibleRecordsProbe;
-import org.apache.kafka.common.TopicPartition;
-import io.chainfeed.schemas.Topics;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.common.KafkaException;
 import io.chainfeed.platform.ReadsIndex;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
@@ -26,7 +18,6 @@ import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
@@ -34,8 +25,6 @@ import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -167,39 +156,6 @@ public class SharedAnswers implements SmartLifecycle {
     }
 
     /**
-     * What the index shows of some reads: their versions, by id.
-     */
-    @FunctionalInterface
-    interface ShownVersions {
-
-        /**
-         * @param ids read ids
-         * @return the version the index shows of each id it shows (a searchable read)
-         * @throws IOException when the index cannot be searched
-         */
-        Map<String, Long> of(List<String> ids) throws IOException;
-
-    }
-
-    /**
-     * Where the streams service's indexer is in the reads log: the offsets its consumer
-     * group has committed (each after its bulk request succeeded), by partition.
-     */
-    @FunctionalInterface
-    interface IndexedOffsets {
-
-        /**
-         * @param start the next offset by partition of the reads log at some point
-         * @return whether the indexer has processed every committed record before it: its
-         * group's committed offset is there, or only transaction markers and aborted
-         * records lie between (a transactional topic ends with a marker the group never
-         * commits past); false when Kafka cannot say
-         */
-        boolean reached(Map<Integer, Long> start);
-
-    }
-
-    /**
      * How long after the indexer committed a read it is searchable: the index refreshes
      * every second.
      */
@@ -272,7 +228,7 @@ public class SharedAnswers implements SmartLifecycle {
     @Autowired
     SharedAnswers(ReadLog readLog, ElasticsearchClient es, KafkaConnectionProperties kafka, ApiProperties props,
             ObjectProvider<MeterRegistry> meters) {
-        this(readLog, ids -> shown(es, ids),
+        this(readLog, ShownVersions.of(es),
                 new IndexerOffsets(kafka.bootstrapServers(), props.pipeline().indexerGroup()), props.answers(),
                 meters.getIfAvailable());
     }
@@ -572,24 +528,6 @@ public class SharedAnswers implements SmartLifecycle {
         settleOverdue();
     }
 
-    /**
-     * A search by id of the reads index (not a get, which is real-time: a search sees
-     * what a search of the public sees, after a refresh). The indexer writes each read
-     * with its version as an external version, so the hit's version is the read's.
-     */
-    private static Map<String, Long> shown(ElasticsearchClient es, List<String> ids) throws IOException {
-        Map<String, Long> shown = new HashMap<>();
-        SearchResponse<Void> r = es.search(s -> s.index(ReadsIndex.ALIAS)
-            .query(q -> q.ids(i -> i.values(ids)))
-            .size(ids.size())
-            .version(true)
-            .source(src -> src.fetch(false)), Void.class);
-        for (Hit<Void> hit : r.hits().hits()) {
-            shown.put(hit.id(), hit.version() == null ? 0L : hit.version());
-        }
-        return shown;
-    }
-
     synchronized void settleOverdue() {
         long now = System.nanoTime();
         List<Map.Entry<String, Pending>> overdue = pending.entrySet()
@@ -657,88 +595,6 @@ public class SharedAnswers implements SmartLifecycle {
     @Override
     public boolean isRunning() {
         return running;
-    }
-
-    /**
-     * The indexer's committed offsets on the reads topic, asked with one admin client
-     * kept for the class's life (closed at stop).
-     */
-    static final class IndexerOffsets implements IndexedOffsets, AutoCloseable {
-
-        private final String bootstrapServers;
-
-        private final String group;
-
-        private Admin admin;
-
-        IndexerOffsets(String bootstrapServers, String group) {
-            this.bootstrapServers = bootstrapServers;
-            this.group = group;
-        }
-
-        private VisibleRecordsProbe visible;
-
-        @Override
-        public synchronized boolean reached(Map<Integer, Long> start) {
-            Map<Integer, Long> committed = committed();
-            if (committed == null) {
-                return false;
-            }
-            if (visible == null) {
-                visible = new VisibleRecordsProbe(bootstrapServers);
-            }
-            for (Map.Entry<Integer, Long> e : start.entrySet()) {
-                long from = committed.getOrDefault(e.getKey(), 0L);
-                if (from < e.getValue()
-                        && visible.any(new TopicPartition(Topics.READS, e.getKey()), from, e.getValue())) {
-                    log.debug("shared answers wait for the indexer: partition {} committed {}, the tail began at {}",
-                            e.getKey(), from, e.getValue());
-                    return false;
-                }
-            }
-            return true;
-        }
-
-        /** The group's committed offsets by partition, null when Kafka cannot say. */
-        private Map<Integer, Long> committed() {
-            try {
-                if (admin == null) {
-                    admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
-                            AdminClientConfig.CLIENT_ID_CONFIG, "chainfeed-api-shared-answers"));
-                }
-                Map<Integer, Long> out = new HashMap<>();
-                admin.listConsumerGroupOffsets(group)
-                    .partitionsToOffsetAndMetadata()
-                    .get(5, TimeUnit.SECONDS)
-                    .forEach((tp, offset) -> {
-                        if (tp.topic().equals(Topics.READS) && offset != null) {
-                            out.put(tp.partition(), offset.offset());
-                        }
-                    });
-                return out;
-            }
-            catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return null;
-            }
-            catch (ExecutionException | TimeoutException | KafkaException e) {
-                log.debug("shared answers could not read the indexer's offsets: {}", e.toString());
-                return null;
-            }
-        }
-
-        @Override
-        public synchronized void close() {
-            if (visible != null) {
-                visible.close();
-                visible = null;
-            }
-            if (admin != null) {
-                admin.close(Duration.ofSeconds(2));
-                admin = null;
-            }
-        }
-
     }
 
 }
