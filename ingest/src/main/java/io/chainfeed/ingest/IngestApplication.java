@@ -14,11 +14,13 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 @EnableConfigurationProperties(IngestProperties.class)
 public class IngestApplication {
 
-    private static final Set<String> CLI_COMMANDS = Set.of("page", "corpus", "signals", "help", "--help", "-h");
+    private static final Set<String> CLI_COMMANDS = Set.of("page", "corpus", "signals", "train-decider", "help",
+            "--help", "-h");
 
     /**
      * @param args {@code page FILE|URL ...}, {@code corpus DIR ...},
-     * {@code signals FILE ...}, or Spring Boot arguments for the service
+     * {@code signals FILE ...}, {@code train-decider ...}, or Spring Boot arguments for
+     * the service
      */
     public static void main(String[] args) {
         if (args.length > 0 && CLI_COMMANDS.contains(args[0])) {

@@ -47,7 +47,8 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "chainfeed-ingest", mixinStandardHelpOptions = true, version = "chainfeed-ingest 0.1",
         description = "Parse glossary pages and corpora and publish them to Kafka.",
-        subcommands = { IngestCli.PageCommand.class, IngestCli.CorpusCommand.class, IngestCli.SignalsCommand.class })
+        subcommands = { IngestCli.PageCommand.class, IngestCli.CorpusCommand.class, IngestCli.SignalsCommand.class,
+                TrainDeciderCommand.class })
 public final class IngestCli {
 
     static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);

@@ -273,6 +273,55 @@ public final class SignalDecider {
                 directionEvidence, magnitudeEvidence, untilEvidence);
     }
 
+    /**
+     * What the rules see in an item whether or not they decide it: the rule features of
+     * the learned reader ({@link NewsReader}).
+     *
+     * @param offTopicHeadline an off-topic cue in the headline
+     * @param offTopicBody an off-topic cue in the body
+     * @param votes direction votes (cues after negations and reversals)
+     * @param signedSum the votes' signed weight (tightening positive)
+     * @param totalWeight the votes' weight
+     * @param headlineVotes votes in the headline
+     * @param negated a negation among the cues
+     * @param hedged a hedge among the cues
+     * @param layerScores each layer named and its score (docs/decisions.md), before the
+     * minimum score
+     */
+    record RuleReading(boolean offTopicHeadline, boolean offTopicBody, int votes, double signedSum, double totalWeight,
+            int headlineVotes, boolean negated, boolean hedged, Map<String, Double> layerScores) {
+    }
+
+    /**
+     * @param headline the item's headline
+     * @param body its body, may be empty
+     * @return what the rules see in it
+     */
+    RuleReading read(String headline, String body) {
+        Field h = field("headline", headline == null ? "" : headline);
+        Field b = field("body", body == null ? "" : body);
+        List<Vote> votes = new ArrayList<>();
+        votes(h, votes);
+        votes(b, votes);
+        double sum = 0;
+        double total = 0;
+        int inHeadline = 0;
+        for (Vote v : votes) {
+            sum += v.sign * v.weight;
+            total += v.weight;
+            inHeadline += v.hit.field.equals("headline") ? 1 : 0;
+        }
+        Map<String, Double> scores = new LinkedHashMap<>();
+        layers(h, b, votes).forEach(p -> scores.put(p.id(), p.score()));
+        return new RuleReading(h.hits.stream().anyMatch(x -> x.cue.kind == Kind.SKIP),
+                b.hits.stream().anyMatch(x -> x.cue.kind == Kind.SKIP), votes.size(), sum, total, inHeadline,
+                hasKind(h, b, Kind.NEG), hasKind(h, b, Kind.HEDGE), scores);
+    }
+
+    private static boolean hasKind(Field h, Field b, Kind kind) {
+        return h.hits.stream().anyMatch(x -> x.cue.kind == kind) || b.hits.stream().anyMatch(x -> x.cue.kind == kind);
+    }
+
     private static Decision skip(String reason, List<Decision.Span> evidence) {
         return new Decision(false, reason, null, 0, null, List.of(), 1.0, false, evidence, List.of(), List.of(),
                 List.of());
