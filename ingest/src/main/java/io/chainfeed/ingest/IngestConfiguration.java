@@ -15,7 +15,10 @@ import io.chainfeed.ingest.publish.Deadline;
 import io.chainfeed.ingest.publish.KafkaTransactions;
 import io.chainfeed.ingest.publish.RecordLimits;
 import io.chainfeed.ingest.publish.TermPublisher;
+import io.chainfeed.ingest.decide.NewsDecider;
+import io.chainfeed.ingest.decide.NewsReader;
 import io.chainfeed.ingest.decide.SignalDecider;
+import io.chainfeed.ingest.decide.TextDecider;
 import io.chainfeed.ingest.publish.IngestMeters;
 import io.chainfeed.ingest.signal.SignalIngest;
 import io.chainfeed.ingest.signal.SignalLookup;
@@ -168,9 +171,16 @@ class IngestConfiguration {
     /**
      * Decides missing signal values from the text (rules and lexicon: docs/decisions.md).
      */
+    /**
+     * The decider signals get: the learned reader with the rules (default), or the rules
+     * alone ({@code chainfeed.ingest.reader=rules}). The reader's model is loaded and run
+     * once here, so that the first signal after a start is decided at full speed.
+     */
     @Bean
-    SignalDecider signalDecider(Corpus corpus) {
-        SignalDecider decider = SignalDecider.of(corpus);
+    TextDecider textDecider(Corpus corpus, IngestProperties props) {
+        SignalDecider rules = SignalDecider.of(corpus);
+        TextDecider decider = props.reader().equals("rules") ? rules : new NewsDecider(rules, NewsReader.bundled());
+        decider.decide("Memory makers warm up", "", java.time.Instant.now());
         // the counters of records and skips, at zero until used: present right after a
         // (re)start
         IngestMeters.registerAtStart(decider.skipReasons());
@@ -178,7 +188,7 @@ class IngestConfiguration {
     }
 
     @Bean
-    SignalValidator signalValidator(Corpus corpus, SignalDecider decider, IngestProperties props) {
+    SignalValidator signalValidator(Corpus corpus, TextDecider decider, IngestProperties props) {
         return new SignalValidator(corpus.layers(), decider, props.holdBelow());
     }
 

@@ -26,12 +26,15 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * @param holdBelow a signal whose direction or layers were decided from its text with a
  * confidence below this (0-1, default 0.6) is held for review: published and searchable,
  * not counted by the chain model until an editor confirms or corrects it
+ * @param reader who decides a signal's missing values from its text: {@code news-reader}
+ * (default: the learned reader with the rules, docs/decisions.md) or {@code rules} (the
+ * rules alone)
  */
 @ConfigurationProperties("chainfeed.ingest")
 public record IngestProperties(boolean loadCorpus, boolean loadHistory, String corpusDir, int maxPageBytes,
         java.util.List<String> editorKeyHashes, java.util.List<io.chainfeed.ingest.newsfeed.FeedSource> feeds,
         java.time.Duration feedInterval, boolean feedsAllowPrivate, java.time.Duration deadline, int producers,
-        String instanceId, Double holdBelow) {
+        String instanceId, Double holdBelow, String reader) {
     public IngestProperties {
         maxPageBytes = maxPageBytes <= 0 ? 1 << 20 : maxPageBytes;
         editorKeyHashes = editorKeyHashes == null ? java.util.List.of() : java.util.List.copyOf(editorKeyHashes);
@@ -42,5 +45,9 @@ public record IngestProperties(boolean loadCorpus, boolean loadHistory, String c
                 : deadline;
         producers = producers <= 0 ? 3 : producers;
         holdBelow = holdBelow == null || holdBelow < 0 || holdBelow > 1 ? 0.6 : holdBelow;
+        reader = reader == null || reader.isBlank() ? "news-reader" : reader;
+        if (!reader.equals("news-reader") && !reader.equals("rules")) {
+            throw new IllegalArgumentException("chainfeed.ingest.reader is '" + reader + "': use news-reader or rules");
+        }
     }
 }

@@ -5,7 +5,10 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import io.chainfeed.ingest.IngestService;
 import io.chainfeed.ingest.TermJson;
 import io.chainfeed.ingest.corpus.Corpus;
+import io.chainfeed.ingest.decide.NewsDecider;
+import io.chainfeed.ingest.decide.NewsReader;
 import io.chainfeed.ingest.decide.SignalDecider;
+import io.chainfeed.ingest.decide.TextDecider;
 import io.chainfeed.ingest.fetch.SafeFetcher;
 import io.chainfeed.ingest.publish.KafkaClients;
 import io.chainfeed.ingest.publish.TermPublisher;
@@ -209,6 +212,11 @@ public final class IngestCli {
         @Parameters(paramLabel = "FILE", description = "Signals, one a line (JSON Lines) or a CSV with a header row.")
         Path file;
 
+        @Option(names = "--reader", defaultValue = "news-reader",
+                description = "Who decides missing values from the text: news-reader (the learned reader with the "
+                        + "rules) or rules (default: ${DEFAULT-VALUE}; docs/decisions.md).")
+        String reader;
+
         @Option(names = "--format", description = "jsonl or csv (default: by file name; .csv is CSV, else JSON Lines).")
         String format;
 
@@ -218,8 +226,14 @@ public final class IngestCli {
             boolean csv = format != null ? format.equalsIgnoreCase("csv")
                     : file.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".csv");
             List<SignalInput> inputs = csv ? SignalReader.csv(text) : SignalReader.jsonLines(text);
+            if (!reader.equals("news-reader") && !reader.equals("rules")) {
+                throw new CommandLine.ParameterException(command.commandLine(),
+                        "--reader is '" + reader + "': use news-reader or rules");
+            }
             Corpus corpus = Corpus.loadBundled();
-            SignalValidator validator = new SignalValidator(corpus.layers(), SignalDecider.of(corpus), HOLD_BELOW);
+            SignalDecider rules = SignalDecider.of(corpus);
+            TextDecider decider = reader.equals("rules") ? rules : new NewsDecider(rules, NewsReader.bundled());
+            SignalValidator validator = new SignalValidator(corpus.layers(), decider, HOLD_BELOW);
             PrintWriter out = out();
             PrintWriter err = err();
             SignalIngest.BatchResult r;

@@ -15,8 +15,9 @@ import java.util.List;
  * @param magnitude 1-5 from the rule table; 0 when not relevant
  * @param until the first instant after the horizon the text states, or null
  * @param layers the layers found, primary ones first
- * @param confidence 0-1: how sure the rules are of direction and layer (hedges, mixed
- * wording and layers known only from a company lower it)
+ * @param confidence 0-1: how sure the reader is of direction and layer (the rules:
+ * hedges, mixed wording and layers known only from a company lower it; the learned
+ * reader: the product of its direction and layer probabilities)
  * @param hedged whether the deciding sentence is hedged ("may", "is expected to")
  * @param relevanceEvidence the words that made it relevant or not
  * @param directionEvidence the words that decided the direction (cues, negations,
@@ -24,10 +25,21 @@ import java.util.List;
  * @param magnitudeEvidence the base cue and every modifier of the magnitude, each naming
  * its rule
  * @param untilEvidence the horizon phrase, or empty
+ * @param reader who decided relevance, direction and layer: {@link #RULES} or
+ * {@link #NEWS_READER}
+ * @param readerVersion the learned reader's version ({@code news-reader-} and its
+ * training set's hash); null for the rules
  */
 public record Decision(boolean relevant, String skipReason, Direction direction, int magnitude, Instant until,
         List<LayerPick> layers, double confidence, boolean hedged, List<Span> relevanceEvidence,
-        List<Span> directionEvidence, List<Span> magnitudeEvidence, List<Span> untilEvidence) {
+        List<Span> directionEvidence, List<Span> magnitudeEvidence, List<Span> untilEvidence, String reader,
+        String readerVersion) {
+
+    /** The rules of {@link SignalDecider} decided. */
+    public static final String RULES = "rules";
+
+    /** The learned reader ({@link NewsReader}) decided. */
+    public static final String NEWS_READER = "news-reader";
 
     public Decision {
         layers = List.copyOf(layers);

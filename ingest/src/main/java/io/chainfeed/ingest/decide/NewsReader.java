@@ -4,7 +4,6 @@ import io.chainfeed.avro.Direction;
 import io.chainfeed.embeddings.SentenceEmbedder;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -54,12 +53,15 @@ public final class NewsReader {
 
     private final String version;
 
+    private final double relevanceThreshold;
+
     private final SentenceEmbedder embedder;
 
     /**
      * The reader's verdict on one item.
      *
-     * @param relevant whether it is a supply constraint on the chain
+     * @param relevant whether it is a supply constraint on the chain: the probability at
+     * or above the reader's cross-validated threshold
      * @param relevance the probability that it is (0-1)
      * @param direction the more probable direction (for a skipped item too)
      * @param directionProbability its probability (0-1)
@@ -81,7 +83,8 @@ public final class NewsReader {
     }
 
     NewsReader(Model<Label> relevance, Model<Label> direction, Model<Label> layer, ReaderFeatures.Inputs inputs,
-            String version, SentenceEmbedder embedder) {
+            String version, double relevanceThreshold, SentenceEmbedder embedder) {
+        this.relevanceThreshold = relevanceThreshold;
         this.relevance = relevance;
         this.direction = direction;
         this.layer = layer;
@@ -102,7 +105,7 @@ public final class NewsReader {
             }
             return new NewsReader(model(resource(RELEVANCE)), model(resource(DIRECTION)), model(resource(LAYER)),
                     ReaderFeatures.Inputs.valueOf(p.getProperty("inputs")), p.getProperty("version"),
-                    SentenceEmbedder.shared());
+                    Double.parseDouble(p.getProperty("relevanceThreshold", "0.5")), SentenceEmbedder.shared());
         }
         catch (IOException e) {
             throw new UncheckedIOException("the bundled news reader cannot be read", e);
@@ -144,9 +147,12 @@ public final class NewsReader {
         p.putAll(properties);
         p.setProperty("version", version);
         p.setProperty("inputs", inputs.name());
-        try (OutputStream out = Files.newOutputStream(dir.resolve(PROPERTIES))) {
-            p.store(out, "chainfeed news reader: written by ./chainfeed train-decider, do not edit");
-        }
+        p.setProperty("relevanceThreshold", String.valueOf(relevanceThreshold));
+        // sorted and without Properties.store's date line, so that a retrain on the same
+        // sets changes the file only where the figures change
+        StringBuilder text = new StringBuilder("# chainfeed news reader: written by ./chainfeed train-decider\n");
+        new java.util.TreeMap<>(p).forEach((k, v) -> text.append(k).append('=').append(v).append('\n'));
+        Files.writeString(dir.resolve(PROPERTIES), text, java.nio.charset.StandardCharsets.UTF_8);
     }
 
     /**
@@ -175,7 +181,7 @@ public final class NewsReader {
         Prediction<Label> rel = relevance.predict(example);
         Prediction<Label> dir = direction.predict(example);
         Prediction<Label> lay = layer.predict(example);
-        boolean relevant = rel.getOutput().getLabel().equals(RELEVANT);
+        boolean relevant = probability(rel, RELEVANT) >= relevanceThreshold;
         Direction d = dir.getOutput().getLabel().equals(Direction.TIGHTENING.name()) ? Direction.TIGHTENING
                 : Direction.EASING;
         Decision.Span weightiest = weightiest(x, headline, relevant ? direction : relevance,

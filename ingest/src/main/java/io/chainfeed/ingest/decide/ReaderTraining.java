@@ -34,9 +34,9 @@ import org.tribuo.provenance.SimpleDataSourceProvenance;
 /**
  * Trains and measures the learned news reader by the protocol of docs/decisions.md ("A
  * learned reader beside the rules"): 10-fold cross-validation of every variant and cost
- * on the training sets, the best kept, then its figures on each held-out round beside the
- * rules'. Deterministic: folds from a seeded shuffle, LIBLINEAR's solver has no
- * randomness.
+ * and relevance threshold on the training sets, the best kept, then its figures on each
+ * held-out round beside the rules'. Deterministic: folds from a seeded shuffle,
+ * LIBLINEAR's solver has no randomness.
  */
 public final class ReaderTraining {
 
@@ -56,10 +56,15 @@ public final class ReaderTraining {
     static final Instant OBSERVED = Instant.parse("2026-06-15T00:00:00Z");
 
     /** Training sets, in hashing order. */
-    public static final List<String> TRAINING = List.of("eval.tsv", "train-2.tsv");
+    public static final List<String> TRAINING = List.of("eval.tsv", "train-2.tsv", "train-3.tsv");
 
     /** Held-out rounds: never trained, tuned or selected on. */
-    public static final List<String> HELD_OUT = List.of("heldout.tsv", "heldout-3.tsv");
+    public static final List<String> HELD_OUT = List.of("heldout.tsv", "heldout-3.tsv", "heldout-4.tsv");
+
+    /**
+     * Relevance thresholds tried: the probability at or above which an item is relevant.
+     */
+    static final double[] THRESHOLDS = { 0.5, 0.6, 0.7, 0.8 };
 
     /** Who decides an item. */
     public enum Variant {
@@ -150,11 +155,13 @@ public final class ReaderTraining {
      * @param items training items
      * @param inputs which features
      * @param cost LIBLINEAR's C
+     * @param threshold the relevance threshold
      * @param version the version the reader carries
      * @return the trained reader
      */
-    NewsReader train(List<Prepared> items, ReaderFeatures.Inputs inputs, double cost, String version) {
-        NewsReader shape = new NewsReader(null, null, null, inputs, version, embedder);
+    NewsReader train(List<Prepared> items, ReaderFeatures.Inputs inputs, double cost, double threshold,
+            String version) {
+        NewsReader shape = new NewsReader(null, null, null, inputs, version, threshold, embedder);
         LabelFactory factory = new LabelFactory();
         List<org.tribuo.Example<Label>> rel = new ArrayList<>();
         List<org.tribuo.Example<Label>> dir = new ArrayList<>();
@@ -170,7 +177,7 @@ public final class ReaderTraining {
         LibLinearClassificationTrainer trainer = new LibLinearClassificationTrainer(
                 new LinearClassificationType(LinearClassificationType.LinearType.L2R_LR), cost, 1000, 0.01);
         return new NewsReader(fit(trainer, factory, rel), fit(trainer, factory, dir), fit(trainer, factory, lay),
-                inputs, version, embedder);
+                inputs, version, threshold, embedder);
     }
 
     private static org.tribuo.Example<Label> relabel(org.tribuo.impl.ArrayExample<Label> x, String label) {
@@ -188,11 +195,12 @@ public final class ReaderTraining {
 
     /**
      * @param variant who decides
-     * @param reader the model (unused for {@link Variant#RULES})
+     * @param reading the model's reading of the item (unused for {@link Variant#RULES})
+     * @param threshold the relevance threshold
      * @param p the item
      * @return the variant's verdict
      */
-    static Verdict verdict(Variant variant, NewsReader reader, Prepared p) {
+    static Verdict verdict(Variant variant, NewsReader.Reading reading, double threshold, Prepared p) {
         Decision d = p.decided();
         Verdict rules = new Verdict(d.relevant(), d.direction(),
                 d.relevant() && !d.layers().isEmpty() ? d.layers().get(0).id() : null);
@@ -202,8 +210,7 @@ public final class ReaderTraining {
         if (variant == Variant.RULES_FIRST && rulesSettle(d)) {
             return rules;
         }
-        NewsReader.Reading r = reader.read(p.embedded(), p.item().headline(), d, p.seen());
-        return new Verdict(r.relevant(), r.direction(), r.layer());
+        return new Verdict(reading.relevance() >= threshold, reading.direction(), reading.layer());
     }
 
     /**
@@ -260,30 +267,30 @@ public final class ReaderTraining {
     }
 
     /**
-     * Cross-validates a variant: every item is decided by a reader trained on the other
-     * folds.
+     * Cross-validates the models on some inputs: every item is read by a reader trained
+     * on the other folds.
      * @param items training items
-     * @param variant who decides
+     * @param inputs which features
      * @param cost LIBLINEAR's C
-     * @return the figures over all items, each decided out of fold
+     * @return each item's out-of-fold reading
      */
-    Figures crossValidate(List<Prepared> items, Variant variant, double cost) {
+    Map<Prepared, NewsReader.Reading> outOfFold(List<Prepared> items, ReaderFeatures.Inputs inputs, double cost) {
         List<Integer> order = new ArrayList<>();
         for (int i = 0; i < items.size(); i++) {
             order.add(i);
         }
         Collections.shuffle(order, new Random(SEED));
-        Map<Prepared, Verdict> verdicts = new LinkedHashMap<>();
+        Map<Prepared, NewsReader.Reading> readings = new LinkedHashMap<>();
         for (int fold = 0; fold < FOLDS; fold++) {
             List<Prepared> train = new ArrayList<>();
             List<Prepared> test = new ArrayList<>();
             for (int k = 0; k < order.size(); k++) {
                 (k % FOLDS == fold ? test : train).add(items.get(order.get(k)));
             }
-            NewsReader reader = variant == Variant.RULES ? null : train(train, variant.inputs(), cost, "cv");
-            test.forEach(p -> verdicts.put(p, verdict(variant, reader, p)));
+            NewsReader reader = train(train, inputs, cost, 0.5, "cv");
+            test.forEach(p -> readings.put(p, reader.read(p.embedded(), p.item().headline(), p.decided(), p.seen())));
         }
-        return score(items, verdicts::get);
+        return readings;
     }
 
     /**
@@ -326,32 +333,47 @@ public final class ReaderTraining {
         String version = version(trainingTexts);
         log.printf(Locale.ROOT, "training sets %s: %d items; %d-fold cross-validation, seed %d; version %s%n", TRAINING,
                 training.size(), FOLDS, SEED, version);
-        log.println("| variant | C | items (relevant) | relevance P | relevance R | direction | primary layer |");
+        log.println("| variant | C | threshold | items (relevant) | relevance P | relevance R | direction "
+                + "| primary layer | score |");
         Variant bestVariant = Variant.RULES;
         double bestCost = 0;
-        Figures best = crossValidate(training, Variant.RULES, 0);
-        log.println(best.row("rules | -").replace("| rules | - |", "| rules | - |"));
-        for (Variant v : List.of(Variant.MODEL, Variant.COMBINED, Variant.RULES_FIRST)) {
+        double bestThreshold = 0.5;
+        Figures best = score(training, p -> verdict(Variant.RULES, null, 0, p));
+        log.println(best.row("rules | - | -") + String.format(Locale.ROOT, " %.4f |", best.score()));
+        for (ReaderFeatures.Inputs inputs : ReaderFeatures.Inputs.values()) {
             for (double c : COSTS) {
-                Figures f = crossValidate(training, v, c);
-                log.println(f.row(v.name().toLowerCase(Locale.ROOT) + " | " + c));
-                if (f.score() > best.score() + 1e-9) {
-                    best = f;
-                    bestVariant = v;
-                    bestCost = c;
+                Map<Prepared, NewsReader.Reading> readings = outOfFold(training, inputs, c);
+                for (Variant v : Variant.values()) {
+                    if (v == Variant.RULES || v.inputs() != inputs) {
+                        continue;
+                    }
+                    for (double t : THRESHOLDS) {
+                        Figures f = score(training, p -> verdict(v, readings.get(p), t, p));
+                        log.println(f.row(v.name().toLowerCase(Locale.ROOT) + " | " + c + " | " + t)
+                                + String.format(Locale.ROOT, " %.4f |", f.score()));
+                        if (f.score() > best.score() + 1e-9) {
+                            best = f;
+                            bestVariant = v;
+                            bestCost = c;
+                            bestThreshold = t;
+                        }
+                    }
                 }
             }
         }
-        log.printf(Locale.ROOT, "kept: %s, C %s (cross-validated score %.4f)%n", bestVariant, bestCost, best.score());
+        log.printf(Locale.ROOT, "kept: %s, C %s, relevance threshold %s (cross-validated score %.4f)%n", bestVariant,
+                bestCost, bestThreshold, best.score());
         NewsReader reader = bestVariant == Variant.RULES ? null
-                : train(training, bestVariant.inputs(), bestCost, version);
+                : train(training, bestVariant.inputs(), bestCost, bestThreshold, version);
         for (String name : HELD_OUT) {
             List<Prepared> round = prepare(Files.readString(sets.resolve(name)));
-            Figures rules = score(round, p -> verdict(Variant.RULES, null, p));
+            Figures rules = score(round, p -> verdict(Variant.RULES, null, 0, p));
             log.println(rules.row(name + " rules"));
             if (reader != null) {
                 Variant kept = bestVariant;
-                Figures f = score(round, p -> verdict(kept, reader, p));
+                double threshold = bestThreshold;
+                Figures f = score(round, p -> verdict(kept,
+                        reader.read(p.embedded(), p.item().headline(), p.decided(), p.seen()), threshold, p));
                 log.println(f.row(name + " " + kept.name().toLowerCase(Locale.ROOT)));
                 f.perTag()
                     .forEach((tag, c) -> log.printf(Locale.ROOT, "  %s %s: %d/%d (rules %d/%d)%n", name, tag, c[0],
@@ -362,6 +384,10 @@ public final class ReaderTraining {
             Properties p = new Properties();
             p.setProperty("variant", bestVariant.name());
             p.setProperty("cost", String.valueOf(bestCost));
+            p.setProperty("cvPrecision", String.format(Locale.ROOT, "%.4f", best.precision()));
+            p.setProperty("cvRecall", String.format(Locale.ROOT, "%.4f", best.recall()));
+            p.setProperty("cvDirection", String.format(Locale.ROOT, "%.4f", best.direction()));
+            p.setProperty("cvLayer", String.format(Locale.ROOT, "%.4f", best.layer()));
             p.setProperty("trainingSets", String.join(",", TRAINING));
             p.setProperty("trainingItems", String.valueOf(training.size()));
             p.setProperty("embeddings", SentenceEmbedder.MODEL);

@@ -28,7 +28,7 @@ import java.util.Map;
  * names of the reference data. The rules, the magnitude table and the measured figures
  * are in docs/decisions.md. Immutable and thread-safe.
  */
-public final class SignalDecider {
+public final class SignalDecider implements TextDecider {
 
     /** Words between a negation and the cue it reverses, at most. */
     static final int NEG_WINDOW = 4;
@@ -163,6 +163,7 @@ public final class SignalDecider {
      * @param observedAt when it was observed (relative horizons count from it)
      * @return the decision, with evidence
      */
+    @Override
     public Decision decide(String headline, String body, Instant observedAt) {
         Field h = field("headline", headline == null ? "" : headline);
         Field b = field("body", body == null ? "" : body);
@@ -270,7 +271,7 @@ public final class SignalDecider {
         confidence = Math.round(Math.max(0, Math.min(1, confidence)) * 100) / 100.0;
         List<Decision.Span> relevance = List.of(lead.hit.span("supply wording"));
         return new Decision(true, null, direction, magnitude, until, layers, confidence, hedge != null, relevance,
-                directionEvidence, magnitudeEvidence, untilEvidence);
+                directionEvidence, magnitudeEvidence, untilEvidence, Decision.RULES, null);
     }
 
     /**
@@ -324,7 +325,7 @@ public final class SignalDecider {
 
     private static Decision skip(String reason, List<Decision.Span> evidence) {
         return new Decision(false, reason, null, 0, null, List.of(), 1.0, false, evidence, List.of(), List.of(),
-                List.of());
+                List.of(), Decision.RULES, null);
     }
 
     private Field field(String name, String text) {
@@ -601,6 +602,7 @@ public final class SignalDecider {
      * reasons of {@code cues.tsv} and the two fixed ones), sorted: the label values of
      * {@code chainfeed_signals_skipped_total}
      */
+    @Override
     public java.util.SortedSet<String> skipReasons() {
         return java.util.Collections.unmodifiableSortedSet(skipReasons);
     }

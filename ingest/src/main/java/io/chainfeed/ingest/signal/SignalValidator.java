@@ -10,7 +10,7 @@ import io.chainfeed.avro.ObservedAtBasis;
 import io.chainfeed.avro.SignalDecision;
 import io.chainfeed.avro.Source;
 import io.chainfeed.ingest.decide.Decision;
-import io.chainfeed.ingest.decide.SignalDecider;
+import io.chainfeed.ingest.decide.TextDecider;
 import io.chainfeed.platform.Sha256;
 import io.chainfeed.schemas.ChainSegments;
 import java.net.URI;
@@ -47,13 +47,13 @@ import java.util.regex.Pattern;
  * {@code url}, both required).
  *
  * <p>
- * With a {@link SignalDecider}, {@code layers}, {@code direction} and {@code magnitude}
- * may be left out: the missing ones (and {@code until}, unless given) are decided from
- * the headline and body, and the signal carries a {@link SignalDecision} saying who
- * decided what, with the words. A given value always wins. An item the decider finds not
- * about a supply constraint is skipped, with the reason; one decided below the hold
- * threshold is held for review (published, not counted by the chain model). A signal with
- * all three given is the editor's: nothing is decided and it carries no decision.
+ * With a {@link TextDecider}, {@code layers}, {@code direction} and {@code magnitude} may
+ * be left out: the missing ones (and {@code until}, unless given) are decided from the
+ * headline and body, and the signal carries a {@link SignalDecision} saying who decided
+ * what, with the words. A given value always wins. An item the decider finds not about a
+ * supply constraint is skipped, with the reason; one decided below the hold threshold is
+ * held for review (published, not counted by the chain model). A signal with all three
+ * given is the editor's: nothing is decided and it carries no decision.
  */
 public final class SignalValidator {
 
@@ -65,7 +65,7 @@ public final class SignalValidator {
 
     private final List<String> knownIds = new ArrayList<>();
 
-    private final SignalDecider decider;
+    private final TextDecider decider;
 
     private final double holdBelow;
 
@@ -81,7 +81,7 @@ public final class SignalValidator {
      * @param decider decides missing values from the text; null to require every value
      * @param holdBelow a signal decided with a confidence below this is held for review
      */
-    public SignalValidator(Collection<ChainLayer> layers, SignalDecider decider, double holdBelow) {
+    public SignalValidator(Collection<ChainLayer> layers, TextDecider decider, double holdBelow) {
         this.decider = decider;
         this.holdBelow = holdBelow;
         for (ChainLayer l : layers) {
@@ -213,6 +213,8 @@ public final class SignalValidator {
             record = SignalDecision.newBuilder()
                 .setDecidedBy("text")
                 .setConfidence(decision.confidence())
+                .setReader(decision.reader())
+                .setReaderVersion(decision.readerVersion())
                 .setHeld(held)
                 .setValues(values)
                 .setRelevance(evidence(decision.relevanceEvidence()))

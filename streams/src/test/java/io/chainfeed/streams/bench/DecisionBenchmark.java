@@ -6,6 +6,8 @@ import io.chainfeed.avro.Source;
 import io.chainfeed.avro.TermUpdate;
 import io.chainfeed.ingest.corpus.Corpus;
 import io.chainfeed.ingest.decide.Decision;
+import io.chainfeed.ingest.decide.NewsDecider;
+import io.chainfeed.ingest.decide.NewsReader;
 import io.chainfeed.ingest.decide.SignalDecider;
 import io.chainfeed.streams.tagging.ReferenceData;
 import io.chainfeed.streams.tagging.Tagger;
@@ -23,19 +25,21 @@ import org.openjdk.jmh.annotations.Threads;
 
 /**
  * Signals decided per second on one core ({@link SignalDecider#decide}: relevance,
- * layers, direction, magnitude, horizon and evidence from a headline and a body), beside
- * the bare tagger on the same text in the same run ({@link Tagger#tag} of the signal
- * shaped as the chain-state topology shapes it: headline as title, body as a section).
- * Twelve news-shaped items of a headline and two or three sentences (about 300 bytes
- * each), taken in turn.
+ * layers, direction, magnitude, horizon and evidence from a headline and a body; and
+ * {@link NewsDecider#decide}, the learned reader with the rules, which embeds the
+ * headline and every body sentence), beside the bare tagger on the same text in the same
+ * run ({@link Tagger#tag} of the signal shaped as the chain-state topology shapes it:
+ * headline as title, body as a section). Twelve news-shaped items of a headline and two
+ * or three sentences (about 300 bytes each), taken in turn.
  *
  * <p>
  * Run it from the repository root (single-threaded, so the figure is per core): <pre>
  * mvn -B -q -o -pl streams -am install -DskipTests
  * mvn -B -q -o -pl streams dependency:build-classpath -Dmdep.outputFile=target/test.classpath -Dmdep.includeScope=test
- * cd streams &amp;&amp; java -Xmx256m -cp target/test-classes:target/classes:$(cat target/test.classpath) \
+ * cd streams &amp;&amp; taskset -c 1 java -Xmx256m -cp target/test-classes:target/classes:$(cat target/test.classpath) \
  *     org.openjdk.jmh.Main DecisionBenchmark -f 1 -wi 3 -i 5 -w 2s -r 2s -t 1
- * </pre>
+ * </pre> ({@code taskset -c 1} before {@code java}: ONNX Runtime starts threads of its
+ * own, so one benchmark thread is not one core without it).
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
@@ -75,6 +79,8 @@ public class DecisionBenchmark {
 
     private SignalDecider decider;
 
+    private NewsDecider withReader;
+
     private Tagger tagger;
 
     private TermUpdate[] shaped;
@@ -86,6 +92,7 @@ public class DecisionBenchmark {
     @Setup
     public void setUp() {
         decider = SignalDecider.of(Corpus.loadBundled());
+        withReader = new NewsDecider(decider, NewsReader.bundled());
         ReferenceData data = ReferenceData.bundled();
         tagger = Tagger.build(data.layers, data.companies, data.terms);
         shaped = new TermUpdate[ITEMS.length];
@@ -108,6 +115,12 @@ public class DecisionBenchmark {
     public Decision decide() {
         int i = next++ % ITEMS.length;
         return decider.decide(ITEMS[i][0], ITEMS[i][1], observed);
+    }
+
+    @Benchmark
+    public Decision decideWithReader() {
+        int i = next++ % ITEMS.length;
+        return withReader.decide(ITEMS[i][0], ITEMS[i][1], observed);
     }
 
     @Benchmark
