@@ -30,11 +30,18 @@ final class TrainDeciderCommand implements Callable<Integer> {
             description = "Where the reader's files are written (default: ${DEFAULT-VALUE}).")
     Path out;
 
+    @Option(names = "--cv-only", description = "Cross-validate and report the choice only: no held-out round is "
+            + "read and nothing is written.")
+    boolean crossValidationOnly;
+
     @Override
     public Integer call() throws Exception {
         PrintStream log = new PrintStream(System.out, true, StandardCharsets.UTF_8);
         ReaderTraining training = new ReaderTraining(SignalDecider.of(Corpus.loadBundled()), SentenceEmbedder.shared());
-        NewsReader reader = training.run(sets, out, log);
+        NewsReader reader = training.run(sets, out, log, crossValidationOnly);
+        if (crossValidationOnly) {
+            return 0;
+        }
         if (reader == null) {
             log.println("the rules won the cross-validation: no reader written");
             return 1;

@@ -103,9 +103,13 @@ public final class NewsReader {
             try (InputStream in = resource(PROPERTIES)) {
                 p.load(in);
             }
+            ReaderFeatures.Inputs inputs = ReaderFeatures.Inputs.valueOf(p.getProperty("inputs"));
+            // the embedding model (about 100 MB of native memory) is loaded only for
+            // inputs
+            // that read vectors
             return new NewsReader(model(resource(RELEVANCE)), model(resource(DIRECTION)), model(resource(LAYER)),
-                    ReaderFeatures.Inputs.valueOf(p.getProperty("inputs")), p.getProperty("version"),
-                    Double.parseDouble(p.getProperty("relevanceThreshold", "0.5")), SentenceEmbedder.shared());
+                    inputs, p.getProperty("version"), Double.parseDouble(p.getProperty("relevanceThreshold", "0.5")),
+                    inputs.embeddings() ? SentenceEmbedder.shared() : null);
         }
         catch (IOException e) {
             throw new UncheckedIOException("the bundled news reader cannot be read", e);
@@ -172,12 +176,13 @@ public final class NewsReader {
      * @return the verdict, with the sentence that weighed most
      */
     public Reading read(String headline, String body, Decision decided, SignalDecider.RuleReading seen) {
-        ReaderFeatures.Embedded x = ReaderFeatures.embed(embedder, headline, body);
-        return read(x, headline, decided, seen);
+        ReaderFeatures.Embedded x = ReaderFeatures.embed(inputs.embeddings() ? embedder : null, headline, body);
+        return read(x, headline, body, decided, seen);
     }
 
-    Reading read(ReaderFeatures.Embedded x, String headline, Decision decided, SignalDecider.RuleReading seen) {
-        ArrayExample<Label> example = example(x.headline(), x.body(), decided, seen);
+    Reading read(ReaderFeatures.Embedded x, String headline, String body, Decision decided,
+            SignalDecider.RuleReading seen) {
+        ArrayExample<Label> example = example(x, headline, body, decided, seen);
         Prediction<Label> rel = relevance.predict(example);
         Prediction<Label> dir = direction.predict(example);
         Prediction<Label> lay = layer.predict(example);
@@ -190,10 +195,16 @@ public final class NewsReader {
                 lay.getOutput().getLabel(), probability(lay, lay.getOutput().getLabel()), weightiest);
     }
 
-    ArrayExample<Label> example(float[] headline, float[] body, Decision decided, SignalDecider.RuleReading seen) {
-        List<String> names = new ArrayList<>(800);
-        List<Double> values = new ArrayList<>(800);
-        ReaderFeatures.embeddings(headline, body, names, values);
+    ArrayExample<Label> example(ReaderFeatures.Embedded x, String headline, String body, Decision decided,
+            SignalDecider.RuleReading seen) {
+        List<String> names = new ArrayList<>(1024);
+        List<Double> values = new ArrayList<>(1024);
+        if (inputs.embeddings()) {
+            ReaderFeatures.embeddings(x.headline(), x.body(), names, values);
+        }
+        if (inputs.words()) {
+            ReaderFeatures.words(headline, body, names, values);
+        }
         if (inputs.rules()) {
             ReaderFeatures.rules(decided, seen, names, values);
         }
@@ -201,35 +212,44 @@ public final class NewsReader {
     }
 
     /**
-     * The headline or body sentence whose embedding alone pushes the model furthest
-     * towards {@code label}: a linear model's score is a sum over its inputs, and a body
-     * sentence holds its share of the body's mean.
+     * The headline or body sentence whose features alone push the model furthest towards
+     * {@code label}: a linear model's score is a sum over its inputs, and a body sentence
+     * holds its share of the body's mean vector and its own words.
      */
-    private static Decision.Span weightiest(ReaderFeatures.Embedded x, String headline, Model<Label> model,
-            String label) {
-        float[] zero = new float[x.headline().length];
-        double best = probability(model.predict(only(x.headline(), zero)), label);
+    private Decision.Span weightiest(ReaderFeatures.Embedded x, String headline, Model<Label> model, String label) {
+        double best = probability(model.predict(only(x.headline(), null, headline, "")), label);
         Decision.Span span = new Decision.Span("headline", 0, headline.length(), headline, "model: weighed most");
-        int n = x.sentenceVectors().size();
+        int n = x.sentences().size();
         for (int i = 0; i < n; i++) {
-            float[] share = x.sentenceVectors().get(i).clone();
-            for (int k = 0; k < share.length; k++) {
-                share[k] /= n;
+            float[] share = null;
+            if (inputs.embeddings()) {
+                share = x.sentenceVectors().get(i).clone();
+                for (int k = 0; k < share.length; k++) {
+                    share[k] /= n;
+                }
             }
-            double p = probability(model.predict(only(zero, share)), label);
+            ReaderFeatures.Sentence s = x.sentences().get(i);
+            double p = probability(model.predict(only(null, share, "", s.text())), label);
             if (p > best) {
                 best = p;
-                ReaderFeatures.Sentence s = x.sentences().get(i);
                 span = new Decision.Span("body", s.offset(), s.text().length(), s.text(), "model: weighed most");
             }
         }
         return span;
     }
 
-    private static ArrayExample<Label> only(float[] headline, float[] body) {
-        List<String> names = new ArrayList<>(800);
-        List<Double> values = new ArrayList<>(800);
-        ReaderFeatures.embeddings(headline, body, names, values);
+    /** An example of one part's features: the headline's or one body sentence's. */
+    private ArrayExample<Label> only(float[] headlineVector, float[] bodyVector, String headline, String body) {
+        List<String> names = new ArrayList<>(1024);
+        List<Double> values = new ArrayList<>(1024);
+        if (inputs.embeddings()) {
+            float[] zero = new float[SentenceEmbedder.DIMENSIONS];
+            ReaderFeatures.embeddings(headlineVector == null ? zero : headlineVector,
+                    bodyVector == null ? zero : bodyVector, names, values);
+        }
+        if (inputs.words()) {
+            ReaderFeatures.words(headline, body, names, values);
+        }
         return ReaderFeatures.example(LabelFactory.UNKNOWN_LABEL, names, values);
     }
 

@@ -34,10 +34,22 @@ final class ReaderFeatures {
         /** Sentence embeddings only: the model alone. */
         EMBEDDINGS,
         /** Sentence embeddings and the rule features. */
-        COMBINED;
+        COMBINED,
+        /** Word unigrams and bigrams and the rule features, no embeddings. */
+        WORDS,
+        /** Sentence embeddings, words and the rule features. */
+        ALL;
+
+        boolean embeddings() {
+            return this != WORDS;
+        }
 
         boolean rules() {
-            return this == COMBINED;
+            return this != EMBEDDINGS;
+        }
+
+        boolean words() {
+            return this == WORDS || this == ALL;
         }
 
     }
@@ -74,13 +86,16 @@ final class ReaderFeatures {
     }
 
     /**
-     * @param embedder the sentence embedder
+     * @param embedder the sentence embedder; null for the sentences alone (no vectors)
      * @param headline the headline
      * @param body the body, may be empty
      * @return the headline's and each body sentence's vector, computed in one batch
      */
     static Embedded embed(SentenceEmbedder embedder, String headline, String body) {
         List<Sentence> sentences = sentences(body == null ? "" : body);
+        if (embedder == null) {
+            return new Embedded(null, sentences, List.of());
+        }
         List<String> texts = new ArrayList<>(sentences.size() + 1);
         texts.add(headline == null ? "" : headline);
         sentences.forEach(s -> texts.add(s.text()));
@@ -119,6 +134,37 @@ final class ReaderFeatures {
         for (int i = 0; i < body.length; i++) {
             names.add(String.format(Locale.ROOT, "b%03d", i));
             values.add(body[i] * EMBEDDING_SCALE);
+        }
+    }
+
+    /**
+     * Adds the word features: each Porter-stemmed unigram and bigram of the text
+     * ({@link TextAnalysis}, as the rules read it) once, as {@code w.<stem>} and
+     * {@code w.<stem>_<stem>}, and the headline's again as {@code hw.} features. Binary.
+     * @param headline the headline (or, for evidence, one sentence in its place), may be
+     * empty
+     * @param body the body (or one sentence), may be empty
+     * @param names feature names, appended to
+     * @param values their values, appended to
+     */
+    static void words(String headline, String body, List<String> names, List<Double> values) {
+        java.util.Set<String> seen = new java.util.LinkedHashSet<>();
+        grams(headline, "hw.", seen);
+        grams(headline, "w.", seen);
+        grams(body, "w.", seen);
+        for (String name : seen) {
+            names.add(name);
+            values.add(1.0);
+        }
+    }
+
+    private static void grams(String text, String prefix, java.util.Set<String> out) {
+        List<TextAnalysis.Token> tokens = TextAnalysis.tokens(text);
+        for (int i = 0; i < tokens.size(); i++) {
+            out.add(prefix + tokens.get(i).stem());
+            if (i + 1 < tokens.size() && tokens.get(i + 1).sentence() == tokens.get(i).sentence()) {
+                out.add(prefix + tokens.get(i).stem() + "_" + tokens.get(i + 1).stem());
+            }
         }
     }
 

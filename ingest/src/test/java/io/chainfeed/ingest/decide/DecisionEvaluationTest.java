@@ -64,13 +64,33 @@ class DecisionEvaluationTest {
         assertFloors(f);
     }
 
+    /**
+     * Issue 38's floors (relevance precision and recall 0.93, direction 0.95, primary
+     * layer 0.90) on held-out round 2, which they hold; on rounds 3 to 5, written to
+     * defeat keyword rules, they are missed (docs/decisions.md has the figures), so there
+     * the shipped decider must not fall below the rules on any figure.
+     */
     @Test
     void shippedDeciderOnEveryHeldOutRound() throws IOException {
         for (String round : ReaderTraining.HELD_OUT) {
             System.out.println("== " + round + ", rules alone");
-            evaluate(round, rules);
+            Figures byRules = evaluate(round, rules);
             System.out.println("== " + round + ", shipped (" + shipped.readerVersion() + ")");
-            evaluate(round, shipped);
+            Figures f = evaluate(round, shipped);
+            if (round.equals("heldout.tsv")) {
+                assertThat(f.relevancePrecision()).as(round + " relevance precision").isGreaterThanOrEqualTo(0.93);
+                assertThat(f.relevanceRecall()).as(round + " relevance recall").isGreaterThanOrEqualTo(0.93);
+                assertThat(f.direction()).as(round + " direction").isGreaterThanOrEqualTo(0.95);
+                assertThat(f.primaryLayer()).as(round + " primary layer").isGreaterThanOrEqualTo(0.90);
+            }
+            assertThat(f.relevancePrecision()).as(round + " precision against the rules")
+                .isGreaterThanOrEqualTo(byRules.relevancePrecision());
+            assertThat(f.relevanceRecall()).as(round + " recall against the rules")
+                .isGreaterThanOrEqualTo(byRules.relevanceRecall());
+            assertThat(f.direction()).as(round + " direction against the rules")
+                .isGreaterThanOrEqualTo(byRules.direction());
+            assertThat(f.primaryLayer()).as(round + " primary layer against the rules")
+                .isGreaterThanOrEqualTo(byRules.primaryLayer());
         }
     }
 
