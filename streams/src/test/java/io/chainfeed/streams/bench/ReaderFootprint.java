@@ -14,10 +14,10 @@ import java.util.Locale;
 
 /**
  * What the learned news reader costs a JVM at start: the time from loading it to its
- * first decision, and the heap (used after a full collection) and resident memory it
- * adds once it has decided the benchmark's items, against the rules alone in the same
- * JVM. Prints one line per step. Run from the repository root after building the
- * classpath as in {@link DecisionBenchmark}'s Javadoc: <pre>
+ * first decision, and the heap (used after a full collection) and resident memory it adds
+ * once it has decided the benchmark's items, against the rules alone in the same JVM.
+ * Prints one line per step. Run from the repository root after building the classpath as
+ * in {@link DecisionBenchmark}'s Javadoc: <pre>
  * cd streams &amp;&amp; java -Xmx512m -cp target/test-classes:target/classes:$(cat target/test.classpath) \
  *     io.chainfeed.streams.bench.ReaderFootprint
  * </pre>
@@ -56,8 +56,8 @@ public final class ReaderFootprint {
     }
 
     private static void report(String step, long heap, long rss, long heap0, long rss0) {
-        System.out.printf(Locale.ROOT, "%s: heap used %.1f MB (+%.1f), resident %.1f MB (+%.1f)%n", step,
-                heap / 1e6, (heap - heap0) / 1e6, rss / 1024.0, (rss - rss0) / 1024.0);
+        System.out.printf(Locale.ROOT, "%s: heap used %.1f MB (+%.1f), resident %.1f MB (+%.1f)%n", step, heap / 1e6,
+                (heap - heap0) / 1e6, rss / 1024.0, (rss - rss0) / 1024.0);
     }
 
     private static long usedHeap() {
