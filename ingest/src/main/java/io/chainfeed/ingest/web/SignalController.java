@@ -188,6 +188,10 @@ class SignalController {
         }
         m.putAll(SkippedRecords.view(k.signal(), k.reason(), k.decision()));
         m.remove("body");
+        if (k.decision() != null) {
+            m.put("reader", k.decision().reader());
+            m.put("readerVersion", k.decision().readerVersion());
+        }
         return m;
     }
 
@@ -210,6 +214,12 @@ class SignalController {
         m.put("observedAt", s.getObservedAt().toString());
         m.put("source", Map.of("name", s.getSource().getName(), "url", s.getSource().getUrl()));
         m.put("held", s.getDecision() != null && s.getDecision().getHeld());
+        if (s.getDecision() != null && s.getDecision().getDecidedBy().equals("text")) {
+            // who read the text; not (yet) part of the read document, so kept out of
+            // SignalViews
+            m.put("reader", s.getDecision().getReader());
+            m.put("readerVersion", s.getDecision().getReaderVersion());
+        }
         m.put("signal", SignalViews.view(s.getDirection().name(), s.getMagnitude(), s.getUntil(), s.getDecision()));
         return m;
     }

@@ -98,6 +98,9 @@ class DecidedSignalsIT {
                 .containsEntry("magnitude", 5)
                 .containsEntry("until", "2028-01-01T00:00:00Z");
             assertThat((List<String>) a.get("layers")).containsExactly("memory");
+            // decided by the learned reader in front of the rules, the default
+            assertThat(a).containsEntry("reader", "news-reader");
+            assertThat((String) a.get("readerVersion")).matches("news-reader-[0-9a-f]{12}");
             Map<String, Object> signal = (Map<String, Object>) a.get("signal");
             assertThat(signal).containsEntry("decidedBy", "text").containsEntry("held", false);
             Map<String, Object> evidence = (Map<String, Object>) signal.get("evidence");
