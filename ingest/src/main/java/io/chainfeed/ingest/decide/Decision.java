@@ -50,6 +50,14 @@ public record Decision(boolean relevant, String skipReason, Direction direction,
     }
 
     /**
+     * @param confidence any number
+     * @return it clamped to 0-1 and rounded to two decimals, as decisions carry it
+     */
+    static double roundConfidence(double confidence) {
+        return Math.round(Math.max(0, Math.min(1, confidence)) * 100) / 100.0;
+    }
+
+    /**
      * @return the ids of the primary layers, in order
      */
     public List<String> primaryLayers() {

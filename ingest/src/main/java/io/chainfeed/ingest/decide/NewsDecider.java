@@ -61,9 +61,9 @@ public final class NewsDecider implements TextDecider {
     public Decision decide(String headline, String body, Instant observedAt) {
         String h = headline == null ? "" : headline;
         String b = body == null ? "" : body;
-        Decision ruled = rules.decide(h, b, observedAt);
-        NewsReader.Reading read = reader.read(h, b, ruled, rules.read(h, b));
-        return combine(ruled, read, h, b, observedAt);
+        SignalDecider.Ruled ruled = rules.rule(h, b, observedAt);
+        NewsReader.Reading read = reader.read(h, b, ruled.decision(), ruled.seen());
+        return combine(ruled.decision(), read, h, b, observedAt);
     }
 
     Decision combine(Decision ruled, NewsReader.Reading read, String headline, String body, Instant observedAt) {
@@ -72,8 +72,8 @@ public final class NewsDecider implements TextDecider {
             List<Decision.Span> evidence = new ArrayList<>(ruled.relevant() ? List.of() : ruled.relevanceEvidence());
             evidence.add(read.weightiest());
             return new Decision(false, ruled.relevant() ? READER_SKIP : ruled.skipReason(), null, 0, null, List.of(),
-                    round(1 - read.relevance()), false, evidence, List.of(), List.of(), List.of(), Decision.NEWS_READER,
-                    version);
+                    Decision.roundConfidence(1 - read.relevance()), false, evidence, List.of(), List.of(), List.of(),
+                    Decision.NEWS_READER, version);
         }
         boolean agrees = ruled.relevant() && ruled.direction() == read.direction();
         List<Decision.LayerPick> layers = new ArrayList<>();
@@ -119,20 +119,16 @@ public final class NewsDecider implements TextDecider {
         }
         List<Decision.Span> relevance = new ArrayList<>(ruled.relevant() ? ruled.relevanceEvidence() : List.of());
         relevance.add(read.weightiest());
-        // the rules' doubts (mixed wording, a hedge, a layer known only from a company)
-        // still
-        // hold an item they decided alike
+        // the rules' doubts (mixed wording, a hedge, a company-only layer) still hold an
+        // item they decided alike
         double confidence = agrees ? Math.min(read.confidence(), ruled.confidence()) : read.confidence();
-        return new Decision(true, null, read.direction(), magnitude, until, layers, round(confidence), ruled.hedged(),
-                relevance, directionEvidence, magnitudeEvidence, untilEvidence, Decision.NEWS_READER, version);
+        return new Decision(true, null, read.direction(), magnitude, until, layers,
+                Decision.roundConfidence(confidence), ruled.hedged(), relevance, directionEvidence, magnitudeEvidence,
+                untilEvidence, Decision.NEWS_READER, version);
     }
 
     private static Horizons.Horizon horizon(String text, Instant observedAt) {
         return text.isEmpty() ? null : Horizons.find(text, 0, text.length(), observedAt);
-    }
-
-    private static double round(double v) {
-        return Math.round(Math.max(0, Math.min(1, v)) * 100) / 100.0;
     }
 
 }

@@ -104,9 +104,8 @@ public final class NewsReader {
                 p.load(in);
             }
             ReaderFeatures.Inputs inputs = ReaderFeatures.Inputs.valueOf(p.getProperty("inputs"));
-            // the embedding model (about 100 MB of native memory) is loaded only for
-            // inputs
-            // that read vectors
+            // the embedding model (about 100 MB native) loads only for inputs that read
+            // vectors
             return new NewsReader(model(resource(RELEVANCE)), model(resource(DIRECTION)), model(resource(LAYER)),
                     inputs, p.getProperty("version"), Double.parseDouble(p.getProperty("relevanceThreshold", "0.5")),
                     inputs.embeddings() ? SentenceEmbedder.shared() : null);

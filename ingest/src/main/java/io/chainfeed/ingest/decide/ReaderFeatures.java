@@ -149,17 +149,17 @@ final class ReaderFeatures {
      */
     static void words(String headline, String body, List<String> names, List<Double> values) {
         java.util.Set<String> seen = new java.util.LinkedHashSet<>();
-        grams(headline, "hw.", seen);
-        grams(headline, "w.", seen);
-        grams(body, "w.", seen);
+        List<TextAnalysis.Token> headlineTokens = TextAnalysis.tokens(headline);
+        grams(headlineTokens, "hw.", seen);
+        grams(headlineTokens, "w.", seen);
+        grams(TextAnalysis.tokens(body), "w.", seen);
         for (String name : seen) {
             names.add(name);
             values.add(1.0);
         }
     }
 
-    private static void grams(String text, String prefix, java.util.Set<String> out) {
-        List<TextAnalysis.Token> tokens = TextAnalysis.tokens(text);
+    private static void grams(List<TextAnalysis.Token> tokens, String prefix, java.util.Set<String> out) {
         for (int i = 0; i < tokens.size(); i++) {
             out.add(prefix + tokens.get(i).stem());
             if (i + 1 < tokens.size() && tokens.get(i + 1).sentence() == tokens.get(i).sentence()) {

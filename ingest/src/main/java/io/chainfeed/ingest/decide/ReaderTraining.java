@@ -154,8 +154,9 @@ public final class ReaderTraining {
     List<Prepared> prepare(String text) {
         List<Prepared> out = new ArrayList<>();
         for (LabelledItem it : LabelledItem.read(new StringReader(text))) {
-            out.add(new Prepared(it, ReaderFeatures.embed(embedder, it.headline(), it.body()),
-                    decider.decide(it.headline(), it.body(), OBSERVED), decider.read(it.headline(), it.body())));
+            SignalDecider.Ruled ruled = decider.rule(it.headline(), it.body(), OBSERVED);
+            out.add(new Prepared(it, ReaderFeatures.embed(embedder, it.headline(), it.body()), ruled.decision(),
+                    ruled.seen()));
         }
         return out;
     }

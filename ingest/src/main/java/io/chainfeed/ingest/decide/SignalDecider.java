@@ -165,11 +165,49 @@ public final class SignalDecider implements TextDecider {
      */
     @Override
     public Decision decide(String headline, String body, Instant observedAt) {
+        return decide(parse(headline, body), observedAt);
+    }
+
+    /**
+     * The rules' decision and what they saw, from one reading of the text (the learned
+     * reader needs both).
+     *
+     * @param decision as {@link #decide}
+     * @param seen as the reader's rule features take it
+     */
+    record Ruled(Decision decision, RuleReading seen) {
+    }
+
+    /**
+     * @param headline the item's headline
+     * @param body its body, may be empty
+     * @param observedAt when it was observed (relative horizons count from it)
+     * @return the decision and what the rules saw, the text tokenized and matched once
+     */
+    Ruled rule(String headline, String body, Instant observedAt) {
+        Parsed parsed = parse(headline, body);
+        return new Ruled(decide(parsed, observedAt), read(parsed));
+    }
+
+    /**
+     * One reading of an item: both fields' words and matches, and the direction votes.
+     */
+    private record Parsed(Field h, Field b, List<Vote> votes) {
+    }
+
+    private Parsed parse(String headline, String body) {
         Field h = field("headline", headline == null ? "" : headline);
         Field b = field("body", body == null ? "" : body);
         List<Vote> votes = new ArrayList<>();
         votes(h, votes);
         votes(b, votes);
+        return new Parsed(h, b, votes);
+    }
+
+    private Decision decide(Parsed parsed, Instant observedAt) {
+        Field h = parsed.h();
+        Field b = parsed.b();
+        List<Vote> votes = parsed.votes();
 
         // relevance: an off-topic headline without supply wording, or no supply wording
         // at all
@@ -268,7 +306,7 @@ public final class SignalDecider implements TextDecider {
         if (companyOnly) {
             confidence -= 0.15;
         }
-        confidence = Math.round(Math.max(0, Math.min(1, confidence)) * 100) / 100.0;
+        confidence = Decision.roundConfidence(confidence);
         List<Decision.Span> relevance = List.of(lead.hit.span("supply wording"));
         return new Decision(true, null, direction, magnitude, until, layers, confidence, hedge != null, relevance,
                 directionEvidence, magnitudeEvidence, untilEvidence, Decision.RULES, null);
@@ -293,17 +331,10 @@ public final class SignalDecider implements TextDecider {
             int headlineVotes, boolean negated, boolean hedged, Map<String, Double> layerScores) {
     }
 
-    /**
-     * @param headline the item's headline
-     * @param body its body, may be empty
-     * @return what the rules see in it
-     */
-    RuleReading read(String headline, String body) {
-        Field h = field("headline", headline == null ? "" : headline);
-        Field b = field("body", body == null ? "" : body);
-        List<Vote> votes = new ArrayList<>();
-        votes(h, votes);
-        votes(b, votes);
+    private static RuleReading read(Parsed parsed) {
+        Field h = parsed.h();
+        Field b = parsed.b();
+        List<Vote> votes = parsed.votes();
         double sum = 0;
         double total = 0;
         int inHeadline = 0;
