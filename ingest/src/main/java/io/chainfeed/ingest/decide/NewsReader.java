@@ -174,13 +174,12 @@ public final class NewsReader {
      * @param seen what the rules saw in it
      * @return the verdict, with the sentence that weighed most
      */
-    public Reading read(String headline, String body, Decision decided, SignalDecider.RuleReading seen) {
+    Reading read(String headline, String body, Decision decided, RuleReading seen) {
         ReaderFeatures.Embedded x = ReaderFeatures.embed(inputs.embeddings() ? embedder : null, headline, body);
         return read(x, headline, body, decided, seen);
     }
 
-    Reading read(ReaderFeatures.Embedded x, String headline, String body, Decision decided,
-            SignalDecider.RuleReading seen) {
+    Reading read(ReaderFeatures.Embedded x, String headline, String body, Decision decided, RuleReading seen) {
         ArrayExample<Label> example = example(x, headline, body, decided, seen);
         Prediction<Label> rel = relevance.predict(example);
         Prediction<Label> dir = direction.predict(example);
@@ -195,7 +194,7 @@ public final class NewsReader {
     }
 
     ArrayExample<Label> example(ReaderFeatures.Embedded x, String headline, String body, Decision decided,
-            SignalDecider.RuleReading seen) {
+            RuleReading seen) {
         List<String> names = new ArrayList<>(1024);
         List<Double> values = new ArrayList<>(1024);
         if (inputs.embeddings()) {

@@ -175,7 +175,7 @@ final class ReaderFeatures {
      * @param names feature names, appended to
      * @param values their values, appended to
      */
-    static void rules(Decision decided, SignalDecider.RuleReading seen, List<String> names, List<Double> values) {
+    static void rules(Decision decided, RuleReading seen, List<String> names, List<Double> values) {
         add(names, values, "r.relevant", decided.relevant() ? 1 : 0);
         add(names, values, "r.direction",
                 !decided.relevant() ? 0 : decided.direction() == Direction.TIGHTENING ? 1 : -1);

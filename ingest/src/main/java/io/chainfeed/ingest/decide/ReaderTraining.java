@@ -102,8 +102,7 @@ public final class ReaderTraining {
     }
 
     /** An item with its vectors and the rules' view, computed once. */
-    record Prepared(LabelledItem item, ReaderFeatures.Embedded embedded, Decision decided,
-            SignalDecider.RuleReading seen) {
+    record Prepared(LabelledItem item, ReaderFeatures.Embedded embedded, Decision decided, RuleReading seen) {
     }
 
     /**

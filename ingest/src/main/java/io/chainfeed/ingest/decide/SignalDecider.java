@@ -5,12 +5,6 @@ import io.chainfeed.avro.Company;
 import io.chainfeed.avro.Direction;
 import io.chainfeed.ingest.TermContent;
 import io.chainfeed.ingest.corpus.Corpus;
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.InputStreamReader;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -91,13 +85,13 @@ public final class SignalDecider implements TextDecider {
      * @param terms glossary term titles and aliases, each to its layer id
      */
     public SignalDecider(List<ChainLayer> layers, List<Company> companies, Map<String, String> terms) {
-        readCues();
+        RuleWords.readCues(cues, modifiers, skipReasons);
         for (ChainLayer l : layers) {
             LayerWord w = new LayerWord(l.getId(), 3, "layer name");
             layerWords.add(l.getName(), w, false);
             l.getAliases().forEach(a -> layerWords.add(a, w, false));
         }
-        readLayerWords();
+        RuleWords.readLayerWords(layerWords);
         terms.forEach((name, layer) -> layerWords.add(name, new LayerWord(layer, 2, "term"), false));
         for (Company c : companies) {
             if (c.getPrimaryLayer() == null) {
@@ -310,25 +304,6 @@ public final class SignalDecider implements TextDecider {
         List<Decision.Span> relevance = List.of(lead.hit.span("supply wording"));
         return new Decision(true, null, direction, magnitude, until, layers, confidence, hedge != null, relevance,
                 directionEvidence, magnitudeEvidence, untilEvidence, Decision.RULES, null);
-    }
-
-    /**
-     * What the rules see in an item whether or not they decide it: the rule features of
-     * the learned reader ({@link NewsReader}).
-     *
-     * @param offTopicHeadline an off-topic cue in the headline
-     * @param offTopicBody an off-topic cue in the body
-     * @param votes direction votes (cues after negations and reversals)
-     * @param signedSum the votes' signed weight (tightening positive)
-     * @param totalWeight the votes' weight
-     * @param headlineVotes votes in the headline
-     * @param negated a negation among the cues
-     * @param hedged a hedge among the cues
-     * @param layerScores each layer named and its score (docs/decisions.md), before the
-     * minimum score
-     */
-    record RuleReading(boolean offTopicHeadline, boolean offTopicBody, int votes, double signedSum, double totalWeight,
-            int headlineVotes, boolean negated, boolean hedged, Map<String, Double> layerScores) {
     }
 
     private static RuleReading read(Parsed parsed) {
@@ -612,22 +587,6 @@ public final class SignalDecider implements TextDecider {
         return false;
     }
 
-    private void readCues() {
-        for (String[] row : rows("cues.tsv")) {
-            Kind kind = Kind.valueOf(row[0]);
-            int magnitude = Integer.parseInt(row[1]);
-            String flags = row.length > 3 ? row[3] : "";
-            boolean modifier = kind == Kind.NEG || kind == Kind.HEDGE || kind == Kind.UP || kind == Kind.DOWN;
-            Cue cue = new Cue(kind, magnitude, kind != Kind.SKIP && flags.contains("n"),
-                    kind == Kind.SKIP ? flags : null, row[2], row[2].contains("~"),
-                    java.util.Set.copyOf(TextAnalysis.stems(row[2].replace("~", " ").replace("=", ""))));
-            (modifier ? modifiers : cues).add(row[2], cue, false);
-            if (kind == Kind.SKIP) {
-                skipReasons.add(flags);
-            }
-        }
-    }
-
     /**
      * @return every reason {@link #decide} can give for skipping an item (the off-topic
      * reasons of {@code cues.tsv} and the two fixed ones), sorted: the label values of
@@ -636,32 +595,6 @@ public final class SignalDecider implements TextDecider {
     @Override
     public java.util.SortedSet<String> skipReasons() {
         return java.util.Collections.unmodifiableSortedSet(skipReasons);
-    }
-
-    private void readLayerWords() {
-        for (String[] row : rows("layer-words.tsv")) {
-            layerWords.add(row[2], new LayerWord(row[0], Double.parseDouble(row[1]), "layer word"), false);
-        }
-    }
-
-    private static List<String[]> rows(String resource) {
-        List<String[]> out = new ArrayList<>();
-        try (InputStream in = SignalDecider.class.getResourceAsStream(resource)) {
-            if (in == null) {
-                throw new IllegalStateException("missing resource " + resource);
-            }
-            BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
-            for (String line = r.readLine(); line != null; line = r.readLine()) {
-                if (line.isBlank() || line.startsWith("#")) {
-                    continue;
-                }
-                out.add(line.split("\t", -1));
-            }
-        }
-        catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return out;
     }
 
 }
