@@ -12,7 +12,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.function.Function;
+import java.util.regex.Pattern;
 
 /**
  * A judged query set and the ranking metrics computed over it: nDCG@10, mean reciprocal
@@ -20,8 +23,9 @@ import java.util.function.Function;
  *
  * <p>
  * The file format ({@code src/test/resources/search/relevance/*.txt}): {@code #} starts a
- * comment line, {@code q: <text>} starts a query, and each following {@code <grade> <id>}
- * line grades one answer 0-2.
+ * comment line, {@code q: <text>} starts a query, optional {@code tag: <word>} lines
+ * right after it mark the query (such as {@code paraphrase}, see {@link #withTag}), and
+ * each following {@code <grade> <id>} line grades one answer 0-2.
  *
  * <p>
  * nDCG uses the exponential gain {@code 2^grade - 1} discounted by
@@ -37,12 +41,36 @@ public record RelevanceJudgments(List<Query> queries) {
     public static final int K = 10;
 
     /**
+     * The tag of a query that says its idea in other words than its best answers do: it
+     * shares no content word with the title, aliases and plain-English text of any answer
+     * graded 2, so only ranking by meaning can find them.
+     */
+    public static final String PARAPHRASE = "paraphrase";
+
+    private static final Pattern TAG = Pattern.compile("[a-z][a-z0-9-]*");
+
+    /**
      * One judged query.
      *
      * @param text the text as a researcher types it
      * @param grades answer id to grade (1 or 2; unlisted answers are 0), in file order
+     * @param tags the words of its {@code tag:} lines (lower-case letters, digits and
+     * dashes), empty when it has none; {@link #PARAPHRASE} marks a paraphrase query
      */
-    public record Query(String text, Map<String, Integer> grades) {
+    public record Query(String text, Map<String, Integer> grades, Set<String> tags) {
+        public Query {
+            tags = Set.copyOf(tags);
+        }
+
+        /**
+         * A query without tags.
+         * @param text the text as a researcher types it
+         * @param grades answer id to grade
+         */
+        public Query(String text, Map<String, Integer> grades) {
+            this(text, grades, Set.of());
+        }
+
         /**
          * @return the highest grade judged for the query
          */
@@ -111,7 +139,9 @@ public record RelevanceJudgments(List<Query> queries) {
      * @param resource a classpath resource in the format above
      * @return its queries
      * @throws IllegalArgumentException on a malformed line, a grade outside 1-2, a query
-     * without judgments or a query or answer judged twice
+     * without judgments, a query or answer judged twice, or a {@code tag:} line that does
+     * not follow a {@code q:} line (or another tag) or whose tag is not one word of
+     * lower-case letters, digits and dashes
      */
     public static RelevanceJudgments load(String resource) {
         try (InputStream in = RelevanceJudgments.class.getResourceAsStream(resource)) {
@@ -134,6 +164,7 @@ public record RelevanceJudgments(List<Query> queries) {
         List<Query> out = new ArrayList<>();
         String text = null;
         Map<String, Integer> grades = null;
+        Set<String> tags = null;
         int n = 0;
         for (String raw : lines) {
             n++;
@@ -142,9 +173,22 @@ public record RelevanceJudgments(List<Query> queries) {
                 continue;
             }
             if (line.startsWith("q:")) {
-                add(out, text, grades);
+                add(out, text, grades, tags);
                 text = line.substring(2).strip();
                 grades = new LinkedHashMap<>();
+                tags = new TreeSet<>();
+                continue;
+            }
+            if (line.startsWith("tag:")) {
+                String tag = line.substring(4).strip();
+                if (grades == null || !grades.isEmpty()) {
+                    throw new IllegalArgumentException(
+                            "line " + n + ": a 'tag:' line goes right after its 'q:' line: " + raw);
+                }
+                if (!TAG.matcher(tag).matches() || !tags.add(tag)) {
+                    throw new IllegalArgumentException("line " + n
+                            + ": expected 'tag: <word>' (lower-case letters, digits, dashes), once: " + raw);
+                }
                 continue;
             }
             String[] parts = line.split("\\s+");
@@ -155,21 +199,43 @@ public record RelevanceJudgments(List<Query> queries) {
                 throw new IllegalArgumentException("line " + n + ": " + parts[1] + " judged twice for '" + text + "'");
             }
         }
-        add(out, text, grades);
+        add(out, text, grades, tags);
         if (out.stream().map(q -> q.text().toLowerCase(Locale.ROOT)).distinct().count() != out.size()) {
             throw new IllegalArgumentException("a query is judged twice");
         }
         return new RelevanceJudgments(List.copyOf(out));
     }
 
-    private static void add(List<Query> out, String text, Map<String, Integer> grades) {
+    private static void add(List<Query> out, String text, Map<String, Integer> grades, Set<String> tags) {
         if (text == null) {
             return;
         }
         if (text.isEmpty() || grades.isEmpty()) {
             throw new IllegalArgumentException("query '" + text + "' has no judged answer");
         }
-        out.add(new Query(text, Map.copyOf(grades)));
+        out.add(new Query(text, Map.copyOf(grades), tags));
+    }
+
+    /**
+     * The queries that carry a tag, to measure them apart: {@code withTag(PARAPHRASE)}
+     * gives the paraphrase queries, whose figures say how well ranking finds an answer by
+     * its meaning rather than by its words.
+     * @param tag a tag, such as {@link #PARAPHRASE}
+     * @return a set of the queries with that tag, in file order (empty when none has it)
+     */
+    public RelevanceJudgments withTag(String tag) {
+        return new RelevanceJudgments(queries.stream().filter(q -> q.tags().contains(tag)).toList());
+    }
+
+    /**
+     * The queries that do not carry a tag: {@code withoutTag(PARAPHRASE)} gives the
+     * queries that may use their answers' own words, the kind issue 29's floors were set
+     * on.
+     * @param tag a tag, such as {@link #PARAPHRASE}
+     * @return a set of the other queries, in file order
+     */
+    public RelevanceJudgments withoutTag(String tag) {
+        return new RelevanceJudgments(queries.stream().filter(q -> !q.tags().contains(tag)).toList());
     }
 
     /**
