@@ -1,5 +1,7 @@
 package io.chainfeed.streams;
 
+import io.chainfeed.streams.index.EmbeddingProperties;
+
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -13,7 +15,7 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
  * the api calls for time travel.
  */
 @SpringBootApplication
-@EnableConfigurationProperties({ StreamsProperties.class, KafkaTopicsSettings.class })
+@EnableConfigurationProperties({ StreamsProperties.class, KafkaTopicsSettings.class, EmbeddingProperties.class })
 public class StreamsApplication {
 
     /**

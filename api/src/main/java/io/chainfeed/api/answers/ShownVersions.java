@@ -25,8 +25,8 @@ interface ShownVersions {
     /**
      * A search by id of the reads index ({@value ReadsIndex#ALIAS}; not a get, which is
      * real-time: a search sees what a search of the public sees, after a refresh). The
-     * indexer writes each read with its version as an external version, so the hit's
-     * version is the read's.
+     * indexer writes each read with {@link ReadsIndex#externalVersion} of its version,
+     * and {@link ReadsIndex#readVersion} turns the hit's version back into the read's.
      * @param es the api's Elasticsearch client
      * @return the versions the index shows
      */
@@ -39,7 +39,7 @@ interface ShownVersions {
                 .version(true)
                 .source(src -> src.fetch(false)), Void.class);
             for (Hit<Void> hit : r.hits().hits()) {
-                shown.put(hit.id(), hit.version() == null ? 0L : hit.version());
+                shown.put(hit.id(), hit.version() == null ? 0L : ReadsIndex.readVersion(hit.version()));
             }
             return shown;
         };

@@ -61,7 +61,8 @@ public class FeedQuery {
                 .sort(o -> o.field(f -> f.field("id").order(SortOrder.Asc)))
                 .size(size + 1)
                 .trackTotalHits(t -> t.enabled(false))
-                .source(src -> src.filter(f -> f.excludes("layers.evidence", "companies.evidence", "terms.evidence")));
+                .source(src -> src.filter(f -> f.excludes("layers.evidence", "companies.evidence", "terms.evidence",
+                        ReadsIndex.EMBEDDING, "embeddingModel", "embeddedVersion")));
             if (after != null) {
                 s.searchAfter(FieldValue.of(after.publishedAt().toEpochMilli()), FieldValue.of(after.readId()));
             }

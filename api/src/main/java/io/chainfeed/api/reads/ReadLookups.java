@@ -48,7 +48,8 @@ public class ReadLookups {
         if (!storable(id)) {
             return Optional.empty();
         }
-        GetResponse<Map> r = client.get(g -> g.index(ReadsIndex.ALIAS).id(id), Map.class);
+        GetResponse<Map> r = client.get(g -> g.index(ReadsIndex.ALIAS).id(id).sourceExcludes(ReadsIndex.VECTOR_FIELDS),
+                Map.class);
         return r.found() ? Optional.of(new LinkedHashMap<String, Object>(r.source())) : Optional.empty();
     }
 
@@ -64,7 +65,8 @@ public class ReadLookups {
         if (asked.isEmpty()) {
             return out;
         }
-        MgetResponse<Map> r = client.mget(m -> m.index(ReadsIndex.ALIAS).ids(asked), Map.class);
+        MgetResponse<Map> r = client
+            .mget(m -> m.index(ReadsIndex.ALIAS).ids(asked).sourceExcludes(ReadsIndex.VECTOR_FIELDS), Map.class);
         for (MultiGetResponseItem<Map> item : r.docs()) {
             if (item.isResult() && item.result().found()) {
                 GetResult<Map> g = item.result();
@@ -86,6 +88,7 @@ public class ReadLookups {
         SearchResponse<Map> response = client.search(s -> s.index(ReadsIndex.ALIAS)
             .query(q -> q.term(t -> t.field("companies.id").value(companyId)))
             .sort(o -> o.field(f -> f.field("updatedAt").order(SortOrder.Desc)))
+            .source(src -> src.filter(f -> f.excludes(ReadsIndex.VECTOR_FIELDS)))
             .size(size), Map.class);
         List<Map<String, Object>> out = new ArrayList<>();
         for (Hit<Map> hit : response.hits().hits()) {

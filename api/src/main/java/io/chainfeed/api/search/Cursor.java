@@ -2,7 +2,10 @@ package io.chainfeed.api.search;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.ArrayList;
+import java.util.List;
 import io.chainfeed.api.support.problem.BadRequestException;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
@@ -22,9 +25,21 @@ import java.util.Base64;
  * @param id last hit's id
  * @param queryHash hash of the query text and filters
  * @param offset results shown so far, the next page's {@code from}; -1 in a cursor issued
- * before collapsing (it continues after {@code score} and {@code id})
+ * before collapsing (it continues after {@code score} and {@code id}). After a hybrid
+ * first page: the lexical results it showed in lexical order, from the first
+ * @param shown the stories a hybrid first page showed beyond that lexical prefix (vector
+ * hits, lexical hits it lifted): the pages after it leave them out, so the lexical order
+ * continues with nothing shown twice and nothing skipped; at most {@link #MAX_SHOWN}
  */
-record Cursor(String pit, boolean all, double score, String id, String queryHash, int offset) {
+record Cursor(String pit, boolean all, double score, String id, String queryHash, int offset, List<String> shown) {
+
+    /** Most stories a cursor carries (the largest page). */
+    static final int MAX_SHOWN = 50;
+
+    /** A cursor of a lexical page. */
+    Cursor(String pit, boolean all, double score, String id, String queryHash, int offset) {
+        this(pit, all, score, id, queryHash, offset, List.of());
+    }
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -36,6 +51,10 @@ record Cursor(String pit, boolean all, double score, String id, String queryHash
         n.put("m", all ? "all" : "any").put("s", score).put("i", id).put("h", queryHash);
         if (offset >= 0) {
             n.put("o", offset);
+        }
+        if (!shown.isEmpty()) {
+            ArrayNode x = n.putArray("x");
+            shown.forEach(x::add);
         }
         return Base64.getUrlEncoder().withoutPadding().encodeToString(n.toString().getBytes(StandardCharsets.UTF_8));
     }
@@ -51,11 +70,20 @@ record Cursor(String pit, boolean all, double score, String id, String queryHash
             JsonNode n = JSON.readTree(Base64.getUrlDecoder().decode(text));
             if (!(n.path("p").isMissingNode() || n.path("p").isTextual()) || !n.path("s").isNumber()
                     || !n.path("i").isTextual() || !n.path("h").isTextual()
-                    || !(n.path("o").isMissingNode() || n.path("o").isInt() && n.get("o").asInt() >= 0)) {
+                    || !(n.path("o").isMissingNode() || n.path("o").isInt() && n.get("o").asInt() >= 0)
+                    || !(n.path("x").isMissingNode() || n.path("x").isArray() && n.get("x").size() <= MAX_SHOWN)) {
                 throw new IllegalArgumentException("fields");
             }
+            List<String> shown = new ArrayList<>();
+            for (JsonNode x : n.path("x")) {
+                if (!x.isTextual()) {
+                    throw new IllegalArgumentException("shown");
+                }
+                shown.add(x.asText());
+            }
             return new Cursor(n.has("p") ? n.get("p").asText() : null, "all".equals(n.path("m").asText()),
-                    n.get("s").asDouble(), n.get("i").asText(), n.get("h").asText(), n.path("o").asInt(-1));
+                    n.get("s").asDouble(), n.get("i").asText(), n.get("h").asText(), n.path("o").asInt(-1),
+                    List.copyOf(shown));
         }
         catch (Exception e) {
             throw new BadRequestException("invalid-cursor", "cursor is not one this API issued");

@@ -38,8 +38,9 @@ final class FirstPageCache {
      * @param filters the filters
      * @param size the page size
      * @param evidence whether tag evidence is shown
+     * @param hybrid whether the page fuses the vector ranking
      */
-    record Key(String text, ReadSearch.Filters filters, int size, boolean evidence) {
+    record Key(String text, ReadSearch.Filters filters, int size, boolean evidence, boolean hybrid) {
     }
 
     /** A search that may fail on the transport. */

@@ -8,6 +8,7 @@ import co.elastic.clients.elasticsearch.core.SearchRequest;
 import co.elastic.clients.elasticsearch.core.search.HighlighterEncoder;
 import co.elastic.clients.elasticsearch.core.search.HighlighterOrder;
 import io.chainfeed.platform.ReadsIndex;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 
@@ -23,7 +24,8 @@ final class PageRequests {
      * left out of search answers, which show the tags themselves.
      */
     static final List<String> INDEX_ONLY = List.of("layerIds", "primaryLayerIds", "layerRefs", "companySymbols",
-            "primaryCompanySymbols", "companyRefs", "termSlugs", "termRefs");
+            "primaryCompanySymbols", "companyRefs", "termSlugs", "termRefs", ReadsIndex.EMBEDDING, "embeddingModel",
+            "embeddedVersion");
 
     /**
      * What a search answer without evidence leaves out: the index-only keys, layer
@@ -78,6 +80,7 @@ final class PageRequests {
     static SearchRequest request(Query query, Query highlight, int size, String pit, Cursor after,
             List<String> excludes) {
         boolean collapse = after == null || after.offset() >= 0;
+        Query matching = after == null || after.shown().isEmpty() ? query : withoutStories(query, after.shown());
         return SearchRequest.of(s -> {
             if (pit != null) {
                 s.pit(p -> p.id(pit).keepAlive(t -> t.time(ReadSearch.KEEP_ALIVE)));
@@ -85,7 +88,7 @@ final class PageRequests {
             else {
                 s.index(ReadsIndex.ALIAS);
             }
-            s.query(query)
+            s.query(matching)
                 .source(src -> src.filter(f -> f.excludes(excludes)))
                 .size(size)
                 .trackTotalHits(t -> t.enabled(true))
@@ -129,6 +132,45 @@ final class PageRequests {
                             .format("yyyy-MM")));
             return s;
         });
+    }
+
+    /**
+     * The vector search of a hybrid first page: the {@code window} reads nearest the
+     * query's vector (approximate kNN on the {@value ReadsIndex#EMBEDDING} field's HNSW
+     * graph, {@code num_candidates} twice the window, at least 100) among the reads that
+     * pass the filters, with their sources (less {@code excludes}) and the page's
+     * highlighting.
+     */
+    static SearchRequest vectorRequest(float[] vector, Query filter, Query highlight, int window,
+            List<String> excludes) {
+        List<Float> values = new ArrayList<>(vector.length);
+        for (float f : vector) {
+            values.add(f);
+        }
+        return SearchRequest.of(s -> s.index(ReadsIndex.ALIAS)
+            .knn(k -> k.field(ReadsIndex.EMBEDDING)
+                .queryVector(values)
+                .k(window)
+                .numCandidates(Math.max(100, 2 * window))
+                .filter(filter))
+            .size(window)
+            .source(src -> src.filter(f -> f.excludes(excludes)))
+            .highlight(h -> h.highlightQuery(highlight)
+                .encoder(HighlighterEncoder.Html)
+                .preTags("<mark>")
+                .postTags("</mark>")
+                .fields("sections.body", f -> f.fragmentSize(180).numberOfFragments(3).order(HighlighterOrder.Score))
+                .fields("summary", f -> f.numberOfFragments(0))));
+    }
+
+    /**
+     * A page's query less the stories a hybrid first page already showed out of lexical
+     * order ({@link Cursor#shown}).
+     */
+    static Query withoutStories(Query query, List<String> stories) {
+        return Query.of(q -> q.bool(b -> b.must(query)
+            .mustNot(n -> n
+                .terms(t -> t.field("story").terms(v -> v.value(stories.stream().map(FieldValue::of).toList()))))));
     }
 
     /**

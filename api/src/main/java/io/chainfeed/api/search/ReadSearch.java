@@ -1,6 +1,12 @@
 package io.chainfeed.api.search;
 
 import io.chainfeed.api.reads.ReadLookups;
+import io.chainfeed.api.support.settings.ApiProperties;
+import io.chainfeed.embeddings.SentenceEmbedder;
+import java.util.HashSet;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import co.elastic.clients.elasticsearch.ElasticsearchAsyncClient;
 import co.elastic.clients.elasticsearch.ElasticsearchClient;
@@ -57,8 +63,7 @@ import org.springframework.stereotype.Component;
 @Component
 public class ReadSearch {
 
-    /** The terms facets of a page, in the order of the answer's {@code facets}. */
-    private static final List<String> FACETS = List.of("layer", "company", "term", "kind");
+    private static final Logger log = LoggerFactory.getLogger(ReadSearch.class);
 
     /**
      * Most pieces (required and excluded) a query may have: a real limit, answered with a
@@ -77,6 +82,17 @@ public class ReadSearch {
 
     private final FirstPageCache firstPages;
 
+    /** The hybrid ranking's settings. */
+    private final ApiProperties.Hybrid hybrid;
+
+    /** Query vectors; null when hybrid ranking is off. */
+    private final QueryVectors vectors;
+
+    private final RankFusion fusion;
+
+    /** The fusion of a page in {@code any} mode. */
+    private final RankFusion fallBackFusion;
+
     /** The search timer of each outcome (ok, refused, error), registered at start. */
     private final Map<String, Timer> timers;
 
@@ -91,9 +107,13 @@ public class ReadSearch {
      * index's 1 s refresh interval; 0 turns it off)
      * @param meters where the {@code chainfeed.search} timer (per outcome: ok, refused,
      * error) is registered
+     * @param settings the hybrid ranking's settings
+     * ({@code chainfeed.api.search.hybrid.*}); when it is on, the sentence model is
+     * loaded here
      */
     ReadSearch(ElasticsearchClient client, SearchCatalog catalog, CompanyResolver companies, ReferenceLayers layers,
-            @Value("${chainfeed.api.search.cache-ttl:1s}") Duration cacheTtl, MeterRegistry meters) {
+            @Value("${chainfeed.api.search.cache-ttl:1s}") Duration cacheTtl, MeterRegistry meters,
+            ApiProperties settings) {
         this.client = client;
         this.asyncClient = new ElasticsearchAsyncClient(client._transport());
         this.queries = new SearchQuery(catalog, companies,
@@ -101,6 +121,11 @@ public class ReadSearch {
                 id -> layers.layer(id).map(ChainLayer::getUpstream).orElse(List.of()));
         this.companies = companies;
         this.firstPages = new FirstPageCache(cacheTtl, Ticker.systemTicker());
+        this.hybrid = settings.search().hybrid();
+        this.fusion = new RankFusion(hybrid.k(), hybrid.vectorWeight(), hybrid.minSimilarity());
+        this.fallBackFusion = new RankFusion(hybrid.k(), hybrid.fallBackVectorWeight(), hybrid.minSimilarity());
+        this.vectors = hybrid.enabled()
+                ? new QueryVectors(SentenceEmbedder.shared()::embed, hybrid.cachedQueries(), meters) : null;
         Map<String, Timer> byOutcome = new HashMap<>();
         for (String outcome : List.of("ok", "refused", "error")) {
             byOutcome.put(outcome,
@@ -200,6 +225,31 @@ public class ReadSearch {
     }
 
     /**
+     * How a first page ranks its reads.
+     */
+    public enum Ranking {
+
+        /**
+         * The lexical ranking fused with the reads nearest the query's meaning
+         * ({@link RankFusion}), when {@code chainfeed.api.search.hybrid.enabled}; else as
+         * {@link #LEXICAL}.
+         */
+        HYBRID,
+
+        /** The words alone, as before issue 40. */
+        LEXICAL
+
+    }
+
+    /**
+     * A search ranked the default way ({@link Ranking#HYBRID}).
+     * @see #search(String, Filters, int, String, boolean, Ranking)
+     */
+    public Page search(String text, Filters filters, int size, String cursor, boolean evidence) throws IOException {
+        return search(text, filters, size, cursor, evidence, Ranking.HYBRID);
+    }
+
+    /**
      * @param text the user's text (any characters)
      * @param filters filters
      * @param size page size, 1..50
@@ -210,15 +260,18 @@ public class ReadSearch {
      * ({@link PageRequests#WITHOUT_EVIDENCE}), except the company evidence of a query
      * that names a company (company snippets quote it) and the rule of each term evidence
      * (related terms)
+     * @param ranking how the first page ranks; the pages after a hybrid first page go on
+     * in lexical order, leaving out what it showed ({@link Cursor#shown})
      * @return a page of matches; sources never hold the index-only keys of
      * {@link PageRequests#INDEX_ONLY}
      * @throws IOException on a transport failure
      */
-    public Page search(String text, Filters filters, int size, String cursor, boolean evidence) throws IOException {
+    public Page search(String text, Filters filters, int size, String cursor, boolean evidence, Ranking ranking)
+            throws IOException {
         Timer.Sample sample = Timer.start();
         String outcome = "error";
         try {
-            Page page = searchUntimed(text, filters, size, cursor, evidence);
+            Page page = searchUntimed(text, filters, size, cursor, evidence, ranking);
             outcome = "ok";
             return page;
         }
@@ -231,7 +284,7 @@ public class ReadSearch {
         }
     }
 
-    private Page searchUntimed(String text, Filters filters, int size, String cursor, boolean evidence)
+    private Page searchUntimed(String text, Filters filters, int size, String cursor, boolean evidence, Ranking ranking)
             throws IOException {
         QueryText parsed = QueryText.parse(text);
         if (parsed.groups().size() + parsed.excluded().size() > MAX_PIECES) {
@@ -261,41 +314,59 @@ public class ReadSearch {
                 throw e;
             }
         }
-        return firstPages.get(new FirstPageCache.Key(text, filters, size, evidence),
-                () -> firstPage(parsed, text, filters, size, excludes));
+        boolean hybrid = ranking == Ranking.HYBRID && vectors != null;
+        return firstPages.get(new FirstPageCache.Key(text, filters, size, evidence, hybrid), () -> firstPage(parsed,
+                text, filters, size, excludes, hybrid ? vectors.of(vectorText(parsed, text)) : null));
+    }
+
+    /**
+     * The text a query's vector is made of: its required words and phrases, without the
+     * operators ({@code -excluded}, {@code OR}); the text as given when it has none.
+     */
+    static String vectorText(QueryText parsed, String text) {
+        String plain = parsed.plain();
+        return plain.isBlank() ? text : plain;
     }
 
     /**
      * The first page runs on the live index: no point in time, so a reader who never asks
-     * for a second page leaves no search context open on Elasticsearch. The page and its
-     * sections go in one multi-search (one round trip, the searches run side by side on
-     * Elasticsearch); the sections are asked with every word required; when the page
-     * falls back to some of the words, they are taken from its matches
-     * ({@link #sectionsOf}).
+     * for a second page leaves no search context open on Elasticsearch. The page, its
+     * sections and, on a hybrid page, the vector search go in one multi-search (one round
+     * trip, the searches run side by side on Elasticsearch); the sections are asked with
+     * every word required; when the page falls back to some of the words, they are taken
+     * from its matches ({@link #sectionsOf}). A vector search that fails leaves the page
+     * lexical.
+     * @param vector the query's vector, null for a lexical page
      */
-    private Page firstPage(QueryText parsed, String text, Filters filters, int size, List<String> excludes)
-            throws IOException {
-        List<SearchAnswer> answers = SearchAnswer.msearch(client._transport(),
-                firstPageRequests(queries, parsed, filters, size, excludes));
+    private Page firstPage(QueryText parsed, String text, Filters filters, int size, List<String> excludes,
+            float[] vector) throws IOException {
+        List<SearchRequest> requests = new ArrayList<>(firstPageRequests(queries, parsed, filters, size, excludes));
+        if (vector != null) {
+            requests.add(PageRequests.vectorRequest(vector, SearchQuery.filtersOnly(filters),
+                    queries.highlight(parsed, filters, true), hybrid.window(), excludes));
+        }
+        List<SearchAnswer> answers = SearchAnswer.msearch(client._transport(), requests);
         ElasticsearchException failed = answers.get(0).failure("es/msearch");
         if (failed != null) {
             throw failed;
         }
         SearchAnswer whole = answers.get(0).whole();
-        Page page = page(whole, stories(queries.build(parsed, filters, true), whole, null, true), text, filters, size,
-                true, null, null);
-        Sections sections = sections(answers.subList(1, answers.size()));
-        if (page.total() < size && QueryIntent.of(parsed).counted() > 1) {
+        List<SearchAnswer.Hit> nearest = vector == null ? List.of() : vectorHits(answers.get(3));
+        Page page = assemble(whole, queries.build(parsed, filters, true), nearest, text, filters, size, true);
+        Sections sections = sections(answers.subList(1, 3));
+        long withAll = total(whole);
+        if (withAll < size && QueryIntent.of(parsed).counted() > 1) {
             // Fewer reads than a page have every word: the fall-back ranks them first
             // (they have the most words), then the reads with some of the words, as
             // Algolia's optional words do.
-            long first = page.tookMs();
-            long withAll = page.total();
-            Page any = run(parsed, text, filters, size, false, null, null, excludes);
-            if (any.total() > withAll) {
-                page = new Page(any.total(), any.matches(), any.facets(), any.nextCursor(), any.mode(),
-                        first + any.tookMs(), null, withAll);
-                sections = sectionsOf(any.matches(), filters);
+            Query anyQuery = queries.build(parsed, filters, false);
+            SearchAnswer any = SearchAnswer.search(client._transport(), PageRequests.request(anyQuery,
+                    queries.highlight(parsed, filters, false), size, null, null, excludes));
+            if (total(any) > withAll) {
+                Page anyPage = assemble(any, anyQuery, nearest, text, filters, size, false);
+                page = new Page(anyPage.total(), anyPage.matches(), anyPage.facets(), anyPage.nextCursor(),
+                        anyPage.mode(), page.tookMs() + anyPage.tookMs(), null, withAll);
+                sections = sectionsOf(anyPage.matches(), filters);
             }
         }
         if (page.total() == 0) {
@@ -307,11 +378,86 @@ public class ReadSearch {
                 sections, page.withAll());
     }
 
+    /** The hits of the vector search; none when it failed (logged). */
+    private static List<SearchAnswer.Hit> vectorHits(SearchAnswer answer) {
+        if (answer.error() != null) {
+            log.warn("the vector search of a first page failed, the page is lexical: {}", answer.error());
+            return List.of();
+        }
+        return hits(answer);
+    }
+
+    private static List<SearchAnswer.Hit> hits(SearchAnswer answer) {
+        return answer.hits() == null || answer.hits().hits() == null ? List.of() : answer.hits().hits();
+    }
+
+    private static long total(SearchAnswer answer) {
+        return answer.hits() == null || answer.hits().total() == null ? hits(answer).size()
+                : answer.hits().total().value();
+    }
+
+    /**
+     * A first page from its lexical answer and, on a hybrid page, the vector hits: both
+     * rankings fused by {@link #fusion} ({@link #fallBackFusion} on a page of some of the
+     * words), one result per story, the first {@code size} kept. The next page's cursor
+     * goes on in lexical order after the longest run of lexical results the page showed
+     * from the first, leaving out the stories it showed beyond that run. {@code total} is
+     * the lexical total, or the results shown when the page shows more (a read found by
+     * meaning alone further down is not counted).
+     */
+    private Page assemble(SearchAnswer lexical, Query query, List<SearchAnswer.Hit> nearest, String text,
+            Filters filters, int size, boolean all) throws IOException {
+        List<SearchAnswer.Hit> lexicalHits = hits(lexical);
+        if (nearest.isEmpty()) {
+            return page(lexical, lexicalHits, stories(query, lexicalHits, null, true), text, filters, size, all, null,
+                    null, null);
+        }
+        Map<String, SearchAnswer.Hit> byKey = new LinkedHashMap<>();
+        List<String> lexicalKeys = new ArrayList<>();
+        for (SearchAnswer.Hit hit : lexicalHits) {
+            String key = storyOf(hit);
+            lexicalKeys.add(key);
+            byKey.putIfAbsent(key, hit);
+        }
+        List<RankFusion.VectorHit> vectorKeys = new ArrayList<>();
+        for (SearchAnswer.Hit hit : nearest) {
+            String key = storyOf(hit);
+            vectorKeys
+                .add(new RankFusion.VectorHit(key, RankFusion.cosineOfScore(hit.score() == null ? 0 : hit.score())));
+            byKey.putIfAbsent(key, hit);
+        }
+        List<SearchAnswer.Hit> shownHits = new ArrayList<>();
+        Set<String> shownKeys = new HashSet<>();
+        for (RankFusion.Fused f : (all ? fusion : fallBackFusion).fuse(lexicalKeys, vectorKeys)) {
+            if (shownHits.size() == size) {
+                break;
+            }
+            shownHits.add(byKey.get(f.key()));
+            shownKeys.add(f.key());
+        }
+        int prefix = 0;
+        while (prefix < lexicalKeys.size() && shownKeys.contains(lexicalKeys.get(prefix))) {
+            prefix++;
+        }
+        Set<String> inPrefix = new HashSet<>(lexicalKeys.subList(0, prefix));
+        List<String> beyond = shownKeys.stream().filter(k -> !inPrefix.contains(k)).sorted().toList();
+        Page page = page(lexical, shownHits, stories(query, shownHits, null, true), text, filters, size, all, null,
+                null, new Cursor(null, all, 0, "", hash(text, filters), prefix, beyond));
+        return new Page(Math.max(page.total(), page.matches().size()), page.matches(), page.facets(), page.nextCursor(),
+                page.mode(), page.tookMs());
+    }
+
+    /** A hit's story key; a hit without one (an older document) is its own story. */
+    private static String storyOf(SearchAnswer.Hit hit) {
+        Object story = hit.source() == null ? null : hit.source().get("story");
+        return story instanceof String key ? key : Matches.OWN_STORY + hit.source().get("id");
+    }
+
     private static String hash(String text, Filters f) {
         return Sha256.hexPrefix(text + "\u0000" + f, 8);
     }
 
-    /** One page; {@code pit} null runs on the live index (the first page). */
+    /** One page after the first, in a point in time. */
     private Page run(QueryText parsed, String text, Filters filters, int size, boolean all, String pit, Cursor after,
             List<String> excludes) throws IOException {
         Query query = queries.build(parsed, filters, all);
@@ -327,17 +473,8 @@ public class ReadSearch {
             throw e;
         }
         boolean collapsed = after == null || after.offset() >= 0;
-        return page(response, stories(query, response, pit, collapsed), text, filters, size, all, pit, after);
-    }
-
-    /**
-     * How the story key of a read that is not a signal starts: such a read is its own
-     * story (ReadDocuments.story), so it has no reposts.
-     */
-    private static final String OWN_STORY = "read\n";
-
-    /** A story's reads that match a page's query: how many, and the newest of them. */
-    private record Story(long count, List<Map<String, Object>> newest) {
+        List<SearchAnswer.Hit> hits = hits(response);
+        return page(response, hits, stories(query, hits, pit, collapsed), text, filters, size, all, pit, after, null);
     }
 
     /**
@@ -346,16 +483,14 @@ public class ReadSearch {
      * @return the stories by key; empty when the page is not collapsed or has no signal
      */
     @SuppressWarnings({ "unchecked", "rawtypes" })
-    private Map<String, Story> stories(Query query, SearchAnswer response, String pit, boolean collapsed)
+    private Map<String, Matches.Story> stories(Query query, List<SearchAnswer.Hit> hits, String pit, boolean collapsed)
             throws IOException {
-        if (!collapsed || response.hits() == null || response.hits().hits() == null) {
+        if (!collapsed || hits.isEmpty()) {
             return Map.of();
         }
-        List<String> keys = response.hits()
-            .hits()
-            .stream()
+        List<String> keys = hits.stream()
             .map(h -> h.source() == null ? null : h.source().get("story"))
-            .filter(k -> k instanceof String key && !key.startsWith(OWN_STORY))
+            .filter(k -> k instanceof String key && !key.startsWith(Matches.OWN_STORY))
             .map(String.class::cast)
             .distinct()
             .toList();
@@ -363,7 +498,7 @@ public class ReadSearch {
             return Map.of();
         }
         SearchResponse<Map> r = client.search(PageRequests.reposts(query, keys, pit), Map.class);
-        Map<String, Story> stories = new HashMap<>();
+        Map<String, Matches.Story> stories = new HashMap<>();
         for (StringTermsBucket bucket : r.aggregations().get(PageRequests.STORIES).sterms().buckets().array()) {
             List<Map<String, Object>> newest = new ArrayList<>();
             for (Hit<JsonData> hit : bucket.aggregations().get(PageRequests.REPOSTS).topHits().hits().hits()) {
@@ -371,39 +506,44 @@ public class ReadSearch {
                     newest.add(hit.source().to(Map.class));
                 }
             }
-            stories.put(bucket.key().stringValue(), new Story(bucket.docCount(), newest));
+            stories.put(bucket.key().stringValue(), new Matches.Story(bucket.docCount(), newest));
         }
         return stories;
     }
 
-    /** The page of an answer; {@code pit} and {@code after} as the search had them. */
-    private Page page(SearchAnswer response, Map<String, Story> stories, String text, Filters filters, int size,
-            boolean all, String pit, Cursor after) {
-        List<SearchAnswer.Hit> hits = response.hits() == null || response.hits().hits() == null ? List.of()
-                : response.hits().hits();
+    /**
+     * The page of an answer; {@code pit} and {@code after} as the search had them.
+     * @param hits the hits shown, in order
+     * @param hybridNext on a hybrid first page, the next page's cursor less its point in
+     * time and last hit; null otherwise
+     */
+    private Page page(SearchAnswer response, List<SearchAnswer.Hit> hits, Map<String, Matches.Story> stories,
+            String text, Filters filters, int size, boolean all, String pit, Cursor after, Cursor hybridNext) {
         List<Match> matches = new ArrayList<>(hits.size());
         String lastId = null;
         double lastScore = 0;
         for (SearchAnswer.Hit hit : hits) {
-            matches.add(match(hit, stories));
-            lastScore = hit.sort() == null ? 0 : ((Number) hit.sort().get(0)).doubleValue();
+            matches.add(Matches.match(hit, stories));
+            lastScore = hit.sort() == null || hit.sort().isEmpty() ? 0 : ((Number) hit.sort().get(0)).doubleValue();
             // The id from the source: in a point in time Elasticsearch adds its own
             // tie-breaker to the sort values.
             lastId = (String) hit.source().get("id");
         }
-        int offset = after == null ? matches.size() : after.offset() < 0 ? -1 : after.offset() + matches.size();
+        int offset = hybridNext != null ? hybridNext.offset()
+                : after == null ? matches.size() : after.offset() < 0 ? -1 : after.offset() + matches.size();
+        List<String> shown = hybridNext != null ? hybridNext.shown() : after == null ? List.of() : after.shown();
         long total = response.hits() == null || response.hits().total() == null ? matches.size()
                 : response.hits().total().value();
         String nextPit = pit == null ? null : response.pitId() != null ? response.pitId() : pit;
         String next = null;
         if (matches.size() == size && lastId != null && offset + size <= PageRequests.MAX_OFFSET) {
-            next = new Cursor(nextPit, all, lastScore, lastId, hash(text, filters), offset).encode();
+            next = new Cursor(nextPit, all, lastScore, lastId, hash(text, filters), offset, shown).encode();
         }
         else if (nextPit != null) {
             // The last page closes the point in time.
             closeQuietly(nextPit);
         }
-        Map<String, List<FacetValue>> facets = facets(response);
+        Map<String, List<FacetValue>> facets = Matches.facets(response);
         return new Page(total, matches, facets, next, all ? "all" : "any", response.took());
     }
 
@@ -541,29 +681,6 @@ public class ReadSearch {
     }
 
     /**
-     * The facets of an answer: the terms facets of {@link #FACETS} (ids with labels),
-     * then {@code updated} (months).
-     */
-    static Map<String, List<FacetValue>> facets(SearchAnswer response) {
-        Map<String, List<FacetValue>> facets = new LinkedHashMap<>();
-        for (String name : FACETS) {
-            List<FacetValue> values = new ArrayList<>();
-            for (SearchAnswer.Bucket bucket : response.buckets(name)) {
-                String key = String.valueOf(bucket.key());
-                String[] ref = "kind".equals(name) ? new String[] { key, key } : SearchCatalog.split(key);
-                values.add(new FacetValue(ref[0], ref[1], bucket.docCount()));
-            }
-            facets.put(name, values);
-        }
-        List<FacetValue> months = new ArrayList<>();
-        for (SearchAnswer.Bucket bucket : response.buckets("updated")) {
-            months.add(new FacetValue(bucket.keyAsString(), bucket.keyAsString(), bucket.docCount()));
-        }
-        facets.put("updated", months);
-        return facets;
-    }
-
-    /**
      * Closes a point in time without waiting for the answer (it expires on its own if
      * this fails).
      */
@@ -574,62 +691,6 @@ public class ReadSearch {
         catch (RuntimeException e) {
             // It expires on its own.
         }
-    }
-
-    @SuppressWarnings("unchecked")
-    private static Match match(SearchAnswer.Hit hit, Map<String, Story> stories) {
-        Map<String, Object> source = hit.source();
-        Map<String, List<String>> highlight = hit.highlight() == null ? Map.of() : hit.highlight();
-        List<String> snippets = new ArrayList<>();
-        List<String> body = highlight.getOrDefault("sections.body", List.of());
-        snippets.addAll(body);
-        snippets.addAll(highlight.getOrDefault("summary", List.of()));
-        String bestSection = null;
-        if (!body.isEmpty()) {
-            String plain = unhighlight(body.get(0));
-            for (Map<String, Object> section : (List<Map<String, Object>>) source.getOrDefault("sections", List.of())) {
-                if (section.get("body") instanceof String b && b.contains(plain)) {
-                    bestSection = (String) section.get("key");
-                    break;
-                }
-            }
-        }
-        Story story = source.get("story") instanceof String key ? stories.get(key) : null;
-        long others = story == null ? 0 : Math.max(0, story.count() - 1);
-        return new Match(source, hit.score() == null ? 0 : hit.score(), snippets, bestSection, reposts(story, source),
-                others);
-    }
-
-    /**
-     * The other reads of a collapsed hit's story (its newest reads less itself), newest
-     * first: id, sources and observedAt of each.
-     */
-    private static List<Map<String, Object>> reposts(Story story, Map<String, Object> source) {
-        if (story == null) {
-            return List.of();
-        }
-        Object id = source.get("id");
-        List<Map<String, Object>> out = new ArrayList<>();
-        for (Map<String, Object> other : story.newest()) {
-            if (!id.equals(other.get("id"))) {
-                out.add(other);
-            }
-        }
-        return out;
-    }
-
-    /** The text of a highlighted, HTML-escaped fragment. */
-    static String unhighlight(String fragment) {
-        return fragment.replace("<mark>", "")
-            .replace("</mark>", "")
-            .replace("&lt;", "<")
-            .replace("&gt;", ">")
-            .replace("&quot;", "\"")
-            .replace("&#x27;", "'")
-            .replace("&#39;", "'")
-            .replace("&#x2F;", "/")
-            .replace("&amp;", "&")
-            .strip();
     }
 
 }

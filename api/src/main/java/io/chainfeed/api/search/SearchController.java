@@ -26,6 +26,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -104,12 +105,20 @@ class SearchController {
             @Parameter(
                     description = "updated before: yyyy-MM-dd (exclusive) or an ISO-8601 instant, 1970-01-01 to 9999-12-31") @RequestParam(
                             required = false) String to,
-            @Parameter(description = "nextCursor of the previous page") @RequestParam(required = false) @Size(
-                    max = 4096) String cursor,
-            @RequestParam(defaultValue = "false") boolean evidence) throws IOException {
+            @Parameter(description = "nextCursor of the previous page") @RequestParam(
+                    required = false) @Size(max = 4096) String cursor,
+            @RequestParam(defaultValue = "false") boolean evidence,
+            @Parameter(description = "how the first page ranks: hybrid (the words and the meaning, fused; the "
+                    + "default) or lexical (the words alone)") @RequestParam(defaultValue = "hybrid") String ranking)
+            throws IOException {
+        ReadSearch.Ranking rankBy = switch (ranking.toLowerCase(Locale.ROOT)) {
+            case "hybrid" -> ReadSearch.Ranking.HYBRID;
+            case "lexical" -> ReadSearch.Ranking.LEXICAL;
+            default -> throw new BadRequestException("invalid-ranking", "ranking is hybrid or lexical");
+        };
         ReadSearch.Filters filters = new ReadSearch.Filters(list(layer), companySymbols(list(company)), primary,
                 list(term), list(kind), instant("from", from), instant("to", to));
-        ReadSearch.Page page = search.search(q, filters, size, cursor, evidence);
+        ReadSearch.Page page = search.search(q, filters, size, cursor, evidence, rankBy);
         QueryText parsed = QueryText.parse(q);
         List<Company> named = QueryWords.companies(parsed, companies);
         SearchCatalog.TermNames namedTerm = parsed.plain().isEmpty() ? null : catalog.termNamed(parsed.plain());

@@ -549,6 +549,22 @@ public final class SearchQuery {
         b.should(required);
     }
 
+    /**
+     * The filters alone, for the vector search of a hybrid page: state reads (a layer's
+     * status change, which quotes its causes) are left out unless the filters ask for
+     * them by kind.
+     * @param f the filters
+     * @return a query that matches the reads passing them
+     */
+    static Query filtersOnly(ReadSearch.Filters f) {
+        BoolQuery.Builder b = new BoolQuery.Builder();
+        filters(b, f);
+        if (!f.kinds().contains("state")) {
+            b.mustNot(n -> n.term(t -> t.field("kind").value("state")));
+        }
+        return Query.of(q -> q.bool(b.build()));
+    }
+
     private static void filters(BoolQuery.Builder b, ReadSearch.Filters f) {
         if (!f.layers().isEmpty()) {
             b.filter(terms("layerIds", f.layers()));

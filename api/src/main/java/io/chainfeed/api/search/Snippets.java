@@ -143,7 +143,7 @@ public final class Snippets {
         List<String> out = new ArrayList<>(snippets.size() + 1);
         String definition = null;
         for (String s : snippets) {
-            if (definition == null && ReadSearch.unhighlight(s).equals(summary.strip())) {
+            if (definition == null && Matches.unhighlight(s).equals(summary.strip())) {
                 definition = s;
             }
             else {
@@ -166,9 +166,9 @@ public final class Snippets {
         }
         List<String> out = new ArrayList<>();
         out.add(first);
-        String plain = ReadSearch.unhighlight(first).replace("…", "");
+        String plain = Matches.unhighlight(first).replace("…", "");
         for (String s : snippets) {
-            if (!ReadSearch.unhighlight(s).equals(plain)) {
+            if (!Matches.unhighlight(s).equals(plain)) {
                 out.add(s);
             }
         }

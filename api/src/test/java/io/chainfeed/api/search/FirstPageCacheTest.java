@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 class FirstPageCacheTest {
 
     private static final FirstPageCache.Key MEMORY = new FirstPageCache.Key("memory", ReadSearch.Filters.NONE, 10,
-            false);
+            false, true);
 
     private final AtomicLong nanos = new AtomicLong();
 
@@ -45,13 +45,14 @@ class FirstPageCacheTest {
     void otherTextFiltersSizeOrEvidenceAreOtherPages() throws IOException {
         FirstPageCache cache = new FirstPageCache(Duration.ofSeconds(1), nanos::get);
         cache.get(MEMORY, this::search);
-        cache.get(new FirstPageCache.Key("Memory", ReadSearch.Filters.NONE, 10, false), this::search);
+        cache.get(new FirstPageCache.Key("Memory", ReadSearch.Filters.NONE, 10, false, true), this::search);
         cache.get(new FirstPageCache.Key("memory",
                 new ReadSearch.Filters(List.of("memory"), List.of(), false, List.of(), List.of(), null, null), 10,
-                false), this::search);
-        cache.get(new FirstPageCache.Key("memory", ReadSearch.Filters.NONE, 20, false), this::search);
-        cache.get(new FirstPageCache.Key("memory", ReadSearch.Filters.NONE, 10, true), this::search);
-        assertThat(searches).hasValue(5);
+                false, true), this::search);
+        cache.get(new FirstPageCache.Key("memory", ReadSearch.Filters.NONE, 20, false, true), this::search);
+        cache.get(new FirstPageCache.Key("memory", ReadSearch.Filters.NONE, 10, true, true), this::search);
+        cache.get(new FirstPageCache.Key("memory", ReadSearch.Filters.NONE, 10, false, false), this::search);
+        assertThat(searches).hasValue(6);
     }
 
     @Test

@@ -68,9 +68,10 @@ class SearchControllerTest {
     void aPageOfMatchesCarriesScoresSnippetsFacetsAndTheCursor() throws Exception {
         Map<String, Object> doc = Map.of("id", "term:hbm", "kind", "term", "title", "HBM", "layers",
                 List.of(Map.of("id", "memory", "evidence", List.of(Map.of("text", "HBM")))));
-        when(search.search(eq("hbm"), any(), eq(10), isNull(), eq(false))).thenReturn(new ReadSearch.Page(1,
-                List.of(new ReadSearch.Match(doc, 4.5, List.of("<mark>HBM</mark> stacks"), "summary")),
-                Map.of("layer", List.of(new ReadSearch.FacetValue("memory", "Memory", 1))), "c2", "all", 7));
+        when(search.search(eq("hbm"), any(), eq(10), isNull(), eq(false), eq(ReadSearch.Ranking.HYBRID)))
+            .thenReturn(new ReadSearch.Page(1,
+                    List.of(new ReadSearch.Match(doc, 4.5, List.of("<mark>HBM</mark> stacks"), "summary")),
+                    Map.of("layer", List.of(new ReadSearch.FacetValue("memory", "Memory", 1))), "c2", "all", 7));
 
         mvc.perform(get("/api/v1/search").param("q", "hbm"))
             .andExpect(status().isOk())
@@ -92,7 +93,7 @@ class SearchControllerTest {
 
     @Test
     void filtersAreTrimmedDeduplicatedAndDatesReadAsUtcDays() throws Exception {
-        when(search.search(any(), any(), anyInt(), any(), anyBoolean()))
+        when(search.search(any(), any(), anyInt(), any(), anyBoolean(), any()))
             .thenReturn(new ReadSearch.Page(0, List.of(), Map.of(), null, "any", 1));
 
         mvc.perform(get("/api/v1/search").param("q", "dram")
@@ -104,11 +105,10 @@ class SearchControllerTest {
             .param("size", "5")
             .param("cursor", "abc")).andExpect(status().isOk());
 
-        verify(search)
-            .search("dram",
-                    new ReadSearch.Filters(List.of("memory"), List.of("MU"), true, List.of(), List.of(),
-                            Instant.parse("2026-01-02T00:00:00Z"), Instant.parse("2026-02-01T12:00:00Z")),
-                    5, "abc", false);
+        verify(search).search("dram",
+                new ReadSearch.Filters(List.of("memory"), List.of("MU"), true, List.of(), List.of(),
+                        Instant.parse("2026-01-02T00:00:00Z"), Instant.parse("2026-02-01T12:00:00Z")),
+                5, "abc", false, ReadSearch.Ranking.HYBRID);
     }
 
     @Test

@@ -39,7 +39,7 @@ class SnippetsTest {
         int start = body.indexOf("TSMC");
         String s = Snippets.sentence(body, start, start + 4);
         assertThat(s).startsWith("…").endsWith("…").contains("<mark>TSMC</mark>");
-        assertThat(ReadSearch.unhighlight(s).length()).isLessThanOrEqualTo(Snippets.MAX_CHARS + 2);
+        assertThat(Matches.unhighlight(s).length()).isLessThanOrEqualTo(Snippets.MAX_CHARS + 2);
     }
 
     @Test

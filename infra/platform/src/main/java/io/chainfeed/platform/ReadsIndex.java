@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 
 /**
  * The contract of the reads index: services read and write through the alias
@@ -11,7 +12,8 @@ import java.nio.charset.StandardCharsets;
  * {@value #MAPPING_RESOURCE} (explicit, strict mapping). New fields are added to the
  * existing index at start ({@link IndexSetup#ensureReadsIndex}); a change to an existing
  * field means a new concrete index ({@code -v2}), filled by re-consuming the compacted
- * reads topic, then the alias is swapped.
+ * reads topic, then the alias is swapped. Documents carry {@link #externalVersion} as
+ * their Elasticsearch version.
  */
 public final class ReadsIndex {
 
@@ -21,7 +23,40 @@ public final class ReadsIndex {
 
     public static final String MAPPING_RESOURCE = "/io/chainfeed/platform/reads-index-v1.json";
 
+    /** The field holding a read's sentence vector ({@code dense_vector}, 384 floats). */
+    public static final String EMBEDDING = "embedding";
+
+    /**
+     * The fields the embedder adds: the vector, its model and the read version it was
+     * made for. Answers that return stored reads leave them out ({@code _source}
+     * excludes): a vector is about 8 KB of JSON.
+     */
+    public static final List<String> VECTOR_FIELDS = List.of(EMBEDDING, "embeddingModel", "embeddedVersion");
+
     private ReadsIndex() {
+    }
+
+    /**
+     * The external version a read's lexical document is written with: twice the read's
+     * version, so that the embedder's update of the same document (which adds its vector
+     * and raises Elasticsearch's version by one) stays below the next read version's
+     * write. A replay of the same read then meets a 409 and leaves the vector in place.
+     * @param readVersion the read's version, at least 0
+     * @return {@code 2 * readVersion}
+     * @throws ArithmeticException past {@code Long.MAX_VALUE / 2}
+     */
+    public static long externalVersion(long readVersion) {
+        return Math.multiplyExact(readVersion, 2L);
+    }
+
+    /**
+     * The read version a document's Elasticsearch version stands for: the inverse of
+     * {@link #externalVersion}, whether or not the embedder has added the vector since.
+     * @param documentVersion the {@code _version} of a hit
+     * @return {@code documentVersion / 2}, rounded down
+     */
+    public static long readVersion(long documentVersion) {
+        return documentVersion / 2;
     }
 
     /**

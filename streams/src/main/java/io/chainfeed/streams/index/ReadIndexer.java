@@ -6,6 +6,7 @@ import co.elastic.clients.elasticsearch.core.BulkRequest;
 import co.elastic.clients.elasticsearch.core.BulkResponse;
 import co.elastic.clients.elasticsearch.core.bulk.BulkResponseItem;
 import io.chainfeed.avro.Read;
+import io.chainfeed.platform.ReadsIndex;
 import io.chainfeed.platform.kafka.DeadLetters;
 import io.chainfeed.schemas.AvroSerde;
 import io.chainfeed.schemas.ReadDocuments;
@@ -32,9 +33,10 @@ import org.slf4j.LoggerFactory;
 /**
  * Consumes {@value Topics#READS} ({@code read id -> Read}, read_committed) and writes
  * each read to the reads index behind its alias: document id = read id,
- * {@code version_type=external} with the read's version, so replays and duplicates are
- * no-ops (a 409 version conflict means the index already holds that version or a newer
- * one). A tombstone deletes the document (with the same external-version guard
+ * {@code version_type=external} with {@link ReadsIndex#externalVersion} of the read's
+ * version, so replays and duplicates are no-ops (a 409 version conflict means the index
+ * already holds that version, perhaps with its vector added by {@link ReadEmbedder}, or a
+ * newer one). A tombstone deletes the document (with the same external-version guard
  * unavailable, deletes are plain). Offsets are committed only after every item of the
  * bulk succeeded; on any other item failure the batch is retried from the last committed
  * offsets with exponential backoff. A record that cannot be decoded goes to
@@ -156,7 +158,7 @@ public final class ReadIndexer implements Runnable, AutoCloseable {
             Map<String, Object> doc = ReadDocuments.toDocument(read, java.time.Instant.ofEpochMilli(r.timestamp()));
             bulk.operations(op -> op.index(i -> i.index(alias)
                 .id(read.getId())
-                .version(read.getVersion())
+                .version(ReadsIndex.externalVersion(read.getVersion()))
                 .versionType(VersionType.External)
                 .document(doc)));
             ids.add(read.getId());

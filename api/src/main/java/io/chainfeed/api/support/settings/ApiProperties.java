@@ -1,6 +1,9 @@
 package io.chainfeed.api.support.settings;
 
 import jakarta.validation.Valid;
+import jakarta.validation.constraints.DecimalMax;
+import jakarta.validation.constraints.DecimalMin;
+import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;
@@ -25,12 +28,41 @@ import org.springframework.validation.annotation.Validated;
  * ({@code pipeline.*})
  * @param answers the public answers served from memory ({@code answers.*})
  * @param warmup the warm-up before the api reports ready ({@code warmup.*})
+ * @param search search by meaning ({@code search.hybrid.*})
  */
 @ConfigurationProperties("chainfeed.api")
 @Validated
 public record ApiProperties(@DefaultValue List<String> adminKeyHashes, @Valid @DefaultValue Server server,
         @Valid @DefaultValue Feed feed, @Valid @DefaultValue Feeds feeds, @Valid @DefaultValue Pipeline pipeline,
-        @Valid @DefaultValue Answers answers, @Valid @DefaultValue Warmup warmup) {
+        @Valid @DefaultValue Answers answers, @Valid @DefaultValue Warmup warmup, @Valid @DefaultValue Search search) {
+
+    /**
+     * @param hybrid the vector ranking fused with the lexical one
+     */
+    public record Search(@Valid @DefaultValue Hybrid hybrid) {
+    }
+
+    /**
+     * Search by meaning (docs/search.md, chosen by docs/search-by-meaning-prereg.md): a
+     * first page fuses the lexical ranking with the reads nearest the query's sentence
+     * vector by weighted reciprocal rank fusion.
+     *
+     * @param enabled whether first pages are hybrid (off: lexical alone, and the api
+     * loads no model)
+     * @param k the fusion's rank constant
+     * @param vectorWeight the vector ranking's weight against the lexical one's 1
+     * @param fallBackVectorWeight the vector ranking's weight on a page whose lexical
+     * ranking fell back to some of the words ({@code mode: any}), where it is weakest
+     * @param minSimilarity the cosine under which a vector hit is dropped
+     * @param window how many vector hits a first page asks for
+     * @param cachedQueries how many query vectors are kept in memory
+     */
+    public record Hybrid(@DefaultValue("true") boolean enabled, @DefaultValue("60") @Min(1) int k,
+            @DefaultValue("1.0") @DecimalMin("0") double vectorWeight,
+            @DefaultValue("2.0") @DecimalMin("0") double fallBackVectorWeight,
+            @DefaultValue("0.3") @DecimalMin("-1") @DecimalMax("1") double minSimilarity,
+            @DefaultValue("50") @Min(1) @Max(200) int window, @DefaultValue("10000") @Min(1) int cachedQueries) {
+    }
 
     /**
      * @param acceptQueue listen backlog of each connector: connections the kernel
