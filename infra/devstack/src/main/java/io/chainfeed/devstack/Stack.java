@@ -1,9 +1,7 @@
 package io.chainfeed.devstack;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.PrintStream;
-import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.URI;
 import java.nio.file.Files;
@@ -13,11 +11,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Properties;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 
-import io.chainfeed.platform.auth.HashedKeys;
 import io.chainfeed.devstack.demo.DemoPartnerKey;
 import io.chainfeed.devstack.demo.DemoPartnerSite;
 import io.chainfeed.devstack.keys.AdminKey;
@@ -26,7 +22,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
+import picocli.CommandLine.Mixin;
 
 /**
  * The embedded default: starts a real Kafka (KRaft) and a real Elasticsearch on loopback,
@@ -44,7 +40,8 @@ import picocli.CommandLine.Option;
  * java -jar infra/devstack/target/chainfeed-devstack-0.1.0-SNAPSHOT-launcher.jar [--no-services] [--help]
  * </pre> (equivalently
  * {@code java -cp 'infra/devstack/target/chainfeed-devstack-0.1.0-SNAPSHOT-launcher.jar:infra/devstack/target/infra-lib/*'
- * io.chainfeed.devstack.Stack}). This class holds the options and the start order;
+ * io.chainfeed.devstack.Stack}). This class holds the start order, the port checks, the
+ * banner and the stop; {@link StackOptions} the options and their defaults;
  * {@link RunDir} says where a run keeps its files (the data in it is kept across runs
  * unless {@code --fresh}; processes left by a killed earlier run are stopped first),
  * {@link StackServices} what each service JVM runs with. Services that exit unexpectedly
@@ -73,117 +70,9 @@ public final class Stack implements Callable<Integer>, AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(Stack.class);
 
-    private static final Properties BUILD = buildInfo();
-
-    @Option(names = "--run-dir",
-            description = "Run dir: configs, data, logs (default: .run; .run-cluster with" + " --cluster).")
-    Path runDir;
-
-    @Option(names = "--project-dir",
-            description = "Project checkout holding the built jars (default: ${DEFAULT-VALUE}).")
-    Path projectDir = Path.of(".");
-
-    @Option(names = "--kafka-port", description = "Kafka broker port (default: ${DEFAULT-VALUE}).")
-    int kafkaPort = KafkaNode.DEFAULT_PORT;
-
-    @Option(names = "--kafka-controller-port", description = "Kafka controller port (default: ${DEFAULT-VALUE}).")
-    int kafkaControllerPort = KafkaNode.DEFAULT_CONTROLLER_PORT;
-
-    @Option(names = "--es-port", description = "Elasticsearch HTTP port (default: ${DEFAULT-VALUE}).")
-    int esPort = 19200;
-
-    @Option(names = "--es-transport-port", description = "Elasticsearch transport port (default: ${DEFAULT-VALUE}).")
-    int esTransportPort = 19300;
-
-    @Option(names = "--api-port", description = "api HTTP port (default: ${DEFAULT-VALUE}).")
-    int apiPort = 8080;
-
-    @Option(names = "--ingest-port", description = "ingest HTTP port (default: ${DEFAULT-VALUE}).")
-    int ingestPort = 8081;
-
-    @Option(names = "--streams-port", description = "streams HTTP (actuator) port (default: ${DEFAULT-VALUE}).")
-    int streamsPort = 8082;
-
-    @Option(names = "--cluster", description = "Run a local cluster instead of one of everything: three Kafka brokers"
-            + " (KRaft, each broker and controller; replication factor 3, min.insync.replicas 2), three Elasticsearch"
-            + " nodes (the reads index with one replica) and two instances of each service, on the ports of"
-            + " --port-base (default 29000), with its data in --run-dir (default .run-cluster).")
-    boolean cluster;
-
-    @Option(names = "--port-base", description = "Lay every port out from this one: brokers at +0.., controllers"
-            + " +10.., Elasticsearch HTTP +20.. and transport +30.., streams +40.., ingest +50.., api +60.., demo +70"
-            + " (overrides the single port options; so that a stack runs beside another).")
-    Integer portBase;
-
-    @Option(names = "--fresh", description = "Start empty: delete the Kafka logs, Elasticsearch data, streams state,"
-            + " admin key and webhook master key an earlier run kept in the run dir (logs are kept).")
-    boolean fresh;
-
-    @Option(names = "--no-services", description = "Start only Kafka and Elasticsearch (and set up topics and index).")
-    boolean noServices;
-
-    @Option(names = "--demo-port", description = "Port of the demo partner page, another origin embedding the widgets"
-            + " (default: ${DEFAULT-VALUE}).")
-    int demoPort = 8090;
-
-    @Option(names = "--no-demo", description = "Do not serve the demo partner page.")
-    boolean noDemo;
-
-    @Option(names = "--no-history", description = "Do not load the bundled history of constraint signals since 2023"
-            + " (loaded by default, idempotently like the corpus).")
-    boolean noHistory;
-
-    @Option(names = "--external-kafka", paramLabel = "HOST:PORT",
-            description = "Use this Kafka (bootstrap servers) instead of starting one.")
-    String externalKafka;
-
-    @Option(names = "--external-es", paramLabel = "URL[,URL...]",
-            description = "Use this Elasticsearch (one or more node URLs) instead of starting one.")
-    String externalEs;
-
-    @Option(names = "--es-home",
-            description = "Unpacked Elasticsearch (default: <project-dir>/infra/devstack/target/elasticsearch/elasticsearch-<version>).")
-    Path esHome;
-
-    @Option(names = "--kafka-lib",
-            description = "Kafka broker jars (default: <project-dir>/infra/devstack/target/kafka-lib).")
-    Path kafkaLib;
-
-    @Option(names = "--es-heap", description = "Heap of each Elasticsearch node (default: 512m; 384m with --cluster).")
-    String esHeap;
-
-    @Option(names = "--kafka-heap", description = "Heap of each Kafka broker (default: 512m; 256m with --cluster).")
-    String kafkaHeap;
-
-    @Option(names = "--service-heap", description = "Heap of each service JVM (default: 320m; 256m with --cluster).")
-    String serviceHeap;
-
-    @Option(names = "--quick-jit", description = "Run the services with the C1 compiler only: they start"
-            + " sooner but process records more slowly (for test stacks, not for benchmarks).")
-    boolean quickJit;
-
-    @Option(names = "--api-warmup", description = "How long the api warms its JIT on the public's own requests"
-            + " before it reports ready, e.g. 30s; 0s: not at all (default: 30s; 0s with --quick-jit).")
-    String apiWarmup;
-
-    @Option(names = "--partitions", description = "Partitions of the keyed data topics (default: 3; 6 with --cluster).")
-    Integer partitions;
-
-    @Option(names = "--replication-factor",
-            description = "Replication factor of created topics (default: 1; 3 with" + " --cluster).")
-    Short replicationFactor;
-
-    @Option(names = "--stagger-seconds", description = "A service starts when the previous one is healthy, or after"
-            + " this many seconds (default: ${DEFAULT-VALUE}).")
-    int staggerSeconds = 20;
-
-    @Option(names = "--start-timeout-seconds", description = "How long Kafka and Elasticsearch may each take to"
-            + " start (default: 180; 480 with --cluster, whose eleven JVMs start together).")
-    Integer startTimeoutSeconds;
-
-    @Option(names = "--health-timeout-seconds",
-            description = "How long each service may take to be healthy" + " (default: 180; 480 with --cluster).")
-    Integer healthTimeoutSeconds;
+    /** The options, set by picocli ({@link #main}, {@link #fromArgs}). */
+    @Mixin
+    final StackOptions options = new StackOptions();
 
     private final List<AutoCloseable> started = new ArrayList<>();
 
@@ -303,28 +192,27 @@ public final class Stack implements Callable<Integer>, AutoCloseable {
     public Stack start() throws IOException {
         long t0 = System.nanoTime();
         RunDir run = new RunDir(runDir());
-        Path project = projectDir.toAbsolutePath().normalize();
+        Path project = options.projectDir.toAbsolutePath().normalize();
         StackLayout layout = layout();
-        infra = new StackInfrastructure(layout, infrastructureSettings(project));
+        infra = new StackInfrastructure(layout, options.infrastructureSettings(project));
         services = serviceSpecs(project);
-        if (!noServices) {
+        if (!options.noServices) {
             services.requireJars();
         }
         hook = Processes.addShutdownHook("chainfeed-stack-stop", this::close);
         try {
             Files.createDirectories(run.root());
             stopStaleProcesses(run);
-            if (fresh) {
+            if (options.fresh) {
                 run.deleteKeptData();
             }
             checkPorts(layout);
             infra.start(run, this::register, stop);
             infra.setUpTopicsAndIndex();
-            if (!noServices) {
-                services.start(run, wiring(run), Duration.ofSeconds(staggerSeconds),
-                        Duration.ofSeconds(orDefault(healthTimeoutSeconds, 180, 480)), this::register, stop);
+            if (!options.noServices) {
+                services.start(run, wiring(run), options.stagger(), options.healthTimeout(), this::register, stop);
                 SearchWarmUp.warm(apiUri(), Duration.ofSeconds(30));
-                if (!noDemo) {
+                if (!options.noDemo) {
                     startDemo(run);
                 }
             }
@@ -338,58 +226,21 @@ public final class Stack implements Callable<Integer>, AutoCloseable {
         return this;
     }
 
-    /**
-     * Where everything listens: from {@code --port-base} (the cluster's default 29000),
-     * else the port options.
-     */
+    /** Where everything listens ({@link StackOptions#layout}). */
     StackLayout layout() {
-        if (cluster) {
-            return StackLayout.cluster(portBase != null ? portBase : 29000);
-        }
-        return portBase != null ? StackLayout.fromBase(portBase, 1, 1, 1) : StackLayout.single(kafkaPort,
-                kafkaControllerPort, esPort, esTransportPort, streamsPort, ingestPort, apiPort, demoPort);
-    }
-
-    private StackInfrastructure.Settings infrastructureSettings(Path project) {
-        Path home = esHome != null ? esHome : project
-            .resolve("infra/devstack/target/elasticsearch/elasticsearch-" + BUILD.getProperty("elasticsearch.version"));
-        return new StackInfrastructure.Settings(
-                kafkaLib != null ? kafkaLib : project.resolve("infra/devstack/target/kafka-lib"), home,
-                orDefault(kafkaHeap, "512m", "256m"), orDefault(esHeap, "512m", "384m"), partitions(),
-                replicationFactor(), cluster ? 2 : 1, cluster ? 1 : 0,
-                Duration.ofSeconds(orDefault(startTimeoutSeconds, 180, 480)), externalKafka, externalEs);
-    }
-
-    /** An option's value, or its default for a single stack or a cluster. */
-    private <T> T orDefault(T value, T single, T ofCluster) {
-        return value != null ? value : cluster ? ofCluster : single;
-    }
-
-    private int partitions() {
-        return partitions != null ? partitions : cluster ? 6 : 3;
-    }
-
-    private short replicationFactor() {
-        return replicationFactor != null ? replicationFactor : (short) (cluster ? 3 : 1);
+        return options.layout();
     }
 
     /** The services of this stack's options, in start order (not started). */
     StackServices serviceSpecs(Path project) {
-        // On a cluster each store gets a warm copy on another instance, for a quick
-        // fail-over.
-        return StackServices.of(project, BUILD.getProperty("project.version"), layout(),
-                cluster ? List.of("--chainfeed.streams.standby-replicas=1") : List.of(), !noHistory);
+        return options.serviceSpecs(project);
     }
 
     /**
      * What the services connect to and run with; makes this run's admin key on first use.
      */
     StackServices.Wiring wiring(RunDir run) throws IOException {
-        List<String> clusterArgs = cluster ? List.of("--chainfeed.kafka.partitions=" + partitions(),
-                "--chainfeed.kafka.replication-factor=" + replicationFactor()) : List.of();
-        return new StackServices.Wiring(bootstrapServers(), infra == null ? null : infra.elasticsearchUris(),
-                HashedKeys.hash(AdminKey.readOrCreate(run.root())), orDefault(serviceHeap, "320m", "256m"), quickJit,
-                apiWarmup != null ? apiWarmup : quickJit ? "0s" : "30s", clusterArgs);
+        return options.wiring(run, bootstrapServers(), elasticsearchUris());
     }
 
     private void stopStaleProcesses(RunDir run) throws IOException {
@@ -397,48 +248,48 @@ public final class Stack implements Callable<Integer>, AutoCloseable {
         StackLayout layout = layout();
         int brokers = layout.kafkaPorts().size();
         int esNodes = layout.esHttpPorts().size();
-        for (int i = 1; externalKafka == null && i <= brokers; i++) {
+        for (int i = 1; options.externalKafka == null && i <= brokers; i++) {
             KafkaNode.stopStale(run.kafka(i, brokers));
         }
-        for (int i = 1; externalEs == null && i <= esNodes; i++) {
+        for (int i = 1; options.externalEs == null && i <= esNodes; i++) {
             ElasticsearchNode.stopStale(run.elasticsearch(i, esNodes));
         }
     }
 
     private void checkPorts(StackLayout layout) {
         int[] ephemeral = Processes.ephemeralPorts();
-        List<Integer> risky = layout.portsBetween(ephemeral[0], ephemeral[1], !noServices, !noDemo);
+        List<Integer> risky = layout.portsBetween(ephemeral[0], ephemeral[1], !options.noServices, !options.noDemo);
         if (!risky.isEmpty()) {
             LOG.warn("ports {} lie in the kernel's ephemeral port range {}-{}: a client connecting to one while its"
                     + " server is down or starting can be given it as its own source port (a TCP self-connect) and"
                     + " keep the server from binding it; choose ports below {} (--port-base)", risky, ephemeral[0],
                     ephemeral[1], ephemeral[0]);
         }
-        if (cluster || portBase != null) {
-            layout.allPorts(!noServices, !noDemo).forEach((port, what) -> {
+        if (options.cluster || options.portBase != null) {
+            layout.allPorts(!options.noServices, !options.noDemo).forEach((port, what) -> {
                 boolean kafkaPort = what.startsWith("Kafka");
                 boolean esPort = what.startsWith("Elasticsearch");
-                if (!(kafkaPort && externalKafka != null) && !(esPort && externalEs != null)) {
+                if (!(kafkaPort && options.externalKafka != null) && !(esPort && options.externalEs != null)) {
                     Processes.requireFree(port, what, "--port-base");
                 }
             });
             return;
         }
-        if (externalKafka == null) {
-            Processes.requireFree(kafkaPort, "Kafka broker", "--kafka-port");
-            Processes.requireFree(kafkaControllerPort, "Kafka controller", "--kafka-controller-port");
+        if (options.externalKafka == null) {
+            Processes.requireFree(options.kafkaPort, "Kafka broker", "--kafka-port");
+            Processes.requireFree(options.kafkaControllerPort, "Kafka controller", "--kafka-controller-port");
         }
-        if (externalEs == null) {
-            Processes.requireFree(esPort, "Elasticsearch HTTP", "--es-port");
-            Processes.requireFree(esTransportPort, "Elasticsearch transport", "--es-transport-port");
+        if (options.externalEs == null) {
+            Processes.requireFree(options.esPort, "Elasticsearch HTTP", "--es-port");
+            Processes.requireFree(options.esTransportPort, "Elasticsearch transport", "--es-transport-port");
         }
-        if (!noServices && !noDemo) {
-            Processes.requireFree(demoPort, "demo partner page", "--demo-port");
+        if (!options.noServices && !options.noDemo) {
+            Processes.requireFree(options.demoPort, "demo partner page", "--demo-port");
         }
-        if (!noServices) {
-            Processes.requireFree(streamsPort, "streams", "--streams-port");
-            Processes.requireFree(ingestPort, "ingest", "--ingest-port");
-            Processes.requireFree(apiPort, "api", "--api-port");
+        if (!options.noServices) {
+            Processes.requireFree(options.streamsPort, "streams", "--streams-port");
+            Processes.requireFree(options.ingestPort, "ingest", "--ingest-port");
+            Processes.requireFree(options.apiPort, "api", "--api-port");
         }
     }
 
@@ -474,7 +325,7 @@ public final class Stack implements Callable<Integer>, AutoCloseable {
     private void printBanner(Path run, StackLayout layout, Duration took) {
         StringBuilder out = new StringBuilder();
         out.append(String.format("%nchainfeed is up in %.1f s%n", took.toMillis() / 1000.0));
-        if (!noServices) {
+        if (!options.noServices) {
             int api = apiPort();
             out.append(String
                 .format("  web      http://localhost:%d/ (search), http://localhost:%d/chain (chain map)%n", api, api));
@@ -496,7 +347,7 @@ public final class Stack implements Callable<Integer>, AutoCloseable {
             out.append(String.format(
                     "  restart  ./chainfeed restart %s%s (one part; a part that exits is restarted"
                             + " on its own; ./chainfeed status says what each is doing)%n",
-                    String.join("|", partNames()), cluster ? " --run-dir " + run : ""));
+                    String.join("|", partNames()), options.cluster ? " --run-dir " + run : ""));
             out.append(
                     String.format("  keys     ./chainfeed keys create --kind partner --origin https://partner.example"
                             + " --label NAME (admin key in %s)%n", run.resolve(AdminKey.FILE)));
@@ -575,8 +426,7 @@ public final class Stack implements Callable<Integer>, AutoCloseable {
      * with {@code --cluster}).
      */
     public Path runDir() {
-        Path dir = runDir != null ? runDir : Path.of(cluster ? ".run-cluster" : ".run");
-        return dir.toAbsolutePath().normalize();
+        return options.runDir();
     }
 
     /** The (first) embedded Kafka broker, or empty with {@code --external-kafka}. */
@@ -723,20 +573,6 @@ public final class Stack implements Callable<Integer>, AutoCloseable {
         if (!toStop.isEmpty()) {
             LOG.info("chainfeed stack stopped in {} ms", (System.nanoTime() - t0) / 1_000_000);
         }
-    }
-
-    private static Properties buildInfo() {
-        Properties props = new Properties();
-        try (InputStream in = Stack.class.getResourceAsStream("infra-build.properties")) {
-            if (in == null) {
-                throw new IllegalStateException("infra-build.properties missing from the class path");
-            }
-            props.load(in);
-        }
-        catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return props;
     }
 
     private static void setIfAbsent(String key, String value) {

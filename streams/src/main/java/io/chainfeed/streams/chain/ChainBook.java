@@ -1,7 +1,6 @@
 package io.chainfeed.streams.chain;
 
 import io.chainfeed.avro.ConstraintSignal;
-import io.chainfeed.avro.Direction;
 import io.chainfeed.schemas.ChainDecay;
 import io.chainfeed.schemas.ChainSegments;
 import java.time.Duration;
@@ -58,169 +57,14 @@ public final class ChainBook {
 
     private static final double FORGET_AFTER_MS = ChainModel.FORGET_AFTER_HALF_LIVES * ChainDecay.HALF_LIFE_MS;
 
-    /** One kept signal, with what the sums need. */
-    static final class Entry {
-
-        final String id;
-
-        final String headline;
-
-        final Direction direction;
-
-        final int magnitude;
-
-        final long observedAt;
-
-        /** The horizon, epoch ms, or null. */
-        final Long until;
-
-        /** When it starts to decay: {@link ChainDecay#decayStart}. */
-        final long decayStart;
-
-        final double weight;
-
-        /** The distinct known layers it names, in id order. */
-        final List<String> layers;
-
-        /**
-         * The segment it speaks of alone ({@link ChainSegments}), or null: weighed by the
-         * segment's share in the segment's layer. Resolved once here, so the per-layer
-         * order's comparator reads fields instead of looking the segment up.
-         */
-        final ChainSegments.Segment segment;
-
-        /**
-         * Its sort key in its segment's layer ({@link #weightIn}); {@link #weight} when
-         * it has no segment.
-         */
-        final double segmentWeight;
-
-        final String sourceName;
-
-        final String sourceUrl;
-
-        /** Its two story groups: {@link #urlKey} and {@link #headlineKey}. */
-        final String urlGroup;
-
-        final String headlineGroup;
-
-        /** Whether it leads both of its story groups, so it is summed and listed. */
-        boolean counted;
-
-        Entry(ConstraintSignal s, Set<String> known) {
-            this.id = s.getId();
-            this.headline = s.getHeadline();
-            this.sourceName = s.getSource() == null ? "" : s.getSource().getName();
-            this.sourceUrl = s.getSource() == null ? "" : s.getSource().getUrl();
-            this.urlGroup = urlKey(id, sourceUrl);
-            this.headlineGroup = headlineKey(sourceName, sourceUrl, headline);
-            this.direction = s.getDirection();
-            this.magnitude = s.getMagnitude();
-            this.observedAt = s.getObservedAt().toEpochMilli();
-            this.until = s.getUntil() == null ? null : s.getUntil().toEpochMilli();
-            this.decayStart = ChainDecay.decayStart(observedAt, until);
-            this.weight = ChainDecay.weight(Math.max(1, magnitude), decayStart);
-            this.layers = new TreeSet<>(s.getLayerHints()).stream().filter(known::contains).toList();
-            this.segment = ChainSegments.of(s.getSegment());
-            this.segmentWeight = segment == null ? weight
-                    : ChainDecay.weight(Math.max(1, magnitude), decayStart, segment.share());
-        }
-
-        /** A probe for range queries on the time order. */
-        Entry(long observedAt, String id) {
-            this.id = id;
-            this.headline = "";
-            this.direction = Direction.TIGHTENING;
-            this.magnitude = 0;
-            this.observedAt = observedAt;
-            this.until = null;
-            this.decayStart = observedAt;
-            this.weight = 0;
-            this.layers = List.of();
-            this.segment = null;
-            this.segmentWeight = 0;
-            this.sourceName = "";
-            this.sourceUrl = "";
-            this.urlGroup = "";
-            this.headlineGroup = "";
-        }
-
-        /**
-         * @param layer a layer it names
-         * @return the factor of its contribution there: its segment's share in the
-         * segment's layer, else 1 ({@link ChainSegments#share})
-         */
-        double share(String layer) {
-            return segment == null ? 1.0 : segment.shareIn(layer);
-        }
-
-        /**
-         * @param layer a layer it names
-         * @return its sort key there: {@link #weight}, plus log2 of its share in its
-         * segment's layer
-         */
-        double weightIn(String layer) {
-            return share(layer) == 1.0 ? weight : segmentWeight;
-        }
-
-        /**
-         * @return its contribution to a layer it names at an instant (share included)
-         */
-        double at(long instant, String layer) {
-            return ChainDecay.contribution(direction, magnitude, decayStart, instant, 0, share(layer));
-        }
-
-        /**
-         * @return its full, undecayed contribution to a layer it names: ±magnitude ×
-         * share
-         */
-        double full(String layer) {
-            return share(layer) * (direction == Direction.TIGHTENING ? magnitude : -magnitude);
-        }
-
-    }
-
-    /** The sums of one layer. */
-    static final class Sums {
-
-        double direct;
-
-        double before;
-
-        /**
-         * The part of {@link #direct} from signals whose decay starts after asOf (not
-         * rebased by decay).
-         */
-        double held;
-
-        /**
-         * The part of {@link #before} from signals whose decay starts after the trend
-         * window's start.
-         */
-        double heldBefore;
-
-        int count;
-
-        /**
-         * Largest weight in this layer ({@link Entry#weightIn}) first, then signal id.
-         */
-        final NavigableSet<Entry> byWeight;
-
-        Sums(String layer) {
-            this.byWeight = new TreeSet<>(
-                    Comparator.comparingDouble((Entry e) -> -e.weightIn(layer)).thenComparing(e -> e.id));
-        }
-
-    }
-
-    private static final Comparator<Entry> BY_TIME = Comparator.comparingLong((Entry e) -> e.observedAt)
+    private static final Comparator<BookEntry> BY_TIME = Comparator.comparingLong((BookEntry e) -> e.observedAt)
         .thenComparing(e -> e.id);
 
-    private static final Comparator<Entry> BY_DECAY_START = Comparator.comparingLong((Entry e) -> e.decayStart)
+    private static final Comparator<BookEntry> BY_DECAY_START = Comparator.comparingLong((BookEntry e) -> e.decayStart)
         .thenComparing(e -> e.id);
 
     /** The rank within a story group: largest weight first, then signal id. */
-    private static final Comparator<Entry> BY_RANK = Comparator.comparingDouble((Entry e) -> -e.weight)
+    private static final Comparator<BookEntry> BY_RANK = Comparator.comparingDouble((BookEntry e) -> -e.weight)
         .thenComparing(e -> e.id);
 
     /**
@@ -229,32 +73,32 @@ public final class ChainBook {
      * @param removed the entry {@link #remove} took out; null from {@link #put} or when
      * it was not kept
      * @param forgotten the entries dropped because they are too old, in time order
-     * @param recounted other kept entries whose {@link Entry#counted} flipped (a story's
-     * new leader or the one it displaced)
+     * @param recounted other kept entries whose {@link BookEntry#counted} flipped (a
+     * story's new leader or the one it displaced)
      */
-    public record Change(Entry removed, List<Entry> forgotten, List<Entry> recounted) {
+    public record Change(BookEntry removed, List<BookEntry> forgotten, List<BookEntry> recounted) {
     }
 
     private final Set<String> known;
 
-    private final Map<String, Entry> byId = new HashMap<>();
+    private final Map<String, BookEntry> byId = new HashMap<>();
 
-    private final NavigableSet<Entry> byTime = new TreeSet<>(BY_TIME);
+    private final NavigableSet<BookEntry> byTime = new TreeSet<>(BY_TIME);
 
     /**
      * The kept signals by when their decay starts: for horizons passing and for
      * forgetting.
      */
-    private final NavigableSet<Entry> byDecayStart = new TreeSet<>(BY_DECAY_START);
+    private final NavigableSet<BookEntry> byDecayStart = new TreeSet<>(BY_DECAY_START);
 
-    private final Map<String, Sums> sums = new HashMap<>();
+    private final Map<String, LayerSums> sums = new HashMap<>();
 
     /** Story group key -> its signals by rank. */
-    private final Map<String, NavigableSet<Entry>> stories = new HashMap<>();
+    private final Map<String, NavigableSet<BookEntry>> stories = new HashMap<>();
 
     private long asOf;
 
-    private List<Entry> recounted = new ArrayList<>();
+    private List<BookEntry> recounted = new ArrayList<>();
 
     /**
      * The instant set by {@link #advanceTo}: {@code asOf} never falls below it (0 in the
@@ -268,7 +112,7 @@ public final class ChainBook {
      */
     public ChainBook(Collection<String> layerIds) {
         this.known = Set.copyOf(layerIds);
-        layerIds.forEach(id -> sums.put(id, new Sums(id)));
+        layerIds.forEach(id -> sums.put(id, new LayerSums(id)));
     }
 
     /**
@@ -289,7 +133,7 @@ public final class ChainBook {
     /**
      * @return the kept entry of a signal id, or null
      */
-    Entry entry(String id) {
+    BookEntry entry(String id) {
         return byId.get(id);
     }
 
@@ -318,7 +162,7 @@ public final class ChainBook {
     /**
      * @return a layer's sums (must be a known layer)
      */
-    Sums sums(String layerId) {
+    LayerSums sums(String layerId) {
         return sums.get(layerId);
     }
 
@@ -332,11 +176,11 @@ public final class ChainBook {
      */
     public Change put(ConstraintSignal signal) {
         recounted = new ArrayList<>();
-        Entry old = byId.get(signal.getId());
+        BookEntry old = byId.get(signal.getId());
         if (old != null) {
             leave(old);
         }
-        Entry e = new Entry(signal, known);
+        BookEntry e = new BookEntry(signal, known);
         if (byId.isEmpty()) {
             zero(Math.max(e.observedAt, pinned));
         }
@@ -347,7 +191,7 @@ public final class ChainBook {
         if (old != null) {
             settleBack(); // the replaced version may have been the newest
         }
-        List<Entry> gone = forget();
+        List<BookEntry> gone = forget();
         recounted.removeIf(x -> x == e || byId.get(x.id) != x);
         return new Change(null, gone, recounted);
     }
@@ -360,7 +204,7 @@ public final class ChainBook {
      */
     public Change remove(String id) {
         recounted = new ArrayList<>();
-        Entry e = byId.get(id);
+        BookEntry e = byId.get(id);
         if (e == null) {
             return new Change(null, List.of(), List.of());
         }
@@ -383,7 +227,7 @@ public final class ChainBook {
      * @return the forgotten entries, in time order
      * @throws IllegalArgumentException if {@code instant} is before {@code asOf}
      */
-    public List<Entry> advanceTo(long instant) {
+    public List<BookEntry> advanceTo(long instant) {
         if (instant < asOf) {
             throw new IllegalArgumentException("cannot move asOf back from " + asOf + " to " + instant);
         }
@@ -395,17 +239,17 @@ public final class ChainBook {
         if (instant > asOf) {
             moveForward(instant);
         }
-        List<Entry> gone = forget();
+        List<BookEntry> gone = forget();
         if (byId.isEmpty()) {
             zero(instant);
         }
         return gone;
     }
 
-    private List<Entry> forget() {
-        List<Entry> gone = new ArrayList<>();
+    private List<BookEntry> forget() {
+        List<BookEntry> gone = new ArrayList<>();
         while (!byDecayStart.isEmpty() && asOf - byDecayStart.first().decayStart > FORGET_AFTER_MS) {
-            Entry first = byDecayStart.first();
+            BookEntry first = byDecayStart.first();
             leave(first);
             gone.add(first);
         }
@@ -413,12 +257,12 @@ public final class ChainBook {
     }
 
     /** Keeps an entry: indexes it, joins its story groups and re-ranks their leaders. */
-    private void join(Entry e) {
+    private void join(BookEntry e) {
         byId.put(e.id, e);
         byTime.add(e);
         byDecayStart.add(e);
-        Entry urlLeader = leader(e.urlGroup);
-        Entry headlineLeader = leader(e.headlineGroup);
+        BookEntry urlLeader = leader(e.urlGroup);
+        BookEntry headlineLeader = leader(e.headlineGroup);
         stories.computeIfAbsent(e.urlGroup, k -> new TreeSet<>(BY_RANK)).add(e);
         stories.computeIfAbsent(e.headlineGroup, k -> new TreeSet<>(BY_RANK)).add(e);
         recount(urlLeader);
@@ -430,7 +274,7 @@ public final class ChainBook {
      * Drops an entry: un-sums it, leaves its story groups and lets their new leaders
      * count.
      */
-    private void leave(Entry e) {
+    private void leave(BookEntry e) {
         if (e.counted) {
             detach(e);
             e.counted = false;
@@ -439,7 +283,7 @@ public final class ChainBook {
         byTime.remove(e);
         byDecayStart.remove(e);
         for (String group : List.of(e.urlGroup, e.headlineGroup)) {
-            NavigableSet<Entry> members = stories.get(group);
+            NavigableSet<BookEntry> members = stories.get(group);
             if (members != null) {
                 members.remove(e);
                 if (members.isEmpty()) {
@@ -454,8 +298,8 @@ public final class ChainBook {
         }
     }
 
-    private Entry leader(String group) {
-        NavigableSet<Entry> members = stories.get(group);
+    private BookEntry leader(String group) {
+        NavigableSet<BookEntry> members = stories.get(group);
         return members == null || members.isEmpty() ? null : members.first();
     }
 
@@ -463,7 +307,7 @@ public final class ChainBook {
      * Sums or un-sums an entry so that it counts exactly when it leads both its story
      * groups.
      */
-    private void recount(Entry e) {
+    private void recount(BookEntry e) {
         if (e == null) {
             return;
         }
@@ -482,20 +326,20 @@ public final class ChainBook {
     }
 
     /** Adds a counted entry to the sums of the layers it names. */
-    private void attach(Entry e) {
+    private void attach(BookEntry e) {
         add(e, 1);
         for (String l : e.layers) {
-            Sums s = sums.get(l);
+            LayerSums s = sums.get(l);
             s.count++;
             s.byWeight.add(e);
         }
     }
 
     /** Takes a counted entry out of the sums of the layers it names. */
-    private void detach(Entry e) {
+    private void detach(BookEntry e) {
         add(e, -1);
         for (String l : e.layers) {
-            Sums s = sums.get(l);
+            LayerSums s = sums.get(l);
             s.count--;
             s.byWeight.remove(e);
         }
@@ -505,10 +349,10 @@ public final class ChainBook {
      * Adds (+1) or subtracts (−1) an entry's contribution at asOf and at the trend
      * window's start, held parts included.
      */
-    private void add(Entry e, int sign) {
+    private void add(BookEntry e, int sign) {
         long start = asOf - TREND_WINDOW_MS;
         for (String l : e.layers) {
-            Sums s = sums.get(l);
+            LayerSums s = sums.get(l);
             s.direct += sign * e.at(asOf, l);
             if (e.decayStart > asOf) {
                 s.held += sign * e.full(l);
@@ -532,35 +376,35 @@ public final class ChainBook {
         long oldAsOf = asOf;
         long oldStart = asOf - TREND_WINDOW_MS;
         long newStart = to - TREND_WINDOW_MS;
-        for (Sums s : sums.values()) {
+        for (LayerSums s : sums.values()) {
             s.direct = (s.direct - s.held) * factor + s.held;
             s.before = (s.before - s.heldBefore) * factor + s.heldBefore;
         }
         asOf = to;
         // Horizons passed by asOf: from full weight to decaying from their end.
-        for (Entry e : countedIn(byDecayStart, oldAsOf, to)) {
+        for (BookEntry e : countedIn(byDecayStart, oldAsOf, to)) {
             for (String l : e.layers) {
-                Sums s = sums.get(l);
+                LayerSums s = sums.get(l);
                 s.held -= e.full(l);
                 s.direct += e.at(to, l) - e.full(l);
             }
         }
         // Horizons passed by the trend window's start, for the signals already inside the
         // window.
-        for (Entry e : countedIn(byDecayStart, oldStart, newStart)) {
+        for (BookEntry e : countedIn(byDecayStart, oldStart, newStart)) {
             if (e.observedAt > oldStart) {
                 continue; // enters the window below, at its value then
             }
             for (String l : e.layers) {
-                Sums s = sums.get(l);
+                LayerSums s = sums.get(l);
                 s.heldBefore -= e.full(l);
                 s.before += e.at(newStart, l) - e.full(l);
             }
         }
         // Signals entering the trend window.
-        for (Entry e : countedIn(byTime, oldStart, newStart)) {
+        for (BookEntry e : countedIn(byTime, oldStart, newStart)) {
             for (String l : e.layers) {
-                Sums s = sums.get(l);
+                LayerSums s = sums.get(l);
                 s.before += e.at(newStart, l);
                 if (e.decayStart > newStart) {
                     s.heldBefore += e.full(l);
@@ -575,11 +419,11 @@ public final class ChainBook {
      * most {@code upTo}: the probes at each instant with id {@code "\uffff"} sort after
      * every entry at that instant.
      */
-    private static Iterable<Entry> countedIn(NavigableSet<Entry> entries, long after, long upTo) {
-        return counted(entries.subSet(new Entry(after, "\uffff"), false, new Entry(upTo, "\uffff"), false));
+    private static Iterable<BookEntry> countedIn(NavigableSet<BookEntry> entries, long after, long upTo) {
+        return counted(entries.subSet(new BookEntry(after, "\uffff"), false, new BookEntry(upTo, "\uffff"), false));
     }
 
-    private static Iterable<Entry> counted(NavigableSet<Entry> entries) {
+    private static Iterable<BookEntry> counted(NavigableSet<BookEntry> entries) {
         return () -> entries.stream().filter(e -> e.counted).iterator();
     }
 
@@ -597,14 +441,14 @@ public final class ChainBook {
             return;
         }
         zero(newest);
-        for (Entry e : counted(byTime)) {
+        for (BookEntry e : counted(byTime)) {
             add(e, 1);
         }
     }
 
     private void zero(long at) {
         asOf = at;
-        for (Sums s : sums.values()) {
+        for (LayerSums s : sums.values()) {
             s.direct = 0;
             s.before = 0;
             s.held = 0;

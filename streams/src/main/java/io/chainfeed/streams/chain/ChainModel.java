@@ -3,28 +3,17 @@ package io.chainfeed.streams.chain;
 import io.chainfeed.avro.ChainLayer;
 import io.chainfeed.avro.Company;
 import io.chainfeed.avro.ConstraintSignal;
-import io.chainfeed.avro.LayerCompany;
 import io.chainfeed.avro.LayerState;
 import io.chainfeed.avro.LayerStatus;
-import io.chainfeed.avro.SignalCause;
-import io.chainfeed.avro.SqueezeSource;
-import io.chainfeed.avro.SqueezedCompany;
-import io.chainfeed.avro.Trend;
 import io.chainfeed.schemas.ChainDecay;
 import io.chainfeed.schemas.ChainSegments;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
-import java.util.Deque;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.TreeSet;
 import java.util.function.BiConsumer;
 
 /**
@@ -116,6 +105,13 @@ import java.util.function.BiConsumer;
  * downstream of it are listed as squeezed, each with the nearest such layer and the
  * tightening signals among the layer's listed causes (at most {@value #SQUEEZE_CAUSES}).
  * Numbers are rounded to four decimals.
+ *
+ * <p>
+ * This class holds the rules' constants and the time axis (from scratch, as of an
+ * instant, history, the weekly normal). Package-private parts do the rest:
+ * {@code ChainGraph} reads the layers and companies into the layer graph, owners and
+ * squeezed companies; {@code LayerStates} turns a book's sums into every layer's state;
+ * {@code ChainCauses} picks the causes it lists.
  */
 public final class ChainModel {
 
@@ -159,33 +155,15 @@ public final class ChainModel {
      */
     static final double MIN_CAUSE = ChainDecay.MIN_CAUSE;
 
-    private static final long DAY_MS = 86_400_000L;
+    static final long DAY_MS = 86_400_000L;
 
     private static final long WEEK_MS = 7 * DAY_MS;
 
-    private final Inheritance inheritance;
-
     private final StatusRule statusRule;
 
-    private final Map<String, ChainLayer> layers = new TreeMap<>();
+    private final ChainGraph graph;
 
-    /**
-     * Per layer: the layers it names as upstream that exist, without itself, in id order.
-     */
-    private final Map<String, List<String>> suppliers = new TreeMap<>();
-
-    private final Map<String, List<String>> downstream = new TreeMap<>();
-
-    private final Map<String, List<LayerCompany>> owners = new TreeMap<>();
-
-    /** Per layer: every layer downstream of it with the fewest hops, in id order. */
-    private final Map<String, Map<String, Integer>> reach = new TreeMap<>();
-
-    /**
-     * Per layer: the companies squeezed while it is tight (company, nearest layer, hops),
-     * without causes.
-     */
-    private final Map<String, List<SqueezedCompany>> squeezable = new TreeMap<>();
+    private final LayerStates layerStates;
 
     /**
      * @param layerList the chain layers (id, name, upstream ids)
@@ -212,48 +190,16 @@ public final class ChainModel {
      */
     public ChainModel(Collection<ChainLayer> layerList, Collection<Company> companyList, Inheritance inheritance,
             StatusRule statusRule) {
-        this.inheritance = inheritance;
         this.statusRule = statusRule;
-        layerList.forEach(l -> layers.put(l.getId(), l));
-        for (ChainLayer l : layers.values()) {
-            List<String> ups = new ArrayList<>();
-            for (String up : new TreeSet<>(l.getUpstream())) {
-                if (layers.containsKey(up) && !up.equals(l.getId())) {
-                    ups.add(up);
-                }
-            }
-            suppliers.put(l.getId(), ups);
-        }
-        layers.keySet().forEach(id -> downstream.put(id, new ArrayList<>()));
-        for (ChainLayer l : layers.values()) {
-            for (String up : new TreeSet<>(l.getUpstream())) {
-                if (layers.containsKey(up) && !up.equals(l.getId())) {
-                    downstream.get(up).add(l.getId());
-                }
-            }
-        }
-        downstream.values().forEach(list -> list.sort(Comparator.naturalOrder()));
-        List<Company> sorted = new ArrayList<>(companyList);
-        sorted.sort(Comparator.comparing(Company::getId));
-        for (Company c : sorted) {
-            Set<String> its = new LinkedHashSet<>();
-            its.add(c.getPrimaryLayer());
-            its.addAll(c.getLayers());
-            for (String layer : its) {
-                if (layers.containsKey(layer)) {
-                    owners.computeIfAbsent(layer, k -> new ArrayList<>()).add(company(c));
-                }
-            }
-        }
-        layers.keySet().forEach(id -> reach.put(id, distances(id)));
-        layers.keySet().forEach(id -> squeezable.put(id, squeezable(id)));
+        this.graph = new ChainGraph(layerList, companyList);
+        this.layerStates = new LayerStates(graph, inheritance, statusRule);
     }
 
     /**
      * @return the known layer ids, in id order
      */
     public Set<String> layerIds() {
-        return layers.keySet();
+        return graph.ids();
     }
 
     /**
@@ -264,7 +210,7 @@ public final class ChainModel {
      * are no signals
      */
     public Map<String, LayerState> compute(Collection<ConstraintSignal> signals) {
-        ChainBook book = new ChainBook(layers.keySet());
+        ChainBook book = new ChainBook(graph.ids());
         List<ConstraintSignal> sorted = new ArrayList<>(signals);
         sorted.sort(Comparator.comparing(ConstraintSignal::getId));
         sorted.forEach(book::put);
@@ -286,7 +232,7 @@ public final class ChainModel {
      * the instant
      */
     public Map<String, LayerState> statesAt(Collection<ConstraintSignal> signals, long asOf) {
-        ChainBook book = new ChainBook(layers.keySet());
+        ChainBook book = new ChainBook(graph.ids());
         List<ConstraintSignal> sorted = new ArrayList<>();
         for (ConstraintSignal s : signals) {
             if (s.getObservedAt().toEpochMilli() <= asOf) {
@@ -321,7 +267,7 @@ public final class ChainModel {
         List<ConstraintSignal> byTime = new ArrayList<>(signals);
         byTime.sort(Comparator.comparingLong((ConstraintSignal s) -> s.getObservedAt().toEpochMilli())
             .thenComparing(ConstraintSignal::getId));
-        ChainBook book = new ChainBook(layers.keySet());
+        ChainBook book = new ChainBook(graph.ids());
         Weekly weekly = statusRule.normal() == StatusRule.Normal.ABSOLUTE ? null
                 : weekly(signals, Math.max(from + (points - 1) * step, baseEnd()));
         int next = 0;
@@ -358,174 +304,7 @@ public final class ChainModel {
      * @return the state of each layer, by layer id in id order
      */
     public Map<String, LayerState> states(ChainBook book, Map<String, double[]> normal) {
-        long asOf = book.asOf();
-        Map<String, Double> direct = new HashMap<>();
-        Map<String, Double> directBefore = new HashMap<>();
-        Map<String, Double> squeeze = new HashMap<>();
-        Map<String, Double> squeezeBefore = new HashMap<>();
-        Map<String, Map<String, SqueezeSource>> squeezedBy = new HashMap<>();
-        layers.keySet().forEach(id -> {
-            direct.put(id, own(book, id, false));
-            directBefore.put(id, own(book, id, true));
-            squeeze.put(id, 0.0);
-            squeezeBefore.put(id, 0.0);
-            squeezedBy.put(id, new TreeMap<>());
-        });
-        if (inheritance.rule() != Inheritance.Rule.SUM) {
-            Map<String, Map<String, Double>> coef = coefficients(direct);
-            Map<String, Map<String, Double>> coefBefore = coefficients(directBefore);
-            for (String id : layers.keySet()) {
-                double received = 0;
-                for (Map.Entry<String, Double> c : coef.get(id).entrySet()) {
-                    String origin = c.getKey();
-                    double amount = c.getValue() * direct.get(origin);
-                    received += amount;
-                    if (amount == 0) {
-                        continue;
-                    }
-                    int h = reach.get(origin).getOrDefault(id, 1);
-                    double scale = roundScale(ownScale(book, origin) * c.getValue() / Math.pow(ATTENUATION, h));
-                    squeezedBy.get(id).put(origin, new SqueezeSource(origin, amount, h, scale));
-                }
-                squeeze.put(id, received);
-                double before = 0;
-                for (Map.Entry<String, Double> c : coefBefore.get(id).entrySet()) {
-                    before += c.getValue() * directBefore.get(c.getKey());
-                }
-                squeezeBefore.put(id, before);
-            }
-        }
-        for (String origin : inheritance.rule() == Inheritance.Rule.SUM ? layers.keySet() : Set.<String>of()) {
-            double p = direct.get(origin);
-            double pb = directBefore.get(origin);
-            double scale = roundScale(ownScale(book, origin));
-            reach.get(origin).forEach((down, h) -> {
-                double factor = Math.pow(ATTENUATION, h);
-                if (squeezes(p)) {
-                    squeeze.merge(down, factor * p, Double::sum);
-                    squeezedBy.get(down).put(origin, new SqueezeSource(origin, factor * p, h, scale));
-                }
-                if (squeezes(pb)) {
-                    squeezeBefore.merge(down, factor * pb, Double::sum);
-                }
-            });
-        }
-        Map<String, LayerState> out = new TreeMap<>();
-        for (ChainLayer layer : layers.values()) {
-            String id = layer.getId();
-            ChainBook.Sums own = book.sums(id);
-            double ownScale = roundScale(ownScale(book, id));
-            double pressure = direct.get(id) + squeeze.get(id);
-            double delta = pressure - (directBefore.get(id) + squeezeBefore.get(id));
-            Trend trend = delta > TREND_EPSILON ? Trend.RISING : delta < -TREND_EPSILON ? Trend.FALLING : Trend.STEADY;
-            Collection<SqueezeSource> sources = squeezedBy.get(id).values();
-            List<Cause> top = topCauses(book, id, ownScale, sources, asOf);
-            List<SignalCause> causes = new ArrayList<>();
-            double listed = 0;
-            for (Cause c : top) {
-                listed += c.contribution;
-                causes.add(SignalCause.newBuilder()
-                    .setSignalId(c.entry.id)
-                    .setHeadline(c.entry.headline)
-                    .setDirection(c.entry.direction)
-                    .setOriginLayer(c.origin)
-                    .setHops(c.hops)
-                    .setContribution(round(c.contribution))
-                    .setSource(c.entry.sourceUrl.isEmpty() && c.entry.sourceName.isEmpty() ? null
-                            : new io.chainfeed.avro.Source(c.entry.sourceName, c.entry.sourceUrl))
-                    .setUntil(c.entry.until)
-                    .setShare(c.entry.share(c.origin))
-                    .build());
-            }
-            int total = own.count;
-            for (SqueezeSource src : sources) {
-                total += book.sums(src.getLayerId()).count;
-            }
-            List<SqueezeSource> rounded = sources.stream()
-                .map(src -> new SqueezeSource(src.getLayerId(), round(src.getAmount()), src.getHops(), src.getScale()))
-                .toList();
-            out.put(id,
-                    LayerState.newBuilder()
-                        .setId(id)
-                        .setName(layer.getName())
-                        .setPressure(round(pressure))
-                        .setStatus(statusRule.status(pressure, normal.get(id)))
-                        .setTrend(trend)
-                        .setDirectPressure(round(direct.get(id)))
-                        .setSqueezeReceived(round(squeeze.get(id)))
-                        .setRawDirectPressure(round(own.direct))
-                        .setDirectScale(ownScale)
-                        .setSqueezedBy(rounded)
-                        .setCauses(causes)
-                        .setOtherCauseCount(total - causes.size())
-                        .setOtherCauseTotal(round(pressure - listed))
-                        .setOwners(owners.getOrDefault(id, List.of()))
-                        .setSqueezed(squeezes(direct.get(id)) ? squeezed(id, tighteners(top)) : List.of())
-                        .setSignalCount(own.count)
-                        .setAsOf(java.time.Instant.ofEpochMilli(asOf))
-                        .setVersion(asOf)
-                        .build());
-        }
-        return out;
-    }
-
-    /**
-     * A layer's own pressure: the soft-capped decayed sum of its signals, or that sum
-     * over {@code k +} its coverage when the status rule normalises.
-     * @param before at the trend window's start instead of {@code asOf}
-     */
-    private double own(ChainBook book, String id, boolean before) {
-        ChainBook.Sums s = book.sums(id);
-        double raw = before ? s.before : s.direct;
-        if (!statusRule.normalised()) {
-            return ChainDecay.softCap(raw);
-        }
-        return raw / (statusRule.coverageK() + coverage(book, id, before));
-    }
-
-    /** The factor from a layer's raw sum to its own pressure (at {@code asOf}). */
-    private double ownScale(ChainBook book, String id) {
-        return statusRule.normalised() ? 1 / (statusRule.coverageK() + coverage(book, id, false))
-                : ChainDecay.softCapScale(book.sums(id).direct);
-    }
-
-    /**
-     * A layer's coverage: {@code Σ share × 2^(−max(0, at − decayStart) / H)} over its
-     * counted signals observed by {@code at} ({@code asOf}, or the trend window's start).
-     */
-    static double coverage(ChainBook book, String id, boolean before) {
-        long at = before ? book.asOf() - TREND_WINDOW_DAYS * DAY_MS : book.asOf();
-        double c = 0;
-        for (ChainBook.Entry e : book.sums(id).byWeight) {
-            if (e.observedAt <= at) {
-                c += e.share(id) * Math.pow(2, -Math.max(0, at - e.decayStart) / ChainDecay.HALF_LIFE_MS);
-            }
-        }
-        return c;
-    }
-
-    /**
-     * Every layer's pressure ({@code own + inherited}) from a book, without the rest of
-     * the state: what the weekly samples of the normal are made of.
-     * @param book the kept signals
-     * @return the pressure of each layer
-     */
-    Map<String, Double> pressures(ChainBook book) {
-        Map<String, Double> own = new HashMap<>();
-        layers.keySet().forEach(id -> own.put(id, own(book, id, false)));
-        Map<String, Double> p = new HashMap<>(own);
-        if (inheritance.rule() != Inheritance.Rule.SUM) {
-            coefficients(own).forEach((id, coef) -> coef.forEach((o, k) -> p.merge(id, k * own.get(o), Double::sum)));
-        }
-        else {
-            for (String origin : layers.keySet()) {
-                double d = own.get(origin);
-                if (squeezes(d)) {
-                    reach.get(origin).forEach((down, h) -> p.merge(down, Math.pow(ATTENUATION, h) * d, Double::sum));
-                }
-            }
-        }
-        return p;
+        return layerStates.states(book, normal);
     }
 
     /**
@@ -566,8 +345,8 @@ public final class ChainModel {
             }
         }
         Map<String, double[]> out = new TreeMap<>();
-        layers.keySet().forEach(id -> out.put(id, new double[times.size()]));
-        ChainBook book = new ChainBook(layers.keySet());
+        graph.ids().forEach(id -> out.put(id, new double[times.size()]));
+        ChainBook book = new ChainBook(graph.ids());
         int next = 0;
         long[] at = new long[times.size()];
         for (int i = 0; i < times.size(); i++) {
@@ -578,7 +357,7 @@ public final class ChainModel {
             }
             book.advanceTo(t);
             int j = i;
-            pressures(book).forEach((id, p) -> out.get(id)[j] = round(p));
+            layerStates.pressures(book).forEach((id, p) -> out.get(id)[j] = round(p));
         }
         return new Weekly(at, out);
     }
@@ -640,72 +419,6 @@ public final class ChainModel {
     }
 
     /**
-     * The bounded rules' inheritance as a linear map: per layer, per upstream origin, the
-     * coefficient {@code k} such that {@code P(l) = own(l) + Σ k(o) × own(o)}. A supplier
-     * passes on {@code A × w × (1 + its own coefficients)} while its total pressure is
-     * positive (only tightening is inherited); {@code w} is 1 for the tightest supplier
-     * ({@link Rule#MAX}, ties to the first in id order) or {@code 1/n} for each of n
-     * ({@link Rule#AVG}).
-     * @param own each layer's own (capped direct) pressure
-     * @return the coefficients per layer (empty for a layer that inherits nothing)
-     */
-    Map<String, Map<String, Double>> coefficients(Map<String, Double> own) {
-        Map<String, Map<String, Double>> coef = new HashMap<>();
-        Map<String, Double> total = new HashMap<>();
-        for (String id : layers.keySet()) {
-            resolve(id, own, coef, total, new LinkedHashSet<>());
-        }
-        return coef;
-    }
-
-    private double resolve(String id, Map<String, Double> own, Map<String, Map<String, Double>> coef,
-            Map<String, Double> total, Set<String> visiting) {
-        Double known = total.get(id);
-        if (known != null) {
-            return known;
-        }
-        Map<String, Double> c = new TreeMap<>();
-        if (visiting.add(id)) {
-            List<String> ups = suppliers.get(id);
-            double a = inheritance.attenuation();
-            if (inheritance.rule() == Inheritance.Rule.MAX) {
-                String best = null;
-                double bestP = 0;
-                for (String u : ups) {
-                    double p = resolve(u, own, coef, total, visiting);
-                    if (p > bestP) {
-                        best = u;
-                        bestP = p;
-                    }
-                }
-                if (best != null) {
-                    inherit(c, best, a, coef.get(best));
-                }
-            }
-            else {
-                for (String u : ups) {
-                    if (resolve(u, own, coef, total, visiting) > 0) {
-                        inherit(c, u, a / ups.size(), coef.get(u));
-                    }
-                }
-            }
-            visiting.remove(id);
-        }
-        double p = own.get(id);
-        for (Map.Entry<String, Double> e : c.entrySet()) {
-            p += e.getValue() * own.get(e.getKey());
-        }
-        coef.put(id, c);
-        total.put(id, p);
-        return p;
-    }
-
-    private static void inherit(Map<String, Double> into, String supplier, double weight, Map<String, Double> its) {
-        into.merge(supplier, weight, Double::sum);
-        its.forEach((origin, k) -> into.merge(origin, weight * k, Double::sum));
-    }
-
-    /**
      * @param direct a layer's (capped) direct pressure
      * @return whether it squeezes the layers downstream: its direct pressure alone is
      * tight or critical
@@ -713,43 +426,6 @@ public final class ChainModel {
     public static boolean squeezes(double direct) {
         LayerStatus s = status(direct);
         return s == LayerStatus.TIGHT || s == LayerStatus.CRITICAL;
-    }
-
-    /** One listed cause before rounding. */
-    private record Cause(ChainBook.Entry entry, String origin, int hops, double key, double contribution) {
-    }
-
-    private static final Comparator<Cause> CAUSE_ORDER = Comparator.comparingDouble((Cause c) -> -c.key)
-        .thenComparing(c -> c.entry.id)
-        .thenComparing(Cause::origin)
-        .thenComparingInt(Cause::hops);
-
-    /**
-     * The first {@value #TOP_CAUSES} of each contributing list, merged: the layer's own
-     * signals and each squeezing layer's.
-     */
-    private List<Cause> topCauses(ChainBook book, String id, double ownScale, Collection<SqueezeSource> sources,
-            long asOf) {
-        List<Cause> all = new ArrayList<>();
-        collect(book, id, 0, ownScale, asOf, all);
-        sources.forEach(src -> collect(book, src.getLayerId(), src.getHops(), src.getScale(), asOf, all));
-        all.sort(CAUSE_ORDER);
-        return all.size() > TOP_CAUSES ? List.copyOf(all.subList(0, TOP_CAUSES)) : all;
-    }
-
-    /**
-     * The first causes of one origin's list: raw contributions for the cut-off and order,
-     * scaled by the soft cap for the value.
-     */
-    private static void collect(ChainBook book, String origin, int hops, double scale, long asOf, List<Cause> into) {
-        int n = 0;
-        for (ChainBook.Entry e : book.sums(origin).byWeight) {
-            double c = ChainDecay.contribution(e.direction, e.magnitude, e.decayStart, asOf, hops, e.share(origin));
-            if (Math.abs(c) < MIN_CAUSE || n++ == TOP_CAUSES) {
-                break;
-            }
-            into.add(new Cause(e, origin, hops, ChainDecay.weightAt(e.weightIn(origin), hops), c * scale));
-        }
     }
 
     /**
@@ -788,86 +464,6 @@ public final class ChainModel {
      */
     public static double contribution(ConstraintSignal signal, String layer, long asOf) {
         return ChainSegments.share(signal.getSegment(), layer) * contribution(signal, asOf);
-    }
-
-    /**
-     * The tightening signals among the listed causes (net of their shares), largest
-     * first, at most {@value #SQUEEZE_CAUSES}.
-     */
-    private static List<String> tighteners(List<Cause> causes) {
-        Map<String, Double> bySignal = new LinkedHashMap<>();
-        causes.forEach(c -> bySignal.merge(c.entry.id, c.contribution, Double::sum));
-        return bySignal.entrySet()
-            .stream()
-            .filter(e -> e.getValue() > 0)
-            .map(Map.Entry::getKey)
-            .limit(SQUEEZE_CAUSES)
-            .toList();
-    }
-
-    private List<SqueezedCompany> squeezed(String id, List<String> causes) {
-        List<SqueezedCompany> out = new ArrayList<>();
-        for (SqueezedCompany q : squeezable.get(id)) {
-            out.add(SqueezedCompany.newBuilder(q).setCauses(causes).build());
-        }
-        return out;
-    }
-
-    private List<SqueezedCompany> squeezable(String id) {
-        Map<String, Integer> hops = reach.get(id);
-        Set<String> seen = new TreeSet<>();
-        owners.getOrDefault(id, List.of()).forEach(c -> seen.add(c.getCompanyId()));
-        List<SqueezedCompany> out = new ArrayList<>();
-        for (String l : hops.keySet()) {
-            for (LayerCompany c : owners.getOrDefault(l, List.of())) {
-                if (seen.add(c.getCompanyId())) {
-                    out.add(SqueezedCompany.newBuilder()
-                        .setCompany(c)
-                        .setViaLayer(l)
-                        .setHops(hops.get(l))
-                        .setCauses(List.of())
-                        .build());
-                }
-            }
-        }
-        return out;
-    }
-
-    /**
-     * Breadth-first downstream from a layer: every layer it reaches, with the fewest hops
-     * (at least 1).
-     */
-    private Map<String, Integer> distances(String from) {
-        Map<String, Integer> hops = new TreeMap<>();
-        Deque<String> queue = new ArrayDeque<>();
-        queue.add(from);
-        Map<String, Integer> seen = new HashMap<>();
-        seen.put(from, 0);
-        while (!queue.isEmpty()) {
-            String l = queue.poll();
-            for (String d : downstream.get(l)) {
-                if (!seen.containsKey(d)) {
-                    seen.put(d, seen.get(l) + 1);
-                    hops.put(d, seen.get(l) + 1);
-                    queue.add(d);
-                }
-            }
-        }
-        return hops;
-    }
-
-    private static LayerCompany company(Company c) {
-        String symbol = c.getListings().isEmpty() ? "" : c.getListings().get(0).getDisplaySymbol();
-        return new LayerCompany(c.getId(), c.getName(), symbol);
-    }
-
-    /**
-     * The soft cap's factor as published: to 8 decimals, so that sums equal to within
-     * floating-point rounding (another arrival order) give the same state; far finer than
-     * the 4 decimals of the contributions it scales.
-     */
-    static double roundScale(double v) {
-        return Math.round(v * 100_000_000d) / 100_000_000d;
     }
 
     static double round(double v) {

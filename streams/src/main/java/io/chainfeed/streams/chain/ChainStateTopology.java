@@ -326,7 +326,7 @@ public final class ChainStateTopology {
                 ChainBook.Change change = book.put(incoming);
                 causes(record.key(), kept == null ? List.of() : kept.getLayerHints(), record.timestamp());
                 unarchive(record.key());
-                for (ChainBook.Entry e : change.forgotten()) {
+                for (BookEntry e : change.forgotten()) {
                     // weighs nothing any more: archived
                     ConstraintSignal gone = signals.get(e.id);
                     if (gone != null) {
@@ -340,7 +340,7 @@ public final class ChainStateTopology {
             dirty = true;
         }
 
-        private void archive(ChainBook.Entry e) {
+        private void archive(BookEntry e) {
             unarchive(e.id);
             Archived a = new Archived(e.decayStart, e.id);
             archived.add(a);
@@ -380,7 +380,7 @@ public final class ChainStateTopology {
          * (one story's leaders).
          */
         private void recounted(ChainBook.Change change, long timestamp) {
-            for (ChainBook.Entry e : change.recounted()) {
+            for (BookEntry e : change.recounted()) {
                 causes(e.id, e.layers, timestamp);
             }
         }
@@ -411,7 +411,7 @@ public final class ChainStateTopology {
          */
         private void causes(String id, List<String> namedBefore, long timestamp) {
             Set<String> now = new TreeSet<>();
-            ChainBook.Entry e = book.entry(id);
+            BookEntry e = book.entry(id);
             if (e != null && e.counted) {
                 for (String layer : e.layers) {
                     now.add(layer);
@@ -429,7 +429,7 @@ public final class ChainStateTopology {
             }
         }
 
-        private static ChainCause cause(ChainBook.Entry e, String layer) {
+        private static ChainCause cause(BookEntry e, String layer) {
             return ChainCause.newBuilder()
                 .setLayerId(layer)
                 .setSignalId(e.id)
@@ -458,7 +458,7 @@ public final class ChainStateTopology {
             List<ConstraintSignal> forgotten = new ArrayList<>();
             List<ConstraintSignal> all = values(signals);
             for (ConstraintSignal s : all) {
-                for (ChainBook.Entry e : book.put(s).forgotten()) {
+                for (BookEntry e : book.put(s).forgotten()) {
                     forgotten.add(signals.get(e.id));
                 }
             }
