@@ -11,7 +11,6 @@ import org.slf4j.LoggerFactory;
 import co.elastic.clients.elasticsearch.ElasticsearchAsyncClient;
 import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import co.elastic.clients.elasticsearch._types.ElasticsearchException;
-import co.elastic.clients.elasticsearch._types.SortOrder;
 import co.elastic.clients.elasticsearch._types.query_dsl.Query;
 import co.elastic.clients.elasticsearch._types.aggregations.StringTermsBucket;
 import co.elastic.clients.elasticsearch.core.SearchRequest;
@@ -30,7 +29,6 @@ import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -334,8 +332,8 @@ public class ReadSearch {
      * sections and, on a hybrid page, the vector search go in one multi-search (one round
      * trip, the searches run side by side on Elasticsearch); the sections are asked with
      * every word required; when the page falls back to some of the words, they are taken
-     * from its matches ({@link #sectionsOf}). A vector search that fails leaves the page
-     * lexical.
+     * from its matches ({@link PageSections#sectionsOf}). A vector search that fails
+     * leaves the page lexical.
      * @param vector the query's vector, null for a lexical page
      */
     private Page firstPage(QueryText parsed, String text, Filters filters, int size, List<String> excludes,
@@ -353,7 +351,7 @@ public class ReadSearch {
         SearchAnswer whole = answers.get(0).whole();
         List<SearchAnswer.Hit> nearest = vector == null ? List.of() : vectorHits(answers.get(3));
         Page page = assemble(whole, queries.build(parsed, filters, true), nearest, text, filters, size, true);
-        Sections sections = sections(answers.subList(1, 3));
+        Sections sections = PageSections.sections(answers.subList(1, 3));
         long withAll = total(whole);
         if (withAll < size && QueryIntent.of(parsed).counted() > 1) {
             // Fewer reads than a page have every word: the fall-back ranks them first
@@ -366,7 +364,7 @@ public class ReadSearch {
                 Page anyPage = assemble(any, anyQuery, nearest, text, filters, size, false);
                 page = new Page(anyPage.total(), anyPage.matches(), anyPage.facets(), anyPage.nextCursor(),
                         anyPage.mode(), page.tookMs() + anyPage.tookMs(), null, withAll);
-                sections = sectionsOf(anyPage.matches(), filters);
+                sections = PageSections.sectionsOf(anyPage.matches(), filters);
             }
         }
         if (page.total() == 0) {
@@ -552,32 +550,19 @@ public class ReadSearch {
      * query asks about (best match first) and the newest signals about it (newest
      * {@code observedAt} first, one per story).
      *
-     * @param terms at most {@link #SECTION_TERMS} term reads, the {@link #SECTION_KEYS}
-     * of their stored documents
-     * @param signals at most {@link #SECTION_SIGNALS} signal reads, the
-     * {@link #SECTION_KEYS} of their stored documents
+     * @param terms at most {@link PageSections#SECTION_TERMS} term reads, the
+     * {@link PageSections#SECTION_KEYS} of their stored documents
+     * @param signals at most {@link PageSections#SECTION_SIGNALS} signal reads, the
+     * {@link PageSections#SECTION_KEYS} of their stored documents
      */
     public record Sections(List<Map<String, Object>> terms, List<Map<String, Object>> signals) {
     }
 
-    /** Term reads in the answer's term section. */
-    static final int SECTION_TERMS = 2;
-
-    /** Signal reads in the answer's newest-signals section. */
-    static final int SECTION_SIGNALS = 5;
-
-    /**
-     * The source keys the sections show (what {@code SearchController} reads of each term
-     * and signal): Elasticsearch sends only these, not the reads' long sections and tags.
-     */
-    static final List<String> SECTION_KEYS = List.of("id", "slug", "title", "summary", "observedAt", "layers.id",
-            "layers.primary", "signal.direction", "signal.magnitude", "sources");
-
     /**
      * The searches of a first page in full-word mode, as {@link #firstPage} sends them in
      * one multi-search: the page ({@link PageRequests#request}), then the two sections'
-     * ({@link #sectionRequests}). {@code api/load/search-load.sh} sends Elasticsearch the
-     * same searches, as {@code SearchLoadBodyTest} checks.
+     * ({@link PageSections#sectionRequests}). {@code api/load/search-load.sh} sends
+     * Elasticsearch the same searches, as {@code SearchLoadBodyTest} checks.
      * @param queries the query builder
      * @param parsed the parsed text, not empty
      * @param filters the filters
@@ -591,93 +576,8 @@ public class ReadSearch {
         List<SearchRequest> requests = new ArrayList<>(3);
         requests.add(PageRequests.request(queries.build(parsed, filters, true),
                 queries.highlight(parsed, filters, true), size, null, null, excludes));
-        requests.addAll(sectionRequests(queries, parsed, filters));
+        requests.addAll(PageSections.sectionRequests(queries, parsed, filters));
         return requests;
-    }
-
-    /**
-     * The two searches of the sections: the best {@link #SECTION_TERMS} term reads, and
-     * the newest {@link #SECTION_SIGNALS} signal reads (newest {@code observedAt} first,
-     * one per story), each with the page's filters; a kind filter that leaves a kind out
-     * asks for none of it.
-     */
-    private static List<SearchRequest> sectionRequests(SearchQuery queries, QueryText parsed, Filters filters)
-            throws IOException {
-        boolean wantTerms = wants(filters, "term");
-        boolean wantSignals = wants(filters, "signal");
-        Query terms = queries.build(parsed, withKind(filters, "term"), true);
-        Query signals = queries.build(parsed, withKind(filters, "signal"), true);
-        return List.of(
-                SearchRequest.of(b -> b.index(ReadsIndex.ALIAS)
-                    .query(terms)
-                    .size(wantTerms ? SECTION_TERMS : 0)
-                    .source(src -> src.filter(f -> f.includes(SECTION_KEYS)))),
-                SearchRequest.of(b -> b.index(ReadsIndex.ALIAS)
-                    .query(signals)
-                    .size(wantSignals ? SECTION_SIGNALS : 0)
-                    .collapse(c -> c.field("story"))
-                    .sort(o -> o.field(f -> f.field("observedAt").order(SortOrder.Desc)))
-                    .sort(o -> o.field(f -> f.field("id").order(SortOrder.Asc)))
-                    .source(src -> src.filter(f -> f.includes(SECTION_KEYS)))));
-    }
-
-    /**
-     * The sections of the two answers to {@link #sectionRequests}: a search that failed
-     * leaves its section empty (the page itself still answers).
-     */
-    private static Sections sections(List<SearchAnswer> answers) {
-        List<List<Map<String, Object>>> out = new ArrayList<>(2);
-        for (SearchAnswer answer : answers) {
-            List<Map<String, Object>> docs = new ArrayList<>();
-            if (answer.error() == null && answer.hits() != null && answer.hits().hits() != null) {
-                for (SearchAnswer.Hit hit : answer.hits().hits()) {
-                    docs.add(hit.source());
-                }
-            }
-            out.add(docs);
-        }
-        return new Sections(out.get(0), out.get(1));
-    }
-
-    /**
-     * The sections of a page that fell back to some of the words, taken from its own
-     * matches rather than searched again: searched without every word, "the newest
-     * signals" would be the newest reads sharing any one word with the query (a turbine
-     * order for "EUV orders falling"), while the page's matches are the reads with the
-     * most words. The best {@link #SECTION_TERMS} term reads in page order, and the
-     * page's signal reads (one per story already) newest {@code observedAt} first, at
-     * most {@link #SECTION_SIGNALS}; a kind filter that leaves a kind out gives none of
-     * it.
-     */
-    static Sections sectionsOf(List<Match> matches, Filters filters) {
-        boolean wantTerms = wants(filters, "term");
-        boolean wantSignals = wants(filters, "signal");
-        List<Map<String, Object>> terms = new ArrayList<>();
-        List<Map<String, Object>> signals = new ArrayList<>();
-        for (Match m : matches) {
-            Object kind = m.source().get("kind");
-            if ("term".equals(kind) && wantTerms && terms.size() < SECTION_TERMS) {
-                terms.add(m.source());
-            }
-            else if ("signal".equals(kind) && wantSignals) {
-                signals.add(m.source());
-            }
-        }
-        signals.sort(Comparator.comparing((Map<String, Object> d) -> String.valueOf(d.get("observedAt")))
-            .reversed()
-            .thenComparing(d -> String.valueOf(d.get("id"))));
-        return new Sections(terms, List.copyOf(signals.subList(0, Math.min(SECTION_SIGNALS, signals.size()))));
-    }
-
-    /**
-     * Whether a page with these filters shows reads of the kind (no kind filter: all).
-     */
-    private static boolean wants(Filters f, String kind) {
-        return f.kinds().isEmpty() || f.kinds().contains(kind);
-    }
-
-    private static Filters withKind(Filters f, String kind) {
-        return new Filters(f.layers(), f.companies(), f.primaryOnly(), f.terms(), List.of(kind), f.from(), f.to());
     }
 
     /**

@@ -28,7 +28,7 @@ class ReadSearchSectionsTest {
         for (int i = 0; i < 4; i++) {
             page.add(signal("signal:old-" + i, "2023-0" + (i + 1) + "-01T00:00:00Z"));
         }
-        ReadSearch.Sections s = ReadSearch.sectionsOf(page, ReadSearch.Filters.NONE);
+        ReadSearch.Sections s = PageSections.sectionsOf(page, ReadSearch.Filters.NONE);
         assertThat(s.terms()).extracting(d -> d.get("id")).containsExactly("term:euv", "term:high-na");
         assertThat(s.signals()).extracting(d -> d.get("id"))
             .containsExactly("signal:record", "signal:q1-miss", "signal:same-day-b", "signal:q3-fall", "signal:old-3");
@@ -39,10 +39,10 @@ class ReadSearchSectionsTest {
         List<ReadSearch.Match> page = List.of(term("term:euv"), signal("signal:a", "2024-01-01T00:00:00Z"));
         ReadSearch.Filters signalsOnly = new ReadSearch.Filters(List.of(), List.of(), false, List.of(),
                 List.of("signal"), null, Instant.parse("2026-01-01T00:00:00Z"));
-        ReadSearch.Sections s = ReadSearch.sectionsOf(page, signalsOnly);
+        ReadSearch.Sections s = PageSections.sectionsOf(page, signalsOnly);
         assertThat(s.terms()).isEmpty();
         assertThat(s.signals()).hasSize(1);
-        assertThat(ReadSearch.sectionsOf(List.of(), ReadSearch.Filters.NONE).signals()).isEmpty();
+        assertThat(PageSections.sectionsOf(List.of(), ReadSearch.Filters.NONE).signals()).isEmpty();
     }
 
 }
