@@ -22,11 +22,15 @@
 # CHAINFEED_API_SEARCH_CACHETTL=0s in its environment. Slow searches no longer open the Elasticsearch
 # breaker: the api waits for them while Elasticsearch answers its liveness probe (docs/resilience.md).
 #
-# The Elasticsearch side sends load/search-body.ndjson to _msearch (the word Q in place of __Q__): the
-# very multi-search the API's ReadSearch sends for the first page of a one-word query with no filters
-# (the page, then its term and signal sections), which SearchLoadBodyTest checks against the code, so
-# both sides ask Elasticsearch for the same work. Before loading, the script also checks that both
-# answer with the same total and the same ids in the same order.
+# RANKING=hybrid (the default, issue 40) loads the API's hybrid first pages and sends Elasticsearch
+# load/search-body-hybrid.ndjson (the word in place of __Q__, its query vector from
+# load/search-vectors.tsv in place of __V__): the page, its term and signal sections and the vector
+# search, the very multi-search the API's ReadSearch sends; the API then fuses the two rankings itself,
+# which is its own work in the comparison. RANKING=lexical loads ranking=lexical pages against
+# load/search-body.ndjson (the page and its two sections). SearchLoadBodyTest checks both bodies and the
+# vectors against the code, so both sides ask Elasticsearch for the same work. Before loading, the
+# script also checks that the lexical page of each word has the same total and the same ids in the same
+# order on both sides.
 set -euo pipefail
 
 API_URL=${API_URL:-http://127.0.0.1:8080}
@@ -38,7 +42,13 @@ WARMUP=${WARMUP:-15s}
 THREADS=${THREADS:-2}
 CONNECTIONS=${CONNECTIONS:-16}
 TIMEOUT=${TIMEOUT:-10s}
-BODY_FILE=${BODY_FILE:-$(dirname "$0")/search-body.ndjson}
+RANKING=${RANKING:-hybrid}
+case $RANKING in
+  hybrid) BODY_FILE=${BODY_FILE:-$(dirname "$0")/search-body-hybrid.ndjson} ;;
+  lexical) BODY_FILE=${BODY_FILE:-$(dirname "$0")/search-body.ndjson} ;;
+  *) echo "search-load: RANKING is hybrid or lexical: $RANKING" >&2; exit 2 ;;
+esac
+VECTORS=${VECTORS:-$(dirname "$0")/search-vectors.tsv}
 
 die() { echo "search-load: $*" >&2; exit 2; }
 command -v wrk >/dev/null || die "wrk is missing (Debian: apt-get install -y wrk)"
@@ -71,8 +81,14 @@ trap 'rm -rf "$body_dir"' EXIT
 n=0
 for w in "${words[@]}"; do
   n=$((n + 1))
-  sed "s/__Q__/$w/g" "$BODY_FILE" >"$body_dir/$n.ndjson"
-  api_answer=$(curl -fsS "$API_URL/api/v1/search?q=$w&size=10")
+  if [ "$RANKING" = hybrid ]; then
+    vector=$(awk -F'\t' -v w="$w" '$1 == w { print $2 }' "$VECTORS")
+    [ -n "$vector" ] || die "'$w' has no vector in $VECTORS (SearchLoadBodyTest -Dgolden.update=true writes them)"
+    sed "s/__Q__/$w/g" "$BODY_FILE" | awk -v v="$vector" '{ gsub(/__V__/, v); print }' >"$body_dir/$n.ndjson"
+  else
+    sed "s/__Q__/$w/g" "$BODY_FILE" >"$body_dir/$n.ndjson"
+  fi
+  api_answer=$(curl -fsS "$API_URL/api/v1/search?q=$w&size=10&ranking=lexical")
   es_answer=$(curl -fsS -H 'Content-Type: application/x-ndjson' --data-binary "@$body_dir/$n.ndjson" \
     "$ES_URL/_msearch?typed_keys=true" | jq '.responses[0]')
   api_total=$(jq .total <<<"$api_answer")
@@ -108,13 +124,14 @@ local words, i = {}, 0
 for line in string.gmatch(os.getenv("CHAINFEED_WORDS"), "[^\n]+") do words[#words + 1] = line end
 request = function()
   i = i % #words + 1
-  return wrk.format("GET", "/api/v1/search?q=" .. words[i] .. "&size=10")
+  return wrk.format("GET", "/api/v1/search?q=" .. words[i] .. "&size=10&ranking=" .. os.getenv("CHAINFEED_RANKING"))
 end
 LUA
 CHAINFEED_BODY_DIR=$body_dir
 CHAINFEED_BODY_COUNT=${#words[@]}
 CHAINFEED_WORDS=$(printf '%s\n' "${words[@]}")
-export CHAINFEED_BODY_DIR CHAINFEED_BODY_COUNT CHAINFEED_WORDS
+CHAINFEED_RANKING=$RANKING
+export CHAINFEED_BODY_DIR CHAINFEED_BODY_COUNT CHAINFEED_WORDS CHAINFEED_RANKING
 
 # ms of a wrk latency figure (us, ms or s)
 to_ms() { awk -v v="$1" 'BEGIN { n = v + 0; if (v ~ /us$/) n /= 1000; else if (v ~ /[0-9]s$/ && v !~ /ms$/) n *= 1000; printf "%.2f", n }'; }
@@ -134,7 +151,7 @@ run() { # name url [lua]
 }
 
 echo "machine: $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg) at $(date -u +%FT%TZ)"
-echo "wrk: $THREADS threads, $CONNECTIONS connections, $DURATION per target (after $WARMUP warm-up), ${#words[@]} word(s) in turn"
+echo "wrk: $THREADS threads, $CONNECTIONS connections, $DURATION per target (after $WARMUP warm-up), ${#words[@]} word(s) in turn, ranking $RANKING"
 contexts_before=$(open_contexts)
 run api "$API_URL/api/v1/search" "$lua_api"
 contexts_after_api=$(open_contexts)
@@ -143,13 +160,13 @@ contexts_after=$(open_contexts)
 echo "open search contexts on Elasticsearch: $contexts_before before, $contexts_after_api after the API's burst, $contexts_after at the end"
 awk -v a50="$api_p50" -v a99="$api_p99" -v e50="$elasticsearch_p50" -v e99="$elasticsearch_p99" \
     -v ar="$api_rps" -v er="$elasticsearch_rps" -v c="$contexts_after_api" -v cb="$contexts_before" -v ce="$contexts_after" \
-    -v load="$(cut -d' ' -f1 /proc/loadavg)" 'BEGIN {
+    -v load="$(cut -d' ' -f1 /proc/loadavg)" -v ranking="$RANKING" 'BEGIN {
   printf "ratio api/es   p50 %8.2fx    p99 %8.2fx    throughput %.2fx\n", a50 / e50, a99 / e99, ar / er
   p99ok = a99 <= 1.2 * e99 + 2; rpsok = ar >= 0.85 * er; cok = c < 20
   printf "goal           p99 %.2f <= %.2f ms: %s   throughput %.1f >= %.1f req/s: %s   open contexts %d < 20: %s\n",
     a99, 1.2 * e99 + 2, p99ok ? "met" : "MISSED", ar, 0.85 * er, rpsok ? "met" : "MISSED", c, cok ? "met" : "MISSED"
-  printf "RESULT name=search-load api_p50_ms=%.2f api_p99_ms=%.2f api_rps=%.1f es_p50_ms=%.2f es_p99_ms=%.2f es_rps=%.1f" \
+  printf "RESULT name=search-load ranking=%s api_p50_ms=%.2f api_p99_ms=%.2f api_rps=%.1f es_p50_ms=%.2f es_p99_ms=%.2f es_rps=%.1f" \
     " p50_ratio=%.2f p99_ratio=%.2f throughput_ratio=%.2f open_contexts_before=%d open_contexts_after_api=%d" \
-    " open_contexts_after=%d load=%s goal=%s\n", a50, a99, ar, e50, e99, er, a50 / e50, a99 / e99, ar / er, cb, c, ce,
+    " open_contexts_after=%d load=%s goal=%s\n", ranking, a50, a99, ar, e50, e99, er, a50 / e50, a99 / e99, ar / er, cb, c, ce,
     load, (p99ok && rpsok && cok) ? "met" : "missed"
 }'

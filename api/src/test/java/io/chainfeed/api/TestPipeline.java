@@ -24,7 +24,12 @@ import io.chainfeed.schemas.Topics;
 import io.chainfeed.testsupport.ElasticsearchExtension;
 import io.chainfeed.testsupport.TopicProbe;
 import io.chainfeed.streams.chain.ChainStateTopology;
+import io.chainfeed.streams.index.ReadEmbedder;
 import io.chainfeed.streams.index.ReadIndexer;
+import io.chainfeed.embeddings.SentenceEmbedder;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
 import io.chainfeed.streams.tagging.DeadLetterDeserializationHandler;
 import io.chainfeed.streams.tagging.TaggingTopology;
 import java.io.IOException;
@@ -117,7 +122,13 @@ final class TestPipeline implements BeforeAllCallback, BeforeEachCallback, After
          * Signals to the chain state ({@code chainfeed.chain-state.v1}); application id:
          * name + {@code -chain}.
          */
-        CHAIN_STATE
+        CHAIN_STATE,
+        /**
+         * Read vectors, added after the indexer as the streams service's
+         * {@code EmbedderRunner} adds them ({@link ReadEmbedder}, text with sections);
+         * group: name + {@code -embedder}. Not a topology.
+         */
+        EMBEDDINGS
 
     }
 
@@ -140,6 +151,12 @@ final class TestPipeline implements BeforeAllCallback, BeforeEachCallback, After
     private ReadIndexer indexer;
 
     private Thread indexerThread;
+
+    private ReadEmbedder embedder;
+
+    private Thread embedderThread;
+
+    private Admin embedderAdmin;
 
     private Corpus corpus;
 
@@ -256,6 +273,27 @@ final class TestPipeline implements BeforeAllCallback, BeforeEachCallback, After
         indexer = new ReadIndexer(consumer, dlq, esClient, ReadsIndex.ALIAS);
         indexerThread = new Thread(indexer, name + "-indexer");
         indexerThread.start();
+        if (topologies.contains(Streams.EMBEDDINGS)) {
+            embedderAdmin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap));
+            KafkaConsumer<String, byte[]> reader = committedReader(
+                    Map.of(ConsumerConfig.GROUP_ID_CONFIG, name + "-embedder", ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
+                            "earliest", ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 64));
+            embedder = new ReadEmbedder(reader, esClient, ReadsIndex.ALIAS, SentenceEmbedder.shared()::embedAll,
+                    SentenceEmbedder.MODEL + "/with_sections", ReadEmbedder.Text.WITH_SECTIONS, () -> {
+                        Map<Integer, Long> out = new HashMap<>();
+                        embedderAdmin.listConsumerGroupOffsets(name + "-indexer")
+                            .partitionsToOffsetAndMetadata()
+                            .get()
+                            .forEach((tp, o) -> {
+                                if (o != null && tp.topic().equals(Topics.READS)) {
+                                    out.put(tp.partition(), o.offset());
+                                }
+                            });
+                        return out;
+                    }, new SimpleMeterRegistry(), Clock.systemUTC());
+            embedderThread = new Thread(embedder, name + "-embedder");
+            embedderThread.start();
+        }
     }
 
     /**
@@ -507,6 +545,11 @@ final class TestPipeline implements BeforeAllCallback, BeforeEachCallback, After
         if (indexer != null) {
             indexer.close();
             indexerThread.join(10_000);
+        }
+        if (embedder != null) {
+            embedder.close();
+            embedderThread.join(10_000);
+            embedderAdmin.close(Duration.ofSeconds(5));
         }
         for (KafkaStreams s : streams) {
             s.close(Duration.ofSeconds(10));

@@ -338,11 +338,8 @@ public class ReadSearch {
      */
     private Page firstPage(QueryText parsed, String text, Filters filters, int size, List<String> excludes,
             float[] vector) throws IOException {
-        List<SearchRequest> requests = new ArrayList<>(firstPageRequests(queries, parsed, filters, size, excludes));
-        if (vector != null) {
-            requests.add(PageRequests.vectorRequest(vector, SearchQuery.filtersOnly(filters),
-                    queries.highlight(parsed, filters, true), hybrid.window(), excludes));
-        }
+        List<SearchRequest> requests = vector == null ? PageRequests.firstPage(queries, parsed, filters, size, excludes)
+                : PageRequests.hybridFirstPage(queries, parsed, filters, size, excludes, vector, hybrid.window());
         List<SearchAnswer> answers = SearchAnswer.msearch(client._transport(), requests);
         ElasticsearchException failed = answers.get(0).failure("es/msearch");
         if (failed != null) {
@@ -556,28 +553,6 @@ public class ReadSearch {
      * {@link PageSections#SECTION_KEYS} of their stored documents
      */
     public record Sections(List<Map<String, Object>> terms, List<Map<String, Object>> signals) {
-    }
-
-    /**
-     * The searches of a first page in full-word mode, as {@link #firstPage} sends them in
-     * one multi-search: the page ({@link PageRequests#request}), then the two sections'
-     * ({@link PageSections#sectionRequests}). {@code api/load/search-load.sh} sends
-     * Elasticsearch the same searches, as {@code SearchLoadBodyTest} checks.
-     * @param queries the query builder
-     * @param parsed the parsed text, not empty
-     * @param filters the filters
-     * @param size the page size
-     * @param excludes the source keys left out of the page's hits
-     * @return three searches
-     * @throws IOException if the glossary names could not be loaded
-     */
-    static List<SearchRequest> firstPageRequests(SearchQuery queries, QueryText parsed, Filters filters, int size,
-            List<String> excludes) throws IOException {
-        List<SearchRequest> requests = new ArrayList<>(3);
-        requests.add(PageRequests.request(queries.build(parsed, filters, true),
-                queries.highlight(parsed, filters, true), size, null, null, excludes));
-        requests.addAll(PageSections.sectionRequests(queries, parsed, filters));
-        return requests;
     }
 
     /**

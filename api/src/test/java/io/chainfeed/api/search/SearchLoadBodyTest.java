@@ -49,11 +49,89 @@ class SearchLoadBodyTest {
         assertThat(lines(body(search, "hbm"))).isNotEqualTo(lines(template.replace("__Q__", "hbm")));
     }
 
+    /**
+     * The hybrid side ({@code RANKING=hybrid}): {@code load/search-body-hybrid.ndjson} is
+     * the API's four searches of a hybrid first page (the three above and the vector
+     * search), with {@code __V__} where the query's vector goes, and
+     * {@code load/search-vectors.tsv} holds the vector of every word of
+     * {@code load/search-words.txt} as the model makes it, so the script sends
+     * Elasticsearch what the API sends.
+     */
+    @Test
+    void theHybridBodyAndTheWordsVectorsAreTheApisToo() throws Exception {
+        SearchQuery search = new SearchQuery(catalog(),
+                io.chainfeed.api.reference.CompanyResolver.of(io.chainfeed.schemas.CompanyDirectory.empty()));
+        List<String> words = Files.readAllLines(Path.of("load/search-words.txt"))
+            .stream()
+            .map(String::strip)
+            .filter(w -> !w.isEmpty() && !w.startsWith("#"))
+            .toList();
+        if (Boolean.getBoolean("golden.update")) {
+            Files.writeString(Path.of("load/search-body-hybrid.ndjson"),
+                    hybridBody(search, "memory").replaceAll("\"query_vector\":\\[[^\\]]*\\]", "\"query_vector\":__V__")
+                        .replace("memory", "__Q__"));
+            StringBuilder tsv = new StringBuilder(
+                    "# word<TAB>its query vector (SentenceEmbedder), for search-load.sh; SearchLoadBodyTest checks it\n");
+            for (String w : words) {
+                tsv.append(w)
+                    .append('\t')
+                    .append(vectorJson(io.chainfeed.embeddings.SentenceEmbedder.shared().embed(w)))
+                    .append('\n');
+            }
+            Files.writeString(Path.of("load/search-vectors.tsv"), tsv.toString());
+        }
+        String template = Files.readString(Path.of("load/search-body-hybrid.ndjson"));
+        java.util.Map<String, String> vectors = new java.util.HashMap<>();
+        for (String line : Files.readAllLines(Path.of("load/search-vectors.tsv"))) {
+            if (!line.startsWith("#")) {
+                String[] parts = line.split("\t");
+                vectors.put(parts[0], parts[1]);
+            }
+        }
+        assertThat(vectors.keySet()).containsExactlyInAnyOrderElementsOf(words);
+        for (String w : words) {
+            assertThat(lines(vectors.get(w)))
+                .isEqualTo(lines(vectorJson(io.chainfeed.embeddings.SentenceEmbedder.shared().embed(w))));
+            assertThat(lines(hybridBody(search, w))).as(w)
+                .isEqualTo(lines(template.replace("__Q__", w).replace("__V__", vectors.get(w))));
+        }
+    }
+
+    private static SearchCatalog catalog() {
+        return SearchCatalog.of(Corpus.loadBundled()
+            .terms()
+            .stream()
+            .map(t -> new SearchCatalog.TermNames(t.slug(), t.title(), t.aliases()))
+            .toList(), List.of(), List.of());
+    }
+
+    /**
+     * A vector as the client writes it: a JSON array of each float widened to a double.
+     */
+    private static String vectorJson(float[] v) throws Exception {
+        List<Double> values = new ArrayList<>();
+        for (float f : v) {
+            values.add((double) f);
+        }
+        return JSON.writeValueAsString(values);
+    }
+
+    /**
+     * The multi-search body of a one-word query's hybrid first page, as the API sends it.
+     */
+    private static String hybridBody(SearchQuery search, String word) throws Exception {
+        return new String(
+                SearchAnswer.ndjson(new JacksonJsonpMapper(),
+                        PageRequests.hybridFirstPage(search, QueryText.parse(word), ReadSearch.Filters.NONE, 10,
+                                PageRequests.excludes(false, false),
+                                io.chainfeed.embeddings.SentenceEmbedder.shared().embed(word), 50)),
+                StandardCharsets.UTF_8);
+    }
+
     /** The multi-search body of a one-word query's first page, as the API sends it. */
     private static String body(SearchQuery search, String word) throws Exception {
-        return new String(
-                SearchAnswer.ndjson(new JacksonJsonpMapper(), ReadSearch.firstPageRequests(search,
-                        QueryText.parse(word), ReadSearch.Filters.NONE, 10, PageRequests.excludes(false, false))),
+        return new String(SearchAnswer.ndjson(new JacksonJsonpMapper(), PageRequests.firstPage(search,
+                QueryText.parse(word), ReadSearch.Filters.NONE, 10, PageRequests.excludes(false, false))),
                 StandardCharsets.UTF_8);
     }
 

@@ -1,0 +1,203 @@
+package io.chainfeed.streams.index;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import co.elastic.clients.elasticsearch.ElasticsearchClient;
+import co.elastic.clients.elasticsearch.core.GetResponse;
+import co.elastic.clients.json.jackson.JacksonJsonpMapper;
+import co.elastic.clients.transport.rest_client.RestClientTransport;
+import io.chainfeed.avro.Read;
+import io.chainfeed.avro.ReadKind;
+import io.chainfeed.avro.Source;
+import io.chainfeed.devstack.ElasticsearchNode;
+import io.chainfeed.embeddings.SentenceEmbedder;
+import io.chainfeed.platform.IndexSetup;
+import io.chainfeed.platform.ReadsIndex;
+import io.chainfeed.platform.TopicSetup;
+import io.chainfeed.schemas.AvroSerde;
+import io.chainfeed.schemas.Topics;
+import io.chainfeed.testsupport.ElasticsearchExtension;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.http.HttpHost;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.elasticsearch.client.RestClient;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
+
+/**
+ * The embedder beside the indexer, against a real Kafka broker, a real Elasticsearch and
+ * the real sentence model: a read's vector follows its lexical write; a replay of the
+ * same read keeps it; a new version is written without a vector and gets its own; a
+ * deleted read is skipped without error; and the embedder never writes ahead of the
+ * indexer.
+ */
+class ReadEmbedderIT {
+
+    private static EmbeddedKafkaKraftBroker kafka;
+
+    private static ElasticsearchNode es;
+
+    private static RestClient rest;
+
+    private static ElasticsearchClient client;
+
+    @BeforeAll
+    static void start() throws Exception {
+        kafka = new EmbeddedKafkaKraftBroker(1, 1);
+        kafka.afterPropertiesSet();
+        es = ElasticsearchExtension.start(ReadEmbedderIT.class.getSimpleName());
+        rest = RestClient.builder(HttpHost.create(es.httpUri().toString())).build();
+        client = new ElasticsearchClient(new RestClientTransport(rest, new JacksonJsonpMapper()));
+        TopicSetup.ensure(kafka.getBrokersAsString(), Topics.all(1), (short) 1);
+        IndexSetup.ensureReadsIndex(rest);
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        if (rest != null) {
+            rest.close();
+        }
+        if (es != null) {
+            es.close();
+        }
+        if (kafka != null) {
+            kafka.destroy();
+        }
+    }
+
+    private static Read read(String id, String title, long version) {
+        return Read.newBuilder()
+            .setId(id)
+            .setKind(ReadKind.TERM)
+            .setSlug(id.substring(id.indexOf(':') + 1))
+            .setTitle(title)
+            .setSummary("Chips mounted side by side on a silicon interposer inside one package.")
+            .setSources(List.of(new Source("TSMC", "https://3dfabric.tsmc.com/")))
+            .setDisclaimer("Research, not advice.")
+            .setVersion(version)
+            .setUpdatedAt(Instant.ofEpochMilli(version))
+            .build();
+    }
+
+    @SuppressWarnings("rawtypes")
+    private static GetResponse<Map> doc(String id) throws Exception {
+        return client.get(g -> g.index(ReadsIndex.ALIAS).id(id), Map.class);
+    }
+
+    private static KafkaConsumer<String, byte[]> consumer(String group) {
+        return new KafkaConsumer<>(
+                Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.getBrokersAsString(),
+                        ConsumerConfig.GROUP_ID_CONFIG, group, ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
+                        ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
+                        ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"),
+                new StringDeserializer(), new ByteArrayDeserializer());
+    }
+
+    @Test
+    @SuppressWarnings("rawtypes")
+    void theVectorFollowsTheLexicalWriteSurvivesReplaysAndIsRedoneForANewVersion() throws Exception {
+        String bootstrap = kafka.getBrokersAsString();
+        AvroSerde<Read> serde = AvroSerde.of(Read.class);
+        KafkaProducer<String, byte[]> producer = new KafkaProducer<>(
+                Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap, ProducerConfig.ACKS_CONFIG, "all"),
+                new StringSerializer(), new ByteArraySerializer());
+        producer
+            .send(new ProducerRecord<>(Topics.READS, "term:cowos",
+                    serde.serialize(Topics.READS, read("term:cowos", "CoWoS", 1000))))
+            .get();
+        producer
+            .send(new ProducerRecord<>(Topics.READS, "term:gone",
+                    serde.serialize(Topics.READS, read("term:gone", "Gone", 1000))))
+            .get();
+        producer.send(new ProducerRecord<>(Topics.READS, "term:gone", null)).get();
+
+        Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap));
+        ReadEmbedder embedder = new ReadEmbedder(consumer("embedder-it"), client, ReadsIndex.ALIAS,
+                SentenceEmbedder.shared()::embedAll, "it-model", ReadEmbedder.Text.WITH_SECTIONS, () -> {
+                    Map<Integer, Long> out = new HashMap<>();
+                    admin.listConsumerGroupOffsets("indexer-it")
+                        .partitionsToOffsetAndMetadata()
+                        .get()
+                        .forEach((tp, o) -> out.put(tp.partition(), o.offset()));
+                    return out;
+                }, new SimpleMeterRegistry(), Clock.systemUTC());
+        Thread embedderThread = new Thread(embedder, "embedder-it");
+        embedderThread.start();
+        KafkaProducer<byte[], byte[]> dlq = new KafkaProducer<>(
+                Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap, ProducerConfig.ACKS_CONFIG, "all"),
+                new ByteArraySerializer(), new ByteArraySerializer());
+        try {
+            // No indexer yet: the embedder waits for it and writes nothing.
+            Thread.sleep(2_000);
+            assertThat(doc("term:cowos").found()).isFalse();
+            assertThat(embedder.embeddedCount()).isZero();
+
+            ReadIndexer indexer = new ReadIndexer(consumer("indexer-it"), dlq, client, ReadsIndex.ALIAS);
+            Thread indexerThread = new Thread(indexer, "indexer-it");
+            indexerThread.start();
+            try {
+                await().atMost(Duration.ofSeconds(60))
+                    .until(() -> doc("term:cowos").found() && doc("term:cowos").source().get("embedding") != null);
+                GetResponse<Map> first = doc("term:cowos");
+                assertThat(first.version()).isEqualTo(ReadsIndex.externalVersion(1000) + 1);
+                assertThat(first.source()).containsEntry("embeddedVersion", 1000)
+                    .containsEntry("embeddingModel", "it-model");
+                assertThat((List<?>) first.source().get("embedding")).hasSize(SentenceEmbedder.DIMENSIONS);
+                assertThat(doc("term:gone").found()).isFalse();
+
+                // A replay of the same read: the indexer meets a 409 and the vector
+                // stays.
+                long indexed = indexer.indexedCount();
+                producer
+                    .send(new ProducerRecord<>(Topics.READS, "term:cowos",
+                            serde.serialize(Topics.READS, read("term:cowos", "CoWoS", 1000))))
+                    .get();
+                await().atMost(Duration.ofSeconds(30)).until(() -> indexer.indexedCount() > indexed);
+                assertThat(doc("term:cowos").source().get("embedding")).isNotNull();
+                assertThat(doc("term:cowos").version()).isEqualTo(first.version());
+
+                // A new version: written without a vector, then given its own.
+                producer
+                    .send(new ProducerRecord<>(Topics.READS, "term:cowos",
+                            serde.serialize(Topics.READS, read("term:cowos", "CoWoS-L", 2000))))
+                    .get();
+                await().atMost(Duration.ofSeconds(60))
+                    .until(() -> Integer.valueOf(2000).equals(doc("term:cowos").source().get("embeddedVersion")));
+                GetResponse<Map> second = doc("term:cowos");
+                assertThat(second.version()).isEqualTo(ReadsIndex.externalVersion(2000) + 1);
+                assertThat(second.source()).containsEntry("title", "CoWoS-L");
+                assertThat(second.source().get("embedding")).isNotEqualTo(first.source().get("embedding"));
+            }
+            finally {
+                indexer.close();
+                indexerThread.join(10_000);
+            }
+        }
+        finally {
+            embedder.close();
+            embedderThread.join(10_000);
+            admin.close();
+            producer.close();
+        }
+    }
+
+}
