@@ -5,6 +5,7 @@ import co.elastic.clients.elasticsearch._types.SortOrder;
 import co.elastic.clients.elasticsearch._types.aggregations.CalendarInterval;
 import co.elastic.clients.elasticsearch._types.query_dsl.Query;
 import co.elastic.clients.elasticsearch.core.SearchRequest;
+import co.elastic.clients.elasticsearch.core.search.Highlight;
 import co.elastic.clients.elasticsearch.core.search.HighlighterEncoder;
 import co.elastic.clients.elasticsearch.core.search.HighlighterOrder;
 import io.chainfeed.platform.ReadsIndex;
@@ -99,14 +100,7 @@ final class PageRequests {
                 // newest first.
                 s.sort(o -> o.field(f -> f.field("updatedAt").order(SortOrder.Desc)));
             }
-            s.sort(o -> o.field(f -> f.field("id").order(SortOrder.Asc)))
-                .highlight(h -> h.highlightQuery(highlight)
-                    .encoder(HighlighterEncoder.Html)
-                    .preTags("<mark>")
-                    .postTags("</mark>")
-                    .fields("sections.body",
-                            f -> f.fragmentSize(180).numberOfFragments(3).order(HighlighterOrder.Score))
-                    .fields("summary", f -> f.numberOfFragments(0)));
+            s.sort(o -> o.field(f -> f.field("id").order(SortOrder.Asc))).highlight(h -> highlight(h, highlight));
             if (collapse) {
                 // One result per story; the reposts of a signal's story are asked
                 // afterwards, in one search for the whole page (reposts(...)), not as
@@ -147,8 +141,7 @@ final class PageRequests {
     static List<SearchRequest> hybridFirstPage(SearchQuery queries, QueryText parsed, ReadSearch.Filters filters,
             int size, List<String> excludes, float[] vector, int window) throws IOException {
         List<SearchRequest> requests = new ArrayList<>(firstPage(queries, parsed, filters, size, excludes));
-        requests.add(vectorRequest(vector, SearchQuery.filtersOnly(filters), queries.highlight(parsed, filters, true),
-                window, excludes));
+        requests.add(vectorRequest(vector, SearchQuery.filtersOnly(filters), window));
         return requests;
     }
 
@@ -178,11 +171,10 @@ final class PageRequests {
      * The vector search of a hybrid first page: the {@code window} reads nearest the
      * query's vector (approximate kNN on the {@value ReadsIndex#EMBEDDING} field's HNSW
      * graph, {@code num_candidates} twice the window, at least 100) among the reads that
-     * pass the filters, with their sources (less {@code excludes}) and the page's
-     * highlighting.
+     * pass the filters, each with its id and story only: the fusion needs no more, and
+     * the few that reach the page are fetched whole afterwards ({@link #byIds}).
      */
-    static SearchRequest vectorRequest(float[] vector, Query filter, Query highlight, int window,
-            List<String> excludes) {
+    static SearchRequest vectorRequest(float[] vector, Query filter, int window) {
         List<Float> values = new ArrayList<>(vector.length);
         for (float f : vector) {
             values.add(f);
@@ -194,13 +186,29 @@ final class PageRequests {
                 .numCandidates(Math.max(100, 2 * window))
                 .filter(filter))
             .size(window)
+            .source(src -> src.filter(f -> f.includes("id", "story"))));
+    }
+
+    /**
+     * Some reads by id, whole (less {@code excludes}) and highlighted as a page is: the
+     * reads a hybrid first page shows that the lexical page did not return.
+     */
+    static SearchRequest byIds(List<String> ids, Query highlight, List<String> excludes) {
+        return SearchRequest.of(s -> s.index(ReadsIndex.ALIAS)
+            .query(q -> q.ids(i -> i.values(ids)))
+            .size(ids.size())
             .source(src -> src.filter(f -> f.excludes(excludes)))
-            .highlight(h -> h.highlightQuery(highlight)
-                .encoder(HighlighterEncoder.Html)
-                .preTags("<mark>")
-                .postTags("</mark>")
-                .fields("sections.body", f -> f.fragmentSize(180).numberOfFragments(3).order(HighlighterOrder.Score))
-                .fields("summary", f -> f.numberOfFragments(0))));
+            .highlight(h -> highlight(h, highlight)));
+    }
+
+    /** The page's highlighting: HTML-escaped {@code <mark>} fragments, best first. */
+    private static Highlight.Builder highlight(Highlight.Builder h, Query highlight) {
+        return h.highlightQuery(highlight)
+            .encoder(HighlighterEncoder.Html)
+            .preTags("<mark>")
+            .postTags("</mark>")
+            .fields("sections.body", f -> f.fragmentSize(180).numberOfFragments(3).order(HighlighterOrder.Score))
+            .fields("summary", f -> f.numberOfFragments(0));
     }
 
     /**

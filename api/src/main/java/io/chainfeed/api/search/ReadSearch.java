@@ -347,7 +347,8 @@ public class ReadSearch {
         }
         SearchAnswer whole = answers.get(0).whole();
         List<SearchAnswer.Hit> nearest = vector == null ? List.of() : vectorHits(answers.get(3));
-        Page page = assemble(whole, queries.build(parsed, filters, true), nearest, text, filters, size, true);
+        Page page = assemble(whole, queries.build(parsed, filters, true), queries.highlight(parsed, filters, true),
+                excludes, nearest, text, filters, size, true);
         Sections sections = PageSections.sections(answers.subList(1, 3));
         long withAll = total(whole);
         if (withAll < size && QueryIntent.of(parsed).counted() > 1) {
@@ -358,7 +359,8 @@ public class ReadSearch {
             SearchAnswer any = SearchAnswer.search(client._transport(), PageRequests.request(anyQuery,
                     queries.highlight(parsed, filters, false), size, null, null, excludes));
             if (total(any) > withAll) {
-                Page anyPage = assemble(any, anyQuery, nearest, text, filters, size, false);
+                Page anyPage = assemble(any, anyQuery, queries.highlight(parsed, filters, false), excludes, nearest,
+                        text, filters, size, false);
                 page = new Page(anyPage.total(), anyPage.matches(), anyPage.facets(), anyPage.nextCursor(),
                         anyPage.mode(), page.tookMs() + anyPage.tookMs(), null, withAll);
                 sections = PageSections.sectionsOf(anyPage.matches(), filters);
@@ -400,8 +402,8 @@ public class ReadSearch {
      * the lexical total, or the results shown when the page shows more (a read found by
      * meaning alone further down is not counted).
      */
-    private Page assemble(SearchAnswer lexical, Query query, List<SearchAnswer.Hit> nearest, String text,
-            Filters filters, int size, boolean all) throws IOException {
+    private Page assemble(SearchAnswer lexical, Query query, Query highlight, List<String> excludes,
+            List<SearchAnswer.Hit> nearest, String text, Filters filters, int size, boolean all) throws IOException {
         List<SearchAnswer.Hit> lexicalHits = hits(lexical);
         if (nearest.isEmpty()) {
             return page(lexical, lexicalHits, stories(query, lexicalHits, null, true), text, filters, size, all, null,
@@ -423,12 +425,27 @@ public class ReadSearch {
         }
         List<SearchAnswer.Hit> shownHits = new ArrayList<>();
         Set<String> shownKeys = new HashSet<>();
+        List<String> fetch = new ArrayList<>();
         for (RankFusion.Fused f : (all ? fusion : fallBackFusion).fuse(lexicalKeys, vectorKeys)) {
             if (shownHits.size() == size) {
                 break;
             }
-            shownHits.add(byKey.get(f.key()));
+            SearchAnswer.Hit hit = byKey.get(f.key());
+            shownHits.add(hit);
             shownKeys.add(f.key());
+            if (f.lexicalRank() == 0) {
+                fetch.add((String) hit.source().get("id"));
+            }
+        }
+        if (!fetch.isEmpty()) {
+            // The vector hits carry ids only: the ones shown are fetched whole.
+            Map<String, SearchAnswer.Hit> whole = new HashMap<>();
+            for (SearchAnswer.Hit hit : hits(
+                    SearchAnswer.search(client._transport(), PageRequests.byIds(fetch, highlight, excludes)))) {
+                whole.put((String) hit.source().get("id"), hit);
+            }
+            shownHits.replaceAll(h -> whole.getOrDefault((String) h.source().get("id"), h));
+            shownHits.removeIf(h -> h.source().get("title") == null);
         }
         int prefix = 0;
         while (prefix < lexicalKeys.size() && shownKeys.contains(lexicalKeys.get(prefix))) {
