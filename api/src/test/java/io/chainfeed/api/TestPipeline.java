@@ -18,6 +18,7 @@ import io.chainfeed.ingest.signal.SignalReader;
 import io.chainfeed.ingest.signal.SignalValidator;
 import io.chainfeed.platform.IndexSetup;
 import io.chainfeed.platform.ReadsIndex;
+import io.chainfeed.platform.kafka.GroupOffsets;
 import io.chainfeed.platform.TopicSetup;
 import io.chainfeed.platform.auth.HashedKeys;
 import io.chainfeed.schemas.Topics;
@@ -279,18 +280,9 @@ final class TestPipeline implements BeforeAllCallback, BeforeEachCallback, After
                     Map.of(ConsumerConfig.GROUP_ID_CONFIG, name + "-embedder", ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
                             "earliest", ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 64));
             embedder = new ReadEmbedder(reader, esClient, ReadsIndex.ALIAS, SentenceEmbedder.shared()::embedAll,
-                    SentenceEmbedder.MODEL + "/with_sections", ReadEmbedder.Text.WITH_SECTIONS, () -> {
-                        Map<Integer, Long> out = new HashMap<>();
-                        embedderAdmin.listConsumerGroupOffsets(name + "-indexer")
-                            .partitionsToOffsetAndMetadata()
-                            .get()
-                            .forEach((tp, o) -> {
-                                if (o != null && tp.topic().equals(Topics.READS)) {
-                                    out.put(tp.partition(), o.offset());
-                                }
-                            });
-                        return out;
-                    }, new SimpleMeterRegistry(), Clock.systemUTC());
+                    SentenceEmbedder.MODEL + "/with_sections", ReadEmbedder.Text.WITH_SECTIONS,
+                    () -> GroupOffsets.committed(embedderAdmin, name + "-indexer", Topics.READS, Duration.ofSeconds(5)),
+                    new SimpleMeterRegistry(), Clock.systemUTC());
             embedderThread = new Thread(embedder, name + "-embedder");
             embedderThread.start();
         }

@@ -1,12 +1,12 @@
 package io.chainfeed.api.answers;
 
+import io.chainfeed.platform.kafka.GroupOffsets;
+
 import io.chainfeed.api.support.health.VisibleRecordsProbe;
 import io.chainfeed.schemas.Topics;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -63,16 +63,7 @@ final class IndexerOffsets implements IndexedOffsets, AutoCloseable {
                 admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
                         AdminClientConfig.CLIENT_ID_CONFIG, "chainfeed-api-shared-answers"));
             }
-            Map<Integer, Long> out = new HashMap<>();
-            admin.listConsumerGroupOffsets(group)
-                .partitionsToOffsetAndMetadata()
-                .get(5, TimeUnit.SECONDS)
-                .forEach((tp, offset) -> {
-                    if (tp.topic().equals(Topics.READS) && offset != null) {
-                        out.put(tp.partition(), offset.offset());
-                    }
-                });
-            return out;
+            return GroupOffsets.committed(admin, group, Topics.READS, Duration.ofSeconds(5));
         }
         catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -4,6 +4,7 @@ import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import io.chainfeed.embeddings.SentenceEmbedder;
 import io.chainfeed.platform.IndexSetup;
 import io.chainfeed.platform.ReadsIndex;
+import io.chainfeed.platform.kafka.GroupOffsets;
 import io.chainfeed.schemas.Topics;
 import io.chainfeed.streams.StreamsProperties;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -11,10 +12,8 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -103,16 +102,7 @@ public class EmbedderRunner implements SmartLifecycle {
 
     /** The indexer group's committed offsets on the reads topic, by partition. */
     private Map<Integer, Long> indexerCommitted() throws Exception {
-        Map<Integer, Long> out = new HashMap<>();
-        admin.listConsumerGroupOffsets(streams.indexerGroupId())
-            .partitionsToOffsetAndMetadata()
-            .get(5, TimeUnit.SECONDS)
-            .forEach((tp, offset) -> {
-                if (tp.topic().equals(Topics.READS) && offset != null) {
-                    out.put(tp.partition(), offset.offset());
-                }
-            });
-        return out;
+        return GroupOffsets.committed(admin, streams.indexerGroupId(), Topics.READS, Duration.ofSeconds(5));
     }
 
     /**

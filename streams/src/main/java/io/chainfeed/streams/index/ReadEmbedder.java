@@ -17,7 +17,6 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -25,7 +24,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import org.apache.kafka.clients.consumer.Consumer;
@@ -33,7 +31,6 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.errors.WakeupException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -64,7 +61,7 @@ import org.slf4j.LoggerFactory;
  * Meters: {@code chainfeed.embedding.lag} (from the record's timestamp to its vector
  * written) and {@code chainfeed.records.embedded} (vectors written).
  */
-public final class ReadEmbedder implements Runnable, AutoCloseable {
+public final class ReadEmbedder extends BatchLoop {
 
     private static final Logger log = LoggerFactory.getLogger(ReadEmbedder.class);
 
@@ -117,8 +114,6 @@ public final class ReadEmbedder implements Runnable, AutoCloseable {
 
     }
 
-    private final Consumer<String, byte[]> consumer;
-
     private final ElasticsearchClient client;
 
     private final String alias;
@@ -134,8 +129,6 @@ public final class ReadEmbedder implements Runnable, AutoCloseable {
     private final Clock clock;
 
     private final AvroSerde<Read> serde = AvroSerde.of(Read.class);
-
-    private final AtomicBoolean running = new AtomicBoolean(true);
 
     private final AtomicLong embedded = new AtomicLong();
 
@@ -160,7 +153,7 @@ public final class ReadEmbedder implements Runnable, AutoCloseable {
     public ReadEmbedder(Consumer<String, byte[]> consumer, ElasticsearchClient client, String alias,
             Function<List<String>, List<float[]>> embedder, String model, Text text, IndexedOffsets indexed,
             MeterRegistry meters, Clock clock) {
-        this.consumer = consumer;
+        super(consumer, Topics.READS, "vectors");
         this.client = client;
         this.alias = alias;
         this.embedder = embedder;
@@ -184,52 +177,13 @@ public final class ReadEmbedder implements Runnable, AutoCloseable {
         return embedded.get();
     }
 
-    @Override
-    public void run() {
-        consumer.subscribe(List.of(Topics.READS));
-        long backoffMs = 200;
-        try {
-            while (running.get()) {
-                ConsumerRecords<String, byte[]> records = consumer.poll(Duration.ofMillis(500));
-                if (records.isEmpty()) {
-                    continue;
-                }
-                try {
-                    Map<TopicPartition, OffsetAndMetadata> done = embedIndexed(records);
-                    if (!done.isEmpty()) {
-                        consumer.commitSync(done);
-                    }
-                    backoffMs = 200;
-                }
-                catch (Exception e) {
-                    log.warn("vectors of {} reads failed, retrying in {} ms: {}", records.count(), backoffMs,
-                            e.getMessage());
-                    rewind(records, Map.of());
-                    TimeUnit.MILLISECONDS.sleep(backoffMs);
-                    backoffMs = Math.min(backoffMs * 2, 30_000);
-                }
-            }
-        }
-        catch (WakeupException e) {
-            if (running.get()) {
-                throw e;
-            }
-        }
-        catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        finally {
-            consumer.close(Duration.ofSeconds(5));
-        }
-    }
-
     /**
      * Embeds the records the indexer has committed past, rewinds the consumer to the
      * first one it has not, and pauses briefly when none was ready.
      * @return the offsets to commit
      */
-    private Map<TopicPartition, OffsetAndMetadata> embedIndexed(ConsumerRecords<String, byte[]> records)
-            throws Exception {
+    @Override
+    protected Map<TopicPartition, OffsetAndMetadata> process(ConsumerRecords<String, byte[]> records) throws Exception {
         Map<Integer, Long> committed = indexed.committed();
         List<ConsumerRecord<String, byte[]>> ready = new ArrayList<>();
         Map<TopicPartition, Long> firstWaiting = new HashMap<>();
@@ -252,7 +206,7 @@ public final class ReadEmbedder implements Runnable, AutoCloseable {
                     (a, b) -> a.offset() >= b.offset() ? a : b);
         }
         if (!firstWaiting.isEmpty()) {
-            rewind(records, firstWaiting);
+            rewind(firstWaiting);
             if (ready.isEmpty()) {
                 TimeUnit.MILLISECONDS.sleep(200);
             }
@@ -355,23 +309,11 @@ public final class ReadEmbedder implements Runnable, AutoCloseable {
     }
 
     /**
-     * Seeks each partition of the batch back: to {@code to}'s offset where given, else to
-     * the batch's first record.
+     * Seeks the partitions with records the indexer has not committed past back to the
+     * first of them.
      */
-    private void rewind(ConsumerRecords<String, byte[]> records, Map<TopicPartition, Long> to) {
-        for (TopicPartition tp : records.partitions()) {
-            Long offset = to.isEmpty() ? Long.valueOf(records.records(tp).get(0).offset()) : to.get(tp);
-            if (offset != null) {
-                consumer.seek(tp, offset);
-            }
-        }
-    }
-
-    /** Stops the poll loop; the loop closes the consumer. */
-    @Override
-    public void close() {
-        running.set(false);
-        consumer.wakeup();
+    private void rewind(Map<TopicPartition, Long> to) {
+        to.forEach(consumer::seek);
     }
 
 }

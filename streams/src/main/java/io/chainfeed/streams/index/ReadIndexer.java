@@ -18,7 +18,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -26,9 +25,6 @@ import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.errors.WakeupException;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Consumes {@value Topics#READS} ({@code read id -> Read}, read_committed) and writes
@@ -42,11 +38,7 @@ import org.slf4j.LoggerFactory;
  * offsets with exponential backoff. A record that cannot be decoded goes to
  * {@value Topics#READS_DLQ} with the reason in headers.
  */
-public final class ReadIndexer implements Runnable, AutoCloseable {
-
-    private static final Logger log = LoggerFactory.getLogger(ReadIndexer.class);
-
-    private final Consumer<String, byte[]> consumer;
+public final class ReadIndexer extends BatchLoop {
 
     private final Producer<byte[], byte[]> dlqProducer;
 
@@ -57,8 +49,6 @@ public final class ReadIndexer implements Runnable, AutoCloseable {
     private final String alias;
 
     private final AvroSerde<Read> serde = AvroSerde.of(Read.class);
-
-    private final AtomicBoolean running = new AtomicBoolean(true);
 
     private final AtomicLong indexed = new AtomicLong();
 
@@ -74,7 +64,7 @@ public final class ReadIndexer implements Runnable, AutoCloseable {
      */
     public ReadIndexer(Consumer<String, byte[]> consumer, Producer<byte[], byte[]> dlqProducer,
             ElasticsearchClient client, String alias) {
-        this.consumer = consumer;
+        super(consumer, Topics.READS, "bulk");
         this.dlqProducer = dlqProducer;
         this.deadLetters = new DeadLetters(dlqProducer, "streams-indexer", null);
         deadLetters.registerAtStart(List.of(Topics.READS));
@@ -97,43 +87,24 @@ public final class ReadIndexer implements Runnable, AutoCloseable {
     }
 
     @Override
-    public void run() {
-        consumer.subscribe(List.of(Topics.READS));
-        long backoffMs = 200;
-        try {
-            while (running.get()) {
-                ConsumerRecords<String, byte[]> records = consumer.poll(Duration.ofMillis(500));
-                if (records.isEmpty()) {
-                    continue;
-                }
-                try {
-                    indexBatch(records);
-                    consumer.commitSync(nextOffsets(records));
-                    healthy = true;
-                    backoffMs = 200;
-                }
-                catch (Exception e) {
-                    healthy = false;
-                    log.warn("bulk of {} reads failed, retrying in {} ms: {}", records.count(), backoffMs,
-                            e.getMessage());
-                    rewind(records);
-                    TimeUnit.MILLISECONDS.sleep(backoffMs);
-                    backoffMs = Math.min(backoffMs * 2, 30_000);
-                }
-            }
-        }
-        catch (WakeupException e) {
-            if (running.get()) {
-                throw e;
-            }
-        }
-        catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        finally {
-            consumer.close(Duration.ofSeconds(5));
-            dlqProducer.close(Duration.ofSeconds(5));
-        }
+    protected Map<TopicPartition, OffsetAndMetadata> process(ConsumerRecords<String, byte[]> records) throws Exception {
+        indexBatch(records);
+        return nextOffsets(records);
+    }
+
+    @Override
+    protected void succeeded() {
+        healthy = true;
+    }
+
+    @Override
+    protected void failed() {
+        healthy = false;
+    }
+
+    @Override
+    protected void closed() {
+        dlqProducer.close(Duration.ofSeconds(5));
     }
 
     private void indexBatch(ConsumerRecords<String, byte[]> records) throws Exception {
@@ -202,19 +173,6 @@ public final class ReadIndexer implements Runnable, AutoCloseable {
             offsets.put(tp, new OffsetAndMetadata(list.get(list.size() - 1).offset() + 1));
         }
         return offsets;
-    }
-
-    private void rewind(ConsumerRecords<String, byte[]> records) {
-        for (TopicPartition tp : records.partitions()) {
-            consumer.seek(tp, records.records(tp).get(0).offset());
-        }
-    }
-
-    /** Stops the poll loop; the loop closes the consumer and producer. */
-    @Override
-    public void close() {
-        running.set(false);
-        consumer.wakeup();
     }
 
 }

@@ -14,6 +14,7 @@ import io.chainfeed.devstack.ElasticsearchNode;
 import io.chainfeed.embeddings.SentenceEmbedder;
 import io.chainfeed.platform.IndexSetup;
 import io.chainfeed.platform.ReadsIndex;
+import io.chainfeed.platform.kafka.GroupOffsets;
 import io.chainfeed.platform.TopicSetup;
 import io.chainfeed.schemas.AvroSerde;
 import io.chainfeed.schemas.Topics;
@@ -22,7 +23,6 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.http.HttpHost;
@@ -132,14 +132,9 @@ class ReadEmbedderIT {
 
         Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap));
         ReadEmbedder embedder = new ReadEmbedder(consumer("embedder-it"), client, ReadsIndex.ALIAS,
-                SentenceEmbedder.shared()::embedAll, "it-model", ReadEmbedder.Text.WITH_SECTIONS, () -> {
-                    Map<Integer, Long> out = new HashMap<>();
-                    admin.listConsumerGroupOffsets("indexer-it")
-                        .partitionsToOffsetAndMetadata()
-                        .get()
-                        .forEach((tp, o) -> out.put(tp.partition(), o.offset()));
-                    return out;
-                }, new SimpleMeterRegistry(), Clock.systemUTC());
+                SentenceEmbedder.shared()::embedAll, "it-model", ReadEmbedder.Text.WITH_SECTIONS,
+                () -> GroupOffsets.committed(admin, "indexer-it", Topics.READS, Duration.ofSeconds(5)),
+                new SimpleMeterRegistry(), Clock.systemUTC());
         Thread embedderThread = new Thread(embedder, "embedder-it");
         embedderThread.start();
         KafkaProducer<byte[], byte[]> dlq = new KafkaProducer<>(
