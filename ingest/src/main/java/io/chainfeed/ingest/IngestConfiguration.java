@@ -1,5 +1,7 @@
 package io.chainfeed.ingest;
 
+import io.chainfeed.platform.IndexingHealthIndicator;
+import io.chainfeed.platform.IndexingProbe;
 import io.chainfeed.platform.KafkaHealthIndicator;
 import io.chainfeed.platform.TopicSetup;
 import io.chainfeed.ingest.corpus.Corpus;
@@ -25,12 +27,16 @@ import io.chainfeed.ingest.signal.SignalLookup;
 import io.chainfeed.ingest.signal.SignalValidator;
 import io.chainfeed.platform.auth.HashedKeys;
 import io.chainfeed.schemas.Topics;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
+import java.util.UUID;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -147,13 +153,13 @@ class IngestConfiguration {
      */
     static String defaultInstanceId(int port) {
         if (port <= 0) {
-            return "ephemeral-" + java.util.UUID.randomUUID();
+            return "ephemeral-" + UUID.randomUUID();
         }
         String host;
         try {
-            host = java.net.InetAddress.getLocalHost().getHostName();
+            host = InetAddress.getLocalHost().getHostName();
         }
-        catch (java.net.UnknownHostException e) {
+        catch (UnknownHostException e) {
             host = "localhost";
         }
         return host.replaceAll("[^A-Za-z0-9._-]", "_") + "-" + port;
@@ -180,7 +186,7 @@ class IngestConfiguration {
     TextDecider textDecider(Corpus corpus, IngestProperties props) {
         SignalDecider rules = SignalDecider.of(corpus);
         TextDecider decider = props.reader().equals("rules") ? rules : new NewsDecider(rules, NewsReader.bundled());
-        decider.decide("Memory makers warm up", "", java.time.Instant.now());
+        decider.decide("Memory makers warm up", "", Instant.now());
         // the counters of records and skips, at zero until used: present right after a
         // (re)start
         IngestMeters.registerAtStart(decider.skipReasons());
@@ -239,8 +245,8 @@ class IngestConfiguration {
      */
     @Bean(destroyMethod = "close")
     @org.springframework.boot.autoconfigure.condition.ConditionalOnProperty("spring.elasticsearch.uris")
-    io.chainfeed.platform.IndexingProbe indexingProbe(@Value("${spring.elasticsearch.uris}") String uris) {
-        return new io.chainfeed.platform.IndexingProbe(uris, Duration.ofSeconds(2));
+    IndexingProbe indexingProbe(@Value("${spring.elasticsearch.uris}") String uris) {
+        return new IndexingProbe(uris, Duration.ofSeconds(2));
     }
 
     /**
@@ -248,9 +254,9 @@ class IngestConfiguration {
      * status stays UP).
      */
     @Bean("indexing")
-    @org.springframework.boot.autoconfigure.condition.ConditionalOnBean(io.chainfeed.platform.IndexingProbe.class)
-    io.chainfeed.platform.IndexingHealthIndicator indexingHealthIndicator(io.chainfeed.platform.IndexingProbe probe) {
-        return new io.chainfeed.platform.IndexingHealthIndicator(probe);
+    @org.springframework.boot.autoconfigure.condition.ConditionalOnBean(IndexingProbe.class)
+    IndexingHealthIndicator indexingHealthIndicator(IndexingProbe probe) {
+        return new IndexingHealthIndicator(probe);
     }
 
     @Bean("kafka")

@@ -1,5 +1,8 @@
 package io.chainfeed.ingest;
 
+import io.chainfeed.ingest.newsfeed.FeedSource;
+import java.time.Duration;
+import java.util.List;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
@@ -32,17 +35,15 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  */
 @ConfigurationProperties("chainfeed.ingest")
 public record IngestProperties(boolean loadCorpus, boolean loadHistory, String corpusDir, int maxPageBytes,
-        java.util.List<String> editorKeyHashes, java.util.List<io.chainfeed.ingest.newsfeed.FeedSource> feeds,
-        java.time.Duration feedInterval, boolean feedsAllowPrivate, java.time.Duration deadline, int producers,
-        String instanceId, Double holdBelow, String reader) {
+        List<String> editorKeyHashes, List<FeedSource> feeds, Duration feedInterval, boolean feedsAllowPrivate,
+        Duration deadline, int producers, String instanceId, Double holdBelow, String reader) {
     public IngestProperties {
         maxPageBytes = maxPageBytes <= 0 ? 1 << 20 : maxPageBytes;
-        editorKeyHashes = editorKeyHashes == null ? java.util.List.of() : java.util.List.copyOf(editorKeyHashes);
-        feeds = feeds == null ? java.util.List.of() : java.util.List.copyOf(feeds);
+        editorKeyHashes = editorKeyHashes == null ? List.of() : List.copyOf(editorKeyHashes);
+        feeds = feeds == null ? List.of() : List.copyOf(feeds);
         feedInterval = feedInterval == null || feedInterval.isNegative() || feedInterval.isZero()
-                ? java.time.Duration.ofMinutes(5) : feedInterval;
-        deadline = deadline == null || deadline.isNegative() || deadline.isZero() ? java.time.Duration.ofSeconds(5)
-                : deadline;
+                ? Duration.ofMinutes(5) : feedInterval;
+        deadline = deadline == null || deadline.isNegative() || deadline.isZero() ? Duration.ofSeconds(5) : deadline;
         producers = producers <= 0 ? 3 : producers;
         holdBelow = holdBelow == null || holdBelow < 0 || holdBelow > 1 ? 0.6 : holdBelow;
         reader = reader == null || reader.isBlank() ? "news-reader" : reader;

@@ -75,8 +75,7 @@ public final class IngestService {
      * deadline
      * @return the parsed term and the publish result
      */
-    public PageResult ingestPage(String body, boolean html, String sourceUrl, boolean dryRun,
-            io.chainfeed.ingest.publish.Deadline until) {
+    public PageResult ingestPage(String body, boolean html, String sourceUrl, boolean dryRun, Deadline until) {
         TermContent parsed = html ? parser.parseHtml(body, sourceUrl) : parser.parseText(body, sourceUrl);
         TermContent term = withInheritedSources(parsed);
         if (term.sources().isEmpty()) {

@@ -6,6 +6,7 @@ import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import org.apache.avro.Schema;
 import org.apache.avro.message.BinaryMessageDecoder;
@@ -151,7 +152,7 @@ public final class AvroSerde<T extends SpecificRecord> implements Serde<T>, Seri
     }
 
     @Override
-    public void configure(java.util.Map<String, ?> configs, boolean isKey) {
+    public void configure(Map<String, ?> configs, boolean isKey) {
         // configured by construction: nothing to read from client configs
     }
 

@@ -6,6 +6,7 @@ import io.chainfeed.avro.Read;
 import io.chainfeed.avro.ReadKind;
 import io.chainfeed.avro.Source;
 import io.chainfeed.avro.TermTag;
+import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -50,7 +51,7 @@ public final class ReadDocuments {
      * (written before the field existed); null: none known
      * @return a JSON-ready tree of maps, lists, strings, numbers and booleans
      */
-    public static Map<String, Object> toDocument(Read read, java.time.Instant recordPublishedAt) {
+    public static Map<String, Object> toDocument(Read read, Instant recordPublishedAt) {
         Map<String, Object> doc = new LinkedHashMap<>();
         doc.put("id", read.getId());
         doc.put("kind", read.getKind().name().toLowerCase(Locale.ROOT));
@@ -73,7 +74,7 @@ public final class ReadDocuments {
             doc.put("previousVersion", read.getPreviousVersion());
         }
         doc.put("updatedAt", read.getUpdatedAt().toString());
-        java.time.Instant published = read.getPublishedAt() != null ? read.getPublishedAt() : recordPublishedAt;
+        Instant published = read.getPublishedAt() != null ? read.getPublishedAt() : recordPublishedAt;
         doc.put("publishedAt", published == null ? null : published.toString());
         doc.put("observedAt", read.getObservedAt() == null ? null : read.getObservedAt().toString());
         doc.put("changes", value(read.getChanges()));

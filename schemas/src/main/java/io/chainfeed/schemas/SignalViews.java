@@ -7,6 +7,7 @@ import io.chainfeed.avro.SignalReview;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -33,7 +34,7 @@ public final class SignalViews {
      */
     public static Map<String, Object> view(String direction, int magnitude, Instant until, SignalDecision decision) {
         Map<String, Object> m = new LinkedHashMap<>();
-        m.put("direction", direction.toLowerCase(java.util.Locale.ROOT));
+        m.put("direction", direction.toLowerCase(Locale.ROOT));
         m.put("magnitude", magnitude);
         m.put("until", until == null ? null : until.toString());
         Map<String, Object> decided = new LinkedHashMap<>();

@@ -1,5 +1,6 @@
 package io.chainfeed.schemas;
 
+import java.net.URI;
 import java.util.Locale;
 
 /**
@@ -46,7 +47,7 @@ public final class Stories {
         String source = plain(sourceName);
         if (source.isEmpty()) {
             try {
-                String host = java.net.URI.create(sourceUrl == null ? "" : sourceUrl.trim()).getHost();
+                String host = URI.create(sourceUrl == null ? "" : sourceUrl.trim()).getHost();
                 source = host == null ? "" : plain(host);
             }
             catch (IllegalArgumentException e) {

@@ -1,5 +1,6 @@
 package io.chainfeed.schemas;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -246,7 +247,7 @@ public final class Topics {
                 new TopicSpec(TERMS, partitions, COMPACT), new TopicSpec(REFERENCE_TERMS, 1, COMPACT),
                 new TopicSpec(SIGNALS, partitions, DELETE), new TopicSpec(READS, partitions, COMPACT),
                 new TopicSpec(CHAIN_STATE, partitions, COMPACT), new TopicSpec(CHAIN_CAUSES, partitions, COMPACT));
-        List<TopicSpec> all = new java.util.ArrayList<>(data);
+        List<TopicSpec> all = new ArrayList<>(data);
         data.forEach(t -> all.add(new TopicSpec(dlqOf(t.name()), 1, DELETE)));
         // Skipped items (JSON, written by ingest only): kept for editors, never read by
         // the pipeline.

@@ -14,6 +14,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Function;
 import lombok.RequiredArgsConstructor;
 import org.apache.avro.file.DataFileWriter;
 import org.apache.avro.specific.SpecificDatumWriter;
@@ -185,7 +186,7 @@ class ChainQueryController {
      * it is at most {@code chainfeed.streams.max-standby-lag} records behind its
      * changelog.
      */
-    private <T> T query(HttpServletRequest request, java.util.function.Function<ChainQueries, T> query) {
+    private <T> T query(HttpServletRequest request, Function<ChainQueries, T> query) {
         boolean stale = Boolean.TRUE.equals(request.getAttribute(ChainQueryRouting.STALE_ATTRIBUTE));
         try {
             return query.apply(queries(stale));

@@ -1,5 +1,6 @@
 package io.chainfeed.streams;
 
+import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
@@ -23,7 +24,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  */
 @ConfigurationProperties("chainfeed.streams")
 public record StreamsProperties(String applicationId, String stateDir, String indexerGroupId, String chainApplicationId,
-        Integer standbyReplicas, String queryHost, Long maxStandbyLag, java.time.Duration forwardTimeout) {
+        Integer standbyReplicas, String queryHost, Long maxStandbyLag, Duration forwardTimeout) {
     public StreamsProperties {
         applicationId = applicationId == null ? "chainfeed-tagging" : applicationId;
         stateDir = stateDir == null ? System.getProperty("java.io.tmpdir") + "/chainfeed-streams" : stateDir;
@@ -31,6 +32,6 @@ public record StreamsProperties(String applicationId, String stateDir, String in
         chainApplicationId = chainApplicationId == null ? "chainfeed-chain" : chainApplicationId;
         standbyReplicas = standbyReplicas == null ? 0 : standbyReplicas;
         maxStandbyLag = maxStandbyLag == null ? 100 : maxStandbyLag;
-        forwardTimeout = forwardTimeout == null ? java.time.Duration.ofSeconds(3) : forwardTimeout;
+        forwardTimeout = forwardTimeout == null ? Duration.ofSeconds(3) : forwardTimeout;
     }
 }

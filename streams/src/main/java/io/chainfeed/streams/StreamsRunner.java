@@ -8,6 +8,8 @@ import io.chainfeed.platform.kafka.ClientMeters;
 import io.chainfeed.schemas.Topics;
 import io.micrometer.core.instrument.Metrics;
 import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.List;
 import io.chainfeed.streams.chain.ChainQueries;
 import io.chainfeed.streams.chain.ChainStateTopology;
@@ -17,6 +19,7 @@ import io.chainfeed.streams.tagging.TaggingTopology;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -76,7 +79,7 @@ public class StreamsRunner implements SmartLifecycle {
 
     private volatile boolean running;
 
-    private final List<AutoCloseable> binders = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final List<AutoCloseable> binders = new CopyOnWriteArrayList<>();
 
     private final HostInfo self;
 
@@ -101,8 +104,8 @@ public class StreamsRunner implements SmartLifecycle {
         try {
             IndexSetup.ensureReadsIndex(restClient);
         }
-        catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException("cannot set up the reads index " + ReadsIndex.INDEX, e);
+        catch (IOException e) {
+            throw new UncheckedIOException("cannot set up the reads index " + ReadsIndex.INDEX, e);
         }
 
         Properties config = streamsConfig();

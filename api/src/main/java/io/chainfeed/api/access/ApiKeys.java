@@ -16,6 +16,7 @@ import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Comparator;
@@ -260,7 +261,7 @@ public class ApiKeys extends CompactedTopicView<ApiKey> {
      * held here equals the one on the topic.
      */
     private Instant now() {
-        return clock.instant().truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
+        return clock.instant().truncatedTo(ChronoUnit.MILLIS);
     }
 
     private String randomId() {

@@ -1,5 +1,6 @@
 package io.chainfeed.api.access;
 
+import java.util.HashMap;
 import org.springframework.web.context.request.RequestContextHolder;
 import org.springframework.web.context.request.ServletRequestAttributes;
 import io.chainfeed.api.support.server.RateLimitFields;
@@ -195,7 +196,7 @@ public class KeyRateLimits {
      * counts
      */
     public Map<String, Usage> drainUsage() {
-        Map<String, Usage> out = new java.util.HashMap<>();
+        Map<String, Usage> out = new HashMap<>();
         for (String key : unsent.keySet()) {
             Usage u = unsent.remove(key);
             if (u != null) {

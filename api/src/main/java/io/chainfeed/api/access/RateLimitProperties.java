@@ -1,6 +1,7 @@
 package io.chainfeed.api.access;
 
 import java.time.Duration;
+import java.util.UUID;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
@@ -23,7 +24,7 @@ public record RateLimitProperties(Boolean shared, Duration syncInterval, String 
     public RateLimitProperties {
         shared = shared == null || shared;
         syncInterval = syncInterval != null ? syncInterval : Duration.ofMillis(250);
-        instanceId = instanceId != null && !instanceId.isBlank() ? instanceId : java.util.UUID.randomUUID().toString();
+        instanceId = instanceId != null && !instanceId.isBlank() ? instanceId : UUID.randomUUID().toString();
         partnerDailyQuota = partnerDailyQuota != null ? partnerDailyQuota : 100_000_000L;
         if (partnerDailyQuota < 0) {
             throw new IllegalArgumentException("chainfeed.rate-limits.partner-daily-quota must be 0 or more");

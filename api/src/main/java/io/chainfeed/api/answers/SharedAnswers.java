@@ -18,7 +18,9 @@ import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -28,6 +30,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
@@ -144,7 +147,7 @@ public class SharedAnswers implements SmartLifecycle {
         /** Its place among the records the log has brought (1, 2, 3 ...). */
         private final long seq;
 
-        private final Set<Watch> watches = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+        private final Set<Watch> watches = Collections.newSetFromMap(new IdentityHashMap<>());
 
         private Pending(long version, boolean deleted, long seenNanos, long seq) {
             this.version = version;
@@ -155,10 +158,7 @@ public class SharedAnswers implements SmartLifecycle {
 
     }
 
-    /**
-     * How long after the indexer committed a read it is searchable: the index refreshes
-     * every second.
-     */
+    /** How long after the indexer commits a read it is searchable (1 s index refresh). */
     static final Duration REFRESH_GRACE = Duration.ofSeconds(2);
 
     private final ReadLog readLog;
@@ -185,7 +185,7 @@ public class SharedAnswers implements SmartLifecycle {
      * Every record of the log not searchable yet, by read id, oldest first; guarded by
      * {@code this}.
      */
-    private final Map<String, Pending> pending = new java.util.LinkedHashMap<>();
+    private final Map<String, Pending> pending = new LinkedHashMap<>();
 
     /** Records the log has brought since the api started; guarded by {@code this}. */
     private long seen;
@@ -319,7 +319,7 @@ public class SharedAnswers implements SmartLifecycle {
     /**
      * Begins a watch with the number of records seen so far, ordered with {@link #apply}.
      */
-    private synchronized Watch newWatch(java.util.function.Supplier<Watch> create) {
+    private synchronized Watch newWatch(Supplier<Watch> create) {
         return create.get();
     }
 

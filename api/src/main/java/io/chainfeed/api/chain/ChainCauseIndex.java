@@ -2,11 +2,13 @@ package io.chainfeed.api.chain;
 
 import io.chainfeed.api.support.kafka.CompactedTopicView;
 import io.chainfeed.avro.ChainCause;
+import io.chainfeed.avro.Direction;
 import io.chainfeed.avro.LayerState;
 import io.chainfeed.avro.SqueezeSource;
 import io.chainfeed.schemas.ChainDecay;
 import io.chainfeed.schemas.Topics;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Comparator;
@@ -117,9 +119,9 @@ public class ChainCauseIndex extends CompactedTopicView<ChainCause> {
                     .setLayerId(src.getLayerId())
                     .setSignalId("")
                     .setHeadline("")
-                    .setDirection(io.chainfeed.avro.Direction.TIGHTENING)
+                    .setDirection(Direction.TIGHTENING)
                     .setMagnitude(1)
-                    .setObservedAt(java.time.Instant.EPOCH)
+                    .setObservedAt(Instant.EPOCH)
                     .setWeight(weight)
                     .build(), true);
             }

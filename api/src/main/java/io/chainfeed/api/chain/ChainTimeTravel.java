@@ -14,6 +14,7 @@ import java.net.http.HttpClient;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
@@ -66,7 +67,7 @@ public class ChainTimeTravel {
         JdkClientHttpRequestFactory factory = new JdkClientHttpRequestFactory(
                 HttpClient.newBuilder().connectTimeout(timeout).build());
         factory.setReadTimeout(timeout);
-        this.instances = java.util.Arrays.stream(baseUrl.split(","))
+        this.instances = Arrays.stream(baseUrl.split(","))
             .map(String::strip)
             .filter(u -> !u.isEmpty())
             .map(u -> RestClient.builder().baseUrl(u).requestFactory(factory).build())

@@ -3,6 +3,8 @@ package io.chainfeed.api.feed;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.chainfeed.api.reads.ReadView;
 import io.chainfeed.api.reads.ReadViews;
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -140,9 +142,9 @@ public record FeedEntry(String readId, String id, String kind, String title, Str
             return false;
         }
         try {
-            return new java.net.URI(url).getHost() != null;
+            return new URI(url).getHost() != null;
         }
-        catch (java.net.URISyntaxException e) {
+        catch (URISyntaxException e) {
             return false;
         }
     }

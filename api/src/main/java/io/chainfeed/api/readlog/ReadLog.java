@@ -12,16 +12,20 @@ import io.chainfeed.schemas.AvroSerde;
 import io.chainfeed.schemas.Topics;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
@@ -85,17 +89,17 @@ public class ReadLog implements SmartLifecycle {
     private final AtomicInteger replaying = new AtomicInteger();
 
     /** Readers being replayed whose buffer is full, and since when (System.nanoTime). */
-    private final java.util.Map<Subscription, Long> stalledSince = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<Subscription, Long> stalledSince = new ConcurrentHashMap<>();
 
     private final List<Thread> threads = new ArrayList<>();
 
     private final List<KafkaConsumer<?, ?>> consumers = new ArrayList<>();
 
-    private final java.util.Map<KafkaConsumer<?, ?>, io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics> clientMetrics = new java.util.HashMap<>();
+    private final Map<KafkaConsumer<?, ?>, io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics> clientMetrics = new HashMap<>();
 
     private final OnDemandDeadLetters deadLetters;
 
-    private final java.util.concurrent.atomic.AtomicLong tailLag = new java.util.concurrent.atomic.AtomicLong(-1);
+    private final AtomicLong tailLag = new AtomicLong(-1);
 
     private volatile int partitionCount = -1;
 
@@ -118,7 +122,7 @@ public class ReadLog implements SmartLifecycle {
             Gauge.builder("chainfeed.feed.replays", replaying, AtomicInteger::get)
                 .description("readers being replayed from Kafka")
                 .register(m);
-            Gauge.builder("chainfeed.read.log.lag", tailLag, java.util.concurrent.atomic.AtomicLong::get)
+            Gauge.builder("chainfeed.read.log.lag", tailLag, AtomicLong::get)
                 .description("records of the reads topic the read log's tail has not read yet (-1: unknown)")
                 .baseUnit("records")
                 .register(m);
@@ -389,7 +393,7 @@ public class ReadLog implements SmartLifecycle {
     private static long lag(KafkaConsumer<?, ?> consumer, List<TopicPartition> partitions) {
         long sum = 0;
         for (TopicPartition tp : partitions) {
-            java.util.OptionalLong l = consumer.currentLag(tp);
+            OptionalLong l = consumer.currentLag(tp);
             if (l.isEmpty()) {
                 return -1;
             }
@@ -414,7 +418,7 @@ public class ReadLog implements SmartLifecycle {
             }
             catch (RuntimeException e) {
                 if (deadLetter) {
-                    deadLetters.send(r, r.key().getBytes(java.nio.charset.StandardCharsets.UTF_8), r.value(),
+                    deadLetters.send(r, r.key().getBytes(StandardCharsets.UTF_8), r.value(),
                             DeadLetters.Reason.UNDECODABLE, e);
                 }
                 else {

@@ -1,12 +1,14 @@
 package io.chainfeed.api.selector;
 
 import co.elastic.clients.elasticsearch._types.query_dsl.Query;
+import io.chainfeed.api.reference.CompanyResolver;
 import io.chainfeed.api.selector.Expression.All;
 import io.chainfeed.api.selector.Expression.And;
 import io.chainfeed.api.selector.Expression.Not;
 import io.chainfeed.api.selector.Expression.Or;
 import io.chainfeed.api.selector.Expression.Test;
 import io.chainfeed.avro.Read;
+import io.chainfeed.schemas.CompanyDirectory;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -154,7 +156,7 @@ public final class Selector {
      * reference data is loaded, and a test names no known company; it names the test's
      * value and offers close matches
      */
-    public Selector resolveCompanies(io.chainfeed.api.reference.CompanyResolver companies, boolean strict) {
+    public Selector resolveCompanies(CompanyResolver companies, boolean strict) {
         if (tests().stream().noneMatch(t -> t.getKey() == Field.COMPANY)) {
             return this;
         }
@@ -162,8 +164,7 @@ public final class Selector {
         return new Selector(resolve(root, companies, strict && known));
     }
 
-    private static Expression resolve(Expression n, io.chainfeed.api.reference.CompanyResolver companies,
-            boolean strict) {
+    private static Expression resolve(Expression n, CompanyResolver companies, boolean strict) {
         if (n instanceof Test t) {
             if (t.field() != Field.COMPANY) {
                 return t;
@@ -176,9 +177,8 @@ public final class Selector {
                 return t;
             }
             var c = found.get();
-            return new Test(Field.COMPANY,
-                    io.chainfeed.schemas.CompanyDirectory.canonicalSymbol(c).toUpperCase(Locale.ROOT), c.getId(),
-                    io.chainfeed.schemas.CompanyDirectory.displaySymbols(c));
+            return new Test(Field.COMPANY, CompanyDirectory.canonicalSymbol(c).toUpperCase(Locale.ROOT), c.getId(),
+                    CompanyDirectory.displaySymbols(c));
         }
         else if (n instanceof And a) {
             return SelectorParser.combine(a.parts().stream().map(p -> resolve(p, companies, strict)).toList(), true);

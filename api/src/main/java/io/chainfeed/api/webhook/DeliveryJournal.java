@@ -1,6 +1,7 @@
 package io.chainfeed.api.webhook;
 
 import io.chainfeed.avro.WebhookDeliveryState;
+import java.time.Duration;
 
 /**
  * Where the webhook engine records what it did: progress, dead letters and disabled
@@ -32,7 +33,7 @@ public interface DeliveryJournal {
      * @param timeout the longest wait
      * @throws RuntimeException if it could not be stored in time
      */
-    default void flush(WebhookDeliveryState state, java.time.Duration timeout) {
+    default void flush(WebhookDeliveryState state, Duration timeout) {
         flush(state);
     }
 

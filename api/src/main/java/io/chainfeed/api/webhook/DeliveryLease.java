@@ -10,6 +10,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.CooperativeStickyAssignor;
@@ -81,7 +83,7 @@ final class DeliveryLease implements AutoCloseable {
 
     private Listener listener;
 
-    private final java.util.concurrent.CountDownLatch left = new java.util.concurrent.CountDownLatch(1);
+    private final CountDownLatch left = new CountDownLatch(1);
 
     /**
      * @param bootstrapServers Kafka
@@ -287,7 +289,7 @@ final class DeliveryLease implements AutoCloseable {
         }
         consumer.wakeup();
         try {
-            if (!left.await(60, java.util.concurrent.TimeUnit.SECONDS)) {
+            if (!left.await(60, TimeUnit.SECONDS)) {
                 log.warn("webhook lease: still leaving the group after 60 s; its partitions move at session timeout");
             }
         }

@@ -5,11 +5,14 @@ import io.chainfeed.avro.WebhookDeliveryState;
 import io.chainfeed.schemas.AvroSerde;
 import io.chainfeed.schemas.Topics;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
@@ -32,7 +35,7 @@ public class DeliveryStateStore extends CompactedTopicView<WebhookDeliveryState>
 
     private final AvroSerde<WebhookDeliveryState> serde = AvroSerde.of(WebhookDeliveryState.class);
 
-    private final java.util.List<java.util.function.Consumer<String>> listeners = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final List<Consumer<String>> listeners = new CopyOnWriteArrayList<>();
 
     /**
      * @param bootstrapServers Kafka
@@ -54,7 +57,7 @@ public class DeliveryStateStore extends CompactedTopicView<WebhookDeliveryState>
      * @param listener hears the id of every subscription whose state changed or was
      * deleted
      */
-    public void onChange(java.util.function.Consumer<String> listener) {
+    public void onChange(Consumer<String> listener) {
         listeners.add(listener);
     }
 

@@ -3,6 +3,7 @@ package io.chainfeed.api.webhook;
 import io.chainfeed.avro.WebhookDeliveryState;
 import io.chainfeed.schemas.Topics;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -40,7 +41,7 @@ final class KafkaDeliveryJournal implements DeliveryJournal {
     }
 
     @Override
-    public void flush(WebhookDeliveryState state, java.time.Duration timeout) {
+    public void flush(WebhookDeliveryState state, Duration timeout) {
         states.put(state, timeout);
     }
 

@@ -1,5 +1,6 @@
 package io.chainfeed.api.webhook;
 
+import io.chainfeed.avro.WebhookStatus;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import io.chainfeed.api.access.ApiKeys;
 import io.chainfeed.api.access.ApiPrincipal;
@@ -13,8 +14,10 @@ import io.chainfeed.avro.WebhookSubscription;
 import io.swagger.v3.oas.annotations.Operation;
 import jakarta.servlet.http.HttpServletRequest;
 import java.net.URI;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import org.springframework.http.CacheControl;
@@ -50,7 +53,7 @@ class SubscriptionController {
 
     private final KeyRateLimits limits;
 
-    private final java.time.Duration failingAfter;
+    private final Duration failingAfter;
 
     SubscriptionController(ApiKeys keys, SubscriptionService service, WebhookDeliveries deliveries,
             KeyRateLimits limits, WebhookProperties props) {
@@ -174,9 +177,9 @@ class SubscriptionController {
      * this instant is shown {@code failing} (null: never)
      */
     static SubscriptionView view(WebhookSubscription s, WebhookDeliveryState progress, Instant failingBefore) {
-        String status = s.getStatus().name().toLowerCase(java.util.Locale.ROOT);
+        String status = s.getStatus().name().toLowerCase(Locale.ROOT);
         String reason = s.getStatusReason();
-        if (s.getStatus() == io.chainfeed.avro.WebhookStatus.ACTIVE && failingBefore != null && progress != null
+        if (s.getStatus() == WebhookStatus.ACTIVE && failingBefore != null && progress != null
                 && progress.getFailingSince() != null && progress.getFailingSince().isBefore(failingBefore)) {
             status = "failing";
             reason = "no 2xx since " + progress.getFailingSince() + "; last: "

@@ -17,6 +17,7 @@ import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -337,7 +338,7 @@ public class SubscriptionService {
                 .allTopicNames()
                 .get(15, TimeUnit.SECONDS)
                 .get(Topics.READS);
-            Map<TopicPartition, OffsetSpec> request = new java.util.HashMap<>();
+            Map<TopicPartition, OffsetSpec> request = new HashMap<>();
             description.partitions()
                 .forEach(p -> request.put(new TopicPartition(Topics.READS, p.partition()), OffsetSpec.latest()));
             var offsets = admin.listOffsets(request, new ListOffsetsOptions(IsolationLevel.READ_COMMITTED))

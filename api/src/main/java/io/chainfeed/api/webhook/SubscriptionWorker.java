@@ -230,7 +230,7 @@ final class SubscriptionWorker {
             }
         }
         if (reopen) {
-            engine.later(this::openSource, java.time.Duration.ofSeconds(1));
+            engine.later(this::openSource, Duration.ofSeconds(1));
         }
     }
 

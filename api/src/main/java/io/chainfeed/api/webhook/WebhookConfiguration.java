@@ -2,6 +2,7 @@ package io.chainfeed.api.webhook;
 
 import io.chainfeed.api.support.settings.KafkaConnectionProperties;
 import io.chainfeed.api.selector.TopicParser;
+import io.chainfeed.platform.kafka.ClientMeters;
 import java.net.InetAddress;
 import java.time.Clock;
 import java.time.Duration;
@@ -36,7 +37,7 @@ class WebhookConfiguration {
                         ProducerConfig.CLIENT_ID_CONFIG, "chainfeed-api-webhooks", ProducerConfig.ACKS_CONFIG, "all",
                         ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true, ProducerConfig.MAX_BLOCK_MS_CONFIG, 15_000),
                 new StringSerializer(), new ByteArraySerializer());
-        io.chainfeed.platform.kafka.ClientMeters.bind(p, null);
+        ClientMeters.bind(p, null);
         return p;
     }
 

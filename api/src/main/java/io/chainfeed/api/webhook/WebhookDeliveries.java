@@ -6,6 +6,8 @@ import io.chainfeed.avro.WebhookSubscription;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
@@ -42,7 +44,7 @@ public class WebhookDeliveries implements SmartLifecycle {
      * Lease partitions assigned and caught up with the stored positions: their
      * subscriptions may start.
      */
-    private final java.util.Set<Integer> resumable = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private final Set<Integer> resumable = ConcurrentHashMap.newKeySet();
 
     private volatile boolean ready;
 
@@ -113,8 +115,8 @@ public class WebhookDeliveries implements SmartLifecycle {
      * @return the ids of the subscriptions this instance delivers now (none without
      * delivery)
      */
-    public java.util.Set<String> delivering() {
-        return engine == null ? java.util.Set.of() : engine.delivering();
+    public Set<String> delivering() {
+        return engine == null ? Set.of() : engine.delivering();
     }
 
     private void changed(String id) {
@@ -161,7 +163,7 @@ public class WebhookDeliveries implements SmartLifecycle {
     private final class LeaseChanges implements DeliveryLease.Listener {
 
         @Override
-        public void assigned(java.util.Set<Integer> partitions) {
+        public void assigned(Set<Integer> partitions) {
             try {
                 // A read barrier: the previous owner stored its positions before its
                 // partitions were revoked.
@@ -184,7 +186,7 @@ public class WebhookDeliveries implements SmartLifecycle {
         }
 
         @Override
-        public void revoked(java.util.Set<Integer> partitions, boolean lost) {
+        public void revoked(Set<Integer> partitions, boolean lost) {
             synchronized (WebhookDeliveries.this) {
                 resumable.removeAll(partitions);
                 List<String> ids = engine.delivering().stream().filter(id -> lease.within(id, partitions)).toList();

@@ -3,8 +3,13 @@ package io.chainfeed.api.webhook;
 import io.chainfeed.avro.WebhookDeliveryState;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -14,6 +19,7 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
@@ -52,7 +58,7 @@ public final class WebhookEngine implements AutoCloseable {
 
     private final Map<String, SubscriptionWorker> workers = new ConcurrentHashMap<>();
 
-    private volatile java.util.function.Predicate<String> fence = id -> true;
+    private volatile Predicate<String> fence = id -> true;
 
     /**
      * @param source where reads come from
@@ -116,7 +122,7 @@ public final class WebhookEngine implements AutoCloseable {
      * @param subscriptionId the subscription
      * @param requestedAt when the owner asked
      */
-    public void recover(String subscriptionId, java.time.Instant requestedAt) {
+    public void recover(String subscriptionId, Instant requestedAt) {
         SubscriptionWorker w = workers.get(subscriptionId);
         if (w != null) {
             w.recover(requestedAt);
@@ -129,7 +135,7 @@ public final class WebhookEngine implements AutoCloseable {
      * first failed attempt longer ago than {@code threshold}
      */
     public long failing(Duration threshold) {
-        java.time.Instant before = parts.clock().instant().minus(threshold);
+        Instant before = parts.clock().instant().minus(threshold);
         return workers.values()
             .stream()
             .filter(w -> w.failingSince() != null && w.failingSince().isBefore(before))
@@ -159,10 +165,10 @@ public final class WebhookEngine implements AutoCloseable {
      * skipped)
      * @param grace how long to wait for attempts in flight, in all
      */
-    public void handOver(java.util.Collection<String> subscriptionIds, Duration grace) {
-        java.util.List<SubscriptionWorker> leaving = subscriptionIds.stream()
+    public void handOver(Collection<String> subscriptionIds, Duration grace) {
+        List<SubscriptionWorker> leaving = subscriptionIds.stream()
             .map(workers::remove)
-            .filter(java.util.Objects::nonNull)
+            .filter(Objects::nonNull)
             .toList();
         leaving.forEach(SubscriptionWorker::quiesce);
         long deadline = System.nanoTime() + grace.toNanos();
@@ -219,7 +225,7 @@ public final class WebhookEngine implements AutoCloseable {
      * @param mayDeliver subscription id -> whether this instance may send its webhooks
      * now
      */
-    public void fence(java.util.function.Predicate<String> mayDeliver) {
+    public void fence(Predicate<String> mayDeliver) {
         this.fence = mayDeliver;
     }
 
@@ -230,8 +236,8 @@ public final class WebhookEngine implements AutoCloseable {
     /**
      * @return the ids of the subscriptions this engine delivers now
      */
-    public java.util.Set<String> delivering() {
-        return java.util.Set.copyOf(workers.keySet());
+    public Set<String> delivering() {
+        return Set.copyOf(workers.keySet());
     }
 
     /**

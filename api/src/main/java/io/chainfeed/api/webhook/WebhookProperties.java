@@ -1,5 +1,7 @@
 package io.chainfeed.api.webhook;
 
+import java.io.IOException;
+import java.net.InetAddress;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -75,9 +77,9 @@ public record WebhookProperties(Boolean deliver, Boolean allowLoopback, String m
     private static String defaultInstanceId() {
         String host;
         try {
-            host = java.net.InetAddress.getLocalHost().getHostName();
+            host = InetAddress.getLocalHost().getHostName();
         }
-        catch (java.io.IOException e) {
+        catch (IOException e) {
             host = "localhost";
         }
         return host + "-" + ProcessHandle.current().pid();

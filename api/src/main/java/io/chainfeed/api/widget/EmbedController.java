@@ -10,6 +10,7 @@ import io.chainfeed.api.support.problem.NotFoundException;
 import io.chainfeed.api.support.server.CachePolicies;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
+import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 import java.util.Map;
 import lombok.RequiredArgsConstructor;
@@ -86,7 +87,7 @@ class EmbedController {
 
     private static ResponseEntity<String> html(ApiPrincipal partner, String page) {
         return ResponseEntity.ok()
-            .contentType(new MediaType(MediaType.TEXT_HTML, java.nio.charset.StandardCharsets.UTF_8))
+            .contentType(new MediaType(MediaType.TEXT_HTML, StandardCharsets.UTF_8))
             .cacheControl(CachePolicies.PAGES)
             .header("Content-Security-Policy", EmbedPages.csp(partner.allowedOrigins()))
             .body(page);

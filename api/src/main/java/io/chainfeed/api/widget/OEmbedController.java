@@ -1,5 +1,7 @@
 package io.chainfeed.api.widget;
 
+import io.chainfeed.api.access.ApiKeys;
+import io.chainfeed.avro.Company;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import io.swagger.v3.oas.annotations.Operation;
 import io.chainfeed.api.selector.Selector;
@@ -15,6 +17,7 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.time.Duration;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -118,7 +121,7 @@ class OEmbedController {
                         + "\" title=\"" + HtmlUtils.htmlEscape(embed.title())
                         + "\" frameborder=\"0\" loading=\"lazy\"></iframe>",
                 width, height, WidgetViews.DISCLAIMER);
-        return ResponseEntity.ok().cacheControl(CacheControl.maxAge(java.time.Duration.ofHours(1))).body(body);
+        return ResponseEntity.ok().cacheControl(CacheControl.maxAge(Duration.ofHours(1))).body(body);
     }
 
     /**
@@ -157,7 +160,7 @@ class OEmbedController {
             catch (BadRequestException e) {
                 return Optional.empty();
             }
-            Optional<io.chainfeed.avro.Company> company = topics.companies().find(m.group(1));
+            Optional<Company> company = topics.companies().find(m.group(1));
             if (company.isEmpty() || reads.latestForCompany(company.get().getId(), 1).isEmpty()) {
                 return Optional.empty();
             }
@@ -174,8 +177,7 @@ class OEmbedController {
         }
         try {
             URI u = new URI(url.strip());
-            String o = io.chainfeed.api.access.ApiKeys.normaliseOrigin(u.getScheme() + "://" + u.getRawAuthority())
-                .orElse(null);
+            String o = ApiKeys.normaliseOrigin(u.getScheme() + "://" + u.getRawAuthority()).orElse(null);
             if (!origin.equals(o) || u.getPath() == null) {
                 return Optional.empty();
             }

@@ -32,6 +32,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.regex.Pattern;
 import lombok.RequiredArgsConstructor;
 import org.springframework.http.ResponseEntity;
@@ -160,7 +161,7 @@ class WidgetDataController {
      * before offset 0)
      */
     static LogPosition back(LogPosition p, int n) {
-        Map<Integer, Long> offsets = new java.util.TreeMap<>();
+        Map<Integer, Long> offsets = new TreeMap<>();
         p.offsets().forEach((partition, next) -> offsets.put(partition, Math.max(0, next - n)));
         return LogPosition.of(offsets);
     }

@@ -216,11 +216,14 @@ public final class KafkaNode extends LocalNode<KafkaNode> {
         return p;
     }
 
+    /** The first line of the files written here. */
+    private static final String WRITTEN_BY = "# written by " + KafkaNode.class.getName() + " at each start\n";
+
     /**
      * Renders properties as a {@code key=value} file (values here never need escaping).
      */
     static String render(Map<String, String> properties) {
-        StringBuilder out = new StringBuilder("# written by io.chainfeed.devstack.KafkaNode at each start\n");
+        StringBuilder out = new StringBuilder(WRITTEN_BY);
         properties.forEach((k, v) -> out.append(k).append('=').append(v).append('\n'));
         return out.toString();
     }
@@ -231,8 +234,7 @@ public final class KafkaNode extends LocalNode<KafkaNode> {
      * nothing.
      */
     static String log4jProperties(Path logFile) {
-        return """
-                # written by io.chainfeed.devstack.KafkaNode at each start
+        return WRITTEN_BY + """
                 log4j.rootLogger=INFO, file
                 log4j.appender.file=org.apache.log4j.RollingFileAppender
                 log4j.appender.file.File=%s

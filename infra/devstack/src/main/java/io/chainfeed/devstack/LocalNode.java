@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -392,7 +393,7 @@ public abstract class LocalNode<N extends LocalNode<N>> implements AutoCloseable
      */
     static String exitCode(Process p) {
         try {
-            return p.waitFor(5, java.util.concurrent.TimeUnit.SECONDS) ? String.valueOf(p.exitValue()) : "unknown";
+            return p.waitFor(5, TimeUnit.SECONDS) ? String.valueOf(p.exitValue()) : "unknown";
         }
         catch (InterruptedException e) {
             Thread.currentThread().interrupt();

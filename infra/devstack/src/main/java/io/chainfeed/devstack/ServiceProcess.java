@@ -1,6 +1,7 @@
 package io.chainfeed.devstack;
 
 import java.io.IOException;
+import java.net.ConnectException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -301,7 +302,7 @@ final class ServiceProcess implements AutoCloseable {
             try {
                 if (!Processes.canConnect("127.0.0.1", port, Duration.ofMillis(500))) {
                     // No HTTP before it listens (Processes#canConnect says why).
-                    throw new java.net.ConnectException("nothing listens on port " + port + " yet");
+                    throw new ConnectException("nothing listens on port " + port + " yet");
                 }
                 HttpResponse<String> response = HTTP.send(
                         HttpRequest.newBuilder(health).timeout(Duration.ofSeconds(3)).GET().build(),

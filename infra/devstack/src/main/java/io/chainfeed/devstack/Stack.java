@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -18,6 +19,7 @@ import io.chainfeed.devstack.demo.DemoPartnerKey;
 import io.chainfeed.devstack.demo.DemoPartnerSite;
 import io.chainfeed.devstack.keys.AdminKey;
 import io.chainfeed.devstack.keys.AdminKeysClient;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
@@ -78,7 +80,7 @@ public final class Stack implements Callable<Integer>, AutoCloseable {
 
     private final StackStop stop = new StackStop();
 
-    private final java.util.concurrent.atomic.AtomicInteger stopSignals = new java.util.concurrent.atomic.AtomicInteger();
+    private final AtomicInteger stopSignals = new AtomicInteger();
 
     private volatile boolean closed;
 
@@ -511,7 +513,7 @@ public final class Stack implements Callable<Integer>, AutoCloseable {
      * @return part name to state, in start order
      */
     public Map<String, String> status() {
-        Map<String, String> status = new java.util.LinkedHashMap<>();
+        Map<String, String> status = new LinkedHashMap<>();
         if (infra != null) {
             infra.supervisors().forEach(s -> status.put(s.name(), s.state()));
         }

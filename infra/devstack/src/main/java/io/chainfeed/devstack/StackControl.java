@@ -13,10 +13,13 @@ import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 
+import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
@@ -75,7 +78,7 @@ public final class StackControl implements AutoCloseable {
         ServerSocketChannel server = ServerSocketChannel.open(StandardProtocolFamily.UNIX);
         server.bind(UnixDomainSocketAddress.of(socket));
         try {
-            Files.setPosixFilePermissions(socket, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+            Files.setPosixFilePermissions(socket, PosixFilePermissions.fromString("rw-------"));
         }
         catch (UnsupportedOperationException e) {
             // not a POSIX file system: the run dir's own permissions apply
@@ -104,12 +107,12 @@ public final class StackControl implements AutoCloseable {
     static String handle(Stack stack, String request) {
         String[] words = request == null ? new String[0] : request.strip().split("\\s+");
         if (words.length == 1 && words[0].equals("status")) {
-            java.util.Map<String, String> status = stack.status();
+            Map<String, String> status = stack.status();
             boolean allUp = status.values().stream().allMatch("up"::equals);
             return (allUp ? "ok " : "error ") + status.entrySet()
                 .stream()
                 .map(e -> e.getKey() + ": " + e.getValue())
-                .collect(java.util.stream.Collectors.joining("; "));
+                .collect(Collectors.joining("; "));
         }
         if (words.length != 2 || !words[0].equals("restart")) {
             return "error unknown request '" + request + "'; expected: restart <service> or status";

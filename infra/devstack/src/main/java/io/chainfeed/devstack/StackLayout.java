@@ -1,5 +1,6 @@
 package io.chainfeed.devstack;
 
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -57,7 +58,7 @@ record StackLayout(List<Integer> kafkaPorts, List<Integer> controllerPorts, List
         controllerPorts = List.copyOf(controllerPorts);
         esHttpPorts = List.copyOf(esHttpPorts);
         esTransportPorts = List.copyOf(esTransportPorts);
-        servicePorts = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(servicePorts));
+        servicePorts = Collections.unmodifiableMap(new LinkedHashMap<>(servicePorts));
     }
 
     /**

@@ -11,6 +11,7 @@ import io.chainfeed.ingest.decide.SignalDecider;
 import io.chainfeed.ingest.decide.TextDecider;
 import io.chainfeed.ingest.fetch.SafeFetcher;
 import io.chainfeed.ingest.publish.KafkaClients;
+import io.chainfeed.ingest.publish.PublishException;
 import io.chainfeed.ingest.publish.TermPublisher;
 import io.chainfeed.ingest.signal.SignalError;
 import io.chainfeed.ingest.signal.SignalIngest;
@@ -26,6 +27,7 @@ import java.time.Clock;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import java.util.function.Function;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import picocli.CommandLine;
@@ -65,7 +67,7 @@ public final class IngestCli {
         CommandLine cl = new CommandLine(new IngestCli());
         cl.setExecutionExceptionHandler((e, cmd, parsed) -> {
             cmd.getErr().println("error: " + e.getMessage());
-            return e instanceof io.chainfeed.ingest.publish.PublishException ? 3 : 1;
+            return e instanceof PublishException ? 3 : 1;
         });
         return cl.execute(args);
     }
@@ -111,7 +113,7 @@ public final class IngestCli {
          * Opens the Kafka clients, runs the work with a publishing service, closes the
          * clients.
          */
-        <T> T withPublishingService(Corpus corpus, java.util.function.Function<IngestService, T> work) {
+        <T> T withPublishingService(Corpus corpus, Function<IngestService, T> work) {
             try (KafkaProducer<String, byte[]> producer = KafkaClients.producer(bootstrapServers, "chainfeed-cli");
                     KafkaConsumer<String, byte[]> ledger = KafkaClients.ledgerConsumer(bootstrapServers)) {
                 TermPublisher publisher = new TermPublisher(producer, ledger, Clock.systemUTC());

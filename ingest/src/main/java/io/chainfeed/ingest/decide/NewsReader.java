@@ -5,11 +5,13 @@ import io.chainfeed.embeddings.SentenceEmbedder;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
+import java.util.TreeMap;
 import org.tribuo.Model;
 import org.tribuo.Prediction;
 import org.tribuo.classification.Label;
@@ -154,8 +156,8 @@ public final class NewsReader {
         // sorted and without Properties.store's date line, so that a retrain on the same
         // sets changes the file only where the figures change
         StringBuilder text = new StringBuilder("# chainfeed news reader: written by ./chainfeed train-decider\n");
-        new java.util.TreeMap<>(p).forEach((k, v) -> text.append(k).append('=').append(v).append('\n'));
-        Files.writeString(dir.resolve(PROPERTIES), text, java.nio.charset.StandardCharsets.UTF_8);
+        new TreeMap<>(p).forEach((k, v) -> text.append(k).append('=').append(v).append('\n'));
+        Files.writeString(dir.resolve(PROPERTIES), text, StandardCharsets.UTF_8);
     }
 
     /**

@@ -3,6 +3,7 @@ package io.chainfeed.ingest.decide;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -54,7 +55,7 @@ final class PhraseLexicon<V> {
                 cased.add(null);
             }
             else if (w.startsWith("=")) {
-                words.add(w.substring(1).toLowerCase(java.util.Locale.ROOT));
+                words.add(w.substring(1).toLowerCase(Locale.ROOT));
                 exact.add(true);
                 cased.add(null);
             }
@@ -64,7 +65,7 @@ final class PhraseLexicon<V> {
                     words.add(t.stem());
                     exact.add(false);
                     boolean mixed = surface.length() > 1
-                            && !surface.substring(1).equals(surface.substring(1).toLowerCase(java.util.Locale.ROOT));
+                            && !surface.substring(1).equals(surface.substring(1).toLowerCase(Locale.ROOT));
                     cased.add(mixed ? surface : capital && Character.isUpperCase(surface.charAt(0)) ? "^" : null);
                 }
             }

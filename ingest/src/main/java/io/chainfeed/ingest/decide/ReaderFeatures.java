@@ -3,9 +3,11 @@ package io.chainfeed.ingest.decide;
 import io.chainfeed.avro.Direction;
 import io.chainfeed.embeddings.SentenceEmbedder;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import org.tribuo.classification.Label;
 import org.tribuo.impl.ArrayExample;
 
@@ -148,7 +150,7 @@ final class ReaderFeatures {
      * @param values their values, appended to
      */
     static void words(String headline, String body, List<String> names, List<Double> values) {
-        java.util.Set<String> seen = new java.util.LinkedHashSet<>();
+        Set<String> seen = new LinkedHashSet<>();
         List<TextAnalysis.Token> headlineTokens = TextAnalysis.tokens(headline);
         grams(headlineTokens, "hw.", seen);
         grams(headlineTokens, "w.", seen);
@@ -159,7 +161,7 @@ final class ReaderFeatures {
         }
     }
 
-    private static void grams(List<TextAnalysis.Token> tokens, String prefix, java.util.Set<String> out) {
+    private static void grams(List<TextAnalysis.Token> tokens, String prefix, Set<String> out) {
         for (int i = 0; i < tokens.size(); i++) {
             out.add(prefix + tokens.get(i).stem());
             if (i + 1 < tokens.size() && tokens.get(i + 1).sentence() == tokens.get(i).sentence()) {

@@ -11,6 +11,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.SortedSet;
 
 /**
@@ -38,7 +39,7 @@ final class RuleWords {
             boolean modifier = kind == Kind.NEG || kind == Kind.HEDGE || kind == Kind.UP || kind == Kind.DOWN;
             Cue cue = new Cue(kind, magnitude, kind != Kind.SKIP && flags.contains("n"),
                     kind == Kind.SKIP ? flags : null, row[2], row[2].contains("~"),
-                    java.util.Set.copyOf(TextAnalysis.stems(row[2].replace("~", " ").replace("=", ""))));
+                    Set.copyOf(TextAnalysis.stems(row[2].replace("~", " ").replace("=", ""))));
             (modifier ? modifiers : cues).add(row[2], cue, false);
             if (kind == Kind.SKIP) {
                 skipReasons.add(flags);

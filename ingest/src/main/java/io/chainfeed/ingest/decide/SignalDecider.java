@@ -8,10 +8,14 @@ import io.chainfeed.ingest.corpus.Corpus;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.SortedSet;
+import java.util.TreeSet;
 
 /**
  * Decides a constraint signal's relevance, layers, direction, magnitude and horizon from
@@ -49,12 +53,8 @@ public final class SignalDecider implements TextDecider {
 
     private final PhraseLexicon<LayerWord> layerWords = new PhraseLexicon<>();
 
-    /**
-     * Every reason an item can be skipped for: the lexicon's off-topic reasons and the
-     * two fixed ones.
-     */
-    private final java.util.SortedSet<String> skipReasons = new java.util.TreeSet<>(
-            List.of(NO_CONSTRAINT_WORDING, NO_CHAIN_LAYER));
+    /** Every skip reason: the lexicon's off-topic reasons and the two fixed ones. */
+    private final SortedSet<String> skipReasons = new TreeSet<>(List.of(NO_CONSTRAINT_WORDING, NO_CHAIN_LAYER));
 
     enum Kind {
 
@@ -72,7 +72,7 @@ public final class SignalDecider implements TextDecider {
 
     /** One cue of cues.tsv. */
     record Cue(Kind kind, int magnitude, boolean condition, String reason, String phrase, boolean gap,
-            java.util.Set<String> words) {
+            Set<String> words) {
     }
 
     /** One phrase naming a layer. */
@@ -593,8 +593,8 @@ public final class SignalDecider implements TextDecider {
      * {@code chainfeed_signals_skipped_total}
      */
     @Override
-    public java.util.SortedSet<String> skipReasons() {
-        return java.util.Collections.unmodifiableSortedSet(skipReasons);
+    public SortedSet<String> skipReasons() {
+        return Collections.unmodifiableSortedSet(skipReasons);
     }
 
 }

@@ -26,6 +26,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -268,7 +269,7 @@ public final class FeedPoller {
             .stream()
             .filter(a -> a.signal().getDecision() != null && a.signal().getDecision().getHeld())
             .count();
-        Map<Integer, List<SignalError>> byItem = new java.util.TreeMap<>();
+        Map<Integer, List<SignalError>> byItem = new TreeMap<>();
         r.rejected().forEach(e -> byItem.computeIfAbsent(e.index(), k -> new ArrayList<>()).add(e));
         inputs.stream()
             .filter(i -> i.unreadable() != null)

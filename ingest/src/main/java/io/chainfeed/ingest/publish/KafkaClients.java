@@ -1,5 +1,6 @@
 package io.chainfeed.ingest.publish;
 
+import java.time.Duration;
 import java.util.Map;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -49,7 +50,7 @@ public final class KafkaClients {
      * initialised
      */
     public static KafkaProducer<String, byte[]> transactionalProducer(String bootstrapServers, String transactionalId,
-            java.time.Duration maxBlock) {
+            Duration maxBlock) {
         return new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
                 ProducerConfig.CLIENT_ID_CONFIG, transactionalId, ProducerConfig.TRANSACTIONAL_ID_CONFIG,
                 transactionalId, ProducerConfig.ACKS_CONFIG, "all", ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true,

@@ -1,5 +1,6 @@
 package io.chainfeed.ingest.publish;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
@@ -108,7 +109,7 @@ public final class RecordLimits implements AutoCloseable {
      * compares with {@code max.message.bytes})
      */
     public static int sizeOf(ProducerRecord<String, byte[]> r) {
-        byte[] key = r.key() == null ? null : r.key().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        byte[] key = r.key() == null ? null : r.key().getBytes(StandardCharsets.UTF_8);
         return AbstractRecords.estimateSizeInBytesUpperBound(RecordBatch.CURRENT_MAGIC_VALUE, CompressionType.NONE, key,
                 r.value(), r.headers().toArray());
     }

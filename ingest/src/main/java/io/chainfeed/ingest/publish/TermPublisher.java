@@ -13,6 +13,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -342,7 +343,7 @@ public final class TermPublisher {
             catchUpLocked(until);
             List<Result> results = new ArrayList<>();
             List<Pending> pending = new ArrayList<>();
-            Map<String, LedgerEntry> planned = new java.util.HashMap<>();
+            Map<String, LedgerEntry> planned = new HashMap<>();
             for (TermContent content : contents) {
                 String hash = content.contentHash();
                 LedgerEntry last = planned.containsKey(content.slug()) ? planned.get(content.slug())

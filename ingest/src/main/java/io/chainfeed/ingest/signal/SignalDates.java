@@ -9,6 +9,7 @@ import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeFormatterBuilder;
+import java.time.temporal.ChronoField;
 import java.util.List;
 import java.util.Locale;
 import java.util.regex.Pattern;
@@ -30,7 +31,7 @@ public final class SignalDates {
         .appendPattern(":ss")
         .optionalEnd()
         .optionalStart()
-        .appendFraction(java.time.temporal.ChronoField.NANO_OF_SECOND, 0, 9, true)
+        .appendFraction(ChronoField.NANO_OF_SECOND, 0, 9, true)
         .optionalEnd()
         .toFormatter(Locale.ROOT);
 

@@ -9,6 +9,7 @@ import io.chainfeed.ingest.publish.PublishException;
 import io.chainfeed.ingest.publish.RecordSink;
 import io.chainfeed.schemas.AvroSerde;
 import io.chainfeed.schemas.Topics;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -171,7 +172,7 @@ public final class SignalIngest {
         for (Skipped s : skipped) {
             ProducerRecord<String, byte[]> r = new ProducerRecord<>(Topics.SIGNALS_SKIPPED, s.signal().getId(),
                     SkippedRecords.json(s));
-            r.headers().add(Topics.SKIP_REASON_HEADER, s.reason().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            r.headers().add(Topics.SKIP_REASON_HEADER, s.reason().getBytes(StandardCharsets.UTF_8));
             records.add(r);
         }
         IngestMeters.accepted("signal", accepted.size());

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.StringReader;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -138,7 +139,7 @@ public final class SignalReader {
                 out.add(new SignalInput(index, line, fields, null));
             }
         }
-        catch (IOException | java.io.UncheckedIOException e) {
+        catch (IOException | UncheckedIOException e) {
             throw new IllegalArgumentException("the CSV cannot be read: " + e.getMessage());
         }
         return out;

@@ -1,5 +1,6 @@
 package io.chainfeed.ingest.signal;
 
+import io.chainfeed.avro.SignalReview;
 import io.chainfeed.platform.web.TimeParameters;
 import io.chainfeed.avro.ChainLayer;
 import io.chainfeed.avro.ConstraintSignal;
@@ -14,10 +15,13 @@ import io.chainfeed.ingest.decide.TextDecider;
 import io.chainfeed.platform.Sha256;
 import io.chainfeed.schemas.ChainSegments;
 import java.net.URI;
+import java.net.URISyntaxException;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -274,7 +278,7 @@ public final class SignalValidator {
         boolean corrected = layers != null || direction != null || magnitude != null || untilGiven;
         SignalDecision old = current.getDecision();
         List<DecidedValue> values = new ArrayList<>();
-        Map<String, DecidedValue> before = new java.util.LinkedHashMap<>();
+        Map<String, DecidedValue> before = new LinkedHashMap<>();
         if (old != null) {
             old.getValues().forEach(v -> before.put(v.getField(), v));
         }
@@ -301,8 +305,7 @@ public final class SignalValidator {
             .setHeld(false)
             .setValues(values)
             .setRelevance(old == null ? List.of() : old.getRelevance())
-            .setReview(new io.chainfeed.avro.SignalReview(corrected ? "corrected" : "confirmed", reviewedAt,
-                    current.getVersion()))
+            .setReview(new SignalReview(corrected ? "corrected" : "confirmed", reviewedAt, current.getVersion()))
             .build());
         return new Checked(input, b.build(), errors);
     }
@@ -492,8 +495,7 @@ public final class SignalValidator {
             return ObservedAtBasis.valueOf(v);
         }
         catch (IllegalArgumentException ex) {
-            e.add("observedAtBasis",
-                    "'" + value + "' is not one of " + java.util.Arrays.toString(ObservedAtBasis.values()));
+            e.add("observedAtBasis", "'" + value + "' is not one of " + Arrays.toString(ObservedAtBasis.values()));
             return null;
         }
     }
@@ -523,7 +525,7 @@ public final class SignalValidator {
                 return null;
             }
         }
-        catch (java.net.URISyntaxException ex) {
+        catch (URISyntaxException ex) {
             e.add("source.url", "'" + u + "' is not a URL: " + ex.getReason());
             return null;
         }

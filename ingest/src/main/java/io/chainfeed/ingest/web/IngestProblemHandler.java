@@ -2,7 +2,9 @@ package io.chainfeed.ingest.web;
 
 import io.chainfeed.ingest.fetch.FetchException;
 import io.chainfeed.ingest.page.PageParseException;
+import io.chainfeed.ingest.publish.OversizedRecordException;
 import io.chainfeed.ingest.publish.PublishException;
+import io.chainfeed.ingest.publish.PublishOutcomeUnknownException;
 import io.chainfeed.platform.web.ProblemDetailsHandler;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ProblemDetail;
@@ -66,8 +68,8 @@ class IngestProblemHandler extends ProblemDetailsHandler {
      * visible. 504 (the upstream, Kafka, did not answer in time) rather than 503, which
      * promises that nothing was published.
      */
-    @ExceptionHandler(io.chainfeed.ingest.publish.PublishOutcomeUnknownException.class)
-    ResponseEntity<ProblemDetail> outcomeUnknown(io.chainfeed.ingest.publish.PublishOutcomeUnknownException e) {
+    @ExceptionHandler(PublishOutcomeUnknownException.class)
+    ResponseEntity<ProblemDetail> outcomeUnknown(PublishOutcomeUnknownException e) {
         return retryAfter(problem(HttpStatus.GATEWAY_TIMEOUT, "publish-outcome-unknown",
                 "Kafka did not confirm the commit in time", e.getMessage()), RETRY_AFTER_SECONDS);
     }
@@ -76,8 +78,8 @@ class IngestProblemHandler extends ProblemDetailsHandler {
      * A record over its topic's {@code max.message.bytes}, read from the broker: nothing
      * was sent.
      */
-    @ExceptionHandler(io.chainfeed.ingest.publish.OversizedRecordException.class)
-    ProblemDetail oversized(io.chainfeed.ingest.publish.OversizedRecordException e) {
+    @ExceptionHandler(OversizedRecordException.class)
+    ProblemDetail oversized(OversizedRecordException e) {
         ProblemDetail p = problem(HttpStatus.PAYLOAD_TOO_LARGE, "record-too-large", "Record too large for Kafka",
                 e.getMessage());
         p.setProperty("topic", e.oversize().topic());

@@ -4,6 +4,8 @@ import io.chainfeed.ingest.IngestProperties;
 import io.chainfeed.ingest.IngestService;
 import io.chainfeed.ingest.TermJson;
 import io.chainfeed.ingest.publish.Deadline;
+import io.chainfeed.ingest.publish.TermPublisher;
+import io.chainfeed.platform.IndexingProbe;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -37,7 +39,7 @@ class PageIngestController {
 
     private final IngestProperties props;
 
-    private final org.springframework.beans.factory.ObjectProvider<io.chainfeed.platform.IndexingProbe> indexing;
+    private final org.springframework.beans.factory.ObjectProvider<IndexingProbe> indexing;
 
     @PostMapping(path = "/pages", consumes = { MediaType.TEXT_PLAIN_VALUE, MediaType.TEXT_HTML_VALUE },
             produces = MediaType.APPLICATION_JSON_VALUE)
@@ -53,8 +55,7 @@ class PageIngestController {
                 dryRun, until);
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("dryRun", dryRun);
-        boolean published = r.result() != null
-                && r.result().outcome() == io.chainfeed.ingest.publish.TermPublisher.Outcome.PUBLISHED;
+        boolean published = r.result() != null && r.result().outcome() == TermPublisher.Outcome.PUBLISHED;
         out.put("published", published);
         out.put("readId", "term:" + r.term().slug());
         if (r.result() != null) {

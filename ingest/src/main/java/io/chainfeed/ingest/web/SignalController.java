@@ -1,6 +1,7 @@
 package io.chainfeed.ingest.web;
 
 import io.chainfeed.avro.ConstraintSignal;
+import io.chainfeed.platform.IndexingProbe;
 import io.chainfeed.platform.auth.HashedKeys;
 import io.chainfeed.ingest.IngestProperties;
 import io.chainfeed.ingest.publish.Deadline;
@@ -13,9 +14,13 @@ import io.chainfeed.ingest.signal.SignalValidator;
 import io.chainfeed.ingest.signal.SkippedRecords;
 import io.chainfeed.schemas.SignalViews;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
 import lombok.RequiredArgsConstructor;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
@@ -64,7 +69,7 @@ class SignalController {
 
     private final SignalValidator validator;
 
-    private final org.springframework.beans.factory.ObjectProvider<io.chainfeed.platform.IndexingProbe> indexing;
+    private final org.springframework.beans.factory.ObjectProvider<IndexingProbe> indexing;
 
     @PostMapping(path = "/signals", consumes = { MediaType.APPLICATION_JSON_VALUE, NDJSON },
             produces = MediaType.APPLICATION_JSON_VALUE)
@@ -138,7 +143,7 @@ class SignalController {
         }
         ConstraintSignal current = reviews.latest(id, props.deadline())
             .orElseThrow(() -> new SignalNotFoundException(id));
-        SignalValidator.Checked c = validator.review(current, fields, java.time.Instant.now(), 0);
+        SignalValidator.Checked c = validator.review(current, fields, Instant.now(), 0);
         if (!c.valid()) {
             throw new InvalidSignalsException("the review is invalid: " + c.errors().get(0).describe(), c.errors());
         }
@@ -147,7 +152,7 @@ class SignalController {
     }
 
     private static List<Map<String, Object>> items(List<SignalInput> inputs, SignalIngest.BatchResult r) {
-        Map<Integer, Map<String, Object>> byIndex = new java.util.TreeMap<>();
+        Map<Integer, Map<String, Object>> byIndex = new TreeMap<>();
         for (SignalInput in : inputs) {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("index", in.index());
@@ -174,7 +179,7 @@ class SignalController {
             m.putIfAbsent("outcome", "rejected");
             @SuppressWarnings("unchecked")
             List<Map<String, Object>> errors = (List<Map<String, Object>>) m.computeIfAbsent("errors",
-                    k -> new java.util.ArrayList<Map<String, Object>>());
+                    k -> new ArrayList<Map<String, Object>>());
             errors.add(Map.of("field", e.field(), "reason", e.reason()));
         });
         return List.copyOf(byIndex.values());
@@ -207,7 +212,7 @@ class SignalController {
         m.put("version", s.getVersion());
         m.put("headline", s.getHeadline());
         m.put("layers", s.getLayerHints());
-        m.put("direction", s.getDirection().name().toLowerCase(java.util.Locale.ROOT));
+        m.put("direction", s.getDirection().name().toLowerCase(Locale.ROOT));
         m.put("magnitude", s.getMagnitude());
         m.put("until", s.getUntil() == null ? null : s.getUntil().toString());
         m.put("segment", s.getSegment());

@@ -3,6 +3,7 @@ package io.chainfeed.streams.chain;
 import io.chainfeed.avro.ConstraintSignal;
 import io.chainfeed.schemas.ChainDecay;
 import io.chainfeed.schemas.ChainSegments;
+import io.chainfeed.schemas.Stories;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -145,7 +146,7 @@ public final class ChainBook {
      * @return the group key
      */
     static String urlKey(String id, String url) {
-        return io.chainfeed.schemas.Stories.urlKey(id, url);
+        return Stories.urlKey(id, url);
     }
 
     /**
@@ -156,7 +157,7 @@ public final class ChainBook {
      * @return the group key
      */
     static String headlineKey(String sourceName, String sourceUrl, String headline) {
-        return io.chainfeed.schemas.Stories.headlineKey(sourceName, sourceUrl, headline);
+        return Stories.headlineKey(sourceName, sourceUrl, headline);
     }
 
     /**

@@ -7,7 +7,12 @@ import io.chainfeed.avro.LayerState;
 import io.chainfeed.avro.LayerStatus;
 import io.chainfeed.schemas.ChainDecay;
 import io.chainfeed.schemas.ChainSegments;
+import java.time.DayOfWeek;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.time.temporal.TemporalAdjusters;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
@@ -321,7 +326,7 @@ public final class ChainModel {
      * @return the end (epoch ms, the last millisecond) of the fixed base period
      */
     static long baseEnd() {
-        return StatusRule.BASE_TO.plusDays(1).atStartOfDay(java.time.ZoneOffset.UTC).toInstant().toEpochMilli() - 1;
+        return StatusRule.BASE_TO.plusDays(1).atStartOfDay(ZoneOffset.UTC).toInstant().toEpochMilli() - 1;
     }
 
     /**
@@ -336,10 +341,9 @@ public final class ChainModel {
             .thenComparing(ConstraintSignal::getId));
         List<Long> times = new ArrayList<>();
         if (!byTime.isEmpty()) {
-            java.time.LocalDate first = byTime.get(0).getObservedAt().atZone(java.time.ZoneOffset.UTC).toLocalDate();
-            java.time.LocalDate sunday = first
-                .with(java.time.temporal.TemporalAdjusters.nextOrSame(java.time.DayOfWeek.SUNDAY));
-            for (long t = sunday.plusDays(1).atStartOfDay(java.time.ZoneOffset.UTC).toInstant().toEpochMilli()
+            LocalDate first = byTime.get(0).getObservedAt().atZone(ZoneOffset.UTC).toLocalDate();
+            LocalDate sunday = first.with(TemporalAdjusters.nextOrSame(DayOfWeek.SUNDAY));
+            for (long t = sunday.plusDays(1).atStartOfDay(ZoneOffset.UTC).toInstant().toEpochMilli()
                     - 1; t <= until; t += WEEK_MS) {
                 times.add(t);
             }
@@ -374,7 +378,7 @@ public final class ChainModel {
         long from;
         long to;
         if (statusRule.normal() == StatusRule.Normal.FIXED) {
-            from = StatusRule.BASE_FROM.atStartOfDay(java.time.ZoneOffset.UTC).toInstant().toEpochMilli();
+            from = StatusRule.BASE_FROM.atStartOfDay(ZoneOffset.UTC).toInstant().toEpochMilli();
             to = baseEnd();
         }
         else {
@@ -392,7 +396,7 @@ public final class ChainModel {
         Map<String, double[]> out = new TreeMap<>();
         int a = lo;
         int b = hi;
-        weekly.pressure().forEach((id, v) -> out.put(id, java.util.Arrays.copyOfRange(v, a, b)));
+        weekly.pressure().forEach((id, v) -> out.put(id, Arrays.copyOfRange(v, a, b)));
         return out;
     }
 

@@ -6,6 +6,8 @@ import io.chainfeed.avro.ChainLayer;
 import io.chainfeed.avro.Company;
 import io.chainfeed.avro.ConstraintSignal;
 import io.chainfeed.avro.LayerState;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BiConsumer;
@@ -142,14 +144,14 @@ public final class ChainQueries {
      * @throws InvalidStateStoreException while the stores cannot be queried
      */
     public List<ConstraintSignal> signalsOn(String layerId, long from, long to) {
-        List<ConstraintSignal> out = new java.util.ArrayList<>();
+        List<ConstraintSignal> out = new ArrayList<>();
         for (ConstraintSignal s : values(stores.<ConstraintSignal>store(ChainStateTopology.SIGNALS_STORE))) {
             long t = s.getObservedAt().toEpochMilli();
             if (t >= from && t <= to && s.getLayerHints().contains(layerId)) {
                 out.add(s);
             }
         }
-        out.sort(java.util.Comparator.comparingLong((ConstraintSignal s) -> s.getObservedAt().toEpochMilli())
+        out.sort(Comparator.comparingLong((ConstraintSignal s) -> s.getObservedAt().toEpochMilli())
             .thenComparing(ConstraintSignal::getId));
         return out;
     }

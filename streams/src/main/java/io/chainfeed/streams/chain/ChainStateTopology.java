@@ -436,7 +436,7 @@ public final class ChainStateTopology {
                 .setHeadline(e.headline)
                 .setDirection(e.direction)
                 .setMagnitude(e.magnitude)
-                .setObservedAt(java.time.Instant.ofEpochMilli(e.observedAt))
+                .setObservedAt(Instant.ofEpochMilli(e.observedAt))
                 .setWeight(e.weightIn(layer))
                 .setShare(e.share(layer))
                 .setUntil(e.until == null ? null : Instant.ofEpochMilli(e.until))

@@ -9,10 +9,12 @@ import static io.chainfeed.streams.chain.ChainModel.squeezes;
 import io.chainfeed.avro.ChainLayer;
 import io.chainfeed.avro.LayerState;
 import io.chainfeed.avro.SignalCause;
+import io.chainfeed.avro.Source;
 import io.chainfeed.avro.SqueezeSource;
 import io.chainfeed.avro.Trend;
 import io.chainfeed.schemas.ChainDecay;
 import io.chainfeed.streams.chain.ChainCauses.Cause;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -120,7 +122,7 @@ record LayerStates(ChainGraph graph, Inheritance inheritance, StatusRule statusR
                     .setHops(c.hops())
                     .setContribution(round(c.contribution()))
                     .setSource(c.entry().sourceUrl.isEmpty() && c.entry().sourceName.isEmpty() ? null
-                            : new io.chainfeed.avro.Source(c.entry().sourceName, c.entry().sourceUrl))
+                            : new Source(c.entry().sourceName, c.entry().sourceUrl))
                     .setUntil(c.entry().until)
                     .setShare(c.entry().share(c.origin()))
                     .build());
@@ -149,7 +151,7 @@ record LayerStates(ChainGraph graph, Inheritance inheritance, StatusRule statusR
                 .setOwners(graph.owners(id))
                 .setSqueezed(squeezes(direct.get(id)) ? graph.squeezed(id, ChainCauses.tighteners(top)) : List.of())
                 .setSignalCount(own.count)
-                .setAsOf(java.time.Instant.ofEpochMilli(asOf))
+                .setAsOf(Instant.ofEpochMilli(asOf))
                 .setVersion(asOf)
                 .build());
         }

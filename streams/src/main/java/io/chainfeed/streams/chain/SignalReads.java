@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -56,7 +57,7 @@ public final class SignalReads {
      * when the signal was observed
      */
     public Read read(ConstraintSignal signal) {
-        String direction = signal.getDirection().name().toLowerCase(java.util.Locale.ROOT);
+        String direction = signal.getDirection().name().toLowerCase(Locale.ROOT);
         List<Section> sections = new ArrayList<>();
         if (!signal.getBody().isBlank()) {
             sections.add(new Section("body", "What was observed", signal.getBody()));

@@ -11,8 +11,10 @@ import io.chainfeed.platform.kafka.DeadLetters;
 import io.chainfeed.schemas.AvroSerde;
 import io.chainfeed.schemas.ReadDocuments;
 import io.chainfeed.schemas.Topics;
+import io.chainfeed.streams.StreamsMeters;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -126,7 +128,7 @@ public final class ReadIndexer extends BatchLoop {
                 deadLetter(r, e);
                 continue;
             }
-            Map<String, Object> doc = ReadDocuments.toDocument(read, java.time.Instant.ofEpochMilli(r.timestamp()));
+            Map<String, Object> doc = ReadDocuments.toDocument(read, Instant.ofEpochMilli(r.timestamp()));
             bulk.operations(op -> op.index(i -> i.index(alias)
                 .id(read.getId())
                 .version(ReadsIndex.externalVersion(read.getVersion()))
@@ -154,7 +156,7 @@ public final class ReadIndexer extends BatchLoop {
                     failures.size() + " of " + ids.size() + " items failed, first: " + failures.get(0));
         }
         indexed.addAndGet(ids.size());
-        io.chainfeed.streams.StreamsMeters.indexed(ids.size());
+        StreamsMeters.indexed(ids.size());
     }
 
     private void deadLetter(ConsumerRecord<String, byte[]> r, Exception e) throws Exception {

@@ -8,6 +8,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -179,7 +180,7 @@ public final class PipelineHealthIndicator implements HealthIndicator {
                 Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets(s.group)
                     .partitionsToOffsetAndMetadata()
                     .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-                if (committed.values().stream().noneMatch(java.util.Objects::nonNull)) {
+                if (committed.values().stream().noneMatch(Objects::nonNull)) {
                     // Not started yet (or processed by differently named groups): nothing
                     // to measure.
                     b.withDetail(s.detail, "group " + s.group + " has committed no offsets");

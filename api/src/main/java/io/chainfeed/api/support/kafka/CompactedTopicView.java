@@ -4,10 +4,19 @@ import io.chainfeed.platform.kafka.ClientMeters;
 import io.chainfeed.platform.kafka.DeadLetters;
 import io.chainfeed.platform.kafka.OnDemandDeadLetters;
 import io.chainfeed.schemas.AvroSerde;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Queue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.apache.avro.specific.SpecificRecord;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -59,7 +68,7 @@ public abstract class CompactedTopicView<V extends SpecificRecord> implements Sm
 
     private Thread thread;
 
-    private final java.util.concurrent.CountDownLatch loaded = new java.util.concurrent.CountDownLatch(1);
+    private final CountDownLatch loaded = new CountDownLatch(1);
 
     private final OnDemandDeadLetters deadLetters;
 
@@ -67,9 +76,9 @@ public abstract class CompactedTopicView<V extends SpecificRecord> implements Sm
 
     private Map<TopicPartition, Long> loadTarget;
 
-    private final java.util.Queue<java.util.concurrent.CompletableFuture<Void>> catchUps = new java.util.concurrent.ConcurrentLinkedQueue<>();
+    private final Queue<CompletableFuture<Void>> catchUps = new ConcurrentLinkedQueue<>();
 
-    private final Map<java.util.concurrent.CompletableFuture<Void>, Map<TopicPartition, Long>> catchUpTargets = new java.util.HashMap<>();
+    private final Map<CompletableFuture<Void>, Map<TopicPartition, Long>> catchUpTargets = new HashMap<>();
 
     /**
      * @param bootstrapServers Kafka bootstrap servers
@@ -167,7 +176,7 @@ public abstract class CompactedTopicView<V extends SpecificRecord> implements Sm
      * @throws InterruptedException if interrupted while waiting
      */
     public boolean awaitLoaded(Duration timeout) throws InterruptedException {
-        return loaded.await(timeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+        return loaded.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     /**
@@ -186,13 +195,13 @@ public abstract class CompactedTopicView<V extends SpecificRecord> implements Sm
      * @throws InterruptedException if interrupted while waiting
      */
     public boolean awaitCaughtUp(Duration timeout) throws InterruptedException {
-        java.util.concurrent.CompletableFuture<Void> f = new java.util.concurrent.CompletableFuture<>();
+        CompletableFuture<Void> f = new CompletableFuture<>();
         catchUps.add(f);
         try {
-            f.get(timeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+            f.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
             return true;
         }
-        catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+        catch (ExecutionException | TimeoutException e) {
             return false;
         }
     }
@@ -205,7 +214,7 @@ public abstract class CompactedTopicView<V extends SpecificRecord> implements Sm
         if (loadTarget == null) {
             return;
         }
-        for (java.util.concurrent.CompletableFuture<Void> f; (f = catchUps.poll()) != null;) {
+        for (CompletableFuture<Void> f; (f = catchUps.poll()) != null;) {
             catchUpTargets.put(f, consumer.endOffsets(loadTarget.keySet(), Duration.ofSeconds(10)));
         }
         catchUpTargets.entrySet().removeIf(e -> {
@@ -304,8 +313,7 @@ public abstract class CompactedTopicView<V extends SpecificRecord> implements Sm
             value = serde.deserialize(r.topic(), r.value());
         }
         catch (RuntimeException e) {
-            deadLetters.send(r, r.key().getBytes(java.nio.charset.StandardCharsets.UTF_8), r.value(),
-                    DeadLetters.Reason.UNDECODABLE, e);
+            deadLetters.send(r, r.key().getBytes(StandardCharsets.UTF_8), r.value(), DeadLetters.Reason.UNDECODABLE, e);
             return;
         }
         update(r.key(), value);

@@ -28,6 +28,7 @@ import io.swagger.v3.oas.models.servers.Server;
 import io.swagger.v3.oas.models.tags.Tag;
 import java.math.BigDecimal;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -238,11 +239,11 @@ public class OpenApiConfiguration {
                         .filter(r -> r.getContent() != null)
                         .flatMap(r -> r.getContent().values().stream())
                         .forEach(m -> bound(m.getSchema(), TEXT_MAX_LENGTH,
-                                java.util.Collections.newSetFromMap(new IdentityHashMap<>())));
+                                Collections.newSetFromMap(new IdentityHashMap<>())));
                 }));
             }
             if (api.getComponents() != null && api.getComponents().getSchemas() != null) {
-                Set<Schema<?>> seen = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+                Set<Schema<?>> seen = Collections.newSetFromMap(new IdentityHashMap<>());
                 api.getComponents().getSchemas().forEach((name, s) -> {
                     if (!PROBLEM.equals(name)) {
                         bound(s, TEXT_MAX_LENGTH, seen);
@@ -373,7 +374,7 @@ public class OpenApiConfiguration {
     static void bound(Parameter p) {
         Schema s = p.getSchema();
         if (s != null) {
-            bound(s, PARAMETER_MAX_LENGTH, java.util.Collections.newSetFromMap(new IdentityHashMap<>()));
+            bound(s, PARAMETER_MAX_LENGTH, Collections.newSetFromMap(new IdentityHashMap<>()));
         }
     }
 

@@ -13,6 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
@@ -162,7 +163,7 @@ class Warmup implements ApplicationRunner, HealthIndicator {
 
         String millis() {
             long n = count.get();
-            return n == 0 ? "-" : String.format(java.util.Locale.ROOT, "%.1f", sum.get() / 1e6 / n);
+            return n == 0 ? "-" : String.format(Locale.ROOT, "%.1f", sum.get() / 1e6 / n);
         }
 
     }

@@ -10,6 +10,7 @@ import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
 /**
@@ -95,7 +96,7 @@ public final class DemoPartnerSite implements AutoCloseable {
     @Override
     public void close() {
         server.stop(0);
-        ((java.util.concurrent.ExecutorService) server.getExecutor()).shutdownNow();
+        ((ExecutorService) server.getExecutor()).shutdownNow();
     }
 
     private static void serve(HttpExchange exchange, Map<String, byte[]> files, Map<String, String> types, String csp)

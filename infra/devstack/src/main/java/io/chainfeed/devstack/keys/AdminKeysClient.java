@@ -5,11 +5,14 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.net.URI;
+import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * A client of the api's key administration ({@code /api/v1/admin/keys}, under
@@ -72,7 +75,7 @@ public final class AdminKeysClient {
     public JsonNode create(String kind, String label, List<String> allowedOrigins, Integer ratePerMinute)
             throws IOException, InterruptedException {
         ObjectNode body = JSON.createObjectNode();
-        body.put("kind", kind.toUpperCase(java.util.Locale.ROOT));
+        body.put("kind", kind.toUpperCase(Locale.ROOT));
         body.put("label", label);
         body.putPOJO("allowedOrigins", allowedOrigins);
         if (ratePerMinute != null) {
@@ -95,9 +98,7 @@ public final class AdminKeysClient {
      * @throws Refused (404) when no such key exists
      */
     public void revoke(String id) throws IOException, InterruptedException {
-        send(request(keys.resolve("keys/" + java.net.URLEncoder.encode(id, java.nio.charset.StandardCharsets.UTF_8)))
-            .DELETE()
-            .build());
+        send(request(keys.resolve("keys/" + URLEncoder.encode(id, StandardCharsets.UTF_8))).DELETE().build());
     }
 
     private HttpRequest.Builder request(URI uri) {

@@ -4,8 +4,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.net.ConnectException;
 import java.net.URI;
+import java.net.http.HttpConnectTimeoutException;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -82,12 +86,12 @@ public final class KeysCli implements Callable<Integer> {
                 err.println("chainfeed keys: " + e.getMessage());
                 return 1;
             }
-            catch (java.nio.file.NoSuchFileException | java.nio.file.AccessDeniedException e) {
+            catch (NoSuchFileException | AccessDeniedException e) {
                 err.println("chainfeed keys: cannot read the admin key file " + e.getFile()
                         + " (is the stack running from this directory? else give --admin-key-file or CHAINFEED_ADMIN_KEY)");
                 return 3;
             }
-            catch (java.net.ConnectException | java.net.http.HttpConnectTimeoutException e) {
+            catch (ConnectException | HttpConnectTimeoutException e) {
                 err.println("chainfeed keys: cannot reach the api (" + e.getClass().getSimpleName()
                         + "); is it running? give its URL with --api");
                 return 3;

@@ -5,6 +5,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Metrics;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -135,10 +136,10 @@ public final class DeadLetters {
         }
         byte[] copy = value;
         if (value != null && value.length > MAX_COPY_BYTES) {
-            copy = java.util.Arrays.copyOf(value, TRUNCATED_BYTES);
+            copy = Arrays.copyOf(value, TRUNCATED_BYTES);
         }
         if (keyBytes != null && keyBytes.length > MAX_COPY_BYTES) {
-            keyBytes = java.util.Arrays.copyOf(keyBytes, TRUNCATED_BYTES);
+            keyBytes = Arrays.copyOf(keyBytes, TRUNCATED_BYTES);
         }
         ProducerRecord<byte[], byte[]> out = new ProducerRecord<>(dlq, null, keyBytes, copy);
         if (copy != value) {
