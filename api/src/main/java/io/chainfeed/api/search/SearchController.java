@@ -64,7 +64,7 @@ class SearchController {
 
     private final CompanyResolver companies;
 
-    private final SearchCatalog catalog;
+    private final QueryAnalyser analyser;
 
     private final TopResults tops;
 
@@ -118,12 +118,13 @@ class SearchController {
         };
         ReadSearch.Filters filters = new ReadSearch.Filters(list(layer), companySymbols(list(company)), primary,
                 list(term), list(kind), instant("from", from), instant("to", to));
-        ReadSearch.Page page = search.search(q, filters, size, cursor, evidence, rankBy);
-        QueryText parsed = QueryText.parse(q);
-        List<Company> named = QueryWords.companies(parsed, companies);
-        SearchCatalog.TermNames namedTerm = parsed.plain().isEmpty() ? null : catalog.termNamed(parsed.plain());
+        AnalysedQuery query = analyser.analyse(q);
+        ReadSearch.Page page = search.search(query, filters, size, cursor, evidence, rankBy);
+        QueryText parsed = query.parsed();
+        List<Company> named = query.companies();
+        SearchCatalog.TermNames namedTerm = query.wholeTerm();
         boolean any = "any".equals(page.mode());
-        Optional<TopResults.Entity> top = cursor == null ? tops.find(q) : Optional.empty();
+        Optional<TopResults.Entity> top = cursor == null ? tops.find(query) : Optional.empty();
         List<SearchResults.Result> results = page.matches()
             .stream()
             .map(m -> new SearchResults.Result(ReadViews.view(m.source(), evidence), m.score(),

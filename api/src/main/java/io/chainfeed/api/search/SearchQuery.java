@@ -8,7 +8,6 @@ import co.elastic.clients.elasticsearch._types.query_dsl.TextQueryType;
 import io.chainfeed.api.reference.CompanyResolver;
 import io.chainfeed.avro.Company;
 import io.chainfeed.schemas.CompanyDirectory;
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -17,10 +16,9 @@ import java.util.Set;
 import java.util.function.Function;
 
 /**
- * Builds the Elasticsearch query of a search from the parsed text and the filters: no I/O
- * of its own (only the {@link SearchCatalog}'s names, which it loads once), and the same
- * input with the same catalogue always gives the same query (checked against golden JSON
- * by {@code SearchQueryTest}).
+ * Builds the Elasticsearch query of a search from the analysed text
+ * ({@link AnalysedQuery}) and the filters: no I/O of its own, and the same input always
+ * gives the same query (checked against golden JSON by {@code SearchQueryTest}).
  *
  * <p>
  * Each required piece of the text ({@link QueryText}) becomes a {@code multi_match} over
@@ -69,59 +67,36 @@ public final class SearchQuery {
      */
     static final float FALLBACK_PIECE_SCORE = 10_000f;
 
-    private final SearchCatalog catalog;
-
     private final CompanyResolver companies;
-
-    private final Function<List<String>, Optional<String>> layers;
 
     private final Function<String, List<String>> upstream;
 
     /**
-     * A query builder that knows no chain layer names.
-     * @param catalog the glossary terms' names (synonyms) and the catalogue's names
+     * A query builder that knows no chain layer's upstream.
      * @param companies resolves pieces that name a company
      */
-    public SearchQuery(SearchCatalog catalog, CompanyResolver companies) {
-        this(catalog, companies, words -> Optional.empty());
+    public SearchQuery(CompanyResolver companies) {
+        this(companies, id -> List.of());
     }
 
     /**
-     * @param catalog the glossary terms' names (synonyms) and the catalogue's names
      * @param companies resolves pieces that name a company
-     * @param layers the id of the chain layer some words name (its name, id or alias), if
-     * any
-     */
-    public SearchQuery(SearchCatalog catalog, CompanyResolver companies,
-            Function<List<String>, Optional<String>> layers) {
-        this(catalog, companies, layers, id -> List.of());
-    }
-
-    /**
-     * @param catalog the glossary's names, for synonyms
-     * @param companies resolves pieces that name a company
-     * @param layers the id of the chain layer some words name (its name, id or alias), if
-     * any
      * @param upstream the ids of the layers a layer names as its upstream (its
      * suppliers), by layer id
      */
-    public SearchQuery(SearchCatalog catalog, CompanyResolver companies,
-            Function<List<String>, Optional<String>> layers, Function<String, List<String>> upstream) {
-        this.catalog = catalog;
+    public SearchQuery(CompanyResolver companies, Function<String, List<String>> upstream) {
         this.companies = companies;
-        this.layers = layers;
         this.upstream = upstream;
     }
 
     /**
-     * @param parsed the parsed text
+     * @param query the analysed text
      * @param filters the filters, AND'ed as Elasticsearch filters (no effect on scores)
      * @param all whether every required piece must match ({@code false}: the fall-back)
      * @return the query
-     * @throws IOException if the catalogue's names could not be loaded
      */
-    public Query build(QueryText parsed, ReadSearch.Filters filters, boolean all) throws IOException {
-        return build(parsed, filters, all, Boosts.FUZZINESS);
+    public Query build(AnalysedQuery query, ReadSearch.Filters filters, boolean all) {
+        return build(query, filters, all, Boosts.FUZZINESS);
     }
 
     /**
@@ -132,23 +107,22 @@ public final class SearchQuery {
      * phase of "High bandwidth memory" took Elasticsearch 167 ms with the ranking query
      * and about 40 ms with this one (2026-12-03, docs/benchmarks.md). Ranking is
      * unchanged; a word two edits from the typed one is found but not marked.
-     * @param parsed the parsed text
+     * @param query the analysed text
      * @param filters the filters
      * @param all whether every required piece must match
      * @return the query for {@code highlight.highlight_query}
-     * @throws IOException if the catalogue's names could not be loaded
      */
-    public Query highlight(QueryText parsed, ReadSearch.Filters filters, boolean all) throws IOException {
-        return build(parsed, filters, all, Boosts.HIGHLIGHT_FUZZINESS);
+    public Query highlight(AnalysedQuery query, ReadSearch.Filters filters, boolean all) {
+        return build(query, filters, all, Boosts.HIGHLIGHT_FUZZINESS);
     }
 
-    private Query build(QueryText parsed, ReadSearch.Filters filters, boolean all, String fuzziness)
-            throws IOException {
+    private Query build(AnalysedQuery query, ReadSearch.Filters filters, boolean all, String fuzziness) {
         BoolQuery.Builder b = new BoolQuery.Builder();
-        boolean fuzzy = parsed.size() <= FUZZY_MAX_PIECES;
+        QueryText parsed = query.parsed();
+        boolean fuzzy = query.fuzzy();
         String wordFuzziness = fuzzy ? fuzziness : null;
-        List<SearchCatalog.NameMatch> names = fuzzy ? catalog.names(parsed) : List.of();
-        QueryIntent intent = QueryIntent.of(parsed);
+        List<SearchCatalog.NameMatch> names = query.names();
+        QueryIntent intent = query.intent();
         List<Query> required = new ArrayList<>();
         // Per required query: whether it may, on its own, let a read into the fall-back
         // (not a stop word).
@@ -208,8 +182,8 @@ public final class SearchQuery {
                 i++;
             }
         }
-        SearchCatalog.TermNames named = namedTerm(parsed, intent);
-        boolean constraintTalk = intent.segments().stream().anyMatch(g -> g.role() == QueryIntent.Role.CONSTRAINT);
+        SearchCatalog.TermNames named = query.term();
+        boolean constraintTalk = query.constraintTalk();
         Query related = named == null || named.related().isEmpty() || constraintTalk ? null
                 : Query.of(q -> q.constantScore(c -> c.boost(Boosts.RELATED_TERM)
                     .filter(f -> f.terms(t -> t.field("id")
@@ -261,8 +235,7 @@ public final class SearchQuery {
         // A subject that names a chain layer ("memory layer", "energy and power") lifts
         // the reads whose
         // primary layer it is.
-        Optional<String> layer = intent.subject().isEmpty() ? Optional.empty()
-                : layers.apply(QueryText.words(intent.subject()));
+        Optional<String> layer = query.layerId();
         layer.ifPresent(id -> b.should(s -> s.constantScore(
                 c -> c.boost(Boosts.NAMED_LAYER).filter(f -> f.term(t -> t.field("primaryLayerIds").value(id))))));
         // A year in the query ("is HBM still sold out in 2026") lifts the signals that
@@ -282,9 +255,9 @@ public final class SearchQuery {
             // company does: the terms that list it among their main companies, in its
             // layers, rank above the news that mentions it.
             boolean suppliers = QueryText.words(parsed.plain()).stream().anyMatch(SUPPLIER_WORDS::contains);
-            intent.subjectPiece()
-                .flatMap(whole -> QueryWords.company(whole, companies))
-                .ifPresent(c -> companyTerms(b, c, suppliers));
+            if (query.subjectCompany() != null) {
+                companyTerms(b, query.subjectCompany(), suppliers);
+            }
             // A query asks what something is more often than what happened to it: a term
             // read (an explanation) ranks a little above a signal read (news) that
             // matches
@@ -302,23 +275,6 @@ public final class SearchQuery {
         return Query.of(q -> q.boosting(x -> x.positive(matched)
             .negative(n -> n.term(t -> t.field("kind").value("state")))
             .negativeBoost(Boosts.STATE_READ)));
-    }
-
-    /**
-     * @param parsed a parsed query
-     * @param intent its reading
-     * @return the glossary term the whole text names, else the one its subject names,
-     * else null
-     * @throws IOException if the catalogue's names could not be loaded
-     */
-    SearchCatalog.TermNames namedTerm(QueryText parsed, QueryIntent intent) throws IOException {
-        String plain = parsed.plain();
-        SearchCatalog.TermNames named = plain.isEmpty() ? null : catalog.termNamed(plain);
-        String subject = intent.subject();
-        if (named == null && !subject.isEmpty() && !subject.equals(plain)) {
-            named = catalog.termNamed(subject);
-        }
-        return named;
     }
 
     /**
