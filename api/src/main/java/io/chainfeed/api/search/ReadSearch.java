@@ -178,7 +178,8 @@ public class ReadSearch {
      * @param facets facet name to values with counts (layer, company, term, kind,
      * updated)
      * @param nextCursor cursor of the next page, null on the last
-     * @param mode {@code all} (every piece matched) or {@code any} (the fall-back)
+     * @param mode {@link SearchMode#ALL} (every piece matched) or {@link SearchMode#ANY}
+     * (the fall-back)
      * @param tookMs time Elasticsearch spent on the searches of this page
      * @param sections a first page's sections ({@link #sections}); null on later pages
      * and without matches
@@ -187,11 +188,11 @@ public class ReadSearch {
      * them all); -1 unknown
      */
     public record Page(long total, List<Match> matches, Map<String, List<FacetValue>> facets, String nextCursor,
-            String mode, long tookMs, Sections sections, long withAll) {
+            SearchMode mode, long tookMs, Sections sections, long withAll) {
         /** A page without sections. */
         public Page(long total, List<Match> matches, Map<String, List<FacetValue>> facets, String nextCursor,
-                String mode, long tookMs) {
-            this(total, matches, facets, nextCursor, mode, tookMs, null, "all".equals(mode) ? total : -1);
+                SearchMode mode, long tookMs) {
+            this(total, matches, facets, nextCursor, mode, tookMs, null, mode.all() ? total : -1);
         }
     }
 
@@ -250,7 +251,7 @@ public class ReadSearch {
     private Page searchUntimed(AnalysedQuery query, Filters filters, int size, String cursor, boolean evidence,
             Ranking ranking) throws IOException {
         if (query.parsed().isEmpty()) {
-            return new Page(0, List.of(), Map.of(), null, "all", 0);
+            return new Page(0, List.of(), Map.of(), null, SearchMode.ALL, 0);
         }
         String text = query.text();
         String hash = hash(text, filters);
@@ -503,7 +504,7 @@ public class ReadSearch {
             closeQuietly(nextPit);
         }
         Map<String, List<FacetValue>> facets = Matches.facets(response);
-        return new Page(total, matches, facets, next, all ? "all" : "any", response.took());
+        return new Page(total, matches, facets, next, SearchMode.of(all), response.took());
     }
 
     /**

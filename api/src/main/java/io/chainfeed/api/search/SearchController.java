@@ -123,7 +123,7 @@ class SearchController {
         QueryText parsed = query.parsed();
         List<Company> named = query.companies();
         SearchCatalog.TermNames namedTerm = query.wholeTerm();
-        boolean any = "any".equals(page.mode());
+        boolean any = page.mode() == SearchMode.ANY;
         Optional<TopResults.Entity> top = cursor == null ? tops.find(query) : Optional.empty();
         List<SearchResults.Result> results = page.matches()
             .stream()
@@ -131,7 +131,7 @@ class SearchController {
                     snippets(m, named, namedTerm == null ? null : namedTerm.slug()), m.bestSection(),
                     m.reposts() > 0 ? alsoFrom(m.alsoFrom()) : null, m.reposts() > 0 ? m.reposts() : null))
             .toList();
-        return new SearchResults(q, page.total(), page.mode(),
+        return new SearchResults(q, page.total(), page.mode().text(),
                 any ? (page.withAll() > 0 ? fillUpNotice(parsed, page.withAll()) : fallBackNotice(parsed)) : null,
                 any ? Math.max(0, page.withAll()) : null, top.orElse(null),
                 page.sections() == null ? null : sections(page.sections(), top.orElse(null)), results,

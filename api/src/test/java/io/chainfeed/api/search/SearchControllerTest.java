@@ -77,7 +77,8 @@ class SearchControllerTest {
                 eq(ReadSearch.Ranking.HYBRID)))
             .thenReturn(new ReadSearch.Page(1,
                     List.of(new ReadSearch.Match(doc, 4.5, List.of("<mark>HBM</mark> stacks"), "summary")),
-                    Map.of("layer", List.of(new ReadSearch.FacetValue("memory", "Memory", 1))), "c2", "all", 7));
+                    Map.of("layer", List.of(new ReadSearch.FacetValue("memory", "Memory", 1))), "c2", SearchMode.ALL,
+                    7));
 
         mvc.perform(get("/api/v1/search").param("q", "hbm"))
             .andExpect(status().isOk())
@@ -100,7 +101,7 @@ class SearchControllerTest {
     @Test
     void filtersAreTrimmedDeduplicatedAndDatesReadAsUtcDays() throws Exception {
         when(search.search(any(), any(), anyInt(), any(), anyBoolean(), any()))
-            .thenReturn(new ReadSearch.Page(0, List.of(), Map.of(), null, "any", 1));
+            .thenReturn(new ReadSearch.Page(0, List.of(), Map.of(), null, SearchMode.ANY, 1));
 
         mvc.perform(get("/api/v1/search").param("q", "dram")
             .param("layer", " memory", "memory", " ")
