@@ -6,13 +6,10 @@ import co.elastic.clients.elasticsearch._types.query_dsl.Operator;
 import co.elastic.clients.elasticsearch._types.query_dsl.Query;
 import co.elastic.clients.elasticsearch._types.query_dsl.TextQueryType;
 import io.chainfeed.api.reference.CompanyResolver;
-import io.chainfeed.avro.Company;
 import io.chainfeed.schemas.CompanyDirectory;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Optional;
-import java.util.Set;
 import java.util.function.Function;
 
 /**
@@ -30,8 +27,9 @@ import java.util.function.Function;
  * ({@link SearchCatalog}); a piece that names a company by any listing, id, name or alias
  * ({@link QueryWords}) also matches the reads tagged with it. With {@code all}, every
  * piece is required; otherwise ({@link #FALLBACK_PIECE_SCORE}) reads with more of the
- * pieces rank first and a stop word alone lets nothing in. Whole-text matches of a title,
- * an alias or a term's name lift that read.
+ * pieces rank first and a stop word alone lets nothing in. Reads that match as well are
+ * then ordered by the {@link RankingRule}s, each a {@code should} clause with its boost:
+ * whole-text matches of a title, an alias or a term's name lift that read.
  *
  * <p>
  * Natural queries ({@link QueryIntent}): question words and filler are never required;
@@ -47,13 +45,6 @@ public final class SearchQuery {
     static final List<String> FIELDS = List.of("title^" + Boosts.TITLE, "aliases^" + Boosts.TITLE,
             "summary^" + Boosts.SUMMARY, "companies.name^" + Boosts.SUMMARY, "layers.name^" + Boosts.SUMMARY,
             "terms.title", "sections.heading", "sections.body");
-
-    /**
-     * Words that ask for a company's suppliers: with a company as the subject, the terms
-     * of the layers upstream of its primary layer that list it are lifted instead of its
-     * own.
-     */
-    static final Set<String> SUPPLIER_WORDS = Set.of("supplier", "suppliers", "supplies", "vendors");
 
     /**
      * Beyond this many required pieces, words are no longer fuzzy and synonyms are not
@@ -118,14 +109,52 @@ public final class SearchQuery {
 
     private Query build(AnalysedQuery query, ReadSearch.Filters filters, boolean all, String fuzziness) {
         BoolQuery.Builder b = new BoolQuery.Builder();
+        Required required = required(query, query.fuzzy() ? fuzziness : null);
+        match(b, query, required, all);
+        for (QueryText.Piece p : query.parsed().excluded()) {
+            b.mustNot(piece(p, null));
+        }
+        for (QueryText.Piece p : required.excludedSubjects()) {
+            b.mustNot(aboutIt(p));
+        }
+        RankingRule.Input in = new RankingRule.Input(query, upstream);
+        for (RankingRule rule : RankingRule.values()) {
+            for (Query lift : rule.lifts(in)) {
+                b.should(lift);
+            }
+        }
+        filters(b, filters);
+        Query matched = Query.of(q -> q.bool(b.build()));
+        // A state read quotes the causes of a layer's change, so it mentions nearly
+        // everything: it ranks after the reads that are about the words.
+        return Query.of(q -> q.boosting(x -> x.positive(matched)
+            .negative(n -> n.term(t -> t.field("kind").value("state")))
+            .negativeBoost(Boosts.STATE_READ)));
+    }
+
+    /**
+     * What the required pieces of a query ask.
+     *
+     * @param queries one query per required piece, name or constraint phrase, in order
+     * @param counts per query: whether it may, on its own, let a read into the fall-back
+     * (not a stop word)
+     * @param excludedSubjects the pieces after "other than" and the like
+     * ({@link QueryIntent.Role#EXCLUDED}): not required, the reads about them are left
+     * out
+     */
+    private record Required(List<Query> queries, List<Boolean> counts, List<QueryText.Piece> excludedSubjects) {
+    }
+
+    /**
+     * The required pieces of a query: each piece, a run of words that spells a glossary
+     * name (or any other name of its term), constraint talk; filler is left out.
+     * @param wordFuzziness the fuzziness of words, null for exact words
+     */
+    private Required required(AnalysedQuery query, String wordFuzziness) {
         QueryText parsed = query.parsed();
-        boolean fuzzy = query.fuzzy();
-        String wordFuzziness = fuzzy ? fuzziness : null;
         List<SearchCatalog.NameMatch> names = query.names();
         QueryIntent intent = query.intent();
         List<Query> required = new ArrayList<>();
-        // Per required query: whether it may, on its own, let a read into the fall-back
-        // (not a stop word).
         List<Boolean> counts = new ArrayList<>();
         List<QueryText.Piece> excludedSubjects = new ArrayList<>();
         int i = 0;
@@ -182,9 +211,18 @@ public final class SearchQuery {
                 i++;
             }
         }
+        return new Required(required, counts, excludedSubjects);
+    }
+
+    /**
+     * The reads a query finds: with every required piece ({@code all}; beside them, the
+     * terms the named term declares related, {@link Boosts#RELATED_TERM}) or with some
+     * ({@link #fallBack}); every read when nothing is required.
+     */
+    private static void match(BoolQuery.Builder b, AnalysedQuery query, Required pieces, boolean all) {
+        List<Query> required = pieces.queries();
         SearchCatalog.TermNames named = query.term();
-        boolean constraintTalk = query.constraintTalk();
-        Query related = named == null || named.related().isEmpty() || constraintTalk ? null
+        Query related = named == null || named.related().isEmpty() || query.constraintTalk() ? null
                 : Query.of(q -> q.constantScore(c -> c.boost(Boosts.RELATED_TERM)
                     .filter(f -> f.terms(t -> t.field("id")
                         .terms(v -> v
@@ -194,8 +232,8 @@ public final class SearchQuery {
         }
         else if (all && related != null) {
             // What a researcher reads next: the terms the named term's source declares
-            // related come in
-            // beside the reads that have every word, whether or not they use the words.
+            // related come in beside the reads that have every word, whether or not they
+            // use the words.
             Query every = Query.of(q -> q.bool(x -> x.must(required)));
             b.must(m -> m.bool(x -> x.should(every, related).minimumShouldMatch("1")));
         }
@@ -203,78 +241,8 @@ public final class SearchQuery {
             b.must(required);
         }
         else {
-            fallBack(b, required, counts);
+            fallBack(b, required, pieces.counts());
         }
-        for (QueryText.Piece p : parsed.excluded()) {
-            b.mustNot(piece(p, null));
-        }
-        for (QueryText.Piece p : excludedSubjects) {
-            b.mustNot(aboutIt(p));
-        }
-        // Exact names lift the term's own read to the top: of the whole text, or of its
-        // subject once the
-        // question words and constraint talk are left out ("what is CoWoS", "CoWoS
-        // shortage").
-        String plain = parsed.plain();
-        if (!plain.isEmpty()) {
-            b.should(s -> s.term(t -> t.field("title.exact").value(plain).boost(Boosts.EXACT_TITLE)));
-            b.should(s -> s.term(t -> t.field("aliases.exact").value(plain).boost(Boosts.EXACT_ALIAS)));
-        }
-        // Proximity: reads where the query's words (filler aside) stand together, as a
-        // phrase with a little
-        // slop, rank above reads that have them scattered ("rate limits", "optical fiber
-        // shortage").
-        String together = intent.meaningful();
-        if (fuzzy && together.contains(" ")) {
-            b.should(s -> s.multiMatch(m -> m.query(together)
-                .fields(FIELDS)
-                .type(TextQueryType.Phrase)
-                .slop(Boosts.PHRASE_SLOP)
-                .boost(Boosts.PHRASE)));
-        }
-        // A subject that names a chain layer ("memory layer", "energy and power") lifts
-        // the reads whose
-        // primary layer it is.
-        Optional<String> layer = query.layerId();
-        layer.ifPresent(id -> b.should(s -> s.constantScore(
-                c -> c.boost(Boosts.NAMED_LAYER).filter(f -> f.term(t -> t.field("primaryLayerIds").value(id))))));
-        // A year in the query ("is HBM still sold out in 2026") lifts the signals that
-        // speak
-        // of it: observed in that year, or with a horizon reaching into it.
-        for (int g = 0; g < parsed.size(); g++) {
-            List<QueryText.Piece> group = parsed.groups().get(g);
-            if (group.size() == 1 && group.get(0).text().matches("(19|20)\\d\\d")) {
-                b.should(yearSignals(Integer.parseInt(group.get(0).text())));
-            }
-        }
-        if (!constraintTalk) {
-            // A query naming a layer asks what the layer is made of: its terms rank above
-            // its news.
-            layer.ifPresent(id -> b.should(termReadsWhere(Boosts.LAYER_TERM, termIs("primaryLayerIds", id))));
-            // A query naming a company and nothing else ("TSMC", "NVDA") asks what the
-            // company does: the terms that list it among their main companies, in its
-            // layers, rank above the news that mentions it.
-            boolean suppliers = QueryText.words(parsed.plain()).stream().anyMatch(SUPPLIER_WORDS::contains);
-            if (query.subjectCompany() != null) {
-                companyTerms(b, query.subjectCompany(), suppliers);
-            }
-            // A query asks what something is more often than what happened to it: a term
-            // read (an explanation) ranks a little above a signal read (news) that
-            // matches
-            // as well.
-            b.should(s -> s.constantScore(c -> c.boost(Boosts.TERM_READ).filter(TERM_KIND)));
-        }
-        if (named != null) {
-            b.should(s -> s.term(t -> t.field("id").value("term:" + named.slug()).boost(Boosts.NAMED_TERM)));
-        }
-        filters(b, filters);
-        Query matched = Query.of(q -> q.bool(b.build()));
-        // A state read quotes the causes of a layer's change, so it mentions nearly
-        // everything: it ranks
-        // after the reads that are about the words.
-        return Query.of(q -> q.boosting(x -> x.positive(matched)
-            .negative(n -> n.term(t -> t.field("kind").value("state")))
-            .negativeBoost(Boosts.STATE_READ)));
     }
 
     /**
@@ -297,24 +265,6 @@ public final class SearchQuery {
     }
 
     /**
-     * The signal reads that speak of a calendar year (UTC): observed in it, or observed
-     * before its end with a horizon ({@code until}) on or after its start
-     * ({@link Boosts#YEAR}).
-     */
-    private static Query yearSignals(int year) {
-        String start = year + "-01-01T00:00:00Z";
-        String end = (year + 1) + "-01-01T00:00:00Z";
-        Query observedIn = Query.of(q -> q.range(r -> r.date(d -> d.field("observedAt").gte(start).lt(end))));
-        Query reaching = Query
-            .of(q -> q.bool(x -> x.filter(k -> k.range(r -> r.date(d -> d.field("observedAt").lt(end))))
-                .filter(k -> k.range(r -> r.date(d -> d.field("signal.until").gte(start))))));
-        return Query.of(q -> q.constantScore(c -> c.boost(Boosts.YEAR)
-            .filter(f -> f.bool(x -> x.filter(k -> k.term(t -> t.field("kind").value("signal")))
-                .should(observedIn, reaching)
-                .minimumShouldMatch("1")))));
-    }
-
-    /**
      * The reads that are about a piece the researcher does not want: its primary company
      * when the piece names a company, else the reads with the piece in their title.
      */
@@ -324,52 +274,6 @@ public final class SearchQuery {
             return terms("primaryCompanySymbols", CompanyDirectory.displaySymbols(company.get()));
         }
         return Query.of(q -> q.match(m -> m.field("title").query(p.text())));
-    }
-
-    /**
-     * Lifts the term reads that list a company among their main companies and sit in one
-     * of its layers ({@link Boosts#COMPANY_TERM}), more so in its primary layer; for a
-     * question about its suppliers, those in the layers upstream of its primary layer.
-     */
-    private void companyTerms(BoolQuery.Builder b, Company company, boolean suppliers) {
-        List<FieldValue> symbols = CompanyDirectory.displaySymbols(company).stream().map(FieldValue::of).toList();
-        List<String> its = new ArrayList<>();
-        if (suppliers) {
-            // "Nvidia suppliers": the parts of the chain the company buys from, as far as
-            // their terms name it.
-            its.addAll(upstream.apply(company.getPrimaryLayer()));
-        }
-        else {
-            its.add(company.getPrimaryLayer());
-            its.addAll(company.getLayers());
-        }
-        if (its.isEmpty()) {
-            return;
-        }
-        Query listed = Query.of(q -> q.terms(t -> t.field("primaryCompanySymbols").terms(v -> v.value(symbols))));
-        b.should(termReadsWhere(Boosts.COMPANY_TERM, listed, terms("primaryLayerIds", its)));
-        if (suppliers) {
-            return;
-        }
-        b.should(termReadsWhere(Boosts.COMPANY_PRIMARY_LAYER_TERM, listed,
-                termIs("primaryLayerIds", company.getPrimaryLayer())));
-    }
-
-    /** Term reads (kind {@code term}). */
-    private static final Query TERM_KIND = termIs("kind", "term");
-
-    /**
-     * @return a constant {@code boost} for the term reads that pass every filter
-     */
-    private static Query termReadsWhere(float boost, Query... filters) {
-        List<Query> all = new ArrayList<>();
-        all.add(TERM_KIND);
-        all.addAll(List.of(filters));
-        return Query.of(q -> q.constantScore(c -> c.boost(boost).filter(f -> f.bool(x -> x.filter(all)))));
-    }
-
-    private static Query termIs(String field, String value) {
-        return Query.of(q -> q.term(t -> t.field(field).value(value)));
     }
 
     /**
@@ -437,7 +341,10 @@ public final class SearchQuery {
         }
     }
 
-    private static Query terms(String field, List<String> values) {
+    /**
+     * @return the reads whose {@code field} holds one of the values
+     */
+    static Query terms(String field, List<String> values) {
         return Query
             .of(q -> q.terms(t -> t.field(field).terms(v -> v.value(values.stream().map(FieldValue::of).toList()))));
     }
