@@ -314,10 +314,9 @@ public class ReadSearch {
         Page page = assemble(whole, queries.build(query, filters, true), nearest, text, filters, size, true);
         Sections sections = PageSections.sections(answers.subList(1, 3));
         long withAll = total(whole);
-        if (withAll < size && query.intent().counted() > 1) {
+        if (FallBack.wanted(query, withAll, size)) {
             // Fewer reads than a page have every word: the fall-back ranks them first
-            // (they have the most words), then the reads with some of the words, as
-            // Algolia's optional words do.
+            // (they have the most words), then the reads with some of the words.
             Query anyQuery = queries.build(query, filters, false);
             SearchAnswer any = SearchAnswer.search(client._transport(), PageRequests.request(anyQuery,
                     queries.highlight(query, filters, false), size, null, null, excludes));

@@ -14,7 +14,7 @@ public enum SearchMode {
 
     /**
      * The fall-back: reads with some of the pieces, those with more first
-     * ({@link SearchQuery#FALLBACK_PIECE_SCORE}).
+     * ({@link FallBack#FALLBACK_PIECE_SCORE}).
      */
     ANY;
 

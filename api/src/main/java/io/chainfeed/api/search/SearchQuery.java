@@ -26,10 +26,10 @@ import java.util.function.Function;
  * of words that spells a glossary term's name also matches every other name of that term
  * ({@link SearchCatalog}); a piece that names a company by any listing, id, name or alias
  * ({@link QueryWords}) also matches the reads tagged with it. With {@code all}, every
- * piece is required; otherwise ({@link #FALLBACK_PIECE_SCORE}) reads with more of the
- * pieces rank first and a stop word alone lets nothing in. Reads that match as well are
- * then ordered by the {@link RankingRule}s, each a {@code should} clause with its boost:
- * whole-text matches of a title, an alias or a term's name lift that read.
+ * piece is required; otherwise ({@link FallBack}) reads with more of the pieces rank
+ * first and a stop word alone lets nothing in. Reads that match as well are then ordered
+ * by the {@link RankingRule}s, each a {@code should} clause with its boost: whole-text
+ * matches of a title, an alias or a term's name lift that read.
  *
  * <p>
  * Natural queries ({@link QueryIntent}): question words and filler are never required;
@@ -51,12 +51,6 @@ public final class SearchQuery {
      * expanded.
      */
     static final int FUZZY_MAX_PIECES = 12;
-
-    /**
-     * Score of each non-stop piece a read has in the fall-back: far above any relevance
-     * score.
-     */
-    static final float FALLBACK_PIECE_SCORE = 10_000f;
 
     private final CompanyResolver companies;
 
@@ -217,7 +211,7 @@ public final class SearchQuery {
     /**
      * The reads a query finds: with every required piece ({@code all}; beside them, the
      * terms the named term declares related, {@link Boosts#RELATED_TERM}) or with some
-     * ({@link #fallBack}); every read when nothing is required.
+     * ({@link FallBack#query}); every read when nothing is required.
      */
     private static void match(BoolQuery.Builder b, AnalysedQuery query, Required pieces, boolean all) {
         List<Query> required = pieces.queries();
@@ -241,7 +235,7 @@ public final class SearchQuery {
             b.must(required);
         }
         else {
-            fallBack(b, required, pieces.counts());
+            FallBack.query(b, required, pieces.counts());
         }
     }
 
@@ -274,28 +268,6 @@ public final class SearchQuery {
             return terms("primaryCompanySymbols", CompanyDirectory.displaySymbols(company.get()));
         }
         return Query.of(q -> q.match(m -> m.field("title").query(p.text())));
-    }
-
-    /**
-     * The fall-back to some of the pieces: a read needs at least one piece that is not a
-     * stop word (a lone "out" or "of" lets nothing in), and scores
-     * {@link #FALLBACK_PIECE_SCORE} per such piece it has, so reads with more of the
-     * words rank first; relevance orders reads with as many.
-     */
-    private static void fallBack(BoolQuery.Builder b, List<Query> required, List<Boolean> counts) {
-        List<Query> counted = new ArrayList<>();
-        for (int k = 0; k < required.size(); k++) {
-            if (counts.get(k)) {
-                Query r = required.get(k);
-                counted.add(Query.of(q -> q.constantScore(c -> c.filter(r).boost(FALLBACK_PIECE_SCORE))));
-            }
-        }
-        if (counted.isEmpty()) {
-            b.must(m -> m.matchNone(n -> n));
-            return;
-        }
-        b.must(m -> m.bool(x -> x.should(counted).minimumShouldMatch("1")));
-        b.should(required);
     }
 
     /**
