@@ -48,7 +48,7 @@ record Cursor(String pit, boolean all, double score, String id, String queryHash
         if (pit != null) {
             n.put("p", pit);
         }
-        n.put("m", all ? "all" : "any").put("s", score).put("i", id).put("h", queryHash);
+        n.put("m", SearchMode.of(all).text()).put("s", score).put("i", id).put("h", queryHash);
         if (offset >= 0) {
             n.put("o", offset);
         }
@@ -81,7 +81,7 @@ record Cursor(String pit, boolean all, double score, String id, String queryHash
                 }
                 shown.add(x.asText());
             }
-            return new Cursor(n.has("p") ? n.get("p").asText() : null, "all".equals(n.path("m").asText()),
+            return new Cursor(n.has("p") ? n.get("p").asText() : null, SearchMode.ofText(n.path("m").asText()).all(),
                     n.get("s").asDouble(), n.get("i").asText(), n.get("h").asText(), n.path("o").asInt(-1),
                     List.copyOf(shown));
         }

@@ -9,7 +9,6 @@ import co.elastic.clients.elasticsearch.core.search.Highlight;
 import co.elastic.clients.elasticsearch.core.search.HighlighterEncoder;
 import co.elastic.clients.elasticsearch.core.search.HighlighterOrder;
 import io.chainfeed.platform.ReadsIndex;
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
@@ -136,11 +135,10 @@ final class PageRequests {
      * @param vector the query's vector
      * @param window how many nearest reads are asked for
      * @return four searches
-     * @throws IOException if the glossary names could not be loaded
      */
-    static List<SearchRequest> hybridFirstPage(SearchQuery queries, QueryText parsed, ReadSearch.Filters filters,
-            int size, List<String> excludes, float[] vector, int window) throws IOException {
-        List<SearchRequest> requests = new ArrayList<>(firstPage(queries, parsed, filters, size, excludes));
+    static List<SearchRequest> hybridFirstPage(SearchQuery queries, AnalysedQuery query, ReadSearch.Filters filters,
+            int size, List<String> excludes, float[] vector, int window) {
+        List<SearchRequest> requests = new ArrayList<>(firstPage(queries, query, filters, size, excludes));
         requests.add(vectorRequest(vector, SearchQuery.filtersOnly(filters), window));
         return requests;
     }
@@ -151,19 +149,18 @@ final class PageRequests {
      * ({@link PageSections#sectionRequests}). {@code api/load/search-load.sh} sends
      * Elasticsearch the same searches, as {@code SearchLoadBodyTest} checks.
      * @param queries the query builder
-     * @param parsed the parsed text, not empty
+     * @param query the analysed text, not empty
      * @param filters the filters
      * @param size the page size
      * @param excludes the source keys left out of the page's hits
      * @return three searches
-     * @throws IOException if the glossary names could not be loaded
      */
-    static List<SearchRequest> firstPage(SearchQuery queries, QueryText parsed, ReadSearch.Filters filters, int size,
-            List<String> excludes) throws IOException {
+    static List<SearchRequest> firstPage(SearchQuery queries, AnalysedQuery query, ReadSearch.Filters filters, int size,
+            List<String> excludes) {
         List<SearchRequest> requests = new ArrayList<>(3);
-        requests.add(request(queries.build(parsed, filters, true), queries.highlight(parsed, filters, true), size, null,
+        requests.add(request(queries.build(query, filters, true), queries.highlight(query, filters, true), size, null,
                 null, excludes));
-        requests.addAll(PageSections.sectionRequests(queries, parsed, filters));
+        requests.addAll(PageSections.sectionRequests(queries, query, filters));
         return requests;
     }
 

@@ -4,7 +4,6 @@ import co.elastic.clients.elasticsearch._types.SortOrder;
 import co.elastic.clients.elasticsearch._types.query_dsl.Query;
 import co.elastic.clients.elasticsearch.core.SearchRequest;
 import io.chainfeed.platform.ReadsIndex;
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -40,12 +39,11 @@ final class PageSections {
      * one per story), each with the page's filters; a kind filter that leaves a kind out
      * asks for none of it.
      */
-    static List<SearchRequest> sectionRequests(SearchQuery queries, QueryText parsed, ReadSearch.Filters filters)
-            throws IOException {
+    static List<SearchRequest> sectionRequests(SearchQuery queries, AnalysedQuery query, ReadSearch.Filters filters) {
         boolean wantTerms = wants(filters, "term");
         boolean wantSignals = wants(filters, "signal");
-        Query terms = queries.build(parsed, withKind(filters, "term"), true);
-        Query signals = queries.build(parsed, withKind(filters, "signal"), true);
+        Query terms = queries.build(query, withKind(filters, "term"), true);
+        Query signals = queries.build(query, withKind(filters, "signal"), true);
         return List.of(
                 SearchRequest.of(b -> b.index(ReadsIndex.ALIAS)
                     .query(terms)

@@ -39,12 +39,12 @@ import org.springframework.beans.factory.annotation.Value;
 import org.springframework.stereotype.Component;
 
 /**
- * Searches the reads index through its alias {@value ReadsIndex#ALIAS}: parses the text
- * ({@link QueryText}: phrases, {@code -exclusion}, {@code OR}; never handed to
- * Elasticsearch as query syntax, so any text is safe), builds the query
- * ({@link SearchQuery}: fields, boosts, synonyms, companies, the fall-back to some of the
- * words when no read has all of them), pages, facets and highlights, and times each
- * search ({@code chainfeed.search}). Stored reads by id: {@link ReadLookups}.
+ * Searches the reads index through its alias {@value ReadsIndex#ALIAS}: takes the text as
+ * the request analysed it ({@link AnalysedQuery}: phrases, {@code -exclusion},
+ * {@code OR}; never handed to Elasticsearch as query syntax, so any text is safe), builds
+ * the query ({@link SearchQuery}: fields, boosts, synonyms, companies, the fall-back to
+ * some of the words when no read has all of them), pages, facets and highlights, and
+ * times each search ({@code chainfeed.search}). Stored reads by id: {@link ReadLookups}.
  *
  * <p>
  * Pages: sorted by score, then newest {@code updatedAt}, then id (a total order: ids are
@@ -63,11 +63,6 @@ public class ReadSearch {
 
     private static final Logger log = LoggerFactory.getLogger(ReadSearch.class);
 
-    /**
-     * Most pieces (required and excluded) a query may have: a real limit, answered with a
-     * 400.
-     */
-    public static final int MAX_PIECES = 48;
     static final String KEEP_ALIVE = "2m";
 
     private final ElasticsearchClient client;
@@ -75,8 +70,6 @@ public class ReadSearch {
     private final ElasticsearchAsyncClient asyncClient;
 
     private final SearchQuery queries;
-
-    private final CompanyResolver companies;
 
     private final FirstPageCache firstPages;
 
@@ -96,10 +89,9 @@ public class ReadSearch {
 
     /**
      * @param client the Elasticsearch client
-     * @param catalog the glossary terms' names, for synonyms ({@link SearchQuery})
      * @param companies resolves pieces that name a company
-     * @param layers the chain layers' names and aliases (a query naming one lifts its
-     * reads)
+     * @param layers the chain layers' upstream layers (a question about a company's
+     * suppliers lifts the terms of the layers it buys from)
      * @param cacheTtl how long a first page is kept for identical requests
      * ({@link FirstPageCache}: {@code chainfeed.api.search.cache-ttl}, at most the reads
      * index's 1 s refresh interval; 0 turns it off)
@@ -109,15 +101,13 @@ public class ReadSearch {
      * ({@code chainfeed.api.search.hybrid.*}); when it is on, the sentence model is
      * loaded here
      */
-    ReadSearch(ElasticsearchClient client, SearchCatalog catalog, CompanyResolver companies, ReferenceLayers layers,
+    ReadSearch(ElasticsearchClient client, CompanyResolver companies, ReferenceLayers layers,
             @Value("${chainfeed.api.search.cache-ttl:1s}") Duration cacheTtl, MeterRegistry meters,
             ApiProperties settings) {
         this.client = client;
         this.asyncClient = new ElasticsearchAsyncClient(client._transport());
-        this.queries = new SearchQuery(catalog, companies,
-                words -> TopResults.layerNamed(layers.all(), words).map(ChainLayer::getId),
+        this.queries = new SearchQuery(companies,
                 id -> layers.layer(id).map(ChainLayer::getUpstream).orElse(List.of()));
-        this.companies = companies;
         this.firstPages = new FirstPageCache(cacheTtl, Ticker.systemTicker());
         this.hybrid = settings.search().hybrid();
         this.fusion = new RankFusion(hybrid.k(), hybrid.vectorWeight(), hybrid.minSimilarity());
@@ -188,7 +178,8 @@ public class ReadSearch {
      * @param facets facet name to values with counts (layer, company, term, kind,
      * updated)
      * @param nextCursor cursor of the next page, null on the last
-     * @param mode {@code all} (every piece matched) or {@code any} (the fall-back)
+     * @param mode {@link SearchMode#ALL} (every piece matched) or {@link SearchMode#ANY}
+     * (the fall-back)
      * @param tookMs time Elasticsearch spent on the searches of this page
      * @param sections a first page's sections ({@link #sections}); null on later pages
      * and without matches
@@ -197,29 +188,12 @@ public class ReadSearch {
      * them all); -1 unknown
      */
     public record Page(long total, List<Match> matches, Map<String, List<FacetValue>> facets, String nextCursor,
-            String mode, long tookMs, Sections sections, long withAll) {
+            SearchMode mode, long tookMs, Sections sections, long withAll) {
         /** A page without sections. */
         public Page(long total, List<Match> matches, Map<String, List<FacetValue>> facets, String nextCursor,
-                String mode, long tookMs) {
-            this(total, matches, facets, nextCursor, mode, tookMs, null, "all".equals(mode) ? total : -1);
+                SearchMode mode, long tookMs) {
+            this(total, matches, facets, nextCursor, mode, tookMs, null, mode.all() ? total : -1);
         }
-    }
-
-    /** Search with no filters, first page. */
-    public Page search(String text, int size) throws IOException {
-        return search(text, Filters.NONE, size, null);
-    }
-
-    /**
-     * @param text the user's text (any characters)
-     * @param filters filters
-     * @param size page size, 1..50
-     * @param cursor the previous page's {@code nextCursor}, or null for the first page
-     * @return a page of matches
-     * @throws IOException on a transport failure
-     */
-    public Page search(String text, Filters filters, int size, String cursor) throws IOException {
-        return search(text, filters, size, cursor, true);
     }
 
     /**
@@ -240,15 +214,7 @@ public class ReadSearch {
     }
 
     /**
-     * A search ranked the default way ({@link Ranking#HYBRID}).
-     * @see #search(String, Filters, int, String, boolean, Ranking)
-     */
-    public Page search(String text, Filters filters, int size, String cursor, boolean evidence) throws IOException {
-        return search(text, filters, size, cursor, evidence, Ranking.HYBRID);
-    }
-
-    /**
-     * @param text the user's text (any characters)
+     * @param query the user's text, analysed ({@link QueryAnalyser})
      * @param filters filters
      * @param size page size, 1..50
      * @param cursor the previous page's {@code nextCursor}, or null for the first page
@@ -264,12 +230,12 @@ public class ReadSearch {
      * {@link PageRequests#INDEX_ONLY}
      * @throws IOException on a transport failure
      */
-    public Page search(String text, Filters filters, int size, String cursor, boolean evidence, Ranking ranking)
+    public Page search(AnalysedQuery query, Filters filters, int size, String cursor, boolean evidence, Ranking ranking)
             throws IOException {
         Timer.Sample sample = Timer.start();
         String outcome = "error";
         try {
-            Page page = searchUntimed(text, filters, size, cursor, evidence, ranking);
+            Page page = searchUntimed(query, filters, size, cursor, evidence, ranking);
             outcome = "ok";
             return page;
         }
@@ -282,30 +248,27 @@ public class ReadSearch {
         }
     }
 
-    private Page searchUntimed(String text, Filters filters, int size, String cursor, boolean evidence, Ranking ranking)
-            throws IOException {
-        QueryText parsed = QueryText.parse(text);
-        if (parsed.groups().size() + parsed.excluded().size() > MAX_PIECES) {
-            throw new BadRequestException("query-too-long", "at most " + MAX_PIECES + " words or phrases per query");
+    private Page searchUntimed(AnalysedQuery query, Filters filters, int size, String cursor, boolean evidence,
+            Ranking ranking) throws IOException {
+        if (query.parsed().isEmpty()) {
+            return new Page(0, List.of(), Map.of(), null, SearchMode.ALL, 0);
         }
-        if (parsed.isEmpty()) {
-            return new Page(0, List.of(), Map.of(), null, "all", 0);
-        }
+        String text = query.text();
         String hash = hash(text, filters);
-        List<String> excludes = PageRequests.excludes(evidence, !QueryWords.companies(parsed, companies).isEmpty());
+        List<String> excludes = PageRequests.excludes(evidence, !query.companies().isEmpty());
         if (cursor != null) {
             Cursor c = Cursor.decode(cursor);
             if (!c.queryHash().equals(hash)) {
                 throw new BadRequestException("invalid-cursor", "the cursor belongs to another query or other filters");
             }
             if (c.pit() != null) {
-                return run(parsed, text, filters, size, c.all(), c.pit(), c, excludes);
+                return run(query, filters, size, c.all(), c.pit(), c, excludes);
             }
             // The second page opens the point in time that it and the pages after it run
             // in.
             String pit = client.openPointInTime(o -> o.index(ReadsIndex.ALIAS).keepAlive(t -> t.time(KEEP_ALIVE))).id();
             try {
-                return run(parsed, text, filters, size, c.all(), pit, c, excludes);
+                return run(query, filters, size, c.all(), pit, c, excludes);
             }
             catch (IOException | RuntimeException e) {
                 closeQuietly(pit);
@@ -313,8 +276,8 @@ public class ReadSearch {
             }
         }
         boolean hybrid = ranking == Ranking.HYBRID && vectors != null;
-        return firstPages.get(new FirstPageCache.Key(text, filters, size, evidence, hybrid), () -> firstPage(parsed,
-                text, filters, size, excludes, hybrid ? vectors.of(vectorText(parsed, text)) : null));
+        return firstPages.get(new FirstPageCache.Key(text, filters, size, evidence, hybrid), () -> firstPage(query,
+                filters, size, excludes, hybrid ? vectors.of(vectorText(query.parsed(), text)) : null));
     }
 
     /**
@@ -336,10 +299,11 @@ public class ReadSearch {
      * leaves the page lexical.
      * @param vector the query's vector, null for a lexical page
      */
-    private Page firstPage(QueryText parsed, String text, Filters filters, int size, List<String> excludes,
-            float[] vector) throws IOException {
-        List<SearchRequest> requests = vector == null ? PageRequests.firstPage(queries, parsed, filters, size, excludes)
-                : PageRequests.hybridFirstPage(queries, parsed, filters, size, excludes, vector, hybrid.window());
+    private Page firstPage(AnalysedQuery query, Filters filters, int size, List<String> excludes, float[] vector)
+            throws IOException {
+        String text = query.text();
+        List<SearchRequest> requests = vector == null ? PageRequests.firstPage(queries, query, filters, size, excludes)
+                : PageRequests.hybridFirstPage(queries, query, filters, size, excludes, vector, hybrid.window());
         List<SearchAnswer> answers = SearchAnswer.msearch(client._transport(), requests);
         ElasticsearchException failed = answers.get(0).failure("es/msearch");
         if (failed != null) {
@@ -347,19 +311,18 @@ public class ReadSearch {
         }
         SearchAnswer whole = answers.get(0).whole();
         List<SearchAnswer.Hit> nearest = vector == null ? List.of() : vectorHits(answers.get(3));
-        Page page = assemble(whole, queries.build(parsed, filters, true), queries.highlight(parsed, filters, true),
+        Page page = assemble(whole, queries.build(query, filters, true), queries.highlight(query, filters, true),
                 excludes, nearest, text, filters, size, true);
         Sections sections = PageSections.sections(answers.subList(1, 3));
         long withAll = total(whole);
-        if (withAll < size && QueryIntent.of(parsed).counted() > 1) {
+        if (FallBack.wanted(query, withAll, size)) {
             // Fewer reads than a page have every word: the fall-back ranks them first
-            // (they have the most words), then the reads with some of the words, as
-            // Algolia's optional words do.
-            Query anyQuery = queries.build(parsed, filters, false);
+            // (they have the most words), then the reads with some of the words.
+            Query anyQuery = queries.build(query, filters, false);
             SearchAnswer any = SearchAnswer.search(client._transport(), PageRequests.request(anyQuery,
-                    queries.highlight(parsed, filters, false), size, null, null, excludes));
+                    queries.highlight(query, filters, false), size, null, null, excludes));
             if (total(any) > withAll) {
-                Page anyPage = assemble(any, anyQuery, queries.highlight(parsed, filters, false), excludes, nearest,
+                Page anyPage = assemble(any, anyQuery, queries.highlight(query, filters, false), excludes, nearest,
                         text, filters, size, false);
                 page = new Page(anyPage.total(), anyPage.matches(), anyPage.facets(), anyPage.nextCursor(),
                         anyPage.mode(), page.tookMs() + anyPage.tookMs(), null, withAll);
@@ -470,13 +433,14 @@ public class ReadSearch {
     }
 
     /** One page after the first, in a point in time. */
-    private Page run(QueryText parsed, String text, Filters filters, int size, boolean all, String pit, Cursor after,
+    private Page run(AnalysedQuery analysed, Filters filters, int size, boolean all, String pit, Cursor after,
             List<String> excludes) throws IOException {
-        Query query = queries.build(parsed, filters, all);
+        String text = analysed.text();
+        Query query = queries.build(analysed, filters, all);
         SearchAnswer response;
         try {
             response = SearchAnswer.search(client._transport(),
-                    PageRequests.request(query, queries.highlight(parsed, filters, all), size, pit, after, excludes));
+                    PageRequests.request(query, queries.highlight(analysed, filters, all), size, pit, after, excludes));
         }
         catch (ElasticsearchException e) {
             if (after != null && e.status() == 404) {
@@ -556,7 +520,7 @@ public class ReadSearch {
             closeQuietly(nextPit);
         }
         Map<String, List<FacetValue>> facets = Matches.facets(response);
-        return new Page(total, matches, facets, next, all ? "all" : "any", response.took());
+        return new Page(total, matches, facets, next, SearchMode.of(all), response.took());
     }
 
     /**

@@ -64,7 +64,7 @@ class SearchController {
 
     private final CompanyResolver companies;
 
-    private final SearchCatalog catalog;
+    private final QueryAnalyser analyser;
 
     private final TopResults tops;
 
@@ -118,22 +118,21 @@ class SearchController {
         };
         ReadSearch.Filters filters = new ReadSearch.Filters(list(layer), companySymbols(list(company)), primary,
                 list(term), list(kind), instant("from", from), instant("to", to));
-        ReadSearch.Page page = search.search(q, filters, size, cursor, evidence, rankBy);
-        QueryText parsed = QueryText.parse(q);
-        List<Company> named = QueryWords.companies(parsed, companies);
-        SearchCatalog.TermNames namedTerm = parsed.plain().isEmpty() ? null : catalog.termNamed(parsed.plain());
-        boolean any = "any".equals(page.mode());
-        Optional<TopResults.Entity> top = cursor == null ? tops.find(q) : Optional.empty();
+        AnalysedQuery query = analyser.analyse(q);
+        ReadSearch.Page page = search.search(query, filters, size, cursor, evidence, rankBy);
+        List<Company> named = query.companies();
+        SearchCatalog.TermNames namedTerm = query.wholeTerm();
+        boolean any = page.mode() == SearchMode.ANY;
+        Optional<TopResults.Entity> top = cursor == null ? tops.find(query) : Optional.empty();
         List<SearchResults.Result> results = page.matches()
             .stream()
             .map(m -> new SearchResults.Result(ReadViews.view(m.source(), evidence), m.score(),
                     snippets(m, named, namedTerm == null ? null : namedTerm.slug()), m.bestSection(),
                     m.reposts() > 0 ? alsoFrom(m.alsoFrom()) : null, m.reposts() > 0 ? m.reposts() : null))
             .toList();
-        return new SearchResults(q, page.total(), page.mode(),
-                any ? (page.withAll() > 0 ? fillUpNotice(parsed, page.withAll()) : fallBackNotice(parsed)) : null,
-                any ? Math.max(0, page.withAll()) : null, top.orElse(null),
-                page.sections() == null ? null : sections(page.sections(), top.orElse(null)), results,
+        return new SearchResults(q, page.total(), page.mode().text(),
+                any ? FallBack.notice(query, page.withAll()) : null, any ? Math.max(0, page.withAll()) : null,
+                top.orElse(null), page.sections() == null ? null : sections(page.sections(), top.orElse(null)), results,
                 mergeCompanyFacets(page.facets()), page.nextCursor(), page.tookMs());
     }
 
@@ -264,51 +263,6 @@ class SearchController {
         if (!items.isEmpty()) {
             out.add(new SearchResults.AnswerSection(kind, title, items));
         }
-    }
-
-    /**
-     * "only 3 reads have all of: contract, manufacturers, servers; after them, reads with
-     * some".
-     */
-    static String fillUpNotice(QueryText parsed, long withAll) {
-        QueryIntent intent = QueryIntent.of(parsed);
-        List<String> words = new ArrayList<>();
-        for (QueryIntent.Segment g : intent.segments()) {
-            if (g.role() != QueryIntent.Role.FILLER) {
-                List<String> texts = new ArrayList<>();
-                for (int i = g.from(); i < g.to(); i++) {
-                    texts.add(String.join(" or ",
-                            parsed.groups()
-                                .get(i)
-                                .stream()
-                                .map(p -> p.phrase() ? "\"" + p.text() + "\"" : p.text())
-                                .toList()));
-                }
-                words.add(String.join(" ", texts));
-            }
-        }
-        return "only " + withAll + (withAll == 1 ? " read has" : " reads have") + " all of: " + String.join(", ", words)
-                + "; after " + (withAll == 1 ? "it" : "them") + ", reads with some";
-    }
-
-    /**
-     * "no read has all of: sold, out; showing reads with some" (stop words named as
-     * such).
-     */
-    static String fallBackNotice(QueryText parsed) {
-        List<String> groups = new ArrayList<>();
-        List<String> stop = new ArrayList<>();
-        for (List<QueryText.Piece> g : parsed.groups()) {
-            String text = String.join(" or ",
-                    g.stream().map(p -> p.phrase() ? "\"" + p.text() + "\"" : p.text()).toList());
-            groups.add(text);
-            if (g.stream().allMatch(QueryWords::isStopWord)) {
-                stop.add(text);
-            }
-        }
-        return "no read has all of: " + String.join(", ", groups) + "; showing reads with some"
-                + (stop.isEmpty() ? "" : " (" + String.join(", ", stop) + (stop.size() == 1 ? " is" : " are")
-                        + " too common to match on " + (stop.size() == 1 ? "its" : "their") + " own)");
     }
 
     /**

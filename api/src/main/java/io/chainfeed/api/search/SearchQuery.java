@@ -6,21 +6,16 @@ import co.elastic.clients.elasticsearch._types.query_dsl.Operator;
 import co.elastic.clients.elasticsearch._types.query_dsl.Query;
 import co.elastic.clients.elasticsearch._types.query_dsl.TextQueryType;
 import io.chainfeed.api.reference.CompanyResolver;
-import io.chainfeed.avro.Company;
 import io.chainfeed.schemas.CompanyDirectory;
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Optional;
-import java.util.Set;
 import java.util.function.Function;
 
 /**
- * Builds the Elasticsearch query of a search from the parsed text and the filters: no I/O
- * of its own (only the {@link SearchCatalog}'s names, which it loads once), and the same
- * input with the same catalogue always gives the same query (checked against golden JSON
- * by {@code SearchQueryTest}).
+ * Builds the Elasticsearch query of a search from the analysed text
+ * ({@link AnalysedQuery}) and the filters: no I/O of its own, and the same input always
+ * gives the same query (checked against golden JSON by {@code SearchQueryTest}).
  *
  * <p>
  * Each required piece of the text ({@link QueryText}) becomes a {@code multi_match} over
@@ -31,9 +26,10 @@ import java.util.function.Function;
  * of words that spells a glossary term's name also matches every other name of that term
  * ({@link SearchCatalog}); a piece that names a company by any listing, id, name or alias
  * ({@link QueryWords}) also matches the reads tagged with it. With {@code all}, every
- * piece is required; otherwise ({@link #FALLBACK_PIECE_SCORE}) reads with more of the
- * pieces rank first and a stop word alone lets nothing in. Whole-text matches of a title,
- * an alias or a term's name lift that read.
+ * piece is required; otherwise ({@link FallBack}) reads with more of the pieces rank
+ * first and a stop word alone lets nothing in. Reads that match as well are then ordered
+ * by the {@link RankingRule}s, each a {@code should} clause with its boost: whole-text
+ * matches of a title, an alias or a term's name lift that read.
  *
  * <p>
  * Natural queries ({@link QueryIntent}): question words and filler are never required;
@@ -51,77 +47,41 @@ public final class SearchQuery {
             "terms.title", "sections.heading", "sections.body");
 
     /**
-     * Words that ask for a company's suppliers: with a company as the subject, the terms
-     * of the layers upstream of its primary layer that list it are lifted instead of its
-     * own.
-     */
-    static final Set<String> SUPPLIER_WORDS = Set.of("supplier", "suppliers", "supplies", "vendors");
-
-    /**
      * Beyond this many required pieces, words are no longer fuzzy and synonyms are not
      * expanded.
      */
     static final int FUZZY_MAX_PIECES = 12;
 
-    /**
-     * Score of each non-stop piece a read has in the fall-back: far above any relevance
-     * score.
-     */
-    static final float FALLBACK_PIECE_SCORE = 10_000f;
-
-    private final SearchCatalog catalog;
-
     private final CompanyResolver companies;
-
-    private final Function<List<String>, Optional<String>> layers;
 
     private final Function<String, List<String>> upstream;
 
     /**
-     * A query builder that knows no chain layer names.
-     * @param catalog the glossary terms' names (synonyms) and the catalogue's names
+     * A query builder that knows no chain layer's upstream.
      * @param companies resolves pieces that name a company
      */
-    public SearchQuery(SearchCatalog catalog, CompanyResolver companies) {
-        this(catalog, companies, words -> Optional.empty());
+    public SearchQuery(CompanyResolver companies) {
+        this(companies, id -> List.of());
     }
 
     /**
-     * @param catalog the glossary terms' names (synonyms) and the catalogue's names
      * @param companies resolves pieces that name a company
-     * @param layers the id of the chain layer some words name (its name, id or alias), if
-     * any
-     */
-    public SearchQuery(SearchCatalog catalog, CompanyResolver companies,
-            Function<List<String>, Optional<String>> layers) {
-        this(catalog, companies, layers, id -> List.of());
-    }
-
-    /**
-     * @param catalog the glossary's names, for synonyms
-     * @param companies resolves pieces that name a company
-     * @param layers the id of the chain layer some words name (its name, id or alias), if
-     * any
      * @param upstream the ids of the layers a layer names as its upstream (its
      * suppliers), by layer id
      */
-    public SearchQuery(SearchCatalog catalog, CompanyResolver companies,
-            Function<List<String>, Optional<String>> layers, Function<String, List<String>> upstream) {
-        this.catalog = catalog;
+    public SearchQuery(CompanyResolver companies, Function<String, List<String>> upstream) {
         this.companies = companies;
-        this.layers = layers;
         this.upstream = upstream;
     }
 
     /**
-     * @param parsed the parsed text
+     * @param query the analysed text
      * @param filters the filters, AND'ed as Elasticsearch filters (no effect on scores)
      * @param all whether every required piece must match ({@code false}: the fall-back)
      * @return the query
-     * @throws IOException if the catalogue's names could not be loaded
      */
-    public Query build(QueryText parsed, ReadSearch.Filters filters, boolean all) throws IOException {
-        return build(parsed, filters, all, Boosts.FUZZINESS);
+    public Query build(AnalysedQuery query, ReadSearch.Filters filters, boolean all) {
+        return build(query, filters, all, Boosts.FUZZINESS);
     }
 
     /**
@@ -132,26 +92,63 @@ public final class SearchQuery {
      * phase of "High bandwidth memory" took Elasticsearch 167 ms with the ranking query
      * and about 40 ms with this one (2026-12-03, docs/benchmarks.md). Ranking is
      * unchanged; a word two edits from the typed one is found but not marked.
-     * @param parsed the parsed text
+     * @param query the analysed text
      * @param filters the filters
      * @param all whether every required piece must match
      * @return the query for {@code highlight.highlight_query}
-     * @throws IOException if the catalogue's names could not be loaded
      */
-    public Query highlight(QueryText parsed, ReadSearch.Filters filters, boolean all) throws IOException {
-        return build(parsed, filters, all, Boosts.HIGHLIGHT_FUZZINESS);
+    public Query highlight(AnalysedQuery query, ReadSearch.Filters filters, boolean all) {
+        return build(query, filters, all, Boosts.HIGHLIGHT_FUZZINESS);
     }
 
-    private Query build(QueryText parsed, ReadSearch.Filters filters, boolean all, String fuzziness)
-            throws IOException {
+    private Query build(AnalysedQuery query, ReadSearch.Filters filters, boolean all, String fuzziness) {
         BoolQuery.Builder b = new BoolQuery.Builder();
-        boolean fuzzy = parsed.size() <= FUZZY_MAX_PIECES;
-        String wordFuzziness = fuzzy ? fuzziness : null;
-        List<SearchCatalog.NameMatch> names = fuzzy ? catalog.names(parsed) : List.of();
-        QueryIntent intent = QueryIntent.of(parsed);
+        Required required = required(query, query.fuzzy() ? fuzziness : null);
+        match(b, query, required, all);
+        for (QueryText.Piece p : query.parsed().excluded()) {
+            b.mustNot(piece(p, null));
+        }
+        for (QueryText.Piece p : required.excludedSubjects()) {
+            b.mustNot(aboutIt(p));
+        }
+        RankingRule.Input in = new RankingRule.Input(query, upstream);
+        for (RankingRule rule : RankingRule.values()) {
+            for (Query lift : rule.lifts(in)) {
+                b.should(lift);
+            }
+        }
+        filters(b, filters);
+        Query matched = Query.of(q -> q.bool(b.build()));
+        // A state read quotes the causes of a layer's change, so it mentions nearly
+        // everything: it ranks after the reads that are about the words.
+        return Query.of(q -> q.boosting(x -> x.positive(matched)
+            .negative(n -> n.term(t -> t.field("kind").value("state")))
+            .negativeBoost(Boosts.STATE_READ)));
+    }
+
+    /**
+     * What the required pieces of a query ask.
+     *
+     * @param queries one query per required piece, name or constraint phrase, in order
+     * @param counts per query: whether it may, on its own, let a read into the fall-back
+     * (not a stop word)
+     * @param excludedSubjects the pieces after "other than" and the like
+     * ({@link QueryIntent.Role#EXCLUDED}): not required, the reads about them are left
+     * out
+     */
+    private record Required(List<Query> queries, List<Boolean> counts, List<QueryText.Piece> excludedSubjects) {
+    }
+
+    /**
+     * The required pieces of a query: each piece, a run of words that spells a glossary
+     * name (or any other name of its term), constraint talk; filler is left out.
+     * @param wordFuzziness the fuzziness of words, null for exact words
+     */
+    private Required required(AnalysedQuery query, String wordFuzziness) {
+        QueryText parsed = query.parsed();
+        List<SearchCatalog.NameMatch> names = query.names();
+        QueryIntent intent = query.intent();
         List<Query> required = new ArrayList<>();
-        // Per required query: whether it may, on its own, let a read into the fall-back
-        // (not a stop word).
         List<Boolean> counts = new ArrayList<>();
         List<QueryText.Piece> excludedSubjects = new ArrayList<>();
         int i = 0;
@@ -208,9 +205,18 @@ public final class SearchQuery {
                 i++;
             }
         }
-        SearchCatalog.TermNames named = namedTerm(parsed, intent);
-        boolean constraintTalk = intent.segments().stream().anyMatch(g -> g.role() == QueryIntent.Role.CONSTRAINT);
-        Query related = named == null || named.related().isEmpty() || constraintTalk ? null
+        return new Required(required, counts, excludedSubjects);
+    }
+
+    /**
+     * The reads a query finds: with every required piece ({@code all}; beside them, the
+     * terms the named term declares related, {@link Boosts#RELATED_TERM}) or with some
+     * ({@link FallBack#query}); every read when nothing is required.
+     */
+    private static void match(BoolQuery.Builder b, AnalysedQuery query, Required pieces, boolean all) {
+        List<Query> required = pieces.queries();
+        SearchCatalog.TermNames named = query.term();
+        Query related = named == null || named.related().isEmpty() || query.constraintTalk() ? null
                 : Query.of(q -> q.constantScore(c -> c.boost(Boosts.RELATED_TERM)
                     .filter(f -> f.terms(t -> t.field("id")
                         .terms(v -> v
@@ -220,8 +226,8 @@ public final class SearchQuery {
         }
         else if (all && related != null) {
             // What a researcher reads next: the terms the named term's source declares
-            // related come in
-            // beside the reads that have every word, whether or not they use the words.
+            // related come in beside the reads that have every word, whether or not they
+            // use the words.
             Query every = Query.of(q -> q.bool(x -> x.must(required)));
             b.must(m -> m.bool(x -> x.should(every, related).minimumShouldMatch("1")));
         }
@@ -229,96 +235,8 @@ public final class SearchQuery {
             b.must(required);
         }
         else {
-            fallBack(b, required, counts);
+            FallBack.query(b, required, pieces.counts());
         }
-        for (QueryText.Piece p : parsed.excluded()) {
-            b.mustNot(piece(p, null));
-        }
-        for (QueryText.Piece p : excludedSubjects) {
-            b.mustNot(aboutIt(p));
-        }
-        // Exact names lift the term's own read to the top: of the whole text, or of its
-        // subject once the
-        // question words and constraint talk are left out ("what is CoWoS", "CoWoS
-        // shortage").
-        String plain = parsed.plain();
-        if (!plain.isEmpty()) {
-            b.should(s -> s.term(t -> t.field("title.exact").value(plain).boost(Boosts.EXACT_TITLE)));
-            b.should(s -> s.term(t -> t.field("aliases.exact").value(plain).boost(Boosts.EXACT_ALIAS)));
-        }
-        // Proximity: reads where the query's words (filler aside) stand together, as a
-        // phrase with a little
-        // slop, rank above reads that have them scattered ("rate limits", "optical fiber
-        // shortage").
-        String together = intent.meaningful();
-        if (fuzzy && together.contains(" ")) {
-            b.should(s -> s.multiMatch(m -> m.query(together)
-                .fields(FIELDS)
-                .type(TextQueryType.Phrase)
-                .slop(Boosts.PHRASE_SLOP)
-                .boost(Boosts.PHRASE)));
-        }
-        // A subject that names a chain layer ("memory layer", "energy and power") lifts
-        // the reads whose
-        // primary layer it is.
-        Optional<String> layer = intent.subject().isEmpty() ? Optional.empty()
-                : layers.apply(QueryText.words(intent.subject()));
-        layer.ifPresent(id -> b.should(s -> s.constantScore(
-                c -> c.boost(Boosts.NAMED_LAYER).filter(f -> f.term(t -> t.field("primaryLayerIds").value(id))))));
-        // A year in the query ("is HBM still sold out in 2026") lifts the signals that
-        // speak
-        // of it: observed in that year, or with a horizon reaching into it.
-        for (int g = 0; g < parsed.size(); g++) {
-            List<QueryText.Piece> group = parsed.groups().get(g);
-            if (group.size() == 1 && group.get(0).text().matches("(19|20)\\d\\d")) {
-                b.should(yearSignals(Integer.parseInt(group.get(0).text())));
-            }
-        }
-        if (!constraintTalk) {
-            // A query naming a layer asks what the layer is made of: its terms rank above
-            // its news.
-            layer.ifPresent(id -> b.should(termReadsWhere(Boosts.LAYER_TERM, termIs("primaryLayerIds", id))));
-            // A query naming a company and nothing else ("TSMC", "NVDA") asks what the
-            // company does: the terms that list it among their main companies, in its
-            // layers, rank above the news that mentions it.
-            boolean suppliers = QueryText.words(parsed.plain()).stream().anyMatch(SUPPLIER_WORDS::contains);
-            intent.subjectPiece()
-                .flatMap(whole -> QueryWords.company(whole, companies))
-                .ifPresent(c -> companyTerms(b, c, suppliers));
-            // A query asks what something is more often than what happened to it: a term
-            // read (an explanation) ranks a little above a signal read (news) that
-            // matches
-            // as well.
-            b.should(s -> s.constantScore(c -> c.boost(Boosts.TERM_READ).filter(TERM_KIND)));
-        }
-        if (named != null) {
-            b.should(s -> s.term(t -> t.field("id").value("term:" + named.slug()).boost(Boosts.NAMED_TERM)));
-        }
-        filters(b, filters);
-        Query matched = Query.of(q -> q.bool(b.build()));
-        // A state read quotes the causes of a layer's change, so it mentions nearly
-        // everything: it ranks
-        // after the reads that are about the words.
-        return Query.of(q -> q.boosting(x -> x.positive(matched)
-            .negative(n -> n.term(t -> t.field("kind").value("state")))
-            .negativeBoost(Boosts.STATE_READ)));
-    }
-
-    /**
-     * @param parsed a parsed query
-     * @param intent its reading
-     * @return the glossary term the whole text names, else the one its subject names,
-     * else null
-     * @throws IOException if the catalogue's names could not be loaded
-     */
-    SearchCatalog.TermNames namedTerm(QueryText parsed, QueryIntent intent) throws IOException {
-        String plain = parsed.plain();
-        SearchCatalog.TermNames named = plain.isEmpty() ? null : catalog.termNamed(plain);
-        String subject = intent.subject();
-        if (named == null && !subject.isEmpty() && !subject.equals(plain)) {
-            named = catalog.termNamed(subject);
-        }
-        return named;
     }
 
     /**
@@ -341,24 +259,6 @@ public final class SearchQuery {
     }
 
     /**
-     * The signal reads that speak of a calendar year (UTC): observed in it, or observed
-     * before its end with a horizon ({@code until}) on or after its start
-     * ({@link Boosts#YEAR}).
-     */
-    private static Query yearSignals(int year) {
-        String start = year + "-01-01T00:00:00Z";
-        String end = (year + 1) + "-01-01T00:00:00Z";
-        Query observedIn = Query.of(q -> q.range(r -> r.date(d -> d.field("observedAt").gte(start).lt(end))));
-        Query reaching = Query
-            .of(q -> q.bool(x -> x.filter(k -> k.range(r -> r.date(d -> d.field("observedAt").lt(end))))
-                .filter(k -> k.range(r -> r.date(d -> d.field("signal.until").gte(start))))));
-        return Query.of(q -> q.constantScore(c -> c.boost(Boosts.YEAR)
-            .filter(f -> f.bool(x -> x.filter(k -> k.term(t -> t.field("kind").value("signal")))
-                .should(observedIn, reaching)
-                .minimumShouldMatch("1")))));
-    }
-
-    /**
      * The reads that are about a piece the researcher does not want: its primary company
      * when the piece names a company, else the reads with the piece in their title.
      */
@@ -368,74 +268,6 @@ public final class SearchQuery {
             return terms("primaryCompanySymbols", CompanyDirectory.displaySymbols(company.get()));
         }
         return Query.of(q -> q.match(m -> m.field("title").query(p.text())));
-    }
-
-    /**
-     * Lifts the term reads that list a company among their main companies and sit in one
-     * of its layers ({@link Boosts#COMPANY_TERM}), more so in its primary layer; for a
-     * question about its suppliers, those in the layers upstream of its primary layer.
-     */
-    private void companyTerms(BoolQuery.Builder b, Company company, boolean suppliers) {
-        List<FieldValue> symbols = CompanyDirectory.displaySymbols(company).stream().map(FieldValue::of).toList();
-        List<String> its = new ArrayList<>();
-        if (suppliers) {
-            // "Nvidia suppliers": the parts of the chain the company buys from, as far as
-            // their terms name it.
-            its.addAll(upstream.apply(company.getPrimaryLayer()));
-        }
-        else {
-            its.add(company.getPrimaryLayer());
-            its.addAll(company.getLayers());
-        }
-        if (its.isEmpty()) {
-            return;
-        }
-        Query listed = Query.of(q -> q.terms(t -> t.field("primaryCompanySymbols").terms(v -> v.value(symbols))));
-        b.should(termReadsWhere(Boosts.COMPANY_TERM, listed, terms("primaryLayerIds", its)));
-        if (suppliers) {
-            return;
-        }
-        b.should(termReadsWhere(Boosts.COMPANY_PRIMARY_LAYER_TERM, listed,
-                termIs("primaryLayerIds", company.getPrimaryLayer())));
-    }
-
-    /** Term reads (kind {@code term}). */
-    private static final Query TERM_KIND = termIs("kind", "term");
-
-    /**
-     * @return a constant {@code boost} for the term reads that pass every filter
-     */
-    private static Query termReadsWhere(float boost, Query... filters) {
-        List<Query> all = new ArrayList<>();
-        all.add(TERM_KIND);
-        all.addAll(List.of(filters));
-        return Query.of(q -> q.constantScore(c -> c.boost(boost).filter(f -> f.bool(x -> x.filter(all)))));
-    }
-
-    private static Query termIs(String field, String value) {
-        return Query.of(q -> q.term(t -> t.field(field).value(value)));
-    }
-
-    /**
-     * The fall-back to some of the pieces: a read needs at least one piece that is not a
-     * stop word (a lone "out" or "of" lets nothing in), and scores
-     * {@link #FALLBACK_PIECE_SCORE} per such piece it has, so reads with more of the
-     * words rank first; relevance orders reads with as many.
-     */
-    private static void fallBack(BoolQuery.Builder b, List<Query> required, List<Boolean> counts) {
-        List<Query> counted = new ArrayList<>();
-        for (int k = 0; k < required.size(); k++) {
-            if (counts.get(k)) {
-                Query r = required.get(k);
-                counted.add(Query.of(q -> q.constantScore(c -> c.filter(r).boost(FALLBACK_PIECE_SCORE))));
-            }
-        }
-        if (counted.isEmpty()) {
-            b.must(m -> m.matchNone(n -> n));
-            return;
-        }
-        b.must(m -> m.bool(x -> x.should(counted).minimumShouldMatch("1")));
-        b.should(required);
     }
 
     /**
@@ -481,7 +313,10 @@ public final class SearchQuery {
         }
     }
 
-    private static Query terms(String field, List<String> values) {
+    /**
+     * @return the reads whose {@code field} holds one of the values
+     */
+    static Query terms(String field, List<String> values) {
         return Query
             .of(q -> q.terms(t -> t.field(field).terms(v -> v.value(values.stream().map(FieldValue::of).toList()))));
     }

@@ -15,7 +15,8 @@ import java.util.Map;
  *
  * @param query the query as sent
  * @param total how many reads match
- * @param mode {@code all} (every required piece matched) or {@code any} (reads with some)
+ * @param mode {@code all} (every required piece matched) or {@code any} (reads with
+ * some): {@link SearchMode#text}
  * @param notice in mode {@code any}: what the fall-back did, in a sentence; absent
  * otherwise
  * @param withAll in mode {@code any}: how many reads have every word (they come first);

@@ -1,19 +1,14 @@
 package io.chainfeed.api.search;
 
 import io.swagger.v3.oas.annotations.media.Schema;
-import io.chainfeed.api.reference.CompanyResolver;
 import io.chainfeed.api.reference.ReferenceLayers;
 import io.chainfeed.avro.ChainLayer;
-import io.chainfeed.avro.Company;
 import io.chainfeed.schemas.CompanyDirectory;
-import java.io.IOException;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import lombok.AccessLevel;
-import lombok.RequiredArgsConstructor;
 import org.springframework.stereotype.Component;
 
 /**
@@ -32,14 +27,7 @@ import org.springframework.stereotype.Component;
  * top result and the term's read, lifted by its name, the first of the results.
  */
 @Component
-@RequiredArgsConstructor(access = AccessLevel.PACKAGE)
 public class TopResults {
-
-    private final SearchCatalog catalog;
-
-    private final ReferenceLayers layers;
-
-    private final CompanyResolver companies;
 
     /**
      * The thing a query names.
@@ -56,24 +44,19 @@ public class TopResults {
     }
 
     /**
-     * @param text the query as typed
+     * @param query the query, analysed
      * @return the thing the query's subject names as a whole, if any
-     * @throws IOException if the glossary names could not be loaded
      */
-    public Optional<Entity> find(String text) throws IOException {
-        QueryText parsed = QueryText.parse(text);
+    public Optional<Entity> find(AnalysedQuery query) {
+        QueryText parsed = query.parsed();
         if (parsed.isEmpty() || parsed.groups().stream().anyMatch(g -> g.size() != 1)) {
             return Optional.empty();
         }
-        Optional<QueryText.Piece> subject = QueryIntent.of(parsed).subjectPiece();
-        if (subject.isEmpty()) {
+        if (query.intent().subjectPiece().isEmpty()) {
             return Optional.empty();
         }
-        QueryText.Piece piece = subject.get();
-        String typed = piece.text();
-        List<String> words = QueryText.words(typed);
-        SearchCatalog.TermNames term = catalog.termNamed(typed);
-        Optional<ChainLayer> layer = layerNamed(layers.all(), words);
+        SearchCatalog.TermNames term = query.subjectTerm();
+        Optional<ChainLayer> layer = Optional.ofNullable(query.layer());
         if (term != null && !(layer.isPresent() && layer.get().getId().equals(term.slug()))) {
             return Optional
                 .of(new Entity("term", "term:" + term.slug(), term.slug(), term.title(), "/terms/" + enc(term.slug())));
@@ -87,9 +70,9 @@ public class TopResults {
             return Optional
                 .of(new Entity("layer", "layer:" + l.getId(), l.getId(), l.getName(), "/layers/" + enc(l.getId())));
         }
-        Optional<Company> company = QueryWords.company(piece, companies);
-        return company.map(c -> new Entity("company", "company:" + c.getId(), c.getId(), c.getName(),
-                "/companies/" + enc(CompanyDirectory.canonicalSymbol(c))));
+        return Optional.ofNullable(query.subjectCompany())
+            .map(c -> new Entity("company", "company:" + c.getId(), c.getId(), c.getName(),
+                    "/companies/" + enc(CompanyDirectory.canonicalSymbol(c))));
     }
 
     /**

@@ -27,7 +27,7 @@ class FirstPageCacheTest {
 
     private ReadSearch.Page search() {
         int n = searches.incrementAndGet();
-        return new ReadSearch.Page(n, List.of(), Map.of(), null, "all", n);
+        return new ReadSearch.Page(n, List.of(), Map.of(), null, SearchMode.ALL, n);
     }
 
     @Test
@@ -61,7 +61,7 @@ class FirstPageCacheTest {
         ReadSearch.Sections sections = new ReadSearch.Sections(List.<Map<String, Object>>of(Map.of("id", "term:cowos")),
                 List.of());
         ReadSearch.Page page = cache.get(MEMORY,
-                () -> new ReadSearch.Page(12, List.of(), Map.of(), null, "any", 3, sections, 2));
+                () -> new ReadSearch.Page(12, List.of(), Map.of(), null, SearchMode.ANY, 3, sections, 2));
         assertThat(page.sections()).isEqualTo(sections);
         assertThat(page.withAll()).isEqualTo(2);
         assertThat(cache.get(MEMORY, this::search).sections()).isEqualTo(sections);

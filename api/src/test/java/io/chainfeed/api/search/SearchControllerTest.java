@@ -7,6 +7,7 @@ import io.chainfeed.api.reference.CompanyResolver;
 import static org.mockito.ArgumentMatchers.anyBoolean;
 import static io.chainfeed.api.support.problem.ProblemMatchers.problem;
 import static org.mockito.ArgumentMatchers.any;
+import static org.mockito.ArgumentMatchers.argThat;
 import static org.mockito.ArgumentMatchers.anyInt;
 import static org.mockito.ArgumentMatchers.eq;
 import static org.mockito.ArgumentMatchers.isNull;
@@ -33,6 +34,7 @@ import org.springframework.test.web.servlet.MockMvc;
  * web slice.
  */
 @WebMvcTest(SearchController.class)
+@org.springframework.context.annotation.Import(QueryAnalyser.class)
 class SearchControllerTest {
 
     @Autowired
@@ -59,6 +61,9 @@ class SearchControllerTest {
     SearchCatalog catalog;
 
     @MockitoBean
+    io.chainfeed.api.reference.ReferenceLayers layers;
+
+    @MockitoBean
     TopResults tops;
 
     @MockitoBean
@@ -68,10 +73,12 @@ class SearchControllerTest {
     void aPageOfMatchesCarriesScoresSnippetsFacetsAndTheCursor() throws Exception {
         Map<String, Object> doc = Map.of("id", "term:hbm", "kind", "term", "title", "HBM", "layers",
                 List.of(Map.of("id", "memory", "evidence", List.of(Map.of("text", "HBM")))));
-        when(search.search(eq("hbm"), any(), eq(10), isNull(), eq(false), eq(ReadSearch.Ranking.HYBRID)))
+        when(search.search(argThat(a -> a.text().equals("hbm")), any(), eq(10), isNull(), eq(false),
+                eq(ReadSearch.Ranking.HYBRID)))
             .thenReturn(new ReadSearch.Page(1,
                     List.of(new ReadSearch.Match(doc, 4.5, List.of("<mark>HBM</mark> stacks"), "summary")),
-                    Map.of("layer", List.of(new ReadSearch.FacetValue("memory", "Memory", 1))), "c2", "all", 7));
+                    Map.of("layer", List.of(new ReadSearch.FacetValue("memory", "Memory", 1))), "c2", SearchMode.ALL,
+                    7));
 
         mvc.perform(get("/api/v1/search").param("q", "hbm"))
             .andExpect(status().isOk())
@@ -94,7 +101,7 @@ class SearchControllerTest {
     @Test
     void filtersAreTrimmedDeduplicatedAndDatesReadAsUtcDays() throws Exception {
         when(search.search(any(), any(), anyInt(), any(), anyBoolean(), any()))
-            .thenReturn(new ReadSearch.Page(0, List.of(), Map.of(), null, "any", 1));
+            .thenReturn(new ReadSearch.Page(0, List.of(), Map.of(), null, SearchMode.ANY, 1));
 
         mvc.perform(get("/api/v1/search").param("q", "dram")
             .param("layer", " memory", "memory", " ")
@@ -105,10 +112,10 @@ class SearchControllerTest {
             .param("size", "5")
             .param("cursor", "abc")).andExpect(status().isOk());
 
-        verify(search).search("dram",
-                new ReadSearch.Filters(List.of("memory"), List.of("MU"), true, List.of(), List.of(),
-                        Instant.parse("2026-01-02T00:00:00Z"), Instant.parse("2026-02-01T12:00:00Z")),
-                5, "abc", false, ReadSearch.Ranking.HYBRID);
+        verify(search).search(argThat(a -> a.text().equals("dram")),
+                eq(new ReadSearch.Filters(List.of("memory"), List.of("MU"), true, List.of(), List.of(),
+                        Instant.parse("2026-01-02T00:00:00Z"), Instant.parse("2026-02-01T12:00:00Z"))),
+                eq(5), eq("abc"), eq(false), eq(ReadSearch.Ranking.HYBRID));
     }
 
     @Test

@@ -32,8 +32,7 @@ class SearchLoadBodyTest {
             .map(t -> new SearchCatalog.TermNames(t.slug(), t.title(), t.aliases()))
             .toList(), List.of(), List.of());
         // No company directory: the words checked here name no company.
-        SearchQuery search = new SearchQuery(catalog,
-                io.chainfeed.api.reference.CompanyResolver.of(io.chainfeed.schemas.CompanyDirectory.empty()));
+        Searches search = new Searches(catalog);
         if (Boolean.getBoolean("golden.update")) {
             // Rewrites the file from the code, as SearchQueryTest does its golden queries
             // (then read the diff).
@@ -59,8 +58,7 @@ class SearchLoadBodyTest {
      */
     @Test
     void theHybridBodyAndTheWordsVectorsAreTheApisToo() throws Exception {
-        SearchQuery search = new SearchQuery(catalog(),
-                io.chainfeed.api.reference.CompanyResolver.of(io.chainfeed.schemas.CompanyDirectory.empty()));
+        Searches search = new Searches(catalog());
         List<String> words = Files.readAllLines(Path.of("load/search-words.txt"))
             .stream()
             .map(String::strip)
@@ -119,21 +117,42 @@ class SearchLoadBodyTest {
     /**
      * The multi-search body of a one-word query's hybrid first page, as the API sends it.
      */
-    private static String hybridBody(SearchQuery search, String word) throws Exception {
+    private static String hybridBody(Searches search, String word) throws Exception {
         return new String(
                 SearchAnswer.ndjson(new JacksonJsonpMapper(),
-                        PageRequests.hybridFirstPage(search, QueryText.parse(word), ReadSearch.Filters.NONE, 10,
-                                PageRequests.excludes(false, false),
+                        PageRequests.hybridFirstPage(search.queries(), search.analyse(word), ReadSearch.Filters.NONE,
+                                10, PageRequests.excludes(false, false),
                                 io.chainfeed.embeddings.SentenceEmbedder.shared().embed(word), 50)),
                 StandardCharsets.UTF_8);
     }
 
     /** The multi-search body of a one-word query's first page, as the API sends it. */
-    private static String body(SearchQuery search, String word) throws Exception {
-        return new String(SearchAnswer.ndjson(new JacksonJsonpMapper(), PageRequests.firstPage(search,
-                QueryText.parse(word), ReadSearch.Filters.NONE, 10, PageRequests.excludes(false, false))),
+    private static String body(Searches search, String word) throws Exception {
+        return new String(
+                SearchAnswer.ndjson(new JacksonJsonpMapper(), PageRequests.firstPage(search.queries(),
+                        search.analyse(word), ReadSearch.Filters.NONE, 10, PageRequests.excludes(false, false))),
                 StandardCharsets.UTF_8);
     }
+
+    /**
+     * The query builder and the analyser of a search without a company directory (the
+     * words checked here name no company) or chain layers.
+     */
+    private record Searches(SearchQuery queries, QueryAnalyser analyser) {
+
+        Searches(SearchCatalog catalog) {
+            this(new SearchQuery(COMPANIES),
+                    new QueryAnalyser(catalog, COMPANIES, words -> java.util.Optional.empty()));
+        }
+
+        AnalysedQuery analyse(String text) throws java.io.IOException {
+            return analyser.analyse(text);
+        }
+
+    }
+
+    private static final io.chainfeed.api.reference.CompanyResolver COMPANIES = io.chainfeed.api.reference.CompanyResolver
+        .of(io.chainfeed.schemas.CompanyDirectory.empty());
 
     /** Each line of a multi-search body as a JSON tree (key order aside). */
     private static List<JsonNode> lines(String ndjson) throws Exception {

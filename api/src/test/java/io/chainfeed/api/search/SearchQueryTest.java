@@ -31,6 +31,8 @@ class SearchQueryTest {
 
     private static SearchQuery queries;
 
+    private static QueryAnalyser analyser;
+
     @BeforeAll
     static void build() {
         Corpus corpus = Corpus.loadBundled();
@@ -40,7 +42,9 @@ class SearchQueryTest {
                     t.related().stream().map(r -> r.getSlug()).toList()))
             .toList(), List.of(), List.of());
         CompanyDirectory directory = CompanyDirectory.of(corpus.companies());
-        queries = new SearchQuery(catalog, CompanyResolver.of(directory));
+        CompanyResolver companies = CompanyResolver.of(directory);
+        queries = new SearchQuery(companies);
+        analyser = new QueryAnalyser(catalog, companies, words -> java.util.Optional.empty());
     }
 
     static List<Object[]> cases() {
@@ -62,7 +66,7 @@ class SearchQueryTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("cases")
     void theQueryIsTheGoldenOne(String name, String text, ReadSearch.Filters filters, boolean all) throws Exception {
-        Query q = queries.build(QueryText.parse(text), filters, all);
+        Query q = queries.build(analyser.analyse(text), filters, all);
         String built = JsonpUtils.toJsonString(q, new JacksonJsonpMapper());
         Path file = GOLDEN.resolve(name + ".json");
         if (Boolean.getBoolean("golden.update")) {

@@ -73,9 +73,9 @@ class SnippetsTest {
 
     @Test
     void theFallBackSaysWhatItDid() {
-        assertThat(SearchController.fallBackNotice(QueryText.parse("sold out"))).isEqualTo(
+        assertThat(FallBack.fallBackNotice(QueryText.parse("sold out"))).isEqualTo(
                 "no read has all of: sold, out; showing reads with some (out is too common to match on its own)");
-        assertThat(SearchController.fallBackNotice(QueryText.parse("hbm OR dram \"sold out\"")))
+        assertThat(FallBack.fallBackNotice(QueryText.parse("hbm OR dram \"sold out\"")))
             .isEqualTo("no read has all of: hbm or dram, \"sold out\"; showing reads with some");
     }
 
