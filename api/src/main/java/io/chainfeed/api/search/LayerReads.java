@@ -1,5 +1,6 @@
 package io.chainfeed.api.search;
 
+import java.util.function.Consumer;
 import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import co.elastic.clients.elasticsearch._types.FieldValue;
 import co.elastic.clients.elasticsearch._types.SortOrder;
@@ -61,7 +62,7 @@ public class LayerReads {
         return new Split(slice(primary, size), slice(passing, size));
     }
 
-    private static Query query(java.util.function.Consumer<BoolQuery.Builder> layer, List<String> kinds) {
+    private static Query query(Consumer<BoolQuery.Builder> layer, List<String> kinds) {
         BoolQuery.Builder b = new BoolQuery.Builder();
         layer.accept(b);
         if (!kinds.isEmpty()) {

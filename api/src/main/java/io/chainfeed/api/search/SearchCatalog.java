@@ -1,5 +1,6 @@
 package io.chainfeed.api.search;
 
+import java.time.ZoneOffset;
 import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import co.elastic.clients.elasticsearch._types.aggregations.StringTermsBucket;
 import co.elastic.clients.elasticsearch.core.SearchResponse;
@@ -109,7 +110,7 @@ public class SearchCatalog {
     /** A catalogue that never reloads: for tests. */
     static SearchCatalog of(List<TermNames> terms, List<CompanyName> companies, List<LayerName> layers) {
         Instant now = Instant.now();
-        SearchCatalog c = new SearchCatalog(null, Clock.fixed(now, java.time.ZoneOffset.UTC));
+        SearchCatalog c = new SearchCatalog(null, Clock.fixed(now, ZoneOffset.UTC));
         c.snapshot = build(terms, companies, layers, now);
         return c;
     }

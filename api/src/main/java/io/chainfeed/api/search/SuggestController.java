@@ -1,5 +1,6 @@
 package io.chainfeed.api.search;
 
+import java.util.Locale;
 import io.chainfeed.api.reference.CompanyResolver;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.tags.Tag;
@@ -68,8 +69,8 @@ class SuggestController {
                 case LAYER -> add(layers,
                         new LayerSuggestion(s.id(), s.label(), s.matched(), layerReads.getOrDefault(s.id(), 0L)), size);
             }
-            add(merged, new AnySuggestion(s.kind().name().toLowerCase(java.util.Locale.ROOT), s.id(), s.label(),
-                    s.symbol(), s.matched(), s.href()), size);
+            add(merged, new AnySuggestion(s.kind().name().toLowerCase(Locale.ROOT), s.id(), s.label(), s.symbol(),
+                    s.matched(), s.href()), size);
         }
         return new Suggestions(q, merged, terms, companyList, layers);
     }

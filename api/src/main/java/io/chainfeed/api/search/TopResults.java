@@ -1,5 +1,6 @@
 package io.chainfeed.api.search;
 
+import java.util.Comparator;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.chainfeed.api.reference.ReferenceLayers;
 import io.chainfeed.avro.ChainLayer;
@@ -122,7 +123,7 @@ public class TopResults {
         return all.stream()
             .filter(l -> QueryText.words(l.getName()).equals(words) || QueryText.words(l.getId()).equals(words)
                     || l.getAliases().stream().anyMatch(a -> QueryText.words(a).equals(words)))
-            .min(java.util.Comparator.comparing(ChainLayer::getId));
+            .min(Comparator.comparing(ChainLayer::getId));
     }
 
     private static String enc(String s) {
