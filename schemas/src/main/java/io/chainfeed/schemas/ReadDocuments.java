@@ -37,6 +37,16 @@ public final class ReadDocuments {
     }
 
     /**
+     * The version a read's document shows as {@code version}: its sequence (1, 2, 3 ...)
+     * when it has one, else its version.
+     * @param read a read
+     * @return the document's {@code version}
+     */
+    public static long version(Read read) {
+        return read.getSequence() > 0 ? read.getSequence() : read.getVersion();
+    }
+
+    /**
      * @param read a tagged read
      * @return a JSON-ready tree of maps, lists, strings, numbers and booleans
      */
@@ -65,12 +75,11 @@ public final class ReadDocuments {
         doc.put("terms", value(read.getTerms()));
         doc.put("sources", value(read.getSources()));
         doc.put("disclaimer", read.getDisclaimer());
+        doc.put("version", version(read));
         if (read.getSequence() > 0) {
-            doc.put("version", read.getSequence());
             doc.put("previousVersion", read.getSequence() > 1 ? read.getSequence() - 1 : null);
         }
         else {
-            doc.put("version", read.getVersion());
             doc.put("previousVersion", read.getPreviousVersion());
         }
         doc.put("updatedAt", read.getUpdatedAt().toString());

@@ -17,7 +17,6 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.time.Clock;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -215,7 +214,7 @@ public final class ReadEmbedder extends BatchLoop {
     }
 
     /** A read waiting for its vector, and the document it goes to. */
-    private record Pending(Read read, long timestamp, Object version, long seqNo, long primaryTerm) {
+    private record Pending(Read read, long timestamp, long version, long seqNo, long primaryTerm) {
     }
 
     @SuppressWarnings({ "unchecked", "rawtypes" })
@@ -256,12 +255,10 @@ public final class ReadEmbedder extends BatchLoop {
                 continue;
             }
             ConsumerRecord<String, byte[]> r = latest.get(doc.id());
-            Object version = ReadDocuments.toDocument(read, Instant.ofEpochMilli(r.timestamp())).get("version");
-            Object shown = doc.source().get("version");
-            boolean current = shown instanceof Number n && version instanceof Number v
-                    && n.longValue() == v.longValue();
-            boolean done = doc.source().get("embeddedVersion") instanceof Number e && version instanceof Number v
-                    && e.longValue() == v.longValue() && model.equals(doc.source().get("embeddingModel"));
+            long version = ReadDocuments.version(read);
+            boolean current = doc.source().get("version") instanceof Number n && n.longValue() == version;
+            boolean done = doc.source().get("embeddedVersion") instanceof Number e && e.longValue() == version
+                    && model.equals(doc.source().get("embeddingModel"));
             if (current && !done && doc.seqNo() != null && doc.primaryTerm() != null) {
                 pending.add(new Pending(read, r.timestamp(), version, doc.seqNo(), doc.primaryTerm()));
             }
