@@ -280,7 +280,7 @@ final class TestPipeline implements BeforeAllCallback, BeforeEachCallback, After
                     Map.of(ConsumerConfig.GROUP_ID_CONFIG, name + "-embedder", ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
                             "earliest", ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 64));
             embedder = new ReadEmbedder(reader, esClient, ReadsIndex.ALIAS, SentenceEmbedder.shared()::embedAll,
-                    SentenceEmbedder.MODEL + "/with_sections", ReadEmbedder.Text.WITH_SECTIONS,
+                    ReadEmbedder.Text.WITH_SECTIONS.modelId(SentenceEmbedder.MODEL), ReadEmbedder.Text.WITH_SECTIONS,
                     () -> GroupOffsets.committed(embedderAdmin, name + "-indexer", Topics.READS, Duration.ofSeconds(5)),
                     new SimpleMeterRegistry(), Clock.systemUTC());
             embedderThread = new Thread(embedder, name + "-embedder");

@@ -12,7 +12,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.Locale;
 import java.util.Map;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -91,8 +90,8 @@ public class EmbedderRunner implements SmartLifecycle {
                         ConsumerConfig.MAX_POLL_RECORDS_CONFIG, settings.batch()),
                 new StringDeserializer(), new ByteArrayDeserializer());
         embedder = new ReadEmbedder(consumer, esClient, ReadsIndex.ALIAS, model::embedAll,
-                SentenceEmbedder.MODEL + "/" + settings.text().name().toLowerCase(Locale.ROOT), settings.text(),
-                this::indexerCommitted, meters, Clock.systemUTC());
+                settings.text().modelId(SentenceEmbedder.MODEL), settings.text(), this::indexerCommitted, meters,
+                Clock.systemUTC());
         thread = new Thread(embedder, "read-embedder");
         thread.setDaemon(true);
         thread.start();

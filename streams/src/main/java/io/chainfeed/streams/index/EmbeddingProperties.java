@@ -1,6 +1,5 @@
 package io.chainfeed.streams.index;
 
-import java.util.Locale;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
@@ -22,8 +21,7 @@ public record EmbeddingProperties(Boolean enabled, String groupId, ReadEmbedder.
     public EmbeddingProperties {
         enabled = enabled == null ? Boolean.TRUE : enabled;
         text = text == null ? ReadEmbedder.Text.WITH_SECTIONS : text;
-        groupId = groupId == null ? "chainfeed-embedder-" + text.name().toLowerCase(Locale.ROOT).replace('_', '-')
-                : groupId;
+        groupId = groupId == null ? "chainfeed-embedder-" + text.id().replace('_', '-') : groupId;
         batch = batch == null ? 64 : batch;
     }
 }

@@ -21,6 +21,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -77,6 +78,23 @@ public final class ReadEmbedder extends BatchLoop {
          * {@link #TITLE_SUMMARY}, then the bodies of the sections, cut at 1,500 chars.
          */
         WITH_SECTIONS;
+
+        /**
+         * @return the variant's id in lower case ({@code with_sections}): part of the
+         * model id stored with each vector and of the embedder's default consumer group
+         */
+        public String id() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+
+        /**
+         * @param model the sentence model's name (e.g. {@code SentenceEmbedder.MODEL})
+         * @return what is stored as {@code embeddingModel}: the model, a slash, the
+         * variant's {@link #id()}
+         */
+        public String modelId(String model) {
+            return model + "/" + id();
+        }
 
         /**
          * @param read a read
