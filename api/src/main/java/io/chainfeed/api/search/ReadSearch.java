@@ -301,7 +301,6 @@ public class ReadSearch {
      */
     private Page firstPage(AnalysedQuery query, Filters filters, int size, List<String> excludes, float[] vector)
             throws IOException {
-        String text = query.text();
         List<SearchRequest> requests = vector == null ? PageRequests.firstPage(queries, query, filters, size, excludes)
                 : PageRequests.hybridFirstPage(queries, query, filters, size, excludes, vector, hybrid.window());
         List<SearchAnswer> answers = SearchAnswer.msearch(client._transport(), requests);
@@ -311,8 +310,7 @@ public class ReadSearch {
         }
         SearchAnswer whole = answers.get(0).whole();
         List<SearchAnswer.Hit> nearest = vector == null ? List.of() : vectorHits(answers.get(3));
-        Page page = assemble(whole, queries.build(query, filters, true), queries.highlight(query, filters, true),
-                excludes, nearest, text, filters, size, true);
+        Page page = assemble(whole, queries.build(query, filters, true), query, excludes, nearest, filters, size, true);
         Sections sections = PageSections.sections(answers.subList(1, 3));
         long withAll = total(whole);
         if (FallBack.wanted(query, withAll, size)) {
@@ -322,8 +320,7 @@ public class ReadSearch {
             SearchAnswer any = SearchAnswer.search(client._transport(), PageRequests.request(anyQuery,
                     queries.highlight(query, filters, false), size, null, null, excludes));
             if (total(any) > withAll) {
-                Page anyPage = assemble(any, anyQuery, queries.highlight(query, filters, false), excludes, nearest,
-                        text, filters, size, false);
+                Page anyPage = assemble(any, anyQuery, query, excludes, nearest, filters, size, false);
                 page = new Page(anyPage.total(), anyPage.matches(), anyPage.facets(), anyPage.nextCursor(),
                         anyPage.mode(), page.tookMs() + anyPage.tookMs(), null, withAll);
                 sections = PageSections.sectionsOf(anyPage.matches(), filters);
@@ -365,8 +362,9 @@ public class ReadSearch {
      * the lexical total, or the results shown when the page shows more (a read found by
      * meaning alone further down is not counted).
      */
-    private Page assemble(SearchAnswer lexical, Query query, Query highlight, List<String> excludes,
-            List<SearchAnswer.Hit> nearest, String text, Filters filters, int size, boolean all) throws IOException {
+    private Page assemble(SearchAnswer lexical, Query query, AnalysedQuery analysed, List<String> excludes,
+            List<SearchAnswer.Hit> nearest, Filters filters, int size, boolean all) throws IOException {
+        String text = analysed.text();
         List<SearchAnswer.Hit> lexicalHits = hits(lexical);
         if (nearest.isEmpty()) {
             return page(lexical, lexicalHits, stories(query, lexicalHits, null, true), text, filters, size, all, null,
@@ -403,8 +401,8 @@ public class ReadSearch {
         if (!fetch.isEmpty()) {
             // The vector hits carry ids only: the ones shown are fetched whole.
             Map<String, SearchAnswer.Hit> whole = new HashMap<>();
-            for (SearchAnswer.Hit hit : hits(
-                    SearchAnswer.search(client._transport(), PageRequests.byIds(fetch, highlight, excludes)))) {
+            for (SearchAnswer.Hit hit : hits(SearchAnswer.search(client._transport(),
+                    PageRequests.byIds(fetch, queries.highlight(analysed, filters, all), excludes)))) {
                 whole.put((String) hit.source().get("id"), hit);
             }
             shownHits.replaceAll(h -> whole.getOrDefault((String) h.source().get("id"), h));
