@@ -1,6 +1,6 @@
 package io.chainfeed.api;
 
-import io.chainfeed.api.support.settings.KafkaConnectionProperties;
+import io.chainfeed.platform.kafka.KafkaConnectionProperties;
 
 import io.chainfeed.api.support.settings.ApiProperties;
 

@@ -1,6 +1,8 @@
 package io.chainfeed.ingest;
 
 import io.chainfeed.ingest.cli.IngestCli;
+import io.chainfeed.platform.kafka.KafkaConnectionProperties;
+import io.chainfeed.platform.kafka.KafkaTopicsSettings;
 import java.util.Set;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
@@ -11,7 +13,7 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
  * {@code corpus} or {@code signals}, the ingest CLI (see {@link IngestCli}).
  */
 @SpringBootApplication
-@EnableConfigurationProperties(IngestProperties.class)
+@EnableConfigurationProperties({ IngestProperties.class, KafkaConnectionProperties.class, KafkaTopicsSettings.class })
 public class IngestApplication {
 
     private static final Set<String> CLI_COMMANDS = Set.of("page", "corpus", "signals", "train-decider", "help",

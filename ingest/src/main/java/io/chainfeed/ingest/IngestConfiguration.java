@@ -9,6 +9,8 @@ import io.chainfeed.ingest.corpus.History;
 import io.chainfeed.ingest.newsfeed.FeedPoller;
 import io.chainfeed.ingest.newsfeed.FeedSchedule;
 import io.chainfeed.ingest.newsfeed.FeedsEndpoint;
+import io.chainfeed.platform.kafka.KafkaConnectionProperties;
+import io.chainfeed.platform.kafka.KafkaTopicsSettings;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.chainfeed.ingest.fetch.SafeFetcher;
 import io.chainfeed.platform.kafka.DeadLetters;
@@ -43,8 +45,9 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.ApplicationRunner;
+import org.springframework.boot.autoconfigure.elasticsearch.ElasticsearchProperties;
+import org.springframework.boot.autoconfigure.web.ServerProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -64,13 +67,13 @@ class IngestConfiguration {
     }
 
     @Bean(destroyMethod = "close")
-    KafkaProducer<String, byte[]> ingestProducer(@Value("${spring.kafka.bootstrap-servers}") String bootstrap) {
-        return KafkaClients.producer(bootstrap, "chainfeed-ingest");
+    KafkaProducer<String, byte[]> ingestProducer(KafkaConnectionProperties kafka) {
+        return KafkaClients.producer(kafka.bootstrapServers(), "chainfeed-ingest");
     }
 
     @Bean(destroyMethod = "close")
-    KafkaConsumer<String, byte[]> ledgerConsumer(@Value("${spring.kafka.bootstrap-servers}") String bootstrap) {
-        return KafkaClients.ledgerConsumer(bootstrap);
+    KafkaConsumer<String, byte[]> ledgerConsumer(KafkaConnectionProperties kafka) {
+        return KafkaClients.ledgerConsumer(kafka.bootstrapServers());
     }
 
     /**
@@ -92,17 +95,15 @@ class IngestConfiguration {
     }
 
     @Bean(destroyMethod = "close")
-    KafkaProducer<byte[], byte[]> deadLetterProducer(@Value("${spring.kafka.bootstrap-servers}") String bootstrap) {
-        return new KafkaProducer<>(DeadLetters.producerConfig(bootstrap, "chainfeed-ingest-dlq"));
+    KafkaProducer<byte[], byte[]> deadLetterProducer(KafkaConnectionProperties kafka) {
+        return new KafkaProducer<>(DeadLetters.producerConfig(kafka.bootstrapServers(), "chainfeed-ingest-dlq"));
     }
 
     @Bean
-    TopicsReady topicsReady(@Value("${spring.kafka.bootstrap-servers}") String bootstrap,
-            @Value("${chainfeed.kafka.create-topics:true}") boolean createTopics,
-            @Value("${chainfeed.kafka.partitions:3}") int partitions,
-            @Value("${chainfeed.kafka.replication-factor:1}") short replicationFactor) {
-        if (createTopics) {
-            TopicSetup.ensure(bootstrap, Topics.all(partitions), replicationFactor);
+    TopicsReady topicsReady(KafkaConnectionProperties kafka, KafkaTopicsSettings settings) {
+        if (settings.createTopics()) {
+            TopicSetup.ensure(kafka.bootstrapServers(), Topics.all(settings.partitions()),
+                    settings.replicationFactor());
         }
         return new TopicsReady();
     }
@@ -116,12 +117,11 @@ class IngestConfiguration {
     }
 
     @Bean(destroyMethod = "close")
-    RecordLimits recordLimits(TopicsReady topics, @Value("${spring.kafka.bootstrap-servers}") String bootstrap) {
-        RecordLimits limits = new RecordLimits(Admin
-            .create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap, AdminClientConfig.CLIENT_ID_CONFIG,
-                    "chainfeed-ingest-limits", AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 10_000,
-                    AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 5_000)),
-                KafkaClients.MAX_REQUEST_SIZE);
+    RecordLimits recordLimits(TopicsReady topics, KafkaConnectionProperties kafka) {
+        RecordLimits limits = new RecordLimits(Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+                kafka.bootstrapServers(), AdminClientConfig.CLIENT_ID_CONFIG, "chainfeed-ingest-limits",
+                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 10_000, AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG,
+                5_000)), KafkaClients.MAX_REQUEST_SIZE);
         limits.load(List.of(Topics.TERMS, Topics.SIGNALS, Topics.SIGNALS_SKIPPED, Topics.LAYERS, Topics.COMPANIES),
                 Duration.ofSeconds(10));
         return limits;
@@ -133,12 +133,13 @@ class IngestConfiguration {
      */
     @Bean(destroyMethod = "close")
     KafkaTransactions kafkaTransactions(TopicsReady topics, IngestProperties props, RecordLimits limits,
-            MeterRegistry registry, @Value("${spring.kafka.bootstrap-servers}") String bootstrap,
-            @Value("${server.port:8081}") int port) throws InterruptedException {
+            MeterRegistry registry, KafkaConnectionProperties kafka, ServerProperties server)
+            throws InterruptedException {
         String instance = props.instanceId() != null && !props.instanceId().isBlank() ? props.instanceId()
-                : defaultInstanceId(port);
+                : defaultInstanceId(server.getPort());
         KafkaTransactions txns = new KafkaTransactions("chainfeed-ingest-" + instance, props.producers(),
-                id -> KafkaClients.transactionalProducer(bootstrap, id, props.deadline()), limits, registry);
+                id -> KafkaClients.transactionalProducer(kafka.bootstrapServers(), id, props.deadline()), limits,
+                registry);
         if (!txns.awaitReady(Duration.ofSeconds(60))) {
             log.warn("no transactional producer ready after 60 s; publishing requests get 503 until one is");
         }
@@ -208,8 +209,8 @@ class IngestConfiguration {
      * lookup).
      */
     @Bean
-    SignalLookup signalLookup(@Value("${spring.kafka.bootstrap-servers}") String bootstrap) {
-        return new SignalLookup(() -> KafkaClients.ledgerConsumer(bootstrap));
+    SignalLookup signalLookup(KafkaConnectionProperties kafka) {
+        return new SignalLookup(() -> KafkaClients.ledgerConsumer(kafka.bootstrapServers()));
     }
 
     @Bean(destroyMethod = "close")
@@ -245,8 +246,8 @@ class IngestConfiguration {
      */
     @Bean(destroyMethod = "close")
     @org.springframework.boot.autoconfigure.condition.ConditionalOnProperty("spring.elasticsearch.uris")
-    IndexingProbe indexingProbe(@Value("${spring.elasticsearch.uris}") String uris) {
-        return new IndexingProbe(uris, Duration.ofSeconds(2));
+    IndexingProbe indexingProbe(ElasticsearchProperties elasticsearch) {
+        return new IndexingProbe(String.join(",", elasticsearch.getUris()), Duration.ofSeconds(2));
     }
 
     /**
@@ -260,8 +261,8 @@ class IngestConfiguration {
     }
 
     @Bean("kafka")
-    KafkaHealthIndicator kafkaHealthIndicator(@Value("${spring.kafka.bootstrap-servers}") String bootstrap) {
-        return new KafkaHealthIndicator(bootstrap, Duration.ofSeconds(3));
+    KafkaHealthIndicator kafkaHealthIndicator(KafkaConnectionProperties kafka) {
+        return new KafkaHealthIndicator(kafka.bootstrapServers(), Duration.ofSeconds(3));
     }
 
     @Bean

@@ -1,6 +1,7 @@
 package io.chainfeed.streams;
 
-import io.chainfeed.streams.index.EmbeddingProperties;
+import io.chainfeed.platform.kafka.KafkaConnectionProperties;
+import io.chainfeed.platform.kafka.KafkaTopicsSettings;
 
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
@@ -15,7 +16,7 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
  * the api calls for time travel.
  */
 @SpringBootApplication
-@EnableConfigurationProperties({ StreamsProperties.class, KafkaTopicsSettings.class, EmbeddingProperties.class })
+@EnableConfigurationProperties({ StreamsProperties.class, KafkaTopicsSettings.class, KafkaConnectionProperties.class })
 public class StreamsApplication {
 
     /**

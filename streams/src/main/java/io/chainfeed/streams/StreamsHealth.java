@@ -1,10 +1,10 @@
 package io.chainfeed.streams;
 
+import io.chainfeed.platform.kafka.KafkaConnectionProperties;
 import io.chainfeed.streams.index.ReadIndexer;
 import org.apache.kafka.streams.KafkaStreams;
 import io.chainfeed.platform.KafkaProbe;
 import java.time.Duration;
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.actuate.health.Health;
 import org.springframework.boot.actuate.health.HealthIndicator;
 import org.springframework.stereotype.Component;
@@ -25,9 +25,9 @@ class StreamsHealth implements HealthIndicator, AutoCloseable {
 
     private final KafkaProbe probe;
 
-    StreamsHealth(StreamsRunner runner, @Value("${spring.kafka.bootstrap-servers}") String bootstrapServers) {
+    StreamsHealth(StreamsRunner runner, KafkaConnectionProperties kafka) {
         this.runner = runner;
-        this.probe = new KafkaProbe(bootstrapServers, Duration.ofMillis(PROBE_MILLIS));
+        this.probe = new KafkaProbe(kafka.bootstrapServers(), Duration.ofMillis(PROBE_MILLIS));
     }
 
     @Override

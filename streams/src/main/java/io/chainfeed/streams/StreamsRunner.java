@@ -5,6 +5,8 @@ import io.chainfeed.platform.IndexSetup;
 import io.chainfeed.platform.ReadsIndex;
 import io.chainfeed.platform.TopicSetup;
 import io.chainfeed.platform.kafka.ClientMeters;
+import io.chainfeed.platform.kafka.KafkaConnectionProperties;
+import io.chainfeed.platform.kafka.KafkaTopicsSettings;
 import io.chainfeed.schemas.Topics;
 import io.micrometer.core.instrument.Metrics;
 import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
@@ -38,7 +40,7 @@ import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThr
 import org.elasticsearch.client.RestClient;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.autoconfigure.web.ServerProperties;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
 
@@ -83,14 +85,13 @@ public class StreamsRunner implements SmartLifecycle {
 
     private final HostInfo self;
 
-    StreamsRunner(StreamsProperties props, @Value("${spring.kafka.bootstrap-servers}") String bootstrapServers,
-            @Value("${server.port:8082}") int serverPort, KafkaTopicsSettings topics, RestClient restClient,
-            ElasticsearchClient esClient) {
+    StreamsRunner(StreamsProperties props, KafkaConnectionProperties kafka, ServerProperties server,
+            KafkaTopicsSettings topics, RestClient restClient, ElasticsearchClient esClient) {
         this.props = props;
         this.self = HostInfo
-            .buildFromEndpoint(props.queryHost() != null ? props.queryHost() : "127.0.0.1:" + serverPort);
+            .buildFromEndpoint(props.queryHost() != null ? props.queryHost() : "127.0.0.1:" + server.getPort());
         this.topics = topics;
-        this.bootstrapServers = bootstrapServers;
+        this.bootstrapServers = kafka.bootstrapServers();
         this.restClient = restClient;
         this.esClient = esClient;
     }

@@ -5,6 +5,7 @@ import static org.mockito.ArgumentMatchers.anyBoolean;
 import static org.mockito.Mockito.mock;
 import static org.mockito.Mockito.when;
 
+import io.chainfeed.streams.index.EmbeddingProperties;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -30,8 +31,8 @@ class ChainQueryRoutingTest {
 
     private final StreamsRunner runner = mock(StreamsRunner.class);
 
-    private final StreamsProperties props = new StreamsProperties(null, null, null, null, 1, null, 100L,
-            Duration.ofSeconds(2));
+    private final StreamsProperties props = new StreamsProperties("chainfeed-tagging", null, "chainfeed-indexer",
+            "chainfeed-chain", 1, null, 100L, Duration.ofSeconds(2), new EmbeddingProperties(true, null, null, 64));
 
     private final ChainQueryRouting routing = new ChainQueryRouting(runner, props, new ObjectMapper());
 

@@ -1,7 +1,7 @@
 package io.chainfeed.api.access;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.chainfeed.api.support.settings.KafkaConnectionProperties;
+import io.chainfeed.platform.kafka.KafkaConnectionProperties;
 import io.chainfeed.api.support.kafka.TopicAssignment;
 import io.chainfeed.schemas.Topics;
 import java.io.IOException;

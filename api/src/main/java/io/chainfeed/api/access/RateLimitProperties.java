@@ -3,6 +3,7 @@ package io.chainfeed.api.access;
 import java.time.Duration;
 import java.util.UUID;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /**
  * Settings under {@code chainfeed.rate-limits}: how the api instances share each key's
@@ -15,21 +16,24 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * @param instanceId this instance's name on the usage records (default: a random UUID per
  * start)
  * @param partnerDailyQuota requests a PARTNER key may make per day, on top of its rate
- * per minute (default 100,000,000: a widget on pages with about 1,150 views a second
- * around the clock; 0 turns the daily quota off)
+ * per minute (100,000,000: a widget on pages with about 1,150 views a second around the
+ * clock; 0 turns the daily quota off)
  */
 @ConfigurationProperties("chainfeed.rate-limits")
-public record RateLimitProperties(Boolean shared, Duration syncInterval, String instanceId, Long partnerDailyQuota) {
+public record RateLimitProperties(@DefaultValue("true") boolean shared, @DefaultValue("250ms") Duration syncInterval,
+        String instanceId, @DefaultValue("100000000") long partnerDailyQuota) {
 
+    /**
+     * Fills the instance id (a random UUID) when unset.
+     * @throws IllegalArgumentException when the quota is negative or the interval not
+     * positive
+     */
     public RateLimitProperties {
-        shared = shared == null || shared;
-        syncInterval = syncInterval != null ? syncInterval : Duration.ofMillis(250);
         instanceId = instanceId != null && !instanceId.isBlank() ? instanceId : UUID.randomUUID().toString();
-        partnerDailyQuota = partnerDailyQuota != null ? partnerDailyQuota : 100_000_000L;
         if (partnerDailyQuota < 0) {
             throw new IllegalArgumentException("chainfeed.rate-limits.partner-daily-quota must be 0 or more");
         }
-        if (syncInterval.isNegative() || syncInterval.isZero()) {
+        if (syncInterval == null || syncInterval.isNegative() || syncInterval.isZero()) {
             throw new IllegalArgumentException("chainfeed.rate-limits.sync-interval must be positive");
         }
     }

@@ -10,7 +10,7 @@ import io.chainfeed.api.readlog.ReadLog;
 import io.chainfeed.api.readlog.Subscription;
 import io.chainfeed.api.selector.Selector;
 import io.chainfeed.api.support.settings.ApiProperties;
-import io.chainfeed.api.support.settings.KafkaConnectionProperties;
+import io.chainfeed.platform.kafka.KafkaConnectionProperties;
 import io.chainfeed.platform.ReadsIndex;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;

@@ -5,6 +5,7 @@ import io.chainfeed.avro.ChainCause;
 import io.chainfeed.avro.Direction;
 import io.chainfeed.avro.LayerState;
 import io.chainfeed.avro.SqueezeSource;
+import io.chainfeed.platform.kafka.KafkaConnectionProperties;
 import io.chainfeed.schemas.ChainDecay;
 import io.chainfeed.schemas.Topics;
 import java.nio.charset.StandardCharsets;
@@ -19,7 +20,6 @@ import java.util.NavigableSet;
 import java.util.PriorityQueue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListSet;
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.stereotype.Component;
 
 /**
@@ -50,8 +50,8 @@ public class ChainCauseIndex extends CompactedTopicView<ChainCause> {
 
     private final Map<String, ChainCause> held = new ConcurrentHashMap<>();
 
-    ChainCauseIndex(@Value("${spring.kafka.bootstrap-servers}") String bootstrapServers) {
-        super(bootstrapServers, Topics.CHAIN_CAUSES, "chainfeed-api-chain-causes", ChainCause.class);
+    ChainCauseIndex(KafkaConnectionProperties kafka) {
+        super(kafka.bootstrapServers(), Topics.CHAIN_CAUSES, "chainfeed-api-chain-causes", ChainCause.class);
     }
 
     @Override

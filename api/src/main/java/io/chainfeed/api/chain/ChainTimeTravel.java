@@ -3,6 +3,7 @@ package io.chainfeed.api.chain;
 import io.chainfeed.api.support.problem.BadRequestException;
 import io.chainfeed.api.support.server.Breakers;
 import io.chainfeed.api.support.problem.NotFoundException;
+import io.chainfeed.api.support.settings.ApiProperties;
 import io.chainfeed.avro.LayerState;
 import io.chainfeed.platform.web.TimeParameters;
 import io.github.resilience4j.circuitbreaker.CallNotPermittedException;
@@ -20,7 +21,6 @@ import java.util.Map;
 import java.util.function.Function;
 import org.apache.avro.file.DataFileStream;
 import org.apache.avro.specific.SpecificDatumReader;
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.client.JdkClientHttpRequestFactory;
 import org.springframework.stereotype.Component;
@@ -56,14 +56,9 @@ public class ChainTimeTravel {
 
     private final CircuitBreaker breaker;
 
-    ChainTimeTravel(MeterRegistry meters,
-            @Value("${chainfeed.api.streams.base-url:http://127.0.0.1:8082}") String baseUrl,
-            @Value("${chainfeed.api.streams.timeout:5s}") Duration timeout,
-            @Value("${chainfeed.api.streams.breaker.window:10}") int window,
-            @Value("${chainfeed.api.streams.breaker.minimum-calls:3}") int minimumCalls,
-            @Value("${chainfeed.api.streams.breaker.slow-call:5s}") Duration slowCall,
-            @Value("${chainfeed.api.streams.breaker.open-for:5s}") Duration openFor,
-            @Value("${chainfeed.api.streams.breaker.half-open-calls:2}") int halfOpenCalls) {
+    ChainTimeTravel(MeterRegistry meters, ApiProperties settings) {
+        String baseUrl = settings.streams().baseUrl();
+        Duration timeout = settings.streams().timeout();
         JdkClientHttpRequestFactory factory = new JdkClientHttpRequestFactory(
                 HttpClient.newBuilder().connectTimeout(timeout).build());
         factory.setReadTimeout(timeout);
@@ -72,8 +67,9 @@ public class ChainTimeTravel {
             .filter(u -> !u.isEmpty())
             .map(u -> RestClient.builder().baseUrl(u).requestFactory(factory).build())
             .toList();
+        ApiProperties.StreamsBreaker b = settings.streams().breaker();
         this.breaker = Breakers.create(meters, BREAKER,
-                new Breakers.Settings(window, minimumCalls, slowCall, openFor, halfOpenCalls),
+                new Breakers.Settings(b.window(), b.minimumCalls(), b.slowCall(), b.openFor(), b.halfOpenCalls()),
                 HttpClientErrorException.class::isInstance);
     }
 

@@ -2,7 +2,7 @@ package io.chainfeed.api.readlog;
 
 import io.chainfeed.api.selector.Selector;
 import io.chainfeed.api.support.settings.ApiProperties;
-import io.chainfeed.api.support.settings.KafkaConnectionProperties;
+import io.chainfeed.platform.kafka.KafkaConnectionProperties;
 import io.chainfeed.api.support.kafka.TopicAssignment;
 import io.chainfeed.avro.Read;
 import io.chainfeed.platform.kafka.ClientMeters;

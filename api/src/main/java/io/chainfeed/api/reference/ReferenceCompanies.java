@@ -2,9 +2,9 @@ package io.chainfeed.api.reference;
 
 import io.chainfeed.api.support.kafka.CompactedTopicView;
 import io.chainfeed.avro.Company;
+import io.chainfeed.platform.kafka.KafkaConnectionProperties;
 import io.chainfeed.schemas.CompanyDirectory;
 import io.chainfeed.schemas.Topics;
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.stereotype.Component;
 
 /**
@@ -19,8 +19,8 @@ public class ReferenceCompanies extends CompactedTopicView<Company> {
 
     private volatile boolean stale = true;
 
-    ReferenceCompanies(@Value("${spring.kafka.bootstrap-servers}") String bootstrapServers) {
-        super(bootstrapServers, Topics.COMPANIES, "chainfeed-api-reference-companies", Company.class);
+    ReferenceCompanies(KafkaConnectionProperties kafka) {
+        super(kafka.bootstrapServers(), Topics.COMPANIES, "chainfeed-api-reference-companies", Company.class);
     }
 
     /**

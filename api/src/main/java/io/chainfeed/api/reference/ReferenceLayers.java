@@ -1,6 +1,6 @@
 package io.chainfeed.api.reference;
 
-import io.chainfeed.api.support.settings.KafkaConnectionProperties;
+import io.chainfeed.platform.kafka.KafkaConnectionProperties;
 import io.chainfeed.api.support.kafka.CompactedTopicView;
 import io.chainfeed.avro.ChainLayer;
 import io.chainfeed.schemas.Topics;

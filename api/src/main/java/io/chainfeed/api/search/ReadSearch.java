@@ -26,7 +26,6 @@ import io.chainfeed.api.support.problem.GoneException;
 import io.chainfeed.platform.ReadsIndex;
 import io.chainfeed.platform.Sha256;
 import java.io.IOException;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -35,7 +34,6 @@ import java.util.List;
 import java.util.Map;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.stereotype.Component;
 
 /**
@@ -101,14 +99,13 @@ public class ReadSearch {
      * ({@code chainfeed.api.search.hybrid.*}); when it is on, the sentence model is
      * loaded here
      */
-    ReadSearch(ElasticsearchClient client, CompanyResolver companies, ReferenceLayers layers,
-            @Value("${chainfeed.api.search.cache-ttl:1s}") Duration cacheTtl, MeterRegistry meters,
+    ReadSearch(ElasticsearchClient client, CompanyResolver companies, ReferenceLayers layers, MeterRegistry meters,
             ApiProperties settings) {
         this.client = client;
         this.asyncClient = new ElasticsearchAsyncClient(client._transport());
         this.queries = new SearchQuery(companies,
                 id -> layers.layer(id).map(ChainLayer::getUpstream).orElse(List.of()));
-        this.firstPages = new FirstPageCache(cacheTtl, Ticker.systemTicker());
+        this.firstPages = new FirstPageCache(settings.search().cacheTtl(), Ticker.systemTicker());
         this.hybrid = settings.search().hybrid();
         this.fusion = new RankFusion(hybrid.k(), hybrid.vectorWeight(), hybrid.minSimilarity());
         this.fallBackFusion = new RankFusion(hybrid.k(), hybrid.fallBackVectorWeight(), hybrid.minSimilarity());

@@ -1,6 +1,6 @@
 package io.chainfeed.api.webhook;
 
-import io.chainfeed.api.support.settings.KafkaConnectionProperties;
+import io.chainfeed.platform.kafka.KafkaConnectionProperties;
 import io.chainfeed.api.selector.TopicParser;
 import io.chainfeed.platform.kafka.ClientMeters;
 import java.net.InetAddress;

@@ -5,6 +5,7 @@ import java.net.InetAddress;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /**
  * Settings under {@code chainfeed.webhooks}.
@@ -42,35 +43,28 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * its first failed attempt) before the subscription is shown as {@code failing}
  */
 @ConfigurationProperties("chainfeed.webhooks")
-public record WebhookProperties(Boolean deliver, Boolean allowLoopback, String masterKey, Path masterKeyFile,
-        Duration secretGrace, Integer maxAttempts, Duration initialDelay, Double multiplier, Duration maxDelay,
-        Duration maxRetryAfter, Duration connectTimeout, Duration requestTimeout, Integer workers,
-        Integer queueCapacity, Integer maxPerKey, Integer maxRedirects, String leaseGroup, Duration leaseSessionTimeout,
-        String instanceId, Duration failingAfter) {
+public record WebhookProperties(@DefaultValue("true") boolean deliver, boolean allowLoopback, String masterKey,
+        Path masterKeyFile, @DefaultValue("24h") Duration secretGrace, @DefaultValue("10") int maxAttempts,
+        @DefaultValue("5s") Duration initialDelay, @DefaultValue("3") double multiplier,
+        @DefaultValue("6h") Duration maxDelay, @DefaultValue("24h") Duration maxRetryAfter,
+        @DefaultValue("5s") Duration connectTimeout, @DefaultValue("15s") Duration requestTimeout,
+        @DefaultValue("8") int workers, @DefaultValue("256") int queueCapacity, @DefaultValue("25") int maxPerKey,
+        @DefaultValue("3") int maxRedirects, @DefaultValue("chainfeed-api-webhook-lease") String leaseGroup,
+        @DefaultValue("10s") Duration leaseSessionTimeout, String instanceId,
+        @DefaultValue("5m") Duration failingAfter) {
 
+    /**
+     * Fills the instance id (host name and pid) when unset.
+     * @throws IllegalArgumentException when a count is out of range or the lease group is
+     * blank
+     */
     public WebhookProperties {
-        deliver = deliver == null || deliver;
-        allowLoopback = allowLoopback != null && allowLoopback;
-        secretGrace = secretGrace != null ? secretGrace : Duration.ofHours(24);
-        maxAttempts = maxAttempts != null ? maxAttempts : 10;
-        initialDelay = initialDelay != null ? initialDelay : Duration.ofSeconds(5);
-        multiplier = multiplier != null ? multiplier : 3.0;
-        maxDelay = maxDelay != null ? maxDelay : Duration.ofHours(6);
-        maxRetryAfter = maxRetryAfter != null ? maxRetryAfter : Duration.ofHours(24);
-        connectTimeout = connectTimeout != null ? connectTimeout : Duration.ofSeconds(5);
-        requestTimeout = requestTimeout != null ? requestTimeout : Duration.ofSeconds(15);
-        workers = workers != null ? workers : 8;
-        queueCapacity = queueCapacity != null ? queueCapacity : 256;
-        maxPerKey = maxPerKey != null ? maxPerKey : 25;
-        maxRedirects = maxRedirects != null ? maxRedirects : 3;
-        leaseGroup = leaseGroup != null && !leaseGroup.isBlank() ? leaseGroup : "chainfeed-api-webhook-lease";
-        leaseSessionTimeout = leaseSessionTimeout != null ? leaseSessionTimeout : Duration.ofSeconds(10);
         instanceId = instanceId != null && !instanceId.isBlank() ? instanceId : defaultInstanceId();
-        failingAfter = failingAfter != null ? failingAfter : Duration.ofMinutes(5);
-        if (maxAttempts < 1 || workers < 1 || queueCapacity < 1 || maxPerKey < 0 || maxRedirects < 0
-                || multiplier < 1) {
+        if (maxAttempts < 1 || workers < 1 || queueCapacity < 1 || maxPerKey < 0 || maxRedirects < 0 || multiplier < 1
+                || leaseGroup == null || leaseGroup.isBlank()) {
             throw new IllegalArgumentException("chainfeed.webhooks: max-attempts, workers and queue-capacity must be"
-                    + " at least 1, multiplier at least 1, max-per-key and max-redirects not negative");
+                    + " at least 1, multiplier at least 1, max-per-key and max-redirects not negative, lease-group"
+                    + " not blank");
         }
     }
 

@@ -3,6 +3,8 @@ package io.chainfeed.api.chain;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.chainfeed.api.TestSettings;
+import io.chainfeed.api.support.settings.ApiProperties;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -59,8 +61,14 @@ class ChainTimeTravelFallbackTest {
     }
 
     private static ChainTimeTravel travel(String urls) {
-        return new ChainTimeTravel(new SimpleMeterRegistry(), urls, Duration.ofSeconds(2), 10, 100,
-                Duration.ofSeconds(5), Duration.ofSeconds(5), 2);
+        return new ChainTimeTravel(new SimpleMeterRegistry(), TestSettings.api("chainfeed.api.streams.base-url", urls,
+                "chainfeed.api.streams.timeout", "2s", "chainfeed.api.streams.breaker.minimum-calls", "100"));
+    }
+
+    /** A breaker that opens after 3 failed calls of 10 and stays open 30 s. */
+    private static ApiProperties breaking(String url) {
+        return TestSettings.api("chainfeed.api.streams.base-url", url, "chainfeed.api.streams.timeout", "2s",
+                "chainfeed.api.streams.breaker.minimum-calls", "3", "chainfeed.api.streams.breaker.open-for", "30s");
     }
 
     private static LayerHistory.Series history(ChainTimeTravel t) {
@@ -92,16 +100,14 @@ class ChainTimeTravelFallbackTest {
     void aHundredClientErrorsInARowNeverOpenTheBreakerButServerErrorsDo() throws IOException {
         AtomicInteger bad = new AtomicInteger();
         ChainTimeTravel refusing = new ChainTimeTravel(new SimpleMeterRegistry(),
-                serving(400, "{\"detail\": \"asOf must lie between ...\"}", bad), Duration.ofSeconds(2), 10, 3,
-                Duration.ofSeconds(5), Duration.ofSeconds(30), 2);
+                breaking(serving(400, "{\"detail\": \"asOf must lie between ...\"}", bad)));
         for (int i = 0; i < 100; i++) {
             assertThatThrownBy(() -> history(refusing)).isInstanceOf(BadRequestException.class);
         }
         assertThat(bad).as("every one reached streams: the breaker stayed closed").hasValue(100);
 
         AtomicInteger failing = new AtomicInteger();
-        ChainTimeTravel broken = new ChainTimeTravel(new SimpleMeterRegistry(), serving(500, "{}", failing),
-                Duration.ofSeconds(2), 10, 3, Duration.ofSeconds(5), Duration.ofSeconds(30), 2);
+        ChainTimeTravel broken = new ChainTimeTravel(new SimpleMeterRegistry(), breaking(serving(500, "{}", failing)));
         for (int i = 0; i < 10; i++) {
             assertThatThrownBy(() -> history(broken)).isInstanceOf(ChainUnavailableException.class);
         }

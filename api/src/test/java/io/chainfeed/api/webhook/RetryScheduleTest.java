@@ -3,6 +3,7 @@ package io.chainfeed.api.webhook;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.chainfeed.api.TestSettings;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
@@ -11,8 +12,7 @@ import org.junit.jupiter.api.Test;
 
 class RetryScheduleTest {
 
-    private final RetrySchedule defaults = new WebhookProperties(null, null, null, null, null, null, null, null, null,
-            null, null, null, null, null, null, null, null, null, null, null)
+    private final RetrySchedule defaults = TestSettings.bind("chainfeed.webhooks", WebhookProperties.class)
         .retrySchedule();
 
     @Test

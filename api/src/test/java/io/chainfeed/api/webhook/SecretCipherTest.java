@@ -3,11 +3,14 @@ package io.chainfeed.api.webhook;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.chainfeed.api.TestSettings;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
+import java.util.ArrayList;
 import java.util.Base64;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -20,8 +23,14 @@ class SecretCipherTest {
     }
 
     private static WebhookProperties props(String masterKey, Path file) {
-        return new WebhookProperties(null, null, masterKey, file, null, null, null, null, null, null, null, null, null,
-                null, null, null, null, null, null, null);
+        List<String> properties = new ArrayList<>();
+        if (masterKey != null) {
+            properties.addAll(List.of("chainfeed.webhooks.master-key", masterKey));
+        }
+        if (file != null) {
+            properties.addAll(List.of("chainfeed.webhooks.master-key-file", file.toString()));
+        }
+        return TestSettings.bind("chainfeed.webhooks", WebhookProperties.class, properties.toArray(String[]::new));
     }
 
     @Test

@@ -5,6 +5,7 @@ import io.chainfeed.embeddings.SentenceEmbedder;
 import io.chainfeed.platform.IndexSetup;
 import io.chainfeed.platform.ReadsIndex;
 import io.chainfeed.platform.kafka.GroupOffsets;
+import io.chainfeed.platform.kafka.KafkaConnectionProperties;
 import io.chainfeed.schemas.Topics;
 import io.chainfeed.streams.StreamsProperties;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -22,7 +23,6 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 import org.elasticsearch.client.RestClient;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
 
@@ -56,12 +56,11 @@ public class EmbedderRunner implements SmartLifecycle {
 
     private Admin admin;
 
-    EmbedderRunner(EmbeddingProperties settings, StreamsProperties streams,
-            @Value("${spring.kafka.bootstrap-servers}") String bootstrapServers, RestClient restClient,
+    EmbedderRunner(StreamsProperties streams, KafkaConnectionProperties kafka, RestClient restClient,
             ElasticsearchClient esClient, MeterRegistry meters) {
-        this.settings = settings;
+        this.settings = streams.embedding();
         this.streams = streams;
-        this.bootstrapServers = bootstrapServers;
+        this.bootstrapServers = kafka.bootstrapServers();
         this.restClient = restClient;
         this.esClient = esClient;
         this.meters = meters;

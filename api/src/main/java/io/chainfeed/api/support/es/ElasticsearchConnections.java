@@ -2,7 +2,7 @@ package io.chainfeed.api.support.es;
 
 import org.apache.http.impl.nio.client.HttpAsyncClientBuilder;
 import org.elasticsearch.client.RestClientBuilder;
-import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.autoconfigure.elasticsearch.ElasticsearchProperties;
 import org.springframework.boot.autoconfigure.elasticsearch.RestClientBuilderCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -16,9 +16,9 @@ import org.springframework.context.annotation.Configuration;
  * (30 in all); a search holds one for its whole round trip, so past 10 concurrent
  * searches the rest queue in the API for a connection while Elasticsearch, which would
  * take them, idles. {@code
- * chainfeed.api.elasticsearch.max-connections} (default 64) raises both limits: enough
- * for every concurrent search a loaded API serves (one per Jetty request) plus feeds,
- * webhooks and the widget, and still far below what one Elasticsearch node accepts.
+ * chainfeed.api.es.max-connections} (default 64) raises both limits: enough for every
+ * concurrent search a loaded API serves (one per Jetty request) plus feeds, webhooks and
+ * the widget, and still far below what one Elasticsearch node accepts.
  *
  * <p>
  * Without credentials ({@code spring.elasticsearch.username} unset) it also turns off the
@@ -32,13 +32,10 @@ import org.springframework.context.annotation.Configuration;
 class ElasticsearchConnections {
 
     @Bean
-    RestClientBuilderCustomizer elasticsearchConnectionPool(
-            @Value("${chainfeed.api.elasticsearch.max-connections:64}") int maxConnections,
-            @Value("${spring.elasticsearch.username:}") String username) {
-        if (maxConnections < 1) {
-            throw new IllegalArgumentException(
-                    "chainfeed.api.elasticsearch.max-connections must be at least 1: " + maxConnections);
-        }
+    RestClientBuilderCustomizer elasticsearchConnectionPool(EsProperties settings,
+            ElasticsearchProperties elasticsearch) {
+        int maxConnections = settings.maxConnections();
+        boolean anonymous = elasticsearch.getUsername() == null || elasticsearch.getUsername().isEmpty();
         // Boot installs one HTTP client callback that runs every customizer's
         // customize(HttpAsyncClientBuilder):
         // hook in there, not with setHttpClientConfigCallback, which would replace Boot's
@@ -51,7 +48,7 @@ class ElasticsearchConnections {
             @Override
             public void customize(HttpAsyncClientBuilder builder) {
                 builder.setMaxConnPerRoute(maxConnections).setMaxConnTotal(maxConnections);
-                if (username.isEmpty()) {
+                if (anonymous) {
                     builder.disableAuthCaching();
                 }
             }

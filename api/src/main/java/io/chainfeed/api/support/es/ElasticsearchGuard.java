@@ -15,7 +15,6 @@ import java.time.Duration;
 import java.util.EnumMap;
 import java.util.Map;
 import org.elasticsearch.client.RestClient;
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
@@ -54,24 +53,17 @@ import org.springframework.core.Ordered;
  * {@link LivenessProbe}).
  */
 @Configuration(proxyBeanMethods = false)
-@EnableConfigurationProperties(LaneProperties.class)
+@EnableConfigurationProperties(EsProperties.class)
 public class ElasticsearchGuard {
 
     /** The breaker's name (meters, health, logs). */
     public static final String BREAKER = "elasticsearch";
 
     @Bean
-    CircuitBreaker elasticsearchBreaker(MeterRegistry registry,
-            @Value("${chainfeed.api.es.breaker.window:10}") int window,
-            @Value("${chainfeed.api.es.breaker.minimum-calls:3}") int minimumCalls,
-            @Value("${chainfeed.api.es.breaker.slow-call:60s}") Duration slowCall,
-            @Value("${chainfeed.api.es.breaker.open-for:5s}") Duration openFor,
-            @Value("${chainfeed.api.es.breaker.half-open-calls:2}") int halfOpenCalls) {
+    CircuitBreaker elasticsearchBreaker(MeterRegistry registry, EsProperties settings) {
         // A 4xx error answer is Elasticsearch refusing the request, not failing: only
         // transport failures and 5xx answers count.
-        return Breakers.create(registry, BREAKER,
-                new Breakers.Settings(window, minimumCalls, slowCall, openFor, halfOpenCalls),
-                ElasticsearchGuard::refusedRequest);
+        return Breakers.create(registry, BREAKER, settings.breaker().settings(), ElasticsearchGuard::refusedRequest);
     }
 
     /**
@@ -84,7 +76,8 @@ public class ElasticsearchGuard {
     }
 
     @Bean
-    EsLanes elasticsearchLanes(MeterRegistry registry, LaneProperties lanes) {
+    EsLanes elasticsearchLanes(MeterRegistry registry, EsProperties settings) {
+        LaneProperties lanes = settings.lanes();
         BulkheadRegistry bulkheads = BulkheadRegistry.ofDefaults();
         Map<EsLanes.Lane, Bulkhead> byLane = new EnumMap<>(EsLanes.Lane.class);
         for (EsLanes.Lane lane : EsLanes.Lane.values()) {
@@ -116,14 +109,9 @@ public class ElasticsearchGuard {
 
     @Bean
     ElasticsearchTransport elasticsearchTransport(RestClient restClient, JsonpMapper jsonpMapper,
-            CircuitBreaker elasticsearchBreaker, EsLanes elasticsearchLanes,
-            @Value("${chainfeed.api.es.liveness.after:1s}") Duration livenessAfter,
-            @Value("${chainfeed.api.es.liveness.timeout:500ms}") Duration livenessTimeout) {
-        if (livenessAfter.isNegative() || livenessAfter.isZero() || livenessTimeout.isNegative()
-                || livenessTimeout.isZero()) {
-            throw new IllegalArgumentException("chainfeed.api.es.liveness.after and .timeout must be positive, got "
-                    + livenessAfter + " and " + livenessTimeout);
-        }
+            CircuitBreaker elasticsearchBreaker, EsLanes elasticsearchLanes, EsProperties settings) {
+        Duration livenessAfter = settings.liveness().after();
+        Duration livenessTimeout = settings.liveness().timeout();
         // An answer of the probe stands for as long as a request may wait before asking.
         LivenessProbe probe = LivenessProbe.of(restClient, livenessTimeout, livenessAfter);
         return new GuardedTransport(new RestClientTransport(restClient, jsonpMapper), elasticsearchBreaker,

@@ -3,14 +3,13 @@ package io.chainfeed.api.support.es;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
 import java.time.Duration;
-import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
-import org.springframework.validation.annotation.Validated;
 
 /**
  * Requests in flight to Elasticsearch at once per class of work ({@link EsLanes}), under
- * {@code chainfeed.api.es.lanes}, and how long a request waits for a slot of its lane
- * before it is answered 503 {@code busy} with {@code Retry-After}.
+ * {@code chainfeed.api.es.lanes} ({@link EsProperties#lanes}), and how long a request
+ * waits for a slot of its lane before it is answered 503 {@code busy} with
+ * {@code Retry-After}.
  *
  * <p>
  * Elasticsearch sizes its search thread pool {@code 3 × cores / 2 + 1}: 4 on two cores.
@@ -27,8 +26,6 @@ import org.springframework.validation.annotation.Validated;
  * @param searchMaxWait how long a search waits for a slot
  * @param maxWait how long a request of another lane waits for a slot
  */
-@ConfigurationProperties("chainfeed.api.es.lanes")
-@Validated
 public record LaneProperties(@DefaultValue("3") @Min(1) int search, @DefaultValue("4") @Min(1) int publicReads,
         @DefaultValue("2") @Min(1) int feeds, @DefaultValue("2") @Min(1) int background,
         @DefaultValue("5s") @NotNull Duration searchMaxWait, @DefaultValue("2s") @NotNull Duration maxWait) {

@@ -1,7 +1,7 @@
 package io.chainfeed.api.support.health;
 
 import io.chainfeed.api.support.settings.ApiProperties;
-import io.chainfeed.api.support.settings.KafkaConnectionProperties;
+import io.chainfeed.platform.kafka.KafkaConnectionProperties;
 import io.chainfeed.platform.KafkaHealthIndicator;
 import java.time.Clock;
 import java.time.Duration;
@@ -9,7 +9,6 @@ import java.util.Map;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.elasticsearch.client.RestClient;
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.actuate.elasticsearch.ElasticsearchRestClientHealthIndicator;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -34,10 +33,9 @@ class HealthConfiguration {
 
     private final Duration staleAfter;
 
-    HealthConfiguration(@Value("${chainfeed.api.health.refresh-every:1s}") Duration refreshEvery,
-            @Value("${chainfeed.api.health.stale-after:10s}") Duration staleAfter) {
-        this.refreshEvery = refreshEvery;
-        this.staleAfter = staleAfter;
+    HealthConfiguration(ApiProperties settings) {
+        this.refreshEvery = settings.health().refreshEvery();
+        this.staleAfter = settings.health().staleAfter();
     }
 
     @Bean("kafka")

@@ -28,18 +28,61 @@ import org.springframework.validation.annotation.Validated;
  * ({@code pipeline.*})
  * @param answers the public answers served from memory ({@code answers.*})
  * @param warmup the warm-up before the api reports ready ({@code warmup.*})
- * @param search search by meaning ({@code search.hybrid.*})
+ * @param search first pages kept and search by meaning ({@code search.*})
+ * @param streams the streams service asked for the chain as of an instant
+ * ({@code streams.*})
+ * @param health the background checks behind {@code /actuator/health} ({@code health.*})
  */
 @ConfigurationProperties("chainfeed.api")
 @Validated
 public record ApiProperties(@DefaultValue List<String> adminKeyHashes, @Valid @DefaultValue Server server,
         @Valid @DefaultValue Feed feed, @Valid @DefaultValue Feeds feeds, @Valid @DefaultValue Pipeline pipeline,
-        @Valid @DefaultValue Answers answers, @Valid @DefaultValue Warmup warmup, @Valid @DefaultValue Search search) {
+        @Valid @DefaultValue Answers answers, @Valid @DefaultValue Warmup warmup, @Valid @DefaultValue Search search,
+        @Valid @DefaultValue Streams streams, @Valid @DefaultValue Health health) {
 
     /**
+     * @param cacheTtl how long a first page is kept for identical requests (at most the
+     * reads index's 1 s refresh interval; 0 turns it off)
      * @param hybrid the vector ranking fused with the lexical one
      */
-    public record Search(@Valid @DefaultValue Hybrid hybrid) {
+    public record Search(@DefaultValue("1s") @NotNull Duration cacheTtl, @Valid @DefaultValue Hybrid hybrid) {
+    }
+
+    /**
+     * The streams service the api asks for the chain as of an instant
+     * (io.chainfeed.api.chain.ChainTimeTravel).
+     *
+     * @param baseUrl its base URL; several, comma-separated, are asked in order until one
+     * answers below 500
+     * @param timeout connect and read timeout of each query
+     * @param breaker the circuit breaker in front of them
+     */
+    public record Streams(@DefaultValue("http://127.0.0.1:8082") @NotBlank String baseUrl,
+            @DefaultValue("5s") @NotNull Duration timeout, @Valid @DefaultValue StreamsBreaker breaker) {
+    }
+
+    /**
+     * The circuit breaker in front of the streams service
+     * (io.chainfeed.api.support.server.Breakers).
+     *
+     * @param window calls in the sliding window
+     * @param minimumCalls calls before the failure rate counts
+     * @param slowCall a call slower than this counts as failed
+     * @param openFor how long the breaker stays open
+     * @param halfOpenCalls calls let through to probe when half open
+     */
+    public record StreamsBreaker(@DefaultValue("10") @Min(1) int window, @DefaultValue("3") @Min(1) int minimumCalls,
+            @DefaultValue("5s") @NotNull Duration slowCall, @DefaultValue("5s") @NotNull Duration openFor,
+            @DefaultValue("2") @Min(1) int halfOpenCalls) {
+    }
+
+    /**
+     * @param refreshEvery how often Kafka, Elasticsearch and the pipeline are checked in
+     * the background
+     * @param staleAfter how old the newest check may be before its component reads DOWN
+     */
+    public record Health(@DefaultValue("1s") @NotNull Duration refreshEvery,
+            @DefaultValue("10s") @NotNull Duration staleAfter) {
     }
 
     /**
