@@ -1,10 +1,8 @@
 package io.chainfeed.api;
 
-import io.chainfeed.platform.kafka.KafkaConnectionProperties;
-
 import io.chainfeed.api.support.settings.ApiProperties;
-
 import io.chainfeed.api.widget.WidgetProperties;
+import io.chainfeed.platform.kafka.KafkaConnectionProperties;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;

@@ -19,6 +19,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
 import org.jdom2.Element;
 import org.jsoup.Jsoup;
 import org.junit.jupiter.api.Test;
@@ -30,7 +31,6 @@ import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpMethod;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Atom and JSON Feed over the real pipeline (Kafka broker, tagging topology, indexer,

@@ -3,10 +3,10 @@ package io.chainfeed.api;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.chainfeed.testsupport.PrometheusScrape;
-import io.chainfeed.testsupport.TopicProbe;
 import io.chainfeed.platform.kafka.DeadLetters;
 import io.chainfeed.schemas.Topics;
+import io.chainfeed.testsupport.PrometheusScrape;
+import io.chainfeed.testsupport.TopicProbe;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import co.elastic.clients.elasticsearch.ElasticsearchClient;
-import io.chainfeed.testsupport.TopicProbe;
 import io.chainfeed.ingest.corpus.Corpus;
 import io.chainfeed.ingest.publish.TermPublisher;
+import io.chainfeed.testsupport.TopicProbe;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;

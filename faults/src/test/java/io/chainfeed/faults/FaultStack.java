@@ -1,16 +1,15 @@
 package io.chainfeed.faults;
 
+import io.chainfeed.devstack.Stack;
+import io.chainfeed.devstack.keys.AdminKey;
+import io.chainfeed.devstack.keys.AdminKeysClient;
 import java.io.IOException;
-import java.net.URI;
 import java.net.ServerSocket;
+import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-
-import io.chainfeed.devstack.Stack;
-import io.chainfeed.devstack.keys.AdminKey;
-import io.chainfeed.devstack.keys.AdminKeysClient;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

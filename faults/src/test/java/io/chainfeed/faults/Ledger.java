@@ -1,5 +1,11 @@
 package io.chainfeed.faults;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.chainfeed.avro.Read;
+import io.chainfeed.platform.ReadsIndex;
+import io.chainfeed.schemas.AvroSerde;
+import io.chainfeed.schemas.Topics;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -12,13 +18,6 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
-
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import io.chainfeed.avro.Read;
-import io.chainfeed.platform.ReadsIndex;
-import io.chainfeed.schemas.AvroSerde;
-import io.chainfeed.schemas.Topics;
 import org.apache.http.HttpHost;
 import org.apache.http.util.EntityUtils;
 import org.apache.kafka.clients.consumer.ConsumerConfig;

@@ -1,19 +1,19 @@
 package io.chainfeed.ingest;
 
-import org.apache.kafka.clients.producer.ProducerRecord;
-import java.util.ArrayList;
-import java.util.Comparator;
-import io.chainfeed.schemas.Topics;
-import io.chainfeed.schemas.AvroSerde;
-import io.chainfeed.ingest.publish.RecordSink;
-import io.chainfeed.ingest.publish.Deadline;
-import io.chainfeed.ingest.corpus.History;
 import io.chainfeed.avro.ConstraintSignal;
 import io.chainfeed.ingest.corpus.Corpus;
+import io.chainfeed.ingest.corpus.History;
 import io.chainfeed.ingest.page.GlossaryPageParser;
 import io.chainfeed.ingest.page.PageParseException;
+import io.chainfeed.ingest.publish.Deadline;
+import io.chainfeed.ingest.publish.RecordSink;
 import io.chainfeed.ingest.publish.TermPublisher;
+import io.chainfeed.schemas.AvroSerde;
+import io.chainfeed.schemas.Topics;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
+import org.apache.kafka.clients.producer.ProducerRecord;
 
 /**
  * The ingest use cases, shared by the HTTP endpoint and the CLI: parse a glossary page

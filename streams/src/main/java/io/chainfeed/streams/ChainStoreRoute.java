@@ -1,7 +1,6 @@
 package io.chainfeed.streams;
 
 import java.util.function.Supplier;
-
 import org.apache.kafka.streams.KeyQueryMetadata;
 import org.apache.kafka.streams.state.HostInfo;
 

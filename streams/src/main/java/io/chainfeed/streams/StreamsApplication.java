@@ -2,7 +2,6 @@ package io.chainfeed.streams;
 
 import io.chainfeed.platform.kafka.KafkaConnectionProperties;
 import io.chainfeed.platform.kafka.KafkaTopicsSettings;
-
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;

@@ -1,10 +1,10 @@
 package io.chainfeed.streams;
 
+import io.chainfeed.platform.KafkaProbe;
 import io.chainfeed.platform.kafka.KafkaConnectionProperties;
 import io.chainfeed.streams.index.ReadIndexer;
-import org.apache.kafka.streams.KafkaStreams;
-import io.chainfeed.platform.KafkaProbe;
 import java.time.Duration;
+import org.apache.kafka.streams.KafkaStreams;
 import org.springframework.boot.actuate.health.Health;
 import org.springframework.boot.actuate.health.HealthIndicator;
 import org.springframework.stereotype.Component;

@@ -2,11 +2,10 @@ package io.chainfeed.streams;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.chainfeed.streams.ChainStoreRoute.Kind;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
-
-import io.chainfeed.streams.ChainStoreRoute.Kind;
 import org.apache.kafka.streams.KeyQueryMetadata;
 import org.apache.kafka.streams.state.HostInfo;
 import org.junit.jupiter.api.Test;

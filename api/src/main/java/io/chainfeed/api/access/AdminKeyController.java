@@ -1,12 +1,12 @@
 package io.chainfeed.api.access;
 
-import io.swagger.v3.oas.annotations.tags.Tag;
-import io.chainfeed.api.support.settings.ApiProperties;
 import io.chainfeed.api.support.problem.NotFoundException;
 import io.chainfeed.api.support.problem.UnauthorizedException;
+import io.chainfeed.api.support.settings.ApiProperties;
 import io.chainfeed.avro.ApiKeyKind;
 import io.chainfeed.platform.auth.HashedKeys;
 import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.tags.Tag;
 import java.net.URI;
 import java.util.List;
 import org.springframework.http.HttpStatus;

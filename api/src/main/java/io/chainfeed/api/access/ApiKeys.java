@@ -1,11 +1,11 @@
 package io.chainfeed.api.access;
 
-import io.chainfeed.platform.kafka.KafkaConnectionProperties;
 import io.chainfeed.api.support.kafka.CompactedTopicView;
 import io.chainfeed.api.support.problem.BadRequestException;
 import io.chainfeed.avro.ApiKey;
 import io.chainfeed.avro.ApiKeyKind;
 import io.chainfeed.platform.auth.HashedKeys;
+import io.chainfeed.platform.kafka.KafkaConnectionProperties;
 import io.chainfeed.schemas.AvroSerde;
 import io.chainfeed.schemas.Topics;
 import jakarta.servlet.http.HttpServletRequest;

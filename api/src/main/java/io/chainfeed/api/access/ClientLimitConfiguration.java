@@ -1,7 +1,6 @@
 package io.chainfeed.api.access;
 
 import io.chainfeed.api.support.server.PathGroups;
-
 import java.util.List;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;

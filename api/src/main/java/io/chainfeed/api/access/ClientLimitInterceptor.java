@@ -1,8 +1,7 @@
 package io.chainfeed.api.access;
 
-import io.chainfeed.api.support.server.RateLimitFields;
-
 import io.chainfeed.api.support.problem.TooManyRequestsException;
+import io.chainfeed.api.support.server.RateLimitFields;
 import jakarta.servlet.DispatcherType;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;

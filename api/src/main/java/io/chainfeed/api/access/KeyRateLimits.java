@@ -1,19 +1,19 @@
 package io.chainfeed.api.access;
 
-import java.util.HashMap;
-import org.springframework.web.context.request.RequestContextHolder;
-import org.springframework.web.context.request.ServletRequestAttributes;
-import io.chainfeed.api.support.server.RateLimitFields;
 import io.chainfeed.api.support.problem.TooManyRequestsException;
+import io.chainfeed.api.support.server.RateLimitFields;
 import io.chainfeed.avro.ApiKeyKind;
 import io.github.bucket4j.Bandwidth;
 import io.github.bucket4j.Bucket;
 import io.github.bucket4j.ConsumptionProbe;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.concurrent.ConcurrentHashMap;
 import org.springframework.stereotype.Component;
+import org.springframework.web.context.request.RequestContextHolder;
+import org.springframework.web.context.request.ServletRequestAttributes;
 
 /**
  * Per-key rate limits, for every path that takes an API key (the widget paths under

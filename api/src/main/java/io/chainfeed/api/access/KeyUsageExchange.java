@@ -1,8 +1,8 @@
 package io.chainfeed.api.access;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.chainfeed.platform.kafka.KafkaConnectionProperties;
 import io.chainfeed.api.support.kafka.TopicAssignment;
+import io.chainfeed.platform.kafka.KafkaConnectionProperties;
 import io.chainfeed.schemas.Topics;
 import java.io.IOException;
 import java.time.Duration;

@@ -1,7 +1,7 @@
 package io.chainfeed.api.access;
 
-import io.swagger.v3.oas.annotations.media.Schema;
 import com.fasterxml.jackson.annotation.JsonUnwrapped;
+import io.swagger.v3.oas.annotations.media.Schema;
 import java.util.List;
 
 /**

@@ -1,8 +1,7 @@
 package io.chainfeed.api.answers;
 
-import io.chainfeed.platform.kafka.GroupOffsets;
-
 import io.chainfeed.api.support.health.VisibleRecordsProbe;
+import io.chainfeed.platform.kafka.GroupOffsets;
 import io.chainfeed.schemas.Topics;
 import java.time.Duration;
 import java.util.Map;

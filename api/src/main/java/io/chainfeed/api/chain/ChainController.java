@@ -1,8 +1,8 @@
 package io.chainfeed.api.chain;
 
-import io.swagger.v3.oas.annotations.tags.Tag;
-import io.swagger.v3.oas.annotations.Operation;
 import io.chainfeed.avro.LayerState;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.tags.Tag;
 import java.util.Comparator;
 import java.util.List;
 import lombok.RequiredArgsConstructor;

@@ -1,8 +1,8 @@
 package io.chainfeed.api.chain;
 
-import io.chainfeed.platform.kafka.KafkaConnectionProperties;
 import io.chainfeed.api.support.kafka.CompactedTopicView;
 import io.chainfeed.avro.LayerState;
+import io.chainfeed.platform.kafka.KafkaConnectionProperties;
 import io.chainfeed.schemas.Topics;
 import java.util.Collection;
 import java.util.Optional;

@@ -1,8 +1,8 @@
 package io.chainfeed.api.chain;
 
 import io.chainfeed.api.support.problem.BadRequestException;
-import io.chainfeed.api.support.server.Breakers;
 import io.chainfeed.api.support.problem.NotFoundException;
+import io.chainfeed.api.support.server.Breakers;
 import io.chainfeed.api.support.settings.ApiProperties;
 import io.chainfeed.avro.LayerState;
 import io.chainfeed.platform.web.TimeParameters;

@@ -1,6 +1,5 @@
 package io.chainfeed.api.chain;
 
-import io.swagger.v3.oas.annotations.media.Schema;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.chainfeed.api.reads.ReadView;
 import io.chainfeed.avro.LayerCompany;
@@ -8,6 +7,7 @@ import io.chainfeed.avro.LayerState;
 import io.chainfeed.avro.SignalCause;
 import io.chainfeed.avro.SqueezeSource;
 import io.chainfeed.avro.SqueezedCompany;
+import io.swagger.v3.oas.annotations.media.Schema;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;

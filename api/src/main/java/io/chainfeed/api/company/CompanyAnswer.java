@@ -1,10 +1,9 @@
 package io.chainfeed.api.company;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import io.chainfeed.api.chain.ChainViews;
 import io.chainfeed.api.reads.ReadView;
-
 import io.swagger.v3.oas.annotations.media.Schema;
-import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.List;
 
 /**

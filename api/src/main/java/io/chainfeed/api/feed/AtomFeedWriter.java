@@ -1,6 +1,5 @@
 package io.chainfeed.api.feed;
 
-import io.chainfeed.api.reads.ReadView;
 import com.rometools.rome.feed.atom.Category;
 import com.rometools.rome.feed.atom.Content;
 import com.rometools.rome.feed.atom.Entry;
@@ -10,6 +9,7 @@ import com.rometools.rome.feed.atom.Person;
 import com.rometools.rome.feed.synd.SyndPerson;
 import com.rometools.rome.io.FeedException;
 import com.rometools.rome.io.WireFeedOutput;
+import io.chainfeed.api.reads.ReadView;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Date;

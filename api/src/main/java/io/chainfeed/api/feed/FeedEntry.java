@@ -1,8 +1,8 @@
 package io.chainfeed.api.feed;
 
-import io.swagger.v3.oas.annotations.media.Schema;
 import io.chainfeed.api.reads.ReadView;
 import io.chainfeed.api.reads.ReadViews;
+import io.swagger.v3.oas.annotations.media.Schema;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.time.Instant;

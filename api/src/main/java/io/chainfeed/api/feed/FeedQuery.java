@@ -1,11 +1,11 @@
 package io.chainfeed.api.feed;
 
-import io.chainfeed.api.selector.Selector;
 import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import co.elastic.clients.elasticsearch._types.FieldValue;
 import co.elastic.clients.elasticsearch._types.SortOrder;
 import co.elastic.clients.elasticsearch.core.SearchResponse;
 import co.elastic.clients.elasticsearch.core.search.Hit;
+import io.chainfeed.api.selector.Selector;
 import io.chainfeed.platform.ReadsIndex;
 import java.io.IOException;
 import java.time.Instant;

@@ -1,9 +1,9 @@
 package io.chainfeed.api.feed;
 
-import io.swagger.v3.oas.annotations.tags.Tag;
-import io.swagger.v3.oas.annotations.Operation;
 import io.chainfeed.api.readlog.LogPosition;
 import io.chainfeed.api.readlog.ReadPayloads;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;

@@ -1,9 +1,9 @@
 package io.chainfeed.api.feed;
 
-import io.swagger.v3.oas.annotations.media.Schema;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.chainfeed.api.reads.ReadView;
+import io.swagger.v3.oas.annotations.media.Schema;
 import java.util.List;
 
 /**

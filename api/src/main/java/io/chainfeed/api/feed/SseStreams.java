@@ -1,7 +1,6 @@
 package io.chainfeed.api.feed;
 
 import io.chainfeed.api.readlog.InvalidEventIdException;
-
 import io.chainfeed.api.readlog.LogPosition;
 import io.chainfeed.api.readlog.ReadLog;
 import io.chainfeed.api.selector.Selector;

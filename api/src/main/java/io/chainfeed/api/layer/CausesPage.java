@@ -1,7 +1,6 @@
 package io.chainfeed.api.layer;
 
 import io.chainfeed.api.chain.ChainViews;
-
 import java.util.List;
 
 /**

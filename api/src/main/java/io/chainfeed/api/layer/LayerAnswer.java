@@ -1,8 +1,7 @@
 package io.chainfeed.api.layer;
 
-import io.chainfeed.api.chain.ChainViews;
-
 import com.fasterxml.jackson.annotation.JsonUnwrapped;
+import io.chainfeed.api.chain.ChainViews;
 
 /**
  * {@code GET /api/v1/layers/{id}}: one layer's state, with the disclaimer.

@@ -1,10 +1,10 @@
 package io.chainfeed.api.pages;
 
-import io.chainfeed.api.support.server.CachePolicies;
 import io.chainfeed.api.feed.FeedLinks;
 import io.chainfeed.api.selector.Selector;
 import io.chainfeed.api.selector.TopicParser;
 import io.chainfeed.api.support.problem.BadRequestException;
+import io.chainfeed.api.support.server.CachePolicies;
 import io.chainfeed.api.widget.OEmbedDiscovery;
 import io.chainfeed.api.widget.WidgetUrls;
 import jakarta.servlet.http.HttpServletRequest;

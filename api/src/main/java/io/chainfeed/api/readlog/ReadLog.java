@@ -1,12 +1,12 @@
 package io.chainfeed.api.readlog;
 
 import io.chainfeed.api.selector.Selector;
-import io.chainfeed.api.support.settings.ApiProperties;
-import io.chainfeed.platform.kafka.KafkaConnectionProperties;
 import io.chainfeed.api.support.kafka.TopicAssignment;
+import io.chainfeed.api.support.settings.ApiProperties;
 import io.chainfeed.avro.Read;
 import io.chainfeed.platform.kafka.ClientMeters;
 import io.chainfeed.platform.kafka.DeadLetters;
+import io.chainfeed.platform.kafka.KafkaConnectionProperties;
 import io.chainfeed.platform.kafka.OnDemandDeadLetters;
 import io.chainfeed.schemas.AvroSerde;
 import io.chainfeed.schemas.Topics;

@@ -1,8 +1,8 @@
 package io.chainfeed.api.reference;
 
-import io.chainfeed.platform.kafka.KafkaConnectionProperties;
 import io.chainfeed.api.support.kafka.CompactedTopicView;
 import io.chainfeed.avro.ChainLayer;
+import io.chainfeed.platform.kafka.KafkaConnectionProperties;
 import io.chainfeed.schemas.Topics;
 import java.util.List;
 import java.util.Optional;

@@ -1,39 +1,38 @@
 package io.chainfeed.api.search;
 
-import io.chainfeed.api.reads.ReadLookups;
-import io.chainfeed.api.support.settings.ApiProperties;
-import io.chainfeed.embeddings.SentenceEmbedder;
-import java.util.HashSet;
-import java.util.Set;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import co.elastic.clients.elasticsearch.ElasticsearchAsyncClient;
 import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import co.elastic.clients.elasticsearch._types.ElasticsearchException;
-import co.elastic.clients.elasticsearch._types.query_dsl.Query;
 import co.elastic.clients.elasticsearch._types.aggregations.StringTermsBucket;
+import co.elastic.clients.elasticsearch._types.query_dsl.Query;
 import co.elastic.clients.elasticsearch.core.SearchRequest;
 import co.elastic.clients.elasticsearch.core.SearchResponse;
 import co.elastic.clients.elasticsearch.core.search.Hit;
 import co.elastic.clients.json.JsonData;
 import com.github.benmanes.caffeine.cache.Ticker;
+import io.chainfeed.api.reads.ReadLookups;
 import io.chainfeed.api.reference.CompanyResolver;
 import io.chainfeed.api.reference.ReferenceLayers;
-import io.chainfeed.avro.ChainLayer;
 import io.chainfeed.api.support.problem.BadRequestException;
 import io.chainfeed.api.support.problem.GoneException;
+import io.chainfeed.api.support.settings.ApiProperties;
+import io.chainfeed.avro.ChainLayer;
+import io.chainfeed.embeddings.SentenceEmbedder;
 import io.chainfeed.platform.ReadsIndex;
 import io.chainfeed.platform.Sha256;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 import java.io.IOException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.Timer;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
 
 /**

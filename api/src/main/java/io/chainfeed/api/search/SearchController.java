@@ -1,13 +1,13 @@
 package io.chainfeed.api.search;
 
-import io.chainfeed.platform.web.TimeParameters;
 import io.chainfeed.api.chain.ChainStates;
 import io.chainfeed.api.chain.ChainViews;
-import io.chainfeed.api.reference.CompanyResolver;
-import io.chainfeed.api.support.problem.BadRequestException;
 import io.chainfeed.api.reads.ReadView;
 import io.chainfeed.api.reads.ReadViews;
+import io.chainfeed.api.reference.CompanyResolver;
+import io.chainfeed.api.support.problem.BadRequestException;
 import io.chainfeed.avro.Company;
+import io.chainfeed.platform.web.TimeParameters;
 import io.chainfeed.schemas.CompanyDirectory;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;

@@ -1,12 +1,12 @@
 package io.chainfeed.api.search;
 
-import java.util.Comparator;
-import io.swagger.v3.oas.annotations.media.Schema;
 import io.chainfeed.api.reference.ReferenceLayers;
 import io.chainfeed.avro.ChainLayer;
 import io.chainfeed.schemas.CompanyDirectory;
+import io.swagger.v3.oas.annotations.media.Schema;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;

@@ -1,9 +1,8 @@
 package io.chainfeed.api.term;
 
-import io.chainfeed.api.reads.ReadView;
-
-import io.swagger.v3.oas.annotations.media.Schema;
 import com.fasterxml.jackson.annotation.JsonInclude;
+import io.chainfeed.api.reads.ReadView;
+import io.swagger.v3.oas.annotations.media.Schema;
 import java.util.List;
 
 /**

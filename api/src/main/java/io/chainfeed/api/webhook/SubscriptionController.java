@@ -1,7 +1,5 @@
 package io.chainfeed.api.webhook;
 
-import io.chainfeed.avro.WebhookStatus;
-import io.swagger.v3.oas.annotations.tags.Tag;
 import io.chainfeed.api.access.ApiKeys;
 import io.chainfeed.api.access.ApiPrincipal;
 import io.chainfeed.api.access.KeyRateLimits;
@@ -10,8 +8,10 @@ import io.chainfeed.api.support.problem.UnauthorizedException;
 import io.chainfeed.avro.ApiKeyKind;
 import io.chainfeed.avro.SealedSecret;
 import io.chainfeed.avro.WebhookDeliveryState;
+import io.chainfeed.avro.WebhookStatus;
 import io.chainfeed.avro.WebhookSubscription;
 import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.servlet.http.HttpServletRequest;
 import java.net.URI;
 import java.time.Duration;

@@ -1,8 +1,8 @@
 package io.chainfeed.api.webhook;
 
-import io.chainfeed.platform.kafka.KafkaConnectionProperties;
 import io.chainfeed.api.selector.TopicParser;
 import io.chainfeed.platform.kafka.ClientMeters;
+import io.chainfeed.platform.kafka.KafkaConnectionProperties;
 import java.net.InetAddress;
 import java.time.Clock;
 import java.time.Duration;

@@ -1,13 +1,13 @@
 package io.chainfeed.api.widget;
 
-import io.swagger.v3.oas.annotations.tags.Tag;
-import io.swagger.v3.oas.annotations.Operation;
+import io.chainfeed.api.access.ApiPrincipal;
 import io.chainfeed.api.selector.Selector;
 import io.chainfeed.api.selector.TopicParser;
-import io.chainfeed.api.access.ApiPrincipal;
 import io.chainfeed.api.support.problem.BadRequestException;
 import io.chainfeed.api.support.problem.NotFoundException;
 import io.chainfeed.api.support.server.CachePolicies;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.nio.charset.StandardCharsets;

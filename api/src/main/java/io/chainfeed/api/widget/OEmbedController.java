@@ -1,17 +1,17 @@
 package io.chainfeed.api.widget;
 
 import io.chainfeed.api.access.ApiKeys;
-import io.chainfeed.avro.Company;
-import io.swagger.v3.oas.annotations.tags.Tag;
-import io.swagger.v3.oas.annotations.Operation;
+import io.chainfeed.api.reads.ReadLookups;
+import io.chainfeed.api.reference.ReferenceLayers;
 import io.chainfeed.api.selector.Selector;
 import io.chainfeed.api.selector.TopicParser;
-import io.chainfeed.api.reference.ReferenceLayers;
-import io.chainfeed.api.reads.ReadLookups;
 import io.chainfeed.api.support.problem.BadRequestException;
 import io.chainfeed.api.support.problem.NotFoundException;
 import io.chainfeed.avro.ChainLayer;
+import io.chainfeed.avro.Company;
 import io.chainfeed.platform.web.ProblemDetailsHandler;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;

@@ -1,21 +1,7 @@
 package io.chainfeed.api.chain;
 
-import io.chainfeed.api.search.LayerReads;
-
-import io.chainfeed.api.reference.ReferenceLayers;
-
-import io.chainfeed.api.search.SearchCatalog;
-
-import io.chainfeed.api.company.CompanyController;
-
-import io.chainfeed.api.layer.LayerController;
-
-import io.chainfeed.api.reference.CompanyResolver;
-import io.chainfeed.avro.Listing;
-import io.chainfeed.avro.Company;
 import static io.chainfeed.api.support.problem.ProblemMatchers.problem;
 import static org.hamcrest.Matchers.contains;
-import static org.mockito.Mockito.when;
 import static org.hamcrest.Matchers.containsString;
 import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.ArgumentMatchers.anyInt;
@@ -23,31 +9,40 @@ import static org.mockito.ArgumentMatchers.eq;
 import static org.mockito.Mockito.never;
 import static org.mockito.Mockito.verify;
 import static org.mockito.Mockito.verifyNoInteractions;
-import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.header;
-import io.chainfeed.api.support.problem.NotFoundException;
-import java.time.Duration;
-import org.mockito.ArgumentCaptor;
-import org.springframework.test.web.servlet.ResultMatcher;
+import static org.mockito.Mockito.when;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.header;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
+import io.chainfeed.api.company.CompanyController;
+import io.chainfeed.api.layer.LayerController;
 import io.chainfeed.api.reads.ReadLookups;
+import io.chainfeed.api.reference.CompanyResolver;
+import io.chainfeed.api.reference.ReferenceLayers;
+import io.chainfeed.api.search.LayerReads;
+import io.chainfeed.api.search.SearchCatalog;
+import io.chainfeed.api.support.problem.NotFoundException;
+import io.chainfeed.avro.Company;
 import io.chainfeed.avro.LayerCompany;
 import io.chainfeed.avro.LayerState;
 import io.chainfeed.avro.LayerStatus;
+import io.chainfeed.avro.Listing;
 import io.chainfeed.avro.SqueezedCompany;
 import io.chainfeed.avro.Trend;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
+import org.mockito.ArgumentCaptor;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.autoconfigure.web.servlet.WebMvcTest;
 import org.springframework.context.annotation.Import;
 import org.springframework.test.context.bean.override.mockito.MockitoBean;
 import org.springframework.test.web.servlet.MockMvc;
+import org.springframework.test.web.servlet.ResultMatcher;
 
 /**
  * The chain endpoints in a web slice over a fixed set of layer states, and their

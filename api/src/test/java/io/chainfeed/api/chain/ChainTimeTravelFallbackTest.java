@@ -3,8 +3,12 @@ package io.chainfeed.api.chain;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.sun.net.httpserver.HttpServer;
 import io.chainfeed.api.TestSettings;
+import io.chainfeed.api.support.problem.BadRequestException;
+import io.chainfeed.api.support.problem.NotFoundException;
 import io.chainfeed.api.support.settings.ApiProperties;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -13,11 +17,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
-
-import com.sun.net.httpserver.HttpServer;
-import io.chainfeed.api.support.problem.BadRequestException;
-import io.chainfeed.api.support.problem.NotFoundException;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 

@@ -1,9 +1,9 @@
 package io.chainfeed.api.feed;
 
-import io.chainfeed.api.selector.Selector;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.chainfeed.api.selector.Selector;
 import io.chainfeed.api.support.problem.BadRequestException;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;

@@ -1,8 +1,8 @@
 package io.chainfeed.api.readlog;
 
-import io.chainfeed.api.selector.Selector;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.chainfeed.api.selector.Selector;
 import io.chainfeed.avro.LayerTag;
 import io.chainfeed.avro.Read;
 import io.chainfeed.avro.ReadKind;

@@ -1,21 +1,21 @@
 package io.chainfeed.api.readlog;
 
-import io.chainfeed.api.AnswerJson;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.chainfeed.api.AnswerJson;
 import io.chainfeed.avro.CompanyTag;
+import io.chainfeed.avro.DecidedValue;
 import io.chainfeed.avro.Evidence;
 import io.chainfeed.avro.LayerTag;
 import io.chainfeed.avro.Read;
 import io.chainfeed.avro.ReadKind;
 import io.chainfeed.avro.Section;
+import io.chainfeed.avro.SignalDecision;
+import io.chainfeed.avro.SignalPart;
 import io.chainfeed.avro.Source;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
-import io.chainfeed.avro.DecidedValue;
-import io.chainfeed.avro.SignalDecision;
-import io.chainfeed.avro.SignalPart;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

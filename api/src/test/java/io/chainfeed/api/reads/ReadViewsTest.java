@@ -1,8 +1,8 @@
 package io.chainfeed.api.reads;
 
-import io.chainfeed.api.AnswerJson;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.chainfeed.api.AnswerJson;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

@@ -1,20 +1,5 @@
 package io.chainfeed.api.search;
 
-import co.elastic.clients.elasticsearch.ElasticsearchClient;
-
-import io.chainfeed.api.chain.ChainTimeTravel;
-
-import io.chainfeed.api.chain.ChainCauseIndex;
-
-import io.chainfeed.api.chain.ChainStates;
-
-import io.chainfeed.api.term.TermController;
-
-import io.chainfeed.api.layer.LayerController;
-
-import io.chainfeed.api.reads.ReadLookups;
-
-import io.chainfeed.api.reference.CompanyResolver;
 import static io.chainfeed.api.support.problem.ProblemMatchers.problem;
 import static org.hamcrest.Matchers.contains;
 import static org.mockito.Mockito.verifyNoInteractions;
@@ -23,7 +8,15 @@ import static org.springframework.test.web.servlet.request.MockMvcRequestBuilder
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
+import co.elastic.clients.elasticsearch.ElasticsearchClient;
+import io.chainfeed.api.chain.ChainCauseIndex;
+import io.chainfeed.api.chain.ChainStates;
+import io.chainfeed.api.chain.ChainTimeTravel;
+import io.chainfeed.api.layer.LayerController;
+import io.chainfeed.api.reads.ReadLookups;
+import io.chainfeed.api.reference.CompanyResolver;
 import io.chainfeed.api.reference.ReferenceLayers;
+import io.chainfeed.api.term.TermController;
 import io.chainfeed.schemas.SampleRecords;
 import java.util.List;
 import java.util.Map;

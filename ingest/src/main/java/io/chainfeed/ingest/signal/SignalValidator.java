@@ -1,7 +1,5 @@
 package io.chainfeed.ingest.signal;
 
-import io.chainfeed.avro.SignalReview;
-import io.chainfeed.platform.web.TimeParameters;
 import io.chainfeed.avro.ChainLayer;
 import io.chainfeed.avro.ConstraintSignal;
 import io.chainfeed.avro.DecidedValue;
@@ -9,10 +7,12 @@ import io.chainfeed.avro.Direction;
 import io.chainfeed.avro.Evidence;
 import io.chainfeed.avro.ObservedAtBasis;
 import io.chainfeed.avro.SignalDecision;
+import io.chainfeed.avro.SignalReview;
 import io.chainfeed.avro.Source;
 import io.chainfeed.ingest.decide.Decision;
 import io.chainfeed.ingest.decide.TextDecider;
 import io.chainfeed.platform.Sha256;
+import io.chainfeed.platform.web.TimeParameters;
 import io.chainfeed.schemas.ChainSegments;
 import java.net.URI;
 import java.net.URISyntaxException;

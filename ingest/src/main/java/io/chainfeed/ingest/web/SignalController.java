@@ -1,8 +1,6 @@
 package io.chainfeed.ingest.web;
 
 import io.chainfeed.avro.ConstraintSignal;
-import io.chainfeed.platform.IndexingProbe;
-import io.chainfeed.platform.auth.HashedKeys;
 import io.chainfeed.ingest.IngestProperties;
 import io.chainfeed.ingest.publish.Deadline;
 import io.chainfeed.ingest.signal.SignalError;
@@ -12,6 +10,8 @@ import io.chainfeed.ingest.signal.SignalLookup;
 import io.chainfeed.ingest.signal.SignalReader;
 import io.chainfeed.ingest.signal.SignalValidator;
 import io.chainfeed.ingest.signal.SkippedRecords;
+import io.chainfeed.platform.IndexingProbe;
+import io.chainfeed.platform.auth.HashedKeys;
 import io.chainfeed.schemas.SignalViews;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;

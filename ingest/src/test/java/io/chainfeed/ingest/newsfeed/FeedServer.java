@@ -1,8 +1,8 @@
 package io.chainfeed.ingest.newsfeed;
 
-import io.chainfeed.platform.Sha256;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import io.chainfeed.platform.Sha256;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;

@@ -16,14 +16,14 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 import io.chainfeed.avro.ConstraintSignal;
 import io.chainfeed.avro.Direction;
 import io.chainfeed.avro.Source;
-import io.chainfeed.ingest.signal.SignalError;
 import io.chainfeed.ingest.corpus.Corpus;
 import io.chainfeed.ingest.decide.SignalDecider;
+import io.chainfeed.ingest.publish.Deadline;
+import io.chainfeed.ingest.signal.SignalError;
 import io.chainfeed.ingest.signal.SignalIngest;
 import io.chainfeed.ingest.signal.SignalLookup;
 import io.chainfeed.ingest.signal.SignalValidator;
 import io.chainfeed.platform.auth.HashedKeys;
-import io.chainfeed.ingest.publish.Deadline;
 import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -1,8 +1,8 @@
 package io.chainfeed.api.support.health;
 
 import io.chainfeed.api.support.settings.ApiProperties;
-import io.chainfeed.platform.kafka.KafkaConnectionProperties;
 import io.chainfeed.platform.KafkaHealthIndicator;
+import io.chainfeed.platform.kafka.KafkaConnectionProperties;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import io.chainfeed.testsupport.MutableClock;
 import java.time.Duration;
 import java.time.Instant;
-import io.chainfeed.testsupport.MutableClock;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.actuate.health.Health;
