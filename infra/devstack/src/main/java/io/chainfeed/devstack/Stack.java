@@ -43,8 +43,8 @@ import picocli.CommandLine.Mixin;
  * java -jar infra/devstack/target/chainfeed-devstack-0.1.0-SNAPSHOT-launcher.jar [--no-services] [--help]
  * </pre> (equivalently
  * {@code java -cp 'infra/devstack/target/chainfeed-devstack-0.1.0-SNAPSHOT-launcher.jar:infra/devstack/target/infra-lib/*'
- * io.chainfeed.devstack.Stack}). This class holds the start order, the port checks, the
- * banner and the stop; {@link StackOptions} the options and their defaults;
+ * io.chainfeed.devstack.Stack}). This class holds the start order, the banner and the
+ * stop; {@link StackOptions} the options, their defaults and which ports they claim;
  * {@link RunDir} says where a run keeps its files (the data in it is kept across runs
  * unless {@code --fresh}; processes left by a killed earlier run are stopped first),
  * {@link StackServices} what each service JVM runs with. Services that exit unexpectedly
@@ -209,7 +209,7 @@ public final class Stack implements Callable<Integer>, AutoCloseable {
             if (options.fresh) {
                 run.deleteKeptData();
             }
-            checkPorts(layout);
+            options.requirePortsFree();
             infra.start(run, this::register, stop);
             infra.setUpTopicsAndIndex();
             if (!options.noServices) {
@@ -256,43 +256,6 @@ public final class Stack implements Callable<Integer>, AutoCloseable {
         }
         for (int i = 1; options.externalEs == null && i <= esNodes; i++) {
             ElasticsearchNode.stopStale(run.elasticsearch(i, esNodes));
-        }
-    }
-
-    private void checkPorts(StackLayout layout) {
-        int[] ephemeral = Processes.ephemeralPorts();
-        List<Integer> risky = layout.portsBetween(ephemeral[0], ephemeral[1], !options.noServices, !options.noDemo);
-        if (!risky.isEmpty()) {
-            LOG.warn("ports {} lie in the kernel's ephemeral port range {}-{}: a client connecting to one while its"
-                    + " server is down or starting can be given it as its own source port (a TCP self-connect) and"
-                    + " keep the server from binding it; choose ports below {} (--port-base)", risky, ephemeral[0],
-                    ephemeral[1], ephemeral[0]);
-        }
-        if (options.cluster || options.portBase != null) {
-            layout.allPorts(!options.noServices, !options.noDemo).forEach((port, what) -> {
-                boolean kafkaPort = what.startsWith("Kafka");
-                boolean esPort = what.startsWith("Elasticsearch");
-                if (!(kafkaPort && options.externalKafka != null) && !(esPort && options.externalEs != null)) {
-                    Processes.requireFree(port, what, "--port-base");
-                }
-            });
-            return;
-        }
-        if (options.externalKafka == null) {
-            Processes.requireFree(options.kafkaPort, "Kafka broker", "--kafka-port");
-            Processes.requireFree(options.kafkaControllerPort, "Kafka controller", "--kafka-controller-port");
-        }
-        if (options.externalEs == null) {
-            Processes.requireFree(options.esPort, "Elasticsearch HTTP", "--es-port");
-            Processes.requireFree(options.esTransportPort, "Elasticsearch transport", "--es-transport-port");
-        }
-        if (!options.noServices && !options.noDemo) {
-            Processes.requireFree(options.demoPort, "demo partner page", "--demo-port");
-        }
-        if (!options.noServices) {
-            Processes.requireFree(options.streamsPort, "streams", "--streams-port");
-            Processes.requireFree(options.ingestPort, "ingest", "--ingest-port");
-            Processes.requireFree(options.apiPort, "api", "--api-port");
         }
     }
 
