@@ -109,7 +109,7 @@ final class ServiceProcess implements SupervisedProcess {
     /**
      * Starts the JVM in a session of its own (a signal to the launcher's process group
      * reaches the launcher only), its output appended to {@code <name>.out}, and writes
-     * its pid file.
+     * its pid file (stopping the JVM again when that fails).
      */
     @Override
     public Process launch() throws IOException {
@@ -119,7 +119,14 @@ final class ServiceProcess implements SupervisedProcess {
         pb.environment().remove("JAVA_TOOL_OPTIONS");
         LOG.info("starting {} on port {} (log {})", name, port, logFile);
         Process started = pb.start();
-        Processes.writePidFile(pidFile, started.pid());
+        try {
+            Processes.writePidFile(pidFile, started.pid());
+        }
+        catch (IOException | RuntimeException e) {
+            // Not returned, so nobody else would stop it.
+            Processes.stopTree(started, Duration.ofSeconds(30));
+            throw e;
+        }
         return started;
     }
 
