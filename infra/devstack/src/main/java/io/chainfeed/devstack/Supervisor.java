@@ -115,11 +115,18 @@ final class Supervisor implements AutoCloseable {
 
     /**
      * Launches a process and watches it; under the lock, in
-     * {@link SupervisedState#STARTING}.
+     * {@link SupervisedState#STARTING}. A launch that fails leaves the part down.
      */
     private Process launch() throws IOException {
         long t0 = System.nanoTime();
-        Process p = part.launch();
+        Process p;
+        try {
+            p = part.launch();
+        }
+        catch (IOException | RuntimeException e) {
+            move(DOWN, "could not be launched: " + firstLine(e));
+            throw e;
+        }
         current = p;
         launchedAt = t0;
         p.onExit().thenAccept(exitedProcess -> logged(() -> exited(exitedProcess)).run());
@@ -138,13 +145,7 @@ final class Supervisor implements AutoCloseable {
             throw new IllegalStateException(name + " was started before");
         }
         move(STARTING, null);
-        try {
-            launch();
-        }
-        catch (IOException | RuntimeException e) {
-            move(DOWN, "could not be launched: " + firstLine(e));
-            throw e;
-        }
+        launch();
     }
 
     /**
@@ -306,10 +307,8 @@ final class Supervisor implements AutoCloseable {
                 t0 = launchedAt;
             }
             catch (IOException | RuntimeException e) {
-                String why = "did not come back (" + firstLine(e) + ")";
-                move(DOWN, why);
                 // Another crash: the next try after a longer backoff, or a crash loop.
-                crashed(crashed, why);
+                crashed(crashed, "did not come back (" + firstLine(e) + ")");
                 return;
             }
         }
@@ -362,13 +361,7 @@ final class Supervisor implements AutoCloseable {
             if (current != null) {
                 throw new IllegalStateException(name + " was restarted by another request meanwhile");
             }
-            try {
-                launch();
-            }
-            catch (IOException | RuntimeException e) {
-                move(DOWN, "could not be launched: " + firstLine(e));
-                throw e;
-            }
+            launch();
         }
         awaitReady(timeout, true);
         Duration took = Duration.ofNanos(System.nanoTime() - t0);
