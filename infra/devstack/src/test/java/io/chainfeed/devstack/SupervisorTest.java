@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -13,6 +14,7 @@ import java.util.concurrent.TimeUnit;
 import io.chainfeed.devstack.LocalNodeTest.SleepBuilder;
 import io.chainfeed.devstack.LocalNodeTest.SleepNode;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -31,6 +33,14 @@ class SupervisorTest {
 
     private final List<Supervisor> supervisors = new ArrayList<>();
 
+    /** The node under test: {@code sleep 60}, ready at once, unless a test says else. */
+    private SleepNode node;
+
+    @BeforeEach
+    void newNode() {
+        node = new SleepBuilder(runDir).build();
+    }
+
     @AfterEach
     void stopAll() {
         supervisors.forEach(Supervisor::close);
@@ -38,8 +48,7 @@ class SupervisorTest {
 
     @Test
     void aKilledProcessIsDownThenRestartingThenUpAgain() throws Exception {
-        SleepNode node = node();
-        Supervisor supervisor = supervisor(node, policy(Duration.ofSeconds(1), 3), new StackStop());
+        Supervisor supervisor = supervisor(policy(Duration.ofSeconds(1), 3), new StackStop());
         assertThat(supervisor.status()).hasToString("not started");
         supervisor.start();
         assertThat(supervisor.awaitReady(WAIT, true)).isTrue();
@@ -47,7 +56,7 @@ class SupervisorTest {
         ProcessHandle first = supervisor.process().orElseThrow();
 
         first.destroyForcibly();
-        await().atMost(WAIT).until(() -> supervisor.status().state() == SupervisedState.RESTARTING);
+        awaitState(supervisor, SupervisedState.RESTARTING);
         assertThat(supervisor.status()).hasToString("restarting (exited with code 137; next start in 1000 ms)");
         assertThat(supervisor.isRunning()).isFalse();
 
@@ -57,13 +66,10 @@ class SupervisorTest {
 
     @Test
     void tooManyCrashesInsideTheWindowAreACrashLoopUntilARestartByHand() throws Exception {
-        SleepNode node = node();
         node.sleepSeconds = "0.3";
-        Supervisor supervisor = supervisor(node, policy(Duration.ofMillis(50), 2), new StackStop());
-        supervisor.start();
-        supervisor.awaitReady(WAIT, true);
+        Supervisor supervisor = up(policy(Duration.ofMillis(50), 2), new StackStop());
 
-        await().atMost(WAIT).until(() -> supervisor.status().state() == SupervisedState.CRASH_LOOP);
+        awaitState(supervisor, SupervisedState.CRASH_LOOP);
         assertThat(supervisor.status())
             .hasToString("crash loop (3 exits inside 60 s; last: exited with code 0; not restarted)");
         assertThat(supervisor.restarts()).isEqualTo(2);
@@ -79,14 +85,9 @@ class SupervisorTest {
 
     @Test
     void aStopDuringTheBackoffRestartsNothing() throws Exception {
-        SleepNode node = node();
-        Supervisor supervisor = supervisor(node, policy(Duration.ofSeconds(1), 3), new StackStop());
-        supervisor.start();
-        supervisor.awaitReady(WAIT, true);
-        Process first = node.lastLaunched;
-
-        first.destroyForcibly();
-        await().atMost(WAIT).until(() -> supervisor.status().state() == SupervisedState.RESTARTING);
+        Supervisor supervisor = up(policy(Duration.ofSeconds(1), 3), new StackStop());
+        Process first = end(true);
+        awaitState(supervisor, SupervisedState.RESTARTING);
         supervisor.close();
         assertThat(supervisor.status()).hasToString("stopped");
 
@@ -98,16 +99,10 @@ class SupervisorTest {
 
     @Test
     void anExitOnSigtermWaitsOutTheGraceThenCountsAsACrash() throws Exception {
-        SleepNode node = node();
-        Supervisor supervisor = supervisor(node, policy(Duration.ofMillis(100), 3), new StackStop());
-        supervisor.start();
-        supervisor.awaitReady(WAIT, true);
-        Process first = node.lastLaunched;
-
-        first.destroy();
-        first.onExit().get(10, TimeUnit.SECONDS);
-        await().atMost(WAIT).until(() -> supervisor.status().state() == SupervisedState.DOWN);
-        await().during(StackStop.SIGNAL_GRACE.minusMillis(500))
+        Supervisor supervisor = up(policy(Duration.ofMillis(100), 3), new StackStop());
+        Process first = end(false);
+        awaitState(supervisor, SupervisedState.DOWN);
+        await().during(Duration.ofSeconds(1))
             .atMost(StackStop.SIGNAL_GRACE)
             .until(() -> supervisor.status().toString().equals("down (exited with code 143)"));
 
@@ -117,15 +112,9 @@ class SupervisorTest {
 
     @Test
     void anExitOnSigtermFollowedByTheStacksStopIsNotRestarted() throws Exception {
-        SleepNode node = node();
         StackStop stop = new StackStop();
-        Supervisor supervisor = supervisor(node, policy(Duration.ofMillis(100), 3), stop);
-        supervisor.start();
-        supervisor.awaitReady(WAIT, true);
-        Process first = node.lastLaunched;
-
-        first.destroy();
-        first.onExit().get(10, TimeUnit.SECONDS);
+        Supervisor supervisor = up(policy(Duration.ofMillis(100), 3), stop);
+        Process first = end(false);
         stop.begin();
         await().during(StackStop.SIGNAL_GRACE.plusSeconds(1))
             .atMost(StackStop.SIGNAL_GRACE.plusSeconds(3))
@@ -136,10 +125,9 @@ class SupervisorTest {
 
     @Test
     void anExitBeforeTheFirstReadinessIsAFailedStartNotACrash() throws Exception {
-        SleepNode node = node();
         node.sleepSeconds = "0";
         node.neverReady = true;
-        Supervisor supervisor = supervisor(node, policy(Duration.ofMillis(50), 3), new StackStop());
+        Supervisor supervisor = supervisor(policy(Duration.ofMillis(50), 3), new StackStop());
         supervisor.start();
         assertThatThrownBy(() -> supervisor.awaitReady(WAIT, true)).isInstanceOf(IllegalStateException.class)
             .hasMessageContaining("sleep exited with code 0 before it was ready");
@@ -153,15 +141,11 @@ class SupervisorTest {
 
     @Test
     void aRestartThatIsNotReadyInTimeIsStoppedAndCountsAsAnotherCrash() throws Exception {
-        SleepNode node = new SleepBuilder(runDir).startTimeout(Duration.ofMillis(300)).build();
-        Supervisor supervisor = supervisor(node, policy(Duration.ofMillis(50), 1), new StackStop());
-        supervisor.start();
-        supervisor.awaitReady(WAIT, true);
-        Process first = node.lastLaunched;
-
+        node = new SleepBuilder(runDir).startTimeout(Duration.ofMillis(300)).build();
+        Supervisor supervisor = up(policy(Duration.ofMillis(50), 1), new StackStop());
         node.neverReady = true;
-        first.destroyForcibly();
-        await().atMost(WAIT).until(() -> supervisor.status().state() == SupervisedState.CRASH_LOOP);
+        Process first = end(true);
+        awaitState(supervisor, SupervisedState.CRASH_LOOP);
         assertThat(supervisor.status())
             .hasToString("crash loop (2 exits inside 60 s; last: did not come back (no sleeping after 0 s"
                     + " (last: never)); not restarted)");
@@ -173,10 +157,7 @@ class SupervisorTest {
 
     @Test
     void aNodeClosedAndStartedAgainBySomeoneElseIsTakenOverNotStartedTwice() throws Exception {
-        SleepNode node = node();
-        Supervisor supervisor = supervisor(node, policy(Duration.ofMillis(50), 3), new StackStop());
-        supervisor.start();
-        supervisor.awaitReady(WAIT, true);
+        Supervisor supervisor = up(policy(Duration.ofMillis(50), 3), new StackStop());
         Process first = node.lastLaunched;
 
         node.close();
@@ -190,7 +171,7 @@ class SupervisorTest {
 
     @Test
     void stepsOutsideTheTableAreRefused() throws Exception {
-        Supervisor supervisor = supervisor(node(), policy(Duration.ofMillis(50), 3), new StackStop());
+        Supervisor supervisor = supervisor(policy(Duration.ofMillis(50), 3), new StackStop());
         assertThatThrownBy(() -> supervisor.awaitReady(WAIT, true)).hasMessage("sleep has no process");
         supervisor.start();
         assertThatThrownBy(supervisor::start).hasMessage("sleep was started before");
@@ -217,15 +198,39 @@ class SupervisorTest {
         assertThat(new SupervisedStatus(SupervisedState.STARTING, "on request")).hasToString("starting (on request)");
     }
 
-    private SleepNode node() {
-        return new SleepBuilder(runDir).build();
-    }
-
     private static RestartPolicy policy(Duration backoff, int limit) {
         return new RestartPolicy(backoff, backoff, limit, Duration.ofMinutes(1));
     }
 
-    private Supervisor supervisor(SleepNode node, RestartPolicy policy, StackStop stop) {
+    /**
+     * Ends the node's last process, with SIGKILL or SIGTERM, and waits for its exit.
+     * @return that process
+     */
+    private Process end(boolean sigkill) throws Exception {
+        Process p = node.lastLaunched;
+        if (sigkill) {
+            p.destroyForcibly();
+        }
+        else {
+            p.destroy();
+        }
+        p.onExit().get(10, TimeUnit.SECONDS);
+        return p;
+    }
+
+    private static void awaitState(Supervisor supervisor, SupervisedState state) {
+        await().atMost(WAIT).until(() -> supervisor.status().state() == state);
+    }
+
+    /** A supervisor over the node, started and up. */
+    private Supervisor up(RestartPolicy policy, StackStop stop) throws IOException {
+        Supervisor supervisor = supervisor(policy, stop);
+        supervisor.start();
+        assertThat(supervisor.awaitReady(WAIT, true)).isTrue();
+        return supervisor;
+    }
+
+    private Supervisor supervisor(RestartPolicy policy, StackStop stop) {
         Supervisor supervisor = new Supervisor("sleep", new NodeProcess(node), policy, WAIT, stop);
         supervisors.add(supervisor);
         return supervisor;
