@@ -176,12 +176,21 @@ public abstract class LocalNode<N extends LocalNode<N>> implements AutoCloseable
             stopLaunched(launched);
             throw e;
         }
-        readyAfter = Duration.ofNanos(System.nanoTime() - t0);
-        LOG.info("{} ready in {} ms (pid {})", describe(), readyAfter.toMillis(), launched.pid());
+        ready(launched, t0);
         // N is the concrete class by the declaration of every subclass
         @SuppressWarnings("unchecked")
         N self = (N) this;
         return self;
+    }
+
+    /**
+     * Records that a launched process answers: {@link #readyAfter()}, and a log line.
+     * @param launched the process
+     * @param t0 {@link System#nanoTime()} at its start
+     */
+    final void ready(Process launched, long t0) {
+        readyAfter = Duration.ofNanos(System.nanoTime() - t0);
+        LOG.info("{} ready in {} ms (pid {})", describe(), readyAfter.toMillis(), launched.pid());
     }
 
     /** A step of a launch that may fail with an {@link IOException}. */
@@ -380,8 +389,8 @@ public abstract class LocalNode<N extends LocalNode<N>> implements AutoCloseable
     }
 
     /**
-     * The child process, if started (for the launcher's supervision, which needs its exit
-     * code).
+     * The child process itself, if started: with its exit code, and for a supervisor to
+     * take over a process someone else started.
      */
     Process currentProcess() {
         return process;

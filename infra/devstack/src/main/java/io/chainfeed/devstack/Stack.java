@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.stream.Collectors;
 
 import io.chainfeed.devstack.demo.DemoPartnerKey;
 import io.chainfeed.devstack.demo.DemoPartnerSite;
@@ -34,16 +35,16 @@ import picocli.CommandLine.Mixin;
  * (SIGINT) or SIGTERM, to the launcher or to its whole process group, stops everything it
  * started in reverse order (the services, then Kafka, then Elasticsearch; its children
  * run in sessions of their own, so a signal to the group reaches the launcher only); a
- * second one forces (SIGKILL). Kafka, Elasticsearch and the services are supervised:
- * restarted after an unexpected exit ({@link NodeSupervisor}, {@link ServiceProcess}).
+ * second one forces (SIGKILL). Kafka, Elasticsearch and the services are supervised, each
+ * by a {@link Supervisor}: restarted after an unexpected exit.
  *
  * <p>
  * Run it from the project dir after {@code mvn -B -DskipTests install}: <pre>
  * java -jar infra/devstack/target/chainfeed-devstack-0.1.0-SNAPSHOT-launcher.jar [--no-services] [--help]
  * </pre> (equivalently
  * {@code java -cp 'infra/devstack/target/chainfeed-devstack-0.1.0-SNAPSHOT-launcher.jar:infra/devstack/target/infra-lib/*'
- * io.chainfeed.devstack.Stack}). This class holds the start order, the port checks, the
- * banner and the stop; {@link StackOptions} the options and their defaults;
+ * io.chainfeed.devstack.Stack}). This class holds the start order, the banner and the
+ * stop; {@link StackOptions} the options, their defaults and which ports they claim;
  * {@link RunDir} says where a run keeps its files (the data in it is kept across runs
  * unless {@code --fresh}; processes left by a killed earlier run are stopped first),
  * {@link StackServices} what each service JVM runs with. Services that exit unexpectedly
@@ -208,7 +209,7 @@ public final class Stack implements Callable<Integer>, AutoCloseable {
             if (options.fresh) {
                 run.deleteKeptData();
             }
-            checkPorts(layout);
+            options.requirePortsFree();
             infra.start(run, this::register, stop);
             infra.setUpTopicsAndIndex();
             if (!options.noServices) {
@@ -255,43 +256,6 @@ public final class Stack implements Callable<Integer>, AutoCloseable {
         }
         for (int i = 1; options.externalEs == null && i <= esNodes; i++) {
             ElasticsearchNode.stopStale(run.elasticsearch(i, esNodes));
-        }
-    }
-
-    private void checkPorts(StackLayout layout) {
-        int[] ephemeral = Processes.ephemeralPorts();
-        List<Integer> risky = layout.portsBetween(ephemeral[0], ephemeral[1], !options.noServices, !options.noDemo);
-        if (!risky.isEmpty()) {
-            LOG.warn("ports {} lie in the kernel's ephemeral port range {}-{}: a client connecting to one while its"
-                    + " server is down or starting can be given it as its own source port (a TCP self-connect) and"
-                    + " keep the server from binding it; choose ports below {} (--port-base)", risky, ephemeral[0],
-                    ephemeral[1], ephemeral[0]);
-        }
-        if (options.cluster || options.portBase != null) {
-            layout.allPorts(!options.noServices, !options.noDemo).forEach((port, what) -> {
-                boolean kafkaPort = what.startsWith("Kafka");
-                boolean esPort = what.startsWith("Elasticsearch");
-                if (!(kafkaPort && options.externalKafka != null) && !(esPort && options.externalEs != null)) {
-                    Processes.requireFree(port, what, "--port-base");
-                }
-            });
-            return;
-        }
-        if (options.externalKafka == null) {
-            Processes.requireFree(options.kafkaPort, "Kafka broker", "--kafka-port");
-            Processes.requireFree(options.kafkaControllerPort, "Kafka controller", "--kafka-controller-port");
-        }
-        if (options.externalEs == null) {
-            Processes.requireFree(options.esPort, "Elasticsearch HTTP", "--es-port");
-            Processes.requireFree(options.esTransportPort, "Elasticsearch transport", "--es-transport-port");
-        }
-        if (!options.noServices && !options.noDemo) {
-            Processes.requireFree(options.demoPort, "demo partner page", "--demo-port");
-        }
-        if (!options.noServices) {
-            Processes.requireFree(options.streamsPort, "streams", "--streams-port");
-            Processes.requireFree(options.ingestPort, "ingest", "--ingest-port");
-            Processes.requireFree(options.apiPort, "api", "--api-port");
         }
     }
 
@@ -349,7 +313,8 @@ public final class Stack implements Callable<Integer>, AutoCloseable {
             out.append(String.format(
                     "  restart  ./chainfeed restart %s%s (one part; a part that exits is restarted"
                             + " on its own; ./chainfeed status says what each is doing)%n",
-                    String.join("|", partNames()), options.cluster ? " --run-dir " + run : ""));
+                    parts().stream().map(Supervisor::name).collect(Collectors.joining("|")),
+                    options.cluster ? " --run-dir " + run : ""));
             out.append(
                     String.format("  keys     ./chainfeed keys create --kind partner --origin https://partner.example"
                             + " --label NAME (admin key in %s)%n", run.resolve(AdminKey.FILE)));
@@ -496,28 +461,21 @@ public final class Stack implements Callable<Integer>, AutoCloseable {
      * @throws IOException when the process cannot be launched
      */
     public Duration restartService(String name, Duration timeout) throws IOException {
-        Optional<NodeSupervisor> node = nodeSupervisor(name);
-        if (node.isPresent()) {
-            return node.get().restart();
-        }
-        if (!services.has(name)) {
-            throw new IllegalArgumentException("no service named '" + name + "'; the parts are " + partNames());
-        }
-        return services.restart(name, timeout);
+        return part(name)
+            .orElseThrow(() -> new IllegalArgumentException("no service named '" + name + "'; the parts are "
+                    + parts().stream().map(Supervisor::name).toList()))
+            .restart(timeout);
     }
 
     /**
      * What each part of the stack is doing: every embedded broker and node, then every
-     * service, with {@code up}, {@code starting}, {@code down (...)} (why, and whether it
-     * is being restarted) or {@code stopped}.
-     * @return part name to state, in start order
+     * service, each with its state ({@code up}, {@code starting}, {@code restarting},
+     * {@code crash loop}, ...) and why.
+     * @return part name to status, in start order
      */
-    public Map<String, String> status() {
-        Map<String, String> status = new LinkedHashMap<>();
-        if (infra != null) {
-            infra.supervisors().forEach(s -> status.put(s.name(), s.state()));
-        }
-        status.putAll(services.states());
+    public Map<String, SupervisedStatus> status() {
+        Map<String, SupervisedStatus> status = new LinkedHashMap<>();
+        parts().forEach(s -> status.put(s.name(), s.status()));
         return status;
     }
 
@@ -530,20 +488,22 @@ public final class Stack implements Callable<Integer>, AutoCloseable {
      * @throws IllegalArgumentException for an unknown name
      */
     public int nodeRestarts(String name) {
-        return nodeSupervisor(name).orElseThrow(() -> new IllegalArgumentException("no node named '" + name + "'"))
+        return (infra == null ? List.<Supervisor>of() : infra.supervisors()).stream()
+            .filter(s -> s.name().equals(name))
+            .findFirst()
+            .orElseThrow(() -> new IllegalArgumentException("no node named '" + name + "'"))
             .restarts();
     }
 
-    private Optional<NodeSupervisor> nodeSupervisor(String name) {
-        return infra == null ? Optional.empty()
-                : infra.supervisors().stream().filter(s -> s.name().equals(name)).findFirst();
+    /** The supervised parts: the embedded brokers and nodes, then the services. */
+    private List<Supervisor> parts() {
+        List<Supervisor> parts = new ArrayList<>(infra == null ? List.of() : infra.supervisors());
+        parts.addAll(services.supervisors());
+        return parts;
     }
 
-    private List<String> partNames() {
-        List<String> names = new ArrayList<>(
-                infra == null ? List.of() : infra.supervisors().stream().map(NodeSupervisor::name).toList());
-        names.addAll(services.names());
-        return names;
+    private Optional<Supervisor> part(String name) {
+        return parts().stream().filter(s -> s.name().equals(name)).findFirst();
     }
 
     /**

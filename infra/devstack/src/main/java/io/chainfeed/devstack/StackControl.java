@@ -34,7 +34,8 @@ import picocli.CommandLine.Parameters;
  * {@code restart <part>} (a service, or the embedded {@code kafka} or
  * {@code elasticsearch}) or {@code status}. The answer is one line, {@code ok <message>}
  * or {@code error <message>}, sent once the part is healthy again (or failed to be); a
- * status lists each part's state, separated by {@code "; "}.
+ * status lists each part as {@code <name>: <state> (<detail>)}, the parts separated by
+ * tabs ({@link #STATUS_SEPARATOR}: a detail may hold a semicolon).
  *
  * <p>
  * {@link #main} is the client: {@code ./chainfeed restart streams} runs
@@ -49,6 +50,9 @@ public final class StackControl implements AutoCloseable {
     public static final String SOCKET = "control.sock";
 
     private static final Duration RESTART_TIMEOUT = Duration.ofSeconds(180);
+
+    /** Between two parts of a status answer. */
+    static final String STATUS_SEPARATOR = "\t";
 
     private final Path socket;
 
@@ -107,12 +111,12 @@ public final class StackControl implements AutoCloseable {
     static String handle(Stack stack, String request) {
         String[] words = request == null ? new String[0] : request.strip().split("\\s+");
         if (words.length == 1 && words[0].equals("status")) {
-            Map<String, String> status = stack.status();
-            boolean allUp = status.values().stream().allMatch("up"::equals);
+            Map<String, SupervisedStatus> status = stack.status();
+            boolean allUp = status.values().stream().allMatch(SupervisedStatus::up);
             return (allUp ? "ok " : "error ") + status.entrySet()
                 .stream()
                 .map(e -> e.getKey() + ": " + e.getValue())
-                .collect(Collectors.joining("; "));
+                .collect(Collectors.joining(STATUS_SEPARATOR));
         }
         if (words.length != 2 || !words[0].equals("restart")) {
             return "error unknown request '" + request + "'; expected: restart <service> or status";
@@ -168,7 +172,7 @@ public final class StackControl implements AutoCloseable {
                     .readLine();
                 if (status && answer != null && (answer.startsWith("ok ") || answer.startsWith("error "))) {
                     // One part a line; exit code 1 unless every part is up.
-                    List.of(answer.substring(answer.indexOf(' ') + 1).split("; ")).forEach(out::println);
+                    List.of(answer.substring(answer.indexOf(' ') + 1).split(STATUS_SEPARATOR)).forEach(out::println);
                     return answer.startsWith("ok ") ? 0 : 1;
                 }
                 if (answer != null && answer.startsWith("ok ")) {

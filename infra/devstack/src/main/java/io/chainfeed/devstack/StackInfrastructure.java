@@ -71,9 +71,9 @@ final class StackInfrastructure {
 
     private final List<ElasticsearchNode> esNodes = new CopyOnWriteArrayList<>();
 
-    private final List<NodeSupervisor> kafkaSupervisors = new CopyOnWriteArrayList<>();
+    private final List<Supervisor> kafkaSupervisors = new CopyOnWriteArrayList<>();
 
-    private final List<NodeSupervisor> esSupervisors = new CopyOnWriteArrayList<>();
+    private final List<Supervisor> esSupervisors = new CopyOnWriteArrayList<>();
 
     private String bootstrapServers;
 
@@ -89,8 +89,8 @@ final class StackInfrastructure {
      * Elasticsearch cluster form only when their members are up together) and waits until
      * each answers.
      *
-     * Once up, each is watched by a {@link NodeSupervisor}: restarted after an unexpected
-     * exit, never once {@code stop} has begun.
+     * Each is started by a {@link Supervisor} ({@link NodeProcess}), which restarts it
+     * after an unexpected exit once it was up, never once {@code stop} has begun.
      * @param register called before any node starts with what stops the nodes and what
      * stops the brokers (stopped in the reverse order: the brokers first, then
      * Elasticsearch), so a failed start still stops them
@@ -123,9 +123,9 @@ final class StackInfrastructure {
                     .ownSession(true)
                     .build();
                 brokers.add(node);
-                kafkaSupervisors
-                    .add(new NodeSupervisor(n == 1 ? "kafka" : "kafka-" + (i + 1), node, RestartPolicy.DEFAULT, stop));
-                starts.add(CompletableFuture.supplyAsync(() -> startUnchecked(node::start)));
+                Supervisor supervisor = supervise(n == 1 ? "kafka" : "kafka-" + (i + 1), node, stop);
+                kafkaSupervisors.add(supervisor);
+                starts.add(CompletableFuture.runAsync(() -> startAndAwait(supervisor)));
             }
         }
         int m = layout.esHttpPorts().size();
@@ -145,9 +145,9 @@ final class StackInfrastructure {
                     .ownSession(true)
                     .build();
                 esNodes.add(node);
-                esSupervisors.add(new NodeSupervisor(m == 1 ? "elasticsearch" : "elasticsearch-" + (i + 1), node,
-                        RestartPolicy.DEFAULT, stop));
-                starts.add(CompletableFuture.supplyAsync(() -> startUnchecked(node::start)));
+                Supervisor supervisor = supervise(m == 1 ? "elasticsearch" : "elasticsearch-" + (i + 1), node, stop);
+                esSupervisors.add(supervisor);
+                starts.add(CompletableFuture.runAsync(() -> startAndAwait(supervisor)));
             }
         }
         try {
@@ -160,15 +160,27 @@ final class StackInfrastructure {
             }
             throw cause instanceof RuntimeException r ? r : new IllegalStateException(cause);
         }
-        kafkaSupervisors.forEach(NodeSupervisor::watch);
-        esSupervisors.forEach(NodeSupervisor::watch);
         bootstrapServers = settings.externalKafka() != null ? settings.externalKafka()
                 : brokers.stream().map(KafkaNode::bootstrapServers).collect(Collectors.joining(","));
         esUris = settings.externalEs() != null ? settings.externalEs()
                 : esNodes.stream().map(node -> node.httpUri().toString()).collect(Collectors.joining(","));
     }
 
-    private static void closeAll(List<NodeSupervisor> nodes) {
+    private Supervisor supervise(String name, LocalNode<?> node, StackStop stop) {
+        return new Supervisor(name, new NodeProcess(node), RestartPolicy.DEFAULT, settings.startTimeout(), stop);
+    }
+
+    private void startAndAwait(Supervisor supervisor) {
+        try {
+            supervisor.start();
+        }
+        catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        supervisor.awaitReady(settings.startTimeout(), true);
+    }
+
+    private static void closeAll(List<Supervisor> nodes) {
         CompletableFuture
             .allOf(nodes.stream()
                 .map(node -> CompletableFuture.runAsync(node::close))
@@ -177,25 +189,10 @@ final class StackInfrastructure {
     }
 
     /** The supervisors of the started brokers and nodes (brokers first). */
-    List<NodeSupervisor> supervisors() {
-        List<NodeSupervisor> all = new ArrayList<>(kafkaSupervisors);
+    List<Supervisor> supervisors() {
+        List<Supervisor> all = new ArrayList<>(kafkaSupervisors);
         all.addAll(esSupervisors);
         return all;
-    }
-
-    private interface IoSupplier<T> {
-
-        T get() throws IOException;
-
-    }
-
-    private static <T> T startUnchecked(IoSupplier<T> start) {
-        try {
-            return start.get();
-        }
-        catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 
     /**

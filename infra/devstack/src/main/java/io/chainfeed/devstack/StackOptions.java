@@ -9,6 +9,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Properties;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Option;
 
 /**
@@ -16,11 +18,14 @@ import picocli.CommandLine.Option;
  * what follows from them with their defaults, for a single stack or a {@code --cluster}:
  * the run dir, where everything listens ({@link StackLayout}), the settings of Kafka and
  * Elasticsearch ({@link StackInfrastructure.Settings}), the services to launch
- * ({@link StackServices}) and what they run with ({@link StackServices.Wiring}). Reads
- * the build's versions from {@code infra-build.properties} on the class path. Starts
- * nothing; not thread-safe while picocli sets the fields.
+ * ({@link StackServices}) and what they run with ({@link StackServices.Wiring}), and the
+ * check that the ports they claim are free. Reads the build's versions from
+ * {@code infra-build.properties} on the class path. Starts nothing; not thread-safe while
+ * picocli sets the fields.
  */
 final class StackOptions {
+
+    private static final Logger LOG = LoggerFactory.getLogger(StackOptions.class);
 
     private static final Properties BUILD = buildInfo();
 
@@ -153,6 +158,51 @@ final class StackOptions {
         }
         return portBase != null ? StackLayout.fromBase(portBase, 1, 1, 1) : StackLayout.single(kafkaPort,
                 kafkaControllerPort, esPort, esTransportPort, streamsPort, ingestPort, apiPort, demoPort);
+    }
+
+    /**
+     * Checks that every port these options claim on loopback is free (Kafka's and
+     * Elasticsearch's unless external, the services' and the demo page's unless left
+     * out), naming the option that moves it; warns about ports in the kernel's ephemeral
+     * range.
+     * @throws IllegalStateException naming a taken port and its option
+     */
+    void requirePortsFree() {
+        StackLayout layout = layout();
+        int[] ephemeral = Processes.ephemeralPorts();
+        List<Integer> risky = layout.portsBetween(ephemeral[0], ephemeral[1], !noServices, !noDemo);
+        if (!risky.isEmpty()) {
+            LOG.warn("ports {} lie in the kernel's ephemeral port range {}-{}: a client connecting to one while its"
+                    + " server is down or starting can be given it as its own source port (a TCP self-connect) and"
+                    + " keep the server from binding it; choose ports below {} (--port-base)", risky, ephemeral[0],
+                    ephemeral[1], ephemeral[0]);
+        }
+        if (cluster || portBase != null) {
+            layout.allPorts(!noServices, !noDemo).forEach((port, what) -> {
+                boolean kafkaPort = what.startsWith("Kafka");
+                boolean esPort = what.startsWith("Elasticsearch");
+                if (!(kafkaPort && externalKafka != null) && !(esPort && externalEs != null)) {
+                    Processes.requireFree(port, what, "--port-base");
+                }
+            });
+            return;
+        }
+        if (externalKafka == null) {
+            Processes.requireFree(kafkaPort, "Kafka broker", "--kafka-port");
+            Processes.requireFree(kafkaControllerPort, "Kafka controller", "--kafka-controller-port");
+        }
+        if (externalEs == null) {
+            Processes.requireFree(esPort, "Elasticsearch HTTP", "--es-port");
+            Processes.requireFree(esTransportPort, "Elasticsearch transport", "--es-transport-port");
+        }
+        if (!noServices && !noDemo) {
+            Processes.requireFree(demoPort, "demo partner page", "--demo-port");
+        }
+        if (!noServices) {
+            Processes.requireFree(streamsPort, "streams", "--streams-port");
+            Processes.requireFree(ingestPort, "ingest", "--ingest-port");
+            Processes.requireFree(apiPort, "api", "--api-port");
+        }
     }
 
     /**

@@ -56,7 +56,7 @@ final class StackServices {
 
     private final Map<String, ServiceSpec> specs;
 
-    private final List<ServiceProcess> started = new CopyOnWriteArrayList<>();
+    private final List<Supervisor> started = new CopyOnWriteArrayList<>();
 
     /**
      * @param specs the services in start order
@@ -194,11 +194,14 @@ final class StackServices {
     }
 
     /**
-     * Starts the services in order: each one when the previous is healthy or after
-     * {@code stagger}, then waits for all of them. streams-state is kept: a restarted
-     * Kafka Streams instance resumes from its local stores.
-     * @param register called with each service before it starts, so a failed start still
-     * stops it
+     * Starts the services in order, each under a {@link Supervisor}: each one when the
+     * previous is healthy or after {@code stagger}, then waits for all of them.
+     * streams-state is kept: a restarted Kafka Streams instance resumes from its local
+     * stores.
+     * @param healthTimeout how long each service may take to be healthy, at this start
+     * and after a restart by its supervisor
+     * @param register called with each service's supervisor before it starts, so a failed
+     * start still stops it
      * @param stop the stack's stop, after which the supervisors restart nothing
      * @throws IllegalStateException when a service is not healthy within
      * {@code healthTimeout}
@@ -208,27 +211,33 @@ final class StackServices {
             StackStop stop) throws IOException {
         for (ServiceSpec spec : specs.values()) {
             ServiceProcess service = new ServiceProcess(spec.name(), spec.jar(), jvmOptions(wiring),
-                    args(run, spec, wiring), spec.port(), run.serviceLog(spec.name()), run.pidFile(spec.name()), stop);
-            register.accept(service);
-            started.add(service);
-            service.start();
+                    args(run, spec, wiring), spec.port(), run.serviceLog(spec.name()), run.pidFile(spec.name()));
+            Supervisor supervisor = new Supervisor(spec.name(), service, RestartPolicy.DEFAULT, healthTimeout, stop);
+            register.accept(supervisor);
+            started.add(supervisor);
+            supervisor.start();
             if (started.size() < specs.size()) {
-                service.awaitHealthy(stagger, false);
+                supervisor.awaitReady(stagger, false);
             }
         }
-        for (ServiceProcess service : started) {
-            service.awaitHealthy(healthTimeout, true);
+        for (Supervisor supervisor : started) {
+            supervisor.awaitReady(healthTimeout, true);
         }
+    }
+
+    /** The supervisors of the started services, in start order. */
+    List<Supervisor> supervisors() {
+        return List.copyOf(started);
     }
 
     /** Names of the started services, in start order. */
     List<String> names() {
-        return started.stream().map(ServiceProcess::name).toList();
+        return started.stream().map(Supervisor::name).toList();
     }
 
     /** The running JVM of a service, or empty while it is down. */
     Optional<ProcessHandle> process(String name) {
-        return Optional.ofNullable(service(name).handle()).filter(ProcessHandle::isAlive);
+        return service(name).process();
     }
 
     /** How many times the supervisor restarted a service after it exited unexpectedly. */
@@ -236,27 +245,7 @@ final class StackServices {
         return service(name).restarts();
     }
 
-    /** Whether a service of this name was started. */
-    boolean has(String name) {
-        return started.stream().anyMatch(s -> s.name().equals(name));
-    }
-
-    /** Each started service's name and state, in start order. */
-    Map<String, String> states() {
-        Map<String, String> states = new LinkedHashMap<>();
-        started.forEach(s -> states.put(s.name(), s.state()));
-        return states;
-    }
-
-    /**
-     * Restarts one service and waits until it is healthy; see
-     * {@link Stack#restartService}.
-     */
-    Duration restart(String name, Duration timeout) throws IOException {
-        return service(name).restart(timeout);
-    }
-
-    private ServiceProcess service(String name) {
+    private Supervisor service(String name) {
         return started.stream()
             .filter(s -> s.name().equals(name))
             .findFirst()

@@ -29,6 +29,7 @@ class LocalNodeTest {
     @Test
     void aStartThatLostItsProcessToACloseLeavesTheNextProcessRunning() throws Exception {
         SleepNode node = new SleepBuilder(runDir).build();
+        node.holdFirstLaunch = true;
         CompletableFuture<SleepNode> first = CompletableFuture.supplyAsync(() -> {
             try {
                 return node.start();
@@ -64,14 +65,22 @@ class LocalNodeTest {
     }
 
     /**
-     * A node whose process is {@code sleep 60}; the first launch never becomes ready, the
-     * later ones at once.
+     * A node whose process is {@code sleep 60} (or as long as {@link #sleepSeconds}
+     * says), ready at once unless told otherwise. Also the real process under
+     * {@link Supervisor} in {@code SupervisorTest}.
      */
     static final class SleepNode extends LocalNode<SleepNode> {
 
         final CountDownLatch firstPolling = new CountDownLatch(1);
 
+        /** No launch ever becomes ready. */
         volatile boolean neverReady;
+
+        /** The first launch never becomes ready; the later ones do at once. */
+        volatile boolean holdFirstLaunch;
+
+        /** How long each launched process sleeps, as {@code sleep} takes it. */
+        volatile String sleepSeconds = "60";
 
         private volatile Process firstLaunched;
 
@@ -84,7 +93,7 @@ class LocalNodeTest {
         @Override
         protected Process launch() throws IOException {
             requireNotStarted();
-            Process p = startTracked(new ProcessBuilder("sleep", "60"), runDir.resolve("sleep.out"));
+            Process p = startTracked(new ProcessBuilder("sleep", sleepSeconds), runDir.resolve("sleep.out"));
             if (firstLaunched == null) {
                 firstLaunched = p;
             }
@@ -98,7 +107,7 @@ class LocalNodeTest {
                 if (neverReady) {
                     return Optional.of("never");
                 }
-                if (launched == firstLaunched) {
+                if (holdFirstLaunch && launched == firstLaunched) {
                     firstPolling.countDown();
                     return Optional.of("the first launch is never ready");
                 }

@@ -17,10 +17,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A supervised child JVM ({@link FakeBootService}) that exits on SIGTERM, as every
- * process does when the whole process group or control group is signalled: restarted when
- * no stop follows (a crash, after {@link StackStop#SIGNAL_GRACE}), not restarted when the
- * launcher's stop begins within that grace.
+ * A child JVM ({@link FakeBootService}) under a {@link Supervisor} that exits on SIGTERM,
+ * as every process does when the whole process group or control group is signalled:
+ * restarted when no stop follows (a crash, after {@link StackStop#SIGNAL_GRACE}), not
+ * restarted when the launcher's stop begins within that grace.
  */
 class ServiceProcessStopTest {
 
@@ -30,7 +30,7 @@ class ServiceProcessStopTest {
     @Test
     void aChildEndedBySigtermIsNotRestartedWhenTheStopBeginsWithinTheGrace() throws Exception {
         StackStop stop = new StackStop();
-        try (ServiceProcess service = service(stop)) {
+        try (Supervisor service = service(stop)) {
             ProcessHandle first = startHealthy(service);
             first.destroy();
             first.onExit().get(30, TimeUnit.SECONDS);
@@ -39,24 +39,25 @@ class ServiceProcessStopTest {
             await().during(StackStop.SIGNAL_GRACE.plusSeconds(1))
                 .atMost(StackStop.SIGNAL_GRACE.plusSeconds(3))
                 .until(() -> !service.isRunning() && service.restarts() == 0);
-            assertThat(service.state()).startsWith("down");
+            assertThat(service.status()).hasToString("down (exited with code 143)");
         }
     }
 
     @Test
     void aChildEndedBySigtermWithoutAStopIsRestarted() throws Exception {
-        try (ServiceProcess service = service(new StackStop())) {
+        try (Supervisor service = service(new StackStop())) {
             ProcessHandle first = startHealthy(service);
             first.destroy();
             await().atMost(Duration.ofSeconds(60)).until(() -> service.restarts() == 1 && service.isRunning());
-            assertThat(service.handle().pid()).isNotEqualTo(first.pid());
+            assertThat(service.process().orElseThrow().pid()).isNotEqualTo(first.pid());
+            assertThat(service.status().state()).isEqualTo(SupervisedState.UP);
         }
     }
 
-    private ProcessHandle startHealthy(ServiceProcess service) throws IOException {
+    private ProcessHandle startHealthy(Supervisor service) throws IOException {
         service.start();
-        service.awaitHealthy(Duration.ofSeconds(60), true);
-        return service.handle();
+        service.awaitReady(Duration.ofSeconds(60), true);
+        return service.process().orElseThrow();
     }
 
     /**
@@ -65,7 +66,7 @@ class ServiceProcessStopTest {
     <dir>
      * /streams/target/chainfeed-streams-test-exec.jar}, quick to restart.
      */
-    private ServiceProcess service(StackStop stop) throws IOException {
+    private Supervisor service(StackStop stop) throws IOException {
         Path testClasses = Path.of(FakeBootService.class.getProtectionDomain().getCodeSource().getLocation().getPath());
         Manifest manifest = new Manifest();
         manifest.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
@@ -77,10 +78,12 @@ class ServiceProcessStopTest {
             out.flush();
         }
         int port = Processes.freePort();
-        return new ServiceProcess("streams", jar, List.of("-Xmx32m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC"),
-                List.of("--server.port=" + port), port, dir.resolve("logs/streams.log"),
-                dir.resolve("pids/streams.pid"),
-                new RestartPolicy(Duration.ofMillis(100), Duration.ofMillis(100), 3, Duration.ofMinutes(1)), stop);
+        ServiceProcess streams = new ServiceProcess("streams", jar,
+                List.of("-Xmx32m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC"), List.of("--server.port=" + port),
+                port, dir.resolve("logs/streams.log"), dir.resolve("pids/streams.pid"));
+        return new Supervisor("streams", streams,
+                new RestartPolicy(Duration.ofMillis(100), Duration.ofMillis(100), 3, Duration.ofMinutes(1)),
+                Duration.ofSeconds(60), stop);
     }
 
 }
