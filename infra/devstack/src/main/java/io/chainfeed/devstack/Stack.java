@@ -1,5 +1,9 @@
 package io.chainfeed.devstack;
 
+import io.chainfeed.devstack.demo.DemoPartnerKey;
+import io.chainfeed.devstack.demo.DemoPartnerSite;
+import io.chainfeed.devstack.keys.AdminKey;
+import io.chainfeed.devstack.keys.AdminKeysClient;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.InetAddress;
@@ -14,13 +18,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
-import java.util.stream.Collectors;
-
-import io.chainfeed.devstack.demo.DemoPartnerKey;
-import io.chainfeed.devstack.demo.DemoPartnerSite;
-import io.chainfeed.devstack.keys.AdminKey;
-import io.chainfeed.devstack.keys.AdminKeysClient;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine;

@@ -1,5 +1,9 @@
 package io.chainfeed.devstack;
 
+import io.chainfeed.platform.IndexSetup;
+import io.chainfeed.platform.ReadsIndex;
+import io.chainfeed.platform.TopicSetup;
+import io.chainfeed.schemas.Topics;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -15,11 +19,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
-
-import io.chainfeed.platform.IndexSetup;
-import io.chainfeed.platform.ReadsIndex;
-import io.chainfeed.platform.TopicSetup;
-import io.chainfeed.schemas.Topics;
 import org.apache.http.HttpHost;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;

@@ -1,11 +1,15 @@
 package io.chainfeed.devstack;
 
-import io.chainfeed.platform.ReadsIndex;
-import io.chainfeed.platform.IndexSetup;
-import io.chainfeed.platform.TopicSetup;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.chainfeed.platform.IndexSetup;
+import io.chainfeed.platform.ReadsIndex;
+import io.chainfeed.platform.TopicSetup;
+import io.chainfeed.schemas.TopicSpec;
+import io.chainfeed.schemas.Topics;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -18,11 +22,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import io.chainfeed.schemas.TopicSpec;
-import io.chainfeed.schemas.Topics;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.http.HttpHost;
 import org.apache.http.util.EntityUtils;
 import org.apache.kafka.clients.admin.Admin;
@@ -40,6 +40,7 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.awaitility.core.ConditionTimeoutException;
 import org.elasticsearch.client.Request;
 import org.elasticsearch.client.ResponseException;
 import org.elasticsearch.client.RestClient;
@@ -50,8 +51,6 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.Timeout;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import java.util.concurrent.atomic.AtomicReference;
-import org.awaitility.core.ConditionTimeoutException;
 
 /**
  * Starts a real Kafka and a real Elasticsearch (free ports, run dirs under target/),

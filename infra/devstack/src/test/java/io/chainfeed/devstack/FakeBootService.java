@@ -1,5 +1,6 @@
 package io.chainfeed.devstack;
 
+import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
@@ -8,8 +9,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
-
-import com.sun.net.httpserver.HttpServer;
 
 /**
  * Stands in for a Spring Boot service in {@link StackIT}: serves

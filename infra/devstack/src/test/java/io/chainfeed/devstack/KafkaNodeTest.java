@@ -8,7 +8,6 @@ import java.io.StringReader;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Properties;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

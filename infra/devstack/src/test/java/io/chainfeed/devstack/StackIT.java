@@ -1,10 +1,12 @@
 package io.chainfeed.devstack;
 
-import io.chainfeed.platform.ReadsIndex;
-import io.chainfeed.platform.IndexSetup;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.chainfeed.platform.IndexSetup;
+import io.chainfeed.platform.ReadsIndex;
+import io.chainfeed.schemas.TopicSpec;
+import io.chainfeed.schemas.Topics;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,20 +18,17 @@ import java.util.concurrent.TimeUnit;
 import java.util.jar.Attributes;
 import java.util.jar.JarOutputStream;
 import java.util.jar.Manifest;
-
-import io.chainfeed.schemas.TopicSpec;
-import io.chainfeed.schemas.Topics;
 import org.apache.http.HttpHost;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.elasticsearch.client.RestClient;
 import org.awaitility.Awaitility;
+import org.awaitility.core.ConditionTimeoutException;
+import org.elasticsearch.client.RestClient;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.awaitility.core.ConditionTimeoutException;
 
 /**
  * Runs the packaged launcher ({@code java -jar target/chainfeed-devstack-*-launcher.jar},

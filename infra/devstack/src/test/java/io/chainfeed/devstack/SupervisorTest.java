@@ -4,15 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import io.chainfeed.devstack.LocalNodeTest.SleepBuilder;
+import io.chainfeed.devstack.LocalNodeTest.SleepNode;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-
-import io.chainfeed.devstack.LocalNodeTest.SleepBuilder;
-import io.chainfeed.devstack.LocalNodeTest.SleepNode;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
