@@ -1,5 +1,7 @@
 package io.chainfeed.testsupport;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
@@ -48,6 +50,18 @@ public final class ConfigurationDocs {
      * where that part has none; empty when the counts differ
      */
     record Row(List<String> names, List<String> defaults) {
+    }
+
+    /**
+     * Fails (AssertJ) unless {@code docs/configuration.md}, read from the module's
+     * directory ({@code ../docs}), agrees with the settings under the prefixes.
+     * @param prefixes the name prefixes the calling service owns
+     * @throws AssertionError listing every {@link #problems problem}
+     */
+    public static void assertDocumented(String... prefixes) {
+        assertThat(problems(Path.of("..", "docs", "configuration.md"), List.of(prefixes)))
+            .as("docs/configuration.md against the settings records under %s", List.of(prefixes))
+            .isEmpty();
     }
 
     /**
