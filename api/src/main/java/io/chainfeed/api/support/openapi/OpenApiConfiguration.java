@@ -140,16 +140,6 @@ public class OpenApiConfiguration {
             .components(components);
     }
 
-    private static Header deprecatedRateHeader(String description) {
-        return new Header()
-            .description(description + " Deprecated: the same figure as the `key` item of `RateLimit` or "
-                    + "`RateLimit-Policy`; removed in the next major version.")
-            .deprecated(true)
-            .schema(new IntegerSchema().format("int32")
-                .minimum(BigDecimal.ZERO)
-                .maximum(BigDecimal.valueOf(1_000_000)));
-    }
-
     private static Header rateLimitField(String description, String pattern) {
         return new Header().description(description + " (draft-ietf-httpapi-ratelimit-headers, version 10; policies: `"
                 + RateLimitFields.CLIENT + "`, the per-client limit of the public paths, and `" + RateLimitFields.KEY
@@ -207,12 +197,7 @@ public class OpenApiConfiguration {
                         rateLimitField(
                                 "Each limit's requests left `r` and seconds `t` until its quota is whole "
                                         + "again, e.g. `\"key\";r=59;t=1`.",
-                                "^\"[a-z]+\";r=\\d+;t=\\d+(, \"[a-z]+\";r=\\d+;t=\\d+)*$"))
-                .addHeaders(RateLimitFields.DEPRECATED_LIMIT, deprecatedRateHeader("Requests a minute the key allows."))
-                .addHeaders(RateLimitFields.DEPRECATED_REMAINING,
-                        deprecatedRateHeader("Requests the key has left now."))
-                .addHeaders(RateLimitFields.DEPRECATED_RESET,
-                        deprecatedRateHeader("Seconds until the key's allowance is whole again."));
+                                "^\"[a-z]+\";r=\\d+;t=\\d+(, \"[a-z]+\";r=\\d+;t=\\d+)*$"));
             if (api.getTags() != null) {
                 Map<String, Tag> byName = new LinkedHashMap<>();
                 api.getTags().forEach(t -> byName.putIfAbsent(t.getName(), t));
@@ -330,12 +315,6 @@ public class OpenApiConfiguration {
             boolean keyTaken = keyLimited && !status.equals("401") && !status.equals("403");
             if (clientLimited || keyTaken) {
                 for (String h : List.of(RateLimitFields.RATE_LIMIT_POLICY, RateLimitFields.RATE_LIMIT)) {
-                    r.addHeaderObject(h, new Header().$ref("#/components/headers/" + h));
-                }
-            }
-            if (keyTaken) {
-                for (String h : List.of(RateLimitFields.DEPRECATED_LIMIT, RateLimitFields.DEPRECATED_REMAINING,
-                        RateLimitFields.DEPRECATED_RESET)) {
                     r.addHeaderObject(h, new Header().$ref("#/components/headers/" + h));
                 }
             }
