@@ -141,9 +141,12 @@ public class OpenApiConfiguration {
     }
 
     private static Header rateLimitField(String description, String pattern) {
-        return new Header().description(description + " (draft-ietf-httpapi-ratelimit-headers, version 10; policies: `"
-                + RateLimitFields.CLIENT + "`, the per-client limit of the public paths, and `" + RateLimitFields.KEY
-                + "`, the API key's own limit; one item per limit that applied to the request)")
+        return new Header()
+            .description(description + " (draft-ietf-httpapi-ratelimit-headers, version 10; policies: `"
+                    + RateLimitFields.CLIENT + "`, the per-client limit of the public paths, `" + RateLimitFields.ADMIN
+                    + "`, the per-client limit of the admin key paths, and `" + RateLimitFields.KEY
+                    + "`, the API key's own limit; one item per limit that applied to the request. Absent on a request "
+                    + "straight from a trusted proxy, which no per-client limit applies to.)")
             .schema(new StringSchema().maxLength(200).pattern(pattern));
     }
 
@@ -258,13 +261,15 @@ public class OpenApiConfiguration {
 
     /**
      * @param path an operation's path
-     * @return whether the per-client limit applies to it (with its default settings:
-     * {@link PathGroups#PUBLIC_PATHS} but not its keyed paths)
+     * @return whether a per-client limit applies to it with the default settings: the
+     * public paths' ({@link PathGroups#PUBLIC_PATHS}) or the admin key paths'
+     * ({@link PathGroups#ADMIN_PATHS}), which run before the handler and so before any
+     * 401 or 403
      */
     static boolean clientLimited(String path) {
         AntPathMatcher matcher = new AntPathMatcher();
         return PathGroups.PUBLIC_PATHS.stream().anyMatch(p -> matcher.match(p, path))
-                && PathGroups.KEYED_PATHS.stream().noneMatch(p -> matcher.match(p, path));
+                || PathGroups.ADMIN_PATHS.stream().anyMatch(p -> matcher.match(p, path));
     }
 
     private static void removeParameter(Operation op, String name) {

@@ -7,7 +7,8 @@ import java.util.Map;
 
 /**
  * The one writer of the rate-limit header fields of draft-ietf-httpapi-ratelimit-headers
- * (version 10), for every limit the api applies (per client: {@value #CLIENT}; per key:
+ * (version 10), for every limit the api applies (per client on the public paths:
+ * {@value #CLIENT}; per client on the admin key paths: {@value #ADMIN}; per key:
  * {@value #KEY}): {@code RateLimit-Policy: "key";q=60;w=60} (the quota and its window in
  * seconds) and {@code RateLimit: "key";r=59;t=1} (what is left and the seconds until the
  * quota is whole again). These two are the only rate-limit fields the api sends. Both are
@@ -24,6 +25,9 @@ public final class RateLimitFields {
 
     /** The policy name of the per-client limit of the public paths. */
     public static final String CLIENT = "client";
+
+    /** The policy name of the per-client limit of the admin key paths. */
+    public static final String ADMIN = "admin";
 
     /** The policy name of an API key's own limit. */
     public static final String KEY = "key";
