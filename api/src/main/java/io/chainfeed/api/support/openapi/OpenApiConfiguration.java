@@ -299,7 +299,8 @@ public class OpenApiConfiguration {
         if (clientLimited) {
             problem(responses, "429");
         }
-        if (path.contains("{")) {
+        if (path.contains("{") || path.equals("/oembed")) {
+            // oEmbed 1.0 section 2.3.4.1: a URL the provider has no answer for is a 404
             problem(responses, "404");
         }
         problem(responses, "500");
