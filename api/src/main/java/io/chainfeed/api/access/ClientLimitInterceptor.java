@@ -9,34 +9,39 @@ import java.util.Optional;
 import org.springframework.web.servlet.HandlerInterceptor;
 
 /**
- * The per-client rate limit of the public paths (see
- * {@link ClientLimitConfiguration#PUBLIC_PATHS}): each request takes a token from its
- * client's bucket ({@link ClientAddresses}, {@link ClientRateLimits}) before its handler
- * runs; an SSE connect counts once. Every limited answer carries the fields of
- * draft-ietf-httpapi-ratelimit-headers (version 10): {@code RateLimit-Policy:
- * "client";q=240;w=60} (the quota and its window in seconds) and {@code RateLimit:
- * "client";r=<left>;t=<seconds until the bucket is full>}. Over the limit the request is
- * refused with a 429 problem ({@code too-many-requests}), {@code Retry-After} and the
- * same two fields. A request straight from a trusted proxy, with no client beyond it, is
- * not limited and carries neither field. The fields are written by
+ * A per-client rate limit in front of a group of paths: each request takes a token from
+ * its client's bucket ({@link ClientAddresses}, {@link ClientRateLimits}) before its
+ * handler runs; an SSE connect counts once. {@link ClientLimitConfiguration} puts one in
+ * front of the public paths (policy {@value RateLimitFields#CLIENT}, the webhook
+ * subscriptions and the widget's paths among them) and one in front of the admin key
+ * paths (policy {@value RateLimitFields#ADMIN}, a smaller quota). Every limited answer
+ * carries the fields of draft-ietf-httpapi-ratelimit-headers (version 10):
+ * {@code RateLimit-Policy: "client";q=240;w=60} (the quota and its window in seconds) and
+ * {@code RateLimit: "client";r=<left>;t=<seconds until the bucket is full>}, whatever the
+ * handler answers afterwards (a 401 or 403 of a keyed path included). Over the limit the
+ * request is refused with a 429 problem ({@code too-many-requests}), {@code Retry-After}
+ * and the same two fields. A request straight from a trusted proxy, with no client beyond
+ * it, is not limited and carries neither field. The fields are written by
  * {@link RateLimitFields}, as the keys' own limit writes them.
  */
 public final class ClientLimitInterceptor implements HandlerInterceptor {
-
-    /** The policy's name in the header fields. */
-    public static final String POLICY = RateLimitFields.CLIENT;
 
     private final ClientAddresses addresses;
 
     private final ClientRateLimits limits;
 
+    private final String paths;
+
     /**
      * @param addresses who a request comes from
-     * @param limits the buckets (their quota goes in {@code RateLimit-Policy})
+     * @param limits the buckets (their policy's name and quota go in the fields)
+     * @param paths the paths limited, as a 429's detail names them, e.g. "the public
+     * paths"
      */
-    public ClientLimitInterceptor(ClientAddresses addresses, ClientRateLimits limits) {
+    public ClientLimitInterceptor(ClientAddresses addresses, ClientRateLimits limits, String paths) {
         this.addresses = addresses;
         this.limits = limits;
+        this.paths = paths;
     }
 
     /**
@@ -54,11 +59,12 @@ public final class ClientLimitInterceptor implements HandlerInterceptor {
         }
         String name = addresses.bucketName(client.get().address());
         ClientRateLimits.Decision d = limits.take(name);
-        RateLimitFields.Limit limit = new RateLimitFields.Limit(POLICY, d.quota(), 60, d.remaining(), d.resetSeconds());
+        RateLimitFields.Limit limit = new RateLimitFields.Limit(limits.policy(), d.quota(), 60, d.remaining(),
+                d.resetSeconds());
         if (!d.allowed()) {
             throw new TooManyRequestsException(
-                    "this address (" + name + ") may make " + d.quota()
-                            + " requests a minute to the public paths; try again in " + d.retryAfterSeconds() + " s",
+                    "this address (" + name + ") may make " + d.quota() + " requests a minute to " + paths
+                            + "; try again in " + d.retryAfterSeconds() + " s",
                     d.retryAfterSeconds(), RateLimitFields.of(limit));
         }
         RateLimitFields.add(response, limit);

@@ -5,9 +5,9 @@ import java.util.List;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
- * Settings under {@code chainfeed.api.client-limits}: the per-client rate limit of the
- * public paths ({@link ClientLimitInterceptor}) and whom to believe about a client's
- * address.
+ * Settings under {@code chainfeed.api.client-limits}: the per-client rate limits of the
+ * public paths and of the admin key paths ({@link ClientLimitInterceptor}) and whom to
+ * believe about a client's address.
  *
  * @param enabled limit clients at all (default {@code true})
  * @param perMinute requests a client address may make a minute to the public paths, all
@@ -22,10 +22,14 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * a subscriber usually gets a whole /64, RFC 6177)
  * @param maxClients how many client buckets are kept at most (default 200,000; an idle
  * bucket is dropped after two minutes, when it would be full again anyway)
+ * @param adminPerMinute requests a client address may make a minute to the admin key
+ * paths ({@code /api/v1/admin/**}), in buckets of their own apart from the public paths'
+ * (default 30: an operator's script issuing or revoking keys one after another, while
+ * someone guessing admin keys gets 30 tries a minute per address)
  */
 @ConfigurationProperties("chainfeed.api.client-limits")
 public record ClientLimitProperties(Boolean enabled, Integer perMinute, List<String> trustedProxies,
-        Integer ipv6PrefixBits, Integer maxClients) {
+        Integer ipv6PrefixBits, Integer maxClients, Integer adminPerMinute) {
 
     /**
      * Fills in the defaults.
@@ -38,8 +42,12 @@ public record ClientLimitProperties(Boolean enabled, Integer perMinute, List<Str
         trustedProxies = trustedProxies == null ? List.of("127.0.0.0/8", "::1") : List.copyOf(trustedProxies);
         ipv6PrefixBits = ipv6PrefixBits == null ? 64 : ipv6PrefixBits;
         maxClients = maxClients == null ? 200_000 : maxClients;
+        adminPerMinute = adminPerMinute == null ? 30 : adminPerMinute;
         if (perMinute < 1) {
             throw new IllegalArgumentException("chainfeed.api.client-limits.per-minute must be at least 1");
+        }
+        if (adminPerMinute < 1) {
+            throw new IllegalArgumentException("chainfeed.api.client-limits.admin-per-minute must be at least 1");
         }
         if (ipv6PrefixBits < 1 || ipv6PrefixBits > 128) {
             throw new IllegalArgumentException("chainfeed.api.client-limits.ipv6-prefix-bits must be 1 to 128");

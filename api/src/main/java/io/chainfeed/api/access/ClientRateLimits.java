@@ -2,6 +2,7 @@ package io.chainfeed.api.access;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import io.chainfeed.api.support.server.RateLimitFields;
 import io.github.bucket4j.Bandwidth;
 import io.github.bucket4j.Bucket;
 import io.github.bucket4j.ConsumptionProbe;
@@ -11,13 +12,16 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * One Bucket4j token bucket per client (see {@link ClientAddresses#bucketName}): a
- * minute's capacity of {@code perMinute} requests, refilled greedily (a token every
- * {@code 60 s / perMinute}). The buckets live in a Caffeine cache bounded in size; a
- * bucket idle for two minutes is dropped, which changes nothing, as it would be full
- * again by then.
+ * One Bucket4j token bucket per client (see {@link ClientAddresses#bucketName}) under one
+ * named policy (the public paths' {@value RateLimitFields#CLIENT}, the admin key paths'
+ * {@value RateLimitFields#ADMIN}): a minute's capacity of {@code perMinute} requests,
+ * refilled greedily (a token every {@code 60 s / perMinute}). The buckets live in a
+ * Caffeine cache bounded in size; a bucket idle for two minutes is dropped, which changes
+ * nothing, as it would be full again by then.
  */
 public final class ClientRateLimits {
+
+    private final String policy;
 
     private final int perMinute;
 
@@ -30,10 +34,13 @@ public final class ClientRateLimits {
     private volatile boolean recordUsage;
 
     /**
+     * @param policy the policy's name in the rate-limit fields and in the usage reports
+     * shared with other instances, e.g. {@value RateLimitFields#CLIENT}
      * @param perMinute requests per minute per client, at least 1
      * @param maxClients the most buckets kept
      */
-    public ClientRateLimits(int perMinute, int maxClients) {
+    public ClientRateLimits(String policy, int perMinute, int maxClients) {
+        this.policy = policy;
         this.perMinute = perMinute;
         this.buckets = Caffeine.newBuilder().maximumSize(maxClients).expireAfterAccess(Duration.ofMinutes(2)).build();
         this.unsent = Caffeine.newBuilder().maximumSize(maxClients).expireAfterAccess(Duration.ofMinutes(1)).build();
@@ -99,6 +106,13 @@ public final class ClientRateLimits {
      */
     public int shareThreshold() {
         return shareThreshold;
+    }
+
+    /**
+     * @return the policy's name, e.g. {@value RateLimitFields#CLIENT}
+     */
+    public String policy() {
+        return policy;
     }
 
     /**

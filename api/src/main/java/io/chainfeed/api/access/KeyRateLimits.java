@@ -94,9 +94,7 @@ public class KeyRateLimits {
      * {@code RateLimit-Policy: "key";q=<rate>;w=60} and
      * {@code RateLimit: "key";r=<left>;t=<seconds until the bucket is full>}; refused,
      * {@code t} is at least the wait. {@code r} is what the bucket holds, which a PARTNER
-     * key's daily quota may hold down below the minute's figure. The deprecated
-     * {@code RateLimit-Limit}, {@code -Remaining} and {@code -Reset} carry the same
-     * figures ({@link RateLimitFields#addDeprecated}).
+     * key's daily quota may hold down below the minute's figure.
      */
     private static void fields(int ratePerMinute, long left, OptionalLong wait) {
         if (!(RequestContextHolder.getRequestAttributes() instanceof ServletRequestAttributes attributes)
@@ -109,9 +107,8 @@ public class KeyRateLimits {
         if (wait.isPresent()) {
             reset = Math.max(reset, wait.getAsLong());
         }
-        RateLimitFields.Limit limit = new RateLimitFields.Limit(RateLimitFields.KEY, rate, 60, remaining, reset);
-        RateLimitFields.add(attributes.getResponse(), limit);
-        RateLimitFields.addDeprecated(attributes.getResponse(), limit);
+        RateLimitFields.add(attributes.getResponse(),
+                new RateLimitFields.Limit(RateLimitFields.KEY, rate, 60, remaining, reset));
     }
 
     /**

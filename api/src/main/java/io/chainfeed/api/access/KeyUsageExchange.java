@@ -54,10 +54,13 @@ import org.springframework.stereotype.Component;
  * logged and skipped (it only ever under-counts).
  *
  * <p>
- * The per-client limits of the public paths ride the same topic: record key
- * {@code client:<address or IPv6 /64>}, published only once this instance has granted the
- * client {@link ClientRateLimits#shareThreshold()} requests, and charged to the client's
- * bucket on the others ({@link ClientRateLimits#charge}).
+ * The per-client limits ride the same topic: record key
+ * {@code <policy>:<address or IPv6 /64>} ({@code client:} for the public paths,
+ * {@code admin:} for the admin key paths), published only once this instance has granted
+ * the client {@link ClientRateLimits#shareThreshold()} requests under that policy, and
+ * charged to the client's bucket of the policy on the others
+ * ({@link ClientRateLimits#charge}). Key ids never hold a colon; a report of a policy
+ * this instance does not know is skipped.
  */
 @Component
 @EnableConfigurationProperties(RateLimitProperties.class)
@@ -73,15 +76,10 @@ public class KeyUsageExchange implements SmartLifecycle {
     record Report(String instance, int ratePerMinute, long tokens) {
     }
 
-    /**
-     * The record key prefix of a per-client report (the rest is the client's bucket
-     * name).
-     */
-    static final String CLIENT_PREFIX = "client:";
-
     private final KeyRateLimits limits;
 
-    private final ClientRateLimits clients;
+    /** The per-client limits by policy name. */
+    private final Map<String, ClientRateLimits> clients = new HashMap<>();
 
     private final RateLimitProperties props;
 
@@ -96,14 +94,15 @@ public class KeyUsageExchange implements SmartLifecycle {
     private KafkaConsumer<String, byte[]> consumer;
 
     /**
-     * @param limits the buckets to share
+     * @param limits the key buckets to share
+     * @param clients the per-client limits to share, each under its policy's name
      * @param props the settings
      * @param kafka where the usage topic lives
      */
-    public KeyUsageExchange(KeyRateLimits limits, ClientRateLimits clients, RateLimitProperties props,
+    public KeyUsageExchange(KeyRateLimits limits, List<ClientRateLimits> clients, RateLimitProperties props,
             KafkaConnectionProperties kafka) {
         this.limits = limits;
-        this.clients = clients;
+        clients.forEach(c -> this.clients.put(c.policy(), c));
         this.props = props;
         this.bootstrapServers = kafka.bootstrapServers();
     }
@@ -115,7 +114,7 @@ public class KeyUsageExchange implements SmartLifecycle {
             return;
         }
         limits.recordUsage(true);
-        clients.recordUsage(true);
+        clients.values().forEach(c -> c.recordUsage(true));
         producer = new KafkaProducer<>(
                 Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers, ProducerConfig.CLIENT_ID_CONFIG,
                         "chainfeed-api-key-usage-" + props.instanceId(), ProducerConfig.ACKS_CONFIG, "1",
@@ -141,8 +140,10 @@ public class KeyUsageExchange implements SmartLifecycle {
         for (Map.Entry<String, KeyRateLimits.Usage> e : granted.entrySet()) {
             send(e.getKey(), e.getValue().ratePerMinute(), e.getValue().tokens());
         }
-        for (Map.Entry<String, Long> e : clients.drainUsage().entrySet()) {
-            send(CLIENT_PREFIX + e.getKey(), clients.perMinute(), e.getValue());
+        for (ClientRateLimits c : clients.values()) {
+            for (Map.Entry<String, Long> e : c.drainUsage().entrySet()) {
+                send(c.policy() + ":" + e.getKey(), c.perMinute(), e.getValue());
+            }
         }
     }
 
@@ -231,7 +232,12 @@ public class KeyUsageExchange implements SmartLifecycle {
         return true;
     }
 
-    private void apply(ConsumerRecord<String, byte[]> r) {
+    /**
+     * Takes one report of another instance out of the bucket it names: a key's, or a
+     * client's under the policy before the colon.
+     * @param r a record of the usage topic
+     */
+    void apply(ConsumerRecord<String, byte[]> r) {
         if (r.key() == null || r.value() == null) {
             return;
         }
@@ -247,11 +253,14 @@ public class KeyUsageExchange implements SmartLifecycle {
         if (props.instanceId().equals(report.instance()) || report.tokens() <= 0) {
             return; // our own grants are in our buckets already
         }
-        if (r.key().startsWith(CLIENT_PREFIX)) {
-            clients.charge(r.key().substring(CLIENT_PREFIX.length()), report.tokens());
-        }
-        else {
+        int colon = r.key().indexOf(':');
+        if (colon < 0) {
             limits.charge(r.key(), report.ratePerMinute(), report.tokens());
+            return;
+        }
+        ClientRateLimits policy = clients.get(r.key().substring(0, colon));
+        if (policy != null) {
+            policy.charge(r.key().substring(colon + 1), report.tokens());
         }
     }
 

@@ -36,9 +36,10 @@ import org.springframework.web.bind.annotation.RestController;
  * Webhook subscriptions under a READER API key
  * ({@code Authorization: Bearer cf_<id>_<secret>}): each key sees and changes only its
  * own subscriptions; any other id answers 404, as an unknown one does. Every call counts
- * against the key's rate per minute ({@link KeyRateLimits}); over it, a 429 problem with
- * {@code Retry-After}. Deliveries follow Standard Webhooks (see the README's Webhooks
- * section).
+ * first against its client address's limit of the public paths (before this controller,
+ * so a 401 or 403 is counted there too), then against the key's rate per minute
+ * ({@link KeyRateLimits}); over either, a 429 problem with {@code Retry-After}.
+ * Deliveries follow Standard Webhooks (see the README's Webhooks section).
  */
 @RestController
 @RequestMapping("/api/v1/subscriptions")
@@ -142,8 +143,8 @@ class SubscriptionController {
 
     /**
      * The READER key the request acts for, after taking the request from its rate: 401
-     * without a valid key, 403 for another kind of key (neither counts), 429 with
-     * {@code Retry-After} over the rate.
+     * without a valid key, 403 for another kind of key (neither counts against a key),
+     * 429 with {@code Retry-After} over the rate.
      */
     private String owner(HttpServletRequest request) {
         ApiPrincipal p = keys.fromRequest(request)

@@ -6,6 +6,7 @@ import io.chainfeed.api.access.KeyRateLimits;
 import io.chainfeed.api.support.problem.ForbiddenException;
 import io.chainfeed.api.support.problem.TooManyRequestsException;
 import io.chainfeed.api.support.problem.UnauthorizedException;
+import io.chainfeed.api.support.server.RateLimitFields;
 import io.chainfeed.avro.ApiKeyKind;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -30,8 +31,9 @@ import org.springframework.stereotype.Component;
  * {@code Sec-Fetch-Site: same-origin} (Fetch Metadata) and no foreign
  * {@code Origin}.</li>
  * <li>Rate: see {@link KeyRateLimits}; over it, a 429 with {@code Retry-After}. The CORS
- * headers are set first, so an allowed page can read the 429 and its
- * {@code Retry-After}.</li>
+ * headers are set first, so an allowed page can read the 429, its {@code Retry-After} and
+ * the two rate-limit fields ({@code RateLimit}, {@code RateLimit-Policy}), which are
+ * exposed to it.</li>
  * </ul>
  */
 @Component
@@ -103,8 +105,8 @@ public class PartnerAccess {
                             "the origin " + origin + " is not on this key's list of allowed origins");
                 }
                 response.setHeader(HttpHeaders.ACCESS_CONTROL_ALLOW_ORIGIN, origin);
-                response.setHeader(HttpHeaders.ACCESS_CONTROL_EXPOSE_HEADERS,
-                        HttpHeaders.RETRY_AFTER + ", RateLimit, RateLimit-Policy");
+                response.setHeader(HttpHeaders.ACCESS_CONTROL_EXPOSE_HEADERS, HttpHeaders.RETRY_AFTER + ", "
+                        + RateLimitFields.RATE_LIMIT + ", " + RateLimitFields.RATE_LIMIT_POLICY);
             }
         }
         limits.take(partner);

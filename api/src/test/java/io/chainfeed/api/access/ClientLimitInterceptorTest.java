@@ -12,8 +12,11 @@ import org.springframework.mock.web.MockHttpServletResponse;
 
 class ClientLimitInterceptorTest {
 
-    private final ClientLimitInterceptor interceptor = new ClientLimitInterceptor(
-            new ClientAddresses(List.of(AddressRange.parse("127.0.0.0/8")), 64), new ClientRateLimits(5, 1000));
+    private static final ClientAddresses ADDRESSES = new ClientAddresses(List.of(AddressRange.parse("127.0.0.0/8")),
+            64);
+
+    private final ClientLimitInterceptor interceptor = new ClientLimitInterceptor(ADDRESSES,
+            new ClientRateLimits("client", 5, 1000), "the public paths");
 
     private static MockHttpServletRequest from(String forwardedFor) {
         MockHttpServletRequest request = new MockHttpServletRequest("GET", "/widget/v1/data/feed");
@@ -31,6 +34,7 @@ class ClientLimitInterceptorTest {
             assertThat(interceptor.preHandle(from("198.51.100.1"), response, new Object())).isTrue();
             assertThat(response.getHeader("RateLimit-Policy")).isEqualTo("\"client\";q=5;w=60");
             assertThat(response.getHeader("RateLimit")).startsWith("\"client\";r=" + (4 - i) + ";t=");
+            assertThat(response.getHeaderNames()).containsExactlyInAnyOrder("RateLimit-Policy", "RateLimit");
         }
         assertThatThrownBy(() -> interceptor.preHandle(from("198.51.100.1"), new MockHttpServletResponse(), null))
             .isInstanceOfSatisfying(TooManyRequestsException.class, e -> {
@@ -38,15 +42,36 @@ class ClientLimitInterceptorTest {
                 assertThat(e.headers()).containsEntry("RateLimit-Policy", "\"client\";q=5;w=60")
                     .containsKey("RateLimit");
                 assertThat(e.headers().get("RateLimit")).startsWith("\"client\";r=0;t=");
-                assertThat(e.getMessage()).contains("198.51.100.1").contains("5 requests a minute");
+                assertThat(e.getMessage()).contains("198.51.100.1").contains("5 requests a minute to the public paths");
             });
         // another visitor behind the same proxy has a bucket of its own
         assertThat(interceptor.preHandle(from("198.51.100.2"), new MockHttpServletResponse(), null)).isTrue();
     }
 
     @Test
+    void theAdminPathsHaveTheirOwnPolicyAndBucketsApartFromThePublicOnes() {
+        ClientLimitInterceptor admin = new ClientLimitInterceptor(ADDRESSES, new ClientRateLimits("admin", 2, 1000),
+                "the admin key paths");
+        for (int i = 0; i < 2; i++) {
+            MockHttpServletResponse response = new MockHttpServletResponse();
+            assertThat(admin.preHandle(from("198.51.100.5"), response, null)).isTrue();
+            assertThat(response.getHeader("RateLimit-Policy")).isEqualTo("\"admin\";q=2;w=60");
+            assertThat(response.getHeader("RateLimit")).startsWith("\"admin\";r=" + (1 - i) + ";t=");
+        }
+        assertThatThrownBy(() -> admin.preHandle(from("198.51.100.5"), new MockHttpServletResponse(), null))
+            .isInstanceOfSatisfying(TooManyRequestsException.class, e -> {
+                assertThat(e.headers()).containsEntry("RateLimit-Policy", "\"admin\";q=2;w=60");
+                assertThat(e.getMessage()).contains("2 requests a minute to the admin key paths");
+            });
+        // the same address still has its whole quota on the public paths
+        MockHttpServletResponse response = new MockHttpServletResponse();
+        assertThat(interceptor.preHandle(from("198.51.100.5"), response, null)).isTrue();
+        assertThat(response.getHeader("RateLimit")).startsWith("\"client\";r=4;t=");
+    }
+
+    @Test
     void onlyClientsOverTheShareThresholdAreReportedAndReportsFromOthersAreCharged() {
-        ClientRateLimits limits = new ClientRateLimits(240, 1000);
+        ClientRateLimits limits = new ClientRateLimits("client", 240, 1000);
         limits.recordUsage(true);
         assertThat(limits.shareThreshold()).isEqualTo(12);
         for (int i = 0; i < 11; i++) {

@@ -140,20 +140,13 @@ public class OpenApiConfiguration {
             .components(components);
     }
 
-    private static Header deprecatedRateHeader(String description) {
-        return new Header()
-            .description(description + " Deprecated: the same figure as the `key` item of `RateLimit` or "
-                    + "`RateLimit-Policy`; removed in the next major version.")
-            .deprecated(true)
-            .schema(new IntegerSchema().format("int32")
-                .minimum(BigDecimal.ZERO)
-                .maximum(BigDecimal.valueOf(1_000_000)));
-    }
-
     private static Header rateLimitField(String description, String pattern) {
-        return new Header().description(description + " (draft-ietf-httpapi-ratelimit-headers, version 10; policies: `"
-                + RateLimitFields.CLIENT + "`, the per-client limit of the public paths, and `" + RateLimitFields.KEY
-                + "`, the API key's own limit; one item per limit that applied to the request)")
+        return new Header()
+            .description(description + " (draft-ietf-httpapi-ratelimit-headers, version 10; policies: `"
+                    + RateLimitFields.CLIENT + "`, the per-client limit of the public paths, `" + RateLimitFields.ADMIN
+                    + "`, the per-client limit of the admin key paths, and `" + RateLimitFields.KEY
+                    + "`, the API key's own limit; one item per limit that applied to the request. Absent on a request "
+                    + "straight from a trusted proxy, which no per-client limit applies to.)")
             .schema(new StringSchema().maxLength(200).pattern(pattern));
     }
 
@@ -207,12 +200,7 @@ public class OpenApiConfiguration {
                         rateLimitField(
                                 "Each limit's requests left `r` and seconds `t` until its quota is whole "
                                         + "again, e.g. `\"key\";r=59;t=1`.",
-                                "^\"[a-z]+\";r=\\d+;t=\\d+(, \"[a-z]+\";r=\\d+;t=\\d+)*$"))
-                .addHeaders(RateLimitFields.DEPRECATED_LIMIT, deprecatedRateHeader("Requests a minute the key allows."))
-                .addHeaders(RateLimitFields.DEPRECATED_REMAINING,
-                        deprecatedRateHeader("Requests the key has left now."))
-                .addHeaders(RateLimitFields.DEPRECATED_RESET,
-                        deprecatedRateHeader("Seconds until the key's allowance is whole again."));
+                                "^\"[a-z]+\";r=\\d+;t=\\d+(, \"[a-z]+\";r=\\d+;t=\\d+)*$"));
             if (api.getTags() != null) {
                 Map<String, Tag> byName = new LinkedHashMap<>();
                 api.getTags().forEach(t -> byName.putIfAbsent(t.getName(), t));
@@ -273,13 +261,15 @@ public class OpenApiConfiguration {
 
     /**
      * @param path an operation's path
-     * @return whether the per-client limit applies to it (with its default settings:
-     * {@link PathGroups#PUBLIC_PATHS} but not its keyed paths)
+     * @return whether a per-client limit applies to it with the default settings: the
+     * public paths' ({@link PathGroups#PUBLIC_PATHS}) or the admin key paths'
+     * ({@link PathGroups#ADMIN_PATHS}), which run before the handler and so before any
+     * 401 or 403
      */
     static boolean clientLimited(String path) {
         AntPathMatcher matcher = new AntPathMatcher();
         return PathGroups.PUBLIC_PATHS.stream().anyMatch(p -> matcher.match(p, path))
-                && PathGroups.KEYED_PATHS.stream().noneMatch(p -> matcher.match(p, path));
+                || PathGroups.ADMIN_PATHS.stream().anyMatch(p -> matcher.match(p, path));
     }
 
     private static void removeParameter(Operation op, String name) {
@@ -309,7 +299,8 @@ public class OpenApiConfiguration {
         if (clientLimited) {
             problem(responses, "429");
         }
-        if (path.contains("{")) {
+        if (path.contains("{") || path.equals("/oembed")) {
+            // oEmbed 1.0 section 2.3.4.1: a URL the provider has no answer for is a 404
             problem(responses, "404");
         }
         problem(responses, "500");
@@ -330,12 +321,6 @@ public class OpenApiConfiguration {
             boolean keyTaken = keyLimited && !status.equals("401") && !status.equals("403");
             if (clientLimited || keyTaken) {
                 for (String h : List.of(RateLimitFields.RATE_LIMIT_POLICY, RateLimitFields.RATE_LIMIT)) {
-                    r.addHeaderObject(h, new Header().$ref("#/components/headers/" + h));
-                }
-            }
-            if (keyTaken) {
-                for (String h : List.of(RateLimitFields.DEPRECATED_LIMIT, RateLimitFields.DEPRECATED_REMAINING,
-                        RateLimitFields.DEPRECATED_RESET)) {
                     r.addHeaderObject(h, new Header().$ref("#/components/headers/" + h));
                 }
             }

@@ -8,12 +8,19 @@ import java.util.List;
  */
 public final class PathGroups {
 
-    /** The paths limited per client (the per-client rate limit). */
+    /**
+     * The paths limited per client at the public quota, but for {@link #ADMIN_PATHS} (the
+     * webhook subscriptions and the widget's paths are among them: their key's own limit
+     * comes on top).
+     */
     public static final List<String> PUBLIC_PATHS = List.of("/", "/chain", "/companies", "/companies/**", "/layers/**",
             "/terms", "/terms/**", "/api/v1/**", "/widget/v1/data/**", "/embed/**", "/oembed");
 
-    /** Paths under {@link #PUBLIC_PATHS} that a key's own rate limits instead. */
-    public static final List<String> KEYED_PATHS = List.of("/api/v1/admin/**", "/api/v1/subscriptions/**");
+    /**
+     * The admin key paths, under {@link #PUBLIC_PATHS}: limited per client at a quota of
+     * their own instead.
+     */
+    public static final List<String> ADMIN_PATHS = List.of("/api/v1/admin/**");
 
     private PathGroups() {
     }

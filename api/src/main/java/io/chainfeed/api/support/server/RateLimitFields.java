@@ -7,18 +7,13 @@ import java.util.Map;
 
 /**
  * The one writer of the rate-limit header fields of draft-ietf-httpapi-ratelimit-headers
- * (version 10), for every limit the api applies (per client: {@value #CLIENT}; per key:
+ * (version 10), for every limit the api applies (per client on the public paths:
+ * {@value #CLIENT}; per client on the admin key paths: {@value #ADMIN}; per key:
  * {@value #KEY}): {@code RateLimit-Policy: "key";q=60;w=60} (the quota and its window in
  * seconds) and {@code RateLimit: "key";r=59;t=1} (what is left and the seconds until the
- * quota is whole again). Both fields are lists: when a request draws on two limits (a
- * PARTNER key on a public path) each field carries one item per policy, in the order the
- * limits were taken.
- *
- * <p>
- * Keyed answers also carry the key's limit in the three fields they sent before the
- * draft-10 fields ({@code RateLimit-Limit}, {@code RateLimit-Remaining},
- * {@code RateLimit-Reset}; {@link #addDeprecated}): clients of {@code /api/v1} may read
- * them, so they stay, deprecated, until the next major version of the API.
+ * quota is whole again). These two are the only rate-limit fields the api sends. Both are
+ * lists: when a request draws on two limits (a key on a public path) each field carries
+ * one item per policy, in the order the limits were taken.
  */
 public final class RateLimitFields {
 
@@ -31,19 +26,11 @@ public final class RateLimitFields {
     /** The policy name of the per-client limit of the public paths. */
     public static final String CLIENT = "client";
 
+    /** The policy name of the per-client limit of the admin key paths. */
+    public static final String ADMIN = "admin";
+
     /** The policy name of an API key's own limit. */
     public static final String KEY = "key";
-
-    /** Deprecated: requests a minute the key allows (the key's {@code q}). */
-    public static final String DEPRECATED_LIMIT = "RateLimit-Limit";
-
-    /** Deprecated: requests the key has left now (the key's {@code r}). */
-    public static final String DEPRECATED_REMAINING = "RateLimit-Remaining";
-
-    /**
-     * Deprecated: seconds until the key's allowance is whole again (the key's {@code t}).
-     */
-    public static final String DEPRECATED_RESET = "RateLimit-Reset";
 
     private RateLimitFields() {
     }
@@ -94,18 +81,6 @@ public final class RateLimitFields {
         response.setHeader(RATE_LIMIT_POLICY,
                 merged(response.getHeader(RATE_LIMIT_POLICY), limit.policy(), limit.policyItem()));
         response.setHeader(RATE_LIMIT, merged(response.getHeader(RATE_LIMIT), limit.policy(), limit.stateItem()));
-    }
-
-    /**
-     * Sets the three deprecated fields of a keyed answer from the key's limit: the same
-     * figures as its {@code RateLimit-Policy} and {@code RateLimit} items.
-     * @param response the response
-     * @param limit the key's limit
-     */
-    public static void addDeprecated(HttpServletResponse response, Limit limit) {
-        response.setHeader(DEPRECATED_LIMIT, Long.toString(limit.quota()));
-        response.setHeader(DEPRECATED_REMAINING, Long.toString(Math.max(0, limit.remaining())));
-        response.setHeader(DEPRECATED_RESET, Long.toString(Math.max(0, limit.resetSeconds())));
     }
 
     private static String merged(String field, String policy, String item) {
