@@ -122,7 +122,7 @@ public final class ConfigurationDocs {
                         String name = p.path("name").asText();
                         if (prefixes.stream().anyMatch(name::startsWith)) {
                             JsonNode d = p.get("defaultValue");
-                            settings.put(name, d == null || d.isNull() || d.isContainerNode() ? null : d.asText());
+                            settings.put(name, defaultText(d));
                         }
                     }
                 }
@@ -132,6 +132,28 @@ public final class ConfigurationDocs {
             throw new UncheckedIOException(e);
         }
         return settings;
+    }
+
+    /**
+     * @param d a property's {@code defaultValue} in the metadata, or null
+     * @return it as a property value is written: a list comma-separated (the processor
+     * writes a {@code @DefaultValue} list as an array or as its {@code toString()},
+     * {@code [a, b]}); null when there is none or it is an object
+     */
+    static String defaultText(JsonNode d) {
+        if (d == null || d.isNull() || d.isObject()) {
+            return null;
+        }
+        if (d.isArray()) {
+            List<String> items = new ArrayList<>();
+            d.forEach(item -> items.add(item.asText()));
+            return String.join(",", items);
+        }
+        String text = d.asText();
+        if (text.startsWith("[") && text.endsWith("]")) {
+            return String.join(",", List.of(text.substring(1, text.length() - 1).split(",\\s*")));
+        }
+        return text;
     }
 
     /**

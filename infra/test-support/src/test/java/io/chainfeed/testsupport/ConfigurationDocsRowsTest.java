@@ -2,6 +2,7 @@ package io.chainfeed.testsupport;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -35,6 +36,15 @@ class ConfigurationDocsRowsTest {
         List<ConfigurationDocs.Row> rows = ConfigurationDocs.rows("| `chainfeed.a.b` / `.c` | `1` | x |\n");
         assertThat(rows.get(0).defaults()).isEmpty();
         assertThat(Arrays.asList(rows.get(0).names().toArray())).containsExactly("chainfeed.a.b", "chainfeed.a.c");
+    }
+
+    @Test
+    void aListDefaultReadsAsAPropertyValue() throws Exception {
+        ObjectMapper json = new ObjectMapper();
+        assertThat(ConfigurationDocs.defaultText(json.readTree("\"[127.0.0.0/8, ::1]\""))).isEqualTo("127.0.0.0/8,::1");
+        assertThat(ConfigurationDocs.defaultText(json.readTree("[\"a\", \"b\"]"))).isEqualTo("a,b");
+        assertThat(ConfigurationDocs.defaultText(json.readTree("\"5s\""))).isEqualTo("5s");
+        assertThat(ConfigurationDocs.defaultText(null)).isNull();
     }
 
 }
