@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import io.chainfeed.ingest.corpus.Corpus;
 import io.chainfeed.ingest.publish.TermPublisher;
+import io.chainfeed.schemas.ReadDocument;
 import io.chainfeed.testsupport.TopicProbe;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -585,15 +586,14 @@ class SearchPipelineIT {
      * accepts.
      */
     @Test
-    @SuppressWarnings("unchecked")
     void selectorQueriesAgreeWithTheInMemoryTest() throws Exception {
         loadCorpus();
-        List<Map<String, Object>> all = esClient
-            .search(s -> s.index(io.chainfeed.platform.ReadsIndex.ALIAS).size(1000), Map.class)
+        List<ReadDocument> all = esClient
+            .search(s -> s.index(io.chainfeed.platform.ReadsIndex.ALIAS).size(1000), ReadDocument.class)
             .hits()
             .hits()
             .stream()
-            .map(h -> (Map<String, Object>) h.source())
+            .map(h -> h.source())
             .toList();
         assertThat(all).hasSizeGreaterThan(60);
         for (String text : List.of("all", "layer:network-fabric", "company:anet", "company:2345.TW",
@@ -602,7 +602,7 @@ class SearchPipelineIT {
                 "(company:NVDA OR company:AMD) AND NOT layer:accelerators", "NOT all")) {
             io.chainfeed.api.selector.Selector selector = io.chainfeed.api.selector.Selector.parse(text);
             Set<String> expected = new java.util.TreeSet<>();
-            all.stream().filter(selector::matches).forEach(d -> expected.add((String) d.get("id")));
+            all.stream().filter(selector::matches).forEach(d -> expected.add(d.id()));
             Set<String> got = new java.util.TreeSet<>();
             esClient
                 .search(s -> s.index(io.chainfeed.platform.ReadsIndex.ALIAS).size(1000).query(selector.toQuery()),

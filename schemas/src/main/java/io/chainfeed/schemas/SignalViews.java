@@ -11,9 +11,9 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * The {@code signal} object of a signal read and of the signal endpoint's answer:
- * {@code direction}, {@code magnitude}, {@code until} (ISO-8601 or null),
- * {@code decidedBy} ({@code editor} or {@code text}), {@code confidence} (0-1),
+ * The {@code signal} object of a signal read ({@link ReadDocument.Signal}) and of the
+ * signal endpoint's answer: {@code direction}, {@code magnitude}, {@code until} (ISO-8601
+ * or null), {@code decidedBy} ({@code editor} or {@code text}), {@code confidence} (0-1),
  * {@code held} (waiting for an editor's review: not counted by the chain model),
  * {@code decided} (per value, who decided it), {@code evidence} (per decided value and
  * {@code relevance}, the spans behind it: {@code field}, {@code offset}, {@code length},
@@ -30,68 +30,47 @@ public final class SignalViews {
      * @param magnitude 1-5
      * @param until the horizon, or null
      * @param decision the decision record, or null for an editor's signal
-     * @return the JSON-ready object
+     * @return the signal object
      */
-    public static Map<String, Object> view(String direction, int magnitude, Instant until, SignalDecision decision) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("direction", direction.toLowerCase(Locale.ROOT));
-        m.put("magnitude", magnitude);
-        m.put("until", until == null ? null : until.toString());
-        Map<String, Object> decided = new LinkedHashMap<>();
-        Map<String, Object> evidence = new LinkedHashMap<>();
+    public static ReadDocument.Signal view(String direction, int magnitude, Instant until, SignalDecision decision) {
+        Map<String, String> decided = new LinkedHashMap<>();
+        Map<String, List<ReadDocument.Span>> evidence = new LinkedHashMap<>();
         if (decision == null) {
-            m.put("decidedBy", "editor");
-            m.put("confidence", 1.0);
-            m.put("held", false);
             for (String f : List.of("direction", "magnitude", "layers", "until")) {
                 decided.put(f, "editor");
             }
+            return new ReadDocument.Signal(direction.toLowerCase(Locale.ROOT), magnitude, instant(until), "editor", 1.0,
+                    false, decided, evidence, null);
         }
-        else {
-            m.put("decidedBy", decision.getDecidedBy());
-            m.put("confidence", decision.getConfidence());
-            m.put("held", decision.getHeld());
-            for (DecidedValue v : decision.getValues()) {
-                decided.put(v.getField(), v.getDecidedBy());
-                if (v.getDecidedBy().equals("text")) {
-                    evidence.put(v.getField(), spans(v.getEvidence()));
-                }
-            }
-            if (!decision.getRelevance().isEmpty()) {
-                evidence.put("relevance", spans(decision.getRelevance()));
+        for (DecidedValue v : decision.getValues()) {
+            decided.put(v.getField(), v.getDecidedBy());
+            if (v.getDecidedBy().equals("text")) {
+                evidence.put(v.getField(), spans(v.getEvidence()));
             }
         }
-        m.put("decided", decided);
-        m.put("evidence", evidence);
-        SignalReview r = decision == null ? null : decision.getReview();
-        if (r == null) {
-            m.put("review", null);
+        if (!decision.getRelevance().isEmpty()) {
+            evidence.put("relevance", spans(decision.getRelevance()));
         }
-        else {
-            Map<String, Object> review = new LinkedHashMap<>();
-            review.put("outcome", r.getOutcome());
-            review.put("reviewedAt", r.getReviewedAt().toString());
-            review.put("reviewedVersion", r.getReviewedVersion());
-            m.put("review", review);
-        }
-        return m;
+        SignalReview r = decision.getReview();
+        ReadDocument.Review review = r == null ? null
+                : new ReadDocument.Review(r.getOutcome(), r.getReviewedAt().toString(), r.getReviewedVersion());
+        return new ReadDocument.Signal(direction.toLowerCase(Locale.ROOT), magnitude, instant(until),
+                decision.getDecidedBy(), decision.getConfidence(), decision.getHeld(), decided, evidence, review);
+    }
+
+    private static String instant(Instant i) {
+        return i == null ? null : i.toString();
     }
 
     /**
      * @param evidence Avro evidence of a decision (start and end offsets)
-     * @return each as {@code field}, {@code offset}, {@code length}, {@code text},
-     * {@code rule}
+     * @return each as a span: field, offset, length ({@code end - start}), text, rule
      */
-    public static List<Map<String, Object>> spans(List<Evidence> evidence) {
-        return evidence.stream().map(e -> {
-            Map<String, Object> s = new LinkedHashMap<>();
-            s.put("field", e.getField());
-            s.put("offset", e.getStart());
-            s.put("length", e.getEnd() - e.getStart());
-            s.put("text", e.getText());
-            s.put("rule", e.getRule());
-            return s;
-        }).toList();
+    public static List<ReadDocument.Span> spans(List<Evidence> evidence) {
+        return evidence.stream()
+            .map(e -> new ReadDocument.Span(e.getField(), e.getStart(), e.getEnd() - e.getStart(), e.getText(),
+                    e.getRule()))
+            .toList();
     }
 
 }

@@ -2,20 +2,24 @@ package io.chainfeed.schemas;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.chainfeed.avro.CompanyTag;
 import io.chainfeed.avro.Evidence;
 import io.chainfeed.avro.LayerTag;
 import io.chainfeed.avro.Read;
 import io.chainfeed.avro.ReadChange;
 import io.chainfeed.avro.ReadKind;
+import io.chainfeed.avro.SignalPart;
 import io.chainfeed.avro.Source;
 import io.chainfeed.avro.TermTag;
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class ReadDocumentsTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     @Test
     void derivedFieldsFlattenTheTagsForFiltersAndFacets() {
@@ -30,17 +34,18 @@ class ReadDocumentsTest {
                     new CompanyTag("accton", "Accton Technology", "2345.TW", "XTAI", 0.5, false, List.of())))
             .setTerms(List.of(new TermTag("infiniband", "InfiniBand", "", 0.8, List.of())))
             .build();
-        Map<String, Object> doc = ReadDocuments.toDocument(read);
-        assertThat(doc.get("layerIds")).isEqualTo(List.of("network-fabric", "memory"));
-        assertThat(doc.get("primaryLayerIds")).isEqualTo(List.of("network-fabric"));
-        assertThat(doc.get("companySymbols")).isEqualTo(List.of("ANET", "2345.TW"));
-        assertThat(doc.get("primaryCompanySymbols")).isEqualTo(List.of("ANET"));
-        assertThat(doc.get("termSlugs")).isEqualTo(List.of("infiniband"));
-        assertThat(doc.get("companyRefs")).isEqualTo(List.of("ANET|Arista Networks", "2345.TW|Accton Technology"));
-        assertThat(doc.get("layerRefs")).isEqualTo(List.of("network-fabric|Network fabric", "memory|Memory"));
-        assertThat(doc.get("termRefs")).isEqualTo(List.of("infiniband|InfiniBand"));
-        assertThat(doc).containsKeys("id", "kind", "slug", "title", "aliases", "summary", "sections", "layers",
-                "companies", "terms", "sources", "disclaimer", "version", "updatedAt");
+        ReadDocument doc = ReadDocuments.toDocument(read);
+        assertThat(doc.layerIds()).isEqualTo(List.of("network-fabric", "memory"));
+        assertThat(doc.primaryLayerIds()).isEqualTo(List.of("network-fabric"));
+        assertThat(doc.companySymbols()).isEqualTo(List.of("ANET", "2345.TW"));
+        assertThat(doc.primaryCompanySymbols()).isEqualTo(List.of("ANET"));
+        assertThat(doc.termSlugs()).isEqualTo(List.of("infiniband"));
+        assertThat(doc.companyRefs()).isEqualTo(List.of("ANET|Arista Networks", "2345.TW|Accton Technology"));
+        assertThat(doc.layerRefs()).isEqualTo(List.of("network-fabric|Network fabric", "memory|Memory"));
+        assertThat(doc.termRefs()).isEqualTo(List.of("infiniband|InfiniBand"));
+        assertThat(doc.kind()).isEqualTo("term");
+        assertThat(doc.disclaimer()).isEqualTo("Research, not advice.");
+        assertThat(doc.updatedAt()).isEqualTo("1970-01-01T00:00:00.001Z");
     }
 
     private static Read.Builder signalRead() {
@@ -57,49 +62,64 @@ class ReadDocumentsTest {
             .setPublishedAt(Instant.parse("2026-11-30T12:00:00Z"))
             .setObservedAt(Instant.parse("2026-11-20T08:00:00Z"))
             .build();
-        Map<String, Object> doc = ReadDocuments.toDocument(read, Instant.parse("2026-11-30T12:00:01Z"));
-        assertThat(doc.get("version")).isEqualTo(3L);
-        assertThat(doc.get("previousVersion")).isEqualTo(2L);
-        assertThat(doc.values()).doesNotContain(1_796_052_572_585L, 1_796_052_572_584L);
-        assertThat(doc.get("publishedAt")).as("the read's own instant wins over the record timestamp")
+        ReadDocument doc = ReadDocuments.toDocument(read, Instant.parse("2026-11-30T12:00:01Z"));
+        assertThat(doc.version()).isEqualTo(3L);
+        assertThat(doc.previousVersion()).isEqualTo(2L);
+        assertThat(JSON.valueToTree(doc).toString()).doesNotContain("1796052572585", "1796052572584");
+        assertThat(doc.publishedAt()).as("the read's own instant wins over the record timestamp")
             .isEqualTo("2026-11-30T12:00:00Z");
-        assertThat(doc.get("observedAt")).isEqualTo("2026-11-20T08:00:00Z");
+        assertThat(doc.observedAt()).isEqualTo("2026-11-20T08:00:00Z");
 
-        Map<String, Object> first = ReadDocuments.toDocument(signalRead().setVersion(5).setSequence(1).build());
-        assertThat(first.get("version")).isEqualTo(1L);
-        assertThat(first.get("previousVersion")).isNull();
-        assertThat(first.get("publishedAt")).isNull();
-        assertThat(first.get("observedAt")).isNull();
+        ReadDocument first = ReadDocuments.toDocument(signalRead().setVersion(5).setSequence(1).build());
+        assertThat(first.version()).isEqualTo(1L);
+        assertThat(first.previousVersion()).isNull();
+        assertThat(first.publishedAt()).isNull();
+        assertThat(first.observedAt()).isNull();
     }
 
     @Test
     void aReadWrittenBeforeSequencesKeepsItsNumbersAndTakesTheRecordTimestamp() {
         Read legacy = signalRead().setVersion(7).setPreviousVersion(6L).build();
-        Map<String, Object> doc = ReadDocuments.toDocument(legacy, Instant.parse("2026-11-30T12:00:01Z"));
-        assertThat(doc.get("version")).isEqualTo(7L);
-        assertThat(doc.get("previousVersion")).isEqualTo(6L);
-        assertThat(doc.get("publishedAt")).isEqualTo("2026-11-30T12:00:01Z");
+        ReadDocument doc = ReadDocuments.toDocument(legacy, Instant.parse("2026-11-30T12:00:01Z"));
+        assertThat(doc.version()).isEqualTo(7L);
+        assertThat(doc.previousVersion()).isEqualTo(6L);
+        assertThat(doc.publishedAt()).isEqualTo("2026-11-30T12:00:01Z");
     }
 
     @Test
-    void nestedRecordsBecomeMapsOfTheirAvroFieldsInSchemaOrder() {
+    void nestedRecordsSerialiseAsObjectsOfTheirAvroFields() throws Exception {
         Read read = signalRead().setVersion(1)
             .setSources(List.of(new Source("Example", "https://example.org/a")))
             .setCompanies(List.of(new CompanyTag("arista", "Arista Networks", "ANET", "XNYS", 0.9, true,
                     List.of(new Evidence("alias", "summary", 3, 9, "Arista")))))
             .setChanges(List.of(new ReadChange("tags", "added", "ANET", "Arista Networks")))
             .build();
-        Map<String, Object> doc = ReadDocuments.toDocument(read);
-        assertThat(doc.get("sources")).isEqualTo(List.of(Map.of("name", "Example", "url", "https://example.org/a")));
-        @SuppressWarnings("unchecked")
-        Map<String, Object> company = ((List<Map<String, Object>>) doc.get("companies")).get(0);
-        assertThat(company).containsExactly(Map.entry("id", "arista"), Map.entry("name", "Arista Networks"),
-                Map.entry("symbol", "ANET"), Map.entry("mic", "XNYS"), Map.entry("confidence", 0.9),
-                Map.entry("primary", true), Map.entry("evidence",
-                        List.of(Map.of("rule", "alias", "field", "summary", "start", 3, "end", 9, "text", "Arista"))));
-        assertThat(doc.get("changes"))
-            .isEqualTo(List.of(Map.of("field", "tags", "change", "added", "key", "ANET", "detail", "Arista Networks")));
-        assertThat(doc.get("sections")).isEqualTo(List.of());
+        JsonNode doc = JSON.valueToTree(ReadDocuments.toDocument(read));
+        assertThat(doc.get("sources")).isEqualTo(JSON.readTree("""
+                [{"name":"Example","url":"https://example.org/a"}]"""));
+        assertThat(doc.get("companies")).isEqualTo(JSON.readTree("""
+                [{"id":"arista","name":"Arista Networks","symbol":"ANET","mic":"XNYS","confidence":0.9,
+                  "primary":true,"evidence":[{"rule":"alias","field":"summary","start":3,"end":9,"text":"Arista"}]}]
+                """));
+        assertThat(doc.get("changes")).isEqualTo(JSON.readTree("""
+                [{"field":"tags","change":"added","key":"ANET","detail":"Arista Networks"}]"""));
+        assertThat(doc.get("sections")).isEqualTo(JSON.readTree("[]"));
+        assertThat(JSON.treeToValue(doc, ReadDocument.class)).as("reads back as it was written")
+            .isEqualTo(ReadDocuments.toDocument(read));
+    }
+
+    @Test
+    void anEditorsSignalIsDecidedByTheEditorWithFullConfidence() {
+        Read read = signalRead().setVersion(1)
+            .setSignal(new SignalPart("TIGHTENING", 4, Instant.parse("2027-03-31T00:00:00Z"), null))
+            .build();
+        ReadDocument.Signal signal = ReadDocuments.toDocument(read).signal();
+        assertThat(signal.direction()).isEqualTo("tightening");
+        assertThat(signal.until()).isEqualTo("2027-03-31T00:00:00Z");
+        assertThat(signal.decidedBy()).isEqualTo("editor");
+        assertThat(signal.confidence()).isEqualTo(1.0);
+        assertThat(signal.decided()).containsOnlyKeys("direction", "magnitude", "layers", "until");
+        assertThat(signal.review()).isNull();
     }
 
 }

@@ -2,6 +2,7 @@ package io.chainfeed.api.feed;
 
 import io.chainfeed.api.reads.ReadView;
 import io.chainfeed.api.reads.ReadViews;
+import io.chainfeed.schemas.ReadDocument;
 import io.swagger.v3.oas.annotations.media.Schema;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -10,7 +11,6 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 
@@ -81,34 +81,33 @@ public record FeedEntry(String readId, String id, String kind, String title, Str
      * @param base the absolute base URL of the API ({@link FeedLinks#base})
      * @return the entry
      */
-    @SuppressWarnings("unchecked")
-    public static FeedEntry of(Map<String, Object> doc, FeedLinks links, String base) {
-        String readId = text(doc.get("id"));
-        String kind = text(doc.get("kind"));
-        String slug = text(doc.get("slug"));
-        String title = text(doc.get("title"));
+    public static FeedEntry of(ReadDocument doc, FeedLinks links, String base) {
+        String readId = text(doc.id());
+        String kind = text(doc.kind());
+        String slug = text(doc.slug());
+        String title = text(doc.title());
         List<Section> sections = new ArrayList<>();
-        for (Map<String, Object> s : maps(doc.get("sections"))) {
-            sections.add(new Section(text(s.get("heading")), text(s.get("body"))));
+        for (ReadDocument.Section s : doc.sections()) {
+            sections.add(new Section(text(s.heading()), text(s.body())));
         }
         List<Category> categories = new ArrayList<>();
         categories.add(new Category("kind", links.scheme("kind"), kind, kind));
         Set<String> seen = new LinkedHashSet<>();
-        for (Map<String, Object> l : maps(doc.get("layers"))) {
-            add(categories, seen, "layer", links, text(l.get("id")), text(l.get("name")));
+        for (ReadDocument.LayerTag l : doc.layers()) {
+            add(categories, seen, "layer", links, text(l.id()), text(l.name()));
         }
-        for (Map<String, Object> c : maps(doc.get("companies"))) {
-            add(categories, seen, "company", links, text(c.get("symbol")), text(c.get("name")));
+        for (ReadDocument.CompanyTag c : doc.companies()) {
+            add(categories, seen, "company", links, text(c.symbol()), text(c.name()));
         }
         if ("term".equals(kind)) {
             add(categories, seen, "term", links, slug, title);
         }
-        for (Map<String, Object> t : maps(doc.get("terms"))) {
-            add(categories, seen, "term", links, text(t.get("slug")), text(t.get("title")));
+        for (ReadDocument.TermTag t : doc.terms()) {
+            add(categories, seen, "term", links, text(t.slug()), text(t.title()));
         }
         List<Source> sources = new ArrayList<>();
-        for (Map<String, Object> s : maps(doc.get("sources"))) {
-            sources.add(new Source(text(s.get("name")), text(s.get("url"))));
+        for (ReadDocument.Source s : doc.sources()) {
+            sources.add(new Source(text(s.name()), text(s.url())));
         }
         List<Change> changes = new ArrayList<>();
         for (ReadView.Change c : ReadViews.changes(doc)) {
@@ -121,16 +120,14 @@ public record FeedEntry(String readId, String id, String kind, String title, Str
                             .filter(FeedEntry::isWebUrl)
                             .findFirst()
                             .orElse(base + "/api/v1/reads/" + FeedLinks.segment(readId));
-        Instant updated = Instant
-            .parse(text(doc.get(doc.get(FeedQuery.PUBLISHED_AT) != null ? FeedQuery.PUBLISHED_AT : "updatedAt")))
+        Instant updated = Instant.parse(text(doc.publishedAt() != null ? doc.publishedAt() : doc.updatedAt()))
             .truncatedTo(ChronoUnit.SECONDS);
-        Instant observedAt = doc.get("observedAt") == null ? null
-                : Instant.parse(text(doc.get("observedAt"))).truncatedTo(ChronoUnit.SECONDS);
-        Long previous = doc.get("previousVersion") instanceof Number n ? n.longValue() : null;
-        long version = doc.get("version") instanceof Number n ? n.longValue() : 0L;
-        return new FeedEntry(readId, links.entryId(readId), kind, title, text(doc.get("summary")), sections, updated,
-                observedAt, version, previous, categories, sources, text(doc.get("disclaimer")), changes, link,
-                doc.get("signal") instanceof Map<?, ?> sig ? ReadViews.signal(sig) : null);
+        Instant observedAt = doc.observedAt() == null ? null
+                : Instant.parse(text(doc.observedAt())).truncatedTo(ChronoUnit.SECONDS);
+        long version = doc.version() == null ? 0L : doc.version();
+        return new FeedEntry(readId, links.entryId(readId), kind, title, text(doc.summary()), sections, updated,
+                observedAt, version, doc.previousVersion(), categories, sources, text(doc.disclaimer()), changes, link,
+                ReadViews.signal(doc.signal()));
     }
 
     /**
@@ -190,20 +187,6 @@ public record FeedEntry(String readId, String id, String kind, String title, Str
         if (!term.isEmpty() && seen.add(type + "\u0000" + term)) {
             out.add(new Category(type, links.scheme(type), term, label.isEmpty() ? term : label));
         }
-    }
-
-    @SuppressWarnings("unchecked")
-    private static List<Map<String, Object>> maps(Object o) {
-        if (!(o instanceof List<?> list)) {
-            return List.of();
-        }
-        List<Map<String, Object>> out = new ArrayList<>();
-        for (Object x : list) {
-            if (x instanceof Map<?, ?> m) {
-                out.add((Map<String, Object>) m);
-            }
-        }
-        return out;
     }
 
     private static String text(Object o) {

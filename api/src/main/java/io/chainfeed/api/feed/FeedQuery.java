@@ -7,11 +7,12 @@ import co.elastic.clients.elasticsearch.core.SearchResponse;
 import co.elastic.clients.elasticsearch.core.search.Hit;
 import io.chainfeed.api.selector.Selector;
 import io.chainfeed.platform.ReadsIndex;
+import io.chainfeed.schemas.ReadDocument;
+import io.chainfeed.schemas.ReadFields;
 import java.io.IOException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import lombok.AccessLevel;
 import lombok.RequiredArgsConstructor;
 import org.springframework.stereotype.Component;
@@ -30,7 +31,7 @@ import org.springframework.stereotype.Component;
 public class FeedQuery {
 
     /** The document field feeds are ordered by. */
-    public static final String PUBLISHED_AT = "publishedAt";
+    public static final String PUBLISHED_AT = ReadFields.PUBLISHED_AT;
 
     private final ElasticsearchClient client;
 
@@ -40,7 +41,7 @@ public class FeedQuery {
      * @param docs the read documents as stored (without tag evidence), in feed order
      * @param next the cursor of the next page, or null when this is the last
      */
-    public record Page(List<Map<String, Object>> docs, FeedCursor next) {
+    public record Page(List<ReadDocument> docs, FeedCursor next) {
     }
 
     /**
@@ -52,31 +53,31 @@ public class FeedQuery {
      * @throws co.elastic.clients.elasticsearch._types.ElasticsearchException when it
      * refuses the query
      */
-    @SuppressWarnings({ "unchecked", "rawtypes" })
     public Page page(Selector selector, FeedCursor after, int size) throws IOException {
-        SearchResponse<Map> response = client.search(s -> {
+        SearchResponse<ReadDocument> response = client.search(s -> {
             s.index(ReadsIndex.ALIAS)
                 .query(q -> q.bool(b -> b.filter(selector.toQuery())))
                 .sort(o -> o.field(f -> f.field(PUBLISHED_AT).order(SortOrder.Desc).missing(FieldValue.of(0L))))
-                .sort(o -> o.field(f -> f.field("id").order(SortOrder.Asc)))
+                .sort(o -> o.field(f -> f.field(ReadFields.ID).order(SortOrder.Asc)))
                 .size(size + 1)
                 .trackTotalHits(t -> t.enabled(false))
-                .source(src -> src.filter(f -> f.excludes("layers.evidence", "companies.evidence", "terms.evidence",
-                        ReadsIndex.EMBEDDING, "embeddingModel", "embeddedVersion")));
+                .source(src -> src.filter(f -> f.excludes(ReadFields.LAYERS_EVIDENCE, ReadFields.COMPANIES_EVIDENCE,
+                        ReadFields.TERMS_EVIDENCE, ReadFields.EMBEDDING, ReadFields.EMBEDDING_MODEL,
+                        ReadFields.EMBEDDED_VERSION)));
             if (after != null) {
                 s.searchAfter(FieldValue.of(after.publishedAt().toEpochMilli()), FieldValue.of(after.readId()));
             }
             return s;
-        }, Map.class);
-        List<Hit<Map>> hits = response.hits().hits();
-        List<Map<String, Object>> docs = new ArrayList<>();
+        }, ReadDocument.class);
+        List<Hit<ReadDocument>> hits = response.hits().hits();
+        List<ReadDocument> docs = new ArrayList<>();
         for (int i = 0; i < Math.min(size, hits.size()); i++) {
-            docs.add((Map<String, Object>) hits.get(i).source());
+            docs.add(hits.get(i).source());
         }
         FeedCursor next = null;
         if (hits.size() > size) {
-            Map<String, Object> last = docs.get(docs.size() - 1);
-            next = new FeedCursor(publishedAt(last), String.valueOf(last.get("id")));
+            ReadDocument last = docs.get(docs.size() - 1);
+            next = new FeedCursor(publishedAt(last), last.id());
         }
         return new Page(docs, next);
     }
@@ -86,9 +87,8 @@ public class FeedQuery {
      * @return its {@code publishedAt}, or the epoch when it has none (indexed before the
      * field existed)
      */
-    public static Instant publishedAt(Map<String, Object> doc) {
-        Object value = doc.get(PUBLISHED_AT);
-        return value == null ? Instant.EPOCH : Instant.parse(String.valueOf(value));
+    public static Instant publishedAt(ReadDocument doc) {
+        return doc.publishedAt() == null ? Instant.EPOCH : Instant.parse(doc.publishedAt());
     }
 
 }

@@ -7,6 +7,7 @@ import io.chainfeed.api.selector.Selector;
 import io.chainfeed.api.selector.TopicParser;
 import io.chainfeed.api.support.server.CachePolicies;
 import io.chainfeed.platform.Sha256;
+import io.chainfeed.schemas.ReadDocument;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.headers.Header;
@@ -24,7 +25,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
 import lombok.AccessLevel;
 import lombok.RequiredArgsConstructor;
 import org.springframework.http.MediaType;
@@ -167,7 +167,7 @@ public class SyndicationController {
             throws IOException {
         FeedQuery.Page page = query.page(selector, cursor, size);
         List<FeedEntry> entries = new ArrayList<>();
-        for (Map<String, Object> doc : page.docs()) {
+        for (ReadDocument doc : page.docs()) {
             entries.add(FeedEntry.of(doc, links, base));
         }
         Instant updated = entries.stream().map(FeedEntry::updated).max(Comparator.naturalOrder()).orElse(Instant.EPOCH);

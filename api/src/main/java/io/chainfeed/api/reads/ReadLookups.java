@@ -9,9 +9,10 @@ import co.elastic.clients.elasticsearch.core.get.GetResult;
 import co.elastic.clients.elasticsearch.core.mget.MultiGetResponseItem;
 import co.elastic.clients.elasticsearch.core.search.Hit;
 import io.chainfeed.platform.ReadsIndex;
+import io.chainfeed.schemas.ReadDocument;
+import io.chainfeed.schemas.ReadFields;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -43,14 +44,13 @@ public class ReadLookups {
      * bytes)
      * @throws IOException on a transport failure
      */
-    @SuppressWarnings({ "unchecked", "rawtypes" })
-    public Optional<Map<String, Object>> get(String id) throws IOException {
+    public Optional<ReadDocument> get(String id) throws IOException {
         if (!storable(id)) {
             return Optional.empty();
         }
-        GetResponse<Map> r = client.get(g -> g.index(ReadsIndex.ALIAS).id(id).sourceExcludes(ReadsIndex.VECTOR_FIELDS),
-                Map.class);
-        return r.found() ? Optional.of(new LinkedHashMap<String, Object>(r.source())) : Optional.empty();
+        GetResponse<ReadDocument> r = client
+            .get(g -> g.index(ReadsIndex.ALIAS).id(id).sourceExcludes(ReadsIndex.VECTOR_FIELDS), ReadDocument.class);
+        return r.found() ? Optional.of(r.source()) : Optional.empty();
     }
 
     /**
@@ -58,19 +58,18 @@ public class ReadLookups {
      * @return the stored reads that exist, by id, in the order asked
      * @throws IOException on a transport failure
      */
-    @SuppressWarnings({ "unchecked", "rawtypes" })
-    public Map<String, Map<String, Object>> getAll(List<String> ids) throws IOException {
-        Map<String, Map<String, Object>> out = new LinkedHashMap<>();
+    public Map<String, ReadDocument> getAll(List<String> ids) throws IOException {
+        Map<String, ReadDocument> out = new LinkedHashMap<>();
         List<String> asked = ids.stream().filter(ReadLookups::storable).toList();
         if (asked.isEmpty()) {
             return out;
         }
-        MgetResponse<Map> r = client
-            .mget(m -> m.index(ReadsIndex.ALIAS).ids(asked).sourceExcludes(ReadsIndex.VECTOR_FIELDS), Map.class);
-        for (MultiGetResponseItem<Map> item : r.docs()) {
+        MgetResponse<ReadDocument> r = client.mget(
+                m -> m.index(ReadsIndex.ALIAS).ids(asked).sourceExcludes(ReadsIndex.VECTOR_FIELDS), ReadDocument.class);
+        for (MultiGetResponseItem<ReadDocument> item : r.docs()) {
             if (item.isResult() && item.result().found()) {
-                GetResult<Map> g = item.result();
-                out.put(g.id(), new LinkedHashMap<String, Object>(g.source()));
+                GetResult<ReadDocument> g = item.result();
+                out.put(g.id(), g.source());
             }
         }
         return out;
@@ -83,18 +82,13 @@ public class ReadLookups {
      * @return the reads, newest {@code updatedAt} first
      * @throws IOException on a transport failure
      */
-    @SuppressWarnings({ "unchecked", "rawtypes" })
-    public List<Map<String, Object>> latestForCompany(String companyId, int size) throws IOException {
-        SearchResponse<Map> response = client.search(s -> s.index(ReadsIndex.ALIAS)
-            .query(q -> q.term(t -> t.field("companies.id").value(companyId)))
-            .sort(o -> o.field(f -> f.field("updatedAt").order(SortOrder.Desc)))
+    public List<ReadDocument> latestForCompany(String companyId, int size) throws IOException {
+        SearchResponse<ReadDocument> response = client.search(s -> s.index(ReadsIndex.ALIAS)
+            .query(q -> q.term(t -> t.field(ReadFields.COMPANIES_ID).value(companyId)))
+            .sort(o -> o.field(f -> f.field(ReadFields.UPDATED_AT).order(SortOrder.Desc)))
             .source(src -> src.filter(f -> f.excludes(ReadsIndex.VECTOR_FIELDS)))
-            .size(size), Map.class);
-        List<Map<String, Object>> out = new ArrayList<>();
-        for (Hit<Map> hit : response.hits().hits()) {
-            out.add(new LinkedHashMap<String, Object>(hit.source()));
-        }
-        return out;
+            .size(size), ReadDocument.class);
+        return response.hits().hits().stream().map(Hit::source).toList();
     }
 
     /**

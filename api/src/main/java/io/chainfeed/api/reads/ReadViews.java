@@ -1,12 +1,9 @@
 package io.chainfeed.api.reads;
 
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.json.JsonMapper;
-import java.util.ArrayList;
+import io.chainfeed.schemas.ReadDocument;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.UnaryOperator;
 
 /** Shapes a stored read document for API responses. */
 public final class ReadViews {
@@ -14,13 +11,6 @@ public final class ReadViews {
     /** The line the term and company indexes carry. */
     public static final String INDEX_DISCLAIMER = "chainfeed is research, not advice: it summarises public sources and "
             + "says nothing about what to buy or sell.";
-
-    /**
-     * Reads stored documents into the answer records; members they do not name are left.
-     */
-    private static final ObjectMapper DOCUMENTS = JsonMapper.builder()
-        .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
-        .build();
 
     private ReadViews() {
     }
@@ -38,56 +28,45 @@ public final class ReadViews {
      * {@code signal}: direction, magnitude, until, decidedBy (editor or text),
      * confidence, held, decided (per value, who), evidence (per decided value, the spans:
      * field, offset, length, text, rule) and review
-     * ({@code io.chainfeed.schemas.SignalViews})
      */
-    public static ReadView view(Map<String, Object> doc, boolean evidence) {
-        List<ReadView.TermTag> terms = list(doc.get("terms"), ReadView.TermTag.class);
-        return new ReadView(str(doc.get("id")), str(doc.get("kind")), str(doc.get("slug")), str(doc.get("title")),
-                list(doc.get("aliases"), String.class), str(doc.get("summary")),
-                list(doc.get("sections"), ReadView.Section.class),
-                tags(list(doc.get("layers"), ReadView.LayerTag.class), evidence,
-                        t -> new ReadView.LayerTag(t.id(), t.name(), t.confidence(), t.primary(), null)),
-                tags(list(doc.get("companies"), ReadView.CompanyTag.class), evidence,
-                        t -> new ReadView.CompanyTag(t.id(), t.name(), t.symbol(), t.mic(), t.confidence(), t.primary(),
-                                null)),
-                tags(declaredRelated(terms), evidence, ReadViews::withoutEvidence),
-                tags(terms, evidence, ReadViews::withoutEvidence), list(doc.get("sources"), ReadView.Source.class),
-                str(doc.get("disclaimer")), number(doc.get("version")), str(doc.get("updatedAt")),
-                number(doc.get("previousVersion")), str(doc.get("publishedAt")), str(doc.get("observedAt")),
-                changes(doc), doc.get("signal") == null ? null : signal(doc.get("signal")));
-    }
-
-    private static ReadView.TermTag withoutEvidence(ReadView.TermTag t) {
-        return new ReadView.TermTag(t.slug(), t.title(), t.summary(), t.confidence(), null);
+    public static ReadView view(ReadDocument doc, boolean evidence) {
+        List<ReadDocument.TermTag> terms = doc.terms();
+        return new ReadView(doc.id(), doc.kind(), doc.slug(), doc.title(), doc.aliases(), doc.summary(),
+                doc.sections().stream().map(s -> new ReadView.Section(s.key(), s.heading(), s.body())).toList(),
+                doc.layers()
+                    .stream()
+                    .map(t -> new ReadView.LayerTag(t.id(), t.name(), t.confidence(), t.primary(),
+                            evidence ? tagEvidence(t.evidence()) : null))
+                    .toList(),
+                doc.companies()
+                    .stream()
+                    .map(t -> new ReadView.CompanyTag(t.id(), t.name(), t.symbol(), t.mic(), t.confidence(),
+                            t.primary(), evidence ? tagEvidence(t.evidence()) : null))
+                    .toList(),
+                termTags(declaredRelated(terms), evidence), termTags(terms, evidence), sources(doc.sources()),
+                doc.disclaimer(), doc.version(), doc.updatedAt(), doc.previousVersion(), doc.publishedAt(),
+                doc.observedAt(), changes(doc), signal(doc.signal()));
     }
 
     /**
-     * @param value a part of a stored document (a list of maps, strings, numbers)
-     * @param type the record (or value type) of each item
-     * @return the items as that type; empty for null
+     * @param sources a document's sources
+     * @return them as answer records
      */
-    public static <T> List<T> list(Object value, Class<T> type) {
-        if (!(value instanceof List<?> items)) {
-            return List.of();
-        }
-        return items.stream().map(i -> convert(i, type)).toList();
+    public static List<ReadView.Source> sources(List<ReadDocument.Source> sources) {
+        return sources.stream().map(s -> new ReadView.Source(s.name(), s.url())).toList();
     }
 
-    /**
-     * @param value a part of a stored document
-     * @param type the record it is read as (unknown members ignored)
-     * @return it as that record, null for null
-     */
-    public static <T> T convert(Object value, Class<T> type) {
-        return value == null ? null : DOCUMENTS.convertValue(value, type);
+    private static List<ReadView.TermTag> termTags(List<ReadDocument.TermTag> tags, boolean evidence) {
+        return tags.stream()
+            .map(t -> new ReadView.TermTag(t.slug(), t.title(), t.summary(), t.confidence(),
+                    evidence ? tagEvidence(t.evidence()) : null))
+            .toList();
     }
 
-    private static String str(Object o) {
-        return o == null ? null : o.toString();
-    }
-
-    private static Long number(Object o) {
-        return o instanceof Number n ? n.longValue() : null;
+    private static List<ReadView.TagEvidence> tagEvidence(List<ReadDocument.Evidence> evidence) {
+        return evidence.stream()
+            .map(e -> new ReadView.TagEvidence(e.rule(), e.field(), e.start(), e.end(), e.text()))
+            .toList();
     }
 
     /**
@@ -97,22 +76,18 @@ public final class ReadViews {
      * when the document has none (a first version, or indexed before term history
      * existed)
      */
-    public static List<ReadView.Change> changes(Map<String, Object> doc) {
-        if (!(doc.get("changes") instanceof List<?> list)) {
-            return List.of();
-        }
-        List<ReadView.Change> out = new ArrayList<>();
-        for (Object o : list) {
-            if (o instanceof Map<?, ?> m) {
-                String[] v = new String[4];
-                int i = 0;
-                for (String k : List.of("field", "change", "key", "detail")) {
-                    v[i++] = m.get(k) == null ? "" : String.valueOf(m.get(k));
-                }
-                out.add(new ReadView.Change(v[0], v[1], v[2], v[3], changeText(v[0], v[1], v[2], v[3])));
-            }
-        }
-        return out;
+    public static List<ReadView.Change> changes(ReadDocument doc) {
+        return doc.changes().stream().map(c -> {
+            String field = orEmpty(c.field());
+            String change = orEmpty(c.change());
+            String key = orEmpty(c.key());
+            String detail = orEmpty(c.detail());
+            return new ReadView.Change(field, change, key, detail, changeText(field, change, key, detail));
+        }).toList();
+    }
+
+    private static String orEmpty(String s) {
+        return s == null ? "" : s;
     }
 
     /**
@@ -157,25 +132,33 @@ public final class ReadViews {
     /**
      * The term tags with {@code declared-related} evidence: the related terms the source
      * lists.
+     * @param termTags a document's term tags
+     * @return those the source declares related, in order
      */
-    private static List<ReadView.TermTag> declaredRelated(List<ReadView.TermTag> termTags) {
+    public static List<ReadDocument.TermTag> declaredRelated(List<ReadDocument.TermTag> termTags) {
         return termTags.stream()
-            .filter(t -> t.evidence() != null
-                    && t.evidence().stream().anyMatch(e -> "declared-related".equals(e.rule())))
+            .filter(t -> t.evidence().stream().anyMatch(e -> "declared-related".equals(e.rule())))
             .toList();
     }
 
-    private static <T> List<T> tags(List<T> tags, boolean evidence, UnaryOperator<T> strip) {
-        return evidence ? tags : tags.stream().map(strip).toList();
-    }
-
     /**
-     * @param stored a read document's {@code signal} object, as stored (the index leaves
-     * out null members)
-     * @return it typed, {@code until} and {@code review} null when absent
+     * @param stored a read document's {@code signal}, or null
+     * @return it as the answer record, null for null
      */
-    public static ReadView.SignalView signal(Object stored) {
-        return convert(stored, ReadView.SignalView.class);
+    public static ReadView.SignalView signal(ReadDocument.Signal stored) {
+        if (stored == null) {
+            return null;
+        }
+        Map<String, List<ReadView.Span>> evidence = new LinkedHashMap<>();
+        stored.evidence()
+            .forEach((value, spans) -> evidence.put(value,
+                    spans.stream()
+                        .map(x -> new ReadView.Span(x.field(), x.offset(), x.length(), x.text(), x.rule()))
+                        .toList()));
+        ReadDocument.Review r = stored.review();
+        return new ReadView.SignalView(stored.direction(), stored.magnitude(), stored.until(), stored.decidedBy(),
+                stored.confidence(), stored.held(), stored.decided(), evidence,
+                r == null ? null : new ReadView.Review(r.outcome(), r.reviewedAt(), r.reviewedVersion()));
     }
 
 }

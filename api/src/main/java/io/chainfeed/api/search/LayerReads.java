@@ -8,11 +8,10 @@ import co.elastic.clients.elasticsearch._types.query_dsl.Query;
 import co.elastic.clients.elasticsearch.core.SearchResponse;
 import co.elastic.clients.elasticsearch.core.search.Hit;
 import io.chainfeed.platform.ReadsIndex;
+import io.chainfeed.schemas.ReadDocument;
+import io.chainfeed.schemas.ReadFields;
 import java.io.IOException;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.function.Consumer;
 import lombok.AccessLevel;
 import lombok.RequiredArgsConstructor;
@@ -38,7 +37,7 @@ public class LayerReads {
      * @param sources the stored read documents of the first {@code size}, without tag
      * evidence and index-only keys
      */
-    public record Slice(long total, List<Map<String, Object>> sources) {
+    public record Slice(long total, List<ReadDocument> sources) {
     }
 
     /**
@@ -56,8 +55,9 @@ public class LayerReads {
      * @throws IOException on a transport failure
      */
     public Split reads(String layerId, List<String> kinds, int size) throws IOException {
-        Query primary = query(b -> b.filter(term("primaryLayerIds", layerId)), kinds);
-        Query passing = query(b -> b.filter(term("layerIds", layerId)).mustNot(term("primaryLayerIds", layerId)),
+        Query primary = query(b -> b.filter(term(ReadFields.PRIMARY_LAYER_IDS, layerId)), kinds);
+        Query passing = query(
+                b -> b.filter(term(ReadFields.LAYER_IDS, layerId)).mustNot(term(ReadFields.PRIMARY_LAYER_IDS, layerId)),
                 kinds);
         return new Split(slice(primary, size), slice(passing, size));
     }
@@ -67,7 +67,7 @@ public class LayerReads {
         layer.accept(b);
         if (!kinds.isEmpty()) {
             b.filter(f -> f
-                .terms(t -> t.field("kind").terms(v -> v.value(kinds.stream().map(FieldValue::of).toList()))));
+                .terms(t -> t.field(ReadFields.KIND).terms(v -> v.value(kinds.stream().map(FieldValue::of).toList()))));
         }
         return Query.of(q -> q.bool(b.build()));
     }
@@ -76,19 +76,15 @@ public class LayerReads {
         return Query.of(q -> q.term(t -> t.field(field).value(value)));
     }
 
-    @SuppressWarnings({ "rawtypes", "unchecked" })
     private Slice slice(Query query, int size) throws IOException {
-        SearchResponse<Map> response = client.search(s -> s.index(ReadsIndex.ALIAS)
+        SearchResponse<ReadDocument> response = client.search(s -> s.index(ReadsIndex.ALIAS)
             .query(query)
             .size(size)
             .trackTotalHits(t -> t.enabled(true))
             .source(src -> src.filter(f -> f.excludes(PageRequests.WITHOUT_EVIDENCE)))
-            .sort(o -> o.field(f -> f.field("updatedAt").order(SortOrder.Desc)))
-            .sort(o -> o.field(f -> f.field("id").order(SortOrder.Asc))), Map.class);
-        List<Map<String, Object>> sources = new ArrayList<>();
-        for (Hit<Map> hit : response.hits().hits()) {
-            sources.add(new LinkedHashMap<String, Object>(hit.source()));
-        }
+            .sort(o -> o.field(f -> f.field(ReadFields.UPDATED_AT).order(SortOrder.Desc)))
+            .sort(o -> o.field(f -> f.field(ReadFields.ID).order(SortOrder.Asc))), ReadDocument.class);
+        List<ReadDocument> sources = response.hits().hits().stream().map(Hit::source).toList();
         long total = response.hits().total() == null ? sources.size() : response.hits().total().value();
         return new Slice(total, sources);
     }

@@ -1,5 +1,7 @@
 package io.chainfeed.api.search;
 
+import io.chainfeed.schemas.ReadDocument;
+import io.chainfeed.schemas.ReadFields;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -25,7 +27,7 @@ final class Matches {
     static final String OWN_STORY = "read\n";
 
     /** A story's reads that match a page's query: how many, and the newest of them. */
-    record Story(long count, List<Map<String, Object>> newest) {
+    record Story(long count, List<ReadDocument> newest) {
     }
 
     /**
@@ -51,25 +53,24 @@ final class Matches {
         return facets;
     }
 
-    @SuppressWarnings("unchecked")
     static ReadSearch.Match match(SearchAnswer.Hit hit, Map<String, Story> stories) {
-        Map<String, Object> source = hit.source();
+        ReadDocument source = hit.source();
         Map<String, List<String>> highlight = hit.highlight() == null ? Map.of() : hit.highlight();
         List<String> snippets = new ArrayList<>();
-        List<String> body = highlight.getOrDefault("sections.body", List.of());
+        List<String> body = highlight.getOrDefault(ReadFields.SECTIONS_BODY, List.of());
         snippets.addAll(body);
-        snippets.addAll(highlight.getOrDefault("summary", List.of()));
+        snippets.addAll(highlight.getOrDefault(ReadFields.SUMMARY, List.of()));
         String bestSection = null;
         if (!body.isEmpty()) {
             String plain = unhighlight(body.get(0));
-            for (Map<String, Object> section : (List<Map<String, Object>>) source.getOrDefault("sections", List.of())) {
-                if (section.get("body") instanceof String b && b.contains(plain)) {
-                    bestSection = (String) section.get("key");
+            for (ReadDocument.Section section : source.sections()) {
+                if (section.body() != null && section.body().contains(plain)) {
+                    bestSection = section.key();
                     break;
                 }
             }
         }
-        Story story = source.get("story") instanceof String key ? stories.get(key) : null;
+        Story story = source.story() != null ? stories.get(source.story()) : null;
         long others = story == null ? 0 : Math.max(0, story.count() - 1);
         return new ReadSearch.Match(source, hit.score() == null ? 0 : hit.score(), snippets, bestSection,
                 reposts(story, source), others);
@@ -79,18 +80,11 @@ final class Matches {
      * The other reads of a collapsed hit's story (its newest reads less itself), newest
      * first: id, sources and observedAt of each.
      */
-    private static List<Map<String, Object>> reposts(Story story, Map<String, Object> source) {
+    private static List<ReadDocument> reposts(Story story, ReadDocument source) {
         if (story == null) {
             return List.of();
         }
-        Object id = source.get("id");
-        List<Map<String, Object>> out = new ArrayList<>();
-        for (Map<String, Object> other : story.newest()) {
-            if (!id.equals(other.get("id"))) {
-                out.add(other);
-            }
-        }
-        return out;
+        return story.newest().stream().filter(other -> !source.id().equals(other.id())).toList();
     }
 
     /** The text of a highlighted, HTML-escaped fragment. */

@@ -9,6 +9,7 @@ import co.elastic.clients.elasticsearch.core.search.Highlight;
 import co.elastic.clients.elasticsearch.core.search.HighlighterEncoder;
 import co.elastic.clients.elasticsearch.core.search.HighlighterOrder;
 import io.chainfeed.platform.ReadsIndex;
+import io.chainfeed.schemas.ReadFields;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
@@ -24,9 +25,10 @@ final class PageRequests {
      * Keys of a stored read that only filters and facets use (flat copies of the tags):
      * left out of search answers, which show the tags themselves.
      */
-    static final List<String> INDEX_ONLY = List.of("layerIds", "primaryLayerIds", "layerRefs", "companySymbols",
-            "primaryCompanySymbols", "companyRefs", "termSlugs", "termRefs", ReadsIndex.EMBEDDING, "embeddingModel",
-            "embeddedVersion");
+    static final List<String> INDEX_ONLY = List.of(ReadFields.LAYER_IDS, ReadFields.PRIMARY_LAYER_IDS,
+            ReadFields.LAYER_REFS, ReadFields.COMPANY_SYMBOLS, ReadFields.PRIMARY_COMPANY_SYMBOLS,
+            ReadFields.COMPANY_REFS, ReadFields.TERM_SLUGS, ReadFields.TERM_REFS, ReadFields.EMBEDDING,
+            ReadFields.EMBEDDING_MODEL, ReadFields.EMBEDDED_VERSION);
 
     /**
      * What a search answer without evidence leaves out: the index-only keys, layer
@@ -36,8 +38,8 @@ final class PageRequests {
      * (Snippets); {@link #WITHOUT_ANY_EVIDENCE} leaves it out when no company is named.
      */
     static final List<String> WITHOUT_EVIDENCE = Stream
-        .concat(INDEX_ONLY.stream(), Stream.of("layers.evidence", "terms.evidence.field", "terms.evidence.start",
-                "terms.evidence.end", "terms.evidence.text"))
+        .concat(INDEX_ONLY.stream(), Stream.of(ReadFields.LAYERS_EVIDENCE, ReadFields.TERMS_EVIDENCE_FIELD,
+                ReadFields.TERMS_EVIDENCE_START, ReadFields.TERMS_EVIDENCE_END, ReadFields.TERMS_EVIDENCE_TEXT))
         .toList();
 
     /**
@@ -46,7 +48,7 @@ final class PageRequests {
      * read's bytes).
      */
     static final List<String> WITHOUT_ANY_EVIDENCE = Stream
-        .concat(WITHOUT_EVIDENCE.stream(), Stream.of("companies.evidence"))
+        .concat(WITHOUT_EVIDENCE.stream(), Stream.of(ReadFields.COMPANIES_EVIDENCE))
         .toList();
 
     /** The name of a story's newest reads in {@link #reposts}. */
@@ -97,15 +99,16 @@ final class PageRequests {
             if (collapse) {
                 // Among equally relevant reads (a company's tagged reads often are), the
                 // newest first.
-                s.sort(o -> o.field(f -> f.field("updatedAt").order(SortOrder.Desc)));
+                s.sort(o -> o.field(f -> f.field(ReadFields.UPDATED_AT).order(SortOrder.Desc)));
             }
-            s.sort(o -> o.field(f -> f.field("id").order(SortOrder.Asc))).highlight(h -> highlight(h, highlight));
+            s.sort(o -> o.field(f -> f.field(ReadFields.ID).order(SortOrder.Asc)))
+                .highlight(h -> highlight(h, highlight));
             if (collapse) {
                 // One result per story; the reposts of a signal's story are asked
                 // afterwards, in one search for the whole page (reposts(...)), not as
                 // inner hits: Elasticsearch runs inner hits as one more search per
                 // collapsed hit, each rebuilding the query's fuzzy automata.
-                s.collapse(c -> c.field("story"));
+                s.collapse(c -> c.field(ReadFields.STORY));
                 if (after != null) {
                     s.from(after.offset());
                 }
@@ -115,12 +118,12 @@ final class PageRequests {
                 // was issued.
                 s.searchAfter(FieldValue.of(after.score()), FieldValue.of(after.id()));
             }
-            s.aggregations("layer", a -> a.terms(t -> t.field("layerRefs").size(50)))
-                .aggregations("company", a -> a.terms(t -> t.field("companyRefs").size(50)))
-                .aggregations("term", a -> a.terms(t -> t.field("termRefs").size(50)))
-                .aggregations("kind", a -> a.terms(t -> t.field("kind").size(10)))
+            s.aggregations("layer", a -> a.terms(t -> t.field(ReadFields.LAYER_REFS).size(50)))
+                .aggregations("company", a -> a.terms(t -> t.field(ReadFields.COMPANY_REFS).size(50)))
+                .aggregations("term", a -> a.terms(t -> t.field(ReadFields.TERM_REFS).size(50)))
+                .aggregations("kind", a -> a.terms(t -> t.field(ReadFields.KIND).size(10)))
                 .aggregations("updated",
-                        a -> a.dateHistogram(d -> d.field("updatedAt")
+                        a -> a.dateHistogram(d -> d.field(ReadFields.UPDATED_AT)
                             .calendarInterval(CalendarInterval.Month)
                             .minDocCount(1)
                             .format("yyyy-MM")));
@@ -183,7 +186,7 @@ final class PageRequests {
                 .numCandidates(Math.max(100, 2 * window))
                 .filter(filter))
             .size(window)
-            .source(src -> src.filter(f -> f.includes("id", "story"))));
+            .source(src -> src.filter(f -> f.includes(ReadFields.ID, ReadFields.STORY))));
     }
 
     /**
@@ -204,8 +207,9 @@ final class PageRequests {
             .encoder(HighlighterEncoder.Html)
             .preTags("<mark>")
             .postTags("</mark>")
-            .fields("sections.body", f -> f.fragmentSize(180).numberOfFragments(3).order(HighlighterOrder.Score))
-            .fields("summary", f -> f.numberOfFragments(0));
+            .fields(ReadFields.SECTIONS_BODY,
+                    f -> f.fragmentSize(180).numberOfFragments(3).order(HighlighterOrder.Score))
+            .fields(ReadFields.SUMMARY, f -> f.numberOfFragments(0));
     }
 
     /**
@@ -214,8 +218,8 @@ final class PageRequests {
      */
     static Query withoutStories(Query query, List<String> stories) {
         return Query.of(q -> q.bool(b -> b.must(query)
-            .mustNot(n -> n
-                .terms(t -> t.field("story").terms(v -> v.value(stories.stream().map(FieldValue::of).toList()))))));
+            .mustNot(n -> n.terms(t -> t.field(ReadFields.STORY)
+                .terms(v -> v.value(stories.stream().map(FieldValue::of).toList()))))));
     }
 
     /**
@@ -239,15 +243,14 @@ final class PageRequests {
             }
             return s.size(0)
                 .query(q -> q.bool(b -> b.must(query)
-                    .filter(f -> f.terms(
-                            t -> t.field("story").terms(v -> v.value(stories.stream().map(FieldValue::of).toList()))))))
-                .aggregations(STORIES,
-                        a -> a.terms(t -> t.field("story").size(stories.size()))
-                            .aggregations(REPOSTS,
-                                    r -> r.topHits(h -> h.size(MAX_REPOSTS)
-                                        .sort(o -> o.field(f -> f.field("observedAt").order(SortOrder.Desc)))
-                                        .sort(o -> o.field(f -> f.field("id").order(SortOrder.Asc)))
-                                        .source(src -> src.filter(f -> f.includes("id", "sources", "observedAt"))))));
+                    .filter(f -> f.terms(t -> t.field(ReadFields.STORY)
+                        .terms(v -> v.value(stories.stream().map(FieldValue::of).toList()))))))
+                .aggregations(STORIES, a -> a.terms(t -> t.field(ReadFields.STORY).size(stories.size()))
+                    .aggregations(REPOSTS, r -> r.topHits(h -> h.size(MAX_REPOSTS)
+                        .sort(o -> o.field(f -> f.field(ReadFields.OBSERVED_AT).order(SortOrder.Desc)))
+                        .sort(o -> o.field(f -> f.field(ReadFields.ID).order(SortOrder.Asc)))
+                        .source(src -> src
+                            .filter(f -> f.includes(ReadFields.ID, ReadFields.SOURCES, ReadFields.OBSERVED_AT))))));
         });
     }
 

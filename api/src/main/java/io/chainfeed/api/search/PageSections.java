@@ -4,10 +4,11 @@ import co.elastic.clients.elasticsearch._types.SortOrder;
 import co.elastic.clients.elasticsearch._types.query_dsl.Query;
 import co.elastic.clients.elasticsearch.core.SearchRequest;
 import io.chainfeed.platform.ReadsIndex;
+import io.chainfeed.schemas.ReadDocument;
+import io.chainfeed.schemas.ReadFields;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
 
 /**
  * The sections of a first page ({@link ReadSearch.Sections}): the term reads that explain
@@ -30,8 +31,9 @@ final class PageSections {
      * The source keys the sections show (what {@code SearchController} reads of each term
      * and signal): Elasticsearch sends only these, not the reads' long sections and tags.
      */
-    static final List<String> SECTION_KEYS = List.of("id", "slug", "title", "summary", "observedAt", "layers.id",
-            "layers.primary", "signal.direction", "signal.magnitude", "sources");
+    static final List<String> SECTION_KEYS = List.of(ReadFields.ID, ReadFields.SLUG, ReadFields.TITLE,
+            ReadFields.SUMMARY, ReadFields.OBSERVED_AT, ReadFields.LAYERS_ID, ReadFields.LAYERS_PRIMARY,
+            ReadFields.SIGNAL_DIRECTION, ReadFields.SIGNAL_MAGNITUDE, ReadFields.SOURCES);
 
     /**
      * The two searches of the sections: the best {@link #SECTION_TERMS} term reads, and
@@ -52,9 +54,9 @@ final class PageSections {
                 SearchRequest.of(b -> b.index(ReadsIndex.ALIAS)
                     .query(signals)
                     .size(wantSignals ? SECTION_SIGNALS : 0)
-                    .collapse(c -> c.field("story"))
-                    .sort(o -> o.field(f -> f.field("observedAt").order(SortOrder.Desc)))
-                    .sort(o -> o.field(f -> f.field("id").order(SortOrder.Asc)))
+                    .collapse(c -> c.field(ReadFields.STORY))
+                    .sort(o -> o.field(f -> f.field(ReadFields.OBSERVED_AT).order(SortOrder.Desc)))
+                    .sort(o -> o.field(f -> f.field(ReadFields.ID).order(SortOrder.Asc)))
                     .source(src -> src.filter(f -> f.includes(SECTION_KEYS)))));
     }
 
@@ -63,9 +65,9 @@ final class PageSections {
      * leaves its section empty (the page itself still answers).
      */
     static ReadSearch.Sections sections(List<SearchAnswer> answers) {
-        List<List<Map<String, Object>>> out = new ArrayList<>(2);
+        List<List<ReadDocument>> out = new ArrayList<>(2);
         for (SearchAnswer answer : answers) {
-            List<Map<String, Object>> docs = new ArrayList<>();
+            List<ReadDocument> docs = new ArrayList<>();
             if (answer.error() == null && answer.hits() != null && answer.hits().hits() != null) {
                 for (SearchAnswer.Hit hit : answer.hits().hits()) {
                     docs.add(hit.source());
@@ -89,10 +91,10 @@ final class PageSections {
     static ReadSearch.Sections sectionsOf(List<ReadSearch.Match> matches, ReadSearch.Filters filters) {
         boolean wantTerms = wants(filters, "term");
         boolean wantSignals = wants(filters, "signal");
-        List<Map<String, Object>> terms = new ArrayList<>();
-        List<Map<String, Object>> signals = new ArrayList<>();
+        List<ReadDocument> terms = new ArrayList<>();
+        List<ReadDocument> signals = new ArrayList<>();
         for (ReadSearch.Match m : matches) {
-            Object kind = m.source().get("kind");
+            String kind = m.source().kind();
             if ("term".equals(kind) && wantTerms && terms.size() < SECTION_TERMS) {
                 terms.add(m.source());
             }
@@ -100,9 +102,9 @@ final class PageSections {
                 signals.add(m.source());
             }
         }
-        signals.sort(Comparator.comparing((Map<String, Object> d) -> String.valueOf(d.get("observedAt")))
+        signals.sort(Comparator.comparing((ReadDocument d) -> String.valueOf(d.observedAt()))
             .reversed()
-            .thenComparing(d -> String.valueOf(d.get("id"))));
+            .thenComparing(d -> String.valueOf(d.id())));
         return new ReadSearch.Sections(terms,
                 List.copyOf(signals.subList(0, Math.min(SECTION_SIGNALS, signals.size()))));
     }

@@ -5,6 +5,7 @@ import co.elastic.clients.elasticsearch._types.query_dsl.Query;
 import co.elastic.clients.elasticsearch._types.query_dsl.TextQueryType;
 import io.chainfeed.avro.Company;
 import io.chainfeed.schemas.CompanyDirectory;
+import io.chainfeed.schemas.ReadFields;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -31,7 +32,7 @@ enum RankingRule {
     EXACT_TITLE("exact-title", Boosts.EXACT_TITLE) {
         @Override
         List<Query> lifts(Input in) {
-            return wholeText(in, "title.exact", boost());
+            return wholeText(in, ReadFields.TITLE_EXACT, boost());
         }
     },
 
@@ -39,7 +40,7 @@ enum RankingRule {
     EXACT_ALIAS("exact-alias", Boosts.EXACT_ALIAS) {
         @Override
         List<Query> lifts(Input in) {
-            return wholeText(in, "aliases.exact", boost());
+            return wholeText(in, ReadFields.ALIASES_EXACT, boost());
         }
     },
 
@@ -73,8 +74,8 @@ enum RankingRule {
         List<Query> lifts(Input in) {
             return in.query()
                 .layerId()
-                .map(id -> List.of(Query.of(s -> s.constantScore(
-                        c -> c.boost(boost()).filter(f -> f.term(t -> t.field("primaryLayerIds").value(id)))))))
+                .map(id -> List.of(Query.of(s -> s.constantScore(c -> c.boost(boost())
+                    .filter(f -> f.term(t -> t.field(ReadFields.PRIMARY_LAYER_IDS).value(id)))))))
                 .orElse(List.of());
         }
     },
@@ -108,7 +109,7 @@ enum RankingRule {
             }
             return in.query()
                 .layerId()
-                .map(id -> List.of(termReadsWhere(boost(), termIs("primaryLayerIds", id))))
+                .map(id -> List.of(termReadsWhere(boost(), termIs(ReadFields.PRIMARY_LAYER_IDS, id))))
                 .orElse(List.of());
         }
     },
@@ -135,8 +136,8 @@ enum RankingRule {
                 its.add(company.getPrimaryLayer());
                 its.addAll(company.getLayers());
             }
-            return its.isEmpty() ? List.of()
-                    : List.of(termReadsWhere(boost(), listing(company), SearchQuery.terms("primaryLayerIds", its)));
+            return its.isEmpty() ? List.of() : List
+                .of(termReadsWhere(boost(), listing(company), SearchQuery.terms(ReadFields.PRIMARY_LAYER_IDS, its)));
         }
     },
 
@@ -151,8 +152,8 @@ enum RankingRule {
             if (in.query().constraintTalk() || company == null || suppliers(in.query())) {
                 return List.of();
             }
-            return List
-                .of(termReadsWhere(boost(), listing(company), termIs("primaryLayerIds", company.getPrimaryLayer())));
+            return List.of(termReadsWhere(boost(), listing(company),
+                    termIs(ReadFields.PRIMARY_LAYER_IDS, company.getPrimaryLayer())));
         }
     },
 
@@ -175,8 +176,8 @@ enum RankingRule {
         @Override
         List<Query> lifts(Input in) {
             SearchCatalog.TermNames named = in.query().term();
-            return named == null ? List.of()
-                    : List.of(Query.of(s -> s.term(t -> t.field("id").value("term:" + named.slug()).boost(boost()))));
+            return named == null ? List.of() : List
+                .of(Query.of(s -> s.term(t -> t.field(ReadFields.ID).value("term:" + named.slug()).boost(boost()))));
         }
     };
 
@@ -188,7 +189,7 @@ enum RankingRule {
     static final Set<String> SUPPLIER_WORDS = Set.of("supplier", "suppliers", "supplies", "vendors");
 
     /** Term reads (kind {@code term}). */
-    private static final Query TERM_KIND = termIs("kind", "term");
+    private static final Query TERM_KIND = termIs(ReadFields.KIND, "term");
 
     private final String id;
 
@@ -244,7 +245,7 @@ enum RankingRule {
     /** The reads that list a company among their main companies, by any listing. */
     private static Query listing(Company company) {
         List<FieldValue> symbols = CompanyDirectory.displaySymbols(company).stream().map(FieldValue::of).toList();
-        return Query.of(q -> q.terms(t -> t.field("primaryCompanySymbols").terms(v -> v.value(symbols))));
+        return Query.of(q -> q.terms(t -> t.field(ReadFields.PRIMARY_COMPANY_SYMBOLS).terms(v -> v.value(symbols))));
     }
 
     /**
@@ -254,12 +255,12 @@ enum RankingRule {
     private static Query yearSignals(int year, float boost) {
         String start = year + "-01-01T00:00:00Z";
         String end = (year + 1) + "-01-01T00:00:00Z";
-        Query observedIn = Query.of(q -> q.range(r -> r.date(d -> d.field("observedAt").gte(start).lt(end))));
+        Query observedIn = Query.of(q -> q.range(r -> r.date(d -> d.field(ReadFields.OBSERVED_AT).gte(start).lt(end))));
         Query reaching = Query
-            .of(q -> q.bool(x -> x.filter(k -> k.range(r -> r.date(d -> d.field("observedAt").lt(end))))
-                .filter(k -> k.range(r -> r.date(d -> d.field("signal.until").gte(start))))));
+            .of(q -> q.bool(x -> x.filter(k -> k.range(r -> r.date(d -> d.field(ReadFields.OBSERVED_AT).lt(end))))
+                .filter(k -> k.range(r -> r.date(d -> d.field(ReadFields.SIGNAL_UNTIL).gte(start))))));
         return Query.of(q -> q.constantScore(c -> c.boost(boost)
-            .filter(f -> f.bool(x -> x.filter(k -> k.term(t -> t.field("kind").value("signal")))
+            .filter(f -> f.bool(x -> x.filter(k -> k.term(t -> t.field(ReadFields.KIND).value("signal")))
                 .should(observedIn, reaching)
                 .minimumShouldMatch("1")))));
     }

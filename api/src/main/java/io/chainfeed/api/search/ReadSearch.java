@@ -20,6 +20,7 @@ import io.chainfeed.avro.ChainLayer;
 import io.chainfeed.embeddings.SentenceEmbedder;
 import io.chainfeed.platform.ReadsIndex;
 import io.chainfeed.platform.Sha256;
+import io.chainfeed.schemas.ReadDocument;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.io.IOException;
@@ -154,10 +155,10 @@ public class ReadSearch {
      * empty when it has none
      * @param reposts how many other reads its story has in all (matching the query)
      */
-    public record Match(Map<String, Object> source, double score, List<String> snippets, String bestSection,
-            List<Map<String, Object>> alsoFrom, long reposts) {
+    public record Match(ReadDocument source, double score, List<String> snippets, String bestSection,
+            List<ReadDocument> alsoFrom, long reposts) {
         /** A match without reposts. */
-        public Match(Map<String, Object> source, double score, List<String> snippets, String bestSection) {
+        public Match(ReadDocument source, double score, List<String> snippets, String bestSection) {
             this(source, score, snippets, bestSection, List.of(), 0);
         }
     }
@@ -391,7 +392,7 @@ public class ReadSearch {
             shownHits.add(hit);
             shownKeys.add(f.key());
             if (f.lexicalRank() == 0) {
-                fetch.add((String) hit.source().get("id"));
+                fetch.add(hit.source().id());
             }
         }
         if (!fetch.isEmpty()) {
@@ -399,10 +400,10 @@ public class ReadSearch {
             Map<String, SearchAnswer.Hit> whole = new HashMap<>();
             for (SearchAnswer.Hit hit : hits(SearchAnswer.search(client._transport(),
                     PageRequests.byIds(fetch, queries.highlight(analysed, filters, all), excludes)))) {
-                whole.put((String) hit.source().get("id"), hit);
+                whole.put(hit.source().id(), hit);
             }
-            shownHits.replaceAll(h -> whole.getOrDefault((String) h.source().get("id"), h));
-            shownHits.removeIf(h -> h.source().get("title") == null);
+            shownHits.replaceAll(h -> whole.getOrDefault(h.source().id(), h));
+            shownHits.removeIf(h -> h.source().title() == null);
         }
         int prefix = 0;
         while (prefix < lexicalKeys.size() && shownKeys.contains(lexicalKeys.get(prefix))) {
@@ -418,8 +419,8 @@ public class ReadSearch {
 
     /** A hit's story key; a hit without one (an older document) is its own story. */
     private static String storyOf(SearchAnswer.Hit hit) {
-        Object story = hit.source() == null ? null : hit.source().get("story");
-        return story instanceof String key ? key : Matches.OWN_STORY + hit.source().get("id");
+        String story = hit.source() == null ? null : hit.source().story();
+        return story != null ? story : Matches.OWN_STORY + hit.source().id();
     }
 
     private static String hash(String text, Filters f) {
@@ -452,28 +453,26 @@ public class ReadSearch {
      * reposts), in one search ({@link PageRequests#reposts}).
      * @return the stories by key; empty when the page is not collapsed or has no signal
      */
-    @SuppressWarnings({ "unchecked", "rawtypes" })
     private Map<String, Matches.Story> stories(Query query, List<SearchAnswer.Hit> hits, String pit, boolean collapsed)
             throws IOException {
         if (!collapsed || hits.isEmpty()) {
             return Map.of();
         }
         List<String> keys = hits.stream()
-            .map(h -> h.source() == null ? null : h.source().get("story"))
-            .filter(k -> k instanceof String key && !key.startsWith(Matches.OWN_STORY))
-            .map(String.class::cast)
+            .map(h -> h.source() == null ? null : h.source().story())
+            .filter(key -> key != null && !key.startsWith(Matches.OWN_STORY))
             .distinct()
             .toList();
         if (keys.isEmpty()) {
             return Map.of();
         }
-        SearchResponse<Map> r = client.search(PageRequests.reposts(query, keys, pit), Map.class);
+        SearchResponse<Void> r = client.search(PageRequests.reposts(query, keys, pit), Void.class);
         Map<String, Matches.Story> stories = new HashMap<>();
         for (StringTermsBucket bucket : r.aggregations().get(PageRequests.STORIES).sterms().buckets().array()) {
-            List<Map<String, Object>> newest = new ArrayList<>();
+            List<ReadDocument> newest = new ArrayList<>();
             for (Hit<JsonData> hit : bucket.aggregations().get(PageRequests.REPOSTS).topHits().hits().hits()) {
                 if (hit.source() != null) {
-                    newest.add(hit.source().to(Map.class));
+                    newest.add(hit.source().to(ReadDocument.class));
                 }
             }
             stories.put(bucket.key().stringValue(), new Matches.Story(bucket.docCount(), newest));
@@ -497,7 +496,7 @@ public class ReadSearch {
             lastScore = hit.sort() == null || hit.sort().isEmpty() ? 0 : ((Number) hit.sort().get(0)).doubleValue();
             // The id from the source: in a point in time Elasticsearch adds its own
             // tie-breaker to the sort values.
-            lastId = (String) hit.source().get("id");
+            lastId = hit.source().id();
         }
         int offset = hybridNext != null ? hybridNext.offset()
                 : after == null ? matches.size() : after.offset() < 0 ? -1 : after.offset() + matches.size();
@@ -527,7 +526,7 @@ public class ReadSearch {
      * @param signals at most {@link PageSections#SECTION_SIGNALS} signal reads, the
      * {@link PageSections#SECTION_KEYS} of their stored documents
      */
-    public record Sections(List<Map<String, Object>> terms, List<Map<String, Object>> signals) {
+    public record Sections(List<ReadDocument> terms, List<ReadDocument> signals) {
     }
 
     /**

@@ -13,6 +13,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
+import io.chainfeed.schemas.ReadDocument;
 import jakarta.json.stream.JsonGenerator;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -115,8 +116,8 @@ record SearchAnswer(long took, Hits hits, Map<String, Buckets> aggregations, @Js
      * @param source the stored document (less the excluded keys)
      * @param highlight field to HTML-escaped fragments, best first; null without any
      */
-    record Hit(@JsonProperty("_score") Double score, List<Object> sort,
-            @JsonProperty("_source") Map<String, Object> source, Map<String, List<String>> highlight) {
+    record Hit(@JsonProperty("_score") Double score, List<Object> sort, @JsonProperty("_source") ReadDocument source,
+            Map<String, List<String>> highlight) {
     }
 
     /**

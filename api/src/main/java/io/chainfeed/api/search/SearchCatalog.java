@@ -4,7 +4,10 @@ import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import co.elastic.clients.elasticsearch._types.aggregations.StringTermsBucket;
 import co.elastic.clients.elasticsearch.core.SearchResponse;
 import co.elastic.clients.elasticsearch.core.search.Hit;
+import io.chainfeed.api.reads.ReadViews;
 import io.chainfeed.platform.ReadsIndex;
+import io.chainfeed.schemas.ReadDocument;
+import io.chainfeed.schemas.ReadFields;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -20,6 +23,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
@@ -166,34 +170,27 @@ public class SearchCatalog {
         return current().layers();
     }
 
-    @SuppressWarnings({ "rawtypes", "unchecked" })
     private Snapshot load() throws IOException {
-        SearchResponse<Map> r = client.search(
-                s -> s.index(ReadsIndex.ALIAS)
-                    .query(q -> q.term(t -> t.field("kind").value("term")))
-                    .size(2000)
-                    .source(src -> src
-                        .filter(f -> f.includes("slug", "title", "aliases", "terms.slug", "terms.evidence.rule"))),
-                Map.class);
+        SearchResponse<ReadDocument> r = client.search(s -> s.index(ReadsIndex.ALIAS)
+            .query(q -> q.term(t -> t.field(ReadFields.KIND).value("term")))
+            .size(2000)
+            .source(src -> src.filter(f -> f.includes(ReadFields.SLUG, ReadFields.TITLE, ReadFields.ALIASES,
+                    ReadFields.TERMS_SLUG, ReadFields.TERMS_EVIDENCE_RULE))),
+                ReadDocument.class);
         List<TermNames> terms = new ArrayList<>();
-        for (Hit<Map> hit : r.hits().hits()) {
-            Map src = hit.source();
-            List<String> related = new ArrayList<>();
-            for (Map tag : (List<Map>) src.getOrDefault("terms", List.of())) {
-                boolean declared = ((List<Map>) tag.getOrDefault("evidence", List.of())).stream()
-                    .anyMatch(e -> "declared-related".equals(e.get("rule")));
-                if (declared && tag.get("slug") instanceof String slug) {
-                    related.add(slug);
-                }
-            }
-            terms.add(new TermNames((String) src.get("slug"), (String) src.get("title"),
-                    src.get("aliases") == null ? List.of() : List.copyOf((List<String>) src.get("aliases")),
-                    List.copyOf(related)));
+        for (Hit<ReadDocument> hit : r.hits().hits()) {
+            ReadDocument src = hit.source();
+            List<String> related = ReadViews.declaredRelated(src.terms())
+                .stream()
+                .map(ReadDocument.TermTag::slug)
+                .filter(Objects::nonNull)
+                .toList();
+            terms.add(new TermNames(src.slug(), src.title(), src.aliases(), related));
         }
         SearchResponse<Void> all = client.search(s -> s.index(ReadsIndex.ALIAS)
             .size(0)
-            .aggregations("companies", a -> a.terms(t -> t.field("companyRefs").size(5000)))
-            .aggregations("layers", a -> a.terms(t -> t.field("layerRefs").size(500))), Void.class);
+            .aggregations("companies", a -> a.terms(t -> t.field(ReadFields.COMPANY_REFS).size(5000)))
+            .aggregations("layers", a -> a.terms(t -> t.field(ReadFields.LAYER_REFS).size(500))), Void.class);
         List<CompanyName> companies = new ArrayList<>();
         for (StringTermsBucket b : all.aggregations().get("companies").sterms().buckets().array()) {
             String[] ref = split(b.key().stringValue());

@@ -2,13 +2,13 @@ package io.chainfeed.api.search;
 
 import io.chainfeed.api.chain.ChainStates;
 import io.chainfeed.api.chain.ChainViews;
-import io.chainfeed.api.reads.ReadView;
 import io.chainfeed.api.reads.ReadViews;
 import io.chainfeed.api.reference.CompanyResolver;
 import io.chainfeed.api.support.problem.BadRequestException;
 import io.chainfeed.avro.Company;
 import io.chainfeed.platform.web.TimeParameters;
 import io.chainfeed.schemas.CompanyDirectory;
+import io.chainfeed.schemas.ReadDocument;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.tags.Tag;
@@ -165,8 +165,8 @@ class SearchController {
      * names, the evidence of a company the query names.
      */
     private static List<String> snippets(ReadSearch.Match m, List<Company> named, String namedTermSlug) {
-        boolean ownRead = namedTermSlug != null && "term".equals(m.source().get("kind"))
-                && namedTermSlug.equals(m.source().get("slug"));
+        boolean ownRead = namedTermSlug != null && "term".equals(m.source().kind())
+                && namedTermSlug.equals(m.source().slug());
         List<String> snippets = ownRead ? Snippets.definitionFirst(m.source(), m.snippets()) : m.snippets();
         for (Company c : named) {
             String evidence = Snippets.companyEvidence(m.source(), c.getId());
@@ -181,7 +181,8 @@ class SearchController {
                 return Snippets.lead(snippets, evidence);
             }
         }
-        if (snippets.isEmpty() && m.source().get("summary") instanceof String summary && !summary.isBlank()) {
+        String summary = m.source().summary();
+        if (snippets.isEmpty() && summary != null && !summary.isBlank()) {
             // Matched on a tag alone (a company the source declares): the read's own
             // summary says what it is.
             return List.of(org.springframework.web.util.HtmlUtils.htmlEscape(summary.strip()));
@@ -193,20 +194,14 @@ class SearchController {
      * The other reads of a result's story (reposts): each one's id, first source's name
      * and URL, and observedAt, newest first.
      */
-    @SuppressWarnings("unchecked")
-    static List<SearchResults.AlsoFrom> alsoFrom(List<Map<String, Object>> reposts) {
+    static List<SearchResults.AlsoFrom> alsoFrom(List<ReadDocument> reposts) {
         List<SearchResults.AlsoFrom> out = new ArrayList<>();
-        for (Map<String, Object> r : reposts) {
-            List<Map<String, Object>> sources = (List<Map<String, Object>>) r.getOrDefault("sources", List.of());
-            Map<String, Object> first = sources.isEmpty() ? Map.of() : sources.get(0);
-            out.add(new SearchResults.AlsoFrom(text(r.get("id")), text(first.get("name")), text(first.get("url")),
-                    text(r.get("observedAt"))));
+        for (ReadDocument r : reposts) {
+            ReadDocument.Source first = r.sources().isEmpty() ? null : r.sources().get(0);
+            out.add(new SearchResults.AlsoFrom(r.id(), first == null ? null : first.name(),
+                    first == null ? null : first.url(), r.observedAt()));
         }
         return out;
-    }
-
-    private static String text(Object o) {
-        return o == null ? null : o.toString();
     }
 
     /**
@@ -216,13 +211,11 @@ class SearchController {
      * the sections) and {@code signal} (the newest signals about it, one per story).
      * Empty sections are left out.
      */
-    @SuppressWarnings("unchecked")
     private List<SearchResults.AnswerSection> sections(ReadSearch.Sections found, TopResults.Entity top) {
         List<SearchResults.AnswerSection> out = new ArrayList<>();
         List<SearchResults.TermItem> terms = found.terms()
             .stream()
-            .map(d -> new SearchResults.TermItem(text(d.get("id")), text(d.get("title")), text(d.get("summary")),
-                    "/terms/" + d.get("slug")))
+            .map(d -> new SearchResults.TermItem(d.id(), d.title(), d.summary(), "/terms/" + d.slug()))
             .toList();
         section(out, "term", "What it is", terms);
         Set<String> layerIds = new LinkedHashSet<>();
@@ -230,12 +223,11 @@ class SearchController {
             layerIds.add(top.key());
         }
         else {
-            List<Map<String, Object>> from = !found.terms().isEmpty() ? found.terms() : found.signals();
+            List<ReadDocument> from = !found.terms().isEmpty() ? found.terms() : found.signals();
             if (!from.isEmpty()) {
-                for (Map<String, Object> l : (List<Map<String, Object>>) from.get(0)
-                    .getOrDefault("layers", List.of())) {
-                    if (Boolean.TRUE.equals(l.get("primary")) && layerIds.size() < MAX_SECTION_LAYERS) {
-                        layerIds.add((String) l.get("id"));
+                for (ReadDocument.LayerTag l : from.get(0).layers()) {
+                    if (l.primary() && layerIds.size() < MAX_SECTION_LAYERS) {
+                        layerIds.add(l.id());
                     }
                 }
             }
@@ -247,12 +239,10 @@ class SearchController {
         }
         section(out, "layer", "Status now", layers);
         List<SearchResults.SignalItem> signals = found.signals().stream().map(d -> {
-            Map<?, ?> sig = d.get("signal") instanceof Map<?, ?> m ? m : Map.of();
-            List<?> sources = d.get("sources") instanceof List<?> l ? l : List.of();
-            return new SearchResults.SignalItem(text(d.get("id")), text(d.get("title")), text(d.get("observedAt")),
-                    text(sig.get("direction")),
-                    sig.get("magnitude") instanceof Number n ? Integer.valueOf(n.intValue()) : null,
-                    sources.isEmpty() ? null : ReadViews.convert(sources.get(0), ReadView.Source.class));
+            ReadDocument.Signal sig = d.signal();
+            return new SearchResults.SignalItem(d.id(), d.title(), d.observedAt(), sig == null ? null : sig.direction(),
+                    sig == null ? null : sig.magnitude(),
+                    d.sources().isEmpty() ? null : ReadViews.sources(d.sources().subList(0, 1)).get(0));
         }).toList();
         section(out, "signal", "Newest signals", signals);
         return out;

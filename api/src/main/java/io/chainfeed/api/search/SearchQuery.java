@@ -7,6 +7,7 @@ import co.elastic.clients.elasticsearch._types.query_dsl.Query;
 import co.elastic.clients.elasticsearch._types.query_dsl.TextQueryType;
 import io.chainfeed.api.reference.CompanyResolver;
 import io.chainfeed.schemas.CompanyDirectory;
+import io.chainfeed.schemas.ReadFields;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -42,9 +43,10 @@ import java.util.function.Function;
 public final class SearchQuery {
 
     /** The fields a piece of text is matched against, with their {@link Boosts}. */
-    static final List<String> FIELDS = List.of("title^" + Boosts.TITLE, "aliases^" + Boosts.TITLE,
-            "summary^" + Boosts.SUMMARY, "companies.name^" + Boosts.SUMMARY, "layers.name^" + Boosts.SUMMARY,
-            "terms.title", "sections.heading", "sections.body");
+    static final List<String> FIELDS = List.of(ReadFields.TITLE + "^" + Boosts.TITLE,
+            ReadFields.ALIASES + "^" + Boosts.TITLE, ReadFields.SUMMARY + "^" + Boosts.SUMMARY,
+            ReadFields.COMPANIES_NAME + "^" + Boosts.SUMMARY, ReadFields.LAYERS_NAME + "^" + Boosts.SUMMARY,
+            ReadFields.TERMS_TITLE, ReadFields.SECTIONS_HEADING, ReadFields.SECTIONS_BODY);
 
     /**
      * Beyond this many required pieces, words are no longer fuzzy and synonyms are not
@@ -122,7 +124,7 @@ public final class SearchQuery {
         // A state read quotes the causes of a layer's change, so it mentions nearly
         // everything: it ranks after the reads that are about the words.
         return Query.of(q -> q.boosting(x -> x.positive(matched)
-            .negative(n -> n.term(t -> t.field("kind").value("state")))
+            .negative(n -> n.term(t -> t.field(ReadFields.KIND).value("state")))
             .negativeBoost(Boosts.STATE_READ)));
     }
 
@@ -218,7 +220,7 @@ public final class SearchQuery {
         SearchCatalog.TermNames named = query.term();
         Query related = named == null || named.related().isEmpty() || query.constraintTalk() ? null
                 : Query.of(q -> q.constantScore(c -> c.boost(Boosts.RELATED_TERM)
-                    .filter(f -> f.terms(t -> t.field("id")
+                    .filter(f -> f.terms(t -> t.field(ReadFields.ID)
                         .terms(v -> v
                             .value(named.related().stream().map(slug -> FieldValue.of("term:" + slug)).toList()))))));
         if (required.isEmpty()) {
@@ -246,15 +248,15 @@ public final class SearchQuery {
      */
     private static Query constraint(Query words, QueryIntent.Direction direction) {
         Query signal = Query.of(q -> q.constantScore(c -> c.boost(Boosts.CONSTRAINT_SIGNAL).filter(f -> f.bool(s -> {
-            s.filter(k -> k.term(t -> t.field("kind").value("signal")));
+            s.filter(k -> k.term(t -> t.field(ReadFields.KIND).value("signal")));
             if (direction != QueryIntent.Direction.EITHER) {
-                s.filter(
-                        k -> k.term(t -> t.field("signal.direction").value(direction.name().toLowerCase(Locale.ROOT))));
+                s.filter(k -> k
+                    .term(t -> t.field(ReadFields.SIGNAL_DIRECTION).value(direction.name().toLowerCase(Locale.ROOT))));
             }
             return s;
         }))));
-        Query term = Query
-            .of(q -> q.constantScore(c -> c.boost(0f).filter(f -> f.term(t -> t.field("kind").value("term")))));
+        Query term = Query.of(q -> q
+            .constantScore(c -> c.boost(0f).filter(f -> f.term(t -> t.field(ReadFields.KIND).value("term")))));
         return Query.of(q -> q.bool(x -> x.should(words, signal, term).minimumShouldMatch("1")));
     }
 
@@ -265,9 +267,9 @@ public final class SearchQuery {
     private Query aboutIt(QueryText.Piece p) {
         var company = QueryWords.company(p, companies);
         if (company.isPresent()) {
-            return terms("primaryCompanySymbols", CompanyDirectory.displaySymbols(company.get()));
+            return terms(ReadFields.PRIMARY_COMPANY_SYMBOLS, CompanyDirectory.displaySymbols(company.get()));
         }
-        return Query.of(q -> q.match(m -> m.field("title").query(p.text())));
+        return Query.of(q -> q.match(m -> m.field(ReadFields.TITLE).query(p.text())));
     }
 
     /**
@@ -281,27 +283,28 @@ public final class SearchQuery {
         BoolQuery.Builder b = new BoolQuery.Builder();
         filters(b, f);
         if (!f.kinds().contains("state")) {
-            b.mustNot(n -> n.term(t -> t.field("kind").value("state")));
+            b.mustNot(n -> n.term(t -> t.field(ReadFields.KIND).value("state")));
         }
         return Query.of(q -> q.bool(b.build()));
     }
 
     private static void filters(BoolQuery.Builder b, ReadSearch.Filters f) {
         if (!f.layers().isEmpty()) {
-            b.filter(terms("layerIds", f.layers()));
+            b.filter(terms(ReadFields.LAYER_IDS, f.layers()));
         }
         if (!f.companies().isEmpty()) {
-            b.filter(terms(f.primaryOnly() ? "primaryCompanySymbols" : "companySymbols", f.companies()));
+            b.filter(terms(f.primaryOnly() ? ReadFields.PRIMARY_COMPANY_SYMBOLS : ReadFields.COMPANY_SYMBOLS,
+                    f.companies()));
         }
         if (!f.terms().isEmpty()) {
-            b.filter(terms("termSlugs", f.terms()));
+            b.filter(terms(ReadFields.TERM_SLUGS, f.terms()));
         }
         if (!f.kinds().isEmpty()) {
-            b.filter(terms("kind", f.kinds()));
+            b.filter(terms(ReadFields.KIND, f.kinds()));
         }
         if (f.from() != null || f.to() != null) {
             b.filter(q -> q.range(r -> r.date(d -> {
-                d.field("updatedAt");
+                d.field(ReadFields.UPDATED_AT);
                 if (f.from() != null) {
                     d.gte(f.from().toString());
                 }
@@ -340,12 +343,12 @@ public final class SearchQuery {
             return text;
         }
         String id = company.get().getId();
-        Query tagged = Query.of(q -> q.term(t -> t.field("companies.id").value(id).boost(Boosts.COMPANY)));
+        Query tagged = Query.of(q -> q.term(t -> t.field(ReadFields.COMPANIES_ID).value(id).boost(Boosts.COMPANY)));
         // A read the company is a primary subject of (not a passing mention) ranks above
         // the others.
         List<FieldValue> symbols = CompanyDirectory.displaySymbols(company.get()).stream().map(FieldValue::of).toList();
         Query primary = Query.of(q -> q.constantScore(c -> c.boost(Boosts.PRIMARY_COMPANY)
-            .filter(f -> f.terms(t -> t.field("primaryCompanySymbols").terms(v -> v.value(symbols))))));
+            .filter(f -> f.terms(t -> t.field(ReadFields.PRIMARY_COMPANY_SYMBOLS).terms(v -> v.value(symbols))))));
         return Query.of(q -> q.bool(b -> b.should(text, tagged, primary).minimumShouldMatch("1")));
     }
 
@@ -367,7 +370,8 @@ public final class SearchQuery {
         if (!p.tickerLike()) {
             return words;
         }
-        Query symbol = Query.of(q -> q.term(t -> t.field("companySymbols").value(p.text()).boost(Boosts.COMPANY)));
+        Query symbol = Query
+            .of(q -> q.term(t -> t.field(ReadFields.COMPANY_SYMBOLS).value(p.text()).boost(Boosts.COMPANY)));
         return Query.of(q -> q.bool(b -> b.should(words, symbol).minimumShouldMatch("1")));
     }
 

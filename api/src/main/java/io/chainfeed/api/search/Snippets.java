@@ -1,10 +1,10 @@
 package io.chainfeed.api.search;
 
+import io.chainfeed.schemas.ReadDocument;
 import java.text.BreakIterator;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import org.springframework.web.util.HtmlUtils;
 
 /**
@@ -31,26 +31,15 @@ public final class Snippets {
      * @return the snippet, or null when the read has no such tag or no evidence with a
      * span that fits its field's text
      */
-    @SuppressWarnings("unchecked")
-    public static String companyEvidence(Map<String, Object> doc, String companyId) {
-        if (!(doc.get("companies") instanceof List<?> tags)) {
-            return null;
-        }
-        for (Object o : tags) {
-            if (!(o instanceof Map<?, ?> tag) || !companyId.equals(tag.get("id"))
-                    || !(tag.get("evidence") instanceof List<?> evidence)) {
+    public static String companyEvidence(ReadDocument doc, String companyId) {
+        for (ReadDocument.CompanyTag tag : doc.companies()) {
+            if (!companyId.equals(tag.id())) {
                 continue;
             }
-            for (Object e : evidence) {
-                if (!(e instanceof Map<?, ?> ev) || !(ev.get("start") instanceof Number s)
-                        || !(ev.get("end") instanceof Number en)) {
-                    continue;
-                }
-                String text = fieldText(doc, String.valueOf(ev.get("field")));
-                int start = s.intValue();
-                int end = en.intValue();
-                if (text != null && start >= 0 && end > start && end <= text.length()) {
-                    return sentence(text, start, end);
+            for (ReadDocument.Evidence e : tag.evidence()) {
+                String text = e.field() == null ? null : fieldText(doc, e.field());
+                if (text != null && e.start() >= 0 && e.end() > e.start() && e.end() <= text.length()) {
+                    return sentence(text, e.start(), e.end());
                 }
             }
         }
@@ -61,25 +50,12 @@ public final class Snippets {
      * The text of an evidence field: {@code title}, {@code definition} (the summary) or a
      * section key.
      */
-    @SuppressWarnings("unchecked")
-    static String fieldText(Map<String, Object> doc, String field) {
-        switch (field) {
-            case "title":
-                return doc.get("title") instanceof String t ? t : null;
-            case "definition":
-            case "summary":
-                return doc.get("summary") instanceof String t ? t : null;
-            default:
-                if (doc.get("sections") instanceof List<?> sections) {
-                    for (Object o : sections) {
-                        if (o instanceof Map<?, ?> sec && field.equals(sec.get("key"))
-                                && sec.get("body") instanceof String b) {
-                            return b;
-                        }
-                    }
-                }
-                return null;
-        }
+    static String fieldText(ReadDocument doc, String field) {
+        return switch (field) {
+            case "title" -> doc.title();
+            case "definition", "summary" -> doc.summary();
+            default -> doc.sectionBody(field);
+        };
     }
 
     /**
@@ -136,8 +112,9 @@ public final class Snippets {
      * @param snippets the highlights, escaped, best first
      * @return the snippets with the definition first (unchanged for a signal)
      */
-    public static List<String> definitionFirst(Map<String, Object> doc, List<String> snippets) {
-        if (!"term".equals(doc.get("kind")) || !(doc.get("summary") instanceof String summary) || summary.isBlank()) {
+    public static List<String> definitionFirst(ReadDocument doc, List<String> snippets) {
+        String summary = doc.summary();
+        if (!"term".equals(doc.kind()) || summary == null || summary.isBlank()) {
             return snippets;
         }
         List<String> out = new ArrayList<>(snippets.size() + 1);

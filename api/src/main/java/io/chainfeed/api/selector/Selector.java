@@ -9,6 +9,7 @@ import io.chainfeed.api.selector.Expression.Or;
 import io.chainfeed.api.selector.Expression.Test;
 import io.chainfeed.avro.Read;
 import io.chainfeed.schemas.CompanyDirectory;
+import io.chainfeed.schemas.ReadDocument;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -117,14 +118,14 @@ public final class Selector {
      * {@code companies[].id}, {@code termSlugs})
      * @return whether the document belongs to this topic
      */
-    public boolean matches(Map<String, Object> doc) {
+    public boolean matches(ReadDocument doc) {
         return SelectorEvaluator.matches(root, doc);
     }
 
     /**
      * @return an Elasticsearch query (filter context: no scoring) over the
      * {@code chainfeed-reads} alias that selects exactly the documents
-     * {@link #matches(Map)} accepts
+     * {@link #matches(ReadDocument)} accepts
      */
     public Query toQuery() {
         return SelectorQueryWriter.query(root);

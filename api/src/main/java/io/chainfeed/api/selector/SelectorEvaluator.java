@@ -9,11 +9,9 @@ import io.chainfeed.avro.LayerTag;
 import io.chainfeed.avro.Read;
 import io.chainfeed.avro.ReadKind;
 import io.chainfeed.avro.TermTag;
-import java.util.ArrayList;
+import io.chainfeed.schemas.ReadDocument;
 import java.util.Collection;
-import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 
 /**
  * Evaluates an {@link Expression} on the tags of one read: an Avro {@link Read} as
@@ -37,10 +35,10 @@ final class SelectorEvaluator {
 
     /**
      * @param n the expression
-     * @param doc a read document as indexed (see {@link Selector#matches(Map)})
+     * @param doc a read document as indexed (see {@link Selector#matches(ReadDocument)})
      * @return whether the document matches
      */
-    static boolean matches(Expression n, Map<String, Object> doc) {
+    static boolean matches(Expression n, ReadDocument doc) {
         return eval(n, new DocFacts(doc));
     }
 
@@ -86,41 +84,29 @@ final class SelectorEvaluator {
         }
     }
 
-    private record DocFacts(Map<String, Object> d) implements Facts {
+    private record DocFacts(ReadDocument d) implements Facts {
         public String kind() {
-            return String.valueOf(d.get("kind")).toUpperCase(Locale.ROOT);
+            return String.valueOf(d.kind()).toUpperCase(Locale.ROOT);
         }
 
         public String slug() {
-            return String.valueOf(d.get("slug"));
+            return String.valueOf(d.slug());
         }
 
         public Collection<String> layers() {
-            return strings(d.get("layerIds"));
+            return d.layerIds();
         }
 
         public Collection<String> symbols() {
-            return strings(d.get("companySymbols"));
+            return d.companySymbols();
         }
 
         public Collection<String> companyIds() {
-            List<String> ids = new ArrayList<>();
-            if (d.get("companies") instanceof List<?> list) {
-                for (Object o : list) {
-                    if (o instanceof Map<?, ?> m && m.get("id") != null) {
-                        ids.add(m.get("id").toString());
-                    }
-                }
-            }
-            return ids;
+            return d.companies().stream().map(ReadDocument.CompanyTag::id).toList();
         }
 
         public Collection<String> terms() {
-            return strings(d.get("termSlugs"));
-        }
-
-        private static Collection<String> strings(Object o) {
-            return o instanceof List<?> list ? list.stream().map(String::valueOf).toList() : List.of();
+            return d.termSlugs();
         }
     }
 

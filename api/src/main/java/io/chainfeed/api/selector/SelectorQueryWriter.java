@@ -7,6 +7,7 @@ import io.chainfeed.api.selector.Expression.And;
 import io.chainfeed.api.selector.Expression.Not;
 import io.chainfeed.api.selector.Expression.Or;
 import io.chainfeed.api.selector.Expression.Test;
+import io.chainfeed.schemas.ReadFields;
 import java.util.Locale;
 
 /**
@@ -45,25 +46,28 @@ final class SelectorQueryWriter {
     private static Query testQuery(Test t) {
         String v = t.value();
         return switch (t.field()) {
-            case LAYER -> term("layerIds", v);
+            case LAYER -> term(ReadFields.LAYER_IDS, v);
             // Display symbols are stored as published (upper-case letters); the term
             // query on companySymbols is made case-insensitive so that company:anet
             // finds ANET.
             case COMPANY -> t.companyId() != null
                     ? QueryBuilders.bool(b -> b
-                        .should(term("companies.id", t.companyId()),
-                                QueryBuilders.terms(q -> q.field("companySymbols")
+                        .should(term(ReadFields.COMPANIES_ID, t.companyId()),
+                                QueryBuilders.terms(q -> q.field(ReadFields.COMPANY_SYMBOLS)
                                     .terms(tv -> tv.value(t.symbols().stream().map(FieldValue::of).toList()))))
                         .minimumShouldMatch("1"))
-                    : QueryBuilders.bool(b -> b
-                        .should(QueryBuilders.term(q -> q.field("companySymbols").value(v).caseInsensitive(true)),
-                                term("companies.id", v.toLowerCase(Locale.ROOT)))
+                    : QueryBuilders.bool(b -> b.should(
+                            QueryBuilders.term(q -> q.field(ReadFields.COMPANY_SYMBOLS).value(v).caseInsensitive(true)),
+                            term(ReadFields.COMPANIES_ID, v.toLowerCase(Locale.ROOT)))
                         .minimumShouldMatch("1"));
-            case TERM -> QueryBuilders.bool(b -> b
-                .should(term("termSlugs", v),
-                        QueryBuilders.bool(own -> own.filter(term("kind", "term"), term("slug", v))))
-                .minimumShouldMatch("1"));
-            case KIND -> term("kind", v);
+            case TERM ->
+                QueryBuilders.bool(
+                        b -> b
+                            .should(term(ReadFields.TERM_SLUGS, v),
+                                    QueryBuilders.bool(
+                                            own -> own.filter(term(ReadFields.KIND, "term"), term(ReadFields.SLUG, v))))
+                            .minimumShouldMatch("1"));
+            case KIND -> term(ReadFields.KIND, v);
         };
     }
 

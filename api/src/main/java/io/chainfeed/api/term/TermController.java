@@ -8,6 +8,8 @@ import io.chainfeed.api.reads.ReadView;
 import io.chainfeed.api.reads.ReadViews;
 import io.chainfeed.api.support.problem.NotFoundException;
 import io.chainfeed.platform.ReadsIndex;
+import io.chainfeed.schemas.ReadDocument;
+import io.chainfeed.schemas.ReadFields;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import java.io.IOException;
@@ -63,34 +65,31 @@ public class TermController {
     @Operation(operationId = "listTerms", summary = "Every glossary term, A to Z",
             description = "Slug, title, summary and layers of every "
                     + "glossary term read; layer=<id> keeps the terms tagged with that layer.")
-    @SuppressWarnings({ "rawtypes", "unchecked" })
     TermIndex terms(@RequestParam(required = false) String layer) throws IOException {
-        SearchResponse<Map> r = client.search(
+        SearchResponse<ReadDocument> r = client.search(
                 s -> s.index(ReadsIndex.ALIAS)
-                    .query(q -> q.term(t -> t.field("kind").value("term")))
+                    .query(q -> q.term(t -> t.field(ReadFields.KIND).value("term")))
                     .size(MAX_TERMS)
-                    .source(src -> src.filter(
-                            f -> f.includes("slug", "title", "summary", "layers.id", "layers.name", "layers.primary"))),
-                Map.class);
+                    .source(src -> src.filter(f -> f.includes(ReadFields.SLUG, ReadFields.TITLE, ReadFields.SUMMARY,
+                            ReadFields.LAYERS_ID, ReadFields.LAYERS_NAME, ReadFields.LAYERS_PRIMARY))),
+                ReadDocument.class);
         List<TermEntry> out = new ArrayList<>();
-        for (Hit<Map> hit : r.hits().hits()) {
-            Map<String, Object> src = hit.source();
-            if (src == null || src.get("slug") == null) {
+        for (Hit<ReadDocument> hit : r.hits().hits()) {
+            ReadDocument src = hit.source();
+            if (src == null || src.slug() == null) {
                 continue;
             }
             List<LayerRef> refs = new ArrayList<>();
-            for (Map<String, Object> l : (List<Map<String, Object>>) src.getOrDefault("layers", List.of())) {
-                refs.add(new LayerRef(String.valueOf(l.get("id")),
-                        l.get("name") == null ? String.valueOf(l.get("id")) : String.valueOf(l.get("name")),
-                        Boolean.TRUE.equals(l.get("primary"))));
+            for (ReadDocument.LayerTag l : src.layers()) {
+                refs.add(new LayerRef(l.id(), l.name() == null ? l.id() : l.name(), l.primary()));
             }
             refs.sort(Comparator.comparing((LayerRef l) -> !l.primary()).thenComparing(LayerRef::name));
             if (layer != null && refs.stream().noneMatch(l -> l.id().equals(layer))) {
                 continue;
             }
-            String slug = String.valueOf(src.get("slug"));
-            out.add(new TermEntry(slug, src.get("title") == null ? slug : String.valueOf(src.get("title")),
-                    (String) src.get("summary"), refs, "/terms/" + URLEncoder.encode(slug, StandardCharsets.UTF_8)));
+            String slug = src.slug();
+            out.add(new TermEntry(slug, src.title() == null ? slug : src.title(), src.summary(), refs,
+                    "/terms/" + URLEncoder.encode(slug, StandardCharsets.UTF_8)));
         }
         out.sort(Comparator.comparing((TermEntry t) -> t.title().toLowerCase(Locale.ROOT))
             .thenComparing(TermEntry::slug));
@@ -102,20 +101,19 @@ public class TermController {
             description = "Definition, sections, layers (primary first), "
                     + "companies, related terms resolved to their own reads, sources and version history.")
     TermPage term(@PathVariable String slug) throws IOException {
-        Map<String, Object> doc = reads.get("term:" + slug)
+        ReadDocument doc = reads.get("term:" + slug)
             .orElseThrow(() -> new NotFoundException("no glossary term '" + slug + "'"));
         ReadView view = ReadViews.view(doc, false);
         List<ReadView.LayerTag> layers = new ArrayList<>(view.layers());
         layers.sort((a, b) -> Boolean.compare(b.primary(), a.primary()));
-        Map<String, Map<String, Object>> found = reads
-            .getAll(view.related().stream().map(t -> "term:" + t.slug()).toList());
+        Map<String, ReadDocument> found = reads.getAll(view.related().stream().map(t -> "term:" + t.slug()).toList());
         List<TermPage.RelatedTerm> resolved = new ArrayList<>();
         for (ReadView.TermTag t : view.related()) {
-            Map<String, Object> target = found.get("term:" + t.slug());
+            ReadDocument target = found.get("term:" + t.slug());
             resolved.add(target == null
                     ? new TermPage.RelatedTerm(t.slug(), t.title(), t.summary(), t.confidence(), false, null)
-                    : new TermPage.RelatedTerm(t.slug(), (String) target.get("title"), (String) target.get("summary"),
-                            t.confidence(), true, "/api/v1/terms/" + t.slug()));
+                    : new TermPage.RelatedTerm(t.slug(), target.title(), target.summary(), t.confidence(), true,
+                            "/api/v1/terms/" + t.slug()));
         }
         // The index keeps the latest version of each read; earlier versions live in the
         // compacted topic only until compaction, so the history is the current entry,

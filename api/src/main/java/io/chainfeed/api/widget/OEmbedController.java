@@ -143,7 +143,7 @@ class OEmbedController {
         if (m.matches() && WidgetDataController.SLUG.matcher(m.group(1)).matches()) {
             String slug = m.group(1);
             return reads.get("term:" + slug)
-                .map(doc -> new Embed("/embed/term/" + slug, "chainfeed: " + doc.get("title"), 480, 360));
+                .map(doc -> new Embed("/embed/term/" + slug, "chainfeed: " + doc.title(), 480, 360));
         }
         m = LAYER.matcher(p);
         if (m.matches() && LAYER_ID.matcher(m.group(1)).matches()) {

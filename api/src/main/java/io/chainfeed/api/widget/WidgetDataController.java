@@ -22,6 +22,8 @@ import io.chainfeed.api.support.problem.NotFoundException;
 import io.chainfeed.api.support.server.CachePolicies;
 import io.chainfeed.avro.LayerState;
 import io.chainfeed.platform.ReadsIndex;
+import io.chainfeed.schemas.ReadDocument;
+import io.chainfeed.schemas.ReadFields;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.servlet.http.HttpServletRequest;
@@ -131,7 +133,6 @@ class WidgetDataController {
     /**
      * The newest reads of a topic, from the index.
      */
-    @SuppressWarnings("rawtypes")
     private WidgetData.FeedData newest(Selector selector, int limit, String origin) throws IOException {
         // Where the live stream should start: taken before the query, and a page back on
         // every partition, so that a read written just before (and not indexed yet) still
@@ -140,17 +141,15 @@ class WidgetDataController {
         // the topic after it are what made no new answer, so the stream replays nothing
         // the widget has to show.
         Optional<LogPosition> end = readLog.end();
-        SearchResponse<Map> r = es.search(s -> s.index(ReadsIndex.ALIAS)
+        SearchResponse<ReadDocument> r = es.search(s -> s.index(ReadsIndex.ALIAS)
             .query(selector.toQuery())
             .size(limit)
             .sort(o -> o.field(f -> f.field(FeedQuery.PUBLISHED_AT).order(SortOrder.Desc).missing(FieldValue.of(0L))))
-            .sort(o -> o.field(f -> f.field("id").order(SortOrder.Asc)))
-            .source(src -> src.filter(f -> f.includes(WidgetViews.FIELDS))), Map.class);
+            .sort(o -> o.field(f -> f.field(ReadFields.ID).order(SortOrder.Asc)))
+            .source(src -> src.filter(f -> f.includes(WidgetViews.FIELDS))), ReadDocument.class);
         List<WidgetData.WidgetRead> items = new ArrayList<>();
-        for (Hit<Map> hit : r.hits().hits()) {
-            @SuppressWarnings("unchecked")
-            Map<String, Object> doc = hit.source();
-            items.add(WidgetViews.read(doc, false));
+        for (Hit<ReadDocument> hit : r.hits().hits()) {
+            items.add(WidgetViews.read(hit.source(), false));
         }
         return new WidgetData.FeedData(selector.canonical(), WidgetViews.topicPage(origin, selector),
                 List.copyOf(items), end.map(p -> back(p, limit).text()).orElse(null), WidgetViews.DISCLAIMER);

@@ -1,10 +1,10 @@
 package io.chainfeed.api.widget;
 
-import io.chainfeed.api.reads.ReadViews;
 import io.chainfeed.api.selector.Selector;
+import io.chainfeed.schemas.ReadDocument;
+import io.chainfeed.schemas.ReadFields;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -23,18 +23,23 @@ final class WidgetViews {
             + "nothing about what to buy or sell.";
 
     /** The read fields a widget needs (Elasticsearch source filter). */
-    static final List<String> FIELDS = List.of("id", "kind", "slug", "title", "summary", "layers.id", "layers.name",
-            "layers.primary", "companies.name", "companies.symbol", "companies.primary", "sources", "updatedAt",
-            "publishedAt", "observedAt", "version", "signal.direction", "signal.magnitude", "signal.until",
-            "signal.decidedBy", "signal.confidence", "signal.held");
+    static final List<String> FIELDS = List.of(ReadFields.ID, ReadFields.KIND, ReadFields.SLUG, ReadFields.TITLE,
+            ReadFields.SUMMARY, ReadFields.LAYERS_ID, ReadFields.LAYERS_NAME, ReadFields.LAYERS_PRIMARY,
+            ReadFields.COMPANIES_NAME, ReadFields.COMPANIES_SYMBOL, ReadFields.COMPANIES_PRIMARY, ReadFields.SOURCES,
+            ReadFields.UPDATED_AT, ReadFields.PUBLISHED_AT, ReadFields.OBSERVED_AT, ReadFields.VERSION,
+            ReadFields.SIGNAL_DIRECTION, ReadFields.SIGNAL_MAGNITUDE, ReadFields.SIGNAL_UNTIL,
+            ReadFields.SIGNAL_DECIDED_BY, ReadFields.SIGNAL_CONFIDENCE, ReadFields.SIGNAL_HELD);
 
     private static final int MAX_COMPANIES = 12;
 
     /**
      * Primary tags (layers, companies) before passing ones; the stored order otherwise.
      */
-    private static final Comparator<Map<String, Object>> PRIMARY_FIRST = Comparator
-        .comparing((Map<String, Object> t) -> !Boolean.TRUE.equals(t.get("primary")));
+    private static final Comparator<ReadDocument.LayerTag> LAYER_PRIMARY_FIRST = Comparator
+        .comparing((ReadDocument.LayerTag t) -> !t.primary());
+
+    private static final Comparator<ReadDocument.CompanyTag> COMPANY_PRIMARY_FIRST = Comparator
+        .comparing((ReadDocument.CompanyTag t) -> !t.primary());
 
     private static final Pattern SINGLE_TEST = Pattern.compile("(layer|company|term):(\\S+)");
 
@@ -51,33 +56,25 @@ final class WidgetViews {
      * {@code signal} (direction, magnitude, until, decidedBy, confidence, held: the
      * evidence is on the read's own answer)
      */
-    static WidgetData.WidgetRead read(Map<String, Object> doc, boolean details) {
-        List<Map<String, Object>> layers = maps(doc.get("layers"));
-        return new WidgetData.WidgetRead(text(doc.get("id")), text(doc.get("kind")), text(doc.get("slug")),
-                text(doc.get("title")), text(doc.get("summary")),
-                layers.stream()
-                    .sorted(PRIMARY_FIRST)
-                    .map(l -> ReadViews.convert(l, WidgetData.WidgetLayer.class))
+    static WidgetData.WidgetRead read(ReadDocument doc, boolean details) {
+        ReadDocument.Signal signal = doc.signal();
+        return new WidgetData.WidgetRead(doc.id(), doc.kind(), doc.slug(), doc.title(), doc.summary(),
+                doc.layers()
+                    .stream()
+                    .sorted(LAYER_PRIMARY_FIRST)
+                    .map(l -> new WidgetData.WidgetLayer(l.id(), l.name(), l.primary()))
                     .toList(),
-                details ? maps(doc.get("companies")).stream()
-                    .sorted(PRIMARY_FIRST)
+                details ? doc.companies()
+                    .stream()
+                    .sorted(COMPANY_PRIMARY_FIRST)
                     .limit(MAX_COMPANIES)
-                    .map(c -> ReadViews.convert(c, WidgetData.WidgetCompany.class))
+                    .map(c -> new WidgetData.WidgetCompany(c.name(), c.symbol()))
                     .toList() : null,
-                details ? ReadViews.list(doc.get("sources"), WidgetData.WidgetSource.class) : null,
-                text(doc.get("updatedAt")), text(doc.get("publishedAt")), text(doc.get("observedAt")),
-                doc.get("version") instanceof Number n ? n.longValue() : null,
-                doc.get("signal") instanceof Map<?, ?> signal ? ReadViews.convert(signal, WidgetData.WidgetSignal.class)
-                        : null);
-    }
-
-    @SuppressWarnings("unchecked")
-    private static List<Map<String, Object>> maps(Object list) {
-        return list instanceof List<?> l ? (List<Map<String, Object>>) l : List.of();
-    }
-
-    private static String text(Object o) {
-        return o == null ? null : o.toString();
+                details ? doc.sources().stream().map(x -> new WidgetData.WidgetSource(x.name(), x.url())).toList()
+                        : null,
+                doc.updatedAt(), doc.publishedAt(), doc.observedAt(), doc.version(),
+                signal == null ? null : new WidgetData.WidgetSignal(signal.direction(), signal.magnitude(),
+                        signal.until(), signal.decidedBy(), signal.confidence(), signal.held()));
     }
 
     /**

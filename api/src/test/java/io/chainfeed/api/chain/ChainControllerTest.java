@@ -15,6 +15,7 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
+import io.chainfeed.api.StoredDocuments;
 import io.chainfeed.api.company.CompanyController;
 import io.chainfeed.api.layer.LayerController;
 import io.chainfeed.api.reads.ReadLookups;
@@ -144,7 +145,8 @@ class ChainControllerTest {
             .setListings(List
                 .of(Listing.newBuilder().setSymbol("000660").setMic("XKRX").setDisplaySymbol("000660.KS").build()))
             .build()));
-        when(search.latestForCompany("sk-hynix", 10)).thenReturn(List.of(Map.of("id", "signal:s1", "kind", "signal")));
+        when(search.latestForCompany("sk-hynix", 10))
+            .thenReturn(List.of(StoredDocuments.doc(Map.of("id", "signal:s1", "kind", "signal"))));
 
         mvc.perform(get("/api/v1/companies/000660.ks"))
             .andExpect(status().isOk())

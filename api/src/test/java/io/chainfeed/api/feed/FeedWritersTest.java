@@ -8,6 +8,7 @@ import com.rometools.rome.feed.atom.Category;
 import com.rometools.rome.feed.atom.Entry;
 import com.rometools.rome.feed.atom.Feed;
 import com.rometools.rome.feed.atom.Link;
+import io.chainfeed.api.StoredDocuments;
 import io.chainfeed.api.selector.Selector;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -68,10 +69,12 @@ class FeedWritersTest {
                 Map.of("field", "sections", "change", "changed", "key", "why", "detail", "Why <it> matters"),
                 Map.of("field", "companies", "change", "added", "key", "att", "detail", "AT&T (T)"));
         List<FeedEntry> entries = new ArrayList<>();
-        entries.add(FeedEntry.of(doc("term:rdma", "term", "rdma", HOSTILE, "2026-11-01T09:30:00.123Z", 10L, changes),
+        entries.add(FeedEntry.of(
+                StoredDocuments
+                    .doc(doc("term:rdma", "term", "rdma", HOSTILE, "2026-11-01T09:30:00.123Z", 10L, changes)),
                 links, BASE));
-        entries.add(FeedEntry.of(doc("signal:hbm-sold-out", "signal", "hbm-sold-out", "HBM sold out",
-                "2026-10-01T00:00:00Z", null, List.of()), links, BASE));
+        entries.add(FeedEntry.of(StoredDocuments.doc(doc("signal:hbm-sold-out", "signal", "hbm-sold-out",
+                "HBM sold out", "2026-10-01T00:00:00Z", null, List.of())), links, BASE));
         Selector topic = Selector.parse("layer:network-fabric OR term:rdma");
         return new FeedDocument(links.feedId(topic), "chainfeed: " + topic.canonical(),
                 "Reads. " + FeedDocument.DISCLAIMER, topic.canonical(), entries.get(0).updated(),
@@ -98,7 +101,7 @@ class FeedWritersTest {
         d.put("version", 2L);
         d.put("publishedAt", "2026-11-30T12:00:05.250Z");
         d.put("observedAt", "2026-11-20T00:00:00Z");
-        FeedEntry e = FeedEntry.of(d, links, BASE);
+        FeedEntry e = FeedEntry.of(StoredDocuments.doc(d), links, BASE);
         assertThat(e.updated()).as("when chainfeed published the version")
             .isEqualTo(Instant.parse("2026-11-30T12:00:05Z"));
         assertThat(e.observedAt()).isEqualTo(Instant.parse("2026-11-20T00:00:00Z"));
@@ -136,7 +139,7 @@ class FeedWritersTest {
                         "confidence", 0.9, "held", false, "decided", Map.of("direction", "text"), "evidence",
                         Map.of("direction", List.of(Map.of("field", "headline", "offset", 4, "length", 8, "text",
                                 "sold out", "rule", "tightening cue")))));
-        FeedEntry decided = FeedEntry.of(d, links, BASE);
+        FeedEntry decided = FeedEntry.of(StoredDocuments.doc(d), links, BASE);
         FeedDocument withSignal = onePage(topic, decided);
         byte[] signalXml = AtomFeedWriter.write(withSignal);
         assertThat(FeedChecks.atomErrors(signalXml)).isEmpty();
@@ -166,7 +169,7 @@ class FeedWritersTest {
         d.remove("signal");
 
         d.remove("publishedAt");
-        assertThat(FeedEntry.of(d, links, BASE).updated()).as("indexed before publishedAt existed")
+        assertThat(FeedEntry.of(StoredDocuments.doc(d), links, BASE).updated()).as("indexed before publishedAt existed")
             .isEqualTo(Instant.parse("2026-11-20T00:00:00Z"));
     }
 

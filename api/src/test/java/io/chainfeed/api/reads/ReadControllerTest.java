@@ -7,6 +7,7 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
+import io.chainfeed.api.StoredDocuments;
 import java.io.IOException;
 import java.util.List;
 import java.util.Map;
@@ -33,9 +34,9 @@ class ReadControllerTest {
 
     @Test
     void aStoredReadComesBackWithItsTagsAndEvidenceKept() throws Exception {
-        when(search.get("term:hbm")).thenReturn(Optional.of(Map.of("id", "term:hbm", "kind", "term", "slug", "hbm",
-                "title", "HBM", "version", 3L, "layers", List.of(Map.of("id", "memory", "name", "Memory", "confidence",
-                        0.9, "evidence", List.of(Map.of("text", "HBM")))))));
+        when(search.get("term:hbm")).thenReturn(Optional.of(StoredDocuments.doc(Map.of("id", "term:hbm", "kind", "term",
+                "slug", "hbm", "title", "HBM", "version", 3L, "layers", List.of(Map.of("id", "memory", "name", "Memory",
+                        "confidence", 0.9, "evidence", List.of(Map.of("text", "HBM"))))))));
 
         mvc.perform(get("/api/v1/reads/term:hbm"))
             .andExpect(status().isOk())

@@ -3,6 +3,7 @@ package io.chainfeed.api.reads;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.chainfeed.api.AnswerJson;
+import io.chainfeed.api.StoredDocuments;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -14,9 +15,11 @@ class ReadViewsTest {
     void aStoredSignalObjectGetsItsNullMembersBack() {
         Map<String, Object> doc = Map.of("id", "signal:x", "kind", "signal", "signal",
                 Map.of("direction", "easing", "magnitude", 1, "decidedBy", "text", "held", true));
-        Map<String, Object> signal = (Map<String, Object>) AnswerJson.of(ReadViews.view(doc, false)).get("signal");
+        Map<String, Object> signal = (Map<String, Object>) AnswerJson
+            .of(ReadViews.view(StoredDocuments.doc(doc), false))
+            .get("signal");
         assertThat(signal).containsEntry("held", true).containsEntry("until", null).containsEntry("review", null);
-        assertThat(AnswerJson.of(ReadViews.view(Map.of("id", "term:x", "kind", "term"), false)))
+        assertThat(AnswerJson.of(ReadViews.view(StoredDocuments.doc(Map.of("id", "term:x", "kind", "term")), false)))
             .doesNotContainKey("signal");
     }
 
@@ -39,11 +42,12 @@ class ReadViewsTest {
     void theViewCarriesPreviousVersionAndChangesAndToleratesDocumentsWithout() {
         Map<String, Object> withHistory = Map.of("id", "term:hbm", "version", 2L, "previousVersion", 1L, "changes",
                 List.of(Map.of("field", "aliases", "change", "added", "key", "HBM3E", "detail", "HBM3E")));
-        Map<String, Object> view = AnswerJson.of(ReadViews.view(withHistory, false));
+        Map<String, Object> view = AnswerJson.of(ReadViews.view(StoredDocuments.doc(withHistory), false));
         assertThat(view.get("previousVersion")).isEqualTo(1L);
         assertThat(view.get("changes")).isEqualTo(List.of(Map.of("field", "aliases", "change", "added", "key", "HBM3E",
                 "detail", "HBM3E", "text", "Alias “HBM3E” added")));
-        Map<String, Object> old = AnswerJson.of(ReadViews.view(Map.of("id", "term:hbm", "version", 1L), false));
+        Map<String, Object> old = AnswerJson
+            .of(ReadViews.view(StoredDocuments.doc(Map.of("id", "term:hbm", "version", 1L)), false));
         assertThat(old.get("previousVersion")).isNull();
         assertThat(old.get("changes")).isEqualTo(List.of());
     }

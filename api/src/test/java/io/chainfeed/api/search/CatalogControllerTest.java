@@ -9,6 +9,7 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
 import co.elastic.clients.elasticsearch.ElasticsearchClient;
+import io.chainfeed.api.StoredDocuments;
 import io.chainfeed.api.chain.ChainCauseIndex;
 import io.chainfeed.api.chain.ChainStates;
 import io.chainfeed.api.chain.ChainTimeTravel;
@@ -17,6 +18,7 @@ import io.chainfeed.api.reads.ReadLookups;
 import io.chainfeed.api.reference.CompanyResolver;
 import io.chainfeed.api.reference.ReferenceLayers;
 import io.chainfeed.api.term.TermController;
+import io.chainfeed.schemas.ReadDocument;
 import io.chainfeed.schemas.SampleRecords;
 import java.util.List;
 import java.util.Map;
@@ -69,11 +71,11 @@ class CatalogControllerTest {
 
     @Test
     void aLayersReadsComeInTwoListsPrimaryThenPassing() throws Exception {
-        Map<String, Object> hbm = Map.of("id", "term:hbm", "kind", "term", "slug", "hbm", "title", "HBM", "layers",
-                List.of(Map.of("id", "memory", "primary", true, "evidence", List.of())));
-        Map<String, Object> euv = Map.of("id", "term:euv-lithography", "kind", "term", "title", "EUV lithography",
-                "layers", List.of(Map.of("id", "semiconductor-equipment", "primary", true),
-                        Map.of("id", "memory", "primary", false)));
+        ReadDocument hbm = StoredDocuments.doc(Map.of("id", "term:hbm", "kind", "term", "slug", "hbm", "title", "HBM",
+                "layers", List.of(Map.of("id", "memory", "primary", true, "evidence", List.of()))));
+        ReadDocument euv = StoredDocuments.doc(Map.of("id", "term:euv-lithography", "kind", "term", "title",
+                "EUV lithography", "layers", List.of(Map.of("id", "semiconductor-equipment", "primary", true),
+                        Map.of("id", "memory", "primary", false))));
         when(layerReads.reads("memory", List.of("term"), 5)).thenReturn(
                 new LayerReads.Split(new LayerReads.Slice(7, List.of(hbm)), new LayerReads.Slice(1, List.of(euv))));
 
@@ -122,12 +124,12 @@ class CatalogControllerTest {
 
     @Test
     void aTermPageResolvesRelatedTermsAndPutsThePrimaryLayerFirst() throws Exception {
-        when(search.get("term:hbm")).thenReturn(Optional.of(Map.of("id", "term:hbm", "kind", "term", "slug", "hbm",
-                "title", "HBM", "version", 2L, "previousVersion", 1L, "layers",
+        when(search.get("term:hbm")).thenReturn(Optional.of(StoredDocuments.doc(Map.of("id", "term:hbm", "kind", "term",
+                "slug", "hbm", "title", "HBM", "version", 2L, "previousVersion", 1L, "layers",
                 List.of(Map.of("id", "packaging", "primary", false), Map.of("id", "memory", "primary", true)), "terms",
-                List.of(related("dram"), related("tsv"), Map.of("slug", "hbm3e")))));
+                List.of(related("dram"), related("tsv"), Map.of("slug", "hbm3e"))))));
         when(search.getAll(List.of("term:dram", "term:tsv")))
-            .thenReturn(Map.of("term:dram", Map.of("title", "DRAM", "summary", "Dynamic memory")));
+            .thenReturn(Map.of("term:dram", StoredDocuments.doc(Map.of("title", "DRAM", "summary", "Dynamic memory"))));
 
         mvc.perform(get("/api/v1/terms/hbm"))
             .andExpect(status().isOk())

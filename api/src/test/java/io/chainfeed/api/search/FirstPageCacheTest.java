@@ -3,6 +3,7 @@ package io.chainfeed.api.search;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.chainfeed.api.StoredDocuments;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
@@ -58,7 +59,7 @@ class FirstPageCacheTest {
     @Test
     void theKeptPageHasItsSectionsAndHowManyReadsHaveEveryWord() throws IOException {
         FirstPageCache cache = new FirstPageCache(Duration.ofSeconds(1), nanos::get);
-        ReadSearch.Sections sections = new ReadSearch.Sections(List.<Map<String, Object>>of(Map.of("id", "term:cowos")),
+        ReadSearch.Sections sections = new ReadSearch.Sections(List.of(StoredDocuments.doc(Map.of("id", "term:cowos"))),
                 List.of());
         ReadSearch.Page page = cache.get(MEMORY,
                 () -> new ReadSearch.Page(12, List.of(), Map.of(), null, SearchMode.ANY, 3, sections, 2));

@@ -2,6 +2,8 @@ package io.chainfeed.api.search;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.chainfeed.api.StoredDocuments;
+import io.chainfeed.schemas.ReadDocument;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,11 +14,12 @@ import org.junit.jupiter.api.Test;
 class ReadSearchSectionsTest {
 
     private static ReadSearch.Match term(String id) {
-        return new ReadSearch.Match(Map.of("id", id, "kind", "term"), 1, List.of(), null);
+        return new ReadSearch.Match(StoredDocuments.doc(Map.of("id", id, "kind", "term")), 1, List.of(), null);
     }
 
     private static ReadSearch.Match signal(String id, String observedAt) {
-        return new ReadSearch.Match(Map.of("id", id, "kind", "signal", "observedAt", observedAt), 1, List.of(), null);
+        return new ReadSearch.Match(StoredDocuments.doc(Map.of("id", id, "kind", "signal", "observedAt", observedAt)),
+                1, List.of(), null);
     }
 
     @Test
@@ -29,8 +32,8 @@ class ReadSearchSectionsTest {
             page.add(signal("signal:old-" + i, "2023-0" + (i + 1) + "-01T00:00:00Z"));
         }
         ReadSearch.Sections s = PageSections.sectionsOf(page, ReadSearch.Filters.NONE);
-        assertThat(s.terms()).extracting(d -> d.get("id")).containsExactly("term:euv", "term:high-na");
-        assertThat(s.signals()).extracting(d -> d.get("id"))
+        assertThat(s.terms()).extracting(ReadDocument::id).containsExactly("term:euv", "term:high-na");
+        assertThat(s.signals()).extracting(ReadDocument::id)
             .containsExactly("signal:record", "signal:q1-miss", "signal:same-day-b", "signal:q3-fall", "signal:old-3");
     }
 

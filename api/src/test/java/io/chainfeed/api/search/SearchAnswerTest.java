@@ -2,11 +2,11 @@ package io.chainfeed.api.search;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.chainfeed.schemas.ReadDocument;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class SearchAnswerTest {
@@ -34,8 +34,10 @@ class SearchAnswerTest {
         SearchAnswer.Hit hit = a.hits().hits().get(0);
         assertThat(hit.score()).isEqualTo(41.5);
         assertThat(hit.sort()).containsExactly(41.5, "term:dram");
-        assertThat(hit.source()).containsExactly(Map.entry("id", "term:dram"), Map.entry("version", 3),
-                Map.entry("weight", 0.25), Map.entry("sections", List.of(Map.of("key", "a", "body", "b"))));
+        assertThat(hit.source().id()).isEqualTo("term:dram");
+        assertThat(hit.source().version()).isEqualTo(3L);
+        assertThat(hit.source().sections()).as("a member the record does not name (weight) is ignored")
+            .containsExactly(new ReadDocument.Section("a", null, "b"));
         assertThat(hit.highlight()).containsEntry("summary", List.of("<mark>DRAM</mark>"));
         assertThat(a.buckets("layer")).containsExactly(new SearchAnswer.Bucket("memory|Memory", null, 7));
         assertThat(a.buckets("updated")).extracting(SearchAnswer.Bucket::keyAsString, SearchAnswer.Bucket::docCount)

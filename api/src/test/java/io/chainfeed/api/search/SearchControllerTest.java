@@ -15,8 +15,10 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
+import io.chainfeed.api.StoredDocuments;
 import io.chainfeed.api.reference.CompanyResolver;
 import io.chainfeed.schemas.CompanyDirectory;
+import io.chainfeed.schemas.ReadDocument;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -71,8 +73,8 @@ class SearchControllerTest {
 
     @Test
     void aPageOfMatchesCarriesScoresSnippetsFacetsAndTheCursor() throws Exception {
-        Map<String, Object> doc = Map.of("id", "term:hbm", "kind", "term", "title", "HBM", "layers",
-                List.of(Map.of("id", "memory", "evidence", List.of(Map.of("text", "HBM")))));
+        ReadDocument doc = StoredDocuments.doc(Map.of("id", "term:hbm", "kind", "term", "title", "HBM", "layers",
+                List.of(Map.of("id", "memory", "evidence", List.of(Map.of("text", "HBM"))))));
         when(search.search(argThat(a -> a.text().equals("hbm")), any(), eq(10), isNull(), eq(false),
                 eq(ReadSearch.Ranking.HYBRID)))
             .thenReturn(new ReadSearch.Page(1,

@@ -2,33 +2,35 @@ package io.chainfeed.api.search;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.chainfeed.api.StoredDocuments;
 import io.chainfeed.api.reference.CompanyResolver;
 import io.chainfeed.api.reference.CompanyResolverTest;
+import io.chainfeed.schemas.ReadDocument;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class SnippetsTest {
 
-    private static Map<String, Object> doc(String kind, String summary, String body, Map<String, Object> evidence) {
-        return Map.of("kind", kind, "title", "CoWoS", "summary", summary, "sections",
+    private static ReadDocument doc(String kind, String summary, String body, Map<String, Object> evidence) {
+        return StoredDocuments.doc(Map.of("kind", kind, "title", "CoWoS", "summary", summary, "sections",
                 List.of(Map.of("key", "why", "heading", "Why", "body", body)), "companies",
                 List.of(Map.of("id", "tsmc", "symbol", "2330.TW", "evidence", List.of(
                         Map.of("rule", "declared-company", "field", "metadata", "start", -1, "end", -1, "text", "TSMC"),
-                        evidence))));
+                        evidence)))));
     }
 
     @Test
     void theEvidenceSentenceIsEscapedWithTheSpanMarked() {
         String body = "Packaging is scarce. Taiwan <Semi> & co (TSM) runs the lines. Demand keeps rising.";
         int start = body.indexOf("TSM)");
-        Map<String, Object> d = doc("signal", "s", body, Map.of("rule", "ticker-in-parentheses", "field", "why",
-                "start", start, "end", start + 3, "text", "TSM"));
+        ReadDocument d = doc("signal", "s", body, Map.of("rule", "ticker-in-parentheses", "field", "why", "start",
+                start, "end", start + 3, "text", "TSM"));
         assertThat(Snippets.companyEvidence(d, "tsmc"))
             .isEqualTo("Taiwan &lt;Semi&gt; &amp; co (<mark>TSM</mark>) runs the lines.");
         assertThat(Snippets.companyEvidence(d, "nvidia")).isNull();
         // Offsets that do not fit the text give no snippet rather than a wrong one.
-        Map<String, Object> bad = doc("signal", "s", "short",
+        ReadDocument bad = doc("signal", "s", "short",
                 Map.of("rule", "ticker", "field", "why", "start", 3, "end", 40, "text", "TSM"));
         assertThat(Snippets.companyEvidence(bad, "tsmc")).isNull();
     }
@@ -44,13 +46,13 @@ class SnippetsTest {
 
     @Test
     void aTermsOwnReadLeadsWithItsDefinition() {
-        Map<String, Object> term = doc("term", "CoWoS is <TSMC's> packaging.", "body", Map.of());
+        ReadDocument term = doc("term", "CoWoS is <TSMC's> packaging.", "body", Map.of());
         assertThat(Snippets.definitionFirst(term, List.of("a <mark>body</mark> fragment")))
             .containsExactly("CoWoS is &lt;TSMC&#39;s&gt; packaging.", "a <mark>body</mark> fragment");
         assertThat(Snippets.definitionFirst(term,
                 List.of("a fragment", "CoWoS is &lt;<mark>TSMC</mark>&#39;s&gt; packaging.")))
             .containsExactly("CoWoS is &lt;<mark>TSMC</mark>&#39;s&gt; packaging.", "a fragment");
-        Map<String, Object> signal = doc("signal", "headline", "body", Map.of());
+        ReadDocument signal = doc("signal", "headline", "body", Map.of());
         assertThat(Snippets.definitionFirst(signal, List.of("x"))).containsExactly("x");
     }
 

@@ -8,9 +8,10 @@ import io.chainfeed.avro.LayerTag;
 import io.chainfeed.avro.Read;
 import io.chainfeed.avro.ReadKind;
 import io.chainfeed.avro.TermTag;
+import io.chainfeed.schemas.ReadDocument;
+import io.chainfeed.schemas.ReadDocuments;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -48,16 +49,9 @@ class SelectorTest {
             .build();
     }
 
-    /** The same read as the indexer stores it (see streams ReadDocuments). */
-    static Map<String, Object> doc(Read r) {
-        Map<String, Object> d = new LinkedHashMap<>();
-        d.put("kind", r.getKind().name().toLowerCase(java.util.Locale.ROOT));
-        d.put("slug", r.getSlug());
-        d.put("layerIds", r.getLayers().stream().map(LayerTag::getId).toList());
-        d.put("companySymbols", r.getCompanies().stream().map(CompanyTag::getSymbol).toList());
-        d.put("companies", r.getCompanies().stream().map(c -> Map.of("id", c.getId())).toList());
-        d.put("termSlugs", r.getTerms().stream().map(TermTag::getSlug).toList());
-        return d;
+    /** The document the indexer writes for the read. */
+    static ReadDocument doc(Read r) {
+        return ReadDocuments.toDocument(r);
     }
 
     static final Read RDMA = read(ReadKind.TERM, "rdma", List.of("network-fabric"),

@@ -1,5 +1,6 @@
 package io.chainfeed.platform;
 
+import io.chainfeed.schemas.ReadFields;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -24,14 +25,15 @@ public final class ReadsIndex {
     public static final String MAPPING_RESOURCE = "/io/chainfeed/platform/reads-index-v1.json";
 
     /** The field holding a read's sentence vector ({@code dense_vector}, 384 floats). */
-    public static final String EMBEDDING = "embedding";
+    public static final String EMBEDDING = ReadFields.EMBEDDING;
 
     /**
      * The fields the embedder adds: the vector, its model and the read version it was
      * made for. Answers that return stored reads leave them out ({@code _source}
      * excludes): a vector is about 8 KB of JSON.
      */
-    public static final List<String> VECTOR_FIELDS = List.of(EMBEDDING, "embeddingModel", "embeddedVersion");
+    public static final List<String> VECTOR_FIELDS = List.of(EMBEDDING, ReadFields.EMBEDDING_MODEL,
+            ReadFields.EMBEDDED_VERSION);
 
     private ReadsIndex() {
     }

@@ -12,6 +12,7 @@ import io.chainfeed.avro.Section;
 import io.chainfeed.platform.ReadsIndex;
 import io.chainfeed.schemas.AvroSerde;
 import io.chainfeed.schemas.ReadDocuments;
+import io.chainfeed.schemas.ReadFields;
 import io.chainfeed.schemas.Topics;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -259,7 +260,8 @@ public final class ReadEmbedder extends BatchLoop {
         }
         MgetResponse<Map> docs = client.mget(m -> m.index(alias)
             .ids(List.copyOf(reads.keySet()))
-            .sourceIncludes(List.of("version", "embeddedVersion", "embeddingModel")), Map.class);
+            .sourceIncludes(List.of(ReadFields.VERSION, ReadFields.EMBEDDED_VERSION, ReadFields.EMBEDDING_MODEL)),
+                Map.class);
         List<Pending> pending = new ArrayList<>();
         for (MultiGetResponseItem<Map> item : docs.docs()) {
             if (item.isFailure()) {
@@ -274,9 +276,9 @@ public final class ReadEmbedder extends BatchLoop {
             }
             ConsumerRecord<String, byte[]> r = latest.get(doc.id());
             long version = ReadDocuments.version(read);
-            boolean current = doc.source().get("version") instanceof Number n && n.longValue() == version;
-            boolean done = doc.source().get("embeddedVersion") instanceof Number e && e.longValue() == version
-                    && model.equals(doc.source().get("embeddingModel"));
+            boolean current = doc.source().get(ReadFields.VERSION) instanceof Number n && n.longValue() == version;
+            boolean done = doc.source().get(ReadFields.EMBEDDED_VERSION) instanceof Number e && e.longValue() == version
+                    && model.equals(doc.source().get(ReadFields.EMBEDDING_MODEL));
             if (current && !done && doc.seqNo() != null && doc.primaryTerm() != null) {
                 pending.add(new Pending(read, r.timestamp(), version, doc.seqNo(), doc.primaryTerm()));
             }
@@ -288,8 +290,8 @@ public final class ReadEmbedder extends BatchLoop {
         BulkRequest.Builder bulk = new BulkRequest.Builder();
         for (int i = 0; i < pending.size(); i++) {
             Pending p = pending.get(i);
-            Map<String, Object> fields = Map.of(ReadsIndex.EMBEDDING, vectors.get(i), "embeddingModel", model,
-                    "embeddedVersion", p.version());
+            Map<String, Object> fields = Map.of(ReadsIndex.EMBEDDING, vectors.get(i), ReadFields.EMBEDDING_MODEL, model,
+                    ReadFields.EMBEDDED_VERSION, p.version());
             bulk.operations(op -> op.update(u -> u.index(alias)
                 .id(p.read().getId())
                 .ifSeqNo(p.seqNo())

@@ -9,6 +9,7 @@ import io.chainfeed.avro.Read;
 import io.chainfeed.platform.ReadsIndex;
 import io.chainfeed.platform.kafka.DeadLetters;
 import io.chainfeed.schemas.AvroSerde;
+import io.chainfeed.schemas.ReadDocument;
 import io.chainfeed.schemas.ReadDocuments;
 import io.chainfeed.schemas.Topics;
 import io.chainfeed.streams.StreamsMeters;
@@ -128,7 +129,7 @@ public final class ReadIndexer extends BatchLoop {
                 deadLetter(r, e);
                 continue;
             }
-            Map<String, Object> doc = ReadDocuments.toDocument(read, Instant.ofEpochMilli(r.timestamp()));
+            ReadDocument doc = ReadDocuments.toDocument(read, Instant.ofEpochMilli(r.timestamp()));
             bulk.operations(op -> op.index(i -> i.index(alias)
                 .id(read.getId())
                 .version(ReadsIndex.externalVersion(read.getVersion()))

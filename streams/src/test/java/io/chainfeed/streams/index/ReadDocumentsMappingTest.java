@@ -8,11 +8,11 @@ import io.chainfeed.avro.Read;
 import io.chainfeed.avro.ReadChange;
 import io.chainfeed.avro.ReadKind;
 import io.chainfeed.platform.ReadsIndex;
+import io.chainfeed.schemas.ReadDocument;
 import io.chainfeed.schemas.ReadDocuments;
 import io.chainfeed.schemas.SampleRecords;
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -30,14 +30,15 @@ class ReadDocumentsMappingTest {
             .setPreviousVersion(1L)
             .setChanges(List.of(new ReadChange("sections", "changed", "why_it_matters", "Why it matters")))
             .build();
-        Map<String, Object> doc = ReadDocuments.toDocument(read);
-        assertThat(doc.get("previousVersion")).isEqualTo(1L);
-        assertThat(doc.get("changes")).isEqualTo(List
-            .of(Map.of("field", "sections", "change", "changed", "key", "why_it_matters", "detail", "Why it matters")));
+        ReadDocument typed = ReadDocuments.toDocument(read);
+        assertThat(typed.previousVersion()).isEqualTo(1L);
+        assertThat(typed.changes())
+            .containsExactly(new ReadDocument.Change("sections", "changed", "why_it_matters", "Why it matters"));
+        JsonNode doc = new ObjectMapper().valueToTree(typed);
         JsonNode properties = new ObjectMapper().readTree(ReadsIndex.settingsAndMappings())
             .path("mappings")
             .path("properties");
-        for (String field : doc.keySet()) {
+        for (String field : (Iterable<String>) doc::fieldNames) {
             assertThat(properties.has(field)).as("mapping has %s", field).isTrue();
         }
         for (String sub : List.of("field", "change", "key", "detail")) {

@@ -14,6 +14,7 @@ import io.chainfeed.platform.IndexSetup;
 import io.chainfeed.platform.ReadsIndex;
 import io.chainfeed.platform.TopicSetup;
 import io.chainfeed.schemas.AvroSerde;
+import io.chainfeed.schemas.ReadDocument;
 import io.chainfeed.schemas.ReadDocuments;
 import io.chainfeed.schemas.Topics;
 import io.chainfeed.testsupport.ElasticsearchExtension;
@@ -108,7 +109,7 @@ class ReadIndexerIT {
             .setPreviousVersion(2000L)
             .setChanges(List.of(new io.chainfeed.avro.ReadChange("summary", "changed", "", "Stacked DRAM.")))
             .build();
-        Map<String, Object> doc = ReadDocuments.toDocument(edited);
+        ReadDocument doc = ReadDocuments.toDocument(edited);
         org.assertj.core.api.Assertions
             .assertThatThrownBy(() -> client.index(i -> i.index("reads-upgrade").id("term:hbm").document(doc)))
             .as("the strict earlier mapping refuses the new fields")
