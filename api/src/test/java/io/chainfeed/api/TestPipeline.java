@@ -12,6 +12,7 @@ import io.chainfeed.embeddings.SentenceEmbedder;
 import io.chainfeed.ingest.IngestApplication;
 import io.chainfeed.ingest.IngestService;
 import io.chainfeed.ingest.corpus.Corpus;
+import io.chainfeed.ingest.publish.IngestMeters;
 import io.chainfeed.ingest.publish.KafkaClients;
 import io.chainfeed.ingest.publish.TermPublisher;
 import io.chainfeed.ingest.signal.SignalIngest;
@@ -472,7 +473,7 @@ final class TestPipeline implements BeforeAllCallback, BeforeEachCallback, After
     void publishSignals(String json) {
         try (KafkaProducer<String, byte[]> producer = KafkaClients.producer(bootstrap, name + "-signals")) {
             SignalIngest.BatchResult r = new SignalIngest(new SignalValidator(Corpus.loadBundled().layers()), producer,
-                    Clock.systemUTC())
+                    Clock.systemUTC(), new IngestMeters(new SimpleMeterRegistry()))
                 .ingest(SignalReader.json(json), false);
             assertThat(r.rejected()).isEmpty();
             assertThat(r.published()).isTrue();
@@ -569,7 +570,8 @@ final class TestPipeline implements BeforeAllCallback, BeforeEachCallback, After
 
         private static Ingest on(KafkaProducer<String, byte[]> producer, KafkaConsumer<String, byte[]> ledger) {
             Corpus corpus = Corpus.loadBundled();
-            TermPublisher publisher = new TermPublisher(producer, ledger, Clock.systemUTC());
+            TermPublisher publisher = new TermPublisher(producer, ledger, Clock.systemUTC(),
+                    new IngestMeters(new SimpleMeterRegistry()));
             return new Ingest(producer, ledger, corpus, publisher, new IngestService(corpus, publisher));
         }
 
