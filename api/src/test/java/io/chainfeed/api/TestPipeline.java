@@ -272,7 +272,7 @@ final class TestPipeline implements BeforeAllCallback, BeforeEachCallback, After
                 new ByteArraySerializer(), new ByteArraySerializer());
         ElasticsearchClient esClient = new ElasticsearchClient(
                 new RestClientTransport(restClient, new JacksonJsonpMapper()));
-        indexer = new ReadIndexer(consumer, dlq, esClient, ReadsIndex.ALIAS);
+        indexer = new ReadIndexer(consumer, dlq, esClient, ReadsIndex.ALIAS, new SimpleMeterRegistry());
         indexerThread = new Thread(indexer, name + "-indexer");
         indexerThread.start();
         if (topologies.contains(Streams.EMBEDDINGS)) {
@@ -306,6 +306,7 @@ final class TestPipeline implements BeforeAllCallback, BeforeEachCallback, After
         // topics.
         config.put(StreamsConfig.DEFAULT_DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG,
                 DeadLetterDeserializationHandler.class);
+        config.put(DeadLetterDeserializationHandler.METER_REGISTRY_CONFIG, new SimpleMeterRegistry());
         KafkaStreams s = new KafkaStreams(build.apply(config), config);
         // every class has a broker of its own: local state an earlier run left is stale
         s.cleanUp();

@@ -13,6 +13,7 @@ import io.chainfeed.streams.chain.ChainStateTopology;
 import io.chainfeed.streams.index.ReadIndexer;
 import io.chainfeed.streams.tagging.DeadLetterDeserializationHandler;
 import io.chainfeed.streams.tagging.TaggingTopology;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Metrics;
 import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
 import java.io.IOException;
@@ -20,6 +21,7 @@ import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Properties;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -85,8 +87,10 @@ public class StreamsRunner implements SmartLifecycle {
 
     private final HostInfo self;
 
+    private final MeterRegistry registry;
+
     StreamsRunner(StreamsProperties props, KafkaConnectionProperties kafka, ServerProperties server,
-            KafkaTopicsSettings topics, RestClient restClient, ElasticsearchClient esClient) {
+            KafkaTopicsSettings topics, RestClient restClient, ElasticsearchClient esClient, MeterRegistry registry) {
         this.props = props;
         this.self = HostInfo
             .buildFromEndpoint(props.queryHost() != null ? props.queryHost() : "127.0.0.1:" + server.getPort());
@@ -94,6 +98,7 @@ public class StreamsRunner implements SmartLifecycle {
         this.bootstrapServers = kafka.bootstrapServers();
         this.restClient = restClient;
         this.esClient = esClient;
+        this.registry = Objects.requireNonNull(registry, "registry");
     }
 
     @Override
@@ -121,9 +126,9 @@ public class StreamsRunner implements SmartLifecycle {
 
         KafkaConsumer<String, byte[]> indexerConsumer = indexerConsumer();
         KafkaProducer<byte[], byte[]> dlqProducer = dlqProducer();
-        binders.add(ClientMeters.bind(indexerConsumer, null));
-        binders.add(ClientMeters.bind(dlqProducer, null));
-        indexer = new ReadIndexer(indexerConsumer, dlqProducer, esClient, ReadsIndex.ALIAS);
+        binders.add(ClientMeters.bind(indexerConsumer, registry));
+        binders.add(ClientMeters.bind(dlqProducer, registry));
+        indexer = new ReadIndexer(indexerConsumer, dlqProducer, esClient, ReadsIndex.ALIAS, registry);
         indexerThread = new Thread(indexer, "read-indexer");
         indexerThread.start();
         running = true;
@@ -141,7 +146,7 @@ public class StreamsRunner implements SmartLifecycle {
      */
     private KafkaStreams instance(org.apache.kafka.streams.Topology topology, Properties config, String applicationId,
             String name) {
-        DeadLetterDeserializationHandler.registerAtStart(topology, applicationId);
+        DeadLetterDeserializationHandler.registerAtStart(topology, applicationId, registry);
         KafkaStreams instance = new KafkaStreams(topology, config);
         withFailureBudget(instance, name);
         binders.add(bind(instance));
@@ -184,6 +189,9 @@ public class StreamsRunner implements SmartLifecycle {
         p.put(StreamsConfig.APPLICATION_SERVER_CONFIG, self.host() + ":" + self.port());
         p.put(StreamsConfig.DEFAULT_DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG,
                 DeadLetterDeserializationHandler.class);
+        // the handler is made by Kafka Streams from this configuration: its registry
+        // travels here
+        p.put(DeadLetterDeserializationHandler.METER_REGISTRY_CONFIG, registry);
         return p;
     }
 

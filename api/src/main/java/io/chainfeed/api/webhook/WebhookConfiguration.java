@@ -3,6 +3,7 @@ package io.chainfeed.api.webhook;
 import io.chainfeed.api.selector.TopicParser;
 import io.chainfeed.platform.kafka.ClientMeters;
 import io.chainfeed.platform.kafka.KafkaConnectionProperties;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.net.InetAddress;
 import java.time.Clock;
 import java.time.Duration;
@@ -31,13 +32,13 @@ class WebhookConfiguration {
     private static final Logger log = LoggerFactory.getLogger(WebhookConfiguration.class);
 
     @Bean(destroyMethod = "")
-    Producer<String, byte[]> webhookProducer(KafkaConnectionProperties kafka) {
+    Producer<String, byte[]> webhookProducer(KafkaConnectionProperties kafka, MeterRegistry meters) {
         KafkaProducer<String, byte[]> p = new KafkaProducer<>(
                 Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
                         ProducerConfig.CLIENT_ID_CONFIG, "chainfeed-api-webhooks", ProducerConfig.ACKS_CONFIG, "all",
                         ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true, ProducerConfig.MAX_BLOCK_MS_CONFIG, 15_000),
                 new StringSerializer(), new ByteArraySerializer());
-        ClientMeters.bind(p, null);
+        ClientMeters.bind(p, meters);
         return p;
     }
 
@@ -51,14 +52,14 @@ class WebhookConfiguration {
 
     @Bean
     SubscriptionStore webhookSubscriptionStore(KafkaConnectionProperties kafka,
-            Producer<String, byte[]> webhookProducer) {
-        return new SubscriptionStore(kafka.bootstrapServers(), webhookProducer);
+            Producer<String, byte[]> webhookProducer, MeterRegistry meters) {
+        return new SubscriptionStore(kafka.bootstrapServers(), webhookProducer, meters);
     }
 
     @Bean
     DeliveryStateStore webhookDeliveryStateStore(KafkaConnectionProperties kafka,
-            Producer<String, byte[]> webhookProducer) {
-        return new DeliveryStateStore(kafka.bootstrapServers(), webhookProducer);
+            Producer<String, byte[]> webhookProducer, MeterRegistry meters) {
+        return new DeliveryStateStore(kafka.bootstrapServers(), webhookProducer, meters);
     }
 
     @Bean
@@ -95,7 +96,7 @@ class WebhookConfiguration {
     WebhookDeliveries webhookDeliveries(SubscriptionStore subscriptions, DeliveryStateStore states,
             SubscriptionService service, WebhookSender sender, WebhookProperties props,
             ObjectProvider<ReadSource> source, Producer<String, byte[]> webhookProducer,
-            ObjectProvider<io.micrometer.core.instrument.MeterRegistry> meters, KafkaConnectionProperties kafka) {
+            ObjectProvider<MeterRegistry> meters, KafkaConnectionProperties kafka) {
         WebhookMeters.registerAtStart();
         WebhookEngine engine = null;
         DeliveryLease lease = null;

@@ -12,6 +12,7 @@ import io.chainfeed.schemas.AvroSerde;
 import io.chainfeed.schemas.ReadDocuments;
 import io.chainfeed.schemas.Topics;
 import io.chainfeed.streams.StreamsMeters;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -63,12 +64,15 @@ public final class ReadIndexer extends BatchLoop {
      * indexer
      * @param client Elasticsearch client
      * @param alias the index alias to write to
+     * @param registry where the indexer's meters go (the dead-letter counter): the
+     * service's registry
+     * @throws NullPointerException if {@code registry} is null
      */
     public ReadIndexer(Consumer<String, byte[]> consumer, Producer<byte[], byte[]> dlqProducer,
-            ElasticsearchClient client, String alias) {
+            ElasticsearchClient client, String alias, MeterRegistry registry) {
         super(consumer, Topics.READS, "bulk");
         this.dlqProducer = dlqProducer;
-        this.deadLetters = new DeadLetters(dlqProducer, "streams-indexer", null);
+        this.deadLetters = new DeadLetters(dlqProducer, "streams-indexer", registry);
         deadLetters.registerAtStart(List.of(Topics.READS));
         this.client = client;
         this.alias = alias;
