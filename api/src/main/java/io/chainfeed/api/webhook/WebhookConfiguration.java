@@ -3,6 +3,7 @@ package io.chainfeed.api.webhook;
 import io.chainfeed.api.selector.TopicParser;
 import io.chainfeed.platform.kafka.ClientMeters;
 import io.chainfeed.platform.kafka.KafkaConnectionProperties;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.net.InetAddress;
 import java.time.Clock;
@@ -89,15 +90,24 @@ class WebhookConfiguration {
     }
 
     /**
+     * The delivery meters on the api's registry, every outcome registered at zero.
+     */
+    @Bean
+    WebhookMeters webhookMeters(MeterRegistry meters) {
+        WebhookMeters webhookMeters = new WebhookMeters(meters);
+        webhookMeters.registerAtStart();
+        return webhookMeters;
+    }
+
+    /**
      * The deliveries; the engine and the delivery lease run only when this instance may
      * deliver, a master key is set and a read source (the feed's read log) is there.
      */
     @Bean
     WebhookDeliveries webhookDeliveries(SubscriptionStore subscriptions, DeliveryStateStore states,
             SubscriptionService service, WebhookSender sender, WebhookProperties props,
-            ObjectProvider<ReadSource> source, Producer<String, byte[]> webhookProducer,
-            ObjectProvider<MeterRegistry> meters, KafkaConnectionProperties kafka) {
-        WebhookMeters.registerAtStart();
+            ObjectProvider<ReadSource> source, Producer<String, byte[]> webhookProducer, MeterRegistry meters,
+            WebhookMeters webhookMeters, KafkaConnectionProperties kafka) {
         WebhookEngine engine = null;
         DeliveryLease lease = null;
         ReadSource readSource = source.getIfAvailable();
@@ -107,26 +117,23 @@ class WebhookConfiguration {
             engine = new WebhookEngine(readSource, sender,
                     new DeliveryPolicy(props.retrySchedule(), new SplittableRandom()),
                     new KafkaDeliveryJournal(states, service, webhookProducer), Clock.systemUTC(), props.workers(),
-                    props.queueCapacity());
+                    props.queueCapacity(), webhookMeters);
             WebhookEngine e = engine;
             // Consumer lag of the webhook workers: records of the reads log each
             // subscription has not settled.
-            meters.ifAvailable(m -> {
-                io.micrometer.core.instrument.Gauge.builder("chainfeed.webhook.lag", e, WebhookEngine::lag)
-                    .description("records of the reads log the webhook subscriptions have yet to settle, summed")
-                    .baseUnit("records")
-                    .register(m);
-                io.micrometer.core.instrument.Gauge.builder("chainfeed.webhook.lag.max", e, WebhookEngine::maxLag)
-                    .description("the largest such lag of one webhook subscription")
-                    .baseUnit("records")
-                    .register(m);
-                io.micrometer.core.instrument.Gauge
-                    .builder("chainfeed.webhook.failing.subscriptions", e,
-                            engine1 -> engine1.failing(props.failingAfter()))
-                    .description("subscriptions delivered here whose endpoint has answered no 2xx for longer"
-                            + " than chainfeed.webhooks.failing-after")
-                    .register(m);
-            });
+            Gauge.builder("chainfeed.webhook.lag", e, WebhookEngine::lag)
+                .description("records of the reads log the webhook subscriptions have yet to settle, summed")
+                .baseUnit("records")
+                .register(meters);
+            Gauge.builder("chainfeed.webhook.lag.max", e, WebhookEngine::maxLag)
+                .description("the largest such lag of one webhook subscription")
+                .baseUnit("records")
+                .register(meters);
+            Gauge
+                .builder("chainfeed.webhook.failing.subscriptions", e, engine1 -> engine1.failing(props.failingAfter()))
+                .description("subscriptions delivered here whose endpoint has answered no 2xx for longer"
+                        + " than chainfeed.webhooks.failing-after")
+                .register(meters);
         }
         WebhookDeliveries.Delivering delivering = engine == null ? null
                 : new WebhookDeliveries.Delivering(engine, lease, props.requestTimeout().plus(props.connectTimeout()));
