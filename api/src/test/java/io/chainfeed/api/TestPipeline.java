@@ -24,6 +24,7 @@ import io.chainfeed.platform.TopicSetup;
 import io.chainfeed.platform.auth.HashedKeys;
 import io.chainfeed.platform.kafka.GroupOffsets;
 import io.chainfeed.schemas.Topics;
+import io.chainfeed.streams.StreamsMeters;
 import io.chainfeed.streams.chain.ChainStateTopology;
 import io.chainfeed.streams.index.ReadEmbedder;
 import io.chainfeed.streams.index.ReadIndexer;
@@ -53,7 +54,7 @@ import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Function;
+import java.util.function.BiFunction;
 import org.apache.http.HttpHost;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -293,7 +294,7 @@ final class TestPipeline implements BeforeAllCallback, BeforeEachCallback, After
      * Starts one topology under exactly-once, with the streams service's dead-letter
      * handling.
      */
-    private void run(String applicationId, Function<Properties, Topology> build) {
+    private void run(String applicationId, BiFunction<Properties, StreamsMeters, Topology> build) {
         Properties config = new Properties();
         config.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
         config.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
@@ -306,8 +307,9 @@ final class TestPipeline implements BeforeAllCallback, BeforeEachCallback, After
         // topics.
         config.put(StreamsConfig.DEFAULT_DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG,
                 DeadLetterDeserializationHandler.class);
-        config.put(DeadLetterDeserializationHandler.METER_REGISTRY_CONFIG, new SimpleMeterRegistry());
-        KafkaStreams s = new KafkaStreams(build.apply(config), config);
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        config.put(DeadLetterDeserializationHandler.METER_REGISTRY_CONFIG, registry);
+        KafkaStreams s = new KafkaStreams(build.apply(config, new StreamsMeters(registry)), config);
         // every class has a broker of its own: local state an earlier run left is stale
         s.cleanUp();
         streams.add(s);

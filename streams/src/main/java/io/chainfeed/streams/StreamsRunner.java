@@ -14,7 +14,6 @@ import io.chainfeed.streams.index.ReadIndexer;
 import io.chainfeed.streams.tagging.DeadLetterDeserializationHandler;
 import io.chainfeed.streams.tagging.TaggingTopology;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.Metrics;
 import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -37,6 +36,7 @@ import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.KeyQueryMetadata;
 import org.apache.kafka.streams.LagInfo;
 import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse;
 import org.apache.kafka.streams.state.HostInfo;
 import org.elasticsearch.client.RestClient;
@@ -89,6 +89,8 @@ public class StreamsRunner implements SmartLifecycle {
 
     private final MeterRegistry registry;
 
+    private final StreamsMeters meters;
+
     StreamsRunner(StreamsProperties props, KafkaConnectionProperties kafka, ServerProperties server,
             KafkaTopicsSettings topics, RestClient restClient, ElasticsearchClient esClient, MeterRegistry registry) {
         this.props = props;
@@ -99,11 +101,12 @@ public class StreamsRunner implements SmartLifecycle {
         this.restClient = restClient;
         this.esClient = esClient;
         this.registry = Objects.requireNonNull(registry, "registry");
+        this.meters = new StreamsMeters(registry);
     }
 
     @Override
     public void start() {
-        StreamsMeters.registerAtStart();
+        meters.registerAtStart();
         if (topics.createTopics()) {
             TopicSetup.ensure(bootstrapServers, Topics.all(topics.partitions()), topics.replicationFactor());
         }
@@ -115,13 +118,13 @@ public class StreamsRunner implements SmartLifecycle {
         }
 
         Properties config = streamsConfig();
-        streams = instance(TaggingTopology.buildTopology(config), config, props.applicationId(), "tagging");
+        streams = instance(TaggingTopology.buildTopology(config, meters), config, props.applicationId(), "tagging");
         streams.start();
 
         Properties chainConfig = streamsConfig();
         chainConfig.put(StreamsConfig.APPLICATION_ID_CONFIG, props.chainApplicationId());
-        chainStreams = instance(ChainStateTopology.buildTopology(chainConfig), chainConfig, props.chainApplicationId(),
-                "chain-state");
+        chainStreams = instance(ChainStateTopology.buildTopology(chainConfig, meters), chainConfig,
+                props.chainApplicationId(), "chain-state");
         chainStreams.start();
 
         KafkaConsumer<String, byte[]> indexerConsumer = indexerConsumer();
@@ -144,8 +147,7 @@ public class StreamsRunner implements SmartLifecycle {
      * @param name the topology's name in the log
      * @return the instance
      */
-    private KafkaStreams instance(org.apache.kafka.streams.Topology topology, Properties config, String applicationId,
-            String name) {
+    private KafkaStreams instance(Topology topology, Properties config, String applicationId, String name) {
         DeadLetterDeserializationHandler.registerAtStart(topology, applicationId, registry);
         KafkaStreams instance = new KafkaStreams(topology, config);
         withFailureBudget(instance, name);
@@ -155,11 +157,11 @@ public class StreamsRunner implements SmartLifecycle {
 
     /**
      * Kafka Streams metrics (Micrometer's binder): {@code kafka_stream_*}, tagged with
-     * the client and thread.
+     * the client and thread, on the service's registry.
      */
-    private static KafkaStreamsMetrics bind(KafkaStreams instance) {
+    private KafkaStreamsMetrics bind(KafkaStreams instance) {
         KafkaStreamsMetrics m = new KafkaStreamsMetrics(instance);
-        m.bindTo(Metrics.globalRegistry);
+        m.bindTo(registry);
         return m;
     }
 

@@ -55,6 +55,8 @@ public final class ReadIndexer extends BatchLoop {
 
     private final AtomicLong indexed = new AtomicLong();
 
+    private final StreamsMeters meters;
+
     private volatile boolean healthy = true;
 
     /**
@@ -64,8 +66,8 @@ public final class ReadIndexer extends BatchLoop {
      * indexer
      * @param client Elasticsearch client
      * @param alias the index alias to write to
-     * @param registry where the indexer's meters go (the dead-letter counter): the
-     * service's registry
+     * @param registry where the indexer's meters go (the indexed and dead-letter
+     * counters): the service's registry
      * @throws NullPointerException if {@code registry} is null
      */
     public ReadIndexer(Consumer<String, byte[]> consumer, Producer<byte[], byte[]> dlqProducer,
@@ -73,6 +75,7 @@ public final class ReadIndexer extends BatchLoop {
         super(consumer, Topics.READS, "bulk");
         this.dlqProducer = dlqProducer;
         this.deadLetters = new DeadLetters(dlqProducer, "streams-indexer", registry);
+        this.meters = new StreamsMeters(registry);
         deadLetters.registerAtStart(List.of(Topics.READS));
         this.client = client;
         this.alias = alias;
@@ -160,7 +163,7 @@ public final class ReadIndexer extends BatchLoop {
                     failures.size() + " of " + ids.size() + " items failed, first: " + failures.get(0));
         }
         indexed.addAndGet(ids.size());
-        StreamsMeters.indexed(ids.size());
+        meters.indexed(ids.size());
     }
 
     private void deadLetter(ConsumerRecord<String, byte[]> r, Exception e) throws Exception {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.chainfeed.platform.kafka.DeadLetters;
 import io.chainfeed.schemas.Topics;
+import io.chainfeed.streams.StreamsMeters;
 import io.chainfeed.streams.chain.ChainStateTopology;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Metrics;
@@ -13,7 +14,7 @@ import java.util.Collection;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
-import java.util.function.Function;
+import java.util.function.BiFunction;
 import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.Topology;
@@ -30,11 +31,11 @@ class DeadLetterRegistrationTest {
 
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
 
-    private static Topology topology(String applicationId, Function<Properties, Topology> build) {
+    private Topology topology(String applicationId, BiFunction<Properties, StreamsMeters, Topology> build) {
         Properties config = new Properties();
         config.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
         config.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "dummy:9092");
-        return build.apply(config);
+        return build.apply(config, new StreamsMeters(registry));
     }
 
     @Test
