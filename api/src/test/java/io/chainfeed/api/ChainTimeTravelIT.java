@@ -151,8 +151,9 @@ class ChainTimeTravelIT {
      * Right after the streams service started, before any signal: its {@code chainfeed_*}
      * series are there, the dead-letter counters of both applications and the indexer at
      * zero for every topic they read and every reason, and promtool reports nothing on
-     * them (skipped without promtool unless {@code CI=true}). The api under test shares
-     * this JVM's global registry, so its own series show here too.
+     * them (skipped without promtool unless {@code CI=true}). The api under test runs in
+     * this JVM too, but each service registers on its own injected registry: none of the
+     * api's {@code chainfeed_*} series show here.
      */
     private static void streamsSeriesAreThereBeforeAnySignalAndPassPromtool() {
         PrometheusScrape metrics = PrometheusScrape.of("streams",

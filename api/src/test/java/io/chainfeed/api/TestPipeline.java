@@ -12,6 +12,7 @@ import io.chainfeed.embeddings.SentenceEmbedder;
 import io.chainfeed.ingest.IngestApplication;
 import io.chainfeed.ingest.IngestService;
 import io.chainfeed.ingest.corpus.Corpus;
+import io.chainfeed.ingest.publish.IngestMeters;
 import io.chainfeed.ingest.publish.KafkaClients;
 import io.chainfeed.ingest.publish.TermPublisher;
 import io.chainfeed.ingest.signal.SignalIngest;
@@ -23,6 +24,7 @@ import io.chainfeed.platform.TopicSetup;
 import io.chainfeed.platform.auth.HashedKeys;
 import io.chainfeed.platform.kafka.GroupOffsets;
 import io.chainfeed.schemas.Topics;
+import io.chainfeed.streams.StreamsMeters;
 import io.chainfeed.streams.chain.ChainStateTopology;
 import io.chainfeed.streams.index.ReadEmbedder;
 import io.chainfeed.streams.index.ReadIndexer;
@@ -52,7 +54,7 @@ import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Function;
+import java.util.function.BiFunction;
 import org.apache.http.HttpHost;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -271,7 +273,7 @@ final class TestPipeline implements BeforeAllCallback, BeforeEachCallback, After
                 new ByteArraySerializer(), new ByteArraySerializer());
         ElasticsearchClient esClient = new ElasticsearchClient(
                 new RestClientTransport(restClient, new JacksonJsonpMapper()));
-        indexer = new ReadIndexer(consumer, dlq, esClient, ReadsIndex.ALIAS);
+        indexer = new ReadIndexer(consumer, dlq, esClient, ReadsIndex.ALIAS, new SimpleMeterRegistry());
         indexerThread = new Thread(indexer, name + "-indexer");
         indexerThread.start();
         if (topologies.contains(Streams.EMBEDDINGS)) {
@@ -292,7 +294,7 @@ final class TestPipeline implements BeforeAllCallback, BeforeEachCallback, After
      * Starts one topology under exactly-once, with the streams service's dead-letter
      * handling.
      */
-    private void run(String applicationId, Function<Properties, Topology> build) {
+    private void run(String applicationId, BiFunction<Properties, StreamsMeters, Topology> build) {
         Properties config = new Properties();
         config.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
         config.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
@@ -305,7 +307,9 @@ final class TestPipeline implements BeforeAllCallback, BeforeEachCallback, After
         // topics.
         config.put(StreamsConfig.DEFAULT_DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG,
                 DeadLetterDeserializationHandler.class);
-        KafkaStreams s = new KafkaStreams(build.apply(config), config);
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        config.put(DeadLetterDeserializationHandler.METER_REGISTRY_CONFIG, registry);
+        KafkaStreams s = new KafkaStreams(build.apply(config, new StreamsMeters(registry)), config);
         // every class has a broker of its own: local state an earlier run left is stale
         s.cleanUp();
         streams.add(s);
@@ -472,7 +476,7 @@ final class TestPipeline implements BeforeAllCallback, BeforeEachCallback, After
     void publishSignals(String json) {
         try (KafkaProducer<String, byte[]> producer = KafkaClients.producer(bootstrap, name + "-signals")) {
             SignalIngest.BatchResult r = new SignalIngest(new SignalValidator(Corpus.loadBundled().layers()), producer,
-                    Clock.systemUTC())
+                    Clock.systemUTC(), new IngestMeters(new SimpleMeterRegistry()))
                 .ingest(SignalReader.json(json), false);
             assertThat(r.rejected()).isEmpty();
             assertThat(r.published()).isTrue();
@@ -569,7 +573,8 @@ final class TestPipeline implements BeforeAllCallback, BeforeEachCallback, After
 
         private static Ingest on(KafkaProducer<String, byte[]> producer, KafkaConsumer<String, byte[]> ledger) {
             Corpus corpus = Corpus.loadBundled();
-            TermPublisher publisher = new TermPublisher(producer, ledger, Clock.systemUTC());
+            TermPublisher publisher = new TermPublisher(producer, ledger, Clock.systemUTC(),
+                    new IngestMeters(new SimpleMeterRegistry()));
             return new Ingest(producer, ledger, corpus, publisher, new IngestService(corpus, publisher));
         }
 

@@ -166,11 +166,20 @@ class IngestConfiguration {
         return host.replaceAll("[^A-Za-z0-9._-]", "_") + "-" + port;
     }
 
+    /**
+     * The ingest's record and skip counters, on the service's registry.
+     */
+    @Bean
+    IngestMeters ingestMeters(MeterRegistry registry) {
+        return new IngestMeters(registry);
+    }
+
     @Bean
     TermPublisher termPublisher(KafkaTransactions transactions, KafkaConsumer<String, byte[]> ledgerConsumer,
-            KafkaProducer<byte[], byte[]> deadLetterProducer, IngestProperties props, MeterRegistry registry) {
+            KafkaProducer<byte[], byte[]> deadLetterProducer, IngestProperties props, MeterRegistry registry,
+            IngestMeters meters) {
         TermPublisher publisher = new TermPublisher(transactions, ledgerConsumer, Clock.systemUTC(), props.deadline(),
-                new DeadLetters(deadLetterProducer, "ingest-ledger", registry));
+                new DeadLetters(deadLetterProducer, "ingest-ledger", registry), meters);
         publisher.catchUp(Duration.ofSeconds(60));
         return publisher;
     }
@@ -184,13 +193,13 @@ class IngestConfiguration {
      * once here, so that the first signal after a start is decided at full speed.
      */
     @Bean
-    TextDecider textDecider(Corpus corpus, IngestProperties props) {
+    TextDecider textDecider(Corpus corpus, IngestProperties props, IngestMeters meters) {
         SignalDecider rules = SignalDecider.of(corpus);
         TextDecider decider = props.reader().equals("rules") ? rules : new NewsDecider(rules, NewsReader.bundled());
         decider.decide("Memory makers warm up", "", Instant.now());
         // the counters of records and skips, at zero until used: present right after a
         // (re)start
-        IngestMeters.registerAtStart(decider.skipReasons());
+        meters.registerAtStart(decider.skipReasons());
         return decider;
     }
 
@@ -200,8 +209,9 @@ class IngestConfiguration {
     }
 
     @Bean
-    SignalIngest signalIngest(SignalValidator signalValidator, KafkaTransactions transactions, IngestProperties props) {
-        return new SignalIngest(signalValidator, transactions, props.deadline(), Clock.systemUTC());
+    SignalIngest signalIngest(SignalValidator signalValidator, KafkaTransactions transactions, IngestProperties props,
+            IngestMeters meters) {
+        return new SignalIngest(signalValidator, transactions, props.deadline(), Clock.systemUTC(), meters);
     }
 
     /**

@@ -13,13 +13,14 @@ import io.chainfeed.streams.chain.ChainStateTopology;
 import io.chainfeed.streams.index.ReadIndexer;
 import io.chainfeed.streams.tagging.DeadLetterDeserializationHandler;
 import io.chainfeed.streams.tagging.TaggingTopology;
-import io.micrometer.core.instrument.Metrics;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Properties;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -35,6 +36,7 @@ import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.KeyQueryMetadata;
 import org.apache.kafka.streams.LagInfo;
 import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse;
 import org.apache.kafka.streams.state.HostInfo;
 import org.elasticsearch.client.RestClient;
@@ -85,8 +87,12 @@ public class StreamsRunner implements SmartLifecycle {
 
     private final HostInfo self;
 
+    private final MeterRegistry registry;
+
+    private final StreamsMeters meters;
+
     StreamsRunner(StreamsProperties props, KafkaConnectionProperties kafka, ServerProperties server,
-            KafkaTopicsSettings topics, RestClient restClient, ElasticsearchClient esClient) {
+            KafkaTopicsSettings topics, RestClient restClient, ElasticsearchClient esClient, MeterRegistry registry) {
         this.props = props;
         this.self = HostInfo
             .buildFromEndpoint(props.queryHost() != null ? props.queryHost() : "127.0.0.1:" + server.getPort());
@@ -94,11 +100,13 @@ public class StreamsRunner implements SmartLifecycle {
         this.bootstrapServers = kafka.bootstrapServers();
         this.restClient = restClient;
         this.esClient = esClient;
+        this.registry = Objects.requireNonNull(registry, "registry");
+        this.meters = new StreamsMeters(registry);
     }
 
     @Override
     public void start() {
-        StreamsMeters.registerAtStart();
+        meters.registerAtStart();
         if (topics.createTopics()) {
             TopicSetup.ensure(bootstrapServers, Topics.all(topics.partitions()), topics.replicationFactor());
         }
@@ -110,20 +118,20 @@ public class StreamsRunner implements SmartLifecycle {
         }
 
         Properties config = streamsConfig();
-        streams = instance(TaggingTopology.buildTopology(config), config, props.applicationId(), "tagging");
+        streams = instance(TaggingTopology.buildTopology(config, meters), config, props.applicationId(), "tagging");
         streams.start();
 
         Properties chainConfig = streamsConfig();
         chainConfig.put(StreamsConfig.APPLICATION_ID_CONFIG, props.chainApplicationId());
-        chainStreams = instance(ChainStateTopology.buildTopology(chainConfig), chainConfig, props.chainApplicationId(),
-                "chain-state");
+        chainStreams = instance(ChainStateTopology.buildTopology(chainConfig, meters), chainConfig,
+                props.chainApplicationId(), "chain-state");
         chainStreams.start();
 
         KafkaConsumer<String, byte[]> indexerConsumer = indexerConsumer();
         KafkaProducer<byte[], byte[]> dlqProducer = dlqProducer();
-        binders.add(ClientMeters.bind(indexerConsumer, null));
-        binders.add(ClientMeters.bind(dlqProducer, null));
-        indexer = new ReadIndexer(indexerConsumer, dlqProducer, esClient, ReadsIndex.ALIAS);
+        binders.add(ClientMeters.bind(indexerConsumer, registry));
+        binders.add(ClientMeters.bind(dlqProducer, registry));
+        indexer = new ReadIndexer(indexerConsumer, dlqProducer, esClient, ReadsIndex.ALIAS, registry);
         indexerThread = new Thread(indexer, "read-indexer");
         indexerThread.start();
         running = true;
@@ -139,9 +147,8 @@ public class StreamsRunner implements SmartLifecycle {
      * @param name the topology's name in the log
      * @return the instance
      */
-    private KafkaStreams instance(org.apache.kafka.streams.Topology topology, Properties config, String applicationId,
-            String name) {
-        DeadLetterDeserializationHandler.registerAtStart(topology, applicationId);
+    private KafkaStreams instance(Topology topology, Properties config, String applicationId, String name) {
+        DeadLetterDeserializationHandler.registerAtStart(topology, applicationId, registry);
         KafkaStreams instance = new KafkaStreams(topology, config);
         withFailureBudget(instance, name);
         binders.add(bind(instance));
@@ -150,11 +157,11 @@ public class StreamsRunner implements SmartLifecycle {
 
     /**
      * Kafka Streams metrics (Micrometer's binder): {@code kafka_stream_*}, tagged with
-     * the client and thread.
+     * the client and thread, on the service's registry.
      */
-    private static KafkaStreamsMetrics bind(KafkaStreams instance) {
+    private KafkaStreamsMetrics bind(KafkaStreams instance) {
         KafkaStreamsMetrics m = new KafkaStreamsMetrics(instance);
-        m.bindTo(Metrics.globalRegistry);
+        m.bindTo(registry);
         return m;
     }
 
@@ -184,6 +191,9 @@ public class StreamsRunner implements SmartLifecycle {
         p.put(StreamsConfig.APPLICATION_SERVER_CONFIG, self.host() + ":" + self.port());
         p.put(StreamsConfig.DEFAULT_DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG,
                 DeadLetterDeserializationHandler.class);
+        // the handler is made by Kafka Streams from this configuration: its registry
+        // travels here
+        p.put(DeadLetterDeserializationHandler.METER_REGISTRY_CONFIG, registry);
         return p;
     }
 

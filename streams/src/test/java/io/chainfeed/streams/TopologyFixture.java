@@ -1,6 +1,7 @@
 package io.chainfeed.streams;
 
 import io.chainfeed.schemas.AvroSerde;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -9,7 +10,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Comparator;
 import java.util.Properties;
-import java.util.function.Function;
+import java.util.function.BiFunction;
 import java.util.stream.Stream;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.serialization.StringDeserializer;
@@ -23,8 +24,9 @@ import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
  * A {@link TopologyTestDriver} over one of the service's topologies, built by the same
- * factory the service calls (it takes the Streams configuration), with the record shape
- * of every chainfeed topic: String keys, Avro values. One fixture a test;
+ * factory the service calls (it takes the Streams configuration and the meters, here over
+ * a {@link SimpleMeterRegistry} of the fixture's own, {@link #registry()}), with the
+ * record shape of every chainfeed topic: String keys, Avro values. One fixture a test;
  * {@link #close()} drops its state.
  *
  * <p>
@@ -42,9 +44,12 @@ public final class TopologyFixture implements AutoCloseable {
 
     private final Path stateDir;
 
-    private TopologyFixture(TopologyTestDriver driver, Path stateDir) {
+    private final SimpleMeterRegistry registry;
+
+    private TopologyFixture(TopologyTestDriver driver, Path stateDir, SimpleMeterRegistry registry) {
         this.driver = driver;
         this.stateDir = stateDir;
+        this.registry = registry;
     }
 
     /**
@@ -53,15 +58,24 @@ public final class TopologyFixture implements AutoCloseable {
      * @param wallClock the driver's wall clock at the start, or null for now
      * @return a driver over the topology; no broker is involved
      */
-    public static TopologyFixture of(String applicationId, Function<Properties, Topology> topology, Instant wallClock) {
+    public static TopologyFixture of(String applicationId, BiFunction<Properties, StreamsMeters, Topology> topology,
+            Instant wallClock) {
         Path stateDir = newStateDir();
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "dummy:9092");
         props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
-        Topology built = topology.apply(props);
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        Topology built = topology.apply(props, new StreamsMeters(registry));
         return new TopologyFixture(wallClock == null ? new TopologyTestDriver(built, props)
-                : new TopologyTestDriver(built, props, wallClock), stateDir);
+                : new TopologyTestDriver(built, props, wallClock), stateDir, registry);
+    }
+
+    /**
+     * @return the registry the topology's meters count on
+     */
+    public SimpleMeterRegistry registry() {
+        return registry;
     }
 
     private static Path newStateDir() {

@@ -7,7 +7,7 @@ import io.chainfeed.schemas.Topics;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Properties;
-import java.util.function.Function;
+import java.util.function.BiFunction;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.Topology;
@@ -35,7 +35,8 @@ public abstract class TopologyTest {
      * @param factory the production factory, e.g. {@code TaggingTopology::buildTopology}
      * @param wallClock the driver's wall clock at the start, or null for now
      */
-    protected void open(String applicationId, Function<Properties, Topology> factory, Instant wallClock) {
+    protected void open(String applicationId, BiFunction<Properties, StreamsMeters, Topology> factory,
+            Instant wallClock) {
         open(applicationId, factory, wallClock, null);
     }
 
@@ -47,8 +48,8 @@ public abstract class TopologyTest {
      * @param referenceTime the timestamp of every layer and company record, or null for
      * the wall clock
      */
-    protected void open(String applicationId, Function<Properties, Topology> factory, Instant wallClock,
-            Instant referenceTime) {
+    protected void open(String applicationId, BiFunction<Properties, StreamsMeters, Topology> factory,
+            Instant wallClock, Instant referenceTime) {
         topology = TopologyFixture.of(applicationId, factory, wallClock);
         layers = referenceTime == null ? topology.input(Topics.LAYERS, ChainLayer.class)
                 : topology.input(Topics.LAYERS, ChainLayer.class, referenceTime, Duration.ZERO);

@@ -8,6 +8,7 @@ import io.chainfeed.platform.auth.HashedKeys;
 import io.chainfeed.platform.kafka.KafkaConnectionProperties;
 import io.chainfeed.schemas.AvroSerde;
 import io.chainfeed.schemas.Topics;
+import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.servlet.http.HttpServletRequest;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -90,12 +91,12 @@ public class ApiKeys extends CompactedTopicView<ApiKey> {
     private volatile KafkaProducer<String, byte[]> producer;
 
     @org.springframework.beans.factory.annotation.Autowired
-    ApiKeys(KafkaConnectionProperties kafka) {
-        this(kafka.bootstrapServers(), Clock.systemUTC());
+    ApiKeys(KafkaConnectionProperties kafka, MeterRegistry meters) {
+        this(kafka.bootstrapServers(), Clock.systemUTC(), meters);
     }
 
-    ApiKeys(String bootstrapServers, Clock clock) {
-        super(bootstrapServers, Topics.API_KEYS, "chainfeed-api-keys", ApiKey.class);
+    ApiKeys(String bootstrapServers, Clock clock, MeterRegistry meters) {
+        super(bootstrapServers, Topics.API_KEYS, "chainfeed-api-keys", ApiKey.class, meters);
         this.bootstrapServers = bootstrapServers;
         this.clock = clock;
     }

@@ -8,6 +8,7 @@ import io.chainfeed.avro.SqueezeSource;
 import io.chainfeed.platform.kafka.KafkaConnectionProperties;
 import io.chainfeed.schemas.ChainDecay;
 import io.chainfeed.schemas.Topics;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -50,8 +51,8 @@ public class ChainCauseIndex extends CompactedTopicView<ChainCause> {
 
     private final Map<String, ChainCause> held = new ConcurrentHashMap<>();
 
-    ChainCauseIndex(KafkaConnectionProperties kafka) {
-        super(kafka.bootstrapServers(), Topics.CHAIN_CAUSES, "chainfeed-api-chain-causes", ChainCause.class);
+    ChainCauseIndex(KafkaConnectionProperties kafka, MeterRegistry meters) {
+        super(kafka.bootstrapServers(), Topics.CHAIN_CAUSES, "chainfeed-api-chain-causes", ChainCause.class, meters);
     }
 
     @Override

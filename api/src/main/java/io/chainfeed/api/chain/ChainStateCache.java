@@ -4,6 +4,7 @@ import io.chainfeed.api.support.kafka.CompactedTopicView;
 import io.chainfeed.avro.LayerState;
 import io.chainfeed.platform.kafka.KafkaConnectionProperties;
 import io.chainfeed.schemas.Topics;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.util.Collection;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
@@ -17,8 +18,8 @@ import org.springframework.stereotype.Component;
 @Component
 public class ChainStateCache extends CompactedTopicView<LayerState> {
 
-    ChainStateCache(KafkaConnectionProperties kafka) {
-        super(kafka.bootstrapServers(), Topics.CHAIN_STATE, "chainfeed-api-chain-state", LayerState.class);
+    ChainStateCache(KafkaConnectionProperties kafka, MeterRegistry meters) {
+        super(kafka.bootstrapServers(), Topics.CHAIN_STATE, "chainfeed-api-chain-state", LayerState.class, meters);
     }
 
     private final AtomicLong version = new AtomicLong();

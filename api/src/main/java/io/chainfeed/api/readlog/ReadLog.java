@@ -12,12 +12,14 @@ import io.chainfeed.schemas.AvroSerde;
 import io.chainfeed.schemas.Topics;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.BlockingQueue;
@@ -38,7 +40,6 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
@@ -95,7 +96,9 @@ public class ReadLog implements SmartLifecycle {
 
     private final List<KafkaConsumer<?, ?>> consumers = new ArrayList<>();
 
-    private final Map<KafkaConsumer<?, ?>, io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics> clientMetrics = new HashMap<>();
+    private final Map<KafkaConsumer<?, ?>, KafkaClientMetrics> clientMetrics = new HashMap<>();
+
+    private final MeterRegistry meters;
 
     private final OnDemandDeadLetters deadLetters;
 
@@ -106,35 +109,37 @@ public class ReadLog implements SmartLifecycle {
     private volatile boolean running;
 
     /**
-     * @param bootstrapServers Kafka bootstrap servers
-     * @param replayWorkers how many replays run at once (each holds one Kafka consumer)
-     * @param replayStallTimeout how long a replay waits for a full reader before closing
-     * it
-     * @param meters where the subscriber gauges go, if metrics are on
+     * @param kafka Kafka bootstrap servers
+     * @param props the feed's replay workers (how many replays run at once, each holding
+     * one Kafka consumer) and replay stall timeout (how long a replay waits for a full
+     * reader before closing it)
+     * @param meters where the subscriber gauges, the consumers' Kafka metrics and the
+     * dead-letter counter go: the service's registry
      */
     @Autowired
-    ReadLog(KafkaConnectionProperties kafka, ApiProperties props, ObjectProvider<MeterRegistry> meters) {
-        this(kafka.bootstrapServers(), Topics.READS, props.feed().replayWorkers(), props.feed().replayStallTimeout());
-        meters.ifAvailable(m -> {
-            Gauge.builder("chainfeed.feed.subscribers", fanOut, FanOut::liveCount)
-                .description("readers following the reads log live")
-                .register(m);
-            Gauge.builder("chainfeed.feed.replays", replaying, AtomicInteger::get)
-                .description("readers being replayed from Kafka")
-                .register(m);
-            Gauge.builder("chainfeed.read.log.lag", tailLag, AtomicLong::get)
-                .description("records of the reads topic the read log's tail has not read yet (-1: unknown)")
-                .baseUnit("records")
-                .register(m);
-        });
+    ReadLog(KafkaConnectionProperties kafka, ApiProperties props, MeterRegistry meters) {
+        this(kafka.bootstrapServers(), Topics.READS, props.feed().replayWorkers(), props.feed().replayStallTimeout(),
+                meters);
+        Gauge.builder("chainfeed.feed.subscribers", fanOut, FanOut::liveCount)
+            .description("readers following the reads log live")
+            .register(meters);
+        Gauge.builder("chainfeed.feed.replays", replaying, AtomicInteger::get)
+            .description("readers being replayed from Kafka")
+            .register(meters);
+        Gauge.builder("chainfeed.read.log.lag", tailLag, AtomicLong::get)
+            .description("records of the reads topic the read log's tail has not read yet (-1: unknown)")
+            .baseUnit("records")
+            .register(meters);
     }
 
-    ReadLog(String bootstrapServers, String topic, int replayWorkers, Duration replayStallTimeout) {
+    ReadLog(String bootstrapServers, String topic, int replayWorkers, Duration replayStallTimeout,
+            MeterRegistry meters) {
         if (replayWorkers < 1) {
             throw new IllegalArgumentException("replay-workers must be at least 1");
         }
         this.bootstrapServers = bootstrapServers;
-        this.deadLetters = new OnDemandDeadLetters(bootstrapServers, "api-read-log");
+        this.meters = Objects.requireNonNull(meters, "meters");
+        this.deadLetters = new OnDemandDeadLetters(bootstrapServers, "api-read-log", meters);
         deadLetters.registerAtStart(List.of(topic));
         this.topic = topic;
         this.replayWorkers = replayWorkers;
@@ -297,7 +302,7 @@ public class ReadLog implements SmartLifecycle {
                 new ByteArrayDeserializer());
         synchronized (consumers) {
             consumers.add(c);
-            clientMetrics.put(c, ClientMeters.bind(c, null));
+            clientMetrics.put(c, ClientMeters.bind(c, meters));
         }
         return c;
     }

@@ -5,6 +5,7 @@ import io.chainfeed.avro.Company;
 import io.chainfeed.platform.kafka.KafkaConnectionProperties;
 import io.chainfeed.schemas.CompanyDirectory;
 import io.chainfeed.schemas.Topics;
+import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.stereotype.Component;
 
 /**
@@ -19,8 +20,8 @@ public class ReferenceCompanies extends CompactedTopicView<Company> {
 
     private volatile boolean stale = true;
 
-    ReferenceCompanies(KafkaConnectionProperties kafka) {
-        super(kafka.bootstrapServers(), Topics.COMPANIES, "chainfeed-api-reference-companies", Company.class);
+    ReferenceCompanies(KafkaConnectionProperties kafka, MeterRegistry meters) {
+        super(kafka.bootstrapServers(), Topics.COMPANIES, "chainfeed-api-reference-companies", Company.class, meters);
     }
 
     /**

@@ -4,6 +4,7 @@ import io.chainfeed.api.support.kafka.CompactedTopicView;
 import io.chainfeed.avro.ChainLayer;
 import io.chainfeed.platform.kafka.KafkaConnectionProperties;
 import io.chainfeed.schemas.Topics;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.util.List;
 import java.util.Optional;
 import org.springframework.stereotype.Component;
@@ -15,8 +16,8 @@ import org.springframework.stereotype.Component;
 @Component
 public class ReferenceLayers extends CompactedTopicView<ChainLayer> {
 
-    ReferenceLayers(KafkaConnectionProperties kafka) {
-        super(kafka.bootstrapServers(), Topics.LAYERS, "chainfeed-api-reference-layers", ChainLayer.class);
+    ReferenceLayers(KafkaConnectionProperties kafka, MeterRegistry meters) {
+        super(kafka.bootstrapServers(), Topics.LAYERS, "chainfeed-api-reference-layers", ChainLayer.class, meters);
     }
 
     /**

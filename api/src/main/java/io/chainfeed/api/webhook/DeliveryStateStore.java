@@ -4,6 +4,7 @@ import io.chainfeed.api.support.kafka.CompactedTopicView;
 import io.chainfeed.avro.WebhookDeliveryState;
 import io.chainfeed.schemas.AvroSerde;
 import io.chainfeed.schemas.Topics;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -41,10 +42,11 @@ public class DeliveryStateStore extends CompactedTopicView<WebhookDeliveryState>
      * @param bootstrapServers Kafka
      * @param producer writes the states (shared, idempotent: one subscription's writes
      * stay in order)
+     * @param meters the service's registry (the reader's Kafka metrics and dead letters)
      */
-    public DeliveryStateStore(String bootstrapServers, Producer<String, byte[]> producer) {
+    public DeliveryStateStore(String bootstrapServers, Producer<String, byte[]> producer, MeterRegistry meters) {
         super(bootstrapServers, Topics.WEBHOOK_DELIVERIES, "chainfeed-api-webhook-deliveries",
-                WebhookDeliveryState.class);
+                WebhookDeliveryState.class, meters);
         this.producer = producer;
     }
 

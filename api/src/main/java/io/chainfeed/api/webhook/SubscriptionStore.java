@@ -4,6 +4,7 @@ import io.chainfeed.api.support.kafka.CompactedTopicView;
 import io.chainfeed.avro.WebhookSubscription;
 import io.chainfeed.schemas.AvroSerde;
 import io.chainfeed.schemas.Topics;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
@@ -35,10 +36,11 @@ public class SubscriptionStore extends CompactedTopicView<WebhookSubscription> {
     /**
      * @param bootstrapServers Kafka
      * @param producer writes the subscriptions (shared, idempotent)
+     * @param meters the service's registry (the reader's Kafka metrics and dead letters)
      */
-    public SubscriptionStore(String bootstrapServers, Producer<String, byte[]> producer) {
+    public SubscriptionStore(String bootstrapServers, Producer<String, byte[]> producer, MeterRegistry meters) {
         super(bootstrapServers, Topics.WEBHOOK_SUBSCRIPTIONS, "chainfeed-api-webhook-subscriptions",
-                WebhookSubscription.class);
+                WebhookSubscription.class, meters);
         this.producer = producer;
     }
 

@@ -358,7 +358,7 @@ final class SubscriptionWorker {
                 decision = new DeliveryPolicy.Retry(DEAD_LETTER_RETRY);
             }
         }
-        WebhookMeters.attempt(decision, sendNanos);
+        engine.parts().meters().attempt(decision, sendNanos);
         WebhookDeliveryState snapshot;
         boolean disable = false;
         synchronized (this) {

@@ -3,6 +3,8 @@ package io.chainfeed.api.webhook;
 import io.chainfeed.api.selector.TopicParser;
 import io.chainfeed.platform.kafka.ClientMeters;
 import io.chainfeed.platform.kafka.KafkaConnectionProperties;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.net.InetAddress;
 import java.time.Clock;
 import java.time.Duration;
@@ -31,13 +33,13 @@ class WebhookConfiguration {
     private static final Logger log = LoggerFactory.getLogger(WebhookConfiguration.class);
 
     @Bean(destroyMethod = "")
-    Producer<String, byte[]> webhookProducer(KafkaConnectionProperties kafka) {
+    Producer<String, byte[]> webhookProducer(KafkaConnectionProperties kafka, MeterRegistry meters) {
         KafkaProducer<String, byte[]> p = new KafkaProducer<>(
                 Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
                         ProducerConfig.CLIENT_ID_CONFIG, "chainfeed-api-webhooks", ProducerConfig.ACKS_CONFIG, "all",
                         ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true, ProducerConfig.MAX_BLOCK_MS_CONFIG, 15_000),
                 new StringSerializer(), new ByteArraySerializer());
-        ClientMeters.bind(p, null);
+        ClientMeters.bind(p, meters);
         return p;
     }
 
@@ -51,14 +53,14 @@ class WebhookConfiguration {
 
     @Bean
     SubscriptionStore webhookSubscriptionStore(KafkaConnectionProperties kafka,
-            Producer<String, byte[]> webhookProducer) {
-        return new SubscriptionStore(kafka.bootstrapServers(), webhookProducer);
+            Producer<String, byte[]> webhookProducer, MeterRegistry meters) {
+        return new SubscriptionStore(kafka.bootstrapServers(), webhookProducer, meters);
     }
 
     @Bean
     DeliveryStateStore webhookDeliveryStateStore(KafkaConnectionProperties kafka,
-            Producer<String, byte[]> webhookProducer) {
-        return new DeliveryStateStore(kafka.bootstrapServers(), webhookProducer);
+            Producer<String, byte[]> webhookProducer, MeterRegistry meters) {
+        return new DeliveryStateStore(kafka.bootstrapServers(), webhookProducer, meters);
     }
 
     @Bean
@@ -88,15 +90,24 @@ class WebhookConfiguration {
     }
 
     /**
+     * The delivery meters on the api's registry, every outcome registered at zero.
+     */
+    @Bean
+    WebhookMeters webhookMeters(MeterRegistry meters) {
+        WebhookMeters webhookMeters = new WebhookMeters(meters);
+        webhookMeters.registerAtStart();
+        return webhookMeters;
+    }
+
+    /**
      * The deliveries; the engine and the delivery lease run only when this instance may
      * deliver, a master key is set and a read source (the feed's read log) is there.
      */
     @Bean
     WebhookDeliveries webhookDeliveries(SubscriptionStore subscriptions, DeliveryStateStore states,
             SubscriptionService service, WebhookSender sender, WebhookProperties props,
-            ObjectProvider<ReadSource> source, Producer<String, byte[]> webhookProducer,
-            ObjectProvider<io.micrometer.core.instrument.MeterRegistry> meters, KafkaConnectionProperties kafka) {
-        WebhookMeters.registerAtStart();
+            ObjectProvider<ReadSource> source, Producer<String, byte[]> webhookProducer, MeterRegistry meters,
+            WebhookMeters webhookMeters, KafkaConnectionProperties kafka) {
         WebhookEngine engine = null;
         DeliveryLease lease = null;
         ReadSource readSource = source.getIfAvailable();
@@ -106,26 +117,23 @@ class WebhookConfiguration {
             engine = new WebhookEngine(readSource, sender,
                     new DeliveryPolicy(props.retrySchedule(), new SplittableRandom()),
                     new KafkaDeliveryJournal(states, service, webhookProducer), Clock.systemUTC(), props.workers(),
-                    props.queueCapacity());
+                    props.queueCapacity(), webhookMeters);
             WebhookEngine e = engine;
             // Consumer lag of the webhook workers: records of the reads log each
             // subscription has not settled.
-            meters.ifAvailable(m -> {
-                io.micrometer.core.instrument.Gauge.builder("chainfeed.webhook.lag", e, WebhookEngine::lag)
-                    .description("records of the reads log the webhook subscriptions have yet to settle, summed")
-                    .baseUnit("records")
-                    .register(m);
-                io.micrometer.core.instrument.Gauge.builder("chainfeed.webhook.lag.max", e, WebhookEngine::maxLag)
-                    .description("the largest such lag of one webhook subscription")
-                    .baseUnit("records")
-                    .register(m);
-                io.micrometer.core.instrument.Gauge
-                    .builder("chainfeed.webhook.failing.subscriptions", e,
-                            engine1 -> engine1.failing(props.failingAfter()))
-                    .description("subscriptions delivered here whose endpoint has answered no 2xx for longer"
-                            + " than chainfeed.webhooks.failing-after")
-                    .register(m);
-            });
+            Gauge.builder("chainfeed.webhook.lag", e, WebhookEngine::lag)
+                .description("records of the reads log the webhook subscriptions have yet to settle, summed")
+                .baseUnit("records")
+                .register(meters);
+            Gauge.builder("chainfeed.webhook.lag.max", e, WebhookEngine::maxLag)
+                .description("the largest such lag of one webhook subscription")
+                .baseUnit("records")
+                .register(meters);
+            Gauge
+                .builder("chainfeed.webhook.failing.subscriptions", e, engine1 -> engine1.failing(props.failingAfter()))
+                .description("subscriptions delivered here whose endpoint has answered no 2xx for longer"
+                        + " than chainfeed.webhooks.failing-after")
+                .register(meters);
         }
         WebhookDeliveries.Delivering delivering = engine == null ? null
                 : new WebhookDeliveries.Delivering(engine, lease, props.requestTimeout().plus(props.connectTimeout()));

@@ -42,10 +42,10 @@ public final class WebhookEngine implements AutoCloseable {
 
     /**
      * What the workers share: the read source, the sender, the policy, the journal, the
-     * clock and the reads held in memory per subscription.
+     * clock, the reads held in memory per subscription and the meters attempts count on.
      */
     record Parts(ReadSource source, WebhookSender sender, DeliveryPolicy policy, DeliveryJournal journal, Clock clock,
-            int queueCapacity) {
+            int queueCapacity, WebhookMeters meters) {
     }
 
     private final Parts parts;
@@ -68,10 +68,13 @@ public final class WebhookEngine implements AutoCloseable {
      * @param clock the time source
      * @param threads attempts in flight at once
      * @param queueCapacity reads held in memory per subscription
+     * @param meters where attempts count
+     * @throws NullPointerException if {@code meters} is null
      */
-    public WebhookEngine(ReadSource source, WebhookSender sender, DeliveryPolicy policy, DeliveryJournal journal,
-            Clock clock, int threads, int queueCapacity) {
-        this.parts = new Parts(source, sender, policy, journal, clock, queueCapacity);
+    WebhookEngine(ReadSource source, WebhookSender sender, DeliveryPolicy policy, DeliveryJournal journal, Clock clock,
+            int threads, int queueCapacity, WebhookMeters meters) {
+        this.parts = new Parts(source, sender, policy, journal, clock, queueCapacity,
+                Objects.requireNonNull(meters, "meters"));
         this.attempts = new ThreadPoolExecutor(threads, threads, 60, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
                 named("webhook-attempt"));
         this.timers = Executors.newSingleThreadScheduledExecutor(named("webhook-timer"));

@@ -11,6 +11,7 @@ import io.chainfeed.avro.SqueezeSource;
 import io.chainfeed.avro.Trend;
 import io.chainfeed.platform.kafka.KafkaConnectionProperties;
 import io.chainfeed.schemas.ChainDecay;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -24,7 +25,8 @@ class ChainCauseIndexTest {
     private static final Instant T0 = Instant.parse("2026-03-01T00:00:00Z");
 
     // never started: fed by hand
-    private final ChainCauseIndex index = new ChainCauseIndex(new KafkaConnectionProperties("127.0.0.1:1"));
+    private final ChainCauseIndex index = new ChainCauseIndex(new KafkaConnectionProperties("127.0.0.1:1"),
+            new SimpleMeterRegistry());
 
     private static ChainCause cause(String layer, String id, Direction d, int magnitude, Instant at) {
         return ChainCause.newBuilder()

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.chainfeed.api.selector.Selector;
 import io.chainfeed.avro.PartitionOffset;
 import io.chainfeed.avro.WebhookDeliveryState;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.URI;
@@ -79,6 +80,8 @@ class SubscriptionWorkerIT {
 
     private final List<WebhookEngine> engines = new ArrayList<>();
 
+    private final WebhookMeters meters = new WebhookMeters(new SimpleMeterRegistry());
+
     private WebhookSender sender;
 
     private URI url;
@@ -127,7 +130,7 @@ class SubscriptionWorkerIT {
         RetrySchedule schedule = new RetrySchedule(maxAttempts, Duration.ofMillis(50), 2, Duration.ofMillis(200),
                 Duration.ofSeconds(2));
         WebhookEngine e = new WebhookEngine(source, sender, new DeliveryPolicy(schedule, new SplittableRandom(1)),
-                journal, Clock.systemUTC(), 2, queueCapacity);
+                journal, Clock.systemUTC(), 2, queueCapacity, meters);
         engines.add(e);
         return e;
     }
@@ -209,7 +212,7 @@ class SubscriptionWorkerIT {
                                 return bound - 1;
                             }
                         }),
-                journal, Clock.systemUTC(), 2, 16);
+                journal, Clock.systemUTC(), 2, 16, meters);
         engines.add(engine);
         engine.upsert(target("all"), startAt(source.end()));
         Instant beforeTheOutage = Instant.now();
@@ -322,7 +325,7 @@ class SubscriptionWorkerIT {
         RetrySchedule schedule = new RetrySchedule(3, Duration.ofMillis(50), 2, Duration.ofMillis(200),
                 Duration.ofSeconds(2));
         WebhookEngine engine = new WebhookEngine(source, sender, new DeliveryPolicy(schedule, new SplittableRandom(1)),
-                flushing, Clock.systemUTC(), 2, 16);
+                flushing, Clock.systemUTC(), 2, 16, meters);
         engines.add(engine);
         engine.fence(id -> leased.get());
         engine.upsert(target("layer:memory"), startAt(source.end()));

@@ -10,6 +10,7 @@ import io.chainfeed.ingest.decide.NewsReader;
 import io.chainfeed.ingest.decide.SignalDecider;
 import io.chainfeed.ingest.decide.TextDecider;
 import io.chainfeed.ingest.fetch.SafeFetcher;
+import io.chainfeed.ingest.publish.IngestMeters;
 import io.chainfeed.ingest.publish.KafkaClients;
 import io.chainfeed.ingest.publish.PublishException;
 import io.chainfeed.ingest.publish.TermPublisher;
@@ -18,6 +19,7 @@ import io.chainfeed.ingest.signal.SignalIngest;
 import io.chainfeed.ingest.signal.SignalInput;
 import io.chainfeed.ingest.signal.SignalReader;
 import io.chainfeed.ingest.signal.SignalValidator;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.PrintWriter;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -57,6 +59,15 @@ import picocli.CommandLine.Spec;
 public final class IngestCli {
 
     static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+    /**
+     * The counters of one command: the CLI serves no metrics, so they go to a registry of
+     * their own that nothing reads.
+     * @return meters over a new {@link SimpleMeterRegistry}
+     */
+    static IngestMeters unservedMeters() {
+        return new IngestMeters(new SimpleMeterRegistry());
+    }
 
     /**
      * Runs the CLI.
@@ -116,7 +127,7 @@ public final class IngestCli {
         <T> T withPublishingService(Corpus corpus, Function<IngestService, T> work) {
             try (KafkaProducer<String, byte[]> producer = KafkaClients.producer(bootstrapServers, "chainfeed-cli");
                     KafkaConsumer<String, byte[]> ledger = KafkaClients.ledgerConsumer(bootstrapServers)) {
-                TermPublisher publisher = new TermPublisher(producer, ledger, Clock.systemUTC());
+                TermPublisher publisher = new TermPublisher(producer, ledger, Clock.systemUTC(), unservedMeters());
                 return work.apply(new IngestService(corpus, publisher));
             }
         }
@@ -240,12 +251,13 @@ public final class IngestCli {
             PrintWriter err = err();
             SignalIngest.BatchResult r;
             if (dryRun) {
-                r = new SignalIngest(validator, null, Clock.systemUTC()).ingest(inputs, true);
+                r = new SignalIngest(validator, null, Clock.systemUTC(), unservedMeters()).ingest(inputs, true);
             }
             else {
                 try (KafkaProducer<String, byte[]> producer = KafkaClients.producer(bootstrapServers,
                         "chainfeed-cli")) {
-                    r = new SignalIngest(validator, producer, Clock.systemUTC()).ingest(inputs, false);
+                    r = new SignalIngest(validator, producer, Clock.systemUTC(), unservedMeters()).ingest(inputs,
+                            false);
                 }
             }
             for (SignalError e : r.rejected()) {

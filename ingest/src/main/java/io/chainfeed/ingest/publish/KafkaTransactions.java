@@ -1,11 +1,13 @@
 package io.chainfeed.ingest.publish;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.Metrics;
+import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -109,7 +111,7 @@ public final class KafkaTransactions implements RecordSink, AutoCloseable {
 
         volatile Producer<String, byte[]> producer;
 
-        volatile io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics metrics;
+        volatile KafkaClientMetrics metrics;
 
         int failures;
 
@@ -130,18 +132,19 @@ public final class KafkaTransactions implements RecordSink, AutoCloseable {
      * initialisation blocks a worker
      * @param limits topic size limits, checked before anything is sent; null to leave it
      * to Kafka
-     * @param registry meters; null for Micrometer's global registry
+     * @param registry where the pool's meters go: the service's injected registry
+     * @throws NullPointerException if {@code registry} is null
      */
     public KafkaTransactions(String prefix, int size, Function<String, Producer<String, byte[]>> factory,
             RecordLimits limits, MeterRegistry registry) {
         this.prefix = prefix;
         this.factory = factory;
         this.limits = limits;
-        this.registry = registry == null ? Metrics.globalRegistry : registry;
+        this.registry = Objects.requireNonNull(registry, "registry");
         AtomicInteger n = new AtomicInteger();
         this.workers = Executors.newFixedThreadPool(size, r -> daemon(r, "ingest-txn-" + n.incrementAndGet()));
         this.repairs = Executors.newScheduledThreadPool(1, r -> daemon(r, "ingest-txn-repair"));
-        io.micrometer.core.instrument.Gauge.builder("chainfeed.ingest.producers.ready", readyCount, AtomicInteger::get)
+        Gauge.builder("chainfeed.ingest.producers.ready", readyCount, AtomicInteger::get)
             .description("Transactional producers initialised and free for a request")
             .register(this.registry);
         TRANSACTION_OUTCOMES.forEach(this::counter); // at zero until used
@@ -398,7 +401,7 @@ public final class KafkaTransactions implements RecordSink, AutoCloseable {
             p = factory.apply(slot.transactionalId);
             p.initTransactions();
             slot.producer = p;
-            slot.metrics = new io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics(p);
+            slot.metrics = new KafkaClientMetrics(p);
             slot.metrics.bindTo(registry);
             slot.failures = 0;
             release(slot);

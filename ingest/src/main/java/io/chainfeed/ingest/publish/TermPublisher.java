@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
@@ -73,6 +74,8 @@ public final class TermPublisher {
 
     private final DeadLetters deadLetters;
 
+    private final IngestMeters meters;
+
     private final ReentrantLock lock = new ReentrantLock();
 
     private List<TopicPartition> ledgerPartitions;
@@ -94,9 +97,12 @@ public final class TermPublisher {
      * used only by this publisher to read the compacted topics; not closed by the
      * publisher
      * @param clock source of {@code updatedAt} and versions
+     * @param meters where accepted and published records count
+     * @throws NullPointerException if {@code meters} is null
      */
-    public TermPublisher(Producer<String, byte[]> producer, Consumer<String, byte[]> ledger, Clock clock) {
-        this(new AwaitedSends(producer), ledger, clock, Duration.ofSeconds(30), null);
+    public TermPublisher(Producer<String, byte[]> producer, Consumer<String, byte[]> ledger, Clock clock,
+            IngestMeters meters) {
+        this(new AwaitedSends(producer), ledger, clock, Duration.ofSeconds(30), null, meters);
     }
 
     /**
@@ -107,14 +113,17 @@ public final class TermPublisher {
      * ledger catch-up included
      * @param deadLetters where undecodable ledger records are copied; null to only log
      * them
+     * @param meters where accepted and published records count
+     * @throws NullPointerException if {@code meters} is null
      */
     public TermPublisher(RecordSink sink, Consumer<String, byte[]> ledger, Clock clock, Duration deadline,
-            DeadLetters deadLetters) {
+            DeadLetters deadLetters, IngestMeters meters) {
         this.sink = sink;
         this.ledger = ledger;
         this.clock = clock;
         this.deadline = deadline;
         this.deadLetters = deadLetters;
+        this.meters = Objects.requireNonNull(meters, "meters");
         if (deadLetters != null) {
             deadLetters.registerAtStart(LEDGER_TOPICS);
         }
@@ -371,10 +380,10 @@ public final class TermPublisher {
                 planned.put(content.slug(), new LedgerEntry(hash, version, corpusHash));
                 results.add(new Result(content.slug(), version, Outcome.PUBLISHED));
             }
-            IngestMeters.accepted("term", contents.size());
+            meters.accepted("term", contents.size());
             if (!pending.isEmpty()) {
                 sink.publish(pending.stream().map(Pending::record).toList(), until);
-                IngestMeters.published("term", pending.size());
+                meters.published("term", pending.size());
                 pending.forEach(p -> terms.put(p.slug(), new LedgerEntry(p.hash(), p.version(), p.corpusHash())));
             }
             return results;
@@ -407,7 +416,7 @@ public final class TermPublisher {
                         commits);
             }
             sink.publish(records, until);
-            IngestMeters.published("reference", records.size());
+            meters.published("reference", records.size());
             commits.forEach(Runnable::run);
             return records.size();
         }

@@ -14,6 +14,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -38,6 +39,8 @@ public final class SignalIngest {
 
     private final Clock clock;
 
+    private final IngestMeters meters;
+
     private final AvroSerde<ConstraintSignal> serde = AvroSerde.of(ConstraintSignal.class);
 
     private final AtomicLong lastVersion = new AtomicLong();
@@ -46,9 +49,12 @@ public final class SignalIngest {
      * @param validator checks each raw signal
      * @param producer idempotent producer; null to validate only
      * @param clock source of versions
+     * @param meters where accepted, published and skipped items count
+     * @throws NullPointerException if {@code meters} is null
      */
-    public SignalIngest(SignalValidator validator, Producer<String, byte[]> producer, Clock clock) {
-        this(validator, producer == null ? null : new AwaitedSends(producer), SEND_TIMEOUT, clock);
+    public SignalIngest(SignalValidator validator, Producer<String, byte[]> producer, Clock clock,
+            IngestMeters meters) {
+        this(validator, producer == null ? null : new AwaitedSends(producer), SEND_TIMEOUT, clock, meters);
     }
 
     /**
@@ -58,12 +64,16 @@ public final class SignalIngest {
      * @param deadline how long a batch may take to publish when the caller gives no
      * deadline
      * @param clock source of versions
+     * @param meters where accepted, published and skipped items count
+     * @throws NullPointerException if {@code meters} is null
      */
-    public SignalIngest(SignalValidator validator, RecordSink sink, Duration deadline, Clock clock) {
+    public SignalIngest(SignalValidator validator, RecordSink sink, Duration deadline, Clock clock,
+            IngestMeters meters) {
         this.validator = validator;
         this.sink = sink;
         this.deadline = deadline;
         this.clock = clock;
+        this.meters = Objects.requireNonNull(meters, "meters");
     }
 
     /**
@@ -175,10 +185,10 @@ public final class SignalIngest {
             r.headers().add(Topics.SKIP_REASON_HEADER, s.reason().getBytes(StandardCharsets.UTF_8));
             records.add(r);
         }
-        IngestMeters.accepted("signal", accepted.size());
+        meters.accepted("signal", accepted.size());
         sink.publish(records, until);
-        IngestMeters.published("signal", accepted.size());
-        skipped.forEach(s -> IngestMeters.skipped(s.reason(), 1));
+        meters.published("signal", accepted.size());
+        skipped.forEach(s -> meters.skipped(s.reason(), 1));
     }
 
     private long nextVersion() {

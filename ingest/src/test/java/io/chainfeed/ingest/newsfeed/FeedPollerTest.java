@@ -12,6 +12,7 @@ import io.chainfeed.ingest.corpus.Corpus;
 import io.chainfeed.ingest.fetch.FetchException;
 import io.chainfeed.ingest.fetch.HttpStatusException;
 import io.chainfeed.ingest.fetch.SafeFetcher;
+import io.chainfeed.ingest.publish.IngestMeters;
 import io.chainfeed.ingest.signal.SignalIngest;
 import io.chainfeed.ingest.signal.SignalValidator;
 import io.chainfeed.schemas.AvroSerde;
@@ -74,7 +75,7 @@ class FeedPollerTest {
         producer = new MockProducer<>(true, new StringSerializer(), new ByteArraySerializer());
         meters = new SimpleMeterRegistry();
         clock = new MutableClock(START);
-        SignalIngest ingest = new SignalIngest(new SignalValidator(LAYERS), producer, clock);
+        SignalIngest ingest = new SignalIngest(new SignalValidator(LAYERS), producer, clock, new IngestMeters(meters));
         // loopback is allowed here only because the test server is local
         poller = new FeedPoller(new SafeFetcher(true), ingest, producer, clock, meters);
     }
@@ -494,7 +495,8 @@ class FeedPollerTest {
     void loopbackIsRefusedUnlessAllowed() {
         server.put("/rss", fixture("rss2-undated.xml"));
         FeedPoller strict = new FeedPoller(new SafeFetcher(false),
-                new SignalIngest(new SignalValidator(LAYERS), producer, clock), producer, clock, meters);
+                new SignalIngest(new SignalValidator(LAYERS), producer, clock, new IngestMeters(meters)), producer,
+                clock, meters);
         assertThatThrownBy(() -> strict.poll(feed("/rss"))).isInstanceOf(FetchException.class)
             .hasMessageContaining("refused");
     }

@@ -9,6 +9,7 @@ import io.chainfeed.ingest.TermContent;
 import io.chainfeed.schemas.AvroSerde;
 import io.chainfeed.schemas.SampleRecords;
 import io.chainfeed.schemas.Topics;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -51,6 +52,8 @@ class TermPublisherLedgerTest {
 
     private final Map<TopicPartition, Long> ends = new HashMap<>();
 
+    private final IngestMeters meters = new IngestMeters(new SimpleMeterRegistry());
+
     @BeforeEach
     void topics() {
         Map<TopicPartition, Long> beginnings = new HashMap<>();
@@ -75,7 +78,7 @@ class TermPublisherLedgerTest {
 
     @Test
     void aNewTermIsOneRecordKeyedBySlugWithTheClockAsVersion() {
-        TermPublisher publisher = new TermPublisher(producer, ledger, CLOCK);
+        TermPublisher publisher = new TermPublisher(producer, ledger, CLOCK, meters);
 
         TermPublisher.Result r = publisher.publish(RDMA);
 
@@ -90,7 +93,7 @@ class TermPublisherLedgerTest {
 
     @Test
     void unchangedContentIsNotWrittenAgain() {
-        TermPublisher publisher = new TermPublisher(producer, ledger, CLOCK);
+        TermPublisher publisher = new TermPublisher(producer, ledger, CLOCK, meters);
         publisher.publish(RDMA);
 
         TermPublisher.Result again = publisher.publish(RDMA);
@@ -104,7 +107,7 @@ class TermPublisherLedgerTest {
     void theLedgerOnTheTopicDecidesWhatIsUnchangedAndVersionsOnlyGrow() {
         long later = CLOCK.millis() + 60_000;
         onTopic(Topics.TERMS, "rdma", terms.serialize(Topics.TERMS, RDMA.toTermUpdate(later, CLOCK.instant())));
-        TermPublisher publisher = new TermPublisher(producer, ledger, CLOCK);
+        TermPublisher publisher = new TermPublisher(producer, ledger, CLOCK, meters);
 
         assertThat(publisher.publish(RDMA))
             .isEqualTo(new TermPublisher.Result("rdma", later, TermPublisher.Outcome.UNCHANGED));
@@ -120,7 +123,7 @@ class TermPublisherLedgerTest {
     void referenceDataIsWrittenOnlyWhereItsBytesDiffer() {
         AvroSerde<ChainLayer> layers = AvroSerde.of(ChainLayer.class);
         onTopic(Topics.LAYERS, "memory", layers.serialize(Topics.LAYERS, MEMORY));
-        TermPublisher publisher = new TermPublisher(producer, ledger, CLOCK);
+        TermPublisher publisher = new TermPublisher(producer, ledger, CLOCK, meters);
         ChainLayer renamed = ChainLayer.newBuilder(MEMORY).setName("Memory and storage").build();
 
         assertThat(publisher.publishReference(List.of(MEMORY), List.of())).isZero();

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.chainfeed.ingest.TermContent;
 import io.chainfeed.schemas.Topics;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Clock;
 import java.util.HashMap;
 import java.util.List;
@@ -31,6 +32,10 @@ class TermPublisherTest {
 
     private final MockProducer<String, byte[]> producer = new MockProducer<>(true, new StringSerializer(),
             new ByteArraySerializer());
+
+    private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+
+    private final IngestMeters meters = new IngestMeters(registry);
 
     private MockConsumer<String, byte[]> ledger;
 
@@ -86,7 +91,7 @@ class TermPublisherTest {
 
     @Test
     void corpusReloadKeepsUserChangesAndPublishesCorpusChanges() {
-        TermPublisher publisher = new TermPublisher(producer, ledger, Clock.systemUTC());
+        TermPublisher publisher = new TermPublisher(producer, ledger, Clock.systemUTC(), meters);
         List<TermContent> corpus = List.of(term("rdma", "Remote direct memory access.", "corpus"),
                 term("roce", "RDMA over Converged Ethernet.", "corpus"));
         assertThat(publisher.publishCorpus(corpus)).extracting(TermPublisher.Result::outcome)
@@ -97,6 +102,10 @@ class TermPublisherTest {
         assertThat(publisher.publishCorpus(corpus)).extracting(TermPublisher.Result::outcome)
             .containsExactly(TermPublisher.Outcome.UNCHANGED, TermPublisher.Outcome.UNCHANGED);
         assertThat(producer.history()).hasSize(2);
+        // both loads offered two terms, the first alone published them: counted on the
+        // registry the publisher was given
+        assertThat(registry.get("chainfeed.records.accepted").tag("kind", "term").counter().count()).isEqualTo(4.0);
+        assertThat(registry.get("chainfeed.records.published").tag("kind", "term").counter().count()).isEqualTo(2.0);
 
         // A user edits rdma through a page.
         publisher.publish(term("rdma", "A user's better definition.", "page"));
@@ -112,7 +121,7 @@ class TermPublisherTest {
         MockConsumer<String, byte[]> fresh = newLedgerConsumer();
         replicate(fresh, producer.history().subList(1, 3));
         producer.clear();
-        TermPublisher restarted = new TermPublisher(producer, fresh, Clock.systemUTC());
+        TermPublisher restarted = new TermPublisher(producer, fresh, Clock.systemUTC(), meters);
         assertThat(restarted.publishCorpus(corpus)).extracting(TermPublisher.Result::outcome)
             .containsExactly(TermPublisher.Outcome.KEPT, TermPublisher.Outcome.UNCHANGED);
         assertThat(producer.history()).as("nothing written: the user's rdma is not reverted").isEmpty();
@@ -129,7 +138,7 @@ class TermPublisherTest {
 
     @Test
     void aTermAUserMadeBeforeTheCorpusHadItIsKept() {
-        TermPublisher publisher = new TermPublisher(producer, ledger, Clock.systemUTC());
+        TermPublisher publisher = new TermPublisher(producer, ledger, Clock.systemUTC(), meters);
         publisher.publish(term("nvlink", "Written by a user first.", "page"));
         replicate(ledger);
         assertThat(producer.history().get(0).headers().lastHeader(TermPublisher.CORPUS_HASH_HEADER)).isNull();

@@ -5,9 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.chainfeed.avro.ConstraintSignal;
 import io.chainfeed.ingest.corpus.Corpus;
+import io.chainfeed.ingest.publish.IngestMeters;
 import io.chainfeed.ingest.publish.PublishException;
 import io.chainfeed.schemas.AvroSerde;
 import io.chainfeed.schemas.Topics;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -41,9 +43,13 @@ class SignalIngestTest {
 
     private final AvroSerde<ConstraintSignal> serde = AvroSerde.of(ConstraintSignal.class);
 
+    private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+
+    private final IngestMeters meters = new IngestMeters(registry);
+
     @Test
     void eachValidSignalIsOneRecordKeyedByItsIdWithAGrowingVersion() {
-        SignalIngest ingest = new SignalIngest(VALIDATOR, producer, CLOCK);
+        SignalIngest ingest = new SignalIngest(VALIDATOR, producer, CLOCK, meters);
 
         SignalIngest.BatchResult r = ingest.ingest(SignalReader.json(BATCH), false);
 
@@ -60,11 +66,14 @@ class SignalIngestTest {
             .containsExactly("HBM sold out", "Substrate lead times grow");
         // versions come from the clock and never repeat, even within one millisecond
         assertThat(values).extracting(ConstraintSignal::getVersion).containsExactly(CLOCK.millis(), CLOCK.millis() + 1);
+        // counted on the registry the ingest was given
+        assertThat(registry.get("chainfeed.records.accepted").tag("kind", "signal").counter().count()).isEqualTo(2.0);
+        assertThat(registry.get("chainfeed.records.published").tag("kind", "signal").counter().count()).isEqualTo(2.0);
     }
 
     @Test
     void aDryRunOrABatchWithNothingValidWritesNothing() {
-        SignalIngest ingest = new SignalIngest(VALIDATOR, producer, CLOCK);
+        SignalIngest ingest = new SignalIngest(VALIDATOR, producer, CLOCK, meters);
 
         assertThat(ingest.ingest(SignalReader.json(BATCH), true).published()).isFalse();
         SignalIngest.BatchResult none = ingest.ingest(List.of(SignalReader.json(BATCH).get(1)), false);
@@ -78,7 +87,7 @@ class SignalIngestTest {
     void aRecordTheBrokerRefusesIsAPublishException() {
         MockProducer<String, byte[]> refusing = new MockProducer<>(false, new StringSerializer(),
                 new ByteArraySerializer());
-        SignalIngest ingest = new SignalIngest(VALIDATOR, refusing, CLOCK);
+        SignalIngest ingest = new SignalIngest(VALIDATOR, refusing, CLOCK, meters);
         Thread broker = new Thread(() -> {
             while (refusing.history().isEmpty() || !refusing.errorNext(new NotEnoughReplicasException("isr"))) {
                 java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
@@ -91,6 +100,8 @@ class SignalIngestTest {
             .isInstanceOf(PublishException.class)
             .hasMessageContaining("Kafka did not acknowledge " + Topics.SIGNALS)
             .hasMessageContaining("isr");
+        assertThat(registry.get("chainfeed.records.accepted").tag("kind", "signal").counter().count()).isEqualTo(1.0);
+        assertThat(registry.find("chainfeed.records.published").counter()).as("nothing counted as published").isNull();
     }
 
 }

@@ -11,6 +11,7 @@ import io.chainfeed.avro.Read;
 import io.chainfeed.schemas.AvroSerde;
 import io.chainfeed.schemas.ChainDecay;
 import io.chainfeed.schemas.Topics;
+import io.chainfeed.streams.StreamsMeters;
 import io.chainfeed.streams.reference.ReferenceStores;
 import io.chainfeed.streams.tagging.ReadVersions;
 import io.chainfeed.streams.tagging.RetaggingProcessor;
@@ -136,9 +137,10 @@ public final class ChainStateTopology {
     /**
      * Builds the topology; pure, no I/O.
      * @param config streams config (not read; kept for symmetry with other topologies)
+     * @param meters where the signal reads sent count
      * @return the topology, every processor, source, sink and store named
      */
-    public static Topology buildTopology(Properties config) {
+    public static Topology buildTopology(Properties config, StreamsMeters meters) {
         AvroSerde<ConstraintSignal> signalSerde = AvroSerde.of(ConstraintSignal.class);
         AvroSerde<LayerState> stateSerde = AvroSerde.of(LayerState.class);
         StreamsBuilder builder = new StreamsBuilder();
@@ -180,7 +182,7 @@ public final class ChainStateTopology {
                             Named.as("chain-state-value"))
                     .to(Topics.CHAIN_STATE, Produced.with(Serdes.String(), stateSerde).withName("chain-state-sink")))
                 .withName("states"));
-        SignalReadProcessor.addTo(builder, signals, reference);
+        SignalReadProcessor.addTo(builder, signals, reference, meters);
         return builder.build();
     }
 

@@ -1,6 +1,7 @@
 package io.chainfeed.streams.chain;
 
 import io.chainfeed.avro.ConstraintSignal;
+import io.chainfeed.streams.StreamsMeters;
 import io.chainfeed.streams.reference.ReferenceStores;
 import io.chainfeed.streams.tagging.ReadVersions;
 import io.chainfeed.streams.tagging.RetaggingProcessor;
@@ -34,9 +35,9 @@ final class SignalReadProcessor extends RetaggingProcessor<ConstraintSignal, Sig
     private static final Names NAMES = new Names("tag-signals", ChainStateTopology.SIGNAL_READS_STORE, SENT_STORE,
             "signal-reads-sink");
 
-    SignalReadProcessor(ReferenceStores stores) {
+    SignalReadProcessor(ReferenceStores stores, StreamsMeters meters) {
         super(stores, NAMES, new Tagging<>("signal", SignalReads::new, SignalReads::read, ConstraintSignal::getVersion,
-                SignalReads::readId));
+                SignalReads::readId), meters);
     }
 
     /**
@@ -45,10 +46,12 @@ final class SignalReadProcessor extends RetaggingProcessor<ConstraintSignal, Sig
      * added
      * @param signals the signals stream (signal id -> ConstraintSignal)
      * @param reference the reference stores and their clock
+     * @param meters where the reads sent count
      */
-    static void addTo(StreamsBuilder builder, KStream<String, ConstraintSignal> signals, ReferenceStores reference) {
+    static void addTo(StreamsBuilder builder, KStream<String, ConstraintSignal> signals, ReferenceStores reference,
+            StreamsMeters meters) {
         RetaggingProcessor.addTo(builder, signals, ConstraintSignal.class, NAMES,
-                () -> new SignalReadProcessor(reference));
+                () -> new SignalReadProcessor(reference, meters));
     }
 
     /** A signal of a lower version than the one kept arrived late: dropped. */

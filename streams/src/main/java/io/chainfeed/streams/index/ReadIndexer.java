@@ -13,6 +13,7 @@ import io.chainfeed.schemas.ReadDocument;
 import io.chainfeed.schemas.ReadDocuments;
 import io.chainfeed.schemas.Topics;
 import io.chainfeed.streams.StreamsMeters;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -55,6 +56,8 @@ public final class ReadIndexer extends BatchLoop {
 
     private final AtomicLong indexed = new AtomicLong();
 
+    private final StreamsMeters meters;
+
     private volatile boolean healthy = true;
 
     /**
@@ -64,12 +67,16 @@ public final class ReadIndexer extends BatchLoop {
      * indexer
      * @param client Elasticsearch client
      * @param alias the index alias to write to
+     * @param registry where the indexer's meters go (the indexed and dead-letter
+     * counters): the service's registry
+     * @throws NullPointerException if {@code registry} is null
      */
     public ReadIndexer(Consumer<String, byte[]> consumer, Producer<byte[], byte[]> dlqProducer,
-            ElasticsearchClient client, String alias) {
+            ElasticsearchClient client, String alias, MeterRegistry registry) {
         super(consumer, Topics.READS, "bulk");
         this.dlqProducer = dlqProducer;
-        this.deadLetters = new DeadLetters(dlqProducer, "streams-indexer", null);
+        this.deadLetters = new DeadLetters(dlqProducer, "streams-indexer", registry);
+        this.meters = new StreamsMeters(registry);
         deadLetters.registerAtStart(List.of(Topics.READS));
         this.client = client;
         this.alias = alias;
@@ -157,7 +164,7 @@ public final class ReadIndexer extends BatchLoop {
                     failures.size() + " of " + ids.size() + " items failed, first: " + failures.get(0));
         }
         indexed.addAndGet(ids.size());
-        StreamsMeters.indexed(ids.size());
+        meters.indexed(ids.size());
     }
 
     private void deadLetter(ConsumerRecord<String, byte[]> r, Exception e) throws Exception {

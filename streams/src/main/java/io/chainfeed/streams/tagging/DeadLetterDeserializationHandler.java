@@ -2,6 +2,7 @@ package io.chainfeed.streams.tagging;
 
 import io.chainfeed.platform.kafka.DeadLetters;
 import io.chainfeed.schemas.Topics;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
@@ -11,6 +12,7 @@ import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.Topology;
@@ -27,17 +29,37 @@ import org.slf4j.LoggerFactory;
  * dead-letter write itself fails, processing stops (FAIL) so the record is not lost. The
  * reader the dead letters name is {@code streams-<application id>} ({@link #readerOf});
  * {@link #registerAtStart} registers its counter for the topology's topics at start.
+ *
+ * <p>
+ * Kafka Streams makes the handler by reflection from its configuration, so the service's
+ * {@link MeterRegistry}, where the dead-letter counter goes, travels in that
+ * configuration under {@value #METER_REGISTRY_CONFIG}; without it {@link #configure}
+ * fails.
  */
 public final class DeadLetterDeserializationHandler implements DeserializationExceptionHandler {
 
     private static final Logger log = LoggerFactory.getLogger(DeadLetterDeserializationHandler.class);
 
+    /**
+     * The Streams configuration key whose value is the {@link MeterRegistry} the handler
+     * counts dead letters on (an object, not a string: put it in the {@code Properties}
+     * the application is built with).
+     */
+    public static final String METER_REGISTRY_CONFIG = "chainfeed.meter.registry";
+
     private KafkaProducer<byte[], byte[]> producer;
 
     private DeadLetters deadLetters;
 
+    /**
+     * Makes the dead-letter producer and writer.
+     * @param configs the application's Streams configuration, with the registry under
+     * {@value #METER_REGISTRY_CONFIG}
+     * @throws ConfigException if the registry is missing
+     */
     @Override
     public void configure(Map<String, ?> configs) {
+        MeterRegistry registry = registryOf(configs);
         Map<String, Object> props = new HashMap<>();
         props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, configs.get(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG));
         props.put(ProducerConfig.ACKS_CONFIG, "all");
@@ -45,7 +67,21 @@ public final class DeadLetterDeserializationHandler implements DeserializationEx
         props.put(ProducerConfig.CLIENT_ID_CONFIG, configs.get(StreamsConfig.APPLICATION_ID_CONFIG) + "-dlq");
         producer = new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer());
         deadLetters = new DeadLetters(producer,
-                readerOf(String.valueOf(configs.get(StreamsConfig.APPLICATION_ID_CONFIG))), null);
+                readerOf(String.valueOf(configs.get(StreamsConfig.APPLICATION_ID_CONFIG))), registry);
+    }
+
+    /**
+     * @param configs a Streams configuration
+     * @return the registry under {@value #METER_REGISTRY_CONFIG}
+     * @throws ConfigException if there is none, or something else is there
+     */
+    static MeterRegistry registryOf(Map<String, ?> configs) {
+        Object value = configs.get(METER_REGISTRY_CONFIG);
+        if (value instanceof MeterRegistry registry) {
+            return registry;
+        }
+        throw new ConfigException(METER_REGISTRY_CONFIG, value,
+                "the dead-letter handler needs the service's MeterRegistry in the Streams configuration");
     }
 
     /**
@@ -57,14 +93,16 @@ public final class DeadLetterDeserializationHandler implements DeserializationEx
     }
 
     /**
-     * Registers the dead-letter counter of an application at zero (on Micrometer's global
-     * registry, where the handler counts) for every topic its topology reads, global
-     * stores and internal repartition topics included, and every reason.
+     * Registers the dead-letter counter of an application at zero for every topic its
+     * topology reads, global stores and internal repartition topics included, and every
+     * reason.
      * @param topology the application's topology
      * @param applicationId its {@code application.id}
+     * @param registry the registry the handler counts on (the one under
+     * {@value #METER_REGISTRY_CONFIG})
      * @return the topics registered, as the records' topic names read at run time
      */
-    public static Set<String> registerAtStart(Topology topology, String applicationId) {
+    public static Set<String> registerAtStart(Topology topology, String applicationId, MeterRegistry registry) {
         Set<String> external = new HashSet<>();
         Topics.all(1).forEach(t -> external.add(t.name()));
         Set<String> topics = new TreeSet<>();
@@ -79,7 +117,7 @@ public final class DeadLetterDeserializationHandler implements DeserializationEx
         for (TopologyDescription.GlobalStore store : description.globalStores()) {
             topics.addAll(store.source().topicSet());
         }
-        DeadLetters.registerAtStart(null, readerOf(applicationId), topics);
+        DeadLetters.registerAtStart(registry, readerOf(applicationId), topics);
         return topics;
     }
 

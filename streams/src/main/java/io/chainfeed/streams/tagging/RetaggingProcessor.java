@@ -11,6 +11,7 @@ import io.chainfeed.streams.reference.ReferenceStores;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
+import java.util.Objects;
 import java.util.function.BiFunction;
 import java.util.function.ToLongFunction;
 import java.util.function.UnaryOperator;
@@ -67,6 +68,8 @@ public abstract class RetaggingProcessor<V, D> implements Processor<String, V, S
     private final Names names;
 
     private final Tagging<V, D> tagging;
+
+    private final StreamsMeters meters;
 
     private ProcessorContext<String, Read> context;
 
@@ -137,11 +140,14 @@ public abstract class RetaggingProcessor<V, D> implements Processor<String, V, S
      * @param stores the topology's reference stores and clock
      * @param names the processor's stores (and nodes)
      * @param tagging how a source is tagged
+     * @param meters where the reads sent count ({@code kind} = the tagging's kind)
+     * @throws NullPointerException if {@code meters} is null
      */
-    protected RetaggingProcessor(ReferenceStores stores, Names names, Tagging<V, D> tagging) {
+    protected RetaggingProcessor(ReferenceStores stores, Names names, Tagging<V, D> tagging, StreamsMeters meters) {
         this.stores = stores;
         this.names = names;
         this.tagging = tagging;
+        this.meters = Objects.requireNonNull(meters, "meters");
     }
 
     /**
@@ -279,7 +285,7 @@ public abstract class RetaggingProcessor<V, D> implements Processor<String, V, S
         }
         sent.put(record.key(), next);
         context.forward(record.withValue(next));
-        StreamsMeters.tagged(tagging.kind(), 1);
+        meters.tagged(tagging.kind(), 1);
     }
 
     private void ensureCurrent() {

@@ -4,6 +4,7 @@ import io.chainfeed.avro.Read;
 import io.chainfeed.avro.TermUpdate;
 import io.chainfeed.schemas.AvroSerde;
 import io.chainfeed.schemas.Topics;
+import io.chainfeed.streams.StreamsMeters;
 import io.chainfeed.streams.reference.ReferenceStores;
 import java.time.Instant;
 import java.util.Properties;
@@ -74,9 +75,10 @@ public final class TaggingTopology {
      * Builds the topology; pure, no I/O.
      * @param config streams config (unused for now; kept so callers pass serde and topic
      * overrides the same way as other topologies)
+     * @param meters where the reads sent count
      * @return the topology, with every processor, source, sink and store named
      */
-    public static Topology buildTopology(Properties config) {
+    public static Topology buildTopology(Properties config, StreamsMeters meters) {
         AvroSerde<TermUpdate> termSerde = AvroSerde.of(TermUpdate.class);
         StreamsBuilder builder = new StreamsBuilder();
         ReferenceStores reference = ReferenceStores.addTo(builder, REFERENCE_STORES);
@@ -85,7 +87,7 @@ public final class TaggingTopology {
                 Consumed.with(Serdes.String(), termSerde).withName("terms-source"));
         input.to(Topics.REFERENCE_TERMS, Produced.with(Serdes.String(), termSerde).withName("reference-terms-sink"));
         RetaggingProcessor.addTo(builder, input, TermUpdate.class, TermTaggingProcessor.NAMES,
-                () -> new TermTaggingProcessor(reference));
+                () -> new TermTaggingProcessor(reference, meters));
         return builder.build();
     }
 
@@ -102,9 +104,9 @@ public final class TaggingTopology {
 
         static final Names NAMES = new Names("tag-terms", TERMS_STORE, READS_STORE, "reads-sink");
 
-        TermTaggingProcessor(ReferenceStores stores) {
+        TermTaggingProcessor(ReferenceStores stores, StreamsMeters meters) {
             super(stores, NAMES,
-                    new Tagging<>("term", Tagger::build, Tagger::tag, TermUpdate::getVersion, Tagger::readId));
+                    new Tagging<>("term", Tagger::build, Tagger::tag, TermUpdate::getVersion, Tagger::readId), meters);
         }
 
         @Override

@@ -146,7 +146,8 @@ class ReadEmbedderIT {
             assertThat(doc("term:cowos").found()).isFalse();
             assertThat(embedder.embeddedCount()).isZero();
 
-            ReadIndexer indexer = new ReadIndexer(consumer("indexer-it"), dlq, client, ReadsIndex.ALIAS);
+            ReadIndexer indexer = new ReadIndexer(consumer("indexer-it"), dlq, client, ReadsIndex.ALIAS,
+                    new SimpleMeterRegistry());
             Thread indexerThread = new Thread(indexer, "indexer-it");
             indexerThread.start();
             try {

@@ -19,6 +19,7 @@ import io.chainfeed.schemas.ReadDocuments;
 import io.chainfeed.schemas.Topics;
 import io.chainfeed.testsupport.ElasticsearchExtension;
 import io.chainfeed.testsupport.TopicProbe;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -159,7 +160,7 @@ class ReadIndexerIT {
         KafkaProducer<byte[], byte[]> dlq = new KafkaProducer<>(
                 Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap, ProducerConfig.ACKS_CONFIG, "all"),
                 new ByteArraySerializer(), new ByteArraySerializer());
-        ReadIndexer indexer = new ReadIndexer(consumer, dlq, client, ReadsIndex.ALIAS);
+        ReadIndexer indexer = new ReadIndexer(consumer, dlq, client, ReadsIndex.ALIAS, new SimpleMeterRegistry());
         Thread thread = new Thread(indexer, "indexer-it");
         thread.start();
         try {

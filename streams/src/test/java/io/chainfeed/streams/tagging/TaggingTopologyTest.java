@@ -14,7 +14,9 @@ import io.chainfeed.avro.Section;
 import io.chainfeed.avro.Source;
 import io.chainfeed.avro.TermUpdate;
 import io.chainfeed.schemas.Topics;
+import io.chainfeed.streams.StreamsMeters;
 import io.chainfeed.streams.TopologyTest;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -76,6 +78,18 @@ class TaggingTopologyTest extends TopologyTest {
             .setVersion(TERM_VERSION.toEpochMilli())
             .setUpdatedAt(Instant.parse("2026-11-01T00:00:00Z"))
             .build();
+    }
+
+    @Test
+    void eachReadSentCountsOnTheRegistryTheTopologyWasBuiltWith() {
+        TermUpdate lossless = term("lossless-ethernet", "Arista Networks ships it.", List.of(), "fabric layer");
+        terms.pipeInput("lossless-ethernet", lossless);
+        // the same term again changes nothing a reader sees: no read, no count
+        terms.pipeInput("lossless-ethernet", lossless);
+
+        assertThat(reads.readKeyValuesToList()).hasSize(1);
+        assertThat(topology.registry().get("chainfeed.records.tagged").tag("kind", "term").counter().count())
+            .isEqualTo(1.0);
     }
 
     @Test
@@ -339,14 +353,15 @@ class TaggingTopologyTest extends TopologyTest {
         props.put(StreamsConfig.STATE_DIR_CONFIG, System.getProperty("java.io.tmpdir") + "/tagging-validate");
         // The terms sink and the global reference-terms source share a topic; the
         // constructor validates it.
-        try (KafkaStreams streams = new KafkaStreams(TaggingTopology.buildTopology(props), props)) {
+        try (KafkaStreams streams = new KafkaStreams(
+                TaggingTopology.buildTopology(props, new StreamsMeters(new SimpleMeterRegistry())), props)) {
             assertThat(streams.state()).isEqualTo(KafkaStreams.State.CREATED);
         }
     }
 
     @Test
     void storesAndProcessorsKeepTheirNames() {
-        Topology built = TaggingTopology.buildTopology(new Properties());
+        Topology built = TaggingTopology.buildTopology(new Properties(), new StreamsMeters(new SimpleMeterRegistry()));
         String described = built.describe().toString();
         assertThat(described).contains(TaggingTopology.REFERENCE_STORES.layers(),
                 TaggingTopology.REFERENCE_STORES.companies(), "terms-source", "tag-terms", "reads-sink",

@@ -4,11 +4,14 @@ import io.chainfeed.platform.kafka.ClientMeters;
 import io.chainfeed.platform.kafka.DeadLetters;
 import io.chainfeed.platform.kafka.OnDemandDeadLetters;
 import io.chainfeed.schemas.AvroSerde;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
@@ -72,7 +75,9 @@ public abstract class CompactedTopicView<V extends SpecificRecord> implements Sm
 
     private final OnDemandDeadLetters deadLetters;
 
-    private volatile io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics clientMetrics;
+    private final MeterRegistry meters;
+
+    private volatile KafkaClientMetrics clientMetrics;
 
     private Map<TopicPartition, Long> loadTarget;
 
@@ -85,13 +90,18 @@ public abstract class CompactedTopicView<V extends SpecificRecord> implements Sm
      * @param topic the compacted topic
      * @param clientId client id, also the reader thread's name prefix
      * @param type the value's generated Avro class
+     * @param meters where the consumer's Kafka metrics and the dead-letter counter go:
+     * the service's registry
+     * @throws NullPointerException if {@code meters} is null
      */
-    protected CompactedTopicView(String bootstrapServers, String topic, String clientId, Class<V> type) {
+    protected CompactedTopicView(String bootstrapServers, String topic, String clientId, Class<V> type,
+            MeterRegistry meters) {
         this.bootstrapServers = bootstrapServers;
         this.topic = topic;
         this.clientId = clientId;
         this.serde = AvroSerde.of(type);
-        this.deadLetters = new OnDemandDeadLetters(bootstrapServers, clientId);
+        this.meters = Objects.requireNonNull(meters, "meters");
+        this.deadLetters = new OnDemandDeadLetters(bootstrapServers, clientId, meters);
         deadLetters.registerAtStart(List.of(topic));
     }
 
@@ -235,7 +245,7 @@ public abstract class CompactedTopicView<V extends SpecificRecord> implements Sm
                 ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed", ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
                 "earliest", ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, false), new StringDeserializer(),
                 new ByteArrayDeserializer());
-        clientMetrics = ClientMeters.bind(consumer, null);
+        clientMetrics = ClientMeters.bind(consumer, meters);
         running = true;
         thread = new Thread(this::run, clientId + "-reader");
         thread.setDaemon(true);

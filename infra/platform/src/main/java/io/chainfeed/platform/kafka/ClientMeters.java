@@ -1,8 +1,8 @@
 package io.chainfeed.platform.kafka;
 
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.Metrics;
 import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
+import java.util.Objects;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.producer.Producer;
 
@@ -20,24 +20,27 @@ public final class ClientMeters {
 
     /**
      * @param consumer a consumer
-     * @param registry where to bind; null for Micrometer's global registry (Spring Boot
-     * adds its own to it)
+     * @param registry where to bind: the service's injected registry
      * @return the binder, to close with the client
+     * @throws NullPointerException if {@code registry} is null
      */
     public static KafkaClientMetrics bind(Consumer<?, ?> consumer, MeterRegistry registry) {
+        Objects.requireNonNull(registry, "registry");
         KafkaClientMetrics m = new KafkaClientMetrics(consumer);
-        m.bindTo(registry == null ? Metrics.globalRegistry : registry);
+        m.bindTo(registry);
         return m;
     }
 
     /**
      * @param producer a producer
-     * @param registry where to bind; null for Micrometer's global registry
+     * @param registry where to bind: the service's injected registry
      * @return the binder, to close with the client
+     * @throws NullPointerException if {@code registry} is null
      */
     public static KafkaClientMetrics bind(Producer<?, ?> producer, MeterRegistry registry) {
+        Objects.requireNonNull(registry, "registry");
         KafkaClientMetrics m = new KafkaClientMetrics(producer);
-        m.bindTo(registry == null ? Metrics.globalRegistry : registry);
+        m.bindTo(registry);
         return m;
     }
 

@@ -3,11 +3,11 @@ package io.chainfeed.platform.kafka;
 import io.chainfeed.schemas.Topics;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.Metrics;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.Producer;
@@ -104,13 +104,14 @@ public final class DeadLetters {
      * @param producer an idempotent producer of raw bytes ({@code acks=all}); not closed
      * here
      * @param reader the reader's name, e.g. {@code ingest-ledger} or {@code api-read-log}
-     * @param registry where the counter goes; null for Micrometer's global registry
-     * (Spring Boot adds its own registry there)
+     * @param registry where the counter goes: the service's injected registry (a
+     * {@code SimpleMeterRegistry} in tests)
+     * @throws NullPointerException if {@code registry} is null
      */
     public DeadLetters(Producer<byte[], byte[]> producer, String reader, MeterRegistry registry) {
         this.producer = producer;
         this.reader = reader;
-        this.registry = registry == null ? Metrics.globalRegistry : registry;
+        this.registry = Objects.requireNonNull(registry, "registry");
     }
 
     /**
@@ -192,12 +193,13 @@ public final class DeadLetters {
      * Registers a reader's counter at zero for each of the topics and every
      * {@link Reason} (idempotent): the series are there from the start, so
      * {@code increase()} sees the first dead letter.
-     * @param registry the registry; null for Micrometer's global registry
+     * @param registry the registry the reader counts on
      * @param reader the reader's name
      * @param topics the topics the reader reads
+     * @throws NullPointerException if {@code registry} is null
      */
     public static void registerAtStart(MeterRegistry registry, String reader, Collection<String> topics) {
-        MeterRegistry target = registry == null ? Metrics.globalRegistry : registry;
+        MeterRegistry target = Objects.requireNonNull(registry, "registry");
         for (String topic : topics) {
             for (Reason reason : Reason.values()) {
                 counter(target, topic, reason, reader);

@@ -1,7 +1,9 @@
 package io.chainfeed.platform.kafka;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.Collection;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -18,6 +20,8 @@ public final class OnDemandDeadLetters implements AutoCloseable {
 
     private final String reader;
 
+    private final MeterRegistry registry;
+
     private KafkaProducer<byte[], byte[]> producer;
 
     private DeadLetters deadLetters;
@@ -26,10 +30,13 @@ public final class OnDemandDeadLetters implements AutoCloseable {
      * @param bootstrapServers Kafka bootstrap servers
      * @param reader the reader's name (header and meter tag), also the producer's client
      * id
+     * @param registry where the dead-letter counter goes: the service's injected registry
+     * @throws NullPointerException if {@code registry} is null
      */
-    public OnDemandDeadLetters(String bootstrapServers, String reader) {
+    public OnDemandDeadLetters(String bootstrapServers, String reader, MeterRegistry registry) {
         this.bootstrapServers = bootstrapServers;
         this.reader = reader;
+        this.registry = Objects.requireNonNull(registry, "registry");
     }
 
     /**
@@ -48,7 +55,7 @@ public final class OnDemandDeadLetters implements AutoCloseable {
         synchronized (this) {
             if (deadLetters == null) {
                 producer = new KafkaProducer<>(DeadLetters.producerConfig(bootstrapServers, reader + "-dlq"));
-                deadLetters = new DeadLetters(producer, reader, null);
+                deadLetters = new DeadLetters(producer, reader, registry);
             }
             d = deadLetters;
         }
@@ -57,12 +64,12 @@ public final class OnDemandDeadLetters implements AutoCloseable {
 
     /**
      * Registers this reader's dead-letter counter at zero for the topics and every
-     * reason, on Micrometer's global registry, without making the producer
-     * ({@link DeadLetters#registerAtStart(io.micrometer.core.instrument.MeterRegistry, String, Collection)}).
+     * reason, on the registry it was given, without making the producer
+     * ({@link DeadLetters#registerAtStart(MeterRegistry, String, Collection)}).
      * @param topics the topics the reader reads
      */
     public void registerAtStart(Collection<String> topics) {
-        DeadLetters.registerAtStart(null, reader, topics);
+        DeadLetters.registerAtStart(registry, reader, topics);
     }
 
     @Override
