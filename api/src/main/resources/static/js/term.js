@@ -1,5 +1,5 @@
 // A glossary term's page: /terms/{slug} -> GET /api/v1/terms/{slug}.
-import { el, message, footer, pageItem, tagList, layerTags, termHref, companyHref, layerStatusList, liveStates } from './common.js';
+import { el, message, footer, pageItem, tagList, layerTags, termHref, companyHref, layerStatusList, liveStates, getJson, safeHref } from './common.js';
 
 const content = document.getElementById('content');
 
@@ -34,6 +34,8 @@ async function main() {
         el('p', { class: 'notice', role: 'status' }, 'Loading the live chain…')) : null,
       (t.sections || []).map((s) => el('section', { class: 'section' }, el('h2', {}, s.heading || s.key), paragraphs(s.body))),
       related.length ? el('section', { class: 'section' }, el('h2', {}, 'Related terms'), el('ul', {}, related)) : null,
+      el('section', { class: 'section', id: 'closest', 'aria-labelledby': 'closest-heading', hidden: true },
+        el('h2', { id: 'closest-heading' }, 'Closest in meaning')),
       changes.length ? el('section', { class: 'section', 'aria-labelledby': 'changes-heading' },
         el('h2', { id: 'changes-heading' }, 'What changed in this version'),
         el('ul', { class: 'changes' }, changes.map((c) => el('li', {}, c.text)))) : null,
@@ -46,11 +48,31 @@ async function main() {
       el('p', { class: 'summary-line' }, `Version ${t.version}${t.updatedAt ? `, updated ${t.updatedAt}` : ''}`
         + (t.previousVersion != null ? ` (previous version ${t.previousVersion})` : ''))));
   footer(t.disclaimer, t.sources);
+  closest(t.id);
   const now = document.getElementById('layers-now');
   if (now) {
     const states = await liveStates();
     now.replaceChildren(now.firstChild, states.size ? layerStatusList(t.layers, states)
       : el('p', { class: 'notice', role: 'status' }, 'The live chain model is not available right now.'));
+  }
+}
+
+// The reads nearest the term in meaning (its sentence vector): shown when there are any;
+// the page does without them when the vector is not written yet or the call fails.
+async function closest(id) {
+  const section = document.getElementById('closest');
+  try {
+    const answer = await getJson(`/api/v1/reads/${encodeURIComponent(id)}/related?size=5`);
+    const items = (answer.related || []).map((r) => el('li', {},
+      safeHref(r.page) ? el('a', { href: r.page }, r.title || r.id) : (r.title || r.id),
+      r.kind === 'signal' && r.observedAt ? ` (signal, ${r.observedAt.slice(0, 10)})` : '',
+      r.summary ? ` — ${r.summary}` : ''));
+    if (items.length) {
+      section.append(el('ul', {}, items));
+      section.hidden = false;
+    }
+  } catch (e) {
+    // Leave the section hidden.
   }
 }
 

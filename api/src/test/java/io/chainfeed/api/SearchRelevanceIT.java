@@ -327,6 +327,28 @@ class SearchRelevanceIT {
         return r.getBody();
     }
 
+    /**
+     * Issue 40 item 3: a read's closest reads in meaning, from its own vector. RDMA's
+     * nearest terms include one of the two ways RDMA travels (RoCE or InfiniBand); the
+     * read itself is never among them and they come most similar first.
+     */
+    @Test
+    @Order(4)
+    @SuppressWarnings("unchecked")
+    void aReadsClosestReadsInMeaningComeFromItsVector() throws Exception {
+        loadDefault();
+        Map<String, Object> body = http.getForObject("/api/v1/reads/term:rdma/related?size=5", Map.class);
+        List<Map<String, Object>> related = (List<Map<String, Object>>) body.get("related");
+        List<String> ids = related.stream().map(r -> (String) r.get("id")).toList();
+        assertThat(ids).hasSizeBetween(1, 5).doesNotContain("term:rdma");
+        assertThat(ids).containsAnyOf("term:roce", "term:infiniband");
+        List<Double> similarities = related.stream().map(r -> ((Number) r.get("similarity")).doubleValue()).toList();
+        assertThat(similarities).isSortedAccordingTo(java.util.Comparator.reverseOrder())
+            .allSatisfy(x -> assertThat(x).isBetween(0.3, 1.0));
+        assertThat(http.getForEntity("/api/v1/reads/term:no-such-term/related", String.class).getStatusCode().value())
+            .isEqualTo(404);
+    }
+
     /** Reads of a kind in the index (all reads for null). */
     private long count(String kind) throws java.io.IOException {
         es.indices().refresh(r -> r.index(ReadsIndex.ALIAS));

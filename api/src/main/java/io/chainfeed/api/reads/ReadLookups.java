@@ -2,12 +2,14 @@ package io.chainfeed.api.reads;
 
 import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import co.elastic.clients.elasticsearch._types.SortOrder;
+import co.elastic.clients.elasticsearch._types.query_dsl.Query;
 import co.elastic.clients.elasticsearch.core.GetResponse;
 import co.elastic.clients.elasticsearch.core.MgetResponse;
 import co.elastic.clients.elasticsearch.core.SearchResponse;
 import co.elastic.clients.elasticsearch.core.get.GetResult;
 import co.elastic.clients.elasticsearch.core.mget.MultiGetResponseItem;
 import co.elastic.clients.elasticsearch.core.search.Hit;
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import io.chainfeed.platform.ReadsIndex;
 import io.chainfeed.schemas.ReadDocument;
 import io.chainfeed.schemas.ReadFields;
@@ -37,6 +39,11 @@ public class ReadLookups {
      * read, and asking for it would only make Elasticsearch refuse the request.
      */
     static final int MAX_ID_BYTES = 512;
+
+    /** What a list of reads leaves out: the vector fields and the tag evidence. */
+    private static final List<String> WITHOUT_EVIDENCE = List.of(ReadFields.EMBEDDING, ReadFields.EMBEDDING_MODEL,
+            ReadFields.EMBEDDED_VERSION, ReadFields.LAYERS_EVIDENCE, ReadFields.COMPANIES_EVIDENCE,
+            ReadFields.TERMS_EVIDENCE);
 
     /**
      * @param id a read id, e.g. {@code term:rdma}
@@ -89,6 +96,72 @@ public class ReadLookups {
             .source(src -> src.filter(f -> f.excludes(ReadsIndex.VECTOR_FIELDS)))
             .size(size), ReadDocument.class);
         return response.hits().hits().stream().map(Hit::source).toList();
+    }
+
+    /**
+     * A read near another in meaning.
+     *
+     * @param read the read (without tag evidence)
+     * @param similarity the cosine similarity of the two reads' sentence vectors, -1 to 1
+     */
+    public record Closest(ReadDocument read, double similarity) {
+    }
+
+    /** What a nearest-reads search starts from: the read's vector, story and kind. */
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    record Seed(List<Float> embedding, String story) {
+    }
+
+    /**
+     * The reads closest in meaning to a read: approximate kNN on the
+     * {@value ReadsIndex#EMBEDDING} field's HNSW graph from the read's own vector,
+     * leaving out the read itself, the other reads of its story (its reposts) and
+     * chain-state reads (they change every few minutes and explain nothing), and any read
+     * less similar than {@code minSimilarity}.
+     * @param id a read id
+     * @param size most reads, 1..20
+     * @param minSimilarity the least cosine similarity a read needs, -1 to 1
+     * @return empty when there is no such read; else the reads, most similar first (an
+     * empty list while the read has no vector yet: the embedder adds it a few seconds
+     * after the read is searchable by its words)
+     * @throws IOException on a transport failure
+     */
+    public Optional<List<Closest>> closest(String id, int size, double minSimilarity) throws IOException {
+        if (!storable(id)) {
+            return Optional.empty();
+        }
+        GetResponse<Seed> seed = client.get(
+                g -> g.index(ReadsIndex.ALIAS).id(id).sourceIncludes(List.of(ReadFields.EMBEDDING, ReadFields.STORY)),
+                Seed.class);
+        if (!seed.found()) {
+            return Optional.empty();
+        }
+        List<Float> vector = seed.source().embedding();
+        if (vector == null || vector.isEmpty()) {
+            return Optional.of(List.of());
+        }
+        String story = seed.source().story();
+        Query others = Query.of(q -> q.bool(b -> {
+            b.mustNot(n -> n.ids(i -> i.values(id))).mustNot(n -> n.term(t -> t.field(ReadFields.KIND).value("state")));
+            if (story != null) {
+                b.mustNot(n -> n.term(t -> t.field(ReadFields.STORY).value(story)));
+            }
+            return b;
+        }));
+        SearchResponse<ReadDocument> response = client.search(s -> s.index(ReadsIndex.ALIAS)
+            .knn(k -> k.field(ReadsIndex.EMBEDDING)
+                .queryVector(vector)
+                .k(size)
+                .numCandidates(Math.max(100, 10 * size))
+                .filter(others))
+            .size(size)
+            .source(src -> src.filter(f -> f.excludes(WITHOUT_EVIDENCE))), ReadDocument.class);
+        return Optional.of(response.hits()
+            .hits()
+            .stream()
+            .map(h -> new Closest(h.source(), ReadsIndex.cosineOfScore(h.score() == null ? 0 : h.score())))
+            .filter(c -> c.similarity() >= minSimilarity)
+            .toList());
     }
 
     /**

@@ -95,14 +95,4 @@ public record RankFusion(int k, double vectorWeight, double minSimilarity) {
         return out;
     }
 
-    /**
-     * The cosine similarity of a hit of a kNN search on a {@code cosine} field:
-     * Elasticsearch scores it {@code (1 + cosine) / 2}.
-     * @param score the hit's {@code _score}
-     * @return the cosine, -1 to 1
-     */
-    public static double cosineOfScore(double score) {
-        return 2 * score - 1;
-    }
-
 }

@@ -378,7 +378,7 @@ public class ReadSearch {
         for (SearchAnswer.Hit hit : nearest) {
             String key = storyOf(hit);
             vectorKeys
-                .add(new RankFusion.VectorHit(key, RankFusion.cosineOfScore(hit.score() == null ? 0 : hit.score())));
+                .add(new RankFusion.VectorHit(key, ReadsIndex.cosineOfScore(hit.score() == null ? 0 : hit.score())));
             byKey.putIfAbsent(key, hit);
         }
         List<SearchAnswer.Hit> shownHits = new ArrayList<>();

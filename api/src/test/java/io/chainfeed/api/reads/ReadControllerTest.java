@@ -67,4 +67,37 @@ class ReadControllerTest {
             .andExpect(problem(503, "search-unavailable", "The search engine cannot be reached; try again shortly."));
     }
 
+    @Test
+    void relatedReadsComeMostSimilarFirstWithWhereToOpenThem() throws Exception {
+        when(search.closest("term:hbm", 5, ReadController.MIN_SIMILARITY))
+            .thenReturn(
+                    Optional
+                        .of(List.of(
+                                new ReadLookups.Closest(StoredDocuments.doc(Map.of("id", "term:dram", "kind", "term",
+                                        "slug", "dram", "title", "DRAM", "summary", "Main memory.")), 0.81234),
+                                new ReadLookups.Closest(
+                                        StoredDocuments.doc(Map.of("id", "signal:s1", "kind", "signal", "slug", "s1",
+                                                "title", "HBM sold out", "observedAt", "2026-11-20T00:00:00Z")),
+                                        0.5))));
+
+        mvc.perform(get("/api/v1/reads/term:hbm/related"))
+            .andExpect(status().isOk())
+            .andExpect(jsonPath("$.id").value("term:hbm"))
+            .andExpect(jsonPath("$.related[0].id").value("term:dram"))
+            .andExpect(jsonPath("$.related[0].similarity").value(0.812))
+            .andExpect(jsonPath("$.related[0].page").value("/terms/dram"))
+            .andExpect(jsonPath("$.related[1].page").value("/api/v1/reads/signal%3As1"))
+            .andExpect(jsonPath("$.related[1].observedAt").value("2026-11-20T00:00:00Z"));
+    }
+
+    @Test
+    void relatedReadsOfAnUnknownReadAreNotFoundAndASizeOutOfRangeIsRefused() throws Exception {
+        when(search.closest("term:nope", 5, ReadController.MIN_SIMILARITY)).thenReturn(Optional.empty());
+
+        mvc.perform(get("/api/v1/reads/term:nope/related"))
+            .andExpect(problem(404, "not-found", "no read with id 'term:nope'"));
+        mvc.perform(get("/api/v1/reads/term:hbm/related?size=21")).andExpect(status().isBadRequest());
+        mvc.perform(get("/api/v1/reads/term:hbm/related?size=0")).andExpect(status().isBadRequest());
+    }
+
 }

@@ -62,6 +62,17 @@ public final class ReadsIndex {
     }
 
     /**
+     * The cosine similarity of a hit of a kNN search on {@value #EMBEDDING} (a
+     * {@code cosine} field): Elasticsearch scores such a hit {@code (1 + cosine) / 2}
+     * (Elasticsearch reference, {@code dense_vector} similarity).
+     * @param score the hit's {@code _score}, 0 to 1
+     * @return the cosine, -1 to 1
+     */
+    public static double cosineOfScore(double score) {
+        return 2 * score - 1;
+    }
+
+    /**
      * @return the settings-and-mappings JSON body for creating {@value #INDEX}
      * @throws UncheckedIOException if the resource is missing from the classpath
      */
