@@ -56,7 +56,10 @@ import org.slf4j.LoggerFactory;
  * version by one, which {@link ReadsIndex#externalVersion} leaves room for. Offsets are
  * committed after every item of the bulk succeeded; a failed bulk is retried from the
  * committed offsets with exponential backoff. Undecodable records are skipped (the
- * indexer dead-letters them).
+ * indexer dead-letters them). A signal read that tells the story of a signal read already
+ * in the index in other words joins that read's story in the same update
+ * ({@link NearDuplicates}); two such reads in one batch, or within a refresh interval (1
+ * s) of each other, do not see each other's vector.
  *
  * <p>
  * Meters: {@code chainfeed.embedding.lag} (from the record's timestamp to its vector
@@ -287,11 +290,16 @@ public final class ReadEmbedder extends BatchLoop {
             return;
         }
         List<float[]> vectors = embedder.apply(pending.stream().map(p -> text.of(p.read())).toList());
+        List<String> stories = NearDuplicates.stories(client, alias, pending.stream().map(Pending::read).toList(),
+                vectors);
         BulkRequest.Builder bulk = new BulkRequest.Builder();
         for (int i = 0; i < pending.size(); i++) {
             Pending p = pending.get(i);
-            Map<String, Object> fields = Map.of(ReadsIndex.EMBEDDING, vectors.get(i), ReadFields.EMBEDDING_MODEL, model,
-                    ReadFields.EMBEDDED_VERSION, p.version());
+            Map<String, Object> fields = new HashMap<>(Map.of(ReadsIndex.EMBEDDING, vectors.get(i),
+                    ReadFields.EMBEDDING_MODEL, model, ReadFields.EMBEDDED_VERSION, p.version()));
+            if (stories.get(i) != null) {
+                fields.put(ReadFields.STORY, stories.get(i));
+            }
             bulk.operations(op -> op.update(u -> u.index(alias)
                 .id(p.read().getId())
                 .ifSeqNo(p.seqNo())

@@ -40,7 +40,7 @@ class NearDuplicatePairsTest {
     static final Double CHOSEN = 0.83;
 
     /** The window of the protocol: two signals observed within 7 days. */
-    static final Duration WINDOW = Duration.ofDays(7);
+    static final Duration WINDOW = NearDuplicates.WINDOW;
 
     record Side(String direction, int magnitude, LocalDate date, String headline, String body) {
     }
@@ -145,6 +145,7 @@ class NearDuplicatePairsTest {
         Files.write(Path.of("target", "near-duplicates.txt"), out);
         out.stream().limit(8).forEach(System.out::println);
         assertThat(t).as("the rule's choice, recorded in CHOSEN").isEqualTo(CHOSEN);
+        assertThat(NearDuplicates.COSINE).as("what the embedder uses").isEqualTo(CHOSEN);
     }
 
     private static String figures(List<Pair> h, Double t) {

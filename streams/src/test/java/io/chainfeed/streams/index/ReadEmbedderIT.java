@@ -7,6 +7,9 @@ import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import co.elastic.clients.elasticsearch.core.GetResponse;
 import co.elastic.clients.json.jackson.JacksonJsonpMapper;
 import co.elastic.clients.transport.rest_client.RestClientTransport;
+import io.chainfeed.avro.ConstraintSignal;
+import io.chainfeed.avro.Direction;
+import io.chainfeed.avro.LayerTag;
 import io.chainfeed.avro.Read;
 import io.chainfeed.avro.ReadKind;
 import io.chainfeed.avro.Source;
@@ -17,7 +20,9 @@ import io.chainfeed.platform.ReadsIndex;
 import io.chainfeed.platform.TopicSetup;
 import io.chainfeed.platform.kafka.GroupOffsets;
 import io.chainfeed.schemas.AvroSerde;
+import io.chainfeed.schemas.ReadDocuments;
 import io.chainfeed.schemas.Topics;
+import io.chainfeed.streams.chain.SignalReads;
 import io.chainfeed.testsupport.ElasticsearchExtension;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Clock;
@@ -193,6 +198,101 @@ class ReadEmbedderIT {
             embedderThread.join(10_000);
             admin.close();
             producer.close();
+        }
+    }
+
+    /**
+     * A signal read as the chain-state topology makes it, tagged with the memory layer.
+     */
+    private static Read signal(String id, String headline, String body, Instant observedAt) {
+        Read read = new SignalReads(List.of(), List.of(), List.of()).read(ConstraintSignal.newBuilder()
+            .setId(id)
+            .setHeadline(headline)
+            .setBody(body)
+            .setDirection(Direction.EASING)
+            .setMagnitude(3)
+            .setObservedAt(observedAt)
+            .setSource(new Source("Outlet " + id, "https://example.org/" + id))
+            .build());
+        return Read.newBuilder(read)
+            .setLayers(List.of(new LayerTag("memory", "Memory", 1.0, true, List.of())))
+            .setVersion(1000)
+            .build();
+    }
+
+    /**
+     * Issue 40 item 3: a signal read telling an indexed signal's story in other words
+     * joins that story (search collapses them); a different story on the same layer and
+     * day keeps its own. Texts from near-duplicates/pairs.tsv (pair 1 and the hard
+     * negative of pair 2, put on the anchor's day).
+     */
+    @Test
+    @SuppressWarnings("rawtypes")
+    void aRewordedSignalJoinsTheStoryItRetellsAndADifferentOneKeepsItsOwn() throws Exception {
+        String bootstrap = kafka.getBrokersAsString();
+        AvroSerde<Read> serde = AvroSerde.of(Read.class);
+        Instant day = Instant.parse("2023-04-07T00:00:00Z");
+        Read anchor = signal("nd-anchor",
+                "Samsung cuts memory production after its weakest quarterly profit in 14 years",
+                "Samsung said it was lowering memory output by a meaningful level after Q1 operating profit fell to "
+                        + "about 600 billion won; it had resisted cuts while its inventory grew to 52.2 trillion won.",
+                day);
+        Read other = signal("nd-other",
+                "DRAM prices fell about 20% in Q1 2023 and are set to drop another 10-15% in Q2",
+                "TrendForce found DRAM average prices down roughly a fifth in the first quarter despite output cuts, "
+                        + "with PC makers still holding 9 to 13 weeks of inventory and server DRAM stock piling up.",
+                day);
+        Read retold = signal("nd-retold", "Weakest profit in 14 years pushes Samsung to trim memory output",
+                "After holding off while stockpiles reached 52.2 trillion won, Samsung now says it will reduce memory "
+                        + "production meaningfully; first-quarter operating profit came in near 600 billion won.",
+                day.plus(Duration.ofDays(1)));
+        KafkaProducer<String, byte[]> producer = new KafkaProducer<>(
+                Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap, ProducerConfig.ACKS_CONFIG, "all"),
+                new StringSerializer(), new ByteArraySerializer());
+        KafkaProducer<byte[], byte[]> dlq = new KafkaProducer<>(
+                Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap, ProducerConfig.ACKS_CONFIG, "all"),
+                new ByteArraySerializer(), new ByteArraySerializer());
+        Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap));
+        ReadIndexer indexer = new ReadIndexer(consumer("indexer-nd"), dlq, client, ReadsIndex.ALIAS,
+                new SimpleMeterRegistry());
+        ReadEmbedder embedder = new ReadEmbedder(consumer("embedder-nd"), client, ReadsIndex.ALIAS,
+                SentenceEmbedder.shared()::embedAll, "it-model", ReadEmbedder.Text.WITH_SECTIONS,
+                () -> GroupOffsets.committed(admin, "indexer-nd", Topics.READS, Duration.ofSeconds(5)),
+                new SimpleMeterRegistry(), Clock.systemUTC());
+        Thread indexerThread = new Thread(indexer, "indexer-nd");
+        Thread embedderThread = new Thread(embedder, "embedder-nd");
+        indexerThread.start();
+        embedderThread.start();
+        try {
+            producer.send(new ProducerRecord<>(Topics.READS, anchor.getId(), serde.serialize(Topics.READS, anchor)))
+                .get();
+            await().atMost(Duration.ofSeconds(60))
+                .until(() -> doc(anchor.getId()).found() && doc(anchor.getId()).source().get("embedding") != null);
+            // The index refreshes every second: a vector written less than that before
+            // is not searchable yet, so the later two come after a refresh. Both find the
+            // anchor nearest; only the retelling is near enough.
+            client.indices().refresh(r -> r.index(ReadsIndex.ALIAS));
+            for (Read r : List.of(other, retold)) {
+                producer.send(new ProducerRecord<>(Topics.READS, r.getId(), serde.serialize(Topics.READS, r))).get();
+            }
+            await().atMost(Duration.ofSeconds(60))
+                .until(() -> doc(retold.getId()).found() && doc(retold.getId()).source().get("embedding") != null
+                        && doc(other.getId()).found() && doc(other.getId()).source().get("embedding") != null);
+            String anchorStory = ReadDocuments.story(anchor);
+            assertThat(doc(anchor.getId()).source().get("story")).isEqualTo(anchorStory);
+            assertThat(doc(retold.getId()).source().get("story")).as("the retelling joins the anchor's story")
+                .isEqualTo(anchorStory);
+            assertThat(doc(other.getId()).source().get("story")).as("a different story keeps its own")
+                .isEqualTo(ReadDocuments.story(other));
+        }
+        finally {
+            embedder.close();
+            indexer.close();
+            embedderThread.join(10_000);
+            indexerThread.join(10_000);
+            admin.close();
+            producer.close();
+            dlq.close();
         }
     }
 
