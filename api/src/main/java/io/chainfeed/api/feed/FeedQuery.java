@@ -61,9 +61,7 @@ public class FeedQuery {
                 .sort(o -> o.field(f -> f.field(ReadFields.ID).order(SortOrder.Asc)))
                 .size(size + 1)
                 .trackTotalHits(t -> t.enabled(false))
-                .source(src -> src.filter(f -> f.excludes(ReadFields.LAYERS_EVIDENCE, ReadFields.COMPANIES_EVIDENCE,
-                        ReadFields.TERMS_EVIDENCE, ReadFields.EMBEDDING, ReadFields.EMBEDDING_MODEL,
-                        ReadFields.EMBEDDED_VERSION)));
+                .source(src -> src.filter(f -> f.excludes(ReadsIndex.VECTOR_AND_TAG_EVIDENCE_FIELDS)));
             if (after != null) {
                 s.searchAfter(FieldValue.of(after.publishedAt().toEpochMilli()), FieldValue.of(after.readId()));
             }

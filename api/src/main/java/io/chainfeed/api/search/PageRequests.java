@@ -175,13 +175,9 @@ final class PageRequests {
      * the few that reach the page are fetched whole afterwards ({@link #byIds}).
      */
     static SearchRequest vectorRequest(float[] vector, Query filter, int window) {
-        List<Float> values = new ArrayList<>(vector.length);
-        for (float f : vector) {
-            values.add(f);
-        }
         return SearchRequest.of(s -> s.index(ReadsIndex.ALIAS)
             .knn(k -> k.field(ReadsIndex.EMBEDDING)
-                .queryVector(values)
+                .queryVector(ReadsIndex.queryVector(vector))
                 .k(window)
                 .numCandidates(Math.max(100, 2 * window))
                 .filter(filter))

@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -34,6 +35,15 @@ public final class ReadsIndex {
      */
     public static final List<String> VECTOR_FIELDS = List.of(EMBEDDING, ReadFields.EMBEDDING_MODEL,
             ReadFields.EMBEDDED_VERSION);
+
+    /**
+     * What a list of whole reads leaves out of {@code _source}: the vector fields and the
+     * tag evidence (layers, companies and terms), which only the single read's answer
+     * shows.
+     */
+    public static final List<String> VECTOR_AND_TAG_EVIDENCE_FIELDS = List.of(EMBEDDING, ReadFields.EMBEDDING_MODEL,
+            ReadFields.EMBEDDED_VERSION, ReadFields.LAYERS_EVIDENCE, ReadFields.COMPANIES_EVIDENCE,
+            ReadFields.TERMS_EVIDENCE);
 
     private ReadsIndex() {
     }
@@ -70,6 +80,19 @@ public final class ReadsIndex {
      */
     public static double cosineOfScore(double score) {
         return 2 * score - 1;
+    }
+
+    /**
+     * A sentence vector as a kNN search's {@code query_vector}.
+     * @param vector the vector (384 floats for {@value #EMBEDDING})
+     * @return the same values, boxed, in order
+     */
+    public static List<Float> queryVector(float[] vector) {
+        List<Float> values = new ArrayList<>(vector.length);
+        for (float f : vector) {
+            values.add(f);
+        }
+        return values;
     }
 
     /**

@@ -7,11 +7,11 @@ import co.elastic.clients.elasticsearch.core.MsearchRequest;
 import co.elastic.clients.elasticsearch.core.MsearchResponse;
 import co.elastic.clients.elasticsearch.core.msearch.MultiSearchResponseItem;
 import co.elastic.clients.elasticsearch.core.search.Hit;
-import co.elastic.clients.json.JsonData;
 import io.chainfeed.avro.LayerTag;
 import io.chainfeed.avro.Read;
 import io.chainfeed.avro.ReadKind;
 import io.chainfeed.platform.ReadsIndex;
+import io.chainfeed.schemas.ReadDocument;
 import io.chainfeed.schemas.ReadDocuments;
 import io.chainfeed.schemas.ReadFields;
 import java.io.IOException;
@@ -20,7 +20,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -71,7 +70,7 @@ final class NearDuplicates {
                 continue;
             }
             asked.add(i);
-            List<Float> vector = boxed(vectors.get(i));
+            List<Float> vector = ReadsIndex.queryVector(vectors.get(i));
             Query filter = window(read);
             request.searches(s -> s.header(h -> h.index(alias))
                 .body(b -> b
@@ -82,13 +81,12 @@ final class NearDuplicates {
         if (asked.isEmpty()) {
             return Arrays.asList(out);
         }
-        MsearchResponse<JsonData> response = client.msearch(request.build(), JsonData.class);
+        MsearchResponse<ReadDocument> response = client.msearch(request.build(), ReadDocument.class);
         for (int j = 0; j < asked.size(); j++) {
-            MultiSearchResponseItem<JsonData> item = response.responses().get(j);
+            MultiSearchResponseItem<ReadDocument> item = response.responses().get(j);
             if (item.isFailure()) {
                 // The vector is still written; the read keeps its own story until its
-                // next
-                // version.
+                // next version.
                 log.warn("near-duplicate search for {} failed: {}", reads.get(asked.get(j)).getId(),
                         item.failure().error().reason());
                 continue;
@@ -96,13 +94,13 @@ final class NearDuplicates {
             if (item.result().hits().hits().isEmpty()) {
                 continue;
             }
-            Hit<JsonData> hit = item.result().hits().hits().get(0);
+            Hit<ReadDocument> hit = item.result().hits().hits().get(0);
             double cosine = ReadsIndex.cosineOfScore(hit.score() == null ? 0 : hit.score());
-            Object story = hit.source() == null ? null : hit.source().to(Map.class).get(ReadFields.STORY);
+            String story = hit.source() == null ? null : hit.source().story();
             Read read = reads.get(asked.get(j));
             log.debug("nearest signal to {}: story {}, cosine {}", read.getId(), story, cosine);
-            if (cosine >= COSINE && story instanceof String key && !key.equals(ReadDocuments.story(read))) {
-                out[asked.get(j)] = key;
+            if (cosine >= COSINE && story != null && !story.equals(ReadDocuments.story(read))) {
+                out[asked.get(j)] = story;
             }
         }
         return Arrays.asList(out);
@@ -126,14 +124,6 @@ final class NearDuplicates {
                 .lte(at.plus(WINDOW).toString()))))
             .filter(f -> f.terms(t -> t.field(ReadFields.LAYER_IDS).terms(v -> v.value(layers))))
             .mustNot(n -> n.ids(x -> x.values(read.getId())))));
-    }
-
-    private static List<Float> boxed(float[] vector) {
-        List<Float> out = new ArrayList<>(vector.length);
-        for (float f : vector) {
-            out.add(f);
-        }
-        return out;
     }
 
 }
