@@ -1,6 +1,7 @@
 package io.chainfeed.api.reads;
 
 import io.chainfeed.api.support.problem.NotFoundException;
+import io.chainfeed.api.support.settings.ApiProperties;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.validation.constraints.Max;
@@ -27,13 +28,9 @@ import org.springframework.web.bind.annotation.RestController;
 @RequiredArgsConstructor
 class ReadController {
 
-    /**
-     * The least cosine similarity a related read needs: the same floor under which a
-     * hybrid search drops a vector hit (docs/search.md, search by meaning).
-     */
-    static final double MIN_SIMILARITY = 0.3;
-
     private final ReadLookups reads;
+
+    private final ApiProperties settings;
 
     @Operation(operationId = "getRead", summary = "One read with every tag and its evidence")
     @GetMapping("/{id}")
@@ -51,7 +48,9 @@ class ReadController {
     @GetMapping("/{id}/related")
     RelatedReads related(@PathVariable String id, @RequestParam(defaultValue = "5") @Min(1) @Max(20) int size)
             throws IOException {
-        List<ReadLookups.Closest> closest = reads.closest(id, size, MIN_SIMILARITY)
+        // The least cosine a related read needs: the floor under which a hybrid search
+        // drops a vector hit (chainfeed.api.search.hybrid.min-similarity).
+        List<ReadLookups.Closest> closest = reads.closest(id, size, settings.search().hybrid().minSimilarity())
             .orElseThrow(() -> new NotFoundException("no read with id '" + id + "'"));
         return new RelatedReads(id, closest.stream().map(RelatedReads.RelatedRead::of).toList());
     }

@@ -40,11 +40,6 @@ public class ReadLookups {
      */
     static final int MAX_ID_BYTES = 512;
 
-    /** What a list of reads leaves out: the vector fields and the tag evidence. */
-    private static final List<String> WITHOUT_EVIDENCE = List.of(ReadFields.EMBEDDING, ReadFields.EMBEDDING_MODEL,
-            ReadFields.EMBEDDED_VERSION, ReadFields.LAYERS_EVIDENCE, ReadFields.COMPANIES_EVIDENCE,
-            ReadFields.TERMS_EVIDENCE);
-
     /**
      * @param id a read id, e.g. {@code term:rdma}
      * @return the stored read, if any (none for an id longer than {@value #MAX_ID_BYTES}
@@ -107,7 +102,7 @@ public class ReadLookups {
     public record Closest(ReadDocument read, double similarity) {
     }
 
-    /** What a nearest-reads search starts from: the read's vector, story and kind. */
+    /** What a nearest-reads search starts from: the read's vector and story. */
     @JsonIgnoreProperties(ignoreUnknown = true)
     record Seed(List<Float> embedding, String story) {
     }
@@ -148,14 +143,16 @@ public class ReadLookups {
             }
             return b;
         }));
-        SearchResponse<ReadDocument> response = client.search(s -> s.index(ReadsIndex.ALIAS)
-            .knn(k -> k.field(ReadsIndex.EMBEDDING)
-                .queryVector(vector)
-                .k(size)
-                .numCandidates(Math.max(100, 10 * size))
-                .filter(others))
-            .size(size)
-            .source(src -> src.filter(f -> f.excludes(WITHOUT_EVIDENCE))), ReadDocument.class);
+        SearchResponse<ReadDocument> response = client.search(
+                s -> s.index(ReadsIndex.ALIAS)
+                    .knn(k -> k.field(ReadsIndex.EMBEDDING)
+                        .queryVector(vector)
+                        .k(size)
+                        .numCandidates(Math.max(100, 10 * size))
+                        .filter(others))
+                    .size(size)
+                    .source(src -> src.filter(f -> f.excludes(ReadsIndex.VECTOR_AND_TAG_EVIDENCE_FIELDS))),
+                ReadDocument.class);
         return Optional.of(response.hits()
             .hits()
             .stream()

@@ -8,6 +8,7 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
 import io.chainfeed.api.StoredDocuments;
+import io.chainfeed.api.support.settings.ApiProperties;
 import java.io.IOException;
 import java.util.List;
 import java.util.Map;
@@ -31,6 +32,9 @@ class ReadControllerTest {
 
     @MockitoBean
     ReadLookups search;
+
+    @Autowired
+    ApiProperties settings;
 
     @Test
     void aStoredReadComesBackWithItsTagsAndEvidenceKept() throws Exception {
@@ -69,7 +73,7 @@ class ReadControllerTest {
 
     @Test
     void relatedReadsComeMostSimilarFirstWithWhereToOpenThem() throws Exception {
-        when(search.closest("term:hbm", 5, ReadController.MIN_SIMILARITY))
+        when(search.closest("term:hbm", 5, settings.search().hybrid().minSimilarity()))
             .thenReturn(
                     Optional
                         .of(List.of(
@@ -92,7 +96,7 @@ class ReadControllerTest {
 
     @Test
     void relatedReadsOfAnUnknownReadAreNotFoundAndASizeOutOfRangeIsRefused() throws Exception {
-        when(search.closest("term:nope", 5, ReadController.MIN_SIMILARITY)).thenReturn(Optional.empty());
+        when(search.closest("term:nope", 5, settings.search().hybrid().minSimilarity())).thenReturn(Optional.empty());
 
         mvc.perform(get("/api/v1/reads/term:nope/related"))
             .andExpect(problem(404, "not-found", "no read with id 'term:nope'"));
