@@ -53,7 +53,15 @@ public final class ReadViews {
      * @return them as answer records
      */
     public static List<ReadView.Source> sources(List<ReadDocument.Source> sources) {
-        return sources.stream().map(s -> new ReadView.Source(s.name(), s.url())).toList();
+        return sources.stream().map(ReadViews::source).toList();
+    }
+
+    /**
+     * @param source a document's source
+     * @return it as the answer record
+     */
+    public static ReadView.Source source(ReadDocument.Source source) {
+        return new ReadView.Source(source.name(), source.url());
     }
 
     private static List<ReadView.TermTag> termTags(List<ReadDocument.TermTag> tags, boolean evidence) {

@@ -242,7 +242,7 @@ class SearchController {
             ReadDocument.Signal sig = d.signal();
             return new SearchResults.SignalItem(d.id(), d.title(), d.observedAt(), sig == null ? null : sig.direction(),
                     sig == null ? null : sig.magnitude(),
-                    d.sources().isEmpty() ? null : ReadViews.sources(d.sources().subList(0, 1)).get(0));
+                    d.sources().isEmpty() ? null : ReadViews.source(d.sources().get(0)));
         }).toList();
         section(out, "signal", "Newest signals", signals);
         return out;
