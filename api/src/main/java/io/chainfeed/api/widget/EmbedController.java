@@ -41,9 +41,13 @@ import org.springframework.web.bind.annotation.RestController;
 @RequiredArgsConstructor
 class EmbedController {
 
+    private static final MediaType HTML = new MediaType(MediaType.TEXT_HTML, StandardCharsets.UTF_8);
+
     private final PartnerAccess access;
 
     private final TopicParser topics;
+
+    private final EmbedPageCache pages;
 
     @Operation(operationId = "embedTerm", summary = "A glossary term card as an iframe page")
     @GetMapping("/term/{slug}")
@@ -56,7 +60,7 @@ class EmbedController {
         }
         Map<String, String> attrs = EmbedPages.common(key, theme(theme), locale(locale));
         attrs.put("term", slug);
-        return html(partner, EmbedPages.page("chainfeed-term", "chainfeed: glossary term " + slug, attrs));
+        return html(partner, "chainfeed-term", "chainfeed: glossary term " + slug, attrs);
     }
 
     @Operation(operationId = "embedFeed", summary = "A topic feed as an iframe page")
@@ -71,7 +75,7 @@ class EmbedController {
         attrs.put("topic", selector.canonical());
         attrs.put("limit", Integer.toString(limit(limit)));
         attrs.put("live", live ? "" : null);
-        return html(partner, EmbedPages.page("chainfeed-feed", "chainfeed: feed " + selector.canonical(), attrs));
+        return html(partner, "chainfeed-feed", "chainfeed: feed " + selector.canonical(), attrs);
     }
 
     @Operation(operationId = "embedChain", summary = "The chain as an iframe page")
@@ -82,15 +86,22 @@ class EmbedController {
         ApiPrincipal partner = access.check(key, PartnerAccess.Use.FRAME, request, response);
         Map<String, String> attrs = EmbedPages.common(key, theme(theme), locale(locale));
         attrs.put("limit", Integer.toString(limit(limit)));
-        return html(partner, EmbedPages.page("chainfeed-chain", "chainfeed: state of the AI supply chain", attrs));
+        return html(partner, "chainfeed-chain", "chainfeed: state of the AI supply chain", attrs);
     }
 
-    private static ResponseEntity<String> html(ApiPrincipal partner, String page) {
+    /**
+     * The page from memory ({@link EmbedPageCache}) with its strong ETag; an
+     * {@code If-None-Match} that matches it is answered 304 by Spring's
+     * {@code HttpEntityMethodProcessor}.
+     */
+    private ResponseEntity<String> html(ApiPrincipal partner, String element, String title, Map<String, String> attrs) {
+        EmbedPageCache.Page page = pages.page(element, title, attrs, partner.allowedOrigins());
         return ResponseEntity.ok()
-            .contentType(new MediaType(MediaType.TEXT_HTML, StandardCharsets.UTF_8))
+            .contentType(HTML)
+            .eTag(page.etag())
             .cacheControl(CachePolicies.PAGES)
-            .header("Content-Security-Policy", EmbedPages.csp(partner.allowedOrigins()))
-            .body(page);
+            .header("Content-Security-Policy", page.csp())
+            .body(page.html());
     }
 
     static String theme(String theme) {

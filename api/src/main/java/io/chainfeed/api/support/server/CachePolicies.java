@@ -13,11 +13,14 @@ import org.springframework.web.filter.ShallowEtagHeaderFilter;
  * {@code stale-while-revalidate}; RFC 9110 entity tags and {@code 304 Not Modified}).
  *
  * <p>
- * Widget data, embed pages and the site's pages get a strong {@code ETag} from Spring's
+ * The site's pages get a strong {@code ETag} from Spring's
  * {@link ShallowEtagHeaderFilter} (a hash of the exact body; {@code If-None-Match} that
- * matches it is answered 304 with no body). The feeds compute their own entity tag and
- * {@code Last-Modified} ({@code SyndicationController}). Server-sent event streams are
- * never buffered or cached.
+ * matches it is answered 304 with no body). Widget data and embed pages are kept in
+ * memory with a strong tag computed once ({@code io.chainfeed.api.answers.Tagged},
+ * {@code widget.EmbedPageCache}), so they are neither buffered nor hashed per request;
+ * Spring answers their matching {@code If-None-Match} with a 304 too. The feeds compute
+ * their own entity tag and {@code Last-Modified} ({@code SyndicationController}).
+ * Server-sent event streams are never buffered or cached.
  *
  * <p>
  * Partner keys behind a shared cache: widget data answers depend on the request's
@@ -61,15 +64,14 @@ public class CachePolicies {
     public static final String WIDGET_DATA_VARY = "Origin, Sec-Fetch-Site";
 
     /**
-     * @return a strong-ETag filter over widget data, embed pages and the site's pages
-     * (not the SSE streams, which must not be buffered)
+     * @return a strong-ETag filter over the site's pages (not the SSE streams, which must
+     * not be buffered, nor the answers that carry their own tag)
      */
     @Bean
     FilterRegistrationBean<ShallowEtagHeaderFilter> entityTags() {
         FilterRegistrationBean<ShallowEtagHeaderFilter> bean = new FilterRegistrationBean<>(
                 new ShallowEtagHeaderFilter());
-        bean.addUrlPatterns("/widget/v1/data/*", "/embed/*", "/terms", "/terms/*", "/companies", "/companies/*",
-                "/layers/*", "/chain");
+        bean.addUrlPatterns("/terms", "/terms/*", "/companies", "/companies/*", "/layers/*", "/chain");
         bean.setName("entityTags");
         return bean;
     }
