@@ -35,10 +35,13 @@ import org.springframework.stereotype.Component;
 /**
  * Warms the JIT before the api reports ready: it sends the public's own requests to
  * itself over loopback (searches for every glossary term's title and for each layer's
- * shortage, suggestions, the term cards, the chain, the layers, and the first Atom and
- * JSON Feed page of each layer) for {@code chainfeed.api.warmup.duration} or
- * {@code .requests}, whichever comes first, on {@code .threads} threads (settings:
- * {@link ApiProperties.Warmup}; off by default, on in the embedded default).
+ * shortage, suggestions, the term cards, the chain, the layers, the first Atom and JSON
+ * Feed page of each layer, the widget's data and embed pages as a visitor without a key
+ * sees them, and a client searching past its limit) for
+ * {@code chainfeed.api.warmup.duration} or {@code .requests}, whichever comes first, on
+ * {@code .threads} threads, the index's calls on one and the rest on the others
+ * ({@link Calls}; settings: {@link ApiProperties.Warmup}; off by default, on in the
+ * embedded default).
  *
  * <p>
  * It runs as an {@link ApplicationRunner}: the server already listens, and this health
@@ -92,7 +95,7 @@ class Warmup implements ApplicationRunner, HealthIndicator {
         String base = "http://127.0.0.1:" + port.getAsInt();
         HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
         long start = System.nanoTime();
-        List<String> paths = paths(client, base);
+        Calls calls = calls(client, base);
         AtomicInteger sent = new AtomicInteger();
         AtomicInteger failed = new AtomicInteger();
         Map<Integer, AtomicInteger> byStatus = new ConcurrentHashMap<>();
@@ -102,22 +105,25 @@ class Warmup implements ApplicationRunner, HealthIndicator {
         Mean last = new Mean();
         long deadline = start + settings.duration().toNanos();
         long tenth = settings.duration().toNanos() / 10;
-        ExecutorService pool = Executors.newFixedThreadPool(settings.threads(), r -> {
+        int threads = settings.threads();
+        ExecutorService pool = Executors.newFixedThreadPool(threads, r -> {
             Thread t = new Thread(r, "warmup");
             t.setDaemon(true);
             return t;
         });
-        for (int thread = 0; thread < settings.threads(); thread++) {
+        for (int thread = 0; thread < threads; thread++) {
+            List<Call> lane = calls.lane(thread, threads);
+            // each thread starts at another place in its lane
             int offset = thread;
             pool.execute(() -> {
-                for (int i = offset; System.nanoTime() < deadline; i += settings.threads()) {
+                for (int i = offset; System.nanoTime() < deadline; i++) {
                     int n = sent.incrementAndGet();
                     if (n > settings.requests()) {
                         return;
                     }
                     long t0 = System.nanoTime();
                     try {
-                        int status = get(client, base + paths.get(i % paths.size())).statusCode();
+                        int status = get(client, base, lane.get(i % lane.size())).statusCode();
                         byStatus.computeIfAbsent(status, s -> new AtomicInteger()).incrementAndGet();
                     }
                     catch (IOException e) {
@@ -143,10 +149,111 @@ class Warmup implements ApplicationRunner, HealthIndicator {
         long tookMs = (System.nanoTime() - start) / 1_000_000;
         int done = Math.min(sent.get(), settings.requests());
         log.info(
-                "warm-up: {} requests over {} paths in {} ms on {} threads, answers by status {}, {} failed;"
-                        + " mean latency {} ms in the first tenth of the time, {} ms in the last",
-                done, paths.size(), tookMs, settings.threads(), byStatus, failed.get(), first.millis(), last.millis());
+                "warm-up: {} requests over {} index and {} memory calls in {} ms on {} threads, answers by status {},"
+                        + " {} failed; mean latency {} ms in the first tenth of the time, {} ms in the last",
+                done, calls.index().size(), calls.memory().size(), tookMs, threads, byStatus, failed.get(),
+                first.millis(), last.millis());
         health = Health.up().withDetail("warmup", done + " requests in " + tookMs + " ms").build();
+    }
+
+    /**
+     * One warm-up request.
+     *
+     * @param path path and query
+     * @param forwardedFor the {@code X-Forwarded-For} client address, null for none (the
+     * trusted proxy's own request, not rate limited)
+     */
+    record Call(String path, String forwardedFor) {
+
+        static Call of(String path) {
+            return new Call(path, null);
+        }
+
+    }
+
+    /**
+     * What the warm-up sends, in two lanes: calls that wait on Elasticsearch for tens of
+     * milliseconds each (searches, suggestions, term pages, feed pages) and calls the api
+     * answers from memory in about a millisecond (the chain, layers, the widget's and
+     * embeds' refusals, the per-client limit's). With two threads or more, the first
+     * sends the index lane and the others the memory lane, so that the cheap paths the
+     * public calls most (a widget visitor, a refused client) run thousands of times,
+     * enough for the JIT's optimising tier, instead of waiting behind searches.
+     *
+     * @param index the calls answered from the index
+     * @param memory the calls answered from memory
+     */
+    record Calls(List<Call> index, List<Call> memory) {
+
+        /**
+         * @param thread the thread's number, from 0
+         * @param threads how many threads
+         * @return the calls that thread sends, in turn
+         */
+        List<Call> lane(int thread, int threads) {
+            if (threads == 1) {
+                List<Call> all = new ArrayList<>(index);
+                all.addAll(memory);
+                return all;
+            }
+            return thread == 0 ? index : memory;
+        }
+
+    }
+
+    /**
+     * A client address of the documentation range TEST-NET-1 (RFC 5737), never a real
+     * client: it asks past its per-client limit.
+     */
+    static final String REFUSED_CLIENT = "192.0.2.1";
+
+    /** Visitors without a partner key: addresses of TEST-NET-2 (RFC 5737). */
+    static final String VISITORS = "198.51.100.";
+
+    /**
+     * The calls to warm: fixed ones and, from the api's own lists, each term and layer.
+     * Besides the public's answers: the widget's data and embed pages as visitors without
+     * a partner key see them (refused: the warm-up holds no key), and one client of the
+     * documentation range asking past its per-client limit (the 429 path).
+     */
+    private Calls calls(HttpClient client, String base) {
+        List<Call> index = new ArrayList<>();
+        List<Call> memory = new ArrayList<>();
+        for (String path : List.of("/api/v1/terms", "/api/v1/companies", "/api/v1/feeds/atom?topic=all",
+                "/api/v1/feeds/json?topic=all")) {
+            index.add(Call.of(path));
+        }
+        memory.add(Call.of("/api/v1/chain"));
+        memory.add(Call.of("/api/v1/layers"));
+        memory.add(new Call("/api/v1/chain", REFUSED_CLIENT));
+        try {
+            JsonNode terms = mapper.readTree(get(client, base, Call.of("/api/v1/terms?size=200")).body()).path("terms");
+            for (JsonNode term : terms) {
+                index.add(Call.of("/api/v1/search?q=" + encode(term.path("title").asText())));
+                index.add(Call.of("/api/v1/suggest?q=" + encode(prefix(term.path("title").asText()))));
+                index.add(Call.of("/api/v1/terms/" + encode(term.path("slug").asText())));
+            }
+            JsonNode layers = mapper.readTree(get(client, base, Call.of("/api/v1/layers")).body()).path("layers");
+            for (JsonNode layer : layers) {
+                String id = layer.path("id").asText();
+                index.add(Call.of("/api/v1/search?q=" + encode(layer.path("name").asText() + " shortage")));
+                index.add(Call.of("/api/v1/feeds/atom?topic=" + encode("layer:" + id)));
+                index.add(Call.of("/api/v1/feeds/json?topic=" + encode("layer:" + id)));
+                memory.add(Call.of("/api/v1/layers/" + encode(id)));
+            }
+        }
+        catch (IOException | RuntimeException e) {
+            log.warn("warm-up: could not list the terms and layers ({}); warming the fixed paths only", e.toString());
+        }
+        catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        for (int visitor = 1; visitor <= 16; visitor++) {
+            for (String path : List.of("/widget/v1/data/chain", "/widget/v1/data/feed?topic=all", "/embed/chain")) {
+                memory.add(new Call(path, VISITORS + visitor));
+            }
+        }
+        return new Calls(List.copyOf(index), List.copyOf(memory));
     }
 
     /** A mean of durations, added to from several threads. */
@@ -168,40 +275,15 @@ class Warmup implements ApplicationRunner, HealthIndicator {
 
     }
 
-    /**
-     * The paths to warm: fixed ones and, from the api's own lists, each term and layer.
-     */
-    private List<String> paths(HttpClient client, String base) {
-        List<String> paths = new ArrayList<>(List.of("/api/v1/chain", "/api/v1/layers", "/api/v1/terms",
-                "/api/v1/companies", "/api/v1/feeds/atom?topic=all", "/api/v1/feeds/json?topic=all"));
-        try {
-            JsonNode terms = mapper.readTree(get(client, base + "/api/v1/terms?size=200").body()).path("terms");
-            for (JsonNode term : terms) {
-                paths.add("/api/v1/search?q=" + encode(term.path("title").asText()));
-                paths.add("/api/v1/suggest?q=" + encode(prefix(term.path("title").asText())));
-                paths.add("/api/v1/terms/" + encode(term.path("slug").asText()));
-            }
-            JsonNode layers = mapper.readTree(get(client, base + "/api/v1/layers").body()).path("layers");
-            for (JsonNode layer : layers) {
-                String id = layer.path("id").asText();
-                paths.add("/api/v1/search?q=" + encode(layer.path("name").asText() + " shortage"));
-                paths.add("/api/v1/layers/" + encode(id));
-                paths.add("/api/v1/feeds/atom?topic=" + encode("layer:" + id));
-                paths.add("/api/v1/feeds/json?topic=" + encode("layer:" + id));
-            }
+    private static HttpResponse<String> get(HttpClient client, String base, Call call)
+            throws IOException, InterruptedException {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + call.path()))
+            .timeout(Duration.ofSeconds(10))
+            .GET();
+        if (call.forwardedFor() != null) {
+            request.header("X-Forwarded-For", call.forwardedFor());
         }
-        catch (IOException | RuntimeException e) {
-            log.warn("warm-up: could not list the terms and layers ({}); warming the fixed paths only", e.toString());
-        }
-        catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        return paths;
-    }
-
-    private static HttpResponse<String> get(HttpClient client, String url) throws IOException, InterruptedException {
-        return client.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10)).GET().build(),
-                HttpResponse.BodyHandlers.ofString());
+        return client.send(request.build(), HttpResponse.BodyHandlers.ofString());
     }
 
     private static String prefix(String title) {

@@ -187,7 +187,7 @@ public record ApiProperties(@DefaultValue List<String> adminKeyHashes, @Valid @D
      * @param requests how many requests at most
      * @param threads how many at once
      */
-    public record Warmup(@DefaultValue("0s") @NotNull Duration duration, @DefaultValue("20000") @Min(0) int requests,
+    public record Warmup(@DefaultValue("0s") @NotNull Duration duration, @DefaultValue("200000") @Min(0) int requests,
             @DefaultValue("2") @Min(1) int threads) {
     }
 }

@@ -37,6 +37,10 @@ class WarmupTest {
             String path = exchange.getRequestURI().getRawPath();
             String query = exchange.getRequestURI().getRawQuery();
             asked.add(query == null ? path : path + "?" + query);
+            String client = exchange.getRequestHeaders().getFirst("X-Forwarded-For");
+            if (client != null) {
+                asked.add(client + " " + path);
+            }
             String body = switch (path) {
                 case "/api/v1/terms" -> "{\"terms\": [{\"slug\": \"hbm\", \"title\": \"HBM\"},"
                         + " {\"slug\": \"co-packaged-optics\", \"title\": \"Co-packaged optics\"}]}";
@@ -72,6 +76,21 @@ class WarmupTest {
                 "/api/v1/search?q=Memory+shortage", "/api/v1/terms/hbm", "/api/v1/layers/memory",
                 "/api/v1/feeds/atom?topic=layer%3Amemory", "/api/v1/feeds/json?topic=layer%3Amemory",
                 "/api/v1/suggest?q=HBM", "/api/v1/chain");
+        // the cheap paths as a keyless visitor and a refused client see them, from
+        // documentation addresses
+        assertThat(asked).contains("198.51.100.1 /widget/v1/data/chain", "198.51.100.1 /embed/chain",
+                "192.0.2.1 /api/v1/chain");
+    }
+
+    @Test
+    void theIndexsCallsHaveALaneOfTheirOwn() {
+        Warmup.Call search = Warmup.Call.of("/api/v1/search?q=HBM");
+        Warmup.Call chain = Warmup.Call.of("/api/v1/chain");
+        Warmup.Calls calls = new Warmup.Calls(List.of(search), List.of(chain));
+        assertThat(calls.lane(0, 2)).containsExactly(search);
+        assertThat(calls.lane(1, 2)).containsExactly(chain);
+        assertThat(calls.lane(2, 3)).containsExactly(chain);
+        assertThat(calls.lane(0, 1)).containsExactly(search, chain);
     }
 
     @Test
