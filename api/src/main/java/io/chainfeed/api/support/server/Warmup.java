@@ -173,12 +173,13 @@ class Warmup implements ApplicationRunner, HealthIndicator {
 
     /**
      * What the warm-up sends, in two lanes: calls that wait on Elasticsearch for tens of
-     * milliseconds each (searches, suggestions, term pages, feed pages) and calls the api
-     * answers from memory in about a millisecond (the chain, layers, the widget's and
-     * embeds' refusals, the per-client limit's). With two threads or more, the first
-     * sends the index lane and the others the memory lane, so that the cheap paths the
-     * public calls most (a widget visitor, a refused client) run thousands of times,
-     * enough for the JIT's optimising tier, instead of waiting behind searches.
+     * milliseconds each (searches, suggestions, term pages) and calls the api answers
+     * from memory in about a millisecond once built (the chain, layers, the first Atom
+     * and JSON Feed pages, the widget's and embeds' refusals, the per-client limit's).
+     * With two threads or more, the first sends the index lane and the others the memory
+     * lane, so that the cheap paths the public calls most (a widget visitor, a refused
+     * client) run thousands of times, enough for the JIT's optimising tier, instead of
+     * waiting behind searches.
      *
      * @param index the calls answered from the index
      * @param memory the calls answered from memory
@@ -219,12 +220,12 @@ class Warmup implements ApplicationRunner, HealthIndicator {
     private Calls calls(HttpClient client, String base) {
         List<Call> index = new ArrayList<>();
         List<Call> memory = new ArrayList<>();
-        for (String path : List.of("/api/v1/terms", "/api/v1/companies", "/api/v1/feeds/atom?topic=all",
-                "/api/v1/feeds/json?topic=all")) {
-            index.add(Call.of(path));
-        }
+        index.add(Call.of("/api/v1/terms"));
+        index.add(Call.of("/api/v1/companies"));
         memory.add(Call.of("/api/v1/chain"));
         memory.add(Call.of("/api/v1/layers"));
+        memory.add(Call.of("/api/v1/feeds/atom?topic=all"));
+        memory.add(Call.of("/api/v1/feeds/json?topic=all"));
         memory.add(new Call("/api/v1/chain", REFUSED_CLIENT));
         try {
             JsonNode terms = mapper.readTree(get(client, base, Call.of("/api/v1/terms?size=200")).body()).path("terms");
@@ -237,9 +238,9 @@ class Warmup implements ApplicationRunner, HealthIndicator {
             for (JsonNode layer : layers) {
                 String id = layer.path("id").asText();
                 index.add(Call.of("/api/v1/search?q=" + encode(layer.path("name").asText() + " shortage")));
-                index.add(Call.of("/api/v1/feeds/atom?topic=" + encode("layer:" + id)));
-                index.add(Call.of("/api/v1/feeds/json?topic=" + encode("layer:" + id)));
                 memory.add(Call.of("/api/v1/layers/" + encode(id)));
+                memory.add(Call.of("/api/v1/feeds/atom?topic=" + encode("layer:" + id)));
+                memory.add(Call.of("/api/v1/feeds/json?topic=" + encode("layer:" + id)));
             }
         }
         catch (IOException | RuntimeException e) {
