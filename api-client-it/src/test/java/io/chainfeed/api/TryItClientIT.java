@@ -100,6 +100,18 @@ class TryItClientIT {
             .until(() -> search.search("optical circuit switch", null, null, null, null, null, null, null, null, null,
                     null),
                     r -> r.getResults().stream().anyMatch(x -> x.getId().startsWith("term:optical-circuit-switch")));
+        // Once the names catalog has reloaded (every 30 s), the new term is the top
+        // result
+        // for its name and for its acronym: the page's title "Optical circuit switch
+        // (OCS)"
+        // gives both as aliases.
+        for (String name : List.of("optical circuit switch", "OCS")) {
+            await().atMost(Duration.ofSeconds(90))
+                .pollInterval(Duration.ofSeconds(1))
+                .ignoreExceptions()
+                .until(() -> search.search(name, null, null, null, null, null, null, null, null, null, null),
+                        r -> r.getTop() != null && r.getTop().getId().startsWith("term:optical-circuit-switch"));
+        }
 
         // A signal posted with the editor key, then the chain counts it.
         String signal;

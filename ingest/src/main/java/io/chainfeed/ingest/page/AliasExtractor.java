@@ -9,7 +9,9 @@ import java.util.regex.Matcher;
 /**
  * A term's aliases, from the expansions its definition writes in parentheses: "RDMA
  * (remote direct memory access)" gives "remote direct memory access"; "high-bandwidth
- * memory (HBM)" with title HBM gives "high-bandwidth memory".
+ * memory (HBM)" with title HBM gives "high-bandwidth memory". A title that writes both
+ * itself ("Optical circuit switch (OCS)") gives both parts, so that a reader who types
+ * either one names the term.
  */
 final class AliasExtractor {
 
@@ -26,6 +28,16 @@ final class AliasExtractor {
         String titleKey = PageText.key(title);
         String titleFold = PageText.fold(title);
         Map<String, String> out = new LinkedHashMap<>();
+        Matcher both = TermSlugs.TRAILING_PARENTHETICAL.matcher(title);
+        if (both.matches()) {
+            for (String part : List.of(both.group(1), both.group(2))) {
+                String clean = PageText.cleanLine(part);
+                String key = PageText.key(clean);
+                if (!key.isEmpty() && !key.equals(titleKey)) {
+                    out.putIfAbsent(key, clean);
+                }
+            }
+        }
         Matcher m = PageText.PAREN.matcher(definition);
         while (m.find()) {
             String inside = PageText.cleanLine(m.group(1));

@@ -15,7 +15,11 @@ import java.util.regex.Pattern;
  */
 final class TermSlugs {
 
-    private static final Pattern TRAILING_PARENTHETICAL = Pattern.compile("^(.*?)\\s*\\(([^()]+)\\)\\s*$");
+    /**
+     * A title that ends in a parenthetical, e.g. {@code Optical circuit switch (OCS)}:
+     * the name, the inside.
+     */
+    static final Pattern TRAILING_PARENTHETICAL = Pattern.compile("^(.*?)\\s*\\(([^()]+)\\)\\s*$");
 
     private final Map<String, String> termSlugs = new HashMap<>();
 

@@ -301,6 +301,17 @@ class GlossaryPageParserTest {
         assertThat(t.layerHint()).isNull();
     }
 
+    @Test
+    void aTitleWithItsAcronymInParenthesesGivesBothAsAliases() {
+        String text = page("Optical circuit switch (OCS)",
+                "An optical circuit switch (OCS) steers light between fibres with small mirrors.",
+                "It joins two links without turning light into electrical signals.", "Fabric vendors gain.", null,
+                null);
+        TermContent t = new GlossaryPageParser(ReferenceData.empty()).parseText(text, null);
+        assertThat(t.title()).isEqualTo("Optical circuit switch (OCS)");
+        assertThat(t.aliases()).containsExactly("Optical circuit switch", "OCS");
+    }
+
     private static final String EUV_DEF = "EUV lithography prints the finest chip features with 13.5-nanometre light.";
 
     private static final String EUV_WHAT = "Only one supplier builds the scanners, and the leading foundry buys most of them.";
