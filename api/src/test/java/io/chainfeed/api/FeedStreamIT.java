@@ -22,7 +22,6 @@ import io.chainfeed.schemas.Topics;
 import io.chainfeed.testsupport.TopicProbe;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -210,9 +209,7 @@ class FeedStreamIT {
                 (short) 1);
         pipeline.start();
         pipeline.loadCorpus();
-        try (ServerSocket s = new ServerSocket(0)) {
-            apiPort = s.getLocalPort();
-        }
+        apiPort = TestPipeline.freePort();
         api = startApi();
 
         badRequestsAreProblemsBeforeTheStreamStarts();

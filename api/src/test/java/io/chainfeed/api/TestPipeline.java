@@ -8,6 +8,7 @@ import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import co.elastic.clients.json.jackson.JacksonJsonpMapper;
 import co.elastic.clients.transport.rest_client.RestClientTransport;
 import io.chainfeed.devstack.ElasticsearchNode;
+import io.chainfeed.devstack.LoopbackPorts;
 import io.chainfeed.embeddings.SentenceEmbedder;
 import io.chainfeed.ingest.IngestApplication;
 import io.chainfeed.ingest.IngestService;
@@ -38,7 +39,6 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -376,15 +376,12 @@ final class TestPipeline implements BeforeAllCallback, BeforeEachCallback, After
     }
 
     /**
-     * @return a free loopback port (for the streams service, or an extra api instance)
+     * @return a free loopback port (for the streams service, or an extra api instance),
+     * below the ephemeral range so that no client socket takes it before the listener
+     * binds ({@link LoopbackPorts#free})
      */
     static int freePort() {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        }
-        catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return LoopbackPorts.free();
     }
 
     /**
@@ -427,7 +424,7 @@ final class TestPipeline implements BeforeAllCallback, BeforeEachCallback, After
                 paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
             }
             catch (IOException e) {
-                throw new java.io.UncheckedIOException(e);
+                throw new UncheckedIOException(e);
             }
         }
         streamsService = new org.springframework.boot.builder.SpringApplicationBuilder(

@@ -2,7 +2,6 @@ package io.chainfeed.devstack;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -39,14 +38,12 @@ final class Processes {
     private Processes() {
     }
 
-    /** A free TCP port on 127.0.0.1, chosen by the kernel. */
+    /**
+     * A free TCP port on 127.0.0.1, below the ephemeral range:
+     * {@link LoopbackPorts#free}.
+     */
     static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0, 1, LOOPBACK)) {
-            return socket.getLocalPort();
-        }
-        catch (IOException e) {
-            throw new UncheckedIOException("no free port on 127.0.0.1", e);
-        }
+        return LoopbackPorts.free();
     }
 
     /** Whether something already listens on (or holds) 127.0.0.1:port. */
