@@ -72,9 +72,15 @@ public final class LoopbackPorts {
         }
     }
 
-    private static boolean bindable(int port) {
+    /**
+     * @param port a port
+     * @return whether a listener could bind 127.0.0.1:port now (with
+     * {@code SO_REUSEADDR}, as servers bind: a closed connection's {@code TIME_WAIT} does
+     * not hold it)
+     */
+    static boolean bindable(int port) {
         try (ServerSocket socket = new ServerSocket()) {
-            socket.setReuseAddress(false);
+            socket.setReuseAddress(true);
             socket.bind(new InetSocketAddress(LOOPBACK, port), 1);
             return true;
         }

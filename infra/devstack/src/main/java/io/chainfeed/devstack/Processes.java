@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.ByteBuffer;
 import java.nio.channels.SeekableByteChannel;
@@ -48,14 +47,7 @@ final class Processes {
 
     /** Whether something already listens on (or holds) 127.0.0.1:port. */
     static boolean portInUse(int port) {
-        try (ServerSocket socket = new ServerSocket()) {
-            socket.setReuseAddress(true);
-            socket.bind(new InetSocketAddress(LOOPBACK, port), 1);
-            return false;
-        }
-        catch (IOException e) {
-            return true;
-        }
+        return !LoopbackPorts.bindable(port);
     }
 
     /**
