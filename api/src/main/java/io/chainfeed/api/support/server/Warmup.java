@@ -37,7 +37,7 @@ import org.springframework.stereotype.Component;
  * itself over loopback (searches for every glossary term's title and for each layer's
  * shortage, suggestions, the term cards, the chain, the layers, the first Atom and JSON
  * Feed page of each layer, the widget's data and embed pages as a visitor without a key
- * sees them, and a client searching past its limit) for
+ * sees them, and a client asking past its per-client limit) for
  * {@code chainfeed.api.warmup.duration} or {@code .requests}, whichever comes first, on
  * {@code .threads} threads, the index's calls on one and the rest on the others
  * ({@link Calls}; settings: {@link ApiProperties.Warmup}; off by default, on in the
