@@ -9,6 +9,7 @@ import com.sun.net.httpserver.HttpServer;
 import io.chainfeed.avro.LayerTag;
 import io.chainfeed.avro.Read;
 import io.chainfeed.avro.ReadKind;
+import io.chainfeed.devstack.LoopbackPorts;
 import io.chainfeed.platform.auth.HashedKeys;
 import io.chainfeed.schemas.AvroSerde;
 import io.chainfeed.schemas.SampleRecords;
@@ -101,8 +102,7 @@ class ApiInstancesIT {
      * Ports the kernel hands out now: a fixed port can be taken by another IT's node or
      * client socket.
      */
-    private static final Map<String, Integer> ports = Map.of("b", TestPipeline.freePort(), "c",
-            TestPipeline.freePort());
+    private static final Map<String, Integer> ports = Map.of("b", LoopbackPorts.free(), "c", LoopbackPorts.free());
 
     private static HttpServer receiver;
 

@@ -15,6 +15,7 @@ import io.chainfeed.api.readlog.LogPosition;
 import io.chainfeed.api.readlog.ReadLog;
 import io.chainfeed.api.selector.Selector;
 import io.chainfeed.avro.Read;
+import io.chainfeed.devstack.LoopbackPorts;
 import io.chainfeed.platform.TopicSetup;
 import io.chainfeed.schemas.AvroSerde;
 import io.chainfeed.schemas.TopicSpec;
@@ -209,7 +210,7 @@ class FeedStreamIT {
                 (short) 1);
         pipeline.start();
         pipeline.loadCorpus();
-        apiPort = TestPipeline.freePort();
+        apiPort = LoopbackPorts.free();
         api = startApi();
 
         badRequestsAreProblemsBeforeTheStreamStarts();

@@ -376,15 +376,6 @@ final class TestPipeline implements BeforeAllCallback, BeforeEachCallback, After
     }
 
     /**
-     * @return a free loopback port (for the streams service, or an extra api instance),
-     * below the ephemeral range so that no client socket takes it before the listener
-     * binds ({@link LoopbackPorts#free})
-     */
-    static int freePort() {
-        return LoopbackPorts.free();
-    }
-
-    /**
      * Points the api under test at the streams service {@link #startStreamsService()}
      * starts on a free port (time travel and history), with {@code timeout} for its calls
      * and its slow-call breaker, as a loaded machine needs.
@@ -392,7 +383,7 @@ final class TestPipeline implements BeforeAllCallback, BeforeEachCallback, After
      * @return this pipeline
      */
     TestPipeline withStreamsService(String timeout) {
-        this.streamsServicePort = freePort();
+        this.streamsServicePort = LoopbackPorts.free();
         this.streamsServiceTimeout = timeout;
         return this;
     }

@@ -1,10 +1,10 @@
 package io.chainfeed.faults;
 
+import io.chainfeed.devstack.LoopbackPorts;
 import io.chainfeed.devstack.Stack;
 import io.chainfeed.devstack.keys.AdminKey;
 import io.chainfeed.devstack.keys.AdminKeysClient;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -58,7 +58,7 @@ public final class FaultStack implements AutoCloseable {
         for (String option : List.of("--kafka-port", "--kafka-controller-port", "--es-port", "--es-transport-port",
                 "--api-port", "--ingest-port", "--streams-port")) {
             args.add(option);
-            args.add(Integer.toString(freePort()));
+            args.add(Integer.toString(LoopbackPorts.free()));
         }
         return start(name, args);
     }
@@ -183,15 +183,6 @@ public final class FaultStack implements AutoCloseable {
             if (r != null) {
                 r.close();
             }
-        }
-    }
-
-    private static int freePort() {
-        try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        }
-        catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
         }
     }
 

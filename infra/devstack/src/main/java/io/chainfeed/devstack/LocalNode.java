@@ -244,8 +244,8 @@ public abstract class LocalNode<N extends LocalNode<N>> implements AutoCloseable
      * @throws IllegalStateException when one is taken
      */
     protected final void choosePorts(String[] names, String conflict) {
-        int first = requestedPort == 0 ? Processes.freePort() : requestedPort;
-        int second = requestedSecondPort == 0 ? Processes.freePort() : requestedSecondPort;
+        int first = requestedPort == 0 ? LoopbackPorts.free() : requestedPort;
+        int second = requestedSecondPort == 0 ? LoopbackPorts.free() : requestedSecondPort;
         if (first == second) {
             throw new IllegalArgumentException(conflict + " are both " + first);
         }

@@ -37,14 +37,6 @@ final class Processes {
     private Processes() {
     }
 
-    /**
-     * A free TCP port on 127.0.0.1, below the ephemeral range:
-     * {@link LoopbackPorts#free}.
-     */
-    static int freePort() {
-        return LoopbackPorts.free();
-    }
-
     /** Whether something already listens on (or holds) 127.0.0.1:port. */
     static boolean portInUse(int port) {
         return !LoopbackPorts.bindable(port);

@@ -213,7 +213,7 @@ class EmbeddedDefaultIT {
             assertThat(probe.state().view()).containsExactly(java.util.Map.entry("state", "ok"));
         }
         try (io.chainfeed.platform.IndexingProbe nobody = new io.chainfeed.platform.IndexingProbe(
-                "http://127.0.0.1:" + Processes.freePort(), Duration.ofMinutes(1))) {
+                "http://127.0.0.1:" + LoopbackPorts.free(), Duration.ofMinutes(1))) {
             assertThat(nobody.state().reason()).startsWith("Elasticsearch does not answer (ConnectException");
         }
     }

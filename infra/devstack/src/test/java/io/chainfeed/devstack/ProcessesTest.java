@@ -30,7 +30,7 @@ class ProcessesTest {
      */
     @Test
     void aConnectionToItselfIsNoListenerAndHoldsThePort() throws IOException {
-        int port = Processes.freePort();
+        int port = LoopbackPorts.free();
         try (java.net.Socket self = new java.net.Socket()) {
             self.bind(new InetSocketAddress(Processes.LOOPBACK, port));
             self.connect(new InetSocketAddress(Processes.LOOPBACK, port), 1000);
@@ -54,7 +54,7 @@ class ProcessesTest {
 
     @Test
     void freePortIsFreeAndATakenPortIsReportedWithTheOptionName() throws IOException {
-        int port = Processes.freePort();
+        int port = LoopbackPorts.free();
         assertThat(Processes.portInUse(port)).isFalse();
         try (ServerSocket taken = new ServerSocket()) {
             taken.bind(new InetSocketAddress(Processes.LOOPBACK, port));

@@ -76,7 +76,7 @@ class ServiceProcessStopTest {
         try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar), manifest)) {
             out.flush();
         }
-        int port = Processes.freePort();
+        int port = LoopbackPorts.free();
         ServiceProcess streams = new ServiceProcess("streams", jar,
                 List.of("-Xmx32m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC"), List.of("--server.port=" + port),
                 port, dir.resolve("logs/streams.log"), dir.resolve("pids/streams.pid"));

@@ -60,14 +60,14 @@ class StackIT {
 
     @Test
     void survivesAKilledEarlierRunAndStopsEverythingOnSigterm() throws Exception {
-        int kafkaPort = Processes.freePort();
-        int controllerPort = Processes.freePort();
-        int esPort = Processes.freePort();
-        int esTransportPort = Processes.freePort();
-        int streamsPort = Processes.freePort();
-        int ingestPort = Processes.freePort();
-        int apiPort = Processes.freePort();
-        int demoPort = Processes.freePort();
+        int kafkaPort = LoopbackPorts.free();
+        int controllerPort = LoopbackPorts.free();
+        int esPort = LoopbackPorts.free();
+        int esTransportPort = LoopbackPorts.free();
+        int streamsPort = LoopbackPorts.free();
+        int ingestPort = LoopbackPorts.free();
+        int apiPort = LoopbackPorts.free();
+        int demoPort = LoopbackPorts.free();
         Path project = fakeProject();
         List<String> common = List.of(Processes.javaExecutable().toString(), "-Xmx128m", "-jar",
                 System.getProperty("chainfeed.stack.jar"), "--run-dir", runDir.toString(), "--project-dir",
