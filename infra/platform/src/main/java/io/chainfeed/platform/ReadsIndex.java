@@ -7,6 +7,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Stream;
 
 /**
  * The contract of the reads index: services read and write through the alias
@@ -41,9 +42,10 @@ public final class ReadsIndex {
      * tag evidence (layers, companies and terms), which only the single read's answer
      * shows.
      */
-    public static final List<String> VECTOR_AND_TAG_EVIDENCE_FIELDS = List.of(EMBEDDING, ReadFields.EMBEDDING_MODEL,
-            ReadFields.EMBEDDED_VERSION, ReadFields.LAYERS_EVIDENCE, ReadFields.COMPANIES_EVIDENCE,
-            ReadFields.TERMS_EVIDENCE);
+    public static final List<String> VECTOR_AND_TAG_EVIDENCE_FIELDS = Stream
+        .concat(VECTOR_FIELDS.stream(),
+                Stream.of(ReadFields.LAYERS_EVIDENCE, ReadFields.COMPANIES_EVIDENCE, ReadFields.TERMS_EVIDENCE))
+        .toList();
 
     private ReadsIndex() {
     }
