@@ -7,7 +7,6 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.cache.CaffeineCacheMetrics;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -76,7 +75,7 @@ class EmbedPageCache {
         });
         Key key = new Key(element, title, Collections.unmodifiableList(flat), List.copyOf(allowedOrigins));
         return pages.get(key, k -> {
-            String html = EmbedPages.page(element, title, new LinkedHashMap<>(attributes));
+            String html = EmbedPages.page(element, title, attributes);
             return new Page(html, EmbedPages.csp(k.allowedOrigins()), "\"" + Sha256.hexPrefix(html, 16) + "\"");
         });
     }
