@@ -36,12 +36,11 @@ import org.springframework.stereotype.Component;
  * Warms the JIT before the api reports ready: it sends the public's own requests to
  * itself over loopback (searches for every glossary term's title and for each layer's
  * shortage, suggestions, the term cards, the chain, the layers, the first Atom and JSON
- * Feed page of each layer, the widget's data and embed pages as a visitor without a key
- * sees them, and a client asking past its per-client limit) for
- * {@code chainfeed.api.warmup.duration} or {@code .requests}, whichever comes first, on
- * {@code .threads} threads, the index's calls on one and the rest on the others
- * ({@link Calls}; settings: {@link ApiProperties.Warmup}; off by default, on in the
- * embedded default).
+ * Feed page of each layer, the widget's data and embed pages as visitors without a key
+ * see them) for {@code chainfeed.api.warmup.duration} or {@code .requests}, whichever
+ * comes first, on {@code .threads} threads, the index's calls on one and the rest on the
+ * others ({@link Calls}; settings: {@link ApiProperties.Warmup}; off by default, on in
+ * the embedded default).
  *
  * <p>
  * It runs as an {@link ApplicationRunner}: the server already listens, and this health
@@ -64,6 +63,9 @@ class Warmup implements ApplicationRunner, HealthIndicator {
     private final ObjectMapper mapper;
 
     private volatile Health health;
+
+    /** Whose turn it is among the {@link #VISITORS}. */
+    private final AtomicInteger visitorTurn = new AtomicInteger();
 
     @Autowired
     Warmup(ApiProperties props, WebServerApplicationContext context, ObjectMapper mapper) {
@@ -162,11 +164,21 @@ class Warmup implements ApplicationRunner, HealthIndicator {
      * @param path path and query
      * @param forwardedFor the {@code X-Forwarded-For} client address, null for none (the
      * trusted proxy's own request, not rate limited)
+     * @param visitor whether each request comes from the next of the {@link #VISITORS}
+     * instead ({@code forwardedFor} is then null)
      */
-    record Call(String path, String forwardedFor) {
+    record Call(String path, String forwardedFor, boolean visitor) {
+
+        Call(String path, String forwardedFor) {
+            this(path, forwardedFor, false);
+        }
 
         static Call of(String path) {
             return new Call(path, null);
+        }
+
+        static Call visitor(String path) {
+            return new Call(path, null, true);
         }
 
     }
@@ -175,11 +187,11 @@ class Warmup implements ApplicationRunner, HealthIndicator {
      * What the warm-up sends, in two lanes: calls that wait on Elasticsearch for tens of
      * milliseconds each (searches, suggestions, term pages) and calls the api answers
      * from memory in about a millisecond once built (the chain, layers, the first Atom
-     * and JSON Feed pages, the widget's and embeds' refusals, the per-client limit's).
+     * and JSON Feed pages, the widget's and embeds' refusals of a visitor without a key).
      * With two threads or more, the first sends the index lane and the others the memory
-     * lane, so that the cheap paths the public calls most (a widget visitor, a refused
-     * client) run thousands of times, enough for the JIT's optimising tier, instead of
-     * waiting behind searches.
+     * lane, so that the cheap paths the public calls most (a widget visitor) run
+     * thousands of times, enough for the JIT's optimising tier, instead of waiting behind
+     * searches.
      *
      * @param index the calls answered from the index
      * @param memory the calls answered from memory
@@ -203,19 +215,16 @@ class Warmup implements ApplicationRunner, HealthIndicator {
     }
 
     /**
-     * A client address of the documentation range TEST-NET-1 (RFC 5737), never a real
-     * client: it asks past its per-client limit.
+     * Visitors without a partner key: addresses of TEST-NET-2 (RFC 5737), never a real
+     * client, taken in turn from .1 to .254 so that none comes near its per-client limit
+     * (a refusal past it is held for a second, which would stall the lane).
      */
-    static final String REFUSED_CLIENT = "192.0.2.1";
-
-    /** Visitors without a partner key: addresses of TEST-NET-2 (RFC 5737). */
     static final String VISITORS = "198.51.100.";
 
     /**
      * The calls to warm: fixed ones and, from the api's own lists, each term and layer.
      * Besides the public's answers: the widget's data and embed pages as visitors without
-     * a partner key see them (refused: the warm-up holds no key), and one client of the
-     * documentation range asking past its per-client limit (the 429 path).
+     * a partner key see them (refused: the warm-up holds no key).
      */
     private Calls calls(HttpClient client, String base) {
         List<Call> index = new ArrayList<>();
@@ -226,7 +235,6 @@ class Warmup implements ApplicationRunner, HealthIndicator {
         memory.add(Call.of("/api/v1/layers"));
         memory.add(Call.of("/api/v1/feeds/atom?topic=all"));
         memory.add(Call.of("/api/v1/feeds/json?topic=all"));
-        memory.add(new Call("/api/v1/chain", REFUSED_CLIENT));
         try {
             JsonNode terms = mapper.readTree(get(client, base, Call.of("/api/v1/terms?size=200")).body()).path("terms");
             for (JsonNode term : terms) {
@@ -249,10 +257,8 @@ class Warmup implements ApplicationRunner, HealthIndicator {
         catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        for (int visitor = 1; visitor <= 16; visitor++) {
-            for (String path : List.of("/widget/v1/data/chain", "/widget/v1/data/feed?topic=all", "/embed/chain")) {
-                memory.add(new Call(path, VISITORS + visitor));
-            }
+        for (String path : List.of("/widget/v1/data/chain", "/widget/v1/data/feed?topic=all", "/embed/chain")) {
+            memory.add(Call.visitor(path));
         }
         return new Calls(List.copyOf(index), List.copyOf(memory));
     }
@@ -276,13 +282,15 @@ class Warmup implements ApplicationRunner, HealthIndicator {
 
     }
 
-    private static HttpResponse<String> get(HttpClient client, String base, Call call)
+    private HttpResponse<String> get(HttpClient client, String base, Call call)
             throws IOException, InterruptedException {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + call.path()))
             .timeout(Duration.ofSeconds(10))
             .GET();
-        if (call.forwardedFor() != null) {
-            request.header("X-Forwarded-For", call.forwardedFor());
+        String from = call.visitor() ? VISITORS + (Math.floorMod(visitorTurn.getAndIncrement(), 254) + 1)
+                : call.forwardedFor();
+        if (from != null) {
+            request.header("X-Forwarded-For", from);
         }
         return client.send(request.build(), HttpResponse.BodyHandlers.ofString());
     }
