@@ -144,15 +144,23 @@ class RateLimitFieldsIT {
                 null, null), 404, "client", "key");
         answer(new Call("GET", "/embed/chain", "/embed/chain", visitor, null, null, null), 401, "client");
 
-        // The public quota spent: a 429 under the client's policy alone.
+        // The public quota spent: a 429 under the client's policy alone, held for the
+        // refusal delay (1 s by default, under this policy's Retry-After) before it is
+        // sent.
         HttpResponse<String> refused = null;
+        long refusedNanos = 0;
         for (int i = 0; i < 3 * CLIENT_RATE && refused == null; i++) {
+            long start = System.nanoTime();
             HttpResponse<String> r = send(new Call("GET", null, "/api/v1/layers", visitor, null, null, null));
             if (r.statusCode() == 429) {
                 refused = r;
+                refusedNanos = System.nanoTime() - start;
             }
         }
         assertThat(refused).as("the client's quota runs out").isNotNull();
+        assertThat(refusedNanos).as("the refusal was held").isGreaterThanOrEqualTo(1_000_000_000L);
+        assertThat(refused.headers().firstValue("Content-Type")).hasValue("application/problem+json");
+        assertThat(JSON.readTree(refused.body()).path("status").asInt()).isEqualTo(429);
         check(new Call("GET", "/api/v1/layers", "/api/v1/layers", visitor, null, null, null), refused, "client");
 
         // Straight from the trusted proxy: no per-client limit, so no field at all.

@@ -2,6 +2,10 @@ package io.chainfeed.api.access;
 
 import io.chainfeed.api.support.server.PathGroups;
 import io.chainfeed.api.support.server.RateLimitFields;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -15,7 +19,8 @@ import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
  * {@code admin-per-minute} (policy {@value RateLimitFields#ADMIN}, buckets of their own),
  * unless {@code chainfeed.api.client-limits.enabled} is {@code false}. Keyed paths (the
  * webhook subscriptions, the widget's) have their key's rate on top; static files, health
- * and the OpenAPI description are not limited.
+ * and the OpenAPI description are not limited. Refusals are held up to
+ * {@code refusal-delay} before they are sent ({@link RefusalDelays}).
  */
 @Configuration
 @EnableConfigurationProperties(ClientLimitProperties.class)
@@ -23,8 +28,11 @@ public class ClientLimitConfiguration implements WebMvcConfigurer {
 
     private final ClientLimitProperties props;
 
-    ClientLimitConfiguration(ClientLimitProperties props) {
+    private final ObjectProvider<RefusalDelays> delays;
+
+    ClientLimitConfiguration(ClientLimitProperties props, ObjectProvider<RefusalDelays> delays) {
         this.props = props;
+        this.delays = delays;
     }
 
     @Bean
@@ -42,15 +50,34 @@ public class ClientLimitConfiguration implements WebMvcConfigurer {
         return new ClientRateLimits(RateLimitFields.ADMIN, props.adminPerMinute(), props.maxClients());
     }
 
+    @Bean(destroyMethod = "close")
+    RefusalDelays refusalDelays(MeterRegistry registry) {
+        RefusalDelays delays = new RefusalDelays(props.refusalDelay(), props.maxHeldRefusals());
+        Gauge.builder("chainfeed.refusals.held", delays, RefusalDelays::held)
+            .description("Per-client 429s held at this moment, waiting for their delay")
+            .register(registry);
+        FunctionCounter.builder("chainfeed.refusals", delays, RefusalDelays::delayedCount)
+            .tag("answered", "delayed")
+            .description("Per-client 429s, by whether they were held before being sent")
+            .register(registry);
+        FunctionCounter.builder("chainfeed.refusals", delays, RefusalDelays::immediateCount)
+            .tag("answered", "at-once")
+            .description("Per-client 429s, by whether they were held before being sent")
+            .register(registry);
+        return delays;
+    }
+
     @Override
     public void addInterceptors(InterceptorRegistry registry) {
         if (props.enabled()) {
             registry
-                .addInterceptor(new ClientLimitInterceptor(clientAddresses(), clientRateLimits(), "the public paths"))
+                .addInterceptor(new ClientLimitInterceptor(clientAddresses(), clientRateLimits(), "the public paths",
+                        delays.getObject()))
                 .addPathPatterns(PathGroups.PUBLIC_PATHS)
                 .excludePathPatterns(PathGroups.ADMIN_PATHS);
             registry
-                .addInterceptor(new ClientLimitInterceptor(clientAddresses(), adminRateLimits(), "the admin key paths"))
+                .addInterceptor(new ClientLimitInterceptor(clientAddresses(), adminRateLimits(), "the admin key paths",
+                        delays.getObject()))
                 .addPathPatterns(PathGroups.ADMIN_PATHS);
         }
     }

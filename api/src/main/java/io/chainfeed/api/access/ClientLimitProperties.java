@@ -1,6 +1,7 @@
 package io.chainfeed.api.access;
 
 import io.chainfeed.platform.net.AddressRange;
+import java.time.Duration;
 import java.util.List;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
@@ -26,17 +27,24 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * paths ({@code /api/v1/admin/**}), in buckets of their own apart from the public paths'
  * (30: an operator's script issuing or revoking keys one after another, while someone
  * guessing admin keys gets 30 tries a minute per address)
+ * @param refusalDelay the longest a client's 429 is held before it is sent, bounded by
+ * its {@code Retry-After} ({@link RefusalDelays}; 1 s: a client looping without pause
+ * gets about one refusal a second per connection; 0 answers every refusal at once)
+ * @param maxHeldRefusals how many refusals may be held at once, each an open connection
+ * without a thread (past it, refusals are answered at once)
  */
 @ConfigurationProperties("chainfeed.api.client-limits")
 public record ClientLimitProperties(@DefaultValue("true") boolean enabled, @DefaultValue("240") int perMinute,
         @DefaultValue( {
                 "127.0.0.0/8", "::1" }) List<String> trustedProxies,
         @DefaultValue("64") int ipv6PrefixBits, @DefaultValue("200000") int maxClients,
-        @DefaultValue("30") int adminPerMinute){
+        @DefaultValue("30") int adminPerMinute, @DefaultValue("1s") Duration refusalDelay,
+        @DefaultValue("2000") int maxHeldRefusals){
 
     /**
-     * @throws IllegalArgumentException for a rate under 1, a prefix outside 1-128, or a
-     * trusted proxy that is not a CIDR block
+     * @throws IllegalArgumentException for a rate under 1, a prefix outside 1-128, a
+     * trusted proxy that is not a CIDR block, a negative refusal delay or fewer than one
+     * held refusal
      */
     public ClientLimitProperties {
         trustedProxies = List.copyOf(trustedProxies);
@@ -48,6 +56,12 @@ public record ClientLimitProperties(@DefaultValue("true") boolean enabled, @Defa
         }
         if (ipv6PrefixBits < 1 || ipv6PrefixBits > 128) {
             throw new IllegalArgumentException("chainfeed.api.client-limits.ipv6-prefix-bits must be 1 to 128");
+        }
+        if (refusalDelay.isNegative()) {
+            throw new IllegalArgumentException("chainfeed.api.client-limits.refusal-delay must not be negative");
+        }
+        if (maxHeldRefusals < 1) {
+            throw new IllegalArgumentException("chainfeed.api.client-limits.max-held-refusals must be at least 1");
         }
         trustedProxies.forEach(AddressRange::parse);
     }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.chainfeed.api.support.problem.TooManyRequestsException;
 import io.chainfeed.platform.net.AddressRange;
+import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.springframework.mock.web.MockHttpServletRequest;
@@ -15,8 +16,11 @@ class ClientLimitInterceptorTest {
     private static final ClientAddresses ADDRESSES = new ClientAddresses(List.of(AddressRange.parse("127.0.0.0/8")),
             64);
 
+    /** Refusals answered at once, so that preHandle throws them. */
+    private static final RefusalDelays AT_ONCE = new RefusalDelays(Duration.ZERO, 1);
+
     private final ClientLimitInterceptor interceptor = new ClientLimitInterceptor(ADDRESSES,
-            new ClientRateLimits("client", 5, 1000), "the public paths");
+            new ClientRateLimits("client", 5, 1000), "the public paths", AT_ONCE);
 
     private static MockHttpServletRequest from(String forwardedFor) {
         MockHttpServletRequest request = new MockHttpServletRequest("GET", "/widget/v1/data/feed");
@@ -51,7 +55,7 @@ class ClientLimitInterceptorTest {
     @Test
     void theAdminPathsHaveTheirOwnPolicyAndBucketsApartFromThePublicOnes() {
         ClientLimitInterceptor admin = new ClientLimitInterceptor(ADDRESSES, new ClientRateLimits("admin", 2, 1000),
-                "the admin key paths");
+                "the admin key paths", AT_ONCE);
         for (int i = 0; i < 2; i++) {
             MockHttpServletResponse response = new MockHttpServletResponse();
             assertThat(admin.preHandle(from("198.51.100.5"), response, null)).isTrue();
