@@ -5,6 +5,10 @@ import io.chainfeed.avro.Company;
 import io.chainfeed.avro.Direction;
 import io.chainfeed.ingest.TermContent;
 import io.chainfeed.ingest.corpus.Corpus;
+import io.chainfeed.ingest.decide.RuleText.Field;
+import io.chainfeed.ingest.decide.RuleText.Hit;
+import io.chainfeed.ingest.decide.RuleText.Parsed;
+import io.chainfeed.ingest.decide.RuleText.Vote;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -52,6 +56,8 @@ public final class SignalDecider implements TextDecider {
     private final PhraseLexicon<Cue> modifiers = new PhraseLexicon<>();
 
     private final PhraseLexicon<LayerWord> layerWords = new PhraseLexicon<>();
+
+    private final RuleText text = new RuleText(cues, modifiers, layerWords);
 
     /** Every skip reason: the lexicon's off-topic reasons and the two fixed ones. */
     private final SortedSet<String> skipReasons = new TreeSet<>(List.of(NO_CONSTRAINT_WORDING, NO_CHAIN_LAYER));
@@ -119,38 +125,6 @@ public final class SignalDecider implements TextDecider {
         return new SignalDecider(corpus.layers(), corpus.companies(), terms);
     }
 
-    /** A matched cue in a field. */
-    private record Hit(Cue cue, String field, String text, List<TextAnalysis.Token> tokens, int first, int last) {
-        int sentence() {
-            return tokens.get(first).sentence();
-        }
-
-        int start() {
-            return tokens.get(first).start();
-        }
-
-        int end() {
-            return tokens.get(last).end();
-        }
-
-        Decision.Span span(String rule) {
-            return new Decision.Span(field, start(), end() - start(), text.substring(start(), end()), rule);
-        }
-
-        boolean directional() {
-            return cue.kind == Kind.T || cue.kind == Kind.E || cue.kind == Kind.FLIP;
-        }
-    }
-
-    /** A direction-bearing reading of one cue (with its negation or reversal). */
-    private record Vote(Hit hit, int sign, int magnitude, double weight, List<Decision.Span> spans) {
-    }
-
-    /** One field's words and matches. */
-    private record Field(String name, String text, List<TextAnalysis.Token> tokens, List<Hit> hits,
-            List<PhraseLexicon.Match<LayerWord>> layers, int[] sentenceEnds) {
-    }
-
     /**
      * @param headline the signal's headline
      * @param body its body, may be empty
@@ -159,7 +133,7 @@ public final class SignalDecider implements TextDecider {
      */
     @Override
     public Decision decide(String headline, String body, Instant observedAt) {
-        return decide(parse(headline, body), observedAt);
+        return decide(text.parse(headline, body), observedAt);
     }
 
     /**
@@ -179,23 +153,8 @@ public final class SignalDecider implements TextDecider {
      * @return the decision and what the rules saw, the text tokenized and matched once
      */
     Ruled rule(String headline, String body, Instant observedAt) {
-        Parsed parsed = parse(headline, body);
+        Parsed parsed = text.parse(headline, body);
         return new Ruled(decide(parsed, observedAt), read(parsed));
-    }
-
-    /**
-     * One reading of an item: both fields' words and matches, and the direction votes.
-     */
-    private record Parsed(Field h, Field b, List<Vote> votes) {
-    }
-
-    private Parsed parse(String headline, String body) {
-        Field h = field("headline", headline == null ? "" : headline);
-        Field b = field("body", body == null ? "" : body);
-        List<Vote> votes = new ArrayList<>();
-        votes(h, votes);
-        votes(b, votes);
-        return new Parsed(h, b, votes);
     }
 
     private Decision decide(Parsed parsed, Instant observedAt) {
@@ -205,19 +164,19 @@ public final class SignalDecider implements TextDecider {
 
         // relevance: an off-topic headline without supply wording, or no supply wording
         // at all
-        Hit skipHit = h.hits.stream().filter(x -> x.cue.kind == Kind.SKIP).findFirst().orElse(null);
-        boolean headlineDirectional = votes.stream().anyMatch(v -> v.hit.field.equals("headline"));
+        Hit skipHit = h.hits().stream().filter(x -> x.cue().kind() == Kind.SKIP).findFirst().orElse(null);
+        boolean headlineDirectional = votes.stream().anyMatch(v -> v.hit().field().equals("headline"));
         if (skipHit != null && !headlineDirectional) {
-            return skip(skipHit.cue.reason, List.of(skipHit.span("off-topic: " + skipHit.cue.reason)));
+            return skip(skipHit.cue().reason(), List.of(skipHit.span("off-topic: " + skipHit.cue().reason())));
         }
         if (votes.isEmpty()) {
-            Hit any = b.hits.stream().filter(x -> x.cue.kind == Kind.SKIP).findFirst().orElse(null);
-            return any != null ? skip(any.cue.reason, List.of(any.span("off-topic: " + any.cue.reason)))
+            Hit any = b.hits().stream().filter(x -> x.cue().kind() == Kind.SKIP).findFirst().orElse(null);
+            return any != null ? skip(any.cue().reason(), List.of(any.span("off-topic: " + any.cue().reason())))
                     : skip(NO_CONSTRAINT_WORDING, List.of());
         }
         List<Decision.LayerPick> layers = layers(h, b, votes);
         if (layers.isEmpty() || layers.get(0).score() < MIN_LAYER_SCORE) {
-            return skip(NO_CHAIN_LAYER, votes.stream().map(v -> v.hit.span("supply wording")).toList());
+            return skip(NO_CHAIN_LAYER, votes.stream().map(v -> v.hit().span("supply wording")).toList());
         }
 
         // direction: signed weights, headline counted double
@@ -225,38 +184,39 @@ public final class SignalDecider implements TextDecider {
         double total = 0;
         double headlineSum = 0;
         for (Vote v : votes) {
-            sum += v.sign * v.weight;
-            total += v.weight;
-            if (v.hit.field.equals("headline")) {
-                headlineSum += v.sign * v.weight;
+            sum += v.sign() * v.weight();
+            total += v.weight();
+            if (v.hit().field().equals("headline")) {
+                headlineSum += v.sign() * v.weight();
             }
         }
         int sign = sum > 0 ? 1 : sum < 0 ? -1 : headlineSum < 0 ? -1 : 1;
         Direction direction = sign > 0 ? Direction.TIGHTENING : Direction.EASING;
-        List<Vote> agreeing = votes.stream().filter(v -> v.sign == sign).toList();
+        List<Vote> agreeing = votes.stream().filter(v -> v.sign() == sign).toList();
         List<Decision.Span> directionEvidence = new ArrayList<>();
-        agreeing.forEach(v -> directionEvidence.addAll(v.spans));
+        agreeing.forEach(v -> directionEvidence.addAll(v.spans()));
 
         // magnitude: the strongest agreeing cue, then the modifiers of its sentence
         Vote lead = agreeing.stream()
             .max(Comparator.comparingInt(Vote::magnitude).thenComparingDouble(Vote::weight))
             .orElseThrow();
         List<Decision.Span> magnitudeEvidence = new ArrayList<>();
-        int magnitude = lead.magnitude;
-        magnitudeEvidence.add(lead.hit.span("base " + lead.magnitude + ": " + lead.hit.cue.phrase
-                + (lead.magnitude < lead.hit.cue.magnitude ? " (reversed: one less)" : "")));
-        Field lf = lead.hit.field.equals("headline") ? h : b;
-        Hit up = modifier(lf, lead.hit, Kind.UP);
+        int magnitude = lead.magnitude();
+        magnitudeEvidence.add(lead.hit()
+            .span("base " + lead.magnitude() + ": " + lead.hit().cue().phrase
+                    + (lead.magnitude() < lead.hit().cue().magnitude ? " (reversed: one less)" : "")));
+        Field lf = lead.hit().field().equals("headline") ? h : b;
+        Hit up = RuleText.modifier(lf, lead.hit(), Kind.UP);
         if (up != null) {
             magnitude++;
             magnitudeEvidence.add(up.span("+1 intensifier"));
         }
-        Hit down = modifier(lf, lead.hit, Kind.DOWN);
+        Hit down = RuleText.modifier(lf, lead.hit(), Kind.DOWN);
         if (down != null) {
             magnitude--;
             magnitudeEvidence.add(down.span("-1 diminisher"));
         }
-        Hit hedge = modifier(lf, lead.hit, Kind.HEDGE);
+        Hit hedge = RuleText.modifier(lf, lead.hit(), Kind.HEDGE);
         if (hedge != null) {
             magnitude--;
             magnitudeEvidence.add(hedge.span("-1 hedge"));
@@ -266,10 +226,10 @@ public final class SignalDecider implements TextDecider {
         Horizons.Horizon horizon = null;
         Field horizonField = null;
         for (Vote v : agreeing) {
-            Field f = v.hit.field.equals("headline") ? h : b;
-            int s = v.hit.sentence();
-            int from = s == 0 ? 0 : f.sentenceEnds[s - 1];
-            Horizons.Horizon found = Horizons.find(f.text, from, f.sentenceEnds[s], observedAt);
+            Field f = v.hit().field().equals("headline") ? h : b;
+            int s = v.hit().sentence();
+            int from = s == 0 ? 0 : f.sentenceEnds()[s - 1];
+            Horizons.Horizon found = Horizons.find(f.text(), from, f.sentenceEnds()[s], observedAt);
             if (found != null) {
                 horizon = found;
                 horizonField = f;
@@ -280,8 +240,8 @@ public final class SignalDecider implements TextDecider {
         Instant until = null;
         if (horizon != null) {
             until = horizon.until();
-            untilEvidence.add(new Decision.Span(horizonField.name, horizon.start(), horizon.end() - horizon.start(),
-                    horizonField.text.substring(horizon.start(), horizon.end()), "horizon: " + horizon.rule()));
+            untilEvidence.add(new Decision.Span(horizonField.name(), horizon.start(), horizon.end() - horizon.start(),
+                    horizonField.text().substring(horizon.start(), horizon.end()), "horizon: " + horizon.rule()));
             if (sign > 0 && Duration.between(observedAt, until).toDays() > 366) {
                 magnitude++;
                 magnitudeEvidence.add(untilEvidence.get(0).withRule("+1 horizon over a year"));
@@ -292,7 +252,7 @@ public final class SignalDecider implements TextDecider {
         // confidence
         double agreement = total == 0 ? 0 : Math.abs(sum) / total;
         double confidence = 0.5 + 0.4 * agreement
-                + (agreeing.stream().anyMatch(v -> v.hit.field.equals("headline")) ? 0.1 : 0);
+                + (agreeing.stream().anyMatch(v -> v.hit().field().equals("headline")) ? 0.1 : 0);
         if (hedge != null) {
             confidence -= 0.3;
         }
@@ -301,7 +261,7 @@ public final class SignalDecider implements TextDecider {
             confidence -= 0.15;
         }
         confidence = Decision.roundConfidence(confidence);
-        List<Decision.Span> relevance = List.of(lead.hit.span("supply wording"));
+        List<Decision.Span> relevance = List.of(lead.hit().span("supply wording"));
         return new Decision(true, null, direction, magnitude, until, layers, confidence, hedge != null, relevance,
                 directionEvidence, magnitudeEvidence, untilEvidence, Decision.RULES, null);
     }
@@ -314,184 +274,25 @@ public final class SignalDecider implements TextDecider {
         double total = 0;
         int inHeadline = 0;
         for (Vote v : votes) {
-            sum += v.sign * v.weight;
-            total += v.weight;
-            inHeadline += v.hit.field.equals("headline") ? 1 : 0;
+            sum += v.sign() * v.weight();
+            total += v.weight();
+            inHeadline += v.hit().field().equals("headline") ? 1 : 0;
         }
         Map<String, Double> scores = new LinkedHashMap<>();
         layers(h, b, votes).forEach(p -> scores.put(p.id(), p.score()));
-        return new RuleReading(h.hits.stream().anyMatch(x -> x.cue.kind == Kind.SKIP),
-                b.hits.stream().anyMatch(x -> x.cue.kind == Kind.SKIP), votes.size(), sum, total, inHeadline,
+        return new RuleReading(h.hits().stream().anyMatch(x -> x.cue().kind() == Kind.SKIP),
+                b.hits().stream().anyMatch(x -> x.cue().kind() == Kind.SKIP), votes.size(), sum, total, inHeadline,
                 hasKind(h, b, Kind.NEG), hasKind(h, b, Kind.HEDGE), scores);
     }
 
     private static boolean hasKind(Field h, Field b, Kind kind) {
-        return h.hits.stream().anyMatch(x -> x.cue.kind == kind) || b.hits.stream().anyMatch(x -> x.cue.kind == kind);
+        return h.hits().stream().anyMatch(x -> x.cue().kind() == kind)
+                || b.hits().stream().anyMatch(x -> x.cue().kind() == kind);
     }
 
     private static Decision skip(String reason, List<Decision.Span> evidence) {
         return new Decision(false, reason, null, 0, null, List.of(), 1.0, false, evidence, List.of(), List.of(),
                 List.of(), Decision.RULES, null);
-    }
-
-    private Field field(String name, String text) {
-        List<TextAnalysis.Token> tokens = TextAnalysis.tokens(text);
-        List<Hit> hits = new ArrayList<>();
-        List<PhraseLexicon.Match<Cue>> main = cues.find(text, tokens);
-        for (PhraseLexicon.Match<Cue> m : main) {
-            hits.add(new Hit(m.value(), name, text, tokens, m.first(), m.last()));
-        }
-        for (PhraseLexicon.Match<Cue> m : modifiers.find(text, tokens)) {
-            boolean inWords = main.stream()
-                .anyMatch(c -> m.first() <= c.last() && m.last() >= c.first()
-                        && !(c.value().gap() && !c.value().words().contains(tokens.get(m.first()).stem())
-                                && m.first() > c.first() && m.last() < c.last()));
-            if (!inWords) {
-                hits.add(new Hit(m.value(), name, text, tokens, m.first(), m.last()));
-            }
-        }
-        hits.sort(Comparator.comparingInt(Hit::first));
-        return new Field(name, text, tokens, hits, layerWords.find(text, tokens),
-                text.isEmpty() ? new int[] { 0 } : TextAnalysis.sentenceEnds(text));
-    }
-
-    /**
-     * Turns a field's direction cues into votes: negations and reversals applied,
-     * reversals consumed.
-     */
-    private static void votes(Field f, List<Vote> out) {
-        double fieldWeight = f.name.equals("headline") ? HEADLINE_WEIGHT : 1.0;
-        boolean[] attached = new boolean[f.hits.size()];
-        for (int i = 0; i < f.hits.size(); i++) {
-            Hit x = f.hits.get(i);
-            if (x.cue.kind != Kind.T && x.cue.kind != Kind.E) {
-                continue;
-            }
-            int sign = x.cue.kind == Kind.T ? 1 : -1;
-            List<Decision.Span> spans = new ArrayList<>();
-            spans.add(x.span(x.cue.kind == Kind.T ? "tightening cue" : "easing cue"));
-            boolean reversed = false;
-            Hit neg = negation(f.hits, i);
-            if (neg != null) {
-                sign = -sign;
-                reversed = true;
-                spans.add(neg.span("negation"));
-            }
-            if (x.cue.condition) {
-                int flip = flipFor(f.hits, i, attached);
-                if (flip >= 0) {
-                    attached[flip] = true;
-                    Hit fh = f.hits.get(flip);
-                    Hit flipNeg = negation(f.hits, flip);
-                    if (flipNeg == null || flipNeg == neg) {
-                        sign = -sign;
-                        reversed = true;
-                        spans.add(fh.span("reversal"));
-                    }
-                    else {
-                        spans.add(fh.span("reversal, negated"));
-                        spans.add(flipNeg.span("negation"));
-                    }
-                }
-            }
-            int magnitude = reversed ? Math.max(1, x.cue.magnitude - 1) : x.cue.magnitude;
-            out.add(new Vote(x, sign, magnitude, x.cue.magnitude * fieldWeight * clause(f.hits, i), spans));
-        }
-        for (int i = 0; i < f.hits.size(); i++) {
-            Hit x = f.hits.get(i);
-            if (x.cue.kind != Kind.FLIP || attached[i]) {
-                continue;
-            }
-            int sign = -1;
-            List<Decision.Span> spans = new ArrayList<>();
-            spans.add(x.span("easing cue"));
-            Hit neg = negation(f.hits, i);
-            boolean reversed = false;
-            if (neg != null) {
-                sign = 1;
-                reversed = true;
-                spans.add(neg.span("negation"));
-            }
-            int magnitude = reversed ? Math.max(1, x.cue.magnitude - 1) : x.cue.magnitude;
-            out.add(new Vote(x, sign, magnitude, x.cue.magnitude * fieldWeight * clause(f.hits, i), spans));
-        }
-    }
-
-    /**
-     * A third for a cue after "until", "before", "unless" or "once" in its sentence, else
-     * 1.
-     */
-    private static double clause(List<Hit> hits, int i) {
-        Hit x = hits.get(i);
-        for (int j = i - 1; j >= 0 && hits.get(j).sentence() == x.sentence(); j--) {
-            if (hits.get(j).cue.kind == Kind.CLAUSE) {
-                return 1.0 / 3;
-            }
-        }
-        return 1.0;
-    }
-
-    /**
-     * The nearest negation before hit i: same sentence, within the window, no other
-     * direction cue between.
-     */
-    private static Hit negation(List<Hit> hits, int i) {
-        Hit x = hits.get(i);
-        for (int j = i - 1; j >= 0; j--) {
-            Hit y = hits.get(j);
-            if (y.sentence() != x.sentence() || x.first - y.last > NEG_WINDOW) {
-                return null;
-            }
-            if (y.directional()) {
-                return null;
-            }
-            if (y.cue.kind == Kind.NEG) {
-                return y;
-            }
-        }
-        return null;
-    }
-
-    /**
-     * The reversal of condition i: after it (nearest first), else before it; same
-     * sentence, within the window.
-     */
-    private static int flipFor(List<Hit> hits, int i, boolean[] attached) {
-        int after = nearestFlip(hits, i, attached, 1, FLIP_WINDOW);
-        return after >= 0 ? after : nearestFlip(hits, i, attached, -1, NEG_WINDOW);
-    }
-
-    /**
-     * The nearest unattached reversal of condition i on one side of it ({@code step} 1:
-     * after, -1: before) in the same sentence, at most {@code window} characters away and
-     * with no other condition in between; -1 if none.
-     */
-    private static int nearestFlip(List<Hit> hits, int i, boolean[] attached, int step, int window) {
-        Hit x = hits.get(i);
-        for (int j = i + step; j >= 0 && j < hits.size(); j += step) {
-            Hit y = hits.get(j);
-            int gap = step > 0 ? y.first - x.last : x.first - y.last;
-            if (y.sentence() != x.sentence() || gap > window) {
-                return -1;
-            }
-            if (y.cue.kind == Kind.FLIP && !attached[j]) {
-                return j;
-            }
-            if (y.cue.kind == Kind.T || y.cue.kind == Kind.E) {
-                return -1;
-            }
-        }
-        return -1;
-    }
-
-    /** The first modifier of a kind in the lead cue's sentence. */
-    private static Hit modifier(Field f, Hit lead, Kind kind) {
-        for (Hit y : f.hits) {
-            if (y.cue.kind == kind && y.sentence() == lead.sentence()) {
-                return y;
-            }
-        }
-        return null;
     }
 
     /**
@@ -508,18 +309,18 @@ public final class SignalDecider implements TextDecider {
         Map<String, double[]> scores = new LinkedHashMap<>();
         Map<String, List<Decision.Span>> evidence = new LinkedHashMap<>();
         for (Field f : List.of(h, b)) {
-            boolean firstInHeadline = f.name.equals("headline");
-            for (PhraseLexicon.Match<LayerWord> m : f.layers) {
-                TextAnalysis.Token first = f.tokens.get(m.first());
-                TextAnalysis.Token last = f.tokens.get(m.last());
+            boolean firstInHeadline = f.name().equals("headline");
+            for (PhraseLexicon.Match<LayerWord> m : f.layers()) {
+                TextAnalysis.Token first = f.tokens().get(m.first());
+                TextAnalysis.Token last = f.tokens().get(m.last());
                 int sentence = first.sentence();
                 boolean cueSentence = votes.stream()
-                    .anyMatch(v -> v.hit.field.equals(f.name) && v.hit.sentence() == sentence);
-                double fieldFactor = f.name.equals("headline") ? 3 : 1;
+                    .anyMatch(v -> v.hit().field().equals(f.name()) && v.hit().sentence() == sentence);
+                double fieldFactor = f.name().equals("headline") ? 3 : 1;
                 double s = m.value().weight() * fieldFactor * (cueSentence ? 2 : 1);
                 int distance = votes.stream()
-                    .filter(v -> v.hit.field.equals(f.name) && v.hit.sentence() == sentence)
-                    .mapToInt(v -> Math.max(v.hit.first - m.last(), m.first() - v.hit.last) - 1)
+                    .filter(v -> v.hit().field().equals(f.name()) && v.hit().sentence() == sentence)
+                    .mapToInt(v -> Math.max(v.hit().first() - m.last(), m.first() - v.hit().last()) - 1)
                     .min()
                     .orElse(Integer.MAX_VALUE);
                 if (distance <= 1) {
@@ -529,7 +330,8 @@ public final class SignalDecider implements TextDecider {
                     s += m.value().weight() * fieldFactor;
                 }
                 boolean modifier = votes.stream()
-                    .anyMatch(v -> v.hit.field.equals(f.name) && v.hit.cue.condition && v.hit.first == m.last() + 1);
+                    .anyMatch(v -> v.hit().field().equals(f.name()) && v.hit().cue().condition
+                            && v.hit().first() == m.last() + 1);
                 if (modifier) {
                     s += m.value().weight() * fieldFactor;
                 }
@@ -545,8 +347,8 @@ public final class SignalDecider implements TextDecider {
                 }
                 scores.computeIfAbsent(m.value().layer(), k -> new double[1])[0] += s;
                 evidence.computeIfAbsent(m.value().layer(), k -> new ArrayList<>())
-                    .add(new Decision.Span(f.name, first.start(), last.end() - first.start(),
-                            f.text.substring(first.start(), last.end()), m.value().rule()));
+                    .add(new Decision.Span(f.name(), first.start(), last.end() - first.start(),
+                            f.text().substring(first.start(), last.end()), m.value().rule()));
             }
         }
         if (scores.isEmpty()) {
@@ -567,18 +369,18 @@ public final class SignalDecider implements TextDecider {
      * "lengthens for data centers", where the cue is further away).
      */
     private static boolean objectOfCue(Field f, PhraseLexicon.Match<LayerWord> m, List<Vote> votes) {
-        int sentence = f.tokens.get(m.first()).sentence();
+        int sentence = f.tokens().get(m.first()).sentence();
         for (Vote v : votes) {
-            if (!v.hit.field.equals(f.name) || v.hit.sentence() != sentence || v.hit.last >= m.first()) {
+            if (!v.hit().field().equals(f.name()) || v.hit().sentence() != sentence || v.hit().last() >= m.first()) {
                 continue;
             }
-            int after = v.hit.last + 1;
-            if (after < m.first() && f.tokens.get(after).lower().equals("for") && m.first() - after <= 3) {
+            int after = v.hit().last() + 1;
+            if (after < m.first() && f.tokens().get(after).lower().equals("for") && m.first() - after <= 3) {
                 return true;
             }
-            if (m.first() - v.hit.last <= 6) {
+            if (m.first() - v.hit().last() <= 6) {
                 for (int k = m.first() - 1; k >= Math.max(after, m.first() - 3); k--) {
-                    if (f.tokens.get(k).lower().equals("of")) {
+                    if (f.tokens().get(k).lower().equals("of")) {
                         return true;
                     }
                 }
