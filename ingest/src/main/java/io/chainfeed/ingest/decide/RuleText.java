@@ -21,16 +21,44 @@ final class RuleText {
 
     private final PhraseLexicon<LayerWord> layerWords;
 
+    /** Words between a negation and the cue it reverses, at most. */
+    private final int negationWindow;
+
+    /** Words between a condition and a reversal after it, at most. */
+    private final int reversalWindow;
+
+    /** A headline vote's weight is its cue's magnitude times this. */
+    private final double headlineFactor;
+
+    /** The weight of a vote after "until", "before", "unless" or "once", as a factor. */
+    private final double clauseFactor;
+
+    /** A negated or reversed cue's magnitude is this much less. */
+    private final int reversedDrop;
+
+    /** The lowest magnitude. */
+    private final int minMagnitude;
+
     /**
      * @param cues direction, reversal, clause and off-topic cues
      * @param modifiers negations, hedges, intensifiers and diminishers, matched on their
      * own so that they count inside a gap ("prices may rise")
      * @param layerWords phrases naming a layer
+     * @param weights where the windows and vote weights are read (the {@code vote.} keys
+     * and {@code magnitude.min})
+     * @throws IllegalStateException when a weight is missing or malformed
      */
-    RuleText(PhraseLexicon<Cue> cues, PhraseLexicon<Cue> modifiers, PhraseLexicon<LayerWord> layerWords) {
+    RuleText(PhraseLexicon<Cue> cues, PhraseLexicon<Cue> modifiers, PhraseLexicon<LayerWord> layerWords,
+            DeciderWeights weights) {
         this.cues = cues;
         this.modifiers = modifiers;
         this.layerWords = layerWords;
+        this.negationWindow = weights.whole("vote.negation.window");
+        this.reversalWindow = weights.whole("vote.reversal.window");
+        this.headlineFactor = weights.number("vote.headline.factor");
+        this.clauseFactor = 1.0 / weights.number("vote.clause.divisor");
+        this.reversedDrop = weights.whole("vote.reversed.drop");
+        this.minMagnitude = weights.whole("magnitude.min");
     }
 
     /** A matched cue in a field. */
@@ -121,8 +149,7 @@ final class RuleText {
      * Turns a field's direction cues into votes: negations and reversals applied,
      * reversals consumed.
      */
-    private static void votes(Field f, List<Vote> out) {
-        double fieldWeight = f.name.equals("headline") ? SignalDecider.HEADLINE_WEIGHT : 1.0;
+    private void votes(Field f, List<Vote> out) {
         boolean[] attached = new boolean[f.hits.size()];
         for (int i = 0; i < f.hits.size(); i++) {
             Hit x = f.hits.get(i);
@@ -156,8 +183,7 @@ final class RuleText {
                     }
                 }
             }
-            int magnitude = reversed ? Math.max(1, x.cue.magnitude() - 1) : x.cue.magnitude();
-            out.add(new Vote(x, sign, magnitude, x.cue.magnitude() * fieldWeight * clause(f.hits, i), spans));
+            out.add(vote(f.hits, i, sign, reversed, spans));
         }
         for (int i = 0; i < f.hits.size(); i++) {
             Hit x = f.hits.get(i);
@@ -174,34 +200,48 @@ final class RuleText {
                 reversed = true;
                 spans.add(neg.span("negation"));
             }
-            int magnitude = reversed ? Math.max(1, x.cue.magnitude() - 1) : x.cue.magnitude();
-            out.add(new Vote(x, sign, magnitude, x.cue.magnitude() * fieldWeight * clause(f.hits, i), spans));
+            out.add(vote(f.hits, i, sign, reversed, spans));
         }
     }
 
     /**
-     * A third for a cue after "until", "before", "unless" or "once" in its sentence, else
-     * 1.
+     * The vote of hit i: its magnitude (less when reversed) and its weight, the cue's
+     * magnitude times the headline factor in the headline and times the clause factor
+     * after "until", "before", "unless" or "once" in its sentence.
      */
-    private static double clause(List<Hit> hits, int i) {
+    private Vote vote(List<Hit> hits, int i, int sign, boolean reversed, List<Decision.Span> spans) {
+        Hit x = hits.get(i);
+        int magnitude = reversed ? Math.max(minMagnitude, x.cue.magnitude() - reversedDrop) : x.cue.magnitude();
+        double weight = x.cue.magnitude();
+        if (x.inHeadline()) {
+            weight *= headlineFactor;
+        }
+        if (afterClause(hits, i)) {
+            weight *= clauseFactor;
+        }
+        return new Vote(x, sign, magnitude, weight, spans);
+    }
+
+    /** Whether a clause cue comes before hit i in its sentence. */
+    private static boolean afterClause(List<Hit> hits, int i) {
         Hit x = hits.get(i);
         for (int j = i - 1; j >= 0 && hits.get(j).sentence() == x.sentence(); j--) {
             if (hits.get(j).cue.kind() == Kind.CLAUSE) {
-                return 1.0 / 3;
+                return true;
             }
         }
-        return 1.0;
+        return false;
     }
 
     /**
      * The nearest negation before hit i: same sentence, within the window, no other
      * direction cue between.
      */
-    private static Hit negation(List<Hit> hits, int i) {
+    private Hit negation(List<Hit> hits, int i) {
         Hit x = hits.get(i);
         for (int j = i - 1; j >= 0; j--) {
             Hit y = hits.get(j);
-            if (y.sentence() != x.sentence() || x.first - y.last > SignalDecider.NEG_WINDOW) {
+            if (y.sentence() != x.sentence() || x.first - y.last > negationWindow) {
                 return null;
             }
             if (y.directional()) {
@@ -218,9 +258,9 @@ final class RuleText {
      * The reversal of condition i: after it (nearest first), else before it; same
      * sentence, within the window.
      */
-    private static int flipFor(List<Hit> hits, int i, boolean[] attached) {
-        int after = nearestFlip(hits, i, attached, 1, SignalDecider.FLIP_WINDOW);
-        return after >= 0 ? after : nearestFlip(hits, i, attached, -1, SignalDecider.NEG_WINDOW);
+    private int flipFor(List<Hit> hits, int i, boolean[] attached) {
+        int after = nearestFlip(hits, i, attached, 1, reversalWindow);
+        return after >= 0 ? after : nearestFlip(hits, i, attached, -1, negationWindow);
     }
 
     /**
