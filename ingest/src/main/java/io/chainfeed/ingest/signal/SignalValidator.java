@@ -34,12 +34,13 @@ import java.util.regex.Pattern;
  * every problem.
  *
  * <p>
- * Fields (names are matched case-insensitively, ignoring {@code _} and {@code -}):
- * {@code id} (optional, {@code [A-Za-z0-9][A-Za-z0-9._-]*}, at most 128; when absent it
- * is derived from the source URL, headline and observed-at, so a re-post is the same
- * signal), {@code headline} (required, at most 300 chars), {@code body} (optional, at
- * most 20,000), {@code layers} or {@code layerHints} (required: layer ids or names, a
- * list or a {@code ;}-separated string), {@code direction} ({@code tightening} or
+ * Fields, bound by name where the signal is read ({@link SignalFields}; names are matched
+ * case-insensitively, ignoring {@code _} and {@code -}): {@code id} (optional,
+ * {@code [A-Za-z0-9][A-Za-z0-9._-]*}, at most 128; when absent it is derived from the
+ * source URL, headline and observed-at, so a re-post is the same signal),
+ * {@code headline} (required, at most 300 chars), {@code body} (optional, at most
+ * 20,000), {@code layers} or {@code layerHints} (required: layer ids or names, a list or
+ * a {@code ;}-separated string), {@code direction} ({@code tightening} or
  * {@code easing}), {@code magnitude} (integer 1-5), {@code observedAt} (see
  * {@link SignalDates}), {@code observedAtBasis} (optional: an {@link ObservedAtBasis}
  * symbol saying where observedAt came from), {@code until} (optional, in the forms of
@@ -132,31 +133,29 @@ public final class SignalValidator {
             errors.add(new SignalError(input.index(), input.line(), "record", input.unreadable()));
             return new Checked(input, null, errors);
         }
-        Map<String, Object> f = new HashMap<>();
-        input.fields().forEach((k, v) -> f.put(SignalReader.canonical(k), v));
-        Errors e = new Errors(input, errors);
+        SignalFields f = input.bound();
+        Errors e = new Errors(input.index(), input.line(), errors);
 
-        String headline = text(f.get("headline"), "headline", true, MAX_HEADLINE, e);
-        String body = text(f.get("body"), "body", false, MAX_BODY, e);
-        Object layersGiven = f.containsKey("layers") ? f.get("layers") : f.get("layerhints");
+        String headline = text(f.headline(), "headline", true, MAX_HEADLINE, e);
+        String body = text(f.body(), "body", false, MAX_BODY, e);
         boolean decide = decider != null;
-        boolean layersMissing = decide && missing(layersGiven);
-        boolean directionMissing = decide && missing(f.get("direction"));
-        boolean magnitudeMissing = decide && missing(f.get("magnitude"));
-        List<String> layers = layersMissing ? null : layers(layersGiven, e);
-        Direction direction = directionMissing ? null : direction(f.get("direction"), e);
-        Integer magnitude = magnitudeMissing ? null : magnitude(f.get("magnitude"), e);
-        Instant observedAt = observedAt(f.containsKey("observedat") ? f.get("observedat") : f.get("observed"), e);
-        ObservedAtBasis basis = basis(f.get("observedatbasis"), e);
-        Instant until = f.get("until") == null ? null : date(f.get("until"), "until", e);
+        boolean layersMissing = decide && missing(f.layers());
+        boolean directionMissing = decide && missing(f.direction());
+        boolean magnitudeMissing = decide && missing(f.magnitude());
+        List<String> layers = layersMissing ? null : layers(f.layers(), e);
+        Direction direction = directionMissing ? null : direction(f.direction(), e);
+        Integer magnitude = magnitudeMissing ? null : magnitude(f.magnitude(), e);
+        Instant observedAt = observedAt(f.observedAt(), e);
+        ObservedAtBasis basis = basis(f.observedAtBasis(), e);
+        Instant until = f.until() == null ? null : date(f.until(), "until", e);
         untilNotBefore(until, observedAt, e);
-        String segment = text(f.get("segment"), "segment", false, 64, e);
+        String segment = text(f.segment(), "segment", false, 64, e);
         String unknownSegment = ChainSegments.refusal(segment, null);
         if (unknownSegment != null) {
             e.add("segment", unknownSegment);
         }
-        Source source = source(f.get("source"), e);
-        String id = text(f.get("id"), "id", false, 128, e);
+        Source source = source(f.source(), e);
+        String id = text(f.id(), "id", false, 128, e);
         if (id != null && !ID.matcher(id).matches()) {
             e.add("id",
                     "'" + id + "' may hold only letters, digits, '.', '_' and '-', starting with a letter or digit");
@@ -187,7 +186,7 @@ public final class SignalValidator {
                     .build();
                 return new Checked(input, skipped, errors, decision.skipReason(), decision);
             }
-            boolean untilMissing = f.get("until") == null;
+            boolean untilMissing = f.until() == null;
             List<DecidedValue> values = new ArrayList<>();
             if (layersMissing) {
                 layers = decision.primaryLayers();
@@ -252,25 +251,23 @@ public final class SignalValidator {
      * An editor's review of a kept signal: confirms its values, or corrects those given
      * (a new version).
      * @param current the latest version of the signal
-     * @param fields the review: {@code direction}, {@code magnitude}, {@code layers},
-     * {@code until} (each optional; none given confirms), as in a posted signal
+     * @param fields the review, bound: {@code direction}, {@code magnitude},
+     * {@code layers}, {@code until} (each optional; none given confirms), as in a posted
+     * signal; other fields are ignored
      * @param reviewedAt when the review happened
      * @param index the review's position, for its errors (0)
      * @return the reviewed signal (version 0, set on publishing), or the errors
      */
-    public Checked review(ConstraintSignal current, Map<String, Object> fields, Instant reviewedAt, int index) {
+    public Checked review(ConstraintSignal current, SignalFields fields, Instant reviewedAt, int index) {
         List<SignalError> errors = new ArrayList<>();
-        SignalInput input = new SignalInput(index, 0, fields, null);
-        Map<String, Object> f = new HashMap<>();
-        fields.forEach((k, v) -> f.put(SignalReader.canonical(k), v));
-        Errors e = new Errors(input, errors);
-        Object layersGiven = f.containsKey("layers") ? f.get("layers") : f.get("layerhints");
-        List<String> layers = missing(layersGiven) ? null : layers(layersGiven, e);
-        Direction direction = missing(f.get("direction")) ? null : direction(f.get("direction"), e);
-        Integer magnitude = missing(f.get("magnitude")) ? null : magnitude(f.get("magnitude"), e);
-        boolean untilGiven = f.containsKey("until");
-        Instant until = f.get("until") == null || (f.get("until") instanceof String u && u.isBlank()) ? null
-                : date(f.get("until"), "until", e);
+        SignalInput input = new SignalInput(index, 0, null, null, fields);
+        Errors e = new Errors(index, 0, errors);
+        List<String> layers = missing(fields.layers()) ? null : layers(fields.layers(), e);
+        Direction direction = missing(fields.direction()) ? null : direction(fields.direction(), e);
+        Integer magnitude = missing(fields.magnitude()) ? null : magnitude(fields.magnitude(), e);
+        boolean untilGiven = fields.untilGiven();
+        Instant until = fields.until() == null || (fields.until() instanceof String u && u.isBlank()) ? null
+                : date(fields.until(), "until", e);
         untilNotBefore(until, current.getObservedAt(), e);
         if (!errors.isEmpty()) {
             return new Checked(input, null, errors);
@@ -536,9 +533,9 @@ public final class SignalValidator {
         return s.strip().toLowerCase(Locale.ROOT).replaceAll("[\\s_]+", "-");
     }
 
-    private record Errors(SignalInput input, List<SignalError> list) {
+    private record Errors(int index, int line, List<SignalError> list) {
         void add(String field, String reason) {
-            list.add(new SignalError(input.index(), input.line(), field, reason));
+            list.add(new SignalError(index, line, field, reason));
         }
     }
 

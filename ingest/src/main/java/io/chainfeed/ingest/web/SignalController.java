@@ -4,6 +4,7 @@ import io.chainfeed.avro.ConstraintSignal;
 import io.chainfeed.ingest.IngestProperties;
 import io.chainfeed.ingest.publish.Deadline;
 import io.chainfeed.ingest.signal.SignalError;
+import io.chainfeed.ingest.signal.SignalFields;
 import io.chainfeed.ingest.signal.SignalIngest;
 import io.chainfeed.ingest.signal.SignalInput;
 import io.chainfeed.ingest.signal.SignalLookup;
@@ -133,13 +134,13 @@ class SignalController {
             throw new UnauthorizedException(keys.configured() ? "an editor key is required: Authorization: Bearer <key>"
                     : "signal review is disabled: no editor keys are configured");
         }
-        Map<String, Object> fields = new LinkedHashMap<>();
+        SignalFields fields = SignalFields.bind(Map.of());
         if (body != null && body.length > 0 && !new String(body, StandardCharsets.UTF_8).isBlank()) {
             List<SignalInput> in = SignalReader.json(new String(body, StandardCharsets.UTF_8));
             if (in.size() != 1 || in.get(0).fields() == null) {
                 throw new InvalidSignalsException("the review must be one JSON object", List.of());
             }
-            fields.putAll(in.get(0).fields());
+            fields = in.get(0).bound();
         }
         ConstraintSignal current = reviews.latest(id, props.deadline())
             .orElseThrow(() -> new SignalNotFoundException(id));
