@@ -144,15 +144,19 @@ public final class SignalIngest {
         List<SignalError> rejected = new ArrayList<>();
         List<Skipped> skipped = new ArrayList<>();
         for (SignalInput in : inputs) {
-            SignalValidator.Checked c = validator.check(in);
-            if (c.valid()) {
-                accepted.add(new Accepted(in.index(), in.line(), c.signal()));
+            SignalOutcome c = validator.check(in);
+            if (c instanceof SignalOutcome.Accepted a) {
+                accepted.add(new Accepted(in.index(), in.line(), a.signal()));
             }
-            else if (c.skipped() != null) {
-                skipped.add(new Skipped(in.index(), in.line(), c.signal(), c.skipped(), c.decision()));
+            else if (c instanceof SignalOutcome.Held h) {
+                // published like an accepted one; its decision says it is held
+                accepted.add(new Accepted(in.index(), in.line(), h.signal()));
             }
-            else {
-                rejected.addAll(c.errors());
+            else if (c instanceof SignalOutcome.Skipped k) {
+                skipped.add(new Skipped(in.index(), in.line(), k.signal(), k.reason(), k.decision()));
+            }
+            else if (c instanceof SignalOutcome.Rejected r) {
+                rejected.addAll(r.errors());
             }
         }
         boolean publish = !dryRun && sink != null && !(accepted.isEmpty() && skipped.isEmpty());

@@ -98,40 +98,15 @@ public final class SignalValidator {
     }
 
     /**
-     * Outcome of validating one raw signal: the signal (version 0, set on publishing),
-     * the errors, or the reason it was skipped.
-     *
-     * @param input the raw signal
-     * @param signal the signal, null if there are errors or it was skipped
-     * @param errors every problem found, empty if valid or skipped
-     * @param skipped why the text is not a supply constraint (it was decided so), null
-     * otherwise
-     * @param decision what the decider found, null when nothing was decided
+     * @param input a raw signal, its fields bound
+     * @return the signal accepted or held for review, the item skipped with the reason,
+     * or every problem found
      */
-    public record Checked(SignalInput input, ConstraintSignal signal, List<SignalError> errors, String skipped,
-            Decision decision) {
-        /** Valid or refused, nothing decided. */
-        public Checked(SignalInput input, ConstraintSignal signal, List<SignalError> errors) {
-            this(input, signal, errors, null, null);
-        }
-
-        /**
-         * @return whether the signal is valid (and not skipped)
-         */
-        public boolean valid() {
-            return errors.isEmpty() && skipped == null;
-        }
-    }
-
-    /**
-     * @param input a raw signal
-     * @return the signal or the list of what is wrong with it
-     */
-    public Checked check(SignalInput input) {
+    public SignalOutcome check(SignalInput input) {
         List<SignalError> errors = new ArrayList<>();
         if (input.unreadable() != null) {
             errors.add(new SignalError(input.index(), input.line(), "record", input.unreadable()));
-            return new Checked(input, null, errors);
+            return new SignalOutcome.Rejected(errors);
         }
         SignalFields f = input.bound();
         Errors e = new Errors(input.index(), input.line(), errors);
@@ -161,7 +136,7 @@ public final class SignalValidator {
                     "'" + id + "' may hold only letters, digits, '.', '_' and '-', starting with a letter or digit");
         }
         if (!errors.isEmpty()) {
-            return new Checked(input, null, errors);
+            return new SignalOutcome.Rejected(errors);
         }
         if (id == null) {
             id = "sig-" + Sha256.hex(source.getUrl() + "\n" + headline + "\n" + observedAt).substring(0, 20);
@@ -184,7 +159,7 @@ public final class SignalValidator {
                     .setSource(source)
                     .setVersion(0)
                     .build();
-                return new Checked(input, skipped, errors, decision.skipReason(), decision);
+                return new SignalOutcome.Skipped(skipped, decision.skipReason(), decision);
             }
             boolean untilMissing = f.until() == null;
             List<DecidedValue> values = new ArrayList<>();
@@ -227,7 +202,7 @@ public final class SignalValidator {
         String segmentRefused = ChainSegments.refusal(segment, layers);
         if (segmentRefused != null) {
             e.add("segment", segmentRefused);
-            return new Checked(input, null, errors);
+            return new SignalOutcome.Rejected(errors);
         }
         ConstraintSignal signal = ConstraintSignal.newBuilder()
             .setId(id)
@@ -244,7 +219,11 @@ public final class SignalValidator {
             .setVersion(0)
             .setDecision(record)
             .build();
-        return new Checked(input, signal, errors, null, decision);
+        if (record != null && record.getHeld()) {
+            return new SignalOutcome.Held(signal, decision,
+                    "decided with confidence " + decision.confidence() + ", below the hold threshold " + holdBelow);
+        }
+        return new SignalOutcome.Accepted(signal, decision);
     }
 
     /**
@@ -256,11 +235,11 @@ public final class SignalValidator {
      * signal; other fields are ignored
      * @param reviewedAt when the review happened
      * @param index the review's position, for its errors (0)
-     * @return the reviewed signal (version 0, set on publishing), or the errors
+     * @return the reviewed signal, accepted (version 0, set on publishing; its decision
+     * the editor's), or the errors
      */
-    public Checked review(ConstraintSignal current, SignalFields fields, Instant reviewedAt, int index) {
+    public SignalOutcome review(ConstraintSignal current, SignalFields fields, Instant reviewedAt, int index) {
         List<SignalError> errors = new ArrayList<>();
-        SignalInput input = new SignalInput(index, 0, null, null, fields);
         Errors e = new Errors(index, 0, errors);
         List<String> layers = missing(fields.layers()) ? null : layers(fields.layers(), e);
         Direction direction = missing(fields.direction()) ? null : direction(fields.direction(), e);
@@ -270,7 +249,7 @@ public final class SignalValidator {
                 : date(fields.until(), "until", e);
         untilNotBefore(until, current.getObservedAt(), e);
         if (!errors.isEmpty()) {
-            return new Checked(input, null, errors);
+            return new SignalOutcome.Rejected(errors);
         }
         boolean corrected = layers != null || direction != null || magnitude != null || untilGiven;
         SignalDecision old = current.getDecision();
@@ -304,7 +283,7 @@ public final class SignalValidator {
             .setRelevance(old == null ? List.of() : old.getRelevance())
             .setReview(new SignalReview(corrected ? "corrected" : "confirmed", reviewedAt, current.getVersion()))
             .build());
-        return new Checked(input, b.build(), errors);
+        return new SignalOutcome.Accepted(b.build(), null);
     }
 
     /**

@@ -8,6 +8,7 @@ import io.chainfeed.ingest.signal.SignalFields;
 import io.chainfeed.ingest.signal.SignalIngest;
 import io.chainfeed.ingest.signal.SignalInput;
 import io.chainfeed.ingest.signal.SignalLookup;
+import io.chainfeed.ingest.signal.SignalOutcome;
 import io.chainfeed.ingest.signal.SignalReader;
 import io.chainfeed.ingest.signal.SignalValidator;
 import io.chainfeed.ingest.signal.SkippedRecords;
@@ -144,12 +145,15 @@ class SignalController {
         }
         ConstraintSignal current = reviews.latest(id, props.deadline())
             .orElseThrow(() -> new SignalNotFoundException(id));
-        SignalValidator.Checked c = validator.review(current, fields, Instant.now(), 0);
-        if (!c.valid()) {
-            throw new InvalidSignalsException("the review is invalid: " + c.errors().get(0).describe(), c.errors());
+        SignalOutcome c = validator.review(current, fields, Instant.now(), 0);
+        if (c instanceof SignalOutcome.Rejected r) {
+            throw new InvalidSignalsException("the review is invalid: " + r.errors().get(0).describe(), r.errors());
         }
-        ingest.republish(List.of(c.signal()), until);
-        return ResponseEntity.status(HttpStatus.ACCEPTED).body(view(new SignalIngest.Accepted(0, 0, c.signal())));
+        if (!(c instanceof SignalOutcome.Accepted a)) {
+            throw new IllegalStateException("a review is accepted or rejected, not " + c);
+        }
+        ingest.republish(List.of(a.signal()), until);
+        return ResponseEntity.status(HttpStatus.ACCEPTED).body(view(new SignalIngest.Accepted(0, 0, a.signal())));
     }
 
     private static List<Map<String, Object>> items(List<SignalInput> inputs, SignalIngest.BatchResult r) {

@@ -3,6 +3,7 @@ package io.chainfeed.ingest.signal;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.chainfeed.avro.ConstraintSignal;
 import io.chainfeed.avro.Direction;
 import io.chainfeed.ingest.cli.IngestCli;
 import io.chainfeed.ingest.corpus.Corpus;
@@ -43,14 +44,14 @@ class SignalInputTest {
                  "direction": "Tightening", "magnitude": 4, "observedAt": "2026-03-01T09:30:00+09:00",
                  "source": {"name": "Example", "url": "https://example.com/hbm"}}
                 """.replace("\"HBM\"]", "\"Memory\"]")).get(0);
-        SignalValidator.Checked c = VALIDATOR.check(in);
-        assertThat(c.errors()).isEmpty();
-        assertThat(c.signal().getLayerHints()).containsExactly("memory");
-        assertThat(c.signal().getDirection()).isEqualTo(Direction.TIGHTENING);
-        assertThat(c.signal().getObservedAt()).isEqualTo(Instant.parse("2026-03-01T00:30:00Z"));
-        assertThat(c.signal().getId()).startsWith("sig-");
+        SignalOutcome c = VALIDATOR.check(in);
+        assertThat(errors(c)).isEmpty();
+        assertThat(accepted(c).getLayerHints()).containsExactly("memory");
+        assertThat(accepted(c).getDirection()).isEqualTo(Direction.TIGHTENING);
+        assertThat(accepted(c).getObservedAt()).isEqualTo(Instant.parse("2026-03-01T00:30:00Z"));
+        assertThat(accepted(c).getId()).startsWith("sig-");
         // the derived id is stable, so a re-post is the same signal
-        assertThat(VALIDATOR.check(in).signal().getId()).isEqualTo(c.signal().getId());
+        assertThat(accepted(VALIDATOR.check(in)).getId()).isEqualTo(accepted(c).getId());
     }
 
     @Test
@@ -60,14 +61,14 @@ class SignalInputTest {
                   "magnitude": 9, "observedAt": "soon", "source": {"name": "x", "url": "ftp://example.com/a"}},
                  42]
                 """).get(0);
-        List<SignalError> errors = VALIDATOR.check(in).errors();
+        List<SignalError> errors = errors(VALIDATOR.check(in));
         assertThat(errors).extracting(SignalError::field)
             .containsExactlyInAnyOrder("headline", "layers", "direction", "magnitude", "observedAt", "source.url",
                     "id");
         assertThat(errors).filteredOn(e -> e.field().equals("magnitude"))
             .singleElement()
             .satisfies(e -> assertThat(e.reason()).contains("1 to 5"));
-        assertThat(VALIDATOR.check(new SignalInput(0, 0, java.util.Map.of("headline", "h"), null)).errors())
+        assertThat(errors(VALIDATOR.check(new SignalInput(0, 0, java.util.Map.of("headline", "h"), null))))
             .extracting(SignalError::field)
             .contains("source", "layers", "direction", "magnitude", "observedAt");
     }
@@ -78,18 +79,16 @@ class SignalInputTest {
                 {"headline": "HBM sold out", "layers": ["memory"], "direction": "tightening", "magnitude": 3,
                  "observedAt": "%s", "until": "%s", "source": {"name": "Example", "url": "https://example.com/hbm"}}
                 """;
-        List<SignalError> inverted = VALIDATOR
-            .check(SignalReader.json(signal.formatted("2026-03-01T00:00:00Z", "2026-02-28")).get(0))
-            .errors();
+        List<SignalError> inverted = errors(
+                VALIDATOR.check(SignalReader.json(signal.formatted("2026-03-01T00:00:00Z", "2026-02-28")).get(0)));
         assertThat(inverted).singleElement().satisfies(e -> {
             assertThat(e.field()).isEqualTo("until");
             assertThat(e.reason()).contains("before observedAt");
         });
-        assertThat(VALIDATOR.check(SignalReader.json(signal.formatted("2026-03-01T00:00:00Z", "2026-03-01")).get(0))
-            .errors()).isEmpty();
-        List<SignalError> outOfRange = VALIDATOR
-            .check(SignalReader.json(signal.formatted("1969-12-31T00:00:00Z", "+10000-01-01T00:00:00Z")).get(0))
-            .errors();
+        assertThat(VALIDATOR.check(SignalReader.json(signal.formatted("2026-03-01T00:00:00Z", "2026-03-01")).get(0)))
+            .isInstanceOf(SignalOutcome.Accepted.class);
+        List<SignalError> outOfRange = errors(VALIDATOR
+            .check(SignalReader.json(signal.formatted("1969-12-31T00:00:00Z", "+10000-01-01T00:00:00Z")).get(0)));
         assertThat(outOfRange).extracting(SignalError::field).containsExactlyInAnyOrder("observedAt", "until");
         assertThat(outOfRange).allSatisfy(e -> assertThat(e.reason()).contains("1970-01-01T00:00:00Z"));
     }
@@ -104,8 +103,8 @@ class SignalInputTest {
                         {not json
                         """);
         assertThat(lines).extracting(SignalInput::line).containsExactly(2, 4);
-        assertThat(VALIDATOR.check(lines.get(0)).valid()).isTrue();
-        assertThat(VALIDATOR.check(lines.get(1)).errors()).singleElement()
+        assertThat(VALIDATOR.check(lines.get(0))).isInstanceOf(SignalOutcome.Accepted.class);
+        assertThat(errors(VALIDATOR.check(lines.get(1)))).singleElement()
             .satisfies(e -> assertThat(e.describe()).startsWith("line 4, record: is not valid JSON"));
 
         List<SignalInput> rows = SignalReader.csv("""
@@ -114,11 +113,11 @@ class SignalInputTest {
                 s-2,Easing,memory,easing,0,2026-03-02,Example,https://e.com/2
                 """);
         assertThat(rows).extracting(SignalInput::line).containsExactly(2, 3);
-        SignalValidator.Checked first = VALIDATOR.check(rows.get(0));
-        assertThat(first.errors()).isEmpty();
-        assertThat(first.signal().getHeadline()).isEqualTo("HBM, sold out");
-        assertThat(first.signal().getLayerHints()).containsExactly("memory", "advanced-packaging");
-        assertThat(VALIDATOR.check(rows.get(1)).errors()).singleElement()
+        SignalOutcome first = VALIDATOR.check(rows.get(0));
+        assertThat(errors(first)).isEmpty();
+        assertThat(accepted(first).getHeadline()).isEqualTo("HBM, sold out");
+        assertThat(accepted(first).getLayerHints()).containsExactly("memory", "advanced-packaging");
+        assertThat(errors(VALIDATOR.check(rows.get(1)))).singleElement()
             .satisfies(
                     e -> assertThat(e.describe()).isEqualTo("line 3, magnitude: 0 is out of range; it must be 1 to 5"));
     }
@@ -164,11 +163,10 @@ class SignalInputTest {
     void observedAtBasisIsOptionalAndChecked() {
         String base = "{\"headline\":\"h\",\"layers\":[\"memory\"],\"direction\":\"easing\",\"magnitude\":1,"
                 + "\"observedAt\":\"2026-03-01T00:30:00Z\",\"source\":{\"name\":\"n\",\"url\":\"https://e.com/a\"}";
-        assertThat(VALIDATOR.check(SignalReader.json(base + "}").get(0)).signal().getObservedAtBasis()).isNull();
-        assertThat(VALIDATOR.check(SignalReader.json(base + ",\"observedAtBasis\":\"first-seen\"}").get(0))
-            .signal()
+        assertThat(accepted(VALIDATOR.check(SignalReader.json(base + "}").get(0))).getObservedAtBasis()).isNull();
+        assertThat(accepted(VALIDATOR.check(SignalReader.json(base + ",\"observedAtBasis\":\"first-seen\"}").get(0)))
             .getObservedAtBasis()).isEqualTo(io.chainfeed.avro.ObservedAtBasis.FIRST_SEEN);
-        assertThat(VALIDATOR.check(SignalReader.json(base + ",\"observedAtBasis\":\"guess\"}").get(0)).errors())
+        assertThat(errors(VALIDATOR.check(SignalReader.json(base + ",\"observedAtBasis\":\"guess\"}").get(0))))
             .extracting(SignalError::field)
             .containsExactly("observedAtBasis");
     }
@@ -178,22 +176,32 @@ class SignalInputTest {
         String base = "{\"headline\":\"h\",\"layers\":[\"memory\",\"accelerators\"],\"direction\":\"easing\","
                 + "\"magnitude\":1,\"observedAt\":\"2026-03-01T00:30:00Z\","
                 + "\"source\":{\"name\":\"n\",\"url\":\"https://e.com/a\"}";
-        assertThat(VALIDATOR.check(SignalReader.json(base + "}").get(0)).signal().getSegment()).isNull();
-        assertThat(VALIDATOR.check(SignalReader.json(base + ",\"segment\":\"hbm\"}").get(0)).signal().getSegment())
+        assertThat(accepted(VALIDATOR.check(SignalReader.json(base + "}").get(0))).getSegment()).isNull();
+        assertThat(accepted(VALIDATOR.check(SignalReader.json(base + ",\"segment\":\"hbm\"}").get(0))).getSegment())
             .isEqualTo("hbm");
-        SignalValidator.Checked unknown = VALIDATOR.check(SignalReader.json(base + ",\"segment\":\"dram\"}").get(0));
-        assertThat(unknown.signal()).isNull();
-        assertThat(unknown.errors()).extracting(SignalError::reason)
+        SignalOutcome unknown = VALIDATOR.check(SignalReader.json(base + ",\"segment\":\"dram\"}").get(0));
+        assertThat(unknown).isInstanceOf(SignalOutcome.Rejected.class);
+        assertThat(errors(unknown)).extracting(SignalError::reason)
             .singleElement()
             .asString()
             .contains("'dram' is not a segment")
             .contains("conventional");
         // A foundry segment on a signal that does not name foundry.
-        SignalValidator.Checked elsewhere = VALIDATOR
-            .check(SignalReader.json(base + ",\"segment\":\"mature\"}").get(0));
-        assertThat(elsewhere.signal()).isNull();
-        assertThat(elsewhere.errors()).extracting(SignalError::field).containsExactly("segment");
-        assertThat(elsewhere.errors().get(0).reason()).contains("segment of foundry");
+        SignalOutcome elsewhere = VALIDATOR.check(SignalReader.json(base + ",\"segment\":\"mature\"}").get(0));
+        assertThat(elsewhere).isInstanceOf(SignalOutcome.Rejected.class);
+        assertThat(errors(elsewhere)).extracting(SignalError::field).containsExactly("segment");
+        assertThat(errors(elsewhere).get(0).reason()).contains("segment of foundry");
+    }
+
+    /** The accepted signal; fails when the outcome is another. */
+    private static ConstraintSignal accepted(SignalOutcome c) {
+        assertThat(c).isInstanceOf(SignalOutcome.Accepted.class);
+        return ((SignalOutcome.Accepted) c).signal();
+    }
+
+    /** The errors of a rejected outcome; none for any other. */
+    private static List<SignalError> errors(SignalOutcome c) {
+        return c instanceof SignalOutcome.Rejected r ? r.errors() : List.of();
     }
 
 }
