@@ -110,16 +110,78 @@ public final class SignalValidator {
         }
         SignalFields f = input.bound();
         Errors e = new Errors(input.index(), input.line(), errors);
+        Missing missing = new Missing(decider != null && missing(f.layers()), decider != null && missing(f.direction()),
+                decider != null && missing(f.magnitude()), f.until() == null);
+        Values given = read(f, missing, e);
+        if (!errors.isEmpty()) {
+            return new SignalOutcome.Rejected(errors);
+        }
+        if (given.id() == null) {
+            given = given.withId(
+                    "sig-" + Sha256.hex(given.source().getUrl() + "\n" + given.headline() + "\n" + given.observedAt())
+                        .substring(0, 20));
+        }
+        if (!missing.any()) {
+            return finish(given, null, null, e, errors);
+        }
+        Decision decision = decider.decide(given.headline(), given.body(), given.observedAt());
+        if (!decision.relevant()) {
+            return new SignalOutcome.Skipped(skipped(given), decision.skipReason(), decision);
+        }
+        Values decided = given.fill(decision, missing);
+        return finish(decided, decision, record(decided, decision, missing), e, errors);
+    }
 
+    /** Which values the decider is to fill: not given, and a decider there to decide. */
+    private record Missing(boolean layers, boolean direction, boolean magnitude, boolean until) {
+        boolean any() {
+            return layers || direction || magnitude;
+        }
+    }
+
+    /**
+     * A raw signal's values as read: null where not given, missing or invalid.
+     */
+    private record Values(String id, String headline, String body, List<String> layers, Direction direction,
+            Integer magnitude, Instant observedAt, ObservedAtBasis basis, Instant until, String segment,
+            Source source) {
+
+        Values withId(String derived) {
+            return new Values(derived, headline, body, layers, direction, magnitude, observedAt, basis, until, segment,
+                    source);
+        }
+
+        /** These values with the missing ones taken from the decision. */
+        Values fill(Decision d, Missing missing) {
+            return new Values(id, headline, body, missing.layers() ? d.primaryLayers() : layers,
+                    missing.direction() ? d.direction() : direction, missing.magnitude() ? d.magnitude() : magnitude,
+                    observedAt, basis, missing.until() ? d.until() : until, segment, source);
+        }
+
+        /**
+         * A builder with every value but the layers, direction, magnitude and segment
+         * set.
+         */
+        ConstraintSignal.Builder builder() {
+            return ConstraintSignal.newBuilder()
+                .setId(id)
+                .setHeadline(headline)
+                .setBody(body == null ? "" : body)
+                .setObservedAt(observedAt)
+                .setObservedAtBasis(basis)
+                .setUntil(until)
+                .setSource(source)
+                .setVersion(0);
+        }
+    }
+
+    /** Reads and checks every field, in the order of the errors. */
+    private Values read(SignalFields f, Missing missing, Errors e) {
         String headline = text(f.headline(), "headline", true, MAX_HEADLINE, e);
         String body = text(f.body(), "body", false, MAX_BODY, e);
-        boolean decide = decider != null;
-        boolean layersMissing = decide && missing(f.layers());
-        boolean directionMissing = decide && missing(f.direction());
-        boolean magnitudeMissing = decide && missing(f.magnitude());
-        List<String> layers = layersMissing ? null : layers(f.layers(), e);
-        Direction direction = directionMissing ? null : direction(f.direction(), e);
-        Integer magnitude = magnitudeMissing ? null : magnitude(f.magnitude(), e);
+        List<String> layers = missing.layers() ? null : layers(f.layers(), e);
+        Direction direction = missing.direction() ? null : direction(f.direction(), e);
+        Integer magnitude = missing.magnitude() ? null : magnitude(f.magnitude(), e);
         Instant observedAt = observedAt(f.observedAt(), e);
         ObservedAtBasis basis = basis(f.observedAtBasis(), e);
         Instant until = f.until() == null ? null : date(f.until(), "until", e);
@@ -135,88 +197,68 @@ public final class SignalValidator {
             e.add("id",
                     "'" + id + "' may hold only letters, digits, '.', '_' and '-', starting with a letter or digit");
         }
-        if (!errors.isEmpty()) {
-            return new SignalOutcome.Rejected(errors);
-        }
-        if (id == null) {
-            id = "sig-" + Sha256.hex(source.getUrl() + "\n" + headline + "\n" + observedAt).substring(0, 20);
-        }
-        Decision decision = null;
-        SignalDecision record = null;
-        if (layersMissing || directionMissing || magnitudeMissing) {
-            decision = decider.decide(headline, body, observedAt);
-            if (!decision.relevant()) {
-                ConstraintSignal skipped = ConstraintSignal.newBuilder()
-                    .setId(id)
-                    .setHeadline(headline)
-                    .setBody(body == null ? "" : body)
-                    .setLayerHints(layers == null ? List.of() : layers)
-                    .setDirection(direction == null ? Direction.TIGHTENING : direction)
-                    .setMagnitude(magnitude == null ? 1 : magnitude)
-                    .setObservedAt(observedAt)
-                    .setObservedAtBasis(basis)
-                    .setUntil(until)
-                    .setSource(source)
-                    .setVersion(0)
-                    .build();
-                return new SignalOutcome.Skipped(skipped, decision.skipReason(), decision);
-            }
-            boolean untilMissing = f.until() == null;
-            List<DecidedValue> values = new ArrayList<>();
-            if (layersMissing) {
-                layers = decision.primaryLayers();
-            }
-            values.add(value("layers", String.join(";", layers), layersMissing,
-                    layersMissing ? decision.layers()
-                        .stream()
-                        .filter(Decision.LayerPick::primary)
-                        .flatMap(l -> l.evidence().stream())
-                        .toList() : List.of()));
-            if (directionMissing) {
-                direction = decision.direction();
-            }
-            values.add(value("direction", direction.name().toLowerCase(Locale.ROOT), directionMissing,
-                    directionMissing ? decision.directionEvidence() : List.of()));
-            if (magnitudeMissing) {
-                magnitude = decision.magnitude();
-            }
-            values.add(value("magnitude", String.valueOf(magnitude), magnitudeMissing,
-                    magnitudeMissing ? decision.magnitudeEvidence() : List.of()));
-            if (untilMissing) {
-                until = decision.until();
-            }
-            values.add(value("until", until == null ? "" : until.toString(), untilMissing,
-                    untilMissing ? decision.untilEvidence() : List.of()));
-            boolean held = (layersMissing || directionMissing) && decision.confidence() < holdBelow;
-            record = SignalDecision.newBuilder()
-                .setDecidedBy("text")
-                .setConfidence(decision.confidence())
-                .setReader(decision.reader())
-                .setReaderVersion(decision.readerVersion())
-                .setHeld(held)
-                .setValues(values)
-                .setRelevance(evidence(decision.relevanceEvidence()))
-                .setReview(null)
-                .build();
-        }
-        String segmentRefused = ChainSegments.refusal(segment, layers);
+        return new Values(id, headline, body, layers, direction, magnitude, observedAt, basis, until, segment, source);
+    }
+
+    /**
+     * The item as a skipped record: the values given, placeholders for those the decider
+     * would have filled.
+     */
+    private static ConstraintSignal skipped(Values v) {
+        return v.builder()
+            .setLayerHints(v.layers() == null ? List.of() : v.layers())
+            .setDirection(v.direction() == null ? Direction.TIGHTENING : v.direction())
+            .setMagnitude(v.magnitude() == null ? 1 : v.magnitude())
+            .build();
+    }
+
+    /**
+     * Who decided what: each value the editor's or the text's, with the words; held when
+     * layers or direction were decided below the hold threshold.
+     */
+    private SignalDecision record(Values v, Decision decision, Missing missing) {
+        List<DecidedValue> values = new ArrayList<>();
+        values.add(value("layers", String.join(";", v.layers()), missing.layers(),
+                missing.layers() ? decision.layers()
+                    .stream()
+                    .filter(Decision.LayerPick::primary)
+                    .flatMap(l -> l.evidence().stream())
+                    .toList() : List.of()));
+        values.add(value("direction", v.direction().name().toLowerCase(Locale.ROOT), missing.direction(),
+                missing.direction() ? decision.directionEvidence() : List.of()));
+        values.add(value("magnitude", String.valueOf(v.magnitude()), missing.magnitude(),
+                missing.magnitude() ? decision.magnitudeEvidence() : List.of()));
+        values.add(value("until", v.until() == null ? "" : v.until().toString(), missing.until(),
+                missing.until() ? decision.untilEvidence() : List.of()));
+        boolean held = (missing.layers() || missing.direction()) && decision.confidence() < holdBelow;
+        return SignalDecision.newBuilder()
+            .setDecidedBy("text")
+            .setConfidence(decision.confidence())
+            .setReader(decision.reader())
+            .setReaderVersion(decision.readerVersion())
+            .setHeld(held)
+            .setValues(values)
+            .setRelevance(evidence(decision.relevanceEvidence()))
+            .setReview(null)
+            .build();
+    }
+
+    /**
+     * The signal, once its segment is known to be one of its layers': accepted, or held
+     * when its decision says so.
+     */
+    private SignalOutcome finish(Values v, Decision decision, SignalDecision record, Errors e,
+            List<SignalError> errors) {
+        String segmentRefused = ChainSegments.refusal(v.segment(), v.layers());
         if (segmentRefused != null) {
             e.add("segment", segmentRefused);
             return new SignalOutcome.Rejected(errors);
         }
-        ConstraintSignal signal = ConstraintSignal.newBuilder()
-            .setId(id)
-            .setHeadline(headline)
-            .setBody(body == null ? "" : body)
-            .setLayerHints(layers)
-            .setDirection(direction)
-            .setMagnitude(magnitude)
-            .setObservedAt(observedAt)
-            .setObservedAtBasis(basis)
-            .setUntil(until)
-            .setSegment(segment)
-            .setSource(source)
-            .setVersion(0)
+        ConstraintSignal signal = v.builder()
+            .setLayerHints(v.layers())
+            .setDirection(v.direction())
+            .setMagnitude(v.magnitude())
+            .setSegment(v.segment())
             .setDecision(record)
             .build();
         if (record != null && record.getHeld()) {
