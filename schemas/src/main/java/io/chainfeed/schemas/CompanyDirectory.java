@@ -14,6 +14,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * The one resolver of company identifiers, built from the company reference data
@@ -37,6 +38,9 @@ import java.util.Set;
  * Instances are immutable and thread-safe.
  */
 public final class CompanyDirectory {
+
+    /** Runs of white space, folded to one space ({@link #fold}); compiled once. */
+    private static final Pattern WHITESPACE = Pattern.compile("\\s+");
 
     /** How an identifier named the company, most specific first. */
     public enum Via {
@@ -217,10 +221,8 @@ public final class CompanyDirectory {
      * @return its folded form
      */
     public static String fold(String text) {
-        return Normalizer.normalize(text, Normalizer.Form.NFKC)
-            .toLowerCase(Locale.ROOT)
-            .strip()
-            .replaceAll("\\s+", " ");
+        String folded = Normalizer.normalize(text, Normalizer.Form.NFKC).toLowerCase(Locale.ROOT).strip();
+        return WHITESPACE.matcher(folded).replaceAll(" ");
     }
 
     private static List<Key> keysOf(Company c) {
