@@ -26,7 +26,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -83,9 +82,6 @@ public class ApiKeys extends CompactedTopicView<ApiKey> {
 
     private final SecureRandom random = new SecureRandom();
 
-    /** Keys of this process only ({@link #issueLocal}), by id. */
-    private final Map<String, ApiKey> local = new ConcurrentHashMap<>();
-
     private final AvroSerde<ApiKey> serde = AvroSerde.of(ApiKey.class);
 
     private final String bootstrapServers;
@@ -107,9 +103,9 @@ public class ApiKeys extends CompactedTopicView<ApiKey> {
 
     /**
      * @param token a presented token, may be null or malformed
-     * @return the key's principal if the token is well formed, known (stored, or issued
-     * here by {@link #issueLocal} and not withdrawn), matches its stored hash and is not
-     * revoked; empty otherwise (the caller answers 401 without saying which)
+     * @return the key's principal if the token is well formed, known, matches its stored
+     * hash and is not revoked; empty otherwise (the caller answers 401 without saying
+     * which)
      */
     public Optional<ApiPrincipal> authenticate(String token) {
         if (token == null) {
@@ -119,7 +115,7 @@ public class ApiKeys extends CompactedTopicView<ApiKey> {
         if (!m.matches()) {
             return Optional.empty();
         }
-        Optional<ApiKey> key = value(m.group(1)).or(() -> Optional.ofNullable(local.get(m.group(1))));
+        Optional<ApiKey> key = value(m.group(1));
         byte[] presented = HashedKeys.sha256(token.strip());
         // Compare even for an unknown id so timing does not tell known ids apart.
         byte[] stored = key.map(k -> HexFormat.of().parseHex(k.getSecretSha256())).orElse(new byte[32]);
@@ -176,57 +172,21 @@ public class ApiKeys extends CompactedTopicView<ApiKey> {
                     "a PARTNER key needs at least one allowed origin (the partner site)");
         }
         String id = randomId();
-        String token = token(id);
-        ApiKey key = key(id, token, kind, label.strip(), origins, ratePerMinute);
-        write(key);
-        return new IssuedKey(principal(key), token);
-    }
-
-    /**
-     * Issues a key that lives in this process only, until {@link #withdrawLocal}: it is
-     * never written to the keys topic, so no other instance knows it, it is not listed,
-     * and a restart forgets it. The api's warm-up calls the partner paths with one, so
-     * that their answers are built and their code compiled before the first partner
-     * comes. The token is as random as a stored key's (256 bits).
-     * @param label who or what it is for
-     * @param allowedOrigins normalised web origins ({@link #normaliseOrigin})
-     * @param ratePerMinute requests per minute
-     * @return the key with its token
-     */
-    IssuedKey issueLocal(String label, List<String> allowedOrigins, int ratePerMinute) {
-        String id = randomId();
-        String token = token(id);
-        ApiKey key = key(id, token, ApiKeyKind.PARTNER, label, List.copyOf(allowedOrigins), ratePerMinute);
-        local.put(id, key);
-        return new IssuedKey(principal(key), token);
-    }
-
-    /**
-     * Forgets a key of {@link #issueLocal}: its token stops working here at once.
-     * @param keyId the key's id
-     */
-    void withdrawLocal(String keyId) {
-        local.remove(keyId);
-    }
-
-    private String token(String id) {
         byte[] secret = new byte[32];
         random.nextBytes(secret);
-        return "cf_" + id + "_" + Base64.getUrlEncoder().withoutPadding().encodeToString(secret);
-    }
-
-    private ApiKey key(String id, String token, ApiKeyKind kind, String label, List<String> origins,
-            int ratePerMinute) {
-        return ApiKey.newBuilder()
+        String token = "cf_" + id + "_" + Base64.getUrlEncoder().withoutPadding().encodeToString(secret);
+        ApiKey key = ApiKey.newBuilder()
             .setId(id)
             .setKind(kind)
-            .setLabel(label)
+            .setLabel(label.strip())
             .setSecretSha256(HashedKeys.hash(token))
             .setAllowedOrigins(origins)
             .setRatePerMinute(ratePerMinute)
             .setCreatedAt(now())
             .setRevokedAt(null)
             .build();
+        write(key);
+        return new IssuedKey(principal(key), token);
     }
 
     /**

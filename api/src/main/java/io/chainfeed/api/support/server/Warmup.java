@@ -24,7 +24,6 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.IntSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.ApplicationArguments;
 import org.springframework.boot.ApplicationRunner;
@@ -38,12 +37,10 @@ import org.springframework.stereotype.Component;
  * itself over loopback (searches for every glossary term's title and for each layer's
  * shortage, suggestions, the term cards, the chain, the layers, the first Atom and JSON
  * Feed page of each layer, the widget's data and embed pages as visitors without a key
- * see them and, with a partner key lent for the warm-up's length ({@link WarmupKeys}), as
- * a partner's visitors see them, for every term and layer) for
- * {@code chainfeed.api.warmup.duration} or {@code .requests}, whichever comes first, on
- * {@code .threads} threads, the index's calls on one and the rest on the others
- * ({@link Calls}; settings: {@link ApiProperties.Warmup}; off by default, on in the
- * embedded default).
+ * see them) for {@code chainfeed.api.warmup.duration} or {@code .requests}, whichever
+ * comes first, on {@code .threads} threads, the index's calls on one and the rest on the
+ * others ({@link Calls}; settings: {@link ApiProperties.Warmup}; off by default, on in
+ * the embedded default).
  *
  * <p>
  * It runs as an {@link ApplicationRunner}: the server already listens, and this health
@@ -65,28 +62,20 @@ class Warmup implements ApplicationRunner, HealthIndicator {
 
     private final ObjectMapper mapper;
 
-    private final WarmupKeys keys;
-
     private volatile Health health;
 
     /** Whose turn it is among the {@link #VISITORS}. */
     private final AtomicInteger visitorTurn = new AtomicInteger();
 
     @Autowired
-    Warmup(ApiProperties props, WebServerApplicationContext context, ObjectMapper mapper,
-            ObjectProvider<WarmupKeys> keys) {
-        this(props.warmup(), () -> context.getWebServer().getPort(), mapper, keys.getIfAvailable());
+    Warmup(ApiProperties props, WebServerApplicationContext context, ObjectMapper mapper) {
+        this(props.warmup(), () -> context.getWebServer().getPort(), mapper);
     }
 
-    /**
-     * @param keys lends the partner key for the widget's and embeds' own answers; null to
-     * call them as visitors without a key only
-     */
-    Warmup(ApiProperties.Warmup settings, IntSupplier port, ObjectMapper mapper, WarmupKeys keys) {
+    Warmup(ApiProperties.Warmup settings, IntSupplier port, ObjectMapper mapper) {
         this.settings = settings;
         this.port = port;
         this.mapper = mapper;
-        this.keys = keys;
         this.health = on() ? Health.outOfService().withDetail("warmup", "not started").build() : Health.up().build();
     }
 
@@ -108,29 +97,7 @@ class Warmup implements ApplicationRunner, HealthIndicator {
         String base = "http://127.0.0.1:" + port.getAsInt();
         HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
         long start = System.nanoTime();
-        try (Lent lent = new Lent(keys == null ? null : keys.lend(PARTNER_ORIGIN))) {
-            warm(client, base, start, lent.token());
-        }
-    }
-
-    /** A lent key, or none; closing withdraws it. */
-    private record Lent(WarmupKeys.Lease lease) implements AutoCloseable {
-
-        String token() {
-            return lease == null ? null : lease.token();
-        }
-
-        @Override
-        public void close() {
-            if (lease != null) {
-                lease.close();
-            }
-        }
-
-    }
-
-    private void warm(HttpClient client, String base, long start, String token) throws InterruptedException {
-        Calls calls = calls(client, base, token);
+        Calls calls = calls(client, base);
         AtomicInteger sent = new AtomicInteger();
         AtomicInteger failed = new AtomicInteger();
         Map<Integer, AtomicInteger> byStatus = new ConcurrentHashMap<>();
@@ -199,12 +166,11 @@ class Warmup implements ApplicationRunner, HealthIndicator {
      * trusted proxy's own request, not rate limited)
      * @param visitor whether each request comes from the next of the {@link #VISITORS}
      * instead ({@code forwardedFor} is then null)
-     * @param origin the {@code Origin} sent, null for none
      */
-    record Call(String path, String forwardedFor, boolean visitor, String origin) {
+    record Call(String path, String forwardedFor, boolean visitor) {
 
         Call(String path, String forwardedFor) {
-            this(path, forwardedFor, false, null);
+            this(path, forwardedFor, false);
         }
 
         static Call of(String path) {
@@ -212,14 +178,7 @@ class Warmup implements ApplicationRunner, HealthIndicator {
         }
 
         static Call visitor(String path) {
-            return new Call(path, null, true, null);
-        }
-
-        /**
-         * A visitor's call with the lent partner key in its path, from the origin given.
-         */
-        static Call partner(String path, String origin) {
-            return new Call(path, null, true, origin);
+            return new Call(path, null, true);
         }
 
     }
@@ -263,17 +222,11 @@ class Warmup implements ApplicationRunner, HealthIndicator {
     static final String VISITORS = "198.51.100.";
 
     /**
-     * The one origin the lent partner key allows: a name under {@code .invalid}, which
-     * RFC 2606 reserves so that it can never be a real site.
-     */
-    static final String PARTNER_ORIGIN = "https://warmup.invalid";
-
-    /**
      * The calls to warm: fixed ones and, from the api's own lists, each term and layer.
      * Besides the public's answers: the widget's data and embed pages as visitors without
      * a partner key see them (refused: the warm-up holds no key).
      */
-    private Calls calls(HttpClient client, String base, String token) {
+    private Calls calls(HttpClient client, String base) {
         List<Call> index = new ArrayList<>();
         List<Call> memory = new ArrayList<>();
         index.add(Call.of("/api/v1/terms"));
@@ -288,11 +241,6 @@ class Warmup implements ApplicationRunner, HealthIndicator {
                 index.add(Call.of("/api/v1/search?q=" + encode(term.path("title").asText())));
                 index.add(Call.of("/api/v1/suggest?q=" + encode(prefix(term.path("title").asText()))));
                 index.add(Call.of("/api/v1/terms/" + encode(term.path("slug").asText())));
-                if (token != null) {
-                    String slug = encode(term.path("slug").asText());
-                    memory.add(Call.partner("/widget/v1/data/term/" + slug + "?key=" + token, PARTNER_ORIGIN));
-                    memory.add(Call.partner("/embed/term/" + slug + "?key=" + token, null));
-                }
             }
             JsonNode layers = mapper.readTree(get(client, base, Call.of("/api/v1/layers")).body()).path("layers");
             for (JsonNode layer : layers) {
@@ -301,10 +249,6 @@ class Warmup implements ApplicationRunner, HealthIndicator {
                 memory.add(Call.of("/api/v1/layers/" + encode(id)));
                 memory.add(Call.of("/api/v1/feeds/atom?topic=" + encode("layer:" + id)));
                 memory.add(Call.of("/api/v1/feeds/json?topic=" + encode("layer:" + id)));
-                if (token != null) {
-                    memory.add(Call.partner("/widget/v1/data/feed?topic=" + encode("layer:" + id) + "&key=" + token,
-                            PARTNER_ORIGIN));
-                }
             }
         }
         catch (IOException | RuntimeException e) {
@@ -315,10 +259,6 @@ class Warmup implements ApplicationRunner, HealthIndicator {
         }
         for (String path : List.of("/widget/v1/data/chain", "/widget/v1/data/feed?topic=all", "/embed/chain")) {
             memory.add(Call.visitor(path));
-            if (token != null) {
-                memory.add(Call.partner(path + (path.contains("?") ? "&" : "?") + "key=" + token,
-                        path.startsWith("/embed") ? null : PARTNER_ORIGIN));
-            }
         }
         return new Calls(List.copyOf(index), List.copyOf(memory));
     }
@@ -351,9 +291,6 @@ class Warmup implements ApplicationRunner, HealthIndicator {
                 : call.forwardedFor();
         if (from != null) {
             request.header("X-Forwarded-For", from);
-        }
-        if (call.origin() != null) {
-            request.header("Origin", call.origin());
         }
         return client.send(request.build(), HttpResponse.BodyHandlers.ofString());
     }

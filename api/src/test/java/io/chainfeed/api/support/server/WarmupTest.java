@@ -14,7 +14,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -42,10 +41,6 @@ class WarmupTest {
             if (client != null) {
                 asked.add(client + " " + path);
             }
-            String origin = exchange.getRequestHeaders().getFirst("Origin");
-            if (origin != null) {
-                asked.add(origin + " " + path);
-            }
             String body = switch (path) {
                 case "/api/v1/terms" -> "{\"terms\": [{\"slug\": \"hbm\", \"title\": \"HBM\"},"
                         + " {\"slug\": \"co-packaged-optics\", \"title\": \"Co-packaged optics\"}]}";
@@ -67,41 +62,8 @@ class WarmupTest {
     }
 
     private Warmup warmup(Duration duration, int requests) {
-        return warmup(duration, requests, null);
-    }
-
-    private Warmup warmup(Duration duration, int requests, WarmupKeys keys) {
         return new Warmup(new ApiProperties.Warmup(duration, requests, 2), () -> server.getAddress().getPort(),
-                new ObjectMapper(), keys);
-    }
-
-    @Test
-    void aLentPartnerKeyCallsThePartnerPathsFromItsOriginAndIsWithdrawnAfter() throws Exception {
-        List<String> events = new CopyOnWriteArrayList<>();
-        WarmupKeys keys = origin -> {
-            events.add("lent for " + origin);
-            return new WarmupKeys.Lease() {
-                @Override
-                public String token() {
-                    return "cf_warmupkey01_secret";
-                }
-
-                @Override
-                public void close() {
-                    events.add("withdrawn");
-                }
-            };
-        };
-        Warmup warmup = warmup(Duration.ofSeconds(1), 100_000, keys);
-        warmup.run(null);
-        assertThat(events).containsExactly("lent for https://warmup.invalid", "withdrawn");
-        assertThat(asked).contains("/widget/v1/data/term/hbm?key=cf_warmupkey01_secret",
-                "/embed/term/hbm?key=cf_warmupkey01_secret",
-                "/widget/v1/data/feed?topic=layer%3Amemory&key=cf_warmupkey01_secret",
-                "/widget/v1/data/chain?key=cf_warmupkey01_secret",
-                "/widget/v1/data/feed?topic=all&key=cf_warmupkey01_secret");
-        assertThat(asked).contains("https://warmup.invalid /widget/v1/data/term/hbm");
-        assertThat(asked).doesNotContain("https://warmup.invalid /embed/term/hbm");
+                new ObjectMapper());
     }
 
     @Test
