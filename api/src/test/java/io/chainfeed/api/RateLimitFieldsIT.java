@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.chainfeed.platform.auth.HashedKeys;
+import io.chainfeed.testsupport.PrometheusScrape;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -21,6 +22,7 @@ import java.util.UUID;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.springframework.boot.test.autoconfigure.actuate.observability.AutoConfigureObservability;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
@@ -33,9 +35,12 @@ import org.springframework.test.context.DynamicPropertySource;
  * from a client behind the trusted loopback proxy. Every 2xx and 4xx answer must carry
  * exactly the rate-limit fields its status declares (the draft-10 {@code RateLimit} and
  * {@code RateLimit-Policy}, no other style), with values matching the declared patterns
- * and the policies that applied, and every 429 {@code Retry-After}.
+ * and the policies that applied, and every 429 {@code Retry-After}. The public quota's
+ * 429 is held for the refusal delay before it is sent, and counted on
+ * {@code /actuator/prometheus}.
  */
 @PipelineTest
+@AutoConfigureObservability
 class RateLimitFieldsIT {
 
     private static final String ADMIN_KEY = "ratelimit-it-admin-" + UUID.randomUUID();
@@ -161,6 +166,10 @@ class RateLimitFieldsIT {
         assertThat(refusedNanos).as("the refusal was held").isGreaterThanOrEqualTo(1_000_000_000L);
         assertThat(refused.headers().firstValue("Content-Type")).hasValue("application/problem+json");
         assertThat(JSON.readTree(refused.body()).path("status").asInt()).isEqualTo(429);
+        HttpResponse<String> scrape = send(new Call("GET", null, "/actuator/prometheus", null, null, null, null));
+        assertThat(new PrometheusScrape("api", scrape.body()).value("chainfeed_refusals_total", "answered=\"delayed\""))
+            .as("held refusals are counted")
+            .hasValueSatisfying(n -> assertThat(n).isPositive());
         check(new Call("GET", "/api/v1/layers", "/api/v1/layers", visitor, null, null, null), refused, "client");
 
         // Straight from the trusted proxy: no per-client limit, so no field at all.

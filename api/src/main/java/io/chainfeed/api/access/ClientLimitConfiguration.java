@@ -51,8 +51,17 @@ public class ClientLimitConfiguration implements WebMvcConfigurer {
     }
 
     @Bean(destroyMethod = "close")
-    RefusalDelays refusalDelays(MeterRegistry registry) {
+    RefusalDelays refusalDelays(ObjectProvider<MeterRegistry> registry) {
         RefusalDelays delays = new RefusalDelays(props.refusalDelay(), props.maxHeldRefusals());
+        registry.ifAvailable(r -> meters(delays, r));
+        return delays;
+    }
+
+    /**
+     * The held refusals' meters, in the Spring-managed registry (none in a web slice
+     * test).
+     */
+    private static void meters(RefusalDelays delays, MeterRegistry registry) {
         Gauge.builder("chainfeed.refusals.held", delays, RefusalDelays::held)
             .description("Per-client 429s held at this moment, waiting for their delay")
             .register(registry);
@@ -64,7 +73,6 @@ public class ClientLimitConfiguration implements WebMvcConfigurer {
             .tag("answered", "at-once")
             .description("Per-client 429s, by whether they were held before being sent")
             .register(registry);
-        return delays;
     }
 
     @Override
