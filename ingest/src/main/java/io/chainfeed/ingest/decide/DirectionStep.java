@@ -34,7 +34,8 @@ final class DirectionStep {
     }
 
     /**
-     * @param votes an item's votes, at least one
+     * @param votes an item's votes (with none, both sums are zero and it leans to
+     * tightening)
      * @return the direction they lean to, with the agreeing votes
      */
     Leaning decide(List<Vote> votes) {

@@ -220,19 +220,14 @@ public final class SignalDecider implements TextDecider {
         Field h = parsed.h();
         Field b = parsed.b();
         List<Vote> votes = parsed.votes();
-        double sum = 0;
-        double total = 0;
-        int inHeadline = 0;
-        for (Vote v : votes) {
-            sum += v.sign() * v.weight();
-            total += v.weight();
-            inHeadline += v.hit().inHeadline() ? 1 : 0;
-        }
+        // the votes' signed and total weight, summed as the direction step sums them
+        DirectionStep.Leaning leaning = direction.decide(votes);
+        int inHeadline = (int) votes.stream().filter(v -> v.hit().inHeadline()).count();
         Map<String, Double> scores = new LinkedHashMap<>();
         layers.score(parsed).forEach(p -> scores.put(p.id(), p.score()));
         return new RuleReading(h.hits().stream().anyMatch(x -> x.cue().kind() == Kind.SKIP),
-                b.hits().stream().anyMatch(x -> x.cue().kind() == Kind.SKIP), votes.size(), sum, total, inHeadline,
-                hasKind(h, b, Kind.NEG), hasKind(h, b, Kind.HEDGE), scores);
+                b.hits().stream().anyMatch(x -> x.cue().kind() == Kind.SKIP), votes.size(), leaning.sum(),
+                leaning.total(), inHeadline, hasKind(h, b, Kind.NEG), hasKind(h, b, Kind.HEDGE), scores);
     }
 
     private static boolean hasKind(Field h, Field b, Kind kind) {
