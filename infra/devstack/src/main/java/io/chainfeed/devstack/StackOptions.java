@@ -112,6 +112,11 @@ final class StackOptions {
     @Option(names = "--service-heap", description = "Heap of each service JVM (default: 320m; 256m with --cluster).")
     String serviceHeap;
 
+    @Option(names = "--api-jvm-options", paramLabel = "OPTIONS",
+            description = "More options for the api's JVM, separated by spaces, after the common ones"
+                    + " (so they win), e.g. \"-Xmn192m -Xlog:gc:file=/tmp/api-gc.log\" (default: none).")
+    String apiJvmOptions;
+
     @Option(names = "--quick-jit", description = "Run the services with the C1 compiler only: they start"
             + " sooner but process records more slowly (for test stacks, not for benchmarks).")
     boolean quickJit;
@@ -273,7 +278,9 @@ final class StackOptions {
                 "--chainfeed.kafka.replication-factor=" + replicationFactor()) : List.of();
         return new StackServices.Wiring(bootstrapServers, elasticsearchUris,
                 HashedKeys.hash(AdminKey.readOrCreate(run.root())), orDefault(serviceHeap, "320m", "256m"), quickJit,
-                apiWarmup != null ? apiWarmup : quickJit ? "0s" : "30s", clusterArgs);
+                apiWarmup != null ? apiWarmup : quickJit ? "0s" : "30s", clusterArgs,
+                apiJvmOptions == null || apiJvmOptions.isBlank() ? List.of()
+                        : List.of(apiJvmOptions.trim().split("\\s+")));
     }
 
     private static Properties buildInfo() {

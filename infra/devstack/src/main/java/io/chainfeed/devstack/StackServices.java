@@ -46,11 +46,14 @@ final class StackServices {
      * @param clusterArgs arguments every service gets on a cluster (topic partitions and
      * replication factor); empty for the embedded default, whose services use their
      * defaults
+     * @param apiJvmOptions options every api JVM gets after the common ones (so a later
+     * {@code -Xmx} or collector wins); empty: none
      */
     record Wiring(String bootstrapServers, String elasticsearch, String adminKeyHash, String heap, boolean quickJit,
-            String apiWarmup, List<String> clusterArgs) {
+            String apiWarmup, List<String> clusterArgs, List<String> apiJvmOptions) {
         Wiring {
             clusterArgs = List.copyOf(clusterArgs);
+            apiJvmOptions = List.copyOf(apiJvmOptions);
         }
     }
 
@@ -153,14 +156,20 @@ final class StackServices {
     }
 
     /**
-     * JVM options of each service: the heap, the serial collector (one GC thread on a
-     * small machine), and, with {@code quickJit}, C1 only (faster start, lower
-     * steady-state throughput).
+     * JVM options of one service: the heap, the serial collector (one GC thread on a
+     * small machine), with {@code quickJit} C1 only (faster start, lower steady-state
+     * throughput), and for an api instance {@link Wiring#apiJvmOptions()} last.
+     * @param wiring the run's wiring
+     * @param service the service's name ({@code api}, {@code api-1}, {@code ingest} ...)
+     * @return the options, in order
      */
-    static List<String> jvmOptions(Wiring wiring) {
+    static List<String> jvmOptions(Wiring wiring, String service) {
         List<String> options = new ArrayList<>(List.of("-Xmx" + wiring.heap(), "-XX:+UseSerialGC"));
         if (wiring.quickJit()) {
             options.add("-XX:TieredStopAtLevel=1");
+        }
+        if (service.startsWith("api")) {
+            options.addAll(wiring.apiJvmOptions());
         }
         return options;
     }
@@ -210,7 +219,7 @@ final class StackServices {
     void start(RunDir run, Wiring wiring, Duration stagger, Duration healthTimeout, Consumer<AutoCloseable> register,
             StackStop stop) throws IOException {
         for (ServiceSpec spec : specs.values()) {
-            ServiceProcess service = new ServiceProcess(spec.name(), spec.jar(), jvmOptions(wiring),
+            ServiceProcess service = new ServiceProcess(spec.name(), spec.jar(), jvmOptions(wiring, spec.name()),
                     args(run, spec, wiring), spec.port(), run.serviceLog(spec.name()), run.pidFile(spec.name()));
             Supervisor supervisor = new Supervisor(spec.name(), service, RestartPolicy.DEFAULT, healthTimeout, stop);
             register.accept(supervisor);

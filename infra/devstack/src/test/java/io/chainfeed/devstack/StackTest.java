@@ -64,13 +64,23 @@ class StackTest {
 
         RunDir run = new RunDir(Files.createDirectories(tmp.resolve("run")));
         StackServices.Wiring wiring = stack.wiring(run);
-        assertThat(StackServices.jvmOptions(wiring)).containsExactly("-Xmx256m", "-XX:+UseSerialGC",
+        assertThat(StackServices.jvmOptions(wiring, "api")).containsExactly("-Xmx256m", "-XX:+UseSerialGC",
                 "-XX:TieredStopAtLevel=1");
         assertThat(StackServices.args(run, specs.get("streams"), wiring))
             .contains("--chainfeed.streams.state-dir=" + run.root().resolve("streams-state").resolve("streams"))
             .noneMatch(a -> a.startsWith("--chainfeed.api."));
         assertThat(StackServices.args(run, api, wiring)).contains("--server.port=9080", "--server.address=127.0.0.1")
             .anyMatch(a -> a.startsWith("--chainfeed.api.admin-key-hashes=") && a.endsWith(wiring.adminKeyHash()));
+    }
+
+    @Test
+    void apiJvmOptionsGoToApiInstancesOnlyAndComeLast() throws IOException {
+        Stack stack = Stack.fromArgs("--cluster", "--api-jvm-options", " -Xmn192m  -Xlog:gc ", "--run-dir",
+                tmp.resolve("run").toString());
+        StackServices.Wiring wiring = stack.wiring(new RunDir(Files.createDirectories(tmp.resolve("run"))));
+        assertThat(StackServices.jvmOptions(wiring, "api-2")).containsExactly("-Xmx256m", "-XX:+UseSerialGC",
+                "-Xmn192m", "-Xlog:gc");
+        assertThat(StackServices.jvmOptions(wiring, "ingest-1")).containsExactly("-Xmx256m", "-XX:+UseSerialGC");
     }
 
     @Test
@@ -106,7 +116,7 @@ class StackTest {
                 "--chainfeed.streams.state-dir=" + run.streamsState("streams-1"), "--chainfeed.kafka.partitions=6",
                 "--chainfeed.kafka.replication-factor=3");
         assertThat(run.streamsState("streams-1")).isNotEqualTo(run.streamsState("streams-2"));
-        assertThat(StackServices.jvmOptions(wiring)).contains("-Xmx256m");
+        assertThat(StackServices.jvmOptions(wiring, "streams-1")).contains("-Xmx256m");
         assertThat(stack.serviceUri("api-2")).hasToString("http://127.0.0.1:45061");
         assertThat(run.kafka(2, 3)).isEqualTo(run.root().resolve("kafka-2"));
         assertThat(run.kafka(1, 1)).isEqualTo(run.kafka());
