@@ -4,7 +4,7 @@
 # docs/benchmarks.md):
 #   bench/mixed-traffic.sh [--seconds 30] [--max-requests 2000000] [--sse 2000] [--visitors 10000]
 #                          [--origins 100] [--searchers 200] [--readers 2000]
-#                          [--widget-threads 32] [--widget-think-ms 20] ... (per class: widget, embed,
+#                          [--client-per-class false] [--widget-threads 32] [--widget-think-ms 20] ... (per class: widget, embed,
 #                          search, feeds, abusive)
 # Widget visitors, searchers and feed readers come through the trusted loopback with an
 # X-Forwarded-For address each, as behind a proxy; one abusive address searches in a tight loop and

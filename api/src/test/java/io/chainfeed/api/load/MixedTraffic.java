@@ -16,11 +16,14 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.HdrHistogram.ConcurrentHistogram;
 
 /**
@@ -56,6 +59,15 @@ public final class MixedTraffic {
 
     private final HttpClient http;
 
+    /**
+     * One HTTP client per class ({@code --client-per-class true}) rather than one for all
+     * (the default, which every figure in docs/benchmarks.md used). The JDK client serves
+     * all its connections on one selector thread, so with one client an embed's answer
+     * can wait behind the widget's 1,100 a second inside the load generator; five runs of
+     * each on 2026-12-07 showed no difference beyond run-to-run noise.
+     */
+    private final boolean clientPerClass;
+
     private final Map<String, Stats> stats = new LinkedHashMap<>();
 
     private final AtomicLong total = new AtomicLong();
@@ -68,7 +80,12 @@ public final class MixedTraffic {
         if (!api.matches("http://(127\\.0\\.0\\.1|localhost)(:\\d+)?")) {
             throw new IllegalArgumentException("only loopback targets: " + api);
         }
-        this.http = HttpClient.newBuilder()
+        this.http = newClient();
+        this.clientPerClass = Boolean.parseBoolean(arg("client-per-class", "false"));
+    }
+
+    private static HttpClient newClient() {
+        return HttpClient.newBuilder()
             .connectTimeout(Duration.ofSeconds(5))
             .version(HttpClient.Version.HTTP_1_1)
             .build();
@@ -79,7 +96,8 @@ public final class MixedTraffic {
      * (.run/admin-key), {@code --api-pid} (.run/pids/api.pid's), {@code --seconds} (30),
      * {@code --max-requests} (2,000,000), {@code --visitors} (10000), {@code --origins}
      * (100), {@code --searchers} (200), {@code --readers} (2000), {@code --sse} (2000),
-     * and per class {@code --<class>-threads} / {@code --<class>-think-ms}
+     * {@code --client-per-class} (false), and per class {@code --<class>-threads} /
+     * {@code --<class>-think-ms}
      * @throws Exception on a setup failure (no api, no admin key)
      */
     public static void main(String[] argv) throws Exception {
@@ -195,6 +213,7 @@ public final class MixedTraffic {
                 Thread.sleep(100); // connect pacing: 2,000 a second at most
             }
         }
+        Map<String, Map<String, Double>> served0 = servedBuckets();
         String loadBefore = Files.readString(Path.of("/proc/loadavg")).strip();
         long cpu0 = SseLoad.cpuMillis(pid);
         long t0 = System.nanoTime();
@@ -231,6 +250,7 @@ public final class MixedTraffic {
                     s.latency.getValueAtPercentile(99) / 1000.0, e.getKey(), n / seconds, e.getKey(), s.limited.sum(),
                     e.getKey(), s.other.sum() + s.failed.sum()));
         }
+        printServed(served0, servedBuckets());
         System.out.printf("sse: %d of %d streams held to the end, %d failed to open%n", sseHeld, sse, sseFailed.get());
         System.out.printf("%d requests in %.1f s (%.0f/s); api CPU %d ms: %.1f ms per 1,000 requests%n", all, seconds,
                 all / seconds, cpu, cpu * 1000.0 / Math.max(1, all));
@@ -239,6 +259,89 @@ public final class MixedTraffic {
                 cpu * 1000.0 / Math.max(1, all), seconds));
         System.out.println(result);
         System.exit(0);
+    }
+
+    /**
+     * The api's own {@code http.server.requests} SLO buckets (application.properties),
+     * per load class: cumulative counts by upper bound ({@code le}, seconds, as
+     * Prometheus prints it), summed over status and method. Empty when the api exposes no
+     * buckets.
+     */
+    private Map<String, Map<String, Double>> servedBuckets() throws IOException, InterruptedException {
+        HttpResponse<String> r = http.send(request("/actuator/prometheus").build(),
+                HttpResponse.BodyHandlers.ofString());
+        Map<String, Map<String, Double>> out = new TreeMap<>();
+        for (String line : r.body().split("\n")) {
+            if (!line.startsWith("http_server_requests_seconds_bucket{")) {
+                continue;
+            }
+            Matcher uri = LABEL_URI.matcher(line);
+            Matcher le = LABEL_LE.matcher(line);
+            if (!uri.find() || !le.find()) {
+                continue;
+            }
+            String cls = classOf(uri.group(1));
+            if (cls != null) {
+                double v = Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+                out.computeIfAbsent(cls, k -> new TreeMap<>()).merge(le.group(1), v, Double::sum);
+            }
+        }
+        return out;
+    }
+
+    private static final Pattern LABEL_URI = Pattern.compile("uri=\"([^\"]*)\"");
+
+    private static final Pattern LABEL_LE = Pattern.compile("le=\"([^\"]*)\"");
+
+    /** The load class of a request's URI template (searches include the abusive loop). */
+    private static String classOf(String uri) {
+        if (uri.startsWith("/widget/v1/data/")) {
+            return "widget";
+        }
+        if (uri.startsWith("/embed/")) {
+            return "embed";
+        }
+        if (uri.equals("/api/v1/search")) {
+            return "search";
+        }
+        if (uri.startsWith("/api/v1/feeds/atom") || uri.startsWith("/api/v1/feeds/json")) {
+            return "feeds";
+        }
+        return null;
+    }
+
+    /**
+     * Prints, per class, what the api itself measured over the run (from the request's
+     * start in Spring MVC to its end, so without the kernel's and the load generator's
+     * queues): the requests and the share answered within 50 and 150 ms, and the first
+     * bucket bound that holds 99% of them.
+     */
+    private static void printServed(Map<String, Map<String, Double>> before, Map<String, Map<String, Double>> after) {
+        if (after.isEmpty()) {
+            System.out.println("served: the api exposes no http.server.requests buckets");
+            return;
+        }
+        System.out.printf("%-8s %9s %9s %9s %16s%n", "served", "requests", "<=50 ms", "<=150 ms", "p99 within ms");
+        for (Map.Entry<String, Map<String, Double>> e : after.entrySet()) {
+            Map<String, Double> b = before.getOrDefault(e.getKey(), Map.of());
+            Map<Double, Double> diff = new TreeMap<>();
+            e.getValue()
+                .forEach((le, v) -> diff.put(le.equals("+Inf") ? Double.POSITIVE_INFINITY : Double.parseDouble(le),
+                        v - b.getOrDefault(le, 0.0)));
+            double n = diff.getOrDefault(Double.POSITIVE_INFINITY, 0.0);
+            if (n <= 0) {
+                continue;
+            }
+            double p99 = diff.entrySet()
+                .stream()
+                .filter(x -> x.getValue() >= 0.99 * n)
+                .mapToDouble(Map.Entry::getKey)
+                .findFirst()
+                .orElse(Double.POSITIVE_INFINITY);
+            System.out.printf("%-8s %9.0f %8.2f%% %8.2f%% %16s%n", e.getKey(), n,
+                    100 * diff.getOrDefault(0.05, Double.NaN) / n, 100 * diff.getOrDefault(0.15, Double.NaN) / n,
+                    Double.isInfinite(p99) ? "over the last" : String.format("%.0f", p99 * 1000));
+        }
     }
 
     private static String visitor(int v) {
@@ -266,6 +369,7 @@ public final class MixedTraffic {
         int n = num(name + "-threads", defaultThreads);
         int think = num(name + "-think-ms", defaultThink);
         Stats s = stats.computeIfAbsent(name, k -> new Stats());
+        HttpClient client = clientPerClass ? newClient() : http;
         List<Thread> out = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             Thread t = new Thread(() -> {
@@ -274,7 +378,7 @@ public final class MixedTraffic {
                     HttpRequest req = shape.next(r).build();
                     long start = System.nanoTime();
                     try {
-                        HttpResponse<byte[]> resp = http.send(req, HttpResponse.BodyHandlers.ofByteArray());
+                        HttpResponse<byte[]> resp = client.send(req, HttpResponse.BodyHandlers.ofByteArray());
                         s.latency.recordValue(Math.max(1, (System.nanoTime() - start) / 1_000));
                         int code = resp.statusCode();
                         if (seen != null) {
