@@ -2,6 +2,7 @@ package io.chainfeed.api.load;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.chainfeed.testsupport.PrometheusScrape;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -22,8 +23,6 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.HdrHistogram.ConcurrentHistogram;
 
 /**
@@ -271,27 +270,16 @@ public final class MixedTraffic {
         HttpResponse<String> r = http.send(request("/actuator/prometheus").build(),
                 HttpResponse.BodyHandlers.ofString());
         Map<String, Map<String, Double>> out = new TreeMap<>();
-        for (String line : r.body().split("\n")) {
-            if (!line.startsWith("http_server_requests_seconds_bucket{")) {
-                continue;
-            }
-            Matcher uri = LABEL_URI.matcher(line);
-            Matcher le = LABEL_LE.matcher(line);
-            if (!uri.find() || !le.find()) {
-                continue;
-            }
-            String cls = classOf(uri.group(1));
-            if (cls != null) {
-                double v = Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
-                out.computeIfAbsent(cls, k -> new TreeMap<>()).merge(le.group(1), v, Double::sum);
+        for (PrometheusScrape.Sample sample : new PrometheusScrape("api", r.body())
+            .samples("http_server_requests_seconds_bucket")) {
+            String cls = classOf(sample.labels().getOrDefault("uri", ""));
+            String le = sample.labels().get("le");
+            if (cls != null && le != null) {
+                out.computeIfAbsent(cls, k -> new TreeMap<>()).merge(le, sample.value(), Double::sum);
             }
         }
         return out;
     }
-
-    private static final Pattern LABEL_URI = Pattern.compile("uri=\"([^\"]*)\"");
-
-    private static final Pattern LABEL_LE = Pattern.compile("le=\"([^\"]*)\"");
 
     /** The load class of a request's URI template (searches include the abusive loop). */
     private static String classOf(String uri) {

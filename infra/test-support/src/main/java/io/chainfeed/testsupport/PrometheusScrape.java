@@ -13,8 +13,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * A service's {@code /actuator/prometheus} text as a test reads it: the value of one
@@ -31,6 +35,38 @@ public record PrometheusScrape(String service, String text) {
 
     /** Where Debian's {@code prometheus} package puts promtool. */
     public static final Path PROMTOOL = Path.of("/usr/bin/promtool");
+
+    /**
+     * One label of a sample: {@code name="value"}, the value with the exposition format's
+     * escapes ({@code \\}, {@code \"}, {@code \n}) left as written.
+     */
+    private static final Pattern LABEL = Pattern.compile("([a-zA-Z_][a-zA-Z0-9_]*)=\"((?:[^\"\\\\]|\\\\.)*)\"");
+
+    /**
+     * One sample of the text.
+     *
+     * @param labels its labels by name, in the order written
+     * @param value its value
+     */
+    public record Sample(Map<String, String> labels, double value) {
+    }
+
+    /**
+     * @param name the samples' name as exposed, e.g.
+     * {@code http_server_requests_seconds_bucket}
+     * @return every sample with that name, in the text's order
+     */
+    public List<Sample> samples(String name) {
+        return text.lines().filter(l -> l.startsWith(name + "{") || l.startsWith(name + " ")).map(l -> {
+            Map<String, String> labels = new LinkedHashMap<>();
+            int end = l.startsWith(name + "{") ? l.lastIndexOf('}') : name.length();
+            Matcher m = LABEL.matcher(l).region(name.length(), Math.max(end, name.length()));
+            while (m.find()) {
+                labels.put(m.group(1), m.group(2));
+            }
+            return new Sample(labels, Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1)));
+        }).toList();
+    }
 
     /**
      * GETs a service's scrape.
