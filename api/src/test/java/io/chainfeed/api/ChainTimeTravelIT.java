@@ -6,8 +6,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 import static org.awaitility.Awaitility.await;
 
+import io.chainfeed.chain.ChainDecay;
 import io.chainfeed.platform.kafka.DeadLetters;
-import io.chainfeed.schemas.ChainDecay;
 import io.chainfeed.schemas.Topics;
 import io.chainfeed.streams.tagging.DeadLetterDeserializationHandler;
 import io.chainfeed.testsupport.PrometheusScrape;

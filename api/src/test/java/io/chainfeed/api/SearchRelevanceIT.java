@@ -231,8 +231,8 @@ class SearchRelevanceIT {
         // The bundled history's tightening signals that talk about CoWoS, from the
         // history file itself.
         java.util.Set<String> cowosSignals = new java.util.HashSet<>();
-        for (var signal : io.chainfeed.ingest.corpus.History
-            .loadBundled(io.chainfeed.ingest.corpus.Corpus.loadBundled())
+        for (var signal : io.chainfeed.chain.history.History
+            .loadBundled(io.chainfeed.chain.reference.ChainReference.loadBundled())
             .signals()) {
             String text = (signal.getHeadline() + " " + signal.getBody()).toLowerCase(java.util.Locale.ROOT);
             if (text.contains("cowos") && "TIGHTENING".equals(signal.getDirection().name())) {

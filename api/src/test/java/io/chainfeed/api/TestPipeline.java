@@ -442,8 +442,8 @@ final class TestPipeline implements BeforeAllCallback, BeforeEachCallback, After
      * @return the signals published
      */
     List<io.chainfeed.avro.ConstraintSignal> loadHistory() {
-        List<io.chainfeed.avro.ConstraintSignal> signals = io.chainfeed.ingest.corpus.History
-            .loadBundled(Corpus.loadBundled())
+        List<io.chainfeed.avro.ConstraintSignal> signals = io.chainfeed.chain.history.History
+            .loadBundled(Corpus.loadBundled().reference())
             .signals();
         io.chainfeed.schemas.AvroSerde<io.chainfeed.avro.ConstraintSignal> serde = io.chainfeed.schemas.AvroSerde
             .of(io.chainfeed.avro.ConstraintSignal.class);

@@ -1,7 +1,7 @@
 package io.chainfeed.ingest;
 
+import io.chainfeed.chain.history.History;
 import io.chainfeed.ingest.corpus.Corpus;
-import io.chainfeed.ingest.corpus.History;
 import io.chainfeed.ingest.decide.NewsDecider;
 import io.chainfeed.ingest.decide.NewsReader;
 import io.chainfeed.ingest.decide.SignalDecider;
@@ -299,7 +299,7 @@ class IngestConfiguration {
             }
             if (props.loadHistory()) {
                 start = System.nanoTime();
-                int n = IngestService.loadHistory(History.loadBundled(corpus), transactions,
+                int n = IngestService.loadHistory(History.loadBundled(corpus.reference()), transactions,
                         Deadline.after(Duration.ofSeconds(60)));
                 log.info("bundled history loaded in {} ms: {} signals published (unchanged ones change nothing"
                         + " downstream)", (System.nanoTime() - start) / 1_000_000, n);

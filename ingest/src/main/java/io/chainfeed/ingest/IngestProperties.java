@@ -11,7 +11,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *
  * @param loadCorpus publish the corpus (bundled, or {@code corpusDir}) at start
  * @param loadHistory publish the bundled history of constraint signals since 2023 at
- * start (idempotent: see {@link io.chainfeed.ingest.corpus.History})
+ * start (idempotent: see {@link io.chainfeed.chain.history.History})
  * @param corpusDir a corpus directory on disk instead of the bundled one; null for
  * bundled
  * @param maxPageBytes largest page (or signal batch) body accepted over HTTP, in bytes

@@ -1,8 +1,8 @@
 package io.chainfeed.ingest;
 
 import io.chainfeed.avro.ConstraintSignal;
+import io.chainfeed.chain.history.History;
 import io.chainfeed.ingest.corpus.Corpus;
-import io.chainfeed.ingest.corpus.History;
 import io.chainfeed.ingest.page.GlossaryPageParser;
 import io.chainfeed.ingest.page.PageParseException;
 import io.chainfeed.ingest.publish.Deadline;

@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
 import io.chainfeed.avro.Section;
+import io.chainfeed.chain.history.History;
 import io.chainfeed.ingest.corpus.Corpus;
-import io.chainfeed.ingest.corpus.History;
 import io.chainfeed.ingest.page.GlossaryPageParser;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -148,7 +148,7 @@ class RelevanceJudgmentsTest {
         corpus.terms().forEach(t -> known.add("term:" + t.slug()));
         corpus.companies().forEach(c -> known.add("company:" + c.getId()));
         corpus.layers().forEach(l -> known.add("layer:" + l.getId()));
-        History.loadBundled(corpus).signals().forEach(s -> known.add("signal:" + s.getId()));
+        History.loadBundled(corpus.reference()).signals().forEach(s -> known.add("signal:" + s.getId()));
         for (String set : List.of(JUDGED, HELD_OUT, HELD_OUT_PARAPHRASE)) {
             for (RelevanceJudgments.Query q : RelevanceJudgments.load(set).queries()) {
                 assertThat(q.grades().keySet()).as("%s: '%s'", set, q.text()).isSubsetOf(known);
@@ -302,7 +302,7 @@ class RelevanceJudgmentsTest {
         corpus.layers()
             .forEach(l -> out.put("layer:" + l.getId(),
                     l.getName() + " " + String.join(" ", l.getAliases()) + " " + l.getSummary()));
-        History.loadBundled(corpus)
+        History.loadBundled(corpus.reference())
             .signals()
             .forEach(s -> out.put("signal:" + s.getId(), s.getHeadline() + " " + s.getBody()));
         return out;

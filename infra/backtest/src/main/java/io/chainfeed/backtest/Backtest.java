@@ -5,11 +5,11 @@ import io.chainfeed.avro.ConstraintSignal;
 import io.chainfeed.avro.LayerState;
 import io.chainfeed.avro.LayerStatus;
 import io.chainfeed.avro.SignalCause;
-import io.chainfeed.ingest.corpus.Corpus;
-import io.chainfeed.ingest.corpus.History;
-import io.chainfeed.streams.chain.ChainModel;
-import io.chainfeed.streams.chain.Inheritance;
-import io.chainfeed.streams.chain.StatusRule;
+import io.chainfeed.chain.ChainModel;
+import io.chainfeed.chain.Inheritance;
+import io.chainfeed.chain.StatusRule;
+import io.chainfeed.chain.history.History;
+import io.chainfeed.chain.reference.ChainReference;
 import java.io.PrintStream;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -153,7 +153,7 @@ public final class Backtest implements Callable<Integer> {
      * @return every layer's state at every quarter end from 2023Q1 to {@code last}, with
      * the reference labels
      */
-    public static Result run(Corpus corpus, History history, String last) {
+    public static Result run(ChainReference corpus, History history, String last) {
         return run(corpus, history, last, history.reference());
     }
 
@@ -167,7 +167,7 @@ public final class Backtest implements Callable<Integer> {
      * @return every layer's state at every quarter end from 2023Q1 to {@code last}, with
      * those labels
      */
-    public static Result run(Corpus corpus, History history, String last, List<History.Cell> labelled) {
+    public static Result run(ChainReference corpus, History history, String last, List<History.Cell> labelled) {
         return run(corpus, history, last, labelled, Inheritance.LIVE);
     }
 
@@ -181,7 +181,7 @@ public final class Backtest implements Callable<Integer> {
      * @return every layer's state at every quarter end from 2023Q1 to {@code last}, with
      * those labels
      */
-    public static Result run(Corpus corpus, History history, String last, List<History.Cell> labelled,
+    public static Result run(ChainReference corpus, History history, String last, List<History.Cell> labelled,
             Inheritance inheritance) {
         return run(corpus, history, last, labelled, inheritance, StatusRule.ABSOLUTE);
     }
@@ -197,7 +197,7 @@ public final class Backtest implements Callable<Integer> {
      * @return every layer's state at every quarter end from 2023Q1 to {@code last}, with
      * those labels
      */
-    public static Result run(Corpus corpus, History history, String last, List<History.Cell> labelled,
+    public static Result run(ChainReference corpus, History history, String last, List<History.Cell> labelled,
             Inheritance inheritance, StatusRule statusRule) {
         ChainModel model = new ChainModel(corpus.layers(), corpus.companies(), inheritance, statusRule);
         List<ConstraintSignal> signals = history.signals();
@@ -299,7 +299,7 @@ public final class Backtest implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        Corpus corpus = Corpus.loadBundled();
+        ChainReference corpus = ChainReference.loadBundled();
         History history = History.loadBundled(corpus);
         String last = lastQuarter(history);
         if (sweep) {
@@ -399,7 +399,7 @@ public final class Backtest implements Callable<Integer> {
      * @param last the last quarter
      * @param out where to print
      */
-    static void sweep(Corpus corpus, History history, String last, PrintStream out) {
+    static void sweep(ChainReference corpus, History history, String last, PrintStream out) {
         out.println("stage-1 inheritance variants (docs/chain-model-prereg.md); per set: BA / recall loose,"
                 + " balanced, tight / agreement");
         for (String v : STAGE_ONE) {
@@ -427,7 +427,7 @@ public final class Backtest implements Callable<Integer> {
      * @return the chosen status rule ({@code absolute} when stage 2 does not beat stage
      * 1)
      */
-    static String sweepStatus(Corpus corpus, History history, String last, PrintStream out) {
+    static String sweepStatus(ChainReference corpus, History history, String last, PrintStream out) {
         Inheritance inh = Inheritance.parse(STAGE_ONE_CHOICE);
         out.println("stage-2 status variants on inheritance " + STAGE_ONE_CHOICE + " (docs/chain-model-prereg.md);"
                 + " per set: BA / recall loose, balanced, tight / agreement / QWK");

@@ -1,7 +1,7 @@
 package io.chainfeed.backtest;
 
-import io.chainfeed.ingest.corpus.History;
-import io.chainfeed.ingest.corpus.History.Status;
+import io.chainfeed.chain.history.History;
+import io.chainfeed.chain.history.History.Status;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.EnumMap;

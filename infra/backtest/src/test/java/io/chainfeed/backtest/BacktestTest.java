@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.chainfeed.avro.ChainLayer;
 import io.chainfeed.avro.LayerStatus;
-import io.chainfeed.ingest.corpus.Corpus;
-import io.chainfeed.ingest.corpus.History;
-import io.chainfeed.streams.chain.StatusRule;
+import io.chainfeed.chain.StatusRule;
+import io.chainfeed.chain.history.History;
+import io.chainfeed.chain.reference.ChainReference;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -42,7 +42,7 @@ class BacktestTest {
      */
     private static final double HOLDOUT_FLOOR = 0.62;
 
-    private static Corpus corpus;
+    private static ChainReference corpus;
 
     private static History history;
 
@@ -50,7 +50,7 @@ class BacktestTest {
 
     @BeforeAll
     static void run() {
-        corpus = Corpus.loadBundled();
+        corpus = ChainReference.loadBundled();
         history = History.loadBundled(corpus);
         result = Backtest.run(corpus, history, Backtest.lastQuarter(history));
     }
@@ -59,8 +59,8 @@ class BacktestTest {
      * The floor is the agreement measured on the bundled history
      * ({@link #REFERENCE_FLOOR}; see docs/backtest.md), so a change that makes the model
      * agree less with what happened fails here. The goal of issue 24, 85%, is met since
-     * the segment rule (io.chainfeed.schemas.ChainSegments): raise the floor as the
-     * history and the calibration move on.
+     * the segment rule (io.chainfeed.chain.reference.ChainSegments): raise the floor as
+     * the history and the calibration move on.
      */
     @Test
     void theModelAgreesWithTheReferenceAtLeastAsWellAsWhenMeasured() {

@@ -1,13 +1,13 @@
 package io.chainfeed.backtest;
 
-import static io.chainfeed.ingest.corpus.History.Status.BALANCED;
-import static io.chainfeed.ingest.corpus.History.Status.LOOSE;
-import static io.chainfeed.ingest.corpus.History.Status.TIGHT;
+import static io.chainfeed.chain.history.History.Status.BALANCED;
+import static io.chainfeed.chain.history.History.Status.LOOSE;
+import static io.chainfeed.chain.history.History.Status.TIGHT;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import io.chainfeed.ingest.corpus.History;
-import io.chainfeed.ingest.corpus.History.Status;
+import io.chainfeed.chain.history.History;
+import io.chainfeed.chain.history.History.Status;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

@@ -2,6 +2,8 @@ package io.chainfeed.ingest.corpus;
 
 import io.chainfeed.avro.ChainLayer;
 import io.chainfeed.avro.Company;
+import io.chainfeed.chain.reference.ChainReference;
+import io.chainfeed.chain.reference.CorpusException;
 import io.chainfeed.ingest.TermContent;
 import io.chainfeed.ingest.reference.ReferenceData;
 import java.nio.file.Path;
@@ -16,7 +18,7 @@ import java.util.Optional;
  * directory ({@link #load(Path)}) with the same layout:
  *
  * <pre>
- * layers.yaml        layers: [{id, name, aliases, summary, upstream}]
+ * layers.yaml        layers: [{id, name, aliases, summary, upstream, segments: [{id, share}]}]
  * companies.yaml     companies: [{id, name, aliases, listings: [{symbol, mic, display}], primaryLayer, layers}]
  * terms/&lt;slug&gt;.md    YAML front matter (slug, title, aliases, definition, layer, companies, related,
  *                    sources, disclaimer) between '---' lines, then '## What it means' and
@@ -39,7 +41,10 @@ import java.util.Optional;
  *
  * <p>
  * Instances are immutable and safe to share between threads. {@link CorpusLoader} reads
- * the files and {@link CorpusParser} checks them; this class is the checked value.
+ * the files and {@link CorpusParser} checks them; this class is the checked value. The
+ * layers and companies are the chain's reference data, read and checked by
+ * {@link ChainReference} (module chain-model, which bundles the files); this class adds
+ * the glossary terms.
  */
 public final class Corpus {
 
@@ -49,35 +54,22 @@ public final class Corpus {
     /** Classpath folder of the bundled corpus. */
     public static final String BUNDLED_LOCATION = "corpus";
 
-    private final List<ChainLayer> layers;
-
-    private final List<Company> companies;
+    private final ChainReference reference;
 
     private final List<TermContent> terms;
-
-    private final Map<String, ChainLayer> layersById;
-
-    private final Map<String, Company> companiesByDisplaySymbol;
 
     private final Map<String, TermContent> termsBySlug;
 
     private final ReferenceData referenceData;
 
     /** Only {@link CorpusParser} makes one, from checked parts. */
-    Corpus(List<ChainLayer> layers, List<Company> companies, List<TermContent> terms) {
-        this.layers = List.copyOf(layers);
-        this.companies = List.copyOf(companies);
+    Corpus(ChainReference reference, List<TermContent> terms) {
+        this.reference = reference;
         this.terms = List.copyOf(terms);
-        Map<String, ChainLayer> byId = new LinkedHashMap<>();
-        layers.forEach(l -> byId.put(l.getId(), l));
-        this.layersById = Map.copyOf(byId);
-        Map<String, Company> byDisplay = new LinkedHashMap<>();
-        companies.forEach(c -> c.getListings().forEach(l -> byDisplay.put(l.getDisplaySymbol(), c)));
-        this.companiesByDisplaySymbol = Map.copyOf(byDisplay);
         Map<String, TermContent> bySlug = new LinkedHashMap<>();
         terms.forEach(t -> bySlug.put(t.slug(), t));
         this.termsBySlug = Map.copyOf(bySlug);
-        this.referenceData = new ReferenceData(this.layers, this.companies,
+        this.referenceData = new ReferenceData(reference.layers(), reference.companies(),
                 this.terms.stream().map(t -> new ReferenceData.KnownTerm(t.slug(), t.title(), t.aliases())).toList());
     }
 
@@ -106,17 +98,24 @@ public final class Corpus {
     }
 
     /**
+     * @return the chain's reference data (layers with their segments, companies)
+     */
+    public ChainReference reference() {
+        return reference;
+    }
+
+    /**
      * @return the chain layers in file order (upstream first)
      */
     public List<ChainLayer> layers() {
-        return layers;
+        return reference.layers();
     }
 
     /**
      * @return the companies in file order
      */
     public List<Company> companies() {
-        return companies;
+        return reference.companies();
     }
 
     /**
@@ -134,7 +133,7 @@ public final class Corpus {
      * @return the layer, if the corpus has it
      */
     public Optional<ChainLayer> layer(String id) {
-        return Optional.ofNullable(layersById.get(id));
+        return reference.layer(id);
     }
 
     /**
@@ -143,7 +142,7 @@ public final class Corpus {
      * @return the company listed under it, if any
      */
     public Optional<Company> companyByDisplaySymbol(String displaySymbol) {
-        return Optional.ofNullable(companiesByDisplaySymbol.get(displaySymbol));
+        return reference.companyByDisplaySymbol(displaySymbol);
     }
 
     /**

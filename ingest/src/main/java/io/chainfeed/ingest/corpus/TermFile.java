@@ -1,6 +1,8 @@
 package io.chainfeed.ingest.corpus;
 
 import io.chainfeed.avro.Section;
+import io.chainfeed.chain.reference.CorpusException;
+import io.chainfeed.chain.reference.YamlFields;
 import io.chainfeed.ingest.Slugs;
 import java.util.ArrayList;
 import java.util.List;

@@ -9,11 +9,11 @@ import io.chainfeed.avro.ObservedAtBasis;
 import io.chainfeed.avro.SignalDecision;
 import io.chainfeed.avro.SignalReview;
 import io.chainfeed.avro.Source;
+import io.chainfeed.chain.reference.ChainSegments;
 import io.chainfeed.ingest.decide.Decision;
 import io.chainfeed.ingest.decide.TextDecider;
 import io.chainfeed.platform.Sha256;
 import io.chainfeed.platform.web.TimeParameters;
-import io.chainfeed.schemas.ChainSegments;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.time.Instant;
@@ -187,7 +187,7 @@ public final class SignalValidator {
         Instant until = f.until() == null ? null : date(f.until(), "until", e);
         untilNotBefore(until, observedAt, e);
         String segment = text(f.segment(), "segment", false, 64, e);
-        String unknownSegment = ChainSegments.refusal(segment, null);
+        String unknownSegment = ChainSegments.bundled().refusal(segment, null);
         if (unknownSegment != null) {
             e.add("segment", unknownSegment);
         }
@@ -249,7 +249,7 @@ public final class SignalValidator {
      */
     private SignalOutcome finish(Values v, Decision decision, SignalDecision record, Errors e,
             List<SignalError> errors) {
-        String segmentRefused = ChainSegments.refusal(v.segment(), v.layers());
+        String segmentRefused = ChainSegments.bundled().refusal(v.segment(), v.layers());
         if (segmentRefused != null) {
             e.add("segment", segmentRefused);
             return new SignalOutcome.Rejected(errors);

@@ -10,6 +10,8 @@ import io.chainfeed.avro.Listing;
 import io.chainfeed.avro.RelatedTerm;
 import io.chainfeed.avro.Section;
 import io.chainfeed.avro.Source;
+import io.chainfeed.chain.reference.CorpusException;
+import io.chainfeed.chain.reference.LayerGraph;
 import io.chainfeed.ingest.Slugs;
 import io.chainfeed.ingest.TermContent;
 import java.io.IOException;

@@ -6,6 +6,7 @@ import io.chainfeed.avro.ChainLayer;
 import io.chainfeed.avro.Company;
 import io.chainfeed.avro.ConstraintSignal;
 import io.chainfeed.avro.LayerState;
+import io.chainfeed.chain.ChainModel;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;

@@ -8,8 +8,11 @@ import io.chainfeed.avro.ConstraintSignal;
 import io.chainfeed.avro.LayerState;
 import io.chainfeed.avro.LayerStatus;
 import io.chainfeed.avro.Read;
+import io.chainfeed.chain.BookEntry;
+import io.chainfeed.chain.ChainBook;
+import io.chainfeed.chain.ChainDecay;
+import io.chainfeed.chain.ChainModel;
 import io.chainfeed.schemas.AvroSerde;
-import io.chainfeed.schemas.ChainDecay;
 import io.chainfeed.schemas.Topics;
 import io.chainfeed.streams.StreamsMeters;
 import io.chainfeed.streams.reference.ReferenceStores;
@@ -330,10 +333,10 @@ public final class ChainStateTopology {
                 unarchive(record.key());
                 for (BookEntry e : change.forgotten()) {
                     // weighs nothing any more: archived
-                    ConstraintSignal gone = signals.get(e.id);
+                    ConstraintSignal gone = signals.get(e.id());
                     if (gone != null) {
                         archive(e);
-                        causes(e.id, gone.getLayerHints(), record.timestamp());
+                        causes(e.id(), gone.getLayerHints(), record.timestamp());
                     }
                 }
                 expire();
@@ -343,10 +346,10 @@ public final class ChainStateTopology {
         }
 
         private void archive(BookEntry e) {
-            unarchive(e.id);
-            Archived a = new Archived(e.decayStart, e.id);
+            unarchive(e.id());
+            Archived a = new Archived(e.decayStart(), e.id());
             archived.add(a);
-            archivedById.put(e.id, a);
+            archivedById.put(e.id(), a);
         }
 
         private void archive(String id, ConstraintSignal s) {
@@ -383,7 +386,7 @@ public final class ChainStateTopology {
          */
         private void recounted(ChainBook.Change change, long timestamp) {
             for (BookEntry e : change.recounted()) {
-                causes(e.id, e.layers, timestamp);
+                causes(e.id(), e.layers(), timestamp);
             }
         }
 
@@ -414,16 +417,16 @@ public final class ChainStateTopology {
         private void causes(String id, List<String> namedBefore, long timestamp) {
             Set<String> now = new TreeSet<>();
             BookEntry e = book.entry(id);
-            if (e != null && e.counted) {
-                for (String layer : e.layers) {
+            if (e != null && e.counted()) {
+                for (String layer : e.layers()) {
                     now.add(layer);
                     context.forward(
-                            new Record<>(layer + "/" + e.id, new ChainOutput.CauseOut(cause(e, layer)), timestamp));
+                            new Record<>(layer + "/" + e.id(), new ChainOutput.CauseOut(cause(e, layer)), timestamp));
                 }
             }
             Set<String> gone = new TreeSet<>(namedBefore);
             if (e != null) {
-                gone.addAll(e.layers);
+                gone.addAll(e.layers());
             }
             gone.removeAll(now);
             for (String layer : gone) {
@@ -434,14 +437,14 @@ public final class ChainStateTopology {
         private static ChainCause cause(BookEntry e, String layer) {
             return ChainCause.newBuilder()
                 .setLayerId(layer)
-                .setSignalId(e.id)
-                .setHeadline(e.headline)
-                .setDirection(e.direction)
-                .setMagnitude(e.magnitude)
-                .setObservedAt(Instant.ofEpochMilli(e.observedAt))
+                .setSignalId(e.id())
+                .setHeadline(e.headline())
+                .setDirection(e.direction())
+                .setMagnitude(e.magnitude())
+                .setObservedAt(Instant.ofEpochMilli(e.observedAt()))
                 .setWeight(e.weightIn(layer))
                 .setShare(e.share(layer))
-                .setUntil(e.until == null ? null : Instant.ofEpochMilli(e.until))
+                .setUntil(e.until() == null ? null : Instant.ofEpochMilli(e.until()))
                 .build();
         }
 
@@ -461,7 +464,7 @@ public final class ChainStateTopology {
             List<ConstraintSignal> all = values(signals);
             for (ConstraintSignal s : all) {
                 for (BookEntry e : book.put(s).forgotten()) {
-                    forgotten.add(signals.get(e.id));
+                    forgotten.add(signals.get(e.id()));
                 }
             }
             archived.clear();

@@ -14,6 +14,7 @@ import io.chainfeed.avro.Section;
 import io.chainfeed.avro.SignalCause;
 import io.chainfeed.avro.Source;
 import io.chainfeed.avro.SqueezedCompany;
+import io.chainfeed.chain.ChainModel;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;

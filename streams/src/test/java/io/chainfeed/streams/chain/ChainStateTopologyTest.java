@@ -22,7 +22,9 @@ import io.chainfeed.avro.Source;
 import io.chainfeed.avro.SqueezedCompany;
 import io.chainfeed.avro.TermUpdate;
 import io.chainfeed.avro.Trend;
-import io.chainfeed.schemas.ChainDecay;
+import io.chainfeed.chain.ChainDecay;
+import io.chainfeed.chain.ChainFixtures;
+import io.chainfeed.chain.ChainModel;
 import io.chainfeed.schemas.Topics;
 import io.chainfeed.streams.TopologyTest;
 import io.chainfeed.streams.tagging.RetaggingProcessor;
@@ -561,7 +563,7 @@ class ChainStateTopologyTest extends TopologyTest {
             double raw = rawPressure(kept.values(), layer, asOf);
             assertThat(published.get(layer).getRawDirectPressure()).as(layer).isCloseTo(raw, within(0.00011));
             assertThat(published.get(layer).getDirectPressure()).as(layer)
-                .isCloseTo(io.chainfeed.schemas.ChainDecay.softCap(raw), within(0.00011));
+                .isCloseTo(io.chainfeed.chain.ChainDecay.softCap(raw), within(0.00011));
         }
         // as of later instants too, as the horizons pass (the book advanced, against the
         // definition)
@@ -771,7 +773,7 @@ class ChainStateTopologyTest extends TopologyTest {
         LayerState equipment = s.get("semiconductor-equipment");
         assertThat(equipment.getRawDirectPressure()).isEqualTo(-10_000.0);
         // to 4 decimals
-        assertThat(equipment.getDirectPressure()).isEqualTo(-io.chainfeed.schemas.ChainDecay.SOFT_CAP);
+        assertThat(equipment.getDirectPressure()).isEqualTo(-io.chainfeed.chain.ChainDecay.SOFT_CAP);
         assertThat(equipment.getStatus()).isEqualTo(LayerStatus.LOOSE);
         // the causes still add up to the pressure: each carries the cap's factor
         double listed = memory.getCauses().stream().mapToDouble(SignalCause::getContribution).sum();

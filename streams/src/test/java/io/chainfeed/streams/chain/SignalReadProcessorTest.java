@@ -7,6 +7,7 @@ import io.chainfeed.avro.ConstraintSignal;
 import io.chainfeed.avro.Direction;
 import io.chainfeed.avro.Read;
 import io.chainfeed.avro.TermUpdate;
+import io.chainfeed.chain.ChainFixtures;
 import io.chainfeed.schemas.Topics;
 import io.chainfeed.streams.TopologyTest;
 import io.chainfeed.streams.tagging.RetaggingProcessor;

@@ -10,6 +10,7 @@ import io.chainfeed.avro.Listing;
 import io.chainfeed.avro.RelatedTerm;
 import io.chainfeed.avro.Section;
 import io.chainfeed.avro.TermUpdate;
+import io.chainfeed.chain.reference.ChainReference;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -54,8 +55,8 @@ public final class ReferenceData {
      */
     public static Path corpusDir() {
         Path module = Path.of(System.getProperty("basedir", System.getProperty("user.dir")));
-        for (Path p : List.of(module.resolve("../ingest/src/main/resources/corpus"),
-                module.resolve("ingest/src/main/resources/corpus"))) {
+        for (Path p : List.of(module.resolve("../chain-model/src/main/resources/corpus"),
+                module.resolve("chain-model/src/main/resources/corpus"))) {
             if (Files.isDirectory(p)) {
                 return p.normalize();
             }
@@ -69,8 +70,9 @@ public final class ReferenceData {
     public static ReferenceData bundled() {
         Path dir = corpusDir();
         try {
-            List<ChainLayer> layers = layers(YAML.readTree(dir.resolve("layers.yaml").toFile()));
-            List<Company> companies = companies(YAML.readTree(dir.resolve("companies.yaml").toFile()));
+            ChainReference reference = ChainReference.load(dir);
+            List<ChainLayer> layers = reference.layers();
+            List<Company> companies = reference.companies();
             Map<String, String> names = new HashMap<>();
             companies.forEach(c -> c.getListings().forEach(l -> names.put(l.getDisplaySymbol(), c.getName())));
             List<String[]> files = new ArrayList<>();
@@ -115,20 +117,6 @@ public final class ReferenceData {
         catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-    }
-
-    private static List<ChainLayer> layers(JsonNode root) {
-        List<ChainLayer> out = new ArrayList<>();
-        for (JsonNode l : root.get("layers")) {
-            out.add(ChainLayer.newBuilder()
-                .setId(l.get("id").asText())
-                .setName(l.get("name").asText())
-                .setSummary(l.path("summary").asText(""))
-                .setAliases(strings(l.get("aliases")))
-                .setUpstream(strings(l.get("upstream")))
-                .build());
-        }
-        return out;
     }
 
     private static List<Company> companies(JsonNode root) {
