@@ -205,6 +205,9 @@ public final class NewsReader {
         if (inputs.words()) {
             ReaderFeatures.words(headline, body, names, values);
         }
+        if (inputs.figures()) {
+            FigureChanges.features(headline, body, names, values);
+        }
         if (inputs.rules()) {
             ReaderFeatures.rules(decided, seen, names, values);
         }
@@ -249,6 +252,9 @@ public final class NewsReader {
         }
         if (inputs.words()) {
             ReaderFeatures.words(headline, body, names, values);
+        }
+        if (inputs.figures()) {
+            FigureChanges.features(headline, body, names, values);
         }
         return ReaderFeatures.example(LabelFactory.UNKNOWN_LABEL, names, values);
     }

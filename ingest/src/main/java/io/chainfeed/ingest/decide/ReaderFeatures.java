@@ -40,10 +40,15 @@ final class ReaderFeatures {
         /** Word unigrams and bigrams and the rule features, no embeddings. */
         WORDS,
         /** Sentence embeddings, words and the rule features. */
-        ALL;
+        ALL,
+        /**
+         * Words, the rule features and which way the figures moved
+         * ({@link FigureChanges}); amendment 3.
+         */
+        FIGURES;
 
         boolean embeddings() {
-            return this != WORDS;
+            return this != WORDS && this != FIGURES;
         }
 
         boolean rules() {
@@ -51,7 +56,11 @@ final class ReaderFeatures {
         }
 
         boolean words() {
-            return this == WORDS || this == ALL;
+            return this == WORDS || this == ALL || this == FIGURES;
+        }
+
+        boolean figures() {
+            return this == FIGURES;
         }
 
     }

@@ -56,11 +56,12 @@ public final class ReaderTraining {
     static final Instant OBSERVED = Instant.parse("2026-06-15T00:00:00Z");
 
     /** Training sets, in hashing order. */
-    public static final List<String> TRAINING = List.of("eval.tsv", "train-2.tsv", "train-3.tsv", "train-4.tsv");
+    public static final List<String> TRAINING = List.of("eval.tsv", "train-2.tsv", "train-3.tsv", "train-4.tsv",
+            "train-5.tsv");
 
     /** Held-out rounds: never trained, tuned or selected on. */
     public static final List<String> HELD_OUT = List.of("heldout.tsv", "heldout-3.tsv", "heldout-4.tsv",
-            "heldout-5.tsv");
+            "heldout-5.tsv", "heldout-6.tsv");
 
     /**
      * Relevance thresholds tried: the probability at or above which an item is relevant.
@@ -81,6 +82,10 @@ public final class ReaderTraining {
         /** The model on sentence embeddings, words and the rules' features. */
         ALL,
         /**
+         * The model on words, the rules' features and the figures' moves (amendment 3).
+         */
+        FIGURES,
+        /**
          * The rules, and the combined model where they skip for want of wording or layer
          * or decide with low confidence.
          */
@@ -91,6 +96,7 @@ public final class ReaderTraining {
                 case MODEL -> ReaderFeatures.Inputs.EMBEDDINGS;
                 case WORDS -> ReaderFeatures.Inputs.WORDS;
                 case ALL -> ReaderFeatures.Inputs.ALL;
+                case FIGURES -> ReaderFeatures.Inputs.FIGURES;
                 default -> ReaderFeatures.Inputs.COMBINED;
             };
         }

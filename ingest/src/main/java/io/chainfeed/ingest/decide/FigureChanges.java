@@ -1,0 +1,147 @@
+package io.chainfeed.ingest.decide;
+
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Before-and-after figures in news text, and which way they moved: "lead time 10 weeks,
+ * down from 24", "wait 70 wks, was 120", "from $8 to $11", "HBM4 +15%". Supply news often
+ * states its direction only in its numbers, which word features do not compare (issue 38:
+ * "a falling price decided tightening", "figures-only headlines"). The reader gets which
+ * way each sentence's figures moved and, crossed with that, the sentence's words, so that
+ * a linear model can learn that a falling wait eases supply and a falling utilisation
+ * does not (docs/decisions.md, amendment 3).
+ *
+ * <p>
+ * Forms read, case-insensitively, within one sentence: {@code from A to B},
+ * {@code A -> B} (or an arrow), {@code B, was A} / {@code B vs A} / {@code B versus A} /
+ * {@code B against
+ * A} / {@code B compared with A} / {@code B, down from A} / {@code B, up from A}, and a
+ * signed percentage ({@code +15%}, {@code -20 %}). A value is a number with thousands
+ * separators or decimals, an optional currency sign before it and an optional unit word
+ * after it; units are not compared. Equal values are no change. Thread-safe.
+ */
+final class FigureChanges {
+
+    /** Which way a sentence's figures moved. */
+    enum Change {
+
+        /** The later value is the larger. */
+        RISE,
+        /** The later value is the smaller. */
+        FALL
+
+    }
+
+    private static final String NUM = "(\\d{1,3}(?:,\\d{3})+(?:\\.\\d+)?|\\d+(?:\\.\\d+)?)";
+
+    private static final String UNIT = "(?:\\s?(?:%|per ?cent|wks?|weeks?|months?|mths?|days?|hours?|hrs?|years?|yrs?"
+            + "|bn|billion|mn|million|m|k|x|nm|gb|tb|mw|gw|kw|units?|wafers?))?";
+
+    private static final String VALUE = "[$\u20ac\u00a3\u00a5]?\\s?" + NUM + UNIT;
+
+    private static final Pattern FROM_TO = Pattern.compile("\\bfrom\\s+" + VALUE + "\\s+(?:to|\u2192|->)\\s+" + VALUE,
+            Pattern.CASE_INSENSITIVE);
+
+    private static final Pattern ARROW = Pattern.compile(VALUE + "\\s*(?:\u2192|->)\\s*" + VALUE,
+            Pattern.CASE_INSENSITIVE);
+
+    private static final Pattern AGAINST = Pattern.compile(
+            VALUE + "\\s*[,;(]?\\s*(?:was|vs\\.?|versus|against"
+                    + "|compared (?:with|to)|down from|up from|from a year ago at)\\s+" + VALUE,
+            Pattern.CASE_INSENSITIVE);
+
+    private static final Pattern SIGNED_PERCENT = Pattern.compile("(?<![\\w.,])([+\\-\u2212])\\s?" + NUM + "\\s?%");
+
+    private FigureChanges() {
+    }
+
+    /**
+     * @param sentence one sentence (or a headline)
+     * @return the changes its figures state, in order of the forms above (a sentence may
+     * state several)
+     */
+    static List<Change> in(String sentence) {
+        List<Change> out = new ArrayList<>();
+        if (sentence == null || sentence.isEmpty()) {
+            return out;
+        }
+        Matcher m = FROM_TO.matcher(sentence);
+        while (m.find()) {
+            add(out, number(m.group(1)), number(m.group(2)));
+        }
+        m = ARROW.matcher(sentence);
+        while (m.find()) {
+            add(out, number(m.group(1)), number(m.group(2)));
+        }
+        m = AGAINST.matcher(sentence);
+        while (m.find()) {
+            add(out, number(m.group(2)), number(m.group(1)));
+        }
+        m = SIGNED_PERCENT.matcher(sentence);
+        while (m.find()) {
+            if (number(m.group(2)) != 0) {
+                out.add(m.group(1).equals("+") ? Change.RISE : Change.FALL);
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Adds the figure features of a headline and body: {@code f.rise} and {@code f.fall}
+     * when any sentence's figures moved that way, and {@code f.rise_<stem>} /
+     * {@code f.fall_<stem>} for each word (Porter stem, {@link TextAnalysis}) of such a
+     * sentence that is not a number. Binary.
+     * @param headline the headline, may be empty
+     * @param body the body, may be empty
+     * @param names feature names, appended to
+     * @param values their values, appended to
+     */
+    static void features(String headline, String body, List<String> names, List<Double> values) {
+        Set<String> seen = new LinkedHashSet<>();
+        List<String> sentences = new ArrayList<>();
+        if (headline != null && !headline.isBlank()) {
+            sentences.add(headline);
+        }
+        ReaderFeatures.sentences(body == null ? "" : body).forEach(s -> sentences.add(s.text()));
+        for (String s : sentences) {
+            List<Change> changes = in(s);
+            if (changes.isEmpty()) {
+                continue;
+            }
+            List<TextAnalysis.Token> tokens = TextAnalysis.tokens(s);
+            for (Change c : changes) {
+                String prefix = "f." + c.name().toLowerCase(Locale.ROOT);
+                seen.add(prefix);
+                for (TextAnalysis.Token t : tokens) {
+                    if (!t.stem().chars().allMatch(ch -> Character.isDigit(ch) || ch == '.' || ch == ',')) {
+                        seen.add(prefix + "_" + t.stem());
+                    }
+                }
+            }
+        }
+        for (String name : seen) {
+            names.add(name);
+            values.add(1.0);
+        }
+    }
+
+    private static void add(List<Change> out, double before, double after) {
+        if (after > before) {
+            out.add(Change.RISE);
+        }
+        else if (after < before) {
+            out.add(Change.FALL);
+        }
+    }
+
+    private static double number(String text) {
+        return Double.parseDouble(text.replace(",", ""));
+    }
+
+}
