@@ -38,23 +38,42 @@ final class FigureChanges {
 
     }
 
-    private static final String NUM = "(\\d{1,3}(?:,\\d{3})+(?:\\.\\d+)?|\\d+(?:\\.\\d+)?)";
+    private static final String NUM = "(zero|\\d{1,3}(?:,\\d{3})+(?:\\.\\d+)?|\\d+(?:\\.\\d+)?)";
 
-    private static final String UNIT = "(?:\\s?(?:%|per ?cent|wks?|weeks?|months?|mths?|days?|hours?|hrs?|years?|yrs?"
-            + "|bn|billion|mn|million|m|k|x|nm|gb|tb|mw|gw|kw|units?|wafers?))?";
+    private static final String UNIT = "(?:\\s?-?(?:%|(?:per ?cent|wks?|weeks?|months?|mths?|days?|hours?|hrs?|years?"
+            + "|yrs?|bn|billion|mn|million|m|k|x|nm|gb|tb|mw|gw|kw|units?|wafers?)\\b))?(?:/\\w+)?";
 
     private static final String VALUE = "[$\u20ac\u00a3\u00a5]?\\s?" + NUM + UNIT;
 
-    private static final Pattern FROM_TO = Pattern.compile("\\bfrom\\s+" + VALUE + "\\s+(?:to|\u2192|->)\\s+" + VALUE,
-            Pattern.CASE_INSENSITIVE);
+    /** Words that hedge a figure without changing it: "from about 300 to 40". */
+    private static final String ABOUT = "(?:(?:about|around|roughly|some|nearly|almost|over|under)\\s+)?";
+
+    /**
+     * A point in time after a figure: "in March", "at end-2025", "in the spring", "a year
+     * ago".
+     */
+    private static final String WHEN = "(?:(?:in|at|by|as of|during|for)\\s+[\\w-]+(?:\\s[\\w-]+)?"
+            + "|(?:a|one|two|three|six|\\d+)\\s+(?:years?|months?|weeks?|quarters?)\\s+(?:ago|earlier))";
+
+    private static final Pattern FROM_TO = Pattern
+        .compile("\\bfrom\\s+" + ABOUT + VALUE + "\\s+(?:to|\u2192|->)\\s+" + ABOUT + VALUE, Pattern.CASE_INSENSITIVE);
 
     private static final Pattern ARROW = Pattern.compile(VALUE + "\\s*(?:\u2192|->)\\s*" + VALUE,
             Pattern.CASE_INSENSITIVE);
 
     private static final Pattern AGAINST = Pattern.compile(
             VALUE + "\\s*[,;(]?\\s*(?:was|vs\\.?|versus|against"
-                    + "|compared (?:with|to)|down from|up from|from a year ago at)\\s+" + VALUE,
+                    + "|compared (?:with|to)|down from|up from|instead of|from a year ago at)\\s+" + ABOUT + VALUE,
             Pattern.CASE_INSENSITIVE);
+
+    /**
+     * "$410 in April, $352 in June", "0.8% a year ago, 3.6% now", "16-week lead time in
+     * January, 38 weeks in June" (up to two words between a figure and its time): earlier
+     * first.
+     */
+    private static final Pattern TIMED = Pattern
+        .compile(VALUE + "(?:\\s+[a-z-]+){0,2}?\\s+" + WHEN + "\\s*[,;]\\s*(?:and\\s+|but\\s+)?" + VALUE
+                + "(?:\\s+[a-z-]+){0,2}?\\s+(?:now|today|currently|" + WHEN + ")", Pattern.CASE_INSENSITIVE);
 
     private static final Pattern SIGNED_PERCENT = Pattern.compile("(?<![\\w.,])([+\\-\u2212])\\s?" + NUM + "\\s?%");
 
@@ -82,6 +101,10 @@ final class FigureChanges {
         m = AGAINST.matcher(sentence);
         while (m.find()) {
             add(out, number(m.group(2)), number(m.group(1)));
+        }
+        m = TIMED.matcher(sentence);
+        while (m.find()) {
+            add(out, number(m.group(1)), number(m.group(2)));
         }
         m = SIGNED_PERCENT.matcher(sentence);
         while (m.find()) {
@@ -141,7 +164,7 @@ final class FigureChanges {
     }
 
     private static double number(String text) {
-        return Double.parseDouble(text.replace(",", ""));
+        return text.equalsIgnoreCase("zero") ? 0 : Double.parseDouble(text.replace(",", ""));
     }
 
 }

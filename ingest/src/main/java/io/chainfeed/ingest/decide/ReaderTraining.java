@@ -57,11 +57,11 @@ public final class ReaderTraining {
 
     /** Training sets, in hashing order. */
     public static final List<String> TRAINING = List.of("eval.tsv", "train-2.tsv", "train-3.tsv", "train-4.tsv",
-            "train-5.tsv");
+            "train-5.tsv", "train-6.tsv");
 
     /** Held-out rounds: never trained, tuned or selected on. */
     public static final List<String> HELD_OUT = List.of("heldout.tsv", "heldout-3.tsv", "heldout-4.tsv",
-            "heldout-5.tsv", "heldout-6.tsv");
+            "heldout-5.tsv", "heldout-6.tsv", "heldout-7.tsv");
 
     /**
      * Relevance thresholds tried: the probability at or above which an item is relevant.

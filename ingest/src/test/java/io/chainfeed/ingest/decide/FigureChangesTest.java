@@ -24,6 +24,19 @@ class FigureChangesTest {
     }
 
     @Test
+    void readsDatedPairsEarlierFirstAndHedgedOrWordedFigures() {
+        assertThat(FigureChanges.in("Wholesale rate: $96/MWh in January, $81/MWh in May")).containsExactly(FALL);
+        assertThat(FigureChanges.in("Spare racks: 1.5% a year ago, 4.2% now")).containsExactly(RISE);
+        assertThat(FigureChanges.in("Interposer output 40k at end-2025, 72k now")).containsExactly(RISE);
+        assertThat(FigureChanges.in("Board lead time: 12-week lead in February, 20 weeks in May"))
+            .containsExactly(RISE);
+        assertThat(FigureChanges.in("Queue of 2,400 in March, zero in June")).containsExactly(FALL);
+        assertThat(FigureChanges.in("Deliveries now take 6 weeks instead of 20")).containsExactly(FALL);
+        assertThat(FigureChanges.in("The waiting list fell from about 500 to 60 over the quarter"))
+            .containsExactly(FALL);
+    }
+
+    @Test
     void noChangeWithoutAComparison() {
         assertThat(FigureChanges.in("Orders rose 5% from 120 customers")).isEmpty();
         assertThat(FigureChanges.in("Lead times of 52 weeks for transformers")).isEmpty();
