@@ -90,23 +90,11 @@ final class FigureChanges {
         if (sentence == null || sentence.isEmpty()) {
             return out;
         }
-        Matcher m = FROM_TO.matcher(sentence);
-        while (m.find()) {
-            add(out, number(m.group(1)), number(m.group(2)));
-        }
-        m = ARROW.matcher(sentence);
-        while (m.find()) {
-            add(out, number(m.group(1)), number(m.group(2)));
-        }
-        m = AGAINST.matcher(sentence);
-        while (m.find()) {
-            add(out, number(m.group(2)), number(m.group(1)));
-        }
-        m = TIMED.matcher(sentence);
-        while (m.find()) {
-            add(out, number(m.group(1)), number(m.group(2)));
-        }
-        m = SIGNED_PERCENT.matcher(sentence);
+        pairs(FROM_TO, sentence, 1, 2, out);
+        pairs(ARROW, sentence, 1, 2, out);
+        pairs(AGAINST, sentence, 2, 1, out);
+        pairs(TIMED, sentence, 1, 2, out);
+        Matcher m = SIGNED_PERCENT.matcher(sentence);
         while (m.find()) {
             if (number(m.group(2)) != 0) {
                 out.add(m.group(1).equals("+") ? Change.RISE : Change.FALL);
@@ -151,6 +139,17 @@ final class FigureChanges {
         for (String name : seen) {
             names.add(name);
             values.add(1.0);
+        }
+    }
+
+    /**
+     * Adds the change of each match of a two-figure form, its earlier figure in group
+     * {@code before}.
+     */
+    private static void pairs(Pattern form, String sentence, int before, int after, List<Change> out) {
+        Matcher m = form.matcher(sentence);
+        while (m.find()) {
+            add(out, number(m.group(before)), number(m.group(after)));
         }
     }
 
