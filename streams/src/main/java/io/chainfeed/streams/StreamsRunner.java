@@ -24,6 +24,7 @@ import java.util.Objects;
 import java.util.Properties;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntConsumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -82,6 +83,9 @@ public class StreamsRunner implements SmartLifecycle {
     private Thread indexerThread;
 
     private volatile boolean running;
+
+    /** Ends the process when an instance is in ERROR ({@link FatalStreamsState}). */
+    private final IntConsumer exit = System::exit;
 
     private final List<AutoCloseable> binders = new CopyOnWriteArrayList<>();
 
@@ -151,6 +155,7 @@ public class StreamsRunner implements SmartLifecycle {
         DeadLetterDeserializationHandler.registerAtStart(topology, applicationId, registry);
         KafkaStreams instance = new KafkaStreams(topology, config);
         withFailureBudget(instance, name);
+        instance.setStateListener(new FatalStreamsState(name, () -> !running, exit));
         binders.add(bind(instance));
         return instance;
     }
