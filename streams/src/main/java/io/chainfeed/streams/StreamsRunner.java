@@ -24,7 +24,6 @@ import java.util.Objects;
 import java.util.Properties;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.IntConsumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -83,9 +82,6 @@ public class StreamsRunner implements SmartLifecycle {
     private Thread indexerThread;
 
     private volatile boolean running;
-
-    /** Ends the process when an instance is in ERROR ({@link FatalStreamsState}). */
-    private final IntConsumer exit = System::exit;
 
     private final List<AutoCloseable> binders = new CopyOnWriteArrayList<>();
 
@@ -155,7 +151,7 @@ public class StreamsRunner implements SmartLifecycle {
         DeadLetterDeserializationHandler.registerAtStart(topology, applicationId, registry);
         KafkaStreams instance = new KafkaStreams(topology, config);
         withFailureBudget(instance, name);
-        instance.setStateListener(new FatalStreamsState(name, () -> !running, exit));
+        instance.setStateListener(new FatalStreamsState(name, () -> !running, System::exit));
         binders.add(bind(instance));
         return instance;
     }

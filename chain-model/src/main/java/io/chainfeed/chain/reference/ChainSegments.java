@@ -53,9 +53,6 @@ public final class ChainSegments {
 
     }
 
-    /** No segments: every signal weighs in full in every layer it names. */
-    public static final ChainSegments NONE = new ChainSegments(List.of());
-
     private final List<Segment> all;
 
     private final Map<String, Segment> byId;

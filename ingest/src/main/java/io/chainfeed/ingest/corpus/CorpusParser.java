@@ -44,12 +44,7 @@ final class CorpusParser {
      */
     static Corpus parse(NamedText layersFile, NamedText companiesFile, List<NamedText> termFiles) {
         ChainReference reference = ChainReference.parse(layersFile, companiesFile);
-        Set<String> layerIds = new HashSet<>();
-        reference.layers().forEach(l -> layerIds.add(l.getId()));
-        Map<String, Company> byDisplay = new LinkedHashMap<>();
-        reference.companies().forEach(c -> c.getListings().forEach(l -> byDisplay.put(l.getDisplaySymbol(), c)));
-        List<TermContent> terms = parseTerms(termFiles, layerIds, byDisplay);
-        return new Corpus(reference, terms);
+        return new Corpus(reference, parseTerms(termFiles, reference));
     }
 
     /** A term as read from its file, before its references are resolved. */
@@ -57,11 +52,10 @@ final class CorpusParser {
             String layer, List<String> companies, List<String> related, List<Source> sources, String disclaimer) {
     }
 
-    private static List<TermContent> parseTerms(List<NamedText> files, Set<String> layerIds,
-            Map<String, Company> companiesByDisplay) {
+    private static List<TermContent> parseTerms(List<NamedText> files, ChainReference reference) {
         Map<String, TermDraft> drafts = new LinkedHashMap<>();
         for (NamedText named : files) {
-            TermDraft draft = draft(named, layerIds);
+            TermDraft draft = draft(named, reference);
             if (drafts.containsKey(draft.slug())) {
                 throw draft.file().frontMatter().error("slug", "duplicate term slug '" + draft.slug() + "'");
             }
@@ -74,7 +68,7 @@ final class CorpusParser {
             Set<String> seen = new HashSet<>();
             for (int i = 0; i < d.companies().size(); i++) {
                 String display = d.companies().get(i);
-                Company company = companiesByDisplay.get(display);
+                Company company = reference.companyByDisplaySymbol(display).orElse(null);
                 if (company == null) {
                     throw fm.error("companies[" + i + "]",
                             "'" + display + "' is not the display symbol of any company in companies.yaml");
@@ -113,7 +107,7 @@ final class CorpusParser {
         return terms;
     }
 
-    private static TermDraft draft(NamedText named, Set<String> layerIds) {
+    private static TermDraft draft(NamedText named, ChainReference reference) {
         TermFile file = TermFile.parse(named.name(), named.text());
         YamlFields fm = file.frontMatter();
         fm.allowOnly(TERM_FIELDS);
@@ -126,7 +120,7 @@ final class CorpusParser {
         List<String> aliases = fm.textList("aliases");
         String definition = fm.requiredText("definition");
         String layer = fm.requiredText("layer");
-        if (!layerIds.contains(layer)) {
+        if (reference.layer(layer).isEmpty()) {
             throw fm.error("layer", "unknown layer id '" + layer + "'");
         }
         List<String> companies = fm.textList("companies");
