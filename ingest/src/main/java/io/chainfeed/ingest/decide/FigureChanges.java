@@ -109,17 +109,18 @@ final class FigureChanges {
      * {@code f.fall_<stem>} for each word (Porter stem, {@link TextAnalysis}) of such a
      * sentence that is not a number. Binary.
      * @param headline the headline, may be empty
-     * @param body the body, may be empty
+     * @param body the body's sentences ({@link ReaderFeatures#sentences}), as the reader
+     * has already split them
      * @param names feature names, appended to
      * @param values their values, appended to
      */
-    static void features(String headline, String body, List<String> names, List<Double> values) {
+    static void features(String headline, List<ReaderFeatures.Sentence> body, List<String> names, List<Double> values) {
         Set<String> seen = new LinkedHashSet<>();
         List<String> sentences = new ArrayList<>();
         if (headline != null && !headline.isBlank()) {
             sentences.add(headline);
         }
-        ReaderFeatures.sentences(body == null ? "" : body).forEach(s -> sentences.add(s.text()));
+        body.forEach(s -> sentences.add(s.text()));
         for (String s : sentences) {
             List<Change> changes = in(s);
             if (changes.isEmpty()) {

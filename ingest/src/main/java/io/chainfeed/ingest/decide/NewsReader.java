@@ -206,7 +206,7 @@ public final class NewsReader {
             ReaderFeatures.words(headline, body, names, values);
         }
         if (inputs.figures()) {
-            FigureChanges.features(headline, body, names, values);
+            FigureChanges.features(headline, x.sentences(), names, values);
         }
         if (inputs.rules()) {
             ReaderFeatures.rules(decided, seen, names, values);
@@ -254,7 +254,7 @@ public final class NewsReader {
             ReaderFeatures.words(headline, body, names, values);
         }
         if (inputs.figures()) {
-            FigureChanges.features(headline, body, names, values);
+            FigureChanges.features(headline, ReaderFeatures.sentences(body), names, values);
         }
         return ReaderFeatures.example(LabelFactory.UNKNOWN_LABEL, names, values);
     }

@@ -49,13 +49,13 @@ class FigureChangesTest {
     void featuresCrossTheMoveWithTheSentencesWordsButNotItsNumbers() {
         List<String> names = new ArrayList<>();
         List<Double> values = new ArrayList<>();
-        FigureChanges.features("Transformer wait 70 wks, was 120", "Buyers welcomed it. No figures here.", names,
-                values);
+        FigureChanges.features("Transformer wait 70 wks, was 120",
+                ReaderFeatures.sentences("Buyers welcomed it. No figures here."), names, values);
         assertThat(names).contains("f.fall", "f.fall_transform", "f.fall_wait")
             .doesNotContain("f.rise", "f.fall_70", "f.fall_120", "f.fall_buyer");
         assertThat(values).containsOnly(1.0);
         names.clear();
-        FigureChanges.features("Nothing moved", "", names, values);
+        FigureChanges.features("Nothing moved", ReaderFeatures.sentences(""), names, values);
         assertThat(names).isEmpty();
     }
 
