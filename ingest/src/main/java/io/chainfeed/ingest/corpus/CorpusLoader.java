@@ -22,8 +22,6 @@ import org.springframework.core.io.support.PathMatchingResourcePatternResolver;
  */
 final class CorpusLoader {
 
-    static final String LAYERS_FILE = ChainReference.LAYERS_FILE;
-    static final String COMPANIES_FILE = ChainReference.COMPANIES_FILE;
     static final String TERMS_DIR = "terms";
     static final String TERM_SUFFIX = ".md";
 
@@ -35,8 +33,7 @@ final class CorpusLoader {
         PathMatchingResourcePatternResolver resolver = new PathMatchingResourcePatternResolver(
                 Corpus.class.getClassLoader());
         String base = Corpus.BUNDLED_LOCATION + "/";
-        NamedText layers = TextFiles.bundled(base + LAYERS_FILE);
-        NamedText companies = TextFiles.bundled(base + COMPANIES_FILE);
+        ChainReference reference = ChainReference.loadBundled();
         String pattern = "classpath:" + base + TERMS_DIR + "/*" + TERM_SUFFIX;
         Resource[] found;
         try {
@@ -50,13 +47,12 @@ final class CorpusLoader {
             .sorted(Comparator.comparing(Resource::getFilename))
             .map(r -> read(r, base + TERMS_DIR + "/" + r.getFilename()))
             .toList();
-        return CorpusParser.parse(layers, companies, termFiles);
+        return CorpusParser.parse(reference, termFiles);
     }
 
     /** @see Corpus#load(Path) */
     static Corpus load(Path dir) {
-        NamedText layers = TextFiles.read(dir.resolve(LAYERS_FILE));
-        NamedText companies = TextFiles.read(dir.resolve(COMPANIES_FILE));
+        ChainReference reference = ChainReference.load(dir);
         Path termsDir = dir.resolve(TERMS_DIR);
         if (!Files.isDirectory(termsDir)) {
             throw new CorpusException(termsDir.toString(), null, "directory not found");
@@ -71,7 +67,7 @@ final class CorpusLoader {
         catch (IOException e) {
             throw new CorpusException(termsDir.toString(), null, "cannot list the term files: " + e.getMessage(), e);
         }
-        return CorpusParser.parse(layers, companies, termFiles);
+        return CorpusParser.parse(reference, termFiles);
     }
 
     private static NamedText read(Resource resource, String name) {

@@ -36,14 +36,12 @@ final class CorpusParser {
     }
 
     /**
-     * @param layersFile {@code layers.yaml}
-     * @param companiesFile {@code companies.yaml}
+     * @param reference the chain's reference data, already read and checked
      * @param termFiles the {@code terms/*.md} files, in name order
      * @return the checked corpus
      * @throws CorpusException at the first problem
      */
-    static Corpus parse(NamedText layersFile, NamedText companiesFile, List<NamedText> termFiles) {
-        ChainReference reference = ChainReference.parse(layersFile, companiesFile);
+    static Corpus parse(ChainReference reference, List<NamedText> termFiles) {
         return new Corpus(reference, parseTerms(termFiles, reference));
     }
 
